@@ -1,0 +1,8 @@
+"""Entry point for `python -m app`."""
+
+import sys
+
+from app.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

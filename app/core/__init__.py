@@ -1,0 +1,1 @@
+"""The harness core: board, workspace, sandbox, tools, loop, records, undo. Never imports Qt."""

@@ -1,0 +1,77 @@
+"""Engine-neutral conversation types: messages, tool calls, tool results, tool specs, usage."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+
+class ToolSpec(BaseModel):
+    """One tool offered to the model. `parameters` is a JSON Schema object."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class ToolCall(BaseModel):
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+    def signature(self) -> str:
+        """Name plus canonical arguments: two calls with the same signature do the same thing."""
+        import json
+
+        return self.name + json.dumps(self.arguments, sort_keys=True, ensure_ascii=False)
+
+
+class ToolResult(BaseModel):
+    call_id: str
+    name: str
+    content: str
+    is_error: bool = False
+
+
+class Message(BaseModel):
+    """One turn of the conversation.
+
+    A user message carries text (the progress report or a notice) and/or the results of the
+    previous assistant turn's tool calls. An assistant message carries text and/or tool calls.
+    """
+
+    role: Literal["user", "assistant"]
+    text: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_results: list[ToolResult] = Field(default_factory=list)
+
+
+class Usage(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cache_read_tokens=self.cache_read_tokens + other.cache_read_tokens,
+            cache_write_tokens=self.cache_write_tokens + other.cache_write_tokens,
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        return (self.input_tokens + self.output_tokens
+                + self.cache_read_tokens + self.cache_write_tokens)
+
+
+class ModelTurn(BaseModel):
+    """What one model call returned."""
+
+    text: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    model: str = ""
+    stop_reason: str = ""

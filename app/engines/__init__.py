@@ -1,0 +1,1 @@
+"""AI engines behind one small interface. Never imports Qt."""

@@ -1,0 +1,59 @@
+"""The engine registry: ids, labels, and lazy construction (SDKs load only when used)."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from app.engines.base import Engine, EngineConfig
+
+
+@dataclass(frozen=True)
+class EngineEntry:
+    id: str
+    label: str
+    target: str  # "module:Class", imported only when the engine is built
+
+    def load_class(self) -> type[Engine]:
+        module_name, _, class_name = self.target.partition(":")
+        return getattr(importlib.import_module(module_name), class_name)
+
+
+ENGINES: dict[str, EngineEntry] = {
+    e.id: e
+    for e in (
+        EngineEntry("demo", "Demo (offline, no AI)", "app.engines.demo:DemoEngine"),
+        EngineEntry("anthropic", "Claude (Anthropic)", "app.engines.anthropic_engine:AnthropicEngine"),
+        EngineEntry("openai", "OpenAI", "app.engines.openai_engine:OpenAIEngine"),
+        EngineEntry("local", "Local (Ollama, LM Studio)", "app.engines.openai_engine:LocalEngine"),
+    )
+}
+
+# Engines registered at run time (tests register scripted engines here).
+_EXTRA: dict[str, type[Engine]] = {}
+
+
+def register(engine_class: type[Engine]) -> None:
+    _EXTRA[engine_class.id] = engine_class
+
+
+def engine_ids() -> list[str]:
+    return list(ENGINES) + [i for i in _EXTRA if i not in ENGINES]
+
+
+class UnknownEngine(ValueError):
+    pass
+
+
+def engine_class(engine_id: str) -> type[Engine]:
+    if engine_id in _EXTRA:
+        return _EXTRA[engine_id]
+    entry = ENGINES.get(engine_id)
+    if entry is None:
+        raise UnknownEngine(
+            f"There is no engine called '{engine_id}'. Choose one of: {', '.join(engine_ids())}.")
+    return entry.load_class()
+
+
+def create_engine(engine_id: str, config: EngineConfig | None = None) -> Engine:
+    return engine_class(engine_id)(config)
