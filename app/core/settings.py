@@ -23,6 +23,8 @@ class Limits(BaseModel):
     budget_usd: float | None = Field(None, ge=0)
     budget_tokens: int | None = Field(None, ge=0)
     max_retry_wait_s: float = Field(300.0, ge=0)  # total time one step may wait on retries
+    retry_base_s: float = Field(2.0, ge=0)        # first backoff delay; doubles, with jitter
+    max_retries: int = Field(5, ge=0, le=20)      # attempts after the first, per model call
 
 
 class EngineSettings(BaseModel):

@@ -1,0 +1,41 @@
+"""Errors that carry one plain sentence for the person, and the CLI exit code they map to."""
+
+from __future__ import annotations
+
+# Exit codes of `run` (PRODUCT.md §9).
+EXIT_DONE = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_BLOCKED = 3
+EXIT_STOPPED = 4
+EXIT_LOCKED = 5
+
+STATE_EXIT_CODES = {
+    "done": EXIT_DONE,
+    "failed": EXIT_FAILED,
+    "blocked_by_human": EXIT_BLOCKED,
+    "stopped": EXIT_STOPPED,
+}
+
+
+class HarnessError(Exception):
+    """An error whose message is one plain sentence a person can act on."""
+
+    exit_code = EXIT_FAILED
+
+    def __init__(self, message: str, details: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class NotAWorkspace(HarnessError):
+    exit_code = EXIT_USAGE
+
+
+class UsageError(HarnessError):
+    exit_code = EXIT_USAGE
+
+
+class WorkspaceLocked(HarnessError):
+    exit_code = EXIT_LOCKED

@@ -1,0 +1,174 @@
+"""The records a run leaves on disk (PRODUCT.md §7), as pydantic models, and how to read them."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from app.core.conversation import Usage
+from app.core.files import read_json, read_jsonl
+
+RunState = Literal["idle", "running", "waiting", "done", "failed", "blocked_by_human", "stopped"]
+ExitReason = Literal[
+    "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
+    "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
+    "engine_unreachable",
+]
+RoundResult = Literal["completed", "needs_human", "gave_up", "step_limit", "no_action",
+                      "timeout", "engine_error", "cancelled"]
+FINAL_STATES = ("done", "failed", "blocked_by_human", "stopped")
+
+# How each way of ending reads to a person (used by the CLI, the window and the export).
+EXIT_REASON_WORDS: dict[str, str] = {
+    "all_tasks_done": "Every task on the board is done.",
+    "human_decision_needed": "Stopped to ask you a decision.",
+    "no_progress": "Stopped because no progress was being made.",
+    "max_rounds": "Stopped at the round limit.",
+    "budget_exhausted": "Stopped at the spending limit.",
+    "stopped_by_user": "Stopped by you.",
+    "engine_failures": "Stopped after the AI engine failed repeatedly.",
+    "auth_failed": "Stopped because the API key was rejected.",
+    "quota_exhausted": "Stopped because the account's quota or spending limit is used up.",
+    "model_not_found": "Stopped because the chosen model does not exist.",
+    "engine_unreachable": "Stopped because the AI engine could not be reached.",
+}
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Status(BaseModel):
+    """status.json: the current or last run, rewritten atomically as events happen."""
+
+    model_config = ConfigDict(extra="allow")
+
+    run_id: str | None = None
+    state: RunState = "idle"
+    current_task: str | None = None
+    round: int = 0
+    step: int = 0
+    max_steps: int = 0
+    completed_tasks: int = 0
+    total_tasks: int = 0
+    last_event: str | None = None
+    exit_reason: ExitReason | None = None
+    message: str | None = None
+    started_at: str | None = None
+    updated_at: str | None = None
+    finished_at: str | None = None
+    engine: str | None = None
+    model: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float = 0.0
+    next_attempt_at: str | None = None  # set while state is "waiting" on a retry
+    pid: int | None = None
+
+
+class RunInfo(BaseModel):
+    """run.json: metadata of one run."""
+
+    model_config = ConfigDict(extra="allow")
+
+    run_id: str
+    workspace: str
+    engine: str
+    engine_label: str = ""
+    model: str = ""
+    is_ai: bool = True
+    limits: dict[str, Any] = Field(default_factory=dict)
+    started_at: str
+    finished_at: str | None = None
+    state: RunState = "running"
+    exit_reason: ExitReason | None = None
+    message: str | None = None
+    rounds: int = 0
+    tasks_completed: int = 0
+    tasks_total: int = 0
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float = 0.0
+    app_version: str = ""
+
+
+class RoundRecord(BaseModel):
+    """One line of rounds.jsonl, appended as each round ends."""
+
+    model_config = ConfigDict(extra="allow")
+
+    run_id: str
+    round: int
+    task_id: str
+    task: str
+    started_at: str
+    finished_at: str
+    result_state: RoundResult
+    changed_artifacts: list[str] = Field(default_factory=list)
+    summary: str = ""
+    error: str | None = None
+    next_action: str = ""
+    steps: int = 0
+    notices: list[str] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float = 0.0
+    evidence: list[str] = Field(default_factory=list)
+    findings: str = ""
+
+
+class Event(BaseModel):
+    """One line of events.jsonl. `type` is one of EVENT_TYPES; other fields depend on it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    time: str
+    type: str
+
+
+EVENT_TYPES = (
+    "run_started", "round_started", "model_replied", "tool_called", "tool_refused",
+    "file_changed", "notice_sent", "task_completed", "human_needed", "retry_waiting",
+    "round_finished", "run_finished",
+)
+
+
+def read_status(path: Path) -> tuple[Status, str | None]:
+    """Read status.json. A missing file is idle; a damaged one reads as idle with a warning."""
+    if not path.exists():
+        return Status(), None
+    data = read_json(path)
+    try:
+        if not isinstance(data, dict):
+            raise ValueError
+        return Status.model_validate(data), None
+    except (ValidationError, ValueError):
+        return Status(), "The status file was damaged; it will be rewritten by the next run."
+
+
+def read_run(run_dir: Path) -> RunInfo | None:
+    data = read_json(run_dir / "run.json")
+    try:
+        return RunInfo.model_validate(data) if isinstance(data, dict) else None
+    except ValidationError:
+        return None
+
+
+def read_rounds(run_dir: Path) -> list[RoundRecord]:
+    out = []
+    for obj in read_jsonl(run_dir / "rounds.jsonl"):
+        try:
+            out.append(RoundRecord.model_validate(obj))
+        except ValidationError:
+            continue
+    return out
+
+
+def read_events(run_dir: Path) -> list[Event]:
+    out = []
+    for obj in read_jsonl(run_dir / "events.jsonl"):
+        try:
+            out.append(Event.model_validate(obj))
+        except ValidationError:
+            continue
+    return out
