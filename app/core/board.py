@@ -1,0 +1,365 @@
+"""The board (TASKS.md): parse tasks, change only the lines meant to change, write back byte for byte."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from app.core.files import atomic_write_bytes
+
+T = TypeVar("T")
+
+BOM = "\ufeff"
+_UPDATE_RETRIES = 5
+
+# Unindented bullet, whitespace, checkbox; the text must be separated by whitespace (CommonMark).
+_TASK = re.compile(r"([-*+])[ \t]+\[([ xX])\](?=[ \t]|$)")
+# Fences: up to 3 spaces of indent (4 would be an indented code block), 3+ backticks or tildes.
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+_DETAIL_BULLET = re.compile(r"([-*+])(?:[ \t]+|$)")
+_KEYED = re.compile(r"(done[ \t]+when|option|evidence|answer|recommendation)[ \t]*:[ \t]*(.*)", re.I)
+_HUMAN = re.compile(r"HUMAN[ \t]*:", re.I)
+# Any line break an editor might honour; a value must stay on one line of the board.
+_BREAKS = re.compile(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")
+
+TEMPLATE = """# Tasks
+
+Write one task per line as "- [ ] what you want done", in the order they should be done.
+Under a task, add "  - Done when: ..." lines that say how to tell it is finished.
+Start a task with "HUMAN:" when it is a decision only you should make; the run stops and asks you.
+
+- [ ] List the files in this folder and what each one is for
+  - Done when: overview.md has one line per file
+- [ ] Suggest three clearer titles for the main document
+  - Done when: titles.md lists three titles, each with one sentence on why
+"""
+
+
+class BoardError(ValueError):
+    """Something about the board the person needs to hear, in one plain sentence."""
+
+
+def one_line(value: str) -> str:
+    """Collapse line breaks (and the spaces around them) so a value stays on one board line."""
+    return _BREAKS.sub(" ", str(value)).strip()
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _encode(text: str) -> bytes:
+    try:
+        return text.encode("utf-8", "surrogateescape")  # undecodable input bytes come back exactly
+    except UnicodeEncodeError:  # a lone surrogate handed in as str; keep it rather than crash
+        return text.encode("utf-8", "surrogatepass")
+
+
+def _detail_split(body: str) -> tuple[str, str]:
+    """An indented line as (indent + bullet, content): "\t* Answer: x" -> ("\t* ", "Answer: x")."""
+    content = body.lstrip(" \t")
+    m = _DETAIL_BULLET.match(content)
+    cut = len(body) - len(content) + (m.end() if m else 0)
+    return body[:cut], body[cut:].strip()
+
+
+def _split_eol(line: str) -> tuple[str, str]:
+    if line.endswith("\r\n"):
+        return line[:-2], "\r\n"
+    if line.endswith("\n"):
+        return line[:-1], "\n"
+    return line, ""
+
+
+@dataclass
+class Task:
+    index: int
+    line_no: int
+    text: str
+    checked: bool
+    details: list[str] = field(default_factory=list)
+    bullet: str = "-"
+
+    def _values(self, key: str) -> list[str]:
+        return [m.group(2).strip() for d in self.details
+                if (m := _KEYED.match(d)) and " ".join(m.group(1).lower().split()) == key]
+
+    @property
+    def is_human(self) -> bool:
+        return bool(_HUMAN.match(self.text))
+
+    @property
+    def question(self) -> str:
+        m = _HUMAN.match(self.text)
+        return self.text[m.end():].strip() if m else self.text
+
+    @property
+    def task_id(self) -> str:
+        # Same text, same id: survives reordering and edits elsewhere on the board.
+        return hashlib.sha1(_encode(_norm(self.text))).hexdigest()[:10]
+
+    @property
+    def done_when(self) -> list[str]:
+        return self._values("done when")
+
+    @property
+    def options(self) -> list[str]:
+        return self._values("option")
+
+    @property
+    def evidence(self) -> list[str]:
+        return self._values("evidence")
+
+    @property
+    def answer(self) -> str | None:
+        return next(iter(self._values("answer")), None)
+
+    @property
+    def recommendation(self) -> str | None:
+        return next(iter(self._values("recommendation")), None)
+
+
+class Board:
+    """Lines are kept with their own endings; tasks are re-derived after every change.
+
+    Rules beyond PRODUCT.md §4: details are the contiguous non-blank indented lines right
+    after a task (a blank line ends them); fences inside details are not tracked (the next
+    unindented line ends the list item anyway); an unclosed top-level fence runs to the end
+    of the file, as in CommonMark; "HUMAN:" and detail keys are matched case-insensitively;
+    only LF and CRLF end a line (a lone CR stays inside its line).
+    """
+
+    def __init__(self, lines: list[str], bom: str = ""):
+        self._lines = lines
+        self._bom = bom
+        self._scan()
+
+    @classmethod
+    def parse(cls, data: bytes | str) -> "Board":
+        text = data.decode("utf-8", "surrogateescape") if isinstance(data, (bytes, bytearray)) else data
+        bom = BOM if text.startswith(BOM) else ""
+        text = text[len(bom):]
+        # Only \n ends a line: str.splitlines would also split on \v, \x85, \u2028 and lose bytes.
+        lines = text.split("\n")
+        tail = lines.pop()
+        lines = [ln + "\n" for ln in lines]
+        if tail:
+            lines.append(tail)
+        return cls(lines, bom)
+
+    @classmethod
+    def load(cls, path) -> "Board":
+        return cls.parse(_read(path))
+
+    def to_bytes(self) -> bytes:
+        return _encode(self._bom + "".join(self._lines))
+
+    def __str__(self) -> str:
+        return self._bom + "".join(self._lines)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _scan(self) -> None:
+        tasks: list[Task] = []
+        ends: list[int] = []  # line after each task's last detail: where new details go
+        fence: tuple[str, int] | None = None
+        self._open_fence_at: int | None = None
+        current: Task | None = None
+        for i, line in enumerate(self._lines):
+            body = _split_eol(line)[0]
+            if fence:
+                m = _FENCE.match(body)
+                if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= fence[1] \
+                        and not m.group(2).strip():
+                    fence = None
+                    self._open_fence_at = None
+                continue
+            if current is not None:
+                if body[:1] in (" ", "\t") and body.strip():
+                    current.details.append(_detail_split(body)[1])
+                    ends[-1] = i + 1
+                    continue
+                current = None
+            m = _TASK.match(body)
+            if m:
+                current = Task(len(tasks), i, body[m.end():].strip(), m.group(2) != " ",
+                               [], m.group(1))
+                tasks.append(current)
+                ends.append(i + 1)
+                continue
+            m = _FENCE.match(body)
+            if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+                fence = (m.group(1)[0], len(m.group(1)))
+                self._open_fence_at = i
+        self._tasks, self._ends = tasks, ends
+
+    @property
+    def tasks(self) -> list[Task]:
+        return list(self._tasks)
+
+    @property
+    def lines(self) -> list[str]:
+        """The board's lines, each with its own line ending (first line without the BOM)."""
+        return list(self._lines)
+
+    def next_task(self) -> Task | None:
+        return next((t for t in self._tasks if not t.checked), None)
+
+    def counts(self) -> tuple[int, int]:
+        return sum(t.checked for t in self._tasks), len(self._tasks)
+
+    def find(self, text: str) -> Task | None:
+        return self._find(text, want_checked=False)
+
+    def _find(self, text: str, want_checked: bool) -> Task | None:
+        # The person may have reordered or retyped tasks since we last looked: match by text,
+        # exact first, then ignoring spacing and case; prefer the task in the state we expect.
+        target = text.strip()
+        for same in (lambda t: t.text == target, lambda t: _norm(t.text) == _norm(target)):
+            hits = [t for t in self._tasks if same(t)]
+            if hits:
+                return next((t for t in hits if t.checked == want_checked), hits[0])
+        return None
+
+    def _require(self, text: str, want_checked: bool = False) -> Task:
+        task = self._find(text, want_checked)
+        if task is None:
+            raise BoardError(f"The task \"{one_line(text)}\" is no longer on the board.")
+        return task
+
+    # -- changing ------------------------------------------------------------------------
+
+    def _eol(self) -> str:
+        crlf = sum(1 for ln in self._lines if ln.endswith("\r\n"))
+        lf = sum(1 for ln in self._lines if ln.endswith("\n")) - crlf
+        return "\r\n" if crlf > lf else "\n"
+
+    def _insert(self, at: int, bodies: list[str]) -> None:
+        eol = self._eol()
+        new = [b + eol for b in bodies]
+        if at == len(self._lines) and self._lines and not _split_eol(self._lines[-1])[1]:
+            # The file had no final newline: end the old last line, keep the new one bare.
+            self._lines[-1] += eol
+            new[-1] = bodies[-1]
+        self._lines[at:at] = new
+        self._scan()
+
+    def _detail_prefix(self, task: Task) -> str:
+        # Follow the style of the task's existing details (tabs, 4 spaces, `*`) if it has any.
+        if task.details:
+            prefix = _detail_split(_split_eol(self._lines[task.line_no + 1])[0])[0]
+            return prefix if prefix[-1:] in (" ", "\t") else prefix + " "
+        return "  " + task.bullet + " "
+
+    def _append_at(self) -> int:
+        if self._tasks:
+            return self._ends[-1]
+        # Outside an unclosed code fence, or the new task would be hidden inside it.
+        return self._open_fence_at if self._open_fence_at is not None else len(self._lines)
+
+    def set_checked(self, text: str, checked: bool = True) -> Task:
+        return self._check(self._require(text, want_checked=not checked), checked)
+
+    def _check(self, task: Task, checked: bool) -> Task:
+        if task.checked != checked:  # an existing "X" stays "X": no change, no diff
+            line = self._lines[task.line_no]
+            pos = _TASK.match(line).start(2)
+            self._lines[task.line_no] = line[:pos] + ("x" if checked else " ") + line[pos + 1:]
+            self._scan()
+        return self._tasks[task.index]
+
+    def add_details(self, text: str, lines: list[str]) -> None:
+        task = self._require(text)
+        bodies = [v for v in (one_line(x) for x in lines) if v]
+        if bodies:
+            prefix = self._detail_prefix(task)
+            self._insert(self._ends[task.index], [prefix + b for b in bodies])
+
+    def insert_human_before(self, text: str | None, question: str, options: list[str],
+                            evidence: list[str], recommendation: str | None = None) -> Task:
+        question = one_line(question)
+        if not question:
+            raise BoardError("A decision needs a question.")
+        target = self._find(text, want_checked=False) if text is not None else None
+        if target is not None:
+            at, bullet = target.line_no, target.bullet
+        else:
+            at = self._append_at()
+            bullet = self._tasks[-1].bullet if self._tasks else "-"
+        details = [f"Option: {v}" for v in map(one_line, options) if v]
+        details += [f"Evidence: {v}" for v in map(one_line, evidence) if v]
+        if recommendation and one_line(recommendation):
+            details.append(f"Recommendation: {one_line(recommendation)}")
+        self._insert(at, [f"{bullet} [ ] HUMAN: {question}"] + [f"  {bullet} {d}" for d in details])
+        return next(t for t in self._tasks if t.line_no == at)
+
+    def answer_human(self, answer: str, text: str | None = None) -> Task:
+        answer = one_line(answer)
+        if not answer:
+            raise BoardError("An answer needs some text.")
+        if text is None:
+            task = next((t for t in self._tasks if t.is_human and not t.checked), None)
+        else:
+            task = self._find(text, want_checked=False)
+            task = task if task is not None and task.is_human else None
+        if task is None:
+            raise BoardError("There is no open decision on the board.")
+        task = self._check(task, True)
+        for i in range(task.line_no + 1, self._ends[task.index]):
+            body, eol = _split_eol(self._lines[i])
+            prefix, content = _detail_split(body)
+            m = _KEYED.match(content)
+            if m and m.group(1).lower() == "answer":
+                # Answered again: replace the old answer rather than add one nobody reads.
+                self._lines[i] = prefix + f"Answer: {answer}" + eol
+                self._scan()
+                return self._tasks[task.index]
+        self._insert(self._ends[task.index], [self._detail_prefix(task) + f"Answer: {answer}"])
+        return self._tasks[task.index]
+
+    def add_task(self, text: str) -> Task:
+        text = one_line(text)
+        if not text:
+            raise BoardError("A task needs some text.")
+        at = self._append_at()
+        bullet = self._tasks[-1].bullet if self._tasks else "-"
+        self._insert(at, [f"{bullet} [ ] {text}"])
+        return next(t for t in self._tasks if t.line_no == at)
+
+
+def _read(path) -> bytes:
+    path = Path(path)
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise BoardError(f"There is no {path.name} in this folder. Create one with "
+                         "\"harness-desk init\" or from the app.") from None
+    except IsADirectoryError:
+        raise BoardError(f"{path.name} is a folder, not a file.") from None
+    except OSError as exc:
+        raise BoardError(f"Could not read {path.name}: {exc.strerror or exc}.") from None
+
+
+def update_board(path, change: Callable[[Board], T]) -> T:
+    """Apply `change` to the board on disk without losing an edit the person made meanwhile.
+
+    The person's editor may save between our read and our write. We re-read just before
+    writing and, if the bytes moved, run `change` again on the fresh board. A tiny window
+    between that check and os.replace remains; no portable lock covers other editors.
+    """
+    path = Path(path)
+    for _ in range(_UPDATE_RETRIES):
+        before = _read(path)
+        board = Board.parse(before)
+        result = change(board)
+        after = board.to_bytes()
+        if _read(path) != before:
+            continue
+        if after != before:
+            atomic_write_bytes(path, after)
+        return result
+    raise BoardError(f"{path.name} kept changing while the harness tried to update it. "
+                     "Try again in a moment.")
