@@ -6,7 +6,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar
 
-from app.core.conversation import Message, ModelTurn, ToolSpec
+from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
 
 # Codes an EngineError can carry. The non-retryable ones are also run exit_reasons.
 AUTH_FAILED = "auth_failed"
@@ -84,6 +84,8 @@ class Engine:
              on_text: Callable[[str], None] | None = None) -> ModelTurn:
         raise NotImplementedError
 
-    def price_key(self) -> tuple[str, str]:
-        """(engine id, model) used to look up prices."""
-        return (self.id, self.model)
+    def cost_usd(self, usage: Usage) -> float:
+        """What a turn with this usage cost, from the price table (the person can edit it)."""
+        from app.engines.prices import cost_usd
+
+        return cost_usd(self.id, self.model, usage)

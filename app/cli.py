@@ -1,0 +1,222 @@
+"""The command line: argument parsing and the headless commands (PRODUCT.md §9).
+
+Commands import only what they need: `status`, `decide` and `undo` never load Qt or the AI
+SDKs. Every error reaches the person as one plain sentence on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from app import NAME, __version__
+from app.core.errors import EXIT_FAILED, EXIT_USAGE, HarnessError, UsageError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="harness-desk",
+        description=f"{NAME}: put an AI to work on a folder of your files and stay in control.")
+    p.add_argument("--version", action="version", version=f"{NAME} {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    s = sub.add_parser("init", help="create TASKS.md from a template and .harness/")
+    s.add_argument("path")
+
+    s = sub.add_parser("run", help="run headless, one line per event")
+    s.add_argument("path")
+    s.add_argument("--engine", help="demo, anthropic, openai or local")
+    s.add_argument("--model")
+    s.add_argument("--base-url")
+    s.add_argument("--max-rounds", type=_positive_int)
+    s.add_argument("--max-steps", type=_positive_int)
+    s.add_argument("--stall-limit", type=_positive_int)
+    s.add_argument("--max-attempts", type=_positive_int)
+    s.add_argument("--budget-usd", type=_non_negative_float)
+    s.add_argument("--budget-tokens", type=_positive_int)
+    s.add_argument("--demo-delay", type=_non_negative_float, metavar="SECONDS",
+                   help="pause between the Demo engine's steps (default 0)")
+
+    s = sub.add_parser("status", help="print the status of the current or last run")
+    s.add_argument("path")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("watch", help="follow a run live until it ends")
+    s.add_argument("path")
+    s.add_argument("--wait", action="store_true",
+                   help="if no run is active, wait for the next one to start")
+
+    s = sub.add_parser("decide", help="answer the first open HUMAN decision")
+    s.add_argument("path")
+    s.add_argument("--answer", required=True)
+
+    s = sub.add_parser("undo", help="restore what a round changed")
+    s.add_argument("path")
+    s.add_argument("--round", type=_positive_int, required=True)
+    s.add_argument("--run", dest="run_id")
+
+    s = sub.add_parser("export", help="write the run summary document")
+    s.add_argument("path")
+    s.add_argument("--format", required=True, choices=["md", "html", "pdf", "odt"])
+    s.add_argument("--output", required=True)
+    s.add_argument("--run", dest="run_id")
+
+    s = sub.add_parser("engines", help="list engines and whether each is ready")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("open", help="open the app (also: harness-desk [PATH])")
+    s.add_argument("path", nargs="?")
+    return p
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    commands = {"init", "run", "status", "watch", "decide", "undo", "export", "engines", "open"}
+    # `harness-desk [PATH]` opens the app: route a bare path to the `open` command.
+    if argv and argv[0] not in commands and not argv[0].startswith("-"):
+        argv = ["open", *argv]
+    if not argv:
+        argv = ["open"]
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed one line of usage and the error
+        return EXIT_USAGE if exc.code else 0
+    try:
+        return _dispatch(args)
+    except HarnessError as err:
+        _say_error(err.message)
+        return err.exit_code
+    except KeyboardInterrupt:
+        _say_error("Interrupted.")
+        return 130
+    except Exception as exc:  # last resort: a sentence on screen, the details in a file
+        from app.crash import save_crash_report
+
+        where = save_crash_report(exc)
+        _say_error(f"Something went wrong: {_one_line(exc)}. Details were saved to {where}.")
+        return EXIT_FAILED
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from app.core.board import BoardError
+
+    try:
+        if args.command == "init":
+            return cmd_init(args)
+        if args.command == "run":
+            from app.commands.run import cmd_run
+
+            return cmd_run(args)
+        if args.command == "status":
+            from app.commands.follow import cmd_status
+
+            return cmd_status(args)
+        if args.command == "watch":
+            from app.commands.follow import cmd_watch
+
+            return cmd_watch(args)
+        if args.command == "decide":
+            return cmd_decide(args)
+        if args.command == "undo":
+            return cmd_undo(args)
+        if args.command == "export":
+            from app.gui.export import export_command
+
+            return export_command(args.path, args.format, args.output, args.run_id)
+        if args.command == "engines":
+            from app.commands.engines import cmd_engines
+
+            return cmd_engines(args)
+        from app.commands.open import cmd_open
+
+        return cmd_open(args)
+    except BoardError as err:
+        raise UsageError(str(err)) from None
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    from app.core.workspace import init_workspace
+
+    ws, created = init_workspace(args.path)
+    if created:
+        print(f"Created {ws.board_path}. Write your tasks there, then run: "
+              f"harness-desk run {_quote(ws.root)} --engine demo")
+    else:
+        print(f"{ws.board_path} already exists and was left as it is. "
+              f"The harness folder is ready.")
+    return 0
+
+
+def cmd_decide(args: argparse.Namespace) -> int:
+    from app.core.board import update_board
+    from app.core.workspace import Workspace
+
+    ws = Workspace(args.path).require()
+    answer = " ".join(args.answer.split())
+    if not answer:
+        raise UsageError("The answer is empty. Write what you decided after --answer.")
+    task = update_board(ws.board_path, lambda b: b.answer_human(answer))
+    print(f"Answered: {task.question} → {answer}")
+    print(f"Continue the run with: harness-desk run {_quote(ws.root)}")
+    return 0
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from app.core.undo import undo_round
+    from app.core.workspace import Workspace
+
+    ws = Workspace(args.path).require(need_board=False)
+    run_id = args.run_id or ws.latest_run_id()
+    if run_id is None or not ws.run_dir(run_id).is_dir():
+        raise UsageError(f"There is no run {args.run_id!r} in this folder." if args.run_id
+                         else "There is no run to undo in this folder yet.")
+    manifest = ws.run_dir(run_id) / "undo" / f"{args.round}.json"
+    if not manifest.exists():
+        raise UsageError(f"Round {args.round} of run {run_id} changed no files, "
+                         "or there is no such round.")
+    with ws.lock():  # never restore files while a run is writing them
+        report = undo_round(ws.root, ws.harness_dir, manifest)
+    print(report.summary())
+    return 0
+
+
+def _say_error(message: str) -> None:
+    from app.core.redact import redact
+
+    print(redact(message), file=sys.stderr)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:200]
+
+
+def _quote(path: Path) -> str:
+    text = str(path)
+    return f'"{text}"' if " " in text else text
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The CLI's heavier commands, each imported only when it runs."""

@@ -1,0 +1,132 @@
+"""`harness-desk status` and `watch`: read a run's records without disturbing it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from app.core.errors import EXIT_FAILED, STATE_EXIT_CODES
+from app.core.records import EXIT_REASON_WORDS, FINAL_STATES, Event, Status, read_status
+from app.core.workspace import Workspace
+
+POLL_S = 0.2
+
+
+def current_status(ws: Workspace) -> tuple[Status, str | None]:
+    """status.json, marked interrupted if it claims a run that no process holds any more."""
+    status, warning = read_status(ws.status_path)
+    if status.state in ("running", "waiting") and not ws.lock().is_held_elsewhere():
+        status.state = "stopped"
+        status.message = "The last run was interrupted before it finished (the app closed " \
+                         "or the computer restarted). Run again to continue."
+        setattr(status, "interrupted", True)
+    return status, warning
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    ws = Workspace(args.path).require(need_board=False)
+    status, warning = current_status(ws)
+    if warning:
+        print(warning, file=sys.stderr)
+    if args.json:
+        print(json.dumps(status.model_dump(mode="json"), ensure_ascii=False, indent=2,
+                         sort_keys=True))
+        return 0
+    print(format_status(status))
+    return 0
+
+
+def format_status(s: Status) -> str:
+    if s.run_id is None:
+        return "No run yet in this folder."
+    words = {"running": "Running", "waiting": "Waiting to retry", "done": "Done",
+             "failed": "Failed", "blocked_by_human": "Waiting for your decision",
+             "stopped": "Stopped", "idle": "Idle"}[s.state]
+    lines = [f"State: {words}",
+             f"Tasks: {s.completed_tasks} of {s.total_tasks} done"]
+    if s.current_task and s.state in ("running", "waiting"):
+        lines.append(f"Current task: {s.current_task} (round {s.round}, step {s.step})")
+    if s.message or s.exit_reason:
+        lines.append(s.message or EXIT_REASON_WORDS.get(s.exit_reason or "", ""))
+    if s.last_event:
+        lines.append(f"Last event: {s.last_event.strip()}")
+    lines.append(f"Engine: {s.engine}{' / ' + s.model if s.model else ''}; "
+                 f"tokens {s.usage.total_tokens:,}; cost ${s.cost_usd:.4f}")
+    lines.append(f"Run: {s.run_id}, started {s.started_at}")
+    return "\n".join(lines)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from app.core.narrate import describe_event
+
+    ws = Workspace(args.path).require(need_board=False)
+    lock = ws.lock()
+    if not lock.is_held_elsewhere():
+        if not args.wait:
+            status, _ = current_status(ws)
+            print("No run is active in this folder.")
+            if status.run_id:
+                print(format_status(status))
+            return 0
+        print("Waiting for a run to start… (Ctrl+C to stop watching)", flush=True)
+        while not lock.is_held_elsewhere():
+            time.sleep(POLL_S)
+
+    run_id = _wait_for_run_id(ws)
+    events = ws.run_dir(run_id) / "events.jsonl"
+    offset = 0
+    try:
+        while True:
+            offset, new = _read_new_lines(events, offset)
+            for obj in new:
+                event = Event.model_validate(obj)
+                print(describe_event(event), flush=True)
+                if event.type == "run_finished":
+                    return STATE_EXIT_CODES.get(obj.get("state", ""), EXIT_FAILED)
+            if not new and not lock.is_held_elsewhere():
+                # The run ended without a final event (killed): say so and stop following.
+                offset, new = _read_new_lines(events, offset)
+                if not new:
+                    print("The run ended without finishing (it was interrupted).")
+                    return EXIT_FAILED
+                continue
+            time.sleep(POLL_S)
+    except KeyboardInterrupt:
+        return 0
+
+
+def _wait_for_run_id(ws: Workspace, timeout_s: float = 10.0) -> str:
+    """The run id of the active run (status.json is written right after the lock is taken)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        status, _ = read_status(ws.status_path)
+        if status.run_id and status.state not in FINAL_STATES:
+            return status.run_id
+        if time.monotonic() > deadline:
+            return status.run_id or ws.latest_run_id() or ""
+        time.sleep(POLL_S / 2)
+
+
+def _read_new_lines(path: Path, offset: int) -> tuple[int, list[dict]]:
+    """Complete lines appended since `offset`; a half-written last line waits for next time."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            chunk = fh.read()
+    except FileNotFoundError:
+        return offset, []
+    end = chunk.rfind(b"\n")
+    if end < 0:
+        return offset, []
+    out = []
+    for line in chunk[: end + 1].splitlines():
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            out.append(obj)
+    return offset + end + 1, out

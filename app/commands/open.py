@@ -1,0 +1,115 @@
+"""`harness-desk [PATH]`: open the window, or run the bundled demo in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import sys
+import threading
+from pathlib import Path
+
+from app.core.board import Board, update_board
+from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
+from app.core.loop import Harness
+from app.core.resources import resource_path
+from app.core.settings import config_dir, load_settings
+from app.core.workspace import Workspace
+
+TERMINAL_DEMO_DELAY_S = 0.35
+
+
+def has_display() -> bool:
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def window_available() -> bool:
+    return importlib.util.find_spec("app.gui.window") is not None
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    if window_available() and has_display():
+        from app.gui.window import main as window_main  # the window's own issue builds it
+
+        return window_main(args.path)
+    reason = ("there is no display here" if window_available()
+              else "the window is not part of this version yet")
+    if args.path:
+        raise UsageError(f"The app cannot open a window because {reason}. Run the folder in "
+                         f"the terminal instead: harness-desk run \"{args.path}\" --engine demo")
+    return terminal_demo(reason)
+
+
+def fresh_demo_copy() -> Workspace:
+    """A new copy of the bundled demo workspace in the app's own data folder."""
+    target = _data_dir() / "Demo workspace"
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(resource_path("demo-workspace"), target)
+    return Workspace(target)
+
+
+def _data_dir() -> Path:
+    if os.environ.get("HARNESS_DESK_CONFIG_DIR"):  # tests and portable installs: one folder
+        return config_dir()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("harness-desk", appauthor=False))
+
+
+def terminal_demo(reason: str) -> int:
+    from app.commands.run import print_event
+    from app.engines.demo import DELAY_ENV, DemoEngine
+    from app.engines.base import EngineConfig
+
+    ws = fresh_demo_copy()
+    print(f"Harness Desk: {reason}, so the demo runs in this terminal.")
+    print(f"Demo workspace (a copy, safe to change): {ws.root}")
+    print("Engine: Demo (offline, no AI). It follows a fixed script through the real tools.\n")
+    delay = float(os.environ.get(DELAY_ENV, TERMINAL_DEMO_DELAY_S))
+    limits = load_settings().settings.limits
+    while True:
+        engine = DemoEngine(EngineConfig(extra={"delay_s": delay}))
+        cancel = threading.Event()
+        try:
+            result = Harness(ws, engine, limits, [print_event], cancel).run()
+        except KeyboardInterrupt:
+            return 130
+        if result.state != "blocked_by_human":
+            break
+        task = Board.load(ws.board_path).next_task()
+        if task is None or not task.is_human:
+            break
+        answer = _ask(task)
+        update_board(ws.board_path, lambda b: b.answer_human(answer))
+        print(f"\nAnswered: {answer}. Continuing the run.\n")
+    print(f"\n{result.message}")
+    print(f"See the drafts in {ws.root / 'drafts'}.")
+    print(f"Undo a round:   harness-desk undo \"{ws.root}\" --round 2")
+    print(f"Export:         harness-desk export \"{ws.root}\" --format pdf --output summary.pdf")
+    return STATE_EXIT_CODES.get(result.state, EXIT_FAILED)
+
+
+def _ask(task) -> str:
+    print(f"\nDecision needed: {task.question}")
+    for i, option in enumerate(task.options, 1):
+        print(f"  {i}. {option}")
+    if task.recommendation:
+        print(f"  Recommended: {task.recommendation}")
+    default = task.options[-1] if task.options else "yes"
+    if task.recommendation:
+        first = task.recommendation.split(":", 1)[0].strip()
+        default = first if first in task.options else default
+    if not sys.stdin or not sys.stdin.isatty():
+        print(f"No one is at the keyboard, so the demo answers '{default}'.")
+        return default
+    try:
+        reply = input(f"Your answer (number or words) [{default}]: ").strip()
+    except EOFError:
+        reply = ""
+    if reply.isdigit() and 1 <= int(reply) <= len(task.options):
+        return task.options[int(reply) - 1]
+    return reply or default

@@ -1,0 +1,124 @@
+"""The one retry layer: each model call with backoff, budgets, and error diagnosis for the loop.
+
+Engines make exactly one attempt per turn (their SDK clients run with max_retries=0); this
+module decides whether to wait and try again, shows the wait in status.json (state
+"waiting"), and turns failures that retrying cannot fix into a stop with a plain sentence.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import datetime, timedelta, timezone
+
+from app.core.conversation import Message, ModelTurn, ToolSpec
+from app.core.recorder import Recorder
+from app.core.settings import Limits
+from app.engines.base import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
+                              QUOTA_EXHAUSTED, Engine, EngineError)
+
+FATAL_CODES = (AUTH_FAILED, QUOTA_EXHAUSTED, MODEL_NOT_FOUND, ENGINE_UNREACHABLE)
+MAX_SINGLE_WAIT_S = 60.0
+TRIMMED = "[harness] Older tool output was removed here to fit the model's context."
+
+
+class EngineStop(Exception):
+    """A model call could not be made. `state` set means the whole run stops."""
+
+    def __init__(self, message: str, round_result: str = "engine_error",
+                 state: str | None = None, exit_reason: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.round_result = round_result
+        self.state = state
+        self.exit_reason = exit_reason
+
+
+class EngineCaller:
+    def __init__(self, engine: Engine, limits: Limits, rec: Recorder, cancel: threading.Event):
+        self.engine = engine
+        self.limits = limits
+        self.rec = rec
+        self.cancel = cancel
+        self.last_cost = 0.0
+        self._last_turn_cost = 0.0
+        self._last_turn_tokens = 0
+
+    def check_budget(self) -> None:
+        """Stop before a call that would likely spend past a budget (uses the last call's size)."""
+        spent = self.rec.status.cost_usd
+        tokens = self.rec.status.usage.total_tokens
+        budget, token_budget = self.limits.budget_usd, self.limits.budget_tokens
+        if budget is not None and spent + self._last_turn_cost > budget:
+            raise EngineStop(f"Stopped at the spending limit: ${spent:.4f} spent of "
+                             f"${budget:.2f}.", "cancelled", "stopped", "budget_exhausted")
+        if token_budget is not None and tokens + self._last_turn_tokens > token_budget:
+            raise EngineStop(f"Stopped at the token limit: {tokens:,} tokens used of "
+                             f"{token_budget:,}.", "cancelled", "stopped", "budget_exhausted")
+
+    def call(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> ModelTurn:
+        self.check_budget()
+        attempt = 0
+        waited = 0.0
+        trimmed = False
+        while True:
+            if self.cancel.is_set():
+                raise EngineStop("Stopped by you.", "cancelled", "stopped", "stopped_by_user")
+            try:
+                turn = self.engine.turn(system, tools, messages, cancel=self.cancel)
+            except EngineError as err:
+                if self.cancel.is_set():
+                    raise EngineStop("Stopped by you.", "cancelled", "stopped",
+                                     "stopped_by_user") from err
+                if err.code in FATAL_CODES:
+                    raise EngineStop(err.message, "engine_error", "failed", err.code) from err
+                if err.code == PROMPT_TOO_LONG:
+                    if not trimmed and _trim_oldest_tool_output(messages):
+                        trimmed = True
+                        continue
+                    raise EngineStop(
+                        "The conversation grew too long for the model, even after removing "
+                        "old tool output. Split the task into smaller tasks or choose a model "
+                        "with a larger context.", "engine_error", "failed",
+                        "engine_failures") from err
+                if not err.retryable:
+                    raise EngineStop(err.message) from err  # this round fails; the run goes on
+                attempt += 1
+                delay = self._delay(err, attempt)
+                if attempt > self.limits.max_retries or waited + delay > self.limits.max_retry_wait_s:
+                    raise EngineStop(
+                        f"The AI engine kept failing after {attempt} attempts: {err.message}",
+                        "engine_error", "failed", "engine_failures") from err
+                waited += delay
+                self._wait(err, attempt, delay)
+                continue
+            self.last_cost = self.engine.cost_usd(turn.usage) if self.engine.is_ai else 0.0
+            self._last_turn_cost = self.last_cost
+            self._last_turn_tokens = turn.usage.total_tokens
+            return turn
+
+    def _delay(self, err: EngineError, attempt: int) -> float:
+        if err.retry_after is not None:
+            return max(0.0, min(float(err.retry_after), MAX_SINGLE_WAIT_S))
+        base = self.limits.retry_base_s * (2 ** (attempt - 1))
+        return min(MAX_SINGLE_WAIT_S, base * random.uniform(0.5, 1.0))
+
+    def _wait(self, err: EngineError, attempt: int, delay: float) -> None:
+        next_at = datetime.now(timezone.utc) + timedelta(seconds=delay)
+        self.rec.update(state="waiting",
+                        next_attempt_at=next_at.isoformat(timespec="milliseconds"))
+        self.rec.emit("retry_waiting", seconds=round(delay, 2), attempt=attempt,
+                      reason=err.message, code=err.code,
+                      next_attempt_at=self.rec.status.next_attempt_at)
+        self.cancel.wait(delay)  # Stop during a wait ends it at once
+        self.rec.update(state="running", next_attempt_at=None)
+
+
+def _trim_oldest_tool_output(messages: list[Message]) -> bool:
+    """Replace the older half of tool results with a short marker. False if nothing to trim."""
+    holders = [(m, r) for m in messages for r in m.tool_results if r.content != TRIMMED]
+    if not holders:
+        return False
+    for _, result in holders[: max(1, len(holders) // 2)]:
+        result.content = TRIMMED
+    return True

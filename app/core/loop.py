@@ -1,0 +1,343 @@
+"""The harness loop: one task at a time, in fresh rounds, until a stop condition.
+
+Read `Harness.run` top to bottom: take the lock, then rounds until something stops the run.
+Stops are exceptions (`RunStop`) caught in one place, and the records are written as things
+happen, so a crash or a kill still leaves the evidence and a valid status.json.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+
+from app import __version__
+from app.core.board import Board, Task, update_board
+from app.core.conversation import Message, ModelTurn, ToolResult, Usage
+from app.core.engine_calls import EngineCaller, EngineStop
+from app.core.recorder import Listener, Recorder
+from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
+from app.core.reports import (SYSTEM_PROMPT, correction, final_warning, no_progress_question,
+                              nudge, progress_report, stall_notice)
+from app.core.settings import Limits
+from app.core.tools import TOOL_SPECS, ToolBox
+from app.core.undo import BlobStore, RoundChanges
+from app.core.workspace import Workspace
+from app.engines.base import Engine
+
+MAX_NUDGES = 2
+
+
+class RunStop(Exception):
+    """Ends the run: a final state, an exit_reason and one sentence for the person."""
+
+    def __init__(self, state: str, exit_reason: str, message: str):
+        super().__init__(message)
+        self.state, self.exit_reason, self.message = state, exit_reason, message
+
+
+@dataclass
+class RunResult:
+    run_id: str
+    state: str
+    exit_reason: str
+    message: str
+
+
+@dataclass
+class RoundState:
+    """What one round accumulates while it runs."""
+
+    task: Task
+    number: int
+    started_at: str = field(default_factory=now_iso)
+    steps: int = 0
+    notices: list[str] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    cost: float = 0.0
+    result: str = "step_limit"
+    summary: str = ""
+    findings: str = ""
+    error: str | None = None
+    evidence: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    fatal: RunStop | None = None
+
+
+class Harness:
+    def __init__(self, workspace: Workspace, engine: Engine, limits: Limits | None = None,
+                 listeners: list[Listener] | None = None, cancel: threading.Event | None = None):
+        self.ws = workspace
+        self.engine = engine
+        self.limits = limits or Limits()
+        self.listeners = listeners or []
+        self.cancel = cancel or threading.Event()
+        self.rounds_on_task: dict[str, int] = {}
+
+    # -- the run -------------------------------------------------------------------------
+    def run(self) -> RunResult:
+        self.ws.require()
+        self.ws.ensure_harness_dir()
+        with self.ws.lock():
+            info = RunInfo(
+                run_id=self.ws.new_run_id(), workspace=str(self.ws.root.resolve()),
+                engine=self.engine.id, engine_label=self.engine.label, model=self.engine.model,
+                is_ai=self.engine.is_ai, limits=self.limits.model_dump(mode="json"),
+                started_at=now_iso(), app_version=__version__)
+            self.rec = Recorder(self.ws, info, self.listeners)
+            self.caller = EngineCaller(self.engine, self.limits, self.rec, self.cancel)
+            stop = RunStop("failed", "engine_failures", "The run stopped unexpectedly.")
+            try:
+                board = Board.load(self.ws.board_path)
+                self.rec.set_tasks(*board.counts())
+                self.rec.emit("run_started", engine=info.engine, engine_label=info.engine_label,
+                              model=info.model, completed_tasks=board.counts()[0],
+                              total_tasks=board.counts()[1])
+                self._rounds()
+            except RunStop as s:
+                stop = s
+            finally:
+                # Runs even on KeyboardInterrupt, so status.json never claims a dead run.
+                self.rec.finish(stop.state, stop.exit_reason, stop.message)
+            return RunResult(info.run_id, stop.state, stop.exit_reason, stop.message)
+
+    def _rounds(self) -> None:
+        stalled = 0
+        engine_failures = 0
+        round_no = 0
+        while True:
+            board = Board.load(self.ws.board_path)  # re-read: the person may have edited it
+            self.rec.set_tasks(*board.counts())
+            task = board.next_task()
+            if task is None:
+                raise RunStop("done", "all_tasks_done", "Every task on the board is done.")
+            if task.is_human:
+                raise RunStop("blocked_by_human", "human_decision_needed",
+                              f"Your decision is needed: {task.question}")
+            if round_no >= self.limits.max_rounds:
+                raise RunStop("stopped", "max_rounds",
+                              f"Stopped after {round_no} rounds, the limit for one run.")
+            if self.cancel.is_set():
+                raise RunStop("stopped", "stopped_by_user", "Stopped by you.")
+            try:
+                self.caller.check_budget()
+            except EngineStop as e:
+                raise RunStop(e.state, e.exit_reason, e.message) from None
+
+            round_no += 1
+            state = self._round(board, task, round_no)
+            progress = state.result == "completed" or bool(state.changed)
+            stalled = 0 if progress else stalled + 1
+            engine_failures = engine_failures + 1 if state.result == "engine_error" else 0
+            self.rounds_on_task[task.task_id] = self.rounds_on_task.get(task.task_id, 0) + 1
+
+            if state.fatal is not None:
+                raise state.fatal
+            if state.result == "cancelled":
+                raise RunStop("stopped", "stopped_by_user", "Stopped by you.")
+            if engine_failures >= self.limits.max_engine_failures:
+                raise RunStop("failed", "engine_failures",
+                              f"The AI engine failed in {engine_failures} rounds in a row: "
+                              f"{state.error}")
+            if state.result in ("completed", "needs_human"):
+                continue
+            if (stalled >= self.limits.stall_limit
+                    or self.rounds_on_task[task.task_id] >= self.limits.max_attempts):
+                self._ask_about_no_progress(task, state)
+                raise RunStop("blocked_by_human", "no_progress",
+                              f"No progress was detected on “{task.text}”. "
+                              "A decision was added to the board for you.")
+
+    def _ask_about_no_progress(self, task: Task, state: RoundState) -> None:
+        evidence = [f"{state.result} in round {state.number}"]
+        if state.findings or state.error:
+            evidence.append(state.findings or state.error or "")
+        question = no_progress_question(task)
+        options = ["Try again", "Skip this task (check it yourself)", "Rewrite the task"]
+        update_board(self.ws.board_path, lambda b: b.insert_human_before(
+            task.text, question, options, evidence))
+        self.rec.emit("human_needed", task=task.text, question=question, options=options,
+                      evidence=evidence, recommendation=None, reason="no_progress")
+
+    # -- one round -----------------------------------------------------------------------
+    def _round(self, board: Board, task: Task, number: int) -> "RoundState":
+        st = RoundState(task=task, number=number)
+        self.rec.update(current_task=task.text, round=number, step=0,
+                        max_steps=self.limits.max_steps)
+        self.rec.emit("round_started", round=number, task=task.text, task_id=task.task_id)
+        manifest = self.rec.run_dir / "undo" / f"{number}.json"
+        changes = RoundChanges(self.ws.root, BlobStore(self.ws.harness_dir), manifest)
+        tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes)
+        earlier = self._earlier_rounds()
+        report = progress_report(board, task, earlier, self._standing_instructions(), number)
+        messages = [Message(role="user", text=report)]
+        try:
+            self._steps(st, tools, messages)
+        except EngineStop as e:
+            st.result, st.error = e.round_result, e.message
+            if e.state:
+                st.fatal = RunStop(e.state, e.exit_reason, e.message)
+        finally:
+            st.changed = changes.finish()
+            self._record_round(st, st.changed)
+        return st
+
+    def _steps(self, st: RoundState, tools: ToolBox, messages: list[Message]) -> None:
+        deadline = time.monotonic() + self.limits.round_seconds
+        max_steps = self.limits.max_steps
+        stall_at = max(1, math.ceil(max_steps * 0.6))
+        final_at = max(1, math.ceil(max_steps * 0.8))
+        nudges = 0
+        calls: list[str] = []      # signatures of the calls since the last correction
+        corrected = False
+        for step in range(1, max_steps + 1):
+            if self.cancel.is_set():
+                st.result = "cancelled"
+                return
+            if time.monotonic() > deadline:
+                st.result, st.error = "timeout", "The round ran past its time limit."
+                return
+            st.steps = step
+            self.rec.update(step=step)
+            turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages)
+            self._account(st, turn)
+            messages.append(Message(role="assistant", text=turn.text,
+                                    tool_calls=turn.tool_calls))
+            if not turn.tool_calls:
+                nudges += 1
+                if nudges > MAX_NUDGES:
+                    st.result, st.error = "no_action", "The AI kept replying without using tools."
+                    return
+                messages.append(Message(role="user", text=self._notice(
+                    st, "nudge", nudge(nudges, MAX_NUDGES))))
+                continue
+
+            results = []
+            for call in turn.tool_calls:
+                outcome = tools.call(call.name, call.arguments)
+                self._report_tool(st, call.name, call.arguments, outcome)
+                results.append(ToolResult(call_id=call.id, name=call.name,
+                                          content=outcome.content, is_error=outcome.is_error))
+                if outcome.ends_round:
+                    self._end_by_tool(st, outcome)
+                    return
+                calls.append(call.signature())
+            if self.cancel.is_set():  # Stop pressed: this step's tools ran whole; stop here
+                st.result = "cancelled"
+                return
+
+            notices = []
+            repeated = _repetition(calls)
+            if repeated:
+                if corrected:
+                    st.result = "no_action"
+                    st.error = "The AI repeated the same action after being told it had no effect."
+                    return
+                corrected, calls = True, []
+                notices.append(self._notice(st, "correction", correction(repeated)))
+            if step == stall_at and step < max_steps:
+                notices.append(self._notice(st, "stall", stall_notice(step, max_steps, st.task)))
+            elif step == final_at and step < max_steps:
+                notices.append(self._notice(st, "final_warning", final_warning(step, max_steps)))
+            messages.append(Message(role="user", tool_results=results, text="\n\n".join(notices)))
+        st.result = "step_limit"
+        st.error = f"The round used all {max_steps} steps without finishing the task."
+
+    def _notice(self, st: RoundState, kind: str, text: str) -> str:
+        st.notices.append(kind)
+        self.rec.emit("notice_sent", round=st.number, kind=kind, text=text)
+        return text
+
+    def _account(self, st: RoundState, turn: ModelTurn) -> None:
+        cost = self.caller.last_cost
+        st.usage = st.usage + turn.usage
+        st.cost += cost
+        self.rec.add_usage(turn.usage, cost)
+        self.rec.emit("model_replied", round=st.number, step=st.steps, text=turn.text[:2000],
+                      tool_calls=[c.name for c in turn.tool_calls],
+                      usage=turn.usage.model_dump(), cost_usd=round(cost, 6))
+
+    def _report_tool(self, st: RoundState, name: str, args: dict, outcome) -> None:
+        if outcome.refused:
+            self.rec.emit("tool_refused", round=st.number, tool=name, arguments=_brief(args),
+                          reason=outcome.content)
+        else:
+            self.rec.emit("tool_called", round=st.number, tool=name, arguments=_brief(args),
+                          result=outcome.content[:300], is_error=outcome.is_error)
+        for path in outcome.changed:
+            change = "deleted" if name == "delete_file" else "wrote"
+            self.rec.emit("file_changed", round=st.number, path=path, change=change)
+
+    def _end_by_tool(self, st: RoundState, outcome) -> None:
+        st.summary, st.findings, st.evidence = outcome.summary, outcome.findings, outcome.evidence
+        if outcome.ends_round == "completed":
+            st.result = "completed"
+            self.rec.emit("task_completed", round=st.number, task=st.task.text,
+                          summary=outcome.summary, evidence=outcome.evidence)
+        elif outcome.ends_round == "needs_human":
+            st.result = "needs_human"
+            board = Board.load(self.ws.board_path)
+            human = board.next_task()
+            self.rec.emit("human_needed", round=st.number, task=st.task.text,
+                          question=human.question if human else outcome.summary,
+                          options=human.options if human else [],
+                          evidence=outcome.evidence,
+                          recommendation=human.recommendation if human else None)
+        else:
+            st.result = "gave_up"
+
+    def _record_round(self, st: RoundState, changed: list[str]) -> None:
+        board = Board.load(self.ws.board_path)
+        self.rec.set_tasks(*board.counts())
+        next_action = {
+            "completed": "next task", "needs_human": "wait for the person's decision",
+            "cancelled": "stopped by the person",
+        }.get(st.result, "try again or ask the person")
+        record = RoundRecord(
+            run_id=self.rec.info.run_id, round=st.number, task_id=st.task.task_id,
+            task=st.task.text, started_at=st.started_at, finished_at=now_iso(),
+            result_state=st.result, changed_artifacts=changed, summary=st.summary,
+            error=st.error, next_action=next_action, steps=st.steps, notices=st.notices,
+            usage=st.usage, cost_usd=round(st.cost, 6), evidence=st.evidence,
+            findings=st.findings)
+        self.rec.add_round(record)
+        self.rec.emit("round_finished", round=st.number, task=st.task.text,
+                      result_state=st.result, summary=st.summary or st.findings or st.error or "",
+                      changed_artifacts=changed, steps=st.steps, cost_usd=round(st.cost, 6))
+
+    # -- context -------------------------------------------------------------------------
+    def _earlier_rounds(self) -> list[RoundRecord]:
+        """Round records of this workspace's recent runs, so a new round builds on them."""
+        out: list[RoundRecord] = []
+        for run_id in self.ws.run_ids()[-5:]:
+            out += read_rounds(self.ws.run_dir(run_id))
+        return out
+
+    def _standing_instructions(self) -> str:
+        path = self.ws.root / "AGENTS.md"
+        try:
+            return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        except OSError:
+            return ""
+
+
+def _repetition(calls: list[str]) -> str | None:
+    """The same call 3 times in a row, or an A-B-A-B pattern: the agent is going round."""
+    if len(calls) >= 3 and calls[-1] == calls[-2] == calls[-3]:
+        return calls[-1].split("{", 1)[0] + " with the same arguments, 3 times"
+    if len(calls) >= 4 and calls[-1] == calls[-3] and calls[-2] == calls[-4] \
+            and calls[-1] != calls[-2]:
+        return (f"{calls[-2].split('{', 1)[0]} and {calls[-1].split('{', 1)[0]} "
+                "alternating with the same arguments")
+    return None
+
+
+def _brief(args: dict) -> dict:
+    """Tool arguments for the event log, with long text cut (file contents live in the file)."""
+    out = {}
+    for key, value in args.items():
+        if isinstance(value, str) and len(value) > 200:
+            value = value[:200] + f"… ({len(value)} characters)"
+        out[key] = value
+    return out

@@ -1,0 +1,185 @@
+"""The one path chokepoint: every file tool turns the agent's path into a real, confined path here."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from app.core.errors import HarnessError
+
+BOARD_NAME = "TASKS.md"
+MAX_PATH_CHARS = 1024
+
+# Windows opens a device instead of a file for these names, whatever the extension or
+# folder (`docs/NUL.txt` is the NUL device). Refused everywhere so a workspace stays portable.
+_DEVICE_NAMES = frozenset(
+    ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$", "CLOCK$"]
+    + [f"COM{c}" for c in "123456789¹²³"]
+    + [f"LPT{c}" for c in "123456789¹²³"]
+)
+_DRIVE = re.compile(r"^[A-Za-z]:")
+# Control characters and line separators: never in a real file name, and they would break
+# the one-line messages and event logs that echo the path.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+_EXAMPLE = "use a path relative to the workspace folder, like 'notes/plan.md'"
+
+
+class PathRefused(HarnessError):
+    """The agent asked for a path it may not use. `.message` says why and what is allowed."""
+
+
+def _show(rel: object) -> str:
+    text = repr(rel) if not isinstance(rel, str) else _CONTROL.sub(
+        lambda m: repr(m.group())[1:-1], rel)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _is_hidden_name(name: str) -> bool:
+    # Case-insensitive: on macOS and Windows `.GIT` *is* `.git`.
+    low = name.lower()
+    return low in (".harness", ".git") or low.startswith(".env")
+
+
+class Sandbox:
+    """Confines paths to one workspace folder. Decisions use only the path and the file
+    system's own idea of where it leads, never what any file says."""
+
+    def __init__(self, root: Path | str):
+        # Resolved once, so a later swap of the root for a link cannot move the sandbox.
+        self.root = Path(os.path.realpath(root))
+        self._root_str = str(self.root)
+
+    # -- public --------------------------------------------------------------------------
+    def resolve_read(self, rel: str) -> Path:
+        """Real path of `rel` for reading or listing; the workspace root itself is allowed."""
+        return self._resolve(rel, writing=False)
+
+    def resolve_write(self, rel: str) -> Path:
+        """Real path of `rel` for creating, replacing or deleting a file."""
+        return self._resolve(rel, writing=True)
+
+    def rel(self, path: Path | str) -> str:
+        """Workspace-relative POSIX path ('.' for the root). ValueError if outside."""
+        p = Path(path)
+        if not p.is_absolute():
+            p = self.root / p
+        rel = p.relative_to(self.root)
+        return rel.as_posix() if rel.parts else "."
+
+    def is_hidden(self, rel: str) -> bool:
+        """True for anything inside .harness, .git or a .env* name: never listed or searched."""
+        parts = str(rel).replace("\\", "/").split("/")
+        return any(_is_hidden_name(p) for p in parts if p)
+
+    # -- the checks ----------------------------------------------------------------------
+    def _resolve(self, rel: str, writing: bool) -> Path:
+        parts = self._lexical(rel, writing)
+        real = self._walk(rel, parts)
+        # Re-check the *real* location: a link (or a Windows short name like GIT~1) may
+        # lead somewhere the lexical path did not name.
+        real_rel = self.rel(real)
+        real_parts = [] if real_rel == "." else real_rel.split("/")
+        self._check_names(rel, real_parts, writing)
+        if writing:
+            if not real_parts:
+                raise PathRefused(f"Refused '{_show(rel)}': that is the workspace folder itself; "
+                                  f"{_EXAMPLE}.")
+            self._refuse_board_alias(rel, real)
+        return real
+
+    def _lexical(self, rel: str, writing: bool) -> list[str]:
+        """Checks on the text of the path alone; returns its normalised components."""
+        if not isinstance(rel, str):
+            raise PathRefused(f"Refused {_show(rel)}: a path must be text; {_EXAMPLE}.")
+        if "\x00" in rel:
+            raise PathRefused("Refused a path containing a NUL character; "
+                              f"{_EXAMPLE}.")
+        if not rel.strip():
+            raise PathRefused(f"Refused an empty path; {_EXAMPLE}.")
+        if len(rel) > MAX_PATH_CHARS:
+            raise PathRefused(f"Refused a path of {len(rel)} characters; paths may be at most "
+                              f"{MAX_PATH_CHARS} characters.")
+        if rel.startswith(("\\\\", "//")):
+            raise PathRefused(f"Refused '{_show(rel)}': network (UNC) and device paths are not "
+                              f"allowed; {_EXAMPLE}.")
+        if rel.startswith(("/", "\\")) or _DRIVE.match(rel):
+            raise PathRefused(f"Refused '{_show(rel)}': absolute paths are not allowed; "
+                              f"{_EXAMPLE}.")
+        if _CONTROL.search(rel):
+            raise PathRefused(f"Refused '{_show(rel)}': paths may not contain control "
+                              f"characters; {_EXAMPLE}.")
+        raw = rel.replace("\\", "/").split("/")
+        if raw[0] == "~":
+            raise PathRefused(f"Refused '{_show(rel)}': '~' (the home folder) is outside the "
+                              f"workspace; {_EXAMPLE}.")
+        parts: list[str] = []
+        for comp in raw:
+            if comp in ("", "."):
+                continue
+            if comp == "..":
+                # Resolved on the text, before any link is followed, so `link/..` cannot mean
+                # "the folder above the link's target".
+                if not parts:
+                    raise PathRefused(f"Refused '{_show(rel)}': it leads outside the workspace; "
+                                      f"{_EXAMPLE}.")
+                parts.pop()
+                continue
+            parts.append(comp)
+        self._check_names(rel, parts, writing)
+        return parts
+
+    def _check_names(self, rel: str, parts: list[str], writing: bool) -> None:
+        for comp in parts:
+            if ":" in comp:
+                raise PathRefused(f"Refused '{_show(rel)}': ':' is not allowed in file names "
+                                  f"(it names a Windows drive or data stream); {_EXAMPLE}.")
+            # Windows drops trailing dots and spaces, so `TASKS.md.` would be TASKS.md and
+            # `CON .txt` the console.
+            if comp != comp.rstrip(". "):
+                raise PathRefused(f"Refused '{_show(rel)}': file and folder names may not end "
+                                  f"with a dot or a space; {_EXAMPLE}.")
+            stem = comp.split(".", 1)[0].rstrip(" ").upper()
+            if stem in _DEVICE_NAMES:
+                raise PathRefused(f"Refused '{_show(rel)}': '{comp}' is a reserved Windows "
+                                  f"device name; choose another name.")
+            if _is_hidden_name(comp):
+                raise PathRefused(f"Refused '{_show(rel)}': .harness, .git and .env files are "
+                                  f"off limits; work with the other files in the workspace.")
+        if writing and len(parts) == 1 and parts[0].lower() == BOARD_NAME.lower():
+            raise PathRefused("TASKS.md can only be changed with complete_task or ask_human.")
+
+    def _walk(self, rel: str, parts: list[str]) -> Path:
+        """Follow the path one component at a time from the real root, resolving each link."""
+        cur = self.root
+        for i, comp in enumerate(parts):
+            nxt = cur / comp
+            if not os.path.lexists(nxt):
+                # New file or folder: the deepest existing ancestor is `cur`, already real.
+                return cur.joinpath(*parts[i:])
+            if not os.path.exists(nxt):
+                # lexists but not exists: a dangling link or junction.
+                raise PathRefused(f"Refused '{_show(rel)}': '{comp}' is a link to something that "
+                                  f"does not exist; {_EXAMPLE}.")
+            real = Path(os.path.realpath(nxt))
+            if not self._inside(real):
+                raise PathRefused(f"Refused '{_show(rel)}': it is a link that leads outside the "
+                                  f"workspace; only files inside the workspace can be used.")
+            cur = real
+        return cur
+
+    def _inside(self, real: Path) -> bool:
+        try:
+            return os.path.commonpath([self._root_str, str(real)]) == self._root_str
+        except ValueError:  # different drives on Windows
+            return False
+
+    def _refuse_board_alias(self, rel: str, real: Path) -> None:
+        # A hard link or a case-insensitive spelling would reach the board under another name.
+        board = self.root / BOARD_NAME
+        try:
+            same = real.exists() and board.exists() and os.path.samefile(real, board)
+        except OSError:
+            same = False
+        if same:
+            raise PathRefused("TASKS.md can only be changed with complete_task or ask_human.")

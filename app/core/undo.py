@@ -1,0 +1,274 @@
+"""Undo: content-addressed pre-images, a manifest per round written before each change, and restore."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.core.errors import HarnessError
+from app.core.files import atomic_write_bytes, atomic_write_json, read_json
+from app.core.sandbox import PathRefused, Sandbox
+
+ABSENT = "absent"
+_SHA = re.compile(r"^[0-9a-f]{64}$")
+
+
+class UndoError(HarnessError):
+    """The round cannot be undone at all (no record, or a corrupt one)."""
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read_umask() -> int:
+    # os.umask can only be read by setting it; done once at import, before any worker thread
+    # exists, because the umask is process-wide.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+
+
+def write_user_file(path: Path, data: bytes) -> None:
+    """Atomic write that keeps a person's file mode.
+
+    The atomic writer's temp file is created private (0600); a replaced file keeps its old
+    mode and a new one gets the usual default, so the person's files stay readable as before.
+    """
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        mode = 0o666 & ~_UMASK
+    atomic_write_bytes(path, data)
+    try:
+        os.chmod(path, mode)
+    except OSError:
+        pass  # the content is what matters; a mode we cannot set is not worth failing over
+
+
+class BlobStore:
+    """Immutable blobs named by their SHA-256, under <harness_dir>/blobs/."""
+
+    def __init__(self, harness_dir: Path | str):
+        self.dir = Path(harness_dir) / "blobs"
+
+    def _path(self, sha: str) -> Path:
+        if not _SHA.match(sha or ""):
+            raise ValueError(f"not a blob id: {sha!r}")
+        return self.dir / sha
+
+    def put(self, data: bytes) -> str:
+        sha = sha256_bytes(data)
+        path = self._path(sha)
+        # Same name means same content, so an existing blob is never rewritten.
+        if not path.exists():
+            atomic_write_bytes(path, data)
+        return sha
+
+    def get(self, sha: str) -> bytes:
+        data = self._path(sha).read_bytes()
+        if sha256_bytes(data) != sha:
+            raise OSError(f"the saved copy {sha[:12]} is damaged")
+        return data
+
+    def has(self, sha: str) -> bool:
+        try:
+            return self._path(sha).is_file()
+        except ValueError:
+            return False
+
+
+def _state(path: Path) -> tuple[str, bytes | None]:
+    """("absent", None), (sha, bytes) for a file, or ("folder", None) for a directory."""
+    if not os.path.lexists(path):
+        return ABSENT, None
+    if path.is_dir():
+        return "folder", None
+    data = path.read_bytes()
+    return sha256_bytes(data), data
+
+
+class RoundChanges:
+    """Records what one round changes, BEFORE each change happens."""
+
+    def __init__(self, root: Path | str, blobs: BlobStore, manifest_path: Path | str):
+        self.root = Path(os.path.realpath(root))
+        self.blobs = blobs
+        self.manifest_path = Path(manifest_path)
+        self.round = _round_number(self.manifest_path)
+        self._files: dict[str, dict] = {}
+        # A second recorder for the same round (a resumed process) keeps the first pre-images.
+        old = read_json(self.manifest_path)
+        if isinstance(old, dict) and isinstance(old.get("files"), dict):
+            self._files = {k: dict(v) for k, v in old["files"].items() if isinstance(v, dict)}
+
+    @property
+    def touched(self) -> list[str]:
+        return sorted(self._files)
+
+    def before_change(self, rel: str) -> None:
+        """Keep the pre-image of `rel` the first time this round touches it, and write the
+        manifest at once: if the process dies right after the change, undo still works."""
+        if rel in self._files:
+            return
+        path = self.root / rel
+        state, data = _state(path)
+        if state == "folder":
+            raise IsADirectoryError(f"{rel} is a folder")
+        entry: dict = {"before": self.blobs.put(data) if data is not None else ABSENT,
+                       "after": None}
+        if state == ABSENT:
+            # Folders the write is about to create, so undo removes exactly those and no other.
+            new_dirs = []
+            parent = Path(rel).parent
+            while parent != Path(".") and not (self.root / parent).exists():
+                new_dirs.append(parent.as_posix())
+                parent = parent.parent
+            if new_dirs:
+                entry["new_dirs"] = new_dirs
+        self._files[rel] = entry
+        self._save()
+
+    def finish(self) -> list[str]:
+        """Record each touched file's post-image; return the paths whose content changed."""
+        changed = []
+        for rel, entry in sorted(self._files.items()):
+            state, data = _state(self.root / rel)
+            # Post-images are kept too, so the round's evidence can show before and after.
+            entry["after"] = self.blobs.put(data) if data is not None else state
+            if entry["after"] != entry["before"]:
+                changed.append(rel)
+        self._save()
+        return changed
+
+    def _save(self) -> None:
+        atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files})
+
+
+def _round_number(manifest_path: Path) -> int:
+    try:
+        return int(manifest_path.stem)
+    except ValueError:
+        return 0
+
+
+@dataclass
+class UndoReport:
+    round: int = 0
+    restored: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    kept_both: list[tuple[str, str]] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        counts = []
+        if self.restored:
+            counts.append(f"{len(self.restored)} restored")
+        if self.removed:
+            counts.append(f"{len(self.removed)} removed")
+        if self.kept_both:
+            counts.append(f"{len(self.kept_both)} kept in both versions")
+        if self.unchanged:
+            counts.append(f"{len(self.unchanged)} already as before")
+        head = (f"Undid round {self.round}: " + ", ".join(counts) + "."
+                if counts else f"Round {self.round} had nothing to undo.")
+        return " ".join([head] + self.messages)
+
+
+def undo_round(root: Path | str, harness_dir: Path | str, manifest_path: Path | str) -> UndoReport:
+    """Put back what one round changed, without ever overwriting a later edit by the person."""
+    manifest = read_json(manifest_path)
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
+        raise UndoError(f"There is no readable undo record at {manifest_path}.")
+    sandbox = Sandbox(root)
+    blobs = BlobStore(harness_dir)
+    n = manifest.get("round") if isinstance(manifest.get("round"), int) else _round_number(
+        Path(manifest_path))
+    report = UndoReport(round=n)
+    for rel, entry in sorted(manifest["files"].items()):
+        if not isinstance(entry, dict) or not isinstance(entry.get("before"), str):
+            report.messages.append(f"Skipped {rel}: its undo record is damaged.")
+            continue
+        try:
+            # The same chokepoint the agent uses: a tampered record cannot reach .git or outside.
+            path = sandbox.resolve_write(rel)
+        except PathRefused as exc:
+            report.messages.append(f"Skipped {rel}: {exc.message}")
+            continue
+        try:
+            _undo_one(sandbox, blobs, rel, path, entry, n, report)
+        except OSError as exc:
+            report.messages.append(f"Could not restore {rel}: {exc.strerror or exc}.")
+    return report
+
+
+def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict, n: int,
+              report: UndoReport) -> None:
+    before, after = entry["before"], entry.get("after")
+    current, _ = _state(path)
+    if current == before:
+        if before == ABSENT:
+            _remove_new_dirs(sandbox, entry.get("new_dirs"))
+        report.unchanged.append(rel)
+        return
+    # `after` is None when the round was killed before finishing: what is there is the round's.
+    if after is None or current == after:
+        if before == ABSENT:
+            os.remove(path)
+            _remove_new_dirs(sandbox, entry.get("new_dirs"))
+            report.removed.append(rel)
+        else:
+            write_user_file(path, blobs.get(before))
+            report.restored.append(rel)
+        return
+    # The person changed the file after the round: keep their version, whatever happens.
+    if before == ABSENT:
+        report.unchanged.append(rel)
+        report.messages.append(f"Kept {rel}: round {n} created it and it was changed after the "
+                               f"round, so it was left as it is.")
+        return
+    data = blobs.get(before)
+    if current == ABSENT:
+        write_user_file(path, data)
+        report.restored.append(rel)
+        report.messages.append(f"{rel} had been deleted after round {n}; its version from before "
+                               f"the round was put back.")
+        return
+    saved = _beside(path, n, data)
+    saved_rel = sandbox.rel(saved)
+    report.kept_both.append((rel, saved_rel))
+    report.messages.append(f"{rel} was changed after round {n}, so your version was kept and the "
+                           f"version from before the round was saved as {saved_rel}.")
+
+
+def _beside(path: Path, n: int, data: bytes) -> Path:
+    """Write `data` next to `path` as '<stem> (before round N)<suffix>', never over another file."""
+    for i in range(1, 1000):
+        extra = "" if i == 1 else f" {i}"
+        candidate = path.with_name(f"{path.stem} (before round {n}{extra}){path.suffix}")
+        if not os.path.lexists(candidate):
+            write_user_file(candidate, data)
+            return candidate
+        if candidate.is_file() and sha256_bytes(candidate.read_bytes()) == sha256_bytes(data):
+            return candidate  # an earlier undo already saved exactly this
+    raise OSError(f"too many saved copies beside {path.name}")
+
+
+def _remove_new_dirs(sandbox: Sandbox, new_dirs: object) -> None:
+    if not isinstance(new_dirs, list):
+        return
+    # Deepest first; only folders the round itself created, and only while they are empty.
+    for d in sorted((x for x in new_dirs if isinstance(x, str)), key=len, reverse=True):
+        try:
+            target = sandbox.resolve_write(d)
+            if target.is_dir() and not any(target.iterdir()):
+                target.rmdir()
+        except (PathRefused, OSError):
+            pass

@@ -1,0 +1,108 @@
+"""The Demo engine: offline, deterministic, no AI. It drives the real tools from a script.
+
+Each round it reads the progress report (the first user message), picks a plan for the
+current task, and returns one tool call per turn: look around, read the sources, write the
+draft, then complete_task with the file as evidence. On the bundled bakery board it writes
+real drafts and asks the person one decision; on any other board it writes a short,
+clearly-labelled draft per task so the whole flow can be tried without a key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from typing import Callable
+
+from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
+from app.engines import demo_script
+from app.engines.base import Availability, Engine
+
+DELAY_ENV = "HARNESS_DESK_DEMO_DELAY"
+_PATH = re.compile(r"[\w\-./]+\.(?:md|txt|csv|html|json)\b")
+
+
+class DemoEngine(Engine):
+    id = "demo"
+    label = "Demo (offline, no AI)"
+    is_ai = False
+    needs_key = False
+    default_model = "scripted"
+
+    @property
+    def delay_s(self) -> float:
+        value = self.config.extra.get("delay_s", os.environ.get(DELAY_ENV, 0))
+        try:
+            return max(0.0, float(value))
+        except (TypeError, ValueError):
+            return 0.0
+
+    def availability(self) -> Availability:
+        return Availability(True, "Ready. The Demo engine runs offline and uses no AI.",
+                            ["scripted"])
+
+    def cost_usd(self, usage: Usage) -> float:
+        return 0.0
+
+    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
+             cancel: threading.Event | None = None,
+             on_text: Callable[[str], None] | None = None) -> ModelTurn:
+        if self.delay_s:
+            (cancel or threading.Event()).wait(self.delay_s)
+        report = messages[0].text if messages else ""
+        task = _field(report, "Current task:")
+        done_when = _section(report, "Done when:")
+        decisions = _section(report, "The person's decisions:")
+        step = sum(1 for m in messages if m.role == "assistant")
+        last = messages[-1] if messages else None
+        seen = "\n".join(r.content for m in messages for r in m.tool_results)
+
+        if last is not None and any(r.is_error for r in last.tool_results):
+            error = next(r.content for r in last.tool_results if r.is_error)
+            return _call(step, "give_up", reason=f"A tool call failed: {error}",
+                         findings="The Demo engine follows a fixed script and cannot recover "
+                                  "from a failed tool call.")
+
+        target = _target(task, done_when)
+        plan = demo_script.plan_for(task, target, decisions, seen)
+        if step < len(plan):
+            name, args = plan[step]
+            return _call(step, name, **args)
+        return _call(step, "give_up", reason="The demo script for this task has ended.",
+                     findings="The Demo engine has no more steps for this task.")
+
+
+def _call(step: int, name: str, **arguments) -> ModelTurn:
+    return ModelTurn(text="", tool_calls=[ToolCall(id=f"demo-{step}", name=name,
+                                                   arguments=arguments)],
+                     usage=Usage(), model="scripted", stop_reason="tool_use")
+
+
+def _field(report: str, label: str) -> str:
+    for line in report.splitlines():
+        if line.startswith(label):
+            return line[len(label):].strip()
+    return ""
+
+
+def _section(report: str, heading: str) -> list[str]:
+    """The '- ' lines right after a heading line of the report."""
+    lines = report.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == heading:
+            out = []
+            for item in lines[i + 1:]:
+                if not item.startswith("- "):
+                    break
+                out.append(item[2:].strip())
+            return out
+    return []
+
+
+def _target(task: str, done_when: list[str]) -> str:
+    for text in done_when + [task]:
+        match = _PATH.search(text)
+        if match and not match.group(0).lower().endswith("tasks.md"):
+            return match.group(0).lstrip("./")
+    slug = re.sub(r"[^a-z0-9]+", "-", task.lower()).strip("-")[:40] or "task"
+    return f"demo-output/{slug}.md"
