@@ -171,7 +171,7 @@ class ToolBox:
 
     # -- reading -------------------------------------------------------------------------
     def _list_files(self, path: str = ".") -> ToolOutcome:
-        folder = self.sandbox.resolve_read(path)
+        folder = self.sandbox.resolve_read(path or ".")  # "" from a model means the workspace
         rel = self.sandbox.rel(folder)
         if not folder.exists():
             raise _Fail(f"There is no folder '{rel}'. Use list_files with path '.' to see the "
@@ -257,7 +257,7 @@ class ToolBox:
     def _search_files(self, query: str, path: str | None = None) -> ToolOutcome:
         if not query.strip():
             raise _Refuse("query must not be empty; give the text to look for.")
-        start = self.sandbox.resolve_read(path if path is not None else ".")
+        start = self.sandbox.resolve_read(path or ".")
         if not start.exists():
             raise _Fail(f"There is no file or folder '{self.sandbox.rel(start)}' to search.")
         needle = query.casefold()
