@@ -41,6 +41,7 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        _copy_mode(path, tmp)
         _replace_with_retry(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
@@ -58,6 +59,31 @@ def atomic_write_text(path: Path | str, text: str) -> None:
 def atomic_write_json(path: Path | str, obj: Any) -> None:
     """Atomic write of JSON with sorted keys, so files diff cleanly and stay stable."""
     atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+
+
+def _copy_mode(target: Path, tmp: Path) -> None:
+    """mkstemp makes a private (0600) file: give it the replaced file's mode, or the usual
+    default for a new file, so a person's files stay as readable as they were."""
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except OSError:
+        mode = 0o666 & ~_umask()
+    try:
+        os.chmod(tmp, mode)
+    except OSError:
+        pass  # the content is what matters; a mode we cannot set is not worth failing over
+
+
+_UMASK: int | None = None
+
+
+def _umask() -> int:
+    # The umask can only be read by setting it; read once, lazily (importing has no effects).
+    global _UMASK
+    if _UMASK is None:
+        _UMASK = os.umask(0o022)
+        os.umask(_UMASK)
+    return _UMASK
 
 
 def _replace_with_retry(src: Path, dst: Path) -> None:

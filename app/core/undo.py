@@ -24,32 +24,9 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _read_umask() -> int:
-    # os.umask can only be read by setting it; done once at import, before any worker thread
-    # exists, because the umask is process-wide.
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _read_umask()
-
-
 def write_user_file(path: Path, data: bytes) -> None:
-    """Atomic write that keeps a person's file mode.
-
-    The atomic writer's temp file is created private (0600); a replaced file keeps its old
-    mode and a new one gets the usual default, so the person's files stay readable as before.
-    """
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
-        mode = 0o666 & ~_UMASK
+    """Atomic write of a person's file (the atomic writer keeps the file's mode)."""
     atomic_write_bytes(path, data)
-    try:
-        os.chmod(path, mode)
-    except OSError:
-        pass  # the content is what matters; a mode we cannot set is not worth failing over
 
 
 class BlobStore:

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Set up, then run the whole test suite (Qt offscreen). Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+set +e
+.venv/bin/python -m pytest "$@"
+code=$?
+set -e
+if [ "$code" -eq 5 ]; then
+  echo "pytest collected no tests: that is a failure here." >&2
+  exit 1
+fi
+exit "$code"
