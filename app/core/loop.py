@@ -13,9 +13,10 @@ import time
 from dataclasses import dataclass, field
 
 from app import __version__
-from app.core.board import Board, Task, update_board
+from app.core.board import Board, BoardError, Task, update_board
 from app.core.conversation import Message, ModelTurn, ToolResult, Usage
 from app.core.engine_calls import EngineCaller, EngineStop
+from app.core.errors import HarnessError
 from app.core.recorder import Listener, Recorder
 from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
 from app.core.reports import (SYSTEM_PROMPT, correction, final_warning, no_progress_question,
@@ -87,7 +88,7 @@ class Harness:
                 started_at=now_iso(), app_version=__version__)
             self.rec = Recorder(self.ws, info, self.listeners)
             self.caller = EngineCaller(self.engine, self.limits, self.rec, self.cancel)
-            stop = RunStop("failed", "engine_failures", "The run stopped unexpectedly.")
+            stop = RunStop("failed", "error", "The run stopped unexpectedly.")
             try:
                 board = Board.load(self.ws.board_path)
                 self.rec.set_tasks(*board.counts())
@@ -97,9 +98,19 @@ class Harness:
                 self._rounds()
             except RunStop as s:
                 stop = s
+            except KeyboardInterrupt:
+                stop = RunStop("stopped", "stopped_by_user", "Stopped by you (interrupted).")
+                raise
+            except (HarnessError, BoardError, OSError) as exc:
+                # Disk full, board deleted mid-run...: a plain failure, not a crash.
+                detail = getattr(exc, "message", None) or str(exc)
+                stop = RunStop("failed", "error", f"The run stopped because of an error: {detail}")
             finally:
-                # Runs even on KeyboardInterrupt, so status.json never claims a dead run.
-                self.rec.finish(stop.state, stop.exit_reason, stop.message)
+                # Runs on every way out, so status.json never claims a dead run is running.
+                try:
+                    self.rec.finish(stop.state, stop.exit_reason, stop.message)
+                except OSError:
+                    pass  # the disk refuses even this; the lock's release still frees the folder
             return RunResult(info.run_id, stop.state, stop.exit_reason, stop.message)
 
     def _rounds(self) -> None:

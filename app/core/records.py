@@ -15,7 +15,7 @@ RunState = Literal["idle", "running", "waiting", "done", "failed", "blocked_by_h
 ExitReason = Literal[
     "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
     "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
-    "engine_unreachable",
+    "engine_unreachable", "error",
 ]
 RoundResult = Literal["completed", "needs_human", "gave_up", "step_limit", "no_action",
                       "timeout", "engine_error", "cancelled"]
@@ -34,6 +34,7 @@ EXIT_REASON_WORDS: dict[str, str] = {
     "quota_exhausted": "Stopped because the account's quota or spending limit is used up.",
     "model_not_found": "Stopped because the chosen model does not exist.",
     "engine_unreachable": "Stopped because the AI engine could not be reached.",
+    "error": "Stopped because of an error on this computer (see the message).",
 }
 
 

@@ -401,3 +401,16 @@ def test_undo_of_a_round_restores_deleted_files_and_removes_created_ones(tmp_pat
     assert (ws.root / "old.bin").read_bytes() == original
     assert not (ws.root / "new").exists()
     assert "old.bin" in report.restored and "new/a.md" in report.removed
+
+
+def test_board_deleted_mid_run_fails_with_a_sentence_and_a_valid_status(tmp_path):
+    ws = board_workspace(tmp_path, TWO_TASKS)
+
+    def delete_board(n):
+        ws.board_path.unlink()
+
+    engine = ScriptedEngine([call("list_files")], on_turn=delete_board)
+    result, _ = run(ws, engine)
+    assert (result.state, result.exit_reason) == ("failed", "error")
+    assert "TASKS.md" in result.message
+    assert Status.model_validate(read_json(ws.status_path)).state == "failed"
