@@ -111,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _say_error("Interrupted.")
         return 130
+    except BrokenPipeError:
+        # The reader went away (`| head`): finish quietly, as command-line tools do.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
     except Exception as exc:  # last resort: a sentence on screen, the details in a file
         from app.crash import save_crash_report
 

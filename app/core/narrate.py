@@ -10,6 +10,12 @@ def _short(text: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _target(e: dict) -> str:
+    args = e.get("arguments") or {}
+    value = args.get("path") or args.get("query") or ""
+    return f" {_short(value, 50)}" if isinstance(value, str) and value else ""
+
+
 def describe_event(event: Event) -> str:
     e = event.model_dump()
     t = event.type
@@ -22,12 +28,13 @@ def describe_event(event: Event) -> str:
     if t == "model_replied":
         calls = e.get("tool_calls") or []
         if calls:
-            return f"  AI chose: {', '.join(calls)}"
-        return f"  AI replied without using a tool: {_short(e.get('text', ''), 70)}"
+            return f"  Step {e.get('step')}: {', '.join(calls)}"
+        return f"  Step {e.get('step')}: replied without using a tool: {_short(e.get('text', ''), 60)}"
     if t == "tool_called":
-        return f"  {e.get('tool')}: {_short(e.get('result', ''), 80)}"
+        result = (e.get("result") or "").strip().splitlines() or [""]
+        return f"  {e.get('tool')}{_target(e)}: {_short(result[0], 80)}"
     if t == "tool_refused":
-        return f"  {e.get('tool')} refused: {_short(e.get('reason', ''), 80)}"
+        return f"  {e.get('tool')}{_target(e)} refused: {_short(e.get('reason', ''), 80)}"
     if t == "file_changed":
         return f"  {e.get('change', 'changed')} {e.get('path')}"
     if t == "notice_sent":
