@@ -1,0 +1,227 @@
+"""Shared plumbing of the HTTP engines: error diagnosis, retry-after, deadlines, stable tool JSON."""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, TypeVar
+
+from app.core.conversation import ToolSpec
+from app.core.redact import redact
+from app.engines.base import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
+                              PROMPT_TOO_LONG, QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT,
+                              EngineError)
+
+AVAILABILITY_TIMEOUT_S = 5.0
+MAX_RETRY_AFTER_S = 3600.0  # a header asking for more than an hour is treated as an hour
+
+# Words vendors use in error bodies. Matched on the lower-cased type, code and message.
+_QUOTA = ("insufficient_quota", "exceeded your current quota", "credit balance", "spending limit",
+          "spend limit", "usage limit", "billing_hard_limit", "billing_not_active", "out of credit")
+_TOO_LONG = ("prompt is too long", "context_length_exceeded", "maximum context length",
+             "context length", "context window", "too many tokens", "input is too long",
+             "request_too_large", "exceeds the context")
+_NO_TOOLS = ("does not support tools", "tools are not supported", "tools is not supported",
+             "does not support function", "tool use is not supported", "tool_use is not supported")
+
+# Error types and codes that arrive inside a stream (after a 200) mapped to their HTTP meaning.
+_TYPE_STATUS = {
+    "overloaded_error": 529, "api_error": 500, "server_error": 500, "internal_error": 500,
+    "rate_limit_error": 429, "rate_limit_exceeded": 429, "timeout_error": 504,
+    "authentication_error": 401, "invalid_api_key": 401, "permission_error": 403,
+    "not_found_error": 404, "model_not_found": 404, "request_too_large": 413,
+    "invalid_request_error": 400, "invalid_prompt": 400, "billing_error": 402,
+    "insufficient_quota": 429, "context_length_exceeded": 400,
+}
+
+
+@dataclass(frozen=True)
+class Voice:
+    """How one engine's failures are worded for the person (already filled with URL and model)."""
+
+    name: str          # "Claude", "OpenAI", "The local server"
+    auth: str          # 401
+    forbidden: str     # 403
+    quota: str         # no credit, spending limit
+    model_missing: str  # 404
+    unreachable: str   # connection refused, DNS failure
+    no_tools: str = ""  # the model cannot call tools
+
+
+def retry_after_s(headers: Mapping[str, str] | None) -> float | None:
+    """Seconds to wait from `retry-after-ms` or `retry-after` (seconds or an HTTP date)."""
+    if not headers:
+        return None
+    raw_ms = headers.get("retry-after-ms")
+    if raw_ms:
+        try:
+            return min(max(float(raw_ms) / 1000.0, 0.0), MAX_RETRY_AFTER_S)
+        except ValueError:
+            pass
+    raw = headers.get("retry-after")
+    if not raw:
+        return None
+    try:
+        return min(max(float(raw), 0.0), MAX_RETRY_AFTER_S)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return min(max(when.timestamp() - time.time(), 0.0), MAX_RETRY_AFTER_S)
+
+
+def _error_fields(body: object) -> tuple[str, str, str]:
+    """(type, code, message) from the JSON error bodies of Anthropic, OpenAI and Ollama."""
+    if not isinstance(body, dict):
+        return "", "", str(body or "")
+    err = body.get("error", body)
+    if isinstance(err, str):  # Ollama: {"error": "model 'x' not found"}
+        return "", "", err
+    if not isinstance(err, dict):
+        return "", "", ""
+    return (str(err.get("type") or ""), str(err.get("code") or ""), str(err.get("message") or ""))
+
+
+def from_status(voice: Voice, status: int, body: object = None,
+                headers: Mapping[str, str] | None = None, fallback_message: str = "") -> EngineError:
+    """Diagnose an HTTP error status (or an error event inside a stream, mapped to a status)."""
+    kind, code, api_message = _error_fields(body)
+    api_message = api_message or fallback_message
+    if status < 400:  # an error event inside a stream that began with 200
+        status = _TYPE_STATUS.get(kind, _TYPE_STATUS.get(code, 500))
+    words = f"{kind} {code} {api_message}".lower()
+    details = redact(f"HTTP {status} {kind or code}: {api_message}".strip())[:600]
+
+    def err(message: str, code_: str, action: str = "", retryable: bool = False) -> EngineError:
+        return EngineError(redact(message), code=code_, retryable=retryable, action=action,
+                           retry_after=retry_after_s(headers) if retryable else None,
+                           details=details)
+
+    if status in (400, 402, 403, 429) and any(w in words for w in _QUOTA):
+        return err(voice.quota, QUOTA_EXHAUSTED)
+    if status == 402:
+        return err(voice.quota, QUOTA_EXHAUSTED)
+    if status == 413 or (status in (400, 422) and any(w in words for w in _TOO_LONG)):
+        return err(f"The conversation is too long for {voice.name}'s model.", PROMPT_TOO_LONG,
+                   "The harness shortens old tool output and tries once more.")
+    if status in (400, 422) and voice.no_tools and any(w in words for w in _NO_TOOLS):
+        return err(voice.no_tools, MODEL_NOT_FOUND)
+    if status == 401:
+        return err(voice.auth, AUTH_FAILED, "Open Engine settings and paste a new key.")
+    if status == 403:
+        return err(voice.forbidden, AUTH_FAILED)
+    if status == 404:
+        return err(voice.model_missing, MODEL_NOT_FOUND, "Open Engine settings and choose another model.")
+    if status == 429:
+        return err(f"{voice.name} is limiting how fast requests can be sent (rate limit).",
+                   TRANSIENT, retryable=True)
+    if status == 529 or kind == "overloaded_error":
+        return err(f"{voice.name} is overloaded right now.", TRANSIENT, retryable=True)
+    if status in (408, 409) or status >= 500:
+        return err(f"{voice.name} had a temporary problem (HTTP {status}).", TRANSIENT, retryable=True)
+    return err(f"{voice.name} refused the request (HTTP {status}): {api_message[:200]}", BAD_REQUEST,
+               "This looks like a bug in Harness Desk. Use Copy details and report it.")
+
+
+def from_stream_error(voice: Voice, kind: str, message: str) -> EngineError:
+    """Diagnose an error event that arrived inside a stream after a 200."""
+    return from_status(voice, 200, {"error": {"type": kind, "message": message}})
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    chain, seen = [], set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        chain.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return chain
+
+
+def from_transport(voice: Voice, exc: BaseException, in_stream: bool = False) -> EngineError:
+    """Diagnose a failure below HTTP: refused, unresolvable, timed out, or dropped."""
+    import httpx2
+
+    chain = _causes(exc)
+    details = redact(" <- ".join(f"{type(e).__name__}: {e}" for e in chain))[:600]
+    if in_stream:
+        return stream_broken(voice, details)
+    if any(isinstance(e, httpx2.TimeoutException) or type(e).__name__ == "APITimeoutError"
+           for e in chain):
+        return EngineError(f"{voice.name} took too long to answer.", code=TRANSIENT,
+                           retryable=True, details=details)
+    if any(isinstance(e, (httpx2.ConnectError, ConnectionRefusedError)) for e in chain):
+        return EngineError(redact(voice.unreachable), code=ENGINE_UNREACHABLE, details=details,
+                           action="Check that the server is running and the address is right.")
+    return EngineError(f"The connection to {voice.name} dropped before the reply arrived.",
+                       code=TRANSIENT, retryable=True, details=details)
+
+
+def stream_broken(voice: Voice, details: str = "") -> EngineError:
+    return EngineError(f"{voice.name}'s reply was cut off before it finished; nothing from it "
+                       "was used.", code=STREAM_BROKEN, retryable=True, details=redact(details))
+
+
+T = TypeVar("T")
+
+
+def within(seconds: float, fn: Callable[[], T]) -> T:
+    """Run fn on a daemon thread and raise TimeoutError after `seconds`.
+
+    HTTP timeouts do not cover a hanging DNS lookup; this does, so availability checks
+    answer promptly whatever the network does.
+    """
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # handed back to the caller's thread below
+            box["error"] = exc
+
+    worker = threading.Thread(target=work, name="engine-check", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise TimeoutError(f"no answer within {seconds:g} s")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def canonical(value: Any) -> Any:
+    """The same JSON value with every object's keys sorted, so it serialises byte-identically."""
+    return json.loads(json.dumps(value, sort_keys=True, ensure_ascii=False))
+
+
+def stable_tools(tools: list[ToolSpec]) -> list[ToolSpec]:
+    """Tools in name order with canonical schemas: a varying order would bust the prompt cache."""
+    return [ToolSpec(name=t.name, description=t.description, parameters=canonical(t.parameters))
+            for t in sorted(tools, key=lambda t: t.name)]
+
+
+def arguments_json(arguments: dict) -> str:
+    """Tool-call arguments as the same string every time they are sent back."""
+    return json.dumps(arguments, ensure_ascii=False, sort_keys=True)
+
+
+def parse_arguments(raw: str | None) -> dict:
+    """A model's tool-call argument string as a dict ({} when it is empty or not an object)."""
+    try:
+        value = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def emit(on_text: Callable[[str], None] | None, text: str) -> None:
+    """Pass a text delta to the listener; a failing listener must not break the model call."""
+    if on_text and text:
+        try:
+            on_text(text)
+        except Exception:
+            pass
