@@ -1,0 +1,287 @@
+"""Claude through the official anthropic SDK: the Messages API with tools, streamed and prompt-cached."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from typing import Any, Callable
+
+from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
+from app.core.redact import redact
+from app.engines.base import AUTH_FAILED, Availability, Engine, EngineConfig, EngineError
+from app.engines.keys import CALL_TIMEOUT_S, STATUS_TIMEOUT_S, keychain_status, lookup_key
+from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, emit, from_status, from_transport,
+                              stable_tools, stream_broken, within)
+
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+DEFAULT_MAX_TOKENS = 32_000
+# Shown when the models API cannot be read; newest first.
+FALLBACK_MODELS = ("claude-sonnet-5-5", "claude-opus-5-5", "claude-haiku-5-5", "claude-opus-5",
+                   "claude-sonnet-5", "claude-haiku-4-5")
+MAX_CACHE_BREAKPOINTS = 4  # the API refuses a fifth
+EPHEMERAL = {"type": "ephemeral"}
+_CARRY_LIMIT = 256
+
+
+class AnthropicEngine(Engine):
+    """Claude via the Messages API, one attempt per turn (the loop owns retries).
+
+    Why it streams: a non-streamed reply arrives only when complete, so a slow answer
+    looks like a hang, Stop cannot act until it ends, and long replies run into HTTP
+    read timeouts. Streaming gives live text to the window, lets `cancel` act between
+    chunks, and keeps the connection busy. The price is that a stream can break off
+    after a 200; a reply counts only if `message_stop` arrived, and a tool call only if
+    its block was closed, so a tool call cut off mid-JSON is never returned (it raises
+    STREAM_BROKEN, which the loop retries).
+
+    Prompt caching: breakpoints on the last tool definition and on the system prompt
+    (the stable prefix, identical every round) and one on the last message, so each step
+    of a round reads the previous step's prefix from the cache. Three breakpoints, under
+    the limit of four.
+    """
+
+    id = "anthropic"
+    label = "Claude (Anthropic)"
+    needs_key = True
+    default_model = FALLBACK_MODELS[0]
+
+    def __init__(self, config: EngineConfig | None = None):
+        super().__init__(config)
+        # Thinking blocks of replies that called tools, keyed by the first tool call's id.
+        # The neutral conversation has no place for them, yet the API wants them sent back
+        # unchanged with those tool calls, so the engine keeps them for the round.
+        self._thinking: OrderedDict[str, list[dict]] = OrderedDict()
+
+    # -- configuration -------------------------------------------------------------------
+
+    def base_url(self) -> str:
+        return (self.config.base_url or os.environ.get("ANTHROPIC_BASE_URL")
+                or DEFAULT_BASE_URL).rstrip("/")
+
+    def voice(self) -> Voice:
+        url, model = self.base_url(), self.model
+        return Voice(
+            name="Claude",
+            auth="Your Claude API key was rejected. Open Engine settings and paste a new key.",
+            forbidden=("Your Claude API key is not allowed to make this request. Check the key's "
+                       "permissions in the Anthropic Console, or paste another key in Engine settings."),
+            quota=("Your Anthropic account is out of credit or has reached its spending limit. "
+                   "Add credit or raise the limit in the Anthropic Console, then run again."),
+            model_missing=(f"Claude has no model called '{model}' that your key can use. "
+                           "Open Engine settings and choose another model."),
+            unreachable=(f"Could not connect to Claude at {url}. Check your internet connection "
+                         "(or the base URL in Engine settings) and try again."),
+        )
+
+    def _client(self, key: str, timeout_s: float) -> Any:
+        import anthropic
+        import httpx2
+
+        # max_retries=0: the loop is the only retry layer (RELIABILITY.md, "Loops and money").
+        return anthropic.Anthropic(api_key=key, base_url=self.base_url(), max_retries=0,
+                                   timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)))
+
+    def _key(self, timeout: float = CALL_TIMEOUT_S) -> str:
+        key = lookup_key(self.id, timeout)[0]
+        if not key:
+            raise EngineError("There is no Claude API key yet. Open Engine settings and paste "
+                              "your key, or set ANTHROPIC_API_KEY.", code=AUTH_FAILED,
+                              action="Open Engine settings and paste your key.")
+        return key
+
+    # -- availability --------------------------------------------------------------------
+
+    def availability(self) -> Availability:
+        fallback = list(FALLBACK_MODELS)
+        try:
+            try:
+                key = self._key(timeout=STATUS_TIMEOUT_S)
+            except EngineError as exc:
+                usable, why = keychain_status()
+                return Availability(False, exc.message + ("" if usable else " " + why), fallback)
+            ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: self._list_models(key))
+        except EngineError as exc:
+            return Availability(False, exc.message, fallback)
+        except TimeoutError:
+            return Availability(False, f"Claude did not answer within {AVAILABILITY_TIMEOUT_S:g} "
+                                f"seconds at {self.base_url()}. Check your internet connection "
+                                "and try again.", fallback)
+        except Exception as exc:  # availability never raises
+            return Availability(False, redact(f"Could not check Claude: {exc}"), fallback)
+        if not ids:
+            return Availability(True, f"Ready. The model list is empty, so {self.model} is assumed.",
+                                fallback)
+        if not _offers(ids, self.model):
+            return Availability(False, f"Your key cannot use the model '{self.model}'. Choose one "
+                                f"of: {', '.join(ids[:8])}.", ids)
+        return Availability(True, f"Ready: {self.model}, one of {len(ids)} models your key can use.",
+                            ids)
+
+    def _list_models(self, key: str) -> list[str]:
+        import anthropic
+
+        client = self._client(key, AVAILABILITY_TIMEOUT_S)
+        try:
+            page = client.models.list(limit=100)
+            return [m.id for m in page.data]
+        except anthropic.APIStatusError as exc:
+            raise from_status(self.voice(), exc.status_code, exc.body, exc.response.headers,
+                              exc.message) from None
+        except anthropic.APIConnectionError as exc:
+            raise from_transport(self.voice(), exc) from None
+        finally:
+            client.close()
+
+    # -- one model turn ------------------------------------------------------------------
+
+    def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> dict:
+        """The Messages API request body (without `stream`), cache breakpoints included."""
+        tool_defs: list[dict] = [{"name": t.name, "description": t.description,
+                                  "input_schema": t.parameters} for t in stable_tools(tools)]
+        if tool_defs:
+            tool_defs[-1]["cache_control"] = EPHEMERAL
+        request: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": int(self.config.extra.get("max_tokens", DEFAULT_MAX_TOKENS)),
+            "messages": self._messages(messages),
+        }
+        if system:
+            request["system"] = [{"type": "text", "text": system, "cache_control": EPHEMERAL}]
+        if tool_defs:
+            request["tools"] = tool_defs
+        if request["messages"]:
+            last_block = request["messages"][-1]["content"][-1]
+            if last_block["type"] in ("text", "tool_result", "tool_use"):
+                last_block["cache_control"] = EPHEMERAL
+        assert _breakpoints(request) <= MAX_CACHE_BREAKPOINTS
+        return request
+
+    def _messages(self, messages: list[Message]) -> list[dict]:
+        out: list[dict] = []
+        for m in messages:
+            blocks = self._user_blocks(m) if m.role == "user" else self._assistant_blocks(m)
+            if not blocks:
+                continue  # the API refuses empty content
+            if out and out[-1]["role"] == m.role:
+                out[-1]["content"].extend(blocks)  # keep roles alternating
+            else:
+                out.append({"role": m.role, "content": blocks})
+        return out
+
+    @staticmethod
+    def _user_blocks(m: Message) -> list[dict]:
+        # Tool results first: the API wants them at the start of the user turn after tool calls.
+        blocks: list[dict] = [{"type": "tool_result", "tool_use_id": r.call_id,
+                               "content": r.content or "(no output)", "is_error": r.is_error}
+                              for r in m.tool_results]
+        if m.text:
+            blocks.append({"type": "text", "text": m.text})
+        return blocks
+
+    def _assistant_blocks(self, m: Message) -> list[dict]:
+        blocks: list[dict] = []
+        if m.tool_calls:
+            blocks.extend(self._thinking.get(m.tool_calls[0].id, []))
+        if m.text:
+            blocks.append({"type": "text", "text": m.text})
+        blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
+                      for c in m.tool_calls)
+        return blocks
+
+    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
+             cancel: threading.Event | None = None,
+             on_text: Callable[[str], None] | None = None) -> ModelTurn:
+        import anthropic
+
+        request = self.build_request(system, tools, messages)
+        client = self._client(self._key(), self.config.timeout_s)
+        try:
+            with client.messages.stream(**request) as stream:
+                return self._read(stream, cancel, on_text)
+        except EngineError:
+            raise
+        except anthropic.APIStatusError as exc:
+            raise from_status(self.voice(), exc.status_code, exc.body, exc.response.headers,
+                              exc.message) from None
+        except anthropic.APIConnectionError as exc:
+            raise from_transport(self.voice(), exc) from None
+        finally:
+            client.close()
+
+    def _read(self, stream: Any, cancel: threading.Event | None,
+              on_text: Callable[[str], None] | None) -> ModelTurn:
+        import anthropic
+        import httpx2
+
+        closed_blocks: set[int] = set()
+        finished = False
+        try:
+            for event in stream:
+                if cancel is not None and cancel.is_set():
+                    return self._to_turn(_snapshot(stream), closed_blocks, cancelled=True)
+                if event.type == "text":
+                    emit(on_text, event.text)
+                elif event.type == "content_block_stop":
+                    closed_blocks.add(event.index)
+                elif event.type == "message_stop":
+                    finished = True
+        except (httpx2.TransportError, anthropic.APIConnectionError, ValueError) as exc:
+            # Dropped mid-stream, or tool JSON that cannot be parsed: nothing from it is used.
+            raise stream_broken(self.voice(), f"{type(exc).__name__}: {exc}") from None
+        if not finished:
+            raise stream_broken(self.voice(), "the stream ended without message_stop")
+        return self._to_turn(_snapshot(stream), closed_blocks, cancelled=False)
+
+    def _to_turn(self, message: Any, closed_blocks: set[int], cancelled: bool) -> ModelTurn:
+        if message is None:
+            return ModelTurn(model=self.model, stop_reason="cancelled")
+        texts, calls, thinking = [], [], []
+        last = len(message.content) - 1
+        for i, block in enumerate(message.content):
+            if block.type == "text" and block.text:
+                texts.append(block.text)
+            elif block.type == "tool_use":
+                # A block not closed, or the last one of a reply stopped by max_tokens, may hold
+                # half its arguments: running it could write half a file.
+                if cancelled or i not in closed_blocks or (
+                        message.stop_reason == "max_tokens" and i == last):
+                    continue
+                args = block.input if isinstance(block.input, dict) else {}
+                calls.append(ToolCall(id=block.id, name=block.name, arguments=args))
+            elif block.type == "thinking":
+                thinking.append({"type": "thinking", "thinking": block.thinking,
+                                 "signature": block.signature})
+            elif block.type == "redacted_thinking":
+                thinking.append({"type": "redacted_thinking", "data": block.data})
+        if calls and thinking:
+            self._thinking[calls[0].id] = thinking
+            while len(self._thinking) > _CARRY_LIMIT:
+                self._thinking.popitem(last=False)
+        u = message.usage
+        usage = Usage(input_tokens=u.input_tokens or 0, output_tokens=u.output_tokens or 0,
+                      cache_read_tokens=getattr(u, "cache_read_input_tokens", None) or 0,
+                      cache_write_tokens=getattr(u, "cache_creation_input_tokens", None) or 0)
+        return ModelTurn(text="\n\n".join(texts), tool_calls=calls, usage=usage,
+                         model=message.model or self.model,
+                         stop_reason="cancelled" if cancelled else (message.stop_reason or ""))
+
+
+def _snapshot(stream: Any) -> Any:
+    """The message accumulated so far (None before message_start arrived)."""
+    try:
+        return stream.current_message_snapshot
+    except AssertionError:
+        return None
+
+
+def _offers(ids: list[str], model: str) -> bool:
+    """Whether the listed ids include the model, itself or as a dated snapshot of it."""
+    return any(i == model or i.startswith(model + "-") for i in ids)
+
+
+def _breakpoints(request: dict) -> int:
+    blocks = list(request.get("tools", [])) + list(request.get("system", []))
+    for m in request["messages"]:
+        blocks += m["content"]
+    return sum(1 for b in blocks if "cache_control" in b)

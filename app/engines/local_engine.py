@@ -1,0 +1,210 @@
+"""Local OpenAI-compatible servers (Ollama, LM Studio) through Chat Completions, with no key."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from typing import Any, Callable
+
+from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
+from app.core.redact import redact
+from app.engines.base import MODEL_NOT_FOUND, Availability, EngineError
+from app.engines.keys import CALL_TIMEOUT_S
+from app.engines.openai_compat import OpenAICompatibleEngine, result_text, split_usage
+from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, emit,
+                              parse_arguments, stable_tools, stream_broken, within)
+
+OLLAMA_BASE_URL = "http://localhost:11434/v1"
+LM_STUDIO_BASE_URL = "http://localhost:1234/v1"
+LOCAL_PRESETS = {"Ollama": OLLAMA_BASE_URL, "LM Studio": LM_STUDIO_BASE_URL}
+LOCAL_API_KEY = "local"  # the SDK insists on a key; local servers ignore it. Not a secret.
+LOCAL_MIN_TIMEOUT_S = 300.0  # a local model may take minutes to load before its first token
+
+
+class LocalEngine(OpenAICompatibleEngine):
+    """A local OpenAI-compatible server (Ollama, LM Studio) through Chat Completions; no key.
+
+    Whether a model can call tools is found out three ways, cheapest first. Ollama's
+    /api/show lists a model's capabilities ("tools") without loading it, and LM Studio's
+    /api/v0/models does the same ("tool_use"); availability() asks them, so the engine list
+    can say "cannot call tools" at once. When neither answers, the first real request tells:
+    Ollama refuses tools for such a model with "... does not support tools", which turn()
+    reports as MODEL_NOT_FOUND with a plain sentence (the remedy is to choose another model).
+    probe_tools() sends a one-token request with one tool, for "Test connection".
+    """
+
+    id = "local"
+    label = "Local (Ollama, LM Studio)"
+    needs_key = False
+    default_model = ""  # the first model the server lists, unless one is chosen
+    default_base_url = OLLAMA_BASE_URL
+
+    def voice(self) -> Voice:
+        url, model = self.base_url(), self.model or "(none chosen)"
+        return Voice(
+            name="The local server",
+            auth=f"The local server at {url} refused the request as unauthorized. Check its settings.",
+            forbidden=f"The local server at {url} refused the request. Check its settings.",
+            quota=f"The local server at {url} refused the request for lack of resources.",
+            model_missing=(f"The local server at {url} has no model called '{model}'. Download it "
+                           f"first (for example: ollama pull {model}) or choose another model in "
+                           "Engine settings."),
+            unreachable=f"Nothing is answering at {url}. Start Ollama (or LM Studio) and try again.",
+            no_tools=(f"The model '{model}' cannot call tools, which Harness Desk needs. Choose a "
+                      "model that can (for example qwen3 or llama3.1) in Engine settings."),
+        )
+
+    def _api_key(self, timeout: float = CALL_TIMEOUT_S) -> str:
+        return LOCAL_API_KEY
+
+    def _timeout_s(self) -> float:
+        return max(self.config.timeout_s, LOCAL_MIN_TIMEOUT_S)
+
+    def _server_root(self) -> str:
+        url = self.base_url()
+        return url[:-3] if url.endswith("/v1") else url
+
+    def _ensure_model(self) -> str:
+        if not self.config.model:
+            ids = self.list_models(LOCAL_API_KEY)
+            if not ids:
+                raise EngineError(f"The local server at {self.base_url()} has no models yet. "
+                                  "Download one first, for example: ollama pull qwen3.",
+                                  code=MODEL_NOT_FOUND)
+            self.config.model = ids[0]
+        return self.config.model
+
+    def availability(self) -> Availability:
+        url = self.base_url()
+        try:
+            ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: self.list_models(LOCAL_API_KEY))
+            if not ids:
+                return Availability(False, f"The server at {url} is running but has no models yet. "
+                                    "Download one first, for example: ollama pull qwen3.", [])
+            model = self.config.model or ids[0]
+            if not _has_model(ids, model):
+                return Availability(False, f"The server at {url} has no model called '{model}'. "
+                                    f"It has: {', '.join(ids[:8])}.", ids)
+            tools = within(AVAILABILITY_TIMEOUT_S, lambda: self.tool_support(model))
+        except EngineError as exc:
+            return Availability(False, exc.message, [])
+        except TimeoutError:
+            return Availability(False, f"The server at {url} did not answer within "
+                                f"{AVAILABILITY_TIMEOUT_S:g} seconds. Check that it is running.", [])
+        except Exception as exc:  # availability never raises
+            return Availability(False, redact(f"Could not check the local server: {exc}"), [])
+        if tools is False:
+            return Availability(False, f"The model '{model}' cannot call tools, which Harness Desk "
+                                "needs. Choose one that can (for example qwen3 or llama3.1).", ids)
+        note = "" if tools else " Whether it can call tools is checked on the first request."
+        return Availability(True, f"Ready: {model} on {url} ({len(ids)} models).{note}", ids)
+
+    def tool_support(self, model: str) -> bool | None:
+        """True/False when the server says whether the model can call tools, None if it cannot tell."""
+        import httpx2
+
+        root, timeout = self._server_root(), httpx2.Timeout(3.0)
+        try:  # Ollama
+            shown = httpx2.post(f"{root}/api/show", json={"model": model}, timeout=timeout)
+            caps = shown.json().get("capabilities") if shown.status_code == 200 else None
+            if isinstance(caps, list):
+                return "tools" in caps
+        except (httpx2.HTTPError, ValueError, AttributeError):
+            pass
+        try:  # LM Studio: it can still prompt any model for tools, so only "yes" is certain
+            listed = httpx2.get(f"{root}/api/v0/models/{model}", timeout=timeout)
+            caps = listed.json().get("capabilities") if listed.status_code == 200 else None
+            if isinstance(caps, list) and "tool_use" in caps:
+                return True
+        except (httpx2.HTTPError, ValueError, AttributeError):
+            pass
+        return None
+
+    def probe_tools(self) -> bool | None:
+        """Ask the model for one token with one tool offered. False: it cannot call tools."""
+        tool = ToolSpec(name="ping", description="Answer ping.",
+                        parameters={"type": "object", "properties": {}})
+        try:
+            self._ensure_model()
+            self._run(lambda client: client.chat.completions.create(
+                model=self.model, max_tokens=1, messages=[{"role": "user", "content": "ping"}],
+                tools=self._tools([tool])), LOCAL_API_KEY)
+            return True
+        except EngineError as exc:
+            return False if "cannot call tools" in exc.message else None
+
+    @staticmethod
+    def _tools(tools: list[ToolSpec]) -> list[dict]:
+        return [{"type": "function", "function": {"name": t.name, "description": t.description,
+                                                  "parameters": t.parameters}}
+                for t in stable_tools(tools)]
+
+    def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> dict:
+        chat: list[dict] = [{"role": "system", "content": system}] if system else []
+        for m in messages:
+            if m.role == "user":
+                chat += [{"role": "tool", "tool_call_id": r.call_id,
+                          "content": result_text(r.content, r.is_error)} for r in m.tool_results]
+                if m.text:
+                    chat.append({"role": "user", "content": m.text})
+            elif m.text or m.tool_calls:
+                entry: dict[str, Any] = {"role": "assistant", "content": m.text or None}
+                if m.tool_calls:
+                    entry["tool_calls"] = [{"id": c.id, "type": "function", "function": {
+                        "name": c.name, "arguments": arguments_json(c.arguments)}} for c in m.tool_calls]
+                chat.append(entry)
+        request: dict[str, Any] = {"model": self.model, "messages": chat,
+                                   "stream_options": {"include_usage": True}}
+        if tools:
+            request["tools"] = self._tools(tools)
+        return request
+
+    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
+             cancel: threading.Event | None = None,
+             on_text: Callable[[str], None] | None = None) -> ModelTurn:
+        self._ensure_model()
+        request = self.build_request(system, tools, messages)
+        return self._run(lambda client: self._read(
+            client.chat.completions.create(**request, stream=True), cancel, on_text), LOCAL_API_KEY)
+
+    def _read(self, stream: Any, cancel: threading.Event | None,
+              on_text: Callable[[str], None] | None) -> ModelTurn:
+        voice, texts, slots = self.voice(), [], {}
+        finish, usage = None, Usage()
+        with stream:
+            try:
+                for chunk in stream:
+                    if cancel is not None and cancel.is_set():
+                        return ModelTurn(text="".join(texts), model=self.model, stop_reason="cancelled")
+                    if chunk.usage:
+                        details = chunk.usage.prompt_tokens_details
+                        usage = split_usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens, details)
+                    for choice in chunk.choices or []:
+                        delta = choice.delta
+                        if delta and delta.content:
+                            texts.append(delta.content)
+                            emit(on_text, delta.content)
+                        for tc in (delta.tool_calls or []) if delta else []:
+                            slot = slots.setdefault(tc.index if tc.index is not None else len(slots),
+                                                    {"id": "", "name": "", "args": ""})
+                            slot["id"] = tc.id or slot["id"]
+                            if tc.function:
+                                slot["name"] += tc.function.name or ""
+                                slot["args"] += tc.function.arguments or ""
+                        finish = choice.finish_reason or finish
+            except self._stream_cuts() as exc:
+                raise stream_broken(voice, f"{type(exc).__name__}: {exc}") from None
+        if finish is None:
+            raise stream_broken(voice, "the stream ended without a finish_reason")
+        ordered = [slots[i] for i in sorted(slots)]
+        if finish == "length" and ordered:
+            ordered.pop()  # cut off by the output limit: its arguments may be half there
+        calls = [ToolCall(id=s["id"] or f"call_{uuid.uuid4().hex[:12]}", name=s["name"],
+                          arguments=parse_arguments(s["args"])) for s in ordered if s["name"]]
+        return ModelTurn(text="".join(texts), tool_calls=calls, usage=usage, model=self.model,
+                         stop_reason=finish)
+
+
+def _has_model(ids: list[str], model: str) -> bool:
+    # Ollama lists "qwen3:latest" for a model pulled as "qwen3".
+    return model in ids or f"{model}:latest" in ids or model.removesuffix(":latest") in ids

@@ -1,0 +1,96 @@
+"""What the OpenAI and local engines share: the openai SDK client, error diagnosis, usage."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from app.core.conversation import Usage
+from app.engines.base import Engine, EngineError
+from app.engines.keys import CALL_TIMEOUT_S
+from app.engines.wire import AVAILABILITY_TIMEOUT_S, Voice, from_status, from_transport
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+
+
+def result_text(content: str, is_error: bool) -> str:
+    # Neither OpenAI API has an error flag on tool output, so the text carries it.
+    if is_error and not content.lower().startswith("error"):
+        return f"Error: {content}"
+    return content or "(no output)"
+
+
+def split_usage(total_in: int, out: int, details: Any) -> Usage:
+    """Usage with input split like Anthropic's: uncached input, cache reads, cache writes."""
+    cached = (getattr(details, "cached_tokens", None) or 0) if details is not None else 0
+    written = (getattr(details, "cache_write_tokens", None) or 0) if details is not None else 0
+    return Usage(input_tokens=max((total_in or 0) - cached - written, 0), output_tokens=out or 0,
+                 cache_read_tokens=cached, cache_write_tokens=written)
+
+
+class OpenAICompatibleEngine(Engine):
+    """What the OpenAI and the local engine share: client, base URL and error diagnosis."""
+
+    default_base_url = OPENAI_BASE_URL
+
+    def base_url(self) -> str:
+        return (self.config.base_url or self.default_base_url).rstrip("/")
+
+    def voice(self) -> Voice:
+        raise NotImplementedError
+
+    def _api_key(self, timeout: float = CALL_TIMEOUT_S) -> str:
+        raise NotImplementedError
+
+    def _timeout_s(self) -> float:
+        return self.config.timeout_s
+
+    def _client(self, timeout_s: float, key: str) -> Any:
+        import httpx2
+        import openai
+
+        # max_retries=0: the loop is the only retry layer (RELIABILITY.md, "Loops and money").
+        return openai.OpenAI(api_key=key, base_url=self.base_url(), max_retries=0,
+                             timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)))
+
+    def _diagnose(self, exc: Exception) -> EngineError:
+        import openai
+
+        if isinstance(exc, EngineError):
+            return exc
+        if isinstance(exc, openai.APIStatusError):
+            return from_status(self.voice(), exc.status_code, exc.body, exc.response.headers,
+                               exc.message)
+        if isinstance(exc, openai.APIConnectionError):
+            return from_transport(self.voice(), exc)
+        if isinstance(exc, openai.APIError):  # an error object inside a stream
+            return from_status(self.voice(), 200, {"error": exc.body}, None, exc.message)
+        raise exc
+
+    def list_models(self, key: str) -> list[str]:
+        client = self._client(AVAILABILITY_TIMEOUT_S, key)
+        try:
+            return [m.id for m in client.models.list().data]
+        except Exception as exc:
+            raise self._diagnose(exc) from None
+        finally:
+            client.close()
+
+    def _run(self, request: Callable[[Any], Any], key: str) -> Any:
+        """Make one request and read it with the client closed afterwards, errors diagnosed."""
+        client = self._client(self._timeout_s(), key)
+        try:
+            return request(client)
+        except Exception as exc:
+            raise self._diagnose(exc) from None
+        finally:
+            client.close()
+
+    @staticmethod
+    def _stream_cuts() -> tuple[type[Exception], ...]:
+        """What a stream that breaks off after its 200 raises while it is being read."""
+        import httpx2
+        import openai
+
+        return (openai.APIConnectionError, httpx2.TransportError, ValueError)
+
+
