@@ -1,0 +1,355 @@
+"""Loopback HTTP servers that speak the Anthropic, OpenAI and Ollama wire formats, scripted per test."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    """One scripted answer: a JSON body, or an SSE stream that may break off."""
+
+    status: int = 200
+    body: Any = None                      # JSON body (dict/list) or raw str
+    events: list[tuple[str | None, Any]] | None = None  # SSE (event name, data); data str or JSON
+    headers: dict[str, str] = field(default_factory=dict)
+    cut_after: int | None = None          # send only this many SSE events, then stop
+    cut_mode: str = "reset"               # "reset": drop the connection mid-body; "eof": end cleanly
+    delay_s: float = 0.0                  # wait before answering (for timeouts)
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    headers: dict[str, str]  # names lower-cased
+    raw: bytes
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.raw) if self.raw else None
+
+
+class FakeServer:
+    """A server on 127.0.0.1 with a queue of replies per path; every request is recorded."""
+
+    def __init__(self) -> None:
+        self.requests: list[Recorded] = []
+        self.queues: dict[str, deque[Reply]] = {}
+        self.defaults: dict[str, Reply] = {}
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # chunked streams, and a way to cut one short
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _handle(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                path = self.path.split("?", 1)[0]
+                with server._lock:
+                    server.requests.append(Recorded(self.command, path,
+                                                    {k.lower(): v for k, v in self.headers.items()}, raw))
+                    reply = server._next(path)
+                server._send(self, reply)
+
+            do_GET = do_POST = do_DELETE = _handle
+
+        self.httpd = _QuietServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
+        self.thread.start()
+
+    # -- scripting -----------------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        return self.httpd.server_address[1]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def push(self, path: str, *replies: Reply) -> None:
+        with self._lock:
+            self.queues.setdefault(path, deque()).extend(replies)
+
+    def default(self, path: str, reply: Reply) -> None:
+        """A reply given whenever the queue for `path` is empty."""
+        self.defaults[path] = reply
+
+    def bodies(self, path: str) -> list[Any]:
+        return [r.json for r in self.requests if r.path == path]
+
+    def _next(self, path: str) -> Reply:
+        queue = self.queues.get(path)
+        if queue:
+            return queue.popleft()
+        if path in self.defaults:
+            return self.defaults[path]
+        return Reply(status=500, body={"error": {"type": "api_error",
+                                                 "message": f"no scripted reply for {path}"}})
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    # -- sending -------------------------------------------------------------------------
+
+    @staticmethod
+    def _send(handler: BaseHTTPRequestHandler, reply: Reply) -> None:
+        if reply.delay_s:
+            time.sleep(reply.delay_s)
+        try:
+            if reply.events is None:
+                payload = (reply.body if isinstance(reply.body, str)
+                           else json.dumps(reply.body if reply.body is not None else {})).encode()
+                handler.send_response(reply.status)
+                handler.send_header("Content-Type", "application/json")
+                handler.send_header("Content-Length", str(len(payload)))
+                for k, v in reply.headers.items():
+                    handler.send_header(k, v)
+                handler.end_headers()
+                handler.wfile.write(payload)
+                return
+            handler.send_response(reply.status)
+            handler.send_header("Content-Type", "text/event-stream")
+            handler.send_header("Cache-Control", "no-cache")
+            handler.send_header("Transfer-Encoding", "chunked")
+            for k, v in reply.headers.items():
+                handler.send_header(k, v)
+            handler.end_headers()
+            events = reply.events if reply.cut_after is None else reply.events[:reply.cut_after]
+            for name, data in events:
+                text = data if isinstance(data, str) else json.dumps(data)
+                chunk = ((f"event: {name}\n" if name else "") + f"data: {text}\n\n").encode()
+                handler.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                handler.wfile.flush()
+            if reply.cut_after is not None and reply.cut_mode == "reset":
+                # Drop the connection without the final chunk: an incomplete chunked body.
+                handler.close_connection = True
+                handler.connection.shutdown(socket.SHUT_RDWR)
+                return
+            handler.wfile.write(b"0\r\n\r\n")
+            handler.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            handler.close_connection = True
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a connection the test cut on purpose is not news
+
+
+def free_port() -> int:
+    """A loopback port with nothing listening on it (for "connection refused")."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ---- Anthropic Messages API -----------------------------------------------------------------
+
+def text_block(text: str) -> dict:
+    return {"type": "text", "text": text}
+
+
+def tool_use(id_: str, name: str, arguments: dict) -> dict:
+    return {"type": "tool_use", "id": id_, "name": name, "input": arguments}
+
+
+def thinking_block(thought: str, signature: str = "sig-abc") -> dict:
+    return {"type": "thinking", "thinking": thought, "signature": signature}
+
+
+def claude_usage(input_tokens: int = 120, output_tokens: int = 30, cache_read: int = 0,
+                 cache_write: int = 0) -> dict:
+    return {"input_tokens": input_tokens, "output_tokens": output_tokens,
+            "cache_read_input_tokens": cache_read, "cache_creation_input_tokens": cache_write}
+
+
+def claude_message(blocks: list[dict], stop_reason: str | None = None, usage: dict | None = None,
+                   model: str = "claude-sonnet-5-5") -> dict:
+    if stop_reason is None:
+        stop_reason = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+    return {"id": "msg_01Fake", "type": "message", "role": "assistant", "model": model,
+            "content": blocks, "stop_reason": stop_reason, "stop_sequence": None,
+            "usage": usage or claude_usage()}
+
+
+def _pieces(text: str, n: int = 3) -> list[str]:
+    size = max(1, -(-len(text) // n))
+    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+
+
+def claude_events(message: dict) -> list[tuple[str, dict]]:
+    """The SSE events the Messages API sends for `message`, deltas split into pieces."""
+    usage = message["usage"]
+    start = dict(message, content=[], stop_reason=None,
+                 usage=dict(usage, output_tokens=1))
+    events: list[tuple[str, dict]] = [("message_start", {"type": "message_start", "message": start}),
+                                      ("ping", {"type": "ping"})]
+    for i, block in enumerate(message["content"]):
+        if block["type"] == "text":
+            opened, deltas = {"type": "text", "text": ""}, [
+                {"type": "text_delta", "text": p} for p in _pieces(block["text"])]
+        elif block["type"] == "tool_use":
+            opened = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
+            deltas = [{"type": "input_json_delta", "partial_json": p}
+                      for p in _pieces(json.dumps(block["input"]), 4)]
+        else:
+            opened = {"type": "thinking", "thinking": "", "signature": ""}
+            deltas = [{"type": "thinking_delta", "thinking": block["thinking"]},
+                      {"type": "signature_delta", "signature": block["signature"]}]
+        events.append(("content_block_start",
+                       {"type": "content_block_start", "index": i, "content_block": opened}))
+        events += [("content_block_delta", {"type": "content_block_delta", "index": i, "delta": d})
+                   for d in deltas]
+        events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
+    events.append(("message_delta", {"type": "message_delta",
+                                     "delta": {"stop_reason": message["stop_reason"],
+                                               "stop_sequence": None},
+                                     "usage": {"output_tokens": usage["output_tokens"]}}))
+    events.append(("message_stop", {"type": "message_stop"}))
+    return events
+
+
+def claude_stream(blocks: list[dict], **kw: Any) -> Reply:
+    return Reply(events=claude_events(claude_message(blocks, **kw)))
+
+
+def claude_error(status: int, kind: str, message: str, headers: dict | None = None) -> Reply:
+    return Reply(status=status, headers=headers or {}, body={
+        "type": "error", "error": {"type": kind, "message": message}, "request_id": "req_fake"})
+
+
+def claude_models(ids: list[str]) -> Reply:
+    data = [{"type": "model", "id": i, "display_name": i, "created_at": "2026-09-01T00:00:00Z"}
+            for i in ids]
+    return Reply(body={"data": data, "has_more": False,
+                       "first_id": ids[0] if ids else None, "last_id": ids[-1] if ids else None})
+
+
+# ---- OpenAI Responses API -------------------------------------------------------------------
+
+def oa_usage(input_tokens: int = 200, output_tokens: int = 40, cached: int = 0,
+             cache_write: int = 0) -> dict:
+    return {"input_tokens": input_tokens,
+            "input_tokens_details": {"cached_tokens": cached, "cache_write_tokens": cache_write},
+            "output_tokens": output_tokens, "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": input_tokens + output_tokens}
+
+
+def oa_message(text: str) -> dict:
+    return {"type": "message", "id": "msg_fake", "status": "completed", "role": "assistant",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+
+
+def oa_call(call_id: str, name: str, arguments: dict) -> dict:
+    return {"type": "function_call", "id": f"fc_{call_id}", "call_id": call_id, "name": name,
+            "arguments": json.dumps(arguments), "status": "completed"}
+
+
+def oa_response(output: list[dict], usage: dict | None = None, status: str = "completed",
+                model: str = "gpt-6.1-sol") -> dict:
+    return {"id": "resp_fake", "object": "response", "created_at": 1764460800, "status": status,
+            "model": model, "output": output, "usage": usage or oa_usage(), "error": None,
+            "incomplete_details": None, "parallel_tool_calls": True, "tool_choice": "auto",
+            "tools": [], "store": False}
+
+
+def oa_events(response: dict) -> list[tuple[str, dict]]:
+    """The SSE events the Responses API sends for `response`."""
+    seq = iter(range(10_000))
+    events: list[tuple[str, dict]] = []
+
+    def add(kind: str, **data: Any) -> None:
+        events.append((kind, {"type": kind, "sequence_number": next(seq), **data}))
+
+    pending = dict(response, status="in_progress", output=[], usage=None)
+    add("response.created", response=pending)
+    add("response.in_progress", response=pending)
+    for i, item in enumerate(response["output"]):
+        if item["type"] == "message":
+            text = item["content"][0]["text"]
+            add("response.output_item.added", output_index=i,
+                item=dict(item, status="in_progress", content=[]))
+            add("response.content_part.added", output_index=i, content_index=0, item_id=item["id"],
+                part={"type": "output_text", "text": "", "annotations": []})
+            for piece in _pieces(text):
+                add("response.output_text.delta", output_index=i, content_index=0,
+                    item_id=item["id"], delta=piece, logprobs=[])
+            add("response.output_text.done", output_index=i, content_index=0, item_id=item["id"],
+                text=text, logprobs=[])
+        else:
+            add("response.output_item.added", output_index=i,
+                item=dict(item, arguments="", status="in_progress"))
+            for piece in _pieces(item["arguments"], 4):
+                add("response.function_call_arguments.delta", output_index=i, item_id=item["id"],
+                    delta=piece)
+            add("response.function_call_arguments.done", output_index=i, item_id=item["id"],
+                arguments=item["arguments"], name=item["name"])
+        add("response.output_item.done", output_index=i, item=item)
+    add("response.completed" if response["status"] == "completed" else "response.incomplete",
+        response=response)
+    return events
+
+
+def oa_stream(output: list[dict], **kw: Any) -> Reply:
+    return Reply(events=oa_events(oa_response(output, **kw)))
+
+
+def oa_error(status: int, message: str, kind: str = "invalid_request_error",
+             code: str | None = None, headers: dict | None = None) -> Reply:
+    return Reply(status=status, headers=headers or {},
+                 body={"error": {"message": message, "type": kind, "param": None, "code": code}})
+
+
+def oa_models(ids: list[str]) -> Reply:
+    return Reply(body={"object": "list", "data": [
+        {"id": i, "object": "model", "created": 1764460800, "owned_by": "system"} for i in ids]})
+
+
+# ---- Chat Completions (Ollama, LM Studio) -----------------------------------------------------
+
+def chat_events(text: str = "", calls: list[tuple[str, str, dict]] = (), model: str = "qwen3:8b",
+                finish: str | None = None, usage: dict | None = None) -> list[tuple[None, Any]]:
+    """Chat Completions chunks: role, text pieces, tool-call pieces, finish, usage, [DONE]."""
+    def chunk(delta: dict, finish_reason: str | None = None, **extra: Any) -> tuple[None, dict]:
+        return (None, {"id": "chatcmpl-fake", "object": "chat.completion.chunk",
+                       "created": 1764460800, "model": model, "system_fingerprint": "fp_ollama",
+                       "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+                       **extra})
+
+    out = [chunk({"role": "assistant", "content": ""})]
+    out += [chunk({"content": p}) for p in (_pieces(text) if text else [])]
+    for n, (call_id, name, args) in enumerate(calls):
+        out.append(chunk({"tool_calls": [{"index": n, "id": call_id, "type": "function",
+                                          "function": {"name": name, "arguments": ""}}]}))
+        out += [chunk({"tool_calls": [{"index": n, "function": {"arguments": p}}]})
+                for p in _pieces(json.dumps(args), 3)]
+    out.append(chunk({}, finish or ("tool_calls" if calls else "stop")))
+    u = usage or {"prompt_tokens": 90, "completion_tokens": 12, "total_tokens": 102}
+    out.append((None, {"id": "chatcmpl-fake", "object": "chat.completion.chunk",
+                       "created": 1764460800, "model": model, "choices": [], "usage": u}))
+    out.append((None, "[DONE]"))
+    return out
+
+
+def chat_stream(text: str = "", calls: list[tuple[str, str, dict]] = (), **kw: Any) -> Reply:
+    return Reply(events=chat_events(text, calls, **kw))
+
+
+def ollama_show(capabilities: list[str]) -> Reply:
+    return Reply(body={"modelfile": "", "details": {"family": "qwen3"},
+                       "capabilities": capabilities})

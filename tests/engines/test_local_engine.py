@@ -1,0 +1,178 @@
+"""The local engine (Ollama, LM Studio) through the openai SDK against a loopback Chat Completions server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.core.conversation import Message, ToolCall, ToolResult, ToolSpec
+from app.core.redact import redact
+from app.engines.base import (ENGINE_UNREACHABLE, MODEL_NOT_FOUND, STREAM_BROKEN, TRANSIENT,
+                              EngineConfig, EngineError)
+from app.engines.openai_engine import LM_STUDIO_BASE_URL, OLLAMA_BASE_URL, LocalEngine
+from tests.engines.fake_servers import (Reply, chat_events, chat_stream, free_port, oa_error,
+                                        oa_models, ollama_show)
+
+CHAT = "/v1/chat/completions"
+SYSTEM = "You are the agent of Harness Desk."
+TOOLS = [ToolSpec(name="read_file", description="Read a file.",
+                  parameters={"type": "object", "properties": {"path": {"type": "string"}},
+                              "required": ["path"]})]
+FIRST = [Message(role="user", text="Task: summarise notes.md")]
+
+
+@pytest.fixture
+def local(server):
+    return LocalEngine(EngineConfig(model="qwen3:8b", base_url=server.url + "/v1", timeout_s=5))
+
+
+def test_presets_point_at_ollama_and_lm_studio():
+    assert OLLAMA_BASE_URL == "http://localhost:11434/v1"
+    assert LM_STUDIO_BASE_URL == "http://localhost:1234/v1"
+    assert LocalEngine().base_url() == OLLAMA_BASE_URL
+    assert not LocalEngine.needs_key
+
+
+def test_text_tool_calls_and_usage_come_back(local, server):
+    server.push(CHAT, chat_stream("Reading it.", [("call_r1", "read_file", {"path": "notes.md"})],
+                                  usage={"prompt_tokens": 900, "completion_tokens": 20,
+                                         "total_tokens": 920,
+                                         "prompt_tokens_details": {"cached_tokens": 512}}))
+    deltas: list[str] = []
+    turn = local.turn(SYSTEM, TOOLS, FIRST, on_text=deltas.append)
+    assert turn.text == "Reading it." == "".join(deltas)
+    assert [(c.id, c.name, c.arguments) for c in turn.tool_calls] == [
+        ("call_r1", "read_file", {"path": "notes.md"})]
+    assert turn.usage.model_dump() == {"input_tokens": 388, "output_tokens": 20,
+                                       "cache_read_tokens": 512, "cache_write_tokens": 0}
+
+
+def test_request_uses_chat_messages_and_a_placeholder_key(local, server):
+    server.push(CHAT, chat_stream("ok"))
+    history = FIRST + [
+        Message(role="assistant", tool_calls=[ToolCall(id="c1", name="read_file",
+                                                       arguments={"path": "notes.md"})]),
+        Message(role="user", text="Notice: now write the summary.", tool_results=[
+            ToolResult(call_id="c1", name="read_file", content="# Notes")]),
+    ]
+    local.turn(SYSTEM, TOOLS, history)
+    (request,) = server.requests
+    chat = request.json["messages"]
+    assert chat[0] == {"role": "system", "content": SYSTEM}
+    assert chat[2]["tool_calls"][0]["function"] == {"name": "read_file",
+                                                    "arguments": json.dumps({"path": "notes.md"})}
+    assert chat[3] == {"role": "tool", "tool_call_id": "c1", "content": "# Notes"}
+    assert chat[4] == {"role": "user", "content": "Notice: now write the summary."}
+    assert request.json["tools"][0]["function"]["name"] == "read_file"
+    assert request.headers["authorization"] == "Bearer local"
+    assert redact("a local model") == "a local model"  # the placeholder is not treated as a secret
+
+
+def test_no_server_says_so_in_plain_words():
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    engine = LocalEngine(EngineConfig(model="qwen3:8b", base_url=url))
+    with pytest.raises(EngineError) as caught:
+        engine.turn(SYSTEM, TOOLS, FIRST)
+    assert caught.value.code == ENGINE_UNREACHABLE
+    assert caught.value.message == f"Nothing is answering at {url}. Start Ollama (or LM Studio) and try again."
+    state = engine.availability()
+    assert not state.ready and state.message == caught.value.message
+
+
+def test_availability_lists_models_and_checks_tools(local, server):
+    server.push("/v1/models", oa_models(["qwen3:8b", "gemma3:1b"]))
+    server.push("/api/show", ollama_show(["completion", "tools"]))
+    state = local.availability()
+    assert state.ready and state.models == ["qwen3:8b", "gemma3:1b"]
+    assert server.bodies("/api/show") == [{"model": "qwen3:8b"}]
+
+
+def test_availability_says_when_the_model_cannot_call_tools(server):
+    engine = LocalEngine(EngineConfig(model="gemma3:1b", base_url=server.url + "/v1"))
+    server.push("/v1/models", oa_models(["qwen3:8b", "gemma3:1b"]))
+    server.push("/api/show", ollama_show(["completion"]))
+    state = engine.availability()
+    assert not state.ready and "cannot call tools" in state.message
+
+
+def test_availability_when_lm_studio_reports_tool_use(server):
+    engine = LocalEngine(EngineConfig(model="qwen2.5-7b-instruct", base_url=server.url + "/v1"))
+    server.push("/v1/models", oa_models(["qwen2.5-7b-instruct"]))
+    server.push("/api/show", Reply(status=404, body={"error": "unexpected endpoint"}))
+    server.push("/api/v0/models/qwen2.5-7b-instruct",
+                Reply(body={"id": "qwen2.5-7b-instruct", "type": "llm", "capabilities": ["tool_use"]}))
+    state = engine.availability()
+    assert state.ready and "checked on the first request" not in state.message
+
+
+def test_availability_names_the_missing_model(server):
+    engine = LocalEngine(EngineConfig(model="llama3.1", base_url=server.url + "/v1"))
+    server.push("/v1/models", oa_models(["qwen3:8b"]))
+    state = engine.availability()
+    assert not state.ready and "llama3.1" in state.message and "qwen3:8b" in state.message
+
+
+def test_availability_with_no_models_says_how_to_get_one(local, server):
+    server.push("/v1/models", oa_models([]))
+    state = local.availability()
+    assert not state.ready and "ollama pull" in state.message
+
+
+def test_a_model_that_cannot_call_tools_stops_the_run_plainly(local, server):
+    server.push(CHAT, oa_error(400, "registry.ollama.ai/library/qwen3:8b does not support tools",
+                               "api_error"))
+    with pytest.raises(EngineError) as caught:
+        local.turn(SYSTEM, TOOLS, FIRST)
+    assert caught.value.code == MODEL_NOT_FOUND and not caught.value.retryable
+    assert "cannot call tools" in caught.value.message
+
+
+def test_probe_tools_reports_what_the_server_says(local, server):
+    server.push(CHAT, oa_error(400, "model does not support tools"), Reply(body={
+        "id": "x", "object": "chat.completion", "created": 1, "model": "qwen3:8b",
+        "choices": [{"index": 0, "finish_reason": "length",
+                     "message": {"role": "assistant", "content": "p"}}]}))
+    assert local.probe_tools() is False
+    assert local.probe_tools() is True
+
+
+def test_missing_model_is_model_not_found(local, server):
+    server.push(CHAT, oa_error(404, 'model "qwen3:8b" not found, try pulling it first', "not_found"))
+    with pytest.raises(EngineError) as caught:
+        local.turn(SYSTEM, TOOLS, FIRST)
+    assert caught.value.code == MODEL_NOT_FOUND and "ollama pull qwen3:8b" in caught.value.message
+
+
+def test_without_a_chosen_model_the_first_listed_is_used(server):
+    engine = LocalEngine(EngineConfig(base_url=server.url + "/v1"))
+    server.push("/v1/models", oa_models(["llama3.1:8b", "qwen3:8b"]))
+    server.push(CHAT, chat_stream("hi"))
+    engine.turn(SYSTEM, TOOLS, FIRST)
+    assert server.bodies(CHAT)[0]["model"] == "llama3.1:8b"
+
+
+@pytest.mark.parametrize("mode", ["reset", "eof"])
+def test_stream_cut_inside_tool_arguments_returns_no_tool_call(local, server, mode):
+    events = chat_events("", [("call_1", "read_file", {"path": "a-long-file-name.md"})])
+    first_args = next(i for i, (_, d) in enumerate(events) if isinstance(d, dict) and d["choices"]
+                      and d["choices"][0]["delta"].get("tool_calls")
+                      and d["choices"][0]["delta"]["tool_calls"][0]["function"].get("arguments"))
+    server.push(CHAT, Reply(events=events, cut_after=first_args + 1, cut_mode=mode))
+    with pytest.raises(EngineError) as caught:
+        local.turn(SYSTEM, TOOLS, FIRST)
+    assert caught.value.code == STREAM_BROKEN and caught.value.retryable
+
+
+def test_output_limit_drops_the_last_tool_call(local, server):
+    server.push(CHAT, chat_stream("", [("c1", "read_file", {"path": "a"}),
+                                       ("c2", "read_file", {"path": "b"})], finish="length"))
+    turn = local.turn(SYSTEM, TOOLS, FIRST)
+    assert [c.id for c in turn.tool_calls] == ["c1"]
+
+
+def test_server_overload_is_retryable(local, server):
+    server.push(CHAT, oa_error(503, "server busy", "server_error"))
+    with pytest.raises(EngineError) as caught:
+        local.turn(SYSTEM, TOOLS, FIRST)
+    assert caught.value.code == TRANSIENT and caught.value.retryable

@@ -1,0 +1,83 @@
+"""Prices: the bundled table, dated snapshots, estimates for unknown models, and the person's overrides."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from app.core import resources
+from app.core.conversation import Usage
+from app.core.settings import config_dir
+from app.engines.prices import cost_usd, is_estimated, override_warning, price_for
+
+MILLION = Usage(input_tokens=1_000_000, output_tokens=1_000_000, cache_read_tokens=1_000_000,
+                cache_write_tokens=1_000_000)
+
+
+def test_the_bundled_table_is_found_and_dated():
+    path = resources.resource_path("prices.json")
+    data = json.loads(path.read_text())
+    assert data["as_of"] and {"anthropic", "openai", "local", "demo"} <= set(data["engines"])
+
+
+def test_a_frozen_build_looks_beside_the_bundle(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
+    assert resources.resource_path("prices.json") == tmp_path / "resources" / "prices.json"
+
+
+def test_claude_cost_counts_every_kind_of_token():
+    usage = Usage(input_tokens=1000, output_tokens=500, cache_read_tokens=20_000, cache_write_tokens=4000)
+    # Sonnet 5.5: $2 in, $10 out, $0.10 cache read, $2.50 cache write per million tokens
+    assert cost_usd("anthropic", "claude-sonnet-5-5", usage) == pytest.approx(
+        (1000 * 2 + 500 * 10 + 20_000 * 0.1 + 4000 * 2.5) / 1e6)
+    assert not is_estimated("anthropic", "claude-sonnet-5-5")
+
+
+def test_a_dated_snapshot_is_priced_as_its_family():
+    assert price_for("anthropic", "claude-sonnet-4-5-20250929").entry == "claude-sonnet-4-5"
+    assert price_for("openai", "gpt-5.4-mini-2026-03-17").entry == "gpt-5.4-mini"
+    assert not price_for("openai", "gpt-5.4-mini-2026-03-17").estimated
+
+
+def test_an_unknown_model_gets_the_engine_default_and_is_an_estimate():
+    quote = price_for("openai", "gpt-9-hypothetical")
+    assert quote.estimated and quote.entry == "default"
+    assert cost_usd("openai", "gpt-9-hypothetical", MILLION) > 0
+
+
+def test_local_and_demo_cost_nothing_and_are_not_estimates():
+    for engine in ("local", "demo"):
+        assert cost_usd(engine, "qwen3:8b", MILLION) == 0.0
+        assert not is_estimated(engine, "qwen3:8b")
+
+
+def test_an_engine_the_table_does_not_know_costs_nothing():
+    assert cost_usd("scripted-test-engine", "x", MILLION) == 0.0
+
+
+def test_the_persons_file_overrides_field_by_field():
+    path = config_dir() / "prices.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"engines": {
+        "anthropic": {"models": {"claude-sonnet-5-5": {"output": 12.0},
+                                 "claude-custom-1": {"input": 1.0, "output": 2.0}}},
+        "local": {"default": {"input": 0.5}}}}))
+    sonnet = price_for("anthropic", "claude-sonnet-5-5").price
+    assert (sonnet.input, sonnet.output) == (2.0, 12.0)
+    assert not is_estimated("anthropic", "claude-custom-1")
+    assert cost_usd("local", "any", Usage(input_tokens=2_000_000)) == pytest.approx(1.0)
+    assert override_warning() is None
+
+
+def test_a_damaged_override_is_reported_and_the_table_still_works():
+    path = config_dir() / "prices.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"engines": {"openai": {"models": {"gpt-6.1-sol": {"input": -1}}}}}')
+    assert price_for("openai", "gpt-6.1-sol").price.input == 2.0
+    assert "gpt-6.1-sol" in override_warning()
+    path.write_text("{not json")
+    assert price_for("openai", "gpt-6.1-sol").price.input == 2.0
+    assert "not valid JSON" in override_warning()
