@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from app.core.errors import HarnessError
 from app.core.files import read_json
 from app.core.records import (EXIT_REASON_WORDS, Event, RoundRecord, RunInfo, read_events,
                               read_rounds)
-from app.core.redact import redact, redact_obj
+from app.core.redact import redact_obj
 from app.core.workspace import Workspace
 
 # How each round ended, for a person (the raw result_state is never shown).
@@ -37,6 +36,7 @@ STATE_WORDS: dict[str, str] = {
 }
 NOT_ANSWERED = "not answered yet"
 CHART_NAME = "harness-run-chart.png"
+NOTES_HEADER = "Please note"
 
 
 class NoRunToExport(HarnessError):
@@ -120,7 +120,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
     ws = Workspace(workspace_root)
     ws.require(need_board=False)
     if run_id is None:
-        run_id = ws.latest_run_id()
+        run_id = latest_run(ws)
         if run_id is None:
             raise NoRunToExport(f"There is no recorded run in {ws.root} yet; run the tasks "
                                 "first, then export.")
@@ -140,8 +140,9 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
 
     board_tasks, title = _read_board(ws, notes)
     finished = info.finished_at is not None and info.state not in ("running", "waiting")
+    is_latest = run_id == latest_run(ws)
     if not finished:
-        still = ws.lock().is_held_elsewhere() and run_id == ws.latest_run_id()
+        still = is_latest and ws.lock().is_held_elsewhere()
         notes.insert(0, "This run is still in progress; this summary shows what was recorded "
                         "so far." if still else
                         "This run did not finish: it stopped without recording an end (the "
@@ -154,7 +155,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
 
     tries: dict[str, int] = {}
     for r in round_rows:
-        tries[_norm(r.task)] = tries.get(_norm(r.task), 0) + 1
+        tries[norm(r.task)] = tries.get(norm(r.task), 0) + 1
 
     tasks = [_task_row(t, tries) for t in board_tasks]
     decisions = _decisions(board_tasks, events, rounds)
@@ -168,10 +169,13 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
         if summed.total_tokens > usage.total_tokens:
             usage, cost = summed, max(cost, sum(r.cost_usd for r in rounds))
 
-    if board_tasks:
+    if finished and info.tasks_total or not board_tasks:
+        done, total = info.tasks_completed, info.tasks_total  # as the run itself ended
+    else:  # killed mid-way: run.json lags, the board has every check the run made
         done, total = sum(t.checked for t in board_tasks), len(board_tasks)
-    else:
-        done, total = info.tasks_completed, info.tasks_total
+    if board_tasks and not is_latest:
+        notes.append("Later runs have worked on this board since; the task list and answers "
+                     "show the board as it is now.")
     last_time = info.finished_at or _last_time(rounds, events)
     summary = RunSummary(
         title=title or "Run summary",
@@ -202,6 +206,18 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
     )
     # Nothing key-shaped leaves through the summary, whatever the records hold.
     return RunSummary.model_validate(redact_obj(summary.model_dump(mode="json")))
+
+
+def latest_run(ws: Workspace) -> str | None:
+    """The run that started last. Ids sort by the second they start in; two runs in the same
+    second (a quick Demo run, then Continue) are told apart by run.json's start time."""
+    def started(run_id: str) -> tuple[datetime, str]:
+        data = read_json(ws.run_dir(run_id) / "run.json")
+        when = parse_time(data.get("started_at")) if isinstance(data, dict) else None
+        return when or datetime.min.replace(tzinfo=timezone.utc), run_id
+
+    ids = ws.run_ids()
+    return max(ids, key=started) if ids else None
 
 
 def _read_info(run_dir: Path, run_id: str, ws: Workspace, notes: list[str]) -> RunInfo:
@@ -251,7 +267,7 @@ def _read_board(ws: Workspace, notes: list[str]) -> tuple[list, str]:
     return board.tasks, title
 
 
-def _norm(text: str) -> str:
+def norm(text: str) -> str:
     return " ".join(str(text).split()).casefold()
 
 
@@ -284,7 +300,7 @@ def _interrupted_rounds(events: list[Event], recorded: set[int]) -> list[RoundRo
 
 
 def _task_row(task, tries: dict[str, int]) -> TaskRow:
-    n = tries.get(_norm(task.text), 0)
+    n = tries.get(norm(task.text), 0)
     if task.is_human:
         state = (f"Decided: {task.answer}" if task.answer else "Decided") if task.checked \
             else "Waiting for your decision"
@@ -303,17 +319,17 @@ def _decisions(board_tasks: list, events: list[Event], rounds: list[RoundRecord]
     for t in board_tasks:
         if not t.is_human:
             continue
-        ev = next((a for a in asked if _norm(a.get("question", "")) == _norm(t.question)), {})
+        ev = next((a for a in asked if norm(a.get("question", "")) == norm(t.question)), {})
         out.append(Decision(
             question=t.question, options=t.options or list(ev.get("options") or []),
             evidence=t.evidence or list(ev.get("evidence") or []),
             recommendation=t.recommendation or ev.get("recommendation"),
             answer=t.answer if t.checked or t.answer else None,
             about_task=ev.get("task"), asked_in_round=ev.get("round")))
-        seen.add(_norm(t.question))
+        seen.add(norm(t.question))
     for a in asked:  # asked in this run but no longer on the board (removed or retyped)
-        if _norm(a.get("question", "")) not in seen:
-            seen.add(_norm(a.get("question", "")))
+        if norm(a.get("question", "")) not in seen:
+            seen.add(norm(a.get("question", "")))
             out.append(Decision(question=str(a.get("question", "")),
                                 options=list(a.get("options") or []),
                                 evidence=list(a.get("evidence") or []),
@@ -344,7 +360,7 @@ def _ending(info: RunInfo, finished: bool) -> str:
     return STATE_WORDS.get(info.state, "The run ended.")
 
 
-def _parse_time(value: str | None) -> datetime | None:
+def parse_time(value: str | None) -> datetime | None:
     if not value:
         return None
     try:
@@ -355,183 +371,19 @@ def _parse_time(value: str | None) -> datetime | None:
 
 
 def _seconds_between(start: str | None, end: str | None) -> float | None:
-    a, b = _parse_time(start), _parse_time(end)
+    a, b = parse_time(start), parse_time(end)
     return max(0.0, (b - a).total_seconds()) if a and b else None
 
 
 def _last_time(rounds: list[RoundRecord], events: list[Event]) -> str | None:
     times = [r.finished_at for r in rounds] + [e.time for e in events]
-    parsed = [(t, _parse_time(t)) for t in times]
+    parsed = [(t, parse_time(t)) for t in times]
     parsed = [(s, p) for s, p in parsed if p]
     return max(parsed, key=lambda sp: sp[1])[0] if parsed else None
 
 
-# -- words and numbers ---------------------------------------------------------------------
-
-def format_time(value: str | None) -> str:
-    """A recorded UTC time in the reader's local zone: '2025-03-03 14:02 CET'."""
-    t = _parse_time(value)
-    if t is None:
-        return "unknown"
-    local = t.astimezone()
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname() or ''}".strip()
-
-
-def format_duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "unknown"
-    if seconds < 1:
-        return "under 1 s"
-    s = int(round(seconds))
-    h, rest = divmod(s, 3600)
-    m, s = divmod(rest, 60)
-    if h:
-        return f"{h} h {m} min"
-    if m:
-        return f"{m} min {s} s" if s else f"{m} min"
-    return f"{s} s"
-
-
-def format_cost(cost: float, is_ai: bool = True) -> str:
-    if not is_ai:
-        return "none (no AI was used)"
-    return f"${cost:.2f}" if cost >= 0.01 or cost == 0 else f"${cost:.4f}"
-
-
-def format_tokens(usage: Usage) -> str:
-    if usage.total_tokens == 0:
-        return "0"
-    parts = [f"{usage.input_tokens:,} in", f"{usage.output_tokens:,} out"]
-    cache = usage.cache_read_tokens + usage.cache_write_tokens
-    if cache:
-        parts.append(f"{cache:,} cache")
-    return f"{usage.total_tokens:,} ({', '.join(parts)})"
-
-
-# -- Markdown -------------------------------------------------------------------------------
-
-_INLINE = re.compile(r"([\\`*_\[\]<>~|#])")
-_LINE_START = re.compile(r"^(\s*)([-+=>]|\d+[.)])(?=\s|$)")
-
-
-def md_text(text: str | None) -> str:
-    """Free text as literal Markdown: special characters escaped, line breaks kept as breaks."""
-    lines = []
-    for line in redact(str(text or "")).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        line = _INLINE.sub(r"\\\1", line.rstrip())
-        lines.append(_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), line))
-    while lines and not lines[-1]:
-        lines.pop()
-    # A trailing backslash is a CommonMark hard break: one line of text stays one line.
-    return "\\\n".join(ln for ln in lines if ln) if lines else ""
-
-
-def md_cell(text: str | None) -> str:
-    """Text for one table cell: escaped, on one line (| and line breaks would split the table)."""
-    flat = " ".join(redact(str(text or "")).split())
-    return _INLINE.sub(r"\\\1", flat) or " "
-
-
-def md_code(path: str, in_table: bool = False) -> str:
-    """A file name as a code span; backticks inside get a longer fence, per CommonMark."""
-    path = " ".join(redact(str(path)).split())
-    fence = "`" * (max((len(m) for m in re.findall(r"`+", path)), default=0) + 1)
-    pad = " " if path.startswith("`") or path.endswith("`") else ""
-    if in_table:  # GFM unescapes \| inside table cells before it reads code spans
-        path = path.replace("|", "\\|")
-    return f"{fence}{pad}{path}{pad}{fence}"
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(row) + " |" for row in rows]
-    return out + [""]
-
-
 def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
-    """The summary document as Markdown. `chart` is an image file name to show under the totals."""
-    s = summary
-    out: list[str] = [f"# {md_cell(s.title)}", ""]
-    out += [f"Run summary for the folder **{md_cell(s.workspace_name)}** · run {md_code(s.run_id)}",
-            ""]
-    for note in s.notes:
-        out += [f"> **Note:** {md_text(note)}", ""]
+    """The summary document as Markdown; `chart` names an image to show under the totals."""
+    from app.core.summary_md import render
 
-    out += ["## At a glance", ""]
-    engine = "Demo — no AI was used" if not s.is_ai else s.engine_label
-    rows = [["Engine", md_cell(engine)]]
-    if s.is_ai and s.model:
-        rows.append(["Model", md_cell(s.model)])
-    rows.append(["Started", format_time(s.started_at)])
-    if s.finished:
-        rows.append(["Finished", f"{format_time(s.finished_at)} (took "
-                                 f"{format_duration(s.duration_s)})"])
-    else:
-        rows.append(["Finished", "did not finish (last record after "
-                                 f"{format_duration(s.duration_s)})"])
-    ending = s.ending
-    if s.message and _norm(s.message) != _norm(ending):
-        ending = f"{ending} {s.message}"
-    rows.append(["How it ended", md_cell(ending)])
-    rows.append(["Rounds", str(s.rounds_count)])
-    rows.append(["Tasks done", f"{s.tasks_done} of {s.tasks_total}"])
-    rows.append(["Tokens", format_tokens(s.usage)])
-    rows.append(["Cost", md_cell(format_cost(s.cost_usd, s.is_ai))])
-    out += _table(["Item", "Detail"], rows)
-    if chart:
-        out += [f"![Chart: each round of this run, coloured by outcome]({chart})", ""]
-
-    out += ["## Tasks", ""]
-    if s.tasks:
-        out += _table(["#", "Task", "State", "Rounds"],
-                      [[str(i), md_cell(t.text), md_cell(t.state), str(t.rounds or "—")]
-                       for i, t in enumerate(s.tasks, 1)])
-    else:
-        out += ["No tasks could be read from the board.", ""]
-
-    out += ["## Decisions", ""]
-    if not s.decisions:
-        out += ["No decisions were needed.", ""]
-    for i, d in enumerate(s.decisions, 1):
-        out += [f"### Decision {i}: {md_cell(d.question)}", ""]
-        if d.options:
-            out.append("- **Options:** " + " · ".join(md_cell(o) for o in d.options))
-        if d.recommendation:
-            out.append(f"- **Recommended by the AI:** {md_cell(d.recommendation)}")
-        if d.evidence:
-            out.append("- **Evidence:** " + ", ".join(md_code(e) for e in d.evidence))
-        if d.about_task:
-            out.append(f"- **Asked while working on:** {md_cell(d.about_task)}")
-        out += [f"- **Answer:** {md_cell(d.answer) if d.answer else '*' + NOT_ANSWERED + '*'}",
-                ""]
-
-    out += ["## Rounds", ""]
-    if not s.rounds:
-        out += ["No rounds were recorded.", ""]
-    for r in s.rounds:
-        out += [f"### Round {r.round}: {md_cell(r.task)}", ""]
-        facts = [f"**{md_cell(r.outcome)}**"]
-        if r.recorded:
-            facts.append(format_duration(r.duration_s))
-            facts.append(f"{r.steps} step{'s' if r.steps != 1 else ''}")
-            if s.is_ai:
-                facts.append(f"{r.tokens:,} tokens · {format_cost(r.cost_usd)}")
-        out += [" · ".join(facts), ""]
-        if r.summary:
-            out += [md_text(r.summary), ""]
-        if r.changed:
-            out += ["Files changed: " + ", ".join(md_code(p) for p in r.changed), ""]
-        if r.error:
-            out += [f"Error: {md_text(r.error)}", ""]
-
-    out += ["## Changed files", ""]
-    if s.changed_files:
-        out += _table(["File", "Changed in round"],
-                      [[md_code(f.path, in_table=True), ", ".join(map(str, f.rounds)) or "—"]
-                       for f in s.changed_files])
-    else:
-        out += ["No files were changed.", ""]
-
-    out += ["---", "", f"Made by {md_cell(s.app)} on {format_time(s.generated_at)}. Task states "
-                       "and answers are as the board reads now.", ""]
-    return redact("\n".join(out))
+    return render(summary, chart)
