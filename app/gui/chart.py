@@ -7,7 +7,8 @@ import math
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 
-from app.core.summary import OUTCOME_WORDS, RunSummary, format_duration
+from app.core.summary import OUTCOME_WORDS, RunSummary
+from app.core.summary_md import format_duration
 
 # Okabe–Ito: distinguishable with the common colour-vision deficiencies and in greyscale
 # by lightness; the legend names each colour so nothing relies on colour alone.
@@ -70,27 +71,46 @@ def _tick_label(value: float, metric: str, unit: tuple[float, str]) -> str:
 def _bar_label(value: float, metric: str) -> str:
     if metric == "cost":
         return f"${value:.2f}" if value >= 0.01 or value == 0 else f"${value:.3f}"
+    if value < 10:  # the Demo engine's rounds take milliseconds; "under 1 s" says nothing
+        return f"{value:.2g} s"
     return format_duration(value)
 
 
-def render_chart(summary: RunSummary, metric: str | None = None, width: int = 900,
-                 height: int = 300, scale: float = 2.0,
-                 families: list[str] | None = None) -> bytes:
-    """PNG bytes of the chart. `metric` is "duration" or "cost" (cost when the run cost money).
+CHART_SIZE = (640, 240)  # logical size, CSS pixels: the text width of an A4 or Letter page
 
-    Drawn at `scale` times the logical size so it stays sharp when printed.
-    """
-    rows = [r for r in summary.rounds if r.recorded]
-    if metric is None:
-        metric = "cost" if summary.is_ai and sum(r.cost_usd for r in rows) > 0 else "duration"
-    image = QImage(int(width * scale), int(height * scale), QImage.Format.Format_ARGB32)
+
+def chart_metric(summary: RunSummary) -> str:
+    """Cost when the run cost money, else time taken."""
+    spent = sum(r.cost_usd for r in summary.rounds if r.recorded)
+    return "cost" if summary.is_ai and spent > 0 else "duration"
+
+
+def draw_chart(painter: QPainter, summary: RunSummary, target: QRectF,
+               metric: str | None = None, families: list[str] | None = None) -> None:
+    """Paint the chart into `target` on any device: an image, or the PDF as vectors."""
+    width, height = CHART_SIZE
+    painter.save()
+    try:
+        painter.translate(target.topLeft())
+        painter.scale(target.width() / width, target.height() / height)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        painter.fillRect(QRectF(0, 0, width, height), QColor("white"))
+        rows = [r for r in summary.rounds if r.recorded]
+        _draw(painter, rows, metric or chart_metric(summary), width, height, families or [])
+    finally:
+        painter.restore()
+
+
+def render_chart(summary: RunSummary, metric: str | None = None, scale: float = 3.0,
+                 families: list[str] | None = None) -> bytes:
+    """PNG bytes of the chart, drawn at `scale` times its logical size to stay sharp."""
+    width, height = CHART_SIZE
+    image = QImage(int(width * scale), int(height * scale), QImage.Format.Format_RGB32)
     image.setDevicePixelRatio(scale)
-    image.fill(QColor("white"))
     p = QPainter(image)
     try:
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        _draw(p, rows, metric, width, height, families or [])
+        draw_chart(p, summary, QRectF(0, 0, width, height), metric, families)
     finally:
         p.end()
     data = QByteArray()
@@ -101,22 +121,25 @@ def render_chart(summary: RunSummary, metric: str | None = None, width: int = 90
     return bytes(data.data())
 
 
-def _font(families: list[str], size: float, bold: bool = False) -> QFont:
+def _font(families: list[str], points: float, bold: bool = False) -> QFont:
     f = QFont()
     if families:
         f.setFamilies(families)
-    f.setPointSizeF(size)
+    # Pixels, not points: the painter may be scaled onto a 1200 dpi PDF, where points would
+    # be converted at the device's resolution and come out at the wrong size.
+    f.setPixelSize(round(points * 96 / 72))
     f.setBold(bold)
+    f.setFeature(QFont.Tag("liga"), 0)  # keeps "fi" as two letters in the PDF's text
     return f
 
 
 def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: list[str]) -> None:
-    title_f, label_f, small_f = (_font(families, 11, True), _font(families, 8.5),
-                                 _font(families, 8))
+    title_f, label_f, small_f = (_font(families, 9.5, True), _font(families, 8),
+                                 _font(families, 7.5))
     p.setFont(title_f)
     p.setPen(INK)
     what = "cost" if metric == "cost" else "time taken"
-    p.drawText(QRectF(12, 6, width - 24, 22), Qt.AlignmentFlag.AlignLeft |
+    p.drawText(QRectF(0, 4, width, 20), Qt.AlignmentFlag.AlignLeft |
                Qt.AlignmentFlag.AlignVCenter, f"Rounds of this run — bar height: {what}")
 
     fm = QFontMetricsF(small_f)
@@ -140,9 +163,9 @@ def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: lis
     n_ticks = int(round(top_value / step))
     ticks = [_tick_label(i * step, metric, unit) for i in range(n_ticks + 1)]
 
-    left = 16.0 + max(fm.horizontalAdvance(t) for t in ticks)
-    right, top = 16.0, 40.0
-    bottom = 40.0 + legend_h
+    left = 10.0 + max(fm.horizontalAdvance(t) for t in ticks)
+    right, top = 8.0, 34.0
+    bottom = 36.0 + legend_h
     plot = QRectF(left, top, width - left - right, height - top - bottom)
 
     if not rows:

@@ -1,0 +1,201 @@
+"""Typography for the exported summary: restyles the QTextDocument Qt builds from the Markdown."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import (QBrush, QColor, QFont, QTextBlockFormat, QTextCharFormat,
+                           QTextCursor, QTextDocument, QTextFormat, QTextFrameFormat,
+                           QTextLength, QTextTable)
+
+from app.core.summary import CHART_NAME, NOTES_HEADER, OUTCOME_WORDS
+from app.gui.chart import OUTCOME_COLOURS
+
+# Lengths are CSS pixels (1/96 in); Qt scales them to the paint device (the PDF's dpi).
+INK = QColor("#1f2933")
+MUTED = QColor("#5b6773")
+ACCENT = QColor("#1d4f7c")
+RULE = QColor("#c3cbd3")
+HEADER_BG = QColor("#e9eef3")
+KEY_BG = QColor("#f3f5f7")
+NOTE_BG = QColor("#fff3df")
+NOTE_BORDER = QColor("#e3b341")
+GOOD = QColor("#0b6e4f")
+WAIT = QColor("#9a5b00")
+
+_HEADINGS = {1: (21.0, 0, 4), 2: (14.0, 18, 6), 3: (11.0, 12, 3)}  # pt, space above, below
+# Column shares for the tables the summary renders, found by their header row.
+_COLUMNS = {("#", "Task", "State", "Rounds"): (5, 53, 29, 13),
+            ("File", "Changed in round"): (70, 30),
+            ("Item", "Detail"): (26, 74)}
+_WORDS_TO_STATE = {v: k for k, v in OUTCOME_WORDS.items()}
+
+
+def style_document(doc: QTextDocument, mono: list[str], chart_width: int) -> None:
+    _style_blocks(doc, mono, chart_width)
+    for table in _tables(doc.rootFrame()):
+        _style_table(table)
+
+
+def _blocks(doc: QTextDocument):
+    block = doc.begin()
+    while block.isValid():
+        yield block
+        block = block.next()
+
+
+def _fragments(block):
+    # Collected first: restyling a fragment while iterating would invalidate the iterator.
+    out = []
+    for it in block:
+        frag = it.fragment()
+        if frag.isValid():
+            out.append((frag.position(), frag.length(), frag.charFormat()))
+    return out
+
+
+def _select(doc: QTextDocument, pos: int, length: int) -> QTextCursor:
+    cur = QTextCursor(doc)
+    cur.setPosition(pos)
+    cur.setPosition(pos + length, QTextCursor.MoveMode.KeepAnchor)
+    return cur
+
+
+def _style_blocks(doc: QTextDocument, mono: list[str], chart_width: int) -> None:
+    previous_level = 0
+    after_rule = False
+    for block in list(_blocks(doc)):
+        cur = QTextCursor(block)
+        bf = block.blockFormat()
+        level = bf.headingLevel()
+        if bf.hasProperty(QTextFormat.Property.BlockTrailingHorizontalRulerWidth):
+            bf.setBackground(QBrush(RULE))
+            cur.setBlockFormat(bf)
+            after_rule = True
+            continue
+        in_table = cur.currentTable() is not None
+        if level in _HEADINGS:
+            size, above, below = _HEADINGS[level]
+            bf.setTopMargin(0 if level == 1 else above)
+            bf.setBottomMargin(below)
+            cur.setBlockFormat(bf)
+            for pos, length, cf in _fragments(block):
+                cf.clearProperty(QTextFormat.Property.FontSizeAdjustment)
+                cf.setFontPointSize(size)
+                cf.setFontWeight(QFont.Weight.Bold)
+                cf.setForeground(QBrush(INK if level != 2 else ACCENT))
+                _select(doc, pos, length).setCharFormat(cf)
+        elif not in_table:
+            bf.setTopMargin(0)
+            bf.setBottomMargin(2 if block.textList() is not None else 6)  # list items sit close
+            if not any(cf.isImageFormat() for _, _, cf in _fragments(block)):
+                # Airier lines for text; an image line would grow by a quarter of its height.
+                bf.setLineHeight(125, QTextBlockFormat.LineHeightTypes.ProportionalHeight.value)
+            cur.setBlockFormat(bf)
+            if previous_level == 1 or after_rule:  # the subtitle and the closing line
+                _recolour(doc, block, MUTED, 9.0 if after_rule else None)
+            else:
+                _mark_outcome(doc, block)
+        for pos, length, cf in _fragments(block):
+            if cf.isImageFormat():
+                img = cf.toImageFormat()
+                image = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl(img.name()))
+                if img.name() == CHART_NAME and image is not None and image.width():
+                    img.setWidth(chart_width)
+                    img.setHeight(chart_width * image.height() / image.width())
+                    _select(doc, pos, length).setCharFormat(img)
+            elif cf.fontFixedPitch():
+                cf.setFontFamilies(mono)
+                cf.setFontPointSize(9)
+                cf.setBackground(QBrush(KEY_BG))
+                _select(doc, pos, length).setCharFormat(cf)
+        previous_level = level
+        after_rule = False
+
+
+def _recolour(doc: QTextDocument, block, colour: QColor, size: float | None) -> None:
+    for pos, length, cf in _fragments(block):
+        cf.setForeground(QBrush(colour))
+        if size:
+            cf.setFontPointSize(size)
+        _select(doc, pos, length).setCharFormat(cf)
+
+
+def _mark_outcome(doc: QTextDocument, block) -> None:
+    """A round's outcome line gets a square in the chart's colour for that outcome."""
+    frags = _fragments(block)
+    if not frags or frags[0][2].fontWeight() < QFont.Weight.Bold.value:
+        return
+    words = block.text()[: frags[0][1]]
+    state = _WORDS_TO_STATE.get(words) or ("cancelled" if words.startswith("Interrupted")
+                                           else None)
+    if state is None:
+        return
+    square = QTextCharFormat()
+    square.setForeground(QBrush(QColor(OUTCOME_COLOURS[state])))
+    cur = QTextCursor(block)
+    cur.insertText("\u25a0 ", square)
+
+
+def _tables(frame):
+    for child in frame.childFrames():
+        if isinstance(child, QTextTable):
+            yield child
+        yield from _tables(child)
+
+
+def _cell_text(table: QTextTable, row: int, col: int) -> str:
+    cell = table.cellAt(row, col)
+    cur = cell.firstCursorPosition()
+    cur.setPosition(cell.lastCursorPosition().position(), QTextCursor.MoveMode.KeepAnchor)
+    return cur.selectedText().strip()
+
+
+def _style_table(table: QTextTable) -> None:
+    header = tuple(_cell_text(table, 0, c) for c in range(table.columns()))
+    key_value = header == ("Item", "Detail")
+    note = header == (NOTES_HEADER,)
+    if key_value and table.rows() > 1:
+        table.removeRows(0, 1)  # a fact box reads better without "Item | Detail" on top
+    fmt = table.format()
+    fmt.setBorder(1)  # Qt draws nothing for a collapsed border under 1 px
+    fmt.setBorderBrush(QBrush(NOTE_BORDER if note else RULE))
+    fmt.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+    fmt.setBorderCollapse(True)
+    fmt.setCellSpacing(0)
+    fmt.setCellPadding(5)
+    fmt.setTopMargin(2)
+    fmt.setBottomMargin(8)
+    fmt.setWidth(QTextLength(QTextLength.Type.PercentageLength, 100))
+    fmt.setHeaderRowCount(0 if key_value or note else 1)  # repeated on each new page
+    shares = _COLUMNS.get(header)
+    if shares:
+        fmt.setColumnWidthConstraints(
+            [QTextLength(QTextLength.Type.PercentageLength, s) for s in shares])
+    table.setFormat(fmt)
+
+    state_col = header.index("State") if "State" in header else -1
+    for row in range(table.rows()):
+        for col in range(table.columns()):
+            cell = table.cellAt(row, col)
+            cf = cell.format().toTableCellFormat()
+            colour = None
+            if note:
+                cf.setBackground(QBrush(NOTE_BG))
+                colour = WAIT if row == 0 else None
+            elif key_value and col == 0:
+                cf.setBackground(QBrush(KEY_BG))
+                colour = MUTED
+            elif row == 0 and not key_value:
+                cf.setBackground(QBrush(HEADER_BG))
+            elif col == state_col:
+                text = _cell_text(table, row, col)
+                colour = GOOD if text.startswith(("Done", "Decided")) else (
+                    WAIT if text.startswith("Waiting") else None)
+            cell.setFormat(cf)
+            if colour is not None:
+                cur = cell.firstCursorPosition()
+                cur.setPosition(cell.lastCursorPosition().position(),
+                                QTextCursor.MoveMode.KeepAnchor)
+                ch = QTextCharFormat()
+                ch.setForeground(QBrush(colour))
+                cur.mergeCharFormat(ch)

@@ -1,0 +1,226 @@
+"""Export a run summary as Markdown, HTML, ODT or PDF, from the one Markdown the core renders."""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import sys
+from pathlib import Path
+
+from app import NAME
+from app.core.errors import HarnessError
+from app.core.files import DiskWriteError, atomic_write_bytes
+from app.core.redact import redact
+from app.core.summary import CHART_NAME, RunSummary, build_summary, render_markdown
+
+FORMATS = ("md", "html", "pdf", "odt")
+CHART_WIDTH_PX = 640  # fits the text width of A4 and Letter with 20 mm margins
+
+# Latin first, then CJK fallbacks; the first installed of each list is used. Listing a CJK
+# family explicitly makes Qt embed real glyphs (with a text map) in the PDF, not boxes.
+# A CJK face is never the Latin one: Qt's PDF text map loses its digits (they still show).
+_SANS = ["Noto Sans", "Segoe UI", "Helvetica Neue", "Helvetica", "Arial", "Liberation Sans",
+         "DejaVu Sans"]
+_CJK = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
+        "Hiragino Sans GB", "WenQuanYi Micro Hei", "Noto Sans SC", "Noto Sans CJK JP"]
+_MONO = ["Noto Sans Mono", "Consolas", "Menlo", "DejaVu Sans Mono", "Liberation Mono",
+         "Noto Sans Mono CJK SC"]
+
+# Territories whose paper is Letter; everyone else uses A4.
+_LETTER = {"UnitedStates", "Canada", "Mexico", "Chile", "Colombia", "CostaRica", "Guatemala",
+           "DominicanRepublic", "ElSalvador", "Panama", "Philippines", "PuertoRico",
+           "Venezuela", "Nicaragua", "Honduras", "Belize", "UnitedStatesVirginIslands",
+           "UnitedStatesOutlyingIslands", "AmericanSamoa", "Guam", "NorthernMarianaIslands"}
+
+
+class ExportError(HarnessError):
+    """The export could not be written; the message says why in one sentence."""
+
+
+def ensure_app():
+    """A QGuiApplication for fonts and painting; headless Linux gets the offscreen platform."""
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                 or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance()
+    if app is None:
+        app = QGuiApplication([sys.argv[0] if sys.argv else NAME])
+    return app
+
+
+def font_families(kind: str = "sans") -> list[str]:
+    """Installed families for the document: one Latin face, then CJK faces as fallbacks."""
+    from PySide6.QtGui import QFontDatabase
+
+    have = set(QFontDatabase.families())
+    wanted = _MONO if kind == "mono" else _SANS
+    first = next((f for f in wanted if f in have), None)
+    chosen = [first] if first else []
+    chosen += [f for f in _CJK if f in have and f not in chosen]
+    return chosen
+
+
+def page_size_for(locale=None):
+    """Letter where the locale's territory uses it (US, Canada, Mexico, …), A4 elsewhere."""
+    from PySide6.QtCore import QLocale
+    from PySide6.QtGui import QPageSize
+
+    locale = locale or QLocale.system()
+    name = getattr(locale.territory(), "name", "")
+    letter = name in _LETTER
+    return QPageSize(QPageSize.PageSizeId.Letter if letter else QPageSize.PageSizeId.A4)
+
+
+# -- building the document ---------------------------------------------------------------
+
+def build_document(summary: RunSummary, chart_png: bytes | None):
+    """A QTextDocument from the summary's Markdown, styled for reading and printing."""
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QFont, QImage, QTextDocument, QTextOption
+
+    from app.gui.doc_style import style_document
+
+    doc = QTextDocument()
+    font = QFont()
+    font.setFamilies(font_families())
+    font.setPointSizeF(10)
+    # No ligatures: Qt's PDF text map would turn "fi" into one character (U+FB01), and a
+    # search for "finish" in the PDF would miss it.
+    font.setFeature(QFont.Tag("liga"), 0)
+    doc.setDefaultFont(font)
+    option = QTextOption()
+    option.setUseDesignMetrics(True)  # the same line breaks on screen, in ODT and in PDF
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    doc.setDefaultTextOption(option)
+    doc.setDocumentMargin(0)
+    doc.setMarkdown(render_markdown(summary, chart=CHART_NAME if chart_png else None),
+                    QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+    # After setMarkdown, which clears the document's title and resources.
+    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, _doc_title(summary))
+    if chart_png:
+        image = QImage.fromData(chart_png, "PNG")
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_NAME), image)
+    style_document(doc, font_families("mono"), CHART_WIDTH_PX)
+    return doc
+
+
+def _doc_title(summary: RunSummary) -> str:
+    return redact(f"{summary.title} — run summary")
+
+
+def _chart(summary: RunSummary) -> bytes | None:
+    from app.gui.chart import render_chart
+
+    if not any(r.recorded for r in summary.rounds):
+        return None
+    return render_chart(summary, families=font_families())
+
+
+# -- the four formats ---------------------------------------------------------------------
+
+def to_markdown(summary: RunSummary) -> bytes:
+    return render_markdown(summary).encode("utf-8")
+
+
+def to_html(summary: RunSummary) -> bytes:
+    ensure_app()
+    chart = _chart(summary)
+    html = build_document(summary, chart).toHtml()
+    if chart:
+        # One self-contained file: the chart travels inside it.
+        data = "data:image/png;base64," + base64.b64encode(chart).decode("ascii")
+        html = html.replace(f'src="{CHART_NAME}"', f'src="{data}"')
+    extra = (f'<meta name="generator" content="{NAME}" />'
+             '<meta name="viewport" content="width=device-width, initial-scale=1" />'
+             '<style type="text/css">body { max-width: 52em; margin: 2em auto; padding: 0 1em; '
+             'line-height: 1.35; } img { max-width: 100%; height: auto; } '
+             'table { margin-bottom: 0.6em; }</style>')
+    html = html.replace("</head>", extra + "</head>", 1)
+    return redact(html).encode("utf-8")
+
+
+def to_odt(summary: RunSummary) -> bytes:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QTextDocumentWriter
+
+    ensure_app()
+    doc = build_document(summary, _chart(summary))
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QTextDocumentWriter(buf, b"odf")
+    ok = writer.write(doc)
+    buf.close()
+    if not ok:
+        raise ExportError("Qt could not write the ODT document.")
+    return bytes(data.data())
+
+
+def to_pdf(summary: RunSummary, locale=None) -> bytes:
+    from app.gui.chart import draw_chart
+    from app.gui.pdf import write_pdf
+
+    ensure_app()
+    families = font_families()
+    doc = build_document(summary, _chart(summary))
+    # In the PDF the chart is painted as vectors where the image stood: crisp at any zoom.
+    vector = (CHART_NAME, lambda painter, rect: draw_chart(painter, summary, rect,
+                                                           families=families))
+    return write_pdf(doc, page_size_for(locale), title=_doc_title(summary),
+                     footer=redact(f"{summary.title} · run {summary.run_id}"),
+                     families=families, vector=vector)
+
+
+def render(summary: RunSummary, fmt: str, locale=None) -> bytes:
+    if fmt == "md":
+        return to_markdown(summary)
+    if fmt == "html":
+        return to_html(summary)
+    if fmt == "odt":
+        return to_odt(summary)
+    if fmt == "pdf":
+        return to_pdf(summary, locale)
+    raise ExportError(f"Unknown format \"{fmt}\"; choose one of {', '.join(FORMATS)}.")
+
+
+def export_run(workspace_root: Path | str, fmt: str, output: Path | str,
+               run_id: str | None = None, locale=None) -> Path:
+    """Write the summary of a run (the latest by default) to `output`; return its path.
+
+    Written atomically: a failed export never leaves half a file behind.
+    """
+    fmt = (fmt or "").lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise ExportError(f"Unknown format \"{fmt}\"; choose one of {', '.join(FORMATS)}.")
+    output = Path(output).expanduser()
+    if output.is_dir():
+        raise ExportError(f"{output} is a folder; give a file name such as summary.{fmt}.")
+    data = render(build_summary(workspace_root, run_id), fmt, locale)
+    atomic_write_bytes(output, data)
+    return output
+
+
+def export_command(path: str, fmt: str | None, output: str, run_id: str | None = None) -> int:
+    """`harness-desk export`: print "Wrote <file>" and return 0, or one sentence on stderr and 1."""
+    if not fmt:  # no --format: take it from the file name
+        fmt = Path(output).suffix.lstrip(".").lower()
+        fmt = {"markdown": "md", "htm": "html"}.get(fmt, fmt)
+    try:
+        written = export_run(path, fmt, output, run_id)
+    except HarnessError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
+    except OSError as exc:  # DiskWriteError already carries a sentence
+        print(exc.strerror if isinstance(exc, DiskWriteError) else
+              f"Could not write {output}: {exc.strerror or exc}.", file=sys.stderr)
+        return 1
+    except Exception as exc:  # never a traceback on the command line
+        detail = re.sub(r"\s+", " ", redact(str(exc))).strip()
+        print(f"Could not export the run summary: {detail or type(exc).__name__}.",
+              file=sys.stderr)
+        return 1
+    print(f"Wrote {written}")
+    return 0
