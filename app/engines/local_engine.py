@@ -178,7 +178,8 @@ class LocalEngine(OpenAICompatibleEngine):
                         return ModelTurn(text="".join(texts), model=self.model, stop_reason="cancelled")
                     if chunk.usage:
                         details = chunk.usage.prompt_tokens_details
-                        usage = split_usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens, details)
+                        usage = split_usage(chunk.usage.prompt_tokens,
+                                            chunk.usage.completion_tokens, details)
                     for choice in chunk.choices or []:
                         delta = choice.delta
                         if delta and delta.content:

@@ -55,8 +55,9 @@ class OpenAIEngine(OpenAICompatibleEngine):
         return Voice(
             name="OpenAI",
             auth="Your OpenAI API key was rejected. Open Engine settings and paste a new key.",
-            forbidden=("Your OpenAI API key is not allowed to make this request. Check its project "
-                       "and permissions at platform.openai.com, or paste another key in Engine settings."),
+            forbidden=("Your OpenAI API key is not allowed to make this request. Check its "
+                       "project and permissions at platform.openai.com, or paste another key "
+                       "in Engine settings."),
             quota=("Your OpenAI account has run out of quota or reached its spending limit. Add "
                    "credit or raise the limit at platform.openai.com, then run again."),
             model_missing=(f"OpenAI has no model called '{model}' that your key can use. "
@@ -152,7 +153,8 @@ class OpenAIEngine(OpenAICompatibleEngine):
                     elif kind == "response.failed":
                         error = event.response.error
                         raise from_status(voice, 200, {"error": {
-                            "type": getattr(error, "code", "") or "", "message": getattr(error, "message", "")}})
+                            "type": getattr(error, "code", "") or "",
+                            "message": getattr(error, "message", "")}})
                     elif kind == "error":
                         raise from_status(voice, 200, {"error": {
                             "type": event.code or "", "message": event.message}})

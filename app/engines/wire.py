@@ -116,7 +116,8 @@ def from_status(voice: Voice, status: int, body: object = None,
     if status == 403:
         return err(voice.forbidden, AUTH_FAILED)
     if status == 404:
-        return err(voice.model_missing, MODEL_NOT_FOUND, "Open Engine settings and choose another model.")
+        return err(voice.model_missing, MODEL_NOT_FOUND,
+                   "Open Engine settings and choose another model.")
     if status == 429:
         return err(f"{voice.name} is limiting how fast requests can be sent (rate limit).",
                    TRANSIENT, retryable=True)
