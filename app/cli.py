@@ -14,8 +14,24 @@ from app import NAME, __version__
 from app.core.errors import EXIT_FAILED, EXIT_USAGE, HarnessError, UsageError
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad command line as one sentence instead of a usage block."""
+
+    def error(self, message: str):
+        raise UsageError(f"{_sentence(message)} See `{self.prog} --help`.")
+
+
+def _sentence(message: str) -> str:
+    text = message.strip()
+    if text.startswith("argument ") and ": " in text:
+        flag, _, why = text[len("argument "):].partition(": ")
+        text = f"Bad value for {flag.split('/')[0]}: {why}"
+    text = text[0].upper() + text[1:] if text else "The command line was not understood"
+    return text if text.endswith(".") else text + "."
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="harness-desk",
         description=f"{NAME}: put an AI to work on a folder of your files and stay in control.")
     p.add_argument("--version", action="version", version=f"{NAME} {__version__}")
@@ -98,12 +114,15 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["open", *argv]
     if not argv:
         argv = ["open"]
-    parser = build_parser()
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse already printed one line of usage and the error
+        args = build_parser().parse_args(argv)
+    except UsageError as err:
+        _say_error(err.message)
+        return err.exit_code
+    except SystemExit as exc:  # --help and --version print and exit 0
         return EXIT_USAGE if exc.code else 0
     try:
+        _friendly_streams()
         return _dispatch(args)
     except HarnessError as err:
         _say_error(err.message)
@@ -206,6 +225,16 @@ def cmd_undo(args: argparse.Namespace) -> int:
         report = undo_round(ws.root, ws.harness_dir, manifest)
     print(report.summary())
     return 0
+
+
+def _friendly_streams() -> None:
+    """A console that cannot show a character (Chinese on a legacy Windows code page, a byte
+    that was never text) shows a replacement mark instead of crashing the command."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="replace")
+        except (AttributeError, ValueError):
+            pass
 
 
 def _say_error(message: str) -> None:

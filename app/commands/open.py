@@ -31,6 +31,9 @@ def window_available() -> bool:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
+    if args.path and not Path(args.path).is_dir():
+        raise UsageError(f"There is no command or folder called '{args.path}'. "
+                         "See `harness-desk --help`.")
     if window_available() and has_display():
         from app.gui.window import main as window_main  # the window's own issue builds it
 

@@ -53,7 +53,19 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
 
 def atomic_write_text(path: Path | str, text: str) -> None:
     """Atomic write of UTF-8 text, with no newline translation (the caller owns line endings)."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, to_utf8(text))
+
+
+def to_utf8(text: str) -> bytes:
+    """UTF-8 bytes of any str. Text read from a person's file with undecodable bytes carries
+    surrogates; in our own records they become U+FFFD instead of a crash."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode()
+        except UnicodeEncodeError:
+            return text.encode("utf-8", "replace")
 
 
 def atomic_write_json(path: Path | str, obj: Any) -> None:
@@ -110,7 +122,7 @@ def append_jsonl(path: Path | str, obj: Any) -> None:
                 check.seek(-1, os.SEEK_END)
                 if check.read(1) != b"\n":
                     fh.write(b"\n")
-        fh.write(line.encode("utf-8"))
+        fh.write(to_utf8(line))
         fh.flush()
         os.fsync(fh.fileno())
 

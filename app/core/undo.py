@@ -142,6 +142,7 @@ class UndoReport:
     removed: list[str] = field(default_factory=list)
     kept_both: list[tuple[str, str]] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # created by the round, edited by the person since
     messages: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -152,6 +153,8 @@ class UndoReport:
             counts.append(f"{len(self.removed)} removed")
         if self.kept_both:
             counts.append(f"{len(self.kept_both)} kept in both versions")
+        if self.kept:
+            counts.append(f"{len(self.kept)} kept as you left it")
         if self.unchanged:
             counts.append(f"{len(self.unchanged)} already as before")
         head = (f"Undid round {self.round}: " + ", ".join(counts) + "."
@@ -207,7 +210,7 @@ def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: d
         return
     # The person changed the file after the round: keep their version, whatever happens.
     if before == ABSENT:
-        report.unchanged.append(rel)
+        report.kept.append(rel)
         report.messages.append(f"Kept {rel}: round {n} created it and it was changed after the "
                                f"round, so it was left as it is.")
         return

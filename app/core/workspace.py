@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -54,6 +55,10 @@ class Workspace:
             raise NotAWorkspace(f"The folder {self.root} does not exist.")
         if not self.root.is_dir():
             raise NotAWorkspace(f"{self.root} is a file, not a folder.")
+        if need_board and self.board_path.is_dir():
+            raise NotAWorkspace(
+                f"{BOARD_NAME} in {self.root} is a folder, not a file. Rename or remove that "
+                f"folder, then run `harness-desk init {self.root}` to create the board.")
         if need_board and not self.board_path.is_file():
             raise NotAWorkspace(
                 f"There is no {BOARD_NAME} in {self.root}. "
@@ -74,8 +79,14 @@ class Workspace:
 
     # -- runs ----------------------------------------------------------------------------
     def new_run_id(self) -> str:
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        return f"{stamp}-{secrets.token_hex(3)}"
+        """A new id that sorts after every earlier run's (ids are compared by name)."""
+        latest = self.latest_run_id() or ""
+        while True:
+            now = datetime.now(timezone.utc)
+            stamp = now.strftime("%Y%m%d-%H%M%S-") + f"{now.microsecond // 1000:03d}"
+            if stamp > latest[: len(stamp)]:
+                return f"{stamp}-{secrets.token_hex(3)}"
+            time.sleep(0.002)  # started in the same millisecond as the last run
 
     def run_ids(self) -> list[str]:
         """Run ids, oldest first (ids start with a UTC timestamp, so names sort by time)."""
@@ -156,6 +167,9 @@ def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
     except OSError as exc:
         raise HarnessError(f"Could not create {ws.root}: {exc.strerror or exc}.") from exc
     created = False
+    if ws.board_path.is_dir():
+        raise NotAWorkspace(f"{BOARD_NAME} in {ws.root} is a folder, not a file. Rename or "
+                            "remove that folder, then run init again.")
     if not ws.board_path.exists():
         atomic_write_text(ws.board_path, TEMPLATE)
         created = True
