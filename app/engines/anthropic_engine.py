@@ -33,7 +33,8 @@ class AnthropicEngine(Engine):
     chunks, and keeps the connection busy. The price is that a stream can break off
     after a 200; a reply counts only if `message_stop` arrived, and a tool call only if
     its block was closed, so a tool call cut off mid-JSON is never returned (it raises
-    STREAM_BROKEN, which the loop retries).
+    STREAM_BROKEN, which the loop retries). When `cancel` is set the stream is closed at the
+    next chunk and the turn comes back with stop_reason "cancelled" and no tool calls.
 
     Prompt caching: breakpoints on the last tool definition and on the system prompt
     (the stable prefix, identical every round) and one on the last message, so each step
@@ -52,6 +53,7 @@ class AnthropicEngine(Engine):
         # The neutral conversation has no place for them, yet the API wants them sent back
         # unchanged with those tool calls, so the engine keeps them for the round.
         self._thinking: OrderedDict[str, list[dict]] = OrderedDict()
+        self._kept: tuple[tuple[str, float], Any] | None = None  # see _turn_client
 
     # -- configuration -------------------------------------------------------------------
 
@@ -81,6 +83,14 @@ class AnthropicEngine(Engine):
         # max_retries=0: the loop is the only retry layer (RELIABILITY.md, "Loops and money").
         return anthropic.Anthropic(api_key=key, base_url=self.base_url(), max_retries=0,
                                    timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)))
+
+    def _turn_client(self) -> Any:
+        """The client for model turns, kept for the engine's life so connections are reused
+        (no new TLS handshake, and no keychain lookup, on every step)."""
+        where = (self.base_url(), self.config.timeout_s)
+        if self._kept is None or self._kept[0] != where:
+            self._kept = (where, self._client(self._key(), self.config.timeout_s))
+        return self._kept[1]
 
     def _key(self, timeout: float = CALL_TIMEOUT_S) -> str:
         key = lookup_key(self.id, timeout)[0]
@@ -195,7 +205,7 @@ class AnthropicEngine(Engine):
         import anthropic
 
         request = self.build_request(system, tools, messages)
-        client = self._client(self._key(), self.config.timeout_s)
+        client = self._turn_client()
         try:
             with client.messages.stream(**request) as stream:
                 return self._read(stream, cancel, on_text)
@@ -206,8 +216,6 @@ class AnthropicEngine(Engine):
                               exc.message) from None
         except anthropic.APIConnectionError as exc:
             raise from_transport(self.voice(), exc) from None
-        finally:
-            client.close()
 
     def _read(self, stream: Any, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None) -> ModelTurn:

@@ -128,7 +128,7 @@ class LocalEngine(OpenAICompatibleEngine):
             self._ensure_model()
             self._run(lambda client: client.chat.completions.create(
                 model=self.model, max_tokens=1, messages=[{"role": "user", "content": "ping"}],
-                tools=self._tools([tool])), LOCAL_API_KEY)
+                tools=self._tools([tool])))
             return True
         except EngineError as exc:
             return False if "cannot call tools" in exc.message else None
@@ -165,7 +165,7 @@ class LocalEngine(OpenAICompatibleEngine):
         self._ensure_model()
         request = self.build_request(system, tools, messages)
         return self._run(lambda client: self._read(
-            client.chat.completions.create(**request, stream=True), cancel, on_text), LOCAL_API_KEY)
+            client.chat.completions.create(**request, stream=True), cancel, on_text))
 
     def _read(self, stream: Any, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None) -> ModelTurn:

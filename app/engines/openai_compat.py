@@ -31,6 +31,7 @@ class OpenAICompatibleEngine(Engine):
     """What the OpenAI and the local engine share: client, base URL and error diagnosis."""
 
     default_base_url = OPENAI_BASE_URL
+    _kept: tuple[tuple[str, float], Any] | None = None  # see _turn_client
 
     def base_url(self) -> str:
         return (self.config.base_url or self.default_base_url).rstrip("/")
@@ -75,15 +76,20 @@ class OpenAICompatibleEngine(Engine):
         finally:
             client.close()
 
-    def _run(self, request: Callable[[Any], Any], key: str) -> Any:
-        """Make one request and read it with the client closed afterwards, errors diagnosed."""
-        client = self._client(self._timeout_s(), key)
+    def _turn_client(self) -> Any:
+        """The client for model turns, kept for the engine's life so connections are reused
+        (no new TLS handshake, and no keychain lookup, on every step)."""
+        where = (self.base_url(), self._timeout_s())
+        if self._kept is None or self._kept[0] != where:
+            self._kept = (where, self._client(self._timeout_s(), self._api_key()))
+        return self._kept[1]
+
+    def _run(self, request: Callable[[Any], Any]) -> Any:
+        """Make one request with the kept client and read it, errors diagnosed."""
         try:
-            return request(client)
+            return request(self._turn_client())
         except Exception as exc:
             raise self._diagnose(exc) from None
-        finally:
-            client.close()
 
     @staticmethod
     def _stream_cuts() -> tuple[type[Exception], ...]:

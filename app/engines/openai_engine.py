@@ -134,7 +134,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
              on_text: Callable[[str], None] | None = None) -> ModelTurn:
         request = self.build_request(system, tools, messages)
         return self._run(lambda client: self._read(
-            client.responses.create(**request, stream=True), cancel, on_text), self._api_key())
+            client.responses.create(**request, stream=True), cancel, on_text))
 
     def _read(self, stream: Any, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None) -> ModelTurn:

@@ -31,6 +31,7 @@ class Recorded:
     path: str
     headers: dict[str, str]  # names lower-cased
     raw: bytes
+    client_port: int = 0     # the same port twice: the client kept its connection
 
     @property
     def json(self) -> Any:
@@ -58,8 +59,9 @@ class FakeServer:
                 raw = self.rfile.read(length) if length else b""
                 path = self.path.split("?", 1)[0]
                 with server._lock:
-                    server.requests.append(Recorded(self.command, path,
-                                                    {k.lower(): v for k, v in self.headers.items()}, raw))
+                    server.requests.append(Recorded(
+                        self.command, path, {k.lower(): v for k, v in self.headers.items()}, raw,
+                        self.client_address[1]))
                     reply = server._next(path)
                 server._send(self, reply)
 

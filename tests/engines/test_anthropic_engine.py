@@ -70,6 +70,14 @@ def test_one_attempt_per_turn_streamed_with_the_sdk_retries_off(claude, server):
     assert request.headers["x-stainless-retry-count"] == "0"
 
 
+def test_steps_reuse_one_connection(claude, server):
+    server.push(MESSAGES, claude_stream([text_block("a")]), claude_stream([text_block("b")]))
+    claude.turn(SYSTEM, TOOLS, FIRST)
+    claude.turn(SYSTEM, TOOLS, FIRST)
+    first, second = server.requests
+    assert first.client_port == second.client_port
+
+
 def test_conversation_maps_to_content_blocks_results_first(claude, server):
     server.push(MESSAGES, claude_stream([text_block("done")]))
     messages = FIRST + [

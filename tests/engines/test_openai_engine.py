@@ -69,6 +69,14 @@ def test_request_is_stateless_streamed_and_uses_function_tools(gpt, server):
     assert request.headers["x-stainless-retry-count"] == "0"
 
 
+def test_steps_reuse_one_connection(gpt, server):
+    server.push(RESPONSES, oa_stream([oa_message("a")]), oa_stream([oa_message("b")]))
+    gpt.turn(SYSTEM, TOOLS, FIRST)
+    gpt.turn(SYSTEM, TOOLS, FIRST)
+    first, second = server.requests
+    assert first.client_port == second.client_port
+
+
 def test_conversation_maps_to_items_outputs_first(gpt, server):
     server.push(RESPONSES, oa_stream([oa_message("ok")]))
     history = FIRST + [
