@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QUrl
+import app.gui.none_guard  # noqa: F401  (before any PySide6 call; see the module)
 from PySide6.QtGui import (QBrush, QColor, QFont, QTextBlockFormat, QTextCharFormat,
                            QTextCursor, QTextDocument, QTextFormat, QTextFrameFormat,
                            QTextLength, QTextTable)
 
 from app.core.summary import CHART_NAME, NOTES_HEADER, OUTCOME_WORDS
-from app.gui.chart import OUTCOME_COLOURS
+from app.gui.chart import CHART_SIZE, OUTCOME_COLOURS
 
 # Lengths are CSS pixels (1/96 in); Qt scales them to the paint device (the PDF's dpi).
 INK = QColor("#1f2933")
@@ -23,6 +23,13 @@ GOOD = QColor("#0b6e4f")
 WAIT = QColor("#9a5b00")
 
 _HEADINGS = {1: (21.0, 0, 4), 2: (14.0, 18, 6), 3: (11.0, 12, 3)}  # pt, space above, below
+
+
+def heading_margins_pt() -> set[tuple[str, str]]:
+    """(top, bottom) margins of heading paragraphs as Qt's ODF writer spells them ("13.5pt"):
+    how the ODT polish step finds headings, which Qt writes as plain paragraphs."""
+    return {(f"{above * 0.75:g}pt", f"{below * 0.75:g}pt")
+            for _, above, below in _HEADINGS.values()}
 # Column shares for the tables the summary renders, found by their header row.
 _COLUMNS = {("#", "Task", "State", "Rounds"): (5, 53, 29, 13),
             ("File", "Changed in round"): (70, 30),
@@ -68,11 +75,11 @@ def _style_blocks(doc: QTextDocument, mono: list[str], chart_width: int) -> None
         bf = block.blockFormat()
         level = bf.headingLevel()
         if bf.hasProperty(QTextFormat.Property.BlockTrailingHorizontalRulerWidth):
-            bf.setBackground(QBrush(RULE))
-            cur.setBlockFormat(bf)
-            after_rule = True
+            after_rule = True  # Qt draws the rule itself; a background would be a bar in ODT
             continue
-        in_table = cur.currentTable() is not None
+        # PySide 6.12 mis-counts references on None results (currentTable, textList,
+        # resource): enough calls crash the interpreter, so only non-None APIs are used here.
+        in_table = isinstance(cur.currentFrame(), QTextTable)
         if level in _HEADINGS:
             size, above, below = _HEADINGS[level]
             bf.setTopMargin(0 if level == 1 else above)
@@ -86,7 +93,7 @@ def _style_blocks(doc: QTextDocument, mono: list[str], chart_width: int) -> None
                 _select(doc, pos, length).setCharFormat(cf)
         elif not in_table:
             bf.setTopMargin(0)
-            bf.setBottomMargin(2 if block.textList() is not None else 6)  # list items sit close
+            bf.setBottomMargin(2 if bf.objectIndex() != -1 else 6)  # list items sit close
             if not any(cf.isImageFormat() for _, _, cf in _fragments(block)):
                 # Airier lines for text; an image line would grow by a quarter of its height.
                 bf.setLineHeight(125, QTextBlockFormat.LineHeightTypes.ProportionalHeight.value)
@@ -98,10 +105,9 @@ def _style_blocks(doc: QTextDocument, mono: list[str], chart_width: int) -> None
         for pos, length, cf in _fragments(block):
             if cf.isImageFormat():
                 img = cf.toImageFormat()
-                image = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl(img.name()))
-                if img.name() == CHART_NAME and image is not None and image.width():
+                if img.name() == CHART_NAME:
                     img.setWidth(chart_width)
-                    img.setHeight(chart_width * image.height() / image.width())
+                    img.setHeight(chart_width * CHART_SIZE[1] / CHART_SIZE[0])
                     _select(doc, pos, length).setCharFormat(img)
             elif cf.fontFixedPitch():
                 cf.setFontFamilies(mono)
