@@ -15,6 +15,11 @@ from app.core.redact import redact
 from app.core.summary import CHART_NAME, RunSummary, build_summary, render_markdown
 
 FORMATS = ("md", "html", "pdf", "odt")
+# For the window's save dialog: format and filter, the most shareable first.
+SAVE_FILTERS = [("pdf", "PDF document (*.pdf)"),
+                ("odt", "Word or LibreOffice document (*.odt)"),
+                ("html", "Web page (*.html)"),
+                ("md", "Markdown text (*.md)")]
 CHART_WIDTH_PX = 640  # fits the text width of A4 and Letter with 20 mm margins
 
 # Latin first, then CJK fallbacks; the first installed of each list is used. Listing a CJK
@@ -43,6 +48,9 @@ def ensure_app():
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
                                                  or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from app.gui.none_guard import keep_none_alive
+
+    keep_none_alive()
     from PySide6.QtGui import QGuiApplication
 
     app = QGuiApplication.instance()
@@ -128,18 +136,21 @@ def to_markdown(summary: RunSummary) -> bytes:
 def to_html(summary: RunSummary) -> bytes:
     ensure_app()
     chart = _chart(summary)
-    html = build_document(summary, chart).toHtml()
+    html = redact(build_document(summary, chart).toHtml())
     if chart:
         # One self-contained file: the chart travels inside it.
         data = "data:image/png;base64," + base64.b64encode(chart).decode("ascii")
         html = html.replace(f'src="{CHART_NAME}"', f'src="{data}"')
+    # Qt writes HTML 4 for its own renderer; browsers also want a readable measure and
+    # cell borders drawn the same way Qt draws them.
     extra = (f'<meta name="generator" content="{NAME}" />'
              '<meta name="viewport" content="width=device-width, initial-scale=1" />'
              '<style type="text/css">body { max-width: 52em; margin: 2em auto; padding: 0 1em; '
              'line-height: 1.35; } img { max-width: 100%; height: auto; } '
-             'table { margin-bottom: 0.6em; }</style>')
+             'table { border-collapse: collapse; margin-bottom: 0.8em; } '
+             'td, th { border: 1px solid #c3cbd3; vertical-align: top; }</style>')
     html = html.replace("</head>", extra + "</head>", 1)
-    return redact(html).encode("utf-8")
+    return html.encode("utf-8")
 
 
 def to_odt(summary: RunSummary) -> bytes:
@@ -156,7 +167,91 @@ def to_odt(summary: RunSummary) -> bytes:
     buf.close()
     if not ok:
         raise ExportError("Qt could not write the ODT document.")
-    return bytes(data.data())
+    return _polish_odt(bytes(data.data()), _doc_title(summary))
+
+
+_ODT_META = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document-meta xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" \
+xmlns:dc="http://purl.org/dc/elements/1.1/" \
+xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" office:version="1.2">
+<office:meta><meta:generator>{generator}</meta:generator><dc:title>{title}</dc:title>\
+</office:meta></office:document-meta>
+"""
+
+
+_ODT_WIDTH_CM = 17.0  # the text width of A4 with LibreOffice's and Word's 2 cm margins
+
+
+def _odt_headings_and_cjk(content: str, families: list[str]) -> str:
+    """Headings keep with the next paragraph; sizes and weights also apply to CJK text.
+
+    Word processors style East Asian characters through separate "-asian" properties;
+    without them a Chinese heading comes out in body size.
+    """
+    from app.gui.doc_style import heading_margins_pt
+
+    headings = heading_margins_pt()
+
+    def paragraph(m: re.Match) -> str:
+        tag = m.group(0)
+        top = re.search(r'fo:margin-top="([^"]*)"', tag)
+        bottom = re.search(r'fo:margin-bottom="([^"]*)"', tag)
+        if top and bottom and (top[1], bottom[1]) in headings:
+            return tag[:-2].rstrip() + ' fo:keep-with-next="always"/>'
+        return tag
+
+    cjk = next((f for f in families[1:]), None)
+
+    def text(m: re.Match) -> str:
+        tag, extra = m.group(0), []
+        for attr in ("font-size", "font-weight", "font-style"):
+            value = re.search(rf'fo:{attr}="([^"]*)"', tag)
+            if value:
+                extra += [f'style:{attr}-asian="{value[1]}"', f'style:{attr}-complex="{value[1]}"']
+        if cjk and "fo:font-family" in tag:
+            extra.append(f'style:font-family-asian="{cjk}"')
+        return tag[:-2].rstrip() + (" " + " ".join(extra) if extra else "") + "/>"
+
+    content = re.sub(r"<style:paragraph-properties\b[^>]*/>", paragraph, content)
+    return re.sub(r"<style:text-properties\b[^>]*/>", text, content)
+
+
+def _polish_odt(data: bytes, title: str) -> bytes:
+    """Fix what Qt's ODF writer gets wrong, and add the title and generator.
+
+    Qt writes a 100% wide table as style:width="100pt" (a 3.5 cm sliver in LibreOffice and
+    Word) and column shares as percentages ODF does not know; ODF wants table:align="margins"
+    and relative widths ("53*").
+    """
+    import io
+    import zipfile
+    from xml.sax.saxutils import escape
+
+    src = zipfile.ZipFile(io.BytesIO(data))
+    content = src.read("content.xml").decode("utf-8")
+    content = content.replace('style:width="100pt"', f'style:width="{_ODT_WIDTH_CM}cm" '
+                              'table:align="margins"')
+    content = re.sub(r'style:column-width="([\d.]+)%"',
+                     lambda m: f'style:column-width="{float(m[1]) * _ODT_WIDTH_CM / 100:.2f}cm" '
+                               f'style:rel-column-width="{round(float(m[1]) * 100)}*"', content)
+    content = _odt_headings_and_cjk(content, font_families())
+    manifest = src.read("META-INF/manifest.xml").decode("utf-8").replace(
+        "</manifest:manifest>", ' <manifest:file-entry manifest:media-type="text/xml" '
+        'manifest:full-path="meta.xml"/>\n</manifest:manifest>')
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        # The mimetype entry comes first and uncompressed, so the type can be sniffed.
+        z.writestr(zipfile.ZipInfo("mimetype"), src.read("mimetype"),
+                   compress_type=zipfile.ZIP_STORED)
+        for name in src.namelist():
+            if name == "mimetype":
+                continue
+            body = {"content.xml": content.encode("utf-8"),
+                    "META-INF/manifest.xml": manifest.encode("utf-8")}.get(name)
+            z.writestr(name, body if body is not None else src.read(name))
+        z.writestr("meta.xml", _ODT_META.format(generator=escape(NAME),
+                                                title=escape(title)).encode("utf-8"))
+    return out.getvalue()
 
 
 def to_pdf(summary: RunSummary, locale=None) -> bytes:
@@ -193,6 +288,8 @@ def export_run(workspace_root: Path | str, fmt: str, output: Path | str,
     Written atomically: a failed export never leaves half a file behind.
     """
     fmt = (fmt or "").lower().lstrip(".")
+    if not fmt:
+        raise ExportError("Say which format to write: md, html, pdf or odt.")
     if fmt not in FORMATS:
         raise ExportError(f"Unknown format \"{fmt}\"; choose one of {', '.join(FORMATS)}.")
     output = Path(output).expanduser()
