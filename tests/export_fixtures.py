@@ -90,14 +90,14 @@ def make_run(root: Path, rounds=ROUNDS, *, run_id: str = "20250303-140000-a1b2c3
                                  else "")]
     records: list[RoundRecord] = []
     t = start
-    total = Usage()
+    usage_sum = Usage()
     cost = 0.0
     for n, (task, result, changed, summary, error, secs) in enumerate(rounds, 1):
         began, t = t, t + timedelta(seconds=secs)
         usage = Usage(input_tokens=1200 * n, output_tokens=300 * n, cache_read_tokens=800) \
             if is_ai else Usage()
         round_cost = 0.0123 * n if is_ai else 0.0
-        total, cost = total + usage, cost + round_cost
+        usage_sum, cost = usage_sum + usage, cost + round_cost
         events.append(Event(time=_iso(began), type="round_started", round=n, task=task))
         for path in changed:
             events.append(Event(time=_iso(t), type="file_changed", path=path, change="wrote"))
@@ -112,12 +112,15 @@ def make_run(root: Path, rounds=ROUNDS, *, run_id: str = "20250303-140000-a1b2c3
         events.append(Event(time=_iso(t), type="human_needed", question=decision[0],
                             options=decision[1], evidence=["comparison.md"],
                             recommendation=decision[1][0], task=rounds[-1][0]))
+    board = (root / "TASKS.md").read_text(encoding="utf-8")
+    total = board.count("- [")
+    done = board.count("- [x]")
     info = RunInfo(run_id=run_id, workspace=str(root), engine=engine,
                    engine_label="Claude (Anthropic)" if is_ai else "Demo (offline, no AI)",
                    model="claude-sonnet-4-5" if is_ai else "", is_ai=is_ai,
                    limits={"max_steps": 25, "max_rounds": 50}, started_at=_iso(start),
-                   rounds=len(records), tasks_completed=3, tasks_total=5, usage=total,
-                   cost_usd=round(cost, 6))
+                   rounds=len(records), tasks_completed=done, tasks_total=total,
+                   usage=usage_sum, cost_usd=round(cost, 6))
     if finished:
         info.finished_at = _iso(t + timedelta(seconds=1))
         info.state, info.exit_reason = state, exit_reason

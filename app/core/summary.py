@@ -14,9 +14,9 @@ from app.core.conversation import Usage
 from app.core.errors import HarnessError
 from app.core.files import read_json
 from app.core.records import (EXIT_REASON_WORDS, Event, RoundRecord, RunInfo, read_events,
-                              read_rounds)
+                              read_rounds, read_status)
 from app.core.redact import redact_obj
-from app.core.workspace import Workspace
+from app.core.workspace import Workspace, pid_alive
 
 # How each round ended, for a person (the raw result_state is never shown).
 OUTCOME_WORDS: dict[str, str] = {
@@ -142,7 +142,10 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
     finished = info.finished_at is not None and info.state not in ("running", "waiting")
     is_latest = run_id == latest_run(ws)
     if not finished:
-        still = is_latest and ws.lock().is_held_elsewhere()
+        # Ask status.json whose process the run is, rather than probing the run lock: a probe
+        # holds the lock for a moment and could refuse a run that starts just then.
+        status, _ = read_status(ws.status_path)
+        still = is_latest and status.run_id == run_id and pid_alive(status.pid)
         notes.insert(0, "This run is still in progress; this summary shows what was recorded "
                         "so far." if still else
                         "This run did not finish: it stopped without recording an end (the "
@@ -205,7 +208,24 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
         generated_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
     )
     # Nothing key-shaped leaves through the summary, whatever the records hold.
-    return RunSummary.model_validate(redact_obj(summary.model_dump(mode="json")))
+    return RunSummary.model_validate(_scrub(redact_obj(summary.model_dump(mode="json"))))
+
+
+def _scrub(obj):
+    """Bytes that were not UTF-8 (a board saved by an old editor) come through as lone
+    surrogates; they would make every writer fail, so they become U+FFFD."""
+    if isinstance(obj, str):
+        if not any("\ud800" <= ch <= "\udfff" for ch in obj):
+            return obj
+        try:
+            return obj.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:  # a surrogate that stood for no byte
+            return obj.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(obj, dict):
+        return {k: _scrub(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_scrub(v) for v in obj]
+    return obj
 
 
 def latest_run(ws: Workspace) -> str | None:

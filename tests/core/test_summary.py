@@ -185,3 +185,22 @@ def test_latest_run_goes_by_start_time_not_by_name(tmp_path):
     make_run(ws, ROUNDS[1:2], run_id="20250303-140000-000000", decision=None,
              start=second.replace(microsecond=500_000))
     assert build_summary(ws).run_id == "20250303-140000-000000"
+
+
+def test_a_board_with_bytes_that_are_not_utf8_still_renders(tmp_path):
+    ws = fixture_workspace(tmp_path)
+    (ws / "TASKS.md").write_bytes(BOARD.encode("utf-8").replace(
+        b"Draft the landing page copy", b"Draft the caf\xe9 page copy"))
+    md = render_markdown(build_summary(ws))
+    md.encode("utf-8")  # every writer needs this to work
+    assert "Draft the caf\ufffd page copy" in md
+
+
+def test_a_run_still_going_says_so(tmp_path):
+    import os
+
+    ws = fixture_workspace(tmp_path)
+    truncate_run(ws / ".harness" / "runs" / RUN)
+    (ws / ".harness" / "status.json").write_text(json.dumps(
+        {"run_id": RUN, "state": "running", "pid": os.getpid()}), encoding="utf-8")
+    assert "still in progress" in build_summary(ws).notes[0]

@@ -118,6 +118,32 @@ def test_odt_is_a_valid_document_with_the_chart(qapp, tmp_path):
     assert "Which photo goes on the front page?" in odt_text(path)
 
 
+def test_odt_tables_are_page_wide_and_chinese_headings_keep_their_size(qapp, tmp_path):
+    path = export_run(fixture_workspace(tmp_path, chinese=True), "odt", tmp_path / "zh.odt")
+    with zipfile.ZipFile(path) as z:
+        content = z.read("content.xml").decode("utf-8")
+        meta = z.read("meta.xml").decode("utf-8")
+        assert "meta.xml" in z.read("META-INF/manifest.xml").decode("utf-8")
+    assert "<dc:title>主页改版 — run summary</dc:title>" in meta and "Harness Desk" in meta
+    assert 'style:width="100pt"' not in content and 'table:align="margins"' in content
+    assert 'style:column-width="' in content and "%" not in re.findall(
+        r'style:column-width="[^"]*"', content)[0]
+    assert 'style:font-size-asian="21pt"' in content  # the title, in Chinese
+    assert 'fo:keep-with-next="always"' in content
+    assert "起草着陆页文案" in odt_text(path)
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+@needs_poppler
+def test_libreoffice_opens_the_odt(qapp, tmp_path):
+    path = export_run(fixture_workspace(tmp_path), "odt", tmp_path / "s.odt")
+    subprocess.run(["soffice", "--headless", f"-env:UserInstallation={(tmp_path / 'lo').as_uri()}",
+                    "--convert-to", "pdf", "--outdir", str(tmp_path / "out"), str(path)],
+                   capture_output=True, timeout=180, check=True)
+    text = pdf_text(tmp_path / "out" / "s.pdf")
+    assert "Which photo goes on the front page?" in text and "Draft the landing page copy" in text
+
+
 @needs_poppler
 def test_pdf_has_metadata_page_numbers_and_locale_paper(qapp, tmp_path):
     from PySide6.QtCore import QLocale
