@@ -16,6 +16,9 @@ from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, emit, from_status, 
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_MAX_TOKENS = 32_000
+# Older models refuse a max_tokens above their own output limit.
+_OUTPUT_LIMITS = {"claude-3-haiku": 4096, "claude-3-opus": 4096, "claude-3-5-haiku": 8192,
+                  "claude-3-5-sonnet": 8192}
 # Shown when the models API cannot be read; newest first.
 FALLBACK_MODELS = ("claude-sonnet-5-5", "claude-opus-5-5", "claude-haiku-5-5", "claude-opus-5",
                    "claude-sonnet-5", "claude-haiku-4-5")
@@ -153,7 +156,7 @@ class AnthropicEngine(Engine):
             tool_defs[-1]["cache_control"] = EPHEMERAL
         request: dict[str, Any] = {
             "model": self.model,
-            "max_tokens": int(self.config.extra.get("max_tokens", DEFAULT_MAX_TOKENS)),
+            "max_tokens": int(self.config.extra.get("max_tokens", self._max_tokens())),
             "messages": self._messages(messages),
         }
         if system:
@@ -166,6 +169,12 @@ class AnthropicEngine(Engine):
                 last_block["cache_control"] = EPHEMERAL
         assert _breakpoints(request) <= MAX_CACHE_BREAKPOINTS
         return request
+
+    def _max_tokens(self) -> int:
+        for family, limit in _OUTPUT_LIMITS.items():
+            if self.model.startswith(family):
+                return limit
+        return DEFAULT_MAX_TOKENS
 
     def _messages(self, messages: list[Message]) -> list[dict]:
         out: list[dict] = []

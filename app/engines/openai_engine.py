@@ -20,7 +20,6 @@ from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, emi
 
 OPENAI_FALLBACK_MODELS = ("gpt-6.1-sol", "gpt-6-astra", "gpt-6.1-terra", "gpt-6-luna",
                           "gpt-5.5", "gpt-5.4-mini")
-DEFAULT_MAX_OUTPUT_TOKENS = 32_000
 # Ids in the models list that are not chat models an agent could use.
 _NOT_CHAT = ("audio", "realtime", "tts", "transcribe", "image", "embedding", "search",
              "moderation", "instruct", "dall-e", "whisper", "sora")
@@ -119,8 +118,11 @@ class OpenAIEngine(OpenAICompatibleEngine):
         request: dict[str, Any] = {
             "model": self.model, "input": items, "store": False,
             "prompt_cache_key": self.cache_key(system),
-            "max_output_tokens": int(self.config.extra.get("max_tokens", DEFAULT_MAX_OUTPUT_TOKENS)),
         }
+        # No output cap by default: each model's own limit applies (a fixed cap would be
+        # refused by models with a smaller one); the run's budget guards the cost.
+        if self.config.extra.get("max_tokens"):
+            request["max_output_tokens"] = int(self.config.extra["max_tokens"])
         if system:
             request["instructions"] = system
         if tools:

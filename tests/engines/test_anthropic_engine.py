@@ -62,6 +62,13 @@ def test_text_tool_calls_and_usage_come_back(claude, server):
     assert turn.stop_reason == "tool_use"
 
 
+def test_max_tokens_fits_the_model(server):
+    assert AnthropicEngine(EngineConfig(model="claude-sonnet-5-5")).build_request(
+        SYSTEM, TOOLS, FIRST)["max_tokens"] == 32_000
+    assert AnthropicEngine(EngineConfig(model="claude-3-5-haiku-20241022")).build_request(
+        SYSTEM, TOOLS, FIRST)["max_tokens"] == 8192
+
+
 def test_one_attempt_per_turn_streamed_with_the_sdk_retries_off(claude, server):
     server.push(MESSAGES, claude_stream([text_block("ok")]))
     claude.turn(SYSTEM, TOOLS, FIRST)
