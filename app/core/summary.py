@@ -1,4 +1,4 @@
-"""The run summary a person can hand on: built from a run's evidence on disk, rendered as Markdown."""
+"""The run summary a person can hand on, built from a run's evidence on disk (no Qt)."""
 
 from __future__ import annotations
 

@@ -94,7 +94,8 @@ def render(summary: RunSummary, chart: str | None = None) -> str:
     """The summary document as Markdown. `chart` is an image file name to show under the totals."""
     s = summary
     out: list[str] = [f"# {md_cell(s.title)}", ""]
-    out += [f"Run summary for the folder **{md_cell(s.workspace_name)}** · run {md_code(s.run_id)}",
+    out += [f"Run summary for the folder **{md_cell(s.workspace_name)}** · "
+            f"run {md_code(s.run_id)}",
             ""]
     if s.notes:  # a one-column table: it reads as a box in every format, Markdown included
         out += _table([NOTES_HEADER], [[md_cell(n)] for n in s.notes])

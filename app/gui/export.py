@@ -137,6 +137,11 @@ def to_html(summary: RunSummary) -> bytes:
     ensure_app()
     chart = _chart(summary)
     html = redact(build_document(summary, chart).toHtml())
+    # The reader's machine may have none of our fonts: end each list with a generic family,
+    # or a browser falls back to its default, usually a serif.
+    html = re.sub(r"font-family:((?:'[^']*',?)+)",
+                  lambda m: f"font-family:{m[1]},{'monospace' if 'Mono' in m[1] else 'sans-serif'}",
+                  html)
     if chart:
         # One self-contained file: the chart travels inside it.
         data = "data:image/png;base64," + base64.b64encode(chart).decode("ascii")
