@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import app.gui.none_guard  # noqa: F401  (before any PySide6 call; see the module)
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import app.gui.none_guard  # noqa: F401  (before any PySide6 call; see the module)
 from PySide6.QtGui import (QBrush, QColor, QFont, QTextBlockFormat, QTextCharFormat,
                            QTextCursor, QTextDocument, QTextFormat, QTextFrameFormat,
                            QTextLength, QTextTable)

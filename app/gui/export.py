@@ -48,9 +48,6 @@ def ensure_app():
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
                                                  or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from app.gui.none_guard import keep_none_alive
-
-    keep_none_alive()
     from PySide6.QtGui import QGuiApplication
 
     app = QGuiApplication.instance()

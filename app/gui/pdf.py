@@ -8,7 +8,6 @@ from functools import lru_cache
 
 from typing import Callable
 
-import app.gui.none_guard  # noqa: F401  (before any PySide6 call; see the module)
 from PySide6.QtCore import (QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, QSizeF,
                             Qt, QUrl)
 from PySide6.QtGui import (QColor, QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter,
