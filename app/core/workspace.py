@@ -12,6 +12,7 @@ from app.core.errors import HarnessError, NotAWorkspace, WorkspaceLocked
 
 BOARD_NAME = "TASKS.md"
 HARNESS_DIR = ".harness"
+ACQUIRE_TIMEOUT_S = 0.5
 
 
 class Workspace:
@@ -116,7 +117,9 @@ class RunLock:
         from filelock import Timeout
 
         try:
-            self._lock.acquire(timeout=0)
+            # `status` and `watch` probe the lock by holding it for microseconds; a short
+            # patient acquire rides over a probe, while a real run still refuses in ~0.5 s.
+            self._lock.acquire(timeout=ACQUIRE_TIMEOUT_S, poll_interval=0.005)
         except Timeout:
             raise WorkspaceLocked(
                 "Another run is already working in this folder. "
