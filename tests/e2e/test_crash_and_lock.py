@@ -69,11 +69,6 @@ def test_undo_during_a_run_is_refused_with_5_and_changes_nothing(cli, demo_ws, p
     assert finish(first).code == BLOCKED
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: RunLock.is_held_elsewhere() (used by `status`, `watch`, `watch --wait`'s 0.2 s poll) "
-    "probes by briefly ACQUIRING the run lock, and RunLock.acquire() uses timeout=0, so a run "
-    "that starts while any reader is probing is refused with 'Another run is already working "
-    "in this folder.' (exit 5) although no run is active."))
 def test_a_run_is_not_refused_because_status_or_watch_is_looking_at_the_folder(
         cli, demo_ws, procs):
     # A reader that checks "is a run active?" as fast as it can, like many status/watch polls.
