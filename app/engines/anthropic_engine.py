@@ -8,11 +8,11 @@ from collections import OrderedDict
 from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.core.redact import redact
-from app.engines.base import AUTH_FAILED, Availability, Engine, EngineConfig, EngineError
-from app.engines.keys import CALL_TIMEOUT_S, STATUS_TIMEOUT_S, keychain_status, lookup_key
+from app.engines.base import Availability, Engine, EngineConfig, EngineError
+from app.engines.keyed import check_keyed, require_key
+from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, emit, from_status, from_transport,
-                              stable_tools, stream_broken, within)
+                              stable_tools, stream_broken)
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_MAX_TOKENS = 32_000
@@ -96,40 +96,14 @@ class AnthropicEngine(Engine):
         return self._kept[1]
 
     def _key(self, timeout: float = CALL_TIMEOUT_S) -> str:
-        key = lookup_key(self.id, timeout)[0]
-        if not key:
-            raise EngineError("There is no Claude API key yet. Open Engine settings and paste "
-                              "your key, or set ANTHROPIC_API_KEY.", code=AUTH_FAILED,
-                              action="Open Engine settings and paste your key.")
-        return key
+        return require_key(self.id, "Claude", "ANTHROPIC_API_KEY", timeout)
 
     # -- availability --------------------------------------------------------------------
 
     def availability(self) -> Availability:
-        fallback = list(FALLBACK_MODELS)
-        try:
-            try:
-                key = self._key(timeout=STATUS_TIMEOUT_S)
-            except EngineError as exc:
-                usable, why = keychain_status()
-                return Availability(False, exc.message + ("" if usable else " " + why), fallback)
-            ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: self._list_models(key))
-        except EngineError as exc:
-            return Availability(False, exc.message, fallback)
-        except TimeoutError:
-            return Availability(False, f"Claude did not answer within {AVAILABILITY_TIMEOUT_S:g} "
-                                f"seconds at {self.base_url()}. Check your internet connection "
-                                "and try again.", fallback)
-        except Exception as exc:  # availability never raises
-            return Availability(False, redact(f"Could not check Claude: {exc}"), fallback)
-        if not ids:
-            return Availability(True, f"Ready. The model list is empty, so {self.model} is assumed.",
-                                fallback)
-        if not _offers(ids, self.model):
-            return Availability(False, f"Your key cannot use the model '{self.model}'. Choose one "
-                                f"of: {', '.join(ids[:8])}.", ids)
-        return Availability(True, f"Ready: {self.model}, one of {len(ids)} models your key can use.",
-                            ids)
+        return check_keyed("Claude", self.base_url(), self.model, list(FALLBACK_MODELS),
+                           self._key, self._list_models, offered=lambda ids: ids,
+                           has_model=_offers)
 
     def _list_models(self, key: str) -> list[str]:
         import anthropic

@@ -1,4 +1,4 @@
-"""OpenAI through its Responses API (why: see OpenAIEngine), and the local engine's home."""
+"""OpenAI through its Responses API (why: see OpenAIEngine)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,13 @@ import threading
 from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.core.redact import redact
-from app.engines.base import AUTH_FAILED, Availability, EngineError
-from app.engines.keys import CALL_TIMEOUT_S, STATUS_TIMEOUT_S, keychain_status, lookup_key
-from app.engines.local_engine import (LM_STUDIO_BASE_URL, LOCAL_PRESETS,  # noqa: F401 (registry)
-                                      OLLAMA_BASE_URL, LocalEngine)
+from app.engines.base import Availability
+from app.engines.keyed import check_keyed, require_key
+from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import (OPENAI_BASE_URL, OpenAICompatibleEngine, result_text,
                                        split_usage)
-from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, emit, from_status,
-                              parse_arguments, stable_tools, stream_broken, within)
+from app.engines.wire import (Voice, arguments_json, emit, from_status, parse_arguments,
+                              stable_tools, stream_broken)
 
 OPENAI_FALLBACK_MODELS = ("gpt-6.1-sol", "gpt-6-astra", "gpt-6.1-terra", "gpt-6-luna",
                           "gpt-5.5", "gpt-5.4-mini")
@@ -66,36 +64,14 @@ class OpenAIEngine(OpenAICompatibleEngine):
         )
 
     def _api_key(self, timeout: float = CALL_TIMEOUT_S) -> str:
-        key = lookup_key(self.id, timeout)[0]
-        if not key:
-            raise EngineError("There is no OpenAI API key yet. Open Engine settings and paste "
-                              "your key, or set OPENAI_API_KEY.", code=AUTH_FAILED,
-                              action="Open Engine settings and paste your key.")
-        return key
+        return require_key(self.id, "OpenAI", "OPENAI_API_KEY", timeout)
 
     def availability(self) -> Availability:
-        fallback = list(OPENAI_FALLBACK_MODELS)
-        try:
-            try:
-                key = self._api_key(STATUS_TIMEOUT_S)
-            except EngineError as exc:
-                usable, why = keychain_status()
-                return Availability(False, exc.message + ("" if usable else " " + why), fallback)
-            ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: self.list_models(key))
-        except EngineError as exc:
-            return Availability(False, exc.message, fallback)
-        except TimeoutError:
-            return Availability(False, f"OpenAI did not answer within {AVAILABILITY_TIMEOUT_S:g} "
-                                f"seconds at {self.base_url()}. Check your internet connection "
-                                "and try again.", fallback)
-        except Exception as exc:  # availability never raises
-            return Availability(False, redact(f"Could not check OpenAI: {exc}"), fallback)
-        chat = sorted(i for i in ids if not any(w in i for w in _NOT_CHAT)) or fallback
-        if ids and self.model not in ids:
-            return Availability(False, f"Your key cannot use the model '{self.model}'. Choose one "
-                                f"of: {', '.join(chat[:8])}.", chat)
-        return Availability(True, f"Ready: {self.model}, one of {len(chat)} models your key can use.",
-                            chat)
+        return check_keyed(
+            "OpenAI", self.base_url(), self.model, list(OPENAI_FALLBACK_MODELS), self._api_key,
+            self.list_models,
+            offered=lambda ids: sorted(i for i in ids if not any(w in i for w in _NOT_CHAT)),
+            has_model=lambda ids, model: model in ids)
 
     def cache_key(self, system: str) -> str:
         # The workspace's key when the loop gives one; otherwise one derived from the stable

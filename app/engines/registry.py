@@ -25,7 +25,7 @@ ENGINES: dict[str, EngineEntry] = {
         EngineEntry("demo", "Demo (offline, no AI)", "app.engines.demo:DemoEngine"),
         EngineEntry("anthropic", "Claude (Anthropic)", "app.engines.anthropic_engine:AnthropicEngine"),
         EngineEntry("openai", "OpenAI", "app.engines.openai_engine:OpenAIEngine"),
-        EngineEntry("local", "Local (Ollama, LM Studio)", "app.engines.openai_engine:LocalEngine"),
+        EngineEntry("local", "Local (Ollama, LM Studio)", "app.engines.local_engine:LocalEngine"),
     )
 }
 

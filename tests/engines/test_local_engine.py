@@ -10,7 +10,7 @@ from app.core.conversation import Message, ToolCall, ToolResult, ToolSpec
 from app.core.redact import redact
 from app.engines.base import (ENGINE_UNREACHABLE, MODEL_NOT_FOUND, STREAM_BROKEN, TRANSIENT,
                               EngineConfig, EngineError)
-from app.engines.openai_engine import LM_STUDIO_BASE_URL, OLLAMA_BASE_URL, LocalEngine
+from app.engines.local_engine import LM_STUDIO_BASE_URL, OLLAMA_BASE_URL, LocalEngine
 from tests.engines.fake_servers import (Reply, chat_events, chat_stream, free_port, oa_error,
                                         oa_models, ollama_show)
 
