@@ -17,9 +17,11 @@ import pytest
 from app.core.board import Board
 
 from .conftest import (BLOCKED, LOCKED, STOPPED, assert_plain_error, finish, jsonl,
-                       only_checkboxes_changed, run_dirs, status_file, wait_for_round)
+                       only_checkboxes_changed, run_dirs, status_file, wait_for_round,
+                       wait_until)
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+posix_signals = pytest.mark.skipif(sys.platform == "win32",
+                                   reason="kill -9 and POSIX signals")
 
 
 def no_temp_files(root: Path) -> list[str]:
@@ -111,6 +113,7 @@ def test_a_run_is_not_refused_because_status_or_watch_is_looking_at_the_folder(
 
 # -- case 8: kill -9 in the middle of a run -----------------------------------------------
 
+@posix_signals
 def test_kill_9_mid_run_leaves_the_board_and_status_intact_and_the_next_run_starts(
         cli, demo_ws, procs):
     board_before = (demo_ws / "TASKS.md").read_bytes()
@@ -150,6 +153,7 @@ def test_kill_9_mid_run_leaves_the_board_and_status_intact_and_the_next_run_star
     assert Board.load(demo_ws / "TASKS.md").counts() == (2, 6)
 
 
+@posix_signals
 def test_watch_of_a_run_that_is_killed_ends_and_says_it_was_interrupted(cli, demo_ws, procs):
     run = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "0.3")
     procs.append(run)
@@ -170,6 +174,7 @@ def test_watch_of_a_run_that_is_killed_ends_and_says_it_was_interrupted(cli, dem
 
 # -- Ctrl+C and SIGTERM: stop after the current step -------------------------------------
 
+@posix_signals
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_stop_signal_mid_run_stops_after_the_step_with_4_and_nothing_half_written(
         cli, demo_ws, procs, sig):
@@ -207,3 +212,59 @@ def test_a_stop_signal_mid_run_stops_after_the_step_with_4_and_nothing_half_writ
     assert st["state"] == "stopped" and "interrupted" not in (st["message"] or "").lower()
     # And the next run carries on from the board.
     assert cli("run", demo_ws, "--engine", "demo").code == BLOCKED
+
+
+@posix_signals
+def test_undo_puts_back_what_a_round_cut_short_by_kill_9_had_written(cli, demo_ws, procs):
+    run = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "0.3")
+    procs.append(run)
+    summary = demo_ws / "notes" / "brief-summary.md"  # written at round 1's third step
+    wait_until(lambda: summary.exists() or run.poll() is not None, what="round 1's write")
+    os.kill(run.pid, signal.SIGKILL)
+    run.communicate(timeout=10)
+    assert summary.exists()
+    res = cli("undo", demo_ws, "--round", "1")
+    assert res.code == 0, res
+    assert not summary.exists(), "the manifest is written before each change, so undo works"
+    assert sorted(p.name for p in (demo_ws / "notes").iterdir()) == ["customer-comments.md"]
+
+
+def test_the_persons_edits_to_the_board_during_a_run_are_kept(cli, demo_ws, procs):
+    board = demo_ws / "TASKS.md"
+    run = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "0.15")
+    procs.append(run)
+    wait_for_round(demo_ws, run, at_least=1, step=2)
+    # Rosie edits the board in her editor (saved atomically, as most editors do): she
+    # rewrites the intro and adds a task at the end.
+    text = board.read_bytes().decode("utf-8")
+    intro = "The new website copy for the bakery."
+    assert intro in text
+    edited = text.replace(intro, "The NEW website copy — Rosie edited this.") + \
+        "- [ ] Write a thank-you card for the regulars\n"
+    tmp = board.with_name(".TASKS.md.rosie")
+    tmp.write_bytes(edited.encode("utf-8"))
+    os.replace(tmp, board)
+
+    res = finish(run)
+    assert res.code == BLOCKED, res
+    after = board.read_bytes().decode("utf-8")
+    assert "The NEW website copy — Rosie edited this." in after
+    assert after.endswith("- [ ] Write a thank-you card for the regulars\n")
+    b = Board.load(board)
+    assert b.counts() == (2, 7)
+    assert b.next_task().is_human
+
+
+@posix_signals
+def test_ctrl_c_on_watch_stops_watching_quietly_and_leaves_the_run_alone(cli, demo_ws, procs):
+    run = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "0.1")
+    procs.append(run)
+    wait_for_round(demo_ws, run, at_least=1, step=1)
+    watch = cli.start("watch", demo_ws)
+    procs.append(watch)
+    assert watch.stdout.readline().startswith("Run started")
+    watch.send_signal(signal.SIGINT)
+    res = finish(watch, timeout=10)
+    assert res.code in (0, 130), res
+    assert "Traceback" not in res.err, res
+    assert finish(run).code == BLOCKED
