@@ -268,3 +268,18 @@ def test_ctrl_c_on_watch_stops_watching_quietly_and_leaves_the_run_alone(cli, de
     assert res.code in (0, 130), res
     assert "Traceback" not in res.err, res
     assert finish(run).code == BLOCKED
+
+
+@posix_signals
+def test_ctrl_c_during_a_slow_model_turn_stops_within_seconds(cli, demo_ws, procs):
+    # A 30 s "model turn": Stop must not wait it out (the engine call watches the cancel flag).
+    run = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "30")
+    procs.append(run)
+    wait_for_round(demo_ws, run, at_least=1, step=1)
+    sent = time.perf_counter()
+    run.send_signal(signal.SIGINT)
+    res = finish(run, timeout=40)
+    waited = time.perf_counter() - sent
+    assert res.code == STOPPED, res
+    assert waited < 10, f"Ctrl+C took {waited:.1f}s to stop the run"
+    assert status_file(demo_ws)["exit_reason"] == "stopped_by_user"
