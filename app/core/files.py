@@ -25,6 +25,9 @@ class DiskWriteError(OSError):
         self.path = path
         self.cause = cause
 
+    def __str__(self) -> str:  # the sentence alone, without OSError's "[Errno N]" prefix
+        return self.args[1]
+
 
 def atomic_write_bytes(path: Path | str, data: bytes) -> None:
     """Write `data` to `path` so that readers see either the old or the new file, never half.

@@ -74,6 +74,10 @@ def load_settings() -> SettingsLoad:
         return SettingsLoad(settings=Settings.model_validate(data))
     except (ValidationError, ValueError):
         backup = path.with_name("settings.damaged.json")
+        if backup.exists():  # keep every damaged copy: the person may want an old one back
+            from datetime import datetime
+
+            backup = path.with_name(f"settings.damaged-{datetime.now():%Y%m%d-%H%M%S}.json")
         try:
             os.replace(path, backup)
         except OSError:

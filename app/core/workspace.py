@@ -67,6 +67,9 @@ class Workspace:
         return self
 
     def ensure_harness_dir(self) -> None:
+        if self.harness_dir.exists() and not self.harness_dir.is_dir():
+            raise HarnessError(f"{self.harness_dir} is a file, but Harness Desk keeps its records "
+                               f"in a folder of that name. Rename or remove the file.")
         try:
             self.harness_dir.mkdir(parents=True, exist_ok=True)
             (self.harness_dir / "blobs").mkdir(exist_ok=True)
