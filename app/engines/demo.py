@@ -55,7 +55,7 @@ class DemoEngine(Engine):
         decisions = _section(report, "The person's decisions:")
         step = sum(1 for m in messages if m.role == "assistant")
         last = messages[-1] if messages else None
-        seen = "\n".join(r.content for m in messages for r in m.tool_results)
+        results = [r.content for m in messages for r in m.tool_results]
 
         if last is not None and any(r.is_error for r in last.tool_results):
             error = next(r.content for r in last.tool_results if r.is_error)
@@ -64,7 +64,7 @@ class DemoEngine(Engine):
                                   "from a failed tool call.")
 
         target = _target(task, done_when)
-        plan = demo_script.plan_for(task, target, decisions, seen)
+        plan = demo_script.plan_for(task, target, decisions, results)
         if step < len(plan):
             name, args = plan[step]
             return _call(step, name, **args)
@@ -103,6 +103,6 @@ def _target(task: str, done_when: list[str]) -> str:
     for text in done_when + [task]:
         match = _PATH.search(text)
         if match and not match.group(0).lower().endswith("tasks.md"):
-            return match.group(0).lstrip("./")
+            return match.group(0).removeprefix("./")
     slug = re.sub(r"[^a-z0-9]+", "-", task.lower()).strip("-")[:40] or "task"
     return f"demo-output/{slug}.md"

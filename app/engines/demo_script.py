@@ -12,7 +12,10 @@ DEMO_NOTE = ("_Written by the Demo engine: no AI was used. This text follows a f
              "so you can see how a run works._")
 
 
-def plan_for(task: str, target: str, decisions: list[str], seen: str) -> Plan:
+def plan_for(task: str, target: str, decisions: list[str], results: list[str]) -> Plan:
+    """The whole plan for a task. It is recomputed every turn from the tool results so far,
+    so every step must come out the same whatever later results add."""
+    seen = "\n".join(results)
     name = target.rsplit("/", 1)[-1]
     if name == "brief-summary.md":
         return [("list_files", {"path": "."}), _read("brief.md"),
@@ -41,7 +44,7 @@ def plan_for(task: str, target: str, decisions: list[str], seen: str) -> Plan:
     if name == "contact.md":
         return [_read("brief.md"), _write(target, _contact(seen)),
                 _done("Wrote the opening hours and contact page from the brief.", target)]
-    return _generic(task, target, seen)
+    return _generic(task, target, results)
 
 
 def _read(path: str) -> tuple[str, dict]:
@@ -63,12 +66,14 @@ def _answer(decisions: list[str], topic: str) -> str | None:
     return None
 
 
-def _generic(task: str, target: str, seen: str) -> Plan:
-    source = _first_source(seen)
+def _generic(task: str, target: str, results: list[str]) -> Plan:
+    # Step 1 lists the folder; the source is chosen from that listing alone, and step 2's
+    # read gives the excerpt, so later results (our own write) cannot change the plan.
+    source = _first_source(results[0]) if results else None
     plan: Plan = [("list_files", {"path": "."})]
     if source:
         plan.append(_read(source))
-    excerpt = _excerpt(seen, source) if source else ""
+    excerpt = _excerpt(results[1]) if source and len(results) > 1 else ""
     body = [f"# {task}", "", DEMO_NOTE, "", "## What the task asks", "", task, ""]
     if source:
         body += [f"## Starting material from {source}", "", excerpt or "(empty file)", ""]
@@ -81,16 +86,22 @@ def _generic(task: str, target: str, seen: str) -> Plan:
 
 def _first_source(listing: str) -> str | None:
     for match in re.finditer(r"([\w\-./]+\.(?:md|txt|csv))\b", listing):
-        name = match.group(1).lstrip("./")
+        name = match.group(1).removeprefix("./")
         if name.lower() not in ("tasks.md", "agents.md") and not name.startswith("demo-output/"):
             return name
     return None
 
 
-def _excerpt(seen: str, source: str) -> str:
-    lines = [ln for ln in seen.splitlines() if ln.strip() and source not in ln][:6]
-    cleaned = [re.sub(r"^\s*\d+[\t:|]\s?", "", ln) for ln in lines]
-    return "\n".join(f"> {ln}" for ln in cleaned)
+def _excerpt(read_result: str) -> str:
+    """The first lines of a read_file result, without its line numbers and closing note."""
+    lines = []
+    for line in read_result.splitlines():
+        if line.startswith("["):
+            break
+        text = re.sub(r"^\s*\d+\t", "", line)
+        if text.strip():
+            lines.append(f"> {text}")
+    return "\n".join(lines[:6])
 
 
 def _brief_summary() -> str:
