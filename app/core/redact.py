@@ -5,9 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+# A key starts a word (so "risk-assessment-report" is not one) and its body holds a digit
+# (so ordinary hyphenated words are not either); real keys always do.
+_KEY_START = r"(?<![A-Za-z0-9_\-])"
+_HAS_DIGIT = r"(?=[A-Za-z_\-]*[0-9])"
+
 _PATTERNS = [
-    re.compile(r"sk-ant-[A-Za-z0-9_\-]{10,}"),            # Anthropic keys
-    re.compile(r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}"),  # OpenAI keys
+    re.compile(_KEY_START + r"sk-ant-" + _HAS_DIGIT + r"[A-Za-z0-9_\-]{10,}"),   # Anthropic keys
+    re.compile(_KEY_START + r"sk-(?:proj-|svcacct-|admin-)?" + _HAS_DIGIT
+               + r"[A-Za-z0-9_\-]{16,}"),                                        # OpenAI keys
     re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{16,}"),
     re.compile(r"(?i)((?:api[_-]?key|x-api-key|authorization|token|secret)[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9._\-]{16,}"),
     re.compile(r"AKIA[0-9A-Z]{16}"),                       # cloud access key ids

@@ -229,15 +229,9 @@ def _scrub(obj):
 
 
 def latest_run(ws: Workspace) -> str | None:
-    """The run that started last. Ids sort by the second they start in; two runs in the same
-    second (a quick Demo run, then Continue) are told apart by run.json's start time."""
-    def started(run_id: str) -> tuple[datetime, str]:
-        data = read_json(ws.run_dir(run_id) / "run.json")
-        when = parse_time(data.get("started_at")) if isinstance(data, dict) else None
-        return when or datetime.min.replace(tzinfo=timezone.utc), run_id
-
-    ids = ws.run_ids()
-    return max(ids, key=started) if ids else None
+    """The run that started last: run ids begin with their start time, to the millisecond,
+    so the newest is the last by name even when its run.json is damaged."""
+    return ws.latest_run_id()
 
 
 def _read_info(run_dir: Path, run_id: str, ws: Workspace, notes: list[str]) -> RunInfo:

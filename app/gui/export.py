@@ -44,14 +44,14 @@ class ExportError(HarnessError):
 
 
 def ensure_app():
-    """A QGuiApplication for fonts and painting; headless Linux gets the offscreen platform."""
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
-                                                 or os.environ.get("WAYLAND_DISPLAY")):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    """A QGuiApplication for fonts and painting. The window's own application is used when
+    there is one; otherwise (the CLI) export needs no screen, so it always draws offscreen,
+    which also works over SSH with a DISPLAY that leads nowhere."""
     from PySide6.QtGui import QGuiApplication
 
     app = QGuiApplication.instance()
     if app is None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
         app = QGuiApplication([sys.argv[0] if sys.argv else NAME])
     return app
 

@@ -175,16 +175,18 @@ def test_summary_modules_do_not_import_qt():
                           cwd=Path(__file__).resolve().parents[2]).returncode == 0
 
 
-def test_latest_run_goes_by_start_time_not_by_name(tmp_path):
-    """Two runs in the same second get ids that sort by their random tail, not by time."""
+def test_latest_run_is_the_newest_id_even_when_its_run_json_is_damaged(tmp_path):
+    """Run ids start with their start time to the millisecond, so they sort by time."""
     from datetime import datetime, timezone
 
     ws = make_workspace(tmp_path / "w")
     second = datetime(2025, 3, 3, 14, 0, 0, tzinfo=timezone.utc)
-    make_run(ws, ROUNDS[:1], run_id="20250303-140000-ffffff", decision=None, start=second)
-    make_run(ws, ROUNDS[1:2], run_id="20250303-140000-000000", decision=None,
-             start=second.replace(microsecond=500_000))
-    assert build_summary(ws).run_id == "20250303-140000-000000"
+    make_run(ws, ROUNDS[:1], run_id="20250303-140000-001-ffffff", decision=None, start=second)
+    make_run(ws, ROUNDS[1:2], run_id="20250303-140000-002-000000", decision=None,
+             start=second.replace(microsecond=2000))
+    assert build_summary(ws).run_id == "20250303-140000-002-000000"
+    (ws / ".harness" / "runs" / "20250303-140000-002-000000" / "run.json").write_text("{oops")
+    assert build_summary(ws).run_id == "20250303-140000-002-000000"
 
 
 def test_a_board_with_bytes_that_are_not_utf8_still_renders(tmp_path):

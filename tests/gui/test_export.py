@@ -300,3 +300,20 @@ def test_cli_export_with_no_run_is_one_sentence(tmp_path):
     assert result.returncode == 1 and result.stdout == ""
     assert "no recorded run" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_cli_export_works_with_a_display_that_leads_nowhere(demo_run, tmp_path):
+    """An SSH session or container often inherits a DISPLAY with no X server behind it."""
+    import subprocess
+    import sys
+
+    from tests.export_fixtures import REPO, cli_env
+
+    env = cli_env(tmp_path / "config")
+    env["DISPLAY"] = ":99"
+    out = tmp_path / "ssh.pdf"
+    result = subprocess.run([sys.executable, "-m", "app", "export", str(demo_run), "--format",
+                             "pdf", "--output", str(out)], cwd=REPO, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes().startswith(b"%PDF")
