@@ -186,9 +186,7 @@ class LocalEngine(OpenAICompatibleEngine):
                             texts.append(delta.content)
                             emit(on_text, delta.content)
                         for tc in (delta.tool_calls or []) if delta else []:
-                            slot = slots.setdefault(tc.index if tc.index is not None else len(slots),
-                                                    {"id": "", "name": "", "args": ""})
-                            slot["id"] = tc.id or slot["id"]
+                            slot = _slot_for(slots, tc)
                             if tc.function:
                                 slot["name"] += tc.function.name or ""
                                 slot["args"] += tc.function.arguments or ""
@@ -209,3 +207,16 @@ class LocalEngine(OpenAICompatibleEngine):
 def _has_model(ids: list[str], model: str) -> bool:
     # Ollama lists "qwen3:latest" for a model pulled as "qwen3".
     return model in ids or f"{model}:latest" in ids or model.removesuffix(":latest") in ids
+
+
+def _slot_for(slots: dict, tc: Any) -> dict:
+    """The accumulator for a streamed tool-call delta. Ollama sends each of several parallel
+    calls whole, all with index 0: a new id at a used index starts a new call."""
+    index = tc.index if tc.index is not None else len(slots)
+    key = max((k for k in slots if k[0] == index), default=None, key=lambda k: k[1])
+    if key is None or (tc.id and slots[key]["id"] and tc.id != slots[key]["id"]):
+        key = (index, len(slots))
+        slots[key] = {"id": "", "name": "", "args": ""}
+    slot = slots[key]
+    slot["id"] = tc.id or slot["id"]
+    return slot

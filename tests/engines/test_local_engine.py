@@ -176,3 +176,22 @@ def test_server_overload_is_retryable(local, server):
     with pytest.raises(EngineError) as caught:
         local.turn(SYSTEM, TOOLS, FIRST)
     assert caught.value.code == TRANSIENT and caught.value.retryable
+
+
+def test_ollama_parallel_calls_all_numbered_zero_stay_separate(local, server):
+    """Ollama streams each of several parallel calls whole, every one with index 0."""
+    events = chat_events(calls=[("call_a", "read_file", {"path": "a.md"})])
+    whole_b = {"tool_calls": [{"index": 0, "id": "call_b", "type": "function",
+                               "function": {"name": "read_file",
+                                            "arguments": json.dumps({"path": "b.md"})}}]}
+    first_chunk = events[1][1]
+    second = (None, {**first_chunk, "choices": [{"index": 0, "delta": whole_b,
+                                                  "finish_reason": None}]})
+    finish_at = next(i for i, (_, e) in enumerate(events)
+                     if isinstance(e, dict) and e.get("choices")
+                     and e["choices"][0]["finish_reason"])
+    events.insert(finish_at, second)
+    server.push(CHAT, Reply(events=events))
+    turn = local.turn(SYSTEM, TOOLS, FIRST)
+    assert [(c.id, c.name, c.arguments) for c in turn.tool_calls] == [
+        ("call_a", "read_file", {"path": "a.md"}), ("call_b", "read_file", {"path": "b.md"})]
