@@ -151,6 +151,17 @@ def from_transport(voice: Voice, exc: BaseException, in_stream: bool = False) ->
     details = redact(" <- ".join(f"{type(e).__name__}: {e}" for e in chain))[:600]
     if in_stream:
         return stream_broken(voice, details)
+    if any(isinstance(e, (httpx2.UnsupportedProtocol, httpx2.InvalidURL)) for e in chain):
+        return EngineError(f"The address set for {voice.name} is not a web address. It must "
+                           "start with http:// or https:// (for example "
+                           "http://localhost:11434/v1). Fix it in Engine settings.",
+                           code=ENGINE_UNREACHABLE, details=details,
+                           action="Correct the base URL in Engine settings.")
+    if any(isinstance(e, httpx2.ConnectTimeout) for e in chain):
+        # Nothing answered the connection at all (a wrong or firewalled address): retrying
+        # the same address only makes the person wait longer.
+        return EngineError(redact(voice.unreachable), code=ENGINE_UNREACHABLE, details=details,
+                           action="Check that the server is running and the address is right.")
     if any(isinstance(e, httpx2.TimeoutException) or type(e).__name__ == "APITimeoutError"
            for e in chain):
         return EngineError(f"{voice.name} took too long to answer.", code=TRANSIENT,
