@@ -11,14 +11,14 @@ import random
 import threading
 from datetime import datetime, timedelta, timezone
 
-from app.core.conversation import Message, ModelTurn, ToolSpec
+from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
 from app.core.recorder import Recorder
 from app.core.settings import Limits
 from app.engines.base import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
                               QUOTA_EXHAUSTED, Engine, EngineError)
 
 FATAL_CODES = (AUTH_FAILED, QUOTA_EXHAUSTED, MODEL_NOT_FOUND, ENGINE_UNREACHABLE)
-MAX_SINGLE_WAIT_S = 60.0
+MAX_SINGLE_WAIT_S = 60.0  # cap on our own backoff; a service's retry-after is honoured in full
 TRIMMED = "[harness] Older tool output was removed here to fit the model's context."
 
 
@@ -44,20 +44,27 @@ class EngineCaller:
         self._last_turn_cost = 0.0
         self._last_turn_tokens = 0
 
-    def check_budget(self) -> None:
-        """Stop before a call that would likely spend past a budget (uses the last call's size)."""
+    def check_budget(self, prompt_chars: int = 0) -> None:
+        """Stop before a call that would likely spend past a budget.
+
+        The next call is estimated as the larger of the last call and the prompt about to be
+        sent (about 4 characters a token), so even the first call of a run is checked."""
         spent = self.rec.status.cost_usd
         tokens = self.rec.status.usage.total_tokens
         budget, token_budget = self.limits.budget_usd, self.limits.budget_tokens
-        if budget is not None and spent + self._last_turn_cost > budget:
+        prompt = Usage(input_tokens=prompt_chars // 4)
+        next_cost = max(self._last_turn_cost,
+                        self.engine.cost_usd(prompt) if self.engine.is_ai and prompt_chars else 0.0)
+        next_tokens = max(self._last_turn_tokens, prompt.input_tokens)
+        if budget is not None and spent + next_cost > budget:
             raise EngineStop(f"Stopped at the spending limit: ${spent:.4f} spent of "
                              f"${budget:.2f}.", "cancelled", "stopped", "budget_exhausted")
-        if token_budget is not None and tokens + self._last_turn_tokens > token_budget:
+        if token_budget is not None and tokens + next_tokens > token_budget:
             raise EngineStop(f"Stopped at the token limit: {tokens:,} tokens used of "
                              f"{token_budget:,}.", "cancelled", "stopped", "budget_exhausted")
 
     def call(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> ModelTurn:
-        self.check_budget()
+        self.check_budget(_prompt_chars(system, tools, messages))
         attempt = 0
         waited = 0.0
         trimmed = False
@@ -85,6 +92,11 @@ class EngineCaller:
                     raise EngineStop(err.message) from err  # this round fails; the run goes on
                 attempt += 1
                 delay = self._delay(err, attempt)
+                if waited + delay > self.limits.max_retry_wait_s and err.retry_after:
+                    raise EngineStop(
+                        f"{err.message} The service asked to wait {delay:.0f} seconds before "
+                        "trying again, longer than this run may wait. Run again later.",
+                        "engine_error", "failed", "engine_failures") from err
                 if attempt > self.limits.max_retries or waited + delay > self.limits.max_retry_wait_s:
                     raise EngineStop(
                         f"The AI engine kept failing after {attempt} attempts: {err.message}",
@@ -98,8 +110,8 @@ class EngineCaller:
             return turn
 
     def _delay(self, err: EngineError, attempt: int) -> float:
-        if err.retry_after is not None:
-            return max(0.0, min(float(err.retry_after), MAX_SINGLE_WAIT_S))
+        if err.retry_after is not None:  # the service said when: never sooner
+            return max(0.0, float(err.retry_after))
         base = self.limits.retry_base_s * (2 ** (attempt - 1))
         return min(MAX_SINGLE_WAIT_S, base * random.uniform(0.5, 1.0))
 
@@ -112,6 +124,14 @@ class EngineCaller:
                       next_attempt_at=self.rec.status.next_attempt_at)
         self.cancel.wait(delay)  # Stop during a wait ends it at once
         self.rec.update(state="running", next_attempt_at=None)
+
+
+def _prompt_chars(system: str, tools: list[ToolSpec], messages: list[Message]) -> int:
+    size = len(system) + sum(len(t.description) + len(str(t.parameters)) for t in tools)
+    for m in messages:
+        size += len(m.text) + sum(len(r.content) for r in m.tool_results)
+        size += sum(len(str(c.arguments)) for c in m.tool_calls)
+    return size
 
 
 def _trim_oldest_tool_output(messages: list[Message]) -> bool:

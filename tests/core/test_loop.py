@@ -271,13 +271,30 @@ def test_stop_pressed_ends_the_run_after_the_current_step(tmp_path):
 
 def test_budget_stops_before_spending_past_the_limit(tmp_path):
     ws = board_workspace(tmp_path, TWO_TASKS, {"n.md": "x"})
-    reads = [call("read_file", path="n.md", offset=i + 1) for i in range(20)]
-    engine = ScriptedEngine(reads, price_per_token=0.0001)  # 120 tokens -> $0.012 a turn
-    result, _ = run(ws, engine, budget_usd=0.05, stall_limit=5)
+    reads = [call("read_file", path="n.md", offset=i + 1) for i in range(40)]
+    engine = ScriptedEngine(reads, price_per_token=0.00001)  # 120 tokens -> $0.0012 a turn
+    result, _ = run(ws, engine, budget_usd=0.03, stall_limit=5, max_steps=40)
     assert (result.state, result.exit_reason) == ("stopped", "budget_exhausted")
     status = Status.model_validate(read_json(ws.status_path))
-    assert status.cost_usd <= 0.05
-    assert len(engine.requests) == 4
+    assert status.cost_usd <= 0.03
+    assert 1 <= len(engine.requests) < 25  # the estimate of the next prompt stops it early
+
+
+def test_a_budget_smaller_than_the_first_prompt_sends_nothing(tmp_path):
+    ws = board_workspace(tmp_path, TWO_TASKS)
+    engine = ScriptedEngine([call("list_files")], price_per_token=0.00001)
+    result, _ = run(ws, engine, budget_usd=0.0)
+    assert result.exit_reason == "budget_exhausted"
+    assert engine.requests == []
+
+
+def test_a_retry_after_longer_than_the_run_may_wait_stops_and_says_so(tmp_path):
+    ws = board_workspace(tmp_path, TWO_TASKS)
+    engine = ScriptedEngine([transient(retry_after=120)])
+    result, _ = run(ws, engine, max_retry_wait_s=30)
+    assert (result.state, result.exit_reason) == ("failed", "engine_failures")
+    assert "wait 120 seconds" in result.message
+    assert len(engine.requests) == 1  # never re-sent before the service allows it
 
 
 def test_token_budget_stops_the_run(tmp_path):
