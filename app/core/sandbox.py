@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 from app.core.errors import HarnessError
@@ -81,12 +82,26 @@ class Sandbox:
         real_rel = self.rel(real)
         real_parts = [] if real_rel == "." else real_rel.split("/")
         self._check_names(rel, real_parts, writing)
+        self._refuse_special_file(rel, real)
         if writing:
             if not real_parts:
                 raise PathRefused(f"Refused '{_show(rel)}': that is the workspace folder itself; "
                                   f"{_EXAMPLE}.")
             self._refuse_board_alias(rel, real)
         return real
+
+    @staticmethod
+    def _refuse_special_file(rel: str, real: Path) -> None:
+        # Opening a named pipe blocks for ever and a device is not a document: only ordinary
+        # files and folders are the person's work.
+        try:
+            mode = os.stat(real).st_mode
+        except OSError:
+            return  # does not exist (yet): creating an ordinary file is fine
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise PathRefused(f"Refused '{_show(rel)}': it is a special file (a pipe, socket or "
+                              "device), not an ordinary file; only ordinary files and folders "
+                              "can be read or changed.")
 
     def _lexical(self, rel: str, writing: bool) -> list[str]:
         """Checks on the text of the path alone; returns its normalised components."""

@@ -236,6 +236,7 @@ class ToolBox:
         if self.sandbox.rel(target) != rel:
             raise _Refuse(f"'{rel}' changed on disk while being written; nothing was changed.")
         write(target)
+        self.changes.after_change(rel)
 
     def _write_file(self, path: str, content: str) -> ToolOutcome:
         data = content.encode("utf-8", "surrogatepass")

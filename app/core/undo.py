@@ -112,6 +112,16 @@ class RoundChanges:
         self._files[rel] = entry
         self._save()
 
+    def after_change(self, rel: str) -> None:
+        """Record what the round left in `rel` right after each change, so that after a kill
+        undo still tells the round's content from an edit the person made later."""
+        entry = self._files.get(rel)
+        if entry is None:
+            return
+        state, data = _state(self.root / rel)
+        entry["after"] = self.blobs.put(data) if data is not None else state
+        self._save()
+
     def finish(self) -> list[str]:
         """Record each touched file's post-image; return the paths whose content changed."""
         changed = []

@@ -197,3 +197,13 @@ def test_root_given_through_a_link_is_resolved_once(ws, tmp_path):
     box = Sandbox(alias)
     assert box.root == ws.resolve()
     assert box.rel(box.resolve_read("notes/plan.md")) == "notes/plan.md"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_refused_for_read_and_write_instead_of_hanging(ws):
+    os.mkfifo(ws / "notes" / "pipe.txt")
+    box = Sandbox(ws)
+    for resolve in (box.resolve_read, box.resolve_write):
+        with pytest.raises(PathRefused) as caught:
+            resolve("notes/pipe.txt")
+        assert "special file" in caught.value.message

@@ -221,3 +221,22 @@ def test_restored_file_keeps_its_mode(ws):
     changes.finish()
     undo_round(ws, ws / ".harness", manifest_for(ws))
     assert (ws / "keep.md").stat().st_mode & 0o777 == 0o640
+
+
+def test_after_a_kill_undo_still_keeps_the_persons_later_edits(ws):
+    """The tools record each file's post-image right after writing it, so a round killed
+    before finish() still lets undo tell the round's content from the person's edit."""
+    from app.core.tools import ToolBox
+
+    changes = recorder(ws, 2)
+    tools = ToolBox(ws, ws / "TASKS.md", "Write the essay", changes)
+    assert not tools.call("write_file", {"path": "keep.md", "content": "round text\n"}).is_error
+    assert not tools.call("write_file", {"path": "notes/new.md", "content": "new\n"}).is_error
+    # ... the process is killed here: finish() never runs. Then the person edits both files.
+    (ws / "keep.md").write_text("the person's rewrite\n")
+    (ws / "notes" / "new.md").write_text("the person's notes\n")
+    report = undo_round(ws, ws / ".harness", manifest_for(ws, 2))
+    assert (ws / "keep.md").read_text() == "the person's rewrite\n"
+    assert (ws / "keep (before round 2).md").read_text() == "keep\n"
+    assert (ws / "notes" / "new.md").read_text() == "the person's notes\n"
+    assert report.removed == [] and report.restored == []
