@@ -18,6 +18,7 @@ from app.core.conversation import Message, ModelTurn, ToolResult, Usage
 from app.core.engine_calls import EngineCaller, EngineStop
 from app.core.errors import HarnessError
 from app.core.recorder import Listener, Recorder
+from app.core.redact import redact
 from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
 from app.core.reports import (SYSTEM_PROMPT, correction, final_warning, no_progress_question,
                               nudge, progress_report, stall_notice)
@@ -111,7 +112,7 @@ class Harness:
                     self.rec.finish(stop.state, stop.exit_reason, stop.message)
                 except OSError:
                     pass  # the disk refuses even this; the lock's release still frees the folder
-            return RunResult(info.run_id, stop.state, stop.exit_reason, stop.message)
+            return RunResult(info.run_id, stop.state, stop.exit_reason, redact(stop.message))
 
     def _rounds(self) -> None:
         stalled = 0

@@ -16,6 +16,7 @@ _PATTERNS = [
                + r"[A-Za-z0-9_\-]{16,}"),                                        # OpenAI keys
     re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{16,}"),
     re.compile(r"(?i)((?:api[_-]?key|x-api-key|authorization|token|secret)[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9._\-]{16,}"),
+    re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://[^/\s:@]+:)[^@\s/]+(?=@)"),  # user:password@ in URLs
     re.compile(r"AKIA[0-9A-Z]{16}"),                       # cloud access key ids
     re.compile(r"gh[pousr]_[A-Za-z0-9]{20,}"),             # GitHub tokens
 ]

@@ -32,3 +32,9 @@ def test_ordinary_words_and_file_names_are_left_alone(text):
 def test_a_remembered_secret_of_any_shape_is_masked_everywhere():
     remember_secret("plain-looking-secret-value")
     assert redact_obj({"a": ["x plain-looking-secret-value y"]}) == {"a": [f"x {MASK} y"]}
+
+
+def test_a_password_inside_a_url_is_masked_and_the_address_kept():
+    text = "Nothing answers at http://rosie:Hunter2HorseBattery@127.0.0.1:9/v1 now."
+    assert redact(text) == f"Nothing answers at http://rosie:{MASK}@127.0.0.1:9/v1 now."
+    assert redact("http://localhost:11434/v1") == "http://localhost:11434/v1"
