@@ -21,7 +21,7 @@ from app.core.recorder import Listener, Recorder
 from app.core.redact import redact
 from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
 from app.core.reports import (SYSTEM_PROMPT, correction, final_warning, no_progress_question,
-                              nudge, progress_report, stall_notice)
+                              no_tasks_message, nudge, progress_report, stall_notice)
 from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
 from app.core.undo import BlobStore, RoundChanges
@@ -121,6 +121,8 @@ class Harness:
         while True:
             board = Board.load(self.ws.board_path)  # re-read: the person may have edited it
             self.rec.set_tasks(*board.counts())
+            if not board.tasks:
+                raise RunStop("failed", "error", no_tasks_message(board))
             task = board.next_task()
             if task is None:
                 raise RunStop("done", "all_tasks_done", "Every task on the board is done.")
@@ -140,7 +142,8 @@ class Harness:
             round_no += 1
             state = self._round(board, task, round_no)
             progress = state.result == "completed" or bool(state.changed)
-            stalled = 0 if progress else stalled + 1
+            if state.result != "engine_error":
+                stalled = 0 if progress else stalled + 1
             engine_failures = engine_failures + 1 if state.result == "engine_error" else 0
             self.rounds_on_task[task.task_id] = self.rounds_on_task.get(task.task_id, 0) + 1
 
@@ -152,8 +155,8 @@ class Harness:
                 raise RunStop("failed", "engine_failures",
                               f"The AI engine failed in {engine_failures} rounds in a row: "
                               f"{state.error}")
-            if state.result in ("completed", "needs_human"):
-                continue
+            if state.result in ("completed", "needs_human", "engine_error"):
+                continue  # an engine error says nothing about the task: it has its own limit
             if (stalled >= self.limits.stall_limit
                     or self.rounds_on_task[task.task_id] >= self.limits.max_attempts):
                 self._ask_about_no_progress(task, state)
@@ -198,11 +201,10 @@ class Harness:
     def _steps(self, st: RoundState, tools: ToolBox, messages: list[Message]) -> None:
         deadline = time.monotonic() + self.limits.round_seconds
         max_steps = self.limits.max_steps
-        stall_at = max(1, math.ceil(max_steps * 0.6))
-        final_at = max(1, math.ceil(max_steps * 0.8))
         nudges = 0
         calls: list[str] = []      # signatures of the calls since the last correction
         corrected = False
+        warned: set[str] = set()   # the stall notice and final warning go out once each
         for step in range(1, max_steps + 1):
             if self.cancel.is_set():
                 st.result = "cancelled"
@@ -216,13 +218,17 @@ class Harness:
             self._account(st, turn)
             messages.append(Message(role="assistant", text=turn.text,
                                     tool_calls=turn.tool_calls))
+            if self.cancel.is_set():  # Stop pressed while the model was answering: run nothing
+                st.result = "cancelled"
+                return
             if not turn.tool_calls:
                 nudges += 1
                 if nudges > MAX_NUDGES:
                     st.result, st.error = "no_action", "The AI kept replying without using tools."
                     return
-                messages.append(Message(role="user", text=self._notice(
-                    st, "nudge", nudge(nudges, MAX_NUDGES))))
+                notices = [self._notice(st, "nudge", nudge(nudges, MAX_NUDGES))]
+                notices += self._step_warnings(st, step, warned)
+                messages.append(Message(role="user", text="\n\n".join(notices)))
                 continue
 
             results = []
@@ -248,13 +254,24 @@ class Harness:
                     return
                 corrected, calls = True, []
                 notices.append(self._notice(st, "correction", correction(repeated)))
-            if step == stall_at and step < max_steps:
-                notices.append(self._notice(st, "stall", stall_notice(step, max_steps, st.task)))
-            elif step == final_at and step < max_steps:
-                notices.append(self._notice(st, "final_warning", final_warning(step, max_steps)))
+            notices += self._step_warnings(st, step, warned)
             messages.append(Message(role="user", tool_results=results, text="\n\n".join(notices)))
         st.result = "step_limit"
         st.error = f"The round used all {max_steps} steps without finishing the task."
+
+    def _step_warnings(self, st: RoundState, step: int, warned: set[str]) -> list[str]:
+        """The stall notice from 60% of max_steps and the final warning from 80%, once each,
+        whatever the reply at that step was."""
+        max_steps = self.limits.max_steps
+        if step >= max_steps:
+            return []
+        if step >= math.ceil(max_steps * 0.8) and "final_warning" not in warned:
+            warned.update(("stall", "final_warning"))
+            return [self._notice(st, "final_warning", final_warning(step, max_steps))]
+        if step >= math.ceil(max_steps * 0.6) and "stall" not in warned:
+            warned.add("stall")
+            return [self._notice(st, "stall", stall_notice(step, max_steps, st.task))]
+        return []
 
     def _notice(self, st: RoundState, kind: str, text: str) -> str:
         st.notices.append(kind)
@@ -300,11 +317,13 @@ class Harness:
             st.result = "gave_up"
 
     def _record_round(self, st: RoundState, changed: list[str]) -> None:
-        board = Board.load(self.ws.board_path)
-        self.rec.set_tasks(*board.counts())
+        try:
+            self.rec.set_tasks(*Board.load(self.ws.board_path).counts())
+        except BoardError:
+            pass  # the record matters more; the next round reports the board problem
         next_action = {
             "completed": "next task", "needs_human": "wait for the person's decision",
-            "cancelled": "stopped by the person",
+            "cancelled": st.error or "stopped by the person",
         }.get(st.result, "try again or ask the person")
         record = RoundRecord(
             run_id=self.rec.info.run_id, round=st.number, task_id=st.task.task_id,

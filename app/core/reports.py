@@ -71,7 +71,7 @@ def progress_report(board: Board, task: Task, earlier: list[RoundRecord],
         lines += ["", f"Earlier rounds on this task ({len(mine)}):"]
         for r in mine[-5:]:
             files = ", ".join(r.changed_artifacts) or "no files changed"
-            note = r.summary or r.findings or r.error or ""
+            note = "; ".join(x for x in (r.summary, r.findings, r.error) if x)
             lines.append(f"- round {r.round}: {r.result_state}; {files}"
                          + (f"; {note}" if note else ""))
         lines.append("Build on what was found; do not repeat work that had no effect.")
@@ -113,3 +113,13 @@ def final_warning(step: int, max_steps: int) -> str:
 
 def no_progress_question(task: Task) -> str:
     return f"The loop stopped because no progress was detected on: {task.text}"
+
+
+def no_tasks_message(board: Board) -> str:
+    """Why a board has no tasks, in words: usually a format the reader does not know."""
+    raw = board.to_bytes()
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff") or raw.count(b"\x00") > len(raw) // 4:
+        return ("TASKS.md is saved as UTF-16, which Harness Desk cannot read. Save it as UTF-8 "
+                "(in most editors: Save As, then choose UTF-8) and run again.")
+    return ("TASKS.md has no tasks yet. Write each task on its own line as \"- [ ] what to do\" "
+            "(a dash, a space, [ ], a space, then the task) and run again.")

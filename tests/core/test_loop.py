@@ -255,7 +255,7 @@ def test_max_rounds_stops_the_run(tmp_path):
     assert (result.state, result.exit_reason) == ("stopped", "max_rounds")
 
 
-def test_stop_pressed_ends_the_run_after_the_current_step(tmp_path):
+def test_stop_pressed_while_the_model_answers_runs_none_of_its_calls(tmp_path):
     ws = board_workspace(tmp_path, TWO_TASKS)
     cancel = threading.Event()
     engine = ScriptedEngine([calls(("write_file", {"path": "a.md", "content": "A"}),
@@ -263,9 +263,25 @@ def test_stop_pressed_ends_the_run_after_the_current_step(tmp_path):
                             on_turn=lambda n: cancel.set())
     result = Harness(ws, engine, fast_limits(), cancel=cancel).run()
     assert (result.state, result.exit_reason) == ("stopped", "stopped_by_user")
-    # both writes of the step ran whole; nothing half-done
-    assert (ws.root / "a.md").read_text() == "A" and (ws.root / "c.md").read_text() == "C"
+    assert not (ws.root / "a.md").exists() and not (ws.root / "c.md").exists()
     assert rounds_of(ws, result)[0].result_state == "cancelled"
+    assert len(engine.requests) == 1
+
+
+def test_stop_pressed_while_tools_run_finishes_the_step_whole_then_stops(tmp_path):
+    ws = board_workspace(tmp_path, TWO_TASKS)
+    cancel = threading.Event()
+
+    def press_stop(event):
+        if event.type == "tool_called":
+            cancel.set()
+
+    engine = ScriptedEngine([calls(("write_file", {"path": "a.md", "content": "A"}),
+                                   ("write_file", {"path": "c.md", "content": "C"}))])
+    result = Harness(ws, engine, fast_limits(), listeners=[press_stop], cancel=cancel).run()
+    assert result.exit_reason == "stopped_by_user"
+    # both writes of the step ran whole; nothing half-done, and no further model call
+    assert (ws.root / "a.md").read_text() == "A" and (ws.root / "c.md").read_text() == "C"
     assert len(engine.requests) == 1
 
 
@@ -431,3 +447,50 @@ def test_board_deleted_mid_run_fails_with_a_sentence_and_a_valid_status(tmp_path
     assert (result.state, result.exit_reason) == ("failed", "error")
     assert "TASKS.md" in result.message
     assert Status.model_validate(read_json(ws.status_path)).state == "failed"
+
+
+
+def test_stall_notice_still_goes_out_when_that_step_had_no_tool_call(tmp_path):
+    ws = board_workspace(tmp_path, TWO_TASKS, {"f.md": "x"})
+    script = [call("read_file", path="f.md", offset=i + 1) for i in range(5)]
+    script += [text("thinking"), call("list_files"), call("read_file", path="f.md", limit=1),
+               call("read_file", path="f.md", limit=2), call("read_file", path="f.md", limit=3)]
+    engine = ScriptedEngine(script)
+    result, events = run(ws, engine, max_steps=10, stall_limit=1)
+    assert notice_kinds(events) == ["nudge", "stall", "final_warning"]
+
+
+def test_engine_errors_are_not_blamed_on_the_task(tmp_path):
+    ws = board_workspace(tmp_path, TWO_TASKS)
+    engine = ScriptedEngine([], then=EngineError("Bad request.", code=BAD_REQUEST))
+    result, _ = run(ws, engine)  # defaults: stall_limit 2, max_engine_failures 3
+    assert (result.state, result.exit_reason) == ("failed", "engine_failures")
+    assert "no progress" not in ws.board_path.read_text(encoding="utf-8")
+
+
+def test_give_up_findings_reach_the_next_rounds_report(tmp_path):
+    ws = board_workspace(tmp_path, TWO_TASKS)
+    engine = ScriptedEngine([call("give_up", reason="Cannot find the price list",
+                                  findings="prices are in notes/2023/prices.csv")],
+                            then=call("give_up", reason="again", findings="-"))
+    run(ws, engine, stall_limit=2)
+    report = engine.requests[1]["messages"][0].text
+    assert "Cannot find the price list" in report and "notes/2023/prices.csv" in report
+
+
+@pytest.mark.parametrize("board, words", [
+    ("# Plan\n\nJust notes, no tasks.\n", "no tasks yet"),
+    ("- [] Write intro\n1. [ ] Number one\n", "no tasks yet"),
+])
+def test_a_board_without_tasks_says_how_to_write_one(tmp_path, board, words):
+    ws = board_workspace(tmp_path, board)
+    result, _ = run(ws, ScriptedEngine([]))
+    assert (result.state, result.exit_reason) == ("failed", "error")
+    assert words in result.message and "- [ ]" in result.message
+
+
+def test_a_utf16_board_says_to_save_it_as_utf8(tmp_path):
+    ws = board_workspace(tmp_path, "")
+    ws.board_path.write_bytes("- [ ] Write intro\n".encode("utf-16"))
+    result, _ = run(ws, ScriptedEngine([]))
+    assert "UTF-16" in result.message and "UTF-8" in result.message
