@@ -209,21 +209,32 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
+    from app.core.records import read_rounds
     from app.core.undo import undo_round
     from app.core.workspace import Workspace
 
     ws = Workspace(args.path).require(need_board=False)
-    run_id = args.run_id or ws.latest_run_id()
-    if run_id is None or not ws.run_dir(run_id).is_dir():
-        raise UsageError(f"There is no run {args.run_id!r} in this folder." if args.run_id
-                         else "There is no run to undo in this folder yet.")
+    if args.run_id and not ws.run_dir(args.run_id).is_dir():
+        raise UsageError(f"There is no run {args.run_id!r} in this folder.")
+    if not ws.run_ids():
+        raise UsageError("There is no run to undo in this folder yet.")
+    # Latest by default: the newest run that has this round (a run that stopped at once,
+    # waiting for a decision, has no rounds and is not what the person means).
+    candidates = [args.run_id] if args.run_id else list(reversed(ws.run_ids()))
+    run_id = next((r for r in candidates
+                   if (ws.run_dir(r) / "undo" / f"{args.round}.json").exists()), None)
+    if run_id is None:
+        where = f"run {args.run_id}" if args.run_id else "any run in this folder"
+        raise UsageError(f"Round {args.round} of {where} changed no files, or there is no "
+                         "such round.")
     manifest = ws.run_dir(run_id) / "undo" / f"{args.round}.json"
-    if not manifest.exists():
-        raise UsageError(f"Round {args.round} of run {run_id} changed no files, "
-                         "or there is no such round.")
     with ws.lock():  # never restore files while a run is writing them
         report = undo_round(ws.root, ws.harness_dir, manifest)
-    print(report.summary())
+    print(f"Run {run_id}: {report.summary()}")
+    record = next((r for r in read_rounds(ws.run_dir(run_id)) if r.round == args.round), None)
+    if record is not None and record.result_state == "completed":
+        print(f"The task it completed stays checked on the board (“{record.task}”). "
+              "Untick it in TASKS.md if you want it done again.")
     return 0
 
 

@@ -13,7 +13,7 @@ def save_crash_report(exc: BaseException) -> Path:
     from app.core.redact import redact
     from app.core.settings import config_dir
 
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
     folder = config_dir() / "crash-reports"
     text = redact("".join(traceback.format_exception(exc)))
     body = f"Harness Desk {__version__}\n{stamp}\n\n{text}"

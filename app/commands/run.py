@@ -8,6 +8,8 @@ import signal
 import sys
 import threading
 
+from pydantic import ValidationError
+
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
 from app.core.loop import Harness, RunResult
 from app.core.narrate import describe_event
@@ -26,7 +28,13 @@ def build_limits(settings: Settings, args: argparse.Namespace) -> Limits:
     }
     data = settings.limits.model_dump()
     data.update({k: v for k, v in overrides.items() if v is not None})
-    return Limits.model_validate(data)
+    try:
+        return Limits.model_validate(data)
+    except ValidationError as err:
+        problem = err.errors()[0]
+        name = str(problem["loc"][0]) if problem.get("loc") else "a limit"
+        flag = "--" + name.replace("_", "-")
+        raise UsageError(f"Bad value for {flag}: {problem['msg'].lower()}.") from None
 
 
 def build_engine(settings: Settings, ws: Workspace, engine_id: str, model: str | None,

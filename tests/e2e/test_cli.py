@@ -672,3 +672,20 @@ def test_importing_app_creates_no_files_and_prints_nothing(cli, tmp_path):
     assert list(cli.cwd.iterdir()) == []
     assert not cli.config_dir.exists() or list(cli.config_dir.iterdir()) == []
     assert list(home.rglob("*")) == []
+
+
+def test_undo_uses_the_latest_run_that_has_the_round(cli, demo_ws):
+    assert cli("run", demo_ws, "--engine", "demo").code == BLOCKED
+    # A second run that stops at once on the open decision has no rounds at all.
+    assert cli("run", demo_ws, "--engine", "demo").code == BLOCKED
+    res = cli("undo", demo_ws, "--round", "2")
+    assert res.code == DONE, res
+    assert not (demo_ws / "drafts" / "about-us.md").exists()  # round 2 of the first run
+    assert "stays checked" in res.out
+
+
+@pytest.mark.parametrize("flag", ["--max-steps 1000", "--max-rounds 20000",
+                                  "--stall-limit 500", "--max-attempts 101"])
+def test_out_of_range_limits_are_one_sentence_and_exit_2(cli, demo_ws, flag):
+    message = assert_plain_error(cli("run", demo_ws, "--engine", "demo", *flag.split()), USAGE)
+    assert flag.split()[0] in message
