@@ -239,7 +239,7 @@ class ToolBox:
         self.changes.after_change(rel)
 
     def _write_file(self, path: str, content: str) -> ToolOutcome:
-        data = content.encode("utf-8", "surrogatepass")
+        data = _encode(content)
         if len(data) > MAX_WRITE_BYTES:
             raise _Refuse(f"The content is {len(data):,} bytes; write_file takes at most 1 MB. "
                           "Split it into several files.")
@@ -279,7 +279,7 @@ class ToolBox:
                     if count == 0 else "Include more surrounding text so it is unique")
             raise _Fail(f"old_text was found {count} times in '{rel}'; it must be found exactly "
                         f"once. {hint}.")
-        data = text.replace(old_text, new_text, 1).encode("utf-8", "surrogatepass")
+        data = _encode(text.replace(old_text, new_text, 1))
         if len(data) > MAX_WRITE_BYTES:
             raise _Refuse(f"The edited file would be {len(data):,} bytes; files may be at most 1 MB.")
         self._commit(path, rel, lambda t: write_user_file(t, data))
@@ -353,6 +353,18 @@ class ToolBox:
         return ToolOutcome("The round is over. Your reason and findings are recorded for the next "
                            "attempt.", ends_round="gave_up", summary=reason,
                            findings=findings.strip())
+
+
+def _encode(text: str) -> bytes:
+    """UTF-8 for the person's file. Text that came from undecodable bytes (an old Latin-1
+    board) carries them as surrogates: they go back as the very bytes they were."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            return text.encode("utf-8", "replace")
 
 
 def _binary_message(rel: str) -> str:
