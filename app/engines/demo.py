@@ -2,15 +2,15 @@
 
 Each round it reads the progress report (the first user message), picks a plan for the
 current task, and returns one tool call per turn: look around, read the sources, write the
-draft, then complete_task with the file as evidence. On the bundled bakery board it writes
-real drafts and asks the person one decision; on any other board it writes a short,
-clearly-labelled draft per task so the whole flow can be tried without a key.
+draft, then complete_task with the file as evidence. On the bundled bakery board (its tasks
+recognised by their exact words) it writes real drafts and asks the person one decision; on
+any other board it never touches the person's files: it writes a short, clearly-labelled
+draft per task as a new file under demo-output/, so the whole flow can be tried without a key.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import threading
 from typing import Callable
 
@@ -19,7 +19,6 @@ from app.engines import demo_script
 from app.engines.base import Availability, Engine
 
 DELAY_ENV = "HARNESS_DESK_DEMO_DELAY"
-_PATH = re.compile(r"[\w\-./]+\.(?:md|txt|csv|html|json)\b")
 
 
 class DemoEngine(Engine):
@@ -63,8 +62,7 @@ class DemoEngine(Engine):
                          findings="The Demo engine follows a fixed script and cannot recover "
                                   "from a failed tool call.")
 
-        target = _target(task, done_when)
-        plan = demo_script.plan_for(task, target, decisions, results)
+        plan = demo_script.plan_for(task, done_when, decisions, results)
         if step < len(plan):
             name, args = plan[step]
             return _call(step, name, **args)
@@ -98,11 +96,3 @@ def _section(report: str, heading: str) -> list[str]:
             return out
     return []
 
-
-def _target(task: str, done_when: list[str]) -> str:
-    for text in done_when + [task]:
-        match = _PATH.search(text)
-        if match and not match.group(0).lower().endswith("tasks.md"):
-            return match.group(0).removeprefix("./")
-    slug = re.sub(r"[^a-z0-9]+", "-", task.lower()).strip("-")[:40] or "task"
-    return f"demo-output/{slug}.md"

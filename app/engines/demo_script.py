@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+import unicodedata
+from typing import Callable
 
 Plan = list[tuple[str, dict]]
+
+DEMO_FOLDER = "demo-output"
+_PATH = re.compile(r"[\w\-./]+\.(?:md|txt|csv|html|json)\b")
+_SOURCE_SUFFIXES = (".md", ".txt", ".csv")
 
 HOMEPAGE_QUESTION = ("Should the homepage lead with speed (order a cake online in a minute) "
                      "or trust (our story, our bakers, local flour)?")
@@ -12,39 +19,90 @@ DEMO_NOTE = ("_Written by the Demo engine: no AI was used. This text follows a f
              "so you can see how a run works._")
 
 
-def plan_for(task: str, target: str, decisions: list[str], results: list[str]) -> Plan:
+def plan_for(task: str, done_when: list[str], decisions: list[str], results: list[str]) -> Plan:
     """The whole plan for a task. It is recomputed every turn from the tool results so far,
-    so every step must come out the same whatever later results add."""
-    seen = "\n".join(results)
-    name = target.rsplit("/", 1)[-1]
-    if name == "brief-summary.md":
-        return [("list_files", {"path": "."}), _read("brief.md"),
-                _write(target, _brief_summary()), _done("Summarised the brief in five points.",
-                                                        target)]
-    if name == "about-us.md":
-        return [_read("brief.md"), _read("notes/customer-comments.md"),
-                _write(target, _about_us()), _done("Drafted the About us page (150 words).",
-                                                   target)]
-    if name == "homepage-options.md":
-        answer = _answer(decisions, "homepage")
-        if answer is None:
-            return [_read("brief.md"), _write(target, _options()),
-                    ("ask_human", {
-                        "question": HOMEPAGE_QUESTION, "options": ["speed", "trust"],
-                        "evidence": [target, "brief.md"],
-                        "recommendation": "trust: regulars love the story, and online cake "
-                                          "orders can still sit one tap away."})]
-        return [_read(target), _write(target, _options(answer)),
-                _done(f"Compared both directions; Rosie chose {answer}.", target)]
-    if name == "homepage.md":
-        direction = _answer(decisions, "homepage") or "trust"
-        return [_read("notes/homepage-options.md"), _read("brief.md"),
-                _write(target, _homepage(direction)),
-                _done(f"Drafted the homepage in the '{direction}' direction.", target)]
-    if name == "contact.md":
-        return [_read("brief.md"), _write(target, _contact(seen)),
-                _done("Wrote the opening hours and contact page from the brief.", target)]
-    return _generic(task, target, results)
+    so every step must come out the same whatever later results add.
+
+    The bakery scripts run only for the bundled board's own tasks: the exact words of a task
+    in resources/demo-workspace/TASKS.md, whose "Done when" still names the same file. Any
+    other task, on any board, gets the generic plan, which writes only a new file under
+    demo-output/ and never a file the board names."""
+    named = named_path(task, done_when)
+    bakery = BAKERY_TASKS.get(task)
+    if bakery is not None and bakery[0] == named:
+        target, script = bakery
+        return script(target, decisions, "\n".join(results))
+    return _generic(task, done_when, named, results)
+
+
+def named_path(task: str, done_when: list[str]) -> str | None:
+    """The first file the task or its "Done when" names (never the board itself)."""
+    for text in done_when + [task]:
+        for match in _PATH.finditer(text):
+            path = match.group(0).removeprefix("./")
+            if path.lower() != "tasks.md" and not path.lower().endswith("/tasks.md"):
+                return path
+    return None
+
+
+def draft_path(task: str) -> str:
+    """Where the generic plan writes: a new file under demo-output/ named for the task.
+
+    The slug keeps letters and digits of any script, so a Chinese task gets a readable name;
+    a short hash of the whole task text keeps two tasks from ever sharing a file."""
+    text = unicodedata.normalize("NFC", task)
+    slug = "".join(c if c.isalnum() else "-" for c in text.lower())
+    slug = re.sub(r"-+", "-", slug).strip("-")[:40].strip("-") or "task"
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:6]
+    return f"{DEMO_FOLDER}/{slug}-{digest}.md"
+
+
+def _brief_summary_plan(target: str, decisions: list[str], seen: str) -> Plan:
+    return [("list_files", {"path": "."}), _read("brief.md"),
+            _write(target, _brief_summary()),
+            _done("Summarised the brief in five points.", target)]
+
+
+def _about_us_plan(target: str, decisions: list[str], seen: str) -> Plan:
+    return [_read("brief.md"), _read("notes/customer-comments.md"),
+            _write(target, _about_us()), _done("Drafted the About us page (150 words).", target)]
+
+
+def _options_plan(target: str, decisions: list[str], seen: str) -> Plan:
+    answer = _answer(decisions, "homepage")
+    if answer is None:
+        return [_read("brief.md"), _write(target, _options()),
+                ("ask_human", {
+                    "question": HOMEPAGE_QUESTION, "options": ["speed", "trust"],
+                    "evidence": [target, "brief.md"],
+                    "recommendation": "trust: regulars love the story, and online cake "
+                                      "orders can still sit one tap away."})]
+    return [_read(target), _write(target, _options(answer)),
+            _done(f"Compared both directions; Rosie chose {answer}.", target)]
+
+
+def _homepage_plan(target: str, decisions: list[str], seen: str) -> Plan:
+    direction = _answer(decisions, "homepage") or "trust"
+    return [_read("notes/homepage-options.md"), _read("brief.md"),
+            _write(target, _homepage(direction)),
+            _done(f"Drafted the homepage in the '{direction}' direction.", target)]
+
+
+def _contact_plan(target: str, decisions: list[str], seen: str) -> Plan:
+    return [_read("brief.md"), _write(target, _contact(seen)),
+            _done("Wrote the opening hours and contact page from the brief.", target)]
+
+
+# The bundled board's tasks, word for word as in resources/demo-workspace/TASKS.md, with the
+# file each one's "Done when" names and its script. Change one there, change it here.
+BAKERY_TASKS: dict[str, tuple[str, Callable[[str, list[str], str], Plan]]] = {
+    "Summarise the brief in five bullet points": ("notes/brief-summary.md", _brief_summary_plan),
+    'Draft the "About us" page': ("drafts/about-us.md", _about_us_plan),
+    "Compare two directions for the homepage: speed (order online fast) or trust (our story "
+    "and our bakers)": ("notes/homepage-options.md", _options_plan),
+    "Draft the homepage in the chosen direction": ("drafts/homepage.md", _homepage_plan),
+    "Write the opening hours and contact page": ("drafts/contact.md", _contact_plan),
+}
 
 
 def _read(path: str) -> tuple[str, dict]:
@@ -66,28 +124,48 @@ def _answer(decisions: list[str], topic: str) -> str | None:
     return None
 
 
-def _generic(task: str, target: str, results: list[str]) -> Plan:
+def _generic(task: str, done_when: list[str], named: str | None, results: list[str]) -> Plan:
     # Step 1 lists the folder; the source is chosen from that listing alone, and step 2's
     # read gives the excerpt, so later results (our own write) cannot change the plan.
-    source = _first_source(results[0]) if results else None
+    # The draft goes to a new file of our own: a path the board names is the person's file
+    # (an essay to proofread, a page to improve), so it may be read but is never written.
+    target = draft_path(task)
+    files = _listed_files(results[0]) if results else []
+    source = named if named in files else _first_source(files)
     plan: Plan = [("list_files", {"path": "."})]
     if source:
         plan.append(_read(source))
     excerpt = _excerpt(results[1]) if source and len(results) > 1 else ""
     body = [f"# {task}", "", DEMO_NOTE, "", "## What the task asks", "", task, ""]
+    if done_when:
+        body += ["Done when:", ""] + [f"- {c}" for c in done_when] + [""]
+    if named:
+        body += [f"The task names `{named}`. The Demo engine leaves that file exactly as it "
+                 f"is and writes only this draft, under {DEMO_FOLDER}/.", ""]
     if source:
         body += [f"## Starting material from {source}", "", excerpt or "(empty file)", ""]
-    body += ["## Next steps", "", "- Check this draft and rewrite it in your own words,",
-             "- or run the task again with an AI engine for a real draft.", ""]
+    where = f" into `{named}`" if named else ""
+    body += ["## Next steps", "", f"- Check this draft and copy what you want{where} in your "
+             "own words,", "- or run the task again with an AI engine for a real draft.", ""]
     plan += [_write(target, "\n".join(body)),
              _done("Wrote a demo draft for this task (no AI was used).", target)]
     return plan
 
 
-def _first_source(listing: str) -> str | None:
-    for match in re.finditer(r"([\w\-./]+\.(?:md|txt|csv))\b", listing):
-        name = match.group(1).removeprefix("./")
-        if name.lower() not in ("tasks.md", "agents.md") and not name.startswith("demo-output/"):
+def _listed_files(listing: str) -> list[str]:
+    """The file names (not folders) in a list_files result, in its order."""
+    files = []
+    for line in listing.splitlines()[1:]:
+        if line.endswith("/") or line.startswith("... ") or "  (not usable" in line:
+            continue
+        files.append(line.rsplit("  (", 1)[0])
+    return files
+
+
+def _first_source(files: list[str]) -> str | None:
+    for name in files:
+        if (name.lower().endswith(_SOURCE_SUFFIXES)
+                and name.lower() not in ("tasks.md", "agents.md")):
             return name
     return None
 

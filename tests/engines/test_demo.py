@@ -46,6 +46,10 @@ def test_demo_is_deterministic(tmp_path):
     assert outputs[0] == outputs[1]
 
 
+def demo_drafts(ws):
+    return sorted(p.relative_to(ws.root).as_posix() for p in (ws.root / "demo-output").iterdir())
+
+
 def test_on_any_board_each_task_gets_one_draft_written_once(tmp_path):
     board = ("# 计划\n\n- [ ] 整理会议记录\n- [ ] Summarise plan.txt for the team\n"
              "  - Done when: summary/plan-summary.md exists\n")
@@ -54,14 +58,88 @@ def test_on_any_board_each_task_gets_one_draft_written_once(tmp_path):
     assert result.state == "done"
     writes = [e["path"] for e in events_of(ws, result.run_id) if e["type"] == "file_changed"]
     assert len(writes) == len(set(writes)) == 2
-    summary = (ws.root / "summary" / "plan-summary.md").read_text(encoding="utf-8")
+    assert all(w.startswith("demo-output/") for w in writes)
+    assert not (ws.root / "summary").exists()  # a path the board names is never created
+    summary = (ws.root / writes[1]).read_text(encoding="utf-8")
     assert "> Open a second shop." in summary and "no AI was used" in summary
+    assert "summary/plan-summary.md" in summary  # the draft says which file the task named
+
+
+def test_a_file_named_in_done_when_is_left_untouched_and_the_draft_goes_to_demo_output(tmp_path):
+    essay = "My essay.\r\nIt has a typo: teh.\r\n".encode("utf-8")
+    board = "- [ ] Proofread my essay\n  - Done when: essay.md has no typos\n"
+    ws = board_workspace(tmp_path, board)
+    (ws.root / "essay.md").write_bytes(essay)
+    result = Harness(ws, DemoEngine(), fast_limits()).run()
+    assert result.state == "done"
+    assert (ws.root / "essay.md").read_bytes() == essay
+    drafts = demo_drafts(ws)
+    assert len(drafts) == 1 and drafts[0].startswith("demo-output/proofread-my-essay-")
+    draft = (ws.root / drafts[0]).read_text(encoding="utf-8")
+    assert "`essay.md`" in draft and "> My essay." in draft  # read as material, not replaced
+    writes = [e["path"] for e in events_of(ws, result.run_id) if e["type"] == "file_changed"]
+    assert writes == drafts
+
+
+def test_a_foreign_board_naming_a_bakery_file_never_gets_bakery_text(tmp_path):
+    board = ("# Smile Dental\n\n- [ ] Write our clinic homepage\n"
+             "  - Done when: site/homepage.md has a headline\n"
+             "- [ ] Compare two homepage ideas\n  - Done when: notes/homepage-options.md lists both\n"
+             "- [ ] Draft the \"About us\" page\n  - Done when: site/about-us.md is short\n")
+    ws = board_workspace(tmp_path, board, {"clinic.md": "Smile Dental, open since 2005.\n"})
+    result = Harness(ws, DemoEngine(), fast_limits()).run()
+    assert (result.state, result.exit_reason) == ("done", "all_tasks_done")  # no failed reads
+    assert not (ws.root / "site").exists() and not (ws.root / "notes").exists()
+    written = " ".join(p.read_text(encoding="utf-8") for p in (ws.root / "demo-output").iterdir())
+    for bakery in ("Mill Lane", "Rosie", "bakery", "Hartley Mill", "cake"):
+        assert bakery not in written
+    assert "> Smile Dental, open since 2005." in written
+
+
+def test_an_edited_bakery_task_falls_back_to_the_generic_draft(tmp_path):
+    ws = demo_copy(tmp_path)
+    board = ws.board_path.read_text(encoding="utf-8").replace(
+        "Draft the homepage in the chosen direction", "Draft the homepage for our new shop")
+    ws.board_path.write_text(board, encoding="utf-8")
+    update_board(ws.board_path, lambda b: [b.set_checked(t.text, True) for t in b.tasks
+                                           if not t.text.startswith("Draft the homepage")])
+    result = Harness(ws, DemoEngine(), fast_limits()).run()
+    assert result.state == "done"
+    assert not (ws.root / "drafts" / "homepage.md").exists()
+    draft = (ws.root / demo_drafts(ws)[0]).read_text(encoding="utf-8")
+    assert "Baked by hand" not in draft and "`drafts/homepage.md`" in draft
+
+
+def test_two_chinese_tasks_get_two_different_readable_files(tmp_path):
+    board = "- [ ] 整理会议记录\n- [ ] 写一份周报\n- [ ] 整理会议记录！\n"
+    ws = board_workspace(tmp_path, board)
+    result = Harness(ws, DemoEngine(), fast_limits()).run()
+    assert result.state == "done"
+    drafts = demo_drafts(ws)
+    assert len(drafts) == 3
+    assert sum(d.startswith("demo-output/整理会议记录-") for d in drafts) == 2
+    assert any(d.startswith("demo-output/写一份周报-") for d in drafts)
+
+
+def test_the_draft_file_name_is_short_stable_and_safe():
+    from app.engines.demo_script import draft_path
+    long = "Write a very long task description that goes on and on: about many things, really"
+    path = draft_path(long)
+    assert path == draft_path(long) and path.startswith("demo-output/")
+    name = path.removeprefix("demo-output/").removesuffix(".md")
+    assert len(name) <= 40 + 7 and ":" not in name and not name.startswith("-")
+    assert draft_path("???").startswith("demo-output/task-")
+    assert draft_path("CON") != draft_path("con")  # the hash, not the slug, tells them apart
+    assert draft_path("con").startswith("demo-output/con-")  # never the device name CON.md
 
 
 def test_a_refused_step_makes_the_demo_give_up_honestly(tmp_path):
-    board = "- [ ] Write the notes\n  - Done when: .env.md has them\n"
-    ws = board_workspace(tmp_path, board)
+    # A file of the person's called demo-output blocks the draft: the write fails, nothing
+    # of theirs is touched, and the demo says so instead of pretending.
+    board = "- [ ] Write the notes\n"
+    ws = board_workspace(tmp_path, board, {"demo-output": "mine\n"})
     result = Harness(ws, DemoEngine(), fast_limits(stall_limit=1)).run()
     assert result.exit_reason == "no_progress"
     finished = [e for e in events_of(ws, result.run_id) if e["type"] == "round_finished"]
     assert finished[0]["result_state"] == "gave_up"
+    assert (ws.root / "demo-output").read_text(encoding="utf-8") == "mine\n"
