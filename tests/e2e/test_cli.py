@@ -341,10 +341,12 @@ def test_init_then_run_on_a_new_folder_works_with_the_demo_engine(cli, tmp_path)
     assert res.code == DONE, res
     board = Board.load(folder / "TASKS.md")
     assert all(t.checked for t in board.tasks)
-    # Each task's "Done when" file was written, and labelled as no-AI demo output.
-    for task in board.tasks:
-        name = next(w for d in task.done_when for w in d.split() if w.endswith(".md"))
-        assert "Demo engine" in (folder / name).read_text(encoding="utf-8")
+    # On a person's own board the demo writes only its own drafts, one per task, labelled as
+    # no-AI demo output; the files the tasks name are left for the person.
+    drafts = sorted((folder / "demo-output").glob("*.md"))
+    assert len(drafts) == len(board.tasks)
+    assert all("Demo engine" in d.read_text(encoding="utf-8") for d in drafts)
+    assert not (folder / "overview.md").exists() and not (folder / "titles.md").exists()
 
 # -- 2. errors: one plain sentence, the §9 exit code, never a traceback ---------------------
 
