@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TypeVar
@@ -14,6 +16,10 @@ T = TypeVar("T")
 
 BOM = "\ufeff"
 _UPDATE_RETRIES = 5
+# A stable read (see _stable_read): two reads this far apart must agree, for at most this long.
+_SETTLE_S = 0.025
+_SETTLE_LIMIT_S = 2.0
+_sleep = time.sleep  # one name, so tests can play the editor while we wait
 
 # Unindented bullet, whitespace, checkbox; the text must be separated by whitespace (CommonMark).
 _TASK = re.compile(r"([-*+])[ \t]+\[([ xX])\](?=[ \t]|$)")
@@ -152,7 +158,7 @@ class Board:
 
     @classmethod
     def load(cls, path) -> "Board":
-        return cls.parse(_read(path))
+        return cls.parse(_stable_read(Path(path)))
 
     def to_bytes(self) -> bytes:
         return _encode(self._bom + "".join(self._lines))
@@ -330,36 +336,95 @@ class Board:
         return next(t for t in self._tasks if t.line_no == at)
 
 
-def _read(path) -> bytes:
+def _read(path, name: str | None = None) -> bytes:
+    """One plain read; every failure becomes a sentence naming the file as the person knows it."""
     path = Path(path)
+    name = name or path.name
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise BoardError(f"There is no {path.name} in this folder. Create one with "
+        raise BoardError(f"There is no {name} in this folder. Create one with "
                          "\"harness-desk init\" or from the app.") from None
     except IsADirectoryError:
-        raise BoardError(f"{path.name} is a folder, not a file.") from None
+        raise BoardError(f"{name} is a folder, not a file.") from None
     except OSError as exc:
-        raise BoardError(f"Could not read {path.name}: {exc.strerror or exc}.") from None
+        raise BoardError(f"Could not read {name}: {exc.strerror or exc}.") from None
 
 
-def update_board(path, change: Callable[[Board], T]) -> T:
+def _sample(path: Path, name: str) -> tuple[tuple, bytes | BoardError]:
+    """(what to compare, what to hand back): the bytes plus size, mtime and inode, or the error."""
+    try:
+        data = _read(path, name)
+        st = os.stat(path)
+    except BoardError as exc:
+        return ("error", str(exc)), exc
+    except OSError:  # gone between the read and the stat: mid-save; never equal to anything
+        return ("vanished", object()), BoardError(f"There is no {name} in this folder.")
+    return (data, st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev), data
+
+
+def _stable_read(path: Path, name: str | None = None) -> bytes:
+    """The board's bytes once the file holds still: two reads _SETTLE_S apart must agree.
+
+    Why: editors like Notepad, or vim with backupcopy=yes, save in place: truncate, then
+    write, sometimes in several pieces. A single read can land in between and see half a
+    board (or an empty one). The loop would then find "no tasks left" and end the run as
+    done, and update_board would os.replace the file with that half board: the editor's
+    remaining writes go to the replaced, now nameless inode and the tasks are gone. Editors
+    that save by rename leave a moment with no file at all; that must not end a run either.
+    Two agreeing reads (bytes, size, mtime, inode) 25 ms apart rule out any save that does
+    not pause longer than that halfway; one extra read and 25 ms per load is cheap next to a
+    round. A missing or unreadable file is reported only when it stays so for two reads.
+    Bounded: a file that never settles gives a sentence after _SETTLE_LIMIT_S.
+    """
+    name = name or path.name
+    deadline = time.monotonic() + _SETTLE_LIMIT_S
+    key = _sample(path, name)[0]
+    while True:
+        _sleep(_SETTLE_S)
+        new_key, new_value = _sample(path, name)
+        if new_key == key:
+            if isinstance(new_value, BoardError):
+                raise new_value
+            return new_value
+        if time.monotonic() >= deadline:
+            raise BoardError(f"{name} keeps changing, as if an editor were still saving it. "
+                             "Save it, then try again.")
+        key = new_key
+
+
+def update_board(path, change: Callable[[Board], T], *, removes_tasks: bool = False) -> T:
     """Apply `change` to the board on disk without losing an edit the person made meanwhile.
 
-    The person's editor may save between our read and our write. We re-read just before
-    writing and, if the bytes moved, run `change` again on the fresh board. A tiny window
-    between that check and os.replace remains; no portable lock covers other editors.
+    The board is read with _stable_read, so a save caught halfway is never the starting
+    point. The person's editor may still save between our read and our write: we re-read
+    just before writing and, if the bytes moved, run `change` again on the fresh board. A
+    tiny window between that check and os.replace remains; no portable lock covers other
+    editors. As a last guard, a board with fewer tasks than we read is never written unless
+    the caller says its change removes tasks (`removes_tasks`; no change does today).
+
+    A symlinked TASKS.md (a board shared between folders) is updated where it lives: the
+    link's target is replaced atomically in the target's folder and the link stays a link.
     """
     path = Path(path)
     for _ in range(_UPDATE_RETRIES):
-        before = _read(path)
+        real = Path(os.path.realpath(path))
+        before = _stable_read(real, path.name)
         board = Board.parse(before)
+        had = len(board.tasks)
         result = change(board)
         after = board.to_bytes()
-        if _read(path) != before:
+        if after != before and not removes_tasks and len(Board.parse(after).tasks) < had:
+            raise BoardError(f"The harness did not save {path.name}: the change would have "
+                             "removed tasks from it.")
+        try:
+            moved = _read(real, path.name) != before
+        except BoardError:  # gone for a moment (an editor saving by rename): read it again
+            moved = True
+        if moved:
             continue
         if after != before:
-            atomic_write_bytes(path, after)
+            atomic_write_bytes(real, after)
         return result
     raise BoardError(f"{path.name} kept changing while the harness tried to update it. "
                      "Try again in a moment.")

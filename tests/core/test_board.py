@@ -397,3 +397,196 @@ def test_update_board_leaves_the_file_alone_when_nothing_changed(tmp_path):
     before = path.stat().st_mtime_ns
     assert update_board(path, lambda b: b.counts()) == (0, 1)
     assert path.stat().st_mtime_ns == before and path.read_bytes() == b"- [ ] A"
+
+
+# ---------------------------------------------------------------------------------------
+# The person's editor saving while the harness reads or writes (in-place saves, symlinks).
+
+def _forty_task_board(saved: int) -> bytes:
+    return (f"# Plan\n\nSaved {saved} times.\n\n".encode()
+            + b"".join(f"- [ ] Task {i}\n  - Done when: out{i}.md exists\n".encode() for i in range(40)))
+
+
+def _save_in_place(path, data: bytes, pause: float = 0.005) -> None:
+    # Like Notepad, or vim with backupcopy=yes: same file, truncated, then written in two goes.
+    with open(path, "r+b") as fh:
+        fh.truncate(0)
+        fh.write(data[: len(data) // 2])
+        fh.flush()
+        time.sleep(pause)
+        fh.write(data[len(data) // 2:])
+
+
+def test_an_editor_saving_in_place_during_a_run_loses_no_tasks(tmp_path):
+    import random
+    import threading
+
+    path = tmp_path / "TASKS.md"
+    path.write_bytes(_forty_task_board(0))
+    stop = threading.Event()
+    seen_by_editor: list[int] = []  # tasks on disk each time the editor is about to save
+
+    def editor() -> None:
+        rnd = random.Random(7)
+        saved = 0
+        while not stop.wait(rnd.uniform(0.02, 0.2)):
+            saved += 1
+            current = path.read_bytes()  # nobody else writes in place: this is a whole file
+            seen_by_editor.append(len(Board.parse(current).tasks))
+            # Keep the harness's checkmarks, as an editor that reloaded the file would.
+            _save_in_place(path, current.replace(f"Saved {saved - 1} times".encode(),
+                                                 f"Saved {saved} times".encode()))
+
+    loads: list[int] = []
+    updates = 0
+    busy: list[str] = []
+    thread = threading.Thread(target=editor, daemon=True)
+    thread.start()
+    try:
+        end = time.monotonic() + 1.5
+        i = 0
+        while time.monotonic() < end:
+            i += 1
+            try:
+                update_board(path, lambda b: b.set_checked(f"Task {i % 40}", i % 80 < 40))
+                updates += 1
+                loads.append(len(Board.load(path).tasks))
+            except BoardError as exc:
+                # Only "the file would not hold still" is acceptable, never "task is gone".
+                assert "changing" in str(exc), exc
+                busy.append(str(exc))
+    finally:
+        stop.set()
+        thread.join(5)
+    assert not thread.is_alive()
+    assert len(seen_by_editor) >= 5 and updates >= 5 and len(loads) >= 5, (seen_by_editor, updates, busy)
+    assert set(loads) == {40}, loads
+    assert set(seen_by_editor) == {40}, seen_by_editor
+    assert len(Board.load(path).tasks) == 40
+
+
+def test_load_waits_out_a_save_caught_halfway(tmp_path, monkeypatch):
+    import app.core.board as board_module
+
+    path = tmp_path / "TASKS.md"
+    whole = _forty_task_board(1)
+    path.write_bytes(whole[:len(whole) // 3])  # the editor has written a third so far
+    real_sleep = board_module._sleep
+    pauses = []
+
+    def editor_finishes_while_we_wait(seconds: float) -> None:
+        pauses.append(seconds)
+        if len(pauses) == 1:
+            with open(path, "ab") as fh:
+                fh.write(whole[len(whole) // 3:])
+        real_sleep(seconds)
+
+    monkeypatch.setattr(board_module, "_sleep", editor_finishes_while_we_wait)
+    assert len(Board.load(path).tasks) == 40
+    assert len(pauses) == 2  # half, whole, whole: accepted on the first agreement
+
+
+def test_update_board_never_writes_back_a_save_caught_halfway(tmp_path, monkeypatch):
+    import app.core.board as board_module
+
+    path = tmp_path / "TASKS.md"
+    whole = _forty_task_board(1)
+    path.write_bytes(whole[:len(whole) // 2])
+    real_sleep = board_module._sleep
+    pauses = []
+
+    def editor_finishes_while_we_wait(seconds: float) -> None:
+        pauses.append(seconds)
+        if len(pauses) == 1:
+            with open(path, "ab") as fh:
+                fh.write(whole[len(whole) // 2:])
+        real_sleep(seconds)
+
+    monkeypatch.setattr(board_module, "_sleep", editor_finishes_while_we_wait)
+    update_board(path, lambda b: b.set_checked("Task 39"))
+    board = Board.load(path)
+    assert len(board.tasks) == 40 and board.tasks[39].checked
+    assert path.read_bytes() == whole.replace(b"- [ ] Task 39", b"- [x] Task 39")
+
+
+def test_a_board_that_keeps_changing_stops_with_a_sentence_within_the_limit(tmp_path, monkeypatch):
+    import app.core.board as board_module
+
+    path = tmp_path / "TASKS.md"
+    path.write_bytes(b"- [ ] A\n")
+    real_sleep = board_module._sleep
+
+    def editor_types_while_we_wait(seconds: float) -> None:
+        with open(path, "ab") as fh:
+            fh.write(b"x")
+        real_sleep(seconds)
+
+    monkeypatch.setattr(board_module, "_sleep", editor_types_while_we_wait)
+    monkeypatch.setattr(board_module, "_SETTLE_LIMIT_S", 0.3)
+    for attempt in (lambda: Board.load(path), lambda: update_board(path, lambda b: b.set_checked("A"))):
+        started = time.monotonic()
+        with pytest.raises(BoardError, match="TASKS.md keeps changing") as info:
+            attempt()
+        assert 0.3 <= time.monotonic() - started < 2.0
+        assert "\n" not in str(info.value) and "Errno" not in str(info.value)
+    assert b"[x]" not in path.read_bytes()
+
+
+def test_the_default_wait_for_a_settled_board_is_short_and_bounded():
+    import app.core.board as board_module
+
+    assert 0.01 <= board_module._SETTLE_S <= 0.05
+    assert board_module._SETTLE_LIMIT_S <= 2.5
+
+
+def test_a_board_removed_and_recreated_by_the_editor_is_read_once_back(tmp_path, monkeypatch):
+    import app.core.board as board_module
+
+    path = tmp_path / "TASKS.md"
+    path.write_bytes(b"- [ ] A\n")
+    path.rename(tmp_path / "TASKS.md~")  # vim's default save: old file aside, new one written
+    real_sleep = board_module._sleep
+    pauses = []
+
+    def editor_writes_the_new_file(seconds: float) -> None:
+        pauses.append(seconds)
+        if len(pauses) == 1:
+            path.write_bytes(b"- [ ] A\n- [ ] B\n")
+        real_sleep(seconds)
+
+    monkeypatch.setattr(board_module, "_sleep", editor_writes_the_new_file)
+    assert [t.text for t in Board.load(path).tasks] == ["A", "B"]
+
+
+def test_update_board_refuses_a_change_that_would_drop_tasks(tmp_path):
+    path = tmp_path / "TASKS.md"
+    path.write_bytes(b"- [ ] A\n- [ ] B\n")
+
+    def drops_a_task(board: Board) -> None:
+        board._lines.pop()  # no real change does this today; the guard is for the next one
+        board._scan()
+
+    with pytest.raises(BoardError, match="would have removed tasks"):
+        update_board(path, drops_a_task)
+    assert path.read_bytes() == b"- [ ] A\n- [ ] B\n"
+
+
+def test_update_board_writes_through_a_symlinked_board(tmp_path):
+    import os
+
+    shared = tmp_path / "shared"
+    ws = tmp_path / "ws"
+    shared.mkdir()
+    ws.mkdir()
+    (shared / "TASKS.md").write_bytes(b"- [ ] A\n- [ ] B\n")
+    try:
+        os.symlink(os.path.join("..", "shared", "TASKS.md"), ws / "TASKS.md")
+    except (OSError, NotImplementedError):
+        pytest.skip("this system cannot make symlinks")
+    update_board(ws / "TASKS.md", lambda b: b.set_checked("A"))
+    assert (ws / "TASKS.md").is_symlink()
+    assert os.readlink(ws / "TASKS.md") == os.path.join("..", "shared", "TASKS.md")
+    assert (shared / "TASKS.md").read_bytes() == b"- [x] A\n- [ ] B\n"
+    assert sorted(p.name for p in shared.iterdir()) == ["TASKS.md"]  # no temp file left behind
+    assert sorted(p.name for p in ws.iterdir()) == ["TASKS.md"]
+    assert Board.load(ws / "TASKS.md").tasks[0].checked
