@@ -306,8 +306,10 @@ class Harness:
                           summary=outcome.summary, evidence=outcome.evidence)
         elif outcome.ends_round == "needs_human":
             st.result = "needs_human"
-            board = Board.load(self.ws.board_path)
-            human = board.next_task()
+            try:
+                human = Board.load(self.ws.board_path).next_task()
+            except BoardError:
+                human = None  # the event still carries the question from the tool call
             self.rec.emit("human_needed", round=st.number, task=st.task.text,
                           question=human.question if human else outcome.summary,
                           options=human.options if human else [],
