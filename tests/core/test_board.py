@@ -590,3 +590,16 @@ def test_update_board_writes_through_a_symlinked_board(tmp_path):
     assert sorted(p.name for p in shared.iterdir()) == ["TASKS.md"]  # no temp file left behind
     assert sorted(p.name for p in ws.iterdir()) == ["TASKS.md"]
     assert Board.load(ws / "TASKS.md").tasks[0].checked
+
+
+def test_a_board_nobody_wrote_for_seconds_is_read_once_without_waiting(tmp_path, monkeypatch):
+    import app.core.board as board_module
+
+    path = tmp_path / "TASKS.md"
+    path.write_text("- [ ] One\n- [ ] Two\n", encoding="utf-8")
+    old = time.time() - 60
+    os.utime(path, (old, old))
+    waits = []
+    monkeypatch.setattr(board_module, "_sleep", waits.append)
+    assert [t.text for t in Board.load(path).tasks] == ["One", "Two"]
+    assert waits == []
