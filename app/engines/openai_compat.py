@@ -1,7 +1,12 @@
-"""What the OpenAI and local engines share: the openai SDK client, error diagnosis, usage."""
+"""What the OpenAI and local engines share: the openai SDK client, error diagnosis, usage.
+
+Also the money helpers every HTTP engine uses (the Claude engine too): the run's budget
+output cap, the estimate of what a cut-off attempt was billed, and attaching it to an error.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 
 from app.core.conversation import Usage
@@ -10,6 +15,10 @@ from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.wire import AVAILABILITY_TIMEOUT_S, Voice, from_status, from_transport
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
+CHARS_PER_TOKEN = 4  # the rough rule used wherever tokens are estimated from text
+# Where the run's retry layer puts the output cap that fits what is left of a USD budget
+# (engine_calls.EngineCaller). Each engine reads it when building a request.
+BUDGET_CAP_KEY = "max_output_tokens"
 
 
 def result_text(content: str, is_error: bool) -> str:
@@ -25,6 +34,29 @@ def split_usage(total_in: int, out: int, details: Any) -> Usage:
     written = (getattr(details, "cache_write_tokens", None) or 0) if details is not None else 0
     return Usage(input_tokens=max((total_in or 0) - cached - written, 0), output_tokens=out or 0,
                  cache_read_tokens=cached, cache_write_tokens=written)
+
+
+def budget_cap(extra: dict) -> int | None:
+    """The output-token cap the run's budget asks for, or None when there is none."""
+    value = extra.get(BUDGET_CAP_KEY)
+    return int(value) if value else None
+
+
+def estimated_usage(request: dict, out_chars: int = 0) -> Usage:
+    """A stand-in for usage the server never reported (a cancelled or broken stream): about
+    4 characters a token of the request sent, counted as uncached input, plus what had
+    arrived of the reply. It errs high on input (cache reads are cheaper), low on output
+    (hidden reasoning is not seen), so a budget is charged rather than spared."""
+    sent = len(json.dumps(request, ensure_ascii=False, default=str))
+    return Usage(input_tokens=max(1, sent // CHARS_PER_TOKEN),
+                 output_tokens=out_chars // CHARS_PER_TOKEN)
+
+
+def with_usage(err: EngineError, usage: Usage) -> EngineError:
+    """Attach what an attempt that failed after its 200 was billed, for the retry layer to
+    count (EngineError has no field for it, so it is an instance attribute)."""
+    err.usage = usage  # type: ignore[attr-defined]
+    return err
 
 
 class OpenAICompatibleEngine(Engine):

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 import threading
+from collections import OrderedDict
 from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.engines.base import Availability
+from app.engines.base import BAD_REQUEST, Availability, EngineConfig, EngineError
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
-from app.engines.openai_compat import (OPENAI_BASE_URL, OpenAICompatibleEngine, result_text,
-                                       split_usage)
+from app.engines.openai_compat import (OPENAI_BASE_URL, OpenAICompatibleEngine, budget_cap,
+                                       estimated_usage, result_text, split_usage, with_usage)
 from app.engines.wire import (Voice, arguments_json, emit, from_status, parse_arguments,
                               stable_tools, stream_broken)
 
@@ -21,6 +24,17 @@ OPENAI_FALLBACK_MODELS = ("gpt-6.1-sol", "gpt-6-astra", "gpt-6.1-terra", "gpt-6-
 # Ids in the models list that are not chat models an agent could use.
 _NOT_CHAT = ("audio", "realtime", "tts", "transcribe", "image", "embedding", "search",
              "moderation", "instruct", "dall-e", "whisper", "sora")
+# Ask for each reasoning item's encrypted content, so it can be sent back statelessly.
+INCLUDE_REASONING = "reasoning.encrypted_content"
+_CARRY_LIMIT = 256  # turns whose reasoning is kept (a round has at most max_steps of them)
+# Output limits of model families (the first prefix that matches). A budget cap above a
+# model's limit would be refused, so it is sent only below it; for a model not listed, only
+# below the smallest limit of current models.
+_OUTPUT_LIMITS = (("gpt-4.1", 32_768), ("gpt-4o", 16_384), ("gpt-5", 128_000),
+                  ("gpt-6", 128_000), ("o1", 100_000), ("o3", 100_000), ("o4", 100_000))
+_SMALLEST_OUTPUT_LIMIT = 16_384
+# How a server that does not know `include` (an OpenAI-compatible proxy) says so.
+_REFUSES_INCLUDE = re.compile(r"\binclude\b|encrypted_content", re.IGNORECASE)
 
 
 class OpenAIEngine(OpenAICompatibleEngine):
@@ -36,12 +50,40 @@ class OpenAIEngine(OpenAICompatibleEngine):
     (STREAM_BROKEN). It streams for the reasons given in AnthropicEngine: live text, Stop
     between chunks, and no read timeout on a slow but working reply. Local servers use
     Chat Completions instead (local_engine.py), the API they actually implement.
+
+    Reasoning across steps: the GPT-5/6 families are reasoning models. Stateless, their
+    reasoning would be thrown away after each step and redone on the next (more output
+    tokens, less continuity), so every request asks for `include:
+    ["reasoning.encrypted_content"]`, and the reasoning items that preceded a turn's
+    function calls are kept here, keyed by the call id they preceded, and sent back right
+    before that function_call item on the next steps, as the Responses API wants them. The
+    neutral conversation has no place for them (as with Claude's thinking blocks). They are
+    dropped when a round starts afresh (no assistant turn in the messages), and at most
+    _CARRY_LIMIT turns are kept. Items without encrypted content are not kept: with
+    `store: false` the server could not resolve them. A server that refuses `include` (some
+    OpenAI-compatible proxies do, with a 400 or 422 naming it) gets that request once more
+    without it, and no `include` from then on; `note` says so. That is a rewrite of one
+    request the server could not take, not a second retry layer: nothing transient is
+    retried here.
+
+    Output cap: `config.extra["max_output_tokens"]`, when the run's retry layer sets it
+    from what is left of a USD budget, becomes `max_output_tokens` when it is below the
+    model's own output limit (see _OUTPUT_LIMITS); the person's `extra["max_tokens"]` is
+    honoured as well, whichever is smaller.
     """
 
     id = "openai"
     label = "OpenAI"
     needs_key = True
     default_model = OPENAI_FALLBACK_MODELS[0]
+
+    def __init__(self, config: EngineConfig | None = None):
+        super().__init__(config)
+        # Reasoning items (Responses wire format) keyed by the call id of the function_call
+        # they preceded; see the class docstring.
+        self._reasoning: OrderedDict[str, list[dict]] = OrderedDict()
+        self.include_refused = False
+        self.note = ""  # a plain sentence when the server could not take something we asked
 
     def base_url(self) -> str:
         return (self.config.base_url or os.environ.get("OPENAI_BASE_URL")
@@ -89,16 +131,19 @@ class OpenAIEngine(OpenAICompatibleEngine):
             else:
                 if m.text:
                     items.append({"role": "assistant", "content": m.text})
-                items += [{"type": "function_call", "call_id": c.id, "name": c.name,
-                           "arguments": arguments_json(c.arguments)} for c in m.tool_calls]
+                for c in m.tool_calls:
+                    items += self._reasoning.get(c.id, [])  # right before its function_call
+                    items.append({"type": "function_call", "call_id": c.id, "name": c.name,
+                                  "arguments": arguments_json(c.arguments)})
         request: dict[str, Any] = {
             "model": self.model, "input": items, "store": False,
             "prompt_cache_key": self.cache_key(system),
         }
-        # No output cap by default: each model's own limit applies (a fixed cap would be
-        # refused by models with a smaller one); the run's budget guards the cost.
-        if self.config.extra.get("max_tokens"):
-            request["max_output_tokens"] = int(self.config.extra["max_tokens"])
+        if not self.include_refused:
+            request["include"] = [INCLUDE_REASONING]
+        cap = self._output_cap()
+        if cap:
+            request["max_output_tokens"] = cap
         if system:
             request["instructions"] = system
         if tools:
@@ -107,55 +152,140 @@ class OpenAIEngine(OpenAICompatibleEngine):
                                 for t in stable_tools(tools)]
         return request
 
+    def _output_cap(self) -> int | None:
+        caps = [int(self.config.extra["max_tokens"])] if self.config.extra.get("max_tokens") else []
+        budget = budget_cap(self.config.extra)
+        if budget is not None and budget < _output_limit(self.model):
+            caps.append(budget)
+        # No output cap otherwise: each model's own limit applies (a fixed cap would be
+        # refused by models with a smaller one).
+        return min(caps) if caps else None
+
     def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
              cancel: threading.Event | None = None,
              on_text: Callable[[str], None] | None = None) -> ModelTurn:
+        if not any(m.role == "assistant" for m in messages):
+            self._reasoning.clear()  # a fresh round: nothing of an earlier one is sent back
         request = self.build_request(system, tools, messages)
+        try:
+            return self._send(request, cancel, on_text)
+        except EngineError as err:
+            if "include" not in request or not _refuses_include(err):
+                raise
+        # An OpenAI-compatible server that does not know `include`: this request once more
+        # without it, and none from now on. Reasoning is then not carried between steps.
+        self.include_refused = True
+        self.note = (f"The server at {self.base_url()} does not accept the request for "
+                     "encrypted reasoning; reasoning models will redo their reasoning at each "
+                     "step.")
+        del request["include"]
+        return self._send(request, cancel, on_text)
+
+    def _diagnose(self, exc: Exception) -> EngineError:
+        err = super()._diagnose(exc)
+        if err.code == BAD_REQUEST and not isinstance(exc, EngineError):
+            # The error body as sent: a proxy's 422 may name the field only in its "detail".
+            body = json.dumps(getattr(exc, "body", None), default=str)
+            err.refuses_include = bool(  # type: ignore[attr-defined]
+                _REFUSES_INCLUDE.search(f"{getattr(exc, 'message', '')} {body}"))
+        return err
+
+    def _send(self, request: dict, cancel: threading.Event | None,
+              on_text: Callable[[str], None] | None) -> ModelTurn:
         return self._run(lambda client: self._read(
-            client.responses.create(**request, stream=True), cancel, on_text))
+            client.responses.create(**request, stream=True), cancel, on_text, request))
 
     def _read(self, stream: Any, cancel: threading.Event | None,
-              on_text: Callable[[str], None] | None) -> ModelTurn:
+              on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
         voice, final, texts = self.voice(), None, []
+        seen = 0  # characters of the reply seen so far: text, arguments, reasoning summary
         with stream:
             try:
                 for event in stream:
                     if cancel is not None and cancel.is_set():
-                        return ModelTurn(text="".join(texts), model=self.model, stop_reason="cancelled")
+                        # The input was billed though usage never came: an estimate of it.
+                        return ModelTurn(text="".join(texts), model=self.model,
+                                         usage=estimated_usage(request, seen),
+                                         stop_reason="cancelled")
                     kind = event.type
                     if kind == "response.output_text.delta":
                         texts.append(event.delta)
+                        seen += len(event.delta)
                         emit(on_text, event.delta)
+                    elif kind in ("response.function_call_arguments.delta",
+                                  "response.reasoning_summary_text.delta"):
+                        seen += len(event.delta or "")
                     elif kind in ("response.completed", "response.incomplete"):
                         final = event.response
                     elif kind == "response.failed":
                         error = event.response.error
-                        raise from_status(voice, 200, {"error": {
+                        err = from_status(voice, 200, {"error": {
                             "type": getattr(error, "code", "") or "",
                             "message": getattr(error, "message", "")}})
+                        u = event.response.usage
+                        if u:  # a failed response that says what it used was billed for it
+                            with_usage(err, split_usage(u.input_tokens, u.output_tokens,
+                                                        u.input_tokens_details))
+                        raise err
                     elif kind == "error":
                         raise from_status(voice, 200, {"error": {
                             "type": event.code or "", "message": event.message}})
             except self._stream_cuts() as exc:
-                raise stream_broken(voice, f"{type(exc).__name__}: {exc}") from None
+                raise with_usage(stream_broken(voice, f"{type(exc).__name__}: {exc}"),
+                                 estimated_usage(request, seen)) from None
         if final is None:
-            raise stream_broken(voice, "the stream ended without response.completed")
+            raise with_usage(stream_broken(voice, "the stream ended without response.completed"),
+                             estimated_usage(request, seen))
         return self._to_turn(final)
 
     def _to_turn(self, response: Any) -> ModelTurn:
         texts, calls = [], []
+        reasoning: list[dict] = []  # items since the last function_call
+        carry: dict[str, list[dict]] = {}
         incomplete = response.status == "incomplete"
         for item in response.output or []:
             if item.type == "message":
                 texts += [p.text for p in item.content if p.type == "output_text" and p.text]
-            elif item.type == "function_call" and item.status in (None, "completed"):
+            elif item.type == "reasoning":
+                if getattr(item, "encrypted_content", None):
+                    reasoning.append(_reasoning_input(item))
+            elif item.type == "function_call":
+                kept, reasoning = reasoning, []
+                if item.status not in (None, "completed"):
+                    continue
                 args = parse_arguments(item.arguments)
                 if incomplete and not args and item.arguments:
                     continue  # cut off by the output limit: half its arguments
                 calls.append(ToolCall(id=item.call_id, name=item.name, arguments=args))
+                if kept:
+                    carry[item.call_id] = kept
+        for call_id, items in carry.items():
+            self._reasoning[call_id] = items
+            self._reasoning.move_to_end(call_id)
+        while len(self._reasoning) > _CARRY_LIMIT:
+            self._reasoning.popitem(last=False)
         u = response.usage
         usage = split_usage(u.input_tokens, u.output_tokens, u.input_tokens_details) if u else Usage()
         stop = (getattr(response.incomplete_details, "reason", None) or "incomplete") if incomplete \
             else ("tool_use" if calls else "end_turn")
         return ModelTurn(text="\n\n".join(texts), tool_calls=calls, usage=usage,
                          model=response.model or self.model, stop_reason=stop)
+
+
+def _output_limit(model: str) -> int:
+    for family, limit in _OUTPUT_LIMITS:
+        if model.startswith(family):
+            return limit
+    return _SMALLEST_OUTPUT_LIMIT
+
+
+def _refuses_include(err: EngineError) -> bool:
+    return err.code == BAD_REQUEST and (getattr(err, "refuses_include", False) or bool(
+        _REFUSES_INCLUDE.search(f"{err.details} {err.message}")))
+
+
+def _reasoning_input(item: Any) -> dict:
+    """A reasoning output item as the Responses API takes it back in `input`."""
+    return {"type": "reasoning", "id": item.id,
+            "summary": [{"type": "summary_text", "text": s.text} for s in item.summary or []],
+            "encrypted_content": item.encrypted_content}

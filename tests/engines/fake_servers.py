@@ -245,16 +245,25 @@ def claude_models(ids: list[str]) -> Reply:
 # ---- OpenAI Responses API -------------------------------------------------------------------
 
 def oa_usage(input_tokens: int = 200, output_tokens: int = 40, cached: int = 0,
-             cache_write: int = 0) -> dict:
+             cache_write: int = 0, reasoning: int = 0) -> dict:
+    """Responses usage. `output_tokens` includes the `reasoning` tokens, as OpenAI counts them."""
     return {"input_tokens": input_tokens,
             "input_tokens_details": {"cached_tokens": cached, "cache_write_tokens": cache_write},
-            "output_tokens": output_tokens, "output_tokens_details": {"reasoning_tokens": 0},
+            "output_tokens": output_tokens, "output_tokens_details": {"reasoning_tokens": reasoning},
             "total_tokens": input_tokens + output_tokens}
 
 
 def oa_message(text: str) -> dict:
     return {"type": "message", "id": "msg_fake", "status": "completed", "role": "assistant",
             "content": [{"type": "output_text", "text": text, "annotations": []}]}
+
+
+def oa_reasoning(item_id: str, summary: list[str] = (), encrypted: str | None = "gAAAAenc==") -> dict:
+    """A reasoning output item as sent with include=["reasoning.encrypted_content"] (or without
+    its encrypted content when `encrypted` is None)."""
+    return {"type": "reasoning", "id": item_id, "status": "completed",
+            "summary": [{"type": "summary_text", "text": t} for t in summary],
+            "encrypted_content": encrypted}
 
 
 def oa_call(call_id: str, name: str, arguments: dict) -> dict:
@@ -293,6 +302,20 @@ def oa_events(response: dict) -> list[tuple[str, dict]]:
                     item_id=item["id"], delta=piece, logprobs=[])
             add("response.output_text.done", output_index=i, content_index=0, item_id=item["id"],
                 text=text, logprobs=[])
+        elif item["type"] == "reasoning":
+            # The encrypted content is complete only in output_item.done (as with the real API).
+            add("response.output_item.added", output_index=i,
+                item=dict(item, status="in_progress", summary=[], encrypted_content=None))
+            for j, part in enumerate(item["summary"]):
+                add("response.reasoning_summary_part.added", output_index=i, item_id=item["id"],
+                    summary_index=j, part={"type": "summary_text", "text": ""})
+                for piece in _pieces(part["text"]):
+                    add("response.reasoning_summary_text.delta", output_index=i,
+                        item_id=item["id"], summary_index=j, delta=piece)
+                add("response.reasoning_summary_text.done", output_index=i, item_id=item["id"],
+                    summary_index=j, text=part["text"])
+                add("response.reasoning_summary_part.done", output_index=i, item_id=item["id"],
+                    summary_index=j, part=part)
         else:
             add("response.output_item.added", output_index=i,
                 item=dict(item, arguments="", status="in_progress"))

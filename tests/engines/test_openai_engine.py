@@ -12,9 +12,10 @@ from app.engines import openai_engine
 from app.engines.base import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
                               QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT, EngineConfig, EngineError)
 from app.engines.openai_engine import OpenAIEngine
+from app.engines.wire import arguments_json
 from tests.engines.conftest import OPENAI_KEY
 from tests.engines.fake_servers import (Reply, free_port, oa_call, oa_error, oa_events, oa_message,
-                                        oa_models, oa_response, oa_stream, oa_usage)
+                                        oa_models, oa_reasoning, oa_response, oa_stream, oa_usage)
 
 RESPONSES = "/v1/responses"
 SYSTEM = "You are the agent of Harness Desk. Work only through the tools."
@@ -238,3 +239,213 @@ def test_availability_without_a_key(server):
     state = OpenAIEngine(EngineConfig(base_url=server.url + "/v1")).availability()
     assert not state.ready and "OPENAI_API_KEY" in state.message
     assert server.requests == []
+
+
+# -- reasoning carried between the steps of a round -------------------------------------------
+def _after(turn, results: dict[str, str]) -> list[Message]:
+    """The round so far: the report, the assistant turn, and the results of its calls."""
+    return FIRST + [
+        Message(role="assistant", text=turn.text, tool_calls=turn.tool_calls),
+        Message(role="user", tool_results=[ToolResult(call_id=i, name="write_file", content=c)
+                                           for i, c in results.items()])]
+
+
+def _reasoning_in(body: dict) -> list[dict]:
+    return [i for i in body["input"] if i.get("type") == "reasoning"]
+
+
+def test_every_request_asks_for_encrypted_reasoning_and_stays_stateless(gpt, server):
+    server.push(RESPONSES, oa_stream([oa_message("ok")]))
+    gpt.turn(SYSTEM, TOOLS, FIRST)
+    body = server.requests[0].json
+    assert body["include"] == ["reasoning.encrypted_content"] and body["store"] is False
+
+
+def test_reasoning_goes_back_right_before_its_function_call_on_the_next_step(gpt, server):
+    server.push(RESPONSES, oa_stream(
+        [oa_reasoning("rs_1", ["The notes need a heading."], "gAAAA-enc-1"),
+         oa_message("Writing the notes."),
+         oa_call("call_A", "write_file", {"path": "notes.md", "content": "# N"})],
+        usage=oa_usage(input_tokens=900, output_tokens=300, reasoning=250)),
+        oa_stream([oa_message("done")]))
+    turn = gpt.turn(SYSTEM, TOOLS, FIRST)
+    assert turn.usage.output_tokens == 300  # reasoning tokens are billed as output
+    gpt.turn(SYSTEM, TOOLS, _after(turn, {"call_A": "Wrote notes.md"}))
+    first, second = server.bodies(RESPONSES)
+    assert second["input"][1:] == [
+        {"role": "assistant", "content": "Writing the notes."},
+        {"type": "reasoning", "id": "rs_1",
+         "summary": [{"type": "summary_text", "text": "The notes need a heading."}],
+         "encrypted_content": "gAAAA-enc-1"},
+        {"type": "function_call", "call_id": "call_A", "name": "write_file",
+         "arguments": arguments_json({"path": "notes.md", "content": "# N"})},
+        {"type": "function_call_output", "call_id": "call_A", "output": "Wrote notes.md"}]
+    assert first["store"] is second["store"] is False
+    assert first["include"] == second["include"] == ["reasoning.encrypted_content"]
+    # the cached prefix is untouched by the carried reasoning
+    assert json.dumps(first["tools"]) == json.dumps(second["tools"])
+    assert first["instructions"] == second["instructions"] == SYSTEM
+
+
+def test_interleaved_reasoning_keeps_its_place_before_each_call(gpt, server):
+    server.push(RESPONSES, oa_stream(
+        [oa_reasoning("rs_1", ["First a."], "enc-1"),
+         oa_call("call_A", "write_file", {"path": "a", "content": "a"}),
+         oa_reasoning("rs_2", [], "enc-2"),
+         oa_call("call_B", "write_file", {"path": "b", "content": "b"}),
+         oa_reasoning("rs_3", ["Trailing, precedes nothing."], "enc-3")]),
+        oa_stream([oa_message("done")]))
+    turn = gpt.turn(SYSTEM, TOOLS, FIRST)
+    gpt.turn(SYSTEM, TOOLS, _after(turn, {"call_A": "ok", "call_B": "ok"}))
+    second = server.bodies(RESPONSES)[1]
+    order = [i.get("id") or i.get("call_id") for i in second["input"][1:]]
+    assert order == ["rs_1", "call_A", "rs_2", "call_B", "call_A", "call_B"]
+
+
+def test_a_new_round_sends_no_reasoning_from_the_last(gpt, server):
+    server.push(RESPONSES, oa_stream(
+        [oa_reasoning("rs_1", ["Plan."], "enc-1"),
+         oa_call("call_A", "write_file", {"path": "a", "content": "a"})]),
+        oa_stream([oa_message("new round")]), oa_stream([oa_message("again")]))
+    turn = gpt.turn(SYSTEM, TOOLS, FIRST)
+    gpt.turn(SYSTEM, TOOLS, [Message(role="user", text="Task: the next one")])  # fresh round
+    gpt.turn(SYSTEM, TOOLS, _after(turn, {"call_A": "ok"}))  # even the old calls again
+    first, fresh, later = server.bodies(RESPONSES)
+    assert _reasoning_in(fresh) == [] and _reasoning_in(later) == []
+    assert fresh["store"] is False and fresh["include"] == ["reasoning.encrypted_content"]
+    assert json.dumps(first["tools"]) == json.dumps(fresh["tools"])
+    assert first["instructions"] == fresh["instructions"]
+
+
+def test_reasoning_without_encrypted_content_is_not_sent_back(gpt, server):
+    # With store false the server could not resolve an item by id alone.
+    server.push(RESPONSES, oa_stream(
+        [oa_reasoning("rs_1", ["Plan."], encrypted=None),
+         oa_call("call_A", "write_file", {"path": "a", "content": "a"})]),
+        oa_stream([oa_message("done")]))
+    turn = gpt.turn(SYSTEM, TOOLS, FIRST)
+    gpt.turn(SYSTEM, TOOLS, _after(turn, {"call_A": "ok"}))
+    assert _reasoning_in(server.bodies(RESPONSES)[1]) == []
+
+
+def test_kept_reasoning_is_bounded(gpt, server, monkeypatch):
+    monkeypatch.setattr(openai_engine, "_CARRY_LIMIT", 2)
+    history = list(FIRST)
+    for n in range(3):
+        server.push(RESPONSES, oa_stream([oa_reasoning(f"rs_{n}", [], f"enc-{n}"),
+                                          oa_call(f"call_{n}", "give_up", {"reason": "x"})]))
+        turn = gpt.turn(SYSTEM, TOOLS, history)
+        history += [Message(role="assistant", tool_calls=turn.tool_calls),
+                    Message(role="user", tool_results=[ToolResult(
+                        call_id=f"call_{n}", name="give_up", content="ok")])]
+    server.push(RESPONSES, oa_stream([oa_message("done")]))
+    gpt.turn(SYSTEM, TOOLS, history)
+    assert [i["id"] for i in _reasoning_in(server.bodies(RESPONSES)[-1])] == ["rs_1", "rs_2"]
+
+
+def test_the_fake_json_response_with_reasoning_reads_in_the_sdk(server):
+    """The non-streamed wire format of the fake server, as the real SDK parses it."""
+    import openai
+
+    server.push(RESPONSES, Reply(body=oa_response(
+        [oa_reasoning("rs_9", ["Think."], "enc-9"), oa_call("call_9", "give_up", {"reason": "r"})],
+        usage=oa_usage(output_tokens=120, reasoning=100))))
+    client = openai.OpenAI(api_key=OPENAI_KEY, base_url=server.url + "/v1", max_retries=0)
+    response = client.responses.create(model="gpt-6.1-sol", input="hi", store=False,
+                                       include=["reasoning.encrypted_content"])
+    item = response.output[0]
+    assert (item.type, item.id, item.encrypted_content, item.summary[0].text) == (
+        "reasoning", "rs_9", "enc-9", "Think.")
+    assert response.usage.output_tokens_details.reasoning_tokens == 100
+    assert server.bodies(RESPONSES)[0]["include"] == ["reasoning.encrypted_content"]
+
+
+def test_a_server_refusing_include_gets_the_request_once_more_without_it(gpt, server):
+    server.push(RESPONSES,
+                oa_error(400, "Unrecognized request argument supplied: include"),
+                oa_stream([oa_message("ok")]), oa_stream([oa_message("ok again")]))
+    assert gpt.turn(SYSTEM, TOOLS, FIRST).text == "ok"
+    gpt.turn(SYSTEM, TOOLS, FIRST)
+    refused, resent, later = server.bodies(RESPONSES)
+    assert "include" in refused and "include" not in resent and "include" not in later
+    assert {k: v for k, v in refused.items() if k != "include"} == resent
+    assert gpt.include_refused and "reasoning" in gpt.note
+
+
+def test_a_proxy_refusing_include_with_a_422_is_understood(gpt, server):
+    server.push(RESPONSES, Reply(status=422, body={"detail": [
+        {"loc": ["body", "include"], "msg": "Extra inputs are not permitted",
+         "type": "extra_forbidden"}]}), oa_stream([oa_message("ok")]))
+    assert gpt.turn(SYSTEM, TOOLS, FIRST).text == "ok"
+    assert len(server.requests) == 2
+
+
+def test_other_bad_requests_are_not_sent_again(gpt, server):
+    server.push(RESPONSES, oa_error(400, "Invalid schema for function 'write_file'."))
+    assert fail(gpt).code == "bad_request"
+    assert len(server.requests) == 1 and not gpt.include_refused
+
+
+# -- money: what a cut turn was billed, and the budget's output cap ---------------------------
+def _sent_tokens(recorded) -> int:
+    return len(recorded.raw) // 4
+
+
+def test_a_turn_cut_by_stop_carries_an_estimate_of_the_billed_input(gpt, server):
+    server.push(RESPONSES, oa_stream([oa_message("A long preamble."),
+                                      oa_call("call_5", "give_up", {"reason": "x"})]))
+    cancel = threading.Event()
+    turn = gpt.turn(SYSTEM, TOOLS, FIRST, cancel=cancel, on_text=lambda _: cancel.set())
+    assert turn.stop_reason == "cancelled" and turn.tool_calls == []
+    sent = _sent_tokens(server.requests[0])
+    assert 0.8 * sent <= turn.usage.input_tokens <= 1.2 * sent
+    assert turn.usage.output_tokens >= 1  # the text that had arrived
+
+
+def test_a_broken_stream_error_carries_what_the_attempt_was_billed(gpt, server):
+    events = oa_events(oa_response([oa_message("Writing a long report now."),
+                                    oa_call("call_9", "write_file",
+                                            {"path": "report.md", "content": "a long report"})]))
+    first_delta = next(i for i, (n, _) in enumerate(events)
+                       if n == "response.function_call_arguments.delta")
+    server.push(RESPONSES, Reply(events=events, cut_after=first_delta + 2))
+    err = fail(gpt)
+    assert err.code == STREAM_BROKEN
+    sent = _sent_tokens(server.requests[0])
+    assert 0.8 * sent <= err.usage.input_tokens <= 1.2 * sent
+    assert err.usage.output_tokens >= len("Writing a long report now.") // 4
+
+
+def test_a_failed_response_that_reports_usage_carries_it(gpt, server):
+    events = oa_events(oa_response([oa_message("hi")]))[:2]
+    failed = dict(oa_response([], status="failed", usage=oa_usage(input_tokens=700,
+                                                                   output_tokens=5)),
+                  error={"code": "server_error", "message": "The model had an error."})
+    events.append(("response.failed", {"type": "response.failed", "sequence_number": 2,
+                                       "response": failed}))
+    server.push(RESPONSES, Reply(events=events))
+    err = fail(gpt)
+    assert err.retryable and (err.usage.input_tokens, err.usage.output_tokens) == (700, 5)
+
+
+def test_errors_before_the_reply_carry_no_usage(gpt, server):
+    server.push(RESPONSES, oa_error(503, "busy", "server_error"))
+    assert getattr(fail(gpt), "usage", None) is None
+
+
+@pytest.mark.parametrize("model, cap, person, sent", [
+    ("gpt-6.1-sol", 5_000, None, 5_000),        # the budget's cap, under the model's limit
+    ("gpt-6.1-sol", 300_000, None, None),       # above the model's own limit: not sent
+    ("gpt-6.1-sol", 5_000, 3_000, 3_000),       # the person's own cap is smaller
+    ("gpt-6.1-sol", None, 3_000, 3_000),
+    ("proxy-model-x", 20_000, None, None),      # unknown model: only below 16,384
+    ("proxy-model-x", 9_000, None, 9_000),
+])
+def test_the_budget_output_cap_becomes_max_output_tokens(server, monkeypatch, model, cap,
+                                                         person, sent):
+    monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
+    extra = {k: v for k, v in (("max_output_tokens", cap), ("max_tokens", person)) if v}
+    engine = OpenAIEngine(EngineConfig(model=model, base_url=server.url + "/v1", extra=extra))
+    server.push(RESPONSES, oa_stream([oa_message("ok")]))
+    engine.turn(SYSTEM, TOOLS, FIRST)
+    assert server.bodies(RESPONSES)[0].get("max_output_tokens") == sent
