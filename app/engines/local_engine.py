@@ -10,7 +10,8 @@ from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.redact import redact
 from app.engines.base import MODEL_NOT_FOUND, Availability, EngineError
 from app.engines.keys import CALL_TIMEOUT_S
-from app.engines.openai_compat import OpenAICompatibleEngine, result_text, split_usage
+from app.engines.openai_compat import (OpenAICompatibleEngine, budget_cap, estimated_usage,
+                                       result_text, split_usage, with_usage)
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, emit,
                               parse_arguments, stable_tools, stream_broken, within)
 
@@ -31,6 +32,12 @@ class LocalEngine(OpenAICompatibleEngine):
     Ollama refuses tools for such a model with "... does not support tools", which turn()
     reports as MODEL_NOT_FOUND with a plain sentence (the remedy is to choose another model).
     probe_tools() sends a one-token request with one tool, for "Test connection".
+
+    Usage arrives only in the stream's last chunk, so a turn cut by Stop, or a stream that
+    broke off, carries an estimate instead (estimated_usage: the request's size, about 4
+    characters a token); a broken stream's EngineError has it as `usage`. The run's budget
+    output cap (`config.extra["max_output_tokens"]`) becomes `max_tokens` when set; local
+    models cost nothing by default, so it is set only when the person gave them a price.
     """
 
     id = "local"
@@ -157,6 +164,9 @@ class LocalEngine(OpenAICompatibleEngine):
                                    "stream_options": {"include_usage": True}}
         if tools:
             request["tools"] = self._tools(tools)
+        cap = budget_cap(self.config.extra)
+        if cap:
+            request["max_tokens"] = cap
         return request
 
     def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
@@ -165,17 +175,23 @@ class LocalEngine(OpenAICompatibleEngine):
         self._ensure_model()
         request = self.build_request(system, tools, messages)
         return self._run(lambda client: self._read(
-            client.chat.completions.create(**request, stream=True), cancel, on_text))
+            client.chat.completions.create(**request, stream=True), cancel, on_text, request))
 
     def _read(self, stream: Any, cancel: threading.Event | None,
-              on_text: Callable[[str], None] | None) -> ModelTurn:
+              on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
         voice, texts, slots = self.voice(), [], {}
-        finish, usage = None, Usage()
+        finish, usage = None, None
+
+        def so_far() -> Usage:  # the usage reported, else an estimate of what was billed
+            seen = sum(map(len, texts)) + sum(len(s["args"]) for s in slots.values())
+            return usage or estimated_usage(request, seen)
+
         with stream:
             try:
                 for chunk in stream:
                     if cancel is not None and cancel.is_set():
-                        return ModelTurn(text="".join(texts), model=self.model, stop_reason="cancelled")
+                        return ModelTurn(text="".join(texts), model=self.model, usage=so_far(),
+                                         stop_reason="cancelled")
                     if chunk.usage:
                         details = chunk.usage.prompt_tokens_details
                         usage = split_usage(chunk.usage.prompt_tokens,
@@ -192,16 +208,18 @@ class LocalEngine(OpenAICompatibleEngine):
                                 slot["args"] += tc.function.arguments or ""
                         finish = choice.finish_reason or finish
             except self._stream_cuts() as exc:
-                raise stream_broken(voice, f"{type(exc).__name__}: {exc}") from None
+                raise with_usage(stream_broken(voice, f"{type(exc).__name__}: {exc}"),
+                                 so_far()) from None
         if finish is None:
-            raise stream_broken(voice, "the stream ended without a finish_reason")
+            raise with_usage(stream_broken(voice, "the stream ended without a finish_reason"),
+                             so_far())
         ordered = [slots[i] for i in sorted(slots)]
         if finish == "length" and ordered:
             ordered.pop()  # cut off by the output limit: its arguments may be half there
         calls = [ToolCall(id=s["id"] or f"call_{uuid.uuid4().hex[:12]}", name=s["name"],
                           arguments=parse_arguments(s["args"])) for s in ordered if s["name"]]
-        return ModelTurn(text="".join(texts), tool_calls=calls, usage=usage, model=self.model,
-                         stop_reason=finish)
+        return ModelTurn(text="".join(texts), tool_calls=calls, usage=usage or Usage(),
+                         model=self.model, stop_reason=finish)
 
 
 def _has_model(ids: list[str], model: str) -> bool:

@@ -195,3 +195,38 @@ def test_ollama_parallel_calls_all_numbered_zero_stay_separate(local, server):
     turn = local.turn(SYSTEM, TOOLS, FIRST)
     assert [(c.id, c.name, c.arguments) for c in turn.tool_calls] == [
         ("call_a", "read_file", {"path": "a.md"}), ("call_b", "read_file", {"path": "b.md"})]
+
+
+# -- money: what a cut turn was billed, and the budget's output cap ---------------------------
+def test_a_turn_cut_by_stop_carries_an_estimate_of_the_billed_input(local, server):
+    import threading
+
+    server.push(CHAT, chat_stream("A long answer in several pieces.",
+                                  [("c1", "read_file", {"path": "a.md"})]))
+    cancel = threading.Event()
+    turn = local.turn(SYSTEM, TOOLS, FIRST, cancel=cancel, on_text=lambda _: cancel.set())
+    assert turn.stop_reason == "cancelled" and turn.tool_calls == []
+    sent = len(server.requests[0].raw) // 4
+    assert 0.8 * sent <= turn.usage.input_tokens <= 1.2 * sent
+
+
+def test_a_broken_stream_error_carries_an_estimate_of_the_billed_input(local, server):
+    events = chat_events("Reading.", [("call_1", "read_file", {"path": "a-long-file-name.md"})])
+    server.push(CHAT, Reply(events=events, cut_after=4))
+    with pytest.raises(EngineError) as caught:
+        local.turn(SYSTEM, TOOLS, FIRST)
+    err = caught.value
+    assert err.code == STREAM_BROKEN
+    sent = len(server.requests[0].raw) // 4
+    assert 0.8 * sent <= err.usage.input_tokens <= 1.2 * sent
+
+
+def test_the_budget_output_cap_becomes_max_tokens(server):
+    engine = LocalEngine(EngineConfig(model="qwen3:8b", base_url=server.url + "/v1",
+                                      extra={"max_output_tokens": 700}))
+    server.push(CHAT, chat_stream("ok"), chat_stream("ok"))
+    engine.turn(SYSTEM, TOOLS, FIRST)
+    engine.config.extra.pop("max_output_tokens")
+    engine.turn(SYSTEM, TOOLS, FIRST)
+    first, second = server.bodies(CHAT)
+    assert first["max_tokens"] == 700 and "max_tokens" not in second
