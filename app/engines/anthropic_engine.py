@@ -11,6 +11,7 @@ from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.engines.base import Availability, Engine, EngineConfig, EngineError
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
+from app.engines.openai_compat import budget_cap, estimated_usage, with_usage
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, emit, from_status, from_transport,
                               stable_tools, stream_broken)
 
@@ -43,6 +44,13 @@ class AnthropicEngine(Engine):
     (the stable prefix, identical every round) and one on the last message, so each step
     of a round reads the previous step's prefix from the cache. Three breakpoints, under
     the limit of four.
+
+    Money: a turn cut by Stop carries the usage seen so far (input from message_start,
+    output so far), or, before message_start, an estimate of the input sent (about 4
+    characters a token); a stream that broke off raises STREAM_BROKEN with the same as the
+    error's `usage`, which the retry layer counts before trying again. When the run sets an
+    output cap from what is left of its USD budget (`config.extra["max_output_tokens"]`),
+    max_tokens is the smaller of it and the model's own limit.
     """
 
     id = "anthropic"
@@ -128,9 +136,11 @@ class AnthropicEngine(Engine):
                                   "input_schema": t.parameters} for t in stable_tools(tools)]
         if tool_defs:
             tool_defs[-1]["cache_control"] = EPHEMERAL
+        max_tokens = int(self.config.extra.get("max_tokens", self._max_tokens()))
+        cap = budget_cap(self.config.extra)
         request: dict[str, Any] = {
             "model": self.model,
-            "max_tokens": int(self.config.extra.get("max_tokens", self._max_tokens())),
+            "max_tokens": min(max_tokens, cap) if cap else max_tokens,
             "messages": self._messages(messages),
         }
         if system:
@@ -187,11 +197,13 @@ class AnthropicEngine(Engine):
              on_text: Callable[[str], None] | None = None) -> ModelTurn:
         import anthropic
 
+        if not any(m.role == "assistant" for m in messages):
+            self._thinking.clear()  # a fresh round: nothing of an earlier one is sent back
         request = self.build_request(system, tools, messages)
         client = self._turn_client()
         try:
             with client.messages.stream(**request) as stream:
-                return self._read(stream, cancel, on_text)
+                return self._read(stream, cancel, on_text, request)
         except EngineError:
             raise
         except anthropic.APIStatusError as exc:
@@ -201,7 +213,7 @@ class AnthropicEngine(Engine):
             raise from_transport(self.voice(), exc) from None
 
     def _read(self, stream: Any, cancel: threading.Event | None,
-              on_text: Callable[[str], None] | None) -> ModelTurn:
+              on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
         import anthropic
         import httpx2
 
@@ -210,7 +222,11 @@ class AnthropicEngine(Engine):
         try:
             for event in stream:
                 if cancel is not None and cancel.is_set():
-                    return self._to_turn(_snapshot(stream), closed_blocks, cancelled=True)
+                    snapshot = _snapshot(stream)
+                    if snapshot is None:  # before message_start: the input was sent all the same
+                        return ModelTurn(model=self.model, usage=estimated_usage(request),
+                                         stop_reason="cancelled")
+                    return self._to_turn(snapshot, closed_blocks, cancelled=True)
                 if event.type == "text":
                     emit(on_text, event.text)
                 elif event.type == "content_block_stop":
@@ -219,14 +235,14 @@ class AnthropicEngine(Engine):
                     finished = True
         except (httpx2.TransportError, anthropic.APIConnectionError, ValueError) as exc:
             # Dropped mid-stream, or tool JSON that cannot be parsed: nothing from it is used.
-            raise stream_broken(self.voice(), f"{type(exc).__name__}: {exc}") from None
+            raise with_usage(stream_broken(self.voice(), f"{type(exc).__name__}: {exc}"),
+                             _billed(stream, request)) from None
         if not finished:
-            raise stream_broken(self.voice(), "the stream ended without message_stop")
+            raise with_usage(stream_broken(self.voice(), "the stream ended without message_stop"),
+                             _billed(stream, request))
         return self._to_turn(_snapshot(stream), closed_blocks, cancelled=False)
 
     def _to_turn(self, message: Any, closed_blocks: set[int], cancelled: bool) -> ModelTurn:
-        if message is None:
-            return ModelTurn(model=self.model, stop_reason="cancelled")
         texts, calls, thinking = [], [], []
         last = len(message.content) - 1
         for i, block in enumerate(message.content):
@@ -249,13 +265,25 @@ class AnthropicEngine(Engine):
             self._thinking[calls[0].id] = thinking
             while len(self._thinking) > _CARRY_LIMIT:
                 self._thinking.popitem(last=False)
-        u = message.usage
-        usage = Usage(input_tokens=u.input_tokens or 0, output_tokens=u.output_tokens or 0,
-                      cache_read_tokens=getattr(u, "cache_read_input_tokens", None) or 0,
-                      cache_write_tokens=getattr(u, "cache_creation_input_tokens", None) or 0)
-        return ModelTurn(text="\n\n".join(texts), tool_calls=calls, usage=usage,
+        return ModelTurn(text="\n\n".join(texts), tool_calls=calls, usage=_usage(message.usage),
                          model=message.model or self.model,
                          stop_reason="cancelled" if cancelled else (message.stop_reason or ""))
+
+
+def _usage(u: Any) -> Usage:
+    return Usage(input_tokens=u.input_tokens or 0, output_tokens=u.output_tokens or 0,
+                 cache_read_tokens=getattr(u, "cache_read_input_tokens", None) or 0,
+                 cache_write_tokens=getattr(u, "cache_creation_input_tokens", None) or 0)
+
+
+def _billed(stream: Any, request: dict) -> Usage:
+    """What a stream that broke off was billed: its usage so far once message_start came,
+    else an estimate of the input sent."""
+    try:
+        snapshot = _snapshot(stream)
+    except Exception:  # a snapshot half-built from a broken stream: estimate instead
+        snapshot = None
+    return _usage(snapshot.usage) if snapshot is not None else estimated_usage(request)
 
 
 def _snapshot(stream: Any) -> Any:

@@ -341,3 +341,59 @@ def test_availability_when_nothing_listens(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", CLAUDE_KEY)
     state = AnthropicEngine(EngineConfig(base_url=f"http://127.0.0.1:{free_port()}")).availability()
     assert not state.ready and "Could not connect to Claude" in state.message
+
+
+# -- money: what a cut turn was billed, and the budget's output cap ---------------------------
+def test_thinking_blocks_are_not_carried_into_a_new_round(claude, server):
+    server.push(MESSAGES, claude_stream([thinking_block("Plan.", "sig-1"),
+                                         tool_use("toolu_8", "write_file", {"path": "n", "content": "#"})]),
+                claude_stream([text_block("new round")]), claude_stream([text_block("ok")]))
+    turn = claude.turn(SYSTEM, TOOLS, FIRST)
+    claude.turn(SYSTEM, TOOLS, [Message(role="user", text="Task: the next one")])
+    history = FIRST + [Message(role="assistant", tool_calls=turn.tool_calls),
+                       Message(role="user", tool_results=[ToolResult(call_id="toolu_8",
+                                                                     name="write_file", content="ok")])]
+    claude.turn(SYSTEM, TOOLS, history)
+    assert '"thinking"' not in server.requests[2].raw.decode()
+
+
+def test_a_turn_cut_by_stop_carries_the_usage_seen_so_far(claude, server):
+    server.push(MESSAGES, claude_stream(
+        [text_block("A fairly long explanation first."),
+         tool_use("toolu_5", "write_file", {"path": "a.md", "content": "x"})],
+        usage=claude_usage(input_tokens=1500, output_tokens=80, cache_read=4000)))
+    cancel = threading.Event()
+    turn = claude.turn(SYSTEM, TOOLS, FIRST, cancel=cancel, on_text=lambda _: cancel.set())
+    assert turn.stop_reason == "cancelled"
+    assert (turn.usage.input_tokens, turn.usage.cache_read_tokens) == (1500, 4000)
+
+
+def test_a_broken_stream_error_carries_the_usage_seen_so_far(claude, server):
+    events = claude_events(claude_message(
+        [text_block("Writing it."), tool_use("toolu_9", "write_file",
+                                             {"path": "report.md", "content": "a long report"})],
+        usage=claude_usage(input_tokens=2200, output_tokens=90, cache_write=1000)))
+    server.push(MESSAGES, Reply(events=events, cut_after=len(events) - 4))
+    err = fail(claude)
+    assert err.code == STREAM_BROKEN
+    assert (err.usage.input_tokens, err.usage.cache_write_tokens) == (2200, 1000)
+
+
+def test_a_stream_broken_before_message_start_carries_an_input_estimate(claude, server):
+    events = claude_events(claude_message([text_block("hi")]))
+    server.push(MESSAGES, Reply(events=events, cut_after=0))
+    err = fail(claude)
+    assert err.code == STREAM_BROKEN
+    sent = len(server.requests[0].raw) // 4
+    assert 0.8 * sent <= err.usage.input_tokens <= 1.2 * sent
+
+
+@pytest.mark.parametrize("cap, sent", [(1_000, 1_000), (100_000, 32_000), (None, 32_000)])
+def test_the_budget_output_cap_lowers_max_tokens(server, monkeypatch, cap, sent):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", CLAUDE_KEY)
+    extra = {"max_output_tokens": cap} if cap else {}
+    engine = AnthropicEngine(EngineConfig(model="claude-sonnet-5-5", base_url=server.url,
+                                          extra=extra))
+    server.push(MESSAGES, claude_stream([text_block("ok")]))
+    engine.turn(SYSTEM, TOOLS, FIRST)
+    assert server.bodies(MESSAGES)[0]["max_tokens"] == sent
