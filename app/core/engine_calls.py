@@ -3,6 +3,17 @@
 Engines make exactly one attempt per turn (their SDK clients run with max_retries=0); this
 module decides whether to wait and try again, shows the wait in status.json (state
 "waiting"), and turns failures that retrying cannot fix into a stop with a plain sentence.
+
+Money. An attempt that failed after its 200 (a stream that broke off) was billed for its
+input: engines attach what it used (or an estimate) to the EngineError as `usage`, and it is
+added to the run's usage and cost here, before any retry, and the budget is checked again.
+(It is in the run's totals and in the retry_waiting event, not in a round's record: the
+round only counts the turns it got.) With a USD budget, each attempt's output is capped at
+what is left of it: `engine.config.extra["max_output_tokens"]` is set to the tokens the
+remaining budget buys at the model's output price, after the estimated cost of the prompt
+about to be sent, never below MIN_OUTPUT_TOKENS; each engine reads it when it builds its
+request (and keeps it under the model's own limit). Without a USD budget, or for an engine
+whose output costs nothing, the key is removed.
 """
 
 from __future__ import annotations
@@ -20,6 +31,9 @@ from app.engines.base import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, 
 FATAL_CODES = (AUTH_FAILED, QUOTA_EXHAUSTED, MODEL_NOT_FOUND, ENGINE_UNREACHABLE)
 MAX_SINGLE_WAIT_S = 60.0  # cap on our own backoff; a service's retry-after is honoured in full
 TRIMMED = "[harness] Older tool output was removed here to fit the model's context."
+OUTPUT_CAP_KEY = "max_output_tokens"  # in engine.config.extra; see the module docstring
+MIN_OUTPUT_TOKENS = 256  # a smaller cap would leave no room even for one tool call
+_PER = 1_000_000
 
 
 class EngineStop(Exception):
@@ -63,17 +77,46 @@ class EngineCaller:
             raise EngineStop(f"Stopped at the token limit: {tokens:,} tokens used of "
                              f"{token_budget:,}.", "cancelled", "stopped", "budget_exhausted")
 
+    def cap_output(self, prompt_chars: int) -> int | None:
+        """Set (or clear) the engine's output cap for the next attempt; see the module docs."""
+        extra = self.engine.config.extra
+        cap = None
+        budget = self.limits.budget_usd
+        if budget is not None and self.engine.is_ai:
+            per_token = self.engine.cost_usd(Usage(output_tokens=_PER)) / _PER
+            if per_token > 0:
+                prompt = self.engine.cost_usd(Usage(input_tokens=prompt_chars // 4))
+                left = budget - self.rec.status.cost_usd - prompt
+                cap = max(MIN_OUTPUT_TOKENS, int(left / per_token))
+        if cap is None:
+            extra.pop(OUTPUT_CAP_KEY, None)
+        else:
+            extra[OUTPUT_CAP_KEY] = cap
+        return cap
+
+    def _count_billed(self, err: EngineError) -> dict:
+        """Add what a failed attempt was billed (err.usage, set by the engine) to the run."""
+        usage = getattr(err, "usage", None)
+        if not isinstance(usage, Usage) or not usage.total_tokens:
+            return {}
+        cost = self.engine.cost_usd(usage) if self.engine.is_ai else 0.0
+        self.rec.add_usage(usage, cost)
+        return {"usage": usage.model_dump(), "cost_usd": round(cost, 6)}
+
     def call(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> ModelTurn:
-        self.check_budget(_prompt_chars(system, tools, messages))
+        chars = _prompt_chars(system, tools, messages)
+        self.check_budget(chars)
         attempt = 0
         waited = 0.0
         trimmed = False
         while True:
             if self.cancel.is_set():
                 raise EngineStop("Stopped by you.", "cancelled", "stopped", "stopped_by_user")
+            self.cap_output(chars)
             try:
                 turn = self.engine.turn(system, tools, messages, cancel=self.cancel)
             except EngineError as err:
+                billed = self._count_billed(err)
                 if self.cancel.is_set():
                     raise EngineStop("Stopped by you.", "cancelled", "stopped",
                                      "stopped_by_user") from err
@@ -90,6 +133,8 @@ class EngineCaller:
                         "engine_failures") from err
                 if not err.retryable:
                     raise EngineStop(err.message) from err  # this round fails; the run goes on
+                if billed:
+                    self.check_budget(chars)  # the failed attempt may have used up the budget
                 attempt += 1
                 delay = self._delay(err, attempt)
                 if waited + delay > self.limits.max_retry_wait_s and err.retry_after:
@@ -102,7 +147,7 @@ class EngineCaller:
                         f"The AI engine kept failing after {attempt} attempts: {err.message}",
                         "engine_error", "failed", "engine_failures") from err
                 waited += delay
-                self._wait(err, attempt, delay)
+                self._wait(err, attempt, delay, billed)
                 continue
             self.last_cost = self.engine.cost_usd(turn.usage) if self.engine.is_ai else 0.0
             self._last_turn_cost = self.last_cost
@@ -115,13 +160,13 @@ class EngineCaller:
         base = self.limits.retry_base_s * (2 ** (attempt - 1))
         return min(MAX_SINGLE_WAIT_S, base * random.uniform(0.5, 1.0))
 
-    def _wait(self, err: EngineError, attempt: int, delay: float) -> None:
+    def _wait(self, err: EngineError, attempt: int, delay: float, billed: dict) -> None:
         next_at = datetime.now(timezone.utc) + timedelta(seconds=delay)
         self.rec.update(state="waiting",
                         next_attempt_at=next_at.isoformat(timespec="milliseconds"))
         self.rec.emit("retry_waiting", seconds=round(delay, 2), attempt=attempt,
                       reason=err.message, code=err.code,
-                      next_attempt_at=self.rec.status.next_attempt_at)
+                      next_attempt_at=self.rec.status.next_attempt_at, **billed)
         self.cancel.wait(delay)  # Stop during a wait ends it at once
         self.rec.update(state="running", next_attempt_at=None)
 

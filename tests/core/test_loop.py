@@ -494,3 +494,93 @@ def test_a_utf16_board_says_to_save_it_as_utf8(tmp_path):
     ws.board_path.write_bytes("- [ ] Write intro\n".encode("utf-16"))
     result, _ = run(ws, ScriptedEngine([]))
     assert "UTF-16" in result.message and "UTF-8" in result.message
+
+
+# -- money: billed failed attempts and the budget's output cap ------------------------------
+def _broken(usage):
+    """A stream that broke off after its 200: the engine attaches what the attempt used."""
+    from app.engines.base import STREAM_BROKEN
+
+    err = EngineError("The reply was cut off before it finished; nothing from it was used.",
+                      code=STREAM_BROKEN, retryable=True)
+    err.usage = usage
+    return err
+
+
+def test_a_broken_attempt_is_billed_to_the_run_before_the_retry(tmp_path):
+    from app.core.conversation import Usage
+
+    ws = board_workspace(tmp_path, TWO_TASKS)
+    engine = ScriptedEngine([_broken(Usage(input_tokens=5000, output_tokens=10)),
+                             call("write_file", path="a.md", content="A"),
+                             call("complete_task", summary="a", evidence=["a.md"])],
+                            then=call("give_up", reason="-", findings="-"),
+                            price_per_token=0.00001)
+    result, events = run(ws, engine, stall_limit=1)
+    assert rounds_of(ws, result)[0].result_state == "completed"  # the retry succeeded
+    info = RunInfo.model_validate(read_json(ws.run_dir(result.run_id) / "run.json"))
+    in_rounds = sum(r.usage.input_tokens for r in rounds_of(ws, result))
+    assert info.usage.input_tokens == in_rounds + 5000
+    assert info.cost_usd == pytest.approx(info.usage.total_tokens * 0.00001)
+    status = Status.model_validate(read_json(ws.status_path))
+    assert status.usage == info.usage and status.cost_usd == info.cost_usd
+    (wait,) = [e.model_dump() for e in events if e.type == "retry_waiting"]
+    assert wait["usage"]["input_tokens"] == 5000 and wait["cost_usd"] == pytest.approx(0.0501)
+
+
+def test_a_broken_attempt_that_spends_the_budget_is_not_retried(tmp_path):
+    from app.core.conversation import Usage
+
+    ws = board_workspace(tmp_path, TWO_TASKS)
+    engine = ScriptedEngine([_broken(Usage(input_tokens=5000))],
+                            then=call("write_file", path="a.md", content="A"),
+                            price_per_token=0.00001)  # the broken attempt: $0.05
+    result, _ = run(ws, engine, budget_usd=0.04)
+    assert (result.state, result.exit_reason) == ("stopped", "budget_exhausted")
+    assert len(engine.requests) == 1
+    assert Status.model_validate(read_json(ws.status_path)).cost_usd == pytest.approx(0.05)
+
+
+def test_each_call_is_capped_at_the_output_the_rest_of_the_budget_buys(tmp_path):
+    from app.core.conversation import ModelTurn, Usage
+
+    ws = board_workspace(tmp_path, TWO_TASKS, {"n.md": "x"})
+    costly = [ModelTurn(tool_calls=call("read_file", path="n.md", offset=i + 1).tool_calls,
+                        usage=Usage(input_tokens=10_000)) for i in range(5)]  # $0.10 each
+    caps, spent = [], []
+    engine = ScriptedEngine(costly, price_per_token=0.00001)  # $10 per million, output too
+
+    def seen(_n):
+        caps.append(engine.config.extra.get("max_output_tokens"))
+        spent.append(read_json(ws.status_path)["cost_usd"])
+
+    engine.on_turn = seen
+    run(ws, engine, budget_usd=1.0, stall_limit=5, max_steps=5, max_rounds=1)
+    assert len(caps) == 5
+    assert caps == sorted(caps, reverse=True) and len(set(caps)) == 5  # shrinks as money goes
+    for cap, before in zip(caps, spent):
+        assert 256 <= cap <= (1.0 - before) / 0.00001
+    assert caps[0] > 90_000  # ~ $1 of output, less the prompt about to be sent
+
+    unbudgeted = ScriptedEngine([call("give_up", reason="-", findings="-")])
+    unbudgeted.config.extra["max_output_tokens"] = 1234  # left over: removed without a budget
+    unbudgeted.on_turn = lambda _n: caps.append(unbudgeted.config.extra.get("max_output_tokens"))
+    (tmp_path / "other").mkdir()
+    run(board_workspace(tmp_path / "other", TWO_TASKS), unbudgeted, max_rounds=1)
+    assert caps[-1] is None
+
+
+def test_the_output_cap_never_goes_below_its_floor(tmp_path):
+    from types import SimpleNamespace
+
+    from app.core.conversation import Usage
+    from app.core.engine_calls import MIN_OUTPUT_TOKENS, EngineCaller
+
+    engine = ScriptedEngine([], price_per_token=0.00001)
+    rec = SimpleNamespace(status=SimpleNamespace(cost_usd=0.00999, usage=Usage()))
+    caller = EngineCaller(engine, fast_limits(budget_usd=0.01), rec, threading.Event())
+    assert caller.cap_output(prompt_chars=400) == MIN_OUTPUT_TOKENS == 256
+    assert engine.config.extra["max_output_tokens"] == 256
+    free = ScriptedEngine([], price_per_token=0.0)  # output that costs nothing is not capped
+    assert EngineCaller(free, fast_limits(budget_usd=0.01), rec,
+                        threading.Event()).cap_output(400) is None
