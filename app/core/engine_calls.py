@@ -56,6 +56,7 @@ class EngineCaller:
         self.cancel = cancel
         self.last_cost = 0.0
         self._last_turn_cost = 0.0
+        self._billed: tuple[Usage, float] = (Usage(), 0.0)
         self._last_turn_tokens = 0
 
     def check_budget(self, prompt_chars: int = 0) -> None:
@@ -101,7 +102,14 @@ class EngineCaller:
             return {}
         cost = self.engine.cost_usd(usage) if self.engine.is_ai else 0.0
         self.rec.add_usage(usage, cost)
+        self._billed = (self._billed[0] + usage, self._billed[1] + cost)
         return {"usage": usage.model_dump(), "cost_usd": round(cost, 6)}
+
+    def drain_billed(self) -> tuple[Usage, float]:
+        """What failed attempts were billed since the last drain (already in the run's totals),
+        so the round they happened in can count it too."""
+        billed, self._billed = self._billed, (Usage(), 0.0)
+        return billed
 
     def call(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> ModelTurn:
         chars = _prompt_chars(system, tools, messages)

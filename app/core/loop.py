@@ -194,6 +194,8 @@ class Harness:
             if e.state:
                 st.fatal = RunStop(e.state, e.exit_reason, e.message)
         finally:
+            billed_usage, billed_cost = self.caller.drain_billed()  # failed attempts count too
+            st.usage, st.cost = st.usage + billed_usage, st.cost + billed_cost
             st.changed = changes.finish()
             self._record_round(st, st.changed)
         return st

@@ -520,7 +520,8 @@ def test_a_broken_attempt_is_billed_to_the_run_before_the_retry(tmp_path):
     assert rounds_of(ws, result)[0].result_state == "completed"  # the retry succeeded
     info = RunInfo.model_validate(read_json(ws.run_dir(result.run_id) / "run.json"))
     in_rounds = sum(r.usage.input_tokens for r in rounds_of(ws, result))
-    assert info.usage.input_tokens == in_rounds + 5000
+    assert info.usage.input_tokens == in_rounds  # the round it happened in counts it too
+    assert rounds_of(ws, result)[0].usage.input_tokens >= 5000
     assert info.cost_usd == pytest.approx(info.usage.total_tokens * 0.00001)
     status = Status.model_validate(read_json(ws.status_path))
     assert status.usage == info.usage and status.cost_usd == info.cost_usd
