@@ -8,6 +8,7 @@ import threading
 from typing import Any, Callable
 
 from app.core.redact import redact, remember_secret
+from app.engines.wire import Overdue, within
 
 SERVICE = "harness-desk"
 ENV_VARS = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
@@ -40,24 +41,12 @@ def _guarded(fn: Callable[..., Any], *args: Any, timeout: float) -> Any:
     with _stuck_lock:
         if _stuck is not None and _stuck.is_alive():
             raise KeyStoreError(_HUNG)
-    outcome: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            outcome["value"] = fn(*args)
-        except BaseException as exc:  # handed back to the caller's thread below
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=work, name="keychain-call", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
+    try:
+        return within(timeout, lambda: fn(*args), name="keychain-call")
+    except Overdue as exc:
         with _stuck_lock:
-            _stuck = worker
-        raise KeyStoreError(_HUNG)
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
+            _stuck = exc.worker
+        raise KeyStoreError(_HUNG) from None
 
 
 def _no_keychain() -> str:

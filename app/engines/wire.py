@@ -181,11 +181,19 @@ def stream_broken(voice: Voice, details: str = "") -> EngineError:
 T = TypeVar("T")
 
 
-def within(seconds: float, fn: Callable[[], T]) -> T:
-    """Run fn on a daemon thread and raise TimeoutError after `seconds`.
+class Overdue(TimeoutError):
+    """A call that did not return in time; `worker` is the thread still running it."""
 
-    HTTP timeouts do not cover a hanging DNS lookup; this does, so availability checks
-    answer promptly whatever the network does.
+    def __init__(self, seconds: float, worker: threading.Thread):
+        super().__init__(f"no answer within {seconds:g} s")
+        self.worker = worker
+
+
+def within(seconds: float, fn: Callable[[], T], name: str = "engine-check") -> T:
+    """Run fn on a daemon thread and raise Overdue (a TimeoutError) after `seconds`.
+
+    HTTP timeouts do not cover a hanging DNS lookup, nor keyring a D-Bus prompt nobody
+    answers; this does, so checks answer promptly whatever the system does.
     """
     box: dict[str, Any] = {}
 
@@ -195,11 +203,11 @@ def within(seconds: float, fn: Callable[[], T]) -> T:
         except BaseException as exc:  # handed back to the caller's thread below
             box["error"] = exc
 
-    worker = threading.Thread(target=work, name="engine-check", daemon=True)
+    worker = threading.Thread(target=work, name=name, daemon=True)
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
-        raise TimeoutError(f"no answer within {seconds:g} s")
+        raise Overdue(seconds, worker)
     if "error" in box:
         raise box["error"]
     return box["value"]
