@@ -7,8 +7,8 @@ module decides whether to wait and try again, shows the wait in status.json (sta
 Money. An attempt that failed after its 200 (a stream that broke off) was billed for its
 input: engines attach what it used (or an estimate) to the EngineError as `usage`, and it is
 added to the run's usage and cost here, before any retry, and the budget is checked again.
-(It is in the run's totals and in the retry_waiting event, not in a round's record: the
-round only counts the turns it got.) With a USD budget, each attempt's output is capped at
+(It is in the run's totals, the retry_waiting event, and the record of the round it
+happened in, through drain_billed.) With a USD budget, each attempt's output is capped at
 what is left of it: `engine.config.extra["max_output_tokens"]` is set to the tokens the
 remaining budget buys at the model's output price, after the estimated cost of the prompt
 about to be sent, never below MIN_OUTPUT_TOKENS; each engine reads it when it builds its

@@ -201,14 +201,18 @@ class AnthropicEngine(Engine):
             self._thinking.clear()  # a fresh round: nothing of an earlier one is sent back
         request = self.build_request(system, tools, messages)
         client = self._turn_client()
+        stream = None
         try:
             with client.messages.stream(**request) as stream:
                 return self._read(stream, cancel, on_text, request)
         except EngineError:
             raise
         except anthropic.APIStatusError as exc:
-            raise from_status(self.voice(), exc.status_code, exc.body, exc.response.headers,
-                              exc.message) from None
+            err = from_status(self.voice(), exc.status_code, exc.body, exc.response.headers,
+                              exc.message)
+            if stream is not None:  # an error event after the 200 (overloaded mid-reply):
+                with_usage(err, _billed(stream, request))  # the input was billed
+            raise err from None
         except anthropic.APIConnectionError as exc:
             raise from_transport(self.voice(), exc) from None
 

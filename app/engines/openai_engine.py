@@ -30,8 +30,15 @@ _CARRY_LIMIT = 256  # turns whose reasoning is kept (a round has at most max_ste
 # Output limits of model families (the first prefix that matches). A budget cap above a
 # model's limit would be refused, so it is sent only below it; for a model not listed, only
 # below the smallest limit of current models.
-_OUTPUT_LIMITS = (("gpt-4.1", 32_768), ("gpt-4o", 16_384), ("gpt-5", 128_000),
+# Most specific first: "gpt-5-chat" must not be read as the gpt-5 family.
+_OUTPUT_LIMITS = (("gpt-5-chat", 16_384), ("o1-mini", 65_536), ("o1-preview", 32_768),
+                  ("gpt-4.1", 32_768), ("gpt-4o", 16_384), ("gpt-4-turbo", 4_096),
+                  ("gpt-4", 8_192), ("gpt-3.5", 4_096), ("gpt-5", 128_000),
                   ("gpt-6", 128_000), ("o1", 100_000), ("o3", 100_000), ("o4", 100_000))
+# Families that reason. Asking a model that does not for encrypted reasoning is a 400.
+_REASONING_FAMILIES = ("gpt-5", "gpt-6", "o1", "o3", "o4")
+# OpenAI's answer when a reasoning item it handed out earlier can no longer be verified.
+_STALE_REASONING = re.compile(r"invalid_encrypted_content|could not be verified", re.IGNORECASE)
 _SMALLEST_OUTPUT_LIMIT = 16_384
 # How a server that does not know `include` (an OpenAI-compatible proxy) says so.
 _REFUSES_INCLUDE = re.compile(r"\binclude\b|encrypted_content", re.IGNORECASE)
@@ -62,7 +69,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
     _CARRY_LIMIT turns are kept. Items without encrypted content are not kept: with
     `store: false` the server could not resolve them. A server that refuses `include` (some
     OpenAI-compatible proxies do, with a 400 or 422 naming it) gets that request once more
-    without it, and no `include` from then on; `note` says so. That is a rewrite of one
+    without it, and no `include` from then on (`include_refused`). That is a rewrite of one
     request the server could not take, not a second retry layer: nothing transient is
     retried here.
 
@@ -83,7 +90,6 @@ class OpenAIEngine(OpenAICompatibleEngine):
         # they preceded; see the class docstring.
         self._reasoning: OrderedDict[str, list[dict]] = OrderedDict()
         self.include_refused = False
-        self.note = ""  # a plain sentence when the server could not take something we asked
 
     def base_url(self) -> str:
         return (self.config.base_url or os.environ.get("OPENAI_BASE_URL")
@@ -139,7 +145,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
             "model": self.model, "input": items, "store": False,
             "prompt_cache_key": self.cache_key(system),
         }
-        if not self.include_refused:
+        if not self.include_refused and _reasons(self.model):
             request["include"] = [INCLUDE_REASONING]
         cap = self._output_cap()
         if cap:
@@ -170,14 +176,16 @@ class OpenAIEngine(OpenAICompatibleEngine):
         try:
             return self._send(request, cancel, on_text)
         except EngineError as err:
+            if _stale_reasoning(err) and self._reasoning:
+                # A reasoning item OpenAI no longer accepts: send the step once more without
+                # the kept reasoning (the model re-reasons), still asking for new reasoning.
+                self._reasoning.clear()
+                return self._send(self.build_request(system, tools, messages), cancel, on_text)
             if "include" not in request or not _refuses_include(err):
                 raise
         # An OpenAI-compatible server that does not know `include`: this request once more
         # without it, and none from now on. Reasoning is then not carried between steps.
         self.include_refused = True
-        self.note = (f"The server at {self.base_url()} does not accept the request for "
-                     "encrypted reasoning; reasoning models will redo their reasoning at each "
-                     "step.")
         del request["include"]
         return self._send(request, cancel, on_text)
 
@@ -186,6 +194,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
         if err.code == BAD_REQUEST and not isinstance(exc, EngineError):
             # The error body as sent: a proxy's 422 may name the field only in its "detail".
             body = json.dumps(getattr(exc, "body", None), default=str)
+            err.body_text = body  # type: ignore[attr-defined]
             err.refuses_include = bool(  # type: ignore[attr-defined]
                 _REFUSES_INCLUDE.search(f"{getattr(exc, 'message', '')} {body}"))
         return err
@@ -227,9 +236,10 @@ class OpenAIEngine(OpenAICompatibleEngine):
                             with_usage(err, split_usage(u.input_tokens, u.output_tokens,
                                                         u.input_tokens_details))
                         raise err
-                    elif kind == "error":
-                        raise from_status(voice, 200, {"error": {
-                            "type": event.code or "", "message": event.message}})
+                    elif kind == "error":  # after the 200: the input was billed
+                        raise with_usage(from_status(voice, 200, {"error": {
+                            "type": event.code or "", "message": event.message}}),
+                            estimated_usage(request, seen))
             except self._stream_cuts() as exc:
                 raise with_usage(stream_broken(voice, f"{type(exc).__name__}: {exc}"),
                                  estimated_usage(request, seen)) from None
@@ -279,9 +289,19 @@ def _output_limit(model: str) -> int:
     return _SMALLEST_OUTPUT_LIMIT
 
 
+def _reasons(model: str) -> bool:
+    return model.startswith(_REASONING_FAMILIES) and "-chat" not in model
+
+
+def _stale_reasoning(err: EngineError) -> bool:
+    return err.code == BAD_REQUEST and bool(
+        _STALE_REASONING.search(f"{err.details} {err.message} {getattr(err, 'body_text', '')}"))
+
+
 def _refuses_include(err: EngineError) -> bool:
-    return err.code == BAD_REQUEST and (getattr(err, "refuses_include", False) or bool(
-        _REFUSES_INCLUDE.search(f"{err.details} {err.message}")))
+    return err.code == BAD_REQUEST and not _stale_reasoning(err) and (
+        getattr(err, "refuses_include", False)
+        or bool(_REFUSES_INCLUDE.search(f"{err.details} {err.message}")))
 
 
 def _reasoning_input(item: Any) -> dict:

@@ -227,6 +227,7 @@ def test_error_event_after_a_200_is_diagnosed(claude, server):
     server.push(MESSAGES, Reply(events=events))
     err = fail(claude)
     assert err.code == TRANSIENT and err.retryable
+    assert err.usage.input_tokens > 0  # message_start came: the input was billed
 
 
 def test_tool_call_cut_by_max_tokens_is_dropped(claude, server):

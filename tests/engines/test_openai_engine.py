@@ -369,7 +369,7 @@ def test_a_server_refusing_include_gets_the_request_once_more_without_it(gpt, se
     refused, resent, later = server.bodies(RESPONSES)
     assert "include" in refused and "include" not in resent and "include" not in later
     assert {k: v for k, v in refused.items() if k != "include"} == resent
-    assert gpt.include_refused and "reasoning" in gpt.note
+    assert gpt.include_refused
 
 
 def test_a_proxy_refusing_include_with_a_422_is_understood(gpt, server):
@@ -449,3 +449,43 @@ def test_the_budget_output_cap_becomes_max_output_tokens(server, monkeypatch, mo
     server.push(RESPONSES, oa_stream([oa_message("ok")]))
     engine.turn(SYSTEM, TOOLS, FIRST)
     assert server.bodies(RESPONSES)[0].get("max_output_tokens") == sent
+
+
+def test_an_error_event_after_the_200_carries_an_estimate_of_the_billed_input(gpt, server):
+    events = oa_events(oa_response([oa_message("hi")]))[:2]
+    events.append(("error", {"type": "error", "sequence_number": 2, "code": "server_error",
+                             "message": "The server had an error.", "param": None}))
+    server.push(RESPONSES, Reply(events=events))
+    err = fail(gpt)
+    assert err.retryable and err.usage.input_tokens > 0
+
+
+def test_reasoning_openai_no_longer_accepts_is_dropped_and_the_step_sent_once_more(gpt, server):
+    server.push(RESPONSES, oa_stream(
+        [oa_reasoning("rs_1", ["Plan."], "gAAAA-enc-1"),
+         oa_call("call_A", "write_file", {"path": "notes.md", "content": "# N"})]),
+        oa_error(400, "The encrypted content gAAA-enc-1 could not be verified.",
+                 code="invalid_encrypted_content"),
+        oa_stream([oa_message("done")]))
+    turn = gpt.turn(SYSTEM, TOOLS, FIRST)
+    assert gpt.turn(SYSTEM, TOOLS, _after(turn, {"call_A": "Wrote notes.md"})).text == "done"
+    _, rejected, resent = server.bodies(RESPONSES)
+    assert _reasoning_in(rejected) and not _reasoning_in(resent)
+    assert resent["include"] == ["reasoning.encrypted_content"]  # still asked for new ones
+    assert not gpt.include_refused
+
+
+@pytest.mark.parametrize("model", ["gpt-4o", "gpt-4.1-mini", "gpt-5-chat-latest"])
+def test_models_that_do_not_reason_are_not_asked_for_encrypted_reasoning(server, monkeypatch,
+                                                                        model):
+    monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
+    engine = OpenAIEngine(EngineConfig(model=model, base_url=server.url + "/v1"))
+    server.push(RESPONSES, oa_stream([oa_message("ok")]))
+    engine.turn(SYSTEM, TOOLS, FIRST)
+    assert "include" not in server.bodies(RESPONSES)[0]
+
+
+@pytest.mark.parametrize("model, limit", [("gpt-5-chat-latest", 16_384), ("o1-mini", 65_536),
+                                          ("gpt-4-turbo", 4_096), ("gpt-5.5", 128_000)])
+def test_output_limits_match_the_most_specific_family(model, limit):
+    assert openai_engine._output_limit(model) == limit
