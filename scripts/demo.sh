@@ -5,4 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/harness-desk "$@"
+. scripts/venv-python.sh
+exec "$VENV_PY" -m app "$@"

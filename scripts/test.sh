@@ -3,9 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+. scripts/venv-python.sh
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
 set +e
-.venv/bin/python -m pytest "$@"
+"$VENV_PY" -m pytest "$@"
 code=$?
 set -e
 if [ "$code" -eq 5 ]; then

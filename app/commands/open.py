@@ -91,9 +91,19 @@ def terminal_demo(reason: str) -> int:
         print(f"\nAnswered: {answer}. Continuing the run.\n")
     print(f"\n{result.message}")
     print(f"See the drafts in {ws.root / 'drafts'}.")
-    print(f"Undo a round:   harness-desk undo \"{ws.root}\" --round 2")
-    print(f"Export:         harness-desk export \"{ws.root}\" --format pdf --output summary.pdf")
+    cli = _cli_name()
+    print(f"Undo a round:   {cli} undo \"{ws.root}\" --round 2")
+    print(f"Export:         {cli} export \"{ws.root}\" --format pdf --output summary.pdf")
     return STATE_EXIT_CODES.get(result.state, EXIT_FAILED)
+
+
+def _cli_name() -> str:
+    """How to call this CLI from the person's shell: `harness-desk` when that is on PATH
+    (an activated venv or an installed app), else this very Python with `-m app`."""
+    found = shutil.which("harness-desk")
+    if found and Path(found).absolute().parent == Path(sys.executable).absolute().parent:
+        return "harness-desk"
+    return f'"{sys.executable}" -m app'
 
 
 def _ask(task) -> str:
