@@ -466,44 +466,38 @@ def test_an_editor_saving_in_place_during_a_run_loses_no_tasks(tmp_path):
     assert len(Board.load(path).tasks) == 40
 
 
-def test_load_waits_out_a_save_caught_halfway(tmp_path, monkeypatch):
+def _editor_finishes_during_the_first_wait(monkeypatch, path, rest: bytes) -> list[float]:
+    """Play an editor that appends the rest of its save while the board reader waits."""
     import app.core.board as board_module
 
-    path = tmp_path / "TASKS.md"
-    whole = _forty_task_board(1)
-    path.write_bytes(whole[:len(whole) // 3])  # the editor has written a third so far
     real_sleep = board_module._sleep
-    pauses = []
+    pauses: list[float] = []
 
-    def editor_finishes_while_we_wait(seconds: float) -> None:
+    def wait(seconds: float) -> None:
         pauses.append(seconds)
         if len(pauses) == 1:
             with open(path, "ab") as fh:
-                fh.write(whole[len(whole) // 3:])
+                fh.write(rest)
         real_sleep(seconds)
 
-    monkeypatch.setattr(board_module, "_sleep", editor_finishes_while_we_wait)
+    monkeypatch.setattr(board_module, "_sleep", wait)
+    return pauses
+
+
+def test_load_waits_out_a_save_caught_halfway(tmp_path, monkeypatch):
+    path = tmp_path / "TASKS.md"
+    whole = _forty_task_board(1)
+    path.write_bytes(whole[:len(whole) // 3])  # the editor has written a third so far
+    pauses = _editor_finishes_during_the_first_wait(monkeypatch, path, whole[len(whole) // 3:])
     assert len(Board.load(path).tasks) == 40
     assert len(pauses) == 2  # half, whole, whole: accepted on the first agreement
 
 
 def test_update_board_never_writes_back_a_save_caught_halfway(tmp_path, monkeypatch):
-    import app.core.board as board_module
-
     path = tmp_path / "TASKS.md"
     whole = _forty_task_board(1)
     path.write_bytes(whole[:len(whole) // 2])
-    real_sleep = board_module._sleep
-    pauses = []
-
-    def editor_finishes_while_we_wait(seconds: float) -> None:
-        pauses.append(seconds)
-        if len(pauses) == 1:
-            with open(path, "ab") as fh:
-                fh.write(whole[len(whole) // 2:])
-        real_sleep(seconds)
-
-    monkeypatch.setattr(board_module, "_sleep", editor_finishes_while_we_wait)
+    _editor_finishes_during_the_first_wait(monkeypatch, path, whole[len(whole) // 2:])
     update_board(path, lambda b: b.set_checked("Task 39"))
     board = Board.load(path)
     assert len(board.tasks) == 40 and board.tasks[39].checked
