@@ -12,9 +12,8 @@ from app import NAME, __version__
 from app.core.board import Board, BoardError
 from app.core.conversation import Usage
 from app.core.errors import HarnessError
-from app.core.files import read_json
 from app.core.records import (EXIT_REASON_WORDS, Event, RoundRecord, RunInfo, read_events,
-                              read_rounds, read_status)
+                              read_rounds, read_run, read_status)
 from app.core.redact import redact_obj
 from app.core.workspace import Workspace, pid_alive
 
@@ -129,9 +128,9 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
         raise NoRunToExport(f"There is no run {run_id} in {ws.root}.")
 
     notes: list[str] = []
-    info = _read_info(run_dir, run_id, ws, notes)
-    rounds = read_rounds(run_dir)
     events = read_events(run_dir)
+    info = _read_info(run_dir, run_id, ws, events, notes)
+    rounds = read_rounds(run_dir)
     for name, label in (("rounds.jsonl", "round records"), ("events.jsonl", "event log")):
         damaged = _damaged_lines(run_dir / name)
         if damaged:
@@ -234,17 +233,14 @@ def latest_run(ws: Workspace) -> str | None:
     return ws.latest_run_id()
 
 
-def _read_info(run_dir: Path, run_id: str, ws: Workspace, notes: list[str]) -> RunInfo:
-    data = read_json(run_dir / "run.json")
-    if isinstance(data, dict):
-        try:
-            return RunInfo.model_validate(data)
-        except ValueError:
-            pass
+def _read_info(run_dir: Path, run_id: str, ws: Workspace, events: list[Event],
+               notes: list[str]) -> RunInfo:
+    info = read_run(run_dir)
+    if info is not None:
+        return info
     # No usable run.json: rebuild what we can from the first event so the rest still exports.
     notes.append("The run's own record (run.json) was missing or damaged; details come from "
                  "its event log.")
-    events = read_events(run_dir)
     start = next((e for e in events if e.type == "run_started"), None)
     extra = start.model_dump() if start else {}
     return RunInfo(run_id=run_id, workspace=str(ws.root),
