@@ -11,7 +11,7 @@ from typing import Callable, Union
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.settings import Limits
 from app.core.workspace import Workspace
-from app.engines.base import Availability, Engine, EngineError
+from app.core.engine import Availability, Engine, EngineError
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "resources" / "demo-workspace"
@@ -54,6 +54,7 @@ class ScriptedEngine(Engine):
         self.price_per_token = price_per_token
         self.on_turn = on_turn
         self.requests: list[dict] = []
+        self.calls: list[dict] = []  # the per-call arguments, one entry per turn
 
     def availability(self) -> Availability:
         return Availability(True, "Scripted.")
@@ -61,8 +62,10 @@ class ScriptedEngine(Engine):
     def cost_usd(self, usage: Usage) -> float:
         return usage.total_tokens * self.price_per_token
 
-    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
-             cancel: threading.Event | None = None, on_text=None) -> ModelTurn:
+    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
+             cancel: threading.Event | None = None, on_text=None,
+             max_output_tokens: int | None = None) -> ModelTurn:
+        self.calls.append({"max_output_tokens": max_output_tokens})
         self.requests.append({
             "system": system,
             "tools": json.dumps([t.model_dump() for t in tools], sort_keys=False),

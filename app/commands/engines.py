@@ -7,7 +7,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 from app.core.settings import load_settings
-from app.engines.base import Availability, EngineConfig
+from app.core.engine import Availability, EngineConfig
 from app.engines.registry import ENGINES, create_engine, engine_ids
 
 CHECK_TIMEOUT_S = 15.0

@@ -66,7 +66,7 @@ def _data_dir() -> Path:
 def terminal_demo(reason: str) -> int:
     from app.commands.run import print_event
     from app.engines.demo import DELAY_ENV, DemoEngine
-    from app.engines.base import EngineConfig
+    from app.core.engine import EngineConfig
 
     ws = fresh_demo_copy()
     print(f"Harness Desk: {reason}, so the demo runs in this terminal.")
@@ -75,7 +75,7 @@ def terminal_demo(reason: str) -> int:
     delay = float(os.environ.get(DELAY_ENV, TERMINAL_DEMO_DELAY_S))
     limits = load_settings().settings.limits
     while True:
-        engine = DemoEngine(EngineConfig(extra={"delay_s": delay}))
+        engine = DemoEngine(EngineConfig(options={"delay_s": delay}))
         cancel = threading.Event()
         try:
             result = Harness(ws, engine, limits, [print_event], cancel).run()

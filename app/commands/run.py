@@ -16,7 +16,7 @@ from app.core.narrate import describe_event
 from app.core.records import Event
 from app.core.settings import Limits, Settings, load_settings
 from app.core.workspace import Workspace
-from app.engines.base import EngineConfig
+from app.core.engine import EngineConfig
 from app.engines.registry import UnknownEngine, create_engine
 
 
@@ -46,7 +46,7 @@ def build_engine(settings: Settings, ws: Workspace, engine_id: str, model: str |
         # Stable per workspace, so the provider's prompt cache is shared across its runs.
         cache_key="harness-desk-" + hashlib.sha256(
             str(ws.root.resolve()).encode("utf-8")).hexdigest()[:16],
-        extra={"delay_s": demo_delay if demo_delay is not None else settings.demo_delay_s},
+        options={"delay_s": demo_delay if demo_delay is not None else settings.demo_delay_s},
     )
     try:
         return create_engine(engine_id, config)

@@ -45,6 +45,8 @@ class Message(BaseModel):
     text: str = ""
     tool_calls: list[ToolCall] = Field(default_factory=list)
     tool_results: list[ToolResult] = Field(default_factory=list)
+    # An assistant message's ModelTurn.record, kept verbatim for the engine that made it.
+    record: Any = None
 
 
 class Usage(BaseModel):
@@ -68,10 +70,18 @@ class Usage(BaseModel):
 
 
 class ModelTurn(BaseModel):
-    """What one model call returned."""
+    """What one model call returned.
+
+    `model` is the model that really answered (the service says; a local server may answer
+    with another than was asked). `cost_usd` is filled in by the retry layer from the price
+    table. `record` is the engine's own exact copy of the reply (see core/engine.py): opaque
+    to the core, handed back to the engine verbatim on the next step.
+    """
 
     text: str = ""
     tool_calls: list[ToolCall] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
     model: str = ""
     stop_reason: str = ""
+    cost_usd: float = 0.0
+    record: Any = None

@@ -9,11 +9,11 @@ input: engines attach what it used (or an estimate) to the EngineError as `usage
 added to the run's usage and cost here, before any retry, and the budget is checked again.
 (It is in the run's totals, the retry_waiting event, and the record of the round it
 happened in, through drain_billed.) With a USD budget, each attempt's output is capped at
-what is left of it: `engine.config.extra["max_output_tokens"]` is set to the tokens the
-remaining budget buys at the model's output price, after the estimated cost of the prompt
-about to be sent, never below MIN_OUTPUT_TOKENS; each engine reads it when it builds its
-request (and keeps it under the model's own limit). Without a USD budget, or for an engine
-whose output costs nothing, the key is removed.
+what is left of it: `Engine.turn` gets `max_output_tokens`, the tokens the remaining budget
+buys at the model's output price after the estimated cost of the prompt about to be sent,
+never below MIN_OUTPUT_TOKENS (the engine keeps it under the model's own limit). Without a
+USD budget, or for an engine whose output costs nothing, no cap is passed. Each turn comes
+back with its cost (`ModelTurn.cost_usd`).
 """
 
 from __future__ import annotations
@@ -25,13 +25,12 @@ from datetime import datetime, timedelta, timezone
 from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
 from app.core.recorder import Recorder
 from app.core.settings import Limits
-from app.engines.base import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
-                              QUOTA_EXHAUSTED, Engine, EngineError)
+from app.core.engine import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
+                             QUOTA_EXHAUSTED, Engine, EngineError)
 
 FATAL_CODES = (AUTH_FAILED, QUOTA_EXHAUSTED, MODEL_NOT_FOUND, ENGINE_UNREACHABLE)
 MAX_SINGLE_WAIT_S = 60.0  # cap on our own backoff; a service's retry-after is honoured in full
 TRIMMED = "[harness] Older tool output was removed here to fit the model's context."
-OUTPUT_CAP_KEY = "max_output_tokens"  # in engine.config.extra; see the module docstring
 MIN_OUTPUT_TOKENS = 256  # a smaller cap would leave no room even for one tool call
 _PER = 1_000_000
 
@@ -54,7 +53,6 @@ class EngineCaller:
         self.limits = limits
         self.rec = rec
         self.cancel = cancel
-        self.last_cost = 0.0
         self._last_turn_cost = 0.0
         self._billed: tuple[Usage, float] = (Usage(), 0.0)
         self._last_turn_tokens = 0
@@ -78,9 +76,8 @@ class EngineCaller:
             raise EngineStop(f"Stopped at the token limit: {tokens:,} tokens used of "
                              f"{token_budget:,}.", "cancelled", "stopped", "budget_exhausted")
 
-    def cap_output(self, prompt_chars: int) -> int | None:
-        """Set (or clear) the engine's output cap for the next attempt; see the module docs."""
-        extra = self.engine.config.extra
+    def output_cap(self, prompt_chars: int) -> int | None:
+        """The output cap for the next attempt, or None; see the module docs."""
         cap = None
         budget = self.limits.budget_usd
         if budget is not None and self.engine.is_ai:
@@ -89,16 +86,12 @@ class EngineCaller:
                 prompt = self.engine.cost_usd(Usage(input_tokens=prompt_chars // 4))
                 left = budget - self.rec.status.cost_usd - prompt
                 cap = max(MIN_OUTPUT_TOKENS, int(left / per_token))
-        if cap is None:
-            extra.pop(OUTPUT_CAP_KEY, None)
-        else:
-            extra[OUTPUT_CAP_KEY] = cap
         return cap
 
     def _count_billed(self, err: EngineError) -> dict:
         """Add what a failed attempt was billed (err.usage, set by the engine) to the run."""
-        usage = getattr(err, "usage", None)
-        if not isinstance(usage, Usage) or not usage.total_tokens:
+        usage = err.usage
+        if usage is None or not usage.total_tokens:
             return {}
         cost = self.engine.cost_usd(usage) if self.engine.is_ai else 0.0
         self.rec.add_usage(usage, cost)
@@ -120,9 +113,9 @@ class EngineCaller:
         while True:
             if self.cancel.is_set():
                 raise EngineStop("Stopped by you.", "cancelled", "stopped", "stopped_by_user")
-            self.cap_output(chars)
             try:
-                turn = self.engine.turn(system, tools, messages, cancel=self.cancel)
+                turn = self.engine.turn(system, tools, messages, cancel=self.cancel,
+                                        max_output_tokens=self.output_cap(chars))
             except EngineError as err:
                 billed = self._count_billed(err)
                 if self.cancel.is_set():
@@ -157,8 +150,8 @@ class EngineCaller:
                 waited += delay
                 self._wait(err, attempt, delay, billed)
                 continue
-            self.last_cost = self.engine.cost_usd(turn.usage) if self.engine.is_ai else 0.0
-            self._last_turn_cost = self.last_cost
+            turn.cost_usd = self.engine.cost_usd(turn.usage) if self.engine.is_ai else 0.0
+            self._last_turn_cost = turn.cost_usd
             self._last_turn_tokens = turn.usage.total_tokens
             return turn
 

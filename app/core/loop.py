@@ -26,7 +26,7 @@ from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
 from app.core.undo import BlobStore, RoundChanges
 from app.core.workspace import Workspace
-from app.engines.base import Engine
+from app.core.engine import Engine
 
 MAX_NUDGES = 2
 
@@ -219,7 +219,7 @@ class Harness:
             turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages)
             self._account(st, turn)
             messages.append(Message(role="assistant", text=turn.text,
-                                    tool_calls=turn.tool_calls))
+                                    tool_calls=turn.tool_calls, record=turn.record))
             if self.cancel.is_set():  # Stop pressed while the model was answering: run nothing
                 st.result = "cancelled"
                 return
@@ -281,7 +281,7 @@ class Harness:
         return text
 
     def _account(self, st: RoundState, turn: ModelTurn) -> None:
-        cost = self.caller.last_cost
+        cost = turn.cost_usd
         st.usage = st.usage + turn.usage
         st.cost += cost
         self.rec.add_usage(turn.usage, cost)

@@ -8,10 +8,11 @@ from collections import OrderedDict
 from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.engines.base import Availability, Engine, EngineConfig, EngineError
+from app.core.engine import Availability, EngineConfig, EngineError
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
-from app.engines.openai_compat import budget_cap, estimated_usage, with_usage
+from app.engines.openai_compat import estimated_usage, with_usage
+from app.engines.prices import PricedEngine
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, emit, from_status, from_transport,
                               stable_tools, stream_broken)
 
@@ -28,7 +29,7 @@ EPHEMERAL = {"type": "ephemeral"}
 _CARRY_LIMIT = 256
 
 
-class AnthropicEngine(Engine):
+class AnthropicEngine(PricedEngine):
     """Claude via the Messages API, one attempt per turn (the loop owns retries).
 
     Why it streams: a non-streamed reply arrives only when complete, so a slow answer
@@ -49,7 +50,7 @@ class AnthropicEngine(Engine):
     output so far), or, before message_start, an estimate of the input sent (about 4
     characters a token); a stream that broke off raises STREAM_BROKEN with the same as the
     error's `usage`, which the retry layer counts before trying again. When the run sets an
-    output cap from what is left of its USD budget (`config.extra["max_output_tokens"]`),
+    output cap from what is left of its USD budget (the `max_output_tokens` argument),
     max_tokens is the smaller of it and the model's own limit.
     """
 
@@ -130,14 +131,15 @@ class AnthropicEngine(Engine):
 
     # -- one model turn ------------------------------------------------------------------
 
-    def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> dict:
+    def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
+                      max_output_tokens: int | None = None) -> dict:
         """The Messages API request body (without `stream`), cache breakpoints included."""
         tool_defs: list[dict] = [{"name": t.name, "description": t.description,
                                   "input_schema": t.parameters} for t in stable_tools(tools)]
         if tool_defs:
             tool_defs[-1]["cache_control"] = EPHEMERAL
-        max_tokens = int(self.config.extra.get("max_tokens", self._max_tokens()))
-        cap = budget_cap(self.config.extra)
+        max_tokens = int(self.config.options.get("max_tokens", self._max_tokens()))
+        cap = max_output_tokens
         request: dict[str, Any] = {
             "model": self.model,
             "max_tokens": min(max_tokens, cap) if cap else max_tokens,
@@ -192,14 +194,15 @@ class AnthropicEngine(Engine):
                       for c in m.tool_calls)
         return blocks
 
-    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
+    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
              cancel: threading.Event | None = None,
-             on_text: Callable[[str], None] | None = None) -> ModelTurn:
+             on_text: Callable[[str], None] | None = None,
+             max_output_tokens: int | None = None) -> ModelTurn:
         import anthropic
 
         if not any(m.role == "assistant" for m in messages):
             self._thinking.clear()  # a fresh round: nothing of an earlier one is sent back
-        request = self.build_request(system, tools, messages)
+        request = self.build_request(system, tools, messages, max_output_tokens)
         client = self._turn_client()
         stream = None
         try:

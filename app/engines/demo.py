@@ -16,7 +16,7 @@ from typing import Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.engines import demo_script
-from app.engines.base import Availability, Engine
+from app.core.engine import Availability, Engine
 
 DELAY_ENV = "HARNESS_DESK_DEMO_DELAY"
 
@@ -30,7 +30,7 @@ class DemoEngine(Engine):
 
     @property
     def delay_s(self) -> float:
-        value = self.config.extra.get("delay_s", os.environ.get(DELAY_ENV, 0))
+        value = self.config.options.get("delay_s", os.environ.get(DELAY_ENV, 0))
         try:
             return max(0.0, float(value))
         except (TypeError, ValueError):
@@ -43,9 +43,10 @@ class DemoEngine(Engine):
     def cost_usd(self, usage: Usage) -> float:
         return 0.0
 
-    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
+    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
              cancel: threading.Event | None = None,
-             on_text: Callable[[str], None] | None = None) -> ModelTurn:
+             on_text: Callable[[str], None] | None = None,
+             max_output_tokens: int | None = None) -> ModelTurn:
         if self.delay_s:
             (cancel or threading.Event()).wait(self.delay_s)
         report = messages[0].text if messages else ""

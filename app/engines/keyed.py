@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from app.core.redact import redact
-from app.engines.base import AUTH_FAILED, Availability, EngineError
+from app.core.engine import AUTH_FAILED, Availability, EngineError
 from app.engines.keys import CALL_TIMEOUT_S, STATUS_TIMEOUT_S, keychain_status, lookup_key
 from app.engines.wire import AVAILABILITY_TIMEOUT_S, within
 

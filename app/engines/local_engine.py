@@ -8,9 +8,9 @@ from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.redact import redact
-from app.engines.base import MODEL_NOT_FOUND, Availability, EngineError
+from app.core.engine import MODEL_NOT_FOUND, Availability, EngineError
 from app.engines.keys import CALL_TIMEOUT_S
-from app.engines.openai_compat import (OpenAICompatibleEngine, budget_cap, estimated_usage,
+from app.engines.openai_compat import (OpenAICompatibleEngine, estimated_usage,
                                        result_text, split_usage, with_usage)
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, emit,
                               parse_arguments, stable_tools, stream_broken, within)
@@ -36,7 +36,7 @@ class LocalEngine(OpenAICompatibleEngine):
     Usage arrives only in the stream's last chunk, so a turn cut by Stop, or a stream that
     broke off, carries an estimate instead (estimated_usage: the request's size, about 4
     characters a token); a broken stream's EngineError has it as `usage`. The run's budget
-    output cap (`config.extra["max_output_tokens"]`) becomes `max_tokens` when set; local
+    output cap (the `max_output_tokens` argument) becomes `max_tokens` when set; local
     models cost nothing by default, so it is set only when the person gave them a price.
     """
 
@@ -146,7 +146,8 @@ class LocalEngine(OpenAICompatibleEngine):
                                                   "parameters": t.parameters}}
                 for t in stable_tools(tools)]
 
-    def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> dict:
+    def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
+                      max_output_tokens: int | None = None) -> dict:
         chat: list[dict] = [{"role": "system", "content": system}] if system else []
         for m in messages:
             if m.role == "user":
@@ -164,16 +165,17 @@ class LocalEngine(OpenAICompatibleEngine):
                                    "stream_options": {"include_usage": True}}
         if tools:
             request["tools"] = self._tools(tools)
-        cap = budget_cap(self.config.extra)
+        cap = max_output_tokens
         if cap:
             request["max_tokens"] = cap
         return request
 
-    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
+    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
              cancel: threading.Event | None = None,
-             on_text: Callable[[str], None] | None = None) -> ModelTurn:
+             on_text: Callable[[str], None] | None = None,
+             max_output_tokens: int | None = None) -> ModelTurn:
         self._ensure_model()
-        request = self.build_request(system, tools, messages)
+        request = self.build_request(system, tools, messages, max_output_tokens)
         return self._run(lambda client: self._read(
             client.chat.completions.create(**request, stream=True), cancel, on_text, request))
 

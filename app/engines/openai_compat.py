@@ -10,15 +10,13 @@ import json
 from typing import Any, Callable
 
 from app.core.conversation import Usage
-from app.engines.base import Engine, EngineError
+from app.core.engine import EngineError
 from app.engines.keys import CALL_TIMEOUT_S
+from app.engines.prices import PricedEngine
 from app.engines.wire import AVAILABILITY_TIMEOUT_S, Voice, from_status, from_transport
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 CHARS_PER_TOKEN = 4  # the rough rule used wherever tokens are estimated from text
-# Where the run's retry layer puts the output cap that fits what is left of a USD budget
-# (engine_calls.EngineCaller). Each engine reads it when building a request.
-BUDGET_CAP_KEY = "max_output_tokens"
 
 
 def result_text(content: str, is_error: bool) -> str:
@@ -36,12 +34,6 @@ def split_usage(total_in: int, out: int, details: Any) -> Usage:
                  cache_read_tokens=cached, cache_write_tokens=written)
 
 
-def budget_cap(extra: dict) -> int | None:
-    """The output-token cap the run's budget asks for, or None when there is none."""
-    value = extra.get(BUDGET_CAP_KEY)
-    return int(value) if value else None
-
-
 def estimated_usage(request: dict, out_chars: int = 0) -> Usage:
     """A stand-in for usage the server never reported (a cancelled or broken stream): about
     4 characters a token of the request sent, counted as uncached input, plus what had
@@ -54,12 +46,12 @@ def estimated_usage(request: dict, out_chars: int = 0) -> Usage:
 
 def with_usage(err: EngineError, usage: Usage) -> EngineError:
     """Attach what an attempt that failed after its 200 was billed, for the retry layer to
-    count (EngineError has no field for it, so it is an instance attribute)."""
-    err.usage = usage  # type: ignore[attr-defined]
+    count (EngineError.usage)."""
+    err.usage = usage
     return err
 
 
-class OpenAICompatibleEngine(Engine):
+class OpenAICompatibleEngine(PricedEngine):
     """What the OpenAI and the local engine share: client, base URL and error diagnosis."""
 
     default_base_url = OPENAI_BASE_URL

@@ -11,10 +11,10 @@ from collections import OrderedDict
 from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.engines.base import BAD_REQUEST, Availability, EngineConfig, EngineError
+from app.core.engine import BAD_REQUEST, Availability, EngineConfig, EngineError
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
-from app.engines.openai_compat import (OPENAI_BASE_URL, OpenAICompatibleEngine, budget_cap,
+from app.engines.openai_compat import (OPENAI_BASE_URL, OpenAICompatibleEngine,
                                        estimated_usage, result_text, split_usage, with_usage)
 from app.engines.wire import (Voice, arguments_json, emit, from_status, parse_arguments,
                               stable_tools, stream_broken)
@@ -73,7 +73,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
     request the server could not take, not a second retry layer: nothing transient is
     retried here.
 
-    Output cap: `config.extra["max_output_tokens"]`, when the run's retry layer sets it
+    Output cap: the `max_output_tokens` argument, when the run's retry layer sets it
     from what is left of a USD budget, becomes `max_output_tokens` when it is below the
     model's own output limit (see _OUTPUT_LIMITS); the person's `extra["max_tokens"]` is
     honoured as well, whichever is smaller.
@@ -126,7 +126,8 @@ class OpenAIEngine(OpenAICompatibleEngine):
         # system prompt, which is just as constant from round to round.
         return self.config.cache_key or "hd-" + hashlib.sha256(system.encode()).hexdigest()[:24]
 
-    def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> dict:
+    def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
+                      max_output_tokens: int | None = None) -> dict:
         items: list[dict] = []
         for m in messages:
             if m.role == "user":
@@ -147,7 +148,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
         }
         if not self.include_refused and _reasons(self.model):
             request["include"] = [INCLUDE_REASONING]
-        cap = self._output_cap()
+        cap = self._output_cap(max_output_tokens)
         if cap:
             request["max_output_tokens"] = cap
         if system:
@@ -158,21 +159,21 @@ class OpenAIEngine(OpenAICompatibleEngine):
                                 for t in stable_tools(tools)]
         return request
 
-    def _output_cap(self) -> int | None:
-        caps = [int(self.config.extra["max_tokens"])] if self.config.extra.get("max_tokens") else []
-        budget = budget_cap(self.config.extra)
+    def _output_cap(self, budget: int | None) -> int | None:
+        caps = [int(self.config.options["max_tokens"])] if self.config.options.get("max_tokens") else []
         if budget is not None and budget < _output_limit(self.model):
             caps.append(budget)
         # No output cap otherwise: each model's own limit applies (a fixed cap would be
         # refused by models with a smaller one).
         return min(caps) if caps else None
 
-    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
+    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
              cancel: threading.Event | None = None,
-             on_text: Callable[[str], None] | None = None) -> ModelTurn:
+             on_text: Callable[[str], None] | None = None,
+             max_output_tokens: int | None = None) -> ModelTurn:
         if not any(m.role == "assistant" for m in messages):
             self._reasoning.clear()  # a fresh round: nothing of an earlier one is sent back
-        request = self.build_request(system, tools, messages)
+        request = self.build_request(system, tools, messages, max_output_tokens)
         try:
             return self._send(request, cancel, on_text)
         except EngineError as err:
@@ -180,7 +181,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
                 # A reasoning item OpenAI no longer accepts: send the step once more without
                 # the kept reasoning (the model re-reasons), still asking for new reasoning.
                 self._reasoning.clear()
-                return self._send(self.build_request(system, tools, messages), cancel, on_text)
+                return self._send(self.build_request(system, tools, messages, max_output_tokens), cancel, on_text)
             if "include" not in request or not _refuses_include(err):
                 raise
         # An OpenAI-compatible server that does not know `include`: this request once more

@@ -11,6 +11,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.core.conversation import Usage
+from app.core.engine import Engine
 from app.core.resources import resource_path
 from app.core.settings import config_dir
 
@@ -160,3 +161,10 @@ def cost_usd(engine_id: str, model: str, usage: Usage) -> float:
 def is_estimated(engine_id: str, model: str) -> bool:
     """True when the cost of this model is a guess from the engine's default price."""
     return price_for(engine_id, model).estimated
+
+
+class PricedEngine(Engine):
+    """An engine whose turns cost money, priced from the table (the person can edit it)."""
+
+    def cost_usd(self, usage: Usage) -> float:
+        return cost_usd(self.id, self.model, usage)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from app.engines.base import Engine, EngineConfig
+from app.core.engine import Engine, EngineConfig
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from app.core.conversation import ToolSpec
 from app.core.redact import redact
-from app.engines.base import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
+from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
                               PROMPT_TOO_LONG, QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT,
                               EngineError)
 

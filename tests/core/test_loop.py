@@ -13,7 +13,7 @@ from app.core.errors import WorkspaceLocked
 from app.core.files import read_json, read_jsonl
 from app.core.loop import Harness
 from app.core.records import EVENT_TYPES, RoundRecord, RunInfo, Status
-from app.engines.base import (AUTH_FAILED, BAD_REQUEST, PROMPT_TOO_LONG, TRANSIENT, EngineError)
+from app.core.engine import (AUTH_FAILED, BAD_REQUEST, PROMPT_TOO_LONG, TRANSIENT, EngineError)
 from app.engines.demo import DemoEngine
 from tests.scripted import (ScriptedEngine, board_workspace, call, calls, demo_copy,
                             fast_limits, text)
@@ -499,7 +499,7 @@ def test_a_utf16_board_says_to_save_it_as_utf8(tmp_path):
 # -- money: billed failed attempts and the budget's output cap ------------------------------
 def _broken(usage):
     """A stream that broke off after its 200: the engine attaches what the attempt used."""
-    from app.engines.base import STREAM_BROKEN
+    from app.core.engine import STREAM_BROKEN
 
     err = EngineError("The reply was cut off before it finished; nothing from it was used.",
                       code=STREAM_BROKEN, retryable=True)
@@ -552,7 +552,7 @@ def test_each_call_is_capped_at_the_output_the_rest_of_the_budget_buys(tmp_path)
     engine = ScriptedEngine(costly, price_per_token=0.00001)  # $10 per million, output too
 
     def seen(_n):
-        caps.append(engine.config.extra.get("max_output_tokens"))
+        caps.append(engine.calls[-1]["max_output_tokens"])
         spent.append(read_json(ws.status_path)["cost_usd"])
 
     engine.on_turn = seen
@@ -564,8 +564,7 @@ def test_each_call_is_capped_at_the_output_the_rest_of_the_budget_buys(tmp_path)
     assert caps[0] > 90_000  # ~ $1 of output, less the prompt about to be sent
 
     unbudgeted = ScriptedEngine([call("give_up", reason="-", findings="-")])
-    unbudgeted.config.extra["max_output_tokens"] = 1234  # left over: removed without a budget
-    unbudgeted.on_turn = lambda _n: caps.append(unbudgeted.config.extra.get("max_output_tokens"))
+    unbudgeted.on_turn = lambda _n: caps.append(unbudgeted.calls[-1]["max_output_tokens"])
     (tmp_path / "other").mkdir()
     run(board_workspace(tmp_path / "other", TWO_TASKS), unbudgeted, max_rounds=1)
     assert caps[-1] is None
@@ -580,8 +579,7 @@ def test_the_output_cap_never_goes_below_its_floor(tmp_path):
     engine = ScriptedEngine([], price_per_token=0.00001)
     rec = SimpleNamespace(status=SimpleNamespace(cost_usd=0.00999, usage=Usage()))
     caller = EngineCaller(engine, fast_limits(budget_usd=0.01), rec, threading.Event())
-    assert caller.cap_output(prompt_chars=400) == MIN_OUTPUT_TOKENS == 256
-    assert engine.config.extra["max_output_tokens"] == 256
+    assert caller.output_cap(prompt_chars=400) == MIN_OUTPUT_TOKENS == 256
     free = ScriptedEngine([], price_per_token=0.0)  # output that costs nothing is not capped
     assert EngineCaller(free, fast_limits(budget_usd=0.01), rec,
-                        threading.Event()).cap_output(400) is None
+                        threading.Event()).output_cap(400) is None

@@ -12,7 +12,7 @@ from app.core.conversation import Message, ToolCall, ToolResult, ToolSpec
 from app.core.redact import redact
 from app.engines import anthropic_engine
 from app.engines.anthropic_engine import AnthropicEngine
-from app.engines.base import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
+from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
                               PROMPT_TOO_LONG, QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT,
                               EngineConfig, EngineError)
 from tests.engines.conftest import CLAUDE_KEY
@@ -392,9 +392,7 @@ def test_a_stream_broken_before_message_start_carries_an_input_estimate(claude, 
 @pytest.mark.parametrize("cap, sent", [(1_000, 1_000), (100_000, 32_000), (None, 32_000)])
 def test_the_budget_output_cap_lowers_max_tokens(server, monkeypatch, cap, sent):
     monkeypatch.setenv("ANTHROPIC_API_KEY", CLAUDE_KEY)
-    extra = {"max_output_tokens": cap} if cap else {}
-    engine = AnthropicEngine(EngineConfig(model="claude-sonnet-5-5", base_url=server.url,
-                                          extra=extra))
+    engine = AnthropicEngine(EngineConfig(model="claude-sonnet-5-5", base_url=server.url))
     server.push(MESSAGES, claude_stream([text_block("ok")]))
-    engine.turn(SYSTEM, TOOLS, FIRST)
+    engine.turn(SYSTEM, TOOLS, FIRST, max_output_tokens=cap)
     assert server.bodies(MESSAGES)[0]["max_tokens"] == sent

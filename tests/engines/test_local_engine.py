@@ -8,7 +8,7 @@ import pytest
 
 from app.core.conversation import Message, ToolCall, ToolResult, ToolSpec
 from app.core.redact import redact
-from app.engines.base import (ENGINE_UNREACHABLE, MODEL_NOT_FOUND, STREAM_BROKEN, TRANSIENT,
+from app.core.engine import (ENGINE_UNREACHABLE, MODEL_NOT_FOUND, STREAM_BROKEN, TRANSIENT,
                               EngineConfig, EngineError)
 from app.engines.local_engine import LM_STUDIO_BASE_URL, OLLAMA_BASE_URL, LocalEngine
 from tests.engines.fake_servers import (Reply, chat_events, chat_stream, free_port, oa_error,
@@ -222,11 +222,9 @@ def test_a_broken_stream_error_carries_an_estimate_of_the_billed_input(local, se
 
 
 def test_the_budget_output_cap_becomes_max_tokens(server):
-    engine = LocalEngine(EngineConfig(model="qwen3:8b", base_url=server.url + "/v1",
-                                      extra={"max_output_tokens": 700}))
+    engine = LocalEngine(EngineConfig(model="qwen3:8b", base_url=server.url + "/v1"))
     server.push(CHAT, chat_stream("ok"), chat_stream("ok"))
-    engine.turn(SYSTEM, TOOLS, FIRST)
-    engine.config.extra.pop("max_output_tokens")
+    engine.turn(SYSTEM, TOOLS, FIRST, max_output_tokens=700)
     engine.turn(SYSTEM, TOOLS, FIRST)
     first, second = server.bodies(CHAT)
     assert first["max_tokens"] == 700 and "max_tokens" not in second

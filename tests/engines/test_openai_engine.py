@@ -9,7 +9,7 @@ import pytest
 
 from app.core.conversation import Message, ToolCall, ToolResult, ToolSpec
 from app.engines import openai_engine
-from app.engines.base import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
+from app.core.engine import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
                               QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT, EngineConfig, EngineError)
 from app.engines.openai_engine import OpenAIEngine
 from app.engines.wire import arguments_json
@@ -444,10 +444,10 @@ def test_errors_before_the_reply_carry_no_usage(gpt, server):
 def test_the_budget_output_cap_becomes_max_output_tokens(server, monkeypatch, model, cap,
                                                          person, sent):
     monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
-    extra = {k: v for k, v in (("max_output_tokens", cap), ("max_tokens", person)) if v}
-    engine = OpenAIEngine(EngineConfig(model=model, base_url=server.url + "/v1", extra=extra))
+    options = {"max_tokens": person} if person else {}
+    engine = OpenAIEngine(EngineConfig(model=model, base_url=server.url + "/v1", options=options))
     server.push(RESPONSES, oa_stream([oa_message("ok")]))
-    engine.turn(SYSTEM, TOOLS, FIRST)
+    engine.turn(SYSTEM, TOOLS, FIRST, max_output_tokens=cap)
     assert server.bodies(RESPONSES)[0].get("max_output_tokens") == sent
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from app.core.conversation import Message
 from app.engines.anthropic_engine import AnthropicEngine
-from app.engines.base import ENGINE_UNREACHABLE, EngineConfig, EngineError
+from app.core.engine import ENGINE_UNREACHABLE, EngineConfig, EngineError
 from app.engines.local_engine import LocalEngine
 
 FIRST = [Message(role="user", text="hello")]

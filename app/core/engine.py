@@ -1,4 +1,8 @@
-"""The engine interface: check availability, take one model turn, diagnose errors."""
+"""The engine port: the one interface every engine implements, and its error type.
+
+The core talks to engines only through this module; `app/engines` implements it, and the
+core never imports `app.engines` (tests/test_architecture.py checks it).
+"""
 
 from __future__ import annotations
 
@@ -20,10 +24,15 @@ BAD_REQUEST = "bad_request"      # our request was refused (400); not retryable
 
 
 class EngineError(Exception):
-    """An engine failure, already diagnosed: a plain sentence, a code, and whether to retry."""
+    """An engine failure, already diagnosed: a plain sentence, a code, and whether to retry.
+
+    `usage` is what the failed attempt was billed (a stream that broke off after its 200
+    still cost its input), or None; the retry layer adds it to the run's totals.
+    """
 
     def __init__(self, message: str, *, code: str, retryable: bool = False,
-                 retry_after: float | None = None, action: str = "", details: str = ""):
+                 retry_after: float | None = None, action: str = "", details: str = "",
+                 usage: Usage | None = None):
         super().__init__(message)
         self.message = message
         self.code = code
@@ -31,6 +40,7 @@ class EngineError(Exception):
         self.retry_after = retry_after
         self.action = action      # what the person should do, in words
         self.details = details    # technical detail for "Copy details" (already redacted)
+        self.usage = usage
 
 
 @dataclass
@@ -44,13 +54,18 @@ class Availability:
 
 @dataclass
 class EngineConfig:
-    """What a run tells an engine: the model, an optional base URL, the workspace's cache key."""
+    """What a run tells an engine: the model, an optional base URL, the workspace's cache key.
+
+    `options` holds engine-specific settings the person chose (the Demo engine's `delay_s`,
+    a fixed `max_tokens`); per-call values such as the budget's output cap are arguments of
+    `Engine.turn`, never stored here.
+    """
 
     model: str = ""
     base_url: str = ""
     cache_key: str = ""            # stable per workspace (OpenAI prompt_cache_key)
     timeout_s: float = 120.0
-    extra: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
 
 
 class Engine:
@@ -58,7 +73,15 @@ class Engine:
 
     turn() makes exactly one attempt: it never retries (the loop owns the only retry layer)
     and raises EngineError for every failure. `cancel` is set when the person presses Stop;
-    an engine that streams checks it between chunks.
+    an engine that streams checks it between chunks and calls `on_text` with each piece of
+    text as it arrives (from the run's thread; the callback must not block).
+    `max_output_tokens`, when given, caps this reply's output (the run's budget sets it);
+    the engine keeps it under the model's own limit.
+
+    The returned ModelTurn carries `record`: the engine's own, exact copy of the reply
+    (blocks or items, in their original order). The loop stores it on the assistant
+    Message and the engine gets it back verbatim on the next step, so it can replay the turn
+    exactly as the service sent it. The core never looks inside it.
     """
 
     id: ClassVar[str] = ""
@@ -79,13 +102,13 @@ class Engine:
     def availability(self) -> Availability:
         raise NotImplementedError
 
-    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message],
+    def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
              cancel: threading.Event | None = None,
-             on_text: Callable[[str], None] | None = None) -> ModelTurn:
+             on_text: Callable[[str], None] | None = None,
+             max_output_tokens: int | None = None) -> ModelTurn:
         raise NotImplementedError
 
     def cost_usd(self, usage: Usage) -> float:
-        """What a turn with this usage cost, from the price table (the person can edit it)."""
-        from app.engines.prices import cost_usd
-
-        return cost_usd(self.id, self.model, usage)
+        """What a turn with this usage cost. Engines that charge override this (from the
+        price table the person can edit); the base costs nothing."""
+        return 0.0

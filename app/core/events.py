@@ -1,0 +1,213 @@
+"""The typed event stream: one pydantic model per event kind, a union discriminated on `type`.
+
+Every event a run emits is one of these. The recorder writes them to events.jsonl (all but
+`model_text`, which is live-only) and hands them to listeners: the CLI printer, the window's
+runner, tests. Readers (narrate, summary, watch, the window) use these models, never dict
+lookups, so a field exists in one place.
+
+Listeners run on the run's own thread, synchronously, in the order registered. They must
+not block (the window's runner only emits a queued Qt signal) and must not raise: a
+listener's exception is caught and written to the crash log, and the run goes on.
+
+The window writes its own sentences from the structured fields (state, exit_reason, counts,
+kinds), so every visible word can be translated; the `message`/`reason`/`text` fields are
+the core's English sentences, kept for the command line and the records.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from app.core.conversation import Usage
+
+NoticeKind = Literal["nudge", "correction", "stall", "final_warning"]
+FileChange = Literal["wrote", "deleted"]
+HumanReason = Literal["asked", "no_progress"]
+
+
+class _Event(BaseModel):
+    # Unknown fields from a newer version are ignored, so old and new logs both read.
+    model_config = ConfigDict(extra="ignore")
+
+    time: str
+    run_id: str
+
+
+class RunStarted(_Event):
+    type: Literal["run_started"] = "run_started"
+    engine: str
+    engine_label: str = ""
+    model: str = ""
+    is_ai: bool = True
+    completed_tasks: int = 0
+    total_tasks: int = 0
+
+
+class RoundStarted(_Event):
+    type: Literal["round_started"] = "round_started"
+    round: int
+    task: str
+    task_id: str = ""
+    max_steps: int = 0
+
+
+class StepStarted(_Event):
+    """A model call is about to be made (before any retry waits)."""
+
+    type: Literal["step_started"] = "step_started"
+    round: int
+    step: int
+    max_steps: int
+
+
+class ModelText(_Event):
+    """The AI's live narration while it answers: the latest text of this step (throttled,
+    at most a few per second). Live-only: never written to events.jsonl."""
+
+    type: Literal["model_text"] = "model_text"
+    round: int
+    step: int
+    text: str
+
+
+class ModelReplied(_Event):
+    type: Literal["model_replied"] = "model_replied"
+    round: int
+    step: int
+    text: str = ""
+    tool_calls: list[str] = Field(default_factory=list)
+    model: str = ""               # the model that really answered
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float = 0.0
+    run_usage: Usage = Field(default_factory=Usage)   # the run's totals so far
+    run_cost_usd: float = 0.0
+
+
+class ToolCalled(_Event):
+    type: Literal["tool_called"] = "tool_called"
+    round: int
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    result: str = ""
+    is_error: bool = False
+
+
+class ToolRefused(_Event):
+    type: Literal["tool_refused"] = "tool_refused"
+    round: int
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    reason: str = ""
+
+
+class FileChanged(_Event):
+    type: Literal["file_changed"] = "file_changed"
+    round: int
+    path: str
+    change: FileChange = "wrote"
+
+
+class NoticeSent(_Event):
+    type: Literal["notice_sent"] = "notice_sent"
+    round: int
+    kind: NoticeKind
+    text: str = ""
+
+
+class TaskCompleted(_Event):
+    type: Literal["task_completed"] = "task_completed"
+    round: int
+    task: str
+    summary: str = ""
+    evidence: list[str] = Field(default_factory=list)
+
+
+class HumanNeeded(_Event):
+    """A decision was put on the board. `reason` "asked": the AI asked (round set);
+    "no_progress": the harness stopped a stuck task (round of the last attempt)."""
+
+    type: Literal["human_needed"] = "human_needed"
+    round: int | None = None
+    task: str = ""                # the task the decision is about
+    question: str
+    options: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+    recommendation: str | None = None
+    reason: HumanReason = "asked"
+
+
+class TasksCounted(_Event):
+    """The board's task counts changed (a task was checked, added or removed)."""
+
+    type: Literal["tasks_counted"] = "tasks_counted"
+    completed_tasks: int
+    total_tasks: int
+
+
+class RetryWaiting(_Event):
+    type: Literal["retry_waiting"] = "retry_waiting"
+    seconds: float
+    attempt: int
+    code: str = ""
+    reason: str = ""
+    next_attempt_at: str | None = None
+    usage: Usage | None = None    # what the failed attempt was billed, if anything
+    cost_usd: float = 0.0
+
+
+class RetryResumed(_Event):
+    """The wait is over (or was cut short by Stop); the call is tried again."""
+
+    type: Literal["retry_resumed"] = "retry_resumed"
+    attempt: int
+
+
+class RoundFinished(_Event):
+    type: Literal["round_finished"] = "round_finished"
+    round: int
+    task: str
+    result_state: str
+    summary: str = ""
+    changed_artifacts: list[str] = Field(default_factory=list)
+    steps: int = 0
+    cost_usd: float = 0.0
+
+
+class RunFinished(_Event):
+    type: Literal["run_finished"] = "run_finished"
+    state: str
+    exit_reason: str
+    message: str = ""
+    cost_usd: float = 0.0
+    usage: Usage = Field(default_factory=Usage)
+    rounds: int = 0
+    completed_tasks: int = 0
+    total_tasks: int = 0
+
+
+Event = Annotated[
+    Union[RunStarted, RoundStarted, StepStarted, ModelText, ModelReplied, ToolCalled, ToolRefused,
+          FileChanged, NoticeSent, TaskCompleted, HumanNeeded, TasksCounted, RetryWaiting,
+          RetryResumed, RoundFinished, RunFinished],
+    Field(discriminator="type"),
+]
+EVENT_TYPES: tuple[str, ...] = tuple(
+    cls.model_fields["type"].default for cls in Event.__origin__.__args__)  # type: ignore[attr-defined]
+LIVE_ONLY = frozenset({"model_text"})  # not written to events.jsonl
+
+_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def parse_event(data: Any) -> Event:
+    """An event from its JSON form (raises ValidationError for an unknown or damaged one)."""
+    return _ADAPTER.validate_python(data)
+
+
+def try_parse_event(data: Any) -> Event | None:
+    """An event from its JSON form, or None when it is damaged or of an unknown kind."""
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError:
+        return None
