@@ -167,7 +167,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "undo":
             return cmd_undo(args)
         if args.command == "export":
-            from app.gui.export import export_command
+            from app.export.render import export_command
 
             return export_command(args.path, args.format, args.output, args.run_id)
         if args.command == "engines":

@@ -28,7 +28,8 @@ def test_core_and_engines_import_without_qt(tmp_path):
 
 
 def test_importing_app_prints_nothing_and_creates_no_files(tmp_path):
-    done = _python("import app, app.cli, app.core, app.engines, app.gui", tmp_path, tmp_path)
+    done = _python("import app, app.cli, app.core, app.engines, app.export, app.gui", tmp_path,
+                   tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "" and done.stderr == ""
     assert list(tmp_path.iterdir()) == []
@@ -38,3 +39,55 @@ def test_no_module_in_core_or_engines_mentions_pyside():
     for folder in ("app/core", "app/engines"):
         for path in (REPO / folder).glob("*.py"):
             assert "PySide6" not in path.read_text(encoding="utf-8"), path
+
+
+def _imports(path: Path) -> set[str]:
+    """The app modules a source file imports (at any depth: lazy imports count too)."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {m for m in found if m == "app" or m.startswith("app.")}
+
+
+def test_core_imports_nothing_from_engines_export_gui_or_commands():
+    for path in (REPO / "app/core").glob("*.py"):
+        bad = {m for m in _imports(path)
+               if m.split(".")[:2] in (["app", "engines"], ["app", "export"], ["app", "gui"],
+                                        ["app", "commands"], ["app", "cli"])}
+        assert not bad, (path.name, bad)
+
+
+def test_engines_and_export_never_import_the_window_or_the_cli():
+    for folder in ("app/engines", "app/export"):
+        for path in (REPO / folder).glob("*.py"):
+            bad = {m for m in _imports(path)
+                   if m.split(".")[:2] in (["app", "gui"], ["app", "commands"], ["app", "cli"])}
+            assert not bad, (path.name, bad)
+
+
+def test_no_import_cycle_between_app_modules():
+    graph = {}
+    for path in (REPO / "app").rglob("*.py"):
+        rel = path.relative_to(REPO).with_suffix("")
+        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        graph[name] = {m for m in _imports(path) if m != name}
+    seen, stack = set(), []
+
+    def visit(node):
+        if node in stack:
+            raise AssertionError("import cycle: " + " -> ".join(stack[stack.index(node):] + [node]))
+        if node in seen or node not in graph:
+            return
+        stack.append(node)
+        for dep in sorted(graph[node]):
+            visit(dep)
+        stack.pop()
+        seen.add(node)
+
+    for node in sorted(graph):
+        visit(node)

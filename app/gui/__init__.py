@@ -1,1 +1,1 @@
-"""The Qt window and document export. The only part of the app that imports Qt."""
+"""The Qt window. With app/export, the only part of the app that imports Qt."""

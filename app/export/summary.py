@@ -391,9 +391,3 @@ def _last_time(rounds: list[RoundRecord], events: list[Event]) -> str | None:
     parsed = [(s, p) for s, p in parsed if p]
     return max(parsed, key=lambda sp: sp[1])[0] if parsed else None
 
-
-def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
-    """The summary document as Markdown; `chart` names an image to show under the totals."""
-    from app.core.summary_md import render
-
-    return render(summary, chart)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from app.core.board import Board
-from app.gui.chart import render_chart
-from app.gui.export import export_command, export_run
+from app.export.chart import render_chart
+from app.export.render import export_command, export_run
 from tests.export_fixtures import (PLANTED_KEY, fixture_workspace, make_run, make_workspace,
                                    record_demo_run, run_cli, truncate_run)
 
@@ -199,7 +199,7 @@ def test_no_key_shaped_string_in_any_format(qapp, tmp_path):
 
 
 def test_chart_is_a_png_with_or_without_rounds(qapp, tmp_path):
-    from app.core.summary import build_summary
+    from app.export.summary import build_summary
 
     summary = build_summary(fixture_workspace(tmp_path))
     png = render_chart(summary)

@@ -6,7 +6,7 @@ import re
 
 from app.core.conversation import Usage
 from app.core.redact import redact
-from app.core.summary import NOT_ANSWERED, NOTES_HEADER, RunSummary, norm, parse_time
+from app.export.summary import NOT_ANSWERED, NOTES_HEADER, RunSummary, norm, parse_time
 
 # -- words and numbers ---------------------------------------------------------------------
 
@@ -90,7 +90,7 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return out + [""]
 
 
-def render(summary: RunSummary, chart: str | None = None) -> str:
+def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
     """The summary document as Markdown. `chart` is an image file name to show under the totals."""
     s = summary
     out: list[str] = [f"# {md_cell(s.title)}", ""]

@@ -12,7 +12,8 @@ from app import NAME
 from app.core.errors import HarnessError
 from app.core.files import DiskWriteError, atomic_write_bytes
 from app.core.redact import redact
-from app.core.summary import CHART_NAME, RunSummary, build_summary, render_markdown
+from app.export.markdown import render_markdown
+from app.export.summary import CHART_NAME, RunSummary, build_summary
 
 FORMATS = ("md", "html", "pdf", "odt")
 # For the window's save dialog: format and filter, the most shareable first.
@@ -86,7 +87,7 @@ def build_document(summary: RunSummary, chart_png: bytes | None):
     from PySide6.QtCore import QUrl
     from PySide6.QtGui import QFont, QImage, QTextDocument, QTextOption
 
-    from app.gui.doc_style import style_document
+    from app.export.doc_style import style_document
 
     doc = QTextDocument()
     font = QFont()
@@ -117,7 +118,7 @@ def _doc_title(summary: RunSummary) -> str:
 
 
 def _chart(summary: RunSummary) -> bytes | None:
-    from app.gui.chart import render_chart
+    from app.export.chart import render_chart
 
     if not any(r.recorded for r in summary.rounds):
         return None
@@ -190,7 +191,7 @@ def _odt_headings_and_cjk(content: str, families: list[str]) -> str:
     Word processors style East Asian characters through separate "-asian" properties;
     without them a Chinese heading comes out in body size.
     """
-    from app.gui.doc_style import heading_margins_pt
+    from app.export.doc_style import heading_margins_pt
 
     headings = heading_margins_pt()
 
@@ -257,8 +258,8 @@ def _polish_odt(data: bytes, title: str) -> bytes:
 
 
 def to_pdf(summary: RunSummary, locale=None) -> bytes:
-    from app.gui.chart import draw_chart
-    from app.gui.pdf import write_pdf
+    from app.export.chart import draw_chart
+    from app.export.pdf import write_pdf
 
     ensure_app()
     families = font_families()

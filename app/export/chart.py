@@ -7,8 +7,8 @@ import math
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 
-from app.core.summary import OUTCOME_WORDS, RunSummary
-from app.core.summary_md import format_duration
+from app.export.summary import OUTCOME_WORDS, RunSummary
+from app.export.markdown import format_duration
 
 # Okabe–Ito: distinguishable with the common colour-vision deficiencies and in greyscale
 # by lightness; the legend names each colour so nothing relies on colour alone.

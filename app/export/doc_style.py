@@ -6,8 +6,8 @@ from PySide6.QtGui import (QBrush, QColor, QFont, QTextBlockFormat, QTextCharFor
                            QTextCursor, QTextDocument, QTextFormat, QTextFrameFormat,
                            QTextLength, QTextTable)
 
-from app.core.summary import CHART_NAME, NOTES_HEADER, OUTCOME_WORDS
-from app.gui.chart import CHART_SIZE, OUTCOME_COLOURS
+from app.export.summary import CHART_NAME, NOTES_HEADER, OUTCOME_WORDS
+from app.export.chart import CHART_SIZE, OUTCOME_COLOURS
 
 # Lengths are CSS pixels (1/96 in); Qt scales them to the paint device (the PDF's dpi).
 INK = QColor("#1f2933")

@@ -11,8 +11,9 @@ import pytest
 
 from app.core.errors import HarnessError
 from app.core.records import EXIT_REASON_WORDS
-from app.core.summary import NoRunToExport, build_summary, render_markdown
-from app.core.summary_md import md_cell
+from app.export.markdown import render_markdown
+from app.export.summary import NoRunToExport, build_summary
+from app.export.markdown import md_cell
 from tests.export_fixtures import (BOARD, PLANTED_KEY, ROUNDS, fixture_workspace, make_run,
                                    make_workspace, truncate_run)
 
@@ -169,7 +170,7 @@ def test_secrets_never_reach_the_summary(tmp_path):
 
 
 def test_summary_modules_do_not_import_qt():
-    code = ("import sys, app.core.summary, app.core.summary_md; "
+    code = ("import sys, app.export.summary, app.export.markdown; "
             "sys.exit(any(m.split('.')[0] == 'PySide6' for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code],
                           cwd=Path(__file__).resolve().parents[2]).returncode == 0
