@@ -1,0 +1,123 @@
+"""Background work for the window: run a function off the UI thread, get its result back on it.
+
+The UI thread never waits on disk, network or the model (PRODUCT.md §10). Every such call in
+the window goes through `run_in_background`: the function runs on a pool thread, and
+`on_done(result)` or `on_error(exc)` is called later on the UI thread (through a queued
+signal), never inside the function. Never touch a widget inside `fn`.
+
+Calls that must happen in order (writes to one file) share a `SerialQueue`: one at a time, in
+the order submitted. Tests can make everything synchronous with `set_synchronous(True)`.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections import deque
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+_synchronous = False
+_alive: set["_Job"] = set()  # jobs in flight keep their signal carrier alive
+
+
+def set_synchronous(value: bool) -> None:
+    """Run background work inline (tests that want deterministic order)."""
+    global _synchronous
+    _synchronous = value
+
+
+class _Carrier(QObject):
+    finished = Signal(object, object)  # result, exception (one of them is None)
+
+
+class _Job(QRunnable):
+    def __init__(self, fn: Callable[[], Any]):
+        super().__init__()
+        self.fn = fn
+        self.carrier = _Carrier()
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        try:
+            result, error = self.fn(), None
+        except BaseException as exc:  # delivered to on_error; never lost on a pool thread
+            exc.details = traceback.format_exc()  # type: ignore[attr-defined]
+            result, error = None, exc
+        self.carrier.finished.emit(result, error)
+
+
+def run_in_background(fn: Callable[[], Any], on_done: Callable[[Any], None] | None = None,
+                      on_error: Callable[[BaseException], None] | None = None) -> None:
+    """Call `fn()` on a pool thread; then `on_done(result)` or `on_error(exc)` on the UI
+    thread. An error without `on_error` goes to the window's error handler (sys.excepthook)."""
+
+    def deliver(result: Any, error: BaseException | None) -> None:
+        _alive.discard(job)
+        if error is None:
+            if on_done is not None:
+                on_done(result)
+        elif on_error is not None:
+            on_error(error)
+        else:
+            import sys
+
+            sys.excepthook(type(error), error, error.__traceback__)
+
+    if _synchronous:
+        try:
+            value, failure = fn(), None
+        except Exception as exc:
+            value, failure = None, exc
+        job = None
+        deliver(value, failure)
+        return
+    job = _Job(fn)
+    _alive.add(job)
+    job.carrier.finished.connect(deliver)  # queued: the carrier lives on the UI thread
+    QThreadPool.globalInstance().start(job)
+
+
+class SerialQueue:
+    """Background calls that run one at a time, in the order submitted (e.g. board writes)."""
+
+    def __init__(self) -> None:
+        self._pending: deque[tuple[Callable[[], Any], Callable | None, Callable | None]] = deque()
+        self._busy = False
+
+    @property
+    def idle(self) -> bool:
+        return not self._busy and not self._pending
+
+    def submit(self, fn: Callable[[], Any], on_done: Callable[[Any], None] | None = None,
+               on_error: Callable[[BaseException], None] | None = None) -> None:
+        self._pending.append((fn, on_done, on_error))
+        if not self._busy:
+            self._next()
+
+    def _next(self) -> None:
+        if not self._pending:
+            self._busy = False
+            return
+        self._busy = True
+        fn, on_done, on_error = self._pending.popleft()
+
+        def done(result: Any) -> None:
+            try:
+                if on_done is not None:
+                    on_done(result)
+            finally:
+                self._next()
+
+        def failed(exc: BaseException) -> None:
+            try:
+                if on_error is not None:
+                    on_error(exc)
+                else:
+                    import sys
+
+                    sys.excepthook(type(exc), exc, exc.__traceback__)
+            finally:
+                self._next()
+
+        run_in_background(fn, done, failed)
