@@ -31,7 +31,7 @@ def test_an_exception_reaches_on_error_with_its_details(qtbot):
         raise OSError("disk gone")
 
     run_in_background(boom, lambda _v: None, errors.append)
-    qtbot.waitUntil(lambda: errors, timeout=5000)
+    qtbot.waitUntil(lambda: bool(errors), timeout=5000)
     assert isinstance(errors[0], OSError) and "disk gone" in errors[0].details
 
 
