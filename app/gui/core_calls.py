@@ -1,0 +1,90 @@
+"""The window's calls into the core and engines, in one place (so switching to services is one edit).
+
+Every function here may touch disk, the keychain or the network: the window calls them only
+through `app.gui.background` (or from the run's worker thread), never on the UI thread.
+Nothing here imports Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.core.board import Board, Task, update_board
+from app.core.engine import Availability, Engine
+from app.core.settings import Limits, Settings
+
+
+@dataclass(frozen=True)
+class EngineChoice:
+    id: str
+    label: str
+    is_ai: bool
+    needs_key: bool
+
+
+# The engines the window offers, in the order of the dropdown. Kept here (not read from the
+# engine classes) so listing them imports no engine module and no AI SDK.
+_CHOICES = (
+    EngineChoice("demo", "Demo (offline, no AI)", is_ai=False, needs_key=False),
+    EngineChoice("anthropic", "Claude (Anthropic)", is_ai=True, needs_key=True),
+    EngineChoice("openai", "OpenAI", is_ai=True, needs_key=True),
+    EngineChoice("local", "Local (Ollama, LM Studio)", is_ai=True, needs_key=False),
+)
+
+
+def engine_choices() -> list[EngineChoice]:
+    return list(_CHOICES)
+
+
+def engine_readiness(engine_id: str, settings: Settings | None = None) -> Availability:
+    """Whether the engine can run now, and why not in one sentence; never raises."""
+    from app.commands.engines import check_engine
+
+    return check_engine(engine_id)
+
+
+def build_engine(settings: Settings, root: Path, engine_id: str, *, model: str | None = None,
+                 demo_delay: float | None = None) -> Engine:
+    """The engine for a run (imports its SDK: call it on the run's thread)."""
+    from app.commands.run import build_engine as _build
+    from app.core.workspace import Workspace
+
+    return _build(settings, Workspace(root), engine_id, model or None, None, demo_delay)
+
+
+def run_limits(settings: Settings) -> Limits:
+    return settings.limits
+
+
+def open_decision(root: Path) -> Task | None:
+    """The first unanswered HUMAN task on the board, or None."""
+    board = Board.load(Path(root) / "TASKS.md")
+    return next((t for t in board.tasks if t.is_human and not t.checked), None)
+
+
+def decide(root: Path, answer: str, task_text: str | None = None) -> Task:
+    """Write the person's answer to a decision (the first open one, or the one named)."""
+    answer = " ".join(answer.split())
+    return update_board(Path(root) / "TASKS.md", lambda b: b.answer_human(answer, task_text))
+
+
+def create_board(root: Path) -> Path:
+    """TASKS.md from the template (and .harness/) in a folder that has none."""
+    from app.core.workspace import init_workspace
+
+    ws, _created = init_workspace(root)
+    return ws.board_path
+
+
+def export_summary(root: Path, fmt: str, output: Path, run_id: str | None = None) -> Path:
+    from app.export.render import export_run
+
+    return export_run(root, fmt, output, run_id)
+
+
+def keychain_backend() -> tuple[bool, str]:
+    """(usable, a sentence naming where keys are kept or why they cannot be)."""
+    from app.engines.keys import keychain_status
+
+    return keychain_status()
