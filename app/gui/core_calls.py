@@ -83,8 +83,25 @@ def export_summary(root: Path, fmt: str, output: Path, run_id: str | None = None
     return export_run(root, fmt, output, run_id)
 
 
-def keychain_backend() -> tuple[bool, str]:
-    """(usable, a sentence naming where keys are kept or why they cannot be)."""
+def keychain_backend(timeout_s: float = 5.0) -> tuple[str, bool, str]:
+    """(the active keyring backend's class, usable, a sentence on where keys are kept or why
+    they cannot be). Answers within about `timeout_s` whatever the system's keychain does."""
     from app.engines.keys import keychain_status
+    from app.engines.wire import within
 
-    return keychain_status()
+    try:
+        backend = within(timeout_s, _active_keyring, name="keychain-name")
+    except Exception as exc:  # no backend at all, or a hung D-Bus: say so, do not hang
+        backend = f"none ({type(exc).__name__})"
+    usable, sentence = keychain_status(timeout_s)
+    return backend, usable, sentence
+
+
+def _active_keyring() -> str:
+    import keyring
+
+    backend = keyring.get_keyring()
+    inner = list(getattr(backend, "backends", []) or [])  # a chainer names what it chains
+    names = [f"{type(b).__module__}.{type(b).__name__}" for b in inner] or \
+        [f"{type(backend).__module__}.{type(backend).__name__}"]
+    return ", ".join(names)

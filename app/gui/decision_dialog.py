@@ -47,6 +47,7 @@ class DecisionDialog(QDialog):
         self.about_task = about_task
         self.no_progress = task.options == NO_PROGRESS_OPTIONS
         self.option_buttons: list[QPushButton] = []
+        self.recommended_button: QPushButton | None = None
         self.setWindowTitle(self.tr("Your decision is needed"))
         self.setModal(False)
         self.setMinimumWidth(520)
@@ -86,6 +87,7 @@ class DecisionDialog(QDialog):
             layout.addWidget(button)
             self.option_buttons.append(button)
             if option == recommended:
+                self.recommended_button = button
                 button.setDefault(True)
                 button.setFocus()
         if recommended and self.task.recommendation:
@@ -199,6 +201,7 @@ class DecisionDialog(QDialog):
         look.set_accessible(self.saved_text, self.saved_text.text())
         self.next_text.setText(self._next_words(answer))
         self.pages.setCurrentIndex(1)
+        self.continue_button.setDefault(True)
         self.continue_button.setFocus()
         look.announce(self, self.saved_text.text())
         self.answered.emit(answer)
@@ -247,7 +250,6 @@ class DecisionDialog(QDialog):
         self.not_now_button.clicked.connect(self.accept)
         self.continue_button = QPushButton(self.tr("Continue"), page)
         look.set_accessible(self.continue_button, self.tr("Continue"))
-        self.continue_button.setDefault(True)
         self.continue_button.clicked.connect(self._on_continue_clicked)
         row.addWidget(self.not_now_button)
         row.addWidget(self.continue_button)
