@@ -89,7 +89,6 @@ class DecisionDialog(QDialog):
             if option == recommended:
                 self.recommended_button = button
                 button.setDefault(True)
-                button.setFocus()
         if recommended and self.task.recommendation:
             why = self.task.recommendation.split(":", 1)[-1].strip()
             if why and why != recommended:
@@ -98,8 +97,6 @@ class DecisionDialog(QDialog):
                 note.setTextFormat(Qt.TextFormat.PlainText)
                 note.setStyleSheet(f"color: {look.css(look.muted_colour())};")
                 layout.addWidget(note)
-        elif self.option_buttons and not recommended:
-            self.option_buttons[0].setFocus()
 
         self.other_button = QPushButton(self.tr("Another answer…"), page)
         look.set_accessible(self.other_button, self.tr("Another answer…"))
@@ -143,6 +140,16 @@ class DecisionDialog(QDialog):
         bottom.addWidget(self.later_button)
         layout.addLayout(bottom)
         return page
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        # The keyboard starts on the recommended option (else the first): Enter or Space takes it.
+        if self.pages.currentIndex() == 0:
+            first = self.recommended_button or (self.option_buttons[0] if self.option_buttons
+                                                else self.other_button)
+            first.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+        else:
+            self.continue_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 
     def _question_text(self) -> str:
         if self.no_progress and self.about_task:
