@@ -10,11 +10,10 @@ import sys
 import threading
 from pathlib import Path
 
-from app.core.board import Board, update_board
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
-from app.core.loop import Harness
-from app.core.settings import load_settings
-from app.core.workspace import Workspace
+
+# Opening the window imports only what the window needs before its first paint; the harness
+# itself is imported by the terminal demo (below) or, in the window, after it is on screen.
 
 TERMINAL_DEMO_DELAY_S = 0.35
 
@@ -50,9 +49,10 @@ def cmd_open(args: argparse.Namespace) -> int:
     return terminal_demo(reason)
 
 
-def fresh_demo_copy() -> Workspace:
+def fresh_demo_copy():
     """A copy of the bundled demo workspace nobody has run or edited (never wiping one that
     was: a new copy is made beside it)."""
+    from app.core.workspace import Workspace
     from app.gui.first_start import demo_copy
 
     return Workspace(demo_copy(fresh=True))
@@ -60,6 +60,9 @@ def fresh_demo_copy() -> Workspace:
 
 def terminal_demo(reason: str) -> int:
     from app.commands.run import print_event
+    from app.core.board import Board, update_board
+    from app.core.loop import Harness
+    from app.core.settings import load_settings
     from app.engines.demo import DELAY_ENV, DemoEngine
     from app.core.engine import EngineConfig
 

@@ -121,3 +121,25 @@ class SerialQueue:
                 self._next()
 
         run_in_background(fn, done, failed)
+
+
+def while_alive(owner: QObject, callback: Callable[..., Any] | None) -> Callable[..., Any] | None:
+    """`callback`, or a no-op once `owner` (a window, a dialog) has been deleted: a result that
+    comes back after its window closed is dropped rather than delivered to a dead widget."""
+    if callback is None:
+        return None
+    from shiboken6 import isValid
+
+    def call(*args: Any) -> Any:
+        if isValid(owner):
+            return callback(*args)
+        return None
+
+    return call
+
+
+def run_for(owner: QObject, fn: Callable[[], Any],
+            on_done: Callable[[Any], None] | None = None,
+            on_error: Callable[[BaseException], None] | None = None) -> None:
+    """`run_in_background` on behalf of a widget: its callbacks are dropped if it is gone."""
+    run_in_background(fn, while_alive(owner, on_done), while_alive(owner, on_error))

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.board import Board, Task, update_board
-from app.core.engine import Availability, Engine
-from app.core.settings import Limits, Settings
+
+if TYPE_CHECKING:  # imported when called: the window shows before pydantic and the engines load
+    from app.core.engine import Availability, Engine
+    from app.core.settings import Limits, Settings
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QLineEdit, QPushBut
 
 from app.core.board import Task
 from app.gui import look
-from app.gui.background import run_in_background
+from app.gui.background import run_for
 from app.gui.file_preview import FilePreviewDialog, looks_like_file
 
 NO_PROGRESS_OPTIONS = ["Try again", "Skip this task (check it yourself)", "Rewrite the task"]
@@ -199,7 +199,7 @@ class DecisionDialog(QDialog):
     def _answer(self, answer: str) -> None:
         self._set_busy(True)
         self.problem.hide()
-        run_in_background(lambda: self.write_answer(answer),
+        run_for(self, lambda: self.write_answer(answer),
                           lambda _task: self._on_written(answer), self._on_write_failed)
 
     def _on_written(self, answer: str) -> None:

@@ -10,9 +10,13 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from app.core.engine import Availability
+from typing import TYPE_CHECKING
+
 from app.gui import core_calls, look, wording
-from app.gui.background import run_in_background
+from app.gui.background import run_for
+
+if TYPE_CHECKING:
+    from app.core.engine import Availability
 
 SHORT_LABELS = {"demo": "Demo", "anthropic": "Claude", "openai": "OpenAI", "local": "Local"}
 
@@ -94,9 +98,9 @@ class EnginePicker(QWidget):
             return
         self._checking.add(engine_id)
         self._mark(engine_id)
-        run_in_background(lambda: core_calls.engine_readiness(engine_id),
+        run_for(self, lambda: core_calls.engine_readiness(engine_id),
                           lambda a: self._on_checked(engine_id, a),
-                          lambda exc: self._on_checked(engine_id, Availability(False, str(exc))))
+                          lambda exc: self._on_check_failed(engine_id, exc))
 
     def is_ready(self, engine_id: str | None = None) -> bool | None:
         found = self.readiness.get(engine_id or self.engine_id)
@@ -121,6 +125,11 @@ class EnginePicker(QWidget):
         if engine_id == self.engine_id:
             self._update_model_box()
             self._update_combo_words()
+
+    def _on_check_failed(self, engine_id: str, exc: BaseException) -> None:
+        from app.core.engine import Availability
+
+        self._on_checked(engine_id, Availability(False, " ".join(str(exc).split())[:200]))
 
     def _on_engine_picked(self, _index: int) -> None:
         self._update_model_box()

@@ -14,7 +14,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout
 
 from app.gui import look
-from app.gui.background import run_in_background
+from app.gui.background import run_for
 
 MAX_PREVIEW_BYTES = 400_000
 _FILE_LIKE = re.compile(r"[^\n]{1,200}\.[A-Za-z0-9]{1,6}")
@@ -61,7 +61,7 @@ class FilePreviewDialog(QDialog):
         layout.addWidget(buttons)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.name = name
-        run_in_background(lambda: read_for_preview(Path(root), name), self._on_read,
+        run_for(self, lambda: read_for_preview(Path(root), name), self._on_read,
                           self._on_failed)
 
     def _on_read(self, text: str) -> None:

@@ -11,14 +11,20 @@ import os
 import shutil
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from app.core.resources import resource_path
-from app.core.settings import CONFIG_ENV, Settings, config_dir
+
+if TYPE_CHECKING:
+    from app.core.settings import Settings
 
 DEMO_FOLDER = "Demo workspace"
 MAX_RECENT = 8
 
 
 def data_dir() -> Path:
+    from app.core.settings import CONFIG_ENV, config_dir
+
     if os.environ.get(CONFIG_ENV):  # tests and portable installs: one folder for everything
         return config_dir()
     from platformdirs import user_data_dir

@@ -11,6 +11,17 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QWidget
 
 
+# The one button that matters most, in the palette's highlight colour; a clear focus ring.
+PRIMARY_BUTTON_CSS = """
+QPushButton { background: palette(highlight); color: palette(highlighted-text);
+              border: 2px solid palette(highlight); border-radius: 6px; padding: 6px 20px; }
+QPushButton:hover { border-color: palette(dark); }
+QPushButton:focus { border-color: palette(window-text); }
+QPushButton:disabled { background: palette(mid); border-color: palette(mid);
+                       color: palette(window); }
+"""
+
+
 def _dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
 

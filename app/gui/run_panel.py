@@ -11,7 +11,6 @@ from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
-from app.core import events as ev
 from app.gui import look, wording
 
 MODES = ("none", "run", "running", "stopping", "continue")
@@ -70,6 +69,7 @@ class RunPanel(QWidget):
         self.primary.setDefault(True)
         self.primary.setMinimumWidth(120)
         self.primary.setFont(look.scaled_font(self.primary, 1.15, bold=True))
+        self.primary.setStyleSheet(look.PRIMARY_BUTTON_CSS)
         self.primary.clicked.connect(self._on_primary_clicked)
         self.export_button = QPushButton(self.tr("Export summary…"), self)
         look.set_accessible(self.export_button, self.tr("Export summary…"),
@@ -220,6 +220,8 @@ class RunPanel(QWidget):
 
     # -- a run, event by event -------------------------------------------------------------
     def show_event(self, event) -> None:
+        from app.core import events as ev  # loaded by the time a run sends events
+
         if isinstance(event, ev.RunStarted):
             self.reset(is_ai=event.is_ai and event.engine != "demo")
             self._clock.start()

@@ -14,13 +14,13 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Qt, Signal
 
-from app.core.engine import Engine, EngineError
-from app.core.errors import HarnessError, WorkspaceLocked
-from app.core.loop import Harness, RunResult
-from app.core.settings import Limits
-from app.core.workspace import Workspace
+if TYPE_CHECKING:  # the harness is imported on the run's own thread, never before the window
+    from app.core.engine import Engine
+    from app.core.settings import Limits
 
 # exit_reasons for a run that could not even start (RunResult.run_id is "" then).
 WORKSPACE_LOCKED = "workspace_locked"
@@ -95,6 +95,11 @@ class RunRunner(QObject):
 
     def _work(self, root: Path, make_engine: Callable[[], Engine], limits: Limits,
               cancel: threading.Event) -> None:
+        from app.core.engine import EngineError
+        from app.core.errors import HarnessError, WorkspaceLocked
+        from app.core.loop import Harness, RunResult
+        from app.core.workspace import Workspace
+
         try:
             engine = make_engine()
             result = Harness(Workspace(root), engine, limits, [self._listen], cancel).run()

@@ -62,8 +62,8 @@ def waiting(seconds: float, code: str) -> str:
 def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0) -> tuple[str, str]:
     """(headline, what to do next) for the end of a run."""
     if state == "done":
-        return tr("Done"), tr("Every task on the list is checked. Add more tasks, or export a "
-                              "summary to share.")
+        return tr("Done"), tr("Every task on the list is checked. The rounds below show which "
+                              "files were written. Add more tasks, or export a summary to share.")
     if exit_reason == "human_decision_needed":
         return tr("Needs your decision"), tr("Answer the question to let the work carry on.")
     if exit_reason == "no_progress":
