@@ -71,9 +71,8 @@ def _after_first_paint(window, path: str | None, demo: bool) -> None:
     install_error_handler(window)
 
     def load():
-        from app.core import events, loop  # noqa: F401  (warm: the first run starts at once)
         from app.core.settings import load_settings
-        from app.gui import first_start, workspace_info  # noqa: F401
+        from app.gui import first_start
 
         loaded = load_settings()
         settings = loaded.settings

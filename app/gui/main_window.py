@@ -130,6 +130,10 @@ class MainWindow(RunFlow, QMainWindow):
         self._build_menus()
         self._show_folder_label()
         self._show_recent()
+        from app.gui.background import run_in_background
+
+        run_in_background(_load_the_rest)
+
 
     def _build_menus(self) -> None:
         from PySide6.QtGui import QAction, QKeySequence
@@ -411,3 +415,14 @@ class MainWindow(RunFlow, QMainWindow):
         box.setObjectName("confirmClose")
         box.exec()
         return box.clickedButton() is stop
+
+
+def _load_the_rest() -> None:
+    """Import, off the UI thread, what the first folder, run and decision will need, so none
+    of it is imported on the UI thread in the middle of a run."""
+    import app.core.events  # noqa: F401
+    import app.core.loop  # noqa: F401
+    import app.core.settings  # noqa: F401
+    import app.gui.core_calls  # noqa: F401
+    import app.gui.decision_dialog  # noqa: F401
+    import app.gui.workspace_info  # noqa: F401

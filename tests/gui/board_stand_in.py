@@ -35,11 +35,10 @@ class BoardView(QListWidget):
 
     def set_current_task(self, text):
         self.current = text
-        self._reload()
+        self._render()
 
     def set_run_active(self, active):
         self.run_active = active
-        self._reload()
 
     def _reload(self):
         self.clear()
@@ -57,12 +56,15 @@ class BoardView(QListWidget):
             self.error_raised.emit(str(exc))
             return
         self.tasks = board.tasks
-        for task in board.tasks:
+        self._render()
+        self.counts_changed.emit(*board.counts())
+
+    def _render(self):
+        self.clear()
+        for task in self.tasks:
             mark = "☑" if task.checked else ("◆" if task.is_human else "☐")
             now = "  ◀ now" if task.text == self.current else ""
-            item = QListWidgetItem(f"{mark} {task.text}{now}")
-            self.addItem(item)
-        self.counts_changed.emit(*board.counts())
+            self.addItem(QListWidgetItem(f"{mark} {task.text}{now}"))
 
     def _on_activated(self, item):
         task = self.tasks[self.row(item)]
