@@ -221,17 +221,16 @@ def cmd_undo(args: argparse.Namespace) -> int:
     # Latest by default: the newest run that has this round (a run that stopped at once,
     # waiting for a decision, has no rounds and is not what the person means).
     candidates = [args.run_id] if args.run_id else list(reversed(ws.run_ids()))
-    run_id = next((r for r in candidates
-                   if (ws.run_dir(r) / "undo" / f"{args.round}.json").exists()), None)
+    run_id = next((r for r in candidates if ws.run_files(r).undo(args.round).exists()), None)
     if run_id is None:
         where = f"run {args.run_id}" if args.run_id else "any run in this folder"
         raise UsageError(f"Round {args.round} of {where} changed no files, or there is no "
                          "such round.")
-    manifest = ws.run_dir(run_id) / "undo" / f"{args.round}.json"
+    manifest = ws.run_files(run_id).undo(args.round)
     with ws.lock():  # never restore files while a run is writing them
         report = undo_round(ws.root, ws.harness_dir, manifest)
     print(f"Run {run_id}: {report.summary()}")
-    record = next((r for r in read_rounds(ws.run_dir(run_id)) if r.round == args.round), None)
+    record = next((r for r in read_rounds(ws.run_files(run_id)) if r.round == args.round), None)
     if record is not None and record.result_state == "completed":
         print(f"The task it completed stays checked on the board (“{record.task}”). "
               "Untick it in TASKS.md if you want it done again.")

@@ -31,8 +31,9 @@ class _Event(BaseModel):
     # Unknown fields from a newer version are ignored, so old and new logs both read.
     model_config = ConfigDict(extra="ignore")
 
-    time: str
-    run_id: str
+    # Stamped by the recorder as the event is emitted, so call sites leave them out.
+    time: str = ""
+    run_id: str = ""
 
 
 class RunStarted(_Event):
@@ -125,11 +126,12 @@ class TaskCompleted(_Event):
 
 
 class HumanNeeded(_Event):
-    """A decision was put on the board. `reason` "asked": the AI asked (round set);
-    "no_progress": the harness stopped a stuck task (round of the last attempt)."""
+    """A decision was put on the board, worded exactly as here. `reason` "asked": the AI
+    asked in `round`; "no_progress": the harness stopped a stuck task after `round`, its
+    last attempt."""
 
     type: Literal["human_needed"] = "human_needed"
-    round: int | None = None
+    round: int = 0                # 0 only in logs written before no_progress recorded it
     task: str = ""                # the task the decision is about
     question: str
     options: list[str] = Field(default_factory=list)

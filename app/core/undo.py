@@ -74,11 +74,12 @@ def _state(path: Path) -> tuple[str, bytes | None]:
 class RoundChanges:
     """Records what one round changes, BEFORE each change happens."""
 
-    def __init__(self, root: Path | str, blobs: BlobStore, manifest_path: Path | str):
+    def __init__(self, root: Path | str, blobs: BlobStore, manifest_path: Path | str,
+                 round_no: int):
         self.root = Path(os.path.realpath(root))
         self.blobs = blobs
         self.manifest_path = Path(manifest_path)
-        self.round = _round_number(self.manifest_path)
+        self.round = round_no
         self._files: dict[str, dict] = {}
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
         old = read_json(self.manifest_path)
