@@ -1,9 +1,11 @@
 """The typed event stream: one pydantic model per event kind, a union discriminated on `type`.
 
-Every event a run emits is one of these. The recorder writes them to events.jsonl (all but
-`model_text`, which is live-only) and hands them to listeners: the CLI printer, the window's
-runner, tests. Readers (narrate, summary, watch, the window) use these models, never dict
-lookups, so a field exists in one place.
+Every event a run emits is one of these. Call sites build them without `time` and `run_id`
+(`rec.emit(StepStarted(round=2, step=1, max_steps=25))`); the recorder stamps both, redacts
+the strings, writes the event to events.jsonl (all but `model_text`, which is live-only) and
+hands it to listeners: the CLI printer, the window's runner, tests. Readers (narrate,
+summary, watch, the window) use these models, never dict lookups, so a field exists in one
+place. `records.read_events` reads a log back as these models.
 
 Listeners run on the run's own thread, synchronously, in the order registered. They must
 not block (the window's runner only emits a queued Qt signal) and must not raise: a
@@ -64,8 +66,9 @@ class StepStarted(_Event):
 
 
 class ModelText(_Event):
-    """The AI's live narration while it answers: the latest text of this step (throttled,
-    at most a few per second). Live-only: never written to events.jsonl."""
+    """The AI's live narration while it answers: the end (last 300 characters) of the text
+    of this step's reply so far, at most 5 a second, the last one always sent before
+    model_replied (core/live_text.py). Live-only: never written to events.jsonl."""
 
     type: Literal["model_text"] = "model_text"
     round: int

@@ -219,11 +219,9 @@ class Harness:
                 return
             st.steps = step
             self.rec.emit(StepStarted(round=st.number, step=step, max_steps=max_steps))
-            live = LiveText(self.rec, st.number, step)
-            try:
-                turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages, live)
-            finally:
-                live.flush()  # the reply's last words reach the live view before its end
+            live = LiveText(self.rec, st.number, step)  # the engine's on_text, throttled
+            turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages, live)
+            live.flush()  # the reply's last words reach the live view before model_replied
             self._account(st, turn)
             messages.append(Message(role="assistant", text=turn.text,
                                     tool_calls=turn.tool_calls, record=turn.record))
