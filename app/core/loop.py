@@ -71,6 +71,9 @@ class RoundState:
 
 
 class Harness:
+    """Runs the board of one workspace with one engine. Each listener gets every event on
+    this run's thread and must not block (see recorder.Listener); `cancel` is Stop."""
+
     def __init__(self, workspace: Workspace, engine: Engine, limits: Limits | None = None,
                  listeners: list[Listener] | None = None, cancel: threading.Event | None = None):
         self.ws = workspace

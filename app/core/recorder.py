@@ -91,12 +91,6 @@ class Recorder:
             "written again."))
 
     # -- the run's records ---------------------------------------------------------------
-    def update(self, **fields) -> None:
-        """Change status fields and write status.json (atomically)."""
-        for key, value in fields.items():
-            setattr(self.status, key, value)
-        self.write_status()
-
     def write_status(self) -> None:
         self.status.updated_at = now_iso()
         atomic_write_json(self.ws.status_path, redact_obj(self.status.model_dump(mode="json")))

@@ -10,7 +10,7 @@ import pytest
 
 from app.core.board import Board
 from app.core.events import RetryWaiting, ToolCalled
-from app.core.records import read_events
+from app.core.records import read_events, read_run
 from tests.engines.fake_servers import (FakeServer, Reply, chat_stream, claude_error,
                                         claude_events, claude_message, claude_stream, claude_usage,
                                         oa_call, oa_stream, oa_usage, oa_models, text_block,
@@ -256,6 +256,9 @@ def test_local_engine_runs_the_board_for_free(cli, board_ws, server):
     assert res.code == DONE, res
     assert {b["model"] for b in server.bodies("/v1/chat/completions")} == {"qwen3:8b"}
     assert status_file(board_ws)["cost_usd"] == 0
+    # No model was chosen: the records name the one that answered, not "".
+    assert read_run(run_dirs(board_ws)[-1]).model == "qwen3:8b"
+    assert status_file(board_ws)["model"] == "qwen3:8b"
 
 
 def test_local_engine_with_no_server_says_to_start_one(cli, board_ws):
