@@ -283,3 +283,15 @@ def test_live_text_keeps_the_tail_redacted_and_drops_a_failed_attempt():
     assert "abc123abc123" not in rec.events[0].text
     assert rec.events[-1].text == "x" * TAIL_CHARS
 
+
+
+def test_an_older_run_json_with_limits_as_a_loose_dict_still_reads(tmp_path):
+    from app.core.settings import Limits
+    from app.core.workspace import RunFiles
+
+    files = RunFiles(tmp_path)
+    files.run.write_text(json.dumps({
+        "run_id": "r1", "workspace": str(tmp_path), "engine": "demo", "model": "",
+        "started_at": "2025-01-01T00:00:00+00:00", "limits": {"max_steps": 7, "stale": 1}}))
+    info = read_run(files)
+    assert info is not None and info.limits == Limits(max_steps=7)
