@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
 from app.core.board_md import last_block_start, task_lines
+from app.core.board_task import (  # noqa: F401  (BoardError .. one_line: re-exported)
+    KEYED_DETAIL, TASK_LINE, BoardError, StaleTask, Task, TaskRef, detail_split, encode, norm,
+    one_line, split_eol)
 from app.core.files import atomic_write_bytes
 
 T = TypeVar("T")
@@ -23,15 +23,6 @@ _SETTLE_LIMIT_S = 2.0
 _QUIET_S = 3.0  # a board not written for this long is not mid-save
 _sleep = time.sleep  # one name, so tests can play the editor while we wait
 
-# Unindented bullet, whitespace, checkbox; the text must be separated by whitespace (CommonMark).
-# Which matching lines are tasks is board_md's call (not in a comment, fence, ...).
-_TASK = re.compile(r"([-*+])[ \t]+\[([ xX])\](?=[ \t]|$)")
-_DETAIL_BULLET = re.compile(r"([-*+])(?:[ \t]+|$)")
-_KEYED = re.compile(r"(done[ \t]+when|option|evidence|answer|recommendation)[ \t]*:[ \t]*(.*)", re.I)
-_HUMAN = re.compile(r"HUMAN[ \t]*:", re.I)
-# Any line break an editor might honour; a value must stay on one line of the board.
-_BREAKS = re.compile(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")
-
 TEMPLATE = """# Tasks
 
 Write one task per line as "- [ ] what you want done", in the order they should be done.
@@ -43,113 +34,6 @@ Start a task with "HUMAN:" when it is a decision only you should make; the run s
 - [ ] Suggest three clearer titles for the main document
   - Done when: titles.md lists three titles, each with one sentence on why
 """
-
-
-class BoardError(ValueError):
-    """Something about the board the person needs to hear, in one plain sentence."""
-
-
-class StaleTask(BoardError):
-    """A TaskRef whose position and text no longer match the board: it was edited meanwhile."""
-
-    def __init__(self, name: str = "TASKS.md"):
-        super().__init__(f"That task changed in {name} since you opened it; "
-                         "the list has been refreshed.")
-
-
-@dataclass(frozen=True)
-class TaskRef:
-    """A task as a list widget shows it: position among the tasks (0-based) and Task.text.
-
-    Both must still match when the ref is used, so two identical task lines are never
-    confused and a task the person retyped in their editor is never changed blindly.
-    """
-    index: int
-    text: str
-
-
-def one_line(value: str) -> str:
-    """Collapse line breaks (and the spaces around them) so a value stays on one board line."""
-    return _BREAKS.sub(" ", str(value)).strip()
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-def _encode(text: str) -> bytes:
-    try:
-        return text.encode("utf-8", "surrogateescape")  # undecodable input bytes come back exactly
-    except UnicodeEncodeError:  # a lone surrogate handed in as str; keep it rather than crash
-        return text.encode("utf-8", "surrogatepass")
-
-
-def _detail_split(body: str) -> tuple[str, str]:
-    """An indented line as (indent + bullet, content): "\t* Answer: x" -> ("\t* ", "Answer: x")."""
-    content = body.lstrip(" \t")
-    m = _DETAIL_BULLET.match(content)
-    cut = len(body) - len(content) + (m.end() if m else 0)
-    return body[:cut], body[cut:].strip()
-
-
-def _split_eol(line: str) -> tuple[str, str]:
-    if line.endswith("\r\n"):
-        return line[:-2], "\r\n"
-    if line.endswith("\n"):
-        return line[:-1], "\n"
-    return line, ""
-
-
-@dataclass
-class Task:
-    index: int
-    line_no: int
-    text: str
-    checked: bool
-    details: list[str] = field(default_factory=list)
-    bullet: str = "-"
-
-    def _values(self, key: str) -> list[str]:
-        return [m.group(2).strip() for d in self.details
-                if (m := _KEYED.match(d)) and " ".join(m.group(1).lower().split()) == key]
-
-    @property
-    def ref(self) -> TaskRef:
-        return TaskRef(self.index, self.text)
-
-    @property
-    def is_human(self) -> bool:
-        return bool(_HUMAN.match(self.text))
-
-    @property
-    def question(self) -> str:
-        m = _HUMAN.match(self.text)
-        return self.text[m.end():].strip() if m else self.text
-
-    @property
-    def task_id(self) -> str:
-        # Same text, same id: survives reordering and edits elsewhere on the board.
-        return hashlib.sha1(_encode(_norm(self.text))).hexdigest()[:10]
-
-    @property
-    def done_when(self) -> list[str]:
-        return self._values("done when")
-
-    @property
-    def options(self) -> list[str]:
-        return self._values("option")
-
-    @property
-    def evidence(self) -> list[str]:
-        return self._values("evidence")
-
-    @property
-    def answer(self) -> str | None:
-        return next(iter(self._values("answer")), None)
-
-    @property
-    def recommendation(self) -> str | None:
-        return next(iter(self._values("recommendation")), None)
 
 
 class Board:
@@ -185,7 +69,7 @@ class Board:
         return cls.parse(_stable_read(Path(path)))
 
     def to_bytes(self) -> bytes:
-        return _encode(self._bom + "".join(self._lines))
+        return encode(self._bom + "".join(self._lines))
 
     def __str__(self) -> str:
         return self._bom + "".join(self._lines)
@@ -193,7 +77,7 @@ class Board:
     # -- reading -------------------------------------------------------------------------
 
     def _scan(self) -> None:
-        bodies = [_split_eol(line)[0] for line in self._lines]
+        bodies = [split_eol(line)[0] for line in self._lines]
         starts = set(task_lines(bodies))
         tasks: list[Task] = []
         ends: list[int] = []  # line after each task's last detail: where new details go
@@ -201,11 +85,11 @@ class Board:
         for i, body in enumerate(bodies):
             if current is not None:
                 if body[:1] in (" ", "\t") and body.strip():
-                    current.details.append(_detail_split(body)[1])
+                    current.details.append(detail_split(body)[1])
                     ends[-1] = i + 1
                     continue
                 current = None
-            m = _TASK.match(body) if i in starts else None
+            m = TASK_LINE.match(body) if i in starts else None
             if m:
                 current = Task(len(tasks), i, body[m.end():].strip(), m.group(2) != " ",
                                [], m.group(1))
@@ -235,7 +119,7 @@ class Board:
         # The person may have reordered or retyped tasks since we last looked: match by text,
         # exact first, then ignoring spacing and case; prefer the task in the state we expect.
         target = text.strip()
-        for same in (lambda t: t.text == target, lambda t: _norm(t.text) == _norm(target)):
+        for same in (lambda t: t.text == target, lambda t: norm(t.text) == norm(target)):
             hits = [t for t in self._tasks if same(t)]
             if hits:
                 return next((t for t in hits if t.checked == want_checked), hits[0])
@@ -278,14 +162,14 @@ class Board:
         eol = self._eol()
         new = list(lines)
         at_end = end == len(self._lines)
-        bare_end = at_end and bool(self._lines) and not _split_eol(self._lines[-1])[1]
+        bare_end = at_end and bool(self._lines) and not split_eol(self._lines[-1])[1]
         if bare_end and start == end:
             self._lines[-1] += eol  # appending after a bare last line: end that line first
         for i, line in enumerate(new):
             last = at_end and i == len(new) - 1
             if last and bare_end:
-                new[i] = _split_eol(line)[0]
-            elif not last and not _split_eol(line)[1]:
+                new[i] = split_eol(line)[0]
+            elif not last and not split_eol(line)[1]:
                 new[i] = line + eol
         self._lines[start:end] = new
         self._scan()
@@ -303,7 +187,7 @@ class Board:
         yield len(self._lines)
         # The end is inside something that hides tasks (an unclosed fence or comment):
         # go before the last top-level block instead.
-        start = last_block_start([_split_eol(ln)[0] for ln in self._lines])
+        start = last_block_start([split_eol(ln)[0] for ln in self._lines])
         if start is not None:
             yield start
 
@@ -336,7 +220,7 @@ class Board:
     def _detail_prefix(self, task: Task) -> str:
         # Follow the style of the task's existing details (tabs, 4 spaces, `*`) if it has any.
         if task.details:
-            prefix = _detail_split(_split_eol(self._lines[task.line_no + 1])[0])[0]
+            prefix = detail_split(split_eol(self._lines[task.line_no + 1])[0])[0]
             return prefix if prefix[-1:] in (" ", "\t") else prefix + " "
         return "  " + task.bullet + " "
 
@@ -346,7 +230,7 @@ class Board:
     def _check(self, task: Task, checked: bool) -> Task:
         if task.checked != checked:  # an existing "X" stays "X": no change, no diff
             line = self._lines[task.line_no]
-            pos = _TASK.match(line).start(2)
+            pos = TASK_LINE.match(line).start(2)
             self._lines[task.line_no] = line[:pos] + ("x" if checked else " ") + line[pos + 1:]
             self._scan()
         return self._tasks[task.index]
@@ -390,9 +274,9 @@ class Board:
             raise BoardError("There is no open decision on the board.")
         task = self._check(task, True)
         for i in range(task.line_no + 1, self._ends[task.index]):
-            body, eol = _split_eol(self._lines[i])
-            prefix, content = _detail_split(body)
-            m = _KEYED.match(content)
+            body, eol = split_eol(self._lines[i])
+            prefix, content = detail_split(body)
+            m = KEYED_DETAIL.match(content)
             if m and m.group(1).lower() == "answer":
                 # Answered again: replace the old answer rather than add one nobody reads.
                 self._lines[i] = prefix + f"Answer: {answer}" + eol
