@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
@@ -178,7 +179,8 @@ class Board:
         eol = self._eol()
         self.replace_lines(at, at, [b + eol for b in bodies])
 
-    def _signature(self) -> list[tuple]:
+    def signature(self) -> list[tuple]:
+        """Each task as (text, checked, details): what a change must keep for the others."""
         return [(t.text, t.checked, tuple(t.details)) for t in self._tasks]
 
     def _append_spots(self) -> Iterator[int]:
@@ -191,33 +193,36 @@ class Board:
         if start is not None:
             yield start
 
-    def place_task(self, index: int, lines: list[str]) -> Task:
+    def place_task(self, index: int, lines: list[str], near: int | None = None) -> Task:
         """Insert a task's lines (task line first) so that it becomes task `index`.
 
         `index` is clamped to 0..len(tasks); len(tasks) puts it after the last task (or, on
-        a board without tasks, at the end). The result is checked: every other task reads
-        exactly as before, or the board is left unchanged and BoardError says why.
+        a board without tasks, at the end). Line `near` is tried first (where an undone
+        delete was). The result is checked: every other task reads exactly as before, or
+        the board is left unchanged and BoardError says why.
         """
         index = min(max(index, 0), len(self._tasks))
-        before, saved = self._signature(), list(self._lines)
+        before, saved = self.signature(), list(self._lines)
         spots = iter([self._tasks[index].line_no]) if index < len(self._tasks) \
             else self._append_spots()
         tried = set()
-        for at in spots:
+        first = [near] if near is not None and 0 <= near <= len(saved) else []
+        for at in chain(first, spots):  # lazily: the last spot parses the whole board
             if at in tried:
                 continue
             tried.add(at)
             self.replace_lines(at, at, lines)
-            after = self._signature()
+            after = self.signature()
             if len(after) == len(before) + 1 and after[:index] + after[index + 1:] == before \
                     and self._tasks[index].line_no == at:
                 return self._tasks[index]
             self._lines = list(saved)
             self._scan()
-        raise BoardError("A new task would be hidden inside a comment or code block at the end "
-                         "of the board; add it in an editor instead.")
+        raise BoardError("There is no place for that task where Markdown would read it as a "
+                         "task without changing the others; add it in an editor instead.")
 
-    def _detail_prefix(self, task: Task) -> str:
+    def detail_prefix(self, task: Task) -> str:
+        """How a new detail line of this task starts (indent and bullet)."""
         # Follow the style of the task's existing details (tabs, 4 spaces, `*`) if it has any.
         if task.details:
             prefix = detail_split(split_eol(self._lines[task.line_no + 1])[0])[0]
@@ -230,7 +235,7 @@ class Board:
     def _check(self, task: Task, checked: bool) -> Task:
         if task.checked != checked:  # an existing "X" stays "X": no change, no diff
             line = self._lines[task.line_no]
-            pos = TASK_LINE.match(line).start(2)
+            pos = TASK_LINE.match(split_eol(line)[0]).start(2)  # "- [ ]\r\n": no text, CRLF
             self._lines[task.line_no] = line[:pos] + ("x" if checked else " ") + line[pos + 1:]
             self._scan()
         return self._tasks[task.index]
@@ -239,7 +244,7 @@ class Board:
         task = self._require(text)
         bodies = [v for v in (one_line(x) for x in lines) if v]
         if bodies:
-            prefix = self._detail_prefix(task)
+            prefix = self.detail_prefix(task)
             self._insert(self._ends[task.index], [prefix + b for b in bodies])
 
     def insert_human_before(self, text: str | None, question: str, options: list[str],
@@ -282,7 +287,7 @@ class Board:
                 self._lines[i] = prefix + f"Answer: {answer}" + eol
                 self._scan()
                 return self._tasks[task.index]
-        self._insert(self._ends[task.index], [self._detail_prefix(task) + f"Answer: {answer}"])
+        self._insert(self._ends[task.index], [self.detail_prefix(task) + f"Answer: {answer}"])
         return self._tasks[task.index]
 
     def add_task(self, text: str) -> Task:

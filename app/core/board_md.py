@@ -10,7 +10,9 @@ _CANDIDATE = re.compile(r"[-*+]([ \t]+)\[[ xX]\](?=[ \t]|$)")
 # A line that could open or close a fence, start an HTML block, or underline a setext
 # heading, at the top level or inside any quote or list (their markers are in the class).
 # These are the only constructs that can make an unindented candidate line not a task.
-_SUSPECT = re.compile(r"[ \t>*+\-0-9.)]*(?:```|~~~|<|[=-]+[ \t]*$)")
+_SUSPECT = re.compile(r"[ \t>*+\-0-9.)]*(?:```|~~~|<|[=-]+[ \t]*$)|.*-->")
+# ("-->" only marks where a comment likely ends, so one window covers it: see task_lines.)
+_NEAR = 3  # a suspect line at most this many candidates further joins the same window
 
 _md = None
 
@@ -70,27 +72,37 @@ def task_lines(bodies: list[str], *, parse_all: bool = False) -> list[int]:
     on windows around lines that could change the answer (_SUSPECT). Elsewhere the
     answer is exact without it: with no fence, HTML block or setext underline anywhere,
     an unindented candidate always starts a top-level item (it interrupts a paragraph,
-    closes quotes and lists, and cannot be a lazy continuation line).
+    closes quotes and lists, and cannot be a lazy continuation line), and that item's
+    first block is a paragraph on the same line (it starts with "[").
 
     A window starts at the last candidate before the suspect line (or where the previous
     window ended) and ends at a later candidate that the parser sees as a task: that line
     closes every block before it, so lines on either side cannot influence each other.
-    If the candidate is swallowed (an unclosed comment or fence), the window doubles.
+    The first guess for the end lies past suspect lines that follow closely (a fence's
+    closing line); if that candidate is swallowed (say, by an unclosed comment), the
+    window doubles until one is not, or reaches the end.
     `parse_all` parses the whole board in one go (tests compare both ways).
     """
     text = [b.replace("\r", " ") for b in bodies]
     if parse_all:
         return sorted(i for i in _parsed_tasks(text, 0) if _candidate(text[i]))
     cands = [i for i, b in enumerate(text) if _candidate(b)]
+    suspects = [i for i, b in enumerate(text) if _SUSPECT.match(b)]
     out: list[int] = []
     done = 0  # lines before this are decided
-    for s, body in enumerate(text):
-        if s < done or not _SUSPECT.match(body):
+    for n, s in enumerate(suspects):
+        if s < done:
             continue
         k = bisect_right(cands, s) - 1
         start = max(done, cands[k] if k >= 0 else 0)
         out += cands[bisect_left(cands, done):bisect_left(cands, start)]
-        j = k + 1
+        # First guess at the end: past the suspect lines that follow closely (a fence's or
+        # comment's closing line), so most windows need one parse, not two.
+        last, m = s, n + 1
+        while m < len(suspects) and \
+                bisect_right(cands, suspects[m]) - bisect_right(cands, last) <= _NEAR:
+            last, m = suspects[m], m + 1
+        j = bisect_right(cands, last)
         while True:
             end = cands[j] + 1 if j < len(cands) else len(text)
             found = _parsed_tasks(text[start:end], start)
