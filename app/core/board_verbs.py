@@ -49,16 +49,15 @@ def _expect(board: Board, expected: list[tuple], name: str) -> None:
 
 
 def _task_text(text: str, human: bool) -> str:
+    """The text of a new or renamed task: one line; `human` (or a typed "HUMAN:") = decision."""
     text = one_line(text)
     m = HUMAN_PREFIX.match(text)
-    if human or m:
-        question = text[m.end():].strip() if m else text
-        if not question:
-            raise BoardError("A decision needs a question.")
-        return f"HUMAN: {question}" if human or not m else text
+    question = text[m.end():].strip() if m else text
+    if (human or m) and not question:
+        raise BoardError("A decision needs a question.")
     if not text:
         raise BoardError("A task needs some text.")
-    return text
+    return f"HUMAN: {question}" if human else text
 
 
 def _values(values: list[str] | None) -> list[str]:
