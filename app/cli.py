@@ -145,8 +145,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    from app.core.board import BoardError
-
     try:
         if args.command == "init":
             return cmd_init(args)
@@ -177,8 +175,13 @@ def _dispatch(args: argparse.Namespace) -> int:
         from app.commands.open import cmd_open
 
         return cmd_open(args)
-    except BoardError as err:
-        raise UsageError(str(err)) from None
+    except ValueError as err:
+        # Imported only now: `status` and `undo` never load the board, so cannot raise this.
+        from app.core.board import BoardError
+
+        if isinstance(err, BoardError):
+            raise UsageError(str(err)) from None
+        raise
 
 
 def cmd_init(args: argparse.Namespace) -> int:
