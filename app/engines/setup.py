@@ -97,7 +97,7 @@ def engine_readiness(engine_id: str, settings: Settings | None = None,
 def _too_slow(engine: Engine, timeout_s: float) -> str:
     label = engine.label or engine.id
     where = engine.base_url() if hasattr(engine, "base_url") else ""
-    head = f"{label} did not answer within {timeout_s:g} seconds"
+    head = f"{label} did not answer within {timeout_s:g} second{'' if timeout_s == 1 else 's'}"
     if not engine.needs_key and engine.is_ai:  # a server on this computer or the network
         return (f"{head} at {where}. Check that Ollama or LM Studio is running there and has "
                 "finished loading, or correct the address in Engine settings.")

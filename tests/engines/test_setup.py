@@ -96,7 +96,7 @@ def silent_server():
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
-    accepted: list[tuple[float, socket.socket]] = []
+    accepted: list[socket.socket] = []
     stop = threading.Event()
 
     def accept():
@@ -106,14 +106,14 @@ def silent_server():
                 conn, _ = listener.accept()
             except OSError:
                 continue
-            accepted.append((time.monotonic(), conn))  # held open, never read, never answered
+            accepted.append(conn)  # held open, never read from, never answered
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
     yield listener.getsockname()[1], accepted
     stop.set()
     thread.join(2)
-    for _, conn in accepted:
+    for conn in accepted:
         conn.close()
     listener.close()
 
@@ -126,11 +126,15 @@ def test_a_server_that_never_answers_is_not_ready_within_the_timeout(silent_serv
     start = time.monotonic()
     ready = engine_readiness("local", settings, timeout_s=1.0)
     took = time.monotonic() - start
-    assert accepted and accepted[0][0] < start + took, "the check was waiting on the server"
     assert not ready.ready
     assert took < 2.0, f"the check took {took:.1f} s with a 1 s timeout"
-    assert "did not answer within 1 seconds" in ready.message
-    assert f"127.0.0.1:{port}" in ready.message and "Ollama or LM Studio" in ready.message
+    # It was the server's silence it gave up on: the check's connection is there, unanswered.
+    deadline = time.monotonic() + 5
+    while not accepted and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert accepted, "the check never reached the server"
+    assert f"did not answer within 1 second at http://127.0.0.1:{port}/v1." in ready.message
+    assert "Ollama or LM Studio" in ready.message
 
 
 # -- choices -------------------------------------------------------------------------------
