@@ -58,10 +58,10 @@ def report_result(ws: Workspace, result: RunResult) -> int:
     if result.state == "failed":
         print(result.message, file=sys.stderr)
     elif result.state == "blocked_by_human":
-        from app.core.board import Board
+        from app.core.decide import open_decision
 
-        task = Board.load(ws.board_path).next_task()
-        if task is not None and task.is_human:
+        task = open_decision(ws.root)
+        if task is not None:
             print(f"\nDecision needed: {task.question}")
             for option in task.options:
                 print(f"  - {option}")
