@@ -159,8 +159,8 @@ class UndoReport:
     kept_both: list[tuple[str, str]] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # created by the round, edited by the person since
-    failed: list[tuple[str, str]] = field(default_factory=list)  # (file, why, in a sentence)
     messages: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # could not be put back; messages say why
     run_id: str | None = None
     # The task the round completed: it stays checked on the board (undo restores files only).
     task_kept_checked: str | None = None
@@ -195,24 +195,23 @@ def undo_manifest(root: Path | str, harness_dir: Path | str,
     report = UndoReport(round=n)
     for rel, entry in sorted(manifest["files"].items()):
         if not isinstance(entry, dict) or not isinstance(entry.get("before"), str):
-            _failed(report, rel, f"Skipped {rel}: its undo record is damaged.")
+            report.failed.append(rel)
+            report.messages.append(f"Skipped {rel}: its undo record is damaged.")
             continue
         try:
             # The same chokepoint the agent uses: a tampered record cannot reach .git or outside.
             path = sandbox.resolve_write(rel)
         except PathRefused as exc:
-            _failed(report, rel, f"Skipped {rel}: {exc.message}")
+            report.failed.append(rel)
+            report.messages.append(f"Skipped {rel}: {exc.message}")
             continue
         try:
             _undo_one(sandbox, blobs, rel, path, entry, n, report)
         except OSError as exc:
-            _failed(report, rel, f"Could not restore {rel}: {exc.strerror or exc}.")
+            report.failed.append(rel)
+            report.messages.append(f"Could not restore {rel}: "
+                                   f"{str(exc.strerror or exc).rstrip('.')}.")
     return report
-
-
-def _failed(report: UndoReport, rel: str, sentence: str) -> None:
-    report.failed.append((rel, sentence))
-    report.messages.append(sentence)
 
 
 def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict, n: int,
