@@ -79,6 +79,17 @@ def test_decide_checks_the_decision_and_writes_the_answer_under_it(tmp_path):
     assert text.count("Answer:") == 1 and "- [ ] Rewrite the page" in text
 
 
+def test_decide_can_answer_the_decision_the_window_showed_not_just_the_first(tmp_path):
+    ws = board_workspace(tmp_path, WITH_DECISION)
+    decided = decide(ws.root, "the storefront", task_text="HUMAN: Which photo?")
+    assert decided == Decided(question="Which photo?", answer="the storefront")
+    assert open_decision(ws.root).question == "Speed or trust?"  # still open
+    with pytest.raises(UsageError, match="no longer on the board"):
+        decide(ws.root, "x", task_text="HUMAN: A question someone deleted")
+    with pytest.raises(UsageError, match="no longer on the board"):
+        decide(ws.root, "x", task_text="Rewrite the page")  # a task, not a decision
+
+
 def test_decide_with_no_open_decision_says_so_and_changes_nothing(tmp_path):
     ws = board_workspace(tmp_path, TWO_TASKS)
     before = ws.board_path.read_bytes()
