@@ -175,7 +175,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from app.commands.open import cmd_open
 
         return cmd_open(args)
-    except ValueError as err:
+    except Exception as err:
         # Imported only now: `status` and `undo` never load the board, so cannot raise this.
         from app.core.board import BoardError
 
