@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
 import socket
 import threading
@@ -23,6 +25,7 @@ class Reply:
     cut_after: int | None = None          # send only this many SSE events, then stop
     cut_mode: str = "reset"               # "reset": drop the connection mid-body; "eof": end cleanly
     delay_s: float = 0.0                  # wait before answering (for timeouts)
+    claude: dict | None = None            # the Messages API reply the events were made from
 
 
 @dataclass
@@ -43,6 +46,7 @@ class FakeServer:
 
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
+        self.refusals: list[Reply] = []  # requests the fake service refused as the real one would
         self.queues: dict[str, deque[Reply]] = {}
         self.defaults: dict[str, Reply] = {}
         self._lock = threading.Lock()
@@ -63,6 +67,16 @@ class FakeServer:
                         self.command, path, {k.lower(): v for k, v in self.headers.items()}, raw,
                         self.client_address[1]))
                     reply = server._next(path)
+                    if path.endswith("/v1/messages") and self.command == "POST":
+                        # What the Messages API enforces on thinking blocks (see claude_rules).
+                        body = server.requests[-1].json
+                        refused = claude_refusal(body)
+                        if refused is not None:
+                            server.refusals.append(refused)
+                            server.queues.setdefault(path, deque()).appendleft(reply)
+                            reply = refused
+                        elif reply.claude is not None:
+                            reply = claude_bound(body, reply)
                 server._send(self, reply)
 
             do_GET = do_POST = do_DELETE = _handle
@@ -209,6 +223,8 @@ def claude_events(message: dict) -> list[tuple[str, dict]]:
             opened = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
             deltas = [{"type": "input_json_delta", "partial_json": p}
                       for p in _pieces(json.dumps(block["input"]), 4)]
+        elif block["type"] == "redacted_thinking":
+            opened, deltas = dict(block), []
         else:
             opened = {"type": "thinking", "thinking": "", "signature": ""}
             deltas = [{"type": "thinking_delta", "thinking": block["thinking"]},
@@ -227,12 +243,81 @@ def claude_events(message: dict) -> list[tuple[str, dict]]:
 
 
 def claude_stream(blocks: list[dict], **kw: Any) -> Reply:
-    return Reply(events=claude_events(claude_message(blocks, **kw)))
+    message = claude_message(blocks, **kw)
+    return Reply(events=claude_events(message), claude=message)
 
 
-def claude_error(status: int, kind: str, message: str, headers: dict | None = None) -> Reply:
+# What the Messages API enforces: a thinking block is bound to the model and to everything
+# before it (system, tools, earlier messages, earlier blocks of its reply). The fake service
+# signs each thinking block it sends with a hash of that prefix, and refuses a request whose
+# thinking block no longer sits after the same prefix (moved, edited, or after a changed
+# earlier message), with the service's 400.
+BOUND_TO_ANOTHER = "The block is bound to a different conversation"
+
+
+def _bare(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _bare(v) for k, v in value.items() if k != "cache_control"}
+    if isinstance(value, list):
+        return [_bare(v) for v in value]
+    return value
+
+
+def _content(message: dict) -> list[dict]:
+    content = message.get("content")
+    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+
+
+def _bound(request: dict, messages: list[dict], before: list[dict], block: dict) -> str:
+    prefix = {"model": request.get("model"), "system": _bare(request.get("system")),
+              "tools": _bare(request.get("tools")), "messages": _bare(messages),
+              "before": _bare(before), "thinking": block.get("thinking", block.get("data"))}
+    text = json.dumps(prefix, sort_keys=True, ensure_ascii=False)
+    return "bound:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def claude_bound(request: dict, reply: Reply) -> Reply:
+    """The reply with each thinking block signed for the request it answers."""
+    message = copy.deepcopy(reply.claude)
+    messages = [dict(m, content=_content(m)) for m in request.get("messages", [])]
+    blocks = message["content"]
+    for i, block in enumerate(blocks):
+        if block["type"] == "thinking":
+            block["signature"] = _bound(request, messages, blocks[:i], block)
+        elif block["type"] == "redacted_thinking":
+            block["data"] = _bound(request, messages, blocks[:i], block)
+    return Reply(status=reply.status, events=claude_events(message), headers=reply.headers,
+                 cut_after=reply.cut_after, cut_mode=reply.cut_mode, delay_s=reply.delay_s,
+                 claude=message)
+
+
+def claude_refusal(request: Any) -> Reply | None:
+    """The service's 400 when a thinking block in the request is not where it was written."""
+    if not isinstance(request, dict):
+        return None
+    messages = [dict(m, content=_content(m)) for m in request.get("messages", [])]
+    for k, m in enumerate(messages):
+        if m.get("role") != "assistant":
+            continue
+        for j, block in enumerate(m["content"]):
+            kind = block.get("type")
+            if kind not in ("thinking", "redacted_thinking"):
+                continue
+            sent = block.get("signature") if kind == "thinking" else block.get("data")
+            if sent != _bound(request, messages[:k], m["content"][:j], block):
+                return claude_error(400, "invalid_request_error",
+                                    f"messages.{k}.content.{j}: {BOUND_TO_ANOTHER}.")
+    return None
+
+
+def claude_error(status: int, kind: str, message: str, headers: dict | None = None,
+                 error_code: str | None = None) -> Reply:
+    """An error body; `error_code` goes in error.details, as the service names causes now."""
+    error: dict[str, Any] = {"type": kind, "message": message}
+    if error_code:
+        error["details"] = {"error_code": error_code}
     return Reply(status=status, headers=headers or {}, body={
-        "type": "error", "error": {"type": kind, "message": message}, "request_id": "req_fake"})
+        "type": "error", "error": error, "request_id": "req_fake"})
 
 
 def claude_models(ids: list[str]) -> Reply:
