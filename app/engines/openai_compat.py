@@ -123,4 +123,10 @@ class OpenAICompatibleEngine(PricedEngine):
 
         return (openai.APIConnectionError, httpx2.TransportError, ValueError)
 
+    @staticmethod
+    def _stream_errors() -> tuple[type[Exception], ...]:
+        """What the SDK raises for an error object inside a stream after its 200 (an
+        APIError; caught after _stream_cuts, whose connection errors are APIErrors too)."""
+        import openai
 
+        return (openai.APIError,)

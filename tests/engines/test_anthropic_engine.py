@@ -177,15 +177,32 @@ def test_overload_and_server_errors_are_retryable(claude, server, status, kind):
     assert len(server.requests) == 1
 
 
-@pytest.mark.parametrize("status, message", [
-    (400, "Your credit balance is too low to access the Anthropic API."),
-    (429, "You have reached your specified API usage limits."),
+@pytest.mark.parametrize("status, kind, code, message", [
+    # error.details.error_code names the cause; the message's wording may change at any time
+    (429, "rate_limit_error", "enforced_spend_limit_reached", "Request refused."),
+    (429, "rate_limit_error", "contract_spend_limit_reached", "Request refused."),
+    (402, "billing_error", "linked_organization_spend_limit_reached", "Payment required."),
+    (402, "billing_error", None, "Payment required."),
+    # the one spend limit the errors page documents by its sentence alone
+    (400, "invalid_request_error", None,
+     "You have reached your specified API usage limits. You will regain access on 2026-12-01."),
 ])
-def test_exhausted_credit_is_final(claude, server, status, message):
-    kind = "invalid_request_error" if status == 400 else "rate_limit_error"
-    server.push(MESSAGES, claude_error(status, kind, message, headers={"retry-after": "30"}))
+def test_spend_limits_are_read_from_the_structured_fields_and_are_final(claude, server, status,
+                                                                        kind, code, message):
+    server.push(MESSAGES, claude_error(status, kind, message, error_code=code))
     err = fail(claude)
     assert err.code == QUOTA_EXHAUSTED and not err.retryable and err.retry_after is None
+
+
+@pytest.mark.parametrize("code, message", [
+    ("ramp_limit_exceeded", "Your usage is growing faster than your spend limit allows."),
+    (None, "Rate limit reached; see your usage limits and spend limit in the Console."),
+])
+def test_a_rate_limit_that_merely_mentions_limits_is_retried(claude, server, code, message):
+    server.push(MESSAGES, claude_error(429, "rate_limit_error", message,
+                                       headers={"retry-after": "3"}, error_code=code))
+    err = fail(claude)
+    assert err.code == TRANSIENT and err.retryable and err.retry_after == 3.0
 
 
 def test_prompt_too_long_asks_for_a_trim(claude, server):
