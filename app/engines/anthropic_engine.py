@@ -14,8 +14,8 @@ from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import estimated_usage, with_usage
 from app.engines.prices import PricedEngine
-from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, emit, from_status, from_transport,
-                              stable_tools, stream_broken)
+from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, check_base_url, emit, from_status,
+                              from_transport, stable_tools, stream_broken)
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_MAX_TOKENS = 32_000
@@ -103,7 +103,8 @@ class AnthropicEngine(PricedEngine):
         import httpx2
 
         # max_retries=0: the loop is the only retry layer (RELIABILITY.md, "Loops and money").
-        return anthropic.Anthropic(api_key=key, base_url=self.base_url(), max_retries=0,
+        base_url = check_base_url(self.voice(), self.base_url())
+        return anthropic.Anthropic(api_key=key, base_url=base_url, max_retries=0,
                                    timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)))
 
     def _turn_client(self) -> Any:

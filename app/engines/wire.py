@@ -221,6 +221,37 @@ def from_transport(voice: Voice, exc: BaseException, in_stream: bool = False) ->
                        code=TRANSIENT, retryable=True, details=details)
 
 
+def check_base_url(voice: Voice, url: str) -> str:
+    """The base URL when it is a usable web address; else an EngineError with one sentence
+    (a port that is not a number, an unclosed IPv6 bracket, no http:// or https://), raised
+    before any client is built, so a typo never reaches the person as a crash."""
+    import urllib.parse
+
+    import httpx2
+
+    problem = ""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            problem = "it must start with http:// or https:// and name a computer"
+        else:
+            parts.port  # raises ValueError for a port that is not a number in range
+            httpx2.URL(url)
+    except ValueError as exc:
+        problem = ("its port must be a number from 1 to 65535" if "port" in str(exc).lower()
+                   else "it is not written as a web address")
+    except httpx2.InvalidURL:
+        problem = "it is not written as a web address"
+    if problem:
+        shown = redact(url)[:120]
+        who = voice.name[0].lower() + voice.name[1:] if voice.name.startswith("The ") else voice.name
+        raise EngineError(f"The address set for {who}, '{shown}', cannot be used: "
+                          f"{problem} (for example http://localhost:11434/v1). Fix the base URL "
+                          "in Engine settings.", code=ENGINE_UNREACHABLE,
+                          action="Correct the base URL in Engine settings.")
+    return url
+
+
 def stream_broken(voice: Voice, details: str = "") -> EngineError:
     return EngineError(f"{voice.name}'s reply was cut off before it finished; nothing from it "
                        "was used.", code=STREAM_BROKEN, retryable=True, details=redact(details))
