@@ -158,13 +158,19 @@ def from_status(voice: Voice, status: int, body: object = None,
         return err(f"{voice.name} is overloaded right now.", TRANSIENT, retryable=True)
     if status in (408, 409) or status >= 500:
         return err(f"{voice.name} had a temporary problem (HTTP {status}).", TRANSIENT, retryable=True)
-    return err(f"{voice.name} refused the request (HTTP {status}): {api_message[:200]}", BAD_REQUEST,
-               "This looks like a bug in Harness Desk. Use Copy details and report it.")
+    return err(_sentence(f"{voice.name} refused the request (HTTP {status}): {api_message[:200]}"),
+               BAD_REQUEST, "This looks like a bug in Harness Desk. Use Copy details and report it.")
 
 
 def from_stream_error(voice: Voice, kind: str, message: str) -> EngineError:
     """Diagnose an error event that arrived inside a stream after a 200."""
     return from_status(voice, 200, {"error": {"type": kind, "message": message}})
+
+
+def _sentence(text: str) -> str:
+    """The text as one sentence: it ends with a full stop (the person sees it as it is)."""
+    text = text.strip().rstrip(":")
+    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 def _refused_for_content(voice: Voice, names: set[str], api_message: str) -> str:
@@ -174,12 +180,12 @@ def _refused_for_content(voice: Voice, names: set[str], api_message: str) -> str
                 "region your account or project requires. Choose another model in Engine "
                 "settings, or change the project's data residency.")
     if any(p in n for n in names for p in _POLICY) or "organization_on_hold" in names:
-        return (f"{voice.name} refused the request under its usage policies: "
-                f"{api_message[:200]}".rstrip(": "))
+        return _sentence(f"{voice.name} refused the request under its usage policies: "
+                         f"{api_message[:200]}")
     if any("image" in n for n in names):
-        return (f"{voice.name} could not read an image in the request: "
-                f"{api_message[:200]}".rstrip(": "))
-    return f"{voice.name} refused the request as it stands: {api_message[:200]}".rstrip(": ")
+        return _sentence(f"{voice.name} could not read an image in the request: "
+                         f"{api_message[:200]}")
+    return _sentence(f"{voice.name} refused the request as it stands: {api_message[:200]}")
 
 
 def _causes(exc: BaseException) -> list[BaseException]:
