@@ -20,8 +20,8 @@ from app.engines.responses_replay import (make_record, output_items, reasoning_i
 from app.engines.wire import (Voice, arguments_json, emit, from_status, parse_arguments,
                               stable_tools, stream_broken)
 
-OPENAI_FALLBACK_MODELS = ("gpt-6.1-sol", "gpt-6-astra", "gpt-6.1-terra", "gpt-6-luna",
-                          "gpt-5.5", "gpt-5.4-mini")
+OPENAI_FALLBACK_MODELS = ("gpt-6.2-sol", "gpt-6.2-astra", "gpt-6.1-terra", "gpt-6-luna",
+                          "gpt-6.1-sol", "gpt-5.5", "gpt-5.4-mini")
 # Ids in the models list that are not chat models an agent could use.
 _NOT_CHAT = ("audio", "realtime", "tts", "transcribe", "image", "embedding", "search",
              "moderation", "instruct", "dall-e", "whisper", "sora")
@@ -69,10 +69,10 @@ class OpenAIEngine(OpenAICompatibleEngine):
     are rewrites of one request the server could not take, not a second retry layer.
 
     The system prompt goes first in `input` as a developer message, not as top-level
-    `instructions`: a prompt cache only covers an exact prefix, and OpenAI documents the
-    cached prefix as the rendered context in order; a developer message first is part of
-    that prefix on every model, whereas where `instructions` is rendered is the service's
-    choice (see the report in issue 9).
+    `instructions`: OpenAI's "Using GPT-6.2" guide says that from GPT-6.2 on the model appends
+    top-level instructions after the input, where no prompt cache reaches them, and that
+    reusable instructions belong in a developer message as the first input item. That is a
+    cached prefix on earlier models too.
 
     Output cap: the `max_output_tokens` argument, when the run's retry layer sets it
     from what is left of a USD budget, becomes `max_output_tokens` when it is below the

@@ -36,8 +36,8 @@ def output_items(response: Any) -> list[dict]:
             message: dict[str, Any] = {
                 "type": "message", "id": item.id, "role": "assistant",
                 "status": item.status or "completed",
-                "content": [{"type": "output_text", "text": p.text, "annotations": []}
-                            for p in item.content if p.type == "output_text"]}
+                "content": [_content_part(p) for p in item.content
+                            if p.type in ("output_text", "refusal")]}
             phase = getattr(item, "phase", None)
             if phase:
                 message["phase"] = phase
@@ -46,6 +46,12 @@ def output_items(response: Any) -> list[dict]:
             items.append({"type": "function_call", "call_id": item.call_id, "name": item.name,
                           "arguments": item.arguments or ""})
     return items
+
+
+def _content_part(part: Any) -> dict:
+    if part.type == "refusal":
+        return {"type": "refusal", "refusal": part.refusal}
+    return {"type": "output_text", "text": part.text, "annotations": []}
 
 
 def make_record(model: str, items: list[dict]) -> dict:

@@ -123,7 +123,7 @@ def test_openai_runs_the_board_sending_output_back_in_order_with_its_phase(cli, 
 def test_openai_unknown_model_stops_at_once_naming_it(cli, board_ws, server):
     server.default(RESPONSES, oa_error(400, "The model `gpt-6.1-sol` does not exist or you do "
                                        "not have access to it.", code="model_not_found"))
-    res = run_openai(cli, board_ws, server)
+    res = run_openai(cli, board_ws, server, "--model", "gpt-6.1-sol")
     sentence = assert_plain_error(res, FAILED)
     assert "gpt-6.1-sol" in sentence and "bug" not in sentence.lower()
     assert len(server.requests) == 1
