@@ -1,4 +1,4 @@
-"""The window's calls into the core and engines, in one place (so switching to services is one edit).
+"""The window's calls into the core and engines (the services), in one place.
 
 Every function here may touch disk, the keychain or the network: the window calls them only
 through `app.gui.background` (or from the run's worker thread), never on the UI thread.
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.core.board import Board, Task, update_board
-
 if TYPE_CHECKING:  # imported when called: the window shows before pydantic and the engines load
+    from app.core.board import Task
+    from app.core.decide import Decided
     from app.core.engine import Availability, Engine
     from app.core.settings import Limits, Settings
 
@@ -26,8 +26,10 @@ class EngineChoice:
     needs_key: bool
 
 
-# The engines the window offers, in the order of the dropdown. Kept here (not read from the
-# engine classes) so listing them imports no engine module and no AI SDK.
+# The engines the window offers, in the order of the dropdown. Kept here, not read from
+# app.engines.setup.engine_choices(), because the dropdown is built right after the first
+# paint and that would import every engine module (and pydantic) on the UI thread;
+# tests/gui/test_core_calls.py checks the two lists agree.
 _CHOICES = (
     EngineChoice("demo", "Demo (offline, no AI)", is_ai=False, needs_key=False),
     EngineChoice("anthropic", "Claude (Anthropic)", is_ai=True, needs_key=True),
@@ -42,18 +44,17 @@ def engine_choices() -> list[EngineChoice]:
 
 def engine_readiness(engine_id: str, settings: Settings | None = None) -> Availability:
     """Whether the engine can run now, and why not in one sentence; never raises."""
-    from app.commands.engines import check_engine
+    from app.engines.setup import engine_readiness as readiness
 
-    return check_engine(engine_id)
+    return readiness(engine_id, settings)
 
 
 def build_engine(settings: Settings, root: Path, engine_id: str, *, model: str | None = None,
                  demo_delay: float | None = None) -> Engine:
     """The engine for a run (imports its SDK: call it on the run's thread)."""
-    from app.commands.run import build_engine as _build
-    from app.core.workspace import Workspace
+    from app.engines.setup import build_engine as build
 
-    return _build(settings, Workspace(root), engine_id, model or None, None, demo_delay)
+    return build(settings, root, engine_id, model=model or None, demo_delay=demo_delay)
 
 
 def run_limits(settings: Settings) -> Limits:
@@ -62,14 +63,16 @@ def run_limits(settings: Settings) -> Limits:
 
 def open_decision(root: Path) -> Task | None:
     """The first unanswered HUMAN task on the board, or None."""
-    board = Board.load(Path(root) / "TASKS.md")
-    return next((t for t in board.tasks if t.is_human and not t.checked), None)
+    from app.core.decide import open_decision as first_open
+
+    return first_open(root)
 
 
-def decide(root: Path, answer: str, task_text: str | None = None) -> Task:
-    """Write the person's answer to a decision (the first open one, or the one named)."""
-    answer = " ".join(answer.split())
-    return update_board(Path(root) / "TASKS.md", lambda b: b.answer_human(answer, task_text))
+def decide(root: Path, answer: str, task_text: str | None = None) -> Decided:
+    """Write the person's answer to a decision (the one named, else the first open one)."""
+    from app.core.decide import decide as answer_decision
+
+    return answer_decision(root, answer, task_text=task_text)
 
 
 def create_board(root: Path) -> Path:
@@ -81,9 +84,9 @@ def create_board(root: Path) -> Path:
 
 
 def export_summary(root: Path, fmt: str, output: Path, run_id: str | None = None) -> Path:
-    from app.export.render import export_run
+    from app.commands.export import export_summary as export
 
-    return export_run(root, fmt, output, run_id)
+    return export(root, fmt, output, run_id)
 
 
 def keychain_backend(timeout_s: float = 5.0) -> tuple[str, bool, str]:

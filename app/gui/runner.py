@@ -27,23 +27,10 @@ WORKSPACE_LOCKED = "workspace_locked"
 START_FAILED = "error"
 
 
-def typed_event(event: Any) -> Any:
-    """The typed event model (app.core.events) for what the recorder hands its listeners, or
-    None for a kind this version does not know. (The recorder still hands out the older
-    loose records.Event on some branches; both arrive here as the typed model.)"""
-    from app.core import events
-
-    if type(event).__module__ == events.__name__:
-        return event
-    data = event.model_dump(mode="json") if hasattr(event, "model_dump") else dict(event)
-    data.setdefault("run_id", "")
-    return events.try_parse_event(data)
-
-
 class RunRunner(QObject):
     """Runs one harness run at a time off the UI thread and reports it as signals."""
 
-    event_received = Signal(object)   # a typed event (app.core.events), on the UI thread
+    event_received = Signal(object)   # a typed event (app.core.events model), on the UI thread
     run_finished = Signal(object)     # the RunResult, on the UI thread, once per start()
 
     # Emitted on the worker thread; queued to this object's (the UI) thread.
@@ -120,9 +107,7 @@ class RunRunner(QObject):
 
     # -- UI thread -------------------------------------------------------------------------
     def _on_event_from_run(self, event: Any) -> None:
-        typed = typed_event(event)
-        if typed is not None:
-            self.event_received.emit(typed)
+        self.event_received.emit(event)
 
     def _on_result_from_run(self, result: RunResult) -> None:
         thread, self._thread = self._thread, None
