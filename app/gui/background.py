@@ -128,14 +128,22 @@ def while_alive(owner: QObject, callback: Callable[..., Any] | None) -> Callable
     comes back after its window closed is dropped rather than delivered to a dead widget."""
     if callback is None:
         return None
-    from shiboken6 import isValid
+    alive = _alive_flag(owner)
 
     def call(*args: Any) -> Any:
-        if isValid(owner):
-            return callback(*args)
-        return None
+        return callback(*args) if alive[0] else None
 
     return call
+
+
+def _alive_flag(owner: QObject) -> list[bool]:
+    """One flag per object, cleared by its `destroyed` signal (set up once, on first use)."""
+    flag = getattr(owner, "_background_alive", None)
+    if flag is None:
+        flag = [True]
+        owner.destroyed.connect(lambda *_: flag.__setitem__(0, False))
+        owner._background_alive = flag  # type: ignore[attr-defined]
+    return flag
 
 
 def run_for(owner: QObject, fn: Callable[[], Any],

@@ -27,6 +27,7 @@ class EnginePicker(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        self.settings_now = lambda: None  # the window's current Settings (None: read the file)
         self.choices = core_calls.engine_choices()
         self.readiness: dict[str, Availability] = {}
         self._checking: set[str] = set()
@@ -98,7 +99,8 @@ class EnginePicker(QWidget):
             return
         self._checking.add(engine_id)
         self._mark(engine_id)
-        run_for(self, lambda: core_calls.engine_readiness(engine_id),
+        settings = self.settings_now()
+        run_for(self, lambda: core_calls.engine_readiness(engine_id, settings),
                           lambda a: self._on_checked(engine_id, a),
                           lambda exc: self._on_check_failed(engine_id, exc))
 
@@ -142,6 +144,8 @@ class EnginePicker(QWidget):
         if self.engine_id != "demo" and name != self._models.get(self.engine_id, ""):
             self._models[self.engine_id] = name
             self.model_changed.emit(name)
+            self.readiness.pop(self.engine_id, None)  # is the new model one it can use?
+            self.check(self.engine_id)
 
     # -- drawing ---------------------------------------------------------------------------
     def _mark(self, engine_id: str) -> None:

@@ -102,6 +102,7 @@ class MainWindow(RunFlow, QMainWindow):
         self.top_bar.open_requested.connect(self.choose_folder)
         self.top_bar.recent_chosen.connect(lambda f: self.open_workspace(Path(f)))
         self.picker = self.top_bar.picker
+        self.picker.settings_now = lambda: self.settings
         self.picker.engine_changed.connect(self._on_engine_changed)
         self.picker.model_changed.connect(self._on_model_changed)
         self.open_button = self.top_bar.open_button
