@@ -110,7 +110,5 @@ class RunRunner(QObject):
         self.event_received.emit(event)
 
     def _on_result_from_run(self, result: RunResult) -> None:
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(1.0)  # it has emitted its last signal; this returns at once
+        self._thread = None  # its last act was the emit that brought us here
         self.run_finished.emit(result)
