@@ -200,7 +200,7 @@ class DecisionDialog(QDialog):
         self._set_busy(True)
         self.problem.hide()
         run_for(self, lambda: self.write_answer(answer),
-                          lambda _task: self._on_written(answer), self._on_write_failed)
+                lambda _task: self._on_written(answer), self._on_write_failed)
 
     def _on_written(self, answer: str) -> None:
         self._set_busy(False)

@@ -101,8 +101,8 @@ class EnginePicker(QWidget):
         self._mark(engine_id)
         settings = self.settings_now()
         run_for(self, lambda: core_calls.engine_readiness(engine_id, settings),
-                          lambda a: self._on_checked(engine_id, a),
-                          lambda exc: self._on_check_failed(engine_id, exc))
+                lambda a: self._on_checked(engine_id, a),
+                lambda exc: self._on_check_failed(engine_id, exc))
 
     def is_ready(self, engine_id: str | None = None) -> bool | None:
         found = self.readiness.get(engine_id or self.engine_id)

@@ -62,7 +62,7 @@ class FilePreviewDialog(QDialog):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.name = name
         run_for(self, lambda: read_for_preview(Path(root), name), self._on_read,
-                          self._on_failed)
+                self._on_failed)
 
     def _on_read(self, text: str) -> None:
         self.note.setText(self.tr("A copy for reading; changes here are not saved."))

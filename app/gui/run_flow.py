@@ -8,6 +8,7 @@ the `DecisionDialog` when a run stops for the person.
 from __future__ import annotations
 
 import os
+
 from PySide6.QtWidgets import QApplication
 
 from app.gui.background import run_for
@@ -65,9 +66,8 @@ class RunFlow:
         # An open decision first: a run would stop at it at once.
         from app.gui.workspace_info import decision_context
 
-        run_for(self, lambda: decision_context(root),
-                          lambda found: self._show_or_run(found),
-                          lambda _exc: self.start_run())
+        run_for(self, lambda: decision_context(root), self._show_or_run,
+                lambda _exc: self.start_run())
 
     def _show_or_run(self, found) -> None:
         task, about = found
@@ -124,8 +124,7 @@ class RunFlow:
         if root is None:
             return
         run_for(self, lambda: decision_context(root, task_text),
-                          lambda found: self._open_decision_dialog(*found),
-                          self._on_board_failed)
+                lambda found: self._open_decision_dialog(*found), self._on_board_failed)
 
     def _on_decision_requested(self, task) -> None:
         self.show_decision(getattr(task, "text", None))
@@ -133,6 +132,8 @@ class RunFlow:
     def _open_decision_dialog(self, task, about: str) -> None:
         if task is None or self.workspace is None:
             return
+        from PySide6.QtCore import Qt
+
         from app.gui import core_calls
         from app.gui.decision_dialog import DecisionDialog
 
@@ -142,8 +143,6 @@ class RunFlow:
         dialog = DecisionDialog(task, root, lambda answer: core_calls.decide(root, answer,
                                                                              task.text),
                                 self, about_task=about)
-        from PySide6.QtCore import Qt
-
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.answered.connect(self._on_decision_answered)
         dialog.continue_requested.connect(self._on_continue_requested)

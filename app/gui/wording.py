@@ -7,7 +7,7 @@ shows them only as details. Every visible sentence is built here through Qt's tr
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 
 def tr(text: str, n: int = -1) -> str:
@@ -158,12 +158,16 @@ def files_changed(paths: list[str]) -> str:
 
 
 # -- words the person may not know ----------------------------------------------------------
-ROUND_TIP = ("A round is one attempt at one task, with a fresh start: the AI reads the task, "
-             "works on it, and ends the round by finishing, asking you, or giving up.")
-STEP_TIP = ("A step is one turn of the AI inside a round: it answers once and its file actions "
-            "are carried out. Each round has a limit on steps, so it never runs on forever.")
-ENGINE_TIP = ("The engine is the AI service that does the work: Demo (offline, no AI, free), "
-              "Claude, OpenAI, or a local model on this computer.")
+# Marked for translation here (lupdate finds QT_TRANSLATE_NOOP), translated when shown (tip).
+ROUND_TIP = QT_TRANSLATE_NOOP(
+    "Wording", "A round is one attempt at one task, with a fresh start: the AI reads the "
+    "task, works on it, and ends the round by finishing, asking you, or giving up.")
+STEP_TIP = QT_TRANSLATE_NOOP(
+    "Wording", "A step is one turn of the AI inside a round: it answers once and its file "
+    "actions are carried out. Each round has a limit on steps, so it never runs on forever.")
+ENGINE_TIP = QT_TRANSLATE_NOOP(
+    "Wording", "The engine is the AI service that does the work: Demo (offline, no AI, free), "
+    "Claude, OpenAI, or a local model on this computer.")
 
 
 def tip(text: str) -> str:
