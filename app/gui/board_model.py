@@ -11,12 +11,37 @@ from PySide6.QtCore import (QAbstractListModel, QByteArray, QMimeData, QModelInd
 from app.core.board import Task, TaskRef, one_line
 
 _MIME = "application/x-harness-desk-task-row"
+_MATCH_LIMIT = 200  # rows matched one by one when a read changed the list; more: replaced
 HUMAN_PREFIX = "HUMAN: "
 
 
 def _key(task: Task) -> tuple:
     # What a row shows and edits; two reads of an unchanged task compare equal.
     return task.text, task.checked, tuple(task.details)
+
+
+def _row_changes(old: list[tuple], new: list[tuple]) -> list[tuple[str, int, int, int, int]]:
+    """Opcodes (as difflib's, without "equal") taking `old` rows to `new`, cheaply.
+
+    The common head and tail are skipped in linear time; a small middle is matched row by
+    row (SequenceMatcher is quadratic when changes are scattered), a large one is replaced
+    whole: one outside edit is almost always a few neighbouring rows.
+    """
+    n, m = len(old), len(new)
+    head = 0
+    while head < min(n, m) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(n, m) - head and old[n - 1 - tail] == new[m - 1 - tail]:
+        tail += 1
+    i2, j2 = n - tail, m - tail
+    if head == i2 and head == j2:
+        return []
+    if max(i2, j2) - head > _MATCH_LIMIT:
+        return [("replace", head, i2, head, j2)]
+    ops = SequenceMatcher(None, old[head:i2], new[head:j2], autojunk=False).get_opcodes()
+    return [(tag, i1 + head, k2 + head, j1 + head, l2 + head)
+            for tag, i1, k2, j1, l2 in ops if tag != "equal"]
 
 
 def human_prefix(task: Task) -> str:
@@ -254,14 +279,12 @@ class BoardItemModel(QAbstractListModel):
         if old == new:
             self._tasks = list(tasks)  # fresh line numbers; nothing a view shows
             return True
-        ops = SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+        ops = _row_changes(old, new)
         if keep is not None and keep.isValid():
             kept = keep.row()
-            if any(tag != "equal" and i1 <= kept < i2 for tag, i1, i2, _j1, _j2 in ops):
+            if any(i1 <= kept < i2 for _tag, i1, i2, _j1, _j2 in ops):
                 return False
         for tag, i1, i2, j1, j2 in reversed(ops):  # from the end: earlier rows keep their place
-            if tag == "equal":
-                continue
             if tag == "replace" and i2 - i1 == j2 - j1:
                 self._tasks[i1:i2] = tasks[j1:j2]
                 self._changed(i1, i2 - 1)

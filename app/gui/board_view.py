@@ -8,36 +8,18 @@ from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QLabel, QLineEdit, QListView, QMenu,
-                               QStackedLayout, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QLabel, QLineEdit, QMenu, QStackedLayout,
+                               QVBoxLayout, QWidget)
 
 from app.core.board import BoardError, StaleTask, Task, TaskRef, one_line
 from app.core.board_verbs import (add_task, delete_task, move_task, rename_task,
                                   restore_task, set_checked, set_details, set_human)
 from app.core.files import DiskWriteError
-from app.gui.board_delegate import TaskItemDelegate
 from app.gui.board_file import BoardFile
 from app.gui.board_model import BoardItemModel
 from app.gui.task_details import TaskDetailsPanel
+from app.gui.task_list import TaskListView
 from app.gui.undo_bar import UndoBar
-
-
-class TaskListView(QListView):
-    """The list of tasks; Enter (and Space on an open decision) reports the row as activated."""
-
-    row_activated = Signal(QModelIndex)
-
-    def keyPressEvent(self, event) -> None:
-        index = self.currentIndex()
-        if index.isValid() and self.state() != QAbstractItemView.State.EditingState \
-                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
-            open_decision = index.data(BoardItemModel.HumanRole) and \
-                index.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
-            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) or \
-                    (event.key() == Qt.Key.Key_Space and open_decision):
-                self.row_activated.emit(index)
-                return
-        super().keyPressEvent(event)
 
 
 class BoardView(QWidget):
@@ -64,20 +46,8 @@ class BoardView(QWidget):
         self._deferred = None   # a board read while a row was being edited: applied after
         self._deleted: list[tuple[int, Task, dict]] = []   # (row, task, {"removed": ...})
 
-        self._list = TaskListView(self)
-        self._delegate = TaskItemDelegate(self._list)
-        self._list.setModel(self._model)
-        self._list.setItemDelegate(self._delegate)
-        self._list.setUniformItemSizes(True)  # one row height for all: 2,000 rows lay out at once
-        self._list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self._list.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
-        self._list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
-        self._list.setDefaultDropAction(Qt.DropAction.MoveAction)
-        self._list.setDropIndicatorShown(True)
-        self._list.setAccessibleName(self.tr("Tasks"))
-        self._list.setToolTip(self.tr("Your tasks, in the order the AI does them."))
-        self._list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self._list = TaskListView(self._model, self)
+        self._delegate = self._list.delegate
 
         self._empty = QLabel(self.tr("No tasks yet. Type one below and press Enter."))
         self._empty.setWordWrap(True)
@@ -106,9 +76,13 @@ class BoardView(QWidget):
         self._model.task_checked.connect(self._on_task_checked)
         self._model.task_renamed.connect(self._on_task_renamed)
         self._model.task_moved.connect(self._on_task_moved)
+        self._rows_changed = QTimer(self)  # many row changes at once: look at them once
+        self._rows_changed.setSingleShot(True)
+        self._rows_changed.setInterval(0)
+        self._rows_changed.timeout.connect(self._on_rows_changed)
         for signal in (self._model.rowsInserted, self._model.rowsRemoved, self._model.rowsMoved,
                        self._model.dataChanged, self._model.modelReset):
-            signal.connect(self._on_rows_changed)
+            signal.connect(self._rows_changed.start)
         self._list.selectionModel().currentChanged.connect(self._on_current_changed)
         self._list.clicked.connect(self._on_clicked)
         self._list.row_activated.connect(self._on_row_activated)

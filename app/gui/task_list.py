@@ -1,0 +1,45 @@
+"""The list of tasks itself: one row per task, keys and drag-and-drop set up for a checklist."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QListView
+
+from app.gui.board_delegate import TaskItemDelegate
+from app.gui.board_model import BoardItemModel
+
+
+class TaskListView(QListView):
+    """Rows of a BoardItemModel. Space ticks (the delegate), F2 or a double-click edits the
+    text, a drag moves a task (through the model's moveRows). Enter, and Space on an open
+    decision, report the row as activated: BoardView decides or edits."""
+
+    row_activated = Signal(QModelIndex)
+
+    def __init__(self, model: BoardItemModel, parent=None):
+        super().__init__(parent)
+        self.delegate = TaskItemDelegate(self)
+        self.setModel(model)
+        self.setItemDelegate(self.delegate)
+        self.setUniformItemSizes(True)  # one row height for all: 2,000 rows lay out at once
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                             | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.setDropIndicatorShown(True)
+        self.setAccessibleName(self.tr("Tasks"))
+        self.setToolTip(self.tr("Your tasks, in the order the AI does them."))
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+
+    def keyPressEvent(self, event) -> None:
+        index = self.currentIndex()
+        if index.isValid() and self.state() != QAbstractItemView.State.EditingState \
+                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            open_decision = index.data(BoardItemModel.HumanRole) and \
+                index.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) or \
+                    (event.key() == Qt.Key.Key_Space and open_decision):
+                self.row_activated.emit(index)
+                return
+        super().keyPressEvent(event)
