@@ -86,7 +86,7 @@ class BoardView(QWidget):
         self._list.selectionModel().currentChanged.connect(self._on_current_changed)
         self._list.clicked.connect(self._on_clicked)
         self._list.row_activated.connect(self._on_row_activated)
-        self._list.customContextMenuRequested.connect(self._on_context_menu_requested)
+        self._list.menu_requested.connect(self._on_menu_requested)
         self._delegate.closeEditor.connect(self._on_editor_closed)
         self._add.returnPressed.connect(self._on_add_return_pressed)
         self._undo_bar.undo_clicked.connect(self.undo_delete)
@@ -171,10 +171,15 @@ class BoardView(QWidget):
         self._act_undo.triggered.connect(self.undo_delete)
         self.addAction(self._act_undo)
 
-    def _on_context_menu_requested(self, pos) -> None:
-        index = self._list.indexAt(pos)
-        if not index.isValid():
-            index = self._list.currentIndex()
+    def _on_menu_requested(self, index: QModelIndex, where) -> None:
+        menu = self.context_menu(index)
+        if not menu.isEmpty():
+            menu.exec(where)
+        menu.deleteLater()
+        self._update_actions()
+
+    def context_menu(self, index: QModelIndex) -> QMenu:
+        """The menu for a row (or for the empty space below the rows)."""
         menu = QMenu(self)
         if index.isValid():
             self._list.setCurrentIndex(index)
@@ -190,9 +195,7 @@ class BoardView(QWidget):
         if index.isValid() and self._model.is_locked(index.row()):
             for action in (self._act_edit, self._act_human, self._act_delete):
                 action.setEnabled(False)  # in the menu; the keys say why instead
-        if not menu.isEmpty():
-            menu.exec(self._list.viewport().mapToGlobal(pos))
-        self._update_actions()
+        return menu
 
     def _update_actions(self) -> None:
         row = self._list.currentIndex().row()

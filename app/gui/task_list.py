@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView
 
 from app.gui.board_delegate import TaskItemDelegate
@@ -15,6 +16,7 @@ class TaskListView(QListView):
     decision, report the row as activated: BoardView decides or edits."""
 
     row_activated = Signal(QModelIndex)
+    menu_requested = Signal(QModelIndex, QPoint)  # the row (maybe invalid), where (global)
 
     def __init__(self, model: BoardItemModel, parent=None):
         super().__init__(parent)
@@ -30,7 +32,6 @@ class TaskListView(QListView):
         self.setDropIndicatorShown(True)
         self.setAccessibleName(self.tr("Tasks"))
         self.setToolTip(self.tr("Your tasks, in the order the AI does them."))
-        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 
     def keyPressEvent(self, event) -> None:
         index = self.currentIndex()
@@ -43,3 +44,16 @@ class TaskListView(QListView):
                 self.row_activated.emit(index)
                 return
         super().keyPressEvent(event)
+
+    def contextMenuEvent(self, event) -> None:
+        # From the keyboard (the Menu key, Shift+F10) the menu is for the current row and
+        # opens on it; from the mouse, for the row under the pointer.
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:
+            index = self.currentIndex()
+            where = self.viewport().mapToGlobal(self.visualRect(index).center()) \
+                if index.isValid() else event.globalPos()
+        else:
+            index = self.indexAt(self.viewport().mapFromGlobal(event.globalPos()))
+            where = event.globalPos()
+        self.menu_requested.emit(index, where)
+        event.accept()

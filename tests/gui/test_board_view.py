@@ -404,3 +404,25 @@ def test_the_rows_tell_a_screen_reader_their_state(view):
     assert describe(0) == "Done"
     assert describe(1) == "Not done, The AI is working on this now"
     assert describe(2) == "A decision for you"
+
+
+def test_the_row_menu_offers_every_edit_and_its_delete_can_be_undone(qtbot, view, tasks_md):
+    menu = view.context_menu(view.model.index(1))
+    actions = {a.text(): a for a in menu.actions() if not a.isSeparator()}
+    assert list(actions) == ["Change text", "Mark as done", "This is a decision for me (HUMAN)",
+                             "Move up", "Move down", "Delete"]
+    assert actions["Delete"].shortcut().toString() == "Del"
+    actions["Delete"].trigger()
+    wait_for_file(qtbot, view, tasks_md, board(with_lines(line_5=None, line_6=None)))
+    menu = view.context_menu(QModelIndex())  # below the rows
+    [undo] = [a for a in menu.actions() if a.text() == "Undo delete"]
+    undo.trigger()
+    wait_for_file(qtbot, view, tasks_md, board(LINES))
+
+
+def test_an_open_decision_is_decided_from_its_menu(qtbot, view):
+    menu = view.context_menu(view.model.index(2))
+    first = menu.actions()[0]
+    assert first.text() == "Decide…"
+    with qtbot.waitSignal(view.decision_requested, timeout=2000):
+        first.trigger()
