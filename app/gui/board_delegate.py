@@ -96,7 +96,8 @@ class TaskItemDelegate(QStyledItemDelegate):
         # The row's background (selection, hover) across its full width, tag included.
         style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, opt.widget)
         metrics = opt.fontMetrics
-        width = min(metrics.horizontalAdvance(tag), opt.rect.width() // 2)
+        # +2: the advance is rounded, and a tag cut by a pixel would be elided for nothing.
+        width = min(metrics.horizontalAdvance(tag) + 2, opt.rect.width() // 2)
         text_opt = option.__class__(option)
         text_opt.rect = QRect(opt.rect.adjusted(0, 0, -(width + _TAG_GAP), 0))
         super().paint(painter, text_opt, index)

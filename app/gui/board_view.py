@@ -67,6 +67,7 @@ class BoardView(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
         layout.addLayout(self._stack, 1)
         layout.addWidget(self._undo_bar)
         layout.addWidget(self._add)
@@ -106,7 +107,7 @@ class BoardView(QWidget):
         self._deleted.clear()
         self._undo_bar.hide()
         self._model.reset_tasks([])
-        self._add.setEnabled(path is not None)
+        self._set_readable(False)  # until the first read says it is there
         self._file.open(path)
         self._on_rows_changed()
 
@@ -349,7 +350,7 @@ class BoardView(QWidget):
         self._update_actions()
 
     def _on_rows_changed(self, *_args) -> None:
-        empty = self._model.rowCount() == 0 and self._file.path is not None
+        empty = self._model.rowCount() == 0 and self._add.isEnabled()
         self._stack.setCurrentWidget(self._empty if empty else self._list)
         self._show_details(self._list.currentIndex())
         counts = self._model.counts()
@@ -359,7 +360,14 @@ class BoardView(QWidget):
 
     # -- the file ----------------------------------------------------------------------------
 
+    def _set_readable(self, readable: bool) -> None:
+        # Adding needs a board to add to; without one the window offers to create it.
+        self._add.setEnabled(readable)
+        self._rows_changed.start()
+
     def _on_board_read(self, board) -> None:
+        if not self._add.isEnabled():
+            self._set_readable(True)
         if self._model.apply_tasks(board.tasks, keep=self._delegate.editing):
             self._deferred = None
         else:
@@ -379,6 +387,7 @@ class BoardView(QWidget):
 
     def _on_board_missing(self, path: Path) -> None:
         self._model.reset_tasks([])
+        self._set_readable(False)
         self.board_missing.emit(path)
 
     def _on_read_failed(self, exc: BoardError) -> None:

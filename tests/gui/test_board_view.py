@@ -120,6 +120,17 @@ def test_a_missing_board_is_reported_with_its_path(qtbot, tmp_path):
         widget.set_board(tmp_path / "TASKS.md")
     assert missing.args == [tmp_path / "TASKS.md"]
     assert widget.model.rowCount() == 0
+    assert not child(widget, QLineEdit, "Add a task").isEnabled()
+
+
+def test_a_board_created_after_it_was_missing_shows_up(qtbot, tmp_path):
+    widget = BoardView()
+    qtbot.addWidget(widget)
+    with qtbot.waitSignal(widget.board_missing, timeout=3000):
+        widget.set_board(tmp_path / "TASKS.md")
+    (tmp_path / "TASKS.md").write_bytes(b"# Tasks\n\n- [ ] First thing\n")
+    qtbot.waitUntil(lambda: texts(widget) == ["First thing"], timeout=2000)
+    assert child(widget, QLineEdit, "Add a task").isEnabled()
 
 
 # -- each edit, byte for byte ----------------------------------------------------------------
