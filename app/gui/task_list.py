@@ -10,6 +10,11 @@ from app.gui.board_delegate import TaskItemDelegate
 from app.gui.board_model import BoardItemModel
 
 
+def _open_decision(index: QModelIndex) -> bool:
+    return bool(index.data(BoardItemModel.HumanRole)) and \
+        index.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
+
+
 class TaskListView(QListView):
     """Rows of a BoardItemModel. Space ticks (the delegate), F2 or a double-click edits the
     text, a drag moves a task (through the model's moveRows). Enter, and Space on an open
@@ -33,14 +38,21 @@ class TaskListView(QListView):
         self.setAccessibleName(self.tr("Tasks"))
         self.setToolTip(self.tr("Your tasks, in the order the AI does them."))
 
+    def edit(self, index, trigger=None, event=None):
+        # A double-click on an open decision is a click that opened it, not a wish to retype
+        # it (F2 still edits its question).
+        if trigger is None:
+            return super().edit(index)
+        if trigger == QAbstractItemView.EditTrigger.DoubleClicked and _open_decision(index):
+            return False
+        return super().edit(index, trigger, event)
+
     def keyPressEvent(self, event) -> None:
         index = self.currentIndex()
         if index.isValid() and self.state() != QAbstractItemView.State.EditingState \
                 and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
-            open_decision = index.data(BoardItemModel.HumanRole) and \
-                index.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
             if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) or \
-                    (event.key() == Qt.Key.Key_Space and open_decision):
+                    (event.key() == Qt.Key.Key_Space and _open_decision(index)):
                 self.row_activated.emit(index)
                 return
         super().keyPressEvent(event)

@@ -437,3 +437,19 @@ def test_an_open_decision_is_decided_from_its_menu(qtbot, view):
     assert first.text() == "Decide…"
     with qtbot.waitSignal(view.decision_requested, timeout=2000):
         first.trigger()
+
+
+def double_click(qtbot, view: BoardView, row: int) -> None:
+    """A person's double-click: a click, then the second press that makes it double."""
+    viewport = view.list_view.viewport()
+    center = view.list_view.visualRect(view.model.index(row)).center()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=center)
+    qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=center)
+
+
+def test_a_double_click_on_an_open_decision_does_not_start_retyping_it(qtbot, view):
+    with qtbot.waitSignal(view.decision_requested, timeout=2000):
+        double_click(qtbot, view, 2)
+    assert view.list_view.indexWidget(view.model.index(2)) is None
+    double_click(qtbot, view, 3)  # an ordinary task: the double-click edits it
+    assert isinstance(view.list_view.indexWidget(view.model.index(3)), QLineEdit)
