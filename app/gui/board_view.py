@@ -12,8 +12,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QLabel, QLineEdit, QMenu, QSta
                                QVBoxLayout, QWidget)
 
 from app.core.board import BoardError, StaleTask, Task, TaskRef, one_line
-from app.core.board_verbs import (add_task, delete_task, move_task, rename_task,
-                                  restore_task, set_checked, set_details, set_human)
+from app.core import board_verbs as verbs
 from app.core.files import DiskWriteError
 from app.gui.board_file import BoardFile
 from app.gui.board_model import BoardItemModel
@@ -216,13 +215,13 @@ class BoardView(QWidget):
     # -- the person's edits ------------------------------------------------------------------
 
     def _on_task_checked(self, ref: TaskRef, checked: bool) -> None:
-        self._file.write(lambda path: set_checked(path, ref, checked))
+        self._file.write(lambda path: verbs.set_checked(path, ref, checked))
 
     def _on_task_renamed(self, ref: TaskRef, text: str) -> None:
-        self._file.write(lambda path: rename_task(path, ref, text))
+        self._file.write(lambda path: verbs.rename_task(path, ref, text))
 
     def _on_task_moved(self, ref: TaskRef, to_index: int) -> None:
-        self._file.write(lambda path: move_task(path, ref, to_index))
+        self._file.write(lambda path: verbs.move_task(path, ref, to_index))
 
     def _toggle_check(self, row: int) -> None:
         if 0 <= row < self._model.rowCount():
@@ -236,7 +235,7 @@ class BoardView(QWidget):
             return
         row = self._model.rowCount()
         self._model.insert_task(row, Task(row, -1, text, False))
-        self._file.write(lambda path: add_task(path, text))
+        self._file.write(lambda path: verbs.add_task(path, text))
         self._add.clear()
         self._list.scrollTo(self._model.index(row))
 
@@ -263,7 +262,7 @@ class BoardView(QWidget):
         entry = (row, task, {})
 
         def delete(path: Path):
-            entry[2]["removed"] = delete_task(path, ref)  # read by the undo, queued after this
+            entry[2]["removed"] = verbs.delete_task(path, ref)  # the undo, queued after, reads it
             return entry[2]["removed"]
 
         self._deleted.append(entry)
@@ -279,7 +278,7 @@ class BoardView(QWidget):
         self._model.insert_task(row, task)
         self._list.setCurrentIndex(self._model.index(min(row, self._model.rowCount() - 1)))
         # Runs after the delete (one queue), so the deleted lines are known by then.
-        self._file.write(lambda path: restore_task(path, holder["removed"])
+        self._file.write(lambda path: verbs.restore_task(path, holder["removed"])
                          if "removed" in holder else None)
         if self._deleted:
             last = self._deleted[-1][1]
@@ -289,8 +288,7 @@ class BoardView(QWidget):
         self._update_actions()
 
     def _forget_deleted(self, entry) -> None:
-        if entry in self._deleted:
-            self._deleted.remove(entry)
+        self._deleted = [e for e in self._deleted if e is not entry]
         if not self._deleted:
             self._undo_bar.hide()
 
@@ -310,7 +308,7 @@ class BoardView(QWidget):
         ref = self._model.ref(row)
         text = f"HUMAN: {task.text}" if human else task.question
         self._model.replace_task(row, replace(task, text=text))
-        self._file.write(lambda path: set_human(path, ref, human))
+        self._file.write(lambda path: verbs.set_human(path, ref, human))
 
     def _on_human_toggled(self, index: QPersistentModelIndex, human: bool) -> None:
         if index.isValid():
@@ -319,7 +317,7 @@ class BoardView(QWidget):
     def _on_details_edited(self, index: QPersistentModelIndex, key: str, values: list) -> None:
         if index.isValid():
             ref = self._model.ref(index.row())
-            self._file.write(lambda path: set_details(path, ref, key, values))
+            self._file.write(lambda path: verbs.set_details(path, ref, key, values))
 
     # -- what the list shows -----------------------------------------------------------------
 
