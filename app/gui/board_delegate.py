@@ -103,7 +103,8 @@ class TaskItemDelegate(QStyledItemDelegate):
         super().paint(painter, text_opt, index)
         tag_rect = QRect(opt.rect.right() - width - 4, opt.rect.top(), width, opt.rect.height())
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.PlaceholderText
+        role = (QPalette.ColorRole.HighlightedText if selected
+                else QPalette.ColorRole.PlaceholderText)
         painter.save()
         painter.setFont(opt.font)
         painter.setPen(opt.palette.color(role))
