@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-import shiboken6
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from app.core.board import Board, BoardError
@@ -47,6 +46,8 @@ class BoardFile(QObject):
         self._generation = 0       # bumps on open: results for an earlier board are dropped
         self._writes_waiting = 0
         self._known: bytes | object | None = None  # bytes or _ABSENT once delivered
+        alive = self._alive = [True]  # the lambda must not hold self: it outlives the C++ side
+        self.destroyed.connect(lambda *_: alive.__setitem__(0, False))
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._on_watched_changed)
         self._watcher.directoryChanged.connect(self._on_watched_changed)
@@ -141,7 +142,7 @@ class BoardFile(QObject):
     def _current(self, generation: int) -> bool:
         # A write still finishes after its list is closed (the edit is saved); only its
         # result, meant for that list or an earlier board, is dropped.
-        return shiboken6.isValid(self) and generation == self._generation
+        return self._alive[0] and generation == self._generation
 
     def _deliver(self, outcome: Any) -> None:
         if outcome is _UNCHANGED or self._writes_waiting:

@@ -67,3 +67,14 @@ def test_results_for_a_board_no_longer_shown_are_dropped(qtbot, tmp_path):
     qtbot.waitUntil(lambda: file.idle and bool(reads), timeout=3000)
     assert reads == ["In b"]
     assert first.read_bytes() == b"- [x] In a\n"  # the write itself still happened
+
+
+def test_a_write_still_lands_after_its_list_is_closed(qtbot, tmp_path):
+    path = tmp_path / "TASKS.md"
+    path.write_bytes(b"- [ ] One\n")
+    file = BoardFile()
+    file.open(path)
+    file.write(lambda p: set_checked(p, TaskRef(0, "One"), True))
+    file.deleteLater()  # the window closed at once; the result has nowhere to go
+    qtbot.waitUntil(lambda: path.read_bytes() == b"- [x] One\n", timeout=3000)
+    qtbot.wait(200)  # delivering to the deleted object would raise in the event loop here
