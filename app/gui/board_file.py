@@ -7,7 +7,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
-from app.core.board import Board, BoardError
+from app.core.board import Board, BoardError, StaleTask
+from app.core.files import DiskWriteError
 from app.gui.background import SerialQueue
 
 _UNCHANGED = object()  # a read that found what we last delivered
@@ -138,6 +139,19 @@ class BoardFile(QObject):
             self.refresh(force=True)  # show the board as it really is
 
         self._queue.submit(work, done, failed)
+
+    def failure_sentence(self, exc: BaseException) -> str:
+        """What a failed write means for the person, in one sentence."""
+        name = self._path.name if self._path else "TASKS.md"
+        if isinstance(exc, StaleTask):
+            return self.tr("That task was changed in another program, so your change was not "
+                           "saved. The list now shows %1 as it is.").replace("%1", name)
+        if isinstance(exc, DiskWriteError):
+            return (self.tr("Could not save %1: %2. Your change was not made.")
+                    .replace("%1", name).replace("%2", exc.cause.strerror or str(exc.cause)))
+        if isinstance(exc, BoardError):
+            return str(exc)  # the core's own sentence (a task that would be hidden, ...)
+        return self.tr("Your change to %1 could not be saved.").replace("%1", name)
 
     def _current(self, generation: int) -> bool:
         # A write still finishes after its list is closed (the edit is saved); only its

@@ -11,9 +11,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QLabel, QLineEdit, QMenu, QStackedLayout,
                                QVBoxLayout, QWidget)
 
-from app.core.board import BoardError, StaleTask, Task, TaskRef, one_line
+from app.core.board import BoardError, Task, TaskRef, one_line
 from app.core import board_verbs as verbs
-from app.core.files import DiskWriteError
 from app.gui.board_file import BoardFile
 from app.gui.board_model import BoardItemModel
 from app.gui.task_details import TaskDetailsPanel
@@ -392,18 +391,7 @@ class BoardView(QWidget):
         self.error_raised.emit(str(exc))
 
     def _on_write_failed(self, exc: BaseException) -> None:
-        name = self._file.path.name if self._file.path else "TASKS.md"
-        if isinstance(exc, StaleTask):
-            self.error_raised.emit(self.tr("That task was changed in another program, so "
-                                           "your change was not saved. The list now shows "
-                                           "%1 as it is.").replace("%1", name))
-        elif isinstance(exc, DiskWriteError):
-            self.error_raised.emit(self.tr("Could not save %1: %2. Your change was not "
-                                           "made.").replace("%1", name)
-                                   .replace("%2", exc.cause.strerror or str(exc.cause)))
-        elif isinstance(exc, BoardError):
-            self.error_raised.emit(str(exc))
-        else:  # a bug, not the person's doing: the window's crash handler shows the details
-            self.error_raised.emit(self.tr("Your change to %1 could not be saved.")
-                                   .replace("%1", name))
+        self.error_raised.emit(self._file.failure_sentence(exc))
+        if not isinstance(exc, (BoardError, OSError)):
+            # A bug, not the person's doing: the window's crash handler shows the details.
             sys.excepthook(type(exc), exc, exc.__traceback__)
