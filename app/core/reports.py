@@ -40,7 +40,8 @@ HOW_TO_ADVANCE = (
 
 
 def progress_report(board: Board, task: Task, earlier: list[RoundRecord],
-                    standing_instructions: str = "", round_no: int = 1) -> str:
+                    standing_instructions: str = "", round_no: int = 1,
+                    instructions_note: str = "") -> str:
     """The first user message of every round: where things stand and how to move."""
     done, total = board.counts()
     lines = [f"[harness] Progress report — round {round_no}", "",
@@ -78,7 +79,9 @@ def progress_report(board: Board, task: Task, earlier: list[RoundRecord],
 
     if standing_instructions.strip():
         lines += ["", "The person's standing instructions (AGENTS.md):",
-                  standing_instructions.strip()[:4000]]
+                  standing_instructions.strip()]
+    if instructions_note:
+        lines += ["", f"[harness] {instructions_note}"]
     lines += ["", HOW_TO_ADVANCE]
     return "\n".join(lines)
 

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
+from app.core.files import bounded_lines
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.tool_specs import (BINARY_SNIFF, MAX_EDIT_BYTES, MAX_LIST_ENTRIES,
                                  MAX_MATCH_CHARS, MAX_READ_CHARS, MAX_READ_LINES,
@@ -140,7 +141,9 @@ class ToolBox:
             if _is_binary(fh.read(BINARY_SNIFF)):
                 raise _Fail(_binary_message(rel))
             fh.seek(0)
-            for n, raw in enumerate(fh, 1):
+            # Lines are read with a bound (4 bytes per character shown, at most), so a file
+            # that is one endless line is never held in memory.
+            for n, (raw, long) in enumerate(bounded_lines(fh, MAX_READ_CHARS * 4 + 2), 1):
                 total = n
                 if n < offset:
                     continue
@@ -149,11 +152,13 @@ class ToolBox:
                     break
                 try:
                     line = raw.decode("utf-8").rstrip("\r\n")
-                except UnicodeDecodeError:
-                    raise _Fail(_binary_message(rel)) from None
+                except UnicodeDecodeError as exc:
+                    if not (long and exc.start >= len(raw) - 3):
+                        raise _Fail(_binary_message(rel)) from None
+                    line = raw[:exc.start].decode("utf-8")  # cut inside a character
                 if n == 1:
                     line = line.lstrip("\ufeff")  # the byte-order mark is not text to edit
-                if chars + len(line) > MAX_READ_CHARS:
+                if long or chars + len(line) > MAX_READ_CHARS:
                     if out:
                         more = True
                         break
@@ -262,6 +267,8 @@ class ToolBox:
         target = self.sandbox.root / rel
         if not target.exists():
             raise _Fail(f"There is no file '{rel}'. Use write_file to create it.")
+        if target.stat().st_size > MAX_EDIT_BYTES:  # checked before reading: it may be huge
+            raise _Fail(f"'{rel}' is too large or not a text file, so it cannot be edited.")
         raw = target.read_bytes()
         if len(raw) > MAX_EDIT_BYTES or _is_binary(raw):
             raise _Fail(f"'{rel}' is too large or not a text file, so it cannot be edited.")

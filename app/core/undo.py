@@ -5,23 +5,41 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.core.errors import HarnessError
-from app.core.files import atomic_write_bytes, atomic_write_json, read_json
+from app.core.files import atomic_write_bytes, atomic_write_json, commit_temp_file, read_json
 from app.core.sandbox import PathRefused, Sandbox
 
 ABSENT = "absent"
 _SHA = re.compile(r"^[0-9a-f]{64}$")
+_CHUNK = 1 << 20  # files are copied and hashed a megabyte at a time, whatever their size
 
 
 class UndoError(HarnessError):
     """The round cannot be undone at all (no record, or a corrupt one)."""
 
 
+class DamagedCopy(OSError):
+    """A saved copy no longer matches its fingerprint; nothing was written from it."""
+
+    def __init__(self, sha: str):
+        super().__init__(f"the saved copy {sha[:12]} is damaged")
+
+
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path | str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def write_user_file(path: Path, data: bytes) -> None:
@@ -29,8 +47,14 @@ def write_user_file(path: Path, data: bytes) -> None:
     atomic_write_bytes(path, data)
 
 
+def _blob_mode(mode: int | None) -> int:
+    # A copy is as private as its original; the owner can always read it back for undo.
+    return 0o600 if mode is None else (stat.S_IMODE(mode) & 0o777) | 0o400
+
+
 class BlobStore:
-    """Immutable blobs named by their SHA-256, under <harness_dir>/blobs/."""
+    """Immutable blobs named by their SHA-256, under <harness_dir>/blobs/, each as private
+    as the most private file it was copied from."""
 
     def __init__(self, harness_dir: Path | str):
         self.dir = Path(harness_dir) / "blobs"
@@ -40,19 +64,83 @@ class BlobStore:
             raise ValueError(f"not a blob id: {sha!r}")
         return self.dir / sha
 
-    def put(self, data: bytes) -> str:
+    def put(self, data: bytes, mode: int | None = None) -> str:
         sha = sha256_bytes(data)
         path = self._path(sha)
         # Same name means same content, so an existing blob is never rewritten.
-        if not path.exists():
-            atomic_write_bytes(path, data)
+        if path.exists():
+            self._tighten(path, mode)
+        else:
+            atomic_write_bytes(path, data, mode=_blob_mode(mode))
         return sha
+
+    def put_file(self, source: Path, mode: int | None = None) -> str:
+        """Copy a file in while hashing it, a chunk at a time, so a file of any size is kept
+        without being held in memory. Returns the copy's SHA-256 (of what was copied)."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=".incoming-", dir=self.dir)
+        tmp = Path(name)
+        try:
+            digest = hashlib.sha256()
+            with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
+                while chunk := src.read(_CHUNK):
+                    digest.update(chunk)
+                    out.write(chunk)
+                out.flush()
+                os.fsync(out.fileno())
+            sha = digest.hexdigest()
+            path = self._path(sha)
+            if path.exists():
+                tmp.unlink()
+                self._tighten(path, mode)
+            else:
+                os.chmod(tmp, _blob_mode(mode))
+                os.replace(tmp, path)
+            return sha
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+
+    @staticmethod
+    def _tighten(path: Path, mode: int | None) -> None:
+        # One blob can hold the content of an open file and of a private one: keep the
+        # stricter of the two, so sharing a copy never widens who can read it.
+        try:
+            current = stat.S_IMODE(os.stat(path).st_mode)
+            wanted = (current & _blob_mode(mode)) | 0o400
+            if wanted != current:
+                os.chmod(path, wanted)
+        except OSError:
+            pass
 
     def get(self, sha: str) -> bytes:
         data = self._path(sha).read_bytes()
         if sha256_bytes(data) != sha:
-            raise OSError(f"the saved copy {sha[:12]} is damaged")
+            raise DamagedCopy(sha)
         return data
+
+    def copy_out(self, sha: str, target: Path, mode: int | None = None) -> None:
+        """Write blob `sha` to `target` atomically, streaming and checking it on the way:
+        a damaged copy raises DamagedCopy and leaves `target` as it was."""
+        source = self._path(sha)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        tmp = Path(name)
+        try:
+            digest = hashlib.sha256()
+            with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
+                while chunk := src.read(_CHUNK):
+                    digest.update(chunk)
+                    out.write(chunk)
+                out.flush()
+                os.fsync(out.fileno())
+            if digest.hexdigest() != sha:
+                raise DamagedCopy(sha)
+            # The atomic writer's rules: never over a read-only file, keep (or set) the mode.
+            commit_temp_file(tmp, target, mode)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
     def has(self, sha: str) -> bool:
         try:
@@ -61,14 +149,20 @@ class BlobStore:
             return False
 
 
-def _state(path: Path) -> tuple[str, bytes | None]:
-    """("absent", None), (sha, bytes) for a file, or ("folder", None) for a directory."""
+def _mode_of(path: Path) -> int | None:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
+
+
+def _state(path: Path) -> str:
+    """"absent", "folder", or the SHA-256 of the file (streamed, never read whole)."""
     if not os.path.lexists(path):
-        return ABSENT, None
+        return ABSENT
     if path.is_dir():
-        return "folder", None
-    data = path.read_bytes()
-    return sha256_bytes(data), data
+        return "folder"
+    return sha256_file(path)
 
 
 class RoundChanges:
@@ -95,12 +189,15 @@ class RoundChanges:
         if rel in self._files:
             return
         path = self.root / rel
-        state, data = _state(path)
-        if state == "folder":
+        if path.is_dir():
             raise IsADirectoryError(f"{rel} is a folder")
-        entry: dict = {"before": self.blobs.put(data) if data is not None else ABSENT,
-                       "after": None}
-        if state == ABSENT:
+        entry: dict = {"before": ABSENT, "after": None}
+        if os.path.lexists(path):
+            mode = _mode_of(path)
+            entry["before"] = self.blobs.put_file(path, mode)
+            if mode is not None:
+                entry["mode"] = mode  # so undo gives a private file back private
+        else:
             # Folders the write is about to create, so undo removes exactly those and no other.
             new_dirs = []
             parent = Path(rel).parent
@@ -118,21 +215,27 @@ class RoundChanges:
         entry = self._files.get(rel)
         if entry is None:
             return
-        state, data = _state(self.root / rel)
-        entry["after"] = self.blobs.put(data) if data is not None else state
+        entry["after"] = self._keep(self.root / rel)
         self._save()
 
     def finish(self) -> list[str]:
         """Record each touched file's post-image; return the paths whose content changed."""
         changed = []
         for rel, entry in sorted(self._files.items()):
-            state, data = _state(self.root / rel)
             # Post-images are kept too, so the round's evidence can show before and after.
-            entry["after"] = self.blobs.put(data) if data is not None else state
+            entry["after"] = self._keep(self.root / rel)
             if entry["after"] != entry["before"]:
                 changed.append(rel)
         self._save()
         return changed
+
+    def _keep(self, path: Path) -> str:
+        """The state of `path`, keeping a copy of its content if it is a file."""
+        if not os.path.lexists(path):
+            return ABSENT
+        if path.is_dir():
+            return "folder"
+        return self.blobs.put_file(path, _mode_of(path))
 
     def _save(self) -> None:
         atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files})
@@ -154,6 +257,12 @@ class UndoReport:
     unchanged: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # created by the round, edited by the person since
     messages: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # could not be put back; messages say why
+
+    @property
+    def ok(self) -> bool:
+        """True when every file of the round is as the undo meant it to be."""
+        return not self.failed
 
     def summary(self) -> str:
         counts = []
@@ -167,9 +276,21 @@ class UndoReport:
             counts.append(f"{len(self.kept)} kept as you left it")
         if self.unchanged:
             counts.append(f"{len(self.unchanged)} already as before")
-        head = (f"Undid round {self.round}: " + ", ".join(counts) + "."
-                if counts else f"Round {self.round} had nothing to undo.")
+        if self.failed:
+            counts.append(f"{len(self.failed)} could not be restored")
+        if self.failed and not (self.restored or self.removed or self.kept_both):
+            head = (f"Nothing from round {self.round} came back: "
+                    f"{_name_list(self.failed)} could not be restored.")
+        elif counts:
+            head = f"Undid round {self.round}: " + ", ".join(counts) + "."
+        else:
+            head = f"Round {self.round} had nothing to undo."
         return " ".join([head] + self.messages)
+
+
+def _name_list(names: list[str]) -> str:
+    shown = ", ".join(names[:5])
+    return shown + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
 
 def undo_round(root: Path | str, harness_dir: Path | str, manifest_path: Path | str) -> UndoReport:
@@ -184,25 +305,30 @@ def undo_round(root: Path | str, harness_dir: Path | str, manifest_path: Path | 
     report = UndoReport(round=n)
     for rel, entry in sorted(manifest["files"].items()):
         if not isinstance(entry, dict) or not isinstance(entry.get("before"), str):
+            report.failed.append(rel)
             report.messages.append(f"Skipped {rel}: its undo record is damaged.")
             continue
         try:
             # The same chokepoint the agent uses: a tampered record cannot reach .git or outside.
             path = sandbox.resolve_write(rel)
         except PathRefused as exc:
+            report.failed.append(rel)
             report.messages.append(f"Skipped {rel}: {exc.message}")
             continue
         try:
             _undo_one(sandbox, blobs, rel, path, entry, n, report)
         except OSError as exc:
-            report.messages.append(f"Could not restore {rel}: {exc.strerror or exc}.")
+            report.failed.append(rel)
+            report.messages.append(f"Could not restore {rel}: "
+                                   f"{str(exc.strerror or exc).rstrip('.')}.")
     return report
 
 
 def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict, n: int,
               report: UndoReport) -> None:
     before, after = entry["before"], entry.get("after")
-    current, _ = _state(path)
+    mode = entry.get("mode") if isinstance(entry.get("mode"), int) else None
+    current = _state(path)
     if current == before:
         if before == ABSENT:
             _remove_new_dirs(sandbox, entry.get("new_dirs"))
@@ -215,7 +341,7 @@ def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: d
             _remove_new_dirs(sandbox, entry.get("new_dirs"))
             report.removed.append(rel)
         else:
-            write_user_file(path, blobs.get(before))
+            blobs.copy_out(before, path, mode)
             report.restored.append(rel)
         return
     # The person changed the file after the round: keep their version, whatever happens.
@@ -224,29 +350,29 @@ def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: d
         report.messages.append(f"Kept {rel}: round {n} created it and it was changed after the "
                                f"round, so it was left as it is.")
         return
-    data = blobs.get(before)
     if current == ABSENT:
-        write_user_file(path, data)
+        blobs.copy_out(before, path, mode)
         report.restored.append(rel)
         report.messages.append(f"{rel} had been deleted after round {n}; its version from before "
                                f"the round was put back.")
         return
-    saved = _beside(path, n, data)
+    saved = _beside(blobs, path, n, before, mode)
     saved_rel = sandbox.rel(saved)
     report.kept_both.append((rel, saved_rel))
     report.messages.append(f"{rel} was changed after round {n}, so your version was kept and the "
                            f"version from before the round was saved as {saved_rel}.")
 
 
-def _beside(path: Path, n: int, data: bytes) -> Path:
-    """Write `data` next to `path` as '<stem> (before round N)<suffix>', never over another file."""
+def _beside(blobs: BlobStore, path: Path, n: int, sha: str, mode: int | None) -> Path:
+    """Write blob `sha` next to `path` as '<stem> (before round N)<suffix>', with the
+    original's mode, never over another file."""
     for i in range(1, 1000):
         extra = "" if i == 1 else f" {i}"
         candidate = path.with_name(f"{path.stem} (before round {n}{extra}){path.suffix}")
         if not os.path.lexists(candidate):
-            write_user_file(candidate, data)
+            blobs.copy_out(sha, candidate, mode)
             return candidate
-        if candidate.is_file() and sha256_bytes(candidate.read_bytes()) == sha256_bytes(data):
+        if candidate.is_file() and sha256_file(candidate) == sha:
             return candidate  # an earlier undo already saved exactly this
     raise OSError(f"too many saved copies beside {path.name}")
 
