@@ -23,7 +23,8 @@ from app.core.instructions import read_standing_instructions
 from app.core.recorder import Listener, Recorder
 from app.core.redact import redact
 from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
-from app.core.reports import (SYSTEM_PROMPT, correction, final_warning, no_progress_question,
+from app.core.reports import (SYSTEM_PROMPT, correction, empty_question_message,
+                              empty_task_message, final_warning, no_progress_question,
                               no_tasks_message, nudge, progress_report, stall_notice)
 from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
@@ -154,6 +155,10 @@ class Harness:
             task = board.next_task()
             if task is None:
                 raise RunStop("done", "all_tasks_done", "Every task on the board is done.")
+            if task.is_human and not task.question.strip():
+                raise RunStop("failed", "error", empty_question_message(task))
+            if not task.text.strip():
+                raise RunStop("failed", "error", empty_task_message(task))
             if task.is_human:
                 raise RunStop("blocked_by_human", "human_decision_needed",
                               f"Your decision is needed: {task.question}")

@@ -126,3 +126,15 @@ def no_tasks_message(board: Board) -> str:
                 "(in most editors: Save As, then choose UTF-8) and run again.")
     return ("TASKS.md has no tasks yet. Write each task on its own line as \"- [ ] what to do\" "
             "(a dash, a space, [ ], a space, then the task) and run again.")
+
+
+def empty_task_message(task: Task) -> str:
+    """An unchecked task with no words: it is neither worked on nor skipped."""
+    return (f"The task on line {task.line_no + 1} of TASKS.md is empty. Write what to do after "
+            "\"[ ]\", or delete the line, then run again.")
+
+
+def empty_question_message(task: Task) -> str:
+    """A HUMAN line with no question after it: there is nothing to answer."""
+    return (f"The decision on line {task.line_no + 1} of TASKS.md has no question. Write the "
+            "question after \"HUMAN:\", or delete the line, then run again.")

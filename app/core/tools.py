@@ -11,7 +11,7 @@ from typing import Any, Callable
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
 from app.core.files import bounded_lines
-from app.core.sandbox import PathRefused, Sandbox
+from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
 from app.core.tool_specs import (BINARY_SNIFF, MAX_EDIT_BYTES, MAX_LIST_ENTRIES,
                                  MAX_MATCH_CHARS, MAX_READ_CHARS, MAX_READ_LINES,
                                  MAX_SEARCH_FILE_BYTES, MAX_SEARCH_FILES, MAX_SEARCH_MATCHES,
@@ -211,13 +211,26 @@ class ToolBox:
         if start.is_file():
             yield self.sandbox.rel(start)
             return
-        for dirpath, dirnames, filenames in os.walk(start):  # does not follow folder links
-            base = self.sandbox.rel(dirpath)
+        # Depth first with a stack of our own, not os.walk, which recurses and fails on
+        # folders nested deeper than Python's recursion limit. Folder links are not followed;
+        # folders whose paths grow past what the sandbox accepts are not entered.
+        stack = [self.sandbox.rel(start)]
+        while stack:
+            base = stack.pop()
             prefix = "" if base == "." else base + "/"
-            dirnames[:] = sorted(d for d in dirnames if not self.sandbox.is_hidden(prefix + d))
-            for name in sorted(filenames):
-                rel = prefix + name
+            try:
+                with os.scandir(self.sandbox.root / base) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue  # unreadable or gone since it was listed
+            folders = []
+            for entry in entries:
+                rel = prefix + entry.name
                 if self.sandbox.is_hidden(rel):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if len(rel) < MAX_PATH_CHARS:
+                        folders.append(rel)
                     continue
                 try:
                     real = self.sandbox.resolve_read(rel)
@@ -225,6 +238,7 @@ class ToolBox:
                     continue  # a link leading outside, or a name the sandbox refuses
                 if real.is_file() and real.stat().st_size <= MAX_SEARCH_FILE_BYTES:
                     yield self.sandbox.rel(real)
+            stack.extend(reversed(folders))
 
     # -- changing files ------------------------------------------------------------------
     def _prepare_write(self, path: str) -> str:
