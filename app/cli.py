@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--budget-tokens", type=_positive_int)
     s.add_argument("--demo-delay", type=_non_negative_float, metavar="SECONDS",
                    help="pause between the Demo engine's steps (default 0)")
+    s.add_argument("--yes", action="store_true",
+                   help="do not ask before working on a home or system folder")
 
     s = sub.add_parser("status", help="print the status of the current or last run")
     s.add_argument("path")
@@ -230,6 +232,9 @@ def cmd_undo(args: argparse.Namespace) -> int:
     manifest = ws.run_dir(run_id) / "undo" / f"{args.round}.json"
     with ws.lock():  # never restore files while a run is writing them
         report = undo_round(ws.root, ws.harness_dir, manifest)
+    if not report.ok:  # something did not come back: say so, and fail
+        print(f"Run {run_id}: {report.summary()}", file=sys.stderr)
+        return EXIT_FAILED
     print(f"Run {run_id}: {report.summary()}")
     record = next((r for r in read_rounds(ws.run_dir(run_id)) if r.round == args.round), None)
     if record is not None and record.result_state == "completed":

@@ -15,7 +15,7 @@ from app.core.loop import Harness, RunResult
 from app.core.narrate import describe_event
 from app.core.records import Event
 from app.core.settings import Limits, Settings, load_settings
-from app.core.workspace import Workspace
+from app.core.workspace import Workspace, risky_folder_reason
 from app.core.engine import EngineConfig
 from app.engines.registry import UnknownEngine, create_engine
 
@@ -63,7 +63,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if loaded.warning:
         print(loaded.warning, file=sys.stderr)
     settings = loaded.settings
-    ws = Workspace(args.path).require()
+    ws = Workspace(args.path).require_runnable()
+    confirm_folder(ws, getattr(args, "yes", False))
     engine = build_engine(settings, ws, args.engine or settings.engine, args.model,
                           args.base_url, args.demo_delay)
     limits = build_limits(settings, args)
@@ -74,6 +75,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         restore()
     return report_result(ws, result)
+
+
+def confirm_folder(ws: Workspace, assume_yes: bool) -> None:
+    """Ask before letting the agent loose on a home or system folder. Only a person at a
+    terminal can say yes; a script must say --yes up front."""
+    reason = risky_folder_reason(ws.root)
+    if reason is None or assume_yes:
+        return
+    if not sys.stdin or not sys.stdin.isatty():
+        raise UsageError(f"{reason} If you mean it, run again with --yes.")
+    try:
+        answer = input(f"{reason} Let the AI work here? [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        raise UsageError("Nothing was run.")
 
 
 def report_result(ws: Workspace, result: RunResult) -> int:
