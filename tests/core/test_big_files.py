@@ -23,7 +23,7 @@ MEASURE = r"""
 import json, resource, sys
 from pathlib import Path
 from app.core.tools import ToolBox
-from app.core.undo import BlobStore, RoundChanges, undo_round
+from app.core.undo import BlobStore, RoundChanges, undo_manifest
 
 root = Path(sys.argv[1])
 steps = json.loads(sys.argv[2])
@@ -40,7 +40,7 @@ for name, args in steps:
         changes.finish()
         out.append("")
     elif name == "undo":
-        out.append(undo_round(root, root / ".harness", changes.manifest_path).summary())
+        out.append(undo_manifest(root, root / ".harness", changes.manifest_path).summary())
     else:
         out.append(box.call(name, args).content)
 print(json.dumps({"growth_mb": peak_mb() - start, "out": out}))

@@ -420,7 +420,7 @@ def test_status_json_is_valid_after_every_event(tmp_path):
 
 
 def test_undo_of_a_round_restores_deleted_files_and_removes_created_ones(tmp_path):
-    from app.core.undo import undo_round
+    from app.core.undo import undo_manifest
 
     ws = board_workspace(tmp_path, TWO_TASKS, {"old.bin": "placeholder"})
     original = bytes(range(256)) * 4
@@ -430,7 +430,7 @@ def test_undo_of_a_round_restores_deleted_files_and_removes_created_ones(tmp_pat
                              call("complete_task", summary="a", evidence=["new/a.md"])],
                             then=call("give_up", reason="-", findings="-"))
     result, _ = run(ws, engine, stall_limit=1)
-    report = undo_round(ws.root, ws.harness_dir, ws.run_dir(result.run_id) / "undo" / "1.json")
+    report = undo_manifest(ws.root, ws.harness_dir, ws.run_dir(result.run_id) / "undo" / "1.json")
     assert (ws.root / "old.bin").read_bytes() == original
     assert not (ws.root / "new").exists()
     assert "old.bin" in report.restored and "new/a.md" in report.removed

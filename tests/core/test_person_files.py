@@ -13,7 +13,7 @@ from app.core.board import Board
 from app.core.loop import Harness
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.tools import ToolBox
-from app.core.undo import BlobStore, RoundChanges, undo_round
+from app.core.undo import BlobStore, RoundChanges, undo_manifest
 from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX links, modes and pipes")
@@ -178,7 +178,7 @@ def test_a_private_file_keeps_its_mode_through_pre_image_and_undo(tmp_path):
     box.changes.finish()
     blobs = [p for p in (ws.root / ".harness" / "blobs").iterdir() if not p.name.startswith(".")]
     assert blobs and all(_mode(b) & 0o077 == 0 for b in blobs), [oct(_mode(b)) for b in blobs]
-    report = undo_round(ws.root, ws.root / ".harness", box.changes.manifest_path)
+    report = undo_manifest(ws.root, ws.root / ".harness", box.changes.manifest_path)
     assert report.restored == ["diary.md"]
     assert _mode(ws.root / "diary.md") == 0o600
 
@@ -192,7 +192,7 @@ def test_the_before_round_copy_keeps_the_private_mode(tmp_path):
     box.changes.finish()
     assert _mode(ws.root / "diary.md") == 0o600
     (ws.root / "diary.md").write_text("edited by the person later\n")
-    report = undo_round(ws.root, ws.root / ".harness", box.changes.manifest_path)
+    report = undo_manifest(ws.root, ws.root / ".harness", box.changes.manifest_path)
     (_, saved), = report.kept_both
     assert (ws.root / saved).read_text() == "private\n"
     assert _mode(ws.root / saved) == 0o600
@@ -208,7 +208,7 @@ def test_a_shared_blob_takes_the_strictest_mode(tmp_path):
     box.call("delete_file", {"path": "diary.md"})
     blobs = [p for p in (ws.root / ".harness" / "blobs").iterdir() if not p.name.startswith(".")]
     assert len(blobs) == 1 and _mode(blobs[0]) & 0o077 == 0
-    report = undo_round(ws.root, ws.root / ".harness", box.changes.manifest_path)
+    report = undo_manifest(ws.root, ws.root / ".harness", box.changes.manifest_path)
     assert sorted(report.restored) == ["diary.md", "open.md"]
     assert _mode(ws.root / "open.md") == 0o644 and _mode(ws.root / "diary.md") == 0o600
 

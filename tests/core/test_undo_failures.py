@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.undo import BlobStore, RoundChanges, undo_round
+from app.core.undo import BlobStore, RoundChanges, undo_manifest
 
 
 def _round_that_deleted(root, *names):
@@ -26,7 +26,7 @@ def test_undo_with_every_saved_copy_damaged_fails_and_says_nothing_came_back(tmp
     (tmp_path / "b.md").write_text("beta\n")
     manifest = _round_that_deleted(tmp_path, "a.md", "b.md")
     _damage_every_blob(tmp_path)
-    report = undo_round(tmp_path, tmp_path / ".harness", manifest)
+    report = undo_manifest(tmp_path, tmp_path / ".harness", manifest)
     assert not report.ok
     assert report.failed == ["a.md", "b.md"] and report.restored == []
     summary = report.summary()
@@ -45,7 +45,7 @@ def test_undo_with_one_damaged_copy_restores_the_rest_and_still_fails(tmp_path):
     damaged = json.loads(manifest.read_text())["files"]["b.md"]["before"]
     (blobs.dir / damaged).chmod(0o644)
     (blobs.dir / damaged).write_bytes(b"damaged")
-    report = undo_round(tmp_path, tmp_path / ".harness", manifest)
+    report = undo_manifest(tmp_path, tmp_path / ".harness", manifest)
     assert not report.ok and report.restored == ["a.md"] and report.failed == ["b.md"]
     assert (tmp_path / "a.md").read_text() == "alpha\n"
     assert "1 restored" in report.summary() and "1 could not be restored" in report.summary()
@@ -53,5 +53,5 @@ def test_undo_with_one_damaged_copy_restores_the_rest_and_still_fails(tmp_path):
 
 def test_a_clean_undo_is_ok(tmp_path):
     (tmp_path / "a.md").write_text("alpha\n")
-    report = undo_round(tmp_path, tmp_path / ".harness", _round_that_deleted(tmp_path, "a.md"))
+    report = undo_manifest(tmp_path, tmp_path / ".harness", _round_that_deleted(tmp_path, "a.md"))
     assert report.ok and report.restored == ["a.md"]
