@@ -142,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         from app.crash import save_crash_report
 
         where = save_crash_report(exc)
-        _say_error(f"Something went wrong: {_one_line(exc)}. Details were saved to {where}.")
+        # The error's own text may end in a full stop; the sentence adds its own.
+        _say_error(f"Something went wrong: {_one_line(exc).rstrip('.')}. "
+                   f"Details were saved to {where}.")
         return EXIT_FAILED
 
 
