@@ -21,9 +21,10 @@ _PATTERNS = [
     re.compile(r"gh[pousr]_[A-Za-z0-9]{20,}"),             # GitHub tokens
 ]
 
-# A query parameter in an address (`?key=…`, `&access_token=…`); a value stops before the
-# punctuation that ends a sentence, so "…?key=abc. Check it." keeps its full stop.
-_QUERY = re.compile(r"([?&])([A-Za-z0-9_.\-]{1,64})=([^&#\s\"'<>]+?)(?=[.,;:!?)\]]*(?:[&#\s\"'<>]|$))")
+# A query parameter in an address (`?key=…`, `&access_token=…`). Greedy, so it is linear on
+# any text; the punctuation that ends a sentence is handed back in _mask_query_value.
+_QUERY = re.compile(r"([?&])([A-Za-z0-9_.\-]{1,64})=([^&#\s\"'<>]+)")
+_SENTENCE_END = ".,;:!?)]"
 _QUERY_WORDS = re.compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])")
 # The last word of a parameter's name that makes its value a credential: `x-api-key`,
 # `apiKey`, `access_token`, `client_secret`, `sig` (signed URLs), `X-Amz-Credential`...
@@ -63,9 +64,11 @@ def redact(text: str) -> str:
 
 def _mask_query_value(m: re.Match) -> str:
     words = [w for w in _QUERY_WORDS.split(m.group(2)) if w]
-    if words and words[-1].lower() in _CREDENTIAL_WORDS and m.group(3) != MASK:
-        return f"{m.group(1)}{m.group(2)}={MASK}"
-    return m.group(0)
+    value = m.group(3).rstrip(_SENTENCE_END)
+    if not value or value == MASK or not words or words[-1].lower() not in _CREDENTIAL_WORDS:
+        return m.group(0)
+    # "…?key=abc. Check it." keeps its full stop.
+    return f"{m.group(1)}{m.group(2)}={MASK}{m.group(3)[len(value):]}"
 
 
 def redact_obj(obj: Any) -> Any:
