@@ -39,12 +39,15 @@ class ScriptedEngine(Engine):
     """Plays `script` in order; when it runs out, repeats `then` (default: a text reply).
 
     Records every request exactly as sent (system, tools JSON, messages) for assertions.
+    A turn's text is streamed to `on_text` in pieces of `chunk` characters first, as a real
+    engine streams its reply.
     """
 
     id = "scripted"
     label = "Scripted test engine"
     is_ai = True
     default_model = "script-1"
+    chunk = 4
 
     def __init__(self, script: list[Item], then: Item | None = None,
                  price_per_token: float = 0.0, on_turn: Callable[[int], None] | None = None):
@@ -78,6 +81,9 @@ class ScriptedEngine(Engine):
             item = item(messages)
         if isinstance(item, EngineError):
             raise item
+        if on_text is not None:
+            for i in range(0, len(item.text), self.chunk):
+                on_text(item.text[i:i + self.chunk])
         return item
 
 

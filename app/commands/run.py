@@ -10,7 +10,7 @@ import threading
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
 from app.core.loop import Harness, RunResult
 from app.core.narrate import describe_event
-from app.core.records import Event
+from app.core.events import Event
 from app.core.settings import LimitError, Limits, Settings, load_settings
 from app.core.workspace import Workspace, risky_folder_reason
 from app.engines.setup import build_engine
@@ -32,7 +32,10 @@ def build_limits(settings: Settings, args: argparse.Namespace) -> Limits:
 
 
 def print_event(event: Event) -> None:
-    print(describe_event(event), flush=True)
+    """One line per event; the live view's own kinds (step_started, model_text...) have none."""
+    line = describe_event(event)
+    if line is not None:
+        print(line, flush=True)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
+from app.core.endings import Asked, Completed, GaveUp, RoundEnding
 from app.core.files import bounded_lines
 from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
 from app.core.tool_specs import (BINARY_SNIFF, MAX_EDIT_BYTES, MAX_LIST_ENTRIES,
@@ -25,10 +26,12 @@ class ToolOutcome:
     is_error: bool = False
     refused: bool = False
     changed: list[str] = field(default_factory=list)
-    ends_round: str | None = None
-    summary: str = ""
-    findings: str = ""
-    evidence: list[str] = field(default_factory=list)
+    ending: RoundEnding | None = None  # set by complete_task, ask_human and give_up
+
+    @property
+    def ends_round(self) -> str | None:
+        """The round's result_state when this call ended the round, else None."""
+        return self.ending.result if self.ending else None
 
 
 class _Refuse(Exception):
@@ -348,7 +351,7 @@ class ToolBox:
             raise _Fail(f"{exc} Call give_up with your findings so the next round starts from "
                         "the current board.") from None
         return ToolOutcome(f"Task checked off: {self.task_text}. The round is over.",
-                           ends_round="completed", summary=summary, evidence=items)
+                           ending=Completed(summary, items))
 
     def _ask_human(self, question: str, options: list[str], evidence: list[str],
                    recommendation: str | None = None) -> ToolOutcome:
@@ -364,16 +367,15 @@ class ToolBox:
         update_board(self.board_path, lambda b: b.insert_human_before(
             self.task_text, question, opts, items, rec or None))
         return ToolOutcome(f"Asked the person: {question} The round is over; the run will "
-                           "continue after they answer.", ends_round="needs_human",
-                           summary=question, evidence=items)
+                           "continue after they answer.",
+                           ending=Asked(question, opts, items, rec or None))
 
     def _give_up(self, reason: str, findings: str) -> ToolOutcome:
         reason = reason.strip()
         if not reason:
             raise _Refuse("reason must not be empty; say why the task cannot be done now.")
         return ToolOutcome("The round is over. Your reason and findings are recorded for the next "
-                           "attempt.", ends_round="gave_up", summary=reason,
-                           findings=findings.strip())
+                           "attempt.", ending=GaveUp(reason, findings.strip()))
 
 
 def _encode(text: str) -> bytes:

@@ -45,11 +45,12 @@ def _state(path: Path) -> str:
 class RoundChanges:
     """Records what one round changes, BEFORE each change happens."""
 
-    def __init__(self, root: Path | str, blobs: BlobStore, manifest_path: Path | str):
+    def __init__(self, root: Path | str, blobs: BlobStore, manifest_path: Path | str,
+                 round_no: int):
         self.root = Path(os.path.realpath(root))
         self.blobs = blobs
         self.manifest_path = Path(manifest_path)
-        self.round = _round_number(self.manifest_path)
+        self.round = round_no
         self._files: dict[str, dict] = {}
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
         old = read_json(self.manifest_path)
@@ -118,13 +119,6 @@ class RoundChanges:
         atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files})
 
 
-def _round_number(manifest_path: Path) -> int:
-    try:
-        return int(manifest_path.stem)
-    except ValueError:
-        return 0
-
-
 @dataclass
 class UndoReport:
     """What undoing a round did, file by file, for the window and the CLI to word."""
@@ -177,16 +171,17 @@ def _name_list(names: list[str]) -> str:
     return shown + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
 
-def undo_manifest(root: Path | str, harness_dir: Path | str,
-                  manifest_path: Path | str) -> UndoReport:
-    """Put back what one round's undo record lists, never overwriting a later edit by the person."""
+def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path | str,
+                  round_no: int | None = None) -> UndoReport:
+    """Put back what one round's undo record lists, never overwriting a later edit by the person.
+    `round_no` names the round in the report; by default the record's own."""
     manifest = read_json(manifest_path)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         raise UndoError(f"There is no readable undo record at {manifest_path}.")
     sandbox = Sandbox(root)
     blobs = BlobStore(harness_dir)
-    n = manifest.get("round") if isinstance(manifest.get("round"), int) else _round_number(
-        Path(manifest_path))
+    recorded = manifest.get("round")
+    n = round_no if round_no is not None else recorded if isinstance(recorded, int) else 0
     report = UndoReport(round=n)
     for rel, entry in sorted(manifest["files"].items()):
         if not isinstance(entry, dict) or not isinstance(entry.get("before"), str):
@@ -292,19 +287,16 @@ def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> Un
     if not runs:
         raise UsageError("There is no run to undo in this folder yet.")
     candidates = [run_id] if run_id is not None else list(reversed(runs))
-    found = next((r for r in candidates if _manifest(ws.run_dir(r), round_no).exists()), None)
+    found = next((r for r in candidates if ws.run_files(r).undo(round_no).exists()), None)
     if found is None:
         where = f"run {run_id}" if run_id is not None else "any run in this folder"
         raise UsageError(f"Round {round_no} of {where} changed no files, or there is no "
                          "such round.")
     with ws.lock():  # never restore files while a run is writing them
-        report = undo_manifest(ws.root, ws.harness_dir, _manifest(ws.run_dir(found), round_no))
+        report = undo_manifest(ws.root, ws.harness_dir, ws.run_files(found).undo(round_no),
+                               round_no)
     report.run_id = found
-    record = next((r for r in read_rounds(ws.run_dir(found)) if r.round == round_no), None)
+    record = next((r for r in read_rounds(ws.run_files(found)) if r.round == round_no), None)
     if record is not None and record.result_state == "completed":
         report.task_kept_checked = record.task
     return report
-
-
-def _manifest(run_dir: Path, round_no: int) -> Path:
-    return run_dir / "undo" / f"{round_no}.json"

@@ -7,6 +7,7 @@ import os
 import secrets
 import sys
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -51,6 +52,9 @@ class Workspace:
 
     def run_dir(self, run_id: str) -> Path:
         return self.runs_dir / run_id
+
+    def run_files(self, run_id: str) -> "RunFiles":
+        return RunFiles(self.run_dir(run_id))
 
     @property
     def name(self) -> str:
@@ -131,7 +135,7 @@ class Workspace:
         if not self.runs_dir.is_dir():
             return []
         return sorted(p.name for p in self.runs_dir.iterdir()
-                      if p.is_dir() and (p / "run.json").exists())
+                      if p.is_dir() and RunFiles(p).run.exists())
 
     def latest_run_id(self) -> str | None:
         ids = self.run_ids()
@@ -140,6 +144,29 @@ class Workspace:
     def lock(self) -> "RunLock":
         self.check_harness_dir()
         return RunLock(self.lock_path, outside_lock_path(self.root))
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    """Where one run's records live: the only place these file names are spelled."""
+
+    dir: Path
+
+    @property
+    def run(self) -> Path:
+        return self.dir / "run.json"
+
+    @property
+    def events(self) -> Path:
+        return self.dir / "events.jsonl"
+
+    @property
+    def rounds(self) -> Path:
+        return self.dir / "rounds.jsonl"
+
+    def undo(self, round_no: int) -> Path:
+        """The undo manifest of round `round_no` (written before the round's first change)."""
+        return self.dir / "undo" / f"{int(round_no)}.json"
 
 
 class RunLock:

@@ -27,7 +27,7 @@ from app.core.undo import BlobStore, RoundChanges, undo_manifest
 
 root = Path(sys.argv[1])
 steps = json.loads(sys.argv[2])
-changes = RoundChanges(root, BlobStore(root / ".harness"), root / ".harness/runs/r/undo/1.json")
+changes = RoundChanges(root, BlobStore(root / ".harness"), root / ".harness/runs/r/undo/1.json", 1)
 box = ToolBox(root, root / "TASKS.md", "Tidy up", changes)
 box.call("list_files", {"path": "."})  # warm up: imports and first allocations
 def peak_mb():

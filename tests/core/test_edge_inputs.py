@@ -56,7 +56,7 @@ def deep_chain(tmp_path):
 def test_search_walks_folders_nested_deeper_than_python_recursion(deep_chain):
     ws = deep_chain
     (ws.root / "d" / "d" / "near.md").write_text("needle near\n")
-    changes = RoundChanges(ws.root, BlobStore(ws.harness_dir), ws.harness_dir / "u" / "1.json")
+    changes = RoundChanges(ws.root, BlobStore(ws.harness_dir), ws.harness_dir / "u" / "1.json", 1)
     box = ToolBox(ws.root, ws.board_path, "Find it", changes)
     outcome = box.call("search_files", {"query": "needle"})
     assert not outcome.is_error, outcome.content

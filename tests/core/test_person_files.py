@@ -34,7 +34,7 @@ def _report_of(tmp_path, setup) -> str:
 
 def _box(root, task=TASK) -> ToolBox:
     changes = RoundChanges(root, BlobStore(root / ".harness"),
-                           root / ".harness" / "runs" / "r" / "undo" / "1.json")
+                           root / ".harness" / "runs" / "r" / "undo" / "1.json", 1)
     return ToolBox(root, root / "TASKS.md", task, changes)
 
 

@@ -32,7 +32,7 @@ def manifest_for(root, n=1):
 
 
 def recorder(root, n=1):
-    return RoundChanges(root, BlobStore(root / ".harness"), manifest_for(root, n))
+    return RoundChanges(root, BlobStore(root / ".harness"), manifest_for(root, n), n)
 
 
 def test_blob_store_is_content_addressed(tmp_path):

@@ -7,7 +7,7 @@ from app.core.undo import BlobStore, RoundChanges, undo_manifest
 
 def _round_that_deleted(root, *names):
     changes = RoundChanges(root, BlobStore(root / ".harness"),
-                           root / ".harness" / "runs" / "r1" / "undo" / "1.json")
+                           root / ".harness" / "runs" / "r1" / "undo" / "1.json", 1)
     for name in names:
         changes.before_change(name)
         (root / name).unlink()
