@@ -8,6 +8,7 @@ happen, so a crash or a kill still leaves the evidence and a valid status.json.
 from __future__ import annotations
 
 import math
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,6 +19,8 @@ from app.core.conversation import Message, ModelTurn, ToolResult, Usage
 from app.core.endings import Asked, Completed, GaveUp, RoundEnding
 from app.core.engine_calls import EngineCaller, EngineStop
 from app.core.errors import HarnessError
+from app.core.files import SpaceReserve, is_disk_full, no_space_sentence
+from app.core.instructions import read_standing_instructions
 from app.core.events import (FileChanged, HumanNeeded, ModelReplied, NoticeSent, RoundFinished,
                              RoundStarted, RunStarted, StepStarted, TaskCompleted, ToolCalled,
                              ToolRefused)
@@ -25,7 +28,8 @@ from app.core.live_text import LiveText
 from app.core.recorder import Listener, Recorder
 from app.core.redact import redact
 from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
-from app.core.reports import (SYSTEM_PROMPT, correction, final_warning, no_progress_question,
+from app.core.reports import (SYSTEM_PROMPT, correction, empty_question_message,
+                              empty_task_message, final_warning, no_progress_question,
                               no_tasks_message, nudge, progress_report, stall_notice)
 from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
@@ -85,7 +89,7 @@ class Harness:
 
     # -- the run -------------------------------------------------------------------------
     def run(self) -> RunResult:
-        self.ws.require()
+        self.ws.require_runnable()
         self.ws.ensure_harness_dir()
         with self.ws.lock():
             info = RunInfo(
@@ -93,7 +97,7 @@ class Harness:
                 engine=self.engine.id, engine_label=self.engine.label, model=self.engine.model,
                 is_ai=self.engine.is_ai, limits=self.limits,
                 started_at=now_iso(), app_version=__version__)
-            self.rec = Recorder(self.ws, info, self.listeners)
+            self.rec = self._start_records(info)
             self.caller = EngineCaller(self.engine, self.limits, self.rec, self.cancel)
             stop = RunStop("failed", "error", "The run stopped unexpectedly.")
             try:
@@ -111,14 +115,39 @@ class Harness:
             except (HarnessError, BoardError, OSError) as exc:
                 # Disk full, board deleted mid-run...: a plain failure, not a crash.
                 detail = getattr(exc, "message", None) or str(exc)
-                stop = RunStop("failed", "error", f"The run stopped because of an error: {detail}")
+                stop = RunStop("failed", "error",
+                               no_space_sentence(self.ws.root, starting=False)
+                               if is_disk_full(exc) else
+                               f"The run stopped because of an error: {detail}")
             finally:
                 # Runs on every way out, so status.json never claims a dead run is running.
-                try:
-                    self.rec.finish(stop.state, stop.exit_reason, stop.message)
-                except OSError:
-                    pass  # the disk refuses even this; the lock's release still frees the folder
+                self._finish(stop)
             return RunResult(info.run_id, stop.state, stop.exit_reason, redact(stop.message))
+
+    def _start_records(self, info: RunInfo) -> Recorder:
+        """The run's folder and first records, once the space to record its end is set
+        aside. A full disk here is one sentence, and no empty run folder is left behind."""
+        self.reserve = SpaceReserve(self.ws.reserve_path)
+        try:
+            self.reserve.keep()
+            return Recorder(self.ws, info, self.listeners)
+        except OSError as exc:
+            shutil.rmtree(self.ws.run_dir(info.run_id), ignore_errors=True)
+            if is_disk_full(exc):
+                raise HarnessError(no_space_sentence(self.ws.root, starting=True)) from None
+            detail = str(exc).rstrip(". ")
+            raise HarnessError(f"The run could not start: {detail}.") from None
+
+    def _finish(self, stop: RunStop) -> None:
+        """Record how the run ended; on a full disk, give back the space set aside at the
+        start and try once more."""
+        for _ in range(2):
+            try:
+                self.rec.finish(stop.state, stop.exit_reason, stop.message)
+                return
+            except OSError:
+                if not self.reserve.release():
+                    return  # the disk refuses even this; the lock's release frees the folder
 
     def _rounds(self) -> None:
         stalled = 0
@@ -132,6 +161,10 @@ class Harness:
             task = board.next_task()
             if task is None:
                 raise RunStop("done", "all_tasks_done", "Every task on the board is done.")
+            if task.is_human and not task.question.strip():
+                raise RunStop("failed", "error", empty_question_message(task))
+            if not task.text.strip():
+                raise RunStop("failed", "error", empty_task_message(task))
             if task.is_human:
                 raise RunStop("blocked_by_human", "human_decision_needed",
                               f"Your decision is needed: {task.question}")
@@ -191,7 +224,8 @@ class Harness:
                                self.rec.files.undo(number), number)
         tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes)
         earlier = self._earlier_rounds()
-        report = progress_report(board, task, earlier, self._standing_instructions(), number)
+        agents = read_standing_instructions(self.ws.root)
+        report = progress_report(board, task, earlier, agents.text, number, agents.note)
         messages = [Message(role="user", text=report)]
         try:
             self._steps(st, tools, messages)
@@ -351,13 +385,6 @@ class Harness:
         for run_id in self.ws.run_ids()[-5:]:
             out += read_rounds(self.ws.run_files(run_id))
         return out
-
-    def _standing_instructions(self) -> str:
-        path = self.ws.root / "AGENTS.md"
-        try:
-            return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
-        except OSError:
-            return ""
 
 
 def _ending_record(ending: RoundEnding | None) -> tuple[str, list[str], str]:
