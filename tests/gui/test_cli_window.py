@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -13,27 +12,11 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-# Until the checklist widget lands on main, the subprocess gets the tests' stand-in too.
-_STAND_IN = """
-import importlib.util, sys
-if importlib.util.find_spec("app.gui.board_view") is None:
-    from tests.gui import board_stand_in
-    sys.modules["app.gui.board_view"] = board_stand_in
-"""
-
-
 def env_for(config: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("HARNESS_DESK_", "ANTHROPIC_", "OPENAI_", "QT_QPA"))
            and k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    path = [str(REPO)]
-    if importlib.util.find_spec("app.gui.board_view") is None or \
-            "board_stand_in" in getattr(sys.modules.get("app.gui.board_view"), "__name__", ""):
-        shim = config.parent / "shim"
-        shim.mkdir(parents=True, exist_ok=True)
-        (shim / "sitecustomize.py").write_text(_STAND_IN, encoding="utf-8")
-        path.append(str(shim))
-    env.update(HARNESS_DESK_CONFIG_DIR=str(config), PYTHONPATH=os.pathsep.join(path),
+    env.update(HARNESS_DESK_CONFIG_DIR=str(config), PYTHONPATH=str(REPO),
                PYTHONIOENCODING="utf-8", **extra)
     return env
 
