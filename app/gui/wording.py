@@ -84,9 +84,9 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0) -> t
                                                    "(another window or the terminal). Wait for "
                                                    "it to finish, then press Run.")
     reasons = {
-        "auth_failed": (tr("Not started: the engine needs a key"),
-                        tr("The API key is missing or was refused. Choose another engine, or "
-                           "see the engine's tooltip for how to make it ready.")),
+        "auth_failed": (tr("Stopped: the engine needs a working API key"),
+                        tr("The key is missing or was refused. Choose another engine, or "
+                           "point at the engine's name for how to make it ready.")),
         "quota_exhausted": (tr("Stopped: the account's quota is used up"),
                             tr("Add credit or raise the limit with the AI provider, then "
                                "press Continue.")),

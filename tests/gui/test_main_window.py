@@ -172,3 +172,18 @@ def test_ctrl_r_runs_and_the_run_menu_names_it(qtbot, window, tmp_path):
     with qtbot.waitSignal(window.run_ended, timeout=60_000):
         window.primary_action.trigger()
     assert window.primary_action.shortcut().toString() == "Ctrl+R"
+
+
+def test_an_engine_without_a_key_stops_with_what_to_do(qtbot, window, tmp_path, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")  # never the real service
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    window.picker.combo.setCurrentIndex(window.picker.combo.findData("anthropic"))
+    result = run_until_end(qtbot, window)
+    assert (result.state, result.exit_reason) == ("failed", "auth_failed")
+    assert window.run_panel.state_label.text() == "Stopped: the engine needs a working API key"
+    assert "Choose another engine" in window.run_panel.detail_label.text()
+    assert window.run_panel.mode == "run" and window.picker.isEnabled()
+    assert Board.load(folder / "TASKS.md").counts() == (0, 5)
