@@ -1,4 +1,4 @@
-"""The decision dialog: the question, each option a button, another answer, the evidence, decide later.
+"""The decision dialog: the question, an option per button, another answer, evidence, decide later.
 
 Answering writes the answer to the board (through the core, off the UI thread), then the
 dialog offers Continue. A no-progress decision (Try again / Skip / Rewrite) works the same
@@ -16,11 +16,10 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QLineEdit, QPushBut
                                QStackedWidget, QVBoxLayout, QWidget)
 
 from app.core.board import Task
+from app.core.reports import NO_PROGRESS_OPTIONS
 from app.gui import look
 from app.gui.background import run_for
 from app.gui.file_preview import FilePreviewDialog, looks_like_file
-
-NO_PROGRESS_OPTIONS = ["Try again", "Skip this task (check it yourself)", "Rewrite the task"]
 
 
 def recommended_option(task: Task) -> str | None:
@@ -45,7 +44,7 @@ class DecisionDialog(QDialog):
         self.root = Path(root)
         self.write_answer = write_answer
         self.about_task = about_task
-        self.no_progress = task.options == NO_PROGRESS_OPTIONS
+        self.no_progress = tuple(task.options) == NO_PROGRESS_OPTIONS
         self.option_buttons: list[QPushButton] = []
         self.recommended_button: QPushButton | None = None
         self.setWindowTitle(self.tr("Your decision is needed"))

@@ -7,18 +7,16 @@ tooltip says how to make it ready. Listing the engines imports no AI SDK.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
-
-from typing import TYPE_CHECKING
 
 from app.gui import core_calls, look, wording
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
     from app.core.engine import Availability
-
-SHORT_LABELS = {"demo": "Demo", "anthropic": "Claude", "openai": "OpenAI", "local": "Local"}
 
 
 class EnginePicker(QWidget):

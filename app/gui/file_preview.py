@@ -1,4 +1,4 @@
-"""A read-only look at one file of the workspace (the evidence of a decision), read off the UI thread.
+"""A read-only look at one file of the workspace (a decision's evidence), read off the UI thread.
 
 The path comes from the AI, so it goes through the core's sandbox: a file outside the
 workspace (or inside .harness/) is refused with a sentence, never shown.

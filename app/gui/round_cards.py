@@ -1,4 +1,4 @@
-"""Round cards, newest first: the task, the outcome, the files changed, the time, the cost, the summary.
+"""Round cards, newest first: task, outcome, files changed, time, cost and summary of each round.
 
 Cards come from a live run (`RoundFinished` events, timed from their `RoundStarted`) or from
 the records of the workspace's last run (`RoundRecord`s read off the UI thread). Each card

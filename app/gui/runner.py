@@ -1,4 +1,4 @@
-"""The only bridge from a run to the window: the harness on a worker thread, its events as Qt signals.
+"""The only bridge from a run to the window: the harness on a worker thread, its events as signals.
 
 `RunRunner.start` builds the engine and runs `Harness(...).run()` on a thread of its own.
 The harness calls the runner's listener on that thread; the listener does nothing but emit a

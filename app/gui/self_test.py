@@ -84,8 +84,9 @@ def _flow(tmp: Path, started: float, check: Check) -> None:
     opened: list[Path] = []
     window.workspace_opened.connect(opened.append)
     window.open_workspace(ws)
-    check(_wait(app, lambda: bool(opened), 10) and window.run_panel.tasks_bar.maximum() >= 5,
-          "demo workspace opened", f"{window.run_panel.tasks_bar.maximum()} tasks on the list")
+    listed = _wait(app, lambda: bool(opened) and window.board_view.model.rowCount() >= 5, 10)
+    check(listed, "demo workspace opened",
+          f"{window.board_view.model.rowCount()} tasks on the list")
 
     ended: list[Any] = []
     dialogs: list[Any] = []

@@ -1,4 +1,4 @@
-"""`harness-desk` as a person starts it: the self-test, and the terminal demo where no window can open."""
+"""`harness-desk` as a person starts it: the self-test, and the terminal demo without a display."""
 
 from __future__ import annotations
 
