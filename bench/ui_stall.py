@@ -1,4 +1,4 @@
-"""UI stall benchmark: the longest gap of a 10 ms QTimer on the UI thread during full-speed Demo runs.
+"""UI stall benchmark: the longest gap of a 10 ms UI-thread timer during full-speed Demo runs.
 
     python bench/ui_stall.py [--runs 3]
 

@@ -1,4 +1,4 @@
-"""Save screenshots of the window's main states into docs/screenshots/ (offscreen, no display needed).
+"""Save screenshots of the window's main states into docs/screenshots/ (offscreen, no display).
 
     python scripts/screenshots.py [OUTPUT_FOLDER]
 

@@ -1,4 +1,4 @@
-"""An unexpected error in the window: a friendly dialog, "Copy details", a crash report, no traceback."""
+"""An unexpected error in the window: a friendly dialog, Copy details, a crash report."""
 
 from __future__ import annotations
 
