@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 class EnginePicker(QWidget):
     engine_changed = Signal(str)   # the person chose another engine (its id)
     model_changed = Signal(str)    # the person chose or typed another model
+    readiness_checked = Signal(str)  # an engine's readiness is known (its id)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -107,15 +108,21 @@ class EnginePicker(QWidget):
         return None if found is None else found.ready
 
     def how_to_make_ready(self, engine_id: str) -> str:
+        """What to do so the engine becomes ready, in one or two sentences."""
         if engine_id in ("anthropic", "openai"):
             var = "ANTHROPIC_API_KEY" if engine_id == "anthropic" else "OPENAI_API_KEY"
-            return self.tr("Not ready: it needs an API key. Typing the key into the app comes "
-                           "in the next version; until then, set %1 in your environment "
-                           "and start Harness Desk again.").replace("%1", var)
+            return self.tr("It needs an API key. Typing the key into the app comes in the next "
+                           "version; until then, set %1 in your environment and start Harness "
+                           "Desk again.").replace("%1", var)
         if engine_id == "local":
-            return self.tr("Not ready: start Ollama or LM Studio on this computer, with a model "
-                           "that can use tools, then choose Local again.")
-        return self.tr("Not ready.")
+            return self.tr("Start Ollama or LM Studio on this computer, with a model that can "
+                           "use tools, then choose Local again.")
+        return ""
+
+    def not_ready_sentence(self, engine_id: str) -> str:
+        """"Claude is not ready: it needs …" for the window's notice line."""
+        return (self.tr("%1 is not ready.").replace("%1", self._label(engine_id)) + " "
+                + self.how_to_make_ready(engine_id)).strip()
 
     # -- slots -----------------------------------------------------------------------------
     def _on_checked(self, engine_id: str, availability: Availability) -> None:
@@ -125,6 +132,7 @@ class EnginePicker(QWidget):
         if engine_id == self.engine_id:
             self._update_model_box()
             self._update_combo_words()
+        self.readiness_checked.emit(engine_id)
 
     def _on_check_failed(self, engine_id: str, exc: BaseException) -> None:
         from app.core.engine import Availability
@@ -160,8 +168,8 @@ class EnginePicker(QWidget):
         else:
             icon = look.dot_icon(look.attention_colour(), hollow=True)
             state = self.tr("not ready")
-            tip = self.how_to_make_ready(engine_id) + "\n\n" + self.tr("Details: %1").replace(
-                "%1", found.message)
+            tip = (self.tr("Not ready.") + " " + self.how_to_make_ready(engine_id)).strip() \
+                + "\n\n" + self.tr("Details: %1").replace("%1", found.message)
         self.combo.setItemIcon(index, icon)
         self.combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
         self.combo.setItemData(index, f"{self._label(engine_id)}, {state}",

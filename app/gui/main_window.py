@@ -105,6 +105,7 @@ class MainWindow(RunFlow, QMainWindow):
         self.picker.settings_now = lambda: self.settings
         self.picker.engine_changed.connect(self._on_engine_changed)
         self.picker.model_changed.connect(self._on_model_changed)
+        self.picker.readiness_checked.connect(self._on_readiness_checked)
         self.open_button = self.top_bar.open_button
         self.recent_menu = self.top_bar.recent_menu
         self.folder_label = self.top_bar.folder_label
@@ -369,10 +370,23 @@ class MainWindow(RunFlow, QMainWindow):
             "%1", getattr(exc, "strerror", None) or str(exc)), tone="attention")
 
     def _on_engine_changed(self, engine_id: str) -> None:
+        self._on_readiness_checked(engine_id)  # a known answer shows at once
         if self.settings is None:
             return
         self.settings = self.settings.model_copy(update={"engine": engine_id})
         self._save_settings()
+
+    def _on_readiness_checked(self, engine_id: str) -> None:
+        """The chosen engine cannot run: say so where it is seen, with how to make it ready."""
+        if engine_id != self.picker.engine_id:
+            return
+        if self.picker.is_ready(engine_id) is False:
+            self.notice.show_notice(self.picker.not_ready_sentence(engine_id),
+                                    tone="attention")
+            self._engine_notice = True
+        elif getattr(self, "_engine_notice", False):
+            self.notice.hide()
+            self._engine_notice = False
 
     def _on_model_changed(self, model: str) -> None:
         if self.settings is None:

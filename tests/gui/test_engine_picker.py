@@ -44,7 +44,7 @@ def test_each_engine_is_marked_ready_or_not_with_how_to_make_it_ready(qtbot, pic
     assert item_text(picker, "anthropic", Qt.ItemDataRole.AccessibleTextRole) == \
         "Claude, not ready"
     assert picker.is_ready("local") is False
-    assert "start Ollama or LM Studio" in item_text(picker, "local", Qt.ItemDataRole.ToolTipRole)
+    assert "Start Ollama or LM Studio" in item_text(picker, "local", Qt.ItemDataRole.ToolTipRole)
 
 
 def test_choosing_an_engine_says_so_and_names_it_for_a_screen_reader(qtbot, picker):

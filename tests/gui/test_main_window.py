@@ -187,3 +187,23 @@ def test_an_engine_without_a_key_stops_with_what_to_do(qtbot, window, tmp_path, 
     assert "Choose another engine" in window.run_panel.detail_label.text()
     assert window.run_panel.mode == "run" and window.picker.isEnabled()
     assert Board.load(folder / "TASKS.md").counts() == (0, 5)
+
+
+def test_choosing_an_engine_that_is_not_ready_says_how_to_make_it_ready(qtbot, tmp_path,
+                                                                        monkeypatch):
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
+    win.show()
+    try:
+        win.picker.combo.setCurrentIndex(win.picker.combo.findData("openai"))
+        qtbot.waitUntil(lambda: win.notice.isVisible(), timeout=15_000)
+        assert win.notice.text.text().startswith("OpenAI is not ready. It needs an API key.")
+        assert "OPENAI_API_KEY" in win.notice.text.text()
+        win.picker.combo.setCurrentIndex(win.picker.combo.findData("demo"))
+        qtbot.waitUntil(lambda: not win.notice.isVisible(), timeout=15_000)
+    finally:
+        qtbot.waitUntil(lambda: not win.picker._checking, timeout=15_000)
+        win.close()
+        win.deleteLater()
