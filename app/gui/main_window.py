@@ -260,45 +260,12 @@ class MainWindow(RunFlow, QMainWindow):
             for started, rounds, is_ai in info.history])
         self._last_run_started = info.history[-1][0] if info.history else None
         self.run_panel.export_button.setEnabled(not info.never_run)
-        self._show_opened_state(info)
+        self.run_panel.show_folder(info)
         if self.settings is not None:
             self.settings = first_start.remembered(self.settings, info.folder)
             self._save_settings()
             self._show_recent()
         self.workspace_opened.emit(info.folder)
-
-    def _show_opened_state(self, info: FolderInfo) -> None:
-        from app.gui import wording
-
-        panel = self.run_panel
-        panel.show_welcome(self.tr(
-            "Welcome! This is a demo: the new website of a small bakery, with its tasks on the "
-            "left. Press Run to watch the Demo engine work through them and ask you one "
-            "decision. It works offline, uses no AI and costs nothing.")
-            if info.is_demo and info.never_run else None)
-        status = info.status
-        if info.run_active_elsewhere:
-            panel.show_state(self.tr("A run is going elsewhere"), self.tr(
-                "Another window or the terminal is running this folder. Wait for it to end."),
-                tone="attention")
-            panel.set_mode("run")
-        elif info.open_decision is not None:
-            panel.show_state(self.tr("Needs your decision"), info.open_decision.question,
-                             tone="attention")
-            panel.set_mode("continue")
-        elif status.state in ("stopped", "failed") and status.exit_reason not in (None,
-                                                                                   "error"):
-            headline, hint = wording.finished(status.state, status.exit_reason or "",
-                                              status.current_task or "")
-            panel.show_state(headline, hint, tone="attention")
-            panel.set_mode("continue")
-        elif status.state == "done":
-            panel.show_state(*wording.finished("done", "all_tasks_done"), tone="ok")
-            panel.set_mode("run")
-        else:
-            panel.show_state(self.tr("Ready"), self.tr(
-                "Press Run to start the AI on the first unchecked task."))
-            panel.set_mode("run")
 
     def _on_open_failed(self, exc: BaseException) -> None:
         message = getattr(exc, "message", None) or getattr(exc, "strerror", None) or str(exc)

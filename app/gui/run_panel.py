@@ -274,6 +274,39 @@ class RunPanel(QWidget):
             self.show_step(0, 0)
             self.show_totals(self._clock.elapsed() / 1000 if self._clock.isValid() else None)
 
+    def show_folder(self, info) -> None:
+        """A folder was opened (`info`: a workspace_info.FolderInfo): a welcome on the untouched
+        demo, then where its last run left off (a decision waiting, stopped, done) or Ready."""
+        panel = self
+        panel.show_welcome(self.tr(
+            "Welcome! This is a demo: the new website of a small bakery, with its tasks on the "
+            "left. Press Run to watch the Demo engine work through them and ask you one "
+            "decision. It works offline, uses no AI and costs nothing.")
+            if info.is_demo and info.never_run else None)
+        status = info.status
+        if info.run_active_elsewhere:
+            panel.show_state(self.tr("A run is going elsewhere"), self.tr(
+                "Another window or the terminal is running this folder. Wait for it to end."),
+                tone="attention")
+            panel.set_mode("run")
+        elif info.open_decision is not None:
+            panel.show_state(self.tr("Needs your decision"), info.open_decision.question,
+                             tone="attention")
+            panel.set_mode("continue")
+        elif status.state in ("stopped", "failed") and status.exit_reason not in (None,
+                                                                                   "error"):
+            headline, hint = wording.finished(status.state, status.exit_reason or "",
+                                              status.current_task or "")
+            panel.show_state(headline, hint, tone="attention")
+            panel.set_mode("continue")
+        elif status.state == "done":
+            panel.show_state(*wording.finished("done", "all_tasks_done"), tone="ok")
+            panel.set_mode("run")
+        else:
+            panel.show_state(self.tr("Ready"), self.tr(
+                "Press Run to start the AI on the first unchecked task."))
+            panel.set_mode("run")
+
     def show_result(self, state: str, exit_reason: str, message: str, task: str = "") -> str:
         """The end of a run in words; returns the headline (for announcements)."""
         self._ticker.stop()

@@ -207,3 +207,29 @@ def test_choosing_an_engine_that_is_not_ready_says_how_to_make_it_ready(qtbot, t
         qtbot.waitUntil(lambda: not win.picker._checking, timeout=15_000)
         win.close()
         win.deleteLater()
+
+
+def test_a_folder_reopened_with_its_decision_waiting_says_so(qtbot, window, tmp_path):
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        run_until_end(qtbot, window)
+    shown.args[0].later_button.click()
+    other = demo_copy(tmp_path, "Elsewhere")
+    open_in(qtbot, window, other)
+    assert window.run_panel.state_label.text() == "Ready"
+    open_in(qtbot, window, folder)
+    assert window.run_panel.state_label.text() == "Needs your decision"
+    assert window.run_panel.mode == "continue"
+    assert len(window.cards.cards) == 3  # the last run's rounds, read back from its records
+
+
+def test_the_untouched_demo_copy_opens_with_a_welcome_that_says_press_run(qtbot, window):
+    from app.gui.first_start import demo_copy as first_demo_copy
+
+    open_in(qtbot, window, first_demo_copy(fresh=True))
+    assert window.run_panel.welcome.isVisible()
+    assert "Press Run" in window.run_panel.welcome_text.text()
+    with qtbot.waitSignal(window.run_ended, timeout=60_000):
+        window.run_panel.primary.click()
+    assert not window.run_panel.welcome.isVisible()
