@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.gui import look
 
@@ -17,8 +17,14 @@ class WelcomePage(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(48, 48, 48, 48)
+        outer = QHBoxLayout(self)
+        column = QWidget(self)
+        column.setMaximumWidth(720)  # lines a person can read in one sweep
+        outer.addStretch(1)
+        outer.addWidget(column, 4)
+        outer.addStretch(1)
+        layout = QVBoxLayout(column)
+        layout.setContentsMargins(24, 48, 24, 48)
         layout.setSpacing(14)
         layout.addStretch(1)
         title = QLabel(self.tr("Put an AI to work on a folder of your files"), self)
@@ -35,6 +41,7 @@ class WelcomePage(QWidget):
         self.open_button.setDefault(True)
         self.open_button.setMinimumHeight(36)
         self.open_button.setFont(look.scaled_font(self.open_button, 1.1, bold=True))
+        self.open_button.setStyleSheet(look.PRIMARY_BUTTON_CSS)
         look.set_accessible(self.open_button, self.tr("Open a folder…"))
         self.open_button.clicked.connect(self.open_folder_requested)
         self.demo_button = QPushButton(self.tr("Try the demo first (a bakery's website, no AI "
