@@ -88,8 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("path", nargs="?")
     s.add_argument("--demo", action="store_true",
                    help="open a fresh copy of the demo workspace with the Demo engine")
+    s.add_argument("--lang", choices=["en", "zh_CN"],
+                   help="the window's language (default: Settings, else the system's)")
 
-    sub.add_parser("self-test", help="check the window headlessly (offscreen), end to end")
+    s = sub.add_parser("self-test", help="check the window headlessly (offscreen), end to end")
+    s.add_argument("--lang", choices=["en", "zh_CN"], help="check the window in this language")
     return p
 
 
@@ -186,7 +189,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "self-test":
             from app.gui.self_test import run_self_test  # Qt is imported only here
 
-            return run_self_test()
+            return run_self_test(lang=args.lang)
         from app.commands.open import cmd_open
 
         return cmd_open(args)

@@ -1,10 +1,12 @@
 """Save screenshots of the window's main states into docs/screenshots/ (offscreen, no display).
 
-    python scripts/screenshots.py [OUTPUT_FOLDER]
+    python scripts/screenshots.py [--lang en|zh_CN] [OUTPUT_FOLDER]
 
 empty.png (no folder open), board.png (the demo, before Run), running.png (a round under
 way), decision.png (the decision dialog over the window), done.png (every task checked).
-Runs on a temporary copy of the demo workspace with a throwaway settings folder.
+Runs on a temporary copy of the demo workspace with a throwaway settings folder. With
+--lang zh_CN the window is in Simplified Chinese, on the Chinese demo workspace, and the
+pictures go to docs/screenshots/zh/.
 """
 
 from __future__ import annotations
@@ -21,26 +23,35 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
 def main() -> int:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "docs" / "screenshots"
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lang", choices=["en", "zh_CN"], default="en")
+    parser.add_argument("output", nargs="?")
+    args = parser.parse_args()
+    default = REPO / "docs" / "screenshots" / ("zh" if args.lang == "zh_CN" else "")
+    out = Path(args.output) if args.output else default
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="harness-desk-shots-") as tmp:
         os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
         from app.gui.first_start import demo_copy
 
-        return shoot(demo_copy(fresh=True), out)  # the very copy a first start opens
+        # the very copy a first start opens, in that language
+        return shoot(demo_copy(fresh=True, lang=args.lang), out, args.lang)
 
 
-def shoot(folder: Path, out: Path) -> int:
+def shoot(folder: Path, out: Path, lang: str = "en") -> int:
     from PySide6.QtCore import QPoint, qInstallMessageHandler
     from PySide6.QtGui import QColor, QPainter
 
     from app.core import events as ev
     from app.core.settings import Settings
-    from app.gui.app import make_application
+    from app.gui.app import make_application, use_language
     from app.gui.main_window import MainWindow
 
     qInstallMessageHandler(lambda *_: None)  # the offscreen platform's notes are not news
     app = make_application()
+    use_language(app, lang)
     window = MainWindow(Settings(), demo_delay=0.6)
     window.resize(1180, 760)
     window.show()

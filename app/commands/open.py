@@ -40,7 +40,8 @@ def cmd_open(args: argparse.Namespace) -> int:
     if window_available() and has_display():
         from app.gui.app import main as window_main
 
-        return window_main(args.path, demo=getattr(args, "demo", False))
+        return window_main(args.path, demo=getattr(args, "demo", False),
+                           lang=getattr(args, "lang", None))
     reason = ("there is no display here" if window_available()
               else "the window's Qt library is not installed")
     if args.path:

@@ -27,12 +27,14 @@ def plan_for(task: str, done_when: list[str], decisions: list[str], results: lis
     """The whole plan for a task. It is recomputed every turn from the tool results so far,
     so every step must come out the same whatever later results add.
 
-    The bakery scripts run only for the bundled board's own tasks: the exact words of a task
-    in app/resources/demo-workspace/TASKS.md, whose "Done when" still names the same file. Any
+    The bakery scripts run only for the bundled boards' own tasks: the exact words of a task
+    in app/resources/demo-workspace/TASKS.md (or its Chinese twin, demo-workspace-zh), whose "Done when" still names the same file. Any
     other task, on any board, gets the generic plan, which writes only a new file under
     demo-output/ and never a file the board names."""
+    from app.engines.demo_script_zh import BAKERY_TASKS as BAKERY_TASKS_ZH
+
     named = named_path(task, done_when)
-    bakery = BAKERY_TASKS.get(task)
+    bakery = BAKERY_TASKS.get(task) or BAKERY_TASKS_ZH.get(task)
     if bakery is not None and bakery[0] == named:
         target, script = bakery
         return script(target, decisions, "\n".join(results))

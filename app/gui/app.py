@@ -26,7 +26,17 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app  # type: ignore[return-value]
 
 
-def main(path: str | None = None, *, demo: bool = False) -> int:
+def use_language(app: QApplication, lang: str | None = None) -> str:
+    """Translators for --lang, the Settings choice or the system language, and the fonts to
+    draw it; before any window exists, so every string is built in one language."""
+    from app.gui import language
+
+    chosen = language.install(app, language.resolve(lang))
+    language.use_fonts()
+    return chosen
+
+
+def main(path: str | None = None, *, demo: bool = False, lang: str | None = None) -> int:
     """Open the window (on `path`, a fresh demo copy, the last folder, or the welcome page).
 
     The window frame is shown first, with nothing but Qt loaded; right after its first paint
@@ -36,6 +46,7 @@ def main(path: str | None = None, *, demo: bool = False) -> int:
     from app.gui.main_window import MainWindow
 
     app = make_application()
+    use_language(app, lang)
     window = MainWindow(defer_pages=True)
     after_first_expose(window, lambda: _after_first_paint(window, path, demo))
     window.show()
@@ -72,14 +83,15 @@ def _after_first_paint(window, path: str | None, demo: bool) -> None:
 
     def load():
         from app.core.settings import load_settings
-        from app.gui import first_start
+        from app.gui import first_start, language
 
         loaded = load_settings()
         settings = loaded.settings
         if demo:
             settings = settings.model_copy(update={"engine": "demo"})
         # Which folder (and copying the demo on a first start) is disk work too.
-        return settings, loaded.warning, first_start.start_folder(path, settings, demo=demo)
+        return settings, loaded.warning, first_start.start_folder(path, settings, demo=demo,
+                                                                    lang=language.current())
 
     def loaded(result) -> None:
         settings, warning, folder = result

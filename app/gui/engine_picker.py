@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from app.gui import core_calls, look, wording
+from app.gui import core_calls, language, look, wording
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
@@ -164,7 +164,9 @@ class EnginePicker(QWidget):
             state, tip = self.tr("checking"), self.tr("Checking whether it is ready…")
         elif found.ready:
             icon = look.dot_icon(look.ok_colour())
-            state, tip = self.tr("ready"), self.tr("Ready.") + "\n" + found.message
+            state, tip = self.tr("ready"), self.tr("Ready.")
+            if language.current() == "en":  # the engine's own words are English
+                tip += "\n" + found.message
         else:
             icon = look.dot_icon(look.attention_colour(), hollow=True)
             state = self.tr("not ready")

@@ -13,7 +13,7 @@ from app.gui.notice_bar import NoticeBar
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate("ExportFlow", text)
+    return QCoreApplication.translate("", text)  # where lupdate files a module-level tr()
 
 
 def export_summary(parent: QWidget, root: Path, notice: NoticeBar) -> None:

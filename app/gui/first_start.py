@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from app.core.settings import Settings
 
 DEMO_FOLDER = "Demo workspace"
+# The same bakery story for each window language: its bundled folder and its copies' name.
+DEMO_SOURCES = {"en": "demo-workspace", "zh_CN": "demo-workspace-zh"}
+DEMO_FOLDERS = {"en": DEMO_FOLDER, "zh_CN": "演示工作区"}
 MAX_RECENT = 8
 
 
@@ -32,8 +35,8 @@ def data_dir() -> Path:
     return Path(user_data_dir("harness-desk", appauthor=False))
 
 
-def bundled_demo() -> Path:
-    return resource_path("demo-workspace")
+def bundled_demo(lang: str = "en") -> Path:
+    return resource_path(DEMO_SOURCES.get(lang, DEMO_SOURCES["en"]))
 
 
 def _tree(root: Path) -> dict[str, bytes] | None:
@@ -53,22 +56,25 @@ def is_pristine_demo(folder: Path) -> bool:
     if not folder.is_dir() or (folder / ".harness").exists():
         return False
     mine = _tree(folder)
-    return mine is not None and mine == _tree(bundled_demo())
+    return mine is not None and any(mine == _tree(bundled_demo(lang)) for lang in DEMO_SOURCES)
 
 
-def demo_copies() -> list[Path]:
+def demo_copies(lang: str = "en") -> list[Path]:
     base = data_dir()
     if not base.is_dir():
         return []
-    found = [p for p in base.iterdir() if p.is_dir() and p.name.startswith(DEMO_FOLDER)]
+    name = DEMO_FOLDERS.get(lang, DEMO_FOLDER)
+    found = [p for p in base.iterdir() if p.is_dir() and p.name.startswith(name)]
     return sorted(found, key=lambda p: (len(p.name), p.name))
 
 
-def demo_copy(fresh: bool) -> Path:
-    """A copy of the demo workspace. `fresh`: one nobody has run or edited (an untouched
-    existing copy is reused, else a new one is made beside the others); otherwise the first
-    existing copy, as it was left, or a new one."""
-    copies = demo_copies()
+def demo_copy(fresh: bool, lang: str = "en") -> Path:
+    """A copy of the demo workspace, in the window's language ("en" or "zh_CN"). `fresh`: one
+    nobody has run or edited (an untouched existing copy is reused, else a new one is made
+    beside the others); otherwise the first existing copy, as it was left, or a new one."""
+    lang = lang if lang in DEMO_SOURCES else "en"
+    name = DEMO_FOLDERS[lang]
+    copies = demo_copies(lang)
     if fresh:
         untouched = next((p for p in copies if is_pristine_demo(p)), None)
         if untouched is not None:
@@ -79,18 +85,18 @@ def demo_copy(fresh: bool) -> Path:
     base.mkdir(parents=True, exist_ok=True)
     n = 1
     while True:
-        target = base / (DEMO_FOLDER if n == 1 else f"{DEMO_FOLDER} {n}")
+        target = base / (name if n == 1 else f"{name} {n}")
         if not target.exists():
             break
         n += 1
-    shutil.copytree(bundled_demo(), target)
+    shutil.copytree(bundled_demo(lang), target)
     return target
 
 
 def is_demo_copy(folder: Path) -> bool:
     try:
         return folder.resolve().parent == data_dir().resolve() and \
-            folder.name.startswith(DEMO_FOLDER)
+            any(folder.name.startswith(name) for name in DEMO_FOLDERS.values())
     except OSError:
         return False
 
@@ -103,19 +109,21 @@ def last_workspace(settings: Settings) -> Path | None:
     return None
 
 
-def start_folder(path: str | None, settings: Settings, *, demo: bool = False) -> Path | None:
+def start_folder(path: str | None, settings: Settings, *, demo: bool = False,
+                 lang: str = "en") -> Path | None:
     """The folder to open at start: the one given; a fresh demo copy when asked; else the last
-    workspace; on the very first start a copy of the demo; None shows the welcome page."""
+    workspace; on the very first start a copy of the demo (in the window's language, `lang`);
+    None shows the welcome page."""
     if path:
         given = Path(path).expanduser()
         return given.parent if given.is_file() else given
     if demo:
-        return demo_copy(fresh=True)
+        return demo_copy(fresh=True, lang=lang)
     last = last_workspace(settings)
     if last is not None:
         return last
     if not settings.recent_workspaces:
-        return demo_copy(fresh=False)
+        return demo_copy(fresh=False, lang=lang)
     return None
 
 

@@ -205,10 +205,11 @@ class MainWindow(RunFlow, QMainWindow):
             self.open_workspace(Path(folder))
 
     def open_demo(self) -> None:
-        from app.gui import first_start
+        from app.gui import first_start, language
         from app.gui.background import run_for
 
-        run_for(self, lambda: first_start.demo_copy(fresh=True), self.open_workspace,
+        lang = language.current()
+        run_for(self, lambda: first_start.demo_copy(fresh=True, lang=lang), self.open_workspace,
                 self._on_open_failed)
 
     def open_workspace(self, path: Path) -> None:

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 
 if TYPE_CHECKING:  # the harness is imported on the run's own thread, never before the window
     from app.core.engine import Engine
@@ -100,9 +100,10 @@ class RunRunner(QObject):
             from app.crash import save_crash_report
 
             where = save_crash_report(exc)
-            result = RunResult("", "failed", START_FAILED,
-                               f"The run stopped because of an unexpected error. "
-                               f"Details were saved to {where}.")
+            sentence = QCoreApplication.translate(
+                "Runner", "The run stopped because of an unexpected error. Details were saved "
+                "to %1.").replace("%1", str(where))
+            result = RunResult("", "failed", START_FAILED, sentence)
         self._result_from_run.emit(result)
 
     # -- UI thread -------------------------------------------------------------------------

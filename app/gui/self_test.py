@@ -30,7 +30,7 @@ class Check:
         return bool(ok)
 
 
-def run_self_test(out: Callable[[str], None] = print) -> int:
+def run_self_test(out: Callable[[str], None] = print, lang: str | None = None) -> int:
     started = time.perf_counter()
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # headless, even on a desktop
     with tempfile.TemporaryDirectory(prefix="harness-desk-self-test-") as tmp:
@@ -38,7 +38,7 @@ def run_self_test(out: Callable[[str], None] = print) -> int:
         os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
         check = Check(out)
         try:
-            _flow(Path(tmp), started, check)
+            _flow(Path(tmp), started, check, lang)
         except Exception as exc:  # a check that blew up is a failed check, said in one line
             check(False, "self-test", f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
     passed = all(check.results) and bool(check.results)
@@ -55,18 +55,21 @@ def _quiet_platform_notes(mode: Any, context: Any, message: str) -> None:
     sys.stderr.write(message + "\n")
 
 
-def _flow(tmp: Path, started: float, check: Check) -> None:
+def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> None:
     from PySide6.QtCore import qInstallMessageHandler
 
     from app.core.resources import resource_path
     from app.gui import core_calls
-    from app.gui.app import after_first_expose, make_application
+    from app.gui.app import after_first_expose, make_application, use_language
+    from app.gui.first_start import DEMO_SOURCES
     from app.gui.main_window import MainWindow
 
     qInstallMessageHandler(_quiet_platform_notes)
-    ws = tmp / "Demo workspace"
-    shutil.copytree(resource_path("demo-workspace"), ws)
     app = make_application()
+    shown_in = use_language(app, lang)
+    check(shown_in == (lang or shown_in), "window language", shown_in)
+    ws = tmp / "Demo workspace"
+    shutil.copytree(resource_path(DEMO_SOURCES[shown_in]), ws)
 
     shown: dict[str, float] = {}
 

@@ -2,7 +2,7 @@
 
 The core's English `message` fields stay for the command line and the records; the window
 shows them only as details. Every visible sentence is built here through Qt's translation
-(context "Wording"), so a Chinese translation can cover all of them.
+(module-level, so under lupdate's empty context), so a Chinese translation can cover all of them.
 """
 
 from __future__ import annotations
@@ -10,8 +10,13 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 
+# lupdate files a module-level tr() under the empty context, so that is where it is looked up;
+# the texts marked with QT_TRANSLATE_NOOP("Wording", ...) below are looked up by tip().
+MODULE_CONTEXT = ""
+
+
 def tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("Wording", text, None, n)
+    return QCoreApplication.translate(MODULE_CONTEXT, text, None, n)
 
 
 def short(text: str, limit: int = 80) -> str:
@@ -171,4 +176,4 @@ ENGINE_TIP = QT_TRANSLATE_NOOP(
 
 
 def tip(text: str) -> str:
-    return tr(text)
+    return QCoreApplication.translate("Wording", text)

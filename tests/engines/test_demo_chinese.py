@@ -1,0 +1,54 @@
+"""The Chinese demo board: the same bakery story, and the Demo engine writes its drafts in Chinese."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+from app.core.board import Board, update_board
+from app.core.loop import Harness
+from app.core.resources import resource_path
+from app.core.workspace import Workspace
+from app.engines.demo import DemoEngine
+from app.engines.demo_script import BAKERY_TASKS
+from app.engines.demo_script_zh import BAKERY_TASKS as BAKERY_TASKS_ZH
+from tests.scripted import fast_limits
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def chinese_demo(tmp_path) -> Workspace:
+    target = tmp_path / "演示工作区"
+    shutil.copytree(resource_path("demo-workspace-zh"), target)
+    return Workspace(target)
+
+
+def test_the_chinese_board_lists_the_tasks_the_script_knows_word_for_word():
+    board = Board.load(resource_path("demo-workspace-zh", "TASKS.md"))
+    assert [t.text for t in board.tasks] == list(BAKERY_TASKS_ZH)
+    # the same files as the English story, in the same order
+    assert [f for f, _ in BAKERY_TASKS_ZH.values()] == [f for f, _ in BAKERY_TASKS.values()]
+
+
+def test_a_chinese_demo_run_asks_its_decision_in_chinese_then_writes_chinese_drafts(tmp_path):
+    ws = chinese_demo(tmp_path)
+    first = Harness(ws, DemoEngine(), fast_limits()).run()
+    assert (first.state, first.exit_reason) == ("blocked_by_human", "human_decision_needed")
+    human = Board.load(ws.board_path).next_task()
+    assert human.is_human and human.options == ["速度", "信任"]
+    assert "首页" in human.question
+    update_board(ws.board_path, lambda b: b.answer_human("速度"))
+    second = Harness(ws, DemoEngine(), fast_limits()).run()
+    assert (second.state, second.exit_reason) == ("done", "all_tasks_done")
+    assert all(t.checked for t in Board.load(ws.board_path).tasks)
+    for rel in ("notes/brief-summary.md", "drafts/about-us.md", "notes/homepage-options.md",
+                "drafts/homepage.md", "drafts/contact.md"):
+        # An e-mail address, a link target and "AI" stay as they are in Chinese text too.
+        text = re.sub(r"\S+@\S+|\(#\w+\)|AI", "", (ws.root / rel).read_text(encoding="utf-8"))
+        letters = [c for c in text if c.isalpha()]
+        assert len(HAN.findall(text)) > 0.95 * len(letters), rel  # written in Chinese
+    homepage = (ws.root / "drafts" / "homepage.md").read_text(encoding="utf-8")
+    assert homepage.startswith("# 一分钟订好你的庆祝蛋糕")  # the answer shaped the draft
+    contact = (ws.root / "drafts" / "contact.md").read_text(encoding="utf-8")
+    assert "周二至周五 7:00–16:00，周六 7:00–14:00，周日、周一休息。" in contact  # from the brief
+    assert "青石镇磨坊路 14 号。电话 0571-5550 0714。" in contact
