@@ -8,6 +8,8 @@ dialog and leaves the question open: no answer is never taken as "no".
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from typing import Callable
 
@@ -28,7 +30,9 @@ def recommended_option(task: Task) -> str | None:
     if not rec:
         return None
     for option in task.options:
-        if rec == option or rec.casefold().startswith(option.casefold() + ":"):
+        # A Chinese recommendation separates with the full-width colon.
+        if rec == option or rec.casefold().startswith((option.casefold() + ":",
+                                                      option.casefold() + "：")):
             return option
     return None
 
@@ -89,7 +93,7 @@ class DecisionDialog(QDialog):
                 self.recommended_button = button
                 button.setDefault(True)
         if recommended and self.task.recommendation:
-            why = self.task.recommendation.split(":", 1)[-1].strip()
+            why = re.split("[:：]", self.task.recommendation, maxsplit=1)[-1].strip()
             if why and why != recommended:
                 note = QLabel(self.tr("Why the AI recommends it: %1").replace("%1", why), page)
                 note.setWordWrap(True)

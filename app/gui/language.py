@@ -84,7 +84,7 @@ def install(app: QApplication, lang: str) -> str:
     _installed.clear()
     _current = "en"
     if lang == "en":
-        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Territory.UnitedStates))
+        QLocale.setDefault(QLocale("en_US"))
         return _current
     ours = QTranslator(app)
     if not ours.load(str(resource_path(TRANSLATIONS, f"harness_desk_{lang}.qm"))):

@@ -588,7 +588,7 @@
     </message>
     <message>
         <source>scripted (no AI)</source>
-        <translation>预设脚本（不用 AI）</translation>
+        <translation>预设脚本</translation>
     </message>
     <message>
         <source>the engine&apos;s default</source>
