@@ -124,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     commands = {"init", "run", "status", "watch", "decide", "undo", "export", "engines", "open",
                 "self-test"}
     # `harness-desk [PATH]` opens the app: route a bare path to the `open` command.
-    if argv and argv[0] not in commands and not argv[0].startswith("-"):
+    if argv and argv[0] not in commands and (not argv[0].startswith("-")
+                                             or argv[0].split("=")[0] == "--lang"):
         argv = ["open", *argv]
     if not argv:
         argv = ["open"]
