@@ -7,7 +7,13 @@ import re
 import unicodedata
 from typing import Callable
 
-Plan = list[tuple[str, dict]]
+from app.engines.demo_script_zh import BAKERY_TASKS as BAKERY_TASKS_ZH
+from app.engines.demo_steps import Plan
+from app.engines.demo_steps import answer_to as _answer
+from app.engines.demo_steps import done_step as _done
+from app.engines.demo_steps import line_after as _line_after
+from app.engines.demo_steps import read_step as _read
+from app.engines.demo_steps import write_step as _write
 
 DEMO_FOLDER = "demo-output"
 # A run of path characters, then the last known extension inside it. Two steps, not one
@@ -31,8 +37,6 @@ def plan_for(task: str, done_when: list[str], decisions: list[str], results: lis
     in app/resources/demo-workspace/TASKS.md (or its Chinese twin, demo-workspace-zh), whose "Done when" still names the same file. Any
     other task, on any board, gets the generic plan, which writes only a new file under
     demo-output/ and never a file the board names."""
-    from app.engines.demo_script_zh import BAKERY_TASKS as BAKERY_TASKS_ZH
-
     named = named_path(task, done_when)
     bakery = BAKERY_TASKS.get(task) or BAKERY_TASKS_ZH.get(task)
     if bakery is not None and bakery[0] == named:
@@ -112,25 +116,6 @@ BAKERY_TASKS: dict[str, tuple[str, Callable[[str, list[str], str], Plan]]] = {
     "Draft the homepage in the chosen direction": ("drafts/homepage.md", _homepage_plan),
     "Write the opening hours and contact page": ("drafts/contact.md", _contact_plan),
 }
-
-
-def _read(path: str) -> tuple[str, dict]:
-    return ("read_file", {"path": path})
-
-
-def _write(path: str, content: str) -> tuple[str, dict]:
-    return ("write_file", {"path": path, "content": content})
-
-
-def _done(summary: str, target: str) -> tuple[str, dict]:
-    return ("complete_task", {"summary": summary, "evidence": [target]})
-
-
-def _answer(decisions: list[str], topic: str) -> str | None:
-    for line in decisions:
-        if topic in line.lower() and "Answer:" in line:
-            return line.rsplit("Answer:", 1)[1].strip()
-    return None
 
 
 def _generic(task: str, done_when: list[str], named: str | None, results: list[str]) -> Plan:
@@ -258,10 +243,3 @@ def _contact(seen: str) -> str:
         "# Opening hours and how to find us", "", DEMO_NOTE, "",
         "## Opening hours", "", hours, "", "## Contact", "", contact, "",
         "Cake orders: call us, or use the order form on the homepage.", ""])
-
-
-def _line_after(seen: str, label: str) -> str | None:
-    """The sentence that follows a bold label in the brief, joined across wrapped lines."""
-    text = " ".join(re.sub(r"^\s*\d+[\t:|]\s?", "", ln).strip() for ln in seen.splitlines())
-    match = re.search(re.escape(label) + r"\*\*\s*(.+?)(?=\s\*\*|$)", text)
-    return match.group(1).strip() if match else None

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from app.engines.demo_script import Plan, _answer, _done, _line_after, _read, _write
+from app.engines.demo_steps import Plan
+from app.engines.demo_steps import answer_to as _answer
+from app.engines.demo_steps import done_step as _done
+from app.engines.demo_steps import line_after as _line_after
+from app.engines.demo_steps import read_step as _read
+from app.engines.demo_steps import write_step as _write
 
 HOMEPAGE_QUESTION = "首页主打哪个方向：速度（一分钟在线订好蛋糕），还是信任（我们的故事、我们的面包师傅、本地面粉）？"
 DEMO_NOTE = "_由演示引擎写成，没有用到 AI。这段文字按固定脚本生成，让你看看一次运行是怎么进行的。_"
