@@ -7,6 +7,7 @@ import re
 import unicodedata
 from typing import Callable
 
+from app.engines import demo_script_zh
 from app.engines.demo_script_zh import BAKERY_TASKS as BAKERY_TASKS_ZH
 from app.engines.demo_steps import Plan
 from app.engines.demo_steps import answer_to as _answer
@@ -130,6 +131,9 @@ def _generic(task: str, done_when: list[str], named: str | None, results: list[s
     if source:
         plan.append(_read(source))
     excerpt = _excerpt(results[1]) if source and len(results) > 1 else ""
+    if demo_script_zh.is_chinese(task):  # a task written in Chinese gets its draft in Chinese
+        body = demo_script_zh.generic_draft(task, done_when, named, source, excerpt, DEMO_FOLDER)
+        return plan + [_write(target, body), _done(demo_script_zh.GENERIC_SUMMARY, target)]
     body = [f"# {task}", "", DEMO_NOTE, "", "## What the task asks", "", task, ""]
     if done_when:
         body += ["Done when:", ""] + [f"- {c}" for c in done_when] + [""]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from app.engines.demo_steps import Plan
@@ -14,6 +15,8 @@ from app.engines.demo_steps import write_step as _write
 HOMEPAGE_QUESTION = "首页主打哪个方向：速度（一分钟在线订好蛋糕），还是信任（我们的故事、我们的面包师傅、本地面粉）？"
 DEMO_NOTE = "_由演示引擎写成，没有用到 AI。这段文字按固定脚本生成，让你看看一次运行是怎么进行的。_"
 SPEED, TRUST = "速度", "信任"
+GENERIC_SUMMARY = "为这个任务写了一份演示草稿（没有用到 AI）。"
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 TOPIC = "首页"  # how the person's answer to the question above is found among the decisions
 
 
@@ -124,3 +127,24 @@ def _contact(seen: str) -> str:
         "# 营业时间和怎么找到我们", "", DEMO_NOTE, "",
         "## 营业时间", "", hours, "", "## 联系方式", "", contact, "",
         "订蛋糕：给我们打电话，或者用首页上的订购表单。", ""])
+
+
+def is_chinese(text: str) -> bool:
+    """Whether a task is written in Chinese: the Demo engine answers in the task's language."""
+    return bool(_HAN.search(text))
+
+
+def generic_draft(task: str, done_when: list[str], named: str | None, source: str | None,
+                  excerpt: str, folder: str) -> str:
+    """The generic demo draft (see demo_script._generic), for a task written in Chinese."""
+    body = [f"# {task}", "", DEMO_NOTE, "", "## 任务要求", "", task, ""]
+    if done_when:
+        body += ["完成标准：", ""] + [f"- {c}" for c in done_when] + [""]
+    if named:
+        body += [f"任务里提到了 `{named}`。演示引擎不会改动那个文件，只在 {folder}/ 里写这份草稿。", ""]
+    if source:
+        body += [f"## 来自 {source} 的素材", "", excerpt or "（空文件）", ""]
+    where = f"，用自己的话放进 `{named}`" if named else "，用自己的话写下来"
+    body += ["## 下一步", "", f"- 看看这份草稿，把用得上的内容{where}；",
+             "- 或者换一个 AI 引擎重新运行这个任务，得到一份真正的草稿。", ""]
+    return "\n".join(body)

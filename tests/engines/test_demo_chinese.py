@@ -52,3 +52,21 @@ def test_a_chinese_demo_run_asks_its_decision_in_chinese_then_writes_chinese_dra
     contact = (ws.root / "drafts" / "contact.md").read_text(encoding="utf-8")
     assert "周二至周五 7:00–16:00，周六 7:00–14:00，周日、周一休息。" in contact  # from the brief
     assert "青石镇磨坊路 14 号。电话 0571-5550 0714。" in contact
+
+
+def test_on_any_board_a_task_written_in_chinese_gets_its_demo_draft_in_chinese(tmp_path):
+    from app.core.events import FileChanged
+    from app.core.records import read_events
+    from tests.scripted import board_workspace
+
+    board = "# 计划\n\n- [ ] 整理会议记录\n  - Done when: 会议记录.md 按日期排好\n- [ ] Tidy the notes\n"
+    ws = board_workspace(tmp_path, board, {"会议记录.md": "周一：开第二家店。\n预算很紧。\n"})
+    result = Harness(ws, DemoEngine(), fast_limits()).run()
+    assert result.state == "done"
+    writes = [e.path for e in read_events(ws.run_files(result.run_id))
+              if isinstance(e, FileChanged)]
+    chinese, english = ((ws.root / w).read_text(encoding="utf-8") for w in writes)
+    assert "## 任务要求" in chinese and "> 周一：开第二家店。" in chinese
+    assert "会议记录.md" in chinese and "没有用到 AI" in chinese
+    assert (ws.root / "会议记录.md").read_text(encoding="utf-8") == "周一：开第二家店。\n预算很紧。\n"
+    assert "## What the task asks" in english  # an English task still gets English
