@@ -1,0 +1,118 @@
+"""The bundled Chinese face: what it covers, and that it is used exactly when the machine has no CJK font."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.core.resources import resource_path
+from app.export.fonts import BUNDLED_CJK
+from tests.export_fixtures import fixture_workspace, run_cli
+
+BUNDLED = resource_path(*BUNDLED_CJK)
+ZH_PHRASES = ("主页改版", "起草着陆页文案", "比较三个最强的定位选项", "根据决定重写主页",
+              "主页应该强调速度还是信任？", "写好了着陆页：一个标题和三段文字。")
+needs_fontconfig = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                      reason="chooses the machine's fonts through fontconfig")
+
+
+def gb2312_hanzi() -> str:
+    """All 6,763 hanzi of GB 2312 (rows 0xB0-0xF7), the floor of everyday Chinese text."""
+    out = []
+    for row in range(0xB0, 0xF8):
+        for cell in range(0xA1, 0xFF):
+            try:
+                out.append(bytes([row, cell]).decode("gb2312"))
+            except UnicodeDecodeError:
+                pass
+    return "".join(out)
+
+
+def test_the_bundled_face_draws_everyday_simplified_chinese(qapp):
+    from PySide6.QtGui import QRawFont
+
+    raw = QRawFont(str(BUNDLED), 12)
+    assert raw.isValid() and raw.familyName() == "Noto Sans CJK SC"
+    hanzi = gb2312_hanzi()
+    assert len(hanzi) == 6763
+    text = (hanzi + "，。、：；？！“”‘’（）《》【】「」—…·～　" + "０１２３４５６７８９ＡＢＣａｂｃ"
+            + "Harness Desk 0123456789 €£¥©℃№→①■●★")
+    missing = "".join(ch for ch in text if not raw.supportsCharacter(ord(ch)))  # not a str
+    assert missing == ""
+
+
+def test_the_bundled_face_is_small_and_travels_with_its_licence():
+    assert BUNDLED.stat().st_size < 3_000_000
+    licence = (BUNDLED.parent / "OFL.txt").read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence and "Adobe" in licence
+
+
+def fontconfig_with(tmp_path: Path, font_dirs: list[Path]) -> dict[str, str]:
+    """An environment whose fontconfig sees only font_dirs: a machine with just those fonts."""
+    cache = tmp_path / "fc-cache"
+    dirs = "".join(f"<dir>{d}</dir>" for d in font_dirs)
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(f'<?xml version="1.0"?><fontconfig>{dirs}<cachedir>{cache}</cachedir>'
+                    "</fontconfig>", encoding="utf-8")
+    return {"FONTCONFIG_FILE": str(conf)}
+
+
+def latin_only_dirs() -> list[Path]:
+    # DejaVu comes with fontconfig on Debian; without it the test still holds (CJK only).
+    return [d for d in (Path("/usr/share/fonts/truetype/dejavu"),) if d.is_dir()]
+
+
+def fonts_seen(env: dict[str, str]) -> dict:
+    probe = ("import json; from app.export.render import ensure_app; ensure_app();"
+             "from app.export.fonts import ensure_fonts, bundled_families;"
+             "print(json.dumps({'families': ensure_fonts(), 'bundled': bundled_families()}))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         env={**_base_env(), **env}, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def _base_env() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if k != "FONTCONFIG_FILE"}
+
+
+@needs_fontconfig
+def test_a_machine_without_chinese_fonts_draws_with_the_bundled_face(tmp_path):
+    seen = fonts_seen(fontconfig_with(tmp_path, latin_only_dirs()))
+    assert seen["bundled"] == ["Noto Sans CJK SC"]
+    assert seen["families"][-1] == "Noto Sans CJK SC"
+
+
+@needs_fontconfig
+def test_an_installed_chinese_face_wins_over_the_bundled_one(tmp_path):
+    installed = tmp_path / "system-fonts"
+    installed.mkdir()
+    shutil.copy(BUNDLED, installed / "NotoSansCJKsc-Regular.otf")  # stands in for the real one
+    seen = fonts_seen(fontconfig_with(tmp_path, [*latin_only_dirs(), installed]))
+    assert seen["bundled"] == []
+    assert "Noto Sans CJK SC" in seen["families"]
+
+
+@needs_fontconfig
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext is not installed")
+def test_a_chinese_pdf_keeps_its_text_on_a_machine_without_chinese_fonts(tmp_path,
+                                                                          monkeypatch):
+    ws = fixture_workspace(tmp_path / "ws", chinese=True)
+    for key, value in fontconfig_with(tmp_path, latin_only_dirs()).items():
+        monkeypatch.setenv(key, value)
+    out = run_cli("export", ws, "--format", "pdf", "--output", tmp_path / "zh.pdf",
+                  config_dir=tmp_path / "config")
+    assert out.returncode == 0, out.stderr
+    text = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(tmp_path / "zh.pdf"), "-"],
+                          capture_output=True, check=True).stdout.decode("utf-8")
+    text = " ".join(text.split())
+    for phrase in ZH_PHRASES:
+        assert phrase in text, phrase
