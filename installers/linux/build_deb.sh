@@ -37,8 +37,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/harness-desk-shlibs.XXXXXX")
 trap 'rm -rf "$root" "$work"' EXIT
 mkdir "$work/debian"
 printf 'Source: harness-desk\n\nPackage: harness-desk\nArchitecture: any\n' > "$work/debian/control"
-mapfile -t binaries < <(find "$app" -type f \( -name '*.so*' -o -perm -u+x \) -exec file {} + |
-  grep -E 'ELF .* (shared object|executable)' | cut -d: -f1)
+mapfile -t binaries < <(find "$app" -type f -name '*.so*'; echo "$app/harness-desk")
 mapfile -t libdirs < <(find "$app" -name '*.so*' -printf '%h\n' | sort -u | sed 's/^/-l/')
 depends=$(cd "$work" && dpkg-shlibdeps -O --ignore-missing-info "${libdirs[@]}" "${binaries[@]}" \
   2>/dev/null | sed -n 's/^shlibs:Depends=//p')

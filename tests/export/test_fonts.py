@@ -13,6 +13,7 @@ import pytest
 from app.core.resources import resource_path
 from app.export.fonts import BUNDLED_CJK
 from tests.export_fixtures import fixture_workspace, run_cli
+from tests.fontconfig_env import fontconfig_with, latin_only_dirs
 
 BUNDLED = resource_path(*BUNDLED_CJK)
 ZH_PHRASES = ("主页改版", "起草着陆页文案", "比较三个最强的定位选项", "根据决定重写主页",
@@ -50,21 +51,6 @@ def test_the_bundled_face_is_small_and_travels_with_its_licence():
     assert BUNDLED.stat().st_size < 3_000_000
     licence = (BUNDLED.parent / "OFL.txt").read_text(encoding="utf-8")
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence and "Adobe" in licence
-
-
-def fontconfig_with(tmp_path: Path, font_dirs: list[Path]) -> dict[str, str]:
-    """An environment whose fontconfig sees only font_dirs: a machine with just those fonts."""
-    cache = tmp_path / "fc-cache"
-    dirs = "".join(f"<dir>{d}</dir>" for d in font_dirs)
-    conf = tmp_path / "fonts.conf"
-    conf.write_text(f'<?xml version="1.0"?><fontconfig>{dirs}<cachedir>{cache}</cachedir>'
-                    "</fontconfig>", encoding="utf-8")
-    return {"FONTCONFIG_FILE": str(conf)}
-
-
-def latin_only_dirs() -> list[Path]:
-    # DejaVu comes with fontconfig on Debian; without it the test still holds (CJK only).
-    return [d for d in (Path("/usr/share/fonts/truetype/dejavu"),) if d.is_dir()]
 
 
 def fonts_seen(env: dict[str, str]) -> dict:
