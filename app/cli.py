@@ -145,8 +145,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    from app.core.board import BoardError
-
     try:
         if args.command == "init":
             return cmd_init(args)
@@ -167,9 +165,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "undo":
             return cmd_undo(args)
         if args.command == "export":
-            from app.export.render import export_command
+            from app.commands.export import cmd_export
 
-            return export_command(args.path, args.format, args.output, args.run_id)
+            return cmd_export(args.path, args.format, args.output, args.run_id)
         if args.command == "engines":
             from app.commands.engines import cmd_engines
 
@@ -177,8 +175,13 @@ def _dispatch(args: argparse.Namespace) -> int:
         from app.commands.open import cmd_open
 
         return cmd_open(args)
-    except BoardError as err:
-        raise UsageError(str(err)) from None
+    except Exception as err:
+        # Imported only now: `status` and `undo` never load the board, so cannot raise this.
+        from app.core.board import BoardError
+
+        if isinstance(err, BoardError):
+            raise UsageError(str(err)) from None
+        raise
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -195,45 +198,24 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_decide(args: argparse.Namespace) -> int:
-    from app.core.board import update_board
-    from app.core.workspace import Workspace
+    from app.core.decide import EmptyAnswer, decide
 
-    ws = Workspace(args.path).require()
-    answer = " ".join(args.answer.split())
-    if not answer:
-        raise UsageError("The answer is empty. Write what you decided after --answer.")
-    task = update_board(ws.board_path, lambda b: b.answer_human(answer))
-    print(f"Answered: {task.question} → {answer}")
-    print(f"Continue the run with: harness-desk run {_quote(ws.root)}")
+    try:
+        decided = decide(args.path, args.answer)
+    except EmptyAnswer:  # the library's sentence cannot name the flag
+        raise UsageError("The answer is empty. Write what you decided after --answer.") from None
+    print(f"Answered: {decided.question} → {decided.answer}")
+    print(f"Continue the run with: harness-desk run {_quote(Path(args.path).expanduser())}")
     return 0
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from app.core.records import read_rounds
     from app.core.undo import undo_round
-    from app.core.workspace import Workspace
 
-    ws = Workspace(args.path).require(need_board=False)
-    if args.run_id and not ws.run_dir(args.run_id).is_dir():
-        raise UsageError(f"There is no run {args.run_id!r} in this folder.")
-    if not ws.run_ids():
-        raise UsageError("There is no run to undo in this folder yet.")
-    # Latest by default: the newest run that has this round (a run that stopped at once,
-    # waiting for a decision, has no rounds and is not what the person means).
-    candidates = [args.run_id] if args.run_id else list(reversed(ws.run_ids()))
-    run_id = next((r for r in candidates
-                   if (ws.run_dir(r) / "undo" / f"{args.round}.json").exists()), None)
-    if run_id is None:
-        where = f"run {args.run_id}" if args.run_id else "any run in this folder"
-        raise UsageError(f"Round {args.round} of {where} changed no files, or there is no "
-                         "such round.")
-    manifest = ws.run_dir(run_id) / "undo" / f"{args.round}.json"
-    with ws.lock():  # never restore files while a run is writing them
-        report = undo_round(ws.root, ws.harness_dir, manifest)
-    print(f"Run {run_id}: {report.summary()}")
-    record = next((r for r in read_rounds(ws.run_dir(run_id)) if r.round == args.round), None)
-    if record is not None and record.result_state == "completed":
-        print(f"The task it completed stays checked on the board (“{record.task}”). "
+    report = undo_round(args.path, args.round, args.run_id)
+    print(f"Run {report.run_id}: {report.summary()}")
+    if report.task_kept_checked is not None:
+        print(f"The task it completed stays checked on the board (“{report.task_kept_checked}”). "
               "Untick it in TASKS.md if you want it done again.")
     return 0
 

@@ -6,42 +6,31 @@ import argparse
 import json
 from concurrent.futures import ThreadPoolExecutor
 
+from app.core.engine import Availability
 from app.core.settings import load_settings
-from app.core.engine import Availability, EngineConfig
-from app.engines.registry import ENGINES, create_engine, engine_ids
-
-CHECK_TIMEOUT_S = 15.0
-
-
-def check_engine(engine_id: str) -> Availability:
-    """Availability of one engine as configured in settings; never raises."""
-    settings = load_settings().settings.engine_settings(engine_id)
-    try:
-        engine = create_engine(engine_id, EngineConfig(model=settings.model,
-                                                       base_url=settings.base_url))
-        return engine.availability()
-    except Exception as exc:  # an engine that cannot even be built is simply not ready
-        return Availability(False, f"Not available: {' '.join(str(exc).split())[:200]}")
+from app.engines.setup import READINESS_TIMEOUT_S, engine_choices, engine_readiness
 
 
 def cmd_engines(args: argparse.Namespace) -> int:
-    ids = engine_ids()
-    # Checks run side by side so one slow server does not hold up the others.
-    with ThreadPoolExecutor(max_workers=len(ids)) as pool:
-        futures = {i: pool.submit(check_engine, i) for i in ids}
-        results = {}
+    settings = load_settings().settings
+    choices = engine_choices()
+    # Checks run side by side so one slow server does not hold up the others; each answers
+    # within READINESS_TIMEOUT_S, and the pool's wait is only a backstop.
+    with ThreadPoolExecutor(max_workers=len(choices)) as pool:
+        futures = {c.id: pool.submit(engine_readiness, c.id, settings) for c in choices}
+        results: dict[str, Availability] = {}
         for engine_id, future in futures.items():
             try:
-                results[engine_id] = future.result(timeout=CHECK_TIMEOUT_S)
+                results[engine_id] = future.result(timeout=READINESS_TIMEOUT_S + 2.0)
             except Exception:
                 results[engine_id] = Availability(False, "The check took too long.")
+    labels = {c.id: c.label for c in choices}
     if args.json:
-        print(json.dumps([{"id": i, "label": ENGINES[i].label if i in ENGINES else i,
-                           "ready": r.ready, "message": r.message, "models": r.models}
-                          for i, r in results.items()], indent=2, ensure_ascii=False))
+        print(json.dumps([{"id": i, "label": labels[i], "ready": r.ready, "message": r.message,
+                           "models": r.models} for i, r in results.items()],
+                         indent=2, ensure_ascii=False))
         return 0
     for engine_id, r in results.items():
-        label = ENGINES[engine_id].label if engine_id in ENGINES else engine_id
         mark = "ready    " if r.ready else "not ready"
-        print(f"{engine_id:<10} {mark}  {label}: {r.message}")
+        print(f"{engine_id:<10} {mark}  {labels[engine_id]}: {r.message}")
     return 0

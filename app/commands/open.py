@@ -10,7 +10,6 @@ import sys
 import threading
 from pathlib import Path
 
-from app.core.board import Board, update_board
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
 from app.core.loop import Harness
 from app.core.resources import resource_path
@@ -65,30 +64,30 @@ def _data_dir() -> Path:
 
 def terminal_demo(reason: str) -> int:
     from app.commands.run import print_event
-    from app.engines.demo import DELAY_ENV, DemoEngine
-    from app.core.engine import EngineConfig
+    from app.core.decide import decide, open_decision
+    from app.engines.demo import DELAY_ENV
+    from app.engines.setup import build_engine
 
     ws = fresh_demo_copy()
     print(f"Harness Desk: {reason}, so the demo runs in this terminal.")
     print(f"Demo workspace (a copy, safe to change): {ws.root}")
     print("Engine: Demo (offline, no AI). It follows a fixed script through the real tools.\n")
     delay = float(os.environ.get(DELAY_ENV, TERMINAL_DEMO_DELAY_S))
-    limits = load_settings().settings.limits
+    settings = load_settings().settings
     while True:
-        engine = DemoEngine(EngineConfig(options={"delay_s": delay}))
+        engine = build_engine(settings, ws.root, "demo", demo_delay=delay)
         cancel = threading.Event()
         try:
-            result = Harness(ws, engine, limits, [print_event], cancel).run()
+            result = Harness(ws, engine, settings.limits, [print_event], cancel).run()
         except KeyboardInterrupt:
             return 130
         if result.state != "blocked_by_human":
             break
-        task = Board.load(ws.board_path).next_task()
-        if task is None or not task.is_human:
+        task = open_decision(ws.root)
+        if task is None:
             break
-        answer = _ask(task)
-        update_board(ws.board_path, lambda b: b.answer_human(answer))
-        print(f"\nAnswered: {answer}. Continuing the run.\n")
+        decided = decide(ws.root, _ask(task))
+        print(f"\nAnswered: {decided.answer}. Continuing the run.\n")
     print(f"\n{result.message}")
     print(f"See the drafts in {ws.root / 'drafts'}.")
     cli = _cli_name()

@@ -1,57 +1,34 @@
-"""`harness-desk run`: build the engine and limits from settings and flags, run, print events."""
+"""`harness-desk run`: settings and flags in, a run, one line per event out."""
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import signal
 import sys
 import threading
-
-from pydantic import ValidationError
 
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
 from app.core.loop import Harness, RunResult
 from app.core.narrate import describe_event
 from app.core.records import Event
-from app.core.settings import Limits, Settings, load_settings
+from app.core.settings import LimitError, Limits, Settings, load_settings
 from app.core.workspace import Workspace
-from app.core.engine import EngineConfig
-from app.engines.registry import UnknownEngine, create_engine
+from app.engines.setup import build_engine
+
+# The flag of each limit `run` can override, for sentences about a bad value.
+LIMIT_FLAGS = {"max_rounds": "--max-rounds", "max_steps": "--max-steps",
+               "stall_limit": "--stall-limit", "max_attempts": "--max-attempts",
+               "budget_usd": "--budget-usd", "budget_tokens": "--budget-tokens"}
 
 
 def build_limits(settings: Settings, args: argparse.Namespace) -> Limits:
-    overrides = {
-        "max_rounds": args.max_rounds, "max_steps": args.max_steps,
-        "stall_limit": args.stall_limit, "max_attempts": getattr(args, "max_attempts", None),
-        "budget_usd": args.budget_usd, "budget_tokens": args.budget_tokens,
-    }
-    data = settings.limits.model_dump()
-    data.update({k: v for k, v in overrides.items() if v is not None})
+    """The settings' limits with the flags given on the command line."""
     try:
-        return Limits.model_validate(data)
-    except ValidationError as err:
-        problem = err.errors()[0]
-        name = str(problem["loc"][0]) if problem.get("loc") else "a limit"
-        flag = "--" + name.replace("_", "-")
-        raise UsageError(f"Bad value for {flag}: {problem['msg'].lower()}.") from None
-
-
-def build_engine(settings: Settings, ws: Workspace, engine_id: str, model: str | None,
-                 base_url: str | None, demo_delay: float | None):
-    saved = settings.engine_settings(engine_id)
-    config = EngineConfig(
-        model=model or saved.model,
-        base_url=base_url or saved.base_url,
-        # Stable per workspace, so the provider's prompt cache is shared across its runs.
-        cache_key="harness-desk-" + hashlib.sha256(
-            str(ws.root.resolve()).encode("utf-8")).hexdigest()[:16],
-        options={"delay_s": demo_delay if demo_delay is not None else settings.demo_delay_s},
-    )
-    try:
-        return create_engine(engine_id, config)
-    except UnknownEngine as err:
-        raise UsageError(str(err)) from None
+        return settings.limits.with_overrides(
+            **{field: getattr(args, field, None) for field in LIMIT_FLAGS})
+    except LimitError as err:
+        flag = LIMIT_FLAGS.get(err.field, "--" + err.field.replace("_", "-"))
+        raise UsageError(f"Bad value for {flag}: {err.reason}.") from None
 
 
 def print_event(event: Event) -> None:
@@ -64,8 +41,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(loaded.warning, file=sys.stderr)
     settings = loaded.settings
     ws = Workspace(args.path).require()
-    engine = build_engine(settings, ws, args.engine or settings.engine, args.model,
-                          args.base_url, args.demo_delay)
+    engine = build_engine(settings, ws.root, args.engine, model=args.model,
+                          base_url=args.base_url, demo_delay=args.demo_delay)
     limits = build_limits(settings, args)
     cancel = threading.Event()
     restore = _stop_on_signals(cancel)
@@ -81,10 +58,10 @@ def report_result(ws: Workspace, result: RunResult) -> int:
     if result.state == "failed":
         print(result.message, file=sys.stderr)
     elif result.state == "blocked_by_human":
-        from app.core.board import Board
+        from app.core.decide import open_decision
 
-        task = Board.load(ws.board_path).next_task()
-        if task is not None and task.is_human:
+        task = open_decision(ws.root)
+        if task is not None:
             print(f"\nDecision needed: {task.question}")
             for option in task.options:
                 print(f"  - {option}")

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 import time
-from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
+from app.core.board_md import last_block_start, task_lines
+from app.core.board_task import (  # noqa: F401  (BoardError .. one_line: re-exported)
+    KEYED_DETAIL, TASK_LINE, BoardError, StaleTask, Task, TaskRef, detail_split, encode, norm,
+    one_line, split_eol)
 from app.core.files import atomic_write_bytes
 
 T = TypeVar("T")
@@ -21,16 +23,6 @@ _SETTLE_S = 0.025
 _SETTLE_LIMIT_S = 2.0
 _QUIET_S = 3.0  # a board not written for this long is not mid-save
 _sleep = time.sleep  # one name, so tests can play the editor while we wait
-
-# Unindented bullet, whitespace, checkbox; the text must be separated by whitespace (CommonMark).
-_TASK = re.compile(r"([-*+])[ \t]+\[([ xX])\](?=[ \t]|$)")
-# Fences: up to 3 spaces of indent (4 would be an indented code block), 3+ backticks or tildes.
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
-_DETAIL_BULLET = re.compile(r"([-*+])(?:[ \t]+|$)")
-_KEYED = re.compile(r"(done[ \t]+when|option|evidence|answer|recommendation)[ \t]*:[ \t]*(.*)", re.I)
-_HUMAN = re.compile(r"HUMAN[ \t]*:", re.I)
-# Any line break an editor might honour; a value must stay on one line of the board.
-_BREAKS = re.compile(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")
 
 TEMPLATE = """# Tasks
 
@@ -45,98 +37,14 @@ Start a task with "HUMAN:" when it is a decision only you should make; the run s
 """
 
 
-class BoardError(ValueError):
-    """Something about the board the person needs to hear, in one plain sentence."""
-
-
-def one_line(value: str) -> str:
-    """Collapse line breaks (and the spaces around them) so a value stays on one board line."""
-    return _BREAKS.sub(" ", str(value)).strip()
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-def _encode(text: str) -> bytes:
-    try:
-        return text.encode("utf-8", "surrogateescape")  # undecodable input bytes come back exactly
-    except UnicodeEncodeError:  # a lone surrogate handed in as str; keep it rather than crash
-        return text.encode("utf-8", "surrogatepass")
-
-
-def _detail_split(body: str) -> tuple[str, str]:
-    """An indented line as (indent + bullet, content): "\t* Answer: x" -> ("\t* ", "Answer: x")."""
-    content = body.lstrip(" \t")
-    m = _DETAIL_BULLET.match(content)
-    cut = len(body) - len(content) + (m.end() if m else 0)
-    return body[:cut], body[cut:].strip()
-
-
-def _split_eol(line: str) -> tuple[str, str]:
-    if line.endswith("\r\n"):
-        return line[:-2], "\r\n"
-    if line.endswith("\n"):
-        return line[:-1], "\n"
-    return line, ""
-
-
-@dataclass
-class Task:
-    index: int
-    line_no: int
-    text: str
-    checked: bool
-    details: list[str] = field(default_factory=list)
-    bullet: str = "-"
-
-    def _values(self, key: str) -> list[str]:
-        return [m.group(2).strip() for d in self.details
-                if (m := _KEYED.match(d)) and " ".join(m.group(1).lower().split()) == key]
-
-    @property
-    def is_human(self) -> bool:
-        return bool(_HUMAN.match(self.text))
-
-    @property
-    def question(self) -> str:
-        m = _HUMAN.match(self.text)
-        return self.text[m.end():].strip() if m else self.text
-
-    @property
-    def task_id(self) -> str:
-        # Same text, same id: survives reordering and edits elsewhere on the board.
-        return hashlib.sha1(_encode(_norm(self.text))).hexdigest()[:10]
-
-    @property
-    def done_when(self) -> list[str]:
-        return self._values("done when")
-
-    @property
-    def options(self) -> list[str]:
-        return self._values("option")
-
-    @property
-    def evidence(self) -> list[str]:
-        return self._values("evidence")
-
-    @property
-    def answer(self) -> str | None:
-        return next(iter(self._values("answer")), None)
-
-    @property
-    def recommendation(self) -> str | None:
-        return next(iter(self._values("recommendation")), None)
-
-
 class Board:
     """Lines are kept with their own endings; tasks are re-derived after every change.
 
-    Rules beyond PRODUCT.md §4: details are the contiguous non-blank indented lines right
-    after a task (a blank line ends them); fences inside details are not tracked (the next
-    unindented line ends the list item anyway); an unclosed top-level fence runs to the end
-    of the file, as in CommonMark; "HUMAN:" and detail keys are matched case-insensitively;
-    only LF and CRLF end a line (a lone CR stays inside its line).
+    Rules beyond PRODUCT.md §4: which lines are tasks is decided by CommonMark (board_md);
+    details stay line-based: the contiguous non-blank indented lines right after a task (a
+    blank line ends them), whatever Markdown makes of them; "HUMAN:" and detail keys are
+    matched case-insensitively; only LF and CRLF end a line (a lone CR stays inside its
+    line, and the parser reads it as a space).
     """
 
     def __init__(self, lines: list[str], bom: str = ""):
@@ -162,7 +70,7 @@ class Board:
         return cls.parse(_stable_read(Path(path)))
 
     def to_bytes(self) -> bytes:
-        return _encode(self._bom + "".join(self._lines))
+        return encode(self._bom + "".join(self._lines))
 
     def __str__(self) -> str:
         return self._bom + "".join(self._lines)
@@ -170,37 +78,24 @@ class Board:
     # -- reading -------------------------------------------------------------------------
 
     def _scan(self) -> None:
+        bodies = [split_eol(line)[0] for line in self._lines]
+        starts = set(task_lines(bodies))
         tasks: list[Task] = []
         ends: list[int] = []  # line after each task's last detail: where new details go
-        fence: tuple[str, int] | None = None
-        self._open_fence_at: int | None = None
         current: Task | None = None
-        for i, line in enumerate(self._lines):
-            body = _split_eol(line)[0]
-            if fence:
-                m = _FENCE.match(body)
-                if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= fence[1] \
-                        and not m.group(2).strip():
-                    fence = None
-                    self._open_fence_at = None
-                continue
+        for i, body in enumerate(bodies):
             if current is not None:
                 if body[:1] in (" ", "\t") and body.strip():
-                    current.details.append(_detail_split(body)[1])
+                    current.details.append(detail_split(body)[1])
                     ends[-1] = i + 1
                     continue
                 current = None
-            m = _TASK.match(body)
+            m = TASK_LINE.match(body) if i in starts else None
             if m:
                 current = Task(len(tasks), i, body[m.end():].strip(), m.group(2) != " ",
                                [], m.group(1))
                 tasks.append(current)
                 ends.append(i + 1)
-                continue
-            m = _FENCE.match(body)
-            if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
-                fence = (m.group(1)[0], len(m.group(1)))
-                self._open_fence_at = i
         self._tasks, self._ends = tasks, ends
 
     @property
@@ -225,7 +120,7 @@ class Board:
         # The person may have reordered or retyped tasks since we last looked: match by text,
         # exact first, then ignoring spacing and case; prefer the task in the state we expect.
         target = text.strip()
-        for same in (lambda t: t.text == target, lambda t: _norm(t.text) == _norm(target)):
+        for same in (lambda t: t.text == target, lambda t: norm(t.text) == norm(target)):
             hits = [t for t in self._tasks if same(t)]
             if hits:
                 return next((t for t in hits if t.checked == want_checked), hits[0])
@@ -244,28 +139,95 @@ class Board:
         lf = sum(1 for ln in self._lines if ln.endswith("\n")) - crlf
         return "\r\n" if crlf > lf else "\n"
 
-    def _insert(self, at: int, bodies: list[str]) -> None:
+    @property
+    def eol(self) -> str:
+        """The line ending most of the board's lines use (LF when tied or none)."""
+        return self._eol()
+
+    def span(self, task: Task) -> tuple[int, int]:
+        """The task's lines: its own and its details, as a range of line indexes."""
+        return task.line_no, self._ends[task.index]
+
+    def task_at(self, ref: TaskRef, name: str = "TASKS.md") -> Task:
+        """The task a ref names, or StaleTask when its position or text moved on."""
+        if 0 <= ref.index < len(self._tasks) and self._tasks[ref.index].text == ref.text:
+            return self._tasks[ref.index]
+        raise StaleTask(name)
+
+    def replace_lines(self, start: int, end: int, lines: list[str]) -> None:
+        """Replace lines [start, end) with `lines`, each with or without its line ending.
+
+        A line without an ending gets the board's, unless it becomes the file's last line;
+        the file keeps or lacks its final newline as before. Tasks are read again.
+        """
         eol = self._eol()
-        new = [b + eol for b in bodies]
-        if at == len(self._lines) and self._lines and not _split_eol(self._lines[-1])[1]:
-            # The file had no final newline: end the old last line, keep the new one bare.
-            self._lines[-1] += eol
-            new[-1] = bodies[-1]
-        self._lines[at:at] = new
+        new = list(lines)
+        at_end = end == len(self._lines)
+        bare_end = at_end and bool(self._lines) and not split_eol(self._lines[-1])[1]
+        if bare_end and start == end:
+            self._lines[-1] += eol  # appending after a bare last line: end that line first
+        for i, line in enumerate(new):
+            last = at_end and i == len(new) - 1
+            if last and bare_end:
+                new[i] = split_eol(line)[0]
+            elif not last and not split_eol(line)[1]:
+                new[i] = line + eol
+        self._lines[start:end] = new
         self._scan()
 
-    def _detail_prefix(self, task: Task) -> str:
+    def _insert(self, at: int, bodies: list[str]) -> None:
+        eol = self._eol()
+        self.replace_lines(at, at, [b + eol for b in bodies])
+
+    def signature(self) -> list[tuple]:
+        """Each task as (text, checked, details): what a change must keep for the others."""
+        return [(t.text, t.checked, tuple(t.details)) for t in self._tasks]
+
+    def _append_spots(self) -> Iterator[int]:
+        if self._tasks:
+            yield self._ends[-1]
+        yield len(self._lines)
+        # The end is inside something that hides tasks (an unclosed fence or comment):
+        # go before the last top-level block instead.
+        start = last_block_start([split_eol(ln)[0] for ln in self._lines])
+        if start is not None:
+            yield start
+
+    def place_task(self, index: int, lines: list[str], near: int | None = None) -> Task:
+        """Insert a task's lines (task line first) so that it becomes task `index`.
+
+        `index` is clamped to 0..len(tasks); len(tasks) puts it after the last task (or, on
+        a board without tasks, at the end). Line `near` is tried first (where an undone
+        delete was). The result is checked: every other task reads exactly as before, or
+        the board is left unchanged and BoardError says why.
+        """
+        index = min(max(index, 0), len(self._tasks))
+        before, saved = self.signature(), list(self._lines)
+        spots = iter([self._tasks[index].line_no]) if index < len(self._tasks) \
+            else self._append_spots()
+        tried = set()
+        first = [near] if near is not None and 0 <= near <= len(saved) else []
+        for at in chain(first, spots):  # lazily: the last spot parses the whole board
+            if at in tried:
+                continue
+            tried.add(at)
+            self.replace_lines(at, at, lines)
+            after = self.signature()
+            if len(after) == len(before) + 1 and after[:index] + after[index + 1:] == before \
+                    and self._tasks[index].line_no == at:
+                return self._tasks[index]
+            self._lines = list(saved)
+            self._scan()
+        raise BoardError("There is no place for that task where Markdown would read it as a "
+                         "task without changing the others; add it in an editor instead.")
+
+    def detail_prefix(self, task: Task) -> str:
+        """How a new detail line of this task starts (indent and bullet)."""
         # Follow the style of the task's existing details (tabs, 4 spaces, `*`) if it has any.
         if task.details:
-            prefix = _detail_split(_split_eol(self._lines[task.line_no + 1])[0])[0]
+            prefix = detail_split(split_eol(self._lines[task.line_no + 1])[0])[0]
             return prefix if prefix[-1:] in (" ", "\t") else prefix + " "
         return "  " + task.bullet + " "
-
-    def _append_at(self) -> int:
-        if self._tasks:
-            return self._ends[-1]
-        # Outside an unclosed code fence, or the new task would be hidden inside it.
-        return self._open_fence_at if self._open_fence_at is not None else len(self._lines)
 
     def set_checked(self, text: str, checked: bool = True) -> Task:
         return self._check(self._require(text, want_checked=not checked), checked)
@@ -273,7 +235,7 @@ class Board:
     def _check(self, task: Task, checked: bool) -> Task:
         if task.checked != checked:  # an existing "X" stays "X": no change, no diff
             line = self._lines[task.line_no]
-            pos = _TASK.match(line).start(2)
+            pos = TASK_LINE.match(split_eol(line)[0]).start(2)  # "- [ ]\r\n": no text, CRLF
             self._lines[task.line_no] = line[:pos] + ("x" if checked else " ") + line[pos + 1:]
             self._scan()
         return self._tasks[task.index]
@@ -282,7 +244,7 @@ class Board:
         task = self._require(text)
         bodies = [v for v in (one_line(x) for x in lines) if v]
         if bodies:
-            prefix = self._detail_prefix(task)
+            prefix = self.detail_prefix(task)
             self._insert(self._ends[task.index], [prefix + b for b in bodies])
 
     def insert_human_before(self, text: str | None, question: str, options: list[str],
@@ -292,16 +254,17 @@ class Board:
             raise BoardError("A decision needs a question.")
         target = self._find(text, want_checked=False) if text is not None else None
         if target is not None:
-            at, bullet = target.line_no, target.bullet
+            index, bullet = target.index, target.bullet
         else:
-            at = self._append_at()
+            index = len(self._tasks)
             bullet = self._tasks[-1].bullet if self._tasks else "-"
         details = [f"Option: {v}" for v in map(one_line, options) if v]
         details += [f"Evidence: {v}" for v in map(one_line, evidence) if v]
         if recommendation and one_line(recommendation):
             details.append(f"Recommendation: {one_line(recommendation)}")
-        self._insert(at, [f"{bullet} [ ] HUMAN: {question}"] + [f"  {bullet} {d}" for d in details])
-        return next(t for t in self._tasks if t.line_no == at)
+        eol = self._eol()
+        return self.place_task(index, [f"{bullet} [ ] HUMAN: {question}{eol}"]
+                               + [f"  {bullet} {d}{eol}" for d in details])
 
     def answer_human(self, answer: str, text: str | None = None) -> Task:
         answer = one_line(answer)
@@ -316,25 +279,23 @@ class Board:
             raise BoardError("There is no open decision on the board.")
         task = self._check(task, True)
         for i in range(task.line_no + 1, self._ends[task.index]):
-            body, eol = _split_eol(self._lines[i])
-            prefix, content = _detail_split(body)
-            m = _KEYED.match(content)
+            body, eol = split_eol(self._lines[i])
+            prefix, content = detail_split(body)
+            m = KEYED_DETAIL.match(content)
             if m and m.group(1).lower() == "answer":
                 # Answered again: replace the old answer rather than add one nobody reads.
                 self._lines[i] = prefix + f"Answer: {answer}" + eol
                 self._scan()
                 return self._tasks[task.index]
-        self._insert(self._ends[task.index], [self._detail_prefix(task) + f"Answer: {answer}"])
+        self._insert(self._ends[task.index], [self.detail_prefix(task) + f"Answer: {answer}"])
         return self._tasks[task.index]
 
     def add_task(self, text: str) -> Task:
         text = one_line(text)
         if not text:
             raise BoardError("A task needs some text.")
-        at = self._append_at()
         bullet = self._tasks[-1].bullet if self._tasks else "-"
-        self._insert(at, [f"{bullet} [ ] {text}"])
-        return next(t for t in self._tasks if t.line_no == at)
+        return self.place_task(len(self._tasks), [f"{bullet} [ ] {text}{self._eol()}"])
 
 
 def _read(path, name: str | None = None) -> bytes:

@@ -25,8 +25,8 @@ from datetime import datetime, timedelta, timezone
 from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
 from app.core.recorder import Recorder
 from app.core.settings import Limits
-from app.core.engine import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
-                             QUOTA_EXHAUSTED, Engine, EngineError)
+from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
+                             PROMPT_TOO_LONG, QUOTA_EXHAUSTED, Engine, EngineError)
 
 FATAL_CODES = (AUTH_FAILED, QUOTA_EXHAUSTED, MODEL_NOT_FOUND, ENGINE_UNREACHABLE)
 MAX_SINGLE_WAIT_S = 60.0  # cap on our own backoff; a service's retry-after is honoured in full
@@ -132,6 +132,10 @@ class EngineCaller:
                         "old tool output. Split the task into smaller tasks or choose a model "
                         "with a larger context.", "engine_error", "failed",
                         "engine_failures") from err
+                if err.code == BAD_REQUEST and not err.retryable:
+                    # The service refused this request as it stands: the next round would send
+                    # the same and be refused the same, so the run stops here.
+                    raise EngineStop(err.message, "engine_error", "failed", "bad_request") from err
                 if not err.retryable:
                     raise EngineStop(err.message) from err  # this round fails; the run goes on
                 if billed:

@@ -34,6 +34,7 @@ EXIT_REASON_WORDS: dict[str, str] = {
     "quota_exhausted": "Stopped because the account's quota or spending limit is used up.",
     "model_not_found": "Stopped because the chosen model does not exist.",
     "engine_unreachable": "Stopped because the AI engine could not be reached.",
+    "bad_request": "Stopped because the AI engine refused the request as it stands.",
     "error": "Stopped because of an error on this computer (see the message).",
 }
 

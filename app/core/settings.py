@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
+from app.core.errors import UsageError
 from app.core.files import atomic_write_json, read_json
 
 APP_DIR_NAME = "harness-desk"
@@ -25,6 +26,67 @@ class Limits(BaseModel):
     max_retry_wait_s: float = Field(300.0, ge=0)  # total time one step may wait on retries
     retry_base_s: float = Field(2.0, ge=0)        # first backoff delay; doubles, with jitter
     max_retries: int = Field(5, ge=0, le=20)      # attempts after the first, per model call
+
+    def with_overrides(self, **values: object) -> "Limits":
+        """These limits with some replaced (None leaves a limit as it is), validated.
+
+        Raises LimitError naming the first bad limit; TypeError for a name that is no limit.
+        """
+        unknown = sorted(set(values) - set(type(self).model_fields))
+        if unknown:
+            raise TypeError(f"not a limit: {', '.join(unknown)}")
+        data = self.model_dump()
+        data.update({k: v for k, v in values.items() if v is not None})
+        try:
+            return type(self).model_validate(data)
+        except ValidationError as err:
+            raise LimitError.from_validation(err) from None
+
+
+# Each limit as a person reads it, for sentences about a bad value.
+LIMIT_WORDS = {
+    "max_steps": "Steps per round", "max_rounds": "Rounds per run",
+    "stall_limit": "Rounds without progress", "max_attempts": "Tries per task",
+    "round_seconds": "Seconds per round", "max_engine_failures": "Engine failures in a row",
+    "budget_usd": "The budget in US dollars", "budget_tokens": "The budget in tokens",
+    "max_retry_wait_s": "Seconds to wait on retries", "retry_base_s": "The first retry delay",
+    "max_retries": "Retries per model call",
+}
+
+
+class LimitError(UsageError):
+    """A limit was given a value it cannot take.
+
+    `field` is the limit's name (`max_steps`), `message` a sentence for the person
+    ("Steps per round must be at most 500."), `reason` the bare validation wording the
+    command line puts after its flag ("input should be less than or equal to 500").
+    """
+
+    def __init__(self, field: str, message: str, reason: str = ""):
+        super().__init__(message)
+        self.field = field
+        self.reason = reason or message
+
+    @classmethod
+    def from_validation(cls, err: ValidationError) -> "LimitError":
+        problem = err.errors()[0]
+        field = str(problem["loc"][0]) if problem.get("loc") else ""
+        ctx = problem.get("ctx") or {}
+        kind = problem.get("type", "")
+        if kind == "less_than_equal":
+            rule = f"must be at most {ctx['le']:g}"
+        elif kind == "greater_than_equal":
+            rule = f"must be at least {ctx['ge']:g}"
+        elif kind == "greater_than":
+            rule = f"must be more than {ctx['gt']:g}"
+        elif kind.startswith("int_"):
+            rule = "must be a whole number"
+        elif kind.startswith("float_"):
+            rule = "must be a number"
+        else:
+            rule = "has a value that cannot be used"
+        words = LIMIT_WORDS.get(field, field.replace("_", " ").capitalize() or "A limit")
+        return cls(field, f"{words} {rule}.", problem["msg"].lower())
 
 
 class EngineSettings(BaseModel):

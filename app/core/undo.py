@@ -8,9 +8,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.core.errors import HarnessError
+from app.core.errors import HarnessError, UsageError
 from app.core.files import atomic_write_bytes, atomic_write_json, read_json
+from app.core.records import read_rounds
 from app.core.sandbox import PathRefused, Sandbox
+from app.core.workspace import Workspace
 
 ABSENT = "absent"
 _SHA = re.compile(r"^[0-9a-f]{64}$")
@@ -147,13 +149,21 @@ def _round_number(manifest_path: Path) -> int:
 
 @dataclass
 class UndoReport:
+    """What undoing a round did, file by file, for the window and the CLI to word."""
+
     round: int = 0
     restored: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    # (the file, the saved copy of its version from before the round): both kept because the
+    # person changed the file after the round.
     kept_both: list[tuple[str, str]] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # created by the round, edited by the person since
     messages: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # could not be put back; messages say why
+    run_id: str | None = None
+    # The task the round completed: it stays checked on the board (undo restores files only).
+    task_kept_checked: str | None = None
 
     def summary(self) -> str:
         counts = []
@@ -172,8 +182,9 @@ class UndoReport:
         return " ".join([head] + self.messages)
 
 
-def undo_round(root: Path | str, harness_dir: Path | str, manifest_path: Path | str) -> UndoReport:
-    """Put back what one round changed, without ever overwriting a later edit by the person."""
+def undo_manifest(root: Path | str, harness_dir: Path | str,
+                  manifest_path: Path | str) -> UndoReport:
+    """Put back what one round's undo record lists, never overwriting a later edit by the person."""
     manifest = read_json(manifest_path)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         raise UndoError(f"There is no readable undo record at {manifest_path}.")
@@ -184,18 +195,22 @@ def undo_round(root: Path | str, harness_dir: Path | str, manifest_path: Path | 
     report = UndoReport(round=n)
     for rel, entry in sorted(manifest["files"].items()):
         if not isinstance(entry, dict) or not isinstance(entry.get("before"), str):
+            report.failed.append(rel)
             report.messages.append(f"Skipped {rel}: its undo record is damaged.")
             continue
         try:
             # The same chokepoint the agent uses: a tampered record cannot reach .git or outside.
             path = sandbox.resolve_write(rel)
         except PathRefused as exc:
+            report.failed.append(rel)
             report.messages.append(f"Skipped {rel}: {exc.message}")
             continue
         try:
             _undo_one(sandbox, blobs, rel, path, entry, n, report)
         except OSError as exc:
-            report.messages.append(f"Could not restore {rel}: {exc.strerror or exc}.")
+            report.failed.append(rel)
+            report.messages.append(f"Could not restore {rel}: "
+                                   f"{str(exc.strerror or exc).rstrip('.')}.")
     return report
 
 
@@ -262,3 +277,38 @@ def _remove_new_dirs(sandbox: Sandbox, new_dirs: object) -> None:
                 target.rmdir()
         except (PathRefused, OSError):
             pass
+
+
+def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> UndoReport:
+    """Undo round `round_no` of run `run_id`, or by default of the newest run that has
+    that round (a run that stopped at once, on an open decision, has no rounds and is not
+    what the person means). Waits for no run: a folder with a run going is refused.
+
+    Raises UsageError (one sentence) when there is no such run or round, and
+    WorkspaceLocked while a run is working in the folder.
+    """
+    if isinstance(round_no, bool) or not isinstance(round_no, int):
+        raise TypeError("undo_round takes a round number; undo_manifest restores a record file")
+    ws = Workspace(root).require(need_board=False)
+    runs = ws.run_ids()
+    if run_id is not None and run_id not in runs:
+        raise UsageError(f"There is no run {run_id!r} in this folder.")
+    if not runs:
+        raise UsageError("There is no run to undo in this folder yet.")
+    candidates = [run_id] if run_id is not None else list(reversed(runs))
+    found = next((r for r in candidates if _manifest(ws.run_dir(r), round_no).exists()), None)
+    if found is None:
+        where = f"run {run_id}" if run_id is not None else "any run in this folder"
+        raise UsageError(f"Round {round_no} of {where} changed no files, or there is no "
+                         "such round.")
+    with ws.lock():  # never restore files while a run is writing them
+        report = undo_manifest(ws.root, ws.harness_dir, _manifest(ws.run_dir(found), round_no))
+    report.run_id = found
+    record = next((r for r in read_rounds(ws.run_dir(found)) if r.round == round_no), None)
+    if record is not None and record.result_state == "completed":
+        report.task_kept_checked = record.task
+    return report
+
+
+def _manifest(run_dir: Path, round_no: int) -> Path:
+    return run_dir / "undo" / f"{round_no}.json"

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
-from collections import OrderedDict
 from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.engine import Availability, EngineConfig, EngineError
+from app.engines.claude_replay import block_param, fingerprint, make_record, replay_blocks
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import estimated_usage, with_usage
 from app.engines.prices import PricedEngine
-from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, emit, from_status, from_transport,
-                              stable_tools, stream_broken)
+from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, check_base_url, emit, from_status,
+                              from_transport, stable_tools, stream_broken)
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_MAX_TOKENS = 32_000
@@ -26,7 +27,12 @@ FALLBACK_MODELS = ("claude-sonnet-5-5", "claude-opus-5-5", "claude-haiku-5-5", "
                    "claude-sonnet-5", "claude-haiku-4-5")
 MAX_CACHE_BREAKPOINTS = 4  # the API refuses a fifth
 EPHEMERAL = {"type": "ephemeral"}
-_CARRY_LIMIT = 256
+# Claude 5 models and later think adaptively by default, and on the newest of them the
+# text between tool calls arrives as thinking; asking for it summarized shows it live.
+SUMMARIZED_THINKING = {"type": "adaptive", "display": "summarized"}
+_GENERATION = re.compile(r"^claude-[a-z]+-(\d+)(?:-|$)")
+# Stop reasons after which the reply's last block may be cut off mid-way.
+CUT_OFF = ("max_tokens", "model_context_window_exceeded")
 
 
 class AnthropicEngine(PricedEngine):
@@ -46,6 +52,14 @@ class AnthropicEngine(PricedEngine):
     of a round reads the previous step's prefix from the cache. Three breakpoints, under
     the limit of four.
 
+    Replies go back exactly as they came: each turn's `record` holds every block in its
+    original order (thinking included, even with empty text), and the next steps send it
+    back verbatim; see claude_replay for when thinking is dropped on purpose. Claude 5
+    models and later get `thinking: {type: adaptive, display: summarized}`: on the newest
+    ones the short notes between tool calls arrive as thinking, and summarized thinking is
+    passed to `on_text` as the AI's live narration (the reply's `text` stays what it said).
+    A reply cut off by `max_tokens` or `model_context_window_exceeded` runs no last call.
+
     Money: a turn cut by Stop carries the usage seen so far (input from message_start,
     output so far), or, before message_start, an estimate of the input sent (about 4
     characters a token); a stream that broke off raises STREAM_BROKEN with the same as the
@@ -61,10 +75,6 @@ class AnthropicEngine(PricedEngine):
 
     def __init__(self, config: EngineConfig | None = None):
         super().__init__(config)
-        # Thinking blocks of replies that called tools, keyed by the first tool call's id.
-        # The neutral conversation has no place for them, yet the API wants them sent back
-        # unchanged with those tool calls, so the engine keeps them for the round.
-        self._thinking: OrderedDict[str, list[dict]] = OrderedDict()
         self._kept: tuple[tuple[str, float], Any] | None = None  # see _turn_client
 
     # -- configuration -------------------------------------------------------------------
@@ -93,7 +103,8 @@ class AnthropicEngine(PricedEngine):
         import httpx2
 
         # max_retries=0: the loop is the only retry layer (RELIABILITY.md, "Loops and money").
-        return anthropic.Anthropic(api_key=key, base_url=self.base_url(), max_retries=0,
+        base_url = check_base_url(self.voice(), self.base_url())
+        return anthropic.Anthropic(api_key=key, base_url=base_url, max_retries=0,
                                    timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)))
 
     def _turn_client(self) -> Any:
@@ -136,19 +147,22 @@ class AnthropicEngine(PricedEngine):
         """The Messages API request body (without `stream`), cache breakpoints included."""
         tool_defs: list[dict] = [{"name": t.name, "description": t.description,
                                   "input_schema": t.parameters} for t in stable_tools(tools)]
-        if tool_defs:
-            tool_defs[-1]["cache_control"] = EPHEMERAL
+        system_blocks = [{"type": "text", "text": system}] if system else []
         max_tokens = int(self.config.options.get("max_tokens", self._max_tokens()))
         cap = max_output_tokens
         request: dict[str, Any] = {
             "model": self.model,
             "max_tokens": min(max_tokens, cap) if cap else max_tokens,
-            "messages": self._messages(messages),
+            "messages": self._messages(messages, system_blocks, tool_defs),
         }
-        if system:
-            request["system"] = [{"type": "text", "text": system, "cache_control": EPHEMERAL}]
+        if system_blocks:
+            request["system"] = system_blocks
+            system_blocks[-1]["cache_control"] = EPHEMERAL
         if tool_defs:
             request["tools"] = tool_defs
+            tool_defs[-1]["cache_control"] = EPHEMERAL
+        if self.summarizes_thinking():
+            request["thinking"] = dict(SUMMARIZED_THINKING)
         if request["messages"]:
             last_block = request["messages"][-1]["content"][-1]
             if last_block["type"] in ("text", "tool_result", "tool_use"):
@@ -156,16 +170,33 @@ class AnthropicEngine(PricedEngine):
         assert _breakpoints(request) <= MAX_CACHE_BREAKPOINTS
         return request
 
+    def summarizes_thinking(self) -> bool:
+        """Whether this model takes `thinking.display` (Claude 5 and later, adaptive thinking)."""
+        if "thinking" in self.config.options:
+            return bool(self.config.options["thinking"])
+        found = _GENERATION.match(self.model)
+        return bool(found) and int(found.group(1)) >= 5
+
     def _max_tokens(self) -> int:
         for family, limit in _OUTPUT_LIMITS.items():
             if self.model.startswith(family):
                 return limit
         return DEFAULT_MAX_TOKENS
 
-    def _messages(self, messages: list[Message]) -> list[dict]:
+    def _messages(self, messages: list[Message], system: list[dict],
+                  tools: list[dict]) -> list[dict]:
         out: list[dict] = []
         for m in messages:
-            blocks = self._user_blocks(m) if m.role == "user" else self._assistant_blocks(m)
+            if m.role == "user":
+                blocks = self._user_blocks(m)
+            else:
+                # An assistant reply goes back exactly as it came, when its prefix still
+                # matches (see claude_replay); replies merged into one turn never do.
+                merged = bool(out) and out[-1]["role"] == "assistant"
+                prefix = "" if merged else fingerprint(self.model, system, tools, out)
+                blocks = replay_blocks(m, self.model, prefix)
+                if blocks is None:
+                    blocks = self._assistant_blocks(m)
             if not blocks:
                 continue  # the API refuses empty content
             if out and out[-1]["role"] == m.role:
@@ -184,12 +215,10 @@ class AnthropicEngine(PricedEngine):
             blocks.append({"type": "text", "text": m.text})
         return blocks
 
-    def _assistant_blocks(self, m: Message) -> list[dict]:
-        blocks: list[dict] = []
-        if m.tool_calls:
-            blocks.extend(self._thinking.get(m.tool_calls[0].id, []))
-        if m.text:
-            blocks.append({"type": "text", "text": m.text})
+    @staticmethod
+    def _assistant_blocks(m: Message) -> list[dict]:
+        """A reply without a record (another engine's, or a test's): its text and calls."""
+        blocks: list[dict] = [{"type": "text", "text": m.text}] if m.text else []
         blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
                       for c in m.tool_calls)
         return blocks
@@ -200,8 +229,6 @@ class AnthropicEngine(PricedEngine):
              max_output_tokens: int | None = None) -> ModelTurn:
         import anthropic
 
-        if not any(m.role == "assistant" for m in messages):
-            self._thinking.clear()  # a fresh round: nothing of an earlier one is sent back
         request = self.build_request(system, tools, messages, max_output_tokens)
         client = self._turn_client()
         stream = None
@@ -226,6 +253,7 @@ class AnthropicEngine(PricedEngine):
 
         closed_blocks: set[int] = set()
         finished = False
+        live = _Narration(on_text)
         try:
             for event in stream:
                 if cancel is not None and cancel.is_set():
@@ -233,9 +261,13 @@ class AnthropicEngine(PricedEngine):
                     if snapshot is None:  # before message_start: the input was sent all the same
                         return ModelTurn(model=self.model, usage=estimated_usage(request),
                                          stop_reason="cancelled")
-                    return self._to_turn(snapshot, closed_blocks, cancelled=True)
+                    return self._to_turn(snapshot, closed_blocks, request, cancelled=True)
                 if event.type == "text":
-                    emit(on_text, event.text)
+                    live.say(event.text)
+                elif event.type == "thinking":
+                    live.say(event.thinking)  # the narration between tool calls, summarized
+                elif event.type == "content_block_start":
+                    live.new_block()
                 elif event.type == "content_block_stop":
                     closed_blocks.add(event.index)
                 elif event.type == "message_stop":
@@ -247,34 +279,52 @@ class AnthropicEngine(PricedEngine):
         if not finished:
             raise with_usage(stream_broken(self.voice(), "the stream ended without message_stop"),
                              _billed(stream, request))
-        return self._to_turn(_snapshot(stream), closed_blocks, cancelled=False)
+        return self._to_turn(_snapshot(stream), closed_blocks, request, cancelled=False)
 
-    def _to_turn(self, message: Any, closed_blocks: set[int], cancelled: bool) -> ModelTurn:
-        texts, calls, thinking = [], [], []
+    def _to_turn(self, message: Any, closed_blocks: set[int], request: dict,
+                 cancelled: bool) -> ModelTurn:
+        texts, calls, kept = [], [], []
         last = len(message.content) - 1
         for i, block in enumerate(message.content):
+            param = block_param(block)
+            if param is not None and i in closed_blocks:  # a block cut off is not replayed
+                kept.append(param)
             if block.type == "text" and block.text:
                 texts.append(block.text)
             elif block.type == "tool_use":
-                # A block not closed, or the last one of a reply stopped by max_tokens, may hold
-                # half its arguments: running it could write half a file.
+                # A block not closed, or the last one of a reply cut off by the output limit
+                # or the context window, may hold half its arguments: running it could write
+                # half a file.
                 if cancelled or i not in closed_blocks or (
-                        message.stop_reason == "max_tokens" and i == last):
+                        message.stop_reason in CUT_OFF and i == last):
                     continue
                 args = block.input if isinstance(block.input, dict) else {}
                 calls.append(ToolCall(id=block.id, name=block.name, arguments=args))
-            elif block.type == "thinking":
-                thinking.append({"type": "thinking", "thinking": block.thinking,
-                                 "signature": block.signature})
-            elif block.type == "redacted_thinking":
-                thinking.append({"type": "redacted_thinking", "data": block.data})
-        if calls and thinking:
-            self._thinking[calls[0].id] = thinking
-            while len(self._thinking) > _CARRY_LIMIT:
-                self._thinking.popitem(last=False)
+        record = None
+        if not cancelled:
+            prefix = fingerprint(self.model, request.get("system", []), request.get("tools", []),
+                                 request["messages"])
+            record = make_record(self.model, prefix, kept)
         return ModelTurn(text="\n\n".join(texts), tool_calls=calls, usage=_usage(message.usage),
-                         model=message.model or self.model,
+                         model=message.model or self.model, record=record,
                          stop_reason="cancelled" if cancelled else (message.stop_reason or ""))
+
+
+class _Narration:
+    """The reply's live text for the window: spoken text and summarized thinking, each block
+    apart from the one before."""
+
+    def __init__(self, on_text: Callable[[str], None] | None):
+        self.on_text, self.spoken, self.fresh = on_text, False, False
+
+    def new_block(self) -> None:
+        self.fresh = self.spoken
+
+    def say(self, text: str) -> None:
+        if not text:
+            return
+        emit(self.on_text, ("\n\n" if self.fresh else "") + text)
+        self.spoken, self.fresh = True, False
 
 
 def _usage(u: Any) -> Usage:

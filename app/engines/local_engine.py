@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import threading
+import urllib.parse
 import uuid
 from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.redact import redact
-from app.core.engine import MODEL_NOT_FOUND, Availability, EngineError
+from app.core.engine import ENGINE_UNREACHABLE, MODEL_NOT_FOUND, Availability, EngineError
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import (OpenAICompatibleEngine, estimated_usage,
                                        result_text, split_usage, with_usage)
@@ -27,11 +29,16 @@ class LocalEngine(OpenAICompatibleEngine):
 
     Whether a model can call tools is found out three ways, cheapest first. Ollama's
     /api/show lists a model's capabilities ("tools") without loading it, and LM Studio's
-    /api/v0/models does the same ("tool_use"); availability() asks them, so the engine list
-    can say "cannot call tools" at once. When neither answers, the first real request tells:
+    REST API does the same: /api/v1/models (LM Studio 0.4 and later) with
+    `capabilities.trained_for_tool_use`, or /api/v0/models/{model} ("tool_use") on older
+    versions; availability() asks them, so the engine list can say "cannot call tools" at
+    once. When neither answers, the first real request tells:
     Ollama refuses tools for such a model with "... does not support tools", which turn()
     reports as MODEL_NOT_FOUND with a plain sentence (the remedy is to choose another model).
     probe_tools() sends a one-token request with one tool, for "Test connection".
+
+    A base URL whose path is wrong (no /v1, or /v1 twice) gets a 404 for every request; that
+    is diagnosed as a wrong address with the address to use, not as a missing model.
 
     Usage arrives only in the stream's last chunk, so a turn cut by Stop, or a stream that
     broke off, carries an estimate instead (estimated_usage: the request's size, about 4
@@ -68,8 +75,24 @@ class LocalEngine(OpenAICompatibleEngine):
         return max(self.config.timeout_s, LOCAL_MIN_TIMEOUT_S)
 
     def _server_root(self) -> str:
-        url = self.base_url()
-        return url[:-3] if url.endswith("/v1") else url
+        """The server itself (scheme, host, port and any prefix), without the /v1 part."""
+        parts = urllib.parse.urlsplit(self.base_url())
+        path = re.sub(r"(/v1)+/?$", "", parts.path.rstrip("/"))
+        return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+    def _diagnose(self, exc: Exception) -> EngineError:
+        err = super()._diagnose(exc)
+        status = getattr(exc, "status_code", None)
+        said = f"{getattr(exc, 'message', '')} {getattr(exc, 'body', '')}".lower()
+        if status == 404 or "unexpected endpoint" in said:
+            expected = _expected_base(self.base_url())
+            if expected != self.base_url():
+                return EngineError(
+                    f"The local server at {self.base_url()} answers, but not at that address: "
+                    f"Ollama and LM Studio expect it to end in a single /v1, as in {expected}. "
+                    "Fix the base URL in Engine settings.", code=ENGINE_UNREACHABLE,
+                    details=err.details, action="Correct the base URL in Engine settings.")
+        return err
 
     def _ensure_model(self) -> str:
         if not self.config.model:
@@ -118,7 +141,19 @@ class LocalEngine(OpenAICompatibleEngine):
                 return "tools" in caps
         except (httpx2.HTTPError, ValueError, AttributeError):
             pass
-        try:  # LM Studio: it can still prompt any model for tools, so only "yes" is certain
+        # LM Studio: it can still prompt any model for tools, so only "yes" is certain.
+        try:  # the v1 REST API (LM Studio 0.4 and later)
+            listed = httpx2.get(f"{root}/api/v1/models", timeout=timeout)
+            entries = listed.json().get("models") if listed.status_code == 200 else None
+            for entry in entries if isinstance(entries, list) else []:
+                names = {entry.get("key"), entry.get("selected_variant"),
+                         *(entry.get("variants") or [])} - {None}
+                if model in names:
+                    caps = entry.get("capabilities") or {}
+                    return True if caps.get("trained_for_tool_use") is True else None
+        except (httpx2.HTTPError, ValueError, AttributeError, TypeError):
+            pass
+        try:  # the v0 REST API of older versions
             listed = httpx2.get(f"{root}/api/v0/models/{model}", timeout=timeout)
             caps = listed.json().get("capabilities") if listed.status_code == 200 else None
             if isinstance(caps, list) and "tool_use" in caps:
@@ -222,6 +257,13 @@ class LocalEngine(OpenAICompatibleEngine):
                           arguments=parse_arguments(s["args"])) for s in ordered if s["name"]]
         return ModelTurn(text="".join(texts), tool_calls=calls, usage=usage or Usage(),
                          model=self.model, stop_reason=finish)
+
+
+def _expected_base(url: str) -> str:
+    """The base URL with its path ending in exactly one /v1 (what both servers serve)."""
+    parts = urllib.parse.urlsplit(url)
+    path = re.sub(r"(/v1)+$", "", parts.path.rstrip("/")) + "/v1"
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
 def _has_model(ids: list[str], model: str) -> bool:

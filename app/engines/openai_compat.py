@@ -13,7 +13,8 @@ from app.core.conversation import Usage
 from app.core.engine import EngineError
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.prices import PricedEngine
-from app.engines.wire import AVAILABILITY_TIMEOUT_S, Voice, from_status, from_transport
+from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, check_base_url, from_status,
+                              from_transport)
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 CHARS_PER_TOKEN = 4  # the rough rule used wherever tokens are estimated from text
@@ -74,7 +75,8 @@ class OpenAICompatibleEngine(PricedEngine):
         import openai
 
         # max_retries=0: the loop is the only retry layer (RELIABILITY.md, "Loops and money").
-        return openai.OpenAI(api_key=key, base_url=self.base_url(), max_retries=0,
+        base_url = check_base_url(self.voice(), self.base_url())
+        return openai.OpenAI(api_key=key, base_url=base_url, max_retries=0,
                              timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)))
 
     def _diagnose(self, exc: Exception) -> EngineError:
@@ -123,4 +125,10 @@ class OpenAICompatibleEngine(PricedEngine):
 
         return (openai.APIConnectionError, httpx2.TransportError, ValueError)
 
+    @staticmethod
+    def _stream_errors() -> tuple[type[Exception], ...]:
+        """What the SDK raises for an error object inside a stream after its 200 (an
+        APIError; caught after _stream_cuts, whose connection errors are APIErrors too)."""
+        import openai
 
+        return (openai.APIError,)

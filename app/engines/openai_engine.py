@@ -7,7 +7,6 @@ import json
 import os
 import re
 import threading
-from collections import OrderedDict
 from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
@@ -16,17 +15,18 @@ from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import (OPENAI_BASE_URL, OpenAICompatibleEngine,
                                        estimated_usage, result_text, split_usage, with_usage)
+from app.engines.responses_replay import (make_record, output_items, reasoning_ids,
+                                          replay_items)
 from app.engines.wire import (Voice, arguments_json, emit, from_status, parse_arguments,
                               stable_tools, stream_broken)
 
-OPENAI_FALLBACK_MODELS = ("gpt-6.1-sol", "gpt-6-astra", "gpt-6.1-terra", "gpt-6-luna",
-                          "gpt-5.5", "gpt-5.4-mini")
+OPENAI_FALLBACK_MODELS = ("gpt-6.2-sol", "gpt-6.2-astra", "gpt-6.1-terra", "gpt-6-luna",
+                          "gpt-6.1-sol", "gpt-5.5", "gpt-5.4-mini")
 # Ids in the models list that are not chat models an agent could use.
 _NOT_CHAT = ("audio", "realtime", "tts", "transcribe", "image", "embedding", "search",
              "moderation", "instruct", "dall-e", "whisper", "sora")
 # Ask for each reasoning item's encrypted content, so it can be sent back statelessly.
 INCLUDE_REASONING = "reasoning.encrypted_content"
-_CARRY_LIMIT = 256  # turns whose reasoning is kept (a round has at most max_steps of them)
 # Output limits of model families (the first prefix that matches). A budget cap above a
 # model's limit would be refused, so it is sent only below it; for a model not listed, only
 # below the smallest limit of current models.
@@ -58,20 +58,21 @@ class OpenAIEngine(OpenAICompatibleEngine):
     between chunks, and no read timeout on a slow but working reply. Local servers use
     Chat Completions instead (local_engine.py), the API they actually implement.
 
-    Reasoning across steps: the GPT-5/6 families are reasoning models. Stateless, their
-    reasoning would be thrown away after each step and redone on the next (more output
-    tokens, less continuity), so every request asks for `include:
-    ["reasoning.encrypted_content"]`, and the reasoning items that preceded a turn's
-    function calls are kept here, keyed by the call id they preceded, and sent back right
-    before that function_call item on the next steps, as the Responses API wants them. The
-    neutral conversation has no place for them (as with Claude's thinking blocks). They are
-    dropped when a round starts afresh (no assistant turn in the messages), and at most
-    _CARRY_LIMIT turns are kept. Items without encrypted content are not kept: with
-    `store: false` the server could not resolve them. A server that refuses `include` (some
-    OpenAI-compatible proxies do, with a 400 or 422 naming it) gets that request once more
-    without it, and no `include` from then on (`include_refused`). That is a rewrite of one
-    request the server could not take, not a second retry layer: nothing transient is
-    retried here.
+    Replay: each turn's `record` is its output as input items, in the order returned
+    (reasoning, commentary messages with their `phase`, function calls; see
+    responses_replay), and the next steps send it back so. The GPT-5/6 families reason, and
+    stateless their reasoning would be redone every step, so every request asks for
+    `include: ["reasoning.encrypted_content"]`. A reasoning item OpenAI says it can no longer
+    verify is left out from then on and the step sent once more. A server that refuses
+    `include` (some OpenAI-compatible proxies do, with a 400 or 422 naming it) gets that
+    request once more without it, and no `include` from then on (`include_refused`). Those
+    are rewrites of one request the server could not take, not a second retry layer.
+
+    The system prompt goes first in `input` as a developer message, not as top-level
+    `instructions`: OpenAI's "Using GPT-6.2" guide says that from GPT-6.2 on the model appends
+    top-level instructions after the input, where no prompt cache reaches them, and that
+    reusable instructions belong in a developer message as the first input item. That is a
+    cached prefix on earlier models too.
 
     Output cap: the `max_output_tokens` argument, when the run's retry layer sets it
     from what is left of a USD budget, becomes `max_output_tokens` when it is below the
@@ -86,9 +87,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
 
     def __init__(self, config: EngineConfig | None = None):
         super().__init__(config)
-        # Reasoning items (Responses wire format) keyed by the call id of the function_call
-        # they preceded; see the class docstring.
-        self._reasoning: OrderedDict[str, list[dict]] = OrderedDict()
+        self._stale: set[str] = set()  # reasoning ids OpenAI no longer accepts
         self.include_refused = False
 
     def base_url(self) -> str:
@@ -128,20 +127,22 @@ class OpenAIEngine(OpenAICompatibleEngine):
 
     def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
                       max_output_tokens: int | None = None) -> dict:
-        items: list[dict] = []
+        items: list[dict] = [{"role": "developer", "content": system}] if system else []
         for m in messages:
             if m.role == "user":
                 items += [{"type": "function_call_output", "call_id": r.call_id,
                            "output": result_text(r.content, r.is_error)} for r in m.tool_results]
                 if m.text:
                     items.append({"role": "user", "content": m.text})
-            else:
-                if m.text:
-                    items.append({"role": "assistant", "content": m.text})
-                for c in m.tool_calls:
-                    items += self._reasoning.get(c.id, [])  # right before its function_call
-                    items.append({"type": "function_call", "call_id": c.id, "name": c.name,
-                                  "arguments": arguments_json(c.arguments)})
+                continue
+            replayed = replay_items(m, self._stale)
+            if replayed is not None:
+                items += replayed  # as the service sent it
+                continue
+            if m.text:  # a reply without a record (another engine's, or a test's)
+                items.append({"role": "assistant", "content": m.text})
+            items += [{"type": "function_call", "call_id": c.id, "name": c.name,
+                       "arguments": arguments_json(c.arguments)} for c in m.tool_calls]
         request: dict[str, Any] = {
             "model": self.model, "input": items, "store": False,
             "prompt_cache_key": self.cache_key(system),
@@ -151,8 +152,6 @@ class OpenAIEngine(OpenAICompatibleEngine):
         cap = self._output_cap(max_output_tokens)
         if cap:
             request["max_output_tokens"] = cap
-        if system:
-            request["instructions"] = system
         if tools:
             request["tools"] = [{"type": "function", "name": t.name, "description": t.description,
                                  "parameters": t.parameters, "strict": False}
@@ -172,16 +171,18 @@ class OpenAIEngine(OpenAICompatibleEngine):
              on_text: Callable[[str], None] | None = None,
              max_output_tokens: int | None = None) -> ModelTurn:
         if not any(m.role == "assistant" for m in messages):
-            self._reasoning.clear()  # a fresh round: nothing of an earlier one is sent back
+            self._stale.clear()  # a fresh round sends no reasoning of an earlier one
         request = self.build_request(system, tools, messages, max_output_tokens)
         try:
             return self._send(request, cancel, on_text)
         except EngineError as err:
-            if _stale_reasoning(err) and self._reasoning:
-                # A reasoning item OpenAI no longer accepts: send the step once more without
-                # the kept reasoning (the model re-reasons), still asking for new reasoning.
-                self._reasoning.clear()
-                return self._send(self.build_request(system, tools, messages, max_output_tokens), cancel, on_text)
+            sent = reasoning_ids(request)
+            if _stale_reasoning(err) and sent:
+                # Reasoning OpenAI no longer accepts: send the step once more without it (the
+                # model re-reasons), still asking for new reasoning.
+                self._stale |= sent
+                return self._send(self.build_request(system, tools, messages, max_output_tokens),
+                                  cancel, on_text)
             if "include" not in request or not _refuses_include(err):
                 raise
         # An OpenAI-compatible server that does not know `include`: this request once more
@@ -238,11 +239,15 @@ class OpenAIEngine(OpenAICompatibleEngine):
                                                         u.input_tokens_details))
                         raise err
                     elif kind == "error":  # after the 200: the input was billed
-                        raise with_usage(from_status(voice, 200, {"error": {
-                            "type": event.code or "", "message": event.message}}),
-                            estimated_usage(request, seen))
+                        raise with_usage(from_status(voice, 200, {"error": _stream_error(event)}),
+                                         estimated_usage(request, seen))
             except self._stream_cuts() as exc:
                 raise with_usage(stream_broken(voice, f"{type(exc).__name__}: {exc}"),
+                                 estimated_usage(request, seen)) from None
+            except self._stream_errors() as exc:
+                # The live service nests a stream's error ({"type": "error", "error": {...}}),
+                # which the SDK raises as an APIError while the stream is read.
+                raise with_usage(from_status(voice, 200, {"error": exc.body}, None, exc.message),
                                  estimated_usage(request, seen)) from None
         if final is None:
             raise with_usage(stream_broken(voice, "the stream ended without response.completed"),
@@ -251,36 +256,24 @@ class OpenAIEngine(OpenAICompatibleEngine):
 
     def _to_turn(self, response: Any) -> ModelTurn:
         texts, calls = [], []
-        reasoning: list[dict] = []  # items since the last function_call
-        carry: dict[str, list[dict]] = {}
         incomplete = response.status == "incomplete"
         for item in response.output or []:
             if item.type == "message":
                 texts += [p.text for p in item.content if p.type == "output_text" and p.text]
-            elif item.type == "reasoning":
-                if getattr(item, "encrypted_content", None):
-                    reasoning.append(_reasoning_input(item))
             elif item.type == "function_call":
-                kept, reasoning = reasoning, []
                 if item.status not in (None, "completed"):
                     continue
                 args = parse_arguments(item.arguments)
                 if incomplete and not args and item.arguments:
                     continue  # cut off by the output limit: half its arguments
                 calls.append(ToolCall(id=item.call_id, name=item.name, arguments=args))
-                if kept:
-                    carry[item.call_id] = kept
-        for call_id, items in carry.items():
-            self._reasoning[call_id] = items
-            self._reasoning.move_to_end(call_id)
-        while len(self._reasoning) > _CARRY_LIMIT:
-            self._reasoning.popitem(last=False)
+        record = make_record(response.model or self.model, output_items(response))
         u = response.usage
         usage = split_usage(u.input_tokens, u.output_tokens, u.input_tokens_details) if u else Usage()
         stop = (getattr(response.incomplete_details, "reason", None) or "incomplete") if incomplete \
             else ("tool_use" if calls else "end_turn")
         return ModelTurn(text="\n\n".join(texts), tool_calls=calls, usage=usage,
-                         model=response.model or self.model, stop_reason=stop)
+                         model=response.model or self.model, stop_reason=stop, record=record)
 
 
 def _output_limit(model: str) -> int:
@@ -305,8 +298,14 @@ def _refuses_include(err: EngineError) -> bool:
         or bool(_REFUSES_INCLUDE.search(f"{err.details} {err.message}")))
 
 
-def _reasoning_input(item: Any) -> dict:
-    """A reasoning output item as the Responses API takes it back in `input`."""
-    return {"type": "reasoning", "id": item.id,
-            "summary": [{"type": "summary_text", "text": s.text} for s in item.summary or []],
-            "encrypted_content": item.encrypted_content}
+def _stream_error(event: Any) -> dict:
+    """An error event's fields, flat ({"type": "error", "code": ...}) or nested as the live
+    service sends it ({"type": "error", "error": {...}})."""
+    nested = getattr(event, "error", None)
+    if isinstance(nested, dict):
+        return nested
+    if nested is not None:
+        return {"type": getattr(nested, "type", "") or "", "code": getattr(nested, "code", ""),
+                "message": getattr(nested, "message", "")}
+    return {"type": getattr(event, "code", "") or "", "code": getattr(event, "code", "") or "",
+            "message": getattr(event, "message", "") or ""}

@@ -158,6 +158,18 @@ def cost_usd(engine_id: str, model: str, usage: Usage) -> float:
     return round(total / PER_TOKENS, 8)
 
 
+def price_known(engine_id: str, model: str) -> bool:
+    """Whether this model's price is in the table (or its engine costs nothing).
+
+    False means its cost is a guess from the engine's default price, which the window and
+    the run summary say instead of presenting the guess as the bill. An engine the table
+    does not know charges nothing, so there is nothing to flag."""
+    table = _table()
+    if engine_id not in table.defaults:
+        return True
+    return not price_for(engine_id, model).estimated
+
+
 def is_estimated(engine_id: str, model: str) -> bool:
     """True when the cost of this model is a guess from the engine's default price."""
     return price_for(engine_id, model).estimated

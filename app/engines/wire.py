@@ -18,9 +18,32 @@ from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL
 AVAILABILITY_TIMEOUT_S = 5.0
 MAX_RETRY_AFTER_S = 3600.0  # a header asking for more than an hour is treated as an hour
 
-# Words vendors use in error bodies. Matched on the lower-cased type, code and message.
-_QUOTA = ("insufficient_quota", "exceeded your current quota", "credit balance", "spending limit",
-          "spend limit", "usage limit", "billing_hard_limit", "billing_not_active", "out of credit")
+# Spend limits and exhausted credit, by the structured fields vendors name them with (an
+# error's type, code, or Anthropic's error.details.error_code), never by its message, whose
+# wording the vendors say can change. Retrying them cannot help.
+_QUOTA_CODES = frozenset({
+    "billing_error", "insufficient_quota", "billing_hard_limit_reached", "billing_not_active",
+    # Anthropic (error.details.error_code)
+    "enforced_spend_limit_reached", "contract_spend_limit_reached",
+    "linked_organization_spend_limit_reached", "linked_organization_billing_unavailable",
+    # OpenAI (error.code)
+    "organization_usage_limit_exceeded", "organization_spend_limit_exceeded",
+    "project_spend_limit_exceeded", "credit_balance_exhausted",
+})
+# Anthropic's one spend-limit answer without a code: a 400 whose message begins so (its
+# errors page documents this sentence).
+_SPEND_LIMIT_400 = "you have reached your specified"
+# Requests the service refused for what they are, not for how busy it is: sending the same
+# one again gets the same answer (OpenAI's ResponseError codes, and the like).
+_DETERMINISTIC = frozenset({
+    "invalid_prompt", "data_residency_mismatch", "bio_policy", "misalignment_policy_violation",
+    "invalid_image", "invalid_image_format", "invalid_base64_image", "invalid_image_url",
+    "image_too_large", "image_too_small", "image_parse_error", "image_content_policy_violation",
+    "invalid_image_mode", "image_file_too_large", "unsupported_image_media_type",
+    "empty_image_file", "failed_to_download_image", "image_file_not_found",
+    "content_policy_violation", "organization_on_hold",
+})
+_POLICY = ("policy", "bio_")
 _TOO_LONG = ("prompt is too long", "context_length_exceeded", "maximum context length",
              "context length", "context window", "too many tokens", "input is too long",
              "request_too_large", "exceeds the context")
@@ -75,37 +98,47 @@ def retry_after_s(headers: Mapping[str, str] | None) -> float | None:
     return min(max(when.timestamp() - time.time(), 0.0), MAX_RETRY_AFTER_S)
 
 
-def _error_fields(body: object) -> tuple[str, str, str]:
-    """(type, code, message) from the JSON error bodies of Anthropic, OpenAI and Ollama."""
+def _error_fields(body: object) -> tuple[str, str, str, str]:
+    """(type, code, message, cause) from the JSON error bodies of Anthropic, OpenAI and Ollama.
+
+    `cause` is Anthropic's error.details.error_code, which names the cause precisely."""
     if not isinstance(body, dict):
-        return "", "", str(body or "")
+        return "", "", str(body or ""), ""
     err = body.get("error", body)
     if isinstance(err, str):  # Ollama: {"error": "model 'x' not found"}
-        return "", "", err
+        return "", "", err, ""
     if not isinstance(err, dict):
-        return "", "", ""
-    return (str(err.get("type") or ""), str(err.get("code") or ""), str(err.get("message") or ""))
+        return "", "", "", ""
+    details = err.get("details")
+    cause = details.get("error_code") if isinstance(details, dict) else None
+    return (str(err.get("type") or ""), str(err.get("code") or ""), str(err.get("message") or ""),
+            cause if isinstance(cause, str) else "")
 
 
 def from_status(voice: Voice, status: int, body: object = None,
                 headers: Mapping[str, str] | None = None, fallback_message: str = "") -> EngineError:
     """Diagnose an HTTP error status (or an error event inside a stream, mapped to a status)."""
-    kind, code, api_message = _error_fields(body)
+    kind, code, api_message, cause = _error_fields(body)
     api_message = api_message or fallback_message
     if status < 400:  # an error event inside a stream that began with 200
         status = _TYPE_STATUS.get(kind, _TYPE_STATUS.get(code, 500))
+    names = {kind, code, cause} - {""}
     words = f"{kind} {code} {api_message}".lower()
-    details = redact(f"HTTP {status} {kind or code}: {api_message}".strip())[:600]
+    details = redact(f"HTTP {status} {cause or kind or code}: {api_message}".strip())[:600]
 
     def err(message: str, code_: str, action: str = "", retryable: bool = False) -> EngineError:
         return EngineError(redact(message), code=code_, retryable=retryable, action=action,
                            retry_after=retry_after_s(headers) if retryable else None,
                            details=details)
 
-    if status in (400, 402, 403, 429) and any(w in words for w in _QUOTA):
+    if "model_not_found" in names:  # the Responses API says so with a 400, Chat with a 404
+        return err(voice.model_missing, MODEL_NOT_FOUND,
+                   "Open Engine settings and choose another model.")
+    if status == 402 or names & _QUOTA_CODES or (
+            status == 400 and api_message.lower().startswith(_SPEND_LIMIT_400)):
         return err(voice.quota, QUOTA_EXHAUSTED)
-    if status == 402:
-        return err(voice.quota, QUOTA_EXHAUSTED)
+    if names & _DETERMINISTIC:
+        return err(_refused_for_content(voice, names, api_message), BAD_REQUEST)
     if status == 413 or (status in (400, 422) and any(w in words for w in _TOO_LONG)):
         return err(f"The conversation is too long for {voice.name}'s model.", PROMPT_TOO_LONG,
                    "The harness shortens old tool output and tries once more.")
@@ -125,13 +158,34 @@ def from_status(voice: Voice, status: int, body: object = None,
         return err(f"{voice.name} is overloaded right now.", TRANSIENT, retryable=True)
     if status in (408, 409) or status >= 500:
         return err(f"{voice.name} had a temporary problem (HTTP {status}).", TRANSIENT, retryable=True)
-    return err(f"{voice.name} refused the request (HTTP {status}): {api_message[:200]}", BAD_REQUEST,
-               "This looks like a bug in Harness Desk. Use Copy details and report it.")
+    return err(_sentence(f"{voice.name} refused the request (HTTP {status}): {api_message[:200]}"),
+               BAD_REQUEST, "This looks like a bug in Harness Desk. Use Copy details and report it.")
 
 
 def from_stream_error(voice: Voice, kind: str, message: str) -> EngineError:
     """Diagnose an error event that arrived inside a stream after a 200."""
     return from_status(voice, 200, {"error": {"type": kind, "message": message}})
+
+
+def _sentence(text: str) -> str:
+    """The text as one sentence: it ends with a full stop (the person sees it as it is)."""
+    text = text.strip().rstrip(":")
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def _refused_for_content(voice: Voice, names: set[str], api_message: str) -> str:
+    """A sentence for a request refused for what it holds, which sending again cannot fix."""
+    if "data_residency_mismatch" in names:
+        return (f"{voice.name} refused the request: this model is not available in the data "
+                "region your account or project requires. Choose another model in Engine "
+                "settings, or change the project's data residency.")
+    if any(p in n for n in names for p in _POLICY) or "organization_on_hold" in names:
+        return _sentence(f"{voice.name} refused the request under its usage policies: "
+                         f"{api_message[:200]}")
+    if any("image" in n for n in names):
+        return _sentence(f"{voice.name} could not read an image in the request: "
+                         f"{api_message[:200]}")
+    return _sentence(f"{voice.name} refused the request as it stands: {api_message[:200]}")
 
 
 def _causes(exc: BaseException) -> list[BaseException]:
@@ -171,6 +225,37 @@ def from_transport(voice: Voice, exc: BaseException, in_stream: bool = False) ->
                            action="Check that the server is running and the address is right.")
     return EngineError(f"The connection to {voice.name} dropped before the reply arrived.",
                        code=TRANSIENT, retryable=True, details=details)
+
+
+def check_base_url(voice: Voice, url: str) -> str:
+    """The base URL when it is a usable web address; else an EngineError with one sentence
+    (a port that is not a number, an unclosed IPv6 bracket, no http:// or https://), raised
+    before any client is built, so a typo never reaches the person as a crash."""
+    import urllib.parse
+
+    import httpx2
+
+    problem = ""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            problem = "it must start with http:// or https:// and name a computer"
+        else:
+            parts.port  # raises ValueError for a port that is not a number in range
+            httpx2.URL(url)
+    except ValueError as exc:
+        problem = ("its port must be a number from 1 to 65535" if "port" in str(exc).lower()
+                   else "it is not written as a web address")
+    except httpx2.InvalidURL:
+        problem = "it is not written as a web address"
+    if problem:
+        shown = redact(url)[:120]
+        who = voice.name[0].lower() + voice.name[1:] if voice.name.startswith("The ") else voice.name
+        raise EngineError(f"The address set for {who}, '{shown}', cannot be used: "
+                          f"{problem} (for example http://localhost:11434/v1). Fix the base URL "
+                          "in Engine settings.", code=ENGINE_UNREACHABLE,
+                          action="Correct the base URL in Engine settings.")
+    return url
 
 
 def stream_broken(voice: Voice, details: str = "") -> EngineError:

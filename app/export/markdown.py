@@ -119,7 +119,8 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
     rows.append(["Rounds", str(s.rounds_count)])
     rows.append(["Tasks done", f"{s.tasks_done} of {s.tasks_total}"])
     rows.append(["Tokens", format_tokens(s.usage)])
-    rows.append(["Cost", md_cell(format_cost(s.cost_usd, s.is_ai))])
+    cost = format_cost(s.cost_usd, s.is_ai) + ("" if s.price_known else " (estimate: price not known)")
+    rows.append(["Cost", md_cell(cost)])
     out += _table(["Item", "Detail"], rows)
     if chart:
         out += [f"![Chart: each round of this run, coloured by outcome]({chart})", ""]

@@ -1,4 +1,4 @@
-"""Export a run summary as Markdown, HTML, ODT or PDF, from the one Markdown the core renders."""
+"""Render a run summary as Markdown, HTML, ODT or PDF bytes, from the one Markdown it has."""
 
 from __future__ import annotations
 
@@ -6,15 +6,13 @@ import base64
 import os
 import re
 import sys
-from pathlib import Path
 
 from app import NAME
 from app.core.errors import HarnessError
-from app.core.files import DiskWriteError, atomic_write_bytes
 from app.core.redact import redact
 from app.export.fonts import font_families
 from app.export.markdown import render_markdown
-from app.export.summary import CHART_NAME, RunSummary, build_summary
+from app.export.summary import CHART_NAME, RunSummary
 
 FORMATS = ("md", "html", "pdf", "odt")
 # For the window's save dialog: format and filter, the most shareable first.
@@ -252,6 +250,7 @@ def to_pdf(summary: RunSummary, locale=None) -> bytes:
 
 
 def render(summary: RunSummary, fmt: str, locale=None) -> bytes:
+    """The document in `fmt` (one of FORMATS). `locale` picks the PDF's paper size."""
     if fmt == "md":
         return to_markdown(summary)
     if fmt == "html":
@@ -261,45 +260,3 @@ def render(summary: RunSummary, fmt: str, locale=None) -> bytes:
     if fmt == "pdf":
         return to_pdf(summary, locale)
     raise ExportError(f"Unknown format \"{fmt}\"; choose one of {', '.join(FORMATS)}.")
-
-
-def export_run(workspace_root: Path | str, fmt: str, output: Path | str,
-               run_id: str | None = None, locale=None) -> Path:
-    """Write the summary of a run (the latest by default) to `output`; return its path.
-
-    Written atomically: a failed export never leaves half a file behind.
-    """
-    fmt = (fmt or "").lower().lstrip(".")
-    if not fmt:
-        raise ExportError("Say which format to write: md, html, pdf or odt.")
-    if fmt not in FORMATS:
-        raise ExportError(f"Unknown format \"{fmt}\"; choose one of {', '.join(FORMATS)}.")
-    output = Path(output).expanduser()
-    if output.is_dir():
-        raise ExportError(f"{output} is a folder; give a file name such as summary.{fmt}.")
-    data = render(build_summary(workspace_root, run_id), fmt, locale)
-    atomic_write_bytes(output, data)
-    return output
-
-
-def export_command(path: str, fmt: str | None, output: str, run_id: str | None = None) -> int:
-    """`harness-desk export`: print "Wrote <file>" and return 0, or one sentence on stderr and 1."""
-    if not fmt:  # no --format: take it from the file name
-        fmt = Path(output).suffix.lstrip(".").lower()
-        fmt = {"markdown": "md", "htm": "html"}.get(fmt, fmt)
-    try:
-        written = export_run(path, fmt, output, run_id)
-    except HarnessError as exc:
-        print(exc.message, file=sys.stderr)
-        return 1
-    except OSError as exc:  # DiskWriteError already carries a sentence
-        print(exc.strerror if isinstance(exc, DiskWriteError) else
-              f"Could not write {output}: {exc.strerror or exc}.", file=sys.stderr)
-        return 1
-    except Exception as exc:  # never a traceback on the command line
-        detail = re.sub(r"\s+", " ", redact(str(exc))).strip()
-        print(f"Could not export the run summary: {detail or type(exc).__name__}.",
-              file=sys.stderr)
-        return 1
-    print(f"Wrote {written}")
-    return 0

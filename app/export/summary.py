@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from app import NAME, __version__
 from app.core.board import Board, BoardError
 from app.core.conversation import Usage
+from app.engines.prices import price_known
 from app.core.errors import HarnessError
 from app.core.records import (EXIT_REASON_WORDS, Event, RoundRecord, RunInfo, read_events,
                               read_rounds, read_run, read_status)
@@ -103,6 +104,7 @@ class RunSummary(BaseModel):
     tasks_total: int = 0
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float = 0.0
+    price_known: bool = True  # False: the model is not in the price table, the cost a guess
     tasks: list[TaskRow] = Field(default_factory=list)
     decisions: list[Decision] = Field(default_factory=list)
     rounds: list[RoundRow] = Field(default_factory=list)
@@ -178,6 +180,12 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
     if board_tasks and not is_latest:
         notes.append("Later runs have worked on this board since; the task list and answers "
                      "show the board as it is now.")
+    known = not info.is_ai or price_known(info.engine, info.model)
+    if not known:
+        notes.append(f"The price of the model {info.model or '(unnamed)'} is not in Harness "
+                     "Desk's price table, so the cost shown is an estimate from the engine's "
+                     "default price, not the bill. Add the model to your prices.json to count "
+                     "it exactly.")
     last_time = info.finished_at or _last_time(rounds, events)
     summary = RunSummary(
         title=title or "Run summary",
@@ -199,6 +207,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
         tasks_total=total,
         usage=usage,
         cost_usd=cost,
+        price_known=known,
         tasks=tasks,
         decisions=decisions,
         rounds=round_rows,

@@ -598,3 +598,10 @@ def test_a_board_nobody_wrote_for_seconds_is_read_once_without_waiting(tmp_path,
     monkeypatch.setattr(board_module, "_sleep", waits.append)
     assert [t.text for t in Board.load(path).tasks] == ["One", "Two"]
     assert waits == []
+
+
+def test_checking_a_task_without_text_on_a_crlf_board():
+    # "- [ ]\r\n": the checkbox is found on the line without its ending.
+    board = Board.parse(b"- [ ]\r\n- [ ] B\r\n")
+    board.set_checked("")
+    assert board.to_bytes() == b"- [x]\r\n- [ ] B\r\n"

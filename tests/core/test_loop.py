@@ -399,12 +399,17 @@ def test_prompt_still_too_long_after_trimming_stops_clearly(tmp_path):
     assert "too long" in result.message
 
 
-def test_repeated_bad_requests_end_rounds_then_the_run(tmp_path):
+def test_a_request_the_service_refused_is_never_sent_again(tmp_path):
+    """A 400 for the request as it stands: the next round would send the same, so the run
+    stops at once, with the service's sentence."""
     ws = board_workspace(tmp_path, TWO_TASKS)
-    engine = ScriptedEngine([], then=EngineError("Bad request.", code=BAD_REQUEST))
+    engine = ScriptedEngine([], then=EngineError("Claude refused the request (HTTP 400): "
+                                                 "tools.0.name: bad", code=BAD_REQUEST))
     result, _ = run(ws, engine, max_engine_failures=3, stall_limit=10, max_attempts=10)
-    assert (result.state, result.exit_reason) == ("failed", "engine_failures")
-    assert [r.result_state for r in rounds_of(ws, result)] == ["engine_error"] * 3
+    assert (result.state, result.exit_reason) == ("failed", "bad_request")
+    assert [r.result_state for r in rounds_of(ws, result)] == ["engine_error"]
+    assert len(engine.requests) == 1
+    assert "tools.0.name" in result.message
 
 
 def test_status_json_is_valid_after_every_event(tmp_path):
@@ -420,7 +425,7 @@ def test_status_json_is_valid_after_every_event(tmp_path):
 
 
 def test_undo_of_a_round_restores_deleted_files_and_removes_created_ones(tmp_path):
-    from app.core.undo import undo_round
+    from app.core.undo import undo_manifest
 
     ws = board_workspace(tmp_path, TWO_TASKS, {"old.bin": "placeholder"})
     original = bytes(range(256)) * 4
@@ -430,7 +435,7 @@ def test_undo_of_a_round_restores_deleted_files_and_removes_created_ones(tmp_pat
                              call("complete_task", summary="a", evidence=["new/a.md"])],
                             then=call("give_up", reason="-", findings="-"))
     result, _ = run(ws, engine, stall_limit=1)
-    report = undo_round(ws.root, ws.harness_dir, ws.run_dir(result.run_id) / "undo" / "1.json")
+    report = undo_manifest(ws.root, ws.harness_dir, ws.run_dir(result.run_id) / "undo" / "1.json")
     assert (ws.root / "old.bin").read_bytes() == original
     assert not (ws.root / "new").exists()
     assert "old.bin" in report.restored and "new/a.md" in report.removed
@@ -464,7 +469,7 @@ def test_engine_errors_are_not_blamed_on_the_task(tmp_path):
     ws = board_workspace(tmp_path, TWO_TASKS)
     engine = ScriptedEngine([], then=EngineError("Bad request.", code=BAD_REQUEST))
     result, _ = run(ws, engine)  # defaults: stall_limit 2, max_engine_failures 3
-    assert (result.state, result.exit_reason) == ("failed", "engine_failures")
+    assert (result.state, result.exit_reason) == ("failed", "bad_request")
     assert "no progress" not in ws.board_path.read_text(encoding="utf-8")
 
 

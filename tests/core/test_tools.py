@@ -12,7 +12,7 @@ import pytest
 from app.core.board import Board
 from app.core.tools import (MAX_LIST_ENTRIES, MAX_READ_CHARS, MAX_READ_LINES,
                             MAX_SEARCH_MATCHES, TOOL_SPECS, ToolBox, looks_like_path)
-from app.core.undo import BlobStore, RoundChanges, undo_round
+from app.core.undo import BlobStore, RoundChanges, undo_manifest
 
 TASK = "Compare the three strongest positioning options"
 BOARD = f"""# Homepage
@@ -274,7 +274,7 @@ def test_delete_file_removes_files_only_and_undo_brings_it_back(box, ws):
     assert out.changed == ["logo.png"] and not (ws / "logo.png").exists()
     assert box.call("delete_file", {"path": "logo.png"}).is_error
     box.changes.finish()
-    undo_round(ws, ws / ".harness", ws / ".harness/runs/r/undo/1.json")
+    undo_manifest(ws, ws / ".harness", ws / ".harness/runs/r/undo/1.json")
     assert (ws / "logo.png").read_bytes() == b"\x00\x01binary\xff"
 
 
@@ -284,7 +284,7 @@ def test_undo_after_a_killed_round_restores_what_the_tools_changed(box, ws):
     box.call("edit_file", {"path": "notes/plan.md", "old_text": "alpha", "new_text": "ALPHA"})
     box.call("delete_file", {"path": "old.md"})
     # No finish(): the process died mid-round, the manifest written before each change remains.
-    report = undo_round(ws, ws / ".harness", ws / ".harness/runs/r/undo/1.json")
+    report = undo_manifest(ws, ws / ".harness", ws / ".harness/runs/r/undo/1.json")
     assert sorted(report.restored) == ["notes/plan.md", "old.md"]
     assert report.removed == ["new/made.md"] and not (ws / "new").exists()
     assert (ws / "notes/plan.md").read_text() == "alpha\nBeta line\ngamma\n"

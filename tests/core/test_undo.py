@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from app.core.undo import (ABSENT, BlobStore, RoundChanges, UndoError, sha256_bytes,
-                           undo_round)
+                           undo_manifest)
 
 BINARY = bytes(range(256)) * 40 + b"\x00\xff\r\n\r"
 
@@ -97,7 +97,7 @@ def _agent_round(ws, finish=True):
 
 def test_undo_restores_deleted_files_byte_for_byte_and_removes_created_ones(ws):
     _agent_round(ws)
-    report = undo_round(ws, ws / ".harness", manifest_for(ws))
+    report = undo_manifest(ws, ws / ".harness", manifest_for(ws))
     assert (ws / "old.txt").read_bytes() == b"line one\r\nline two\r\n"
     assert (ws / "img" / "logo.png").read_bytes() == BINARY
     assert (ws / "keep.md").read_text() == "keep\n"
@@ -119,7 +119,7 @@ def test_undo_keeps_folders_that_existed_or_are_not_empty(ws):
     (ws / "fresh" / "a.md").write_text("a")
     changes.finish()
     (ws / "fresh" / "mine.md").write_text("the person's own file")
-    undo_round(ws, ws / ".harness", manifest_for(ws))
+    undo_manifest(ws, ws / ".harness", manifest_for(ws))
     assert (ws / "img").is_dir()
     assert (ws / "fresh" / "mine.md").exists() and not (ws / "fresh" / "a.md").exists()
 
@@ -128,7 +128,7 @@ def test_undo_after_a_kill_without_finish_still_restores(ws):
     _agent_round(ws, finish=False)  # the process died before finish(): "after" is null
     assert all(v["after"] is None
                for v in json.loads(manifest_for(ws).read_text())["files"].values())
-    report = undo_round(ws, ws / ".harness", manifest_for(ws))
+    report = undo_manifest(ws, ws / ".harness", manifest_for(ws))
     assert (ws / "img" / "logo.png").read_bytes() == BINARY
     assert (ws / "old.txt").exists() and not (ws / "made.md").exists()
     assert len(report.restored) == 3 and len(report.removed) == 2
@@ -140,7 +140,7 @@ def test_person_edit_after_the_round_keeps_both_versions(ws):
     (ws / "keep.md").write_text("agent edit\n")
     changes.finish()
     (ws / "keep.md").write_text("the person's edit\n")
-    report = undo_round(ws, ws / ".harness", manifest_for(ws, 3))
+    report = undo_manifest(ws, ws / ".harness", manifest_for(ws, 3))
     assert (ws / "keep.md").read_text() == "the person's edit\n"
     assert (ws / "keep (before round 3).md").read_text() == "keep\n"
     assert report.kept_both == [("keep.md", "keep (before round 3).md")]
@@ -148,7 +148,7 @@ def test_person_edit_after_the_round_keeps_both_versions(ws):
     assert "keep (before round 3).md" in report.summary()
     assert "changed after round 3" in report.messages[0]
     # Undoing again does not pile up copies.
-    again = undo_round(ws, ws / ".harness", manifest_for(ws, 3))
+    again = undo_manifest(ws, ws / ".harness", manifest_for(ws, 3))
     assert again.kept_both == [("keep.md", "keep (before round 3).md")]
     assert sorted(p.name for p in ws.iterdir() if p.name.startswith("keep")) == [
         "keep (before round 3).md", "keep.md"]
@@ -160,7 +160,7 @@ def test_created_file_the_person_edited_is_kept(ws):
     (ws / "made.md").write_text("agent\n")
     changes.finish()
     (ws / "made.md").write_text("agent\nplus the person's notes\n")
-    report = undo_round(ws, ws / ".harness", manifest_for(ws))
+    report = undo_manifest(ws, ws / ".harness", manifest_for(ws))
     assert (ws / "made.md").read_text() == "agent\nplus the person's notes\n"
     assert report.removed == []
     assert "Kept made.md" in report.summary()
@@ -172,7 +172,7 @@ def test_file_the_person_deleted_after_the_round_is_put_back(ws):
     (ws / "keep.md").write_text("agent\n")
     changes.finish()
     (ws / "keep.md").unlink()
-    report = undo_round(ws, ws / ".harness", manifest_for(ws))
+    report = undo_manifest(ws, ws / ".harness", manifest_for(ws))
     assert (ws / "keep.md").read_text() == "keep\n"
     assert report.restored == ["keep.md"] and report.messages
 
@@ -181,7 +181,7 @@ def test_undo_of_an_untouched_state_reports_unchanged(ws):
     changes = recorder(ws)
     changes.before_change("keep.md")
     changes.finish()
-    report = undo_round(ws, ws / ".harness", manifest_for(ws))
+    report = undo_manifest(ws, ws / ".harness", manifest_for(ws))
     assert report.unchanged == ["keep.md"]
     assert "already as before" in report.summary()
 
@@ -196,7 +196,7 @@ def test_tampered_manifest_cannot_reach_git_or_outside(ws, tmp_path):
         "TASKS.md": {"before": blob, "after": None},
         "x.md": {"before": ABSENT, "after": None, "new_dirs": ["../.."]},
     }}))
-    report = undo_round(ws, ws / ".harness", path)
+    report = undo_manifest(ws, ws / ".harness", path)
     assert (ws / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n"
     assert not (tmp_path / "escaped.txt").exists() and not (ws / "TASKS.md").exists()
     assert sum(m.startswith("Skipped") for m in report.messages) == 3
@@ -204,11 +204,11 @@ def test_tampered_manifest_cannot_reach_git_or_outside(ws, tmp_path):
 
 def test_missing_or_corrupt_manifest_raises_a_plain_error(ws):
     with pytest.raises(UndoError):
-        undo_round(ws, ws / ".harness", manifest_for(ws, 9))
+        undo_manifest(ws, ws / ".harness", manifest_for(ws, 9))
     manifest_for(ws, 8).parent.mkdir(parents=True)
     manifest_for(ws, 8).write_text("{not json")
     with pytest.raises(UndoError) as exc:
-        undo_round(ws, ws / ".harness", manifest_for(ws, 8))
+        undo_manifest(ws, ws / ".harness", manifest_for(ws, 8))
     assert "no readable undo record" in exc.value.message
 
 
@@ -219,7 +219,7 @@ def test_restored_file_keeps_its_mode(ws):
     changes.before_change("keep.md")
     (ws / "keep.md").write_text("agent\n")
     changes.finish()
-    undo_round(ws, ws / ".harness", manifest_for(ws))
+    undo_manifest(ws, ws / ".harness", manifest_for(ws))
     assert (ws / "keep.md").stat().st_mode & 0o777 == 0o640
 
 
@@ -235,7 +235,7 @@ def test_after_a_kill_undo_still_keeps_the_persons_later_edits(ws):
     # ... the process is killed here: finish() never runs. Then the person edits both files.
     (ws / "keep.md").write_text("the person's rewrite\n")
     (ws / "notes" / "new.md").write_text("the person's notes\n")
-    report = undo_round(ws, ws / ".harness", manifest_for(ws, 2))
+    report = undo_manifest(ws, ws / ".harness", manifest_for(ws, 2))
     assert (ws / "keep.md").read_text() == "the person's rewrite\n"
     assert (ws / "keep (before round 2).md").read_text() == "keep\n"
     assert (ws / "notes" / "new.md").read_text() == "the person's notes\n"

@@ -660,6 +660,38 @@ def test_status_decide_and_undo_do_not_import_qt_or_the_ai_sdks(cli, blocked, co
     assert res.code == 0, res
 
 
+# Beyond Qt and the SDKs: what each light command has no use for. `status` of a finished run
+# probes no lock and parses no board; `decide` reads no records, so it needs no pydantic.
+NOT_NEEDED = {
+    "status": ("platformdirs", "keyring", "filelock", "httpx", "httpx2", "asyncio",
+               "app.engines", "app.commands.run", "app.core.loop", "app.core.board"),
+    "decide": ("platformdirs", "keyring", "filelock", "httpx", "httpx2", "asyncio", "pydantic",
+               "app.engines", "app.commands", "app.core.loop", "app.core.records"),
+    "undo": ("platformdirs", "keyring", "httpx", "httpx2", "asyncio", "app.engines",
+             "app.commands", "app.core.loop", "app.core.board"),
+}
+NOT_NEEDED_CHECK = r"""
+import sys
+from app.cli import main
+rc = main(sys.argv[2:])
+unwanted = sys.argv[1].split(",")
+loaded = sorted(m for m in sys.modules
+                if any(m == u or m.startswith(u + ".") for u in unwanted))
+assert not loaded, loaded
+assert rc == 0, rc
+"""
+
+
+@pytest.mark.parametrize("command", [["status", "{ws}"], ["decide", "{ws}", "--answer", "trust"],
+                                     ["undo", "{ws}", "--round", "1"]],
+                         ids=lambda c: c[0])
+def test_the_light_commands_load_only_what_they_use(cli, blocked, command):
+    ws, _ = blocked
+    unwanted = ",".join(NOT_NEEDED[command[0]])
+    res = cli.python(NOT_NEEDED_CHECK, unwanted, *[a.format(ws=ws) for a in command])
+    assert res.code == 0, res
+
+
 def test_importing_app_creates_no_files_and_prints_nothing(cli, tmp_path):
     home = tmp_path / "home"
     home.mkdir()

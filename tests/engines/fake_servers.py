@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
 import socket
 import threading
@@ -23,6 +25,8 @@ class Reply:
     cut_after: int | None = None          # send only this many SSE events, then stop
     cut_mode: str = "reset"               # "reset": drop the connection mid-body; "eof": end cleanly
     delay_s: float = 0.0                  # wait before answering (for timeouts)
+    claude: dict | None = None            # the Messages API reply the events were made from
+    response: dict | None = None          # the Responses API response the events were made from
 
 
 @dataclass
@@ -43,6 +47,8 @@ class FakeServer:
 
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
+        self.refusals: list[Reply] = []  # requests the fake service refused as the real one would
+        self.responses = ResponsesRules()
         self.queues: dict[str, deque[Reply]] = {}
         self.defaults: dict[str, Reply] = {}
         self._lock = threading.Lock()
@@ -63,6 +69,18 @@ class FakeServer:
                         self.command, path, {k.lower(): v for k, v in self.headers.items()}, raw,
                         self.client_address[1]))
                     reply = server._next(path)
+                    if path.endswith("/v1/messages") and self.command == "POST":
+                        # What the Messages API enforces on thinking blocks (see claude_rules).
+                        body = server.requests[-1].json
+                        refused = claude_refusal(body)
+                        if refused is not None:
+                            server.refusals.append(refused)
+                            server.queues.setdefault(path, deque()).appendleft(reply)
+                            reply = refused
+                        elif reply.claude is not None:
+                            reply = claude_bound(body, reply)
+                    if path.endswith("/responses") and self.command == "POST":
+                        reply = server.responses.answer(server.requests[-1].json, reply)
                 server._send(self, reply)
 
             do_GET = do_POST = do_DELETE = _handle
@@ -89,6 +107,11 @@ class FakeServer:
     def default(self, path: str, reply: Reply) -> None:
         """A reply given whenever the queue for `path` is empty."""
         self.defaults[path] = reply
+
+    @property
+    def flags(self) -> list[str]:
+        """What the fake Responses API noticed was sent back out of order or without phase."""
+        return self.responses.flags
 
     def bodies(self, path: str) -> list[Any]:
         return [r.json for r in self.requests if r.path == path]
@@ -209,6 +232,8 @@ def claude_events(message: dict) -> list[tuple[str, dict]]:
             opened = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
             deltas = [{"type": "input_json_delta", "partial_json": p}
                       for p in _pieces(json.dumps(block["input"]), 4)]
+        elif block["type"] == "redacted_thinking":
+            opened, deltas = dict(block), []
         else:
             opened = {"type": "thinking", "thinking": "", "signature": ""}
             deltas = [{"type": "thinking_delta", "thinking": block["thinking"]},
@@ -227,12 +252,81 @@ def claude_events(message: dict) -> list[tuple[str, dict]]:
 
 
 def claude_stream(blocks: list[dict], **kw: Any) -> Reply:
-    return Reply(events=claude_events(claude_message(blocks, **kw)))
+    message = claude_message(blocks, **kw)
+    return Reply(events=claude_events(message), claude=message)
 
 
-def claude_error(status: int, kind: str, message: str, headers: dict | None = None) -> Reply:
+# What the Messages API enforces: a thinking block is bound to the model and to everything
+# before it (system, tools, earlier messages, earlier blocks of its reply). The fake service
+# signs each thinking block it sends with a hash of that prefix, and refuses a request whose
+# thinking block no longer sits after the same prefix (moved, edited, or after a changed
+# earlier message), with the service's 400.
+BOUND_TO_ANOTHER = "The block is bound to a different conversation"
+
+
+def _bare(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _bare(v) for k, v in value.items() if k != "cache_control"}
+    if isinstance(value, list):
+        return [_bare(v) for v in value]
+    return value
+
+
+def _content(message: dict) -> list[dict]:
+    content = message.get("content")
+    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+
+
+def _bound(request: dict, messages: list[dict], before: list[dict], block: dict) -> str:
+    prefix = {"model": request.get("model"), "system": _bare(request.get("system")),
+              "tools": _bare(request.get("tools")), "messages": _bare(messages),
+              "before": _bare(before), "thinking": block.get("thinking", block.get("data"))}
+    text = json.dumps(prefix, sort_keys=True, ensure_ascii=False)
+    return "bound:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def claude_bound(request: dict, reply: Reply) -> Reply:
+    """The reply with each thinking block signed for the request it answers."""
+    message = copy.deepcopy(reply.claude)
+    messages = [dict(m, content=_content(m)) for m in request.get("messages", [])]
+    blocks = message["content"]
+    for i, block in enumerate(blocks):
+        if block["type"] == "thinking":
+            block["signature"] = _bound(request, messages, blocks[:i], block)
+        elif block["type"] == "redacted_thinking":
+            block["data"] = _bound(request, messages, blocks[:i], block)
+    return Reply(status=reply.status, events=claude_events(message), headers=reply.headers,
+                 cut_after=reply.cut_after, cut_mode=reply.cut_mode, delay_s=reply.delay_s,
+                 claude=message)
+
+
+def claude_refusal(request: Any) -> Reply | None:
+    """The service's 400 when a thinking block in the request is not where it was written."""
+    if not isinstance(request, dict):
+        return None
+    messages = [dict(m, content=_content(m)) for m in request.get("messages", [])]
+    for k, m in enumerate(messages):
+        if m.get("role") != "assistant":
+            continue
+        for j, block in enumerate(m["content"]):
+            kind = block.get("type")
+            if kind not in ("thinking", "redacted_thinking"):
+                continue
+            sent = block.get("signature") if kind == "thinking" else block.get("data")
+            if sent != _bound(request, messages[:k], m["content"][:j], block):
+                return claude_error(400, "invalid_request_error",
+                                    f"messages.{k}.content.{j}: {BOUND_TO_ANOTHER}.")
+    return None
+
+
+def claude_error(status: int, kind: str, message: str, headers: dict | None = None,
+                 error_code: str | None = None) -> Reply:
+    """An error body; `error_code` goes in error.details, as the service names causes now."""
+    error: dict[str, Any] = {"type": kind, "message": message}
+    if error_code:
+        error["details"] = {"error_code": error_code}
     return Reply(status=status, headers=headers or {}, body={
-        "type": "error", "error": {"type": kind, "message": message}, "request_id": "req_fake"})
+        "type": "error", "error": error, "request_id": "req_fake"})
 
 
 def claude_models(ids: list[str]) -> Reply:
@@ -253,9 +347,14 @@ def oa_usage(input_tokens: int = 200, output_tokens: int = 40, cached: int = 0,
             "total_tokens": input_tokens + output_tokens}
 
 
-def oa_message(text: str) -> dict:
-    return {"type": "message", "id": "msg_fake", "status": "completed", "role": "assistant",
-            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+def oa_message(text: str, phase: str | None = None, item_id: str = "msg_fake") -> dict:
+    """An assistant message; `phase` "commentary" marks narration between calls, as the
+    newest models send it, "final_answer" the end."""
+    message = {"type": "message", "id": item_id, "status": "completed", "role": "assistant",
+               "content": [{"type": "output_text", "text": text, "annotations": []}]}
+    if phase:
+        message["phase"] = phase
+    return message
 
 
 def oa_reasoning(item_id: str, summary: list[str] = (), encrypted: str | None = "gAAAAenc==") -> dict:
@@ -331,7 +430,104 @@ def oa_events(response: dict) -> list[tuple[str, dict]]:
 
 
 def oa_stream(output: list[dict], **kw: Any) -> Reply:
-    return Reply(events=oa_events(oa_response(output, **kw)))
+    response = oa_response(output, **kw)
+    return Reply(events=oa_events(response), response=response)
+
+
+class ResponsesRules:
+    """What the Responses API asks of the items sent back, and how it reports cache reads.
+
+    Output items must come back in the order returned, each assistant message with its
+    `phase`; the service still answers otherwise, so a breach is noted in `flags` for the
+    test to see. With `count_cache` on, usage reports what the service would: the prompt is
+    rendered as tools, then the input items, then the top-level `instructions` (which the
+    latest-model guide says newer models append after the input), and the cached tokens are
+    the longest prefix shared with an earlier request of the same prompt_cache_key, at 4
+    characters a token, from 1,024 tokens up.
+    """
+
+    MIN_CACHED = 1024
+
+    def __init__(self) -> None:
+        self.issued: list[list[dict]] = []  # each answered response's output items
+        self.flags: list[str] = []
+        self.count_cache = False
+        self.seen: dict[str, list[str]] = {}
+
+    def answer(self, request: Any, reply: Reply) -> Reply:
+        if isinstance(request, dict):
+            self._check(request.get("input") or [])
+            if self.count_cache and reply.response is not None:
+                reply = self._with_cache_usage(request, reply)
+        if reply.response is not None:
+            self.issued.append(reply.response["output"])
+        return reply
+
+    def _origin(self, item: dict) -> tuple[int, int, dict] | None:
+        for r, output in enumerate(self.issued):
+            for pos, out in enumerate(output):
+                if out["type"] == "reasoning" and item.get("type") == "reasoning":
+                    if item.get("id") == out["id"]:
+                        return r, pos, out
+                elif out["type"] == "function_call" and item.get("type") == "function_call":
+                    if item.get("call_id") == out["call_id"]:
+                        return r, pos, out
+                elif out["type"] == "message" and item.get("role") == "assistant":
+                    text = item.get("content")
+                    if isinstance(text, list):
+                        text = "".join(p.get("text", "") for p in text)
+                    if item.get("id") == out["id"] or text == out["content"][0]["text"]:
+                        return r, pos, out
+        return None
+
+    def _check(self, items: list) -> None:
+        placed: dict[int, list[tuple[int, int]]] = {}
+        for index, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            found = self._origin(item)
+            if found is None:
+                continue
+            r, pos, out = found
+            placed.setdefault(r, []).append((index, pos))
+            if out["type"] == "message" and out.get("phase") and item.get("phase") != out["phase"]:
+                self.flags.append(f"input[{index}]: an assistant message lost its phase "
+                                  f"{out['phase']!r}")
+        for r, spots in placed.items():
+            indexes = [i for i, _ in spots]
+            positions = [p for _, p in spots]
+            if positions != sorted(positions) or indexes != list(range(indexes[0],
+                                                                       indexes[-1] + 1)):
+                self.flags.append(f"response {r}: output items sent back out of order "
+                                  f"(positions {positions} at input {indexes})")
+
+    def _with_cache_usage(self, request: dict, reply: Reply) -> Reply:
+        parts = [json.dumps(request.get("tools") or [], sort_keys=True)]
+        parts += [json.dumps(i, sort_keys=True) for i in request.get("input") or []]
+        if request.get("instructions"):
+            parts.append(json.dumps({"instructions": request["instructions"]}))
+        rendered = "".join(parts)
+        key = f"{request.get('model')}|{request.get('prompt_cache_key')}"
+        shared = max((_common_prefix(rendered, earlier) for earlier in self.seen.get(key, [])),
+                     default=0)
+        self.seen.setdefault(key, []).append(rendered)
+        cached = shared // 4 if shared // 4 >= self.MIN_CACHED else 0
+        total = max(len(rendered) // 4, cached)
+        response = copy.deepcopy(reply.response)
+        response["usage"] = oa_usage(input_tokens=total, output_tokens=40, cached=cached,
+                                     cache_write=total - cached)
+        return Reply(status=reply.status, events=oa_events(response), headers=reply.headers,
+                     cut_after=reply.cut_after, cut_mode=reply.cut_mode, delay_s=reply.delay_s,
+                     response=response)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def oa_error(status: int, message: str, kind: str = "invalid_request_error",

@@ -129,14 +129,16 @@ def test_thinking_blocks_are_sent_back_with_their_tool_calls(claude, server):
                                          tool_use("toolu_07", "write_file", {"path": "n.md", "content": "#"})]),
                 claude_stream([text_block("ok")]))
     turn = claude.turn(SYSTEM, TOOLS, FIRST)
-    history = FIRST + [Message(role="assistant", tool_calls=turn.tool_calls),
+    history = FIRST + [Message(role="assistant", tool_calls=turn.tool_calls, record=turn.record),
                        Message(role="user", tool_results=[ToolResult(call_id="toolu_07",
                                                                      name="write_file", content="ok")])]
     claude.turn(SYSTEM, TOOLS, history)
     assistant = server.requests[1].json["messages"][1]["content"]
-    assert assistant[0] == {"type": "thinking", "thinking": "The notes need a heading.",
-                            "signature": "sig-xyz"}
+    assert assistant[0]["type"] == "thinking"
+    assert assistant[0]["thinking"] == "The notes need a heading."
+    assert assistant[0]["signature"].startswith("bound:")  # as the fake service signed it
     assert assistant[1]["type"] == "tool_use"
+    assert server.refusals == []
 
 
 def test_401_is_final_plain_and_never_shows_the_key(claude, server):
@@ -175,15 +177,32 @@ def test_overload_and_server_errors_are_retryable(claude, server, status, kind):
     assert len(server.requests) == 1
 
 
-@pytest.mark.parametrize("status, message", [
-    (400, "Your credit balance is too low to access the Anthropic API."),
-    (429, "You have reached your specified API usage limits."),
+@pytest.mark.parametrize("status, kind, code, message", [
+    # error.details.error_code names the cause; the message's wording may change at any time
+    (429, "rate_limit_error", "enforced_spend_limit_reached", "Request refused."),
+    (429, "rate_limit_error", "contract_spend_limit_reached", "Request refused."),
+    (402, "billing_error", "linked_organization_spend_limit_reached", "Payment required."),
+    (402, "billing_error", None, "Payment required."),
+    # the one spend limit the errors page documents by its sentence alone
+    (400, "invalid_request_error", None,
+     "You have reached your specified API usage limits. You will regain access on 2026-12-01."),
 ])
-def test_exhausted_credit_is_final(claude, server, status, message):
-    kind = "invalid_request_error" if status == 400 else "rate_limit_error"
-    server.push(MESSAGES, claude_error(status, kind, message, headers={"retry-after": "30"}))
+def test_spend_limits_are_read_from_the_structured_fields_and_are_final(claude, server, status,
+                                                                        kind, code, message):
+    server.push(MESSAGES, claude_error(status, kind, message, error_code=code))
     err = fail(claude)
     assert err.code == QUOTA_EXHAUSTED and not err.retryable and err.retry_after is None
+
+
+@pytest.mark.parametrize("code, message", [
+    ("ramp_limit_exceeded", "Your usage is growing faster than your spend limit allows."),
+    (None, "Rate limit reached; see your usage limits and spend limit in the Console."),
+])
+def test_a_rate_limit_that_merely_mentions_limits_is_retried(claude, server, code, message):
+    server.push(MESSAGES, claude_error(429, "rate_limit_error", message,
+                                       headers={"retry-after": "3"}, error_code=code))
+    err = fail(claude)
+    assert err.code == TRANSIENT and err.retryable and err.retry_after == 3.0
 
 
 def test_prompt_too_long_asks_for_a_trim(claude, server):
@@ -348,14 +367,10 @@ def test_availability_when_nothing_listens(monkeypatch):
 def test_thinking_blocks_are_not_carried_into_a_new_round(claude, server):
     server.push(MESSAGES, claude_stream([thinking_block("Plan.", "sig-1"),
                                          tool_use("toolu_8", "write_file", {"path": "n", "content": "#"})]),
-                claude_stream([text_block("new round")]), claude_stream([text_block("ok")]))
-    turn = claude.turn(SYSTEM, TOOLS, FIRST)
+                claude_stream([text_block("new round")]))
+    claude.turn(SYSTEM, TOOLS, FIRST)
     claude.turn(SYSTEM, TOOLS, [Message(role="user", text="Task: the next one")])
-    history = FIRST + [Message(role="assistant", tool_calls=turn.tool_calls),
-                       Message(role="user", tool_results=[ToolResult(call_id="toolu_8",
-                                                                     name="write_file", content="ok")])]
-    claude.turn(SYSTEM, TOOLS, history)
-    assert '"thinking"' not in server.requests[2].raw.decode()
+    assert '"thinking":"' not in server.requests[1].raw.decode().replace(" ", "")
 
 
 def test_a_turn_cut_by_stop_carries_the_usage_seen_so_far(claude, server):

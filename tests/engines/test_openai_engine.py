@@ -64,7 +64,8 @@ def test_request_is_stateless_streamed_and_uses_function_tools(gpt, server):
     (request,) = server.requests
     body = request.json
     assert body["stream"] is True and body["store"] is False
-    assert body["instructions"] == SYSTEM
+    assert "instructions" not in body  # the system prompt leads the input (cached prefix)
+    assert body["input"][0] == {"role": "developer", "content": SYSTEM}
     assert [t["name"] for t in body["tools"]] == ["give_up", "write_file"]
     assert all(t["type"] == "function" for t in body["tools"])
     assert request.headers["x-stainless-retry-count"] == "0"
@@ -89,12 +90,13 @@ def test_conversation_maps_to_items_outputs_first(gpt, server):
     ]
     gpt.turn(SYSTEM, TOOLS, history)
     items = server.requests[0].json["input"]
-    assert items[1] == {"role": "assistant", "content": "Writing."}
-    assert items[2]["type"] == "function_call" and items[2]["call_id"] == "call_1"
-    assert json.loads(items[2]["arguments"]) == {"path": ".env", "content": "x"}
-    assert items[3] == {"type": "function_call_output", "call_id": "call_1",
+    assert items[0] == {"role": "developer", "content": SYSTEM}
+    assert items[2] == {"role": "assistant", "content": "Writing."}
+    assert items[3]["type"] == "function_call" and items[3]["call_id"] == "call_1"
+    assert json.loads(items[3]["arguments"]) == {"path": ".env", "content": "x"}
+    assert items[4] == {"type": "function_call_output", "call_id": "call_1",
                         "output": "Error: Refused: .env is off limits."}
-    assert items[4] == {"role": "user", "content": "Notice: that path is off limits."}
+    assert items[5] == {"role": "user", "content": "Notice: that path is off limits."}
 
 
 def test_prompt_cache_key_and_prefix_are_identical_across_rounds(gpt, server):
@@ -104,7 +106,7 @@ def test_prompt_cache_key_and_prefix_are_identical_across_rounds(gpt, server):
     first, second = (r.json for r in server.requests)
     assert first["prompt_cache_key"] == second["prompt_cache_key"] == "workspace-7f3a"
     assert json.dumps(first["tools"]) == json.dumps(second["tools"])
-    assert first["instructions"] == second["instructions"]
+    assert first["input"][0] == second["input"][0] == {"role": "developer", "content": SYSTEM}
 
 
 def test_without_a_workspace_key_the_cache_key_is_still_stable(server, monkeypatch):
@@ -245,7 +247,7 @@ def test_availability_without_a_key(server):
 def _after(turn, results: dict[str, str]) -> list[Message]:
     """The round so far: the report, the assistant turn, and the results of its calls."""
     return FIRST + [
-        Message(role="assistant", text=turn.text, tool_calls=turn.tool_calls),
+        Message(role="assistant", text=turn.text, tool_calls=turn.tool_calls, record=turn.record),
         Message(role="user", tool_results=[ToolResult(call_id=i, name="write_file", content=c)
                                            for i, c in results.items()])]
 
@@ -261,7 +263,7 @@ def test_every_request_asks_for_encrypted_reasoning_and_stays_stateless(gpt, ser
     assert body["include"] == ["reasoning.encrypted_content"] and body["store"] is False
 
 
-def test_reasoning_goes_back_right_before_its_function_call_on_the_next_step(gpt, server):
+def test_output_goes_back_in_the_order_returned_on_the_next_step(gpt, server):
     server.push(RESPONSES, oa_stream(
         [oa_reasoning("rs_1", ["The notes need a heading."], "gAAAA-enc-1"),
          oa_message("Writing the notes."),
@@ -272,19 +274,21 @@ def test_reasoning_goes_back_right_before_its_function_call_on_the_next_step(gpt
     assert turn.usage.output_tokens == 300  # reasoning tokens are billed as output
     gpt.turn(SYSTEM, TOOLS, _after(turn, {"call_A": "Wrote notes.md"}))
     first, second = server.bodies(RESPONSES)
-    assert second["input"][1:] == [
-        {"role": "assistant", "content": "Writing the notes."},
+    assert second["input"][2:] == [
         {"type": "reasoning", "id": "rs_1",
          "summary": [{"type": "summary_text", "text": "The notes need a heading."}],
          "encrypted_content": "gAAAA-enc-1"},
+        {"type": "message", "id": "msg_fake", "role": "assistant", "status": "completed",
+         "content": [{"type": "output_text", "text": "Writing the notes.", "annotations": []}]},
         {"type": "function_call", "call_id": "call_A", "name": "write_file",
-         "arguments": arguments_json({"path": "notes.md", "content": "# N"})},
+         "arguments": json.dumps({"path": "notes.md", "content": "# N"})},
         {"type": "function_call_output", "call_id": "call_A", "output": "Wrote notes.md"}]
+    assert server.flags == []
     assert first["store"] is second["store"] is False
     assert first["include"] == second["include"] == ["reasoning.encrypted_content"]
     # the cached prefix is untouched by the carried reasoning
     assert json.dumps(first["tools"]) == json.dumps(second["tools"])
-    assert first["instructions"] == second["instructions"] == SYSTEM
+    assert first["input"][0] == second["input"][0]
 
 
 def test_interleaved_reasoning_keeps_its_place_before_each_call(gpt, server):
@@ -298,23 +302,22 @@ def test_interleaved_reasoning_keeps_its_place_before_each_call(gpt, server):
     turn = gpt.turn(SYSTEM, TOOLS, FIRST)
     gpt.turn(SYSTEM, TOOLS, _after(turn, {"call_A": "ok", "call_B": "ok"}))
     second = server.bodies(RESPONSES)[1]
-    order = [i.get("id") or i.get("call_id") for i in second["input"][1:]]
-    assert order == ["rs_1", "call_A", "rs_2", "call_B", "call_A", "call_B"]
+    order = [i.get("id") or i.get("call_id") for i in second["input"][2:]]
+    assert order == ["rs_1", "call_A", "rs_2", "call_B", "rs_3", "call_A", "call_B"]
 
 
 def test_a_new_round_sends_no_reasoning_from_the_last(gpt, server):
     server.push(RESPONSES, oa_stream(
         [oa_reasoning("rs_1", ["Plan."], "enc-1"),
          oa_call("call_A", "write_file", {"path": "a", "content": "a"})]),
-        oa_stream([oa_message("new round")]), oa_stream([oa_message("again")]))
+        oa_stream([oa_message("new round")]))
     turn = gpt.turn(SYSTEM, TOOLS, FIRST)
     gpt.turn(SYSTEM, TOOLS, [Message(role="user", text="Task: the next one")])  # fresh round
-    gpt.turn(SYSTEM, TOOLS, _after(turn, {"call_A": "ok"}))  # even the old calls again
-    first, fresh, later = server.bodies(RESPONSES)
-    assert _reasoning_in(fresh) == [] and _reasoning_in(later) == []
+    first, fresh = server.bodies(RESPONSES)
+    assert _reasoning_in(fresh) == []
     assert fresh["store"] is False and fresh["include"] == ["reasoning.encrypted_content"]
     assert json.dumps(first["tools"]) == json.dumps(fresh["tools"])
-    assert first["instructions"] == fresh["instructions"]
+    assert first["input"][0] == fresh["input"][0]
 
 
 def test_reasoning_without_encrypted_content_is_not_sent_back(gpt, server):
@@ -326,21 +329,6 @@ def test_reasoning_without_encrypted_content_is_not_sent_back(gpt, server):
     turn = gpt.turn(SYSTEM, TOOLS, FIRST)
     gpt.turn(SYSTEM, TOOLS, _after(turn, {"call_A": "ok"}))
     assert _reasoning_in(server.bodies(RESPONSES)[1]) == []
-
-
-def test_kept_reasoning_is_bounded(gpt, server, monkeypatch):
-    monkeypatch.setattr(openai_engine, "_CARRY_LIMIT", 2)
-    history = list(FIRST)
-    for n in range(3):
-        server.push(RESPONSES, oa_stream([oa_reasoning(f"rs_{n}", [], f"enc-{n}"),
-                                          oa_call(f"call_{n}", "give_up", {"reason": "x"})]))
-        turn = gpt.turn(SYSTEM, TOOLS, history)
-        history += [Message(role="assistant", tool_calls=turn.tool_calls),
-                    Message(role="user", tool_results=[ToolResult(
-                        call_id=f"call_{n}", name="give_up", content="ok")])]
-    server.push(RESPONSES, oa_stream([oa_message("done")]))
-    gpt.turn(SYSTEM, TOOLS, history)
-    assert [i["id"] for i in _reasoning_in(server.bodies(RESPONSES)[-1])] == ["rs_1", "rs_2"]
 
 
 def test_the_fake_json_response_with_reasoning_reads_in_the_sdk(server):

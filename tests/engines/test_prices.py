@@ -81,3 +81,38 @@ def test_a_damaged_override_is_reported_and_the_table_still_works():
     path.write_text("{not json")
     assert price_for("openai", "gpt-6.1-sol").price.input == 2.0
     assert "not valid JSON" in override_warning()
+
+
+# Every current model of both vendors as of the table's date (2026-11-29), from the vendors'
+# pricing pages and model guides: GPT-6.2 came out on 2026-11-17, the GPT-5.x pro and nano
+# models and Claude ids with a "-0" are still sold.
+@pytest.mark.parametrize("engine, model, prices", [
+    ("openai", "gpt-6.2-astra", (8.0, 40.0, 0.4)),
+    ("openai", "gpt-6.2-sol", (2.0, 10.0, 0.1)),
+    ("openai", "gpt-6.1-terra", (1.0, 5.0, 0.05)),
+    ("openai", "gpt-5.5-pro", (30.0, 180.0, 3.0)),
+    ("openai", "gpt-5.4-pro", (30.0, 180.0, 3.0)),
+    ("openai", "gpt-5.4-nano", (0.2, 1.25, 0.02)),
+    ("openai", "gpt-5.6-sol-pro", (4.0, 20.0, 0.4)),
+    ("openai", "gpt-5.3-codex", (1.75, 14.0, 0.175)),
+    ("anthropic", "claude-opus-5-5", (4.0, 20.0, 0.2)),
+    ("anthropic", "claude-haiku-5-5", (0.1, 0.5, 0.01)),
+    ("anthropic", "claude-fable-5-1", (10.0, 50.0, 0.25)),
+    ("anthropic", "claude-opus-4-0", (15.0, 75.0, 1.5)),
+    ("anthropic", "claude-3-7-sonnet-20250219", (3.0, 15.0, 0.3)),
+])
+def test_current_models_are_priced_from_the_table(engine, model, prices):
+    from app.engines.prices import price_known
+
+    price = price_for(engine, model).price
+    assert (price.input, price.output, price.cache_read) == prices
+    assert price_known(engine, model)
+
+
+def test_a_model_missing_from_the_table_is_flagged_not_silently_guessed():
+    from app.engines.prices import price_known
+
+    assert not price_known("openai", "gpt-9-hypothetical")
+    assert not price_known("anthropic", "claude-opus-9")
+    assert price_known("local", "qwen3:8b") and price_known("demo", "")
+    assert price_known("scripted-test-engine", "x")  # charges nothing, nothing to flag

@@ -22,3 +22,24 @@ def test_a_base_url_without_a_scheme_is_final_and_says_how_to_fix_it(make, monke
         make().turn("system", [], FIRST)
     assert caught.value.code == ENGINE_UNREACHABLE and not caught.value.retryable
     assert "http://" in caught.value.message
+
+
+BAD_ADDRESSES = ["http://127.0.0.1:abc/v1", "http://[::1", "localhost:11434/v1"]
+
+
+@pytest.mark.parametrize("engine_id", ["anthropic", "openai", "local"])
+@pytest.mark.parametrize("url", BAD_ADDRESSES)
+def test_a_base_url_that_is_not_a_web_address_is_one_sentence(engine_id, url, monkeypatch):
+    from app.core.conversation import Message
+    from app.core.engine import ENGINE_UNREACHABLE, EngineConfig, EngineError
+    from app.engines.registry import create_engine
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-api03-TestKeyForBadAddress0123456789")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-proj-TestKeyForBadAddress0123456789")
+    engine = create_engine(engine_id, EngineConfig(model="m", base_url=url, timeout_s=2))
+    state = engine.availability()
+    assert not state.ready and "cannot be used" in state.message and "Engine settings" in state.message
+    with pytest.raises(EngineError) as caught:
+        engine.turn("s", [], [Message(role="user", text="hi")])
+    assert caught.value.code == ENGINE_UNREACHABLE and not caught.value.retryable
+    assert caught.value.message.count(". ") <= 1 and "Traceback" not in caught.value.message

@@ -15,7 +15,7 @@ import pytest
 
 from app.core.board import Board
 from app.export.chart import render_chart
-from app.export.render import export_command, export_run
+from app.commands.export import cmd_export, export_summary
 from tests.export_fixtures import (PLANTED_KEY, fixture_workspace, make_run, make_workspace,
                                    record_demo_run, run_cli, truncate_run)
 
@@ -66,7 +66,7 @@ def visible_text(path: Path, fmt: str) -> str:
 
 
 def export_all(ws: Path, out_dir: Path, run_id: str | None = None) -> dict[str, Path]:
-    return {fmt: export_run(ws, fmt, out_dir / f"summary.{fmt}", run_id) for fmt in FORMATS}
+    return {fmt: export_summary(ws, fmt, out_dir / f"summary.{fmt}", run_id) for fmt in FORMATS}
 
 
 # -- every format, from a fixture run -------------------------------------------------------
@@ -90,9 +90,9 @@ def test_every_format_names_every_task_and_decision(qapp, tmp_path):
 
 def test_markdown_and_html_hold_the_tables(qapp, tmp_path):
     ws = fixture_workspace(tmp_path)
-    md = export_run(ws, "md", tmp_path / "s.md").read_text(encoding="utf-8")
+    md = export_summary(ws, "md", tmp_path / "s.md").read_text(encoding="utf-8")
     assert "| # | Task | State | Rounds |" in md and "| File | Changed in round |" in md
-    html = export_run(ws, "html", tmp_path / "s.html").read_text(encoding="utf-8")
+    html = export_summary(ws, "html", tmp_path / "s.html").read_text(encoding="utf-8")
     assert html.count("<table") >= 3
     assert "Harness Desk" in html and "<title>Homepage refresh — run summary</title>" in html
     # The chart travels inside the file.
@@ -103,7 +103,7 @@ def test_markdown_and_html_hold_the_tables(qapp, tmp_path):
 
 
 def test_odt_is_a_valid_document_with_the_chart(qapp, tmp_path):
-    path = export_run(fixture_workspace(tmp_path), "odt", tmp_path / "s.odt")
+    path = export_summary(fixture_workspace(tmp_path), "odt", tmp_path / "s.odt")
     with zipfile.ZipFile(path) as z:
         assert z.testzip() is None
         first = z.infolist()[0]
@@ -119,7 +119,7 @@ def test_odt_is_a_valid_document_with_the_chart(qapp, tmp_path):
 
 
 def test_odt_tables_are_page_wide_and_chinese_headings_keep_their_size(qapp, tmp_path):
-    path = export_run(fixture_workspace(tmp_path, chinese=True), "odt", tmp_path / "zh.odt")
+    path = export_summary(fixture_workspace(tmp_path, chinese=True), "odt", tmp_path / "zh.odt")
     with zipfile.ZipFile(path) as z:
         content = z.read("content.xml").decode("utf-8")
         meta = z.read("meta.xml").decode("utf-8")
@@ -136,7 +136,7 @@ def test_odt_tables_are_page_wide_and_chinese_headings_keep_their_size(qapp, tmp
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
 @needs_poppler
 def test_libreoffice_opens_the_odt(qapp, tmp_path):
-    path = export_run(fixture_workspace(tmp_path), "odt", tmp_path / "s.odt")
+    path = export_summary(fixture_workspace(tmp_path), "odt", tmp_path / "s.odt")
     subprocess.run(["soffice", "--headless", f"-env:UserInstallation={(tmp_path / 'lo').as_uri()}",
                     "--convert-to", "pdf", "--outdir", str(tmp_path / "out"), str(path)],
                    capture_output=True, timeout=180, check=True)
@@ -149,8 +149,8 @@ def test_pdf_has_metadata_page_numbers_and_locale_paper(qapp, tmp_path):
     from PySide6.QtCore import QLocale
 
     ws = fixture_workspace(tmp_path)
-    a4 = export_run(ws, "pdf", tmp_path / "a4.pdf", locale=QLocale("de_DE"))
-    letter = export_run(ws, "pdf", tmp_path / "letter.pdf", locale=QLocale("en_US"))
+    a4 = export_summary(ws, "pdf", tmp_path / "a4.pdf", locale=QLocale("de_DE"))
+    letter = export_summary(ws, "pdf", tmp_path / "letter.pdf", locale=QLocale("en_US"))
     info = pdf_info(a4)
     assert info["Title"] == "Homepage refresh — run summary"
     assert info["Creator"] == "Harness Desk"
@@ -166,7 +166,7 @@ def test_pdf_has_metadata_page_numbers_and_locale_paper(qapp, tmp_path):
 @needs_poppler
 def test_chinese_board_comes_out_as_text_in_the_pdf(qapp, tmp_path):
     ws = fixture_workspace(tmp_path, chinese=True)
-    path = export_run(ws, "pdf", tmp_path / "zh.pdf")
+    path = export_summary(ws, "pdf", tmp_path / "zh.pdf")
     text = pdf_text(path)
     # 页 and 文 share glyphs with radicals (⻚, ⽂); they must come back as themselves.
     for phrase in ("主页改版", "起草着陆页文案", "比较三个最强的定位选项", "根据决定重写主页",
@@ -211,9 +211,9 @@ def test_chart_is_a_png_with_or_without_rounds(qapp, tmp_path):
 def test_run_with_no_rounds_exports_without_a_chart(qapp, tmp_path):
     ws = make_workspace(tmp_path / "w")
     make_run(ws, [], decision=None)
-    html = export_run(ws, "html", tmp_path / "s.html").read_text(encoding="utf-8")
+    html = export_summary(ws, "html", tmp_path / "s.html").read_text(encoding="utf-8")
     assert "No rounds were recorded." in html and "<img" not in html
-    assert export_run(ws, "pdf", tmp_path / "s.pdf").read_bytes().startswith(b"%PDF")
+    assert export_summary(ws, "pdf", tmp_path / "s.pdf").read_bytes().startswith(b"%PDF")
 
 
 # -- the command the CLI calls ----------------------------------------------------------------
@@ -221,11 +221,11 @@ def test_run_with_no_rounds_exports_without_a_chart(qapp, tmp_path):
 def test_export_command_writes_and_says_so(qapp, tmp_path, capsys):
     ws = fixture_workspace(tmp_path)
     out = tmp_path / "deep" / "folder" / "summary.pdf"
-    assert export_command(str(ws), "pdf", str(out), None) == 0
+    assert cmd_export(str(ws), "pdf", str(out), None) == 0
     assert capsys.readouterr().out.strip() == f"Wrote {out}"
     assert out.read_bytes().startswith(b"%PDF")
     # No --format: taken from the file name.
-    assert export_command(str(ws), None, str(tmp_path / "s.markdown"), RUN) == 0
+    assert cmd_export(str(ws), None, str(tmp_path / "s.markdown"), RUN) == 0
 
 
 @pytest.mark.parametrize("case", ["no run", "bad format", "unknown run", "folder as output",
@@ -239,7 +239,7 @@ def test_export_command_bad_input_is_one_sentence(qapp, tmp_path, capsys, case):
             "unknown run": (str(ws), "pdf", str(out), "20990101-000000-000000"),
             "folder as output": (str(ws), "pdf", str(tmp_path), None),
             "no folder": (str(tmp_path / "nowhere"), "pdf", str(out), None)}[case]
-    assert export_command(*args) == 1
+    assert cmd_export(*args) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
     err = captured.err.strip()

@@ -207,3 +207,21 @@ def test_a_run_still_going_says_so(tmp_path):
     (ws / ".harness" / "status.json").write_text(json.dumps(
         {"run_id": RUN, "state": "running", "pid": os.getpid()}), encoding="utf-8")
     assert "still in progress" in build_summary(ws).notes[0]
+
+
+def test_a_model_without_a_known_price_is_flagged_in_the_summary(tmp_path):
+    root = fixture_workspace(tmp_path)
+    run_json = next((root / ".harness" / "runs").glob("*/run.json"))
+    info = json.loads(run_json.read_text(encoding="utf-8"))
+    info.update(engine="openai", model="gpt-9-hypothetical")
+    run_json.write_text(json.dumps(info), encoding="utf-8")
+    summary = build_summary(root)
+    assert summary.price_known is False
+    assert any("gpt-9-hypothetical" in n and "estimate" in n for n in summary.notes)
+    assert "estimate: price not known" in render_markdown(summary)
+
+
+def test_a_model_with_a_known_price_is_not_flagged(tmp_path):
+    summary = build_summary(fixture_workspace(tmp_path))
+    assert summary.price_known is True
+    assert not any("price table" in n for n in summary.notes)

@@ -1,0 +1,65 @@
+"""Export a run summary to a file: the service the window calls, and `harness-desk export`."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from app.core.errors import HarnessError
+from app.core.files import DiskWriteError, atomic_write_bytes
+from app.core.redact import redact
+from app.export.render import FORMATS, ExportError, render
+from app.export.summary import build_summary
+
+# File endings people use for the formats, beyond the format names themselves.
+_SUFFIX_FORMATS = {"markdown": "md", "htm": "html"}
+
+
+def format_for(output: Path | str) -> str:
+    """The format a file name asks for ("summary.htm" -> "html"), or "" when it names none."""
+    suffix = Path(output).suffix.lstrip(".").lower()
+    suffix = _SUFFIX_FORMATS.get(suffix, suffix)
+    return suffix if suffix in FORMATS else ""
+
+
+def export_summary(root: Path | str, fmt: str | None, output: Path | str,
+                   run_id: str | None = None, *, locale=None) -> Path:
+    """Write the summary of a run (the latest by default) to `output` as `fmt` (md, html,
+    pdf or odt; taken from the file name when not given) and return the file written.
+
+    Written atomically: a failed export never leaves half a file behind. Raises
+    HarnessError (ExportError, NotAWorkspace, NoRunToExport) or DiskWriteError, each with
+    one sentence for the person. `locale` picks the PDF's paper (Letter or A4).
+    """
+    fmt = (fmt or "").lower().lstrip(".") or format_for(output)
+    if not fmt:
+        raise ExportError("Say which format to write: md, html, pdf or odt.")
+    if fmt not in FORMATS:
+        raise ExportError(f"Unknown format \"{fmt}\"; choose one of {', '.join(FORMATS)}.")
+    output = Path(output).expanduser()
+    if output.is_dir():
+        raise ExportError(f"{output} is a folder; give a file name such as summary.{fmt}.")
+    data = render(build_summary(root, run_id), fmt, locale)
+    atomic_write_bytes(output, data)
+    return output
+
+
+def cmd_export(path: str, fmt: str | None, output: str, run_id: str | None = None) -> int:
+    """`harness-desk export`: print "Wrote <file>" and return 0, or one sentence on stderr and 1."""
+    try:
+        written = export_summary(path, fmt, output, run_id)
+    except HarnessError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
+    except OSError as exc:  # DiskWriteError already carries a sentence
+        print(exc.strerror if isinstance(exc, DiskWriteError) else
+              f"Could not write {output}: {exc.strerror or exc}.", file=sys.stderr)
+        return 1
+    except Exception as exc:  # never a traceback on the command line
+        detail = re.sub(r"\s+", " ", redact(str(exc))).strip()
+        print(f"Could not export the run summary: {detail or type(exc).__name__}.",
+              file=sys.stderr)
+        return 1
+    print(f"Wrote {written}")
+    return 0

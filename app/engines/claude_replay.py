@@ -1,0 +1,81 @@
+"""Claude replies kept exactly as the Messages API sent them, and sent back the same way.
+
+Newer Claude models bind each thinking block to the conversation before it (system prompt,
+tools, earlier messages, earlier blocks of the same reply) and to the model: a thinking
+block whose prefix changed, or that moved, is refused with a 400 ("The block is bound to a
+different conversation"). So a reply is kept as its record (`ModelTurn.record`): every block
+in its original order, thinking blocks with empty text included, nothing merged, plus a
+fingerprint of the prefix it was written after. On replay the record's blocks go back as
+they were. When the prefix no longer matches (the retry layer shortened an earlier tool
+result, the model changed), the reply's thinking blocks are dropped on purpose: its text and
+tool calls still go back, which the service accepts, and every later reply's prefix then
+changes too, so their thinking is dropped as well. A tool call the engine did not return
+(cut off by the output limit) is left out, since it has no result to pair with.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from typing import Any
+
+from app.core.conversation import Message
+
+RECORD_KIND = "anthropic-messages"
+THINKING = ("thinking", "redacted_thinking")
+
+
+def fingerprint(model: str, system: Any, tools: Any, messages: list[dict]) -> str:
+    """A hash of what a reply was written after, cache breakpoints aside (they move)."""
+    body = {"model": model, "system": _bare(system), "tools": _bare(tools),
+            "messages": _bare(messages)}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def block_param(block: Any) -> dict | None:
+    """One content block of a reply as the Messages API takes it back (None: not replayable)."""
+    kind = getattr(block, "type", "")
+    if kind == "thinking":
+        return {"type": "thinking", "thinking": block.thinking or "",
+                "signature": block.signature or ""}
+    if kind == "redacted_thinking":
+        return {"type": "redacted_thinking", "data": block.data}
+    if kind == "text":
+        return {"type": "text", "text": block.text or ""}
+    if kind == "tool_use":
+        return {"type": "tool_use", "id": block.id, "name": block.name,
+                "input": block.input if isinstance(block.input, dict) else {}}
+    return None
+
+
+def make_record(model: str, prefix: str, blocks: list[dict]) -> dict:
+    return {"kind": RECORD_KIND, "model": model, "prefix": prefix, "content": blocks}
+
+
+def replay_blocks(m: Message, model: str, prefix: str) -> list[dict] | None:
+    """The blocks to send back for assistant message `m`, or None when it has no usable
+    record (then the neutral text and tool calls are sent)."""
+    record = m.record
+    if not (isinstance(record, dict) and record.get("kind") == RECORD_KIND):
+        return None
+    returned = {c.id for c in m.tool_calls}
+    keep_thinking = record.get("model") == model and record.get("prefix") == prefix
+    blocks = []
+    for block in copy.deepcopy(record.get("content") or []):
+        if block.get("type") in THINKING and not keep_thinking:
+            continue  # its prefix changed: the service would refuse it
+        if block.get("type") == "tool_use" and block.get("id") not in returned:
+            continue  # never run, so it has no result to pair with
+        blocks.append(block)
+    return blocks
+
+
+def _bare(value: Any) -> Any:
+    """A copy without cache_control anywhere."""
+    if isinstance(value, dict):
+        return {k: _bare(v) for k, v in value.items() if k != "cache_control"}
+    if isinstance(value, list):
+        return [_bare(v) for v in value]
+    return value

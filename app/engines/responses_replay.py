@@ -1,0 +1,79 @@
+"""OpenAI Responses output kept as it came, and sent back as input items in the same order.
+
+A response's output is a sequence of items: reasoning, assistant messages (each with its
+`phase`: "commentary" between calls, "final_answer" at the end), and function calls. OpenAI
+asks for them back in the order returned, each assistant message with its phase; a message
+moved ahead of its reasoning, or one without its phase, degrades the model's next step. So a
+turn keeps its output as its record (`ModelTurn.record`) and the next steps replay it.
+
+Left out on purpose: reasoning without encrypted content (with `store: false` the service
+could not resolve it), reasoning the service said it can no longer verify (`stale`), and a
+function call the engine did not return (cut off by the output limit: it has no output).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from app.core.conversation import Message
+
+RECORD_KIND = "openai-responses"
+
+
+def output_items(response: Any) -> list[dict]:
+    """The response's output items as the Responses API takes them back in `input`."""
+    items: list[dict] = []
+    for item in response.output or []:
+        kind = item.type
+        if kind == "reasoning":
+            if getattr(item, "encrypted_content", None):
+                items.append({"type": "reasoning", "id": item.id,
+                              "summary": [{"type": "summary_text", "text": s.text}
+                                          for s in item.summary or []],
+                              "encrypted_content": item.encrypted_content})
+        elif kind == "message":
+            message: dict[str, Any] = {
+                "type": "message", "id": item.id, "role": "assistant",
+                "status": item.status or "completed",
+                "content": [_content_part(p) for p in item.content
+                            if p.type in ("output_text", "refusal")]}
+            phase = getattr(item, "phase", None)
+            if phase:
+                message["phase"] = phase
+            items.append(message)
+        elif kind == "function_call":
+            items.append({"type": "function_call", "call_id": item.call_id, "name": item.name,
+                          "arguments": item.arguments or ""})
+    return items
+
+
+def _content_part(part: Any) -> dict:
+    if part.type == "refusal":
+        return {"type": "refusal", "refusal": part.refusal}
+    return {"type": "output_text", "text": part.text, "annotations": []}
+
+
+def make_record(model: str, items: list[dict]) -> dict:
+    return {"kind": RECORD_KIND, "model": model, "items": items}
+
+
+def replay_items(m: Message, stale: set[str]) -> list[dict] | None:
+    """The input items for assistant message `m`, or None when it has no usable record."""
+    record = m.record
+    if not (isinstance(record, dict) and record.get("kind") == RECORD_KIND):
+        return None
+    returned = {c.id for c in m.tool_calls}
+    items = []
+    for item in copy.deepcopy(record.get("items") or []):
+        if item.get("type") == "reasoning" and item.get("id") in stale:
+            continue
+        if item.get("type") == "function_call" and item.get("call_id") not in returned:
+            continue
+        items.append(item)
+    return items
+
+
+def reasoning_ids(request: dict) -> set[str]:
+    return {i["id"] for i in request.get("input", [])
+            if isinstance(i, dict) and i.get("type") == "reasoning" and i.get("id")}
