@@ -3,11 +3,11 @@
 The app ships this subset so a Chinese board's PDF and window keep their text on a machine
 without CJK fonts. It covers the 6,500 characters of levels 1 and 2 of the 通用规范汉字表
 (2013, Unihan's kTGH), all of GB 2312 (hanzi and symbols), CJK and general punctuation,
-full-width forms, Latin-1 and everyday symbols (€ ℃ → ① ■). The sources are Debian's `fonts-noto-cjk` and `unicode-data`
-packages: installed ones are used, otherwise both are fetched with `apt-get download`
-(nothing is installed). Run from the repository root:
+full-width forms, Latin-1 and everyday symbols (€ ℃ → ① ■). The sources are Debian's
+`fonts-noto-cjk` and `unicode-data` packages: installed ones are used, otherwise both are
+fetched with `apt-get download` (nothing is installed). From the repository root:
 
-    python scripts/make_cjk_font.py            # writes resources/fonts/NotoSansCJKsc-Regular-Subset.otf
+    python scripts/make_cjk_font.py    # writes resources/fonts/NotoSansCJKsc-Regular-Subset.otf
 """
 
 from __future__ import annotations

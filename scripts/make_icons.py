@@ -1,4 +1,4 @@
-"""Render the app icon from resources/icons/harness-desk.svg: PNGs, a Windows .ico and a macOS .icns.
+"""Render resources/icons/harness-desk.svg to the app's PNG, .ico (Windows) and .icns (macOS) icons.
 
 Qt draws the SVG offscreen; the .ico and .icns are written here (both are plain containers
 of PNG images), so no image library is needed. Run from the repository root:

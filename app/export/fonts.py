@@ -1,4 +1,4 @@
-"""The fonts documents and the window draw with: installed faces first, a bundled Chinese face where none is installed."""
+"""Fonts for documents and the window, with a bundled Chinese face for machines that have none."""
 
 from __future__ import annotations
 

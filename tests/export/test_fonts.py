@@ -1,4 +1,4 @@
-"""The bundled Chinese face: what it covers, and that it is used exactly when the machine has no CJK font."""
+"""The bundled Chinese face: what it covers, and that it is used only where no CJK font is installed."""
 
 from __future__ import annotations
 
@@ -54,9 +54,19 @@ def test_the_bundled_face_is_small_and_travels_with_its_licence():
 
 
 def fonts_seen(env: dict[str, str]) -> dict:
-    probe = ("import json; from app.export.render import ensure_app; ensure_app();"
-             "from app.export.fonts import ensure_fonts, bundled_families;"
-             "print(json.dumps({'families': ensure_fonts(), 'bundled': bundled_families()}))")
+    probe = """
+import json
+from PySide6.QtGui import QFont, QTextLayout
+from app.export.render import ensure_app
+ensure_app()
+from app.export.fonts import bundled_families, ensure_fonts
+families = ensure_fonts()
+# What the window draws "Hello 主页" with, in the application's default font.
+layout = QTextLayout("Hello 主页", QFont())
+layout.beginLayout(); layout.createLine(); layout.endLayout()
+runs = [run.rawFont().familyName() for run in layout.glyphRuns()]
+print(json.dumps({"families": families, "bundled": bundled_families(), "runs": runs}))
+"""
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          env={**_base_env(), **env}, timeout=120,
                          cwd=Path(__file__).resolve().parents[2])
@@ -75,6 +85,8 @@ def test_a_machine_without_chinese_fonts_draws_with_the_bundled_face(tmp_path):
     seen = fonts_seen(fontconfig_with(tmp_path, latin_only_dirs()))
     assert seen["bundled"] == ["Noto Sans CJK SC"]
     assert seen["families"][-1] == "Noto Sans CJK SC"
+    # The window needs no font of its own: Qt's fallback now draws Chinese with the face.
+    assert seen["runs"][-1] == "Noto Sans CJK SC"
 
 
 @needs_fontconfig

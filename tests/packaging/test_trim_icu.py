@@ -1,4 +1,4 @@
-"""Qt's ICU data, cut down for the Linux bundle: still sorts, decodes and names time zones in Chinese."""
+"""Qt's ICU data, cut for the Linux bundle, still sorts, decodes and names time zones in Chinese."""
 
 from __future__ import annotations
 
