@@ -64,7 +64,7 @@ families = ensure_fonts()
 # What the window draws "Hello 主页" with, in the application's default font.
 layout = QTextLayout("Hello 主页", QFont())
 layout.beginLayout(); layout.createLine(); layout.endLayout()
-runs = [run.rawFont().familyName() for run in layout.glyphRuns()]
+runs = [[run.rawFont().familyName(), list(run.glyphIndexes())] for run in layout.glyphRuns()]
 print(json.dumps({"families": families, "bundled": bundled_families(), "runs": runs}))
 """
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
@@ -85,8 +85,10 @@ def test_a_machine_without_chinese_fonts_draws_with_the_bundled_face(tmp_path):
     seen = fonts_seen(fontconfig_with(tmp_path, latin_only_dirs()))
     assert seen["bundled"] == ["Noto Sans CJK SC"]
     assert seen["families"][-1] == "Noto Sans CJK SC"
-    # The window needs no font of its own: Qt's fallback now draws Chinese with the face.
-    assert seen["runs"][-1] == "Noto Sans CJK SC"
+    # The window needs no font of its own: Qt's fallback now draws the two Chinese
+    # characters with real glyphs (not glyph 0, the empty box) from the bundled face.
+    assert ["Noto Sans CJK SC", 2] in [[family, len(glyphs)] for family, glyphs in seen["runs"]]
+    assert all(0 not in glyphs for _, glyphs in seen["runs"])
 
 
 @needs_fontconfig
