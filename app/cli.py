@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--budget-tokens", type=_positive_int)
     s.add_argument("--demo-delay", type=_non_negative_float, metavar="SECONDS",
                    help="pause between the Demo engine's steps (default 0)")
+    s.add_argument("--yes", action="store_true",
+                   help="do not ask before working on a home or system folder")
 
     s = sub.add_parser("status", help="print the status of the current or last run")
     s.add_argument("path")
@@ -140,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         from app.crash import save_crash_report
 
         where = save_crash_report(exc)
-        _say_error(f"Something went wrong: {_one_line(exc)}. Details were saved to {where}.")
+        # The error's own text may end in a full stop; the sentence adds its own.
+        _say_error(f"Something went wrong: {_one_line(exc).rstrip('.')}. "
+                   f"Details were saved to {where}.")
         return EXIT_FAILED
 
 
@@ -213,6 +217,9 @@ def cmd_undo(args: argparse.Namespace) -> int:
     from app.core.undo import undo_round
 
     report = undo_round(args.path, args.round, args.run_id)
+    if not report.ok:  # something did not come back: say so, and fail
+        print(f"Run {report.run_id}: {report.summary()}", file=sys.stderr)
+        return EXIT_FAILED
     print(f"Run {report.run_id}: {report.summary()}")
     if report.task_kept_checked is not None:
         print(f"The task it completed stays checked on the board (“{report.task_kept_checked}”). "

@@ -28,7 +28,7 @@ except ImportError:
     resource = None
 
 HERE = Path(__file__).resolve().parent.parent
-DEMO_WORKSPACE = HERE / "resources" / "demo-workspace"
+DEMO_WORKSPACE = HERE / "app" / "resources" / "demo-workspace"
 PYDANTIC_FLOOR = ("from pydantic import BaseModel\n"
                   "class Usage(BaseModel):\n    tokens: int = 0\n"
                   "class Status(BaseModel):\n    state: str = 'idle'\n    usage: Usage = Usage()\n"

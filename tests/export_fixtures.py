@@ -7,7 +7,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from app.core.conversation import Usage
-from app.core.records import Event, RoundRecord, RunInfo
+from app.core.events import (Event, FileChanged, HumanNeeded, RoundFinished, RoundStarted,
+                             RunFinished, RunStarted)
+from app.core.records import RoundRecord, RunInfo
 
 PLANTED_KEY = "sk-ant-api03-XXXXXXXXXXXXXXXXXXXXXXXX"
 
@@ -84,10 +86,10 @@ def make_run(root: Path, rounds=ROUNDS, *, run_id: str = "20250303-140000-a1b2c3
     start = start or datetime(2025, 3, 3, 14, 0, 0, tzinfo=timezone.utc)
     run_dir = root / ".harness" / "runs" / run_id
     run_dir.mkdir(parents=True, exist_ok=True)
-    events: list[Event] = [Event(time=_iso(start), type="run_started", engine=engine,
-                                 engine_label="Claude (Anthropic)" if is_ai else
-                                 "Demo (offline, no AI)", model="claude-sonnet-4-5" if is_ai
-                                 else "")]
+    events: list[Event] = [RunStarted(time=_iso(start), run_id=run_id, engine=engine,
+                                      engine_label="Claude (Anthropic)" if is_ai else
+                                      "Demo (offline, no AI)", is_ai=is_ai,
+                                      model="claude-sonnet-4-5" if is_ai else "")]
     records: list[RoundRecord] = []
     t = start
     usage_sum = Usage()
@@ -98,20 +100,21 @@ def make_run(root: Path, rounds=ROUNDS, *, run_id: str = "20250303-140000-a1b2c3
             if is_ai else Usage()
         round_cost = 0.0123 * n if is_ai else 0.0
         usage_sum, cost = usage_sum + usage, cost + round_cost
-        events.append(Event(time=_iso(began), type="round_started", round=n, task=task))
+        events.append(RoundStarted(time=_iso(began), run_id=run_id, round=n, task=task))
         for path in changed:
-            events.append(Event(time=_iso(t), type="file_changed", path=path, change="wrote"))
+            events.append(FileChanged(time=_iso(t), run_id=run_id, round=n, path=path))
         records.append(RoundRecord(
             run_id=run_id, round=n, task_id=f"t{n}", task=task, started_at=_iso(began),
             finished_at=_iso(t), result_state=result, changed_artifacts=changed,
             summary=summary, error=error, steps=3 + n, usage=usage, cost_usd=round_cost,
             notices=["stall notice"] if result == "gave_up" else []))
-        events.append(Event(time=_iso(t), type="round_finished", round=n, result_state=result,
-                            summary=summary))
+        events.append(RoundFinished(time=_iso(t), run_id=run_id, round=n, task=task,
+                                    result_state=result, summary=summary))
     if decision:
-        events.append(Event(time=_iso(t), type="human_needed", question=decision[0],
-                            options=decision[1], evidence=["comparison.md"],
-                            recommendation=decision[1][0], task=rounds[-1][0]))
+        events.append(HumanNeeded(time=_iso(t), run_id=run_id, round=len(rounds),
+                                  question=decision[0], options=decision[1],
+                                  evidence=["comparison.md"], recommendation=decision[1][0],
+                                  task=rounds[-1][0]))
     board = (root / "TASKS.md").read_text(encoding="utf-8")
     total = board.count("- [")
     done = board.count("- [x]")
@@ -125,8 +128,8 @@ def make_run(root: Path, rounds=ROUNDS, *, run_id: str = "20250303-140000-a1b2c3
         info.finished_at = _iso(t + timedelta(seconds=1))
         info.state, info.exit_reason = state, exit_reason
         info.message = "The run stopped for your decision."
-        events.append(Event(time=info.finished_at, type="run_finished", state=state,
-                            exit_reason=exit_reason))
+        events.append(RunFinished(time=info.finished_at, run_id=run_id, state=state,
+                                  exit_reason=exit_reason or ""))
     (run_dir / "run.json").write_text(json.dumps(info.model_dump(mode="json"), indent=2),
                                       encoding="utf-8")
     _write_jsonl(run_dir / "rounds.jsonl", [r.model_dump(mode="json") for r in records])
@@ -165,7 +168,7 @@ def fixture_workspace(tmp: Path, chinese: bool = False) -> Path:
 # -- a real run with the Demo engine, through the CLI -------------------------------------
 
 REPO = Path(__file__).resolve().parents[1]
-DEMO_WORKSPACE = REPO / "resources" / "demo-workspace"
+DEMO_WORKSPACE = REPO / "app" / "resources" / "demo-workspace"
 
 
 def cli_env(config_dir: Path) -> dict[str, str]:

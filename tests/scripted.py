@@ -14,7 +14,7 @@ from app.core.workspace import Workspace
 from app.core.engine import Availability, Engine, EngineError
 
 REPO = Path(__file__).resolve().parent.parent
-DEMO = REPO / "resources" / "demo-workspace"
+DEMO = REPO / "app" / "resources" / "demo-workspace"
 
 # A script item: a turn, an error to raise, or a function of the messages returning either.
 Item = Union[ModelTurn, EngineError, Callable[[list[Message]], Union[ModelTurn, EngineError]]]
@@ -39,12 +39,15 @@ class ScriptedEngine(Engine):
     """Plays `script` in order; when it runs out, repeats `then` (default: a text reply).
 
     Records every request exactly as sent (system, tools JSON, messages) for assertions.
+    A turn's text is streamed to `on_text` in pieces of `chunk` characters first, as a real
+    engine streams its reply.
     """
 
     id = "scripted"
     label = "Scripted test engine"
     is_ai = True
     default_model = "script-1"
+    chunk = 4
 
     def __init__(self, script: list[Item], then: Item | None = None,
                  price_per_token: float = 0.0, on_turn: Callable[[int], None] | None = None):
@@ -78,6 +81,9 @@ class ScriptedEngine(Engine):
             item = item(messages)
         if isinstance(item, EngineError):
             raise item
+        if on_text is not None:
+            for i in range(0, len(item.text), self.chunk):
+                on_text(item.text[i:i + self.chunk])
         return item
 
 

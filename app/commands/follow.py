@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from app.core.errors import EXIT_FAILED, STATE_EXIT_CODES
-from app.core.records import EXIT_REASON_WORDS, FINAL_STATES, Event, Status, read_status
+from app.core.events import RunFinished, try_parse_event
+from app.core.records import EXIT_REASON_WORDS, FINAL_STATES, Status, read_status
 from app.core.workspace import Workspace
 
 POLL_S = 0.2
@@ -76,16 +77,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
             time.sleep(POLL_S)
 
     run_id = _wait_for_run_id(ws)
-    events = ws.run_dir(run_id) / "events.jsonl"
+    events = ws.run_files(run_id).events
     offset = 0
     try:
         while True:
             offset, new = _read_new_lines(events, offset)
             for obj in new:
-                event = Event.model_validate(obj)
-                print(describe_event(event), flush=True)
-                if event.type == "run_finished":
-                    return STATE_EXIT_CODES.get(obj.get("state", ""), EXIT_FAILED)
+                event = try_parse_event(obj)
+                line = describe_event(event) if event is not None else None
+                if line is not None:
+                    print(line, flush=True)
+                if isinstance(event, RunFinished):
+                    return STATE_EXIT_CODES.get(event.state, EXIT_FAILED)
             if not new and not lock.is_held_elsewhere():
                 # The run ended without a final event (killed): say so and stop following.
                 offset, new = _read_new_lines(events, offset)

@@ -10,9 +10,9 @@ import threading
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
 from app.core.loop import Harness, RunResult
 from app.core.narrate import describe_event
-from app.core.records import Event
+from app.core.events import Event
 from app.core.settings import LimitError, Limits, Settings, load_settings
-from app.core.workspace import Workspace
+from app.core.workspace import Workspace, risky_folder_reason
 from app.engines.setup import build_engine
 
 # The flag of each limit `run` can override, for sentences about a bad value.
@@ -32,7 +32,10 @@ def build_limits(settings: Settings, args: argparse.Namespace) -> Limits:
 
 
 def print_event(event: Event) -> None:
-    print(describe_event(event), flush=True)
+    """One line per event; the live view's own kinds (step_started, model_text...) have none."""
+    line = describe_event(event)
+    if line is not None:
+        print(line, flush=True)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -40,7 +43,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if loaded.warning:
         print(loaded.warning, file=sys.stderr)
     settings = loaded.settings
-    ws = Workspace(args.path).require()
+    ws = Workspace(args.path).require_runnable()
+    confirm_folder(ws, getattr(args, "yes", False))
     engine = build_engine(settings, ws.root, args.engine, model=args.model,
                           base_url=args.base_url, demo_delay=args.demo_delay)
     limits = build_limits(settings, args)
@@ -51,6 +55,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         restore()
     return report_result(ws, result)
+
+
+def confirm_folder(ws: Workspace, assume_yes: bool) -> None:
+    """Ask before letting the agent loose on a home or system folder. Only a person at a
+    terminal can say yes; a script must say --yes up front."""
+    reason = risky_folder_reason(ws.root)
+    if reason is None or assume_yes:
+        return
+    if not sys.stdin or not sys.stdin.isatty():
+        raise UsageError(f"{reason} If you mean it, run again with --yes.")
+    try:
+        answer = input(f"{reason} Let the AI work here? [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        raise UsageError("Nothing was run.")
 
 
 def report_result(ws: Workspace, result: RunResult) -> int:

@@ -23,6 +23,8 @@ import threading
 from datetime import datetime, timedelta, timezone
 
 from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
+from app.core.events import RetryResumed, RetryWaiting
+from app.core.live_text import LiveText
 from app.core.recorder import Recorder
 from app.core.settings import Limits
 from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
@@ -88,15 +90,15 @@ class EngineCaller:
                 cap = max(MIN_OUTPUT_TOKENS, int(left / per_token))
         return cap
 
-    def _count_billed(self, err: EngineError) -> dict:
+    def _count_billed(self, err: EngineError) -> tuple[Usage, float] | None:
         """Add what a failed attempt was billed (err.usage, set by the engine) to the run."""
         usage = err.usage
         if usage is None or not usage.total_tokens:
-            return {}
+            return None
         cost = self.engine.cost_usd(usage) if self.engine.is_ai else 0.0
         self.rec.add_usage(usage, cost)
         self._billed = (self._billed[0] + usage, self._billed[1] + cost)
-        return {"usage": usage.model_dump(), "cost_usd": round(cost, 6)}
+        return usage, cost
 
     def drain_billed(self) -> tuple[Usage, float]:
         """What failed attempts were billed since the last drain (already in the run's totals),
@@ -104,7 +106,10 @@ class EngineCaller:
         billed, self._billed = self._billed, (Usage(), 0.0)
         return billed
 
-    def call(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> ModelTurn:
+    def call(self, system: str, tools: list[ToolSpec], messages: list[Message],
+             live: LiveText | None = None) -> ModelTurn:
+        """One model turn, tried again after retryable failures. `live` is the step's
+        on_text: it gets the reply's words as they stream, each attempt afresh."""
         chars = _prompt_chars(system, tools, messages)
         self.check_budget(chars)
         attempt = 0
@@ -113,8 +118,10 @@ class EngineCaller:
         while True:
             if self.cancel.is_set():
                 raise EngineStop("Stopped by you.", "cancelled", "stopped", "stopped_by_user")
+            if live is not None:
+                live.restart()  # a failed attempt's words are not part of this reply
             try:
-                turn = self.engine.turn(system, tools, messages, cancel=self.cancel,
+                turn = self.engine.turn(system, tools, messages, cancel=self.cancel, on_text=live,
                                         max_output_tokens=self.output_cap(chars))
             except EngineError as err:
                 billed = self._count_billed(err)
@@ -165,15 +172,17 @@ class EngineCaller:
         base = self.limits.retry_base_s * (2 ** (attempt - 1))
         return min(MAX_SINGLE_WAIT_S, base * random.uniform(0.5, 1.0))
 
-    def _wait(self, err: EngineError, attempt: int, delay: float, billed: dict) -> None:
+    def _wait(self, err: EngineError, attempt: int, delay: float,
+              billed: tuple[Usage, float] | None) -> None:
+        """Wait before trying again, shown in status.json as state "waiting" (the recorder
+        follows retry_waiting and retry_resumed)."""
         next_at = datetime.now(timezone.utc) + timedelta(seconds=delay)
-        self.rec.update(state="waiting",
-                        next_attempt_at=next_at.isoformat(timespec="milliseconds"))
-        self.rec.emit("retry_waiting", seconds=round(delay, 2), attempt=attempt,
-                      reason=err.message, code=err.code,
-                      next_attempt_at=self.rec.status.next_attempt_at, **billed)
+        self.rec.emit(RetryWaiting(
+            seconds=round(delay, 2), attempt=attempt, reason=err.message, code=err.code,
+            next_attempt_at=next_at.isoformat(timespec="milliseconds"),
+            usage=billed[0] if billed else None, cost_usd=round(billed[1], 6) if billed else 0.0))
         self.cancel.wait(delay)  # Stop during a wait ends it at once
-        self.rec.update(state="running", next_attempt_at=None)
+        self.rec.emit(RetryResumed(attempt=attempt))
 
 
 def _prompt_chars(system: str, tools: list[ToolSpec], messages: list[Message]) -> int:

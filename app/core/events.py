@@ -1,9 +1,11 @@
 """The typed event stream: one pydantic model per event kind, a union discriminated on `type`.
 
-Every event a run emits is one of these. The recorder writes them to events.jsonl (all but
-`model_text`, which is live-only) and hands them to listeners: the CLI printer, the window's
-runner, tests. Readers (narrate, summary, watch, the window) use these models, never dict
-lookups, so a field exists in one place.
+Every event a run emits is one of these. Call sites build them without `time` and `run_id`
+(`rec.emit(StepStarted(round=2, step=1, max_steps=25))`); the recorder stamps both, redacts
+the strings, writes the event to events.jsonl (all but `model_text`, which is live-only) and
+hands it to listeners: the CLI printer, the window's runner, tests. Readers (narrate,
+summary, watch, the window) use these models, never dict lookups, so a field exists in one
+place. `records.read_events` reads a log back as these models.
 
 Listeners run on the run's own thread, synchronously, in the order registered. They must
 not block (the window's runner only emits a queued Qt signal) and must not raise: a
@@ -31,8 +33,9 @@ class _Event(BaseModel):
     # Unknown fields from a newer version are ignored, so old and new logs both read.
     model_config = ConfigDict(extra="ignore")
 
-    time: str
-    run_id: str
+    # Stamped by the recorder as the event is emitted, so call sites leave them out.
+    time: str = ""
+    run_id: str = ""
 
 
 class RunStarted(_Event):
@@ -63,8 +66,9 @@ class StepStarted(_Event):
 
 
 class ModelText(_Event):
-    """The AI's live narration while it answers: the latest text of this step (throttled,
-    at most a few per second). Live-only: never written to events.jsonl."""
+    """The AI's live narration while it answers: the end (last 300 characters) of the text
+    of this step's reply so far, at most 5 a second, the last one always sent before
+    model_replied (core/live_text.py). Live-only: never written to events.jsonl."""
 
     type: Literal["model_text"] = "model_text"
     round: int
@@ -125,11 +129,12 @@ class TaskCompleted(_Event):
 
 
 class HumanNeeded(_Event):
-    """A decision was put on the board. `reason` "asked": the AI asked (round set);
-    "no_progress": the harness stopped a stuck task (round of the last attempt)."""
+    """A decision was put on the board, worded exactly as here. `reason` "asked": the AI
+    asked in `round`; "no_progress": the harness stopped a stuck task after `round`, its
+    last attempt."""
 
     type: Literal["human_needed"] = "human_needed"
-    round: int | None = None
+    round: int = 0                # 0 only in logs written before no_progress recorded it
     task: str = ""                # the task the decision is about
     question: str
     options: list[str] = Field(default_factory=list)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, BinaryIO, Iterator
 
 # Antivirus scanners and search indexers on Windows briefly hold files open; os.replace
 # then fails with a sharing violation. A short, bounded retry rides over it.
@@ -29,29 +31,74 @@ class DiskWriteError(OSError):
         return self.args[1]
 
 
-def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+class ReadOnlyFile(PermissionError):
+    """The file has no write permission: the person asked for it to be left alone."""
+
+    def __init__(self, path: Path):
+        sentence = read_only_sentence(path.name)
+        super().__init__(errno.EACCES, sentence)
+        self.path = path
+
+    def __str__(self) -> str:
+        return self.strerror
+
+
+def read_only_sentence(shown: str) -> str:
+    """What a person (and the agent) is told about a file without write permission."""
+    return f"'{shown}' is read-only, so it was left alone."
+
+
+def is_read_only(path: Path | str) -> bool:
+    """True for an ordinary file with no write bit for anyone.
+
+    Judged from the mode bits, not from whether a write would succeed: as root (or with the
+    folder writable, for a replace or a delete) it would, yet the person said "leave this
+    alone". On Windows the read-only attribute shows as no write bits."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and not st.st_mode & 0o222
+
+
+def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None) -> None:
     """Write `data` to `path` so that readers see either the old or the new file, never half.
 
     Temp file in the same folder, flush + fsync, then os.replace. On failure (disk full,
-    permissions) the temp file is removed and the original is left as it was.
+    permissions) the temp file is removed and the original is left as it was. A read-only
+    file is never replaced (ReadOnlyFile). `mode` sets the new file's permissions; by default
+    it keeps the replaced file's, so a private file stays private.
     """
     path = Path(path)
+    if is_read_only(path):
+        raise ReadOnlyFile(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        _copy_mode(path, tmp)
-        _replace_with_retry(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise DiskWriteError(path, exc) from exc
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise DiskWriteError(path, exc) from exc
+        commit_temp_file(tmp, path, mode)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def commit_temp_file(tmp: Path, path: Path, mode: int | None = None) -> None:
+    """Put a finished, fsynced temp file (in `path`'s folder) in place of `path`, by the same
+    rules as atomic_write_bytes. On failure `path` is as it was; the caller removes `tmp`."""
+    if is_read_only(path):
+        raise ReadOnlyFile(path)
+    try:
+        _copy_mode(path, tmp, mode)
+        _replace_with_retry(tmp, path)
+    except OSError as exc:
+        raise DiskWriteError(path, exc) from exc
 
 
 def atomic_write_text(path: Path | str, text: str) -> None:
@@ -76,13 +123,15 @@ def atomic_write_json(path: Path | str, obj: Any) -> None:
     atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
 
 
-def _copy_mode(target: Path, tmp: Path) -> None:
-    """mkstemp makes a private (0600) file: give it the replaced file's mode, or the usual
-    default for a new file, so a person's files stay as readable as they were."""
-    try:
-        mode = os.stat(target).st_mode & 0o7777
-    except OSError:
-        mode = 0o666 & ~_umask()
+def _copy_mode(target: Path, tmp: Path, mode: int | None = None) -> None:
+    """mkstemp makes a private (0600) file: give it the mode asked for, else the replaced
+    file's, else the usual default for a new file, so a person's files stay as readable (and
+    as private) as they were. Set before the rename, so the file is never more open."""
+    if mode is None:
+        try:
+            mode = os.stat(target).st_mode & 0o7777
+        except OSError:
+            mode = 0o666 & ~_umask()
     try:
         os.chmod(tmp, mode)
     except OSError:
@@ -112,6 +161,60 @@ def _replace_with_retry(src: Path, dst: Path) -> None:
             time.sleep(_REPLACE_DELAY_S * (attempt + 1))
 
 
+def is_disk_full(exc: BaseException) -> bool:
+    """True if `exc` (or what caused it) says the disk, or the person's quota, is full."""
+    while exc is not None:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def no_space_sentence(root: Path | str, starting: bool) -> str:
+    """What a person is told when the disk holding their workspace is full."""
+    if starting:
+        return (f"There is no space left on the disk that holds {root}, so the run could not "
+                "start. Free some space, then run again.")
+    return (f"The run stopped because there is no space left on the disk that holds {root}. "
+            "Free some space, then run again.")
+
+
+class SpaceReserve:
+    """A little disk space set aside before a run, given back when the disk fills up, so the
+    run can still record how it ended (status.json, run.json, the last event) instead of
+    being taken for interrupted."""
+
+    SIZE = 128 * 1024
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+
+    def keep(self) -> None:
+        """Make sure the reserve exists, written out for real (not a sparse file). OSError
+        when the disk has no room even for this."""
+        try:
+            if self.path.stat().st_size >= self.SIZE:
+                return
+        except OSError:
+            pass
+        try:
+            with open(self.path, "wb") as fh:
+                fh.write(b"\xff" * self.SIZE)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError:
+            self.release()  # a part-written reserve would only take the last space there is
+            raise
+
+    def release(self) -> bool:
+        """Give the space back; True if there was any to give."""
+        try:
+            os.remove(self.path)
+            return True
+        except OSError:
+            return False
+
+
 def append_jsonl(path: Path | str, obj: Any) -> None:
     """Append one JSON object as one line. A crash mid-append leaves at most a torn last line,
     which `read_jsonl` skips."""
@@ -128,6 +231,33 @@ def append_jsonl(path: Path | str, obj: Any) -> None:
         fh.write(to_utf8(line))
         fh.flush()
         os.fsync(fh.fileno())
+
+
+def bounded_lines(fh: BinaryIO, keep: int) -> Iterator[tuple[bytes, bool]]:
+    """Each line of a binary file as (at most its first `keep` bytes, whether it was cut).
+
+    The rest of a long line is read past a chunk at a time and dropped, and only when the
+    caller asks for the next line, so a file that is one endless line costs `keep` bytes of
+    memory, not its size, and a caller that stops at a long line does not read past it."""
+    while True:
+        head = fh.readline(keep)
+        if not head:
+            return
+        if head.endswith(b"\n") or len(head) < keep:
+            yield head, False
+            continue
+        rest = fh.readline(2)  # the line may end right here, exactly at the bound
+        if not rest.rstrip(b"\r\n") and (rest.endswith(b"\n") or len(rest) < 2):
+            yield head + rest, False
+            continue
+        yield head, True
+        while not rest.endswith(b"\n"):
+            rest = fh.readline(_SKIP_CHUNK)
+            if not rest:
+                return
+
+
+_SKIP_CHUNK = 1 << 20
 
 
 def read_jsonl(path: Path | str) -> Iterator[dict]:

@@ -8,6 +8,7 @@ happen, so a crash or a kill still leaves the evidence and a valid status.json.
 from __future__ import annotations
 
 import math
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -15,12 +16,20 @@ from dataclasses import dataclass, field
 from app import __version__
 from app.core.board import Board, BoardError, Task, update_board
 from app.core.conversation import Message, ModelTurn, ToolResult, Usage
+from app.core.endings import Asked, Completed, GaveUp, RoundEnding
 from app.core.engine_calls import EngineCaller, EngineStop
 from app.core.errors import HarnessError
+from app.core.files import SpaceReserve, is_disk_full, no_space_sentence
+from app.core.instructions import read_standing_instructions
+from app.core.events import (FileChanged, HumanNeeded, ModelReplied, NoticeSent, RoundFinished,
+                             RoundStarted, RunStarted, StepStarted, TaskCompleted, ToolCalled,
+                             ToolRefused)
+from app.core.live_text import LiveText
 from app.core.recorder import Listener, Recorder
 from app.core.redact import redact
 from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
-from app.core.reports import (SYSTEM_PROMPT, correction, final_warning, no_progress_question,
+from app.core.reports import (SYSTEM_PROMPT, correction, empty_question_message,
+                              empty_task_message, final_warning, no_progress_question,
                               no_tasks_message, nudge, progress_report, stall_notice)
 from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
@@ -59,15 +68,16 @@ class RoundState:
     usage: Usage = field(default_factory=Usage)
     cost: float = 0.0
     result: str = "step_limit"
-    summary: str = ""
-    findings: str = ""
+    ending: RoundEnding | None = None  # how the agent ended it through a tool, if it did
     error: str | None = None
-    evidence: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     fatal: RunStop | None = None
 
 
 class Harness:
+    """Runs the board of one workspace with one engine. Each listener gets every event on
+    this run's thread and must not block (see recorder.Listener); `cancel` is Stop."""
+
     def __init__(self, workspace: Workspace, engine: Engine, limits: Limits | None = None,
                  listeners: list[Listener] | None = None, cancel: threading.Event | None = None):
         self.ws = workspace
@@ -79,23 +89,23 @@ class Harness:
 
     # -- the run -------------------------------------------------------------------------
     def run(self) -> RunResult:
-        self.ws.require()
+        self.ws.require_runnable()
         self.ws.ensure_harness_dir()
         with self.ws.lock():
             info = RunInfo(
                 run_id=self.ws.new_run_id(), workspace=str(self.ws.root.resolve()),
                 engine=self.engine.id, engine_label=self.engine.label, model=self.engine.model,
-                is_ai=self.engine.is_ai, limits=self.limits.model_dump(mode="json"),
+                is_ai=self.engine.is_ai, limits=self.limits,
                 started_at=now_iso(), app_version=__version__)
-            self.rec = Recorder(self.ws, info, self.listeners)
+            self.rec = self._start_records(info)
             self.caller = EngineCaller(self.engine, self.limits, self.rec, self.cancel)
             stop = RunStop("failed", "error", "The run stopped unexpectedly.")
             try:
-                board = Board.load(self.ws.board_path)
-                self.rec.set_tasks(*board.counts())
-                self.rec.emit("run_started", engine=info.engine, engine_label=info.engine_label,
-                              model=info.model, completed_tasks=board.counts()[0],
-                              total_tasks=board.counts()[1])
+                done, total = Board.load(self.ws.board_path).counts()
+                self.rec.set_tasks(done, total)
+                self.rec.emit(RunStarted(engine=info.engine, engine_label=info.engine_label,
+                                         model=info.model, is_ai=info.is_ai,
+                                         completed_tasks=done, total_tasks=total))
                 self._rounds()
             except RunStop as s:
                 stop = s
@@ -105,14 +115,39 @@ class Harness:
             except (HarnessError, BoardError, OSError) as exc:
                 # Disk full, board deleted mid-run...: a plain failure, not a crash.
                 detail = getattr(exc, "message", None) or str(exc)
-                stop = RunStop("failed", "error", f"The run stopped because of an error: {detail}")
+                stop = RunStop("failed", "error",
+                               no_space_sentence(self.ws.root, starting=False)
+                               if is_disk_full(exc) else
+                               f"The run stopped because of an error: {detail}")
             finally:
                 # Runs on every way out, so status.json never claims a dead run is running.
-                try:
-                    self.rec.finish(stop.state, stop.exit_reason, stop.message)
-                except OSError:
-                    pass  # the disk refuses even this; the lock's release still frees the folder
+                self._finish(stop)
             return RunResult(info.run_id, stop.state, stop.exit_reason, redact(stop.message))
+
+    def _start_records(self, info: RunInfo) -> Recorder:
+        """The run's folder and first records, once the space to record its end is set
+        aside. A full disk here is one sentence, and no empty run folder is left behind."""
+        self.reserve = SpaceReserve(self.ws.reserve_path)
+        try:
+            self.reserve.keep()
+            return Recorder(self.ws, info, self.listeners)
+        except OSError as exc:
+            shutil.rmtree(self.ws.run_dir(info.run_id), ignore_errors=True)
+            if is_disk_full(exc):
+                raise HarnessError(no_space_sentence(self.ws.root, starting=True)) from None
+            detail = str(exc).rstrip(". ")
+            raise HarnessError(f"The run could not start: {detail}.") from None
+
+    def _finish(self, stop: RunStop) -> None:
+        """Record how the run ended; on a full disk, give back the space set aside at the
+        start and try once more."""
+        for _ in range(2):
+            try:
+                self.rec.finish(stop.state, stop.exit_reason, stop.message)
+                return
+            except OSError:
+                if not self.reserve.release():
+                    return  # the disk refuses even this; the lock's release frees the folder
 
     def _rounds(self) -> None:
         stalled = 0
@@ -126,6 +161,10 @@ class Harness:
             task = board.next_task()
             if task is None:
                 raise RunStop("done", "all_tasks_done", "Every task on the board is done.")
+            if task.is_human and not task.question.strip():
+                raise RunStop("failed", "error", empty_question_message(task))
+            if not task.text.strip():
+                raise RunStop("failed", "error", empty_task_message(task))
             if task.is_human:
                 raise RunStop("blocked_by_human", "human_decision_needed",
                               f"Your decision is needed: {task.question}")
@@ -166,26 +205,27 @@ class Harness:
 
     def _ask_about_no_progress(self, task: Task, state: RoundState) -> None:
         evidence = [f"{state.result} in round {state.number}"]
-        if state.findings or state.error:
-            evidence.append(state.findings or state.error or "")
+        findings = state.ending.findings if isinstance(state.ending, GaveUp) else ""
+        if findings or state.error:
+            evidence.append(findings or state.error or "")
         question = no_progress_question(task)
         options = ["Try again", "Skip this task (check it yourself)", "Rewrite the task"]
         update_board(self.ws.board_path, lambda b: b.insert_human_before(
             task.text, question, options, evidence))
-        self.rec.emit("human_needed", task=task.text, question=question, options=options,
-                      evidence=evidence, recommendation=None, reason="no_progress")
+        self.rec.emit(HumanNeeded(round=state.number, task=task.text, question=question,
+                                  options=options, evidence=evidence, reason="no_progress"))
 
     # -- one round -----------------------------------------------------------------------
     def _round(self, board: Board, task: Task, number: int) -> "RoundState":
         st = RoundState(task=task, number=number)
-        self.rec.update(current_task=task.text, round=number, step=0,
-                        max_steps=self.limits.max_steps)
-        self.rec.emit("round_started", round=number, task=task.text, task_id=task.task_id)
-        manifest = self.rec.run_dir / "undo" / f"{number}.json"
-        changes = RoundChanges(self.ws.root, BlobStore(self.ws.harness_dir), manifest)
+        self.rec.emit(RoundStarted(round=number, task=task.text, task_id=task.task_id,
+                                   max_steps=self.limits.max_steps))
+        changes = RoundChanges(self.ws.root, BlobStore(self.ws.harness_dir),
+                               self.rec.files.undo(number), number)
         tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes)
         earlier = self._earlier_rounds()
-        report = progress_report(board, task, earlier, self._standing_instructions(), number)
+        agents = read_standing_instructions(self.ws.root)
+        report = progress_report(board, task, earlier, agents.text, number, agents.note)
         messages = [Message(role="user", text=report)]
         try:
             self._steps(st, tools, messages)
@@ -215,8 +255,10 @@ class Harness:
                 st.result, st.error = "timeout", "The round ran past its time limit."
                 return
             st.steps = step
-            self.rec.update(step=step)
-            turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages)
+            self.rec.emit(StepStarted(round=st.number, step=step, max_steps=max_steps))
+            live = LiveText(self.rec, st.number, step)  # the engine's on_text, throttled
+            turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages, live)
+            live.flush()  # the reply's last words reach the live view before model_replied
             self._account(st, turn)
             messages.append(Message(role="assistant", text=turn.text,
                                     tool_calls=turn.tool_calls, record=turn.record))
@@ -239,8 +281,8 @@ class Harness:
                 self._report_tool(st, call.name, call.arguments, outcome)
                 results.append(ToolResult(call_id=call.id, name=call.name,
                                           content=outcome.content, is_error=outcome.is_error))
-                if outcome.ends_round:
-                    self._end_by_tool(st, outcome)
+                if outcome.ending is not None:
+                    self._end_by_tool(st, outcome.ending)
                     return
                 calls.append(call.signature())
             if self.cancel.is_set():  # Stop pressed: this step's tools ran whole; stop here
@@ -277,7 +319,7 @@ class Harness:
 
     def _notice(self, st: RoundState, kind: str, text: str) -> str:
         st.notices.append(kind)
-        self.rec.emit("notice_sent", round=st.number, kind=kind, text=text)
+        self.rec.emit(NoticeSent(round=st.number, kind=kind, text=text))
         return text
 
     def _account(self, st: RoundState, turn: ModelTurn) -> None:
@@ -285,40 +327,34 @@ class Harness:
         st.usage = st.usage + turn.usage
         st.cost += cost
         self.rec.add_usage(turn.usage, cost)
-        self.rec.emit("model_replied", round=st.number, step=st.steps, text=turn.text[:2000],
-                      tool_calls=[c.name for c in turn.tool_calls],
-                      usage=turn.usage.model_dump(), cost_usd=round(cost, 6))
+        self.rec.note_model(turn.model)
+        self.rec.emit(ModelReplied(
+            round=st.number, step=st.steps, text=turn.text[:2000],
+            tool_calls=[c.name for c in turn.tool_calls], model=turn.model or self.rec.info.model,
+            usage=turn.usage, cost_usd=round(cost, 6),
+            run_usage=self.rec.status.usage, run_cost_usd=self.rec.status.cost_usd))
 
     def _report_tool(self, st: RoundState, name: str, args: dict, outcome) -> None:
         if outcome.refused:
-            self.rec.emit("tool_refused", round=st.number, tool=name, arguments=_brief(args),
-                          reason=outcome.content)
+            self.rec.emit(ToolRefused(round=st.number, tool=name, arguments=_brief(args),
+                                      reason=outcome.content))
         else:
-            self.rec.emit("tool_called", round=st.number, tool=name, arguments=_brief(args),
-                          result=outcome.content[:300], is_error=outcome.is_error)
+            self.rec.emit(ToolCalled(round=st.number, tool=name, arguments=_brief(args),
+                                     result=outcome.content[:300], is_error=outcome.is_error))
         for path in outcome.changed:
             change = "deleted" if name == "delete_file" else "wrote"
-            self.rec.emit("file_changed", round=st.number, path=path, change=change)
+            self.rec.emit(FileChanged(round=st.number, path=path, change=change))
 
-    def _end_by_tool(self, st: RoundState, outcome) -> None:
-        st.summary, st.findings, st.evidence = outcome.summary, outcome.findings, outcome.evidence
-        if outcome.ends_round == "completed":
-            st.result = "completed"
-            self.rec.emit("task_completed", round=st.number, task=st.task.text,
-                          summary=outcome.summary, evidence=outcome.evidence)
-        elif outcome.ends_round == "needs_human":
-            st.result = "needs_human"
-            try:
-                human = Board.load(self.ws.board_path).next_task()
-            except BoardError:
-                human = None  # the event still carries the question from the tool call
-            self.rec.emit("human_needed", round=st.number, task=st.task.text,
-                          question=human.question if human else outcome.summary,
-                          options=human.options if human else [],
-                          evidence=outcome.evidence,
-                          recommendation=human.recommendation if human else None)
-        else:
-            st.result = "gave_up"
+    def _end_by_tool(self, st: RoundState, ending: RoundEnding) -> None:
+        st.result, st.ending = ending.result, ending
+        if isinstance(ending, Completed):
+            self.rec.emit(TaskCompleted(round=st.number, task=st.task.text,
+                                        summary=ending.summary, evidence=ending.evidence))
+        elif isinstance(ending, Asked):  # the decision exactly as the tool put it on the board
+            self.rec.emit(HumanNeeded(
+                round=st.number, task=st.task.text, question=ending.question,
+                options=ending.options, evidence=ending.evidence,
+                recommendation=ending.recommendation, reason="asked"))
 
     def _record_round(self, st: RoundState, changed: list[str]) -> None:
         try:
@@ -329,32 +365,37 @@ class Harness:
             "completed": "next task", "needs_human": "wait for the person's decision",
             "cancelled": st.error or "stopped by the person",
         }.get(st.result, "try again or ask the person")
+        summary, evidence, findings = _ending_record(st.ending)
         record = RoundRecord(
             run_id=self.rec.info.run_id, round=st.number, task_id=st.task.task_id,
             task=st.task.text, started_at=st.started_at, finished_at=now_iso(),
-            result_state=st.result, changed_artifacts=changed, summary=st.summary,
+            result_state=st.result, changed_artifacts=changed, summary=summary,
             error=st.error, next_action=next_action, steps=st.steps, notices=st.notices,
-            usage=st.usage, cost_usd=round(st.cost, 6), evidence=st.evidence,
-            findings=st.findings)
+            usage=st.usage, cost_usd=round(st.cost, 6), evidence=evidence, findings=findings)
         self.rec.add_round(record)
-        self.rec.emit("round_finished", round=st.number, task=st.task.text,
-                      result_state=st.result, summary=st.summary or st.findings or st.error or "",
-                      changed_artifacts=changed, steps=st.steps, cost_usd=round(st.cost, 6))
+        self.rec.emit(RoundFinished(
+            round=st.number, task=st.task.text, result_state=st.result,
+            summary=summary or findings or st.error or "", changed_artifacts=changed,
+            steps=st.steps, cost_usd=round(st.cost, 6)))
 
     # -- context -------------------------------------------------------------------------
     def _earlier_rounds(self) -> list[RoundRecord]:
         """Round records of this workspace's recent runs, so a new round builds on them."""
         out: list[RoundRecord] = []
         for run_id in self.ws.run_ids()[-5:]:
-            out += read_rounds(self.ws.run_dir(run_id))
+            out += read_rounds(self.ws.run_files(run_id))
         return out
 
-    def _standing_instructions(self) -> str:
-        path = self.ws.root / "AGENTS.md"
-        try:
-            return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
-        except OSError:
-            return ""
+
+def _ending_record(ending: RoundEnding | None) -> tuple[str, list[str], str]:
+    """The round record's summary, evidence and findings, from how the round ended."""
+    if isinstance(ending, Completed):
+        return ending.summary, ending.evidence, ""
+    if isinstance(ending, Asked):
+        return ending.question, ending.evidence, ""
+    if isinstance(ending, GaveUp):
+        return ending.reason, [], ending.findings
+    return "", [], ""
 
 
 def _repetition(calls: list[str]) -> str | None:

@@ -1,8 +1,13 @@
-"""One readable line per event, shared by the CLI, `watch` and the window's log."""
+"""One readable line per event, shared by the CLI, `watch` and status.json's last_event."""
 
 from __future__ import annotations
 
-from app.core.records import EXIT_REASON_WORDS, Event
+from typing import Any
+
+from app.core.events import (Event, FileChanged, HumanNeeded, ModelReplied, NoticeSent,
+                             RetryWaiting, RoundFinished, RoundStarted, RunFinished, RunStarted,
+                             TaskCompleted, ToolCalled, ToolRefused)
+from app.core.records import EXIT_REASON_WORDS
 
 
 def _short(text: str, limit: int = 90) -> str:
@@ -10,50 +15,47 @@ def _short(text: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _target(e: dict) -> str:
-    args = e.get("arguments") or {}
-    value = args.get("path") or args.get("query") or ""
+def _target(arguments: dict[str, Any]) -> str:
+    value = arguments.get("path") or arguments.get("query") or ""
     return f" {_short(value, 50)}" if isinstance(value, str) and value else ""
 
 
-def describe_event(event: Event) -> str:
-    e = event.model_dump()
-    t = event.type
-    if t == "run_started":
-        return (f"Run started with {e.get('engine_label') or e.get('engine')}"
-                f"{' (' + e['model'] + ')' if e.get('model') else ''}: "
-                f"{e.get('completed_tasks', 0)} of {e.get('total_tasks', 0)} tasks done")
-    if t == "round_started":
-        return f"Round {e.get('round')}: {_short(e.get('task', ''))}"
-    if t == "model_replied":
-        calls = e.get("tool_calls") or []
-        if calls:
-            return f"  Step {e.get('step')}: {', '.join(calls)}"
-        return f"  Step {e.get('step')}: replied without using a tool: {_short(e.get('text', ''), 60)}"
-    if t == "tool_called":
-        result = (e.get("result") or "").strip().splitlines() or [""]
-        return f"  {e.get('tool')}{_target(e)}: {_short(result[0], 80)}"
-    if t == "tool_refused":
-        return f"  {e.get('tool')}{_target(e)} refused: {_short(e.get('reason', ''), 80)}"
-    if t == "file_changed":
-        return f"  {e.get('change', 'changed')} {e.get('path')}"
-    if t == "notice_sent":
-        return f"  Notice ({e.get('kind')}): {_short(e.get('text', ''), 70)}"
-    if t == "task_completed":
-        return f"  Task done: {_short(e.get('task', ''))}"
-    if t == "human_needed":
-        options = " / ".join(e.get("options") or [])
-        return f"  Decision needed: {_short(e.get('question', ''))}" + (
-            f" [{options}]" if options else "")
-    if t == "retry_waiting":
-        return (f"  Waiting {e.get('seconds', 0):.0f}s before trying again "
-                f"(attempt {e.get('attempt')}): {_short(e.get('reason', ''), 60)}")
-    if t == "round_finished":
-        return (f"Round {e.get('round')} ended: {e.get('result_state')}"
-                + (f" — {_short(e.get('summary', ''), 70)}" if e.get("summary") else ""))
-    if t == "run_finished":
-        reason = e.get("exit_reason") or ""
-        words = e.get("message") or EXIT_REASON_WORDS.get(reason, reason)
-        return (f"Run ended ({e.get('state')}): {words} "
-                f"{e.get('completed_tasks', 0)} of {e.get('total_tasks', 0)} tasks done")
-    return t
+def describe_event(event: Event) -> str | None:
+    """The event's line, or None for the kinds a line-per-event view leaves out: the live
+    view's own (step_started, model_text, tasks_counted, retry_resumed)."""
+    e = event
+    if isinstance(e, RunStarted):
+        return (f"Run started with {e.engine_label or e.engine}"
+                f"{' (' + e.model + ')' if e.model else ''}: "
+                f"{e.completed_tasks} of {e.total_tasks} tasks done")
+    if isinstance(e, RoundStarted):
+        return f"Round {e.round}: {_short(e.task)}"
+    if isinstance(e, ModelReplied):
+        if e.tool_calls:
+            return f"  Step {e.step}: {', '.join(e.tool_calls)}"
+        return f"  Step {e.step}: replied without using a tool: {_short(e.text, 60)}"
+    if isinstance(e, ToolCalled):
+        result = e.result.strip().splitlines() or [""]
+        return f"  {e.tool}{_target(e.arguments)}: {_short(result[0], 80)}"
+    if isinstance(e, ToolRefused):
+        return f"  {e.tool}{_target(e.arguments)} refused: {_short(e.reason, 80)}"
+    if isinstance(e, FileChanged):
+        return f"  {e.change} {e.path}"
+    if isinstance(e, NoticeSent):
+        return f"  Notice ({e.kind}): {_short(e.text, 70)}"
+    if isinstance(e, TaskCompleted):
+        return f"  Task done: {_short(e.task)}"
+    if isinstance(e, HumanNeeded):
+        options = " / ".join(e.options)
+        return f"  Decision needed: {_short(e.question)}" + (f" [{options}]" if options else "")
+    if isinstance(e, RetryWaiting):
+        return (f"  Waiting {e.seconds:.0f}s before trying again "
+                f"(attempt {e.attempt}): {_short(e.reason, 60)}")
+    if isinstance(e, RoundFinished):
+        return (f"Round {e.round} ended: {e.result_state}"
+                + (f" — {_short(e.summary, 70)}" if e.summary else ""))
+    if isinstance(e, RunFinished):
+        words = e.message or EXIT_REASON_WORDS.get(e.exit_reason, e.exit_reason)
+        return (f"Run ended ({e.state}): {words} "
+                f"{e.completed_tasks} of {e.total_tasks} tasks done")
+    return None

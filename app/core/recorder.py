@@ -6,68 +6,100 @@ import os
 from typing import Callable
 
 from app.core.conversation import Usage
+from app.core.crash import save_crash_report
+from app.core.events import (LIVE_ONLY, Event, RetryResumed, RetryWaiting, RoundStarted,
+                             RunFinished, StepStarted, TasksCounted)
 from app.core.files import append_jsonl, atomic_write_json
 from app.core.narrate import describe_event
-from app.core.records import Event, RoundRecord, RunInfo, Status, now_iso
+from app.core.records import RoundRecord, RunInfo, Status, now_iso
 from app.core.redact import redact, redact_obj
 from app.core.workspace import Workspace
 
 Listener = Callable[[Event], None]
+"""Called with every event (model_text included) on the run's own thread, synchronously, in
+the order registered, before the run goes on. So a listener must not block: the window's
+runner only emits a queued Qt signal. A listener that raises is written to the crash log
+(once per distinct failure) and the run goes on; it is never dropped silently."""
 
 
 class Recorder:
-    """The one event stream: every event is redacted, appended, reflected in status.json,
-    then handed to listeners (the CLI printer, the window's runner, `watch` reads the file)."""
+    """The one event stream: every event is stamped (time, run_id) and redacted, appended to
+    events.jsonl (all but the live-only kinds), reflected in status.json, then handed to the
+    listeners (the CLI printer, the window's runner; `watch` reads the file)."""
 
     def __init__(self, ws: Workspace, info: RunInfo, listeners: list[Listener] | None = None):
         self.ws = ws
         self.info = info
-        self.run_dir = ws.run_dir(info.run_id)
-        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.files = ws.run_files(info.run_id)
+        self.files.dir.mkdir(parents=True, exist_ok=True)
         self.listeners = list(listeners or [])
+        self._counts: tuple[int, int] | None = None
+        self._reported: set[tuple] = set()  # listener failures already in the crash log
         self.status = Status(
             run_id=info.run_id, state="running", started_at=info.started_at,
             engine=info.engine, model=info.model, pid=os.getpid(),
-            max_steps=int(info.limits.get("max_steps", 0)),
+            max_steps=info.limits.max_steps,
         )
         self.write_run()
 
-    @property
-    def events_path(self):
-        return self.run_dir / "events.jsonl"
-
-    @property
-    def rounds_path(self):
-        return self.run_dir / "rounds.jsonl"
-
-    # -- writing -------------------------------------------------------------------------
-    def emit(self, type_: str, **fields) -> Event:
-        event = Event.model_validate({"time": now_iso(), "type": type_, **redact_obj(fields)})
-        append_jsonl(self.events_path, event.model_dump(mode="json"))
-        self.status.last_event = describe_event(event)
-        self.write_status()
+    # -- the event stream ----------------------------------------------------------------
+    def emit(self, event: Event) -> Event:
+        """Record `event` and tell the listeners; returns it as recorded (stamped, redacted)."""
+        data = redact_obj({**event.model_dump(mode="json"),
+                           "time": now_iso(), "run_id": self.info.run_id})
+        event = type(event).model_validate(data)
+        if event.type not in LIVE_ONLY:
+            append_jsonl(self.files.events, data)
+            self._reflect(event)
+            self.write_status()
         for listener in self.listeners:
             try:
                 listener(event)
-            except Exception:  # a broken viewer must never break the run
-                pass
+            except Exception as exc:  # a broken viewer must never break the run
+                self._listener_failed(listener, event, exc)
         return event
 
-    def update(self, **fields) -> None:
-        """Change status fields and write status.json (atomically)."""
-        for key, value in fields.items():
-            setattr(self.status, key, value)
-        self.write_status()
+    def _reflect(self, event: Event) -> None:
+        """status.json follows the stream: where the run is, and its last line."""
+        s = self.status
+        if isinstance(event, RoundStarted):
+            s.current_task, s.round, s.step = event.task, event.round, 0
+            s.max_steps = event.max_steps or s.max_steps
+        elif isinstance(event, StepStarted):
+            s.round, s.step, s.max_steps = event.round, event.step, event.max_steps
+        elif isinstance(event, RetryWaiting):
+            s.state, s.next_attempt_at = "waiting", event.next_attempt_at
+        elif isinstance(event, RetryResumed):
+            s.state, s.next_attempt_at = "running", None
+        line = describe_event(event)
+        if line:
+            s.last_event = line
 
+    def _listener_failed(self, listener: Listener, event: Event, exc: Exception) -> None:
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        where = (tb.tb_frame.f_code.co_filename, tb.tb_lineno) if tb is not None else None
+        key = (id(listener), type(exc), where)
+        if key in self._reported:
+            return  # the same bug on every event would fill the crash log with copies
+        self._reported.add(key)
+        name = getattr(listener, "__qualname__", None) or type(listener).__name__
+        save_crash_report(exc, context=(
+            f"A listener of the run's events ({name}) failed on a {event.type} event of run "
+            f"{self.info.run_id}. The run went on; later failures like this one are not "
+            "written again."))
+
+    # -- the run's records ---------------------------------------------------------------
     def write_status(self) -> None:
         self.status.updated_at = now_iso()
         atomic_write_json(self.ws.status_path, redact_obj(self.status.model_dump(mode="json")))
 
     def write_run(self) -> None:
-        atomic_write_json(self.run_dir / "run.json", redact_obj(self.info.model_dump(mode="json")))
+        atomic_write_json(self.files.run, redact_obj(self.info.model_dump(mode="json")))
 
     def add_round(self, record: RoundRecord) -> None:
-        append_jsonl(self.rounds_path, redact_obj(record.model_dump(mode="json")))
+        append_jsonl(self.files.rounds, redact_obj(record.model_dump(mode="json")))
         self.info.rounds = record.round
         self.write_run()
 
@@ -77,11 +109,24 @@ class Recorder:
         self.info.usage = self.status.usage
         self.info.cost_usd = self.status.cost_usd
 
+    def note_model(self, model: str) -> None:
+        """The model that really answered, when the service names one: recorded in run.json
+        and status.json if the engine was configured with none or another (a local server
+        answers with whatever it has loaded; an alias resolves to a dated model)."""
+        if model and model != self.info.model:
+            self.info.model = self.status.model = model
+            self.write_run()
+
     def set_tasks(self, completed: int, total: int) -> None:
-        self.status.completed_tasks = completed
-        self.status.total_tasks = total
-        self.info.tasks_completed = completed
-        self.info.tasks_total = total
+        """The board's task counts. The first are the run's starting point (run_started
+        carries them); every later change is announced as tasks_counted."""
+        first, self._counts = self._counts is None, (completed, total)
+        if not first and (self.status.completed_tasks, self.status.total_tasks) == self._counts:
+            return
+        self.status.completed_tasks = self.info.tasks_completed = completed
+        self.status.total_tasks = self.info.tasks_total = total
+        if not first:
+            self.emit(TasksCounted(completed_tasks=completed, total_tasks=total))
 
     def finish(self, state: str, exit_reason: str, message: str) -> None:
         message = redact(message)
@@ -96,7 +141,7 @@ class Recorder:
         self.status.message = message
         self.status.finished_at = finished
         self.status.next_attempt_at = None
-        self.emit("run_finished", state=state, exit_reason=exit_reason, message=message,
-                  cost_usd=self.status.cost_usd, rounds=self.info.rounds,
-                  completed_tasks=self.status.completed_tasks,
-                  total_tasks=self.status.total_tasks)
+        self.emit(RunFinished(state=state, exit_reason=exit_reason, message=message,
+                              cost_usd=self.status.cost_usd, usage=self.status.usage,
+                              rounds=self.info.rounds, completed_tasks=self.status.completed_tasks,
+                              total_tasks=self.status.total_tasks))

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.core.conversation import Usage
+from app.core.events import EVENT_TYPES, Event, try_parse_event
 from app.core.files import read_json, read_jsonl
+from app.core.settings import Limits
+from app.core.workspace import RunFiles
+
+__all__ = ["EVENT_TYPES", "Event"]  # the typed events (app.core.events), kept importable here
 
 RunState = Literal["idle", "running", "waiting", "done", "failed", "blocked_by_human", "stopped"]
 ExitReason = Literal[
@@ -81,7 +86,7 @@ class RunInfo(BaseModel):
     engine_label: str = ""
     model: str = ""
     is_ai: bool = True
-    limits: dict[str, Any] = Field(default_factory=dict)
+    limits: Limits = Field(default_factory=Limits)  # an older run.json's dict reads as Limits
     started_at: str
     finished_at: str | None = None
     state: RunState = "running"
@@ -119,22 +124,6 @@ class RoundRecord(BaseModel):
     findings: str = ""
 
 
-class Event(BaseModel):
-    """One line of events.jsonl. `type` is one of EVENT_TYPES; other fields depend on it."""
-
-    model_config = ConfigDict(extra="allow")
-
-    time: str
-    type: str
-
-
-EVENT_TYPES = (
-    "run_started", "round_started", "model_replied", "tool_called", "tool_refused",
-    "file_changed", "notice_sent", "task_completed", "human_needed", "retry_waiting",
-    "round_finished", "run_finished",
-)
-
-
 def read_status(path: Path) -> tuple[Status, str | None]:
     """Read status.json. A missing file is idle; a damaged one reads as idle with a warning."""
     if not path.exists():
@@ -148,17 +137,26 @@ def read_status(path: Path) -> tuple[Status, str | None]:
         return Status(), "The status file was damaged; it will be rewritten by the next run."
 
 
-def read_run(run_dir: Path) -> RunInfo | None:
-    data = read_json(run_dir / "run.json")
+RunRecords = RunFiles | Path  # a run's files, or its folder
+
+
+def _files(run: RunRecords) -> RunFiles:
+    return run if isinstance(run, RunFiles) else RunFiles(Path(run))
+
+
+def read_run(run: RunRecords) -> RunInfo | None:
+    """run.json, or None when it is missing or damaged."""
+    data = read_json(_files(run).run)
     try:
         return RunInfo.model_validate(data) if isinstance(data, dict) else None
     except ValidationError:
         return None
 
 
-def read_rounds(run_dir: Path) -> list[RoundRecord]:
+def read_rounds(run: RunRecords) -> list[RoundRecord]:
+    """The round records, skipping damaged lines."""
     out = []
-    for obj in read_jsonl(run_dir / "rounds.jsonl"):
+    for obj in read_jsonl(_files(run).rounds):
         try:
             out.append(RoundRecord.model_validate(obj))
         except ValidationError:
@@ -166,11 +164,7 @@ def read_rounds(run_dir: Path) -> list[RoundRecord]:
     return out
 
 
-def read_events(run_dir: Path) -> list[Event]:
-    out = []
-    for obj in read_jsonl(run_dir / "events.jsonl"):
-        try:
-            out.append(Event.model_validate(obj))
-        except ValidationError:
-            continue
-    return out
+def read_events(run: RunRecords) -> list[Event]:
+    """The typed events of events.jsonl, skipping damaged lines and kinds this version does
+    not know (a newer version's log still reads)."""
+    return [e for e in map(try_parse_event, read_jsonl(_files(run).events)) if e is not None]

@@ -21,7 +21,19 @@ _PATTERNS = [
     re.compile(r"gh[pousr]_[A-Za-z0-9]{20,}"),             # GitHub tokens
 ]
 
-# Secrets known at run time (the key actually in use) are redacted exactly, whatever their shape.
+# A query parameter in an address (`?key=…`, `&access_token=…`). Greedy, so it is linear on
+# any text; the punctuation that ends a sentence is handed back in _mask_query_value.
+_QUERY = re.compile(r"([?&])([A-Za-z0-9_.\-]{1,64})=([^&#\s\"'<>]+)")
+_SENTENCE_END = ".,;:!?)]"
+_QUERY_WORDS = re.compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])")
+# The last word of a parameter's name that makes its value a credential: `x-api-key`,
+# `apiKey`, `access_token`, `client_secret`, `sig` (signed URLs), `X-Amz-Credential`...
+_CREDENTIAL_WORDS = frozenset(["key", "apikey", "token", "secret", "password", "passwd", "pwd",
+                               "pass", "auth", "authorization", "sig", "signature",
+                               "credential", "credentials", "session", "sessionid", "sid"])
+
+# Secrets known at run time (the key actually in use) are redacted exactly, whatever their
+# shape and length: a proxy key like "sk-1234" is as secret as a long one.
 _KNOWN: set[str] = set()
 
 MASK = "[redacted]"
@@ -29,22 +41,34 @@ MASK = "[redacted]"
 
 def remember_secret(secret: str) -> None:
     """Register a secret in use so it is masked even if it matches no pattern."""
-    if secret and len(secret) >= 8:
+    secret = (secret or "").strip()
+    if secret:
         _KNOWN.add(secret)
 
 
 def redact(text: str) -> str:
     if not text:
         return text
-    for secret in _KNOWN:
+    # Longest first, so a short secret inside a longer one cannot leave the rest showing.
+    for secret in sorted(_KNOWN, key=len, reverse=True):
         if secret in text:
             text = text.replace(secret, MASK)
+    text = _QUERY.sub(_mask_query_value, text)
     for pattern in _PATTERNS:
         if pattern.groups:
             text = pattern.sub(lambda m: m.group(1) + MASK, text)
         else:
             text = pattern.sub(MASK, text)
     return text
+
+
+def _mask_query_value(m: re.Match) -> str:
+    words = [w for w in _QUERY_WORDS.split(m.group(2)) if w]
+    value = m.group(3).rstrip(_SENTENCE_END)
+    if not value or value == MASK or not words or words[-1].lower() not in _CREDENTIAL_WORDS:
+        return m.group(0)
+    # "…?key=abc. Check it." keeps its full stop.
+    return f"{m.group(1)}{m.group(2)}={MASK}{m.group(3)[len(value):]}"
 
 
 def redact_obj(obj: Any) -> Any:

@@ -40,7 +40,8 @@ HOW_TO_ADVANCE = (
 
 
 def progress_report(board: Board, task: Task, earlier: list[RoundRecord],
-                    standing_instructions: str = "", round_no: int = 1) -> str:
+                    standing_instructions: str = "", round_no: int = 1,
+                    instructions_note: str = "") -> str:
     """The first user message of every round: where things stand and how to move."""
     done, total = board.counts()
     lines = [f"[harness] Progress report — round {round_no}", "",
@@ -78,7 +79,9 @@ def progress_report(board: Board, task: Task, earlier: list[RoundRecord],
 
     if standing_instructions.strip():
         lines += ["", "The person's standing instructions (AGENTS.md):",
-                  standing_instructions.strip()[:4000]]
+                  standing_instructions.strip()]
+    if instructions_note:
+        lines += ["", f"[harness] {instructions_note}"]
     lines += ["", HOW_TO_ADVANCE]
     return "\n".join(lines)
 
@@ -123,3 +126,15 @@ def no_tasks_message(board: Board) -> str:
                 "(in most editors: Save As, then choose UTF-8) and run again.")
     return ("TASKS.md has no tasks yet. Write each task on its own line as \"- [ ] what to do\" "
             "(a dash, a space, [ ], a space, then the task) and run again.")
+
+
+def empty_task_message(task: Task) -> str:
+    """An unchecked task with no words: it is neither worked on nor skipped."""
+    return (f"The task on line {task.line_no + 1} of TASKS.md is empty. Write what to do after "
+            "\"[ ]\", or delete the line, then run again.")
+
+
+def empty_question_message(task: Task) -> str:
+    """A HUMAN line with no question after it: there is nothing to answer."""
+    return (f"The decision on line {task.line_no + 1} of TASKS.md has no question. Write the "
+            "question after \"HUMAN:\", or delete the line, then run again.")

@@ -8,8 +8,10 @@ import stat
 from pathlib import Path
 
 from app.core.errors import HarnessError
+from app.core.files import is_read_only, read_only_sentence
 
 BOARD_NAME = "TASKS.md"
+INSTRUCTIONS_NAME = "AGENTS.md"
 MAX_PATH_CHARS = 1024
 
 # Windows opens a device instead of a file for these names, whatever the extension or
@@ -42,6 +44,23 @@ def _is_hidden_name(name: str) -> bool:
     return low in (".harness", ".git") or low.startswith(".env")
 
 
+# Where keys and passwords live. A person who points the app at their home folder (or a
+# project holding a deploy key) never means the agent to read these, so they are off limits
+# like .git: never read, written, listed or searched.
+_SECRET_FOLDERS = frozenset([".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker",
+                             ".password-store"])
+_SECRET_FILES = frozenset([".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc",
+                           ".pypirc"])
+_KEY_FILE_STEMS = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519")
+_KEY_FILE_SUFFIXES = (".pem", ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", ".kdbx")
+
+
+def _is_secret_name(name: str) -> bool:
+    low = name.lower()
+    return (low in _SECRET_FOLDERS or low in _SECRET_FILES or low.endswith(_KEY_FILE_SUFFIXES)
+            or any(low == s or low.startswith(s + ".") for s in _KEY_FILE_STEMS))
+
+
 class Sandbox:
     """Confines paths to one workspace folder. Decisions use only the path and the file
     system's own idea of where it leads, never what any file says."""
@@ -69,9 +88,10 @@ class Sandbox:
         return rel.as_posix() if rel.parts else "."
 
     def is_hidden(self, rel: str) -> bool:
-        """True for anything inside .harness, .git or a .env* name: never listed or searched."""
+        """True for anything inside .harness, .git, a .env* name or a place keys live (.ssh,
+        key files...): never listed or searched."""
         parts = str(rel).replace("\\", "/").split("/")
-        return any(_is_hidden_name(p) for p in parts if p)
+        return any(_is_hidden_name(p) or _is_secret_name(p) for p in parts if p)
 
     # -- the checks ----------------------------------------------------------------------
     def _resolve(self, rel: str, writing: bool) -> Path:
@@ -88,7 +108,13 @@ class Sandbox:
                 raise PathRefused(f"Refused '{_show(rel)}': that is the workspace folder itself; "
                                   f"{_EXAMPLE}.")
             self._refuse_board_alias(rel, real)
+            self._refuse_read_only(real, "/".join(real_parts))
         return real
+
+    @staticmethod
+    def _refuse_read_only(real: Path, shown: str) -> None:
+        if is_read_only(real):
+            raise PathRefused(read_only_sentence(shown))
 
     @staticmethod
     def _refuse_special_file(rel: str, real: Path) -> None:
@@ -161,8 +187,14 @@ class Sandbox:
             if _is_hidden_name(comp):
                 raise PathRefused(f"Refused '{_show(rel)}': .harness, .git and .env files are "
                                   f"off limits; work with the other files in the workspace.")
+            if _is_secret_name(comp):
+                raise PathRefused(f"Refused '{_show(rel)}': it looks like a place for keys or "
+                                  "passwords (.ssh, .aws, .gnupg, key files), which is off "
+                                  "limits; work with the other files in the workspace.")
         if writing and len(parts) == 1 and parts[0].lower() == BOARD_NAME.lower():
-            raise PathRefused("TASKS.md can only be changed with complete_task or ask_human.")
+            raise PathRefused(_BOARD_ONLY)
+        if writing and len(parts) == 1 and parts[0].lower() == INSTRUCTIONS_NAME.lower():
+            raise PathRefused(_INSTRUCTIONS_ONLY)
 
     def _walk(self, rel: str, parts: list[str]) -> Path:
         """Follow the path one component at a time from the real root, resolving each link."""
@@ -190,11 +222,20 @@ class Sandbox:
             return False
 
     def _refuse_board_alias(self, rel: str, real: Path) -> None:
-        # A hard link or a case-insensitive spelling would reach the board under another name.
-        board = self.root / BOARD_NAME
-        try:
-            same = real.exists() and board.exists() and os.path.samefile(real, board)
-        except OSError:
-            same = False
-        if same:
-            raise PathRefused("TASKS.md can only be changed with complete_task or ask_human.")
+        # A hard link or a case-insensitive spelling would reach the board, or the person's
+        # standing instructions, under another name.
+        for name, message in ((BOARD_NAME, _BOARD_ONLY), (INSTRUCTIONS_NAME, _INSTRUCTIONS_ONLY)):
+            protected = self.root / name
+            try:
+                same = real.exists() and protected.exists() and os.path.samefile(real, protected)
+            except OSError:
+                same = False
+            if same:
+                raise PathRefused(message)
+
+
+_BOARD_ONLY = "TASKS.md can only be changed with complete_task or ask_human."
+# The agent writing AGENTS.md would give its own words the person's authority in every later
+# round and run, so only the person changes it.
+_INSTRUCTIONS_ONLY = ("AGENTS.md holds the person's standing instructions; only the person can "
+                      "change it.")

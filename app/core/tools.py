@@ -10,7 +10,9 @@ from typing import Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
-from app.core.sandbox import PathRefused, Sandbox
+from app.core.endings import Asked, Completed, GaveUp, RoundEnding
+from app.core.files import bounded_lines
+from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
 from app.core.tool_specs import (BINARY_SNIFF, MAX_EDIT_BYTES, MAX_LIST_ENTRIES,
                                  MAX_MATCH_CHARS, MAX_READ_CHARS, MAX_READ_LINES,
                                  MAX_SEARCH_FILE_BYTES, MAX_SEARCH_FILES, MAX_SEARCH_MATCHES,
@@ -24,10 +26,12 @@ class ToolOutcome:
     is_error: bool = False
     refused: bool = False
     changed: list[str] = field(default_factory=list)
-    ends_round: str | None = None
-    summary: str = ""
-    findings: str = ""
-    evidence: list[str] = field(default_factory=list)
+    ending: RoundEnding | None = None  # set by complete_task, ask_human and give_up
+
+    @property
+    def ends_round(self) -> str | None:
+        """The round's result_state when this call ended the round, else None."""
+        return self.ending.result if self.ending else None
 
 
 class _Refuse(Exception):
@@ -140,7 +144,9 @@ class ToolBox:
             if _is_binary(fh.read(BINARY_SNIFF)):
                 raise _Fail(_binary_message(rel))
             fh.seek(0)
-            for n, raw in enumerate(fh, 1):
+            # Lines are read with a bound (4 bytes per character shown, at most), so a file
+            # that is one endless line is never held in memory.
+            for n, (raw, long) in enumerate(bounded_lines(fh, MAX_READ_CHARS * 4 + 2), 1):
                 total = n
                 if n < offset:
                     continue
@@ -149,11 +155,13 @@ class ToolBox:
                     break
                 try:
                     line = raw.decode("utf-8").rstrip("\r\n")
-                except UnicodeDecodeError:
-                    raise _Fail(_binary_message(rel)) from None
+                except UnicodeDecodeError as exc:
+                    if not (long and exc.start >= len(raw) - 3):
+                        raise _Fail(_binary_message(rel)) from None
+                    line = raw[:exc.start].decode("utf-8")  # cut inside a character
                 if n == 1:
                     line = line.lstrip("\ufeff")  # the byte-order mark is not text to edit
-                if chars + len(line) > MAX_READ_CHARS:
+                if long or chars + len(line) > MAX_READ_CHARS:
                     if out:
                         more = True
                         break
@@ -206,13 +214,26 @@ class ToolBox:
         if start.is_file():
             yield self.sandbox.rel(start)
             return
-        for dirpath, dirnames, filenames in os.walk(start):  # does not follow folder links
-            base = self.sandbox.rel(dirpath)
+        # Depth first with a stack of our own, not os.walk, which recurses and fails on
+        # folders nested deeper than Python's recursion limit. Folder links are not followed;
+        # folders whose paths grow past what the sandbox accepts are not entered.
+        stack = [self.sandbox.rel(start)]
+        while stack:
+            base = stack.pop()
             prefix = "" if base == "." else base + "/"
-            dirnames[:] = sorted(d for d in dirnames if not self.sandbox.is_hidden(prefix + d))
-            for name in sorted(filenames):
-                rel = prefix + name
+            try:
+                with os.scandir(self.sandbox.root / base) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue  # unreadable or gone since it was listed
+            folders = []
+            for entry in entries:
+                rel = prefix + entry.name
                 if self.sandbox.is_hidden(rel):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if len(rel) < MAX_PATH_CHARS:
+                        folders.append(rel)
                     continue
                 try:
                     real = self.sandbox.resolve_read(rel)
@@ -220,6 +241,7 @@ class ToolBox:
                     continue  # a link leading outside, or a name the sandbox refuses
                 if real.is_file() and real.stat().st_size <= MAX_SEARCH_FILE_BYTES:
                     yield self.sandbox.rel(real)
+            stack.extend(reversed(folders))
 
     # -- changing files ------------------------------------------------------------------
     def _prepare_write(self, path: str) -> str:
@@ -262,6 +284,8 @@ class ToolBox:
         target = self.sandbox.root / rel
         if not target.exists():
             raise _Fail(f"There is no file '{rel}'. Use write_file to create it.")
+        if target.stat().st_size > MAX_EDIT_BYTES:  # checked before reading: it may be huge
+            raise _Fail(f"'{rel}' is too large or not a text file, so it cannot be edited.")
         raw = target.read_bytes()
         if len(raw) > MAX_EDIT_BYTES or _is_binary(raw):
             raise _Fail(f"'{rel}' is too large or not a text file, so it cannot be edited.")
@@ -327,7 +351,7 @@ class ToolBox:
             raise _Fail(f"{exc} Call give_up with your findings so the next round starts from "
                         "the current board.") from None
         return ToolOutcome(f"Task checked off: {self.task_text}. The round is over.",
-                           ends_round="completed", summary=summary, evidence=items)
+                           ending=Completed(summary, items))
 
     def _ask_human(self, question: str, options: list[str], evidence: list[str],
                    recommendation: str | None = None) -> ToolOutcome:
@@ -343,16 +367,15 @@ class ToolBox:
         update_board(self.board_path, lambda b: b.insert_human_before(
             self.task_text, question, opts, items, rec or None))
         return ToolOutcome(f"Asked the person: {question} The round is over; the run will "
-                           "continue after they answer.", ends_round="needs_human",
-                           summary=question, evidence=items)
+                           "continue after they answer.",
+                           ending=Asked(question, opts, items, rec or None))
 
     def _give_up(self, reason: str, findings: str) -> ToolOutcome:
         reason = reason.strip()
         if not reason:
             raise _Refuse("reason must not be empty; say why the task cannot be done now.")
         return ToolOutcome("The round is over. Your reason and findings are recorded for the next "
-                           "attempt.", ends_round="gave_up", summary=reason,
-                           findings=findings.strip())
+                           "attempt.", ending=GaveUp(reason, findings.strip()))
 
 
 def _encode(text: str) -> bytes:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.core.blobs import BlobStore, DamagedCopy, sha256_bytes, sha256_file  # noqa: F401 (re-exported)
 from app.core.errors import HarnessError, UsageError
 from app.core.files import atomic_write_bytes, atomic_write_json, read_json
 from app.core.records import read_rounds
@@ -15,15 +15,10 @@ from app.core.sandbox import PathRefused, Sandbox
 from app.core.workspace import Workspace
 
 ABSENT = "absent"
-_SHA = re.compile(r"^[0-9a-f]{64}$")
 
 
 class UndoError(HarnessError):
     """The round cannot be undone at all (no record, or a corrupt one)."""
-
-
-def sha256_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def write_user_file(path: Path, data: bytes) -> None:
@@ -31,56 +26,31 @@ def write_user_file(path: Path, data: bytes) -> None:
     atomic_write_bytes(path, data)
 
 
-class BlobStore:
-    """Immutable blobs named by their SHA-256, under <harness_dir>/blobs/."""
-
-    def __init__(self, harness_dir: Path | str):
-        self.dir = Path(harness_dir) / "blobs"
-
-    def _path(self, sha: str) -> Path:
-        if not _SHA.match(sha or ""):
-            raise ValueError(f"not a blob id: {sha!r}")
-        return self.dir / sha
-
-    def put(self, data: bytes) -> str:
-        sha = sha256_bytes(data)
-        path = self._path(sha)
-        # Same name means same content, so an existing blob is never rewritten.
-        if not path.exists():
-            atomic_write_bytes(path, data)
-        return sha
-
-    def get(self, sha: str) -> bytes:
-        data = self._path(sha).read_bytes()
-        if sha256_bytes(data) != sha:
-            raise OSError(f"the saved copy {sha[:12]} is damaged")
-        return data
-
-    def has(self, sha: str) -> bool:
-        try:
-            return self._path(sha).is_file()
-        except ValueError:
-            return False
+def _mode_of(path: Path) -> int | None:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
 
 
-def _state(path: Path) -> tuple[str, bytes | None]:
-    """("absent", None), (sha, bytes) for a file, or ("folder", None) for a directory."""
+def _state(path: Path) -> str:
+    """"absent", "folder", or the SHA-256 of the file (streamed, never read whole)."""
     if not os.path.lexists(path):
-        return ABSENT, None
+        return ABSENT
     if path.is_dir():
-        return "folder", None
-    data = path.read_bytes()
-    return sha256_bytes(data), data
+        return "folder"
+    return sha256_file(path)
 
 
 class RoundChanges:
     """Records what one round changes, BEFORE each change happens."""
 
-    def __init__(self, root: Path | str, blobs: BlobStore, manifest_path: Path | str):
+    def __init__(self, root: Path | str, blobs: BlobStore, manifest_path: Path | str,
+                 round_no: int):
         self.root = Path(os.path.realpath(root))
         self.blobs = blobs
         self.manifest_path = Path(manifest_path)
-        self.round = _round_number(self.manifest_path)
+        self.round = round_no
         self._files: dict[str, dict] = {}
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
         old = read_json(self.manifest_path)
@@ -97,12 +67,15 @@ class RoundChanges:
         if rel in self._files:
             return
         path = self.root / rel
-        state, data = _state(path)
-        if state == "folder":
+        if path.is_dir():
             raise IsADirectoryError(f"{rel} is a folder")
-        entry: dict = {"before": self.blobs.put(data) if data is not None else ABSENT,
-                       "after": None}
-        if state == ABSENT:
+        entry: dict = {"before": ABSENT, "after": None}
+        if os.path.lexists(path):
+            mode = _mode_of(path)
+            entry["before"] = self.blobs.put_file(path, mode)
+            if mode is not None:
+                entry["mode"] = mode  # so undo gives a private file back private
+        else:
             # Folders the write is about to create, so undo removes exactly those and no other.
             new_dirs = []
             parent = Path(rel).parent
@@ -120,31 +93,30 @@ class RoundChanges:
         entry = self._files.get(rel)
         if entry is None:
             return
-        state, data = _state(self.root / rel)
-        entry["after"] = self.blobs.put(data) if data is not None else state
+        entry["after"] = self._keep(self.root / rel)
         self._save()
 
     def finish(self) -> list[str]:
         """Record each touched file's post-image; return the paths whose content changed."""
         changed = []
         for rel, entry in sorted(self._files.items()):
-            state, data = _state(self.root / rel)
             # Post-images are kept too, so the round's evidence can show before and after.
-            entry["after"] = self.blobs.put(data) if data is not None else state
+            entry["after"] = self._keep(self.root / rel)
             if entry["after"] != entry["before"]:
                 changed.append(rel)
         self._save()
         return changed
 
+    def _keep(self, path: Path) -> str:
+        """The state of `path`, keeping a copy of its content if it is a file."""
+        if not os.path.lexists(path):
+            return ABSENT
+        if path.is_dir():
+            return "folder"
+        return self.blobs.put_file(path, _mode_of(path))
+
     def _save(self) -> None:
         atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files})
-
-
-def _round_number(manifest_path: Path) -> int:
-    try:
-        return int(manifest_path.stem)
-    except ValueError:
-        return 0
 
 
 @dataclass
@@ -165,6 +137,11 @@ class UndoReport:
     # The task the round completed: it stays checked on the board (undo restores files only).
     task_kept_checked: str | None = None
 
+    @property
+    def ok(self) -> bool:
+        """True when every file of the round is as the undo meant it to be."""
+        return not self.failed
+
     def summary(self) -> str:
         counts = []
         if self.restored:
@@ -177,21 +154,34 @@ class UndoReport:
             counts.append(f"{len(self.kept)} kept as you left it")
         if self.unchanged:
             counts.append(f"{len(self.unchanged)} already as before")
-        head = (f"Undid round {self.round}: " + ", ".join(counts) + "."
-                if counts else f"Round {self.round} had nothing to undo.")
+        if self.failed:
+            counts.append(f"{len(self.failed)} could not be restored")
+        if self.failed and not (self.restored or self.removed or self.kept_both):
+            head = (f"Nothing from round {self.round} came back: "
+                    f"{_name_list(self.failed)} could not be restored.")
+        elif counts:
+            head = f"Undid round {self.round}: " + ", ".join(counts) + "."
+        else:
+            head = f"Round {self.round} had nothing to undo."
         return " ".join([head] + self.messages)
 
 
-def undo_manifest(root: Path | str, harness_dir: Path | str,
-                  manifest_path: Path | str) -> UndoReport:
-    """Put back what one round's undo record lists, never overwriting a later edit by the person."""
+def _name_list(names: list[str]) -> str:
+    shown = ", ".join(names[:5])
+    return shown + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+
+
+def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path | str,
+                  round_no: int | None = None) -> UndoReport:
+    """Put back what one round's undo record lists, never overwriting a later edit by the person.
+    `round_no` names the round in the report; by default the record's own."""
     manifest = read_json(manifest_path)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         raise UndoError(f"There is no readable undo record at {manifest_path}.")
     sandbox = Sandbox(root)
     blobs = BlobStore(harness_dir)
-    n = manifest.get("round") if isinstance(manifest.get("round"), int) else _round_number(
-        Path(manifest_path))
+    recorded = manifest.get("round")
+    n = round_no if round_no is not None else recorded if isinstance(recorded, int) else 0
     report = UndoReport(round=n)
     for rel, entry in sorted(manifest["files"].items()):
         if not isinstance(entry, dict) or not isinstance(entry.get("before"), str):
@@ -217,7 +207,8 @@ def undo_manifest(root: Path | str, harness_dir: Path | str,
 def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict, n: int,
               report: UndoReport) -> None:
     before, after = entry["before"], entry.get("after")
-    current, _ = _state(path)
+    mode = entry.get("mode") if isinstance(entry.get("mode"), int) else None
+    current = _state(path)
     if current == before:
         if before == ABSENT:
             _remove_new_dirs(sandbox, entry.get("new_dirs"))
@@ -230,7 +221,7 @@ def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: d
             _remove_new_dirs(sandbox, entry.get("new_dirs"))
             report.removed.append(rel)
         else:
-            write_user_file(path, blobs.get(before))
+            blobs.copy_out(before, path, mode)
             report.restored.append(rel)
         return
     # The person changed the file after the round: keep their version, whatever happens.
@@ -239,29 +230,29 @@ def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: d
         report.messages.append(f"Kept {rel}: round {n} created it and it was changed after the "
                                f"round, so it was left as it is.")
         return
-    data = blobs.get(before)
     if current == ABSENT:
-        write_user_file(path, data)
+        blobs.copy_out(before, path, mode)
         report.restored.append(rel)
         report.messages.append(f"{rel} had been deleted after round {n}; its version from before "
                                f"the round was put back.")
         return
-    saved = _beside(path, n, data)
+    saved = _beside(blobs, path, n, before, mode)
     saved_rel = sandbox.rel(saved)
     report.kept_both.append((rel, saved_rel))
     report.messages.append(f"{rel} was changed after round {n}, so your version was kept and the "
                            f"version from before the round was saved as {saved_rel}.")
 
 
-def _beside(path: Path, n: int, data: bytes) -> Path:
-    """Write `data` next to `path` as '<stem> (before round N)<suffix>', never over another file."""
+def _beside(blobs: BlobStore, path: Path, n: int, sha: str, mode: int | None) -> Path:
+    """Write blob `sha` next to `path` as '<stem> (before round N)<suffix>', with the
+    original's mode, never over another file."""
     for i in range(1, 1000):
         extra = "" if i == 1 else f" {i}"
         candidate = path.with_name(f"{path.stem} (before round {n}{extra}){path.suffix}")
         if not os.path.lexists(candidate):
-            write_user_file(candidate, data)
+            blobs.copy_out(sha, candidate, mode)
             return candidate
-        if candidate.is_file() and sha256_bytes(candidate.read_bytes()) == sha256_bytes(data):
+        if candidate.is_file() and sha256_file(candidate) == sha:
             return candidate  # an earlier undo already saved exactly this
     raise OSError(f"too many saved copies beside {path.name}")
 
@@ -296,19 +287,16 @@ def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> Un
     if not runs:
         raise UsageError("There is no run to undo in this folder yet.")
     candidates = [run_id] if run_id is not None else list(reversed(runs))
-    found = next((r for r in candidates if _manifest(ws.run_dir(r), round_no).exists()), None)
+    found = next((r for r in candidates if ws.run_files(r).undo(round_no).exists()), None)
     if found is None:
         where = f"run {run_id}" if run_id is not None else "any run in this folder"
         raise UsageError(f"Round {round_no} of {where} changed no files, or there is no "
                          "such round.")
     with ws.lock():  # never restore files while a run is writing them
-        report = undo_manifest(ws.root, ws.harness_dir, _manifest(ws.run_dir(found), round_no))
+        report = undo_manifest(ws.root, ws.harness_dir, ws.run_files(found).undo(round_no),
+                               round_no)
     report.run_id = found
-    record = next((r for r in read_rounds(ws.run_dir(found)) if r.round == round_no), None)
+    record = next((r for r in read_rounds(ws.run_files(found)) if r.round == round_no), None)
     if record is not None and record.result_state == "completed":
         report.task_kept_checked = record.task
     return report
-
-
-def _manifest(run_dir: Path, round_no: int) -> Path:
-    return run_dir / "undo" / f"{round_no}.json"

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
+import sys
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from app.core.errors import HarnessError, NotAWorkspace, WorkspaceLocked
+from app.core.files import is_disk_full, is_read_only, no_space_sentence
 
 BOARD_NAME = "TASKS.md"
 HARNESS_DIR = ".harness"
@@ -39,11 +43,18 @@ class Workspace:
         return self.harness_dir / "lock"
 
     @property
+    def reserve_path(self) -> Path:
+        return self.harness_dir / "space-reserve"
+
+    @property
     def runs_dir(self) -> Path:
         return self.harness_dir / "runs"
 
     def run_dir(self, run_id: str) -> Path:
         return self.runs_dir / run_id
+
+    def run_files(self, run_id: str) -> "RunFiles":
+        return RunFiles(self.run_dir(run_id))
 
     @property
     def name(self) -> str:
@@ -66,10 +77,35 @@ class Workspace:
                 f"Run `harness-desk init {self.root}` to create one.")
         return self
 
+    def require_runnable(self) -> "Workspace":
+        """require(), and what a run needs beyond it: not the whole disk, a board it may tick."""
+        reason = forbidden_folder_reason(self.root)
+        if reason:
+            raise NotAWorkspace(reason)
+        self.require()
+        if is_read_only(self.board_path):
+            raise NotAWorkspace(
+                f"{BOARD_NAME} is read-only, so a run could not tick off finished tasks or add "
+                f"questions for you. Make it writable (in its properties or with "
+                f"`chmod u+w`), then run again.")
+        return self
+
+    def check_harness_dir(self) -> None:
+        """Refuse a .harness that is a file, or that is (or holds) a link or junction where a
+        record goes: records and new files must stay inside the workspace."""
+        harness = self.harness_dir
+        if os.path.lexists(harness) and not os.path.islink(harness) and not harness.is_dir():
+            raise NotAWorkspace(f"{harness} is a file, but Harness Desk keeps its records in a "
+                                "folder of that name. Rename or remove the file.")
+        for path in [harness] + [harness / name for name in _RECORD_ENTRIES]:
+            if os.path.lexists(path) and not _is_plain_child(path):
+                raise NotAWorkspace(
+                    f"{path} is a link, and Harness Desk keeps its records only in a real "
+                    f"folder inside the workspace, never where a link leads. Remove the link, "
+                    f"then run again.")
+
     def ensure_harness_dir(self) -> None:
-        if self.harness_dir.exists() and not self.harness_dir.is_dir():
-            raise HarnessError(f"{self.harness_dir} is a file, but Harness Desk keeps its records "
-                               f"in a folder of that name. Rename or remove the file.")
+        self.check_harness_dir()
         try:
             self.harness_dir.mkdir(parents=True, exist_ok=True)
             (self.harness_dir / "blobs").mkdir(exist_ok=True)
@@ -78,6 +114,8 @@ class Workspace:
             if not ignore.exists():
                 ignore.write_text("*\n", encoding="utf-8")
         except OSError as exc:
+            if is_disk_full(exc):
+                raise HarnessError(no_space_sentence(self.root, starting=True)) from exc
             raise HarnessError(f"Could not create {HARNESS_DIR} in {self.root}: "
                                f"{exc.strerror or exc}.") from exc
 
@@ -97,56 +135,98 @@ class Workspace:
         if not self.runs_dir.is_dir():
             return []
         return sorted(p.name for p in self.runs_dir.iterdir()
-                      if p.is_dir() and (p / "run.json").exists())
+                      if p.is_dir() and RunFiles(p).run.exists())
 
     def latest_run_id(self) -> str | None:
         ids = self.run_ids()
         return ids[-1] if ids else None
 
     def lock(self) -> "RunLock":
-        return RunLock(self.lock_path)
+        self.check_harness_dir()
+        return RunLock(self.lock_path, outside_lock_path(self.root))
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    """Where one run's records live: the only place these file names are spelled."""
+
+    dir: Path
+
+    @property
+    def run(self) -> Path:
+        return self.dir / "run.json"
+
+    @property
+    def events(self) -> Path:
+        return self.dir / "events.jsonl"
+
+    @property
+    def rounds(self) -> Path:
+        return self.dir / "rounds.jsonl"
+
+    def undo(self, round_no: int) -> Path:
+        """The undo manifest of round `round_no` (written before the round's first change)."""
+        return self.dir / "undo" / f"{int(round_no)}.json"
 
 
 class RunLock:
-    """One run per workspace, held through an OS file lock that dies with the process."""
+    """One run per workspace, held through OS file locks that die with the process.
 
-    def __init__(self, path: Path):
+    Two locks, both taken: `.harness/lock` (where PRODUCT.md says, and what a copy of the
+    app without this one looks for) and one outside the workspace, in the person's cache
+    folder, keyed by the workspace's real path. Deleting `.harness` mid-run, or the cache,
+    takes one of them away, never both, so a second run still cannot get in."""
+
+    def __init__(self, path: Path, outside: Path | None = None):
         from filelock import FileLock
 
         self.path = path
-        self._lock = FileLock(str(path), timeout=0)
+        self.outside = outside
+        self._locks = [FileLock(str(p), timeout=0) for p in self._paths()]
+        self._held: list = []
+
+    def _paths(self) -> list[Path]:
+        return [p for p in (self.outside, self.path) if p is not None]
 
     def acquire(self) -> None:
         from filelock import Timeout
 
         try:
-            # `status` and `watch` probe the lock by holding it for microseconds; a short
-            # patient acquire rides over a probe, while a real run still refuses in ~0.5 s.
-            self._lock.acquire(timeout=ACQUIRE_TIMEOUT_S, poll_interval=0.005)
+            for path, lock in zip(self._paths(), self._locks):
+                if path is self.outside and not _ensure_folder(path.parent):
+                    continue  # no cache folder to be had: the lock in .harness still holds
+                # `status` and `watch` probe the lock by holding it for microseconds; a short
+                # patient acquire rides over a probe, while a real run still refuses in ~0.5 s.
+                lock.acquire(timeout=ACQUIRE_TIMEOUT_S, poll_interval=0.005)
+                self._held.append(lock)
         except Timeout:
+            self.release()
             raise WorkspaceLocked(
                 "Another run is already working in this folder. "
                 "Wait for it to finish or stop it first.") from None
         except OSError as exc:
+            self.release()
             raise HarnessError(f"Could not lock the workspace: {exc.strerror or exc}.") from exc
 
     def release(self) -> None:
-        self._lock.release()
+        while self._held:
+            self._held.pop().release()
 
     def is_held_elsewhere(self) -> bool:
-        """True if some process holds the lock now (used by `status` and `watch`)."""
+        """True if some process holds either lock now (used by `status` and `watch`)."""
         from filelock import FileLock, Timeout
 
-        if not self.path.exists():
-            return False
-        probe = FileLock(str(self.path), timeout=0)
-        try:
-            probe.acquire(timeout=0)
-        except Timeout:
-            return True
-        except OSError:
-            return False
-        probe.release()
+        for path in self._paths():
+            if not path.exists():
+                continue
+            probe = FileLock(str(path), timeout=0)
+            try:
+                probe.acquire(timeout=0)
+            except Timeout:
+                return True
+            except OSError:
+                continue
+            probe.release()
         return False
 
     def __enter__(self) -> "RunLock":
@@ -181,6 +261,96 @@ def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
         created = True
     ws.ensure_harness_dir()
     return ws, created
+
+
+# What Harness Desk writes inside .harness; each must be a plain entry, never a link.
+_RECORD_ENTRIES = ("blobs", "runs", ".gitignore", "lock", "status.json", "space-reserve")
+
+
+def _is_plain_child(path: Path) -> bool:
+    """True if `path` is really where it says: not a link or junction (dangling or not),
+    and inside a parent that is not one either."""
+    real = os.path.normcase(os.path.realpath(path))
+    expected = os.path.normcase(os.path.join(os.path.realpath(path.parent), path.name))
+    return real == expected
+
+
+def _ensure_folder(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return True
+    except OSError:
+        return False
+
+
+def outside_lock_path(root: Path | str) -> Path:
+    """The run lock kept outside the workspace: in the person's cache folder (or the config
+    folder the tests and portable installs pick), named by a hash of the real path."""
+    from app.core.settings import APP_DIR_NAME, CONFIG_ENV, config_dir
+
+    if os.environ.get(CONFIG_ENV):
+        base = config_dir()
+    else:
+        from platformdirs import user_cache_dir
+
+        base = Path(user_cache_dir(APP_DIR_NAME, appauthor=False))
+    real = os.path.normcase(os.path.realpath(Path(root).expanduser()))
+    key = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return base / "locks" / f"{key}.lock"
+
+
+# -- folders a run should not be pointed at --------------------------------------------------
+
+def forbidden_folder_reason(path: Path | str) -> str | None:
+    """Why a run may never work on `path` (the whole system disk), or None."""
+    real = _real(path)
+    system_drive = os.environ.get("SystemDrive", "C:") + "\\" if sys.platform == "win32" else "/"
+    if real == _real(system_drive):
+        return (f"{real} is the whole disk, so Harness Desk will not work on it. Choose a "
+                "folder that holds only the files for your tasks.")
+    return None
+
+
+def risky_folder_reason(path: Path | str) -> str | None:
+    """Why pointing the agent at `path` deserves a second thought (a home folder, a folder of
+    home folders, a system folder or a whole drive), or None for an ordinary folder.
+
+    The CLI asks before running (`--yes` skips the question); the window shows it in a dialog."""
+    real = _real(path)
+    home = _real(Path.home())
+    if real == home:
+        return (f"{real} is your home folder: the AI could read and change everything in it, "
+                "your documents and settings included.")
+    if real.parent == real:
+        return f"{real} is a whole drive: the AI could read and change everything on it."
+    if home.is_relative_to(real):
+        return (f"{real} holds the home folders of the people on this computer: the AI could "
+                "read and change everything in them.")
+    if real.is_relative_to(home):
+        return None
+    trees, tops = _system_folders()
+    if real in tops or any(real.is_relative_to(tree) for tree in trees):
+        return (f"{real} is a system folder: the AI could read and change files this "
+                "computer needs to work.")
+    return None
+
+
+def _real(path: Path | str) -> Path:
+    return Path(os.path.realpath(Path(path).expanduser()))
+
+
+def _system_folders() -> tuple[list[Path], list[Path]]:
+    """(folders risky with everything inside, folders risky only themselves). /var, /opt and
+    the like hold people's own projects too (/var/www/site), so only their top is flagged."""
+    if sys.platform == "win32":
+        names = [os.environ.get(v) for v in ("SystemRoot", "ProgramFiles", "ProgramFiles(x86)",
+                                             "ProgramW6432")]
+        return [_real(n) for n in names if n], [_real(n) for n in
+                                                 [os.environ.get("ProgramData")] if n]
+    trees = ["/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/proc", "/run",
+             "/sbin", "/sys", "/usr", "/System", "/Library", "/Applications", "/cores"]
+    tops = ["/var", "/opt", "/srv", "/snap", "/private", "/mnt", "/media", "/Volumes", "/tmp"]
+    return [_real(n) for n in trees], [_real(n) for n in tops]
 
 
 def pid_alive(pid: int | None) -> bool:

@@ -10,7 +10,11 @@ from typing import Callable
 Plan = list[tuple[str, dict]]
 
 DEMO_FOLDER = "demo-output"
-_PATH = re.compile(r"[\w\-./]+\.(?:md|txt|csv|html|json)\b")
+# A run of path characters, then the last known extension inside it. Two steps, not one
+# pattern: `[\w\-./]+\.(?:md|…)\b` backtracks from every start and took 100 s on a
+# 100,000-character task; these are linear.
+_PATH_RUN = re.compile(r"[\w\-./]+")
+_LAST_EXT = re.compile(r".*\.(?:md|txt|csv|html|json)\b", re.DOTALL)
 _SOURCE_SUFFIXES = (".md", ".txt", ".csv")
 
 HOMEPAGE_QUESTION = ("Should the homepage lead with speed (order a cake online in a minute) "
@@ -24,7 +28,7 @@ def plan_for(task: str, done_when: list[str], decisions: list[str], results: lis
     so every step must come out the same whatever later results add.
 
     The bakery scripts run only for the bundled board's own tasks: the exact words of a task
-    in resources/demo-workspace/TASKS.md, whose "Done when" still names the same file. Any
+    in app/resources/demo-workspace/TASKS.md, whose "Done when" still names the same file. Any
     other task, on any board, gets the generic plan, which writes only a new file under
     demo-output/ and never a file the board names."""
     named = named_path(task, done_when)
@@ -38,7 +42,10 @@ def plan_for(task: str, done_when: list[str], decisions: list[str], results: lis
 def named_path(task: str, done_when: list[str]) -> str | None:
     """The first file the task or its "Done when" names (never the board itself)."""
     for text in done_when + [task]:
-        for match in _PATH.finditer(text):
+        for run in _PATH_RUN.finditer(text):
+            match = _LAST_EXT.match(run.group(0))
+            if match is None:
+                continue
             path = match.group(0).removeprefix("./")
             if path.lower() != "tasks.md" and not path.lower().endswith("/tasks.md"):
                 return path
@@ -93,7 +100,7 @@ def _contact_plan(target: str, decisions: list[str], seen: str) -> Plan:
             _done("Wrote the opening hours and contact page from the brief.", target)]
 
 
-# The bundled board's tasks, word for word as in resources/demo-workspace/TASKS.md, with the
+# The bundled board's tasks, word for word as in app/resources/demo-workspace/TASKS.md, with the
 # file each one's "Done when" names and its script. Change one there, change it here.
 BAKERY_TASKS: dict[str, tuple[str, Callable[[str, list[str], str], Plan]]] = {
     "Summarise the brief in five bullet points": ("notes/brief-summary.md", _brief_summary_plan),

@@ -13,10 +13,11 @@ from app.core.board import Board, BoardError
 from app.core.conversation import Usage
 from app.engines.prices import price_known
 from app.core.errors import HarnessError
-from app.core.records import (EXIT_REASON_WORDS, Event, RoundRecord, RunInfo, read_events,
-                              read_rounds, read_run, read_status)
+from app.core.events import Event, FileChanged, HumanNeeded, RoundStarted, RunStarted
+from app.core.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, read_events, read_rounds,
+                              read_run, read_status)
 from app.core.redact import redact_obj
-from app.core.workspace import Workspace, pid_alive
+from app.core.workspace import RunFiles, Workspace, pid_alive
 
 # How each round ended, for a person (the raw result_state is never shown).
 OUTCOME_WORDS: dict[str, str] = {
@@ -125,16 +126,16 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
         if run_id is None:
             raise NoRunToExport(f"There is no recorded run in {ws.root} yet; run the tasks "
                                 "first, then export.")
-    run_dir = ws.run_dir(run_id)
-    if not run_dir.is_dir():
+    files = ws.run_files(run_id)
+    if not files.dir.is_dir():
         raise NoRunToExport(f"There is no run {run_id} in {ws.root}.")
 
     notes: list[str] = []
-    events = read_events(run_dir)
-    info = _read_info(run_dir, run_id, ws, events, notes)
-    rounds = read_rounds(run_dir)
-    for name, label in (("rounds.jsonl", "round records"), ("events.jsonl", "event log")):
-        damaged = _damaged_lines(run_dir / name)
+    events = read_events(files)
+    info = _read_info(files, run_id, ws, events, notes)
+    rounds = read_rounds(files)
+    for path, label in ((files.rounds, "round records"), (files.events, "event log")):
+        damaged = _damaged_lines(path)
         if damaged:
             notes.append(f"Part of the {label} was cut off or damaged ({damaged} "
                          f"{'entry' if damaged == 1 else 'entries'} left out).")
@@ -242,22 +243,23 @@ def latest_run(ws: Workspace) -> str | None:
     return ws.latest_run_id()
 
 
-def _read_info(run_dir: Path, run_id: str, ws: Workspace, events: list[Event],
+def _read_info(files: RunFiles, run_id: str, ws: Workspace, events: list[Event],
                notes: list[str]) -> RunInfo:
-    info = read_run(run_dir)
+    info = read_run(files)
     if info is not None:
         return info
     # No usable run.json: rebuild what we can from the first event so the rest still exports.
     notes.append("The run's own record (run.json) was missing or damaged; details come from "
                  "its event log.")
-    start = next((e for e in events if e.type == "run_started"), None)
-    extra = start.model_dump() if start else {}
-    return RunInfo(run_id=run_id, workspace=str(ws.root),
-                   engine=str(extra.get("engine") or "unknown"),
-                   engine_label=str(extra.get("engine_label") or ""),
-                   model=str(extra.get("model") or ""),
-                   is_ai=extra.get("is_ai", extra.get("engine") != "demo"),
-                   started_at=events[0].time if events else "")
+    start = next((e for e in events if isinstance(e, RunStarted)), None)
+    if start is None:
+        return RunInfo(run_id=run_id, workspace=str(ws.root), engine="unknown",
+                       started_at=events[0].time if events else "")
+    # Logs from before run_started carried is_ai: only the Demo engine is not an AI.
+    is_ai = start.is_ai if "is_ai" in start.model_fields_set else start.engine != "demo"
+    return RunInfo(run_id=run_id, workspace=str(ws.root), engine=start.engine or "unknown",
+                   engine_label=start.engine_label, model=start.model, is_ai=is_ai,
+                   started_at=start.time)
 
 
 def _damaged_lines(path: Path) -> int:
@@ -305,16 +307,14 @@ def _interrupted_rounds(events: list[Event], recorded: set[int]) -> list[RoundRo
     """Rounds that started but left no record: the run stopped in the middle of them."""
     out: dict[int, RoundRow] = {}
     for e in events:
-        data = e.model_dump()
-        n = data.get("round")
-        if e.type == "round_started" and isinstance(n, int) and n not in recorded:
-            out[n] = RoundRow(round=n, task=str(data.get("task") or ""), result_state="cancelled",
-                              outcome="Interrupted: the run stopped during this round",
-                              started_at=e.time, recorded=False)
-        elif e.type == "file_changed" and out and data.get("path"):
-            row = out[max(out)]
-            if data["path"] not in row.changed:
-                row.changed.append(str(data["path"]))
+        if isinstance(e, RoundStarted) and e.round not in recorded:
+            out[e.round] = RoundRow(round=e.round, task=e.task, result_state="cancelled",
+                                    outcome="Interrupted: the run stopped during this round",
+                                    started_at=e.time, recorded=False)
+        elif isinstance(e, FileChanged) and e.round in out and e.path:
+            row = out[e.round]
+            if e.path not in row.changed:
+                row.changed.append(e.path)
     return list(out.values())
 
 
@@ -332,29 +332,32 @@ def _task_row(task, tries: dict[str, int]) -> TaskRow:
 
 
 def _decisions(board_tasks: list, events: list[Event], rounds: list[RoundRecord]) -> list[Decision]:
-    asked = [e.model_dump() for e in events if e.type == "human_needed"]
+    asked = [e for e in events if isinstance(e, HumanNeeded)]
     out: list[Decision] = []
     seen: set[str] = set()
     for t in board_tasks:
         if not t.is_human:
             continue
-        ev = next((a for a in asked if norm(a.get("question", "")) == norm(t.question)), {})
+        ev = next((a for a in asked if norm(a.question) == norm(t.question)), None)
         out.append(Decision(
-            question=t.question, options=t.options or list(ev.get("options") or []),
-            evidence=t.evidence or list(ev.get("evidence") or []),
-            recommendation=t.recommendation or ev.get("recommendation"),
+            question=t.question, options=t.options or (ev.options if ev else []),
+            evidence=t.evidence or (ev.evidence if ev else []),
+            recommendation=t.recommendation or (ev.recommendation if ev else None),
             answer=t.answer if t.checked or t.answer else None,
-            about_task=ev.get("task"), asked_in_round=ev.get("round")))
+            about_task=ev.task or None if ev else None, asked_in_round=_round_of(ev)))
         seen.add(norm(t.question))
     for a in asked:  # asked in this run but no longer on the board (removed or retyped)
-        if norm(a.get("question", "")) not in seen:
-            seen.add(norm(a.get("question", "")))
-            out.append(Decision(question=str(a.get("question", "")),
-                                options=list(a.get("options") or []),
-                                evidence=list(a.get("evidence") or []),
-                                recommendation=a.get("recommendation"),
-                                about_task=a.get("task"), asked_in_round=a.get("round")))
+        if norm(a.question) not in seen:
+            seen.add(norm(a.question))
+            out.append(Decision(question=a.question, options=a.options, evidence=a.evidence,
+                                recommendation=a.recommendation, about_task=a.task or None,
+                                asked_in_round=_round_of(a)))
     return out
+
+
+def _round_of(event: HumanNeeded | None) -> int | None:
+    """The round a decision was asked in (0 in logs from before no_progress recorded it)."""
+    return event.round or None if event is not None else None
 
 
 def _changed_files(rounds: list[RoundRow], events: list[Event]) -> list[ChangedFile]:
@@ -365,9 +368,8 @@ def _changed_files(rounds: list[RoundRow], events: list[Event]) -> list[ChangedF
             if r.round not in entry.rounds:
                 entry.rounds.append(r.round)
     for e in events:  # a change the round record never got to list
-        path = e.model_dump().get("path") if e.type == "file_changed" else None
-        if path and path not in files:
-            files[str(path)] = ChangedFile(path=str(path))
+        if isinstance(e, FileChanged) and e.path and e.path not in files:
+            files[e.path] = ChangedFile(path=e.path)
     return list(files.values())
 
 

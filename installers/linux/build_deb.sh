@@ -6,7 +6,7 @@
 set -euo pipefail
 app=$(cd "$1" && pwd) version=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
-icons="$here/../../resources/icons"
+icons="$here/../../app/resources/icons"
 arch=$(dpkg --print-architecture)
 maintainer=${DEB_MAINTAINER:-"Harness Desk <packaging@harness-desk.invalid>"}
 
@@ -27,7 +27,7 @@ cat > "$root/usr/share/doc/harness-desk/copyright" <<COPYRIGHT
 Harness Desk $version
 
 The bundled Noto Sans CJK SC subset is under the SIL Open Font License 1.1:
-/opt/harness-desk/_internal/resources/fonts/OFL.txt
+/opt/harness-desk/_internal/app/resources/fonts/OFL.txt
 COPYRIGHT
 find "$root" -type d -exec chmod 755 {} +
 

@@ -10,9 +10,11 @@ import pytest
 from app.core.board import Board
 from app.core.engine_calls import TRIMMED
 from app.core.errors import WorkspaceLocked
+from app.core.events import (EVENT_TYPES, LIVE_ONLY, HumanNeeded, NoticeSent, RetryWaiting,
+                             ToolRefused, parse_event)
 from app.core.files import read_json, read_jsonl
 from app.core.loop import Harness
-from app.core.records import EVENT_TYPES, RoundRecord, RunInfo, Status
+from app.core.records import RoundRecord, Status, read_events, read_rounds, read_run
 from app.core.engine import (AUTH_FAILED, BAD_REQUEST, PROMPT_TOO_LONG, TRANSIENT, EngineError)
 from app.engines.demo import DemoEngine
 from tests.scripted import (ScriptedEngine, board_workspace, call, calls, demo_copy,
@@ -28,8 +30,7 @@ def run(ws, engine, **limits):
 
 
 def rounds_of(ws, result) -> list[RoundRecord]:
-    return [RoundRecord.model_validate(r)
-            for r in read_jsonl(ws.run_dir(result.run_id) / "rounds.jsonl")]
+    return read_rounds(ws.run_files(result.run_id))
 
 
 def types(events) -> list[str]:
@@ -37,7 +38,7 @@ def types(events) -> list[str]:
 
 
 def notice_kinds(events) -> list[str]:
-    return [e.model_dump()["kind"] for e in events if e.type == "notice_sent"]
+    return [e.kind for e in events if isinstance(e, NoticeSent)]
 
 
 # -- happy path and records ---------------------------------------------------------------
@@ -59,7 +60,7 @@ def test_two_tasks_complete_with_evidence_and_board_keeps_other_lines(tmp_path):
     assert records[0].usage.input_tokens == 200 and records[0].steps == 2
     status = Status.model_validate(read_json(ws.status_path))
     assert status.state == "done" and status.completed_tasks == 2 and status.total_tasks == 2
-    info = RunInfo.model_validate(read_json(ws.run_dir(result.run_id) / "run.json"))
+    info = read_run(ws.run_files(result.run_id))
     assert info.finished_at and info.rounds == 2 and info.usage.output_tokens == 80
     assert set(types(events)) >= {"run_started", "round_started", "model_replied",
                                   "tool_called", "file_changed", "task_completed",
@@ -70,8 +71,8 @@ def test_two_tasks_complete_with_evidence_and_board_keeps_other_lines(tmp_path):
 def test_events_file_matches_the_stream_listeners_saw(tmp_path):
     ws = demo_copy(tmp_path)
     result, events = run(ws, DemoEngine())
-    on_disk = list(read_jsonl(ws.run_dir(result.run_id) / "events.jsonl"))
-    assert [e["type"] for e in on_disk] == types(events)
+    on_disk = [parse_event(e) for e in read_jsonl(ws.run_files(result.run_id).events)]
+    assert on_disk == [e for e in events if e.type not in LIVE_ONLY]
 
 
 def test_progress_report_is_the_first_message_and_names_task_and_criteria(tmp_path):
@@ -194,8 +195,9 @@ def test_ask_human_ends_the_round_and_the_run_waits_for_the_person(tmp_path):
                                   recommendation="green")])
     result, events = run(ws, engine)
     assert (result.state, result.exit_reason) == ("blocked_by_human", "human_decision_needed")
-    needed = [e.model_dump() for e in events if e.type == "human_needed"][0]
-    assert needed["question"] == "Blue or green?" and needed["options"] == ["blue", "green"]
+    (needed,) = [e for e in events if isinstance(e, HumanNeeded)]
+    assert (needed.question, needed.options) == ("Blue or green?", ["blue", "green"])
+    assert (needed.reason, needed.round, needed.recommendation) == ("asked", 1, "green")
     human = Board.load(ws.board_path).next_task()
     assert human.is_human and human.recommendation == "green"
 
@@ -211,7 +213,7 @@ def test_a_refused_call_is_reported_and_the_round_goes_on(tmp_path):
         call("give_up", reason="stop", findings="-")])
     result, events = run(ws, engine, stall_limit=1)
     assert not (tmp_path / "outside.txt").exists()
-    assert [e.model_dump()["tool"] for e in events if e.type == "tool_refused"] == [
+    assert [e.tool for e in events if isinstance(e, ToolRefused)] == [
         "write_file", "write_file"]
     assert rounds_of(ws, result)[0].result_state == "completed"
 
@@ -340,7 +342,7 @@ def test_transient_errors_are_retried_and_the_wait_is_shown(tmp_path):
     states_while_waiting = []
 
     def on_event(event):
-        if event.type == "retry_waiting":
+        if isinstance(event, RetryWaiting):
             states_while_waiting.append(read_json(ws.status_path))
 
     engine = ScriptedEngine([transient(retry_after=0.05), transient(),
@@ -348,10 +350,9 @@ def test_transient_errors_are_retried_and_the_wait_is_shown(tmp_path):
                              call("complete_task", summary="a", evidence=["a.md"])],
                             then=call("give_up", reason="-", findings="-"))
     result = Harness(ws, engine, fast_limits(stall_limit=1), listeners=[on_event]).run()
-    events = [e for e in read_jsonl(ws.run_dir(result.run_id) / "events.jsonl")]
-    waits = [e for e in events if e["type"] == "retry_waiting"]
-    assert [w["attempt"] for w in waits] == [1, 2]
-    assert waits[0]["seconds"] == 0.05  # retry-after honoured
+    waits = [e for e in read_events(ws.run_files(result.run_id)) if isinstance(e, RetryWaiting)]
+    assert [w.attempt for w in waits] == [1, 2]
+    assert waits[0].seconds == 0.05  # retry-after honoured
     assert [s["state"] for s in states_while_waiting] == ["waiting", "waiting"]
     assert all(s["next_attempt_at"] for s in states_while_waiting)
     assert len(engine.requests) == 5  # 3 attempts for the first turn, then 2 more turns
@@ -435,7 +436,7 @@ def test_undo_of_a_round_restores_deleted_files_and_removes_created_ones(tmp_pat
                              call("complete_task", summary="a", evidence=["new/a.md"])],
                             then=call("give_up", reason="-", findings="-"))
     result, _ = run(ws, engine, stall_limit=1)
-    report = undo_manifest(ws.root, ws.harness_dir, ws.run_dir(result.run_id) / "undo" / "1.json")
+    report = undo_manifest(ws.root, ws.harness_dir, ws.run_files(result.run_id).undo(1))
     assert (ws.root / "old.bin").read_bytes() == original
     assert not (ws.root / "new").exists()
     assert "old.bin" in report.restored and "new/a.md" in report.removed
@@ -523,15 +524,15 @@ def test_a_broken_attempt_is_billed_to_the_run_before_the_retry(tmp_path):
                             price_per_token=0.00001)
     result, events = run(ws, engine, stall_limit=1)
     assert rounds_of(ws, result)[0].result_state == "completed"  # the retry succeeded
-    info = RunInfo.model_validate(read_json(ws.run_dir(result.run_id) / "run.json"))
+    info = read_run(ws.run_files(result.run_id))
     in_rounds = sum(r.usage.input_tokens for r in rounds_of(ws, result))
     assert info.usage.input_tokens == in_rounds  # the round it happened in counts it too
     assert rounds_of(ws, result)[0].usage.input_tokens >= 5000
     assert info.cost_usd == pytest.approx(info.usage.total_tokens * 0.00001)
     status = Status.model_validate(read_json(ws.status_path))
     assert status.usage == info.usage and status.cost_usd == info.cost_usd
-    (wait,) = [e.model_dump() for e in events if e.type == "retry_waiting"]
-    assert wait["usage"]["input_tokens"] == 5000 and wait["cost_usd"] == pytest.approx(0.0501)
+    (wait,) = [e for e in events if isinstance(e, RetryWaiting)]
+    assert wait.usage.input_tokens == 5000 and wait.cost_usd == pytest.approx(0.0501)
 
 
 def test_a_broken_attempt_that_spends_the_budget_is_not_retried(tmp_path):

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from app.core.board import Board
+from app.core.endings import Asked, Completed, GaveUp
 from app.core.tools import (MAX_LIST_ENTRIES, MAX_READ_CHARS, MAX_READ_LINES,
                             MAX_SEARCH_MATCHES, TOOL_SPECS, ToolBox, looks_like_path)
 from app.core.undo import BlobStore, RoundChanges, undo_manifest
@@ -41,7 +42,7 @@ def ws(tmp_path):
 
 @pytest.fixture
 def box(ws):
-    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json")
+    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json", 1)
     return ToolBox(ws, ws / "TASKS.md", TASK, changes)
 
 
@@ -317,7 +318,8 @@ def test_complete_task_with_existing_file_checks_the_task(box, ws):
     out = box.call("complete_task", {"summary": "Compared them.",
                                      "evidence": ["`comparison.md`", "All three options covered"]})
     assert not out.is_error and out.ends_round == "completed"
-    assert out.summary == "Compared them." and len(out.evidence) == 2
+    assert out.ending == Completed("Compared them.",
+                                   ["`comparison.md`", "All three options covered"])
     assert board(ws).find(TASK).checked
     text = (ws / "TASKS.md").read_text()
     assert text == BOARD.replace(f"- [ ] {TASK}", f"- [x] {TASK}")  # only the box changed
@@ -334,6 +336,9 @@ def test_ask_human_inserts_the_human_task_before_the_current_one(box, ws):
                                  "options": ["speed", "trust"], "evidence": ["notes/plan.md"],
                                  "recommendation": "trust"})
     assert out.ends_round == "needs_human" and not out.is_error
+    # The ending carries the decision exactly as written to the board.
+    assert out.ending == Asked("Speed or trust? - [x] sneaky", ["speed", "trust"],
+                               ["notes/plan.md"], "trust")
     b = board(ws)
     texts = [t.text for t in b.tasks]
     human = texts.index("HUMAN: Speed or trust? - [x] sneaky")
@@ -353,8 +358,8 @@ def test_ask_human_with_missing_evidence_file_is_refused(box, ws):
 def test_give_up_ends_the_round_with_findings(box, ws):
     out = box.call("give_up", {"reason": "The source file is missing.",
                                "findings": "Looked in notes/."})
-    assert out.ends_round == "gave_up" and out.summary == "The source file is missing."
-    assert out.findings == "Looked in notes/." and (ws / "TASKS.md").read_text() == BOARD
+    assert out.ending == GaveUp("The source file is missing.", "Looked in notes/.")
+    assert out.ends_round == "gave_up" and (ws / "TASKS.md").read_text() == BOARD
 
 
 def test_complete_task_when_the_task_left_the_board_says_what_to_do(box, ws):

@@ -32,7 +32,7 @@ def manifest_for(root, n=1):
 
 
 def recorder(root, n=1):
-    return RoundChanges(root, BlobStore(root / ".harness"), manifest_for(root, n))
+    return RoundChanges(root, BlobStore(root / ".harness"), manifest_for(root, n), n)
 
 
 def test_blob_store_is_content_addressed(tmp_path):
@@ -52,7 +52,8 @@ def test_manifest_is_written_before_the_change(ws):
     data = json.loads(manifest_for(ws).read_text())
     assert data["round"] == 1
     assert data["files"]["old.txt"] == {"before": sha256_bytes(b"line one\r\nline two\r\n"),
-                                        "after": None}
+                                        "after": None,
+                                        "mode": (ws / "old.txt").stat().st_mode & 0o7777}
     assert data["files"]["new/file.md"]["before"] == ABSENT
     assert data["files"]["new/file.md"]["after"] is None
     assert changes.touched == ["new/file.md", "old.txt"]

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from app.core.board import Board
+from app.core.events import RunFinished
+from app.core.records import read_events
 
 from .conftest import (BLOCKED, LOCKED, STOPPED, assert_plain_error, finish, jsonl,
                        only_checkboxes_changed, run_dirs, status_file, wait_for_round,
@@ -193,8 +195,7 @@ def test_a_stop_signal_mid_run_stops_after_the_step_with_4_and_nothing_half_writ
     (run_dir,) = run_dirs(demo_ws)
     info = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
     assert info["state"] == "stopped" and info["exit_reason"] == "stopped_by_user"
-    events = jsonl(run_dir / "events.jsonl")
-    assert events[-1]["type"] == "run_finished"
+    assert isinstance(read_events(run_dir)[-1], RunFinished)
     rounds = jsonl(run_dir / "rounds.jsonl")
     assert rounds and rounds[-1]["result_state"] == "cancelled"
     # Nothing half-written: no temp files, the board parses with at most checks changed,

@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 from app.core.board import Board
+from app.core.events import RetryWaiting
+from app.core.records import read_events
 from tests.engines.fake_servers import (FakeServer, Reply, claude_error, claude_stream,
                                         claude_usage, oa_call, oa_error, oa_events, oa_message,
                                         oa_reasoning, oa_response, oa_stream, oa_usage,
                                         text_block, thinking_block, tool_use)
 
-from .conftest import DONE, FAILED, Cli, assert_plain_error, jsonl, run_dirs, status_file
+from .conftest import DONE, FAILED, Cli, assert_plain_error, run_dirs, status_file
 from .test_real_engines_cli import (BOARD, KEY, MESSAGES, OPENAI_KEY, _fast_retries, board_ws,  # noqa: F401
                                     env_for, run, server)
 
@@ -140,9 +142,8 @@ def test_openai_nested_stream_error_is_retried_and_its_input_counted(cli, board_
                 *openai_round(2, "bye.md", "Bye\n"))
     res = run_openai(cli, board_ws, server)
     assert res.code == DONE, res
-    waits = [e for e in jsonl(run_dirs(board_ws)[-1] / "events.jsonl")
-             if e["type"] == "retry_waiting"]
-    assert len(waits) == 1 and waits[0]["usage"]["input_tokens"] > 0
+    waits = [e for e in read_events(run_dirs(board_ws)[-1]) if isinstance(e, RetryWaiting)]
+    assert len(waits) == 1 and waits[0].usage.input_tokens > 0
 
 
 def test_local_engine_with_the_v1_left_out_names_the_right_address(cli, board_ws, server):

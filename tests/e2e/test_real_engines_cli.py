@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from app.core.board import Board
+from app.core.events import RetryWaiting, ToolCalled
+from app.core.records import read_events, read_run
 from tests.engines.fake_servers import (FakeServer, Reply, chat_stream, claude_error,
                                         claude_events, claude_message, claude_stream, claude_usage,
                                         oa_call, oa_stream, oa_usage, oa_models, text_block,
@@ -152,8 +154,13 @@ def test_rate_limit_waits_for_retry_after_then_succeeds(cli, board_ws, server):
     res = run(cli, board_ws, server)
     assert res.code == DONE, res
     assert "Waiting 1s before trying again" in res.out
-    waits = [e for e in jsonl(run_dirs(board_ws)[-1] / "events.jsonl") if e["type"] == "retry_waiting"]
-    assert len(waits) == 1 and waits[0]["seconds"] == 1 and waits[0]["next_attempt_at"]
+    events = read_events(run_dirs(board_ws)[-1])
+    waits = [e for e in events if isinstance(e, RetryWaiting)]
+    assert len(waits) == 1 and waits[0].seconds == 1 and waits[0].next_attempt_at
+    # The wait's end is recorded right after it; the streamed words never reach the file.
+    kinds = [e.type for e in events]
+    assert kinds[kinds.index("retry_waiting") + 1] == "retry_resumed"
+    assert "model_text" not in kinds
     assert len(server.bodies(MESSAGES)) == 5
 
 
@@ -174,8 +181,7 @@ def test_a_stream_cut_inside_a_tool_call_runs_nothing_and_is_retried(cli, board_
     res = run(cli, board_ws, server)
     assert res.code == DONE, res
     assert (board_ws / "hello.md").read_text() == "Hello!\n"  # only the whole reply's call ran
-    tools_run = [e for e in jsonl(run_dirs(board_ws)[-1] / "events.jsonl")
-                 if e["type"] == "tool_called"]
+    tools_run = [e for e in read_events(run_dirs(board_ws)[-1]) if isinstance(e, ToolCalled)]
     assert len(tools_run) == 4
 
 
@@ -250,6 +256,9 @@ def test_local_engine_runs_the_board_for_free(cli, board_ws, server):
     assert res.code == DONE, res
     assert {b["model"] for b in server.bodies("/v1/chat/completions")} == {"qwen3:8b"}
     assert status_file(board_ws)["cost_usd"] == 0
+    # No model was chosen: the records name the one that answered, not "".
+    assert read_run(run_dirs(board_ws)[-1]).model == "qwen3:8b"
+    assert status_file(board_ws)["model"] == "qwen3:8b"
 
 
 def test_local_engine_with_no_server_says_to_start_one(cli, board_ws):

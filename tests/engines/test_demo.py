@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from app.core.board import Board, update_board
-from app.core.files import read_jsonl
+from app.core.events import FileChanged, RoundFinished
 from app.core.loop import Harness
+from app.core.records import read_events
 from app.engines.demo import DemoEngine
 from app.engines.registry import create_engine
 from tests.scripted import board_workspace, demo_copy, fast_limits
 
 
 def events_of(ws, run_id):
-    return list(read_jsonl(ws.run_dir(run_id) / "events.jsonl"))
+    return read_events(ws.run_files(run_id))
 
 
 def test_demo_is_labelled_as_no_ai_and_costs_nothing():
@@ -56,7 +57,7 @@ def test_on_any_board_each_task_gets_one_draft_written_once(tmp_path):
     ws = board_workspace(tmp_path, board, {"plan.txt": "Open a second shop.\nBudget is tight.\n"})
     result = Harness(ws, DemoEngine(), fast_limits()).run()
     assert result.state == "done"
-    writes = [e["path"] for e in events_of(ws, result.run_id) if e["type"] == "file_changed"]
+    writes = [e.path for e in events_of(ws, result.run_id) if isinstance(e, FileChanged)]
     assert len(writes) == len(set(writes)) == 2
     assert all(w.startswith("demo-output/") for w in writes)
     assert not (ws.root / "summary").exists()  # a path the board names is never created
@@ -77,7 +78,7 @@ def test_a_file_named_in_done_when_is_left_untouched_and_the_draft_goes_to_demo_
     assert len(drafts) == 1 and drafts[0].startswith("demo-output/proofread-my-essay-")
     draft = (ws.root / drafts[0]).read_text(encoding="utf-8")
     assert "`essay.md`" in draft and "> My essay." in draft  # read as material, not replaced
-    writes = [e["path"] for e in events_of(ws, result.run_id) if e["type"] == "file_changed"]
+    writes = [e.path for e in events_of(ws, result.run_id) if isinstance(e, FileChanged)]
     assert writes == drafts
 
 
@@ -140,6 +141,6 @@ def test_a_refused_step_makes_the_demo_give_up_honestly(tmp_path):
     ws = board_workspace(tmp_path, board, {"demo-output": "mine\n"})
     result = Harness(ws, DemoEngine(), fast_limits(stall_limit=1)).run()
     assert result.exit_reason == "no_progress"
-    finished = [e for e in events_of(ws, result.run_id) if e["type"] == "round_finished"]
-    assert finished[0]["result_state"] == "gave_up"
+    finished = [e for e in events_of(ws, result.run_id) if isinstance(e, RoundFinished)]
+    assert finished[0].result_state == "gave_up"
     assert (ws.root / "demo-output").read_text(encoding="utf-8") == "mine\n"

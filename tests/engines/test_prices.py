@@ -25,7 +25,7 @@ def test_the_bundled_table_is_found_and_dated():
 def test_a_frozen_build_looks_beside_the_bundle(monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
-    assert resources.resource_path("prices.json") == tmp_path / "resources" / "prices.json"
+    assert resources.resource_path("prices.json") == tmp_path / "app" / "resources" / "prices.json"
 
 
 def test_claude_cost_counts_every_kind_of_token():

@@ -1,0 +1,39 @@
+"""How the agent ended a round through a tool: completed, asked the person, or gave up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Union
+
+
+@dataclass(frozen=True)
+class Completed:
+    """complete_task: the task was checked off on the board."""
+
+    result: ClassVar[str] = "completed"
+    summary: str
+    evidence: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """ask_human: a decision was put on the board, exactly as written here."""
+
+    result: ClassVar[str] = "needs_human"
+    question: str
+    options: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    recommendation: str | None = None
+
+
+@dataclass(frozen=True)
+class GaveUp:
+    """give_up: the round ended honestly with what was learned."""
+
+    result: ClassVar[str] = "gave_up"
+    reason: str
+    findings: str = ""
+
+
+# `result` is the round's result_state in the round record.
+RoundEnding = Union[Completed, Asked, GaveUp]
