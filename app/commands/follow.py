@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 from app.core.errors import EXIT_FAILED, STATE_EXIT_CODES
-from app.core.events import RunFinished, try_parse_event
 from app.core.records import EXIT_REASON_WORDS, FINAL_STATES, Status, read_status
 from app.core.workspace import Workspace
 
@@ -61,6 +60,7 @@ def format_status(s: Status) -> str:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    from app.core.events import RunFinished, try_parse_event
     from app.core.narrate import describe_event
 
     ws = Workspace(args.path).require(need_board=False)

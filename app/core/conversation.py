@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
+
+from app.core.record_model import Record
 
 
-class ToolSpec(BaseModel):
+
+class ToolSpec(Record):
     """One tool offered to the model. `parameters` is a JSON Schema object."""
 
     name: str
@@ -15,7 +18,7 @@ class ToolSpec(BaseModel):
     parameters: dict[str, Any]
 
 
-class ToolCall(BaseModel):
+class ToolCall(Record):
     id: str
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
@@ -27,14 +30,14 @@ class ToolCall(BaseModel):
         return self.name + json.dumps(self.arguments, sort_keys=True, ensure_ascii=False)
 
 
-class ToolResult(BaseModel):
+class ToolResult(Record):
     call_id: str
     name: str
     content: str
     is_error: bool = False
 
 
-class Message(BaseModel):
+class Message(Record):
     """One turn of the conversation.
 
     A user message carries text (the progress report or a notice) and/or the results of the
@@ -49,7 +52,7 @@ class Message(BaseModel):
     record: Any = None
 
 
-class Usage(BaseModel):
+class Usage(Record):
     input_tokens: int = 0
     output_tokens: int = 0
     cache_read_tokens: int = 0
@@ -69,7 +72,7 @@ class Usage(BaseModel):
                 + self.cache_read_tokens + self.cache_write_tokens)
 
 
-class ModelTurn(BaseModel):
+class ModelTurn(Record):
     """What one model call returned.
 
     `model` is the model that really answered (the service says; a local server may answer

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
+
+from app.core.record_model import Record
 from app.core.conversation import Usage
 
 NoticeKind = Literal["nudge", "correction", "stall", "final_warning"]
@@ -29,7 +31,7 @@ FileChange = Literal["wrote", "deleted"]
 HumanReason = Literal["asked", "no_progress"]
 
 
-class _Event(BaseModel):
+class _Event(Record):
     # Unknown fields from a newer version are ignored, so old and new logs both read.
     model_config = ConfigDict(extra="ignore")
 
@@ -202,17 +204,25 @@ EVENT_TYPES: tuple[str, ...] = tuple(
     cls.model_fields["type"].default for cls in Event.__origin__.__args__)  # type: ignore[attr-defined]
 LIVE_ONLY = frozenset({"model_text"})  # not written to events.jsonl
 
-_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+_adapter: TypeAdapter | None = None
+
+
+def _events() -> TypeAdapter:
+    """The union's validator, built on first use (see core/record_model.py)."""
+    global _adapter
+    if _adapter is None:
+        _adapter = TypeAdapter(Event)
+    return _adapter
 
 
 def parse_event(data: Any) -> Event:
     """An event from its JSON form (raises ValidationError for an unknown or damaged one)."""
-    return _ADAPTER.validate_python(data)
+    return _events().validate_python(data)
 
 
 def try_parse_event(data: Any) -> Event | None:
     """An event from its JSON form, or None when it is damaged or of an unknown kind."""
     try:
-        return _ADAPTER.validate_python(data)
+        return _events().validate_python(data)
     except ValidationError:
         return None

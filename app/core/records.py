@@ -4,23 +4,24 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from app.core.conversation import Usage
-from app.core.events import EVENT_TYPES, Event, try_parse_event
 from app.core.files import read_json, read_jsonl
+from app.core.record_model import Record
 from app.core.settings import Limits
 from app.core.workspace import RunFiles
 
-__all__ = ["EVENT_TYPES", "Event"]  # the typed events (app.core.events), kept importable here
+if TYPE_CHECKING:
+    from app.core.events import Event
 
 RunState = Literal["idle", "running", "waiting", "done", "failed", "blocked_by_human", "stopped"]
 ExitReason = Literal[
     "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
     "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
-    "engine_unreachable", "error",
+    "engine_unreachable", "bad_request", "error",
 ]
 RoundResult = Literal["completed", "needs_human", "gave_up", "step_limit", "no_action",
                       "timeout", "engine_error", "cancelled"]
@@ -48,7 +49,7 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-class Status(BaseModel):
+class Status(Record):
     """status.json: the current or last run, rewritten atomically as events happen."""
 
     model_config = ConfigDict(extra="allow")
@@ -75,7 +76,7 @@ class Status(BaseModel):
     pid: int | None = None
 
 
-class RunInfo(BaseModel):
+class RunInfo(Record):
     """run.json: metadata of one run."""
 
     model_config = ConfigDict(extra="allow")
@@ -100,7 +101,7 @@ class RunInfo(BaseModel):
     app_version: str = ""
 
 
-class RoundRecord(BaseModel):
+class RoundRecord(Record):
     """One line of rounds.jsonl, appended as each round ends."""
 
     model_config = ConfigDict(extra="allow")
@@ -164,7 +165,9 @@ def read_rounds(run: RunRecords) -> list[RoundRecord]:
     return out
 
 
-def read_events(run: RunRecords) -> list[Event]:
+def read_events(run: RunRecords) -> list["Event"]:
     """The typed events of events.jsonl, skipping damaged lines and kinds this version does
     not know (a newer version's log still reads)."""
+    from app.core.events import try_parse_event  # light commands never load the events
+
     return [e for e in map(try_parse_event, read_jsonl(_files(run).events)) if e is not None]

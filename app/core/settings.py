@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
+
+from app.core.record_model import Record
 from app.core.errors import UsageError
 from app.core.files import atomic_write_json, read_json
 
@@ -14,7 +16,7 @@ APP_DIR_NAME = "harness-desk"
 CONFIG_ENV = "HARNESS_DESK_CONFIG_DIR"  # lets tests and portable installs pick the folder
 
 
-class Limits(BaseModel):
+class Limits(Record):
     max_steps: int = Field(25, ge=1, le=500)
     max_rounds: int = Field(50, ge=1, le=10_000)
     stall_limit: int = Field(2, ge=1, le=100)
@@ -89,12 +91,12 @@ class LimitError(UsageError):
         return cls(field, f"{words} {rule}.", problem["msg"].lower())
 
 
-class EngineSettings(BaseModel):
+class EngineSettings(Record):
     model: str = ""
     base_url: str = ""
 
 
-class Settings(BaseModel):
+class Settings(Record):
     engine: str = "demo"
     engines: dict[str, EngineSettings] = Field(default_factory=dict)
     limits: Limits = Field(default_factory=Limits)
@@ -119,7 +121,7 @@ def settings_path() -> Path:
     return config_dir() / "settings.json"
 
 
-class SettingsLoad(BaseModel):
+class SettingsLoad(Record):
     settings: Settings
     warning: str | None = None  # set when a damaged file was reset; shown to the person once
 

@@ -295,3 +295,11 @@ def test_an_older_run_json_with_limits_as_a_loose_dict_still_reads(tmp_path):
         "started_at": "2025-01-01T00:00:00+00:00", "limits": {"max_steps": 7, "stale": 1}}))
     info = read_run(files)
     assert info is not None and info.limits == Limits(max_steps=7)
+
+
+def test_every_exit_reason_with_words_is_a_valid_status():
+    """A run that ends for any reason the CLI can word must leave a readable status.json."""
+    from app.core.records import EXIT_REASON_WORDS, Status
+
+    for reason in EXIT_REASON_WORDS:
+        assert Status(state="failed", exit_reason=reason).exit_reason == reason
