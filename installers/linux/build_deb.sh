@@ -39,8 +39,13 @@ mkdir "$work/debian"
 printf 'Source: harness-desk\n\nPackage: harness-desk\nArchitecture: any\n' > "$work/debian/control"
 mapfile -t binaries < <(find "$app" -type f -name '*.so*'; echo "$app/harness-desk")
 mapfile -t libdirs < <(find "$app" -name '*.so*' -printf '%h\n' | sort -u | sed 's/^/-l/')
-depends=$(cd "$work" && dpkg-shlibdeps -O --ignore-missing-info "${libdirs[@]}" "${binaries[@]}" \
-  2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+if ! (cd "$work" && dpkg-shlibdeps -O --ignore-missing-info "${libdirs[@]}" "${binaries[@]}" \
+      > shlibs.out 2> shlibs.log); then
+  tail -n 20 "$work/shlibs.log" >&2
+  echo "dpkg-shlibdeps could not work out the package's Depends (see above)." >&2
+  exit 1
+fi
+depends=$(sed -n 's/^shlibs:Depends=//p' "$work/shlibs.out")
 owner() {  # the package that installed a library, under /lib or /usr/lib (merged /usr)
   local path
   path=$(ldconfig -p | awk -v lib="$1" '$1 == lib { print $NF; exit }')
@@ -56,7 +61,7 @@ depends=$(tr ',' '\n' <<< "$depends" | sed 's/^ *//' |
   awk 'NR == FNR { if ($0 != "") carried[$0] = 1; next } !($1 in carried)' \
     <(printf '%s\n' "$carried") - | paste -sd, - | sed 's/,/, /g')
 if [ -z "$depends" ]; then
-  echo "dpkg-shlibdeps found no dependencies: is dpkg-dev installed?" >&2
+  echo "dpkg-shlibdeps found no dependencies, which cannot be right for this app." >&2
   exit 1
 fi
 
