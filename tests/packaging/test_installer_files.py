@@ -75,3 +75,13 @@ def test_the_menu_entry_names_the_launcher_and_the_icon():
     fields = dict(line.split("=", 1) for line in entry.splitlines()[1:] if "=" in line)
     assert fields["Type"] == "Application" and fields["Exec"] == "harness-desk %f"
     assert fields["Icon"] == "harness-desk" and fields["Terminal"] == "false"
+
+
+def test_no_qt_module_the_app_imports_is_left_out_of_the_build():
+    spec = (REPO / "build.spec").read_text(encoding="utf-8")
+    excludes = spec.split("excludes = [", 1)[1].split("]", 1)[0]
+    left_out = set(re.findall(r'"(PySide6\.Qt\w+)"', excludes))
+    imported = set()
+    for path in (REPO / "app").rglob("*.py"):
+        imported |= set(re.findall(r"\b(PySide6\.Qt\w+)\b", path.read_text(encoding="utf-8")))
+    assert left_out and not imported & left_out, imported & left_out
