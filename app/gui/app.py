@@ -47,12 +47,14 @@ def make_application(argv: list[str] | None = None) -> QApplication:
 
 
 def use_language(app: QApplication, lang: str | None = None) -> str:
-    """Translators for --lang, the Settings choice or the system language, and the fonts to
-    draw it; before any window exists, so every string is built in one language."""
+    """Translators for --lang, the Settings choice or the system language; before any window
+    exists, so every string is built in one language. A Chinese window needs a Chinese font
+    for its very first paint, so then the fonts are made ready now, not after it."""
     from app.gui import language
 
     chosen = language.install(app, language.resolve(lang))
-    language.use_fonts()
+    if chosen != "en":
+        language.use_fonts()
     return chosen
 
 

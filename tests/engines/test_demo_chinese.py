@@ -1,4 +1,4 @@
-"""The Chinese demo board: the same bakery story, and the Demo engine writes its drafts in Chinese."""
+"""The Chinese demo board: the same bakery story; the Demo engine writes its drafts in Chinese."""
 
 from __future__ import annotations
 
