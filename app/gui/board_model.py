@@ -9,6 +9,7 @@ from PySide6.QtCore import (QAbstractListModel, QByteArray, QMimeData, QModelInd
                             QPersistentModelIndex, Qt, Signal)
 
 from app.core.board import Task, TaskRef, one_line
+from app.gui import wording
 
 _MIME = "application/x-harness-desk-task-row"
 _MATCH_LIMIT = 200  # rows matched one by one when a read changed the list; more: replaced
@@ -51,8 +52,29 @@ def human_prefix(task: Task) -> str:
 
 
 def decision_answer(task: Task) -> str | None:
-    """The answer of a decided HUMAN task, for "Decided: trust"."""
-    return task.answer if task.is_human and task.checked else None
+    """The answer of a decided HUMAN task, for "Decided: trust" (the harness's own options
+    in the window's words)."""
+    if not (task.is_human and task.checked) or task.answer is None:
+        return None
+    return wording.no_progress_option(task.answer) if is_no_progress(task) else task.answer
+
+
+def is_no_progress(task: Task) -> bool:
+    """A decision the harness wrote itself when a task made no progress (its options say so)."""
+    from app.core.reports import NO_PROGRESS_OPTIONS
+
+    return task.is_human and tuple(task.options) == NO_PROGRESS_OPTIONS
+
+
+def shown_text(task: Task) -> str:
+    """The row's words: a decision's question; the harness's own no-progress question is
+    said by the window (the core writes it in English for the file)."""
+    if not task.is_human:
+        return task.text
+    if is_no_progress(task):
+        about = task.question.split(": ", 1)[-1]
+        return wording.no_progress_question(about)
+    return task.question
 
 
 class BoardItemModel(QAbstractListModel):
@@ -108,7 +130,9 @@ class BoardItemModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < len(self._tasks):
             return None
         task, row = self._tasks[index.row()], index.row()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+        if role == Qt.ItemDataRole.DisplayRole:
+            return shown_text(task)
+        if role == Qt.ItemDataRole.EditRole:
             return task.question if task.is_human else task.text
         if role == Qt.ItemDataRole.CheckStateRole:
             return Qt.CheckState.Checked if task.checked else Qt.CheckState.Unchecked

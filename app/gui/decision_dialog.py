@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QLineEdit, QPushBut
 
 from app.core.board import Task
 from app.core.reports import NO_PROGRESS_OPTIONS
-from app.gui import look
+from app.gui import look, wording
 from app.gui.background import run_for
 from app.gui.file_preview import FilePreviewDialog, looks_like_file
 
@@ -161,11 +161,7 @@ class DecisionDialog(QDialog):
         return self.task.question
 
     def _option_words(self, option: str) -> str:
-        words = {"Try again": self.tr("Try again"),
-                 "Skip this task (check it yourself)": self.tr("Skip this task (check it "
-                                                               "yourself)"),
-                 "Rewrite the task": self.tr("Rewrite the task")}
-        return words.get(option, option) if self.no_progress else option
+        return wording.no_progress_option(option) if self.no_progress else option
 
     def _evidence_widget(self, item: str, parent: QWidget) -> QWidget:
         if looks_like_file(item):

@@ -162,6 +162,18 @@ def files_changed(paths: list[str]) -> str:
     return tr("%1 files changed: %2").replace("%1", str(len(paths))).replace("%2", names)
 
 
+# -- the decision the harness asks when a task makes no progress ------------------------------
+def no_progress_question(task: str) -> str:
+    return tr("No progress on “%1”: what now?").replace("%1", short(task, 100))
+
+
+def no_progress_option(option: str) -> str:
+    """The harness's no-progress options (written in English on the board) in the window's words."""
+    return {"Try again": tr("Try again"),
+            "Skip this task (check it yourself)": tr("Skip this task (check it yourself)"),
+            "Rewrite the task": tr("Rewrite the task")}.get(option, option)
+
+
 # -- words the person may not know ----------------------------------------------------------
 # Marked for translation here (lupdate finds QT_TRANSLATE_NOOP), translated when shown (tip).
 ROUND_TIP = QT_TRANSLATE_NOOP(

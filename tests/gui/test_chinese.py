@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QLabel, QLineEdit,
                                QPlainTextEdit, QWidget)
@@ -232,3 +233,21 @@ def test_the_check_itself_catches_english_and_lets_names_and_files_through():
     assert english_words("Export summary… (Ctrl+E)") == ["Export", "summary"]
     assert english_words("用 Claude 写 drafts/about-us.md 和 TASKS.md，导出 PDF（Ctrl+R）") == []
     assert english_words("文件(&F)") == [] and english_words("Round 2") == ["Round"]
+
+
+def test_the_harness_own_no_progress_decision_is_worded_by_the_window(chinese):
+    from app.core.board import Board
+    from app.gui.board_model import BoardItemModel
+
+    board = Board.parse(
+        "- [x] HUMAN: The loop stopped because no progress was detected on: 画标志\n"
+        "  - Option: Try again\n  - Option: Skip this task (check it yourself)\n"
+        "  - Option: Rewrite the task\n  - Answer: Try again\n- [ ] 画标志\n")
+    model = BoardItemModel()
+    model.reset_tasks(board.tasks)
+    first = model.index(0)
+    assert model.data(first) == "“画标志”没有进展：接下来怎么办？"
+    assert model.data(first, BoardItemModel.AnswerRole) == "再试一次"
+    assert english_words(model.data(first, Qt.ItemDataRole.ToolTipRole)) == []
+    # the file keeps the harness's words: editing starts from them
+    assert model.data(first, Qt.ItemDataRole.EditRole).startswith("The loop stopped")

@@ -275,6 +275,22 @@
         <source>%1 files changed: %2</source>
         <translation>改动了 %1 个文件：%2</translation>
     </message>
+    <message>
+        <source>No progress on “%1”: what now?</source>
+        <translation>“%1”没有进展：接下来怎么办？</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>再试一次</translation>
+    </message>
+    <message>
+        <source>Skip this task (check it yourself)</source>
+        <translation>跳过这个任务（你自己把它勾上）</translation>
+    </message>
+    <message>
+        <source>Rewrite the task</source>
+        <translation>改写这个任务</translation>
+    </message>
 </context>
 <context>
     <name>BoardFile</name>
@@ -454,18 +470,6 @@
     <message>
         <source>No progress was made on “%1”. What now?</source>
         <translation>“%1”没有任何进展。接下来怎么办？</translation>
-    </message>
-    <message>
-        <source>Try again</source>
-        <translation>再试一次</translation>
-    </message>
-    <message>
-        <source>Skip this task (check it yourself)</source>
-        <translation>跳过这个任务（你自己把它勾上）</translation>
-    </message>
-    <message>
-        <source>Rewrite the task</source>
-        <translation>改写这个任务</translation>
     </message>
     <message>
         <source>Open %1</source>
