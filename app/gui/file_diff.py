@@ -14,7 +14,7 @@ def _words(line: str) -> list[str]:
     out: list[str] = []
     word = ""
     for ch in line:
-        if ch.isspace() and word and not word[-1].isspace():
+        if not ch.isspace() and word and word[-1].isspace():
             out.append(word)
             word = ch
         else:
