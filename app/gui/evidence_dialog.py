@@ -66,9 +66,18 @@ class EvidenceDialog(QDialog):
         self.diff.setOpenLinks(False)
         look.set_accessible(self.diff, self.tr("The file before and after the round"),
                             self.tr("Lines with a minus were removed, lines with a plus added"))
+        legend = QLabel(self.tr("Green lines (+) are what the round added, red lines (−) what "
+                                "it removed; the lines around them stayed the same."), self)
+        legend.setWordWrap(True)
+        legend.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        right = QWidget(self)
+        right_column = QVBoxLayout(right)
+        right_column.setContentsMargins(0, 0, 0, 0)
+        right_column.addWidget(legend)
+        right_column.addWidget(self.diff, 1)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.file_list)
-        split.addWidget(self.diff)
+        split.addWidget(right)
         split.setSizes([260, 640])
         split.setChildrenCollapsible(False)
 

@@ -58,8 +58,9 @@ class ExportDialog(QDialog):
 
         scope = QGroupBox(self.tr("Include"), self)
         column = QVBoxLayout(scope)
-        self.this_run = QRadioButton(self.tr("This run") if not run_id else
-                                     self.tr("The run shown in the rounds list"), scope)
+        self.this_run = QRadioButton(self.tr("This run (the latest)") if not run_id else
+                                     self.tr("This run (the one picked above the rounds)"),
+                                     scope)
         self.whole_history = QRadioButton(self.tr("Every run in this folder, in order"), scope)
         self.whole_history.setToolTip(self.tr("One document with every run: useful when your "
                                               "work went on after a decision"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
 from app.gui import look, wording
@@ -26,10 +26,17 @@ _UNFINISHED = QT_TRANSLATE_NOOP("HistoryPicker", "Did not finish")
 
 
 def _when(stamp: str | None) -> str:
+    """The start time with the month by name in the person's language; the pattern itself
+    is translatable (a Chinese reader wants 2026年12月1日 07:44)."""
+    from PySide6.QtCore import QDateTime, QLocale
+
     try:
-        return datetime.fromisoformat(stamp).astimezone().strftime("%d %b %Y, %H:%M")
+        local = datetime.fromisoformat(stamp).astimezone()
     except (TypeError, ValueError):
         return "?"
+    moment = QDateTime.fromSecsSinceEpoch(int(local.timestamp()))
+    pattern = QCoreApplication.translate("HistoryPicker", "d MMM yyyy, HH:mm")
+    return QLocale().toString(moment, pattern)
 
 
 class HistoryPicker(QComboBox):
