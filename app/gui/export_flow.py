@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QUrl, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
                                QLabel, QRadioButton, QVBoxLayout, QWidget)
@@ -28,10 +28,11 @@ class ExportDialog(QDialog):
     saved = Signal(object)   # the Path written
     failed = Signal(str)     # one sentence
 
-    FORMATS = (("pdf", "PDF (to read and print)", "pdf"),
-               ("odt", "Document for Word or LibreOffice (ODT)", "odt"),
-               ("html", "Web page (HTML)", "html"),
-               ("md", "Plain text (Markdown)", "md"))
+    FORMATS = (("pdf", QT_TRANSLATE_NOOP("ExportDialog", "PDF (to read and print)"), "pdf"),
+               ("odt", QT_TRANSLATE_NOOP("ExportDialog", "Document for Word or LibreOffice "
+                                                         "(ODT)"), "odt"),
+               ("html", QT_TRANSLATE_NOOP("ExportDialog", "Web page (HTML)"), "html"),
+               ("md", QT_TRANSLATE_NOOP("ExportDialog", "Plain text (Markdown)"), "md"))
 
     def __init__(self, root: Path, notice: NoticeBar, run_id: str | None = None,
                  parent: QWidget | None = None):
@@ -113,21 +114,25 @@ def write(owner: QWidget, root: Path, fmt: str, output: Path, run_id: str | None
           notice: NoticeBar, dialog: ExportDialog | None = None) -> None:
     """Write the summary in the background; say where it went, with "Open it"."""
     from app.gui import core_calls
+    from app.gui.background import while_alive
 
     notice.show_notice(tr("Writing the summary…"))
+    # The dialog may be gone by the time the file is written (a second export replaces it).
+    tell_saved = while_alive(dialog, dialog.saved.emit) if dialog is not None else None
+    tell_failed = while_alive(dialog, dialog.failed.emit) if dialog is not None else None
 
     def done(path: Path) -> None:
         notice.show_notice(tr("Saved the summary as %1").replace("%1", str(path)), tr("Open it"),
                            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))))
-        if dialog is not None:
-            dialog.saved.emit(path)
+        if tell_saved is not None:
+            tell_saved(path)
 
     def failed(exc: BaseException) -> None:
         sentence = tr("The summary could not be written: %1").replace(
             "%1", getattr(exc, "message", None) or getattr(exc, "strerror", None) or str(exc))
         notice.show_notice(sentence, tone="attention")
-        if dialog is not None:
-            dialog.failed.emit(sentence)
+        if tell_failed is not None:
+            tell_failed(sentence)
 
     run_for(owner, lambda: core_calls.export_summary(root, fmt, output, run_id), done, failed)
 

@@ -374,6 +374,9 @@ class MainWindow(RunFlow, QMainWindow):
         if self.workspace is not None:
             from app.gui.export_flow import export_summary
 
+            previous = getattr(self, "export_dialog", None)
+            if previous is not None and not previous.isVisible():
+                previous.deleteLater()  # its file, if any, is still reported in the notice
             self.export_dialog = export_summary(self, self.workspace, self.notice,
                                                 self.history.chosen_run or None)
 

@@ -205,3 +205,18 @@ def test_a_binary_file_shows_its_sizes_not_its_bytes(tmp_path):
     (logo,) = found.files
     assert not logo.is_text and (logo.before_size, logo.after_size) == (50, 1500)
     assert found.can_undo
+
+
+def test_while_a_run_is_going_a_rounds_evidence_opens_but_undo_waits(qtbot, window, tmp_path):
+    window.demo_delay = 0.3
+    open_in(qtbot, window, demo_copy(tmp_path))
+    window.run_panel.primary.click()
+    qtbot.waitUntil(lambda: bool(window.cards.cards), timeout=30_000)
+    card = window.cards.cards[0]
+    dialog = _open_card(qtbot, window, card.view.run_id, card.view.round)
+    assert window.runner.running
+    assert dialog.evidence.files and not dialog.undo_button.isEnabled()
+    assert "once it stops" in dialog.undo_button.toolTip()
+    dialog.close()
+    with qtbot.waitSignal(window.runner.run_finished, timeout=10_000):
+        window.runner.stop()
