@@ -4,10 +4,6 @@
 <context>
     <name></name>
     <message>
-        <source>Export summary</source>
-        <translation>导出总结</translation>
-    </message>
-    <message>
         <source>Writing the summary…</source>
         <translation>正在生成总结…</translation>
     </message>
@@ -290,6 +286,54 @@
     <message>
         <source>Rewrite the task</source>
         <translation>改写这个任务</translation>
+    </message>
+    <message>
+        <source> and %1 more</source>
+        <translation> 等另外 %1 个</translation>
+    </message>
+    <message>
+        <source>Put back as they were before round %1: %2.</source>
+        <translation>已恢复成第 %1 轮之前的样子：%2。</translation>
+    </message>
+    <message>
+        <source>Removed, because round %1 had created them: %2.</source>
+        <translation>已删除，因为它们是第 %1 轮新建的：%2。</translation>
+    </message>
+    <message>
+        <source>%1 was changed after the round, so your version stays and the version from before the round is saved beside it as %2.</source>
+        <translation>%1 在这一轮之后又被改过，所以保留你的版本；这一轮之前的版本另存在旁边，名为 %2。</translation>
+    </message>
+    <message>
+        <source>%1 was created by the round and changed after it, so it stays as you left it.</source>
+        <translation>%1 是这一轮新建的，之后又被改过，所以保持你留下的样子。</translation>
+    </message>
+    <message>
+        <source>Already as before the round: %1.</source>
+        <translation>本来就和这一轮之前一样：%1。</translation>
+    </message>
+    <message>
+        <source>Could not be put back: %1.</source>
+        <translation>没能恢复：%1。</translation>
+    </message>
+    <message>
+        <source>Round %1 had nothing to undo.</source>
+        <translation>第 %1 轮没有需要撤销的内容。</translation>
+    </message>
+    <message>
+        <source>The task “%1” stays ticked in the checklist; untick it if you want it done again.</source>
+        <translation>任务“%1”在清单里仍然是勾选的；如果想让它重做，请取消勾选。</translation>
+    </message>
+    <message>
+        <source>Undo of round %1 put nothing back.</source>
+        <translation>撤销第 %1 轮：没有恢复任何文件。</translation>
+    </message>
+    <message>
+        <source>Undid round %1: %n file(s) put back.</source>
+        <translation>已撤销第 %1 轮：恢复了 %n 个文件。</translation>
+    </message>
+    <message>
+        <source>%n file(s) kept in both versions, because you had changed them.</source>
+        <translation>有 %n 个文件你改过，所以两个版本都保留了。</translation>
     </message>
 </context>
 <context>
@@ -615,6 +659,218 @@
     </message>
 </context>
 <context>
+    <name>EvidenceDialog</name>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>Round %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Reading what this round did…</source>
+        <translation>正在读取这一轮做了什么…</translation>
+    </message>
+    <message>
+        <source>What the round did</source>
+        <translation>这一轮做了什么</translation>
+    </message>
+    <message>
+        <source>Files this round changed</source>
+        <translation>这一轮改动的文件</translation>
+    </message>
+    <message>
+        <source>Pick a file to see it before and after the round</source>
+        <translation>选一个文件，查看它在这一轮前后的样子</translation>
+    </message>
+    <message>
+        <source>The file before and after the round</source>
+        <translation>文件在这一轮前后的对比</translation>
+    </message>
+    <message>
+        <source>Lines with a minus were removed, lines with a plus added</source>
+        <translation>带减号的行被删掉了，带加号的行是新加的</translation>
+    </message>
+    <message>
+        <source>Green lines (+) are what the round added, red lines (−) what it removed; the lines around them stayed the same.</source>
+        <translation>绿色的行（+）是这一轮新加的，红色的行（−）是它删掉的；周围的行保持不变。</translation>
+    </message>
+    <message>
+        <source>Undo this round…</source>
+        <translation>撤销这一轮…</translation>
+    </message>
+    <message>
+        <source>Undo this round</source>
+        <translation>撤销这一轮</translation>
+    </message>
+    <message>
+        <source>Put the files this round changed back as they were</source>
+        <translation>把这一轮改动的文件恢复原样</translation>
+    </message>
+    <message>
+        <source>This round&apos;s records could not be read: %1</source>
+        <translation>无法读取这一轮的记录：%1</translation>
+    </message>
+    <message>
+        <source>This round changed no files.</source>
+        <translation>这一轮没有改动任何文件。</translation>
+    </message>
+    <message>
+        <source>A run is going. Undo is possible once it stops.</source>
+        <translation>正在运行。停止后才能撤销。</translation>
+    </message>
+    <message>
+        <source>What it says it did: %1</source>
+        <translation>它说自己做了：%1</translation>
+    </message>
+    <message>
+        <source>What it found: %1</source>
+        <translation>它发现：%1</translation>
+    </message>
+    <message>
+        <source>Evidence it pointed to: %1</source>
+        <translation>它给出的依据：%1</translation>
+    </message>
+    <message>
+        <source>Problem: %1</source>
+        <translation>问题：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The harness refused %n file action(s) outside what the AI may touch.</source>
+        <translation>
+            <numerusform>系统拒绝了 %n 个超出 AI 权限范围的文件操作。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No summary was recorded for this round.</source>
+        <translation>这一轮没有记录总结。</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>一个文件夹</translation>
+    </message>
+    <message>
+        <source>new file, %1</source>
+        <translation>新文件，%1</translation>
+    </message>
+    <message>
+        <source>deleted, was %1</source>
+        <translation>已删除，原为 %1</translation>
+    </message>
+    <message>
+        <source>changed, %1 → %2</source>
+        <translation>已修改，%1 → %2</translation>
+    </message>
+    <message>
+        <source>The saved copy of this file is missing or damaged, so its content cannot be shown.</source>
+        <translation>这个文件保存的副本丢失或损坏了，所以无法显示内容。</translation>
+    </message>
+    <message>
+        <source>This file is not plain text (or is very large), so only its size is shown: before %1, after %2.</source>
+        <translation>这个文件不是纯文本（或者太大），所以只显示大小：之前 %1，之后 %2。</translation>
+    </message>
+    <message>
+        <source>The text is the same (only the file&apos;s bytes changed, e.g. line endings).</source>
+        <translation>文字内容没有变化（只是文件的字节变了，例如换行符）。</translation>
+    </message>
+    <message>
+        <source>Undo this round?</source>
+        <translation>要撤销这一轮吗？</translation>
+    </message>
+    <message>
+        <source>The files round %1 changed go back to how they were before it. A file you changed yourself since is kept, with the earlier version saved beside it.</source>
+        <translation>第 %1 轮改动的文件会恢复成这一轮之前的样子。之后你自己改过的文件会保留，之前的版本另存在旁边。</translation>
+    </message>
+    <message>
+        <source>Put the files back</source>
+        <translation>恢复这些文件</translation>
+    </message>
+    <message>
+        <source>Undone</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>Nothing was put back: %1</source>
+        <translation>没有恢复任何文件：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <source>PDF (to read and print)</source>
+        <translation>PDF（适合阅读和打印）</translation>
+    </message>
+    <message>
+        <source>Document for Word or LibreOffice (ODT)</source>
+        <translation>Word 或 LibreOffice 文档（ODT）</translation>
+    </message>
+    <message>
+        <source>Web page (HTML)</source>
+        <translation>网页（HTML）</translation>
+    </message>
+    <message>
+        <source>Plain text (Markdown)</source>
+        <translation>纯文本（Markdown）</translation>
+    </message>
+    <message>
+        <source>Export summary</source>
+        <translation>导出总结</translation>
+    </message>
+    <message>
+        <source>Save a document that tells what the AI did in %1: the tasks, the decisions, each round and what it cost.</source>
+        <translation>保存一份文档，记录 AI 在 %1 里做了什么：任务、决定、每一轮以及花费。</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Include</source>
+        <translation>包含</translation>
+    </message>
+    <message>
+        <source>This run (the latest)</source>
+        <translation>这次运行（最新的一次）</translation>
+    </message>
+    <message>
+        <source>This run (the one picked above the rounds)</source>
+        <translation>这次运行（在“每一轮”上方选中的那次）</translation>
+    </message>
+    <message>
+        <source>Every run in this folder, in order</source>
+        <translation>这个文件夹的每一次运行，按先后顺序</translation>
+    </message>
+    <message>
+        <source>One document with every run: useful when your work went on after a decision</source>
+        <translation>把所有运行放进一份文档：工作在做完某个决定后又继续了的时候很有用</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Choose where to save the summary</source>
+        <translation>选择总结的保存位置</translation>
+    </message>
+    <message>
+        <source>history</source>
+        <translation>全部记录</translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation>总结</translation>
+    </message>
+    <message>
+        <source>Save the summary as</source>
+        <translation>把总结另存为</translation>
+    </message>
+</context>
+<context>
     <name>FilePreviewDialog</name>
     <message>
         <source>Reading %1…</source>
@@ -639,6 +895,53 @@
     <message>
         <source>%1 cannot be shown: %2</source>
         <translation>%1 无法显示：%2</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryPicker</name>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Asked you a question</source>
+        <translation>向你提了一个问题</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Stopped by a problem</source>
+        <translation>出了问题而停止</translation>
+    </message>
+    <message>
+        <source>Did not finish</source>
+        <translation>没有完成</translation>
+    </message>
+    <message>
+        <source>d MMM yyyy, HH:mm</source>
+        <translation>yyyy年M月d日 HH:mm</translation>
+    </message>
+    <message>
+        <source>Show the rounds of</source>
+        <translation>显示哪次运行的每一轮</translation>
+    </message>
+    <message>
+        <source>The recent runs, or one earlier run of this folder</source>
+        <translation>最近的运行，或这个文件夹之前的某一次运行</translation>
+    </message>
+    <message>
+        <source>Pick an earlier run to see its rounds; open a round to see what it changed</source>
+        <translation>选一次之前的运行，查看它的每一轮；打开某一轮，查看它改了什么</translation>
+    </message>
+    <message>
+        <source>Demo</source>
+        <translation>演示</translation>
+    </message>
+    <message>
+        <source>Recent runs</source>
+        <translation>最近的运行</translation>
     </message>
 </context>
 <context>
@@ -738,8 +1041,16 @@
 <context>
     <name>RoundCard</name>
     <message>
+        <source>Open this round: what it did, each file before and after, and Undo</source>
+        <translation>打开这一轮：它做了什么、每个文件前后的对比，以及撤销</translation>
+    </message>
+    <message>
         <source>Round %1</source>
         <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Press Enter to open it</source>
+        <translation>按 Enter 打开</translation>
     </message>
 </context>
 <context>
@@ -1124,6 +1435,10 @@ Drop a folder anywhere on this window to open it.</source>
     <message>
         <source>Rounds, newest first</source>
         <translation>每一轮，最新的在最上面</translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>显示(&amp;S)：</translation>
     </message>
 </context>
 </TS>
