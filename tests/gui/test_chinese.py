@@ -28,6 +28,7 @@ TOOLS = Path(sys.executable).parent
 
 # Words that stay as they are in Chinese text: names, file formats, keys, the board's markers.
 KEPT = ["Harness Desk", "Claude", "OpenAI", "Anthropic", "Ollama", "LM Studio", "TASKS.md",
+        "LibreOffice", "Word", "English",
         "PDF", "ODT", "HTML", "Markdown", "API", "AI", "HUMAN", "Ctrl", "Alt", "Shift",
         "Enter", "Esc", "Tab", "F2", "Up", "Down"]
 FILE_OR_PATH = re.compile(r"\S*[/\\]\S*|\S+\.(?:md|txt|csv|html|json|pdf|odt)\b")
@@ -219,6 +220,17 @@ def test_the_window_in_chinese_shows_no_english_word_of_ours(window, qtbot, tmp_
         dialogs[0].continue_button.click()
     assert ended.args[0].state == "done"
     texts.update(visible_texts(window))
+    # A round card opened to its evidence, and the export dialog
+    card = window.cards.cards[0]
+    with qtbot.waitSignal(window.history.evidence_shown, timeout=5000) as shown:
+        qtbot.mouseClick(card, Qt.MouseButton.LeftButton)
+    evidence = shown.args[0]
+    qtbot.waitUntil(lambda: evidence.evidence is not None, timeout=10_000)
+    texts.update(visible_texts(evidence))
+    evidence.close()
+    window.export_summary()
+    texts.update(visible_texts(window.export_dialog))
+    window.export_dialog.close()
     english = {where: english_words(text) for where, text in texts.items()
                if english_words(text)}
     assert english == {}
