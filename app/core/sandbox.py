@@ -6,6 +6,7 @@ import os
 import re
 import stat
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 from app.core.errors import HarnessError
@@ -62,6 +63,12 @@ def _is_secret_name(name: str) -> bool:
             or any(low == s or low.startswith(s + ".") for s in _KEY_FILE_STEMS))
 
 
+@lru_cache(maxsize=4096)
+def _off_limits(name: str) -> bool:
+    # Asked for every part of every path listed or searched: the same few names, again.
+    return _is_hidden_name(name) or _is_secret_name(name)
+
+
 class Sandbox:
     """Confines paths to one workspace folder. Decisions use only the path and the file
     system's own idea of where it leads, never what any file says."""
@@ -110,7 +117,7 @@ class Sandbox:
         """True for anything inside .harness, .git, a .env* name or a place keys live (.ssh,
         key files...): never listed or searched."""
         parts = str(rel).replace("\\", "/").split("/")
-        return any(_is_hidden_name(p) or _is_secret_name(p) for p in parts if p)
+        return any(_off_limits(p) for p in parts if p)
 
     # -- the checks ----------------------------------------------------------------------
     def _resolve(self, rel: str, writing: bool) -> Path:
