@@ -1,4 +1,4 @@
-"""Benchmark: a 2,000-task TASKS.md read, written back and shown in the checklist (target: 200 ms in all).
+"""Benchmark: a 2,000-task TASKS.md read, written back and shown in the checklist (200 ms in all).
 
 Run: QT_QPA_PLATFORM=offscreen PYTHONPATH=. python bench/board_view.py [--runs 7] [--json FILE]
 

@@ -1,4 +1,4 @@
-"""What every benchmark shares: medians, CPU time of children, the machine, and the JSON it hands back."""
+"""What every benchmark shares: medians, children's CPU time, the machine, the JSON handed back."""
 
 from __future__ import annotations
 
@@ -73,11 +73,11 @@ def machine() -> dict[str, Any]:
 
 
 def item(key: str, title: str, target: str, measured: float | None, unit: str,
-         passed: bool | None, **details: Any) -> dict[str, Any]:
+         passed: bool | None, note: str = "", **details: Any) -> dict[str, Any]:
     """One row of the table: `measured` in `unit`, whether it meets `target` (None: not
-    measured), and whatever figures explain it."""
+    measured), a short note for the table, and whatever figures explain it."""
     return {"key": key, "title": title, "target": target, "measured": measured, "unit": unit,
-            "pass": passed, "details": details}
+            "pass": passed, "note": note, "details": details}
 
 
 def arguments(doc: str, runs: int) -> argparse.ArgumentParser:

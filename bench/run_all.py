@@ -96,9 +96,10 @@ def shown(row: dict) -> tuple[str, str]:
 
 
 def table(rows: list[dict]) -> str:
-    lines = [("what", "target", "measured", "pass")]
-    lines += [(r["title"], r["target"], *shown(r)) for r in rows]
-    widths = [max(len(line[i]) for line in lines) for i in range(4)]
+    lines = [("what", "target", "measured", "pass", "note")]
+    lines += [(r["title"], r["target"], *shown(r),
+               r.get("note") or r["details"].get("why", "")) for r in rows]
+    widths = [max(len(line[i]) for line in lines) for i in range(5)]
     out = ["| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |" for line in lines]
     out.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
     return "\n".join(out)
