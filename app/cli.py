@@ -86,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("open", help="open the app (also: harness-desk [PATH])")
     s.add_argument("path", nargs="?")
+    s.add_argument("--demo", action="store_true",
+                   help="open a fresh copy of the demo workspace with the Demo engine")
+
+    sub.add_parser("self-test", help="check the window headlessly (offscreen), end to end")
     return p
 
 
@@ -114,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     # We use no pydantic plugins; looking for them scans every installed package's metadata
     # on the first validation, a sixth of what `status` costs.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    commands = {"init", "run", "status", "watch", "decide", "undo", "export", "engines", "open"}
+    commands = {"init", "run", "status", "watch", "decide", "undo", "export", "engines", "open",
+                "self-test"}
     # `harness-desk [PATH]` opens the app: route a bare path to the `open` command.
     if argv and argv[0] not in commands and not argv[0].startswith("-"):
         argv = ["open", *argv]
@@ -178,6 +183,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             from app.commands.engines import cmd_engines
 
             return cmd_engines(args)
+        if args.command == "self-test":
+            from app.gui.self_test import run_self_test  # Qt is imported only here
+
+            return run_self_test()
         from app.commands.open import cmd_open
 
         return cmd_open(args)

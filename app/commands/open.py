@@ -11,60 +11,58 @@ import threading
 from pathlib import Path
 
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
-from app.core.loop import Harness
-from app.core.resources import resource_path
-from app.core.settings import config_dir, load_settings
-from app.core.workspace import Workspace
+
+# Opening the window imports only what the window needs before its first paint; the harness
+# itself is imported by the terminal demo (below) or, in the window, after it is on screen.
 
 TERMINAL_DEMO_DELAY_S = 0.35
 
 
 def has_display() -> bool:
-    if sys.platform.startswith("linux"):
+    """Whether a window can open: a desktop session, or a Qt platform chosen explicitly
+    (QT_QPA_PLATFORM=offscreen for tests, wayland, ...)."""
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    if sys.platform.startswith("linux") or sys.platform.startswith("freebsd"):
         return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     return True
 
 
 def window_available() -> bool:
-    return importlib.util.find_spec("app.gui.window") is not None
+    return (importlib.util.find_spec("PySide6") is not None
+            and importlib.util.find_spec("app.gui.app") is not None)
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    if args.path and not Path(args.path).is_dir():
+    if args.path and not Path(args.path).exists():
         raise UsageError(f"There is no command or folder called '{args.path}'. "
                          "See `harness-desk --help`.")
     if window_available() and has_display():
-        from app.gui.window import main as window_main  # the window's own issue builds it
+        from app.gui.app import main as window_main
 
-        return window_main(args.path)
+        return window_main(args.path, demo=getattr(args, "demo", False))
     reason = ("there is no display here" if window_available()
-              else "the window is not part of this version yet")
+              else "the window's Qt library is not installed")
     if args.path:
         raise UsageError(f"The app cannot open a window because {reason}. Run the folder in "
                          f"the terminal instead: harness-desk run \"{args.path}\" --engine demo")
     return terminal_demo(reason)
 
 
-def fresh_demo_copy() -> Workspace:
-    """A new copy of the bundled demo workspace in the app's own data folder."""
-    target = _data_dir() / "Demo workspace"
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(resource_path("demo-workspace"), target)
-    return Workspace(target)
+def fresh_demo_copy():
+    """A copy of the bundled demo workspace nobody has run or edited (never wiping one that
+    was: a new copy is made beside it)."""
+    from app.core.workspace import Workspace
+    from app.gui.first_start import demo_copy
 
-
-def _data_dir() -> Path:
-    if os.environ.get("HARNESS_DESK_CONFIG_DIR"):  # tests and portable installs: one folder
-        return config_dir()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("harness-desk", appauthor=False))
+    return Workspace(demo_copy(fresh=True))
 
 
 def terminal_demo(reason: str) -> int:
     from app.commands.run import print_event
     from app.core.decide import decide, open_decision
+    from app.core.loop import Harness
+    from app.core.settings import load_settings
     from app.engines.demo import DELAY_ENV
     from app.engines.setup import build_engine
 

@@ -28,9 +28,10 @@ from app.core.live_text import LiveText
 from app.core.recorder import Listener, Recorder
 from app.core.redact import redact
 from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
-from app.core.reports import (SYSTEM_PROMPT, correction, empty_question_message,
-                              empty_task_message, final_warning, no_progress_question,
-                              no_tasks_message, nudge, progress_report, stall_notice)
+from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, correction,
+                              empty_question_message, empty_task_message, final_warning,
+                              no_progress_question, no_tasks_message, nudge, progress_report,
+                              stall_notice)
 from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
 from app.core.undo import BlobStore, RoundChanges
@@ -209,7 +210,7 @@ class Harness:
         if findings or state.error:
             evidence.append(findings or state.error or "")
         question = no_progress_question(task)
-        options = ["Try again", "Skip this task (check it yourself)", "Rewrite the task"]
+        options = list(NO_PROGRESS_OPTIONS)
         update_board(self.ws.board_path, lambda b: b.insert_human_before(
             task.text, question, options, evidence))
         self.rec.emit(HumanNeeded(round=state.number, task=task.text, question=question,

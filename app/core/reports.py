@@ -126,6 +126,10 @@ def final_warning(step: int, max_steps: int) -> str:
             "otherwise give_up with your findings. Do not read more files.")
 
 
+# The choices a no-progress decision offers (the window words and explains each of them).
+NO_PROGRESS_OPTIONS = ("Try again", "Skip this task (check it yourself)", "Rewrite the task")
+
+
 def no_progress_question(task: Task) -> str:
     return f"The loop stopped because no progress was detected on: {task.text}"
 

@@ -121,3 +121,33 @@ class SerialQueue:
                 self._next()
 
         run_in_background(fn, done, failed)
+
+
+def while_alive(owner: QObject, callback: Callable[..., Any] | None) -> Callable[..., Any] | None:
+    """`callback`, or a no-op once `owner` (a window, a dialog) has been deleted: a result that
+    comes back after its window closed is dropped rather than delivered to a dead widget."""
+    if callback is None:
+        return None
+    alive = _alive_flag(owner)
+
+    def call(*args: Any) -> Any:
+        return callback(*args) if alive[0] else None
+
+    return call
+
+
+def _alive_flag(owner: QObject) -> list[bool]:
+    """One flag per object, cleared by its `destroyed` signal (set up once, on first use)."""
+    flag = getattr(owner, "_background_alive", None)
+    if flag is None:
+        flag = [True]
+        owner.destroyed.connect(lambda *_: flag.__setitem__(0, False))
+        owner._background_alive = flag  # type: ignore[attr-defined]
+    return flag
+
+
+def run_for(owner: QObject, fn: Callable[[], Any],
+            on_done: Callable[[Any], None] | None = None,
+            on_error: Callable[[BaseException], None] | None = None) -> None:
+    """`run_in_background` on behalf of a widget: its callbacks are dropped if it is gone."""
+    run_in_background(fn, while_alive(owner, on_done), while_alive(owner, on_error))

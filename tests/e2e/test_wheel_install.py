@@ -93,8 +93,10 @@ def test_the_installed_app_lists_engines_and_runs_the_bare_demo(installed):
     python, env, cwd = installed
     engines = _run([str(python), "-m", "app", "engines"], env=env, cwd=cwd)
     assert "Demo" in engines.stdout
-    # No display: the bare app runs the bundled demo in the terminal, answering for itself.
-    demo = subprocess.run([str(python), "-m", "app"], env=env, cwd=cwd, capture_output=True,
+    # No display (and no Qt platform chosen, which would open the window offscreen): the bare
+    # app runs the bundled demo in the terminal, answering for itself.
+    no_display = {k: v for k, v in env.items() if k != "QT_QPA_PLATFORM"}
+    demo = subprocess.run([str(python), "-m", "app"], env=no_display, cwd=cwd, capture_output=True,
                           text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert demo.returncode == 0, (demo.stdout[-2000:], demo.stderr[-2000:])
     assert "Every task on the board is done." in demo.stdout

@@ -1,0 +1,113 @@
+"""The window's calls into the core and engines (the services), in one place.
+
+Every function here may touch disk, the keychain or the network: the window calls them only
+through `app.gui.background` (or from the run's worker thread), never on the UI thread.
+Nothing here imports Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when called: the window shows before pydantic and the engines load
+    from app.core.board import Task
+    from app.core.decide import Decided
+    from app.core.engine import Availability, Engine
+    from app.core.settings import Limits, Settings
+
+
+@dataclass(frozen=True)
+class EngineChoice:
+    id: str
+    label: str
+    is_ai: bool
+    needs_key: bool
+
+
+# The engines the window offers, in the order of the dropdown. Kept here, not read from
+# app.engines.setup.engine_choices(), because the dropdown is built right after the first
+# paint and that would import every engine module (and pydantic) on the UI thread;
+# tests/gui/test_core_calls.py checks the two lists agree.
+_CHOICES = (
+    EngineChoice("demo", "Demo (offline, no AI)", is_ai=False, needs_key=False),
+    EngineChoice("anthropic", "Claude (Anthropic)", is_ai=True, needs_key=True),
+    EngineChoice("openai", "OpenAI", is_ai=True, needs_key=True),
+    EngineChoice("local", "Local (Ollama, LM Studio)", is_ai=True, needs_key=False),
+)
+
+
+def engine_choices() -> list[EngineChoice]:
+    return list(_CHOICES)
+
+
+def engine_readiness(engine_id: str, settings: Settings | None = None) -> Availability:
+    """Whether the engine can run now, and why not in one sentence; never raises."""
+    from app.engines.setup import engine_readiness as readiness
+
+    return readiness(engine_id, settings)
+
+
+def build_engine(settings: Settings, root: Path, engine_id: str, *, model: str | None = None,
+                 demo_delay: float | None = None) -> Engine:
+    """The engine for a run (imports its SDK: call it on the run's thread)."""
+    from app.engines.setup import build_engine as build
+
+    return build(settings, root, engine_id, model=model or None, demo_delay=demo_delay)
+
+
+def run_limits(settings: Settings) -> Limits:
+    return settings.limits
+
+
+def open_decision(root: Path) -> Task | None:
+    """The first unanswered HUMAN task on the board, or None."""
+    from app.core.decide import open_decision as first_open
+
+    return first_open(root)
+
+
+def decide(root: Path, answer: str, task_text: str | None = None) -> Decided:
+    """Write the person's answer to a decision (the one named, else the first open one)."""
+    from app.core.decide import decide as answer_decision
+
+    return answer_decision(root, answer, task_text=task_text)
+
+
+def create_board(root: Path) -> Path:
+    """TASKS.md from the template (and .harness/) in a folder that has none."""
+    from app.core.workspace import init_workspace
+
+    ws, _created = init_workspace(root)
+    return ws.board_path
+
+
+def export_summary(root: Path, fmt: str, output: Path, run_id: str | None = None) -> Path:
+    from app.commands.export import export_summary as export
+
+    return export(root, fmt, output, run_id)
+
+
+def keychain_backend(timeout_s: float = 5.0) -> tuple[str, bool, str]:
+    """(the active keyring backend's class, usable, a sentence on where keys are kept or why
+    they cannot be). Answers within about `timeout_s` whatever the system's keychain does."""
+    from app.engines.keys import keychain_status
+    from app.engines.wire import within
+
+    try:
+        backend = within(timeout_s, _active_keyring, name="keychain-name")
+    except Exception as exc:  # no backend at all, or a hung D-Bus: say so, do not hang
+        backend = f"none ({type(exc).__name__})"
+    usable, sentence = keychain_status(timeout_s)
+    return backend, usable, sentence
+
+
+def _active_keyring() -> str:
+    import keyring
+
+    backend = keyring.get_keyring()
+    inner = list(getattr(backend, "backends", []) or [])  # a chainer names what it chains
+    names = [f"{type(b).__module__}.{type(b).__name__}" for b in inner] or \
+        [f"{type(backend).__module__}.{type(backend).__name__}"]
+    return ", ".join(names)

@@ -1,0 +1,73 @@
+"""The window's error handler: an unexpected exception never shows a traceback.
+
+The details go to a crash report (app/crash.py); the person sees one friendly dialog that
+says their files are safe, with "Copy details". Errors on any thread reach it through a
+queued signal, so the dialog always opens on the UI thread.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel, QVBoxLayout
+
+
+class ErrorDialog(QDialog):
+    """One sentence, "Copy details" and "Close": never a traceback on screen."""
+
+    def __init__(self, where: Path, details: str, parent=None):
+        super().__init__(parent)
+        self.setObjectName("errorDialog")
+        self.setWindowTitle(self.tr("Something went wrong"))
+        text = QLabel(self.tr(
+            "Something went wrong inside Harness Desk. Your files are safe. The details were "
+            "saved to %1. “Copy details” puts them on the clipboard, so you can send them to "
+            "whoever helps you.").replace("%1", str(where)), self)
+        text.setWordWrap(True)
+        text.setTextFormat(Qt.TextFormat.PlainText)
+        buttons = QDialogButtonBox(self)
+        copy = buttons.addButton(self.tr("Copy details"), QDialogButtonBox.ButtonRole.ActionRole)
+        close = buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        copy.setAccessibleName(self.tr("Copy details"))
+        close.setDefault(True)
+        copy.clicked.connect(lambda: QApplication.clipboard().setText(details))
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(text)
+        layout.addWidget(buttons)
+
+
+class ErrorReporter(QObject):
+    """Shows unexpected errors as a friendly dialog, one at a time, on the UI thread."""
+
+    _raised = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._showing = False
+        self._raised.connect(self._on_raised, Qt.ConnectionType.QueuedConnection)
+
+    def install(self) -> None:
+        sys.excepthook = lambda _t, exc, _tb: self._raised.emit(exc)
+        threading.excepthook = lambda args: self._raised.emit(args.exc_value)
+
+    def _on_raised(self, exc: BaseException) -> None:
+        from app.crash import crash_details, save_crash_report
+
+        where = save_crash_report(exc)
+        if self._showing:  # a storm of errors is one dialog, not fifty
+            return
+        self._showing = True
+        try:
+            ErrorDialog(where, crash_details(exc), QApplication.activeWindow()).exec()
+        finally:
+            self._showing = False
+
+
+def install_error_handler(parent: QObject) -> ErrorReporter:
+    reporter = ErrorReporter(parent)
+    reporter.install()
+    return reporter

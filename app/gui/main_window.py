@@ -1,0 +1,410 @@
+"""The main window: a folder's checklist on the left, its run on the right, the engine on top.
+
+The window only arranges and wires: the checklist is `BoardView`, the run is shown by
+`RunPanel` and `RoundCardList`, decisions by `DecisionDialog` (see run_flow.py), the run
+itself goes through `RunRunner`, and every disk or network call through `background`.
+The UI thread never waits.
+
+On the start-up path (`defer_pages=True`) the window is first shown as an empty frame,
+which imports nothing but Qt; `finish_building` then adds the top bar, the menus and the
+pages right after the first paint, and the harness loads after that. So the window shows
+about as fast as a bare Qt window.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QMainWindow, QStackedWidget, QVBoxLayout, QWidget
+
+from app.gui.run_flow import RunFlow
+
+if TYPE_CHECKING:
+    from app.core import events as ev
+    from app.core.settings import Settings
+    from app.gui.decision_dialog import DecisionDialog
+    from app.gui.notice_bar import NoticeBar
+    from app.gui.welcome_page import WelcomePage
+    from app.gui.workspace_info import FolderInfo
+    from app.gui.workspace_page import WorkspacePage
+
+APP_TITLE = "Harness Desk"
+
+
+class MainWindow(RunFlow, QMainWindow):
+    workspace_opened = Signal(object)       # Path of the folder now shown
+    decision_shown = Signal(object)         # the DecisionDialog now on screen
+    run_ended = Signal(object)              # the RunResult, after the window has shown it
+
+    def __init__(self, settings: Settings | None = None, demo_delay: float | None = None,
+                 check_engines: bool = True, defer_pages: bool = False):
+        super().__init__()
+        self.settings: Settings | None = None   # see apply_settings
+        self.demo_delay = demo_delay
+        self.workspace: Path | None = None
+        self.decision_dialog: DecisionDialog | None = None
+        self._close_after_stop = False
+        self._last_run_started: str | None = None
+        self._last_human: ev.HumanNeeded | None = None
+        self._run_is_ai = True
+        self._check_engines = check_engines
+        self._page: WorkspacePage | None = None
+        self._welcome: WelcomePage | None = None
+        self.setWindowTitle(APP_TITLE)
+        self.setAcceptDrops(True)
+        self.resize(1180, 760)
+        central = QWidget(self)
+        self._column = QVBoxLayout(central)
+        self._column.setContentsMargins(0, 0, 0, 0)
+        self._column.setSpacing(0)
+        self.pages = QStackedWidget(central)
+        self.pages.addWidget(QWidget(self.pages))  # blank until the settings say what to show
+        self._column.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
+        if not defer_pages:
+            self.finish_building()
+        if settings is not None:
+            self.apply_settings(settings)
+
+    def apply_settings(self, settings: Settings) -> None:
+        """The person's settings are loaded (after the first paint): show their engine, model
+        and recent folders, and check the engines' readiness in the background."""
+        from PySide6.QtCore import QTimer
+
+        self.finish_building()
+        self.settings = settings
+        self.picker.select(settings.engine, {k: v.model for k, v in settings.engines.items()})
+        if self.workspace is None:
+            self.pages.setCurrentWidget(self.welcome_page)
+        self._show_recent()
+        if self._check_engines:  # after the window is up: never in the way of the first paint
+            QTimer.singleShot(400, self.picker.check_all)
+
+    # -- building ------------------------------------------------------------------------
+    def finish_building(self) -> None:
+        """Everything but the frame: the top bar, the notice line, the menus, the pages."""
+        if self._page is not None:
+            return
+        from app.gui.background import SerialQueue
+        from app.gui.notice_bar import NoticeBar
+        from app.gui.runner import RunRunner
+        from app.gui.top_bar import TopBar
+        from app.gui.welcome_page import WelcomePage
+        from app.gui.workspace_page import WorkspacePage
+
+        self._writes = SerialQueue()
+        self.runner = RunRunner(self)
+        self.runner.event_received.connect(self._on_event_received)
+        self.runner.run_finished.connect(self._on_run_finished)
+        self.top_bar = TopBar(self)
+        self.top_bar.open_requested.connect(self.choose_folder)
+        self.top_bar.recent_chosen.connect(lambda f: self.open_workspace(Path(f)))
+        self.picker = self.top_bar.picker
+        self.picker.settings_now = lambda: self.settings
+        self.picker.engine_changed.connect(self._on_engine_changed)
+        self.picker.model_changed.connect(self._on_model_changed)
+        self.picker.readiness_checked.connect(self._on_readiness_checked)
+        self.open_button = self.top_bar.open_button
+        self.recent_menu = self.top_bar.recent_menu
+        self.folder_label = self.top_bar.folder_label
+        self.notice = NoticeBar(self)
+        self._column.insertWidget(0, self.top_bar)
+        self._column.insertWidget(1, self.notice)
+
+        self._welcome = WelcomePage(self.pages)
+        self._welcome.open_folder_requested.connect(self.choose_folder)
+        self._welcome.demo_requested.connect(self.open_demo)
+        self._welcome.recent_requested.connect(lambda f: self.open_workspace(Path(f)))
+        page = WorkspacePage(self.pages)
+        page.board_view.counts_changed.connect(self._on_counts_changed)
+        page.board_view.decision_requested.connect(self._on_decision_requested)
+        page.board_view.board_missing.connect(self._on_board_missing)
+        page.board_view.error_raised.connect(self._on_board_error)
+        page.run_panel.run_requested.connect(self.start_run)
+        page.run_panel.continue_requested.connect(self._on_continue_requested)
+        page.run_panel.stop_requested.connect(self.stop_run)
+        page.run_panel.export_requested.connect(self.export_summary)
+        self._page = page
+        self.pages.addWidget(self._welcome)
+        self.pages.addWidget(page)
+        self._build_menus()
+        self._show_folder_label()
+        self._show_recent()
+        from app.gui.background import run_in_background
+
+        run_in_background(_load_the_rest)
+
+
+    def _build_menus(self) -> None:
+        from PySide6.QtGui import QAction, QKeySequence
+
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        self.open_action = QAction(self.tr("&Open folder…"), self)
+        self.open_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_action.triggered.connect(self.choose_folder)
+        file_menu.addAction(self.open_action)
+        file_menu.addMenu(self.recent_menu)
+        demo_action = QAction(self.tr("Open a fresh copy of the &demo"), self)
+        demo_action.triggered.connect(self.open_demo)
+        file_menu.addAction(demo_action)
+        self.export_action = QAction(self.tr("&Export summary…"), self)
+        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.export_action.triggered.connect(self.export_summary)
+        file_menu.addAction(self.export_action)
+        file_menu.addSeparator()
+        quit_action = QAction(self.tr("&Quit"), self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+        run_menu = self.menuBar().addMenu(self.tr("&Run"))
+        self.primary_action = QAction(self.tr("&Run, stop or continue"), self)
+        self.primary_action.setShortcut(QKeySequence("Ctrl+R"))
+        self.primary_action.triggered.connect(lambda: self.run_panel.primary.click())
+        run_menu.addAction(self.primary_action)
+        decide_action = QAction(self.tr("Answer the open &decision…"), self)
+        decide_action.setShortcut(QKeySequence("Ctrl+D"))
+        decide_action.triggered.connect(lambda: self.show_decision())
+        run_menu.addAction(decide_action)
+
+    # The parts of the pages (built on first use when the window was shown as a bare frame).
+    @property
+    def splitter(self) -> WorkspacePage:
+        self.finish_building()
+        return self._page  # type: ignore[return-value]
+
+    @property
+    def welcome_page(self) -> WelcomePage:
+        self.finish_building()
+        return self._welcome  # type: ignore[return-value]
+
+    @property
+    def run_panel(self):
+        return self.splitter.run_panel
+
+    @property
+    def board_view(self):
+        return self.splitter.board_view
+
+    @property
+    def board_notice(self) -> NoticeBar:
+        return self.splitter.board_notice
+
+    @property
+    def cards(self):
+        return self.splitter.cards
+
+    # -- folders ---------------------------------------------------------------------------
+    def choose_folder(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        start = str(self.workspace.parent) if self.workspace else str(Path.home())
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a folder"), start)
+        if folder:
+            self.open_workspace(Path(folder))
+
+    def open_demo(self) -> None:
+        from app.gui import first_start
+        from app.gui.background import run_for
+
+        run_for(self, lambda: first_start.demo_copy(fresh=True), self.open_workspace,
+                self._on_open_failed)
+
+    def open_workspace(self, path: Path) -> None:
+        """Show a folder (a file means its folder). Checked and read off the UI thread."""
+        from app.gui.background import run_for
+
+        self.finish_building()
+        if self.runner.running:
+            self.notice.show_notice(self.tr("A run is going in %1. Stop it before opening "
+                                            "another folder.").replace(
+                "%1", self.workspace.name if self.workspace else ""), tone="attention")
+            return
+
+        def inspect():
+            from app.gui.workspace_info import inspect_folder
+
+            return inspect_folder(Path(path))
+
+        run_for(self, inspect, self._on_folder_inspected, self._on_open_failed)
+
+    def _on_folder_inspected(self, info: FolderInfo) -> None:
+        from app.gui import first_start
+
+        if info.problem:
+            words = {
+                "missing": self.tr("%1 does not exist (any more)."),
+                "not_a_folder": self.tr("%1 is not a folder."),
+                "board_is_folder": self.tr("%1 has a folder called TASKS.md where the task list "
+                                           "should be. Rename that folder, then open this one "
+                                           "again."),
+            }[info.problem].replace("%1", str(info.folder))
+            self.notice.show_notice(words, tone="attention")
+            if info.problem == "missing" and self.settings is not None:
+                self.settings = first_start.forgotten(self.settings, str(info.folder))
+                self._save_settings()
+            return
+        self.notice.hide()
+        self.board_notice.hide()
+        self.workspace = info.folder
+        self.setWindowTitle(f"{info.folder.name} — {APP_TITLE}")
+        self._show_folder_label()
+        self.pages.setCurrentWidget(self.splitter)
+        self.board_view.set_board(info.folder / "TASKS.md")
+        self.run_panel.reset()
+        from app.gui.round_cards import RoundView
+
+        self.cards.show_history([
+            (started, [RoundView.from_record(r, is_ai) for r in rounds])
+            for started, rounds, is_ai in info.history])
+        self._last_run_started = info.history[-1][0] if info.history else None
+        self.run_panel.export_button.setEnabled(not info.never_run)
+        self.run_panel.show_folder(info)
+        if self.settings is not None:
+            self.settings = first_start.remembered(self.settings, info.folder)
+            self._save_settings()
+            self._show_recent()
+        self.workspace_opened.emit(info.folder)
+
+    def _on_open_failed(self, exc: BaseException) -> None:
+        message = getattr(exc, "message", None) or getattr(exc, "strerror", None) or str(exc)
+        self.notice.show_notice(self.tr("That folder could not be opened: %1").replace(
+            "%1", message), tone="attention")
+
+    def _show_folder_label(self) -> None:
+        self.top_bar.show_folder(self.workspace)
+
+    def _show_recent(self) -> None:
+        recent = self.settings.recent_workspaces if self.settings is not None else []
+        self.top_bar.show_recent(recent)
+        if self._welcome is not None:
+            self._welcome.set_recent(recent)
+
+    def _on_board_missing(self, path) -> None:
+        self.board_notice.show_notice(
+            self.tr("This folder has no task list yet. Create one (TASKS.md) with two example "
+                    "tasks you can change?"), self.tr("Create a task list"), self._create_board)
+
+    def _create_board(self) -> None:
+        from app.gui import core_calls
+        from app.gui.background import run_for
+
+        root = self.workspace
+        if root is None:
+            return
+        self.board_notice.hide()
+        run_for(self, lambda: core_calls.create_board(root),
+                lambda board: self.board_view.set_board(board), self._on_board_failed)
+
+    def _on_board_failed(self, exc: BaseException) -> None:
+        self._on_board_error(getattr(exc, "message", None) or str(exc))
+
+    def _on_board_error(self, sentence: str) -> None:
+        self.board_notice.show_notice(sentence, tone="attention")
+
+    def _on_counts_changed(self, done: int, total: int) -> None:
+        self.run_panel.show_counts(done, total)
+
+    # -- drag and drop ---------------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        local = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if local:
+            event.acceptProposedAction()
+            self.open_workspace(Path(local[0]))
+
+    # -- settings --------------------------------------------------------------------------
+    def _save_settings(self) -> None:
+        from app.core.settings import save_settings
+        from app.gui.background import while_alive
+
+        if self.settings is None:
+            return
+        snapshot = self.settings.model_copy(deep=True)
+        self._writes.submit(lambda: save_settings(snapshot), None,
+                            while_alive(self, self._on_settings_failed))
+
+    def _on_settings_failed(self, exc: BaseException) -> None:
+        self.notice.show_notice(self.tr("Your settings could not be saved: %1").replace(
+            "%1", getattr(exc, "strerror", None) or str(exc)), tone="attention")
+
+    def _on_engine_changed(self, engine_id: str) -> None:
+        self._on_readiness_checked(engine_id)  # a known answer shows at once
+        if self.settings is None:
+            return
+        self.settings = self.settings.model_copy(update={"engine": engine_id})
+        self._save_settings()
+
+    def _on_readiness_checked(self, engine_id: str) -> None:
+        """The chosen engine cannot run: say so where it is seen, with how to make it ready."""
+        if engine_id != self.picker.engine_id:
+            return
+        if self.picker.is_ready(engine_id) is False:
+            self.notice.show_notice(self.picker.not_ready_sentence(engine_id),
+                                    tone="attention")
+            self._engine_notice = True
+        elif getattr(self, "_engine_notice", False):
+            self.notice.hide()
+            self._engine_notice = False
+
+    def _on_model_changed(self, model: str) -> None:
+        if self.settings is None:
+            return
+        engines = dict(self.settings.engines)
+        current = self.settings.engine_settings(self.picker.engine_id)
+        engines[self.picker.engine_id] = current.model_copy(update={"model": model})
+        self.settings = self.settings.model_copy(update={"engines": engines})
+        self._save_settings()
+
+    # -- export ----------------------------------------------------------------------------
+    def export_summary(self) -> None:
+        if self.workspace is not None:
+            from app.gui.export_flow import export_summary
+
+            export_summary(self, self.workspace, self.notice)
+
+    # -- closing ---------------------------------------------------------------------------
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        runner = getattr(self, "runner", None)  # none yet if closed before it was built
+        if runner is None or not runner.running:
+            event.accept()
+            return
+        event.ignore()
+        if self._close_after_stop:
+            return
+        if self._ask_to_stop_and_close():
+            self._close_after_stop = True
+            self.stop_run()
+
+    def _ask_to_stop_and_close(self) -> bool:
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("A run is going"),
+                          self.tr("The AI is still working. Stop it and close? It stops after "
+                                  "the current step, and nothing is left half-written."),
+                          QMessageBox.StandardButton.NoButton, self)
+        stop = box.addButton(self.tr("Stop and close"), QMessageBox.ButtonRole.AcceptRole)
+        keep = box.addButton(self.tr("Keep working"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep)
+        box.setObjectName("confirmClose")
+        box.exec()
+        return box.clickedButton() is stop
+
+
+def _load_the_rest() -> None:
+    """Import, off the UI thread, what the first folder, run and decision will need, so none
+    of it is imported on the UI thread in the middle of a run."""
+    import app.core.events  # noqa: F401
+    import app.core.loop  # noqa: F401
+    import app.core.settings  # noqa: F401
+    import app.gui.core_calls  # noqa: F401
+    import app.gui.decision_dialog  # noqa: F401
+    import app.gui.workspace_info  # noqa: F401

@@ -1,0 +1,147 @@
+"""`harness-desk self-test`: the whole window flow, headless, on a temporary copy of the demo.
+
+Opens the main window offscreen, runs the Demo engine to its decision, answers it by clicking
+the dialog's recommended option, continues to Done, exports a PDF and names the keychain
+backend. One line per check; exit 0 only when every check passed. Built to run the same in a
+source checkout, an installed app and a frozen (PyInstaller) build.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+STEP_TIMEOUT_S = 60.0
+
+
+class Check:
+    def __init__(self, out: Callable[[str], None]):
+        self.out = out
+        self.results: list[bool] = []
+
+    def __call__(self, ok: bool, what: str, detail: str = "") -> bool:
+        self.results.append(bool(ok))
+        self.out(f"{'ok  ' if ok else 'FAIL'}  {what}{': ' + detail if detail else ''}")
+        return bool(ok)
+
+
+def run_self_test(out: Callable[[str], None] = print) -> int:
+    started = time.perf_counter()
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"  # headless, even on a desktop
+    with tempfile.TemporaryDirectory(prefix="harness-desk-self-test-") as tmp:
+        # A throwaway settings folder: the person's own settings and recent list stay as they are.
+        os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
+        check = Check(out)
+        try:
+            _flow(Path(tmp), started, check)
+        except Exception as exc:  # a check that blew up is a failed check, said in one line
+            check(False, "self-test", f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
+    passed = all(check.results) and bool(check.results)
+    out(f"self-test {'passed' if passed else 'FAILED'}: "
+        f"{sum(check.results)} of {len(check.results)} checks")
+    return 0 if passed else 1
+
+
+def _quiet_platform_notes(mode: Any, context: Any, message: str) -> None:
+    """The offscreen platform says what it cannot do (raise a window, size hints); those notes
+    are not failures, so they are kept off the self-test's one-line-per-check output."""
+    if "This plugin does not support" in message:
+        return
+    sys.stderr.write(message + "\n")
+
+
+def _flow(tmp: Path, started: float, check: Check) -> None:
+    from PySide6.QtCore import qInstallMessageHandler
+
+    from app.core.resources import resource_path
+    from app.gui import core_calls
+    from app.gui.app import after_first_expose, make_application
+    from app.gui.main_window import MainWindow
+
+    qInstallMessageHandler(_quiet_platform_notes)
+    ws = tmp / "Demo workspace"
+    shutil.copytree(resource_path("demo-workspace"), ws)
+    app = make_application()
+
+    shown: dict[str, float] = {}
+
+    window = MainWindow(demo_delay=0.0, check_engines=False, defer_pages=True)
+    after_first_expose(window, lambda: shown.setdefault("at", time.perf_counter()))
+    window.show()
+    _wait(app, lambda: "at" in shown, 10)
+    first = (shown.get("at", time.perf_counter()) - started) * 1000
+    check(window.isVisible() and "at" in shown, "main window shown",
+          f"{first:.0f} ms after the self-test started")
+    from app.core.settings import Settings
+
+    window.apply_settings(Settings())  # defaults: the person's own settings stay untouched
+
+    opened: list[Path] = []
+    window.workspace_opened.connect(opened.append)
+    window.open_workspace(ws)
+    listed = _wait(app, lambda: bool(opened) and window.board_view.model.rowCount() >= 5, 10)
+    check(listed, "demo workspace opened",
+          f"{window.board_view.model.rowCount()} tasks on the list")
+
+    ended: list[Any] = []
+    dialogs: list[Any] = []
+    window.run_ended.connect(ended.append)
+    window.decision_shown.connect(dialogs.append)
+    window.run_panel.primary.click()
+    reached = _wait(app, lambda: bool(ended) and bool(dialogs), STEP_TIMEOUT_S)
+    state = ended[0].state if ended else "no end"
+    check(reached and state == "blocked_by_human", "Demo run stopped at its decision", state)
+    if not dialogs:
+        return
+
+    dialog = dialogs[0]
+    button = dialog.recommended_button or dialog.option_buttons[0]
+    button.click()
+    answered = _wait(app, lambda: dialog.pages.currentIndex() == 1, 10)
+    board = (ws / "TASKS.md").read_text(encoding="utf-8")
+    check(answered and "Answer:" in board, "decision answered through the dialog",
+          button.text())
+
+    ended.clear()
+    dialog.continue_button.click()
+    _wait(app, lambda: bool(ended), STEP_TIMEOUT_S)
+    state = ended[0].state if ended else "no end"
+    done, total = window.run_panel.tasks_bar.value(), window.run_panel.tasks_bar.maximum()
+    check(state == "done" and done == total, "run continued to Done",
+          f"{state}, {done} of {total} tasks")
+
+    pdf = tmp / "summary.pdf"
+    result: dict[str, Any] = {}
+    from app.gui.background import run_in_background
+
+    run_in_background(lambda: core_calls.export_summary(ws, "pdf", pdf),
+                      lambda p: result.setdefault("path", p),
+                      lambda e: result.setdefault("error", e))
+    _wait(app, lambda: bool(result), STEP_TIMEOUT_S)
+    data = pdf.read_bytes() if pdf.exists() else b""
+    check(data.startswith(b"%PDF") and len(data) > 1000, "summary exported as PDF",
+          f"{len(data):,} bytes" if data else str(result.get("error", "nothing written")))
+
+    backend, usable, sentence = core_calls.keychain_backend()
+    check(bool(backend), "keychain backend", f"{backend} ({'usable' if usable else 'not usable'}"
+          f": {sentence})")
+    window.close()
+    app.processEvents()
+
+
+def _wait(app: Any, done: Callable[[], bool], timeout_s: float) -> bool:
+    """Let the event loop run until `done()` or the timeout."""
+    from PySide6.QtCore import QEventLoop
+
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        time.sleep(0.005)
+    return True

@@ -1,0 +1,174 @@
+"""The window's own sentences, written from the events' structured fields and translatable.
+
+The core's English `message` fields stay for the command line and the records; the window
+shows them only as details. Every visible sentence is built here through Qt's translation
+(context "Wording"), so a Chinese translation can cover all of them.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+
+def tr(text: str, n: int = -1) -> str:
+    return QCoreApplication.translate("Wording", text, None, n)
+
+
+def short(text: str, limit: int = 80) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- how long, how much --------------------------------------------------------------------
+def duration(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 10:
+        return tr("%1 s").replace("%1", f"{seconds:.1f}")
+    whole = int(round(seconds))
+    if whole < 60:
+        return tr("%1 s").replace("%1", str(whole))
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return tr("%1 min %2 s").replace("%1", str(minutes)).replace("%2", str(secs))
+    hours, minutes = divmod(minutes, 60)
+    return tr("%1 h %2 min").replace("%1", str(hours)).replace("%2", str(minutes))
+
+
+def money(usd: float) -> str:
+    if usd <= 0:
+        return "$0.00"
+    return f"${usd:.4f}" if usd < 0.01 else f"${usd:,.2f}"
+
+
+def tokens_and_cost(tokens: int, cost: float, is_ai: bool) -> str:
+    if not is_ai:
+        return tr("no AI used, so no tokens and no cost")
+    return tr("%1 tokens · %2").replace("%1", f"{tokens:,}").replace("%2", money(cost))
+
+
+# -- the state of a run --------------------------------------------------------------------
+def working_on(task: str) -> str:
+    return tr("Working on: %1").replace("%1", short(task, 120))
+
+
+def waiting(seconds: float, code: str) -> str:
+    why = {
+        "transient": tr("the service is busy"),
+        "stream_broken": tr("the connection dropped"),
+    }.get(code, tr("the service asked to wait"))
+    return tr("Waiting %1 s: %2").replace("%1", str(max(0, int(round(seconds))))).replace("%2", why)
+
+
+def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0) -> tuple[str, str]:
+    """(headline, what to do next) for the end of a run."""
+    if state == "done":
+        return tr("Done"), tr("Every task on the list is checked. The rounds below show which "
+                              "files were written. Add more tasks, or export a summary to share.")
+    if exit_reason == "human_decision_needed":
+        return tr("Needs your decision"), tr("Answer the question to let the work carry on.")
+    if exit_reason == "no_progress":
+        head = tr("Stopped: no progress on “%1”").replace("%1", short(task, 70)) if task \
+            else tr("Stopped: no progress")
+        return head, tr("The AI kept trying without getting anywhere. Choose what happens "
+                        "next.")
+    if exit_reason == "stopped_by_user":
+        return tr("Stopped"), tr("You stopped the run. Nothing was left half-written. Press "
+                                 "Continue to carry on.")
+    if exit_reason == "max_rounds":
+        return tr("Stopped at the round limit"), tr("The run used all of its rounds. Press "
+                                                    "Continue to give it more.")
+    if exit_reason == "budget_exhausted":
+        return tr("Stopped at the spending limit"), tr("The run reached the budget you set.")
+    if exit_reason == "workspace_locked":
+        return tr("Already running elsewhere"), tr("Another run is working in this folder "
+                                                   "(another window or the terminal). Wait for "
+                                                   "it to finish, then press Run.")
+    reasons = {
+        "auth_failed": (tr("Stopped: the engine needs a working API key"),
+                        tr("The key is missing or was refused. Choose another engine, or "
+                           "point at the engine's name for how to make it ready.")),
+        "quota_exhausted": (tr("Stopped: the account's quota is used up"),
+                            tr("Add credit or raise the limit with the AI provider, then "
+                               "press Continue.")),
+        "model_not_found": (tr("Stopped: the model does not exist"),
+                            tr("Choose another model next to the engine, then press Continue.")),
+        "engine_unreachable": (tr("Stopped: the engine could not be reached"),
+                               tr("Check the internet connection (or that the local server "
+                                  "is running), then press Continue.")),
+        "engine_failures": (tr("Stopped: the engine kept failing"),
+                            tr("Try again later, or choose another engine.")),
+    }
+    if exit_reason in reasons:
+        return reasons[exit_reason]
+    return tr("Stopped because of a problem"), tr("See the details below. Your files are safe.")
+
+
+# -- what the AI is doing now ---------------------------------------------------------------
+def narration_for_tool(tool: str, arguments: dict) -> str:
+    path = str(arguments.get("path") or "")
+    verbs = {
+        "list_files": tr("Looking at the files in %1") if path not in ("", ".")
+        else tr("Looking at the files in the folder"),
+        "read_file": tr("Reading %1"),
+        "write_file": tr("Writing %1"),
+        "edit_file": tr("Editing %1"),
+        "delete_file": tr("Deleting %1"),
+        "search_files": tr("Searching the files for “%1”"),
+        "complete_task": tr("Marking the task as done"),
+        "ask_human": tr("Writing a question for you"),
+        "give_up": tr("Giving up on this task for now"),
+    }
+    text = verbs.get(tool, tr("Using %1").replace("%1", tool))
+    if tool == "search_files":
+        return text.replace("%1", short(str(arguments.get("query") or ""), 40)) + "…"
+    return text.replace("%1", short(path, 60)) + "…"
+
+
+def narration_for_notice(kind: str) -> str:
+    return {
+        "nudge": tr("The harness reminded the AI to use its tools."),
+        "correction": tr("The harness told the AI its last actions had no effect."),
+        "stall": tr("The harness told the AI it is running out of steps."),
+        "final_warning": tr("The harness gave the AI a final warning for this round."),
+    }.get(kind, tr("The harness sent the AI a note."))
+
+
+# -- rounds -----------------------------------------------------------------------------------
+def round_outcome(result_state: str) -> tuple[str, str]:
+    """(a mark, the outcome in words) for a round card."""
+    return {
+        "completed": ("✓", tr("Done")),
+        "needs_human": ("?", tr("Asked you a question")),
+        "gave_up": ("✗", tr("Gave up")),
+        "step_limit": ("!", tr("Ran out of steps")),
+        "no_action": ("!", tr("Stopped going round in circles")),
+        "timeout": ("!", tr("Ran out of time")),
+        "engine_error": ("!", tr("Engine problem")),
+        "cancelled": ("■", tr("Stopped by you")),
+    }.get(result_state, ("•", result_state))
+
+
+def files_changed(paths: list[str]) -> str:
+    if not paths:
+        return tr("No files changed")
+    names = ", ".join(paths[:3]) + ("…" if len(paths) > 3 else "")
+    if len(paths) == 1:
+        return tr("1 file changed: %1").replace("%1", names)
+    return tr("%1 files changed: %2").replace("%1", str(len(paths))).replace("%2", names)
+
+
+# -- words the person may not know ----------------------------------------------------------
+# Marked for translation here (lupdate finds QT_TRANSLATE_NOOP), translated when shown (tip).
+ROUND_TIP = QT_TRANSLATE_NOOP(
+    "Wording", "A round is one attempt at one task, with a fresh start: the AI reads the "
+    "task, works on it, and ends the round by finishing, asking you, or giving up.")
+STEP_TIP = QT_TRANSLATE_NOOP(
+    "Wording", "A step is one turn of the AI inside a round: it answers once and its file "
+    "actions are carried out. Each round has a limit on steps, so it never runs on forever.")
+ENGINE_TIP = QT_TRANSLATE_NOOP(
+    "Wording", "The engine is the AI service that does the work: Demo (offline, no AI, free), "
+    "Claude, OpenAI, or a local model on this computer.")
+
+
+def tip(text: str) -> str:
+    return tr(text)

@@ -1,0 +1,125 @@
+"""Start-up benchmark: the app's window visible vs a bare PySide6 window, started the same way.
+
+    python bench/startup.py [--runs 7]
+
+Each sample is a fresh `python` process; the parent clocks from spawning it until the child
+reports that its first window was exposed (painted) on screen. The bare sample shows an empty
+QWidget; the app sample runs `harness-desk open FOLDER` (app.cli.main) on a copy of the demo.
+Prints the median of each, their ratio (target: at most 1.5), and whether any AI SDK was
+imported before the window showed (it must not be). Uses QT_QPA_PLATFORM if set, else
+offscreen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Reports the first Expose of a top-level window, with whether an AI SDK is loaded, then
+# exits. It watches the window's own QWindow (installed as show() is called), not the whole
+# application: an application-wide filter makes PySide wrap every start-up event for Python,
+# which would cost the measured program more than its first paint.
+PROBE = r"""
+import os, sys
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QWidget
+class FirstExpose(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Expose:
+            obj.removeEventFilter(self)
+            sdk = sorted({m.split('.')[0] for m in sys.modules} & {'anthropic', 'openai'})
+            print('shown', ','.join(sdk) or '-', flush=True)
+            if not STAY:
+                os._exit(0)
+        return False
+_probe = FirstExpose()
+_show = QWidget.show
+def show(self):
+    if self.isWindow():
+        self.winId()
+        self.windowHandle().installEventFilter(_probe)
+    _show(self)
+QWidget.show = show
+"""
+
+BARE = "STAY = False" + PROBE + r"""
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv)
+w = QWidget(); w.resize(1180, 760); w.show()
+app.exec()
+"""
+
+# The app then also reports when the folder's page is on screen (checklist and run panel).
+APP = "STAY = True" + PROBE + r"""
+import app.gui.main_window as mw
+_opened = mw.MainWindow._on_folder_inspected
+def opened(self, info):
+    _opened(self, info)
+    print('folder', flush=True)
+    os._exit(0)
+mw.MainWindow._on_folder_inspected = opened
+from app.cli import main
+sys.exit(main(["open", sys.argv[1]]))
+"""
+
+
+def sample(code: str, args: list[str], env: dict[str, str]) -> tuple[float, str, float | None]:
+    """(seconds to the first window shown, AI SDKs loaded by then, seconds to the folder
+    shown or None)."""
+    began = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=env, cwd=REPO)
+    line = proc.stdout.readline() if proc.stdout else ""
+    shown = time.perf_counter() - began
+    if not line.startswith("shown"):
+        raise SystemExit(f"the window never showed: {line!r}")
+    more = proc.stdout.readline() if proc.stdout else ""
+    folder = time.perf_counter() - began if more.startswith("folder") else None
+    proc.wait(timeout=30)
+    return shown, line.split()[1], folder
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="harness-desk-bench-") as tmp:
+        folder = Path(tmp) / "Bakery"
+        shutil.copytree(REPO / "app" / "resources" / "demo-workspace", folder)
+        path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+        env = dict(os.environ, PYTHONPATH=path, HARNESS_DESK_CONFIG_DIR=str(Path(tmp) / "c"))
+        env.setdefault("QT_QPA_PLATFORM", "offscreen")
+        sample(BARE, [], env)  # warm the disk cache for both
+        sample(APP, [str(folder)], env)
+        bare, app, folders, sdks = [], [], [], set()
+        for _ in range(args.runs):  # interleaved, so a busy moment hurts both alike
+            bare.append(sample(BARE, [], env)[0])
+            seconds, sdk, opened = sample(APP, [str(folder)], env)
+            app.append(seconds)
+            sdks.add(sdk)
+            if opened is not None:
+                folders.append(opened)
+    b, a = statistics.median(bare), statistics.median(app)
+    print(f"bare PySide6 window: median {b * 1000:.0f} ms  (runs: "
+          f"{', '.join(f'{x * 1000:.0f}' for x in bare)})")
+    print(f"Harness Desk window: median {a * 1000:.0f} ms  (runs: "
+          f"{', '.join(f'{x * 1000:.0f}' for x in app)})")
+    if folders:
+        print(f"Harness Desk folder on screen (checklist and run panel): median "
+              f"{statistics.median(folders) * 1000:.0f} ms")
+    print(f"AI SDKs imported before the window showed: {', '.join(sorted(sdks))}")
+    print(f"ratio: {a / b:.2f} (target <= 1.5)")
+    return 0 if a / b <= 1.5 and sdks == {"-"} else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

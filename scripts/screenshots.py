@@ -1,0 +1,105 @@
+"""Save screenshots of the window's main states into docs/screenshots/ (offscreen, no display).
+
+    python scripts/screenshots.py [OUTPUT_FOLDER]
+
+empty.png (no folder open), board.png (the demo, before Run), running.png (a round under
+way), decision.png (the decision dialog over the window), done.png (every task checked).
+Runs on a temporary copy of the demo workspace with a throwaway settings folder.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+def main() -> int:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "docs" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="harness-desk-shots-") as tmp:
+        os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
+        from app.gui.first_start import demo_copy
+
+        return shoot(demo_copy(fresh=True), out)  # the very copy a first start opens
+
+
+def shoot(folder: Path, out: Path) -> int:
+    from PySide6.QtCore import QPoint, qInstallMessageHandler
+    from PySide6.QtGui import QColor, QPainter
+
+    from app.core import events as ev
+    from app.core.settings import Settings
+    from app.gui.app import make_application
+    from app.gui.main_window import MainWindow
+
+    qInstallMessageHandler(lambda *_: None)  # the offscreen platform's notes are not news
+    app = make_application()
+    window = MainWindow(Settings(), demo_delay=0.6)
+    window.resize(1180, 760)
+    window.show()
+    wait(app, lambda: False, 0.8)
+    save(window.grab(), out / "empty.png")
+
+    opened: list = []
+    window.workspace_opened.connect(opened.append)
+    window.open_workspace(folder)
+    wait(app, lambda: bool(opened) and window.picker.is_ready("demo") is not None, 10)
+    wait(app, lambda: False, 1.5)  # engine checks answer; the checklist settles
+    save(window.grab(), out / "board.png")
+
+    seen: list = []
+    window.runner.event_received.connect(seen.append)
+    window.run_panel.primary.click()
+    wait(app, lambda: sum(isinstance(e, ev.ToolCalled) for e in seen) >= 6, 30)
+    save(window.grab(), out / "running.png")
+
+    dialogs: list = []
+    window.decision_shown.connect(dialogs.append)
+    wait(app, lambda: bool(dialogs), 60)
+    dialog = dialogs[0]
+    wait(app, lambda: False, 0.5)
+    shot = window.grab()
+    painter = QPainter(shot)
+    painter.fillRect(shot.rect(), QColor(0, 0, 0, 64))  # the window behind, dimmed
+    picture = dialog.grab()
+    painter.drawPixmap(QPoint((shot.width() - picture.width()) // 2,
+                              (shot.height() - picture.height()) // 2), picture)
+    painter.end()
+    save(shot, out / "decision.png")
+
+    ended: list = []
+    window.run_ended.connect(ended.append)
+    dialog.recommended_button.click()
+    wait(app, lambda: dialog.pages.currentIndex() == 1, 10)
+    dialog.continue_button.click()
+    wait(app, lambda: bool(ended), 60)
+    wait(app, lambda: False, 0.8)
+    save(window.grab(), out / "done.png")
+    window.close()
+    return 0 if ended and ended[0].state == "done" else 1
+
+
+def wait(app, done, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        app.processEvents()
+        time.sleep(0.01)
+    return True
+
+
+def save(pixmap, path: Path) -> None:
+    pixmap.save(str(path), "PNG")
+    print(f"Saved {path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+"""Shared pieces of the window tests: a demo copy, a window on it, and waiting for the run."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO = REPO / "app" / "resources" / "demo-workspace"
+
+
+def demo_copy(tmp_path: Path, name: str = "Bakery") -> Path:
+    target = tmp_path / name
+    shutil.copytree(DEMO, target)
+    return target
+
+
+def drop_on(widget, path: Path) -> None:
+    """What the OS does when a file manager's folder is dropped on the widget."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    centre = QPointF(widget.width() / 2, widget.height() / 2)
+    enter = QDragEnterEvent(QPoint(int(centre.x()), int(centre.y())), Qt.DropAction.CopyAction,
+                            mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, enter)
+    assert enter.isAccepted(), "the window refused the drag"
+    drop = QDropEvent(centre, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, drop)
+
+
+def open_in(qtbot, window, folder: Path) -> None:
+    with qtbot.waitSignal(window.workspace_opened, timeout=10_000):
+        window.open_workspace(folder)
+
+
+def run_until_end(qtbot, window, timeout: int = 60_000):
+    """Press the primary button and wait for the run to end; returns the RunResult."""
+    with qtbot.waitSignal(window.run_ended, timeout=timeout) as blocker:
+        window.run_panel.primary.click()
+    return blocker.args[0]

@@ -1,0 +1,235 @@
+"""The window as a person uses it: open a folder, run the demo, answer, continue, stop, close."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.core.board import Board
+from app.core.settings import Settings, load_settings
+from app.gui.main_window import MainWindow
+from tests.gui.helpers import demo_copy, drop_on, open_in, run_until_end
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
+    win.show()
+    yield win
+    # Not qtbot.addWidget: it closes the window before this runs, and a window with a run
+    # going asks before it closes. End the run first, then close.
+    if win.runner.running:
+        with qtbot.waitSignal(win.runner.run_finished, timeout=10_000):
+            win.runner.stop()
+    win.close()
+    win.deleteLater()
+
+
+def test_without_a_folder_the_window_says_what_to_do(window):
+    assert window.pages.currentWidget() is window.welcome_page
+    assert "Open a folder" in window.welcome_page.open_button.text()
+    assert not window.run_panel.primary.isEnabled()
+
+
+def test_a_folder_dropped_on_the_window_opens(qtbot, window, tmp_path):
+    folder = demo_copy(tmp_path, "Rosie")
+    with qtbot.waitSignal(window.workspace_opened, timeout=10_000) as opened:
+        drop_on(window, folder)
+    assert opened.args[0] == folder.resolve()
+    assert "Rosie" in window.windowTitle()
+    assert window.pages.currentWidget() is window.splitter
+    qtbot.waitUntil(lambda: window.run_panel.tasks_bar.maximum() == 5, timeout=5000)
+    assert window.run_panel.primary.isEnabled()
+    qtbot.waitUntil(lambda: load_settings().settings.recent_workspaces == [str(folder.resolve())],
+                    timeout=5000)
+
+
+def test_a_dropped_file_opens_its_folder(qtbot, window, tmp_path):
+    folder = demo_copy(tmp_path, "Rosie")
+    with qtbot.waitSignal(window.workspace_opened, timeout=10_000) as opened:
+        drop_on(window, folder / "brief.md")
+    assert opened.args[0] == folder.resolve()
+
+
+def test_a_folder_without_a_task_list_is_offered_one(qtbot, window, tmp_path):
+    folder = tmp_path / "Plain"
+    folder.mkdir()
+    open_in(qtbot, window, folder)
+    qtbot.waitUntil(lambda: window.board_notice.isVisible(), timeout=5000)
+    assert "no task list" in window.board_notice.text.text()
+    window.board_notice.action.click()
+    qtbot.waitUntil(lambda: (folder / "TASKS.md").is_file(), timeout=5000)
+    assert Board.load(folder / "TASKS.md").tasks
+
+
+def test_a_missing_folder_is_one_sentence(qtbot, window, tmp_path):
+    window.open_workspace(tmp_path / "gone")
+    qtbot.waitUntil(lambda: window.notice.isVisible(), timeout=5000)
+    assert "does not exist" in window.notice.text.text()
+    assert window.workspace is None
+
+
+def test_the_demo_runs_to_its_decision_is_answered_and_continues_to_done(qtbot, window, tmp_path):
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        first = run_until_end(qtbot, window)
+    assert first.state == "blocked_by_human"
+    assert window.run_panel.state_label.text() == "Needs your decision"
+    assert window.run_panel.mode == "continue"
+    dialog = shown.args[0]
+    assert "speed" in dialog.task.question and dialog.isVisible()
+    assert "(recommended)" in dialog.recommended_button.text()
+    cards = len(window.cards.cards)
+    assert cards == 3
+
+    dialog.recommended_button.click()
+    qtbot.waitUntil(lambda: dialog.pages.currentIndex() == 1, timeout=5000)
+    assert Board.load(folder / "TASKS.md").tasks[2].answer == "trust"
+
+    with qtbot.waitSignal(window.run_ended, timeout=60_000) as ended:
+        dialog.continue_button.click()
+    assert ended.args[0].state == "done"
+    assert window.run_panel.state_label.text() == "Done"
+    board = Board.load(folder / "TASKS.md")
+    assert all(task.checked for task in board.tasks)
+    bar = window.run_panel.tasks_bar
+    assert (bar.value(), bar.maximum()) == (6, 6)
+    assert len(window.cards.cards) == 6
+    newest = window.cards.cards[0]
+    assert "Round 3" in newest.accessibleName() and "contact page" in newest.accessibleName()
+    assert (folder / "drafts" / "homepage.md").is_file()
+
+
+def test_continue_with_the_decision_still_open_shows_the_dialog_again(qtbot, window, tmp_path):
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        run_until_end(qtbot, window)
+    shown.args[0].later_button.click()
+    assert "HUMAN" in (folder / "TASKS.md").read_text(encoding="utf-8")
+    with qtbot.waitSignal(window.decision_shown, timeout=10_000):
+        window.run_panel.primary.click()  # Continue
+    assert not window.runner.running
+
+
+def test_stop_mid_run_stops_after_the_step_and_offers_continue(qtbot, window, tmp_path):
+    window.demo_delay = 0.25
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    window.run_panel.primary.click()
+    qtbot.waitUntil(lambda: window.run_panel.steps_bar.value() >= 1, timeout=10_000)
+    assert window.run_panel.primary.text().endswith("Stop")
+    with qtbot.waitSignal(window.run_ended, timeout=10_000) as ended:
+        window.run_panel.primary.click()
+        assert window.run_panel.mode == "stopping"
+    assert (ended.args[0].state, ended.args[0].exit_reason) == ("stopped", "stopped_by_user")
+    assert window.run_panel.state_label.text() == "Stopped"
+    assert window.run_panel.mode == "continue"
+    assert window.picker.isEnabled()
+    assert Board.load(folder / "TASKS.md").counts() == (0, 5)
+
+
+def _answer_close_box(qtbot, button_text: str) -> None:
+    def click():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, click)
+            return
+        next(b for b in box.buttons() if b.text() == button_text).click()
+    QTimer.singleShot(20, click)
+
+
+def test_closing_during_a_run_asks_and_keep_working_keeps_it(qtbot, window, tmp_path):
+    window.demo_delay = 0.2
+    open_in(qtbot, window, demo_copy(tmp_path))
+    window.run_panel.primary.click()
+    qtbot.waitUntil(lambda: window.runner.running, timeout=5000)
+    _answer_close_box(qtbot, "Keep working")
+    window.close()
+    assert window.isVisible() and window.runner.running and not window.runner.stopping
+
+
+def test_closing_during_a_run_asks_then_stops_cleanly_and_closes(qtbot, window, tmp_path):
+    window.demo_delay = 0.2
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    window.run_panel.primary.click()
+    qtbot.waitUntil(lambda: window.run_panel.steps_bar.value() >= 1, timeout=10_000)
+    _answer_close_box(qtbot, "Stop and close")
+    with qtbot.waitSignal(window.run_ended, timeout=10_000) as ended:
+        window.close()
+    assert ended.args[0].exit_reason == "stopped_by_user"
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=5000)
+    status = (folder / ".harness" / "status.json").read_text(encoding="utf-8")
+    assert '"state": "stopped"' in status
+
+
+def test_ctrl_r_runs_and_the_run_menu_names_it(qtbot, window, tmp_path):
+    open_in(qtbot, window, demo_copy(tmp_path))
+    with qtbot.waitSignal(window.run_ended, timeout=60_000):
+        window.primary_action.trigger()
+    assert window.primary_action.shortcut().toString() == "Ctrl+R"
+
+
+def test_an_engine_without_a_key_stops_with_what_to_do(qtbot, window, tmp_path, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")  # never the real service
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    window.picker.combo.setCurrentIndex(window.picker.combo.findData("anthropic"))
+    result = run_until_end(qtbot, window)
+    assert (result.state, result.exit_reason) == ("failed", "auth_failed")
+    assert window.run_panel.state_label.text() == "Stopped: the engine needs a working API key"
+    assert "Choose another engine" in window.run_panel.detail_label.text()
+    assert window.run_panel.mode == "run" and window.picker.isEnabled()
+    assert Board.load(folder / "TASKS.md").counts() == (0, 5)
+
+
+def test_choosing_an_engine_that_is_not_ready_says_how_to_make_it_ready(qtbot, tmp_path,
+                                                                        monkeypatch):
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
+    win.show()
+    try:
+        win.picker.combo.setCurrentIndex(win.picker.combo.findData("openai"))
+        qtbot.waitUntil(lambda: win.notice.isVisible(), timeout=15_000)
+        assert win.notice.text.text().startswith("OpenAI is not ready. It needs an API key.")
+        assert "OPENAI_API_KEY" in win.notice.text.text()
+        win.picker.combo.setCurrentIndex(win.picker.combo.findData("demo"))
+        qtbot.waitUntil(lambda: not win.notice.isVisible(), timeout=15_000)
+    finally:
+        qtbot.waitUntil(lambda: not win.picker._checking, timeout=15_000)
+        win.close()
+        win.deleteLater()
+
+
+def test_a_folder_reopened_with_its_decision_waiting_says_so(qtbot, window, tmp_path):
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        run_until_end(qtbot, window)
+    shown.args[0].later_button.click()
+    other = demo_copy(tmp_path, "Elsewhere")
+    open_in(qtbot, window, other)
+    assert window.run_panel.state_label.text() == "Ready"
+    open_in(qtbot, window, folder)
+    assert window.run_panel.state_label.text() == "Needs your decision"
+    assert window.run_panel.mode == "continue"
+    assert len(window.cards.cards) == 3  # the last run's rounds, read back from its records
+
+
+def test_the_untouched_demo_copy_opens_with_a_welcome_that_says_press_run(qtbot, window):
+    from app.gui.first_start import demo_copy as first_demo_copy
+
+    open_in(qtbot, window, first_demo_copy(fresh=True))
+    assert window.run_panel.welcome.isVisible()
+    assert "Press Run" in window.run_panel.welcome_text.text()
+    with qtbot.waitSignal(window.run_ended, timeout=60_000):
+        window.run_panel.primary.click()
+    assert not window.run_panel.welcome.isVisible()

@@ -1,0 +1,96 @@
+"""The run panel says what a real run is doing, in its own words, from the run's typed events."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.engine import TRANSIENT, EngineError
+from app.gui.run_panel import RunPanel
+from app.gui.runner import RunRunner
+from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits, text
+
+BOARD = "# Shop\n\n- [ ] Write the opening hours\n  - Done when: hours.md lists them\n"
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+
+
+@pytest.fixture
+def panel(qtbot):
+    widget = RunPanel()
+    qtbot.addWidget(widget)
+    widget.show()
+    return widget
+
+
+def watch(panel: RunPanel, runner: RunRunner, seen: list | None = None) -> None:
+    runner.event_received.connect(panel.show_event)
+    if seen is not None:
+        runner.event_received.connect(lambda e: seen.append((e, panel.state_label.text())))
+    runner.run_finished.connect(
+        lambda r: panel.show_result(r.state, r.exit_reason, r.message))
+
+
+def test_a_stuck_task_reads_stopped_no_progress_on_it(qtbot, tmp_path, panel):
+    ws = board_workspace(tmp_path, BOARD)
+    runner = RunRunner()
+    watch(panel, runner)
+    engine = ScriptedEngine([], then=text("Let me think about the hours."))
+    with qtbot.waitSignal(runner.run_finished, timeout=30_000) as done:
+        runner.start(ws.root, lambda: engine, fast_limits(stall_limit=1))
+    assert done.args[0].exit_reason == "no_progress"
+    assert panel.state_label.text() == "Stopped: no progress on “Write the opening hours”"
+    assert "Choose what happens next" in panel.detail_label.text()
+
+
+def test_a_busy_service_reads_waiting_then_working_again(qtbot, tmp_path, panel):
+    ws = board_workspace(tmp_path, BOARD, {"notes.md": "Mon-Fri 8-18"})
+    busy = EngineError("The service is overloaded.", code=TRANSIENT, retryable=True,
+                       retry_after=1.2)
+    engine = ScriptedEngine([busy, call("write_file", path="hours.md", content="Mon-Fri 8-18"),
+                             call("complete_task", summary="Listed the hours.",
+                                  evidence=["hours.md"])], price_per_token=0.0001)
+    runner = RunRunner()
+    seen: list = []
+    watch(panel, runner, seen)
+    with qtbot.waitSignal(runner.run_finished, timeout=30_000) as done:
+        runner.start(ws.root, lambda: engine, fast_limits())
+    assert done.args[0].state == "done"
+    states = [state for _event, state in seen]
+    assert "Waiting 1 s: the service is busy" in states
+    waited = states.index("Waiting 1 s: the service is busy")
+    assert "Working on: Write the opening hours" in states[waited + 1:]
+    assert panel.state_label.text() == "Done"
+    # Two billed replies of 120 tokens at $0.0001 a token.
+    assert panel.meta_label.text().endswith("240 tokens · $0.02")
+
+
+def test_the_demo_engine_says_it_costs_nothing(qtbot, tmp_path, panel):
+    from app.core.engine import EngineConfig
+    from app.engines.demo import DemoEngine
+    from tests.scripted import demo_copy
+
+    ws = demo_copy(tmp_path)
+    runner = RunRunner()
+    watch(panel, runner)
+    with qtbot.waitSignal(runner.run_finished, timeout=30_000):
+        runner.start(ws.root, lambda: DemoEngine(EngineConfig()), fast_limits())
+    assert panel.meta_label.text().endswith("no AI used, so no tokens and no cost")
+    assert panel.state_label.text() == "Needs your decision"
+
+
+def test_the_narration_says_what_the_ai_is_doing_in_plain_words(qtbot, tmp_path, panel):
+    ws = board_workspace(tmp_path, BOARD, {"notes.md": "Mon-Fri 8-18"})
+    engine = ScriptedEngine([call("read_file", path="notes.md"),
+                             call("write_file", path="hours.md", content="Mon-Fri 8-18"),
+                             call("complete_task", summary="Listed the hours.",
+                                  evidence=["hours.md"])])
+    runner = RunRunner()
+    lines: list[str] = []
+    watch(panel, runner)
+    runner.event_received.connect(lambda _e: lines.append(panel.narration.accessibleDescription()))
+    with qtbot.waitSignal(runner.run_finished, timeout=30_000):
+        runner.start(ws.root, lambda: engine, fast_limits())
+    assert "Reading notes.md…" in lines and "Writing hours.md…" in lines
