@@ -201,7 +201,9 @@ def analyse(vendor: str, runs: list[list[bytes]]) -> dict:
 
 # -- running the loop against the loopback servers ---------------------------------------
 
-def run_vendor(vendor: str, rounds: int, tmp: Path) -> list[list[bytes]]:
+def run_vendor(vendor: str, rounds: int, tmp: Path,
+               second: int = SECOND_RUN_ROUNDS) -> list[list[bytes]]:
+    """The raw request bodies of two runs, `rounds` rounds and then `second` rounds."""
     from tests.engines import fake_servers as fake
 
     from app.core.loop import Harness
@@ -211,12 +213,11 @@ def run_vendor(vendor: str, rounds: int, tmp: Path) -> list[list[bytes]]:
 
     spec = VENDORS[vendor]
     root = tmp / vendor
-    make_workspace(root, rounds + SECOND_RUN_ROUNDS + 2)
+    make_workspace(root, rounds + second + 2)
     server = fake.FakeServer()
-    os.environ[spec["key"][0]] = spec["key"][1]
     try:
         runs = []
-        for run, (first, count) in enumerate(((1, rounds), (rounds + 1, SECOND_RUN_ROUNDS)), 1):
+        for run, (first, count) in enumerate(((1, rounds), (rounds + 1, second)), 1):
             server.requests.clear()
             server.push(spec["path"], *spec["replies"](fake, run, first, count))
             engine = build_engine(Settings(), root, spec["engine"], base_url=server.url + "/v1"
@@ -241,6 +242,7 @@ def main() -> int:
     args = parser.parse_args()
     os.environ.setdefault("HARNESS_DESK_CONFIG_DIR", tempfile.mkdtemp(prefix="hd-bench-config-"))
     os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"  # keys from env only
+    os.environ.update(dict(spec["key"] for spec in VENDORS.values()))
     items = []
     with tempfile.TemporaryDirectory(prefix="hd-bench-cache-") as folder:
         for vendor in VENDORS:
