@@ -34,7 +34,7 @@ BENCHMARKS = [
        "<= 1.5x")]),
     ("status", "status_latency.py", ["--runs", "21"], ["--runs", "7"], None,
      [("status_vs_python", "`harness-desk status` over `python -c pass`", "<= +100 ms")]),
-    ("steps", "step_overhead.py", ["--runs", "3"], ["--runs", "1", "--no-fsync-variant"], None,
+    ("steps", "step_overhead.py", ["--runs", "5"], ["--runs", "1", "--no-fsync-variant"], None,
      [("step_overhead_100", "Harness overhead per step, 100 files", "<= 5 ms")]),
     ("cache", "cache_prefix.py", ["--rounds", "50"], ["--rounds", "50"], None,
      [("cache_served_claude", "Claude: step input served by the prompt cache", ">= 95%")]),
@@ -60,6 +60,7 @@ def run_one(name: str, script: str, argv: list[str], needs: str | None,
                                      delete=False) as out:
         result_path = Path(out.name)
     began = time.monotonic()
+    load = _load()
     try:
         proc = subprocess.run([sys.executable, str(path), *argv, "--json", str(result_path)],
                               env=env, cwd=REPO, capture_output=True, text=True,
@@ -74,11 +75,20 @@ def run_one(name: str, script: str, argv: list[str], needs: str | None,
     finally:
         result_path.unlink(missing_ok=True)
     ran = {"seconds": seconds, "exit_code": proc.returncode if proc else None,
+           "load_average_before": load, "load_average_after": _load(),
            "output": text.splitlines()[-40:]}
     if got is None:
         why = f"failed: {text.splitlines()[-1] if text else 'no output'}"
         return [item(k, t, target, None, "", None, why=why) for k, t, target in owed], ran
     return got["items"], ran
+
+
+def _load() -> list[float]:
+    """The machine's load average over 1, 5 and 15 minutes: how shared it was."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (OSError, AttributeError):
+        return []
 
 
 def shown(row: dict) -> tuple[str, str]:

@@ -228,13 +228,12 @@ def append_jsonl(path: Path | str, obj: Any, sync: bool = True) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n"
-    with open(path, "ab") as fh:
+    with open(path, "a+b") as fh:  # appends, whatever the position read from
         # If an earlier writer died mid-line, start on a fresh line so this record is whole.
-        if fh.tell() > 0:
-            with open(path, "rb") as check:
-                check.seek(-1, os.SEEK_END)
-                if check.read(1) != b"\n":
-                    fh.write(b"\n")
+        if fh.seek(0, os.SEEK_END) > 0:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                fh.write(b"\n")
         fh.write(to_utf8(line))
         fh.flush()
         if sync:
