@@ -1,6 +1,6 @@
 """Run every benchmark, print one table (target, measured, pass), and write bench/results.json.
 
-    python -m bench.run_all [--quick] [--only NAME ...] [--output FILE]
+    python -m bench.run_all [--quick] [--only NAME ...] [--output FILE] [--readme]
 
 Each benchmark runs as its own process, so every import is cold, and hands back its figures
 as JSON. One that needs what this checkout does not have (the window, a frozen build) says
@@ -159,12 +159,32 @@ class Display:
             self.proc.wait(10)
 
 
+README_START, README_END = "<!-- bench:table -->", "<!-- /bench:table -->"
+
+
+def put_in_readme(readme: Path, text: str, report: dict) -> None:
+    """Replace what stands between the README's bench markers with this run's table."""
+    m = report["machine"]
+    when = report["started_at"][:16].replace("T", " ")
+    load = ", ".join(f"{x:g}" for x in m["load_average"])
+    about = (f"Measured {when} UTC at commit {report['commit']} on {m['os']}, {m['cpu']}, "
+             f"{m['cores']} cores, {m['memory_gb']} GB, Python {m['python']}, windows drawn on "
+             f"{report['platform']}; load average {load} when it ended (a shared machine).")
+    page = readme.read_text(encoding="utf-8")
+    head, rest = page.split(README_START, 1)
+    tail = rest.split(README_END, 1)[1]
+    readme.write_text(f"{head}{README_START}\n{text}\n\n{about}\n{README_END}{tail}",
+                      encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs of each (a rough look)")
     parser.add_argument("--only", nargs="+", metavar="NAME",
                         help=f"only these: {', '.join(b[0] for b in BENCHMARKS)}")
     parser.add_argument("--output", type=Path, default=REPO / "bench" / "results.json")
+    parser.add_argument("--readme", action="store_true",
+                        help="put the table and the machine in README.md (Performance)")
     parser.add_argument("--platform", choices=("auto", "xvfb", "offscreen"), default="auto",
                         help="where windows draw (default: the desktop, else Xvfb, else offscreen)")
     args = parser.parse_args()
@@ -190,6 +210,8 @@ def main() -> int:
               "quick": args.quick, "platform": display.name, "machine": machine(),
               "results": rows, "runs": runs}
     args.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    if args.readme:
+        put_in_readme(REPO / "README.md", table(rows), report)
     print(f"\nWritten to {args.output}. Machine: {report['machine']['cpu']}, "
           f"{report['machine']['cores']} cores, load {report['machine']['load_average']}.")
     return 0 if all(r["pass"] is not False for r in rows) else 1
