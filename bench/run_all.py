@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -173,6 +174,7 @@ def put_in_readme(readme: Path, text: str, report: dict) -> None:
     page = readme.read_text(encoding="utf-8")
     head, rest = page.split(README_START, 1)
     tail = rest.split(README_END, 1)[1]
+    about = textwrap.fill(about, 92, break_on_hyphens=False)
     readme.write_text(f"{head}{README_START}\n{text}\n\n{about}\n{README_END}{tail}",
                       encoding="utf-8")
 
