@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPersistentModelIndex, QPointF, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPalette, QPixmap
+from PySide6.QtCore import QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QIcon, QPalette
 from PySide6.QtWidgets import QApplication, QLineEdit, QStyle, QStyledItemDelegate
 
 from app.gui.board_model import BoardItemModel
@@ -13,26 +13,11 @@ _TAG_GAP = 12   # between the task's text and the tag on the right
 
 
 def diamond_icon(color: QColor, filled: bool, size: int = 16) -> QIcon:
-    """The HUMAN mark: an outlined diamond for an open decision, a filled one once decided."""
-    ratio = 2.0  # drawn at twice the size so it stays crisp on high-DPI screens
-    pixmap = QPixmap(int(size * ratio), int(size * ratio))
-    pixmap.setDevicePixelRatio(ratio)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    half, inset = size / 2, 2.5
-    path = QPainterPath(QPointF(half, inset))
-    for x, y in ((size - inset, half), (half, size - inset), (inset, half)):
-        path.lineTo(QPointF(x, y))
-    path.closeSubpath()
-    pen = painter.pen()
-    pen.setColor(color)
-    pen.setWidthF(1.6)
-    painter.setPen(pen)
-    painter.setBrush(color if filled else Qt.GlobalColor.transparent)
-    painter.drawPath(path)
-    painter.end()
-    return QIcon(pixmap)
+    """The HUMAN mark: an outlined diamond for an open decision, a filled one once decided
+    (the SVG in app/resources/icons, drawn at each pixel size so it stays crisp)."""
+    from app.gui import icons
+
+    return icons.tinted("decision-done" if filled else "decision", color)
 
 
 class TaskItemDelegate(QStyledItemDelegate):
