@@ -74,8 +74,7 @@ def set_icon(holder: QWidget | QAction, name: str,
     again when the palette changes."""
     holder.setProperty(ICON_PROPERTY, name)
     holder.setProperty(ROLE_PROPERTY, int(role.value))
-    palette = holder.palette() if isinstance(holder, QWidget) else None
-    holder.setIcon(icon(name, palette, role))
+    holder.setIcon(icon(name, None, role))  # the application's palette: the one switched
 
 
 def refresh_icons() -> None:

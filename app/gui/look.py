@@ -25,18 +25,38 @@ QPushButton:disabled { background: palette(mid); border-color: palette(mid);
 """
 
 
+def primary_colour(palette: QPalette | None = None) -> QColor:
+    """The primary button's ground: the palette's highlight, darkened until its text reads."""
+    palette = palette or QApplication.palette()
+    ground = palette.color(QPalette.ColorRole.Highlight)
+    text = palette.color(QPalette.ColorRole.HighlightedText)
+    for share in (1.0, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.5, 0.4):
+        colour = mix(ground, QColor("black") if text.lightness() > 128 else QColor("white"),
+                     share)
+        if contrast(text, colour) >= MIN_CONTRAST:
+            return colour
+    return colour
+
+
+def primary_button_css(palette: QPalette | None = None) -> str:
+    """PRIMARY_BUTTON_CSS with a ground whose text reads (WCAG 4.5) in this palette."""
+    ground = css(primary_colour(palette))
+    return PRIMARY_BUTTON_CSS.replace("background: palette(highlight)", f"background: {ground}") \
+        .replace("border: 2px solid palette(highlight)", f"border: 2px solid {ground}")
+
+
 def _dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
 
 
 def ok_colour(palette: QPalette | None = None) -> QColor:
     palette = palette or QApplication.palette()
-    return QColor("#4cc27a") if _dark(palette) else QColor("#1e8a4c")
+    return QColor("#4cc27a") if _dark(palette) else QColor("#17753f")
 
 
 def attention_colour(palette: QPalette | None = None) -> QColor:
     palette = palette or QApplication.palette()
-    return QColor("#f0b54a") if _dark(palette) else QColor("#a35c00")
+    return QColor("#f0b54a") if _dark(palette) else QColor("#9a5700")
 
 
 def muted_colour(palette: QPalette | None = None) -> QColor:
@@ -86,9 +106,13 @@ def tone_colour(tone: str | None, palette: QPalette | None = None) -> QColor | N
 
 
 def set_tone(widget: QWidget, tone: str | None) -> None:
-    """Colour a label's text by meaning ("ok", "attention", "muted"; None for plain text).
+    """Colour a label's text by meaning ("ok", "attention", "muted"; None for plain text), or
+    make a button the window's primary one ("primary").
     The colour is worked out from the palette now and again whenever the palette changes."""
     widget.setProperty(TONE_PROPERTY, tone or "")
+    if tone == "primary":
+        widget.setStyleSheet(primary_button_css())
+        return
     colour = tone_colour(tone)
     widget.setStyleSheet(f"color: {css(colour)};" if colour else "")
 

@@ -70,7 +70,7 @@ class RunPanel(QWidget):
         self.primary.setDefault(True)
         self.primary.setMinimumWidth(120)
         self.primary.setFont(look.scaled_font(self.primary, 1.15, bold=True))
-        self.primary.setStyleSheet(look.PRIMARY_BUTTON_CSS)
+        look.set_tone(self.primary, "primary")
         self.primary.clicked.connect(self._on_primary_clicked)
         self.export_button = QPushButton(self.tr("Export summary…"), self)
         look.set_accessible(self.export_button, self.tr("Export summary…"),

@@ -42,7 +42,7 @@ class WelcomePage(QWidget):
         self.open_button.setDefault(True)
         self.open_button.setMinimumHeight(36)
         self.open_button.setFont(look.scaled_font(self.open_button, 1.1, bold=True))
-        self.open_button.setStyleSheet(look.PRIMARY_BUTTON_CSS)
+        look.set_tone(self.open_button, "primary")
         icons.set_icon(self.open_button, "open-folder", QPalette.ColorRole.HighlightedText)
         look.set_accessible(self.open_button, self.tr("Open a folder…"))
         self.open_button.clicked.connect(self.open_folder_requested)
