@@ -176,6 +176,13 @@ def test_buttons_carry_icons_that_follow_the_scheme(qtbot, window, tmp_path):
         theme.apply_scheme(Qt.ColorScheme.Light)
 
 
+def test_the_window_carries_the_app_icon(window):
+    assert icons.icon_path(icons.APP_ICON).is_file()
+    app_icon = QApplication.windowIcon()
+    assert not app_icon.isNull()
+    assert app_icon.pixmap(QSize(32, 32), 2.0).width() == 64  # scalable: crisp on any screen
+
+
 # -- the layout is remembered --------------------------------------------------------------
 
 def test_size_place_and_splitter_are_remembered_across_starts(qtbot, config):
