@@ -33,37 +33,45 @@ def _svg_text(name: str) -> str:
     return icon_path(name).read_text(encoding="utf-8")
 
 
-def _render(svg: str, pixels: int) -> QPixmap:
+def _pixmaps(svg: str) -> list[QPixmap]:
+    """`svg` rendered at each pixel size, from one parse."""
     from PySide6.QtSvg import QSvgRenderer
 
     renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
-    pixmap = QPixmap(pixels, pixels)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    renderer.render(painter, QRectF(0, 0, pixels, pixels))
-    painter.end()
-    return pixmap
+    result = []
+    for pixels in _PIXEL_SIZES:
+        pixmap = QPixmap(pixels, pixels)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        renderer.render(painter, QRectF(0, 0, pixels, pixels))
+        painter.end()
+        result.append(pixmap)
+    return result
 
 
 def tinted(name: str, colour: QColor) -> QIcon:
     """The icon `name` drawn in `colour`, at every pixel size (no scaling blur)."""
-    svg = _svg_text(name).replace("currentColor", colour.name())
-    result = QIcon()
-    for pixels in _PIXEL_SIZES:
-        result.addPixmap(_render(svg, pixels), QIcon.Mode.Normal)
-    return result
+    return _icon(name, colour.name(), "")
 
 
 def icon(name: str, palette: QPalette | None = None,
          role: QPalette.ColorRole = QPalette.ColorRole.ButtonText) -> QIcon:
     """The icon `name` in the palette's `role` colour, with a dimmed disabled form."""
     palette = palette or QApplication.palette()
-    result = tinted(name, palette.color(QPalette.ColorGroup.Active, role))
-    dim = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText)
-    svg = _svg_text(name).replace("currentColor", dim.name())
-    for pixels in _PIXEL_SIZES:
-        result.addPixmap(_render(svg, pixels), QIcon.Mode.Disabled)
+    return _icon(name, palette.color(QPalette.ColorGroup.Active, role).name(),
+                 palette.color(QPalette.ColorGroup.Disabled,
+                               QPalette.ColorRole.ButtonText).name())
+
+
+@lru_cache(maxsize=256)  # a run panel switching Run/Stop/Continue draws nothing twice
+def _icon(name: str, colour: str, disabled: str) -> QIcon:
+    result = QIcon()
+    for pixmap in _pixmaps(_svg_text(name).replace("currentColor", colour)):
+        result.addPixmap(pixmap, QIcon.Mode.Normal)
+    if disabled:
+        for pixmap in _pixmaps(_svg_text(name).replace("currentColor", disabled)):
+            result.addPixmap(pixmap, QIcon.Mode.Disabled)
     return result
 
 
