@@ -53,6 +53,9 @@ def apply_scheme(scheme: Qt.ColorScheme) -> None:
     if want_dark != is_dark(app.palette()):
         app.setPalette(dark_palette() if want_dark else app.style().standardPalette())
     recolour()
+    # Widgets learn of the new palette from posted events; palette() in their style sheets
+    # is read again once they have.
+    QTimer.singleShot(0, recolour)
 
 
 def recolour() -> None:

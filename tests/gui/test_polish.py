@@ -183,6 +183,20 @@ def test_the_window_carries_the_app_icon(window):
     assert app_icon.pixmap(QSize(32, 32), 2.0).width() == 64  # scalable: crisp on any screen
 
 
+def test_the_engine_marks_are_redrawn_in_the_new_colours(qtbot, window):
+    combo = window.picker.combo
+    demo = combo.findData("demo")
+    before = _opaque_colours(combo.itemIcon(demo), 14, 1.0)
+    theme.apply_scheme(Qt.ColorScheme.Dark)
+    try:
+        qtbot.wait(50)
+        after = _opaque_colours(combo.itemIcon(demo), 14, 1.0)
+        assert after and after != before
+        assert look.muted_colour().name() in after
+    finally:
+        theme.apply_scheme(Qt.ColorScheme.Light)
+
+
 # -- the layout is remembered --------------------------------------------------------------
 
 def test_size_place_and_splitter_are_remembered_across_starts(qtbot, config):
