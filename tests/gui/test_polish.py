@@ -220,6 +220,22 @@ def test_size_place_and_splitter_are_remembered_across_starts(qtbot, config):
         _close(qtbot, second)
 
 
+def test_a_maximized_window_opens_maximized_next_time(qtbot, config):
+    first = MainWindow(check_engines=False)
+    first.apply_settings(Settings())
+    first.showMaximized()
+    qtbot.waitUntil(first.isMaximized, timeout=2000)
+    _close(qtbot, first)
+    assert load_settings().settings.ui["window"]["maximized"] is True
+    second = MainWindow(check_engines=False)
+    second.apply_settings(load_settings().settings)
+    second.show()
+    try:
+        qtbot.waitUntil(second.isMaximized, timeout=2000)
+    finally:
+        _close(qtbot, second)
+
+
 def test_a_damaged_layout_is_ignored_and_the_window_opens_as_usual(qtbot, config):
     settings = Settings(ui={"window": {"geometry": "not base64 at all!", "splitter": 7,
                                        "maximized": "yes"}})
@@ -273,8 +289,10 @@ def test_the_shortcuts_are_in_the_menus_and_do_not_clash(window):
 def test_ctrl_n_puts_the_cursor_in_add_a_task(qtbot, window, tmp_path):
     open_in(qtbot, window, demo_copy(tmp_path))
     qtbot.waitUntil(window.board_view.add_field.isEnabled, timeout=5000)  # the list is read
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
     window.board_view.list_view.setFocus()
-    window.new_task_action.trigger()
+    qtbot.keyClick(window.board_view.list_view, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     assert window.focusWidget() is window.board_view.add_field
 
 
@@ -285,10 +303,12 @@ def test_ctrl_dot_stops_a_run_and_ctrl_r_does_not(qtbot, config, tmp_path):
         open_in(qtbot, win, demo_copy(tmp_path))
         win.primary_action.trigger()
         qtbot.waitUntil(lambda: win.run_panel.mode == "running", timeout=10_000)
-        win.primary_action.trigger()  # pressed again: the run goes on
+        win.primary_action.trigger()  # Ctrl+R again: the run goes on
         assert win.run_panel.mode == "running"
+        win.activateWindow()
+        qtbot.waitUntil(win.isActiveWindow, timeout=2000)
         with qtbot.waitSignal(win.run_ended, timeout=30_000) as ended:
-            win.stop_action.trigger()
+            qtbot.keyClick(win, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
         assert ended.args[0].exit_reason == "stopped_by_user"
     finally:
         _close(qtbot, win)
