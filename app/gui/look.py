@@ -49,6 +49,10 @@ def _dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
 
 
+def is_dark_palette(palette: QPalette | None = None) -> bool:
+    return _dark(palette or QApplication.palette())
+
+
 def ok_colour(palette: QPalette | None = None) -> QColor:
     palette = palette or QApplication.palette()
     return QColor("#4cc27a") if _dark(palette) else QColor("#17753f")
