@@ -135,6 +135,33 @@ def test_a_system_switch_to_dark_recolours_the_window(qtbot, window):
     assert not theme.is_dark()
 
 
+def test_an_unticked_box_in_the_checklist_shows_on_a_dark_list(qtbot, window, tmp_path):
+    from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
+
+    open_in(qtbot, window, demo_copy(tmp_path))
+    view = window.board_view.list_view
+    qtbot.waitUntil(lambda: view.model().rowCount() >= 2, timeout=5000)
+    theme.apply_scheme(Qt.ColorScheme.Dark)
+    try:
+        qtbot.wait(50)
+        index = view.model().index(1, 0)
+        assert index.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
+        option = QStyleOptionViewItem()
+        view.initViewItemOption(option)
+        option.rect = view.visualRect(index)
+        view.delegate.initStyleOption(option, index)
+        box = view.style().subElementRect(QStyle.SubElement.SE_ItemViewItemCheckIndicator,
+                                          option, view)
+        image = view.viewport().grab().toImage()
+        ground = QApplication.palette().color(QPalette.ColorRole.Base)
+        best = max(look.contrast(image.pixelColor(x, y), ground)
+                   for x in range(box.left(), box.right() + 1)
+                   for y in range(box.top(), box.bottom() + 1))
+        assert best >= 3.0  # WCAG's rule for the edge of a control
+    finally:
+        theme.apply_scheme(Qt.ColorScheme.Light)
+
+
 # -- icons -------------------------------------------------------------------------------
 
 def _opaque_colours(icon, size: int, ratio: float) -> set[str]:
