@@ -63,6 +63,12 @@ def attention_colour(palette: QPalette | None = None) -> QColor:
     return QColor("#f0b54a") if _dark(palette) else QColor("#9a5700")
 
 
+def removed_colour(palette: QPalette | None = None) -> QColor:
+    """Lines a round removed, in a before/after view."""
+    palette = palette or QApplication.palette()
+    return QColor("#ff7b72") if _dark(palette) else QColor("#b42318")
+
+
 def muted_colour(palette: QPalette | None = None) -> QColor:
     """A quieter text colour that still reads on the window and on cards (contrast ≥ 4.5)."""
     palette = palette or QApplication.palette()
