@@ -1,14 +1,15 @@
 """Save screenshots of the window's main states into docs/screenshots/ (offscreen, no display).
 
-    python scripts/screenshots.py [--lang en|zh_CN] [OUTPUT_FOLDER]
+    python scripts/screenshots.py [--lang en|zh_CN] [--dark] [OUTPUT_FOLDER]
 
 empty.png (no folder open), board.png (the demo, before Run), running.png (a round under
 way), decision.png (the decision dialog over the window), done.png (every task checked),
 evidence.png (a round opened to its files before and after), history.png (an earlier run's
 rounds), export.png (the export dialog).
-Runs on a temporary copy of the demo workspace with a throwaway settings folder. With
+Runs on a temporary copy of the demo workspace with a throwaway settings folder.
+With --dark the window is shown in its dark palette, into docs/screenshots/dark/. With
 --lang zh_CN the window is in Simplified Chinese, on the Chinese demo workspace, and the
-pictures go to docs/screenshots/zh/.
+pictures go to docs/screenshots/zh/ (with --dark too: docs/screenshots/zh/dark/).
 """
 
 from __future__ import annotations
@@ -29,9 +30,14 @@ def main() -> int:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", choices=["en", "zh_CN"], default="en")
+    parser.add_argument("--dark", action="store_true")
     parser.add_argument("output", nargs="?")
     args = parser.parse_args()
-    default = REPO / "docs" / "screenshots" / ("zh" if args.lang == "zh_CN" else "")
+    default = REPO / "docs" / "screenshots"
+    if args.lang == "zh_CN":
+        default = default / "zh"
+    if args.dark:
+        default = default / "dark"
     out = Path(args.output) if args.output else default
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="harness-desk-shots-") as tmp:
@@ -39,10 +45,10 @@ def main() -> int:
         from app.gui.first_start import demo_copy
 
         # the very copy a first start opens, in that language
-        return shoot(demo_copy(fresh=True, lang=args.lang), out, args.lang)
+        return shoot(demo_copy(fresh=True, lang=args.lang), out, args.dark, args.lang)
 
 
-def shoot(folder: Path, out: Path, lang: str = "en") -> int:
+def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
     from PySide6.QtCore import QPoint, qInstallMessageHandler
     from PySide6.QtGui import QColor, QPainter
 
@@ -54,6 +60,12 @@ def shoot(folder: Path, out: Path, lang: str = "en") -> int:
     qInstallMessageHandler(lambda *_: None)  # the offscreen platform's notes are not news
     app = make_application()
     use_language(app, lang)
+    if dark:  # what following a dark system scheme does where the platform has no dark palette
+        from PySide6.QtCore import Qt
+
+        from app.gui.theme import apply_scheme
+
+        apply_scheme(Qt.ColorScheme.Dark)
     window = MainWindow(Settings(), demo_delay=0.6)
     window.resize(1180, 760)
     window.show()
