@@ -1,1444 +1,1444 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
-    <context>
-        <name />
-        <message>
-            <source>Writing the summary…</source>
-            <translation>正在生成总结…</translation>
-        </message>
-        <message>
-            <source>Saved the summary as %1</source>
-            <translation>总结已保存为 %1</translation>
-        </message>
-        <message>
-            <source>Open it</source>
-            <translation>打开</translation>
-        </message>
-        <message>
-            <source>The summary could not be written: %1</source>
-            <translation>总结没能保存：%1</translation>
-        </message>
-        <message>
-            <source>%1 s</source>
-            <translation>%1 秒</translation>
-        </message>
-        <message>
-            <source>%1 min %2 s</source>
-            <translation>%1 分 %2 秒</translation>
-        </message>
-        <message>
-            <source>%1 h %2 min</source>
-            <translation>%1 小时 %2 分</translation>
-        </message>
-        <message>
-            <source>no AI used, so no tokens and no cost</source>
-            <translation>没有用到 AI，不耗用量，也不花钱</translation>
-        </message>
-        <message>
-            <source>%1 tokens · %2</source>
-            <translation>用量 %1 词元 · 费用 %2</translation>
-        </message>
-        <message>
-            <source>Working on: %1</source>
-            <translation>正在处理：%1</translation>
-        </message>
-        <message>
-            <source>the service is busy</source>
-            <translation>服务繁忙</translation>
-        </message>
-        <message>
-            <source>the connection dropped</source>
-            <translation>连接中断了</translation>
-        </message>
-        <message>
-            <source>the service asked to wait</source>
-            <translation>服务要求稍等</translation>
-        </message>
-        <message>
-            <source>Waiting %1 s: %2</source>
-            <translation>等待 %1 秒：%2</translation>
-        </message>
-        <message>
-            <source>Done</source>
-            <translation>完成</translation>
-        </message>
-        <message>
-            <source>Every task on the list is checked. The rounds below show which files were written. Add more tasks, or export a summary to share.</source>
-            <translation>清单上的任务都已完成。下方每一轮都列出了写过哪些文件。你可以再添加任务，或导出一份总结发给别人。</translation>
-        </message>
-        <message>
-            <source>Needs your decision</source>
-            <translation>需要你来决定</translation>
-        </message>
-        <message>
-            <source>Answer the question to let the work carry on.</source>
-            <translation>回答这个问题，工作就能继续。</translation>
-        </message>
-        <message>
-            <source>Stopped: no progress on “%1”</source>
-            <translation>已停止：“%1”没有进展</translation>
-        </message>
-        <message>
-            <source>Stopped: no progress</source>
-            <translation>已停止：没有进展</translation>
-        </message>
-        <message>
-            <source>The AI kept trying without getting anywhere. Choose what happens next.</source>
-            <translation>AI 反复尝试，但一直没有进展。请决定接下来怎么做。</translation>
-        </message>
-        <message>
-            <source>Stopped</source>
-            <translation>已停止</translation>
-        </message>
-        <message>
-            <source>You stopped the run. Nothing was left half-written. Press Continue to carry on.</source>
-            <translation>你停止了这次运行，没有留下写了一半的文件。按“继续”即可接着做。</translation>
-        </message>
-        <message>
-            <source>Stopped at the round limit</source>
-            <translation>已达到轮数上限，已停止</translation>
-        </message>
-        <message>
-            <source>The run used all of its rounds. Press Continue to give it more.</source>
-            <translation>这次运行的轮数已经用完。按“继续”再给它一些轮数。</translation>
-        </message>
-        <message>
-            <source>Stopped at the spending limit</source>
-            <translation>已达到花费上限，已停止</translation>
-        </message>
-        <message>
-            <source>The run reached the budget you set.</source>
-            <translation>这次运行已经花到你设定的预算。</translation>
-        </message>
-        <message>
-            <source>Already running elsewhere</source>
-            <translation>这个文件夹正在别处运行</translation>
-        </message>
-        <message>
-            <source>Another run is working in this folder (another window or the terminal). Wait for it to finish, then press Run.</source>
-            <translation>另一个运行正在处理这个文件夹（在另一个窗口或终端里）。等它结束后，再按“运行”。</translation>
-        </message>
-        <message>
-            <source>Stopped: the engine needs a working API key</source>
-            <translation>已停止：AI 引擎需要一个可用的 API 密钥</translation>
-        </message>
-        <message>
-            <source>The key is missing or was refused. Choose another engine, or point at the engine's name for how to make it ready.</source>
-            <translation>密钥没有填写，或者被拒绝了。请换一个 AI 引擎，或把鼠标停在引擎名称上，查看如何让它就绪。</translation>
-        </message>
-        <message>
-            <source>Stopped: the account's quota is used up</source>
-            <translation>已停止：账户额度已用完</translation>
-        </message>
-        <message>
-            <source>Add credit or raise the limit with the AI provider, then press Continue.</source>
-            <translation>请到 AI 服务商那里充值或提高额度，然后按“继续”。</translation>
-        </message>
-        <message>
-            <source>Stopped: the model does not exist</source>
-            <translation>已停止：没有这个模型</translation>
-        </message>
-        <message>
-            <source>Choose another model next to the engine, then press Continue.</source>
-            <translation>请在 AI 引擎旁边换一个模型，然后按“继续”。</translation>
-        </message>
-        <message>
-            <source>Stopped: the engine could not be reached</source>
-            <translation>已停止：连不上 AI 引擎</translation>
-        </message>
-        <message>
-            <source>Check the internet connection (or that the local server is running), then press Continue.</source>
-            <translation>请检查网络连接（或本机的模型服务是否已启动），然后按“继续”。</translation>
-        </message>
-        <message>
-            <source>Stopped: the engine kept failing</source>
-            <translation>已停止：AI 引擎反复出错</translation>
-        </message>
-        <message>
-            <source>Try again later, or choose another engine.</source>
-            <translation>请稍后再试，或换一个 AI 引擎。</translation>
-        </message>
-        <message>
-            <source>Stopped because of a problem</source>
-            <translation>出了问题，已停止</translation>
-        </message>
-        <message>
-            <source>See the details below. Your files are safe.</source>
-            <translation>详情见下方。你的文件都安然无恙。</translation>
-        </message>
-        <message>
-            <source>Looking at the files in %1</source>
-            <translation>正在查看 %1 里的文件</translation>
-        </message>
-        <message>
-            <source>Looking at the files in the folder</source>
-            <translation>正在查看文件夹里的文件</translation>
-        </message>
-        <message>
-            <source>Reading %1</source>
-            <translation>正在阅读 %1</translation>
-        </message>
-        <message>
-            <source>Writing %1</source>
-            <translation>正在写 %1</translation>
-        </message>
-        <message>
-            <source>Editing %1</source>
-            <translation>正在修改 %1</translation>
-        </message>
-        <message>
-            <source>Deleting %1</source>
-            <translation>正在删除 %1</translation>
-        </message>
-        <message>
-            <source>Searching the files for “%1”</source>
-            <translation>正在文件里查找“%1”</translation>
-        </message>
-        <message>
-            <source>Marking the task as done</source>
-            <translation>正在把任务标记为完成</translation>
-        </message>
-        <message>
-            <source>Writing a question for you</source>
-            <translation>正在给你写一个问题</translation>
-        </message>
-        <message>
-            <source>Giving up on this task for now</source>
-            <translation>暂时放弃这个任务</translation>
-        </message>
-        <message>
-            <source>Using %1</source>
-            <translation>正在使用 %1</translation>
-        </message>
-        <message>
-            <source>The harness reminded the AI to use its tools.</source>
-            <translation>系统提醒 AI 动手使用它的工具。</translation>
-        </message>
-        <message>
-            <source>The harness told the AI its last actions had no effect.</source>
-            <translation>系统告诉 AI：它刚才的操作没有起作用。</translation>
-        </message>
-        <message>
-            <source>The harness told the AI it is running out of steps.</source>
-            <translation>系统告诉 AI：这一轮的步数快用完了。</translation>
-        </message>
-        <message>
-            <source>The harness gave the AI a final warning for this round.</source>
-            <translation>系统向 AI 发出了这一轮的最后提醒。</translation>
-        </message>
-        <message>
-            <source>The harness sent the AI a note.</source>
-            <translation>系统给 AI 发了一条提示。</translation>
-        </message>
-        <message>
-            <source>Asked you a question</source>
-            <translation>向你提了一个问题</translation>
-        </message>
-        <message>
-            <source>Gave up</source>
-            <translation>放弃了</translation>
-        </message>
-        <message>
-            <source>Ran out of steps</source>
-            <translation>步数用完了</translation>
-        </message>
-        <message>
-            <source>Stopped going round in circles</source>
-            <translation>一直在原地打转，已停下</translation>
-        </message>
-        <message>
-            <source>Ran out of time</source>
-            <translation>时间用完了</translation>
-        </message>
-        <message>
-            <source>Engine problem</source>
-            <translation>AI 引擎出了问题</translation>
-        </message>
-        <message>
-            <source>Stopped by you</source>
-            <translation>被你停止</translation>
-        </message>
-        <message>
-            <source>No files changed</source>
-            <translation>没有改动文件</translation>
-        </message>
-        <message>
-            <source>1 file changed: %1</source>
-            <translation>改动了 1 个文件：%1</translation>
-        </message>
-        <message>
-            <source>%1 files changed: %2</source>
-            <translation>改动了 %1 个文件：%2</translation>
-        </message>
-        <message>
-            <source>No progress on “%1”: what now?</source>
-            <translation>“%1”没有进展：接下来怎么办？</translation>
-        </message>
-        <message>
-            <source>Try again</source>
-            <translation>再试一次</translation>
-        </message>
-        <message>
-            <source>Skip this task (check it yourself)</source>
-            <translation>跳过这个任务（你自己把它勾上）</translation>
-        </message>
-        <message>
-            <source>Rewrite the task</source>
-            <translation>改写这个任务</translation>
-        </message>
-        <message>
-            <source> and %1 more</source>
-            <translation> 等另外 %1 个</translation>
-        </message>
-        <message>
-            <source>Put back as they were before round %1: %2.</source>
-            <translation>已恢复成第 %1 轮之前的样子：%2。</translation>
-        </message>
-        <message>
-            <source>Removed, because round %1 had created them: %2.</source>
-            <translation>已删除，因为它们是第 %1 轮新建的：%2。</translation>
-        </message>
-        <message>
-            <source>%1 was changed after the round, so your version stays and the version from before the round is saved beside it as %2.</source>
-            <translation>%1 在这一轮之后又被改过，所以保留你的版本；这一轮之前的版本另存在旁边，名为 %2。</translation>
-        </message>
-        <message>
-            <source>%1 was created by the round and changed after it, so it stays as you left it.</source>
-            <translation>%1 是这一轮新建的，之后又被改过，所以保持你留下的样子。</translation>
-        </message>
-        <message>
-            <source>Already as before the round: %1.</source>
-            <translation>本来就和这一轮之前一样：%1。</translation>
-        </message>
-        <message>
-            <source>Could not be put back: %1.</source>
-            <translation>没能恢复：%1。</translation>
-        </message>
-        <message>
-            <source>Round %1 had nothing to undo.</source>
-            <translation>第 %1 轮没有需要撤销的内容。</translation>
-        </message>
-        <message>
-            <source>The task “%1” stays ticked in the checklist; untick it if you want it done again.</source>
-            <translation>任务“%1”在清单里仍然是勾选的；如果想让它重做，请取消勾选。</translation>
-        </message>
-        <message>
-            <source>Undo of round %1 put nothing back.</source>
-            <translation>撤销第 %1 轮：没有恢复任何文件。</translation>
-        </message>
-        <message>
-            <source>Undid round %1: %n file(s) put back.</source>
-            <translation>已撤销第 %1 轮：恢复了 %n 个文件。</translation>
-        </message>
-        <message>
-            <source>%n file(s) kept in both versions, because you had changed them.</source>
-            <translation>有 %n 个文件你改过，所以两个版本都保留了。</translation>
-        </message>
-    </context>
-    <context>
-        <name>BoardFile</name>
-        <message>
-            <source>That task was changed in another program, so your change was not saved. The list now shows %1 as it is.</source>
-            <translation>这个任务刚在别的程序里被改过，所以你的修改没有保存。清单现在显示的是 %1 当前的内容。</translation>
-        </message>
-        <message>
-            <source>Could not save %1: %2. Your change was not made.</source>
-            <translation>无法保存 %1：%2。你的修改没有生效。</translation>
-        </message>
-        <message>
-            <source>Your change to %1 could not be saved.</source>
-            <translation>你对 %1 的修改没能保存。</translation>
-        </message>
-    </context>
-    <context>
-        <name>BoardItemModel</name>
-        <message>
-            <source>Decided: %1</source>
-            <translation>已决定：%1</translation>
-        </message>
-        <message>
-            <source>A decision for you</source>
-            <translation>等你来决定</translation>
-        </message>
-        <message>
-            <source>Decided</source>
-            <translation>已决定</translation>
-        </message>
-        <message>
-            <source>Done</source>
-            <translation>已完成</translation>
-        </message>
-        <message>
-            <source>Not done</source>
-            <translation>未完成</translation>
-        </message>
-        <message>
-            <source>The AI is working on this now</source>
-            <translation>AI 正在处理这一项</translation>
-        </message>
-        <message>
-            <source>A decision only you can make. Click it (or press Enter) to decide.</source>
-            <translation>这件事只能由你来决定。点一下（或按 Enter）来做决定。</translation>
-        </message>
-        <message>
-            <source>The AI is working on this task now. You can change its text when the run stops.</source>
-            <translation>AI 正在处理这个任务。运行停止后，你就可以修改它的文字。</translation>
-        </message>
-        <message>
-            <source>Double-click or press F2 to change the text. Drag, or press Alt+Up and Alt+Down, to move it.</source>
-            <translation>双击或按 F2 修改文字。拖动它，或按 Alt+↑ 和 Alt+↓，可以调整顺序。</translation>
-        </message>
-    </context>
-    <context>
-        <name>BoardView</name>
-        <message>
-            <source>No tasks yet. Type one below and press Enter.</source>
-            <translation>还没有任务。在下面输入一个，然后按 Enter。</translation>
-        </message>
-        <message>
-            <source>Add a task…</source>
-            <translation>添加任务…</translation>
-        </message>
-        <message>
-            <source>Add a task</source>
-            <translation>添加任务</translation>
-        </message>
-        <message>
-            <source>Type what you want done and press Enter. It goes at the end of the list (Ctrl+N).</source>
-            <translation>输入你想做的事，按 Enter，它会加到清单末尾（Ctrl+N）。</translation>
-        </message>
-        <message>
-            <source>Decide…</source>
-            <translation>做决定…</translation>
-        </message>
-        <message>
-            <source>Change text</source>
-            <translation>修改文字</translation>
-        </message>
-        <message>
-            <source>Mark as done</source>
-            <translation>标记为完成</translation>
-        </message>
-        <message>
-            <source>This is a decision for me (HUMAN)</source>
-            <translation>这件事由我来决定（HUMAN）</translation>
-        </message>
-        <message>
-            <source>Move up</source>
-            <translation>上移</translation>
-        </message>
-        <message>
-            <source>Move down</source>
-            <translation>下移</translation>
-        </message>
-        <message>
-            <source>Delete</source>
-            <translation>删除</translation>
-        </message>
-        <message>
-            <source>Delete this task (you can undo it)</source>
-            <translation>删除这个任务（可以撤销）</translation>
-        </message>
-        <message>
-            <source>Undo delete</source>
-            <translation>撤销删除</translation>
-        </message>
-        <message>
-            <source>Mark as not done</source>
-            <translation>标记为未完成</translation>
-        </message>
-        <message>
-            <source>The AI is working on this task. Stop the run to change or delete it.</source>
-            <translation>AI 正在处理这个任务。要修改或删除它，请先停止运行。</translation>
-        </message>
-    </context>
-    <context>
-        <name>DecisionDialog</name>
-        <message>
-            <source>Your decision is needed</source>
-            <translation>需要你来决定</translation>
-        </message>
-        <message>
-            <source>The AI stopped to ask you:</source>
-            <translation>AI 停下来问你：</translation>
-        </message>
-        <message>
-            <source>The AI is stuck and needs you to choose:</source>
-            <translation>AI 卡住了，需要你来选：</translation>
-        </message>
-        <message>
-            <source>Yes</source>
-            <translation>是</translation>
-        </message>
-        <message>
-            <source>No</source>
-            <translation>否</translation>
-        </message>
-        <message>
-            <source>%1  (recommended)</source>
-            <translation>%1  （推荐）</translation>
-        </message>
-        <message>
-            <source>Why the AI recommends it: %1</source>
-            <translation>AI 推荐的理由：%1</translation>
-        </message>
-        <message>
-            <source>Another answer…</source>
-            <translation>其他答案…</translation>
-        </message>
-        <message>
-            <source>Write your own answer</source>
-            <translation>自己写一个答案</translation>
-        </message>
-        <message>
-            <source>Your own answer</source>
-            <translation>你自己的答案</translation>
-        </message>
-        <message>
-            <source>Use this answer</source>
-            <translation>就用这个答案</translation>
-        </message>
-        <message>
-            <source>What the AI based this on:</source>
-            <translation>AI 的依据：</translation>
-        </message>
-        <message>
-            <source>Decide later</source>
-            <translation>稍后再决定</translation>
-        </message>
-        <message>
-            <source>Close this and leave the question open. The run waits for your answer.</source>
-            <translation>先关掉，问题保留。运行会一直等你的答案。</translation>
-        </message>
-        <message>
-            <source>No progress was made on “%1”. What now?</source>
-            <translation>“%1”没有任何进展。接下来怎么办？</translation>
-        </message>
-        <message>
-            <source>Open %1</source>
-            <translation>打开 %1</translation>
-        </message>
-        <message>
-            <source>Show this file</source>
-            <translation>查看这个文件</translation>
-        </message>
-        <message>
-            <source>Write an answer first, or choose one of the options.</source>
-            <translation>请先写一个答案，或者选一个选项。</translation>
-        </message>
-        <message>
-            <source>Saved your answer: %1</source>
-            <translation>已保存你的答案：%1</translation>
-        </message>
-        <message>
-            <source>The answer could not be saved: %1</source>
-            <translation>答案没能保存：%1</translation>
-        </message>
-        <message>
-            <source>Tick the task yourself in the list when it is done (or now, to skip it), then press Continue.</source>
-            <translation>任务完成后，请在清单里亲自把它勾上（现在勾上就是跳过它），然后按“继续”。</translation>
-        </message>
-        <message>
-            <source>Change the task's words in the list on the left so the AI understands it better, then press Continue.</source>
-            <translation>在左边的清单里改一改任务的说法，让 AI 更容易理解，然后按“继续”。</translation>
-        </message>
-        <message>
-            <source>The AI can carry on from here.</source>
-            <translation>AI 可以从这里接着做了。</translation>
-        </message>
-        <message>
-            <source>Not now</source>
-            <translation>暂不</translation>
-        </message>
-        <message>
-            <source>Continue</source>
-            <translation>继续</translation>
-        </message>
-    </context>
-    <context>
-        <name>EnginePicker</name>
-        <message>
-            <source>&amp;Engine</source>
-            <translation>AI 引擎(&amp;E)</translation>
-        </message>
-        <message>
-            <source>&amp;Model</source>
-            <translation>模型(&amp;M)</translation>
-        </message>
-        <message>
-            <source>Which AI model of the engine does the work.</source>
-            <translation>由这个 AI 引擎的哪个模型来干活。</translation>
-        </message>
-        <message>
-            <source>Model</source>
-            <translation>模型</translation>
-        </message>
-        <message>
-            <source>Demo (offline, no AI)</source>
-            <translation>演示（离线，不用 AI）</translation>
-        </message>
-        <message>
-            <source>Claude</source>
-            <translation>Claude</translation>
-        </message>
-        <message>
-            <source>OpenAI</source>
-            <translation>OpenAI</translation>
-        </message>
-        <message>
-            <source>Local (Ollama, LM Studio)</source>
-            <translation>本机（Ollama、LM Studio）</translation>
-        </message>
-        <message>
-            <source>It needs an API key. Typing the key into the app comes in the next version; until then, set %1 in your environment and start Harness Desk again.</source>
-            <translation>它需要一个 API 密钥。下一版可以直接在应用里填写密钥；在那之前，请在系统环境变量里设置 %1，然后重新打开 Harness Desk。</translation>
-        </message>
-        <message>
-            <source>Start Ollama or LM Studio on this computer, with a model that can use tools, then choose Local again.</source>
-            <translation>请在这台电脑上启动 Ollama 或 LM Studio，并加载一个会使用工具的模型，然后重新选择“本机”。</translation>
-        </message>
-        <message>
-            <source>%1 is not ready.</source>
-            <translation>%1 还没有就绪。</translation>
-        </message>
-        <message>
-            <source>checking</source>
-            <translation>检查中</translation>
-        </message>
-        <message>
-            <source>Checking whether it is ready…</source>
-            <translation>正在检查是否就绪…</translation>
-        </message>
-        <message>
-            <source>ready</source>
-            <translation>已就绪</translation>
-        </message>
-        <message>
-            <source>Ready.</source>
-            <translation>已就绪。</translation>
-        </message>
-        <message>
-            <source>not ready</source>
-            <translation>未就绪</translation>
-        </message>
-        <message>
-            <source>Not ready.</source>
-            <translation>未就绪。</translation>
-        </message>
-        <message>
-            <source>Details: %1</source>
-            <translation>详情：%1</translation>
-        </message>
-        <message>
-            <source>Engine: %1</source>
-            <translation>AI 引擎：%1</translation>
-        </message>
-        <message>
-            <source>scripted (no AI)</source>
-            <translation>预设脚本</translation>
-        </message>
-        <message>
-            <source>the engine's default</source>
-            <translation>引擎默认模型</translation>
-        </message>
-    </context>
-    <context>
-        <name>ErrorDialog</name>
-        <message>
-            <source>Something went wrong</source>
-            <translation>出错了</translation>
-        </message>
-        <message>
-            <source>Something went wrong inside Harness Desk. Your files are safe. The details were saved to %1. “Copy details” puts them on the clipboard, so you can send them to whoever helps you.</source>
-            <translation>Harness Desk 内部出了点问题，你的文件都安然无恙。详细信息已保存到 %1。点“复制详情”会把它们放到剪贴板，方便你发给帮你处理的人。</translation>
-        </message>
-        <message>
-            <source>Copy details</source>
-            <translation>复制详情</translation>
-        </message>
-        <message>
-            <source>Copied</source>
-            <translation>已复制</translation>
-        </message>
-    </context>
-    <context>
-        <name>EvidenceDialog</name>
-        <message>
-            <source>%1 bytes</source>
-            <translation>%1 字节</translation>
-        </message>
-        <message>
-            <source>Round %1</source>
-            <translation>第 %1 轮</translation>
-        </message>
-        <message>
-            <source>Reading what this round did…</source>
-            <translation>正在读取这一轮做了什么…</translation>
-        </message>
-        <message>
-            <source>What the round did</source>
-            <translation>这一轮做了什么</translation>
-        </message>
-        <message>
-            <source>Files this round changed</source>
-            <translation>这一轮改动的文件</translation>
-        </message>
-        <message>
-            <source>Pick a file to see it before and after the round</source>
-            <translation>选一个文件，查看它在这一轮前后的样子</translation>
-        </message>
-        <message>
-            <source>The file before and after the round</source>
-            <translation>文件在这一轮前后的对比</translation>
-        </message>
-        <message>
-            <source>Lines with a minus were removed, lines with a plus added</source>
-            <translation>带减号的行被删掉了，带加号的行是新加的</translation>
-        </message>
-        <message>
-            <source>Green lines (+) are what the round added, red lines (−) what it removed; the lines around them stayed the same.</source>
-            <translation>绿色的行（+）是这一轮新加的，红色的行（−）是它删掉的；周围的行保持不变。</translation>
-        </message>
-        <message>
-            <source>Undo this round…</source>
-            <translation>撤销这一轮…</translation>
-        </message>
-        <message>
-            <source>Undo this round</source>
-            <translation>撤销这一轮</translation>
-        </message>
-        <message>
-            <source>Put the files this round changed back as they were</source>
-            <translation>把这一轮改动的文件恢复原样</translation>
-        </message>
-        <message>
-            <source>This round's records could not be read: %1</source>
-            <translation>无法读取这一轮的记录：%1</translation>
-        </message>
-        <message>
-            <source>This round changed no files.</source>
-            <translation>这一轮没有改动任何文件。</translation>
-        </message>
-        <message>
-            <source>A run is going. Undo is possible once it stops.</source>
-            <translation>正在运行。停止后才能撤销。</translation>
-        </message>
-        <message>
-            <source>What it says it did: %1</source>
-            <translation>它说自己做了：%1</translation>
-        </message>
-        <message>
-            <source>What it found: %1</source>
-            <translation>它发现：%1</translation>
-        </message>
-        <message>
-            <source>Evidence it pointed to: %1</source>
-            <translation>它给出的依据：%1</translation>
-        </message>
-        <message>
-            <source>Problem: %1</source>
-            <translation>问题：%1</translation>
-        </message>
-        <message numerus="yes">
-            <source>The harness refused %n file action(s) outside what the AI may touch.</source>
-            <translation>
-                <numerusform>系统拒绝了 %n 个超出 AI 权限范围的文件操作。</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>No summary was recorded for this round.</source>
-            <translation>这一轮没有记录总结。</translation>
-        </message>
-        <message>
-            <source>a folder</source>
-            <translation>一个文件夹</translation>
-        </message>
-        <message>
-            <source>new file, %1</source>
-            <translation>新文件，%1</translation>
-        </message>
-        <message>
-            <source>deleted, was %1</source>
-            <translation>已删除，原为 %1</translation>
-        </message>
-        <message>
-            <source>changed, %1 → %2</source>
-            <translation>已修改，%1 → %2</translation>
-        </message>
-        <message>
-            <source>The saved copy of this file is missing or damaged, so its content cannot be shown.</source>
-            <translation>这个文件保存的副本丢失或损坏了，所以无法显示内容。</translation>
-        </message>
-        <message>
-            <source>This file is not plain text (or is very large), so only its size is shown: before %1, after %2.</source>
-            <translation>这个文件不是纯文本（或者太大），所以只显示大小：之前 %1，之后 %2。</translation>
-        </message>
-        <message>
-            <source>The text is the same (only the file's bytes changed, e.g. line endings).</source>
-            <translation>文字内容没有变化（只是文件的字节变了，例如换行符）。</translation>
-        </message>
-        <message>
-            <source>Undo this round?</source>
-            <translation>要撤销这一轮吗？</translation>
-        </message>
-        <message>
-            <source>The files round %1 changed go back to how they were before it. A file you changed yourself since is kept, with the earlier version saved beside it.</source>
-            <translation>第 %1 轮改动的文件会恢复成这一轮之前的样子。之后你自己改过的文件会保留，之前的版本另存在旁边。</translation>
-        </message>
-        <message>
-            <source>Put the files back</source>
-            <translation>恢复这些文件</translation>
-        </message>
-        <message>
-            <source>Undone</source>
-            <translation>已撤销</translation>
-        </message>
-        <message>
-            <source>Nothing was put back: %1</source>
-            <translation>没有恢复任何文件：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>ExportDialog</name>
-        <message>
-            <source>PDF (to read and print)</source>
-            <translation>PDF（适合阅读和打印）</translation>
-        </message>
-        <message>
-            <source>Document for Word or LibreOffice (ODT)</source>
-            <translation>Word 或 LibreOffice 文档（ODT）</translation>
-        </message>
-        <message>
-            <source>Web page (HTML)</source>
-            <translation>网页（HTML）</translation>
-        </message>
-        <message>
-            <source>Plain text (Markdown)</source>
-            <translation>纯文本（Markdown）</translation>
-        </message>
-        <message>
-            <source>Export summary</source>
-            <translation>导出总结</translation>
-        </message>
-        <message>
-            <source>Save a document that tells what the AI did in %1: the tasks, the decisions, each round and what it cost.</source>
-            <translation>保存一份文档，记录 AI 在 %1 里做了什么：任务、决定、每一轮以及花费。</translation>
-        </message>
-        <message>
-            <source>Format</source>
-            <translation>格式</translation>
-        </message>
-        <message>
-            <source>Include</source>
-            <translation>包含</translation>
-        </message>
-        <message>
-            <source>This run (the latest)</source>
-            <translation>这次运行（最新的一次）</translation>
-        </message>
-        <message>
-            <source>This run (the one picked above the rounds)</source>
-            <translation>这次运行（在“每一轮”上方选中的那次）</translation>
-        </message>
-        <message>
-            <source>Every run in this folder, in order</source>
-            <translation>这个文件夹的每一次运行，按先后顺序</translation>
-        </message>
-        <message>
-            <source>One document with every run: useful when your work went on after a decision</source>
-            <translation>把所有运行放进一份文档：工作在做完某个决定后又继续了的时候很有用</translation>
-        </message>
-        <message>
-            <source>Save…</source>
-            <translation>保存…</translation>
-        </message>
-        <message>
-            <source>Save</source>
-            <translation>保存</translation>
-        </message>
-        <message>
-            <source>Choose where to save the summary</source>
-            <translation>选择总结的保存位置</translation>
-        </message>
-        <message>
-            <source>history</source>
-            <translation>全部记录</translation>
-        </message>
-        <message>
-            <source>summary</source>
-            <translation>总结</translation>
-        </message>
-        <message>
-            <source>Save the summary as</source>
-            <translation>把总结另存为</translation>
-        </message>
-    </context>
-    <context>
-        <name>FilePreviewDialog</name>
-        <message>
-            <source>Reading %1…</source>
-            <translation>正在读取 %1…</translation>
-        </message>
-        <message>
-            <source>Contents of %1</source>
-            <translation>%1 的内容</translation>
-        </message>
-        <message>
-            <source>A copy for reading; changes here are not saved.</source>
-            <translation>这是一份只供阅读的副本，在这里的修改不会保存。</translation>
-        </message>
-        <message>
-            <source>%1 does not exist (any more).</source>
-            <translation>%1 不存在（或已被删除）。</translation>
-        </message>
-        <message>
-            <source>%1 is not a text file, so it cannot be shown here.</source>
-            <translation>%1 不是文本文件，无法在这里显示。</translation>
-        </message>
-        <message>
-            <source>%1 cannot be shown: %2</source>
-            <translation>%1 无法显示：%2</translation>
-        </message>
-    </context>
-    <context>
-        <name>HistoryPicker</name>
-        <message>
-            <source>Done</source>
-            <translation>完成</translation>
-        </message>
-        <message>
-            <source>Asked you a question</source>
-            <translation>向你提了一个问题</translation>
-        </message>
-        <message>
-            <source>Stopped</source>
-            <translation>已停止</translation>
-        </message>
-        <message>
-            <source>Stopped by a problem</source>
-            <translation>出了问题而停止</translation>
-        </message>
-        <message>
-            <source>Did not finish</source>
-            <translation>没有完成</translation>
-        </message>
-        <message>
-            <source>d MMM yyyy, HH:mm</source>
-            <translation>yyyy年M月d日 HH:mm</translation>
-        </message>
-        <message>
-            <source>Show the rounds of</source>
-            <translation>显示哪次运行的每一轮</translation>
-        </message>
-        <message>
-            <source>The recent runs, or one earlier run of this folder</source>
-            <translation>最近的运行，或这个文件夹之前的某一次运行</translation>
-        </message>
-        <message>
-            <source>Pick an earlier run to see its rounds; open a round to see what it changed</source>
-            <translation>选一次之前的运行，查看它的每一轮；打开某一轮，查看它改了什么</translation>
-        </message>
-        <message>
-            <source>Demo</source>
-            <translation>演示</translation>
-        </message>
-        <message>
-            <source>Recent runs</source>
-            <translation>最近的运行</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <source>&amp;File</source>
-            <translation>文件(&amp;F)</translation>
-        </message>
-        <message>
-            <source>&amp;Open folder…</source>
-            <translation>打开文件夹(&amp;O)…</translation>
-        </message>
-        <message>
-            <source>Open a fresh copy of the &amp;demo</source>
-            <translation>打开一份全新的演示(&amp;D)</translation>
-        </message>
-        <message>
-            <source>&amp;New task</source>
-            <translation>新建任务(&amp;N)</translation>
-        </message>
-        <message>
-            <source>&amp;Export summary…</source>
-            <translation>导出总结(&amp;E)…</translation>
-        </message>
-        <message>
-            <source>&amp;Quit</source>
-            <translation>退出(&amp;Q)</translation>
-        </message>
-        <message>
-            <source>&amp;Run</source>
-            <translation>运行(&amp;R)</translation>
-        </message>
-        <message>
-            <source>&amp;Run or continue</source>
-            <translation>运行或继续(&amp;R)</translation>
-        </message>
-        <message>
-            <source>&amp;Stop</source>
-            <translation>停止(&amp;S)</translation>
-        </message>
-        <message>
-            <source>Answer the open &amp;decision…</source>
-            <translation>回答待定的决定(&amp;D)…</translation>
-        </message>
-        <message>
-            <source>Open a folder</source>
-            <translation>打开文件夹</translation>
-        </message>
-        <message>
-            <source>A run is going in %1. Stop it before opening another folder.</source>
-            <translation>%1 正在运行。请先停止它，再打开别的文件夹。</translation>
-        </message>
-        <message>
-            <source>%1 does not exist (any more).</source>
-            <translation>%1 不存在（或已被删除）。</translation>
-        </message>
-        <message>
-            <source>%1 is not a folder.</source>
-            <translation>%1 不是文件夹。</translation>
-        </message>
-        <message>
-            <source>%1 has a folder called TASKS.md where the task list should be. Rename that folder, then open this one again.</source>
-            <translation>%1 里本该放任务清单的地方，有一个名叫 TASKS.md 的文件夹。请给那个文件夹改个名，然后重新打开。</translation>
-        </message>
-        <message>
-            <source>That folder could not be opened: %1</source>
-            <translation>无法打开这个文件夹：%1</translation>
-        </message>
-        <message>
-            <source>This folder has no task list yet. Create one (TASKS.md) with two example tasks you can change?</source>
-            <translation>这个文件夹还没有任务清单。要新建一个（TASKS.md），先放两个可以修改的示例任务吗？</translation>
-        </message>
-        <message>
-            <source>Create a task list</source>
-            <translation>新建任务清单</translation>
-        </message>
-        <message>
-            <source>Your settings could not be saved: %1</source>
-            <translation>你的设置没能保存：%1</translation>
-        </message>
-        <message>
-            <source>A run is going</source>
-            <translation>正在运行</translation>
-        </message>
-        <message>
-            <source>The AI is still working. Stop it and close? It stops after the current step, and nothing is left half-written.</source>
-            <translation>AI 还在工作。要停止并关闭吗？它会在当前这一步结束后停下，不会留下写了一半的文件。</translation>
-        </message>
-        <message>
-            <source>Stop and close</source>
-            <translation>停止并关闭</translation>
-        </message>
-        <message>
-            <source>Keep working</source>
-            <translation>继续工作</translation>
-        </message>
-    </context>
-    <context>
-        <name>NoticeBar</name>
-        <message>
-            <source>Close this note</source>
-            <translation>关闭这条提示</translation>
-        </message>
-    </context>
-    <context>
-        <name>RoundCard</name>
-        <message>
-            <source>Open this round: what it did, each file before and after, and Undo</source>
-            <translation>打开这一轮：它做了什么、每个文件前后的对比，以及撤销</translation>
-        </message>
-        <message>
-            <source>Round %1</source>
-            <translation>第 %1 轮</translation>
-        </message>
-        <message>
-            <source>Press Enter to open it</source>
-            <translation>按 Enter 打开</translation>
-        </message>
-    </context>
-    <context>
-        <name>RoundCardList</name>
-        <message>
-            <source>Rounds</source>
-            <translation>每一轮</translation>
-        </message>
-        <message>
-            <source>No rounds yet. Each attempt at a task shows up here as a card: what it did, which files it changed, and what it cost.</source>
-            <translation>还没有任何一轮。AI 每做一次任务，这里就会出现一张卡片：做了什么、改了哪些文件、花了多少钱。</translation>
-        </message>
-        <message>
-            <source>Earlier run, started %1</source>
-            <translation>之前的运行，开始于 %1</translation>
-        </message>
-        <message>
-            <source>Earlier run</source>
-            <translation>之前的运行</translation>
-        </message>
-    </context>
-    <context>
-        <name>RunFlow</name>
-        <message>
-            <source>Starting…</source>
-            <translation>正在启动…</translation>
-        </message>
-        <message>
-            <source>Stopping after this step…</source>
-            <translation>这一步结束后停止…</translation>
-        </message>
-        <message>
-            <source>Answered: %1</source>
-            <translation>已回答：%1</translation>
-        </message>
-        <message>
-            <source>Press Continue to let the AI carry on.</source>
-            <translation>按“继续”让 AI 接着做。</translation>
-        </message>
-    </context>
-    <context>
-        <name>RunPanel</name>
-        <message>
-            <source>Close the welcome note</source>
-            <translation>关闭欢迎提示</translation>
-        </message>
-        <message>
-            <source>Export summary…</source>
-            <translation>导出总结…</translation>
-        </message>
-        <message>
-            <source>Save a document that describes the last run</source>
-            <translation>保存一份记录上次运行的文档</translation>
-        </message>
-        <message>
-            <source>Tasks</source>
-            <translation>任务</translation>
-        </message>
-        <message>
-            <source>%v of %m tasks done</source>
-            <translation>已完成 %v / %m 个任务</translation>
-        </message>
-        <message>
-            <source>How many tasks on the list are checked.</source>
-            <translation>清单上已勾选的任务数量。</translation>
-        </message>
-        <message>
-            <source>Steps</source>
-            <translation>步数</translation>
-        </message>
-        <message>
-            <source>%v of %m steps in this round</source>
-            <translation>本轮已用 %v / %m 步</translation>
-        </message>
-        <message>
-            <source>What the AI is doing right now</source>
-            <translation>AI 此刻在做什么</translation>
-        </message>
-        <message>
-            <source>What the AI is doing</source>
-            <translation>AI 在做什么</translation>
-        </message>
-        <message>
-            <source>Run</source>
-            <translation>运行</translation>
-        </message>
-        <message>
-            <source>Stopping…</source>
-            <translation>正在停止…</translation>
-        </message>
-        <message>
-            <source>Stop</source>
-            <translation>停止</translation>
-        </message>
-        <message>
-            <source>Stopping</source>
-            <translation>正在停止</translation>
-        </message>
-        <message>
-            <source>Continue</source>
-            <translation>继续</translation>
-        </message>
-        <message>
-            <source>Save a PDF, document or web page that tells what the last run did, to read or share (Ctrl+E).</source>
-            <translation>把上次运行做了什么保存成 PDF、文档或网页，方便阅读或分享（Ctrl+E）。</translation>
-        </message>
-        <message>
-            <source>Open a folder first</source>
-            <translation>请先打开一个文件夹</translation>
-        </message>
-        <message>
-            <source>Start the AI on the first unchecked task (Ctrl+R)</source>
-            <translation>让 AI 从第一个未勾选的任务开始（Ctrl+R）</translation>
-        </message>
-        <message>
-            <source>Stop after the current step; nothing is left half-written (Ctrl+.)</source>
-            <translation>当前这一步结束后停止，不会留下写了一半的文件（Ctrl+.）</translation>
-        </message>
-        <message>
-            <source>Stopping after the current step…</source>
-            <translation>当前这一步结束后停止…</translation>
-        </message>
-        <message>
-            <source>Carry on from where the run stopped (Ctrl+R)</source>
-            <translation>从上次停下的地方接着做（Ctrl+R）</translation>
-        </message>
-        <message>
-            <source>No tasks yet</source>
-            <translation>还没有任务</translation>
-        </message>
-        <message>
-            <source>Tasks: %1 of %2 done</source>
-            <translation>任务：已完成 %1 / %2</translation>
-        </message>
-        <message>
-            <source>No round going</source>
-            <translation>当前没有进行中的一轮</translation>
-        </message>
-        <message>
-            <source>Steps: no round going</source>
-            <translation>步数：当前没有进行中的一轮</translation>
-        </message>
-        <message>
-            <source>Steps: %1 of %2 in this round</source>
-            <translation>步数：本轮已用 %1 / %2</translation>
-        </message>
-        <message>
-            <source>Starting…</source>
-            <translation>正在启动…</translation>
-        </message>
-        <message>
-            <source>Round %1</source>
-            <translation>第 %1 轮</translation>
-        </message>
-        <message>
-            <source>Needs your decision</source>
-            <translation>需要你来决定</translation>
-        </message>
-        <message>
-            <source>Welcome! This is a demo: the new website of a small bakery, with its tasks on the left. Press Run to watch the Demo engine work through them and ask you one decision. It works offline, uses no AI and costs nothing.</source>
-            <translation>欢迎！这是一个演示：一家小面包房的新网站，任务列在左边。按“运行”，看演示引擎一项项完成它们，中途还会请你做一个决定。全程离线，不用 AI，也不花钱。</translation>
-        </message>
-        <message>
-            <source>A run is going elsewhere</source>
-            <translation>别处正在运行</translation>
-        </message>
-        <message>
-            <source>Another window or the terminal is running this folder. Wait for it to end.</source>
-            <translation>另一个窗口或终端正在处理这个文件夹，请等它结束。</translation>
-        </message>
-        <message>
-            <source>Ready</source>
-            <translation>准备就绪</translation>
-        </message>
-        <message>
-            <source>Press Run to start the AI on the first unchecked task.</source>
-            <translation>按“运行”，让 AI 从第一个未勾选的任务开始。</translation>
-        </message>
-    </context>
-    <context>
-        <name>Runner</name>
-        <message>
-            <source>The run stopped because of an unexpected error. Details were saved to %1.</source>
-            <translation>运行因意外错误而停止。详细信息已保存到 %1。</translation>
-        </message>
-    </context>
-    <context>
-        <name>TaskDetailsPanel</name>
-        <message>
-            <source>This is a decision for me (HUMAN)</source>
-            <translation>这件事由我来决定（HUMAN）</translation>
-        </message>
-        <message>
-            <source>The AI stops at this task and asks you, instead of doing it itself.</source>
-            <translation>AI 到这个任务会停下来问你，而不是自己去做。</translation>
-        </message>
-        <message>
-            <source>Done when</source>
-            <translation>完成标准</translation>
-        </message>
-        <message>
-            <source>One check per line, e.g. overview.md lists every file</source>
-            <translation>每行一条标准，例如：overview.md 列出了所有文件</translation>
-        </message>
-        <message>
-            <source>How to tell this task is finished, one check per line. The AI must meet each one.</source>
-            <translation>怎样才算完成这个任务，每行一条。AI 必须逐条做到。</translation>
-        </message>
-        <message>
-            <source>Options</source>
-            <translation>选项</translation>
-        </message>
-        <message>
-            <source>One choice per line</source>
-            <translation>每行一个选项</translation>
-        </message>
-        <message>
-            <source>The answers you want to choose from, one per line.</source>
-            <translation>你想从中挑选的答案，每行一个。</translation>
-        </message>
-    </context>
-    <context>
-        <name>TaskItemDelegate</name>
-        <message>
-            <source>◀ now</source>
-            <translation>◀ 正在做</translation>
-        </message>
-        <message>
-            <source>Decided: %1</source>
-            <translation>已决定：%1</translation>
-        </message>
-        <message>
-            <source>Your decision</source>
-            <translation>你的决定</translation>
-        </message>
-        <message>
-            <source>Task text</source>
-            <translation>任务内容</translation>
-        </message>
-        <message>
-            <source>Press Enter to save, Esc to cancel.</source>
-            <translation>按 Enter 保存，按 Esc 取消。</translation>
-        </message>
-    </context>
-    <context>
-        <name>TaskListView</name>
-        <message>
-            <source>Tasks</source>
-            <translation>任务</translation>
-        </message>
-        <message>
-            <source>Your tasks, in the order the AI does them.</source>
-            <translation>你的任务，按 AI 处理的先后排列。</translation>
-        </message>
-    </context>
-    <context>
-        <name>TopBar</name>
-        <message>
-            <source>Open folder…</source>
-            <translation>打开文件夹…</translation>
-        </message>
-        <message>
-            <source>Open a folder (Ctrl+O). The arrow lists recent folders. You can also drop a folder on the window.</source>
-            <translation>打开一个文件夹（Ctrl+O）。点箭头可以看到最近用过的文件夹。也可以直接把文件夹拖到窗口上。</translation>
-        </message>
-        <message>
-            <source>Open &amp;recent</source>
-            <translation>最近打开(&amp;R)</translation>
-        </message>
-        <message>
-            <source>No folder open</source>
-            <translation>还没有打开文件夹</translation>
-        </message>
-        <message>
-            <source>Folder: %1</source>
-            <translation>文件夹：%1</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>无</translation>
-        </message>
-        <message>
-            <source>No recent folders</source>
-            <translation>没有最近打开的文件夹</translation>
-        </message>
-    </context>
-    <context>
-        <name>UndoBar</name>
-        <message>
-            <source>Undo</source>
-            <translation>撤销</translation>
-        </message>
-        <message>
-            <source>Put the deleted task back (Ctrl+Z)</source>
-            <translation>把删掉的任务放回来（Ctrl+Z）</translation>
-        </message>
-        <message>
-            <source>Close</source>
-            <translation>关闭</translation>
-        </message>
-        <message>
-            <source>Hide this message</source>
-            <translation>隐藏这条消息</translation>
-        </message>
-        <message>
-            <source>Task deleted: “%1”</source>
-            <translation>已删除任务：“%1”</translation>
-        </message>
-    </context>
-    <context>
-        <name>WelcomePage</name>
-        <message>
-            <source>Put an AI to work on a folder of your files</source>
-            <translation>让 AI 帮你处理一个文件夹里的文件</translation>
-        </message>
-        <message>
-            <source>Choose a folder of your own: drafts, notes, a small website. Write what you want done as a checklist, press Run, and watch the AI work through it one task at a time. It asks you when a decision is yours, and you can see every file it changed.
+<context>
+    <name></name>
+    <message>
+        <source>Writing the summary…</source>
+        <translation>正在生成总结…</translation>
+    </message>
+    <message>
+        <source>Saved the summary as %1</source>
+        <translation>总结已保存为 %1</translation>
+    </message>
+    <message>
+        <source>Open it</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>The summary could not be written: %1</source>
+        <translation>总结没能保存：%1</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>no AI used, so no tokens and no cost</source>
+        <translation>没有用到 AI，不耗用量，也不花钱</translation>
+    </message>
+    <message>
+        <source>%1 tokens · %2</source>
+        <translation>用量 %1 词元 · 费用 %2</translation>
+    </message>
+    <message>
+        <source>Working on: %1</source>
+        <translation>正在处理：%1</translation>
+    </message>
+    <message>
+        <source>the service is busy</source>
+        <translation>服务繁忙</translation>
+    </message>
+    <message>
+        <source>the connection dropped</source>
+        <translation>连接中断了</translation>
+    </message>
+    <message>
+        <source>the service asked to wait</source>
+        <translation>服务要求稍等</translation>
+    </message>
+    <message>
+        <source>Waiting %1 s: %2</source>
+        <translation>等待 %1 秒：%2</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Every task on the list is checked. The rounds below show which files were written. Add more tasks, or export a summary to share.</source>
+        <translation>清单上的任务都已完成。下方每一轮都列出了写过哪些文件。你可以再添加任务，或导出一份总结发给别人。</translation>
+    </message>
+    <message>
+        <source>Needs your decision</source>
+        <translation>需要你来决定</translation>
+    </message>
+    <message>
+        <source>Answer the question to let the work carry on.</source>
+        <translation>回答这个问题，工作就能继续。</translation>
+    </message>
+    <message>
+        <source>Stopped: no progress on “%1”</source>
+        <translation>已停止：“%1”没有进展</translation>
+    </message>
+    <message>
+        <source>Stopped: no progress</source>
+        <translation>已停止：没有进展</translation>
+    </message>
+    <message>
+        <source>The AI kept trying without getting anywhere. Choose what happens next.</source>
+        <translation>AI 反复尝试，但一直没有进展。请决定接下来怎么做。</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>You stopped the run. Nothing was left half-written. Press Continue to carry on.</source>
+        <translation>你停止了这次运行，没有留下写了一半的文件。按“继续”即可接着做。</translation>
+    </message>
+    <message>
+        <source>Stopped at the round limit</source>
+        <translation>已达到轮数上限，已停止</translation>
+    </message>
+    <message>
+        <source>The run used all of its rounds. Press Continue to give it more.</source>
+        <translation>这次运行的轮数已经用完。按“继续”再给它一些轮数。</translation>
+    </message>
+    <message>
+        <source>Stopped at the spending limit</source>
+        <translation>已达到花费上限，已停止</translation>
+    </message>
+    <message>
+        <source>The run reached the budget you set.</source>
+        <translation>这次运行已经花到你设定的预算。</translation>
+    </message>
+    <message>
+        <source>Already running elsewhere</source>
+        <translation>这个文件夹正在别处运行</translation>
+    </message>
+    <message>
+        <source>Another run is working in this folder (another window or the terminal). Wait for it to finish, then press Run.</source>
+        <translation>另一个运行正在处理这个文件夹（在另一个窗口或终端里）。等它结束后，再按“运行”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the engine needs a working API key</source>
+        <translation>已停止：AI 引擎需要一个可用的 API 密钥</translation>
+    </message>
+    <message>
+        <source>The key is missing or was refused. Choose another engine, or point at the engine&apos;s name for how to make it ready.</source>
+        <translation>密钥没有填写，或者被拒绝了。请换一个 AI 引擎，或把鼠标停在引擎名称上，查看如何让它就绪。</translation>
+    </message>
+    <message>
+        <source>Stopped: the account&apos;s quota is used up</source>
+        <translation>已停止：账户额度已用完</translation>
+    </message>
+    <message>
+        <source>Add credit or raise the limit with the AI provider, then press Continue.</source>
+        <translation>请到 AI 服务商那里充值或提高额度，然后按“继续”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the model does not exist</source>
+        <translation>已停止：没有这个模型</translation>
+    </message>
+    <message>
+        <source>Choose another model next to the engine, then press Continue.</source>
+        <translation>请在 AI 引擎旁边换一个模型，然后按“继续”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the engine could not be reached</source>
+        <translation>已停止：连不上 AI 引擎</translation>
+    </message>
+    <message>
+        <source>Check the internet connection (or that the local server is running), then press Continue.</source>
+        <translation>请检查网络连接（或本机的模型服务是否已启动），然后按“继续”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the engine kept failing</source>
+        <translation>已停止：AI 引擎反复出错</translation>
+    </message>
+    <message>
+        <source>Try again later, or choose another engine.</source>
+        <translation>请稍后再试，或换一个 AI 引擎。</translation>
+    </message>
+    <message>
+        <source>Stopped because of a problem</source>
+        <translation>出了问题，已停止</translation>
+    </message>
+    <message>
+        <source>See the details below. Your files are safe.</source>
+        <translation>详情见下方。你的文件都安然无恙。</translation>
+    </message>
+    <message>
+        <source>Looking at the files in %1</source>
+        <translation>正在查看 %1 里的文件</translation>
+    </message>
+    <message>
+        <source>Looking at the files in the folder</source>
+        <translation>正在查看文件夹里的文件</translation>
+    </message>
+    <message>
+        <source>Reading %1</source>
+        <translation>正在阅读 %1</translation>
+    </message>
+    <message>
+        <source>Writing %1</source>
+        <translation>正在写 %1</translation>
+    </message>
+    <message>
+        <source>Editing %1</source>
+        <translation>正在修改 %1</translation>
+    </message>
+    <message>
+        <source>Deleting %1</source>
+        <translation>正在删除 %1</translation>
+    </message>
+    <message>
+        <source>Searching the files for “%1”</source>
+        <translation>正在文件里查找“%1”</translation>
+    </message>
+    <message>
+        <source>Marking the task as done</source>
+        <translation>正在把任务标记为完成</translation>
+    </message>
+    <message>
+        <source>Writing a question for you</source>
+        <translation>正在给你写一个问题</translation>
+    </message>
+    <message>
+        <source>Giving up on this task for now</source>
+        <translation>暂时放弃这个任务</translation>
+    </message>
+    <message>
+        <source>Using %1</source>
+        <translation>正在使用 %1</translation>
+    </message>
+    <message>
+        <source>The harness reminded the AI to use its tools.</source>
+        <translation>系统提醒 AI 动手使用它的工具。</translation>
+    </message>
+    <message>
+        <source>The harness told the AI its last actions had no effect.</source>
+        <translation>系统告诉 AI：它刚才的操作没有起作用。</translation>
+    </message>
+    <message>
+        <source>The harness told the AI it is running out of steps.</source>
+        <translation>系统告诉 AI：这一轮的步数快用完了。</translation>
+    </message>
+    <message>
+        <source>The harness gave the AI a final warning for this round.</source>
+        <translation>系统向 AI 发出了这一轮的最后提醒。</translation>
+    </message>
+    <message>
+        <source>The harness sent the AI a note.</source>
+        <translation>系统给 AI 发了一条提示。</translation>
+    </message>
+    <message>
+        <source>Asked you a question</source>
+        <translation>向你提了一个问题</translation>
+    </message>
+    <message>
+        <source>Gave up</source>
+        <translation>放弃了</translation>
+    </message>
+    <message>
+        <source>Ran out of steps</source>
+        <translation>步数用完了</translation>
+    </message>
+    <message>
+        <source>Stopped going round in circles</source>
+        <translation>一直在原地打转，已停下</translation>
+    </message>
+    <message>
+        <source>Ran out of time</source>
+        <translation>时间用完了</translation>
+    </message>
+    <message>
+        <source>Engine problem</source>
+        <translation>AI 引擎出了问题</translation>
+    </message>
+    <message>
+        <source>Stopped by you</source>
+        <translation>被你停止</translation>
+    </message>
+    <message>
+        <source>No files changed</source>
+        <translation>没有改动文件</translation>
+    </message>
+    <message>
+        <source>1 file changed: %1</source>
+        <translation>改动了 1 个文件：%1</translation>
+    </message>
+    <message>
+        <source>%1 files changed: %2</source>
+        <translation>改动了 %1 个文件：%2</translation>
+    </message>
+    <message>
+        <source>No progress on “%1”: what now?</source>
+        <translation>“%1”没有进展：接下来怎么办？</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>再试一次</translation>
+    </message>
+    <message>
+        <source>Skip this task (check it yourself)</source>
+        <translation>跳过这个任务（你自己把它勾上）</translation>
+    </message>
+    <message>
+        <source>Rewrite the task</source>
+        <translation>改写这个任务</translation>
+    </message>
+    <message>
+        <source> and %1 more</source>
+        <translation> 等另外 %1 个</translation>
+    </message>
+    <message>
+        <source>Put back as they were before round %1: %2.</source>
+        <translation>已恢复成第 %1 轮之前的样子：%2。</translation>
+    </message>
+    <message>
+        <source>Removed, because round %1 had created them: %2.</source>
+        <translation>已删除，因为它们是第 %1 轮新建的：%2。</translation>
+    </message>
+    <message>
+        <source>%1 was changed after the round, so your version stays and the version from before the round is saved beside it as %2.</source>
+        <translation>%1 在这一轮之后又被改过，所以保留你的版本；这一轮之前的版本另存在旁边，名为 %2。</translation>
+    </message>
+    <message>
+        <source>%1 was created by the round and changed after it, so it stays as you left it.</source>
+        <translation>%1 是这一轮新建的，之后又被改过，所以保持你留下的样子。</translation>
+    </message>
+    <message>
+        <source>Already as before the round: %1.</source>
+        <translation>本来就和这一轮之前一样：%1。</translation>
+    </message>
+    <message>
+        <source>Could not be put back: %1.</source>
+        <translation>没能恢复：%1。</translation>
+    </message>
+    <message>
+        <source>Round %1 had nothing to undo.</source>
+        <translation>第 %1 轮没有需要撤销的内容。</translation>
+    </message>
+    <message>
+        <source>The task “%1” stays ticked in the checklist; untick it if you want it done again.</source>
+        <translation>任务“%1”在清单里仍然是勾选的；如果想让它重做，请取消勾选。</translation>
+    </message>
+    <message>
+        <source>Undo of round %1 put nothing back.</source>
+        <translation>撤销第 %1 轮：没有恢复任何文件。</translation>
+    </message>
+    <message>
+        <source>Undid round %1: %n file(s) put back.</source>
+        <translation>已撤销第 %1 轮：恢复了 %n 个文件。</translation>
+    </message>
+    <message>
+        <source>%n file(s) kept in both versions, because you had changed them.</source>
+        <translation>有 %n 个文件你改过，所以两个版本都保留了。</translation>
+    </message>
+</context>
+<context>
+    <name>BoardFile</name>
+    <message>
+        <source>That task was changed in another program, so your change was not saved. The list now shows %1 as it is.</source>
+        <translation>这个任务刚在别的程序里被改过，所以你的修改没有保存。清单现在显示的是 %1 当前的内容。</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2. Your change was not made.</source>
+        <translation>无法保存 %1：%2。你的修改没有生效。</translation>
+    </message>
+    <message>
+        <source>Your change to %1 could not be saved.</source>
+        <translation>你对 %1 的修改没能保存。</translation>
+    </message>
+</context>
+<context>
+    <name>BoardItemModel</name>
+    <message>
+        <source>Decided: %1</source>
+        <translation>已决定：%1</translation>
+    </message>
+    <message>
+        <source>A decision for you</source>
+        <translation>等你来决定</translation>
+    </message>
+    <message>
+        <source>Decided</source>
+        <translation>已决定</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Not done</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>The AI is working on this now</source>
+        <translation>AI 正在处理这一项</translation>
+    </message>
+    <message>
+        <source>A decision only you can make. Click it (or press Enter) to decide.</source>
+        <translation>这件事只能由你来决定。点一下（或按 Enter）来做决定。</translation>
+    </message>
+    <message>
+        <source>The AI is working on this task now. You can change its text when the run stops.</source>
+        <translation>AI 正在处理这个任务。运行停止后，你就可以修改它的文字。</translation>
+    </message>
+    <message>
+        <source>Double-click or press F2 to change the text. Drag, or press Alt+Up and Alt+Down, to move it.</source>
+        <translation>双击或按 F2 修改文字。拖动它，或按 Alt+↑ 和 Alt+↓，可以调整顺序。</translation>
+    </message>
+</context>
+<context>
+    <name>BoardView</name>
+    <message>
+        <source>No tasks yet. Type one below and press Enter.</source>
+        <translation>还没有任务。在下面输入一个，然后按 Enter。</translation>
+    </message>
+    <message>
+        <source>Add a task…</source>
+        <translation>添加任务…</translation>
+    </message>
+    <message>
+        <source>Add a task</source>
+        <translation>添加任务</translation>
+    </message>
+    <message>
+        <source>Type what you want done and press Enter. It goes at the end of the list (Ctrl+N).</source>
+        <translation>输入你想做的事，按 Enter，它会加到清单末尾（Ctrl+N）。</translation>
+    </message>
+    <message>
+        <source>Decide…</source>
+        <translation>做决定…</translation>
+    </message>
+    <message>
+        <source>Change text</source>
+        <translation>修改文字</translation>
+    </message>
+    <message>
+        <source>Mark as done</source>
+        <translation>标记为完成</translation>
+    </message>
+    <message>
+        <source>This is a decision for me (HUMAN)</source>
+        <translation>这件事由我来决定（HUMAN）</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete this task (you can undo it)</source>
+        <translation>删除这个任务（可以撤销）</translation>
+    </message>
+    <message>
+        <source>Undo delete</source>
+        <translation>撤销删除</translation>
+    </message>
+    <message>
+        <source>Mark as not done</source>
+        <translation>标记为未完成</translation>
+    </message>
+    <message>
+        <source>The AI is working on this task. Stop the run to change or delete it.</source>
+        <translation>AI 正在处理这个任务。要修改或删除它，请先停止运行。</translation>
+    </message>
+</context>
+<context>
+    <name>DecisionDialog</name>
+    <message>
+        <source>Your decision is needed</source>
+        <translation>需要你来决定</translation>
+    </message>
+    <message>
+        <source>The AI stopped to ask you:</source>
+        <translation>AI 停下来问你：</translation>
+    </message>
+    <message>
+        <source>The AI is stuck and needs you to choose:</source>
+        <translation>AI 卡住了，需要你来选：</translation>
+    </message>
+    <message>
+        <source>Yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>%1  (recommended)</source>
+        <translation>%1  （推荐）</translation>
+    </message>
+    <message>
+        <source>Why the AI recommends it: %1</source>
+        <translation>AI 推荐的理由：%1</translation>
+    </message>
+    <message>
+        <source>Another answer…</source>
+        <translation>其他答案…</translation>
+    </message>
+    <message>
+        <source>Write your own answer</source>
+        <translation>自己写一个答案</translation>
+    </message>
+    <message>
+        <source>Your own answer</source>
+        <translation>你自己的答案</translation>
+    </message>
+    <message>
+        <source>Use this answer</source>
+        <translation>就用这个答案</translation>
+    </message>
+    <message>
+        <source>What the AI based this on:</source>
+        <translation>AI 的依据：</translation>
+    </message>
+    <message>
+        <source>Decide later</source>
+        <translation>稍后再决定</translation>
+    </message>
+    <message>
+        <source>Close this and leave the question open. The run waits for your answer.</source>
+        <translation>先关掉，问题保留。运行会一直等你的答案。</translation>
+    </message>
+    <message>
+        <source>No progress was made on “%1”. What now?</source>
+        <translation>“%1”没有任何进展。接下来怎么办？</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>Show this file</source>
+        <translation>查看这个文件</translation>
+    </message>
+    <message>
+        <source>Write an answer first, or choose one of the options.</source>
+        <translation>请先写一个答案，或者选一个选项。</translation>
+    </message>
+    <message>
+        <source>Saved your answer: %1</source>
+        <translation>已保存你的答案：%1</translation>
+    </message>
+    <message>
+        <source>The answer could not be saved: %1</source>
+        <translation>答案没能保存：%1</translation>
+    </message>
+    <message>
+        <source>Tick the task yourself in the list when it is done (or now, to skip it), then press Continue.</source>
+        <translation>任务完成后，请在清单里亲自把它勾上（现在勾上就是跳过它），然后按“继续”。</translation>
+    </message>
+    <message>
+        <source>Change the task&apos;s words in the list on the left so the AI understands it better, then press Continue.</source>
+        <translation>在左边的清单里改一改任务的说法，让 AI 更容易理解，然后按“继续”。</translation>
+    </message>
+    <message>
+        <source>The AI can carry on from here.</source>
+        <translation>AI 可以从这里接着做了。</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>暂不</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+</context>
+<context>
+    <name>EnginePicker</name>
+    <message>
+        <source>&amp;Engine</source>
+        <translation>AI 引擎(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Which AI model of the engine does the work.</source>
+        <translation>由这个 AI 引擎的哪个模型来干活。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Demo (offline, no AI)</source>
+        <translation>演示（离线，不用 AI）</translation>
+    </message>
+    <message>
+        <source>Claude</source>
+        <translation>Claude</translation>
+    </message>
+    <message>
+        <source>OpenAI</source>
+        <translation>OpenAI</translation>
+    </message>
+    <message>
+        <source>Local (Ollama, LM Studio)</source>
+        <translation>本机（Ollama、LM Studio）</translation>
+    </message>
+    <message>
+        <source>It needs an API key. Typing the key into the app comes in the next version; until then, set %1 in your environment and start Harness Desk again.</source>
+        <translation>它需要一个 API 密钥。下一版可以直接在应用里填写密钥；在那之前，请在系统环境变量里设置 %1，然后重新打开 Harness Desk。</translation>
+    </message>
+    <message>
+        <source>Start Ollama or LM Studio on this computer, with a model that can use tools, then choose Local again.</source>
+        <translation>请在这台电脑上启动 Ollama 或 LM Studio，并加载一个会使用工具的模型，然后重新选择“本机”。</translation>
+    </message>
+    <message>
+        <source>%1 is not ready.</source>
+        <translation>%1 还没有就绪。</translation>
+    </message>
+    <message>
+        <source>checking</source>
+        <translation>检查中</translation>
+    </message>
+    <message>
+        <source>Checking whether it is ready…</source>
+        <translation>正在检查是否就绪…</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>已就绪</translation>
+    </message>
+    <message>
+        <source>Ready.</source>
+        <translation>已就绪。</translation>
+    </message>
+    <message>
+        <source>not ready</source>
+        <translation>未就绪</translation>
+    </message>
+    <message>
+        <source>Not ready.</source>
+        <translation>未就绪。</translation>
+    </message>
+    <message>
+        <source>Details: %1</source>
+        <translation>详情：%1</translation>
+    </message>
+    <message>
+        <source>Engine: %1</source>
+        <translation>AI 引擎：%1</translation>
+    </message>
+    <message>
+        <source>scripted (no AI)</source>
+        <translation>预设脚本</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s default</source>
+        <translation>引擎默认模型</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorDialog</name>
+    <message>
+        <source>Something went wrong</source>
+        <translation>出错了</translation>
+    </message>
+    <message>
+        <source>Something went wrong inside Harness Desk. Your files are safe. The details were saved to %1. “Copy details” puts them on the clipboard, so you can send them to whoever helps you.</source>
+        <translation>Harness Desk 内部出了点问题，你的文件都安然无恙。详细信息已保存到 %1。点“复制详情”会把它们放到剪贴板，方便你发给帮你处理的人。</translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation>复制详情</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceDialog</name>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>Round %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Reading what this round did…</source>
+        <translation>正在读取这一轮做了什么…</translation>
+    </message>
+    <message>
+        <source>What the round did</source>
+        <translation>这一轮做了什么</translation>
+    </message>
+    <message>
+        <source>Files this round changed</source>
+        <translation>这一轮改动的文件</translation>
+    </message>
+    <message>
+        <source>Pick a file to see it before and after the round</source>
+        <translation>选一个文件，查看它在这一轮前后的样子</translation>
+    </message>
+    <message>
+        <source>The file before and after the round</source>
+        <translation>文件在这一轮前后的对比</translation>
+    </message>
+    <message>
+        <source>Lines with a minus were removed, lines with a plus added</source>
+        <translation>带减号的行被删掉了，带加号的行是新加的</translation>
+    </message>
+    <message>
+        <source>Green lines (+) are what the round added, red lines (−) what it removed; the lines around them stayed the same.</source>
+        <translation>绿色的行（+）是这一轮新加的，红色的行（−）是它删掉的；周围的行保持不变。</translation>
+    </message>
+    <message>
+        <source>Undo this round…</source>
+        <translation>撤销这一轮…</translation>
+    </message>
+    <message>
+        <source>Undo this round</source>
+        <translation>撤销这一轮</translation>
+    </message>
+    <message>
+        <source>Put the files this round changed back as they were</source>
+        <translation>把这一轮改动的文件恢复原样</translation>
+    </message>
+    <message>
+        <source>This round&apos;s records could not be read: %1</source>
+        <translation>无法读取这一轮的记录：%1</translation>
+    </message>
+    <message>
+        <source>This round changed no files.</source>
+        <translation>这一轮没有改动任何文件。</translation>
+    </message>
+    <message>
+        <source>A run is going. Undo is possible once it stops.</source>
+        <translation>正在运行。停止后才能撤销。</translation>
+    </message>
+    <message>
+        <source>What it says it did: %1</source>
+        <translation>它说自己做了：%1</translation>
+    </message>
+    <message>
+        <source>What it found: %1</source>
+        <translation>它发现：%1</translation>
+    </message>
+    <message>
+        <source>Evidence it pointed to: %1</source>
+        <translation>它给出的依据：%1</translation>
+    </message>
+    <message>
+        <source>Problem: %1</source>
+        <translation>问题：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The harness refused %n file action(s) outside what the AI may touch.</source>
+        <translation>
+            <numerusform>系统拒绝了 %n 个超出 AI 权限范围的文件操作。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No summary was recorded for this round.</source>
+        <translation>这一轮没有记录总结。</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>一个文件夹</translation>
+    </message>
+    <message>
+        <source>new file, %1</source>
+        <translation>新文件，%1</translation>
+    </message>
+    <message>
+        <source>deleted, was %1</source>
+        <translation>已删除，原为 %1</translation>
+    </message>
+    <message>
+        <source>changed, %1 → %2</source>
+        <translation>已修改，%1 → %2</translation>
+    </message>
+    <message>
+        <source>The saved copy of this file is missing or damaged, so its content cannot be shown.</source>
+        <translation>这个文件保存的副本丢失或损坏了，所以无法显示内容。</translation>
+    </message>
+    <message>
+        <source>This file is not plain text (or is very large), so only its size is shown: before %1, after %2.</source>
+        <translation>这个文件不是纯文本（或者太大），所以只显示大小：之前 %1，之后 %2。</translation>
+    </message>
+    <message>
+        <source>The text is the same (only the file&apos;s bytes changed, e.g. line endings).</source>
+        <translation>文字内容没有变化（只是文件的字节变了，例如换行符）。</translation>
+    </message>
+    <message>
+        <source>Undo this round?</source>
+        <translation>要撤销这一轮吗？</translation>
+    </message>
+    <message>
+        <source>The files round %1 changed go back to how they were before it. A file you changed yourself since is kept, with the earlier version saved beside it.</source>
+        <translation>第 %1 轮改动的文件会恢复成这一轮之前的样子。之后你自己改过的文件会保留，之前的版本另存在旁边。</translation>
+    </message>
+    <message>
+        <source>Put the files back</source>
+        <translation>恢复这些文件</translation>
+    </message>
+    <message>
+        <source>Undone</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>Nothing was put back: %1</source>
+        <translation>没有恢复任何文件：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <source>PDF (to read and print)</source>
+        <translation>PDF（适合阅读和打印）</translation>
+    </message>
+    <message>
+        <source>Document for Word or LibreOffice (ODT)</source>
+        <translation>Word 或 LibreOffice 文档（ODT）</translation>
+    </message>
+    <message>
+        <source>Web page (HTML)</source>
+        <translation>网页（HTML）</translation>
+    </message>
+    <message>
+        <source>Plain text (Markdown)</source>
+        <translation>纯文本（Markdown）</translation>
+    </message>
+    <message>
+        <source>Export summary</source>
+        <translation>导出总结</translation>
+    </message>
+    <message>
+        <source>Save a document that tells what the AI did in %1: the tasks, the decisions, each round and what it cost.</source>
+        <translation>保存一份文档，记录 AI 在 %1 里做了什么：任务、决定、每一轮以及花费。</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Include</source>
+        <translation>包含</translation>
+    </message>
+    <message>
+        <source>This run (the latest)</source>
+        <translation>这次运行（最新的一次）</translation>
+    </message>
+    <message>
+        <source>This run (the one picked above the rounds)</source>
+        <translation>这次运行（在“每一轮”上方选中的那次）</translation>
+    </message>
+    <message>
+        <source>Every run in this folder, in order</source>
+        <translation>这个文件夹的每一次运行，按先后顺序</translation>
+    </message>
+    <message>
+        <source>One document with every run: useful when your work went on after a decision</source>
+        <translation>把所有运行放进一份文档：工作在做完某个决定后又继续了的时候很有用</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Choose where to save the summary</source>
+        <translation>选择总结的保存位置</translation>
+    </message>
+    <message>
+        <source>history</source>
+        <translation>全部记录</translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation>总结</translation>
+    </message>
+    <message>
+        <source>Save the summary as</source>
+        <translation>把总结另存为</translation>
+    </message>
+</context>
+<context>
+    <name>FilePreviewDialog</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Contents of %1</source>
+        <translation>%1 的内容</translation>
+    </message>
+    <message>
+        <source>A copy for reading; changes here are not saved.</source>
+        <translation>这是一份只供阅读的副本，在这里的修改不会保存。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist (any more).</source>
+        <translation>%1 不存在（或已被删除）。</translation>
+    </message>
+    <message>
+        <source>%1 is not a text file, so it cannot be shown here.</source>
+        <translation>%1 不是文本文件，无法在这里显示。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be shown: %2</source>
+        <translation>%1 无法显示：%2</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryPicker</name>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Asked you a question</source>
+        <translation>向你提了一个问题</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Stopped by a problem</source>
+        <translation>出了问题而停止</translation>
+    </message>
+    <message>
+        <source>Did not finish</source>
+        <translation>没有完成</translation>
+    </message>
+    <message>
+        <source>d MMM yyyy, HH:mm</source>
+        <translation>yyyy年M月d日 HH:mm</translation>
+    </message>
+    <message>
+        <source>Show the rounds of</source>
+        <translation>显示哪次运行的每一轮</translation>
+    </message>
+    <message>
+        <source>The recent runs, or one earlier run of this folder</source>
+        <translation>最近的运行，或这个文件夹之前的某一次运行</translation>
+    </message>
+    <message>
+        <source>Pick an earlier run to see its rounds; open a round to see what it changed</source>
+        <translation>选一次之前的运行，查看它的每一轮；打开某一轮，查看它改了什么</translation>
+    </message>
+    <message>
+        <source>Demo</source>
+        <translation>演示</translation>
+    </message>
+    <message>
+        <source>Recent runs</source>
+        <translation>最近的运行</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open folder…</source>
+        <translation>打开文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a fresh copy of the &amp;demo</source>
+        <translation>打开一份全新的演示(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;New task</source>
+        <translation>新建任务(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Export summary…</source>
+        <translation>导出总结(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Run or continue</source>
+        <translation>运行或继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Answer the open &amp;decision…</source>
+        <translation>回答待定的决定(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Open a folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>A run is going in %1. Stop it before opening another folder.</source>
+        <translation>%1 正在运行。请先停止它，再打开别的文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist (any more).</source>
+        <translation>%1 不存在（或已被删除）。</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder.</source>
+        <translation>%1 不是文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 has a folder called TASKS.md where the task list should be. Rename that folder, then open this one again.</source>
+        <translation>%1 里本该放任务清单的地方，有一个名叫 TASKS.md 的文件夹。请给那个文件夹改个名，然后重新打开。</translation>
+    </message>
+    <message>
+        <source>That folder could not be opened: %1</source>
+        <translation>无法打开这个文件夹：%1</translation>
+    </message>
+    <message>
+        <source>This folder has no task list yet. Create one (TASKS.md) with two example tasks you can change?</source>
+        <translation>这个文件夹还没有任务清单。要新建一个（TASKS.md），先放两个可以修改的示例任务吗？</translation>
+    </message>
+    <message>
+        <source>Create a task list</source>
+        <translation>新建任务清单</translation>
+    </message>
+    <message>
+        <source>Your settings could not be saved: %1</source>
+        <translation>你的设置没能保存：%1</translation>
+    </message>
+    <message>
+        <source>A run is going</source>
+        <translation>正在运行</translation>
+    </message>
+    <message>
+        <source>The AI is still working. Stop it and close? It stops after the current step, and nothing is left half-written.</source>
+        <translation>AI 还在工作。要停止并关闭吗？它会在当前这一步结束后停下，不会留下写了一半的文件。</translation>
+    </message>
+    <message>
+        <source>Stop and close</source>
+        <translation>停止并关闭</translation>
+    </message>
+    <message>
+        <source>Keep working</source>
+        <translation>继续工作</translation>
+    </message>
+</context>
+<context>
+    <name>NoticeBar</name>
+    <message>
+        <source>Close this note</source>
+        <translation>关闭这条提示</translation>
+    </message>
+</context>
+<context>
+    <name>RoundCard</name>
+    <message>
+        <source>Open this round: what it did, each file before and after, and Undo</source>
+        <translation>打开这一轮：它做了什么、每个文件前后的对比，以及撤销</translation>
+    </message>
+    <message>
+        <source>Round %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Press Enter to open it</source>
+        <translation>按 Enter 打开</translation>
+    </message>
+</context>
+<context>
+    <name>RoundCardList</name>
+    <message>
+        <source>Rounds</source>
+        <translation>每一轮</translation>
+    </message>
+    <message>
+        <source>No rounds yet. Each attempt at a task shows up here as a card: what it did, which files it changed, and what it cost.</source>
+        <translation>还没有任何一轮。AI 每做一次任务，这里就会出现一张卡片：做了什么、改了哪些文件、花了多少钱。</translation>
+    </message>
+    <message>
+        <source>Earlier run, started %1</source>
+        <translation>之前的运行，开始于 %1</translation>
+    </message>
+    <message>
+        <source>Earlier run</source>
+        <translation>之前的运行</translation>
+    </message>
+</context>
+<context>
+    <name>RunFlow</name>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Stopping after this step…</source>
+        <translation>这一步结束后停止…</translation>
+    </message>
+    <message>
+        <source>Answered: %1</source>
+        <translation>已回答：%1</translation>
+    </message>
+    <message>
+        <source>Press Continue to let the AI carry on.</source>
+        <translation>按“继续”让 AI 接着做。</translation>
+    </message>
+</context>
+<context>
+    <name>RunPanel</name>
+    <message>
+        <source>Close the welcome note</source>
+        <translation>关闭欢迎提示</translation>
+    </message>
+    <message>
+        <source>Export summary…</source>
+        <translation>导出总结…</translation>
+    </message>
+    <message>
+        <source>Save a document that describes the last run</source>
+        <translation>保存一份记录上次运行的文档</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>%v of %m tasks done</source>
+        <translation>已完成 %v / %m 个任务</translation>
+    </message>
+    <message>
+        <source>How many tasks on the list are checked.</source>
+        <translation>清单上已勾选的任务数量。</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>%v of %m steps in this round</source>
+        <translation>本轮已用 %v / %m 步</translation>
+    </message>
+    <message>
+        <source>What the AI is doing right now</source>
+        <translation>AI 此刻在做什么</translation>
+    </message>
+    <message>
+        <source>What the AI is doing</source>
+        <translation>AI 在做什么</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Save a PDF, document or web page that tells what the last run did, to read or share (Ctrl+E).</source>
+        <translation>把上次运行做了什么保存成 PDF、文档或网页，方便阅读或分享（Ctrl+E）。</translation>
+    </message>
+    <message>
+        <source>Open a folder first</source>
+        <translation>请先打开一个文件夹</translation>
+    </message>
+    <message>
+        <source>Start the AI on the first unchecked task (Ctrl+R)</source>
+        <translation>让 AI 从第一个未勾选的任务开始（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Stop after the current step; nothing is left half-written (Ctrl+.)</source>
+        <translation>当前这一步结束后停止，不会留下写了一半的文件（Ctrl+.）</translation>
+    </message>
+    <message>
+        <source>Stopping after the current step…</source>
+        <translation>当前这一步结束后停止…</translation>
+    </message>
+    <message>
+        <source>Carry on from where the run stopped (Ctrl+R)</source>
+        <translation>从上次停下的地方接着做（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>No tasks yet</source>
+        <translation>还没有任务</translation>
+    </message>
+    <message>
+        <source>Tasks: %1 of %2 done</source>
+        <translation>任务：已完成 %1 / %2</translation>
+    </message>
+    <message>
+        <source>No round going</source>
+        <translation>当前没有进行中的一轮</translation>
+    </message>
+    <message>
+        <source>Steps: no round going</source>
+        <translation>步数：当前没有进行中的一轮</translation>
+    </message>
+    <message>
+        <source>Steps: %1 of %2 in this round</source>
+        <translation>步数：本轮已用 %1 / %2</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Round %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Needs your decision</source>
+        <translation>需要你来决定</translation>
+    </message>
+    <message>
+        <source>Welcome! This is a demo: the new website of a small bakery, with its tasks on the left. Press Run to watch the Demo engine work through them and ask you one decision. It works offline, uses no AI and costs nothing.</source>
+        <translation>欢迎！这是一个演示：一家小面包房的新网站，任务列在左边。按“运行”，看演示引擎一项项完成它们，中途还会请你做一个决定。全程离线，不用 AI，也不花钱。</translation>
+    </message>
+    <message>
+        <source>A run is going elsewhere</source>
+        <translation>别处正在运行</translation>
+    </message>
+    <message>
+        <source>Another window or the terminal is running this folder. Wait for it to end.</source>
+        <translation>另一个窗口或终端正在处理这个文件夹，请等它结束。</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>准备就绪</translation>
+    </message>
+    <message>
+        <source>Press Run to start the AI on the first unchecked task.</source>
+        <translation>按“运行”，让 AI 从第一个未勾选的任务开始。</translation>
+    </message>
+</context>
+<context>
+    <name>Runner</name>
+    <message>
+        <source>The run stopped because of an unexpected error. Details were saved to %1.</source>
+        <translation>运行因意外错误而停止。详细信息已保存到 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>TaskDetailsPanel</name>
+    <message>
+        <source>This is a decision for me (HUMAN)</source>
+        <translation>这件事由我来决定（HUMAN）</translation>
+    </message>
+    <message>
+        <source>The AI stops at this task and asks you, instead of doing it itself.</source>
+        <translation>AI 到这个任务会停下来问你，而不是自己去做。</translation>
+    </message>
+    <message>
+        <source>Done when</source>
+        <translation>完成标准</translation>
+    </message>
+    <message>
+        <source>One check per line, e.g. overview.md lists every file</source>
+        <translation>每行一条标准，例如：overview.md 列出了所有文件</translation>
+    </message>
+    <message>
+        <source>How to tell this task is finished, one check per line. The AI must meet each one.</source>
+        <translation>怎样才算完成这个任务，每行一条。AI 必须逐条做到。</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>One choice per line</source>
+        <translation>每行一个选项</translation>
+    </message>
+    <message>
+        <source>The answers you want to choose from, one per line.</source>
+        <translation>你想从中挑选的答案，每行一个。</translation>
+    </message>
+</context>
+<context>
+    <name>TaskItemDelegate</name>
+    <message>
+        <source>◀ now</source>
+        <translation>◀ 正在做</translation>
+    </message>
+    <message>
+        <source>Decided: %1</source>
+        <translation>已决定：%1</translation>
+    </message>
+    <message>
+        <source>Your decision</source>
+        <translation>你的决定</translation>
+    </message>
+    <message>
+        <source>Task text</source>
+        <translation>任务内容</translation>
+    </message>
+    <message>
+        <source>Press Enter to save, Esc to cancel.</source>
+        <translation>按 Enter 保存，按 Esc 取消。</translation>
+    </message>
+</context>
+<context>
+    <name>TaskListView</name>
+    <message>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Your tasks, in the order the AI does them.</source>
+        <translation>你的任务，按 AI 处理的先后排列。</translation>
+    </message>
+</context>
+<context>
+    <name>TopBar</name>
+    <message>
+        <source>Open folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <source>Open a folder (Ctrl+O). The arrow lists recent folders. You can also drop a folder on the window.</source>
+        <translation>打开一个文件夹（Ctrl+O）。点箭头可以看到最近用过的文件夹。也可以直接把文件夹拖到窗口上。</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>No folder open</source>
+        <translation>还没有打开文件夹</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>No recent folders</source>
+        <translation>没有最近打开的文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Put the deleted task back (Ctrl+Z)</source>
+        <translation>把删掉的任务放回来（Ctrl+Z）</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Hide this message</source>
+        <translation>隐藏这条消息</translation>
+    </message>
+    <message>
+        <source>Task deleted: “%1”</source>
+        <translation>已删除任务：“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <source>Put an AI to work on a folder of your files</source>
+        <translation>让 AI 帮你处理一个文件夹里的文件</translation>
+    </message>
+    <message>
+        <source>Choose a folder of your own: drafts, notes, a small website. Write what you want done as a checklist, press Run, and watch the AI work through it one task at a time. It asks you when a decision is yours, and you can see every file it changed.
 
 Drop a folder anywhere on this window to open it.</source>
-            <translation>选一个你自己的文件夹：草稿、笔记、一个小网站都可以。把想做的事写成一份任务清单，按“运行”，看 AI 一项一项地完成。遇到该由你拿主意的事，它会来问你；它改过的每个文件，你都看得到。
+        <translation>选一个你自己的文件夹：草稿、笔记、一个小网站都可以。把想做的事写成一份任务清单，按“运行”，看 AI 一项一项地完成。遇到该由你拿主意的事，它会来问你；它改过的每个文件，你都看得到。
 
 把文件夹拖到窗口任意位置，就能打开它。</translation>
-        </message>
-        <message>
-            <source>Open a folder…</source>
-            <translation>打开文件夹…</translation>
-        </message>
-        <message>
-            <source>Try the demo first (a bakery's website, no AI needed)</source>
-            <translation>先试试演示（一家面包房的网站，不需要 AI）</translation>
-        </message>
-        <message>
-            <source>Recent folders</source>
-            <translation>最近打开的文件夹</translation>
-        </message>
-        <message>
-            <source>Open %1</source>
-            <translation>打开 %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>Wording</name>
-        <message>
-            <source>A round is one attempt at one task, with a fresh start: the AI reads the task, works on it, and ends the round by finishing, asking you, or giving up.</source>
-            <translation>一“轮”是对一个任务从头开始的一次尝试：AI 读任务、动手做，最后以完成、向你提问或放弃来结束这一轮。</translation>
-        </message>
-        <message>
-            <source>A step is one turn of the AI inside a round: it answers once and its file actions are carried out. Each round has a limit on steps, so it never runs on forever.</source>
-            <translation>一“步”是 AI 在一轮里的一次行动：它回复一次，它要做的文件操作随即执行。每一轮的步数都有上限，所以不会没完没了地做下去。</translation>
-        </message>
-        <message>
-            <source>The engine is the AI service that does the work: Demo (offline, no AI, free), Claude, OpenAI, or a local model on this computer.</source>
-            <translation>AI 引擎就是实际干活的 AI 服务：演示（离线、不用 AI、免费）、Claude、OpenAI，或者这台电脑上的本地模型。</translation>
-        </message>
-    </context>
-    <context>
-        <name>WorkspacePage</name>
-        <message>
-            <source>Tasks</source>
-            <translation>任务</translation>
-        </message>
-        <message>
-            <source>The list of what you want done, saved as TASKS.md in the folder. The AI works through it from the top.</source>
-            <translation>你想完成的事情清单，保存在文件夹里的 TASKS.md。AI 从上往下逐项处理。</translation>
-        </message>
-        <message>
-            <source>Drop a folder anywhere on this window to open it.</source>
-            <translation>把文件夹拖到窗口任意位置，就能打开它。</translation>
-        </message>
-        <message>
-            <source>Rounds, newest first</source>
-            <translation>每一轮，最新的在最上面</translation>
-        </message>
-        <message>
-            <source>&amp;Show:</source>
-            <translation>显示(&amp;S)：</translation>
-        </message>
-    </context>
+    </message>
+    <message>
+        <source>Open a folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <source>Try the demo first (a bakery&apos;s website, no AI needed)</source>
+        <translation>先试试演示（一家面包房的网站，不需要 AI）</translation>
+    </message>
+    <message>
+        <source>Recent folders</source>
+        <translation>最近打开的文件夹</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+</context>
+<context>
+    <name>Wording</name>
+    <message>
+        <source>A round is one attempt at one task, with a fresh start: the AI reads the task, works on it, and ends the round by finishing, asking you, or giving up.</source>
+        <translation>一“轮”是对一个任务从头开始的一次尝试：AI 读任务、动手做，最后以完成、向你提问或放弃来结束这一轮。</translation>
+    </message>
+    <message>
+        <source>A step is one turn of the AI inside a round: it answers once and its file actions are carried out. Each round has a limit on steps, so it never runs on forever.</source>
+        <translation>一“步”是 AI 在一轮里的一次行动：它回复一次，它要做的文件操作随即执行。每一轮的步数都有上限，所以不会没完没了地做下去。</translation>
+    </message>
+    <message>
+        <source>The engine is the AI service that does the work: Demo (offline, no AI, free), Claude, OpenAI, or a local model on this computer.</source>
+        <translation>AI 引擎就是实际干活的 AI 服务：演示（离线、不用 AI、免费）、Claude、OpenAI，或者这台电脑上的本地模型。</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspacePage</name>
+    <message>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>The list of what you want done, saved as TASKS.md in the folder. The AI works through it from the top.</source>
+        <translation>你想完成的事情清单，保存在文件夹里的 TASKS.md。AI 从上往下逐项处理。</translation>
+    </message>
+    <message>
+        <source>Drop a folder anywhere on this window to open it.</source>
+        <translation>把文件夹拖到窗口任意位置，就能打开它。</translation>
+    </message>
+    <message>
+        <source>Rounds, newest first</source>
+        <translation>每一轮，最新的在最上面</translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>显示(&amp;S)：</translation>
+    </message>
+</context>
 </TS>
