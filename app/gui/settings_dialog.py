@@ -45,9 +45,13 @@ class SettingsDialog(QDialog):
         column.addStretch(1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel, self)
+        self._buttons = buttons
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         column.addWidget(buttons)
+
+    def button_box(self) -> QDialogButtonBox:
+        return self._buttons
 
     # -- building --------------------------------------------------------------------------
     def _limits_group(self, settings: Settings) -> QGroupBox:
