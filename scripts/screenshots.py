@@ -3,8 +3,10 @@
     python scripts/screenshots.py [OUTPUT_FOLDER]
 
 empty.png (no folder open), board.png (the demo, before Run), running.png (a round under
-way), decision.png (the decision dialog over the window), done.png (every task checked).
-Runs on a temporary copy of the demo workspace with a throwaway settings folder.
+way), decision.png (the decision dialog over the window), done.png (every task checked),
+engine-settings.png (Engine settings for Claude, as a first-time user sees it: no key yet),
+settings.png (the Settings dialog). Runs on a temporary copy of the demo workspace with a
+throwaway settings folder and an empty in-memory keychain (the machine's is never touched).
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ def main() -> int:
         os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
         from app.gui.first_start import demo_copy
 
+        use_empty_keychain()
         return shoot(demo_copy(fresh=True), out)  # the very copy a first start opens
 
 
 def shoot(folder: Path, out: Path) -> int:
-    from PySide6.QtCore import QPoint, qInstallMessageHandler
-    from PySide6.QtGui import QColor, QPainter
+    from PySide6.QtCore import qInstallMessageHandler
 
     from app.core import events as ev
     from app.core.settings import Settings
@@ -65,14 +67,7 @@ def shoot(folder: Path, out: Path) -> int:
     wait(app, lambda: bool(dialogs), 60)
     dialog = dialogs[0]
     wait(app, lambda: False, 0.5)
-    shot = window.grab()
-    painter = QPainter(shot)
-    painter.fillRect(shot.rect(), QColor(0, 0, 0, 64))  # the window behind, dimmed
-    picture = dialog.grab()
-    painter.drawPixmap(QPoint((shot.width() - picture.width()) // 2,
-                              (shot.height() - picture.height()) // 2), picture)
-    painter.end()
-    save(shot, out / "decision.png")
+    save(over(window, dialog), out / "decision.png")
 
     ended: list = []
     window.run_ended.connect(ended.append)
@@ -82,8 +77,64 @@ def shoot(folder: Path, out: Path) -> int:
     wait(app, lambda: bool(ended), 60)
     wait(app, lambda: False, 0.8)
     save(window.grab(), out / "done.png")
+    shoot_settings(app, window, out)
     window.close()
     return 0 if ended and ended[0].state == "done" else 1
+
+
+def shoot_settings(app, window, out: Path) -> None:
+    """The two settings dialogs, each over the window as a person first opens them."""
+    checked: list = []
+    window.open_engine_settings("anthropic")
+    engine_dialog = window.engine_settings_dialog
+    engine_dialog.connection_checked.connect(checked.append)
+    wait(app, lambda: bool(checked) and "anthropic" in engine_dialog._states, 15)
+    wait(app, lambda: False, 0.3)
+    save(over(window, engine_dialog), out / "engine-settings.png")
+    engine_dialog.reject()
+
+    window.open_settings()
+    wait(app, lambda: False, 0.3)
+    save(over(window, window.settings_dialog), out / "settings.png")
+    window.settings_dialog.reject()
+
+
+def over(window, dialog):
+    """The window, dimmed, with the dialog in its middle (the offscreen platform draws
+    no window manager, so the two are put together here)."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QColor, QPainter
+
+    shot = window.grab()
+    painter = QPainter(shot)
+    painter.fillRect(shot.rect(), QColor(0, 0, 0, 64))
+    picture = dialog.grab()
+    painter.drawPixmap(QPoint((shot.width() - picture.width()) // 2,
+                              (shot.height() - picture.height()) // 2), picture)
+    painter.end()
+    return shot
+
+
+def use_empty_keychain() -> None:
+    """An empty keychain in memory, so the screenshots show what
+    a first-time user on a desktop sees, and nothing is read from or written to the real one."""
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    class EmptyKeychain(KeyringBackend):
+        priority = 1
+        store: dict = {}
+
+        def get_password(self, service, username):
+            return self.store.get((service, username))
+
+        def set_password(self, service, username, password):
+            self.store[(service, username)] = password
+
+        def delete_password(self, service, username):
+            self.store.pop((service, username), None)
+
+    keyring.set_keyring(EmptyKeychain())
 
 
 def wait(app, done, seconds: float) -> bool:

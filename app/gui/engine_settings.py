@@ -46,6 +46,7 @@ class EngineSettingsDialog(QDialog):
         self._build()
         self.engine.setCurrentIndex(max(0, self.engine.findData(engine_id)))
         self._on_engine_picked()
+        self.adjustSize()
 
     # -- building --------------------------------------------------------------------------
     def _build(self) -> None:
@@ -57,9 +58,15 @@ class EngineSettingsDialog(QDialog):
                                  ("openai", self.tr("OpenAI")),
                                  ("local", self.tr("Local (Ollama, LM Studio)"))):
             self.engine.addItem(words, engine_id)
+        column.addLayout(form)
         look.set_accessible(self.engine, self.tr("Engine to set up"))
         self.engine.setToolTip(self.tr("Which engine these settings are for."))
         form.addRow(self.tr("&Engine"), self.engine)
+        self.intro = _sentence(self)
+        self.intro.setObjectName("engineIntro")
+        self.intro.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        column.addWidget(self.intro)
+        self.fields = QFormLayout()
 
         self.key_row = QWidget(self)
         key_column = QVBoxLayout(self.key_row)
@@ -85,7 +92,7 @@ class EngineSettingsDialog(QDialog):
         key_column.addWidget(self.key_status)
         self.key_label = QLabel(self.tr("API &key"), self)
         self.key_label.setBuddy(self.key_field)
-        form.addRow(self.key_label, self.key_row)
+        self.fields.addRow(self.key_label, self.key_row)
 
         self.address_row = QWidget(self)
         address_line = QHBoxLayout(self.address_row)
@@ -107,18 +114,19 @@ class EngineSettingsDialog(QDialog):
             self.presets[name] = button
         self.address_label = QLabel(self.tr("Server &address"), self)
         self.address_label.setBuddy(self.address)
-        form.addRow(self.address_label, self.address_row)
+        self.fields.addRow(self.address_label, self.address_row)
 
         self.model = QComboBox(self)
         self.model.setObjectName("engineModel")
         self.model.setEditable(True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.model.setMinimumContentsLength(24)
         self.model.lineEdit().setPlaceholderText(self.tr("the engine's default"))
         look.set_accessible(self.model, self.tr("Model"))
         self.model.setToolTip(self.tr("Which AI model does the work. The list comes from the "
                                       "engine when it can be reached."))
-        form.addRow(self.tr("&Model"), self.model)
-        column.addLayout(form)
+        self.fields.addRow(self.tr("&Model"), self.model)
+        column.addLayout(self.fields)
 
         test_line = QHBoxLayout()
         self.test_button = QPushButton(self.tr("&Test connection"), self)
@@ -133,13 +141,13 @@ class EngineSettingsDialog(QDialog):
         self.verdict_detail.setStyleSheet(f"color: {look.css(look.muted_colour())};")
         column.addWidget(self.verdict)
         column.addWidget(self.verdict_detail)
-        column.addStretch(1)
+        column.addSpacing(6)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         column.addWidget(buttons)
-        self.resize(620, 360)
+        self.setMinimumWidth(640)
 
         self.engine.currentIndexChanged.connect(lambda _i: self._on_engine_picked())
         self.save_key_button.clicked.connect(self._on_save_key_clicked)
@@ -176,6 +184,7 @@ class EngineSettingsDialog(QDialog):
         self.key_row.setVisible(keyed)
         self.address_label.setVisible(not keyed)
         self.address_row.setVisible(not keyed)
+        self.intro.setText(self._intro(engine_id))
         if keyed:
             self.key_field.clear()
             self.key_field.setPlaceholderText(
@@ -274,11 +283,25 @@ class EngineSettingsDialog(QDialog):
         if found.models:
             self._models[engine_id] = list(found.models)
             self._fill_models(found.models)
-        self._show_verdict(self._headline(found.verdict), found.detail,
+        # Where the headline already says all there is to do, the engine's own sentence
+        # (written for the run panel: "open Engine settings…") would only repeat it.
+        detail = "" if found.verdict in ("no_key", "key_rejected") else found.detail
+        self._show_verdict(self._headline(found.verdict), detail,
                            attention=found.verdict != "ready")
         self.connection_checked.emit(found.verdict)
 
     # -- drawing ---------------------------------------------------------------------------
+    def _intro(self, engine_id: str) -> str:
+        if engine_id == "local":
+            return self.tr("Local uses an AI model running on this computer (or on your "
+                           "network) in Ollama or LM Studio. It needs no key and no account, "
+                           "and nothing leaves your network.")
+        name = self.engine.currentText()
+        return self.tr("%1 needs an API key: a long code from your account on %2 that lets "
+                       "Harness Desk use the AI, billed to that account. The key is kept in "
+                       "your computer's keychain, never in a file.").replace(
+            "%1", name.split(" (")[0]).replace("%2", KEY_SITES[engine_id])
+
     def _headline(self, verdict: str) -> str:
         return {
             "ready": self.tr("Ready. The engine answered and can do the work."),

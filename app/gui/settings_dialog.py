@@ -58,6 +58,11 @@ class SettingsDialog(QDialog):
         limits = settings.limits
         group = QGroupBox(self.tr("How long a run may go"), self)
         form = QFormLayout(group)
+        note = QLabel(self.tr("A run stops at the first of these limits it reaches and says "
+                              "which one; Continue carries on from there."), group)
+        note.setWordWrap(True)
+        note.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        form.addRow(note)
         self.rounds = self._count(1, 10_000, limits.max_rounds, self.tr("Rounds per run"),
                                   self.tr("A round is one task worked on. The run stops after "
                                           "this many rounds."))
@@ -96,7 +101,7 @@ class SettingsDialog(QDialog):
         return group
 
     def _other_group(self, settings: Settings) -> QGroupBox:
-        group = QGroupBox(self.tr("The window"), self)
+        group = QGroupBox(self.tr("Demo and language"), self)
         form = QFormLayout(group)
         self.demo_speed = QComboBox(group)
         words = (self.tr("Fast"), self.tr("Normal"), self.tr("Slow"),
