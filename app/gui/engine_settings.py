@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
 
@@ -43,6 +43,7 @@ class EngineSettingsDialog(QDialog):
         self._states: dict[str, KeyState] = {}
         self._busy = False
         self._check_no = 0
+        self._close_after_key = False
         self._build()
         self.engine.setCurrentIndex(max(0, self.engine.findData(engine_id)))
         self._on_engine_picked()
@@ -151,7 +152,7 @@ class EngineSettingsDialog(QDialog):
 
         self.engine.currentIndexChanged.connect(lambda _i: self._on_engine_picked())
         self.save_key_button.clicked.connect(self._on_save_key_clicked)
-        self.key_field.returnPressed.connect(self._on_save_key_clicked)
+        self.key_field.installEventFilter(self)
         self.key_field.textChanged.connect(lambda _t: self._update_buttons())
         self.remove_key_button.clicked.connect(self._on_remove_key_clicked)
         self.address.textEdited.connect(self._on_address_edited)
@@ -172,9 +173,23 @@ class EngineSettingsDialog(QDialog):
         return self.settings.model_copy(update={"engines": engines})
 
     def accept(self) -> None:
+        """Save: a key typed but not yet saved is stored first (a person may well press Save
+        rather than Save key); the dialog closes once it is in the keychain."""
+        if self.engine_id in KEY_SITES and self.key_field.text().strip():
+            self._close_after_key = True
+            self._on_save_key_clicked()
+            return
         self.settings = self.draft_settings()
         self.settings_saved.emit(self.settings)
         super().accept()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+        # Enter in the key field saves the key; it must not also press Save and close.
+        if (watched is self.key_field and event.type() == QEvent.Type.KeyPress
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            self._on_save_key_clicked()
+            return True
+        return super().eventFilter(watched, event)
 
     # -- slots -----------------------------------------------------------------------------
     def _on_engine_picked(self) -> None:
@@ -221,11 +236,16 @@ class EngineSettingsDialog(QDialog):
         self.key_field.clear()
         self._on_key_state(engine_id, state)
         self.key_changed.emit(engine_id)
+        if self._close_after_key:
+            self._close_after_key = False
+            self.accept()
+            return
         if warning:
             self._show_verdict(self.tr("The key was saved, with a warning."), warning)
         self.test_connection()
 
     def _on_key_failed(self, exc: BaseException) -> None:
+        self._close_after_key = False
         self._set_busy(False)
         self._show_verdict(self.tr("The key was not saved."),
                            getattr(exc, "message", None) or self.tr("The keychain failed."))
@@ -261,10 +281,10 @@ class EngineSettingsDialog(QDialog):
         if self._busy:
             return
         engine_id, settings = self.engine_id, self.draft_settings()
-        self._check_no += 1  # an earlier test's answer, coming back later, is out of date
-        number = self._check_no
         if not quietly:
             self._set_busy(True, self.tr("Testing the connection…"))
+        self._check_no += 1  # an earlier test's answer, coming back later, is out of date
+        number = self._check_no
         run_for(self, lambda: key_calls.check_connection(engine_id, settings),
                 lambda found: self._on_connection_checked(number, found, quietly),
                 lambda exc: self._on_connection_checked(number, None, quietly))
@@ -353,6 +373,7 @@ class EngineSettingsDialog(QDialog):
     def _set_busy(self, busy: bool, words: str = "") -> None:
         self._busy = busy
         if busy:
+            self._check_no += 1  # a test still on its way would answer for the old key
             self._show_verdict(words, "")
         self._update_buttons()
 

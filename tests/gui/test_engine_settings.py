@@ -8,6 +8,7 @@ from pathlib import Path
 
 import keyring
 import pytest
+from PySide6.QtCore import Qt
 from keyring.backend import KeyringBackend
 from keyring.backends import fail
 from keyring.errors import PasswordDeleteError
@@ -137,12 +138,34 @@ def test_the_key_never_reaches_a_file(qtbot, keychain, server, tmp_path):
     qtbot.waitUntil(lambda: window._writes.idle, timeout=5000)
 
     assert keychain.store[("harness-desk", "anthropic")] == KEY
+    qtbot.waitUntil(lambda: window.picker.is_ready("anthropic") is True, timeout=10_000)
     config = Path(tmp_path / "config")
     written = [p for root in (config, folder) for p in root.rglob("*") if p.is_file()]
     assert any(p.name == "settings.json" for p in written)
     for path in written:
         data = path.read_bytes()
         assert KEY.encode() not in data and KEY.encode("utf-16-le") not in data, path
+
+
+def test_enter_in_the_key_field_saves_the_key_and_keeps_the_dialog_open(qtbot, keychain,
+                                                                         server):
+    server.default("/v1/models", claude_models(["claude-sonnet-5-5"]))
+    dialog = open_dialog(qtbot, claude_at(server.url))
+    qtbot.keyClicks(dialog.key_field, KEY)
+    with qtbot.waitSignal(dialog.key_changed, timeout=10_000):
+        qtbot.keyClick(dialog.key_field, Qt.Key.Key_Return)
+    assert dialog.isVisible() and dialog.result() == 0
+    assert keychain.store == {("harness-desk", "anthropic"): KEY}
+
+
+def test_save_with_a_key_typed_stores_it_before_closing(qtbot, keychain, server):
+    server.default("/v1/models", claude_models(["claude-sonnet-5-5"]))
+    dialog = open_dialog(qtbot, claude_at(server.url))
+    qtbot.keyClicks(dialog.key_field, KEY)
+    with qtbot.waitSignals([dialog.key_changed, dialog.settings_saved], timeout=10_000):
+        dialog.accept()
+    assert keychain.store == {("harness-desk", "anthropic"): KEY}
+    assert not dialog.isVisible()
 
 
 def test_without_a_keychain_the_dialog_says_so_and_offers_the_variable(qtbot, server):
