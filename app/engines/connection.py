@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.core.engine import AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, EngineConfig, EngineError
+from app.core.engine import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, EngineConfig,
+                             EngineError)
 from app.core.settings import Settings
 
 TEST_TIMEOUT_S = 8.0

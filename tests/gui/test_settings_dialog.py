@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from PySide6.QtCore import Qt
 
 from app.core.settings import Limits, Settings, load_settings, settings_path
 from app.gui.main_window import MainWindow
