@@ -10,6 +10,7 @@ import sys
 from app import NAME
 from app.core.errors import HarnessError
 from app.core.redact import redact
+from app.export.fonts import font_families
 from app.export.markdown import render_markdown
 from app.export.summary import CHART_NAME, RunSummary
 
@@ -20,16 +21,6 @@ SAVE_FILTERS = [("pdf", "PDF document (*.pdf)"),
                 ("html", "Web page (*.html)"),
                 ("md", "Markdown text (*.md)")]
 CHART_WIDTH_PX = 640  # fits the text width of A4 and Letter with 20 mm margins
-
-# Latin first, then CJK fallbacks; the first installed of each list is used. Listing a CJK
-# family explicitly makes Qt embed real glyphs (with a text map) in the PDF, not boxes.
-# A CJK face is never the Latin one: Qt's PDF text map loses its digits (they still show).
-_SANS = ["Noto Sans", "Segoe UI", "Helvetica Neue", "Helvetica", "Arial", "Liberation Sans",
-         "DejaVu Sans"]
-_CJK = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
-        "Hiragino Sans GB", "WenQuanYi Micro Hei", "Noto Sans SC", "Noto Sans CJK JP"]
-_MONO = ["Noto Sans Mono", "Consolas", "Menlo", "DejaVu Sans Mono", "Liberation Mono",
-         "Noto Sans Mono CJK SC"]
 
 # Territories whose paper is Letter; everyone else uses A4.
 _LETTER = {"UnitedStates", "Canada", "Mexico", "Chile", "Colombia", "CostaRica", "Guatemala",
@@ -53,18 +44,6 @@ def ensure_app():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         app = QGuiApplication([sys.argv[0] if sys.argv else NAME])
     return app
-
-
-def font_families(kind: str = "sans") -> list[str]:
-    """Installed families for the document: one Latin face, then CJK faces as fallbacks."""
-    from PySide6.QtGui import QFontDatabase
-
-    have = set(QFontDatabase.families())
-    wanted = _MONO if kind == "mono" else _SANS
-    first = next((f for f in wanted if f in have), None)
-    chosen = [first] if first else []
-    chosen += [f for f in _CJK if f in have and f not in chosen]
-    return chosen
 
 
 def page_size_for(locale=None):

@@ -10,16 +10,36 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app import NAME
 
 
+class DeskApplication(QApplication):
+    """The application. On macOS a folder dropped on the Dock icon, or opened with Harness
+    Desk from Finder, arrives as a QFileOpenEvent (the bundle declares folders it opens)."""
+
+    folder_opened = Signal(str)
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.last_opened: str | None = None  # kept for a window that is not ready yet
+
+    def event(self, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.FileOpen:
+            path = event.file() or event.url().toLocalFile()  # type: ignore[attr-defined]
+            if path and Path(path).is_dir():
+                self.last_opened = path
+                self.folder_opened.emit(path)
+                return True
+        return super().event(event)
+
+
 def make_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if app is None:  # (fractional scaling passes through by default in Qt 6)
-        app = QApplication(argv or [sys.argv[0] if sys.argv else NAME])
+        app = DeskApplication(argv or [sys.argv[0] if sys.argv else NAME])
     app.setApplicationName("harness-desk")
     app.setApplicationDisplayName(NAME)
     app.setOrganizationName("harness-desk")
@@ -64,9 +84,14 @@ def after_first_expose(window: QWidget, then: Callable[[], None]) -> None:
 
 
 def _after_first_paint(window, path: str | None, demo: bool) -> None:
+    from app.export.fonts import ensure_fonts
     from app.gui.background import run_in_background
     from app.gui.errors import install_error_handler
 
+    ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
+    app = QApplication.instance()
+    dropped_before = getattr(app, "last_opened", None)
+    path = path or dropped_before  # the app was started by dropping a folder on its icon
     window.finish_building()
     install_error_handler(window)
 
@@ -86,7 +111,12 @@ def _after_first_paint(window, path: str | None, demo: bool) -> None:
         window.apply_settings(settings)
         if warning:
             window.notice.show_notice(warning, tone="attention")
+        # A folder dropped on the Dock icon while this loaded wins over the one chosen here.
+        dropped = getattr(app, "last_opened", None)
+        folder = dropped if dropped != dropped_before else folder
         if folder is not None:
             window.open_workspace(Path(folder))
+        if isinstance(app, DeskApplication):  # from now on, straight to the window
+            app.folder_opened.connect(lambda dropped: window.open_workspace(Path(dropped)))
 
     run_in_background(load, loaded, window._on_open_failed)
