@@ -354,8 +354,11 @@ def _system_folders() -> tuple[list[Path], list[Path]]:
 
 
 def pid_alive(pid: int | None) -> bool:
+    """Whether a process with this id is running (a best guess: ids are reused)."""
     if not pid:
         return False
+    if sys.platform == "win32":
+        return _windows_pid_alive(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -363,3 +366,20 @@ def pid_alive(pid: int | None) -> bool:
     except (PermissionError, OSError):
         return True
     return True
+
+
+def _windows_pid_alive(pid: int) -> bool:
+    # Never os.kill on Windows: with any signal but CTRL_C/CTRL_BREAK it terminates the process.
+    import ctypes
+
+    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+    handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+    if not handle:
+        return ctypes.get_last_error() == 5  # access denied: it exists
+    try:
+        code = ctypes.c_ulong()
+        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+            return True
+        return code.value == 259  # STILL_ACTIVE
+    finally:
+        kernel32.CloseHandle(handle)

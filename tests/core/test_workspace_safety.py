@@ -163,3 +163,15 @@ def test_a_link_to_the_home_folder_is_just_as_risky(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     (tmp_path / "work").symlink_to(home, target_is_directory=True)
     assert "home folder" in risky_folder_reason(tmp_path / "work")
+
+
+def test_checking_whether_a_run_is_alive_never_signals_it_on_windows(monkeypatch):
+    """os.kill(pid, 0) terminates the process on Windows; the check must not call it there."""
+    import app.core.workspace as workspace
+
+    calls = []
+    monkeypatch.setattr(workspace.sys, "platform", "win32")
+    monkeypatch.setattr(workspace.os, "kill", lambda *a: calls.append(a))
+    monkeypatch.setattr(workspace, "_windows_pid_alive", lambda pid: pid == 4242)
+    assert workspace.pid_alive(4242) and not workspace.pid_alive(7)
+    assert calls == []
