@@ -76,3 +76,14 @@ def test_the_keychain_says_where_a_key_is_stored(memory_keychain):
     assert keys.stored_in("anthropic") == (False, "MemoryKeyring")
     keys.set_key("anthropic", CLAUDE_KEY)
     assert keys.stored_in("anthropic") == (True, "MemoryKeyring")
+
+
+def test_a_server_that_never_answers_is_no_answer_within_the_time_given(server):
+    from tests.engines.fake_servers import Reply
+
+    keys.set_key("openai", OPENAI_KEY)
+    server.default("/v1/models", Reply(body={"data": []}, delay_s=6.0))
+    started = time.monotonic()
+    found = check_connection("openai", at("openai", server.url + "/v1", "gpt-5.5"), timeout_s=2.0)
+    assert found.verdict == "no_answer"
+    assert time.monotonic() - started < 4.5
