@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 # The Demo engine's pause per step, in seconds, as the person picks it.
 DEMO_SPEEDS = (0.2, 0.6, 1.5, 3.0)
+NORMAL_SPEED = 0.6  # what the window uses when none is set (run_flow.DEMO_STEP_S)
 
 
 class SettingsDialog(QDialog):
@@ -109,7 +110,7 @@ class SettingsDialog(QDialog):
         for seconds, word in zip(DEMO_SPEEDS, words):
             self.demo_speed.addItem(self.tr("%1 (%2 s a step)").replace("%1", word)
                                     .replace("%2", f"{seconds:g}"), seconds)
-        current = settings.demo_delay_s or 0.6
+        current = settings.demo_delay_s or NORMAL_SPEED
         if current not in DEMO_SPEEDS:  # a value set by hand in the file stays as it is
             self.demo_speed.addItem(self.tr("%1 s a step").replace("%1", f"{current:g}"),
                                     current)
@@ -156,8 +157,11 @@ class SettingsDialog(QDialog):
         budget = round(self.budget.value(), 2) if self.budget_on.isChecked() else None
         limits = limits.model_copy(update={"budget_usd": budget})
         limits = type(limits).model_validate(limits.model_dump())
+        demo_delay = float(self.demo_speed.currentData())
+        if not self.settings.demo_delay_s and demo_delay == NORMAL_SPEED:
+            demo_delay = 0.0  # unset stays unset: the window's normal pace, the CLI's none
         return self.settings.model_copy(update={
-            "limits": limits, "demo_delay_s": float(self.demo_speed.currentData()),
+            "limits": limits, "demo_delay_s": demo_delay,
             "language": self.language.currentData()})
 
     def accept(self) -> None:

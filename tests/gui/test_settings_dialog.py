@@ -113,3 +113,14 @@ def test_cancel_changes_nothing(qtbot, window):
 def test_a_language_this_version_does_not_know_follows_the_system():
     assert Settings.model_validate({"language": "fr"}).language == "system"
     assert Settings.model_validate({"language": "zh_CN"}).language == "zh_CN"
+
+
+def test_an_untouched_demo_speed_stays_unset(qtbot):
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    assert dialog.demo_speed.currentData() == 0.6  # shown as the window's normal pace
+    assert dialog.chosen_settings().demo_delay_s == 0.0
+    from app.gui.run_flow import DEMO_STEP_S
+    from app.gui.settings_dialog import NORMAL_SPEED
+
+    assert NORMAL_SPEED == DEMO_STEP_S
