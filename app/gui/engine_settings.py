@@ -240,8 +240,10 @@ class EngineSettingsDialog(QDialog):
             self._close_after_key = False
             self.accept()
             return
-        if warning:
-            self._show_verdict(self.tr("The key was saved, with a warning."), warning)
+        if warning:  # shown until the person tests: a test's answer would replace it
+            self._show_verdict(self.tr("The key was saved, with a warning."), warning,
+                               attention=True)
+            return
         self.test_connection()
 
     def _on_key_failed(self, exc: BaseException) -> None:
