@@ -325,6 +325,10 @@ class EngineSettingsDialog(QDialog):
             "%1", name.split(" (")[0]).replace("%2", KEY_SITES[engine_id])
 
     def _headline(self, verdict: str) -> str:
+        state = self._states.get(self.engine_id)
+        if verdict == "no_key" and state is not None and not state.usable:
+            return self.tr("There is no key yet. Set %1 in your environment and start Harness "
+                           "Desk again.").replace("%1", state.env_var)
         return {
             "ready": self.tr("Ready. The engine answered and can do the work."),
             "no_key": self.tr("There is no key yet. Paste your key above and press Save key."),
@@ -353,6 +357,7 @@ class EngineSettingsDialog(QDialog):
         else:
             self.key_status.setText(self.tr("No key is stored yet."))
         look.set_accessible(self.key_status, self.key_status.text())
+        self._fit()
 
     def _show_verdict(self, headline: str, detail: str, attention: bool = False) -> None:
         self.verdict.setText(headline)
@@ -360,8 +365,17 @@ class EngineSettingsDialog(QDialog):
         self.verdict.setStyleSheet(f"color: {look.css(colour)};" if colour else "")
         self.verdict_detail.setText(detail)
         self.verdict_detail.setVisible(bool(detail))
+        self._fit()
         if headline:
             look.announce(self, headline)
+
+    def _fit(self) -> None:
+        """Grow to show every sentence whole (never shrink while the person reads)."""
+        layout = self.layout()
+        needed = (layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth()
+                  else layout.totalSizeHint().height())
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     def _fill_models(self, models: list[str]) -> None:
         chosen = self._drafts[self.engine_id].model

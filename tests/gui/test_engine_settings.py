@@ -176,6 +176,10 @@ def test_without_a_keychain_the_dialog_says_so_and_offers_the_variable(qtbot, se
     assert "no keychain" in words and "never written to a file" in words
     assert "ANTHROPIC_API_KEY" in words
     assert not dialog.key_field.isEnabled() and not dialog.save_key_button.isEnabled()
+    verdict, _ = test_connection(qtbot, dialog)
+    assert verdict == "no_key"
+    assert dialog.verdict.text() == ("There is no key yet. Set ANTHROPIC_API_KEY in your "
+                                     "environment and start Harness Desk again.")
 
 
 # -- Test connection -------------------------------------------------------------------------
