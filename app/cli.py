@@ -79,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("path")
     s.add_argument("--format", required=True, choices=["md", "html", "pdf", "odt"])
     s.add_argument("--output", required=True)
-    s.add_argument("--run", dest="run_id")
+    s.add_argument("--run", dest="run_id",
+                   help="a run id (the latest by default), or \"all\" for every run in order")
 
     s = sub.add_parser("engines", help="list engines and whether each is ready")
     s.add_argument("--json", action="store_true")

@@ -4,9 +4,11 @@
 
 empty.png (no folder open), board.png (the demo, before Run), running.png (a round under
 way), decision.png (the decision dialog over the window), done.png (every task checked),
-engine-settings.png (Engine settings for Claude, as a first-time user sees it: no key yet),
-settings.png (the Settings dialog). Runs on a temporary copy of the demo workspace with a
-throwaway settings folder and an empty in-memory keychain (the machine's is never touched).
+evidence.png (a round opened to its files before and after), history.png (an earlier run's
+rounds), export.png (the export dialog), engine-settings.png (Engine settings for Claude, as
+a first-time user sees it: no key yet), settings.png (the Settings dialog).
+Runs on a temporary copy of the demo workspace with a throwaway settings folder and an empty
+in-memory keychain (the machine's is never touched).
 """
 
 from __future__ import annotations
@@ -77,9 +79,60 @@ def shoot(folder: Path, out: Path) -> int:
     wait(app, lambda: bool(ended), 60)
     wait(app, lambda: False, 0.8)
     save(window.grab(), out / "done.png")
+    ok = ended and ended[0].state == "done"
+    ok = shoot_evidence_history_export(app, window, out) and ok
     shoot_settings(app, window, out)
     window.close()
-    return 0 if ended and ended[0].state == "done" else 1
+    return 0 if ok else 1
+
+
+def shoot_evidence_history_export(app, window, out: Path) -> bool:
+    """evidence.png (a round card opened: the file before and after), history.png (an
+    earlier run picked above the round cards), export.png (the export dialog)."""
+    latest = window.cards.cards[0].view.run_id
+    card = next(c for c in window.cards.cards if c.view.run_id == latest and c.view.round == 1)
+    shown: list = []
+    window.history.evidence_shown.connect(shown.append)
+    card.opened.emit(card.view)
+    wait(app, lambda: bool(shown) and shown[0].evidence is not None, 10)
+    dialog = shown[0]
+    dialog.resize(900, 560)
+    wait(app, lambda: False, 0.5)
+    save(over(window, dialog), out / "evidence.png")
+    dialog.close()
+
+    picker = window.splitter.history_picker
+    wait(app, lambda: picker.count() >= 3, 10)
+    picker.setCurrentIndex(picker.count() - 1)
+    picker.activated.emit(picker.count() - 1)
+    first = picker.currentData()
+    wait(app, lambda: {c.view.run_id for c in window.cards.cards} == {first}, 10)
+    wait(app, lambda: False, 0.5)
+    save(window.grab(), out / "history.png")
+
+    window.export_summary()
+    exporting = window.export_dialog
+    exporting.whole_history.setChecked(True)
+    wait(app, lambda: False, 0.5)
+    save(over(window, exporting), out / "export.png")
+    exporting.reject()
+    return bool(shown) and bool(window.cards.cards)
+
+
+def over(window, dialog):
+    """The window dimmed, with `dialog` drawn in its middle (offscreen dialogs have no
+    window manager to place them)."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QColor, QPainter
+
+    shot = window.grab()
+    painter = QPainter(shot)
+    painter.fillRect(shot.rect(), QColor(0, 0, 0, 64))
+    picture = dialog.grab()
+    painter.drawPixmap(QPoint((shot.width() - picture.width()) // 2,
+                              (shot.height() - picture.height()) // 2), picture)
+    painter.end()
+    return shot
 
 
 def shoot_settings(app, window, out: Path) -> None:
@@ -97,22 +150,6 @@ def shoot_settings(app, window, out: Path) -> None:
     wait(app, lambda: False, 0.3)
     save(over(window, window.settings_dialog), out / "settings.png")
     window.settings_dialog.reject()
-
-
-def over(window, dialog):
-    """The window, dimmed, with the dialog in its middle (the offscreen platform draws
-    no window manager, so the two are put together here)."""
-    from PySide6.QtCore import QPoint
-    from PySide6.QtGui import QColor, QPainter
-
-    shot = window.grab()
-    painter = QPainter(shot)
-    painter.fillRect(shot.rect(), QColor(0, 0, 0, 64))
-    picture = dialog.grab()
-    painter.drawPixmap(QPoint((shot.width() - picture.width()) // 2,
-                              (shot.height() - picture.height()) // 2), picture)
-    painter.end()
-    return shot
 
 
 def use_empty_keychain() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from app.core.errors import HarnessError
 from app.core.files import DiskWriteError, atomic_write_bytes
 from app.core.redact import redact
+from app.export.history import ALL_RUNS, build_history, render_history
 from app.export.render import FORMATS, ExportError, render
 from app.export.summary import build_summary
 
@@ -25,8 +26,9 @@ def format_for(output: Path | str) -> str:
 
 def export_summary(root: Path | str, fmt: str | None, output: Path | str,
                    run_id: str | None = None, *, locale=None) -> Path:
-    """Write the summary of a run (the latest by default) to `output` as `fmt` (md, html,
-    pdf or odt; taken from the file name when not given) and return the file written.
+    """Write the summary of a run (the latest by default; "all" for the folder's whole
+    history, every run in order) to `output` as `fmt` (md, html, pdf or odt; taken from the
+    file name when not given) and return the file written.
 
     Written atomically: a failed export never leaves half a file behind. Raises
     HarnessError (ExportError, NotAWorkspace, NoRunToExport) or DiskWriteError, each with
@@ -40,7 +42,10 @@ def export_summary(root: Path | str, fmt: str | None, output: Path | str,
     output = Path(output).expanduser()
     if output.is_dir():
         raise ExportError(f"{output} is a folder; give a file name such as summary.{fmt}.")
-    data = render(build_summary(root, run_id), fmt, locale)
+    if run_id == ALL_RUNS:
+        data = render_history(build_history(root), fmt, locale)
+    else:
+        data = render(build_summary(root, run_id), fmt, locale)
     atomic_write_bytes(output, data)
     return output
 

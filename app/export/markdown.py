@@ -84,7 +84,7 @@ def md_code(path: str, in_table: bool = False) -> str:
     return f"{fence}{pad}{path}{pad}{fence}"
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(row) + " |" for row in rows]
     return out + [""]
@@ -98,7 +98,7 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
             f"run {md_code(s.run_id)}",
             ""]
     if s.notes:  # a one-column table: it reads as a box in every format, Markdown included
-        out += _table([NOTES_HEADER], [[md_cell(n)] for n in s.notes])
+        out += table([NOTES_HEADER], [[md_cell(n)] for n in s.notes])
 
     out += ["## At a glance", ""]
     engine = "Demo — no AI was used" if not s.is_ai else s.engine_label
@@ -121,13 +121,13 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
     rows.append(["Tokens", format_tokens(s.usage)])
     cost = format_cost(s.cost_usd, s.is_ai) + ("" if s.price_known else " (estimate: price not known)")
     rows.append(["Cost", md_cell(cost)])
-    out += _table(["Item", "Detail"], rows)
+    out += table(["Item", "Detail"], rows)
     if chart:
         out += [f"![Chart: each round of this run, coloured by outcome]({chart})", ""]
 
     out += ["## Tasks", ""]
     if s.tasks:
-        out += _table(["#", "Task", "State", "Rounds"],
+        out += table(["#", "Task", "State", "Rounds"],
                       [[str(i), md_cell(t.text), md_cell(t.state), str(t.rounds or "—")]
                        for i, t in enumerate(s.tasks, 1)])
     else:
@@ -170,7 +170,7 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
 
     out += ["## Changed files", ""]
     if s.changed_files:
-        out += _table(["File", "Changed in round"],
+        out += table(["File", "Changed in round"],
                       [[md_code(f.path, in_table=True), ", ".join(map(str, f.rounds)) or "—"]
                        for f in s.changed_files])
     else:

@@ -61,6 +61,13 @@ def page_size_for(locale=None):
 
 def build_document(summary: RunSummary, chart_png: bytes | None):
     """A QTextDocument from the summary's Markdown, styled for reading and printing."""
+    return markdown_document(render_markdown(summary, chart=CHART_NAME if chart_png else None),
+                             _doc_title(summary), chart_png)
+
+
+def markdown_document(markdown: str, title: str, chart_png: bytes | None = None):
+    """A QTextDocument from Markdown (a run's or a folder's history), styled for reading and
+    printing; `chart_png` is the image the Markdown names CHART_NAME."""
     from PySide6.QtCore import QUrl
     from PySide6.QtGui import QFont, QImage, QTextDocument, QTextOption
 
@@ -79,10 +86,9 @@ def build_document(summary: RunSummary, chart_png: bytes | None):
     option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
     doc.setDefaultTextOption(option)
     doc.setDocumentMargin(0)
-    doc.setMarkdown(render_markdown(summary, chart=CHART_NAME if chart_png else None),
-                    QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+    doc.setMarkdown(markdown, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
     # After setMarkdown, which clears the document's title and resources.
-    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, _doc_title(summary))
+    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, title)
     if chart_png:
         image = QImage.fromData(chart_png, "PNG")
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_NAME), image)
@@ -111,7 +117,12 @@ def to_markdown(summary: RunSummary) -> bytes:
 def to_html(summary: RunSummary) -> bytes:
     ensure_app()
     chart = _chart(summary)
-    html = redact(build_document(summary, chart).toHtml())
+    return html_of(build_document(summary, chart), chart)
+
+
+def html_of(doc, chart: bytes | None = None) -> bytes:
+    """A document as one self-contained web page that reads well in any browser."""
+    html = redact(doc.toHtml())
     # The reader's machine may have none of our fonts: end each list with a generic family,
     # or a browser falls back to its default, usually a serif.
     html = re.sub(r"font-family:((?:'[^']*',?)+)",
@@ -134,11 +145,15 @@ def to_html(summary: RunSummary) -> bytes:
 
 
 def to_odt(summary: RunSummary) -> bytes:
+    ensure_app()
+    return odt_of(build_document(summary, _chart(summary)), _doc_title(summary))
+
+
+def odt_of(doc, title: str) -> bytes:
+    """A document as an ODT file that LibreOffice and Word open with its tables intact."""
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtGui import QTextDocumentWriter
 
-    ensure_app()
-    doc = build_document(summary, _chart(summary))
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -147,7 +162,7 @@ def to_odt(summary: RunSummary) -> bytes:
     buf.close()
     if not ok:
         raise ExportError("Qt could not write the ODT document.")
-    return _polish_odt(bytes(data.data()), _doc_title(summary))
+    return _polish_odt(bytes(data.data()), title)
 
 
 _ODT_META = """<?xml version="1.0" encoding="UTF-8"?>

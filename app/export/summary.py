@@ -38,6 +38,8 @@ STATE_WORDS: dict[str, str] = {
 NOT_ANSWERED = "not answered yet"
 CHART_NAME = "harness-run-chart.png"
 NOTES_HEADER = "Please note"
+LATER_RUNS_NOTE = ("Later runs have worked on this board since; the task list and answers show "
+                   "the board as it is now.")
 
 
 class NoRunToExport(HarnessError):
@@ -179,8 +181,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
     else:  # killed mid-way: run.json lags, the board has every check the run made
         done, total = sum(t.checked for t in board_tasks), len(board_tasks)
     if board_tasks and not is_latest:
-        notes.append("Later runs have worked on this board since; the task list and answers "
-                     "show the board as it is now.")
+        notes.append(LATER_RUNS_NOTE)
     known = not info.is_ai or price_known(info.engine, info.model)
     if not known:
         notes.append(f"The price of the model {info.model or '(unnamed)'} is not in Harness "

@@ -89,6 +89,13 @@ def export_summary(root: Path, fmt: str, output: Path, run_id: str | None = None
     return export(root, fmt, output, run_id)
 
 
+def undo_round(root: Path, round_no: int, run_id: str | None = None):
+    """Put back what a round changed (the core's undo; refused while a run is going)."""
+    from app.core.undo import undo_round as undo
+
+    return undo(root, round_no, run_id)
+
+
 def keychain_backend(timeout_s: float = 5.0) -> tuple[str, bool, str]:
     """(the active keyring backend's class, usable, a sentence on where keys are kept or why
     they cannot be). Answers within about `timeout_s` whatever the system's keychain does."""

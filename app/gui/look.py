@@ -36,6 +36,12 @@ def attention_colour(palette: QPalette | None = None) -> QColor:
     return QColor("#f0b54a") if _dark(palette) else QColor("#a35c00")
 
 
+def removed_colour(palette: QPalette | None = None) -> QColor:
+    """Lines a round removed, in a before/after view."""
+    palette = palette or QApplication.palette()
+    return QColor("#ff7b72") if _dark(palette) else QColor("#b42318")
+
+
 def muted_colour(palette: QPalette | None = None) -> QColor:
     palette = palette or QApplication.palette()
     return palette.color(QPalette.ColorRole.PlaceholderText)

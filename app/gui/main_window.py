@@ -127,6 +127,10 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         page.run_panel.continue_requested.connect(self._on_continue_requested)
         page.run_panel.stop_requested.connect(self.stop_run)
         page.run_panel.export_requested.connect(self.export_summary)
+        from app.gui.history_picker import HistoryFlow
+
+        self.history = HistoryFlow(self, page.history_picker, page.cards)
+        self.history.round_undone.connect(self._on_round_undone)
         self._page = page
         self.pages.addWidget(self._welcome)
         self.pages.addWidget(page)
@@ -263,6 +267,7 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         self._last_run_started = info.history[-1][0] if info.history else None
         self.run_panel.export_button.setEnabled(not info.never_run)
         self.run_panel.show_folder(info)
+        self.history.folder_opened(info.folder)
         if self.settings is not None:
             self.settings = first_start.remembered(self.settings, info.folder)
             self._save_settings()
@@ -368,12 +373,22 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         self.settings = self.settings.model_copy(update={"engines": engines})
         self._save_settings()
 
-    # -- export ----------------------------------------------------------------------------
+    # -- export and undo --------------------------------------------------------------------
     def export_summary(self) -> None:
         if self.workspace is not None:
             from app.gui.export_flow import export_summary
 
-            export_summary(self, self.workspace, self.notice)
+            previous = getattr(self, "export_dialog", None)
+            if previous is not None and not previous.isVisible():
+                previous.deleteLater()  # its file, if any, is still reported in the notice
+            self.export_dialog = export_summary(self, self.workspace, self.notice,
+                                                self.history.chosen_run or None)
+
+    def _on_round_undone(self, report) -> None:
+        from app.gui.undo_words import undo_report_headline
+
+        self.notice.show_notice(undo_report_headline(report),
+                                tone="normal" if report.ok and not report.kept_both else "attention")
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)

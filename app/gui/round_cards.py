@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from app.gui import look, wording
@@ -28,6 +28,7 @@ class RoundView:
     cost_usd: float = 0.0
     summary: str = ""
     is_ai: bool = True
+    run_id: str = ""
 
     @classmethod
     def from_record(cls, record, is_ai: bool = True) -> "RoundView":
@@ -35,7 +36,7 @@ class RoundView:
                    list(record.changed_artifacts), _seconds(record.started_at,
                                                             record.finished_at),
                    record.cost_usd, record.summary or record.findings or record.error or "",
-                   is_ai)
+                   is_ai, record.run_id)
 
 
 def _seconds(start: str | None, end: str | None) -> float | None:
@@ -53,12 +54,19 @@ def _clock_time(stamp: str | None) -> str:
 
 
 class RoundCard(QFrame):
+    """One round; a click, Enter or Space opens its evidence (`opened`)."""
+
+    opened = Signal(object)  # the card's RoundView
+
     def __init__(self, view: RoundView, parent: QWidget | None = None):
         super().__init__(parent)
         self.view = view
         self.setObjectName("roundCard")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip(self.tr("Open this round: what it did, each file before and after, "
+                                "and Undo"))
         self.setAutoFillBackground(True)
         palette = self.palette()
         palette.setColor(self.backgroundRole(), look.card_colour())
@@ -103,11 +111,34 @@ class RoundCard(QFrame):
             layout.addWidget(meta)
         self.setAccessibleName(f"{head.text()}: {view.task}")
         self.setAccessibleDescription(". ".join(
-            p for p in (files.text(), " · ".join(numbers), view.summary) if p))
+            p for p in (files.text(), " · ".join(numbers), view.summary,
+                        self.tr("Press Enter to open it")) if p))
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        if event.button() == Qt.MouseButton.LeftButton and self.rect().contains(
+                event.position().toPoint()):
+            self.opened.emit(self.view)
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            self.opened.emit(self.view)
+            return
+        super().keyPressEvent(event)
+
+    def focusInEvent(self, event) -> None:  # noqa: N802: a visible focus ring on the card
+        self.setLineWidth(2)
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        self.setLineWidth(1)
+        super().focusOutEvent(event)
 
 
 class RoundCardList(QScrollArea):
     """The rounds of the current (or last) run, newest on top."""
+
+    round_opened = Signal(object)  # the RoundView of the card the person opened
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -156,6 +187,7 @@ class RoundCardList(QScrollArea):
 
     def add(self, view: RoundView) -> RoundCard:
         card = RoundCard(view, self._inner)
+        card.opened.connect(self.round_opened)
         self._layout.insertWidget(1, card)  # after the (hidden) empty note: newest first
         self._empty.hide()
         self.verticalScrollBar().setValue(0)
@@ -180,4 +212,4 @@ class RoundCardList(QScrollArea):
         return self.add(RoundView(event.round, event.task, event.result_state,
                                   list(event.changed_artifacts),
                                   _seconds(started, event.time), event.cost_usd,
-                                  event.summary, is_ai))
+                                  event.summary, is_ai, event.run_id))

@@ -80,6 +80,7 @@ class RunFlow:
         self.run_panel.show_event(event)
         if isinstance(event, ev.RunStarted):
             self._run_is_ai = event.is_ai and event.engine != "demo"
+            self.history.run_started()
             self.cards.begin_run(self._last_run_started)
             self._last_run_started = event.time
             self.run_panel.export_button.setEnabled(True)
@@ -96,6 +97,7 @@ class RunFlow:
         self.board_view.set_run_active(False)
         self.picker.setEnabled(True)
         self.open_button.setEnabled(True)
+        self.history.run_ended()
         about = self._last_human.task if self._last_human else ""
         headline = self.run_panel.show_result(result.state, result.exit_reason, result.message,
                                               about)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from app.gui import look, wording
 from app.gui.board_view import BoardView
+from app.gui.history_picker import HistoryPicker
 from app.gui.notice_bar import NoticeBar
 from app.gui.round_cards import RoundCardList
 from app.gui.run_panel import RunPanel
@@ -39,8 +40,16 @@ class WorkspacePage(QSplitter):
         rounds_title.setFont(look.scaled_font(rounds_title, 1.15, bold=True))
         rounds_title.setToolTip(wording.tip(wording.ROUND_TIP))
         self.cards = RoundCardList(right)
+        self.history_picker = HistoryPicker(right)
+        rounds_row = QHBoxLayout()
+        rounds_row.addWidget(rounds_title)
+        rounds_row.addStretch(1)
+        show = QLabel(self.tr("&Show:"), right)
+        show.setBuddy(self.history_picker)
+        rounds_row.addWidget(show)
+        rounds_row.addWidget(self.history_picker)
         right_layout.addWidget(self.run_panel)
-        right_layout.addWidget(rounds_title)
+        right_layout.addLayout(rounds_row)
         right_layout.addWidget(self.cards, 1)
 
         self.addWidget(left)

@@ -43,3 +43,19 @@ def run_until_end(qtbot, window, timeout: int = 60_000):
     with qtbot.waitSignal(window.run_ended, timeout=timeout) as blocker:
         window.run_panel.primary.click()
     return blocker.args[0]
+
+
+def run_past_the_decision(qtbot, window, folder: Path, between=None):
+    """The demo's two runs: the first stops at its decision, which is answered (the
+    recommended "trust"), and the second finishes. `between()` is called between the two.
+    Returns the two RunResults."""
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        first = run_until_end(qtbot, window)
+    if between is not None:
+        between()
+    dialog = shown.args[0]
+    dialog.recommended_button.click()
+    qtbot.waitUntil(lambda: dialog.pages.currentIndex() == 1, timeout=5000)
+    with qtbot.waitSignal(window.run_ended, timeout=60_000) as ended:
+        dialog.continue_button.click()
+    return first, ended.args[0]

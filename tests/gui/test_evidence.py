@@ -1,0 +1,222 @@
+"""A round card opens to its evidence: each changed file before and after, and Undo this round
+that restores the files byte for byte, keeps a file the person edited since, and says so."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.core.settings import Settings
+from app.gui.main_window import MainWindow
+from tests.gui.helpers import demo_copy, open_in, run_past_the_decision
+
+OPTIONS = "notes/homepage-options.md"  # round 1 of the second run rewrites it
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
+    win.show()
+    yield win
+    win.close()
+    win.deleteLater()
+
+
+@pytest.fixture
+def two_runs(qtbot, window, tmp_path):
+    """The demo after both runs, with the options note as it was before the second run."""
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    seen: list[bytes] = []
+    first, second = run_past_the_decision(
+        qtbot, window, folder, between=lambda: seen.append((folder / OPTIONS).read_bytes()))
+    before = seen[0]
+    assert (first.state, second.state) == ("blocked_by_human", "done")
+    return folder, before, second.run_id
+
+
+def _open_card(qtbot, window, run_id: str, round_no: int, key: bool = False):
+    card = next(c for c in window.cards.cards
+                if c.view.run_id == run_id and c.view.round == round_no)
+    with qtbot.waitSignal(window.history.evidence_shown, timeout=5000) as shown:
+        if key:
+            card.setFocus()
+            qtbot.keyClick(card, Qt.Key.Key_Return)
+        else:
+            qtbot.mouseClick(card, Qt.MouseButton.LeftButton)
+    dialog = shown.args[0]
+    qtbot.waitUntil(lambda: dialog.evidence is not None, timeout=10_000)
+    return dialog
+
+
+def _put_the_files_back() -> None:
+    def click():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, click)
+            return
+        next(b for b in box.buttons() if b.text() == "Put the files back").click()
+    QTimer.singleShot(20, click)
+
+
+def _undo(qtbot, dialog):
+    _put_the_files_back()
+    with qtbot.waitSignal(dialog.undone, timeout=10_000) as undone:
+        dialog.undo_button.click()
+    return undone.args[0]
+
+
+def test_a_round_card_opens_to_the_changed_file_before_and_after(qtbot, window, two_runs):
+    folder, before, run_id = two_runs
+    after = (folder / OPTIONS).read_text(encoding="utf-8")
+    dialog = _open_card(qtbot, window, run_id, 1)
+    paths = [f.path for f in dialog.evidence.files]
+    assert OPTIONS in paths
+    dialog.file_list.setCurrentRow(paths.index(OPTIONS))
+    shown = dialog.diff.toPlainText()
+    old_lines = before.decode("utf-8").splitlines()
+    added = [ln for ln in after.splitlines() if ln.strip() and ln not in old_lines]
+    assert added  # the round added the decision under the comparison
+    assert any(line.startswith("+") and added[0] in line for line in shown.splitlines())
+    # the lines before it show as they were, unmarked, around the change
+    assert any(line.startswith(" ") and old_lines[-1] in line for line in shown.splitlines())
+    assert "Round 1" in dialog.windowTitle()
+    assert dialog.undo_button.isEnabled()
+    assert (folder / OPTIONS).read_text(encoding="utf-8") == after  # looking changed nothing
+
+
+def test_enter_on_a_card_opens_it_and_a_created_file_shows_as_new(qtbot, window, two_runs):
+    folder, _before, run_id = two_runs
+    dialog = _open_card(qtbot, window, run_id, 2, key=True)
+    created = [f for f in dialog.evidence.files if f.created]
+    assert created and all(f.before is None for f in created)
+    row = dialog.evidence.files.index(created[0])
+    dialog.file_list.setCurrentRow(row)
+    assert "new file" in dialog.file_list.item(row).text()
+    lines = dialog.diff.toPlainText().splitlines()
+    assert lines and all(line.startswith("+") for line in lines if line.strip())
+
+
+def test_undo_from_a_round_card_restores_the_files_byte_for_byte_and_reports(
+        qtbot, window, two_runs):
+    folder, before, run_id = two_runs
+    manifest = json.loads((folder / ".harness" / "runs" / run_id / "undo" / "1.json")
+                          .read_text(encoding="utf-8"))
+    untouched = {p: p.read_bytes() for p in folder.rglob("*")
+                 if p.is_file() and ".harness" not in p.parts
+                 and p.relative_to(folder).as_posix() not in manifest["files"]}
+    dialog = _open_card(qtbot, window, run_id, 1)
+    report = _undo(qtbot, dialog)
+    assert report.ok and OPTIONS in report.restored
+    assert (folder / OPTIONS).read_bytes() == before
+    assert all(p.read_bytes() == data for p, data in untouched.items())
+    assert OPTIONS in dialog.report.text() and "Put back" in dialog.report.text()
+    assert not dialog.undo_button.isEnabled()
+    assert "Undid round 1" in window.notice.text.text()
+
+
+def test_a_file_edited_after_the_round_is_kept_twice_and_the_report_says_so(
+        qtbot, window, two_runs):
+    folder, before, run_id = two_runs
+    mine = (folder / OPTIONS).read_bytes() + "Rosie: agreed.\n".encode()
+    (folder / OPTIONS).write_bytes(mine)
+    dialog = _open_card(qtbot, window, run_id, 1)
+    report = _undo(qtbot, dialog)
+    assert (folder / OPTIONS).read_bytes() == mine
+    (path, saved), = report.kept_both
+    assert path == OPTIONS and (folder / saved).read_bytes() == before
+    text = dialog.report.text()
+    assert "your version stays" in text and saved in text
+    assert "kept in both versions" in window.notice.text.text()
+
+
+def test_undo_is_offered_only_after_confirming(qtbot, window, two_runs):
+    folder, before, run_id = two_runs
+    after = (folder / OPTIONS).read_bytes()
+    dialog = _open_card(qtbot, window, run_id, 1)
+
+    def cancel():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, cancel)
+            return
+        assert box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
+        box.button(QMessageBox.StandardButton.Cancel).click()
+    QTimer.singleShot(20, cancel)
+    dialog.undo_button.click()
+    assert (folder / OPTIONS).read_bytes() == after
+    assert dialog.undo_button.isEnabled()
+
+
+def test_history_lists_both_runs_with_their_outcome_and_shows_an_earlier_runs_rounds(
+        qtbot, window, two_runs):
+    folder, _before, second = two_runs
+    picker = window.splitter.history_picker
+    qtbot.waitUntil(lambda: picker.count() == 3, timeout=10_000)
+    labels = [picker.itemText(i) for i in range(picker.count())]
+    assert labels[0] == "Recent runs"
+    assert "Demo" in labels[1] and "Done" in labels[1]                 # newest first
+    assert "Asked you a question" in labels[2]
+    first = picker.itemData(2)
+    picker.setCurrentIndex(2)
+    picker.activated.emit(2)
+    qtbot.waitUntil(lambda: {c.view.run_id for c in window.cards.cards} == {first},
+                    timeout=10_000)
+    assert len(window.cards.cards) == 3
+    dialog = _open_card(qtbot, window, first, 2)
+    assert any(f.path == "drafts/about-us.md" and f.created for f in dialog.evidence.files)
+    dialog.close()
+    picker.setCurrentIndex(0)
+    picker.activated.emit(0)
+    qtbot.waitUntil(lambda: {c.view.run_id for c in window.cards.cards} == {first, second},
+                    timeout=10_000)
+
+
+def test_a_rewritten_line_shows_removed_in_red_added_in_green_with_the_changed_word_marked():
+    from app.gui.file_diff import diff_html
+
+    html = diff_html("one\nthe cake is sweet\nthree\n", "one\nthe cake is savoury\nthree\n",
+                     removed="#b42318", added="#1e8a4c", muted="#888888",
+                     removed_bg="#fdd", added_bg="#dfd", note_unchanged="same")
+    assert '<div style="color:#b42318;">− the cake is <span style="background:#fdd;">sweet'\
+        in html
+    assert '<div style="color:#1e8a4c;">+ the cake is <span style="background:#dfd;">savoury'\
+        in html
+    assert "<div>  one</div>" in html and "<div>  three</div>" in html  # context, unmarked
+
+
+def test_a_binary_file_shows_its_sizes_not_its_bytes(tmp_path):
+    from app.core.blobs import BlobStore
+    from app.core.workspace import Workspace
+    from app.gui.evidence_data import read_evidence
+
+    ws = Workspace(tmp_path)
+    blobs = BlobStore(ws.harness_dir)
+    before, after = blobs.put(b"\x89PNG\x00" * 10), blobs.put(b"\x89PNG\x00" * 300)
+    undo = ws.run_files("r1").undo(1)
+    undo.parent.mkdir(parents=True)
+    undo.write_text(json.dumps({"round": 1, "files": {
+        "logo.png": {"before": before, "after": after}}}), encoding="utf-8")
+    found = read_evidence(tmp_path, "r1", 1)
+    (logo,) = found.files
+    assert not logo.is_text and (logo.before_size, logo.after_size) == (50, 1500)
+    assert found.can_undo
+
+
+def test_while_a_run_is_going_a_rounds_evidence_opens_but_undo_waits(qtbot, window, tmp_path):
+    window.demo_delay = 0.3
+    open_in(qtbot, window, demo_copy(tmp_path))
+    window.run_panel.primary.click()
+    qtbot.waitUntil(lambda: bool(window.cards.cards), timeout=30_000)
+    card = window.cards.cards[0]
+    dialog = _open_card(qtbot, window, card.view.run_id, card.view.round)
+    assert window.runner.running
+    assert dialog.evidence.files and not dialog.undo_button.isEnabled()
+    assert "once it stops" in dialog.undo_button.toolTip()
+    dialog.close()
+    with qtbot.waitSignal(window.runner.run_finished, timeout=10_000):
+        window.runner.stop()
