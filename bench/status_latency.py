@@ -28,6 +28,8 @@ except ImportError:
     resource = None
 
 HERE = Path(__file__).resolve().parent.parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))  # bench.common, when run as a script
 DEMO_WORKSPACE = HERE / "app" / "resources" / "demo-workspace"
 PYDANTIC_FLOOR = ("from pydantic import BaseModel\n"
                   "class Usage(BaseModel):\n    tokens: int = 0\n"
@@ -82,6 +84,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=21, help="runs of each (default 21)")
     parser.add_argument("--repo", type=Path, action="append",
                         help="a checkout to measure (default: this one); repeat to compare")
+    parser.add_argument("--json", type=Path, metavar="FILE",
+                        help="also write the results as JSON to FILE (bench.run_all reads it)")
     args = parser.parse_args()
     repos = [r.resolve() for r in args.repo] if args.repo else [HERE]
     runs = max(args.runs, 1)
@@ -106,7 +110,21 @@ def main() -> int:
     for name, (wall, cpu) in medians.items():
         print(f"{name:<40} {wall * 1000:6.1f} ms {cpu * 1000:6.1f} ms "
               f"{(wall - bare_wall) * 1000:+9.1f} ms {(cpu - bare_cpu) * 1000:+9.1f} ms")
-    return 0
+    if args.json is None:
+        return 0
+    from bench.common import hand_back, item
+
+    wall, cpu = medians["harness-desk status" + (f" ({repos[0]})" if len(repos) > 1 else "")]
+    floor_wall, floor_cpu = medians["pydantic floor"]
+    extra = round((wall - bare_wall) * 1000, 1)
+    return hand_back(args.json, [item(
+        "status_vs_python", "`harness-desk status` over `python -c pass`", "<= +100 ms", extra,
+        "ms", extra <= 100, runs=runs,
+        note=f"pydantic alone (import, one model) costs +{(floor_wall - bare_wall) * 1000:.0f} ms",
+        bare_ms=round(bare_wall * 1000, 1),
+        status_ms=round(wall * 1000, 1), cpu_over_bare_ms=round((cpu - bare_cpu) * 1000, 1),
+        pydantic_floor_over_bare_ms=round((floor_wall - bare_wall) * 1000, 1),
+        pydantic_floor_cpu_over_bare_ms=round((floor_cpu - bare_cpu) * 1000, 1))])
 
 
 if __name__ == "__main__":

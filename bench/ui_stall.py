@@ -109,6 +109,8 @@ def wait(app, done, seconds: float) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", type=Path, metavar="FILE",
+                        help="also write the results as JSON to FILE (bench.run_all reads it)")
     args = parser.parse_args()
     from PySide6.QtCore import qInstallMessageHandler
 
@@ -116,7 +118,7 @@ def main() -> int:
 
     qInstallMessageHandler(lambda *_: None)
     app = make_application()
-    worst, p99s, counts = [], [], []
+    worst, p99s, counts, longest = [], [], [], []
     with tempfile.TemporaryDirectory(prefix="harness-desk-stall-") as tmp:
         os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
         for n in range(args.runs):
@@ -124,6 +126,7 @@ def main() -> int:
             stall = max(gaps) - TICK_MS if gaps else 0.0
             p99 = statistics.quantiles(gaps, n=100)[98] if len(gaps) > 2 else 0.0
             worst.append(stall)
+            longest.append(max(gaps) if gaps else 0.0)
             p99s.append(p99)
             counts.append(events)
             print(f"run {n + 1}: {events} events in {seconds:.2f} s, {len(gaps)} ticks; "
@@ -133,6 +136,19 @@ def main() -> int:
           f"99th percentile gap {statistics.quantiles(idle, n=100)[98]:.1f} ms")
     print(f"longest UI stall over {args.runs} full-speed Demo runs: {max(worst):.1f} ms "
           f"(target <= 50 ms)")
+    gap = statistics.median(longest)
+    print(f"longest gap between ticks, median of the runs' longest: {gap:.1f} ms")
+    if args.json is not None:
+        from bench.common import hand_back, item
+
+        return hand_back(args.json, [item(
+            "ui_stall", "Longest gap between 10 ms UI ticks, full-speed Demo run", "<= 50 ms",
+            round(gap, 1), "ms", gap <= 50,
+            note=f"median of {args.runs} runs' longest; worst {max(longest):.1f} ms; idle "
+                 f"machine alone {max(idle):.1f} ms",
+            runs_longest_gap_ms=[round(x, 1) for x in longest],
+            runs_p99_gap_ms=[round(x, 1) for x in p99s], events=counts,
+            idle_longest_gap_ms=round(max(idle), 1))])
     return 0 if max(worst) <= 50 else 1
 
 

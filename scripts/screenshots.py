@@ -1,6 +1,6 @@
 """Save screenshots of the window's main states into docs/screenshots/ (offscreen, no display).
 
-    python scripts/screenshots.py [OUTPUT_FOLDER]
+    python scripts/screenshots.py [--dark] [OUTPUT_FOLDER]
 
 empty.png (no folder open), board.png (the demo, before Run), running.png (a round under
 way), decision.png (the decision dialog over the window), done.png (every task checked),
@@ -9,6 +9,7 @@ rounds), export.png (the export dialog), engine-settings.png (Engine settings fo
 a first-time user sees it: no key yet), settings.png (the Settings dialog).
 Runs on a temporary copy of the demo workspace with a throwaway settings folder and an empty
 in-memory keychain (the machine's is never touched).
+With --dark the window is shown in its dark palette, into docs/screenshots/dark/.
 """
 
 from __future__ import annotations
@@ -25,17 +26,20 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
 def main() -> int:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "docs" / "screenshots"
+    args = sys.argv[1:]
+    dark = "--dark" in args
+    args = [a for a in args if a != "--dark"]
+    out = Path(args[0]) if args else REPO / "docs" / "screenshots" / ("dark" if dark else "")
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="harness-desk-shots-") as tmp:
         os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
         from app.gui.first_start import demo_copy
 
         use_empty_keychain()
-        return shoot(demo_copy(fresh=True), out)  # the very copy a first start opens
+        return shoot(demo_copy(fresh=True), out, dark)  # the very copy a first start opens
 
 
-def shoot(folder: Path, out: Path) -> int:
+def shoot(folder: Path, out: Path, dark: bool = False) -> int:
     from PySide6.QtCore import qInstallMessageHandler
 
     from app.core import events as ev
@@ -45,6 +49,12 @@ def shoot(folder: Path, out: Path) -> int:
 
     qInstallMessageHandler(lambda *_: None)  # the offscreen platform's notes are not news
     app = make_application()
+    if dark:  # what following a dark system scheme does where the platform has no dark palette
+        from PySide6.QtCore import Qt
+
+        from app.gui.theme import apply_scheme
+
+        apply_scheme(Qt.ColorScheme.Dark)
     window = MainWindow(Settings(), demo_delay=0.6)
     window.resize(1180, 760)
     window.show()

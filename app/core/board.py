@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from itertools import chain
 from pathlib import Path
@@ -23,6 +24,9 @@ _SETTLE_S = 0.025
 _SETTLE_LIMIT_S = 2.0
 _QUIET_S = 3.0  # a board not written for this long is not mid-save
 _sleep = time.sleep  # one name, so tests can play the editor while we wait
+# The last board update_board wrote to each path (a few): (bytes, size, mtime, inode, device).
+_WRITTEN: dict[str, tuple] = {}
+_WRITTEN_LOCK = threading.Lock()
 
 TEMPLATE = """# Tasks
 
@@ -346,6 +350,9 @@ def _stable_read(path: Path, name: str | None = None) -> bytes:
     # being saved: the common case costs one read (the margin covers FAT's 2 s mtimes).
     if not isinstance(value, BoardError) and time.time() - key[2] / 1e9 > _QUIET_S:
         return value
+    with _WRITTEN_LOCK:
+        if key in _WRITTEN.values():
+            return value  # just as we wrote it: any save since would have moved mtime or size
     while True:
         _sleep(_SETTLE_S)
         new_key, new_value = _sample(path, name)
@@ -391,6 +398,16 @@ def update_board(path, change: Callable[[Board], T], *, removes_tasks: bool = Fa
             continue
         if after != before:
             atomic_write_bytes(real, after)
+            try:  # our bytes, and the file as it stands: an editor already at it differs
+                st = os.stat(real)
+            except OSError:
+                return result
+            key = (after, st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev)
+            with _WRITTEN_LOCK:
+                _WRITTEN.pop(str(real), None)
+                _WRITTEN[str(real)] = key
+                while len(_WRITTEN) > 8:
+                    del _WRITTEN[next(iter(_WRITTEN))]
         return result
     raise BoardError(f"{path.name} kept changing while the harness tried to update it. "
                      "Try again in a moment.")

@@ -61,13 +61,17 @@ def is_read_only(path: Path | str) -> bool:
     return stat.S_ISREG(st.st_mode) and not st.st_mode & 0o222
 
 
-def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None) -> None:
+def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
+                       sync: bool = True) -> None:
     """Write `data` to `path` so that readers see either the old or the new file, never half.
 
     Temp file in the same folder, flush + fsync, then os.replace. On failure (disk full,
     permissions) the temp file is removed and the original is left as it was. A read-only
     file is never replaced (ReadOnlyFile). `mode` sets the new file's permissions; by default
-    it keeps the replaced file's, so a private file stays private.
+    it keeps the replaced file's, so a private file stays private. `sync=False` skips the
+    fsync: still atomic for every reader and after a crash of the process (the data is in
+    the OS's cache), but a power cut may lose the write; for records rewritten often and
+    flushed at their own checkpoints (status.json, see recorder.py).
     """
     path = Path(path)
     if is_read_only(path):
@@ -80,7 +84,8 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None) -
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
                 fh.flush()
-                os.fsync(fh.fileno())
+                if sync:
+                    os.fsync(fh.fileno())
         except OSError as exc:
             raise DiskWriteError(path, exc) from exc
         commit_temp_file(tmp, path, mode)
@@ -101,9 +106,9 @@ def commit_temp_file(tmp: Path, path: Path, mode: int | None = None) -> None:
         raise DiskWriteError(path, exc) from exc
 
 
-def atomic_write_text(path: Path | str, text: str) -> None:
+def atomic_write_text(path: Path | str, text: str, sync: bool = True) -> None:
     """Atomic write of UTF-8 text, with no newline translation (the caller owns line endings)."""
-    atomic_write_bytes(path, to_utf8(text))
+    atomic_write_bytes(path, to_utf8(text), sync=sync)
 
 
 def to_utf8(text: str) -> bytes:
@@ -118,9 +123,10 @@ def to_utf8(text: str) -> bytes:
             return text.encode("utf-8", "replace")
 
 
-def atomic_write_json(path: Path | str, obj: Any) -> None:
+def atomic_write_json(path: Path | str, obj: Any, sync: bool = True) -> None:
     """Atomic write of JSON with sorted keys, so files diff cleanly and stay stable."""
-    atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+    atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                      sync=sync)
 
 
 def _copy_mode(target: Path, tmp: Path, mode: int | None = None) -> None:
@@ -215,22 +221,23 @@ class SpaceReserve:
             return False
 
 
-def append_jsonl(path: Path | str, obj: Any) -> None:
+def append_jsonl(path: Path | str, obj: Any, sync: bool = True) -> None:
     """Append one JSON object as one line. A crash mid-append leaves at most a torn last line,
-    which `read_jsonl` skips."""
+    which `read_jsonl` skips. `sync=False` leaves the flush to disk to the OS (the next synced
+    append flushes it too): a crash of the process loses nothing, a power cut may lose it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n"
-    with open(path, "ab") as fh:
+    with open(path, "a+b") as fh:  # appends, whatever the position read from
         # If an earlier writer died mid-line, start on a fresh line so this record is whole.
-        if fh.tell() > 0:
-            with open(path, "rb") as check:
-                check.seek(-1, os.SEEK_END)
-                if check.read(1) != b"\n":
-                    fh.write(b"\n")
+        if fh.seek(0, os.SEEK_END) > 0:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                fh.write(b"\n")
         fh.write(to_utf8(line))
         fh.flush()
-        os.fsync(fh.fileno())
+        if sync:
+            os.fsync(fh.fileno())
 
 
 def bounded_lines(fh: BinaryIO, keep: int) -> Iterator[tuple[bytes, bool]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from typing import Callable
 
 from app.core.conversation import Usage
@@ -14,6 +15,22 @@ from app.core.narrate import describe_event
 from app.core.records import RoundRecord, RunInfo, Status, now_iso
 from app.core.redact import redact, redact_obj
 from app.core.workspace import Workspace
+
+# Durability. A crash of the process loses nothing whichever way: each line of events.jsonl
+# and each status.json reaches the OS as its event happens (status.json by temp file and
+# rename, so it is always whole). What an fsync adds is surviving a power cut, and it costs
+# 1-10 ms a call on an ordinary disk, more on a busy one: more than the rest of a step. So
+# the stream is flushed to the disk at its checkpoints (the run starting, a task completed,
+# a question for the person, a wait on the service, a round or the run ending) and
+# otherwise at most SYNC_INTERVAL_S apart. status.json follows every event that moves the
+# run on; the events inside a step (the reply, each tool call) rewrite it only once
+# STATUS_INTERVAL_S have passed, since the next step_started, a moment later, carries them.
+SYNC_INTERVAL_S = 1.0
+STATUS_INTERVAL_S = 0.25
+_CHECKPOINTS = frozenset({"run_started", "task_completed", "human_needed", "retry_waiting",
+                          "round_finished", "run_finished"})
+_WITHIN_STEP = frozenset({"model_replied", "tool_called", "tool_refused", "file_changed",
+                          "notice_sent"})
 
 Listener = Callable[[Event], None]
 """Called with every event (model_text included) on the run's own thread, synchronously, in
@@ -35,6 +52,7 @@ class Recorder:
         self.listeners = list(listeners or [])
         self._counts: tuple[int, int] | None = None
         self._reported: set[tuple] = set()  # listener failures already in the crash log
+        self._synced_at = self._status_at = -float("inf")  # time.monotonic() of the last
         self.status = Status(
             run_id=info.run_id, state="running", started_at=info.started_at,
             engine=info.engine, model=info.model, pid=os.getpid(),
@@ -49,9 +67,14 @@ class Recorder:
                            "time": now_iso(), "run_id": self.info.run_id})
         event = type(event).model_validate(data)
         if event.type not in LIVE_ONLY:
-            append_jsonl(self.files.events, data)
+            now = time.monotonic()
+            sync = event.type in _CHECKPOINTS or now - self._synced_at >= SYNC_INTERVAL_S
+            append_jsonl(self.files.events, data, sync=sync)
+            if sync:
+                self._synced_at = now
             self._reflect(event)
-            self.write_status()
+            if sync or event.type not in _WITHIN_STEP or now - self._status_at >= STATUS_INTERVAL_S:
+                self.write_status(sync=sync)
         for listener in self.listeners:
             try:
                 listener(event)
@@ -91,9 +114,11 @@ class Recorder:
             "written again."))
 
     # -- the run's records ---------------------------------------------------------------
-    def write_status(self) -> None:
+    def write_status(self, sync: bool = True) -> None:
         self.status.updated_at = now_iso()
-        atomic_write_json(self.ws.status_path, redact_obj(self.status.model_dump(mode="json")))
+        atomic_write_json(self.ws.status_path, redact_obj(self.status.model_dump(mode="json")),
+                          sync=sync)
+        self._status_at = time.monotonic()
 
     def write_run(self) -> None:
         atomic_write_json(self.files.run, redact_obj(self.info.model_dump(mode="json")))

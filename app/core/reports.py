@@ -39,6 +39,12 @@ HOW_TO_ADVANCE = (
 )
 
 
+# Earlier rounds on the current task: how many the report recalls, and how long each note may
+# be. Without the cut, a model's long give_up findings would be resent in every later round.
+EARLIER_ROUNDS = 5
+NOTE_CHARS = 500
+
+
 def progress_report(board: Board, task: Task, earlier: list[RoundRecord],
                     standing_instructions: str = "", round_no: int = 1,
                     instructions_note: str = "") -> str:
@@ -70,9 +76,9 @@ def progress_report(board: Board, task: Task, earlier: list[RoundRecord],
     mine = [r for r in earlier if r.task_id == task.task_id]
     if mine:
         lines += ["", f"Earlier rounds on this task ({len(mine)}):"]
-        for r in mine[-5:]:
-            files = ", ".join(r.changed_artifacts) or "no files changed"
-            note = "; ".join(x for x in (r.summary, r.findings, r.error) if x)
+        for r in mine[-EARLIER_ROUNDS:]:
+            files = _capped(", ".join(r.changed_artifacts) or "no files changed")
+            note = _capped("; ".join(x for x in (r.summary, r.findings, r.error) if x))
             lines.append(f"- round {r.round}: {r.result_state}; {files}"
                          + (f"; {note}" if note else ""))
         lines.append("Build on what was found; do not repeat work that had no effect.")
@@ -84,6 +90,12 @@ def progress_report(board: Board, task: Task, earlier: list[RoundRecord],
         lines += ["", f"[harness] {instructions_note}"]
     lines += ["", HOW_TO_ADVANCE]
     return "\n".join(lines)
+
+
+def _capped(text: str) -> str:
+    """One earlier round's note, cut to NOTE_CHARS: the report of every round carries it."""
+    text = " ".join(text.split())
+    return text if len(text) <= NOTE_CHARS else text[:NOTE_CHARS - 1].rstrip() + "…"
 
 
 def nudge(count: int, max_nudges: int) -> str:

@@ -108,7 +108,8 @@ class ToolBox:
             if self.sandbox.is_hidden(child):
                 continue
             try:
-                self.sandbox.resolve_read(child)  # a link leading outside is shown, never followed
+                if not self.sandbox.plain_entry(entry):
+                    self.sandbox.resolve_read(child)  # a link leading outside: shown, not followed
             except PathRefused:
                 lines.append(f"{entry.name}  (not usable: a link outside or to nothing, or a "
                              "reserved name)")
@@ -195,16 +196,15 @@ class ToolBox:
                 hits.append(f"... stopped after {MAX_SEARCH_FILES:,} files; give a path to "
                             "search a smaller folder.")
                 break
-            for n, line in _text_lines(self.sandbox.root / rel):
-                if needle in line.casefold():
-                    if len(hits) == MAX_SEARCH_MATCHES:
-                        hits.append(f"... more matches not shown (limit {MAX_SEARCH_MATCHES}); "
-                                    "use a longer query or a path to narrow the search.")
-                        return ToolOutcome("\n".join(hits))
-                    text = line.strip()
-                    if len(text) > MAX_MATCH_CHARS:
-                        text = text[:MAX_MATCH_CHARS] + "..."
-                    hits.append(f"{rel}:{n}: {text}")
+            for n, line in _lines_with(self.sandbox.root / rel, needle):
+                if len(hits) == MAX_SEARCH_MATCHES:
+                    hits.append(f"... more matches not shown (limit {MAX_SEARCH_MATCHES}); "
+                                "use a longer query or a path to narrow the search.")
+                    return ToolOutcome("\n".join(hits))
+                text = line.strip()
+                if len(text) > MAX_MATCH_CHARS:
+                    text = text[:MAX_MATCH_CHARS] + "..."
+                hits.append(f"{rel}:{n}: {text}")
         if not hits:
             return ToolOutcome(f"No lines contain {query[:200]!r}.")
         return ToolOutcome("\n".join(hits))
@@ -216,10 +216,12 @@ class ToolBox:
             return
         # Depth first with a stack of our own, not os.walk, which recurses and fails on
         # folders nested deeper than Python's recursion limit. Folder links are not followed;
-        # folders whose paths grow past what the sandbox accepts are not entered.
-        stack = [self.sandbox.rel(start)]
+        # folders whose paths grow past what the sandbox accepts are not entered. A folder
+        # reached from `start` through plain entries only is real, so its plain files need no
+        # resolving (Sandbox.plain_entry); anything else is resolved, file by file.
+        stack = [(self.sandbox.rel(start), True)]
         while stack:
-            base = stack.pop()
+            base, real_folder = stack.pop()
             prefix = "" if base == "." else base + "/"
             try:
                 with os.scandir(self.sandbox.root / base) as it:
@@ -231,9 +233,18 @@ class ToolBox:
                 rel = prefix + entry.name
                 if self.sandbox.is_hidden(rel):
                     continue
+                plain = real_folder and self.sandbox.plain_entry(entry)
                 if entry.is_dir(follow_symlinks=False):
                     if len(rel) < MAX_PATH_CHARS:
-                        folders.append(rel)
+                        folders.append((rel, plain))
+                    continue
+                if plain:
+                    try:
+                        small = entry.stat(follow_symlinks=False).st_size <= MAX_SEARCH_FILE_BYTES
+                    except OSError:
+                        continue  # gone since it was listed
+                    if small:
+                        yield rel
                     continue
                 try:
                     real = self.sandbox.resolve_read(rel)
@@ -395,8 +406,9 @@ def _binary_message(rel: str) -> str:
             "text. Work with text files such as .md, .txt, .html or .csv.")
 
 
-def _text_lines(path: Path):
-    """(line number, text) of a UTF-8 text file; nothing for binary or unreadable files."""
+def _lines_with(path: Path, needle: str):
+    """(line number, text) of each line of a UTF-8 text file that holds `needle` (casefolded);
+    nothing for binary or unreadable files."""
     try:
         raw = path.read_bytes()
         if _is_binary(raw):
@@ -404,7 +416,13 @@ def _text_lines(path: Path):
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return
-    yield from enumerate(text.splitlines(), 1)
+    # Case folding maps each character on its own, so a line holds the needle only if the
+    # whole text does: most files are ruled out in one pass, without a fold per line.
+    if needle not in text.casefold():
+        return
+    for n, line in enumerate(text.splitlines(), 1):
+        if needle in line.casefold():
+            yield n, line
 
 
 def _check_args(spec: ToolSpec, arguments: Any) -> dict[str, Any]:

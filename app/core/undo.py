@@ -94,7 +94,9 @@ class RoundChanges:
         if entry is None:
             return
         entry["after"] = self._keep(self.root / rel)
-        self._save()
+        # Not flushed to disk: if a power cut loses it, the record on disk says "after: null",
+        # which undo reads as a round that never finished, as it was (the pre-image is safe).
+        self._save(sync=False)
 
     def finish(self) -> list[str]:
         """Record each touched file's post-image; return the paths whose content changed."""
@@ -115,8 +117,9 @@ class RoundChanges:
             return "folder"
         return self.blobs.put_file(path, _mode_of(path))
 
-    def _save(self) -> None:
-        atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files})
+    def _save(self, sync: bool = True) -> None:
+        atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files},
+                          sync=sync)
 
 
 @dataclass

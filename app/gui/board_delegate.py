@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPersistentModelIndex, QPointF, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPalette, QPixmap
+from PySide6.QtCore import QPersistentModelIndex, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QLineEdit, QStyle, QStyledItemDelegate
 
+from app.gui import look
 from app.gui.board_model import BoardItemModel
 
 _PAD_V = 4      # a little air above and below each row: calmer to read, easier to hit
@@ -13,26 +14,11 @@ _TAG_GAP = 12   # between the task's text and the tag on the right
 
 
 def diamond_icon(color: QColor, filled: bool, size: int = 16) -> QIcon:
-    """The HUMAN mark: an outlined diamond for an open decision, a filled one once decided."""
-    ratio = 2.0  # drawn at twice the size so it stays crisp on high-DPI screens
-    pixmap = QPixmap(int(size * ratio), int(size * ratio))
-    pixmap.setDevicePixelRatio(ratio)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    half, inset = size / 2, 2.5
-    path = QPainterPath(QPointF(half, inset))
-    for x, y in ((size - inset, half), (half, size - inset), (inset, half)):
-        path.lineTo(QPointF(x, y))
-    path.closeSubpath()
-    pen = painter.pen()
-    pen.setColor(color)
-    pen.setWidthF(1.6)
-    painter.setPen(pen)
-    painter.setBrush(color if filled else Qt.GlobalColor.transparent)
-    painter.drawPath(path)
-    painter.end()
-    return QIcon(pixmap)
+    """The HUMAN mark: an outlined diamond for an open decision, a filled one once decided
+    (the SVG in app/resources/icons, drawn at each pixel size so it stays crisp)."""
+    from app.gui import icons
+
+    return icons.tinted("decision-done" if filled else "decision", color)
 
 
 class TaskItemDelegate(QStyledItemDelegate):
@@ -86,6 +72,31 @@ class TaskItemDelegate(QStyledItemDelegate):
                 option.palette.setColor(QPalette.ColorRole.Text, color)
 
     def paint(self, painter, option, index) -> None:
+        self._paint_row(painter, option, index)
+        self._outline_check(painter, option, index)
+
+    def _outline_check(self, painter, option, index) -> None:
+        """On a dark palette the style's box outline (the window colour, darker) vanishes
+        into the list's ground: draw it again in a grey that shows."""
+        if not look.is_dark_palette(option.palette) or \
+                index.data(Qt.ItemDataRole.CheckStateRole) is None:
+            return
+        opt = option.__class__(option)
+        self.initStyleOption(opt, index)
+        style = opt.widget.style() if opt.widget else QApplication.style()
+        box = style.subElementRect(QStyle.SubElement.SE_ItemViewItemCheckIndicator, opt,
+                                   opt.widget)
+        edge = min(box.width(), box.height()) - 2  # the style's 13-ish px box, centred
+        square = QRectF(box.center().x() - edge / 2 + 0.5, box.center().y() - edge / 2 + 0.5,
+                        edge, edge)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(look.muted_colour(opt.palette))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(square, 2, 2)
+        painter.restore()
+
+    def _paint_row(self, painter, option, index) -> None:
         tag = self.tag(index)
         if not tag:
             super().paint(painter, option, index)
@@ -103,11 +114,10 @@ class TaskItemDelegate(QStyledItemDelegate):
         super().paint(painter, text_opt, index)
         tag_rect = QRect(opt.rect.right() - width - 4, opt.rect.top(), width, opt.rect.height())
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        role = (QPalette.ColorRole.HighlightedText if selected
-                else QPalette.ColorRole.PlaceholderText)
         painter.save()
         painter.setFont(opt.font)
-        painter.setPen(opt.palette.color(role))
+        painter.setPen(opt.palette.color(QPalette.ColorRole.HighlightedText) if selected
+                       else look.muted_colour(opt.palette))  # reads: contrast 4.5 or more
         painter.drawText(tag_rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                          metrics.elidedText(tag, Qt.TextElideMode.ElideRight, width))
         painter.restore()

@@ -60,7 +60,7 @@ class BoardView(QWidget):
         self._add.setPlaceholderText(self.tr("Add a task…"))
         self._add.setAccessibleName(self.tr("Add a task"))
         self._add.setToolTip(self.tr("Type what you want done and press Enter. It goes at "
-                                     "the end of the list."))
+                                     "the end of the list (Ctrl+N)."))
         self._details = TaskDetailsPanel(self)
 
         layout = QVBoxLayout(self)
@@ -125,6 +125,11 @@ class BoardView(QWidget):
     @property
     def model(self) -> BoardItemModel:
         return self._model
+
+    @property
+    def add_field(self) -> QLineEdit:
+        """The "Add a task…" line (Ctrl+N in the window puts the cursor there)."""
+        return self._add
 
     @property
     def list_view(self) -> TaskListView:

@@ -94,7 +94,7 @@ class DecisionDialog(QDialog):
                 note = QLabel(self.tr("Why the AI recommends it: %1").replace("%1", why), page)
                 note.setWordWrap(True)
                 note.setTextFormat(Qt.TextFormat.PlainText)
-                note.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+                look.set_tone(note, "muted")
                 layout.addWidget(note)
 
         self.other_button = QPushButton(self.tr("Another answer…"), page)
@@ -125,7 +125,7 @@ class DecisionDialog(QDialog):
 
         self.problem = QLabel(page)
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet(f"color: {look.css(look.attention_colour())};")
+        look.set_tone(self.problem, "attention")
         self.problem.hide()
         layout.addWidget(self.problem)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from app.gui import core_calls, look, wording
@@ -176,6 +176,12 @@ class EnginePicker(QWidget):
                                Qt.ItemDataRole.AccessibleTextRole)
         if engine_id == self.engine_id:
             self._update_combo_words()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            for index in range(self.combo.count()):
+                self._mark(self.combo.itemData(index))
 
     def _update_combo_words(self) -> None:
         index = self.combo.currentIndex()

@@ -33,11 +33,16 @@ class ErrorDialog(QDialog):
         close = buttons.addButton(QDialogButtonBox.StandardButton.Close)
         copy.setAccessibleName(self.tr("Copy details"))
         close.setDefault(True)
-        copy.clicked.connect(lambda: QApplication.clipboard().setText(details))
+        copy.clicked.connect(lambda: self._copy(details, copy))
         buttons.rejected.connect(self.reject)
+        text.setAccessibleName(text.text())
         layout = QVBoxLayout(self)
         layout.addWidget(text)
         layout.addWidget(buttons)
+
+    def _copy(self, details: str, button) -> None:
+        QApplication.clipboard().setText(details)
+        button.setText(self.tr("Copied"))  # so the person sees it worked
 
 
 class ErrorReporter(QObject):
@@ -51,8 +56,18 @@ class ErrorReporter(QObject):
         self._raised.connect(self._on_raised, Qt.ConnectionType.QueuedConnection)
 
     def install(self) -> None:
-        sys.excepthook = lambda _t, exc, _tb: self._raised.emit(exc)
-        threading.excepthook = lambda args: self._raised.emit(args.exc_value)
+        sys.excepthook = lambda _t, exc, _tb: self._report(exc)
+        threading.excepthook = lambda args: self._report(args.exc_value)
+
+    def _report(self, exc: BaseException | None) -> None:
+        if exc is None or isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            if isinstance(exc, KeyboardInterrupt):  # Ctrl+C in the terminal: quit, no crash
+                QApplication.quit()
+            return
+        try:
+            self._raised.emit(exc)
+        except RuntimeError:  # the reporter is gone (the window closed): the plain hook
+            sys.__excepthook__(type(exc), exc, exc.__traceback__)
 
     def _on_raised(self, exc: BaseException) -> None:
         from app.crash import crash_details, save_crash_report

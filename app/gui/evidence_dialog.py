@@ -72,7 +72,7 @@ class EvidenceDialog(QDialog):
         legend = QLabel(self.tr("Green lines (+) are what the round added, red lines (−) what "
                                 "it removed; the lines around them stayed the same."), self)
         legend.setWordWrap(True)
-        legend.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        look.set_tone(legend, "muted")
         right = QWidget(self)
         right_column = QVBoxLayout(right)
         right_column.setContentsMargins(0, 0, 0, 0)
@@ -227,8 +227,7 @@ class EvidenceDialog(QDialog):
         from app.gui.undo_words import undo_report_sentences
 
         self.report.setText("\n".join(undo_report_sentences(report)))
-        self.report.setStyleSheet("" if report.ok else
-                                  f"color: {look.css(look.attention_colour())};")
+        look.set_tone(self.report, None if report.ok else "attention")
         self.report.show()
         self.undo_button.setText(self.tr("Undone"))
         look.announce(self.report, self.report.text())
@@ -237,7 +236,7 @@ class EvidenceDialog(QDialog):
     def _on_undo_failed(self, exc: BaseException) -> None:
         self.report.setText(self.tr("Nothing was put back: %1").replace(
             "%1", getattr(exc, "message", None) or getattr(exc, "strerror", None) or str(exc)))
-        self.report.setStyleSheet(f"color: {look.css(look.attention_colour())};")
+        look.set_tone(self.report, "attention")
         self.report.show()
         self.undo_button.setEnabled(True)
 

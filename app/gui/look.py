@@ -1,7 +1,10 @@
 """Colours, marks and announcements shared by the window's widgets, derived from the palette.
 
-Colours come from the application's palette (so a dark theme later changes them in one place);
-the two status hues are picked to read on light and dark windows alike.
+Colours come from the application's palette, so a dark palette changes them in one place;
+the two status hues are picked to read on light and dark windows alike, and the muted grey
+is mixed from the palette's own text and background until it reads (WCAG contrast 4.5).
+A widget coloured through `set_tone` is coloured again when the system's light/dark scheme
+changes (see theme.py).
 """
 
 from __future__ import annotations
@@ -22,18 +25,42 @@ QPushButton:disabled { background: palette(mid); border-color: palette(mid);
 """
 
 
+def primary_colour(palette: QPalette | None = None) -> QColor:
+    """The primary button's ground: the palette's highlight, darkened until its text reads."""
+    palette = palette or QApplication.palette()
+    ground = palette.color(QPalette.ColorRole.Highlight)
+    text = palette.color(QPalette.ColorRole.HighlightedText)
+    for share in (1.0, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.5, 0.4):
+        colour = mix(ground, QColor("black") if text.lightness() > 128 else QColor("white"),
+                     share)
+        if contrast(text, colour) >= MIN_CONTRAST:
+            return colour
+    return colour
+
+
+def primary_button_css(palette: QPalette | None = None) -> str:
+    """PRIMARY_BUTTON_CSS with a ground whose text reads (WCAG 4.5) in this palette."""
+    ground = css(primary_colour(palette))
+    return PRIMARY_BUTTON_CSS.replace("background: palette(highlight)", f"background: {ground}") \
+        .replace("border: 2px solid palette(highlight)", f"border: 2px solid {ground}")
+
+
 def _dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
 
 
+def is_dark_palette(palette: QPalette | None = None) -> bool:
+    return _dark(palette or QApplication.palette())
+
+
 def ok_colour(palette: QPalette | None = None) -> QColor:
     palette = palette or QApplication.palette()
-    return QColor("#4cc27a") if _dark(palette) else QColor("#1e8a4c")
+    return QColor("#4cc27a") if _dark(palette) else QColor("#17753f")
 
 
 def attention_colour(palette: QPalette | None = None) -> QColor:
     palette = palette or QApplication.palette()
-    return QColor("#f0b54a") if _dark(palette) else QColor("#a35c00")
+    return QColor("#f0b54a") if _dark(palette) else QColor("#9a5700")
 
 
 def removed_colour(palette: QPalette | None = None) -> QColor:
@@ -43,8 +70,61 @@ def removed_colour(palette: QPalette | None = None) -> QColor:
 
 
 def muted_colour(palette: QPalette | None = None) -> QColor:
+    """A quieter text colour that still reads on the window and on cards (contrast ≥ 4.5)."""
     palette = palette or QApplication.palette()
-    return palette.color(QPalette.ColorRole.PlaceholderText)
+    text = palette.color(QPalette.ColorRole.WindowText)
+    grounds = (palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.Base))
+    for share in (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 1.0):
+        colour = mix(text, grounds[0], share)
+        if min(contrast(colour, ground) for ground in grounds) >= MIN_CONTRAST:
+            return colour
+    return text
+
+
+MIN_CONTRAST = 4.5  # WCAG AA for body text
+
+
+def mix(a: QColor, b: QColor, share_of_a: float) -> QColor:
+    return QColor(*(round(x * share_of_a + y * (1 - share_of_a)) for x, y in
+                    ((a.red(), b.red()), (a.green(), b.green()), (a.blue(), b.blue()))))
+
+
+def luminance(colour: QColor) -> float:
+    """WCAG relative luminance of an opaque colour."""
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return (0.2126 * channel(colour.red()) + 0.7152 * channel(colour.green())
+            + 0.0722 * channel(colour.blue()))
+
+
+def contrast(fore: QColor, back: QColor) -> float:
+    """WCAG contrast ratio (1 to 21); a translucent `fore` is blended over `back` first."""
+    if fore.alpha() < 255:
+        fore = mix(fore, back, fore.alphaF())
+    hi, lo = sorted((luminance(fore), luminance(back)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+TONE_PROPERTY = "harnessTone"
+
+
+def tone_colour(tone: str | None, palette: QPalette | None = None) -> QColor | None:
+    return {"ok": ok_colour, "attention": attention_colour, "muted": muted_colour}.get(
+        tone or "", lambda _p: None)(palette)
+
+
+def set_tone(widget: QWidget, tone: str | None) -> None:
+    """Colour a label's text by meaning ("ok", "attention", "muted"; None for plain text), or
+    make a button the window's primary one ("primary").
+    The colour is worked out from the palette now and again whenever the palette changes."""
+    widget.setProperty(TONE_PROPERTY, tone or "")
+    if tone == "primary":
+        widget.setStyleSheet(primary_button_css())
+        return
+    colour = tone_colour(tone)
+    widget.setStyleSheet(f"color: {css(colour)};" if colour else "")
 
 
 def card_colour(palette: QPalette | None = None) -> QColor:

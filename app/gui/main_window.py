@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QMainWindow, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from app.gui.run_flow import RunFlow
 from app.gui.settings_flow import SettingsFlow
@@ -76,6 +76,7 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
 
         self.finish_building()
         self.settings = settings
+        self._restore_layout(settings)
         self.picker.select(settings.engine, {k: v.model for k, v in settings.engines.items()})
         if self.workspace is None:
             self.pages.setCurrentWidget(self.welcome_page)
@@ -136,6 +137,10 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         self.pages.addWidget(page)
         self._build_menus()
         self._install_settings()
+        from app.gui import icons, theme
+
+        QApplication.setWindowIcon(icons.app_icon())
+        theme.follow_system_scheme(self)
         self._show_folder_label()
         self._show_recent()
         from app.gui.background import run_in_background
@@ -144,35 +149,36 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
 
 
     def _build_menus(self) -> None:
-        from PySide6.QtGui import QAction, QKeySequence
+        """The menus; their shortcuts and why are in window_menus.py."""
+        from PySide6.QtGui import QKeySequence
+
+        from app.gui.window_menus import add_action as add, press_primary
 
         file_menu = self.menuBar().addMenu(self.tr("&File"))
-        self.open_action = QAction(self.tr("&Open folder…"), self)
-        self.open_action.setShortcut(QKeySequence.StandardKey.Open)
-        self.open_action.triggered.connect(self.choose_folder)
-        file_menu.addAction(self.open_action)
+        self.open_action = add(file_menu, self.tr("&Open folder…"), self.choose_folder,
+                               QKeySequence.StandardKey.Open, "open-folder")
         file_menu.addMenu(self.recent_menu)
-        demo_action = QAction(self.tr("Open a fresh copy of the &demo"), self)
-        demo_action.triggered.connect(self.open_demo)
-        file_menu.addAction(demo_action)
-        self.export_action = QAction(self.tr("&Export summary…"), self)
-        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
-        self.export_action.triggered.connect(self.export_summary)
-        file_menu.addAction(self.export_action)
+        add(file_menu, self.tr("Open a fresh copy of the &demo"), self.open_demo)
         file_menu.addSeparator()
-        quit_action = QAction(self.tr("&Quit"), self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
+        self.new_task_action = add(file_menu, self.tr("&New task"), self.focus_new_task,
+                                   QKeySequence.StandardKey.New)
+        self.export_action = add(file_menu, self.tr("&Export summary…"), self.export_summary,
+                                 "Ctrl+E", "export")
+        file_menu.addSeparator()
+        add(file_menu, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
         run_menu = self.menuBar().addMenu(self.tr("&Run"))
-        self.primary_action = QAction(self.tr("&Run, stop or continue"), self)
-        self.primary_action.setShortcut(QKeySequence("Ctrl+R"))
-        self.primary_action.triggered.connect(lambda: self.run_panel.primary.click())
-        run_menu.addAction(self.primary_action)
-        decide_action = QAction(self.tr("Answer the open &decision…"), self)
-        decide_action.setShortcut(QKeySequence("Ctrl+D"))
-        decide_action.triggered.connect(lambda: self.show_decision())
-        run_menu.addAction(decide_action)
+        self.primary_action = add(run_menu, self.tr("&Run or continue"), lambda: press_primary(
+            self.run_panel, ("run", "continue")), "Ctrl+R", "run")
+        self.stop_action = add(run_menu, self.tr("&Stop"), lambda: press_primary(
+            self.run_panel, ("running",)), "Ctrl+.", "stop")
+        add(run_menu, self.tr("Answer the open &decision…"), lambda: self.show_decision(),
+            "Ctrl+D", "decision")
+
+    def focus_new_task(self) -> None:
+        """Put the cursor in "Add a task…" (Ctrl+N), when a folder is open."""
+        if self.workspace is not None and self.pages.currentWidget() is self.splitter:
+            self.board_view.add_field.setFocus()
+            self.board_view.add_field.selectAll()
 
     # The parts of the pages (built on first use when the window was shown as a bare frame).
     @property
@@ -373,6 +379,22 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         self.settings = self.settings.model_copy(update={"engines": engines})
         self._save_settings()
 
+    def _restore_layout(self, settings: Settings) -> None:
+        from app.gui import window_state
+
+        if getattr(self, "_layout_keeper", None) is None:  # once: later settings are ours
+            self._layout_keeper = window_state.restore_and_keep(
+                self, self.splitter, settings.ui.get(window_state.KEY), self._on_layout_changed)
+
+    def _on_layout_changed(self, state: dict, now: bool = False) -> None:
+        from app.gui.window_state import remembered
+
+        updated = remembered(self.settings, state, save_now=now)
+        if updated is not None:
+            self.settings = updated
+            if not now:
+                self._save_settings()
+
     # -- export and undo --------------------------------------------------------------------
     def export_summary(self) -> None:
         if self.workspace is not None:
@@ -394,6 +416,8 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         runner = getattr(self, "runner", None)  # none yet if closed before it was built
         if runner is None or not runner.running:
+            if getattr(self, "_layout_keeper", None) is not None:
+                self._on_layout_changed(self._layout_keeper.stop(), now=True)
             event.accept()
             return
         event.ignore()

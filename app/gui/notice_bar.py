@@ -42,8 +42,7 @@ class NoticeBar(QFrame):
     def show_notice(self, text: str, action: str = "", callback: Callable[[], None] | None = None,
                     tone: str = "normal") -> None:
         self.text.setText(text)
-        colour = look.attention_colour() if tone == "attention" else None
-        self.text.setStyleSheet(f"color: {look.css(colour)};" if colour else "")
+        look.set_tone(self.text, "attention" if tone == "attention" else None)
         self._callback = callback
         self.action.setText(action)
         look.set_accessible(self.action, action)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from app.gui import look, wording
@@ -68,12 +69,10 @@ class RoundCard(QFrame):
         self.setToolTip(self.tr("Open this round: what it did, each file before and after, "
                                 "and Undo"))
         self.setAutoFillBackground(True)
-        palette = self.palette()
-        palette.setColor(self.backgroundRole(), look.card_colour())
-        self.setPalette(palette)
+        self.setBackgroundRole(QPalette.ColorRole.Base)  # a card: follows light and dark
         mark, outcome = wording.round_outcome(view.result_state)
-        tone = look.ok_colour() if view.result_state == "completed" else (
-            look.attention_colour() if view.result_state not in ("cancelled",) else None)
+        tone = "ok" if view.result_state == "completed" else (
+            "attention" if view.result_state not in ("cancelled",) else None)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
@@ -82,8 +81,7 @@ class RoundCard(QFrame):
         head.setTextFormat(Qt.TextFormat.PlainText)
         head.setText(self.tr("Round %1").replace("%1", str(view.round)) + f"   {mark} {outcome}")
         head.setFont(look.scaled_font(head, 1.0, bold=True))
-        if tone is not None:
-            head.setStyleSheet(f"color: {look.css(tone)};")
+        look.set_tone(head, tone)
         head.setToolTip(wording.tip(wording.ROUND_TIP))
         task = QLabel(view.task, self)
         task.setTextFormat(Qt.TextFormat.PlainText)
@@ -97,7 +95,7 @@ class RoundCard(QFrame):
         if view.is_ai:
             numbers.append(wording.money(view.cost_usd))
         meta = QLabel(" · ".join(numbers), self)
-        meta.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        look.set_tone(meta, "muted")
         layout.addWidget(head)
         layout.addWidget(task)
         layout.addWidget(files)
@@ -105,7 +103,7 @@ class RoundCard(QFrame):
             summary = QLabel(wording.short(view.summary, 400), self)
             summary.setTextFormat(Qt.TextFormat.PlainText)
             summary.setWordWrap(True)
-            summary.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+            look.set_tone(summary, "muted")
             layout.addWidget(summary)
         if numbers:
             layout.addWidget(meta)
@@ -153,7 +151,7 @@ class RoundCardList(QScrollArea):
                                      "card: what it did, which files it changed, and what it "
                                      "cost."), self._inner)
         self._empty.setWordWrap(True)
-        self._empty.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        look.set_tone(self._empty, "muted")
         self._layout.addWidget(self._empty)
         self._layout.addStretch(1)
         self.setWidget(self._inner)
@@ -182,7 +180,7 @@ class RoundCardList(QScrollArea):
         divider = QLabel(text, self._inner)
         divider.setObjectName("runDivider")
         divider.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        divider.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        look.set_tone(divider, "muted")
         self._layout.insertWidget(1, divider)
 
     def add(self, view: RoundView) -> RoundCard:

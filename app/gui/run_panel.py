@@ -8,10 +8,11 @@ messages appear only as details under the state.
 from __future__ import annotations
 
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
-from app.gui import look, wording
+from app.gui import icons, look, wording
 
 MODES = ("none", "run", "running", "stopping", "continue")
 
@@ -69,15 +70,16 @@ class RunPanel(QWidget):
         self.primary.setDefault(True)
         self.primary.setMinimumWidth(120)
         self.primary.setFont(look.scaled_font(self.primary, 1.15, bold=True))
-        self.primary.setStyleSheet(look.PRIMARY_BUTTON_CSS)
+        look.set_tone(self.primary, "primary")
         self.primary.clicked.connect(self._on_primary_clicked)
         self.export_button = QPushButton(self.tr("Export summary…"), self)
         look.set_accessible(self.export_button, self.tr("Export summary…"),
                             self.tr("Save a document that describes the last run"))
         self.export_button.setToolTip(self.tr("Save a PDF, document or web page that tells what "
-                                              "the last run did, to read or share."))
+                                              "the last run did, to read or share (Ctrl+E)."))
         self.export_button.clicked.connect(self.export_requested)
         self.export_button.setEnabled(False)
+        icons.set_icon(self.export_button, "export")
         buttons.addWidget(self.primary)
         buttons.addStretch(1)
         buttons.addWidget(self.export_button)
@@ -139,9 +141,12 @@ class RunPanel(QWidget):
     def set_mode(self, mode: str) -> None:
         assert mode in MODES, mode
         self.mode = mode
-        text = {"none": self.tr("Run"), "run": self.tr("▶  Run"), "running": self.tr("■  Stop"),
-                "stopping": self.tr("Stopping…"), "continue": self.tr("▶  Continue")}[mode]
+        text = {"none": self.tr("Run"), "run": self.tr("Run"), "running": self.tr("Stop"),
+                "stopping": self.tr("Stopping…"), "continue": self.tr("Continue")}[mode]
         self.primary.setText(text)
+        icons.set_icon(self.primary, {"running": "stop", "stopping": "stop",
+                                      "continue": "continue"}.get(mode, "run"),
+                       QPalette.ColorRole.HighlightedText)
         name = {"none": self.tr("Run"), "run": self.tr("Run"), "running": self.tr("Stop"),
                 "stopping": self.tr("Stopping"), "continue": self.tr("Continue")}[mode]
         look.set_accessible(self.primary, name)
@@ -149,7 +154,7 @@ class RunPanel(QWidget):
             "none": self.tr("Open a folder first"),
             "run": self.tr("Start the AI on the first unchecked task (Ctrl+R)"),
             "running": self.tr("Stop after the current step; nothing is left half-written "
-                               "(Ctrl+R)"),
+                               "(Ctrl+.)"),
             "stopping": self.tr("Stopping after the current step…"),
             "continue": self.tr("Carry on from where the run stopped (Ctrl+R)"),
         }[mode])
@@ -162,8 +167,7 @@ class RunPanel(QWidget):
 
     def show_state(self, headline: str, detail: str = "", tone: str = "normal") -> None:
         self.state_label.setText(headline)
-        colour = {"ok": look.ok_colour(), "attention": look.attention_colour()}.get(tone)
-        self.state_label.setStyleSheet(f"color: {look.css(colour)};" if colour else "")
+        look.set_tone(self.state_label, tone if tone in ("ok", "attention") else None)
         self.detail_label.setText(detail)
         self.detail_label.setVisible(bool(detail))
         look.set_accessible(self.state_label, headline)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPixmap, QTransform
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QToolButton
 
-from app.gui import look
+from app.gui import icons, look
 
 if TYPE_CHECKING:
     from app.core.settings import Settings
@@ -32,6 +31,7 @@ class SettingsFlow:
         self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
         self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.settings_action.triggered.connect(self.open_settings)
+        icons.set_icon(self.settings_action, "settings")
         self.engine_settings_action = QAction(self.tr("&Engine settings…"), self)
         self.engine_settings_action.triggered.connect(lambda: self.open_engine_settings())
         file_menu = self.menuBar().actions()[0].menu()
@@ -42,7 +42,7 @@ class SettingsFlow:
 
         self.engine_settings_button = QToolButton(self.top_bar)
         self.engine_settings_button.setObjectName("engineSettingsButton")
-        self.engine_settings_button.setIcon(gear_icon(self.palette().windowText().color()))
+        icons.set_icon(self.engine_settings_button, "settings")  # redrawn on a light/dark switch
         self.engine_settings_button.setAutoRaise(True)
         look.set_accessible(self.engine_settings_button, self.tr("Engine settings…"))
         self.engine_settings_button.setToolTip(self.tr("Engine settings: your API key, the local "
@@ -129,25 +129,3 @@ class SettingsFlow:
             "%2", headline)
         self.notifier.notify(title, text, attention=result.state != "done")
 
-
-def gear_icon(colour: QColor, size: int = 20) -> QIcon:
-    """A gear drawn in the palette's text colour (crisp at any scale: drawn at 3x)."""
-    scale = 3
-    pixmap = QPixmap(size * scale, size * scale)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.translate(size * scale / 2, size * scale / 2)
-    r = size * scale / 2
-    body = QPainterPath()
-    body.addEllipse(QPointF(0, 0), r * 0.66, r * 0.66)
-    tooth = QPainterPath()
-    tooth.addRect(QRectF(-r * 0.15, -r * 0.95, r * 0.30, r * 0.45))
-    for step in range(8):
-        body = body.united(QTransform().rotate(45 * step).map(tooth))
-    hole = QPainterPath()
-    hole.addEllipse(QPointF(0, 0), r * 0.28, r * 0.28)
-    painter.fillPath(body.subtracted(hole), colour)
-    painter.end()
-    pixmap.setDevicePixelRatio(scale)
-    return QIcon(pixmap)

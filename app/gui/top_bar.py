@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QToolButton, QWidget
 
-from app.gui import look
+from app.gui import icons, look
 from app.gui.engine_picker import EnginePicker
 
 
@@ -22,7 +22,8 @@ class TopBar(QWidget):
         self.open_button = QToolButton(self)
         self.open_button.setText(self.tr("Open folder…"))
         self.open_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
-        self.open_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.open_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        icons.set_icon(self.open_button, "open-folder")
         look.set_accessible(self.open_button, self.tr("Open folder…"))
         self.open_button.setToolTip(self.tr("Open a folder (Ctrl+O). The arrow lists recent "
                                             "folders. You can also drop a folder on the window."))

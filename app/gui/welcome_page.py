@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from app.gui import look
+from app.gui import icons, look
 
 
 class WelcomePage(QWidget):
@@ -41,7 +42,8 @@ class WelcomePage(QWidget):
         self.open_button.setDefault(True)
         self.open_button.setMinimumHeight(36)
         self.open_button.setFont(look.scaled_font(self.open_button, 1.1, bold=True))
-        self.open_button.setStyleSheet(look.PRIMARY_BUTTON_CSS)
+        look.set_tone(self.open_button, "primary")
+        icons.set_icon(self.open_button, "open-folder", QPalette.ColorRole.HighlightedText)
         look.set_accessible(self.open_button, self.tr("Open a folder…"))
         self.open_button.clicked.connect(self.open_folder_requested)
         self.demo_button = QPushButton(self.tr("Try the demo first (a bakery's website, no AI "

@@ -26,7 +26,7 @@ class WorkspacePage(QSplitter):
         self.board_notice = NoticeBar(left)
         self.board_view = BoardView(left)
         drop_hint = QLabel(self.tr("Drop a folder anywhere on this window to open it."), left)
-        drop_hint.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        look.set_tone(drop_hint, "muted")
         left_layout.addWidget(tasks_title)
         left_layout.addWidget(self.board_notice)
         left_layout.addWidget(self.board_view, 1)
