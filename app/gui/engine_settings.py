@@ -65,7 +65,7 @@ class EngineSettingsDialog(QDialog):
         form.addRow(self.tr("&Engine"), self.engine)
         self.intro = _sentence(self)
         self.intro.setObjectName("engineIntro")
-        self.intro.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        look.set_tone(self.intro, "muted")
         column.addWidget(self.intro)
         self.fields = QFormLayout()
 
@@ -139,7 +139,7 @@ class EngineSettingsDialog(QDialog):
         self.verdict = _sentence(self)
         self.verdict.setObjectName("verdict")
         self.verdict_detail = _sentence(self)
-        self.verdict_detail.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        look.set_tone(self.verdict_detail, "muted")
         column.addWidget(self.verdict)
         column.addWidget(self.verdict_detail)
         column.addSpacing(6)
@@ -361,8 +361,7 @@ class EngineSettingsDialog(QDialog):
 
     def _show_verdict(self, headline: str, detail: str, attention: bool = False) -> None:
         self.verdict.setText(headline)
-        colour = look.attention_colour() if attention else None
-        self.verdict.setStyleSheet(f"color: {look.css(colour)};" if colour else "")
+        look.set_tone(self.verdict, "attention" if attention else None)
         self.verdict_detail.setText(detail)
         self.verdict_detail.setVisible(bool(detail))
         self._fit()

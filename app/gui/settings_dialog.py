@@ -40,7 +40,7 @@ class SettingsDialog(QDialog):
         self.problem = QLabel(self)
         self.problem.setWordWrap(True)
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
-        self.problem.setStyleSheet(f"color: {look.css(look.attention_colour())};")
+        look.set_tone(self.problem, "attention")
         self.problem.hide()
         column.addWidget(self.problem)
         column.addStretch(1)
@@ -62,7 +62,7 @@ class SettingsDialog(QDialog):
         note = QLabel(self.tr("A run stops at the first of these limits it reaches and says "
                               "which one; Continue carries on from there."), group)
         note.setWordWrap(True)
-        note.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        look.set_tone(note, "muted")
         form.addRow(note)
         self.rounds = self._count(1, 10_000, limits.max_rounds, self.tr("Rounds per run"),
                                   self.tr("A round is one task worked on. The run stops after "
@@ -131,7 +131,7 @@ class SettingsDialog(QDialog):
         self.language_note = QLabel(self.tr("A new language shows the next time Harness Desk "
                                             "starts."), group)
         self.language_note.setWordWrap(True)
-        self.language_note.setStyleSheet(f"color: {look.css(look.muted_colour())};")
+        look.set_tone(self.language_note, "muted")
         self.language_note.setVisible(False)
         self.language.currentIndexChanged.connect(
             lambda _i: self.language_note.setVisible(self.language.currentData()
