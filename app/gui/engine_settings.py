@@ -318,11 +318,11 @@ class EngineSettingsDialog(QDialog):
             return self.tr("Local uses an AI model running on this computer (or on your "
                            "network) in Ollama or LM Studio. It needs no key and no account, "
                            "and nothing leaves your network.")
-        name = self.engine.currentText()
+        name = {"anthropic": "Claude", "openai": "OpenAI"}[engine_id]  # names kept in any language
         return self.tr("%1 needs an API key: a long code from your account on %2 that lets "
                        "Harness Desk use the AI, billed to that account. The key is kept in "
                        "your computer's keychain, never in a file.").replace(
-            "%1", name.split(" (")[0]).replace("%2", KEY_SITES[engine_id])
+            "%1", name).replace("%2", KEY_SITES[engine_id])
 
     def _headline(self, verdict: str) -> str:
         state = self._states.get(self.engine_id)
