@@ -5,8 +5,10 @@
 empty.png (no folder open), board.png (the demo, before Run), running.png (a round under
 way), decision.png (the decision dialog over the window), done.png (every task checked),
 evidence.png (a round opened to its files before and after), history.png (an earlier run's
-rounds), export.png (the export dialog).
-Runs on a temporary copy of the demo workspace with a throwaway settings folder.
+rounds), export.png (the export dialog), engine-settings.png (Engine settings for Claude, as
+a first-time user sees it: no key yet), settings.png (the Settings dialog).
+Runs on a temporary copy of the demo workspace with a throwaway settings folder and an empty
+in-memory keychain (the machine's is never touched).
 With --dark the window is shown in its dark palette, into docs/screenshots/dark/. With
 --lang zh_CN the window is in Simplified Chinese, on the Chinese demo workspace, and the
 pictures go to docs/screenshots/zh/ (with --dark too: docs/screenshots/zh/dark/).
@@ -44,13 +46,13 @@ def main() -> int:
         os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
         from app.gui.first_start import demo_copy
 
+        use_empty_keychain()
         # the very copy a first start opens, in that language
         return shoot(demo_copy(fresh=True, lang=args.lang), out, args.dark, args.lang)
 
 
 def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
-    from PySide6.QtCore import QPoint, qInstallMessageHandler
-    from PySide6.QtGui import QColor, QPainter
+    from PySide6.QtCore import qInstallMessageHandler
 
     from app.core import events as ev
     from app.core.settings import Settings
@@ -90,14 +92,7 @@ def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
     wait(app, lambda: bool(dialogs), 60)
     dialog = dialogs[0]
     wait(app, lambda: False, 0.5)
-    shot = window.grab()
-    painter = QPainter(shot)
-    painter.fillRect(shot.rect(), QColor(0, 0, 0, 64))  # the window behind, dimmed
-    picture = dialog.grab()
-    painter.drawPixmap(QPoint((shot.width() - picture.width()) // 2,
-                              (shot.height() - picture.height()) // 2), picture)
-    painter.end()
-    save(shot, out / "decision.png")
+    save(over(window, dialog), out / "decision.png")
 
     ended: list = []
     window.run_ended.connect(ended.append)
@@ -109,6 +104,7 @@ def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
     save(window.grab(), out / "done.png")
     ok = ended and ended[0].state == "done"
     ok = shoot_evidence_history_export(app, window, out) and ok
+    shoot_settings(app, window, out)
     window.close()
     return 0 if ok else 1
 
@@ -160,6 +156,45 @@ def over(window, dialog):
                               (shot.height() - picture.height()) // 2), picture)
     painter.end()
     return shot
+
+
+def shoot_settings(app, window, out: Path) -> None:
+    """The two settings dialogs, each over the window as a person first opens them."""
+    checked: list = []
+    window.open_engine_settings("anthropic")
+    engine_dialog = window.engine_settings_dialog
+    engine_dialog.connection_checked.connect(checked.append)
+    wait(app, lambda: bool(checked) and "anthropic" in engine_dialog._states, 15)
+    wait(app, lambda: False, 0.3)
+    save(over(window, engine_dialog), out / "engine-settings.png")
+    engine_dialog.reject()
+
+    window.open_settings()
+    wait(app, lambda: False, 0.3)
+    save(over(window, window.settings_dialog), out / "settings.png")
+    window.settings_dialog.reject()
+
+
+def use_empty_keychain() -> None:
+    """An empty keychain in memory, so the screenshots show what
+    a first-time user on a desktop sees, and nothing is read from or written to the real one."""
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    class EmptyKeychain(KeyringBackend):
+        priority = 1
+        store: dict = {}
+
+        def get_password(self, service, username):
+            return self.store.get((service, username))
+
+        def set_password(self, service, username, password):
+            self.store[(service, username)] = password
+
+        def delete_password(self, service, username):
+            self.store.pop((service, username), None)
+
+    keyring.set_keyring(EmptyKeychain())
 
 
 def wait(app, done, seconds: float) -> bool:

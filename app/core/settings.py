@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 
 from app.core.record_model import Record
@@ -13,6 +14,7 @@ from app.core.errors import UsageError
 from app.core.files import atomic_write_json, read_json
 
 APP_DIR_NAME = "harness-desk"
+LANGUAGES = ("system", "en", "zh_CN")  # the `language` setting's values
 CONFIG_ENV = "HARNESS_DESK_CONFIG_DIR"  # lets tests and portable installs pick the folder
 
 
@@ -102,7 +104,15 @@ class Settings(Record):
     limits: Limits = Field(default_factory=Limits)
     demo_delay_s: float = Field(0.0, ge=0, le=10)
     recent_workspaces: list[str] = Field(default_factory=list)
+    language: Literal["system", "en", "zh_CN"] = "system"  # "system": follow the system's
     ui: dict = Field(default_factory=dict)
+
+    @field_validator("language", mode="before")
+    @classmethod
+    def _known_language(cls, value: object) -> object:
+        # A language this version does not know (a newer version's file) follows the system
+        # rather than resetting every other setting as a damaged file would.
+        return value if value in LANGUAGES else "system"
 
     def engine_settings(self, engine_id: str) -> EngineSettings:
         return self.engines.get(engine_id, EngineSettings())

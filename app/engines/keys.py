@@ -198,3 +198,15 @@ def delete_key(engine_id: str, timeout: float = CALL_TIMEOUT_S) -> bool:
         return False
     except Exception as exc:
         raise KeyStoreError(_plain(exc)) from None
+
+
+def stored_in(engine_id: str, timeout: float = STATUS_TIMEOUT_S) -> tuple[bool, str]:
+    """(whether a key is stored for the engine, the keychain's name for a person).
+
+    Raises KeyStoreError, in one sentence, when there is no keychain the app can use."""
+    try:
+        backend = _backend(timeout)
+        stored = _guarded(backend.get_password, SERVICE, engine_id, timeout=timeout)
+    except Exception as exc:
+        raise KeyStoreError(_plain(exc)) from None
+    return bool(stored and stored.strip()), _backend_name(backend)

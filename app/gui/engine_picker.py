@@ -111,12 +111,12 @@ class EnginePicker(QWidget):
         """What to do so the engine becomes ready, in one or two sentences."""
         if engine_id in ("anthropic", "openai"):
             var = "ANTHROPIC_API_KEY" if engine_id == "anthropic" else "OPENAI_API_KEY"
-            return self.tr("It needs an API key. Typing the key into the app comes in the next "
-                           "version; until then, set %1 in your environment and start Harness "
-                           "Desk again.").replace("%1", var)
+            return self.tr("It needs an API key. Open Engine settings and paste your key, or "
+                           "set %1 in your environment.").replace("%1", var)
         if engine_id == "local":
             return self.tr("Start Ollama or LM Studio on this computer, with a model that can "
-                           "use tools, then choose Local again.")
+                           "use tools, then choose Local again. Engine settings has its "
+                           "address.")
         return ""
 
     def not_ready_sentence(self, engine_id: str) -> str:

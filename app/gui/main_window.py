@@ -20,6 +20,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from app.gui.run_flow import RunFlow
+from app.gui.settings_flow import SettingsFlow
 
 if TYPE_CHECKING:
     from app.core import events as ev
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 APP_TITLE = "Harness Desk"
 
 
-class MainWindow(RunFlow, QMainWindow):
+class MainWindow(RunFlow, SettingsFlow, QMainWindow):
     workspace_opened = Signal(object)       # Path of the folder now shown
     decision_shown = Signal(object)         # the DecisionDialog now on screen
     run_ended = Signal(object)              # the RunResult, after the window has shown it
@@ -135,6 +136,7 @@ class MainWindow(RunFlow, QMainWindow):
         self.pages.addWidget(self._welcome)
         self.pages.addWidget(page)
         self._build_menus()
+        self._install_settings()
         from app.gui import icons, theme
 
         QApplication.setWindowIcon(icons.app_icon())
@@ -361,6 +363,8 @@ class MainWindow(RunFlow, QMainWindow):
             return
         if self.picker.is_ready(engine_id) is False:
             self.notice.show_notice(self.picker.not_ready_sentence(engine_id),
+                                    self.tr("Engine settings…"),
+                                    lambda: self.open_engine_settings(engine_id),
                                     tone="attention")
             self._engine_notice = True
         elif getattr(self, "_engine_notice", False):

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtWidgets import QApplication
-
 from app.gui.background import run_for
 
 DEMO_STEP_S = 0.6  # the Demo engine's pause per step in the window: readable, not slow
@@ -111,8 +109,6 @@ class RunFlow:
             self.run_ended.emit(result)
             self.close()
             return
-        if result.state in ("blocked_by_human", "done"):
-            QApplication.alert(self)
         if result.state == "blocked_by_human":
             self.show_decision()
         self.run_ended.emit(result)

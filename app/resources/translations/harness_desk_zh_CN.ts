@@ -591,12 +591,12 @@
         <translation>本机（Ollama、LM Studio）</translation>
     </message>
     <message>
-        <source>It needs an API key. Typing the key into the app comes in the next version; until then, set %1 in your environment and start Harness Desk again.</source>
-        <translation>它需要一个 API 密钥。下一版可以直接在应用里填写密钥；在那之前，请在系统环境变量里设置 %1，然后重新打开 Harness Desk。</translation>
+        <source>It needs an API key. Open Engine settings and paste your key, or set %1 in your environment.</source>
+        <translation>它需要一个 API 密钥。打开“AI 引擎设置”粘贴你的密钥，或者在系统环境变量里设置 %1。</translation>
     </message>
     <message>
-        <source>Start Ollama or LM Studio on this computer, with a model that can use tools, then choose Local again.</source>
-        <translation>请在这台电脑上启动 Ollama 或 LM Studio，并加载一个会使用工具的模型，然后重新选择“本机”。</translation>
+        <source>Start Ollama or LM Studio on this computer, with a model that can use tools, then choose Local again. Engine settings has its address.</source>
+        <translation>请在这台电脑上启动 Ollama 或 LM Studio，并加载一个会使用工具的模型，然后重新选择“本机”。服务地址在“AI 引擎设置”里。</translation>
     </message>
     <message>
         <source>%1 is not ready.</source>
@@ -641,6 +641,213 @@
     <message>
         <source>the engine&apos;s default</source>
         <translation>引擎默认模型</translation>
+    </message>
+</context>
+<context>
+    <name>EngineSettingsDialog</name>
+    <message>
+        <source>Engine settings</source>
+        <translation>AI 引擎设置</translation>
+    </message>
+    <message>
+        <source>Claude (Anthropic)</source>
+        <translation>Claude (Anthropic)</translation>
+    </message>
+    <message>
+        <source>OpenAI</source>
+        <translation>OpenAI</translation>
+    </message>
+    <message>
+        <source>Local (Ollama, LM Studio)</source>
+        <translation>本机（Ollama、LM Studio）</translation>
+    </message>
+    <message>
+        <source>Engine to set up</source>
+        <translation>要设置的 AI 引擎</translation>
+    </message>
+    <message>
+        <source>Which engine these settings are for.</source>
+        <translation>这些设置是给哪个 AI 引擎用的。</translation>
+    </message>
+    <message>
+        <source>&amp;Engine</source>
+        <translation>AI 引擎(&amp;E)</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Hidden as you type. Kept in your computer&apos;s keychain.</source>
+        <translation>输入时会隐藏。保存在你电脑的钥匙串里。</translation>
+    </message>
+    <message>
+        <source>Save &amp;key</source>
+        <translation>保存密钥(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Keep the key in your computer&apos;s keychain.</source>
+        <translation>把密钥保存在你电脑的钥匙串里。</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Delete the stored key from the keychain.</source>
+        <translation>从钥匙串里删除已保存的密钥。</translation>
+    </message>
+    <message>
+        <source>Remove the stored key</source>
+        <translation>删除已保存的密钥</translation>
+    </message>
+    <message>
+        <source>API &amp;key</source>
+        <translation>API 密钥(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Server address</source>
+        <translation>服务地址</translation>
+    </message>
+    <message>
+        <source>Where Ollama or LM Studio answers on this computer or your network.</source>
+        <translation>Ollama 或 LM Studio 在这台电脑或你的网络里的地址。</translation>
+    </message>
+    <message>
+        <source>Use %1&apos;s usual address: %2</source>
+        <translation>使用 %1 的默认地址：%2</translation>
+    </message>
+    <message>
+        <source>Use the %1 address</source>
+        <translation>使用 %1 的地址</translation>
+    </message>
+    <message>
+        <source>Server &amp;address</source>
+        <translation>服务地址(&amp;A)</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s default</source>
+        <translation>引擎默认模型</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Which AI model does the work. The list comes from the engine when it can be reached.</source>
+        <translation>由哪个 AI 模型来干活。能连上 AI 引擎时，列表由它提供。</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>测试连接(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ask the engine whether it is ready, with this key, address and model. Takes a few seconds at most.</source>
+        <translation>用这个密钥、地址和模型问一问 AI 引擎是否就绪。最多几秒钟。</translation>
+    </message>
+    <message>
+        <source>Paste your key here. You get one at %1.</source>
+        <translation>把密钥粘贴在这里。可以在 %1 获取。</translation>
+    </message>
+    <message>
+        <source>Saving the key…</source>
+        <translation>正在保存密钥…</translation>
+    </message>
+    <message>
+        <source>The key was saved, with a warning.</source>
+        <translation>密钥已保存，但有一条提醒。</translation>
+    </message>
+    <message>
+        <source>The key was not saved.</source>
+        <translation>密钥没有保存。</translation>
+    </message>
+    <message>
+        <source>The keychain failed.</source>
+        <translation>钥匙串出错了。</translation>
+    </message>
+    <message>
+        <source>Removing the key…</source>
+        <translation>正在删除密钥…</translation>
+    </message>
+    <message>
+        <source>The key was removed from the keychain.</source>
+        <translation>已从钥匙串里删除密钥。</translation>
+    </message>
+    <message>
+        <source>Testing the connection…</source>
+        <translation>正在测试连接…</translation>
+    </message>
+    <message>
+        <source>The test could not be run. Try again.</source>
+        <translation>没能进行测试，请再试一次。</translation>
+    </message>
+    <message>
+        <source>Local uses an AI model running on this computer (or on your network) in Ollama or LM Studio. It needs no key and no account, and nothing leaves your network.</source>
+        <translation>“本机”使用在这台电脑（或你的网络里）通过 Ollama 或 LM Studio 运行的 AI 模型。不需要密钥，也不需要账户，任何内容都不会离开你的网络。</translation>
+    </message>
+    <message>
+        <source>%1 needs an API key: a long code from your account on %2 that lets Harness Desk use the AI, billed to that account. The key is kept in your computer&apos;s keychain, never in a file.</source>
+        <translation>%1 需要一个 API 密钥：这是你在 %2 的账户里生成的一长串代码，Harness Desk 凭它使用 AI，费用记在这个账户上。密钥保存在你电脑的钥匙串里，绝不会写进文件。</translation>
+    </message>
+    <message>
+        <source>There is no key yet. Set %1 in your environment and start Harness Desk again.</source>
+        <translation>还没有密钥。请在系统环境变量里设置 %1，然后重新打开 Harness Desk。</translation>
+    </message>
+    <message>
+        <source>Ready. The engine answered and can do the work.</source>
+        <translation>已就绪。AI 引擎有回应，可以开始干活了。</translation>
+    </message>
+    <message>
+        <source>There is no key yet. Paste your key above and press Save key.</source>
+        <translation>还没有密钥。请把密钥粘贴到上面，然后按“保存密钥”。</translation>
+    </message>
+    <message>
+        <source>The key was rejected. Check that you copied all of it, or make a new key and paste it above.</source>
+        <translation>密钥被拒绝了。请检查是否完整复制，或者新建一个密钥粘贴到上面。</translation>
+    </message>
+    <message>
+        <source>There is no such model. Pick one from the list.</source>
+        <translation>没有这个模型。请从列表里选一个。</translation>
+    </message>
+    <message>
+        <source>The server is not running. Start Ollama or LM Studio, or check the address, then test again.</source>
+        <translation>服务没有运行。请启动 Ollama 或 LM Studio，或检查地址，然后再测试一次。</translation>
+    </message>
+    <message>
+        <source>No answer. Check your internet connection and try again.</source>
+        <translation>没有回应。请检查网络连接后再试一次。</translation>
+    </message>
+    <message>
+        <source>Not ready yet.</source>
+        <translation>还没有就绪。</translation>
+    </message>
+    <message>
+        <source>Looking in the keychain…</source>
+        <translation>正在查看钥匙串…</translation>
+    </message>
+    <message>
+        <source>This computer has no keychain Harness Desk can use, so the key cannot be saved here (it is never written to a file). Instead, set %1 in your environment and start Harness Desk again.</source>
+        <translation>这台电脑上没有 Harness Desk 能用的钥匙串，所以密钥没法保存在这里（它绝不会写进文件）。你可以改为在系统环境变量里设置 %1，然后重新打开 Harness Desk。</translation>
+    </message>
+    <message>
+        <source>Details: %1</source>
+        <translation>详情：%1</translation>
+    </message>
+    <message>
+        <source>Stored in %1.</source>
+        <translation>已保存在 %1 里。</translation>
+    </message>
+    <message>
+        <source>No key is stored; the key in %1 is used.</source>
+        <translation>没有保存密钥；正在使用 %1 里的密钥。</translation>
+    </message>
+    <message>
+        <source>No key is stored yet.</source>
+        <translation>还没有保存密钥。</translation>
     </message>
 </context>
 <context>
@@ -1027,6 +1234,10 @@
         <translation>你的设置没能保存：%1</translation>
     </message>
     <message>
+        <source>Engine settings…</source>
+        <translation>AI 引擎设置…</translation>
+    </message>
+    <message>
         <source>A run is going</source>
         <translation>正在运行</translation>
     </message>
@@ -1247,6 +1458,180 @@
     <message>
         <source>The run stopped because of an unexpected error. Details were saved to %1.</source>
         <translation>运行因意外错误而停止。详细信息已保存到 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>How long a run may go</source>
+        <translation>一次运行最多做多久</translation>
+    </message>
+    <message>
+        <source>A run stops at the first of these limits it reaches and says which one; Continue carries on from there.</source>
+        <translation>运行一碰到下面任何一个上限就会停下，并告诉你是哪一个；按“继续”可以从那里接着做。</translation>
+    </message>
+    <message>
+        <source>Rounds per run</source>
+        <translation>每次运行的轮数</translation>
+    </message>
+    <message>
+        <source>A round is one task worked on. The run stops after this many rounds.</source>
+        <translation>一轮就是做一次任务。做满这么多轮后，运行就停下。</translation>
+    </message>
+    <message>
+        <source>&amp;Rounds per run</source>
+        <translation>每次运行的轮数(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Steps per round</source>
+        <translation>每轮的步数</translation>
+    </message>
+    <message>
+        <source>A step is one answer from the AI (reading a file, writing one). A round stops after this many.</source>
+        <translation>一步就是 AI 的一次行动（读一个文件、写一个文件）。走满这么多步后，这一轮就停下。</translation>
+    </message>
+    <message>
+        <source>&amp;Steps per round</source>
+        <translation>每轮的步数(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Rounds without progress</source>
+        <translation>没有进展的轮数</translation>
+    </message>
+    <message>
+        <source>The run stops and asks you when this many rounds in a row tick off no task.</source>
+        <translation>连续这么多轮都没完成任何任务时，运行会停下来问你。</translation>
+    </message>
+    <message>
+        <source>Rounds without &amp;progress</source>
+        <translation>没有进展的轮数(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Stop a run when it has cost</source>
+        <translation>花费达到多少时停止运行</translation>
+    </message>
+    <message>
+        <source>What the AI company charges for one run, in US dollars, as Harness Desk counts it. The Demo and local engines cost nothing.</source>
+        <translation>AI 公司对一次运行收取的费用，以美元计，按 Harness Desk 的统计。演示引擎和本机引擎不花钱。</translation>
+    </message>
+    <message>
+        <source>Budget per run, in US dollars</source>
+        <translation>每次运行的预算（美元）</translation>
+    </message>
+    <message>
+        <source>Budget per run</source>
+        <translation>每次运行的预算</translation>
+    </message>
+    <message>
+        <source>Demo and language</source>
+        <translation>演示与语言</translation>
+    </message>
+    <message>
+        <source>Fast</source>
+        <translation>快</translation>
+    </message>
+    <message>
+        <source>Normal</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Slow</source>
+        <translation>慢</translation>
+    </message>
+    <message>
+        <source>Very slow, to follow every step</source>
+        <translation>很慢，方便看清每一步</translation>
+    </message>
+    <message>
+        <source>%1 (%2 s a step)</source>
+        <translation>%1（每步 %2 秒）</translation>
+    </message>
+    <message>
+        <source>%1 s a step</source>
+        <translation>每步 %1 秒</translation>
+    </message>
+    <message>
+        <source>How fast the Demo engine works, so you can watch what a run looks like.</source>
+        <translation>演示引擎干活的快慢，方便你看清一次运行是什么样子。</translation>
+    </message>
+    <message>
+        <source>Demo engine speed</source>
+        <translation>演示引擎的速度</translation>
+    </message>
+    <message>
+        <source>&amp;Demo engine speed</source>
+        <translation>演示引擎的速度(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>The language of the window. It changes the next time Harness Desk starts.</source>
+        <translation>窗口使用的语言。下次打开 Harness Desk 时生效。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>A new language shows the next time Harness Desk starts.</source>
+        <translation>新的语言会在下次打开 Harness Desk 时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsFlow</name>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Engine settings…</source>
+        <translation>AI 引擎设置(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Engine settings…</source>
+        <translation>AI 引擎设置…</translation>
+    </message>
+    <message>
+        <source>Engine settings: your API key, the local server&apos;s address, the model, and a connection test.</source>
+        <translation>AI 引擎设置：你的 API 密钥、本机服务地址、模型，以及连接测试。</translation>
+    </message>
+    <message>
+        <source>The new language shows the next time you start Harness Desk.</source>
+        <translation>新的语言会在下次打开 Harness Desk 时生效。</translation>
+    </message>
+    <message>
+        <source>Harness Desk needs your decision</source>
+        <translation>Harness Desk 需要你来决定</translation>
+    </message>
+    <message>
+        <source>The AI needs a decision from you: %1</source>
+        <translation>AI 需要你做一个决定：%1</translation>
+    </message>
+    <message>
+        <source>The AI needs a decision from you.</source>
+        <translation>AI 需要你做一个决定。</translation>
+    </message>
+    <message>
+        <source>Answer…</source>
+        <translation>回答…</translation>
+    </message>
+    <message>
+        <source>Harness Desk: the run has ended</source>
+        <translation>Harness Desk：运行已结束</translation>
+    </message>
+    <message>
+        <source>The run in %1 has ended: %2.</source>
+        <translation>%1 的运行已结束：%2。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,65 @@
+"""Engine settings' calls into the keychain and the engines (each may wait: background only).
+
+Nothing here imports Qt; the dialog calls these through `app.gui.background`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.core.settings import Settings
+    from app.engines.connection import ConnectionCheck
+
+
+@dataclass(frozen=True)
+class KeyState:
+    """Where an engine's key stands, for the dialog's key line."""
+
+    usable: bool          # a keychain the app can write to exists
+    stored: bool          # a key for this engine is in it
+    keychain: str         # its name ("the macOS Keychain"), "" when there is none
+    problem: str          # why there is no usable keychain (the core's sentence), or ""
+    env_var: str          # the SDK's variable for this engine's key
+    env_set: bool         # that variable is set in this process's environment
+
+
+def key_state(engine_id: str) -> KeyState:
+    from app.engines.keys import KeyStoreError, env_var, stored_in
+
+    var = env_var(engine_id) or ""
+    env_set = bool(var and (os.environ.get(var) or "").strip())
+    try:
+        stored, name = stored_in(engine_id)
+    except KeyStoreError as err:
+        return KeyState(False, False, "", err.message, var, env_set)
+    return KeyState(True, stored, name, "", var, env_set)
+
+
+def store_key(engine_id: str, secret: str) -> tuple[KeyState, str | None]:
+    """Store the key; (the new state, a warning sentence or None). Raises KeyStoreError."""
+    from app.engines.keys import set_key
+
+    warning = set_key(engine_id, secret)
+    return key_state(engine_id), warning
+
+
+def remove_key(engine_id: str) -> KeyState:
+    from app.engines.keys import delete_key
+
+    delete_key(engine_id)
+    return key_state(engine_id)
+
+
+def check_connection(engine_id: str, settings: Settings) -> ConnectionCheck:
+    from app.engines.connection import check_connection
+
+    return check_connection(engine_id, settings)
+
+
+def known_models(engine_id: str) -> list[str]:
+    from app.engines.connection import known_models as known
+
+    return known(engine_id)

@@ -1,0 +1,108 @@
+"""When a run needs the person or ends: a banner in the window always; the taskbar alert and a
+system notification only when the window is not in front (and the platform has them)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication, QSystemTrayIcon
+
+from app.core.settings import Settings
+from app.gui.main_window import MainWindow
+from tests.gui.helpers import demo_copy, open_in, run_until_end
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
+    win.show()
+    yield win
+    if win.runner.running:
+        with qtbot.waitSignal(win.runner.run_finished, timeout=10_000):
+            win.runner.stop()
+    win.close()
+    win.deleteLater()
+
+
+@pytest.fixture
+def desktop(monkeypatch):
+    """A desktop with a tray that shows messages; records the alerts and the messages."""
+    seen: dict[str, list] = {"alerts": [], "messages": []}
+    monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: True))
+    monkeypatch.setattr(QSystemTrayIcon, "supportsMessages", staticmethod(lambda: True))
+    monkeypatch.setattr(QSystemTrayIcon, "showMessage",
+                        lambda self, title, text, *rest: seen["messages"].append((title, text)))
+    monkeypatch.setattr(QApplication, "alert",
+                        staticmethod(lambda widget, ms=0: seen["alerts"].append(widget)))
+    return seen
+
+
+def in_front(window, monkeypatch, value: bool) -> None:
+    monkeypatch.setattr(window.notifier, "in_front", lambda: value)
+
+
+def test_a_decision_in_the_background_is_a_banner_an_alert_and_a_system_message(
+        qtbot, window, tmp_path, desktop, monkeypatch):
+    open_in(qtbot, window, demo_copy(tmp_path))
+    in_front(window, monkeypatch, False)
+    result = run_until_end(qtbot, window)
+    assert result.state == "blocked_by_human"
+    banner = window.notice
+    assert banner.isVisible()
+    assert banner.text.text().startswith("The AI needs a decision from you: Compare two")
+    assert banner.action.text() == "Answer…" and banner.action.isVisible()
+    assert desktop["alerts"] and desktop["alerts"][-1] is window
+    assert desktop["messages"] == [("Harness Desk needs your decision", banner.text.text())]
+
+
+def test_the_banners_button_opens_the_decision(qtbot, window, tmp_path, desktop, monkeypatch):
+    open_in(qtbot, window, demo_copy(tmp_path))
+    in_front(window, monkeypatch, True)
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000):
+        run_until_end(qtbot, window)
+    window.decision_dialog.close()
+    qtbot.waitUntil(lambda: window.decision_dialog is None, timeout=5000)
+    with qtbot.waitSignal(window.decision_shown, timeout=10_000):
+        window.notice.action.click()
+
+
+def test_in_front_there_is_only_the_banner(qtbot, window, tmp_path, desktop, monkeypatch):
+    open_in(qtbot, window, demo_copy(tmp_path))
+    in_front(window, monkeypatch, True)
+    run_until_end(qtbot, window)
+    assert window.notice.isVisible()
+    assert desktop["messages"] == []
+    assert desktop["alerts"] == []
+
+
+def test_a_run_that_ends_says_so_and_notifies_only_in_the_background(
+        qtbot, window, tmp_path, desktop, monkeypatch):
+    folder = demo_copy(tmp_path, "Bakery")
+    open_in(qtbot, window, folder)
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        run_until_end(qtbot, window)  # the demo stops at its decision first
+    dialog = shown.args[0]
+    dialog.recommended_button.click()
+    qtbot.waitUntil(lambda: dialog.pages.currentIndex() == 1, timeout=5000)
+    in_front(window, monkeypatch, False)
+    desktop["messages"].clear()
+    with qtbot.waitSignal(window.run_ended, timeout=60_000) as ended:
+        dialog.continue_button.click()
+    result = ended.args[0]
+    assert result.state == "done"
+    assert window.notice.isVisible()
+    assert window.notice.text.text() == "The run in Bakery has ended: Done."
+    assert desktop["messages"] == [("Harness Desk: the run has ended",
+                                    "The run in Bakery has ended: Done.")]
+
+
+def test_without_a_tray_there_is_no_system_message_but_still_the_banner(
+        qtbot, window, tmp_path, monkeypatch):
+    sent = []
+    monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: False))
+    monkeypatch.setattr(QSystemTrayIcon, "showMessage", lambda self, *a: sent.append(a))
+    window.notifier.system_notified.connect(lambda *a: sent.append(a))
+    in_front(window, monkeypatch, False)
+    window.notifier.notify("Title", "Something happened.")
+    assert window.notice.isVisible() and window.notice.text.text() == "Something happened."
+    assert sent == []
