@@ -14,7 +14,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
 
-from app.gui import key_calls, look
+from app.gui import key_calls, language, look
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
@@ -348,7 +348,9 @@ class EngineSettingsDialog(QDialog):
                 self.tr("This computer has no keychain Harness Desk can use, so the key cannot "
                         "be saved here (it is never written to a file). Instead, set %1 in your "
                         "environment and start Harness Desk again.").replace("%1", state.env_var)
-                + "\n" + self.tr("Details: %1").replace("%1", state.problem))
+                # the keychain's own reason is an English sentence: in English only
+                + ("\n" + self.tr("Details: %1").replace("%1", state.problem)
+                   if language.current() == "en" else ""))
         elif state.stored:
             self.key_status.setText(self.tr("Stored in %1.").replace("%1", state.keychain))
         elif state.env_set:

@@ -32,11 +32,14 @@ KEPT = ["Harness Desk", "Claude", "OpenAI", "Anthropic", "Ollama", "LM Studio", 
         "PDF", "ODT", "HTML", "Markdown", "API", "AI", "HUMAN", "Ctrl", "Alt", "Shift",
         "Enter", "Esc", "Tab", "F2", "Up", "Down"]
 FILE_OR_PATH = re.compile(r"\S*[/\\]\S*|\S+\.(?:md|txt|csv|html|json|pdf|odt)\b")
+# A model's name (claude-sonnet-5, gpt-5-mini, llama3.1:8b) or a web address is a name too.
+MODEL_OR_SITE = re.compile(r"\b[A-Za-z][\w.]*(?:[-:][\w.]+)*[-:.]?\d[\w.:-]*|\b[\w-]+(?:\.[\w-]+)+\.(?:com|ai|org)\b"
+                           r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")  # and ANTHROPIC_API_KEY
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 def english_words(text: str) -> list[str]:
-    text = FILE_OR_PATH.sub(" ", text)
+    text = MODEL_OR_SITE.sub(" ", FILE_OR_PATH.sub(" ", text))
     for kept in KEPT:
         text = text.replace(kept, " ")
     text = re.sub(r"\(&?[A-Z]\)", " ", text)  # a mnemonic: 文件(&F)
@@ -202,7 +205,12 @@ def test_chinese_is_drawn_with_a_font_that_has_every_character_we_show(chinese):
     assert missing == []
 
 
-def test_the_window_in_chinese_shows_no_english_word_of_ours(window, qtbot, tmp_path):
+def test_the_window_in_chinese_shows_no_english_word_of_ours(window, qtbot, tmp_path,
+                                                             monkeypatch):
+    import keyring
+    from keyring.backends import fail
+
+    monkeypatch.setattr(keyring, "get_keyring", lambda: fail.Keyring())
     texts = visible_texts(window)  # the welcome page, before any folder
     open_in(qtbot, window, chinese_demo(tmp_path))
     texts.update(visible_texts(window))
@@ -231,9 +239,18 @@ def test_the_window_in_chinese_shows_no_english_word_of_ours(window, qtbot, tmp_
     window.export_summary()
     texts.update(visible_texts(window.export_dialog))
     window.export_dialog.close()
+    # Settings and Engine settings (no keychain here: the dialog says so, in Chinese)
+    window.open_settings()
+    texts.update(visible_texts(window.settings_dialog))
+    window.settings_dialog.reject()
+    window.open_engine_settings("anthropic")
+    dialog = window.engine_settings_dialog
+    qtbot.wait(300)  # the keychain's answer
+    texts.update(visible_texts(dialog))
+    dialog.reject()
     english = {where: english_words(text) for where, text in texts.items()
                if english_words(text)}
-    assert english == {}
+    assert "\n".join(f"{k} -> {v}" for k, v in english.items()) == ""
     assert len(texts) > 60  # the walk really saw the window
 
 
