@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSlider, QApplication, QComboBox,
                                QLineEdit, QProgressBar, QScrollBar, QWidget)
 
 from app.core.board import Board
-from app.core.settings import Settings
-from app.gui.main_window import MainWindow
 from tests.gui.helpers import demo_copy, open_in
 
 CONTROLS = (QAbstractButton, QComboBox, QLineEdit, QProgressBar, QAbstractSlider)
@@ -42,19 +39,6 @@ def unnamed_controls(root: QWidget) -> list[str]:
             if not set(plain(name)) & set(plain(shown)):
                 problems.append(f"{type(widget).__name__} shows {shown!r} but is called {name!r}")
     return problems
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
-    win.show()
-    yield win
-    if win.runner.running:
-        with qtbot.waitSignal(win.runner.run_finished, timeout=10_000):
-            win.runner.stop()
-    win.close()
-    win.deleteLater()
 
 
 def test_every_control_on_the_welcome_page_has_a_name(window):

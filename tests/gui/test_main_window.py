@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -10,21 +9,6 @@ from app.core.board import Board
 from app.core.settings import Settings, load_settings
 from app.gui.main_window import MainWindow
 from tests.gui.helpers import demo_copy, drop_on, open_in, run_until_end
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
-    win.show()
-    yield win
-    # Not qtbot.addWidget: it closes the window before this runs, and a window with a run
-    # going asks before it closes. End the run first, then close.
-    if win.runner.running:
-        with qtbot.waitSignal(win.runner.run_finished, timeout=10_000):
-            win.runner.stop()
-    win.close()
-    win.deleteLater()
 
 
 def test_without_a_folder_the_window_says_what_to_do(window):

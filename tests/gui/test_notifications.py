@@ -6,22 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 
-from app.core.settings import Settings
-from app.gui.main_window import MainWindow
 from tests.gui.helpers import demo_copy, open_in, run_until_end
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
-    win.show()
-    yield win
-    if win.runner.running:
-        with qtbot.waitSignal(win.runner.run_finished, timeout=10_000):
-            win.runner.stop()
-    win.close()
-    win.deleteLater()
 
 
 @pytest.fixture
