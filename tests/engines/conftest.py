@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
-from keyring.errors import PasswordDeleteError
 
 from app.engines import keys
 from tests.engines.fake_servers import FakeServer
+from tests.memory_keyring import MemoryKeyring
 
 CLAUDE_KEY = "sk-ant-api03-TestKeyForFakeServer0123456789abcdef"
 OPENAI_KEY = "sk-proj-TestKeyForFakeServer0123456789abcdef"
@@ -16,26 +15,6 @@ OPENAI_KEY = "sk-proj-TestKeyForFakeServer0123456789abcdef"
 _VENDOR_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
                "ANTHROPIC_CUSTOM_HEADERS", "ANTHROPIC_PROFILE", "OPENAI_API_KEY", "OPENAI_BASE_URL",
                "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "OPENAI_CUSTOM_HEADERS", "OPENAI_ADMIN_KEY")
-
-
-class MemoryKeyring(KeyringBackend):
-    """A keychain that lives in a dict: what the tests store, and nothing else."""
-
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if self.store.pop((service, username), None) is None:
-            raise PasswordDeleteError("not found")
 
 
 @pytest.fixture(autouse=True)

@@ -9,9 +9,7 @@ from pathlib import Path
 import keyring
 import pytest
 from PySide6.QtCore import Qt
-from keyring.backend import KeyringBackend
 from keyring.backends import fail
-from keyring.errors import PasswordDeleteError
 
 from app.core.settings import EngineSettings, Settings, load_settings
 from app.engines import keys
@@ -19,28 +17,9 @@ from app.gui.engine_settings import EngineSettingsDialog
 from app.gui.main_window import MainWindow
 from tests.engines.fake_servers import FakeServer, claude_error, claude_models, free_port
 from tests.gui.helpers import demo_copy, open_in
+from tests.memory_keyring import MemoryKeyring
 
 KEY = "sk-ant-api03-DialogTestKey-0123456789abcdefXYZ"
-
-
-class MemoryKeyring(KeyringBackend):
-    """A keychain in a dict, so no test ever touches the real one."""
-
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if self.store.pop((service, username), None) is None:
-            raise PasswordDeleteError("not stored")
 
 
 @pytest.fixture(autouse=True)

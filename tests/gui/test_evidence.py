@@ -9,21 +9,9 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.core.settings import Settings
-from app.gui.main_window import MainWindow
 from tests.gui.helpers import demo_copy, open_in, run_past_the_decision
 
 OPTIONS = "notes/homepage-options.md"  # round 1 of the second run rewrites it
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
-    win.show()
-    yield win
-    win.close()
-    win.deleteLater()
 
 
 @pytest.fixture

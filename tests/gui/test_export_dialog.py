@@ -8,22 +8,10 @@ from datetime import date
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from app.core.settings import Settings
-from app.gui.main_window import MainWindow
 from tests.gui.helpers import demo_copy, open_in, run_past_the_decision
 
 FIRST_RUN_TASK = "Draft the \"About us\" page"
 SECOND_RUN_TASK = "contact page"
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
-    win.show()
-    yield win
-    win.close()
-    win.deleteLater()
 
 
 @pytest.fixture

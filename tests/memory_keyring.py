@@ -1,0 +1,26 @@
+"""An in-memory keyring backend, so no test ever touches the real keychain."""
+
+from __future__ import annotations
+
+from keyring.backend import KeyringBackend
+from keyring.errors import PasswordDeleteError
+
+
+class MemoryKeyring(KeyringBackend):
+    """A keychain that lives in a dict: what the tests store, and nothing else."""
+
+    priority = 1
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        if self.store.pop((service, username), None) is None:
+            raise PasswordDeleteError("not found")
