@@ -9,6 +9,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
+from app.core.board_lock import board_lock
 from app.core.board_md import last_block_start, task_lines
 from app.core.board_task import (  # noqa: F401  (BoardError .. one_line: re-exported)
     KEYED_DETAIL, TASK_LINE, BoardError, StaleTask, Task, TaskRef, detail_split, encode, norm,
@@ -373,13 +374,19 @@ def update_board(path, change: Callable[[Board], T], *, removes_tasks: bool = Fa
     point. The person's editor may still save between our read and our write: we re-read
     just before writing and, if the bytes moved, run `change` again on the fresh board. A
     tiny window between that check and os.replace remains; no portable lock covers other
-    editors. As a last guard, a board with fewer tasks than we read is never written unless
+    editors. Our own writers (the checklist, the run, another process of ours) never race:
+    each holds the board's lock (board_lock.py) from its read to its write. As a last guard, a board with fewer tasks than we read is never written unless
     the caller says its change removes tasks (`removes_tasks`; no change does today).
 
     A symlinked TASKS.md (a board shared between folders) is updated where it lives: the
     link's target is replaced atomically in the target's folder and the link stays a link.
     """
     path = Path(path)
+    with board_lock(path, path.name):  # every writer of ours, one at a time (board_lock.py)
+        return _update_locked(path, change, removes_tasks)
+
+
+def _update_locked(path: Path, change: Callable[[Board], T], removes_tasks: bool) -> T:
     for _ in range(_UPDATE_RETRIES):
         real = Path(os.path.realpath(path))
         before = _stable_read(real, path.name)

@@ -256,9 +256,12 @@ def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
     if ws.board_path.is_dir():
         raise NotAWorkspace(f"{BOARD_NAME} in {ws.root} is a folder, not a file. Rename or "
                             "remove that folder, then run init again.")
-    if not ws.board_path.exists():
-        atomic_write_text(ws.board_path, TEMPLATE)
-        created = True
+    from app.core.board_lock import board_lock
+
+    with board_lock(ws.board_path):  # never over a board another writer of ours just made
+        if not ws.board_path.exists():
+            atomic_write_text(ws.board_path, TEMPLATE)
+            created = True
     ws.ensure_harness_dir()
     return ws, created
 

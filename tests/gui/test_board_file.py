@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from app.core.board import TaskRef
+from app.core.board import Board, TaskRef
 from app.core.board_verbs import set_checked
 from app.gui.board_file import BoardFile
 
@@ -78,3 +78,36 @@ def test_a_write_still_lands_after_its_list_is_closed(qtbot, tmp_path):
     file.deleteLater()  # the window closed at once; the result has nowhere to go
     qtbot.waitUntil(lambda: path.read_bytes() == b"- [x] One\n", timeout=3000)
     qtbot.wait(200)  # delivering to the deleted object would raise in the event loop here
+
+
+def test_the_checklist_and_a_run_writing_at_once_lose_no_edit(qtbot, tmp_path):
+    # Issue 16, point 1: the checklist's writes (a pool thread) and the run's ticks (the run
+    # thread, complete_task) both go through update_board; neither may undo the other.
+    import threading
+
+    from app.core.board import update_board
+    from app.core.board_verbs import add_task
+
+    path = tmp_path / "TASKS.md"
+    path.write_bytes(b"".join(b"- [ ] Run task %d\n" % i for i in range(12)))
+    file = BoardFile()
+    reads, failures = [], []
+    file.board_read.connect(reads.append)
+    file.write_failed.connect(failures.append)
+    file.open(path)
+    qtbot.waitUntil(lambda: len(reads) == 1, timeout=3000)
+
+    def run_thread() -> None:
+        for i in range(12):
+            update_board(path, lambda b, i=i: b.set_checked(f"Run task {i}"))
+
+    runner = threading.Thread(target=run_thread)
+    runner.start()
+    for i in range(12):
+        file.write(lambda p, i=i: add_task(p, f"Typed task {i}"))
+    runner.join(30)
+    qtbot.waitUntil(lambda: file.idle and not file.writes_waiting, timeout=30000)
+    assert not failures
+    tasks = {t.text: t.checked for t in Board.parse(path.read_bytes()).tasks}
+    assert tasks == {**{f"Run task {i}": True for i in range(12)},
+                     **{f"Typed task {i}": False for i in range(12)}}
