@@ -34,11 +34,25 @@ def _real(path: Path | str) -> str:
     return os.path.normcase(os.path.realpath(path))
 
 
-def _file_lock_path(real: str) -> Path | None:
-    from app.core.workspace import outside_lock_path
+def locks_folder() -> Path:
+    """Where locks outside any workspace live: the person's cache folder (or the config
+    folder the tests and portable installs pick). The run lock lives here too."""
+    from app.core.settings import APP_DIR_NAME, CONFIG_ENV, config_dir
 
-    key = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    folder = outside_lock_path(real).parent
+    if os.environ.get(CONFIG_ENV):
+        return config_dir() / "locks"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir(APP_DIR_NAME, appauthor=False)) / "locks"
+
+
+def path_key(real: str) -> str:
+    return hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _file_lock_path(real: str) -> Path | None:
+    key = path_key(real)
+    folder = locks_folder()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:

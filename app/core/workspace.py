@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import secrets
 import sys
@@ -289,17 +288,10 @@ def _ensure_folder(folder: Path) -> bool:
 def outside_lock_path(root: Path | str) -> Path:
     """The run lock kept outside the workspace: in the person's cache folder (or the config
     folder the tests and portable installs pick), named by a hash of the real path."""
-    from app.core.settings import APP_DIR_NAME, CONFIG_ENV, config_dir
+    from app.core.board_lock import locks_folder, path_key
 
-    if os.environ.get(CONFIG_ENV):
-        base = config_dir()
-    else:
-        from platformdirs import user_cache_dir
-
-        base = Path(user_cache_dir(APP_DIR_NAME, appauthor=False))
     real = os.path.normcase(os.path.realpath(Path(root).expanduser()))
-    key = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return base / "locks" / f"{key}.lock"
+    return locks_folder() / f"{path_key(real)}.lock"
 
 
 # -- folders a run should not be pointed at --------------------------------------------------
