@@ -7,10 +7,9 @@ import hashlib
 import os
 import re
 import stat
-import tempfile
 from pathlib import Path
 
-from app.core.files import atomic_write_bytes, commit_temp_file
+from app.core.files import atomic_write_bytes, commit_temp_file, make_temp
 
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 _CHUNK = 1 << 20  # files are copied and hashed a megabyte at a time, whatever their size
@@ -66,8 +65,7 @@ class BlobStore:
         """Copy a file in while hashing it, a chunk at a time, so a file of any size is kept
         without being held in memory. Returns the copy's SHA-256 (of what was copied)."""
         self.dir.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=".incoming-", dir=self.dir)
-        tmp = Path(name)
+        fd, tmp = make_temp(self.dir)
         try:
             digest = hashlib.sha256()
             with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
@@ -112,8 +110,7 @@ class BlobStore:
         a damaged copy raises DamagedCopy and leaves `target` as it was."""
         source = self._path(sha)
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        tmp = Path(name)
+        fd, tmp = make_temp(target.parent)  # short: the target's name may be 255 bytes
         try:
             digest = hashlib.sha256()
             with os.fdopen(fd, "wb") as out, open(source, "rb") as src:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -77,8 +78,7 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
     if is_read_only(path):
         raise ReadOnlyFile(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
+    fd, tmp = make_temp(path.parent)
     try:
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -92,6 +92,44 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+# Our temporary files: short, whatever the name they stand in for (a person's file name may
+# be as long as the file system allows, 255 bytes on ext4), and recognisable by name.
+TEMP_PREFIX = ".hd-"
+TEMP_SUFFIX = ".tmp"
+_OUR_TEMP = re.compile(r"^\.hd-[a-z0-9_]{8}\.tmp$")
+# Before issue 16 the name was ".<target name>.<8 random>.tmp"; still ours to clean up.
+_OLD_TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$", re.DOTALL)
+
+
+def make_temp(folder: Path) -> tuple[int, Path]:
+    """A new private temporary file of ours in `folder`: (open descriptor, path)."""
+    fd, name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
+    return fd, Path(name)
+
+
+def is_our_temp(name: str) -> bool:
+    """True for the name of a temporary file this app makes (today's or an older version's)."""
+    return bool(_OUR_TEMP.match(name) or _OLD_TEMP.match(name))
+
+
+def name_limit(folder: Path | str) -> int:
+    """The longest file name, in bytes, the file system under `folder` accepts."""
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return 255  # ext4, APFS, NTFS (in UTF-16 units, which a byte count never exceeds)
+
+
+def fitted_name(stem: str, tag: str, suffix: str, limit: int = 255) -> str:
+    """`stem + tag + suffix`, with `stem` cut (a whole character at a time, so never inside
+    a UTF-8 sequence) until the name fits in `limit` bytes; the tag and the extension stay."""
+    while stem and len(os.fsencode(stem + tag + suffix)) > limit:
+        stem = stem[:-1]
+    while suffix and len(os.fsencode(stem + tag + suffix)) > limit:
+        suffix = suffix[:-1]  # an extension longer than the limit itself: nothing else left
+    return stem + tag + suffix
 
 
 def commit_temp_file(tmp: Path, path: Path, mode: int | None = None) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from app.core.blobs import BlobStore, DamagedCopy, sha256_bytes, sha256_file  # noqa: F401 (re-exported)
 from app.core.errors import HarnessError, UsageError
-from app.core.files import atomic_write_bytes, atomic_write_json, read_json
+from app.core.files import (atomic_write_bytes, atomic_write_json, fitted_name,  # noqa: F401
+                            name_limit, read_json)
 from app.core.records import read_rounds
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.workspace import Workspace
@@ -249,9 +250,12 @@ def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: d
 def _beside(blobs: BlobStore, path: Path, n: int, sha: str, mode: int | None) -> Path:
     """Write blob `sha` next to `path` as '<stem> (before round N)<suffix>', with the
     original's mode, never over another file."""
+    limit = name_limit(path.parent)
     for i in range(1, 1000):
         extra = "" if i == 1 else f" {i}"
-        candidate = path.with_name(f"{path.stem} (before round {n}{extra}){path.suffix}")
+        # A name near the limit is shortened (the tag and the extension stay) so the copy fits.
+        candidate = path.with_name(fitted_name(path.stem, f" (before round {n}{extra})",
+                                               path.suffix, limit))
         if not os.path.lexists(candidate):
             blobs.copy_out(sha, candidate, mode)
             return candidate

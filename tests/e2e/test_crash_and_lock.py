@@ -27,7 +27,7 @@ posix_signals = pytest.mark.skipif(sys.platform == "win32",
 
 
 def no_temp_files(root: Path) -> list[str]:
-    """Leftovers of an interrupted atomic write (`.<name>.<random>.tmp`), anywhere."""
+    """Leftovers of an interrupted atomic write (`.hd-<random>.tmp`, or `.<name>.<random>.tmp` before), anywhere."""
     return [p.relative_to(root).as_posix() for p in root.rglob("*.tmp")]
 
 
