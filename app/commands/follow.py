@@ -128,7 +128,7 @@ def _read_new_lines(path: Path, offset: int) -> tuple[int, list[dict]]:
     for line in chunk[: end + 1].splitlines():
         try:
             obj = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(obj, dict):
             out.append(obj)

@@ -224,5 +224,5 @@ def try_parse_event(data: Any) -> Event | None:
     """An event from its JSON form, or None when it is damaged or of an unknown kind."""
     try:
         return _events().validate_python(data)
-    except ValidationError:
+    except (ValidationError, RecursionError):
         return None

@@ -318,15 +318,16 @@ def read_jsonl(path: Path | str) -> Iterator[dict]:
             continue
         try:
             obj = json.loads(line.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting: damaged
             continue
         if isinstance(obj, dict):
             yield obj
 
 
 def read_json(path: Path | str) -> Any | None:
-    """Read a JSON file; None if it is missing, empty or corrupt (callers decide what to reset)."""
+    """Read a JSON file; None if it is missing, empty or corrupt (callers decide what to reset).
+    Nesting too deep for the parser (RecursionError) is damage like any other."""
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None

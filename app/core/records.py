@@ -134,7 +134,7 @@ def read_status(path: Path) -> tuple[Status, str | None]:
         if not isinstance(data, dict):
             raise ValueError
         return Status.model_validate(data), None
-    except (ValidationError, ValueError):
+    except (ValidationError, ValueError, RecursionError):
         return Status(), "The status file was damaged; it will be rewritten by the next run."
 
 
@@ -150,7 +150,7 @@ def read_run(run: RunRecords) -> RunInfo | None:
     data = read_json(_files(run).run)
     try:
         return RunInfo.model_validate(data) if isinstance(data, dict) else None
-    except ValidationError:
+    except (ValidationError, RecursionError):
         return None
 
 
@@ -160,7 +160,7 @@ def read_rounds(run: RunRecords) -> list[RoundRecord]:
     for obj in read_jsonl(_files(run).rounds):
         try:
             out.append(RoundRecord.model_validate(obj))
-        except ValidationError:
+        except (ValidationError, RecursionError):
             continue
     return out
 

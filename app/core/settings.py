@@ -146,7 +146,7 @@ def load_settings() -> SettingsLoad:
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         return SettingsLoad(settings=Settings.model_validate(data))
-    except (ValidationError, ValueError):
+    except (ValidationError, ValueError, RecursionError):
         backup = path.with_name("settings.damaged.json")
         if backup.exists():  # keep every damaged copy: the person may want an old one back
             from datetime import datetime

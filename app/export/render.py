@@ -122,7 +122,7 @@ def to_html(summary: RunSummary) -> bytes:
 
 def html_of(doc, chart: bytes | None = None) -> bytes:
     """A document as one self-contained web page that reads well in any browser."""
-    html = redact(doc.toHtml())
+    html = redact(_html_with_escaped_title(doc))
     # The reader's machine may have none of our fonts: end each list with a generic family,
     # or a browser falls back to its default, usually a serif.
     html = re.sub(r"font-family:((?:'[^']*',?)+)",
@@ -142,6 +142,26 @@ def html_of(doc, chart: bytes | None = None) -> bytes:
              'td, th { border: 1px solid #c3cbd3; vertical-align: top; }</style>')
     html = html.replace("</head>", extra + "</head>", 1)
     return html.encode("utf-8")
+
+
+def _html_with_escaped_title(doc) -> str:
+    """doc.toHtml(), with the title escaped: Qt writes it raw, so a board headed
+    `</title><script>...` would run in the reader's browser. Everything else Qt escapes."""
+    from html import escape
+
+    from PySide6.QtGui import QTextDocument
+
+    key = QTextDocument.MetaInformation.DocumentTitle
+    title = doc.metaInformation(key)
+    doc.setMetaInformation(key, "")
+    try:
+        html = doc.toHtml()
+    finally:
+        doc.setMetaInformation(key, title)
+    safe = f"<title>{escape(title, quote=False)}</title>"
+    if "<title></title>" in html:
+        return html.replace("<title></title>", safe, 1)
+    return html.replace("</head>", safe + "</head>", 1)
 
 
 def to_odt(summary: RunSummary) -> bytes:

@@ -273,7 +273,7 @@ def _damaged_lines(path: Path) -> int:
         if line.strip():
             try:
                 json.loads(line.decode("utf-8"))
-            except (ValueError, UnicodeDecodeError):
+            except (ValueError, UnicodeDecodeError, RecursionError):
                 bad += 1
     return bad
 

@@ -57,7 +57,7 @@ def stored_choice() -> str:
         from app.core.settings import settings_path
 
         data = json.loads(settings_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError, ImportError):
+    except (OSError, ValueError, ImportError, RecursionError):
         return "system"
     if not isinstance(data, dict):
         return "system"
