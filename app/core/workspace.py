@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import sys
@@ -115,6 +116,8 @@ class Workspace:
         except OSError as exc:
             if is_disk_full(exc):
                 raise HarnessError(no_space_sentence(self.root, starting=True)) from exc
+            if exc.errno in _UNWRITABLE:
+                raise HarnessError(unwritable_sentence(self.root)) from exc
             raise HarnessError(f"Could not create {HARNESS_DIR} in {self.root}: "
                                f"{exc.strerror or exc}.") from exc
 
@@ -190,6 +193,7 @@ class RunLock:
     def acquire(self) -> None:
         from filelock import Timeout
 
+        path = None
         try:
             for path, lock in zip(self._paths(), self._locks):
                 if path is self.outside and not _ensure_folder(path.parent):
@@ -205,6 +209,8 @@ class RunLock:
                 "Wait for it to finish or stop it first.") from None
         except OSError as exc:
             self.release()
+            if exc.errno in _UNWRITABLE and path is self.path:  # .harness/lock, in the folder
+                raise HarnessError(unwritable_sentence(self.path.parent.parent)) from exc
             raise HarnessError(f"Could not lock the workspace: {exc.strerror or exc}.") from exc
 
     def release(self) -> None:
@@ -263,6 +269,16 @@ def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
             created = True
     ws.ensure_harness_dir()
     return ws, created
+
+
+_UNWRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def unwritable_sentence(root: Path | str) -> str:
+    """What a person is told when their folder (or the disk it is on) refuses every write."""
+    return (f"The folder {root} cannot be written to (it is read-only, or on a read-only "
+            "disk), so Harness Desk cannot work in it. Copy the folder somewhere you can "
+            "write, or change its permissions, then try again.")
 
 
 # What Harness Desk writes inside .harness; each must be a plain entry, never a link.
