@@ -103,6 +103,10 @@ _OUR_TEMP = re.compile(r"^\.hd-[a-z0-9_]{8}\.tmp$")
 _OLD_TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$", re.DOTALL)
 
 
+_OLD_INCOMING = re.compile(r"^\.incoming-[a-z0-9_]{8}$")  # the blob store's, before issue 16
+STALE_TEMP_S = 600.0  # a temp file untouched this long belongs to a write that died
+
+
 def make_temp(folder: Path) -> tuple[int, Path]:
     """A new private temporary file of ours in `folder`: (open descriptor, path)."""
     fd, name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
@@ -111,7 +115,29 @@ def make_temp(folder: Path) -> tuple[int, Path]:
 
 def is_our_temp(name: str) -> bool:
     """True for the name of a temporary file this app makes (today's or an older version's)."""
-    return bool(_OUR_TEMP.match(name) or _OLD_TEMP.match(name))
+    return bool(_OUR_TEMP.match(name) or _OLD_TEMP.match(name) or _OLD_INCOMING.match(name))
+
+
+def remove_stale_temps(folder: Path | str, older_than_s: float = STALE_TEMP_S) -> int:
+    """Remove the temporary files of ours in `folder` (not below it) that no write has
+    touched for `older_than_s`: what a kill mid-save left. Plain files only, never a link
+    or a folder; a file in use is fresh (every write moves its mtime). Returns how many."""
+    removed = 0
+    cutoff = time.time() - older_than_s
+    try:
+        with os.scandir(folder) as it:
+            entries = [e for e in it if is_our_temp(e.name)]
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            if entry.is_file(follow_symlinks=False) and \
+                    entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                os.remove(entry.path)
+                removed += 1
+        except OSError:
+            continue  # gone already, or not ours to remove after all
+    return removed
 
 
 def name_limit(folder: Path | str) -> int:

@@ -93,6 +93,7 @@ class Harness:
         self.ws.require_runnable()
         self.ws.ensure_harness_dir()
         with self.ws.lock():
+            self.ws.clean_stale_temps()  # what a kill mid-save left (issue 16)
             info = RunInfo(
                 run_id=self.ws.new_run_id(), workspace=str(self.ws.root.resolve()),
                 engine=self.engine.id, engine_label=self.engine.label, model=self.engine.model,

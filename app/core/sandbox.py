@@ -6,11 +6,12 @@ import os
 import re
 import stat
 import sys
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
 from app.core.errors import HarnessError
-from app.core.files import is_read_only, read_only_sentence
+from app.core.files import is_our_temp, is_read_only, read_only_sentence
 
 BOARD_NAME = "TASKS.md"
 INSTRUCTIONS_NAME = "AGENTS.md"
@@ -26,7 +27,7 @@ _DEVICE_NAMES = frozenset(
 _DRIVE = re.compile(r"^[A-Za-z]:")
 # Control characters and line separators: never in a real file name, and they would break
 # the one-line messages and event logs that echo the path.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _EXAMPLE = "use a path relative to the workspace folder, like 'notes/plan.md'"
 
 
@@ -34,9 +35,18 @@ class PathRefused(HarnessError):
     """The agent asked for a path it may not use. `.message` says why and what is allowed."""
 
 
+def _visible(name: str) -> str:
+    """The name without its invisible format characters (zero-width spaces, joiners, BOMs,
+    direction marks: Unicode category Cf)."""
+    return "".join(ch for ch in name if unicodedata.category(ch) != "Cf")
+
+
 def _show(rel: object) -> str:
     text = repr(rel) if not isinstance(rel, str) else _CONTROL.sub(
         lambda m: repr(m.group())[1:-1], rel)
+    if isinstance(rel, str):  # invisible characters shown, so the sentence is not a riddle
+        text = "".join(ch if unicodedata.category(ch) != "Cf" else f"\\u{ord(ch):04x}"
+                       for ch in text)
     return text if len(text) <= 120 else text[:117] + "..."
 
 
@@ -66,7 +76,8 @@ def _is_secret_name(name: str) -> bool:
 @lru_cache(maxsize=4096)
 def _off_limits(name: str) -> bool:
     # Asked for every part of every path listed or searched: the same few names, again.
-    return _is_hidden_name(name) or _is_secret_name(name)
+    # Our own temporary files (a save going on, or one a kill left) are not the person's work.
+    return _is_hidden_name(name) or _is_secret_name(name) or is_our_temp(name)
 
 
 class Sandbox:
@@ -197,6 +208,7 @@ class Sandbox:
         return parts
 
     def _check_names(self, rel: str, parts: list[str], writing: bool) -> None:
+        self._refuse_look_alikes(rel, parts, writing)
         for comp in parts:
             if ":" in comp:
                 raise PathRefused(f"Refused '{_show(rel)}': ':' is not allowed in file names "
@@ -221,6 +233,21 @@ class Sandbox:
             raise PathRefused(_BOARD_ONLY)
         if writing and len(parts) == 1 and parts[0].lower() == INSTRUCTIONS_NAME.lower():
             raise PathRefused(_INSTRUCTIONS_ONLY)
+
+    def _refuse_look_alikes(self, rel: str, parts: list[str], writing: bool) -> None:
+        """A name that is a protected one plus invisible (format, Unicode Cf) characters, like
+        a decoy `TASKS.md` with a zero-width space, would pass for the real file."""
+        for i, comp in enumerate(parts):
+            visible = _visible(comp)
+            if visible == comp or not visible:
+                continue
+            try:
+                self._check_names(rel, parts[:i] + [visible] + parts[i + 1:], writing)
+            except PathRefused:
+                raise PathRefused(
+                    f"Refused '{_show(rel)}': it differs from a protected name ({visible}) only "
+                    "by invisible characters, so it would pass for that file; choose a plain "
+                    "name.") from None
 
     def _walk(self, rel: str, parts: list[str]) -> Path:
         """Follow the path one component at a time from the real root, resolving each link."""

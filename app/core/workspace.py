@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from app.core.errors import HarnessError, NotAWorkspace, WorkspaceLocked
-from app.core.files import is_disk_full, is_read_only, no_space_sentence
+from app.core.files import is_disk_full, is_read_only, no_space_sentence, remove_stale_temps
 
 BOARD_NAME = "TASKS.md"
 HARNESS_DIR = ".harness"
@@ -120,6 +120,25 @@ class Workspace:
                 raise HarnessError(unwritable_sentence(self.root)) from exc
             raise HarnessError(f"Could not create {HARNESS_DIR} in {self.root}: "
                                f"{exc.strerror or exc}.") from exc
+
+    def clean_stale_temps(self) -> int:
+        """Remove what a kill mid-save left of our temporary files: in the folder itself, the
+        board's folder (when TASKS.md is a link), .harness and its records. Deeper folders
+        are not searched (a folder of thousands opens fast); the AI never sees one anyway."""
+        folders = [self.root, Path(os.path.realpath(self.board_path)).parent]
+        if self.harness_dir.is_dir() and not os.path.islink(self.harness_dir):
+            folders += [self.harness_dir, self.harness_dir / "blobs"]
+            if self.runs_dir.is_dir() and not os.path.islink(self.runs_dir):
+                for run in sorted(self.runs_dir.iterdir()):
+                    if run.is_dir() and not run.is_symlink():
+                        folders += [run, run / "undo"]
+        seen, removed = set(), 0
+        for folder in folders:
+            key = os.path.normcase(os.path.realpath(folder))
+            if key not in seen:
+                seen.add(key)
+                removed += remove_stale_temps(folder)
+        return removed
 
     # -- runs ----------------------------------------------------------------------------
     def new_run_id(self) -> str:

@@ -207,3 +207,20 @@ def test_a_named_pipe_is_refused_for_read_and_write_instead_of_hanging(ws):
         with pytest.raises(PathRefused) as caught:
             resolve("notes/pipe.txt")
         assert "special file" in caught.value.message
+
+
+@pytest.mark.parametrize("rel", ["TASKS.md\u200b", "\u200bTASKS.md", "TAS\u200dKS.md",
+                                 "tasks.md\ufeff", "AGENTS.md\u2060", "TASKS\u00ad.md",
+                                 "\u202etasks.md", ".git\u200b/config", ".harness\u200c/x",
+                                 ".env\u200b", "TASKS.md\x9b", "notes\x8f.md"])
+def test_a_look_alike_of_a_protected_name_is_refused(ws, rel):
+    # Issue 16: a decoy board, `TASKS.md` plus a zero-width character, looks like the real one.
+    with pytest.raises(PathRefused) as caught:
+        Sandbox(ws).resolve_write(rel)
+    assert "invisible" in caught.value.message or "control" in caught.value.message
+    assert not any(p.name != "TASKS.md" and "TASKS" in p.name for p in ws.iterdir())
+
+
+def test_invisible_characters_elsewhere_are_an_ordinary_name(ws):
+    # A zero-width joiner belongs in some scripts (emoji, Indic names): only look-alikes go.
+    assert Sandbox(ws).resolve_write("notes/\u0915\u094d\u200d\u0937.md").name.endswith(".md")
