@@ -64,3 +64,4 @@ def test_list_files_never_shows_our_temporary_files(tmp_path):
     assert "plan.md" in listing and ".tmp" not in listing
     found = tools.call("search_files", {"query": "x"}).content
     assert ".tmp" not in found
+

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.core.board import Board, BoardError, Task
+from app.core.errors import HarnessError
 from app.core.records import RoundRecord, Status, read_rounds, read_run, read_status
 from app.core.workspace import BOARD_NAME, Workspace
 from app.gui.folder import first_start
@@ -50,6 +51,11 @@ def inspect_folder(path: Path) -> FolderInfo:
     if ws.board_path.is_dir():
         info.problem = "board_is_folder"
         return info
+    try:
+        if not ws.lock().is_held_elsewhere():
+            ws.clean_stale_temps()  # what a kill mid-save left; a run going on keeps its own
+    except (HarnessError, OSError):
+        pass  # a .harness that is a file or a link: the checks below and the run say so
     run_ids = ws.run_ids()
     info.never_run = not run_ids
     info.status, _warning = read_status(ws.status_path)
