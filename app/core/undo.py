@@ -133,6 +133,9 @@ class UndoReport:
     # (the file, the saved copy of its version from before the round): both kept because the
     # person changed the file after the round.
     kept_both: list[tuple[str, str]] = field(default_factory=list)
+    # Of kept_both, the files whose version kept is not the person's but a later round's:
+    # the file -> that round's number in the same run (0: a round of a later run).
+    kept_by_round: dict[str, int] = field(default_factory=dict)
     unchanged: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # created by the round, edited by the person since
     messages: list[str] = field(default_factory=list)
@@ -176,9 +179,12 @@ def _name_list(names: list[str]) -> str:
 
 
 def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path | str,
-                  round_no: int | None = None) -> UndoReport:
+                  round_no: int | None = None,
+                  later: dict[str, dict[str, int]] | None = None) -> UndoReport:
     """Put back what one round's undo record lists, never overwriting a later edit by the person.
-    `round_no` names the round in the report; by default the record's own."""
+    `round_no` names the round in the report; by default the record's own. `later` says
+    what later rounds left in each file (file -> {content's SHA-256 -> round}), so a file a
+    later round rewrote is not called the person's edit."""
     manifest = read_json(manifest_path)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         raise UndoError(f"There is no readable undo record at {manifest_path}.")
@@ -200,7 +206,7 @@ def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path
             report.messages.append(f"Skipped {rel}: {exc.message}")
             continue
         try:
-            _undo_one(sandbox, blobs, rel, path, entry, n, report)
+            _undo_one(sandbox, blobs, rel, path, entry, n, report, (later or {}).get(rel, {}))
         except OSError as exc:
             report.failed.append(rel)
             report.messages.append(f"Could not restore {rel}: "
@@ -209,7 +215,7 @@ def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path
 
 
 def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict, n: int,
-              report: UndoReport) -> None:
+              report: UndoReport, later: dict[str, int]) -> None:
     before, after = entry["before"], entry.get("after")
     mode = entry.get("mode") if isinstance(entry.get("mode"), int) else None
     current = _state(path)
@@ -243,8 +249,17 @@ def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: d
     saved = _beside(blobs, path, n, before, mode)
     saved_rel = sandbox.rel(saved)
     report.kept_both.append((rel, saved_rel))
-    report.messages.append(f"{rel} was changed after round {n}, so your version was kept and the "
-                           f"version from before the round was saved as {saved_rel}.")
+    by = later.get(current)
+    if by is None:
+        report.messages.append(f"{rel} was changed after round {n}, so your version was kept "
+                               f"and the version from before the round was saved as "
+                               f"{saved_rel}.")
+        return
+    report.kept_by_round[rel] = by
+    whose = f"round {by}" if by else "a later run"
+    report.messages.append(f"{rel} was changed again by {whose} after round {n}, so the version "
+                           f"{whose} left was kept and the version from before round {n} was "
+                           f"saved as {saved_rel}.")
 
 
 def _beside(blobs: BlobStore, path: Path, n: int, sha: str, mode: int | None) -> Path:
@@ -262,6 +277,29 @@ def _beside(blobs: BlobStore, path: Path, n: int, sha: str, mode: int | None) ->
         if candidate.is_file() and sha256_file(candidate) == sha:
             return candidate  # an earlier undo already saved exactly this
     raise OSError(f"too many saved copies beside {path.name}")
+
+
+def _later_versions(ws: Workspace, runs: list[str], run_id: str,
+                    round_no: int) -> dict[str, dict[str, int]]:
+    """What every round after `round_no` left in each file it touched: file -> {SHA-256 of
+    that content -> the round (0 for a round of a later run)}, from the undo records."""
+    out: dict[str, dict[str, int]] = {}
+    for rid in runs[runs.index(run_id):]:
+        folder = ws.run_files(rid).undo(1).parent
+        try:
+            names = [p.stem for p in folder.glob("*.json")]
+        except OSError:
+            continue
+        for n in sorted(int(x) for x in names if x.isdigit()):
+            if rid == run_id and n <= round_no:
+                continue
+            record = read_json(folder / f"{n}.json")
+            files = record.get("files") if isinstance(record, dict) else None
+            for rel, entry in (files.items() if isinstance(files, dict) else ()):
+                after = entry.get("after") if isinstance(entry, dict) else None
+                if isinstance(after, str) and after not in (ABSENT, "folder"):
+                    out.setdefault(rel, {})[after] = n if rid == run_id else 0
+    return out
 
 
 def _remove_new_dirs(sandbox: Sandbox, new_dirs: object) -> None:
@@ -301,7 +339,7 @@ def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> Un
                          "such round.")
     with ws.lock():  # never restore files while a run is writing them
         report = undo_manifest(ws.root, ws.harness_dir, ws.run_files(found).undo(round_no),
-                               round_no)
+                               round_no, _later_versions(ws, runs, found, round_no))
     report.run_id = found
     record = next((r for r in read_rounds(ws.run_files(found)) if r.round == round_no), None)
     if record is not None and record.result_state == "completed":

@@ -206,3 +206,26 @@ def test_the_report_names_restored_kept_both_and_failed_files(tmp_path):
     assert why.startswith("Could not restore old.md") and why.endswith(".")
     assert (ws.root / "old.md").read_text(encoding="utf-8") == "changed\n"
     assert "1 restored" in report.summary() and "Could not restore old.md" in report.summary()
+
+
+def test_undo_says_a_later_rounds_version_was_kept_not_the_persons(tmp_path):
+    # Issue 16, point 5: round 2 rewrote plan.md after round 1; undoing round 1 keeps round
+    # 2's text, and must not call it "your version".
+    ws = board_workspace(tmp_path, TWO_TASKS, {"plan.md": "plan v1\n"})
+    result = _run(ws, [call("write_file", path="plan.md", content="plan v2\n"),
+                       call("complete_task", summary="a", evidence=["plan.md"]),
+                       call("write_file", path="plan.md", content="plan v3\n"),
+                       call("complete_task", summary="b", evidence=["plan.md"])])
+    assert result.state == "done"
+    report = undo_round(ws.root, 1)
+    assert report.kept_both == [("plan.md", "plan (before round 1).md")]
+    assert report.kept_by_round == {"plan.md": 2}
+    assert (ws.root / "plan.md").read_text(encoding="utf-8") == "plan v3\n"
+    [sentence] = [m for m in report.messages if m.startswith("plan.md")]
+    assert "round 2" in sentence and "your version" not in sentence, sentence
+
+    # The person's own edit after the rounds is still called theirs.
+    (ws.root / "plan.md").write_text("mine\n", encoding="utf-8")
+    report = undo_round(ws.root, 2)
+    assert report.kept_by_round == {}
+    assert any("your version" in m for m in report.messages), report.messages

@@ -27,10 +27,22 @@ def undo_report_sentences(report) -> list[str]:
     if report.removed:
         out.append(tr("Removed, because round %1 had created them: %2.").replace("%1", n)
                    .replace("%2", _names(report.removed)))
+    later = getattr(report, "kept_by_round", {})
     for path, saved in report.kept_both:
-        out.append(tr("%1 was changed after the round, so your version stays and the version "
-                      "from before the round is saved beside it as %2.")
-                   .replace("%1", path).replace("%2", saved))
+        by = later.get(path)
+        if by is None:
+            out.append(tr("%1 was changed after the round, so your version stays and the "
+                          "version from before the round is saved beside it as %2.")
+                       .replace("%1", path).replace("%2", saved))
+        elif by:
+            out.append(tr("%1 was changed again by round %3, so the version round %3 left "
+                          "stays and the version from before round %2 is saved beside it as %4.")
+                       .replace("%1", path).replace("%2", n).replace("%3", str(by))
+                       .replace("%4", saved))
+        else:
+            out.append(tr("%1 was changed again by a later run, so the version it left stays "
+                          "and the version from before round %2 is saved beside it as %3.")
+                       .replace("%1", path).replace("%2", n).replace("%3", saved))
     for path in report.kept:
         out.append(tr("%1 was created by the round and changed after it, so it stays as you "
                       "left it.").replace("%1", path))
@@ -53,7 +65,12 @@ def undo_report_headline(report) -> str:
     if report.failed and not back:
         return tr("Undo of round %1 put nothing back.").replace("%1", n)
     text = tr("Undid round %1: %n file(s) put back.", back).replace("%1", n)
-    if report.kept_both:
+    later = getattr(report, "kept_by_round", {})
+    yours = [p for p, _saved in report.kept_both if p not in later]
+    if yours:
         text += " " + tr("%n file(s) kept in both versions, because you had changed them.",
-                         len(report.kept_both))
+                         len(yours))
+    if later:
+        text += " " + tr("%n file(s) kept in both versions, because a later round had changed "
+                         "them.", len(later))
     return text
