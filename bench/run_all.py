@@ -43,6 +43,9 @@ BENCHMARKS = [
      [("ui_stall", "Longest gap between 10 ms UI ticks, full-speed Demo run", "<= 50 ms")]),
     ("board", "board_view.py", ["--runs", "7"], ["--runs", "3"], None,
      [("board_2000", "A 2,000-task board read, written back and shown", "<= 200 ms")]),
+    ("evidence_diff", "evidence_diff.py", ["--runs", "5"], ["--runs", "1"], None,
+     [("evidence_diff_1mb", "Evidence window: before/after of a 1 MB notes file, off the UI "
+       "thread", "<= 2 s")]),
     ("footprint", "footprint.py", ["--runs", "3"], ["--runs", "1"], None,
      [("bundle_size", "Frozen onedir build on disk", "<= 120 MB")]),
 ]

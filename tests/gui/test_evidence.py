@@ -51,6 +51,12 @@ def _put_the_files_back() -> None:
     QTimer.singleShot(20, click)
 
 
+def _diff_text(qtbot, dialog) -> str:
+    """The diff as shown, once it is made (off the UI thread)."""
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)
+    return dialog.diff.toPlainText()
+
+
 def _undo(qtbot, dialog):
     _put_the_files_back()
     with qtbot.waitSignal(dialog.undone, timeout=10_000) as undone:
@@ -65,7 +71,7 @@ def test_a_round_card_opens_to_the_changed_file_before_and_after(qtbot, window, 
     paths = [f.path for f in dialog.evidence.files]
     assert OPTIONS in paths
     dialog.file_list.setCurrentRow(paths.index(OPTIONS))
-    shown = dialog.diff.toPlainText()
+    shown = _diff_text(qtbot, dialog)
     old_lines = before.decode("utf-8").splitlines()
     added = [ln for ln in after.splitlines() if ln.strip() and ln not in old_lines]
     assert added  # the round added the decision under the comparison
@@ -85,7 +91,7 @@ def test_enter_on_a_card_opens_it_and_a_created_file_shows_as_new(qtbot, window,
     row = dialog.evidence.files.index(created[0])
     dialog.file_list.setCurrentRow(row)
     assert "new file" in dialog.file_list.item(row).text()
-    lines = dialog.diff.toPlainText().splitlines()
+    lines = _diff_text(qtbot, dialog).splitlines()
     assert lines and all(line.startswith("+") for line in lines if line.strip())
 
 
@@ -224,3 +230,38 @@ def test_the_window_says_a_later_rounds_version_was_kept_not_yours(qapp):
     assert "later round" in headline and "you had changed" not in headline
     theirs = UndoReport(round=1, kept_both=[("plan.md", "plan (before round 1).md")])
     assert "your version" in undo_report_sentences(theirs)[0]
+
+
+def test_a_big_file_is_compared_off_the_ui_thread_and_too_big_says_so(qtbot, tmp_path,
+                                                                     monkeypatch):
+    # Issue 16, point 4: the diff froze the window (75 s for an 87 KB notes file).
+    import threading
+
+    from app.gui.evidence import file_diff
+    from app.gui.evidence.evidence_data import FileVersions, RoundEvidence
+    from app.gui.evidence.evidence_dialog import EvidenceDialog
+    from app.gui.run.round_cards import RoundView
+
+    threads = []
+    real = file_diff.diff_html
+
+    def spy(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(file_diff, "diff_html", spy)
+    monkeypatch.setattr(EvidenceDialog, "load", lambda self: None)
+    notes = "".join(f"- item\n\n## Week {i % 7}\n- item\n" for i in range(4000)).encode()
+    edited = notes.replace(b"## Week 3", b"## Week three", 5)
+    rewritten = "".join(f"line {i} was rewritten\n" for i in range(6000)).encode()
+    files = [FileVersions("notes.md", notes, edited, len(notes), len(edited)),
+             FileVersions("big.md", notes, rewritten, len(notes), len(rewritten))]
+    view = RoundView(run_id="r", round=1, task="t", result_state="completed")
+    dialog = EvidenceDialog(tmp_path, view)
+    qtbot.addWidget(dialog)
+    dialog._on_loaded(RoundEvidence(run_id="r", round=1, files=files))
+    text = _diff_text(qtbot, dialog)
+    assert threads and threads[0] is not threading.main_thread()
+    assert "+ ## Week three" in text and "− ## Week 3" in text
+    dialog.file_list.setCurrentRow(1)
+    assert "too big to compare here" in _diff_text(qtbot, dialog)

@@ -38,6 +38,7 @@ class EvidenceDialog(QDialog):
 
     loaded = Signal(object)   # the RoundEvidence, once read
     undone = Signal(object)   # the UndoReport
+    diff_shown = Signal(int)  # the file's row, once its before and after are on screen
 
     def __init__(self, root: Path, view: RoundView, parent: QWidget | None = None,
                  can_undo_now: bool = True):
@@ -46,6 +47,8 @@ class EvidenceDialog(QDialog):
         self.root = root
         self.view = view
         self.evidence = None
+        self.comparing = False  # a diff is being made off the UI thread
+        self._diff_turn = 0  # the file chosen last: a diff for an earlier choice is dropped
         self._can_undo_now = can_undo_now
         mark, outcome = wording.round_outcome(view.result_state)
         title = self.tr("Round %1").replace("%1", str(view.round))
@@ -177,6 +180,8 @@ class EvidenceDialog(QDialog):
     def _on_file_chosen(self, row: int) -> None:
         if self.evidence is None or not 0 <= row < len(self.evidence.files):
             return
+        self._diff_turn += 1
+        self.comparing = False
         f = self.evidence.files[row]
         if f.missing_copy:
             self.diff.setPlainText(self.tr("The saved copy of this file is missing or damaged, "
@@ -189,18 +194,48 @@ class EvidenceDialog(QDialog):
                                    .replace("%1", _size(f.before_size))
                                    .replace("%2", _size(f.after_size)))
             return
-        self.diff.setHtml(self._diff_html(f))
+        # Compared off the UI thread (a big file takes a while; issue 16), bounded in time.
+        self.comparing = True
+        self.diff.setPlainText(self.tr("Comparing the two versions…"))
+        turn, make = self._diff_turn, self._diff_maker(f)
+        run_for(self, make, lambda html: self._on_diff(turn, row, html),
+                lambda exc: self._on_diff_failed(turn, row, f, exc))
 
-    def _diff_html(self, f) -> str:
+    def _diff_maker(self, f):
+        """A function, safe on a pool thread, that makes the diff's HTML (colours read now)."""
         from app.gui.evidence.file_diff import diff_html
 
         removed, added = look.removed_colour(), look.ok_colour()
-        return diff_html((f.before or b"").decode("utf-8"), (f.after or b"").decode("utf-8"),
-                         removed=look.css(removed), added=look.css(added),
-                         muted=look.css(look.muted_colour()),
-                         removed_bg=_tint(removed), added_bg=_tint(added),
-                         note_unchanged=self.tr("The text is the same (only the file's bytes "
-                                                "changed, e.g. line endings)."))
+        colours = dict(removed=look.css(removed), added=look.css(added),
+                       muted=look.css(look.muted_colour()),
+                       removed_bg=_tint(removed), added_bg=_tint(added),
+                       note_unchanged=self.tr("The text is the same (only the file's bytes "
+                                              "changed, e.g. line endings)."))
+        before, after = f.before or b"", f.after or b""
+        return lambda: diff_html(before.decode("utf-8"), after.decode("utf-8"), **colours)
+
+    def _on_diff(self, turn: int, row: int, html: str) -> None:
+        if turn != self._diff_turn:
+            return  # the person chose another file meanwhile
+        self.comparing = False
+        self.diff.setHtml(html)
+        self.diff_shown.emit(row)
+
+    def _on_diff_failed(self, turn: int, row: int, f, exc: BaseException) -> None:
+        from app.gui.evidence.file_diff import TooBig
+
+        if turn != self._diff_turn:
+            return
+        self.comparing = False
+        if isinstance(exc, TooBig):
+            text = self.tr("This change is too big to compare here: before %1, after %2. Open "
+                           "the file to read it.")
+        else:
+            text = self.tr("The two versions of this file could not be compared: before %1, "
+                           "after %2.")
+        self.diff.setPlainText(text.replace("%1", _size(f.before_size))
+                               .replace("%2", _size(f.after_size)))
+        self.diff_shown.emit(row)
 
     # -- undo ------------------------------------------------------------------------------
     def _on_undo_clicked(self) -> None:
