@@ -304,6 +304,14 @@
         <translation>%1 在这一轮之后又被改过，所以保留你的版本；这一轮之前的版本另存在旁边，名为 %2。</translation>
     </message>
     <message>
+        <source>%1 was changed again by round %3, so the version round %3 left stays and the version from before round %2 is saved beside it as %4.</source>
+        <translation>%1 之后又被第 %3 轮改过，所以保留第 %3 轮留下的版本；第 %2 轮之前的版本另存在旁边，名为 %4。</translation>
+    </message>
+    <message>
+        <source>%1 was changed again by a later run, so the version it left stays and the version from before round %2 is saved beside it as %3.</source>
+        <translation>%1 之后又被后来的一次运行改过，所以保留那次运行留下的版本；第 %2 轮之前的版本另存在旁边，名为 %3。</translation>
+    </message>
+    <message>
         <source>%1 was created by the round and changed after it, so it stays as you left it.</source>
         <translation>%1 是这一轮新建的，之后又被改过，所以保持你留下的样子。</translation>
     </message>
@@ -334,6 +342,10 @@
     <message>
         <source>%n file(s) kept in both versions, because you had changed them.</source>
         <translation>有 %n 个文件你改过，所以两个版本都保留了。</translation>
+    </message>
+    <message>
+        <source>%n file(s) kept in both versions, because a later round had changed them.</source>
+        <translation>有 %n 个文件被后面的轮次改过，所以两个版本都保留了。</translation>
     </message>
 </context>
 <context>
@@ -982,8 +994,20 @@
         <translation>这个文件不是纯文本（或者太大），所以只显示大小：之前 %1，之后 %2。</translation>
     </message>
     <message>
+        <source>Comparing the two versions…</source>
+        <translation>正在比较两个版本…</translation>
+    </message>
+    <message>
         <source>The text is the same (only the file&apos;s bytes changed, e.g. line endings).</source>
         <translation>文字内容没有变化（只是文件的字节变了，例如换行符）。</translation>
+    </message>
+    <message>
+        <source>This change is too big to compare here: before %1, after %2. Open the file to read it.</source>
+        <translation>这次改动太大，无法在这里比较：之前 %1，之后 %2。请打开文件查看。</translation>
+    </message>
+    <message>
+        <source>The two versions of this file could not be compared: before %1, after %2.</source>
+        <translation>无法比较这个文件的两个版本：之前 %1，之后 %2。</translation>
     </message>
     <message>
         <source>Undo this round?</source>
