@@ -249,6 +249,16 @@ def no_space_sentence(root: Path | str, starting: bool) -> str:
             "Free some space, then run again.")
 
 
+UNWRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def unwritable_sentence(root: Path | str) -> str:
+    """What a person is told when their folder (or the disk it is on) refuses every write."""
+    return (f"The folder {root} cannot be written to (it is read-only, or on a read-only "
+            "disk), so Harness Desk cannot work in it. Copy the folder somewhere you can "
+            "write, or change its permissions, then try again.")
+
+
 class SpaceReserve:
     """A little disk space set aside before a run, given back when the disk fills up, so the
     run can still record how it ended (status.json, run.json, the last event) instead of

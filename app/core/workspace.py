@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import secrets
 import sys
@@ -12,7 +11,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from app.core.errors import HarnessError, NotAWorkspace, WorkspaceLocked
-from app.core.files import is_disk_full, is_read_only, no_space_sentence, remove_stale_temps
+from app.core.files import (UNWRITABLE, is_disk_full, is_read_only, no_space_sentence,
+                            remove_stale_temps, unwritable_sentence)
 
 BOARD_NAME = "TASKS.md"
 HARNESS_DIR = ".harness"
@@ -116,7 +116,7 @@ class Workspace:
         except OSError as exc:
             if is_disk_full(exc):
                 raise HarnessError(no_space_sentence(self.root, starting=True)) from exc
-            if exc.errno in _UNWRITABLE:
+            if exc.errno in UNWRITABLE:
                 raise HarnessError(unwritable_sentence(self.root)) from exc
             raise HarnessError(f"Could not create {HARNESS_DIR} in {self.root}: "
                                f"{exc.strerror or exc}.") from exc
@@ -228,7 +228,7 @@ class RunLock:
                 "Wait for it to finish or stop it first.") from None
         except OSError as exc:
             self.release()
-            if exc.errno in _UNWRITABLE and path is self.path:  # .harness/lock, in the folder
+            if exc.errno in UNWRITABLE and path is self.path:  # .harness/lock, in the folder
                 raise HarnessError(unwritable_sentence(self.path.parent.parent)) from exc
             raise HarnessError(f"Could not lock the workspace: {exc.strerror or exc}.") from exc
 
@@ -288,16 +288,6 @@ def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
             created = True
     ws.ensure_harness_dir()
     return ws, created
-
-
-_UNWRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM)
-
-
-def unwritable_sentence(root: Path | str) -> str:
-    """What a person is told when their folder (or the disk it is on) refuses every write."""
-    return (f"The folder {root} cannot be written to (it is read-only, or on a read-only "
-            "disk), so Harness Desk cannot work in it. Copy the folder somewhere you can "
-            "write, or change its permissions, then try again.")
 
 
 # What Harness Desk writes inside .harness; each must be a plain entry, never a link.
