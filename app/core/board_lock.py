@@ -15,14 +15,18 @@ were lost). So every writer of ours holds the board's lock from its read to its 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import sys
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 from app.core.board_task import BoardError
+from app.core.places import locks_folder
 
 WAIT_S = 20.0  # another writer holds a board for milliseconds; this long means it is stuck
 
@@ -34,30 +38,8 @@ def _real(path: Path | str) -> str:
     return os.path.normcase(os.path.realpath(path))
 
 
-def locks_folder() -> Path:
-    """Where locks outside any workspace live: the person's cache folder (or the config
-    folder the tests and portable installs pick). The run lock lives here too."""
-    from app.core.settings import APP_DIR_NAME, CONFIG_ENV, config_dir
-
-    if os.environ.get(CONFIG_ENV):
-        return config_dir() / "locks"
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir(APP_DIR_NAME, appauthor=False)) / "locks"
-
-
 def path_key(real: str) -> str:
     return hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-
-
-def _file_lock_path(real: str) -> Path | None:
-    key = path_key(real)
-    folder = locks_folder()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder / f"board-{key}.lock"
 
 
 @contextmanager
@@ -95,25 +77,52 @@ def _process_lock(real: str, name: str) -> Iterator[None]:
     if real in held:  # re-entered in this thread: the outer block holds it already
         yield
         return
-    from filelock import FileLock, Timeout
-
-    lock_path = _file_lock_path(real)
-    lock = None
-    if lock_path is not None:
-        lock = FileLock(str(lock_path), thread_local=False)
+    fd = _open_lock_file(real)
+    if fd is not None:
         try:
-            lock.acquire(timeout=WAIT_S, poll_interval=0.002)
-        except Timeout:
-            raise BoardError(_busy(name)) from None
-        except OSError:
-            lock = None  # no lock file to be had: the in-process lock still holds
+            _os_lock(fd, name)
+        except BaseException:
+            os.close(fd)
+            raise
     held.add(real)
     try:
         yield
     finally:
         held.discard(real)
-        if lock is not None:
-            lock.release()
+        if fd is not None:
+            os.close(fd)  # closing the file lets go of the OS lock
+
+
+def _open_lock_file(real: str) -> int | None:
+    folder = locks_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return os.open(folder / f"board-{path_key(real)}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return None  # no lock file to be had: the in-process lock still holds
+
+
+def _os_lock(fd: int, name: str) -> None:
+    """Take the OS's lock on the open file (it dies with the process), waiting up to WAIT_S.
+    The OS call itself, not the filelock package: `decide` stays light."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            if sys.platform == "win32":
+                import msvcrt
+
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            else:
+                import fcntl
+
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK, errno.EDEADLK):
+                return  # a file system without locks: the in-process lock still holds
+        if time.monotonic() >= deadline:
+            raise BoardError(_busy(name))
+        time.sleep(0.002)
 
 
 def _busy(name: str) -> str:

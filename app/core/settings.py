@@ -13,9 +13,9 @@ from app.core.record_model import Record
 from app.core.errors import UsageError
 from app.core.files import atomic_write_json, read_json
 
-APP_DIR_NAME = "harness-desk"
+from app.core.places import APP_DIR_NAME, CONFIG_ENV, config_dir  # noqa: F401 (re-exported)
+
 LANGUAGES = ("system", "en", "zh_CN")  # the `language` setting's values
-CONFIG_ENV = "HARNESS_DESK_CONFIG_DIR"  # lets tests and portable installs pick the folder
 
 
 class Limits(Record):
@@ -116,15 +116,6 @@ class Settings(Record):
 
     def engine_settings(self, engine_id: str) -> EngineSettings:
         return self.engines.get(engine_id, EngineSettings())
-
-
-def config_dir() -> Path:
-    override = os.environ.get(CONFIG_ENV)
-    if override:
-        return Path(override)
-    from platformdirs import user_config_dir
-
-    return Path(user_config_dir(APP_DIR_NAME, appauthor=False))
 
 
 def settings_path() -> Path:

@@ -313,7 +313,8 @@ def _ensure_folder(folder: Path) -> bool:
 def outside_lock_path(root: Path | str) -> Path:
     """The run lock kept outside the workspace: in the person's cache folder (or the config
     folder the tests and portable installs pick), named by a hash of the real path."""
-    from app.core.board_lock import locks_folder, path_key
+    from app.core.board_lock import path_key
+    from app.core.places import locks_folder
 
     real = os.path.normcase(os.path.realpath(Path(root).expanduser()))
     return locks_folder() / f"{path_key(real)}.lock"
