@@ -8,6 +8,6 @@ cd "$(dirname "$0")/.."
 source scripts/venv-python.sh
 [ -x "$VENV_PY" ] || VENV_PY="$(command -v python3)"
 BIN="$(dirname "$VENV_PY")"
-TS=app/resources/translations/harness_desk_zh_CN.ts
+TS=resources/translations/harness_desk_zh_CN.ts
 "$BIN/pyside6-lupdate" -locations none -no-obsolete app/gui/*.py -ts "$TS"
 "$BIN/pyside6-lrelease" -silent "$TS" -qm "${TS%.ts}.qm"
