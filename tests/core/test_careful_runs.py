@@ -218,3 +218,23 @@ def test_many_changes_at_once_ask_once_without_careful_mode(tmp_path):
     assert [r.path for r in person.shown] == ["n2.md"]
     assert person.shown[0].policies == ["many_changes_at_once"]
     assert all((ws.root / f"n{i}.md").read_text() == "x\n" for i in range(4))
+
+
+def test_the_export_lists_what_the_person_allowed_and_refused(tmp_path):
+    from app.export.markdown import render_markdown
+    from app.export.summary import build_summary
+
+    ws = board_workspace(tmp_path, BOARD, {**FILES, "private/x.md": "x\n"})
+    save_folder_settings(ws.harness_dir, FolderSettings(protected=["private"]))
+    script = [call("edit_file", path="notes.md", old_text="old", new_text="tidy"),
+              call("delete_file", path="draft.md"),
+              call("write_file", path="private/x.md", content="y"),
+              call("complete_task", summary="Tidied", evidence=["notes.md"])]
+    run(ws, script, Person(Answer("allow"), Answer("deny")))
+    summary = build_summary(ws.root)
+    assert [(a.path, a.answer) for a in summary.approvals] == [
+        ("notes.md", "allowed"), ("draft.md", "not_allowed"), ("private/x.md", "refused")]
+    text = render_markdown(summary)
+    assert "## What you allowed and refused" in text
+    assert "| 1 | `draft.md` | Delete | Not allowed |" in text
+    assert "Refused: a protected file" in text
