@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPu
                                QTextBrowser, QVBoxLayout, QWidget)
 
 from app.core.policies.approver import Answer, ApprovalRequest
-from app.gui import look
+from app.gui.look import look
 
 
 def _text(data: bytes | None) -> str | None:
@@ -115,8 +115,8 @@ class ApprovalDialog(QDialog):
                        "the AI asks before it changes or deletes your own files.")
 
     def _show_diff(self) -> None:
-        from app.gui.evidence_dialog import _tint
-        from app.gui.file_diff import diff_html
+        from app.gui.evidence.evidence_dialog import _tint
+        from app.gui.evidence.file_diff import diff_html
 
         before, after = _text(self.request.before), _text(self.request.after)
         if before is None or after is None:

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QCheckBox
 
 from app.core.folder_settings import FolderSettings
-from app.gui import look
+from app.gui.look import look
 from app.gui.background import run_for
 from app.gui.careful.window_approver import Question, WindowApprover
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QFileDialog, QGroupBox, QHBoxLayout, Q
                                QListWidget, QPushButton, QVBoxLayout, QWidget)
 
 from app.core.folder_settings import FolderSettings, normalise_entry
-from app.gui import look
+from app.gui.look import look
 
 
 def relative_inside(root: Path, chosen: str) -> str | None:
