@@ -5,25 +5,23 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("CarefulWording", text)
-
 
 def answer_words(answer: str) -> str:
-    return {
-        "allowed": _tr("allowed"),
-        "allowed_for_task": _tr("allowed for the whole task"),
-        "edited": _tr("allowed with your edit"),
-        "not_allowed": _tr("not allowed"),
-        "refused": _tr("refused: protected"),
-        "waiting": _tr("waiting for your answer"),
-    }.get(answer, answer)
+    words = {
+        "allowed": QCoreApplication.translate("CarefulWording", "allowed"),
+        "allowed_for_task": QCoreApplication.translate("CarefulWording", "allowed for the whole task"),
+        "edited": QCoreApplication.translate("CarefulWording", "allowed with your edit"),
+        "not_allowed": QCoreApplication.translate("CarefulWording", "not allowed"),
+        "refused": QCoreApplication.translate("CarefulWording", "refused: protected"),
+        "waiting": QCoreApplication.translate("CarefulWording", "waiting for your answer"),
+    }
+    return words.get(answer, answer)
 
 
 def approvals_line(approvals: list[tuple[str, str]]) -> str:
-    """'Asked you: notes.md allowed · draft.md not allowed' for a round card."""
+    """'Careful mode: notes.md allowed · draft.md not allowed' for a round card."""
     parts = [f"{path} {answer_words(answer)}" for path, answer in approvals[:6]]
     more = len(approvals) - 6
     if more > 0:
-        parts.append(_tr("and %1 more").replace("%1", str(more)))
-    return _tr("Careful mode: %1").replace("%1", " · ".join(parts))
+        parts.append(QCoreApplication.translate("CarefulWording", "and %1 more").replace("%1", str(more)))
+    return QCoreApplication.translate("CarefulWording", "Careful mode: %1").replace("%1", " · ".join(parts))
