@@ -8,7 +8,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.core.board import Board
@@ -222,3 +222,27 @@ def test_settings_protect_a_folder_for_this_folder(qtbot, window, folder):
             window.settings_dialog.button_box().StandardButton.Save).click()
     saved = json.loads((folder / ".harness" / "folder.json").read_text())
     assert saved["protected"] == ["private"]
+
+
+def test_a_file_a_round_changed_can_be_protected_from_its_context_menu(qtbot, window, tmp_path):
+    from tests.gui.helpers import demo_copy, run_until_end
+
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    run_until_end(qtbot, window)
+    card = next(c for c in window.cards.cards if c.view.changed)
+    with qtbot.waitSignal(window.history.evidence_shown, timeout=5000) as shown:
+        qtbot.mouseClick(card, Qt.MouseButton.LeftButton)
+    dialog = shown.args[0]
+    qtbot.waitUntil(lambda: dialog.evidence is not None, timeout=10_000)
+    path = dialog.evidence.files[0].path
+    rect = dialog.file_list.visualItemRect(dialog.file_list.item(0))
+    with qtbot.waitSignal(window.careful.protect_menu_shown, timeout=5000) as menu:
+        dialog.file_list.customContextMenuRequested.emit(rect.center())
+    action = next(a for a in menu.args[0].actions() if a.text() == "Protect this file")
+    with qtbot.waitSignal(window.careful.folder_settings_changed, timeout=10_000):
+        action.trigger()
+    menu.args[0].close()
+    saved = json.loads((folder / ".harness" / "folder.json").read_text())
+    assert saved["protected"] == [path]
+    dialog.close()

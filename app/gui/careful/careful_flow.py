@@ -46,6 +46,7 @@ def _change(root: Path, update: dict) -> FolderSettings:
 class CarefulFlow(QObject):
     dialog_shown = Signal(object)       # the ApprovalDialog now on screen
     folder_settings_changed = Signal(object)  # the FolderSettings as saved
+    protect_menu_shown = Signal(object)       # the QMenu offering "Protect this file"
 
     def __init__(self, window, button_row, parent: QObject | None = None):
         super().__init__(parent or window)
@@ -114,6 +115,33 @@ class CarefulFlow(QObject):
         entry = normalise_entry(rel)
         if entry not in self.folder.protected:
             self.save({"protected": [*self.folder.protected, entry]})
+
+    def offer_protection(self, file_list, path_at) -> None:
+        """A "Protect this file" item in the context menu (right click, the menu key or
+        Shift+F10) of a list of the folder's files; `path_at(row)` is the row's path."""
+        file_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+
+        def menu(point) -> None:
+            from PySide6.QtWidgets import QMenu
+
+            item = file_list.itemAt(point) or file_list.currentItem()
+            path = path_at(file_list.row(item)) if item is not None else None
+            if not path:
+                return
+            box = QMenu(file_list)
+            action = box.addAction(self.tr("Protect this file"))
+            action.setToolTip(self.tr("Never let the AI change this file (Settings lists what "
+                                      "is protected)"))
+            action.setEnabled(path not in self.folder.protected)
+            action.triggered.connect(lambda: self._protect_and_say(path))
+            box.popup(file_list.viewport().mapToGlobal(point))
+            self.protect_menu_shown.emit(box)
+        file_list.customContextMenuRequested.connect(menu)
+
+    def _protect_and_say(self, path: str) -> None:
+        self.protect(path)
+        self.window.notice.show_notice(
+            self.tr("%1 is now protected: the AI may never change it.").replace("%1", path))
 
     def _on_saved(self, settings: FolderSettings) -> None:
         self.folder = settings

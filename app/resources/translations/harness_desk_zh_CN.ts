@@ -567,6 +567,18 @@
         <translation>谨慎模式</translation>
     </message>
     <message>
+        <source>Protect this file</source>
+        <translation>保护这个文件</translation>
+    </message>
+    <message>
+        <source>Never let the AI change this file (Settings lists what is protected)</source>
+        <translation>永远不让 AI 修改这个文件（“设置”里列出了受保护的内容）</translation>
+    </message>
+    <message>
+        <source>%1 is now protected: the AI may never change it.</source>
+        <translation>%1 现已受保护：AI 永远不能修改它。</translation>
+    </message>
+    <message>
         <source>The folder&apos;s careful-mode settings could not be saved: %1</source>
         <translation>无法保存此文件夹的谨慎模式设置：%1</translation>
     </message>
