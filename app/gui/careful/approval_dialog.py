@@ -36,7 +36,7 @@ class ApprovalDialog(QDialog):
         deleting = request.action == "delete"
         self.setWindowTitle(self.tr("May the AI change your file?") if not deleting
                             else self.tr("May the AI delete your file?"))
-        self.resize(820, 600)
+        self.resize(760, 540)
 
         head = QLabel((self.tr("The AI wants to delete %1") if deleting
                        else self.tr("The AI wants to change %1")).replace("%1", request.path),
