@@ -112,4 +112,6 @@ FILE_CHANGES: dict[str, FileChange] = {
     "write_file": FileChange(),
     "edit_file": FileChange(),
     "delete_file": FileChange(action="delete"),
+    # Issue 17a's tool for workbooks; declared here so the policies cover it as it lands.
+    "set_cells": FileChange(),
 }

@@ -284,8 +284,11 @@ class ToolBox:
         right before the change itself."""
         name, args = self._call
         declared = FILE_CHANGES.get(name)
-        if declared is None or not isinstance(args.get(declared.path_argument), str) or \
-                self.sandbox.rel(self.sandbox.resolve_write(args[declared.path_argument])) != rel:
+        if declared is None:  # a tool that changes files must say so (tool_specs.FILE_CHANGES)
+            raise _Fail(f"{name} cannot change files; nothing was changed.")
+        named = args.get(declared.path_argument)
+        if not isinstance(named, str) or \
+                self.sandbox.rel(self.sandbox.resolve_write(named)) != rel:
             raise _Refuse(f"{name} may only change the file it names; nothing was changed.")
         if self.gate is not None:
             review = self.gate.review(rel, declared.action, self.sandbox.root / rel, write)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.core.folder_settings import FolderSettings, load_folder_settings, save_folder_settings
 from app.core.policies.rules import (POLICIES, Situation, Touch, decide,
                                      existing_files_need_approval, many_changes_at_once,
@@ -61,10 +63,40 @@ def test_a_refusal_wins_over_a_question_and_questions_come_together():
     assert decide(NEW, Situation(careful=True))[0] == "allow"
 
 
+def test_every_tool_that_changes_files_declares_it():
+    """A ToolBox method that writes through _commit must be in FILE_CHANGES, or the
+    policies would never see its changes (and _commit refuses it)."""
+    import ast
+    import inspect
+
+    from app.core import tools
+
+    tree = ast.parse(inspect.getsource(tools.ToolBox))
+    writers = {f.name[1:] for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+               and f.name not in ("_commit",)
+               and any(isinstance(n, ast.Attribute) and n.attr == "_commit" for n in ast.walk(f))}
+    assert {"write_file", "edit_file", "delete_file"} <= writers
+    assert writers <= set(FILE_CHANGES)
+
+
+def test_an_undeclared_change_is_refused(tmp_path):
+    from app.core.tools import ToolBox
+    from app.core.undo import BlobStore, RoundChanges
+
+    (tmp_path / "TASKS.md").write_text("- [ ] x\n")
+    (tmp_path / "a.md").write_text("a")
+    box = ToolBox(tmp_path, tmp_path / "TASKS.md", "x",
+                  RoundChanges(tmp_path, BlobStore(tmp_path / "h"), tmp_path / "h" / "u.json", 1))
+    box._call = ("read_file", {"path": "a.md"})
+    with pytest.raises(Exception, match="cannot change files"):
+        box._commit("a.md", "a.md", lambda t: t.write_text("b"))
+    assert (tmp_path / "a.md").read_text() == "a"
+
+
 def test_policies_read_the_declaration_not_the_tool_name():
     assert len(POLICIES) == 3
     specs = {s.name for s in TOOL_SPECS}
-    assert set(FILE_CHANGES) <= specs
+    assert set(FILE_CHANGES) - specs <= {"set_cells"}  # issue 17a's tool, declared ahead
     assert {"write_file", "edit_file", "delete_file"} <= set(FILE_CHANGES)
     assert FILE_CHANGES["delete_file"].action == "delete"
     for name in ("write_file", "edit_file", "delete_file"):
