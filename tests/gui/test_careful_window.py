@@ -246,3 +246,25 @@ def test_a_file_a_round_changed_can_be_protected_from_its_context_menu(qtbot, wi
     saved = json.loads((folder / ".harness" / "folder.json").read_text())
     assert saved["protected"] == [path]
     dialog.close()
+
+
+def test_the_board_question_is_said_in_the_windows_words(qtbot, tmp_path):
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from app.core.board import Board as B
+    from app.gui.run.decision_dialog import DecisionDialog
+
+    board = B.parse("- [ ] HUMAN: Careful mode: may the AI delete your file notes.md?\n"
+                    "  - Option: Allow\n  - Option: Don't allow\n")
+    task = board.tasks[0]
+    translator = QTranslator()
+    qm = Path(__file__).resolve().parents[2] / "app/resources/translations/harness_desk_zh_CN.qm"
+    assert translator.load(str(qm))
+    QCoreApplication.installTranslator(translator)
+    try:
+        dialog = DecisionDialog(task, tmp_path, lambda answer: None)
+        qtbot.addWidget(dialog)
+        assert dialog.findChild(type(dialog.other_button), "option").text() == "允许"
+        assert "notes.md" in dialog._question_text() and "删除" in dialog._question_text()
+    finally:
+        QCoreApplication.removeTranslator(translator)

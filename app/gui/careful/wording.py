@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication
 
 
@@ -25,3 +27,29 @@ def approvals_line(approvals: list[tuple[str, str]]) -> str:
     if more > 0:
         parts.append(QCoreApplication.translate("CarefulWording", "and %1 more").replace("%1", str(more)))
     return QCoreApplication.translate("CarefulWording", "Careful mode: %1").replace("%1", " · ".join(parts))
+
+
+# -- the question careful mode puts on the board when no one was there to answer ---------------
+def board_question(task) -> str | None:
+    """The window's words for careful mode's board question (the core writes it in English
+    for the file), or None when the task is not one."""
+    from app.core.policies.pending import OPTIONS
+
+    if not getattr(task, "is_human", False) or list(task.options) != OPTIONS:
+        return None
+    m = re.fullmatch(r"Careful mode: may the AI (change|delete) your file (.+)\?", task.question)
+    if m is None:
+        return None
+    if m.group(1) == "delete":
+        return QCoreApplication.translate("CarefulWording",
+                                          "Careful mode: may the AI delete your file %1?"
+                                          ).replace("%1", m.group(2))
+    return QCoreApplication.translate("CarefulWording",
+                                      "Careful mode: may the AI change your file %1?"
+                                      ).replace("%1", m.group(2))
+
+
+def board_option(option: str) -> str:
+    return {"Allow": QCoreApplication.translate("CarefulWording", "Allow"),
+            "Don't allow": QCoreApplication.translate("CarefulWording", "Don't allow")
+            }.get(option, option)

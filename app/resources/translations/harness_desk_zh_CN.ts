@@ -645,6 +645,22 @@
         <source>Careful mode: %1</source>
         <translation>谨慎模式：%1</translation>
     </message>
+    <message>
+        <source>Careful mode: may the AI delete your file %1?</source>
+        <translation>谨慎模式：允许 AI 删除你的文件 %1 吗？</translation>
+    </message>
+    <message>
+        <source>Careful mode: may the AI change your file %1?</source>
+        <translation>谨慎模式：允许 AI 修改你的文件 %1 吗？</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>Don&apos;t allow</source>
+        <translation>不允许</translation>
+    </message>
 </context>
 <context>
     <name>DecisionDialog</name>
