@@ -124,7 +124,7 @@ def careful_on(qtbot, window, folder: Path) -> None:
 
 
 def next_dialog(qtbot, window):
-    with qtbot.waitSignal(window.careful.dialog_shown, timeout=30_000) as shown:
+    with qtbot.waitSignal(window.careful.dialog_shown, timeout=90_000) as shown:
         pass
     return shown.args[0]
 
@@ -138,7 +138,7 @@ def test_a_careful_run_in_the_window(qtbot, claude_window, server, folder):
                 claude(4, "write_file", {"path": "notes.md", "content": "AI notes\n"}),
                 claude(5, "complete_task", {"summary": "Tidied", "evidence": ["notes.md"]}))
     careful_on(qtbot, window, folder)
-    with qtbot.waitSignal(window.careful.dialog_shown, timeout=30_000) as shown:
+    with qtbot.waitSignal(window.careful.dialog_shown, timeout=90_000) as shown:
         window.run_panel.primary.click()
     dialog = shown.args[0]
     assert "notes.md" in dialog.accessibleName()
@@ -157,7 +157,7 @@ def test_a_careful_run_in_the_window(qtbot, claude_window, server, folder):
     dialog = next_dialog(qtbot, window)  # the rewrite: edited before allowing
     dialog.edit.click()
     dialog.editor.setPlainText("notes as I want them\n")
-    with qtbot.waitSignal(window.run_ended, timeout=30_000) as ended:
+    with qtbot.waitSignal(window.run_ended, timeout=90_000) as ended:
         dialog.allow.click()
     assert ended.args[0].state == "done"
     assert (folder / "notes.md").read_text() == "notes as I want them\n"
@@ -176,9 +176,9 @@ def test_stop_while_the_dialog_is_open_keeps_the_change_for_the_board(qtbot, cla
     window = claude_window
     server.push("/v1/messages", claude(1, "delete_file", {"path": "draft.md"}))
     careful_on(qtbot, window, folder)
-    with qtbot.waitSignal(window.careful.dialog_shown, timeout=30_000):
+    with qtbot.waitSignal(window.careful.dialog_shown, timeout=90_000):
         window.run_panel.primary.click()
-    with qtbot.waitSignal(window.run_ended, timeout=30_000) as ended:
+    with qtbot.waitSignal(window.run_ended, timeout=90_000) as ended:
         window.stop_run()
     assert ended.args[0].state == "blocked_by_human"
     qtbot.waitUntil(lambda: window.careful.dialog is None, timeout=5000)
@@ -192,7 +192,7 @@ def test_closing_the_window_while_asking_is_no_answer(qtbot, claude_window, serv
     server.push("/v1/messages", claude(1, "edit_file", {"path": "notes.md", "old_text": "old",
                                                          "new_text": "tidy"}))
     careful_on(qtbot, window, folder)
-    with qtbot.waitSignal(window.careful.dialog_shown, timeout=30_000):
+    with qtbot.waitSignal(window.careful.dialog_shown, timeout=90_000):
         window.run_panel.primary.click()
 
     def click():
@@ -202,7 +202,7 @@ def test_closing_the_window_while_asking_is_no_answer(qtbot, claude_window, serv
             return
         next(b for b in box.buttons() if b.text() == "Stop and close").click()
     QTimer.singleShot(20, click)
-    with qtbot.waitSignal(window.run_ended, timeout=30_000):
+    with qtbot.waitSignal(window.run_ended, timeout=90_000):
         window.close()
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=5000)
     assert (folder / "notes.md").read_text() == "old notes\n"
@@ -268,3 +268,29 @@ def test_the_board_question_is_said_in_the_windows_words(qtbot, tmp_path):
         assert "notes.md" in dialog._question_text() and "删除" in dialog._question_text()
     finally:
         QCoreApplication.removeTranslator(translator)
+
+
+def test_a_question_finds_the_person_when_the_window_is_behind(qtbot, claude_window, server,
+                                                               folder, monkeypatch):
+    from PySide6.QtWidgets import QSystemTrayIcon
+
+    window = claude_window
+    seen: dict[str, list] = {"alerts": [], "messages": []}
+    monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: True))
+    monkeypatch.setattr(QSystemTrayIcon, "supportsMessages", staticmethod(lambda: True))
+    monkeypatch.setattr(QSystemTrayIcon, "showMessage",
+                        lambda self, title, text, *rest: seen["messages"].append((title, text)))
+    monkeypatch.setattr(QApplication, "alert",
+                        staticmethod(lambda widget, ms=0: seen["alerts"].append(widget)))
+    monkeypatch.setattr(window.notifier, "in_front", lambda: False)
+    server.push("/v1/messages", claude(1, "delete_file", {"path": "draft.md"}))
+    careful_on(qtbot, window, folder)
+    window.run_panel.primary.click()
+    qtbot.waitUntil(lambda: window.careful.dialog is not None, timeout=90_000)
+    assert seen["alerts"] and seen["alerts"][-1] is window
+    assert seen["messages"] == [("Your approval is needed",
+                                 "The AI asks before deleting draft.md.")]
+    assert window.notice.text.text() == "The AI asks before deleting draft.md."
+    with qtbot.waitSignal(window.run_ended, timeout=90_000):
+        window.stop_run()
+    assert (folder / "draft.md").exists()
