@@ -238,3 +238,25 @@ def test_the_export_lists_what_the_person_allowed_and_refused(tmp_path):
     assert "## What you allowed and refused" in text
     assert "| 1 | `draft.md` | Delete | Not allowed |" in text
     assert "Refused: a protected file" in text
+
+
+def test_a_question_left_past_the_rounds_time_limit_is_no_answer_and_no_timeout(tmp_path):
+    ws = board_workspace(tmp_path, BOARD, FILES)
+    cancel = threading.Event()
+
+    class Away:
+        def ask(self, request, cancel):
+            cancel.wait(10)   # nobody answers, long past the round's 0.3 s
+            return None
+
+    threading.Timer(1.0, cancel.set).start()
+    events = []
+    engine = ScriptedEngine([call("edit_file", path="notes.md", old_text="old", new_text="x")])
+    result = Harness(ws, engine, fast_limits(round_seconds=0.3), listeners=[events.append],
+                     cancel=cancel, careful=True, approver=Away()).run()
+    assert result.state == "blocked_by_human"
+    record = read_rounds(ws.run_files(result.run_id))[0]
+    assert record.result_state == "needs_human"          # not "timeout"
+    assert [a.answer for a in record.approvals] == ["waiting"]
+    assert not any(isinstance(e, ChangeAnswered) for e in events)  # neither yes nor no
+    assert (ws.root / "notes.md").read_text() == "old notes\n"
