@@ -258,7 +258,9 @@ def test_the_board_question_is_said_in_the_windows_words(qtbot, tmp_path):
                     "  - Option: Allow\n  - Option: Don't allow\n")
     task = board.tasks[0]
     translator = QTranslator()
-    qm = Path(__file__).resolve().parents[2] / "app/resources/translations/harness_desk_zh_CN.qm"
+    from app.core.resources import resource_path
+
+    qm = resource_path("translations", "harness_desk_zh_CN.qm")
     assert translator.load(str(qm))
     QCoreApplication.installTranslator(translator)
     try:
