@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pause between the Demo engine's steps (default 0)")
     s.add_argument("--yes", action="store_true",
                    help="do not ask before working on a home or system folder")
+    s.add_argument("--careful", action="store_true",
+                   help="ask before changing or deleting files that were in the folder "
+                        "before the run (also on when the folder's settings say so)")
 
     s = sub.add_parser("status", help="print the status of the current or last run")
     s.add_argument("path")

@@ -3,7 +3,8 @@
     python scripts/screenshots.py [--lang en|zh_CN] [--dark] [OUTPUT_FOLDER]
 
 empty.png (no folder open), board.png (the demo, before Run), running.png (a round under
-way), decision.png (the decision dialog over the window), done.png (every task checked),
+way), decision.png (the decision dialog over the window), approval.png (careful mode asking
+before the second run rewrites a note), done.png (every task checked),
 evidence.png (a round opened to its files before and after), history.png (an earlier run's
 rounds), export.png (the export dialog), engine-settings.png (Engine settings for Claude, as
 a first-time user sees it: no key yet), settings.png (the Settings dialog).
@@ -98,7 +99,18 @@ def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
     window.run_ended.connect(ended.append)
     dialog.recommended_button.click()
     wait(app, lambda: dialog.pages.currentIndex() == 1, 10)
+    # Careful mode on for the second run: it rewrites a note that was already there.
+    saved: list = []
+    approvals: list = []
+    window.careful.folder_settings_changed.connect(saved.append)
+    window.careful.dialog_shown.connect(approvals.append)
+    window.careful.switch.setChecked(True)
+    wait(app, lambda: bool(saved), 10)
     dialog.continue_button.click()
+    wait(app, lambda: bool(approvals), 60)
+    wait(app, lambda: False, 0.5)
+    save(over(window, approvals[0]), out / "approval.png")
+    approvals[0].allow.click()
     wait(app, lambda: bool(ended), 60)
     wait(app, lambda: False, 0.8)
     save(window.grab(), out / "done.png")

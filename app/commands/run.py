@@ -48,13 +48,29 @@ def cmd_run(args: argparse.Namespace) -> int:
     engine = build_engine(settings, ws.root, args.engine, model=args.model,
                           base_url=args.base_url, demo_delay=args.demo_delay)
     limits = build_limits(settings, args)
+    careful, approver = careful_mode(ws, getattr(args, "careful", False))
     cancel = threading.Event()
     restore = _stop_on_signals(cancel)
     try:
-        result = Harness(ws, engine, limits, listeners=[print_event], cancel=cancel).run()
+        result = Harness(ws, engine, limits, listeners=[print_event], cancel=cancel,
+                         careful=careful, approver=approver).run()
     finally:
         restore()
     return report_result(ws, result)
+
+
+def careful_mode(ws: Workspace, flag: bool):
+    """Careful mode from the flag or the folder's settings, and who answers its questions:
+    the person at the terminal, or no one (the run stops and the question goes on the
+    board)."""
+    from app.core.folder_settings import load_folder_settings
+
+    careful = flag or load_folder_settings(ws.harness_dir).careful
+    if sys.stdin is not None and sys.stdin.isatty():
+        from app.commands.approve import TerminalApprover
+
+        return careful, TerminalApprover()
+    return careful, None
 
 
 def confirm_folder(ws: Workspace, assume_yes: bool) -> None:

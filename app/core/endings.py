@@ -24,6 +24,7 @@ class Asked:
     options: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)
     recommendation: str | None = None
+    kind: str = "asked"  # "approval": careful mode put a change's question on the board
 
 
 @dataclass(frozen=True)

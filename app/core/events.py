@@ -28,7 +28,10 @@ from app.core.conversation import Usage
 
 NoticeKind = Literal["nudge", "correction", "stall", "final_warning"]
 FileChange = Literal["wrote", "deleted"]
-HumanReason = Literal["asked", "no_progress"]
+HumanReason = Literal["asked", "no_progress", "approval"]
+ChangeAction = Literal["change", "delete"]
+# How the person answered a proposed change (careful mode, many changes at once).
+ChangeAnswer = Literal["allowed", "allowed_for_task", "edited", "not_allowed"]
 
 
 class _Event(Record):
@@ -145,6 +148,52 @@ class HumanNeeded(_Event):
     reason: HumanReason = "asked"
 
 
+class ChangeAsked(_Event):
+    """A policy asked the person before a file is changed or deleted (core/policies)."""
+
+    type: Literal["change_asked"] = "change_asked"
+    round: int
+    path: str
+    action: ChangeAction = "change"
+    policies: list[str] = Field(default_factory=list)
+    reasons: list[str] = Field(default_factory=list)
+
+
+class ChangeAnswered(_Event):
+    """The person answered a proposed change: in the window or at a terminal while the
+    round waited, or (`on_board`) on the board, applied at the start of a later run."""
+
+    type: Literal["change_answered"] = "change_answered"
+    round: int
+    path: str
+    action: ChangeAction = "change"
+    answer: ChangeAnswer
+    on_board: bool = False
+    note: str = ""                # what the model was told, when more than the answer
+
+
+class ChangeRefused(_Event):
+    """A policy refused a change outright (a protected path): nobody was asked."""
+
+    type: Literal["change_refused"] = "change_refused"
+    round: int
+    path: str
+    action: ChangeAction = "change"
+    policy: str
+    reason: str = ""
+
+
+class ChangeWaiting(_Event):
+    """No one answered: the change was kept unapplied under .harness/pending and the
+    question put on the board; it is applied only if the person allows it there."""
+
+    type: Literal["change_waiting"] = "change_waiting"
+    round: int
+    path: str
+    action: ChangeAction = "change"
+    question: str = ""
+
+
 class TasksCounted(_Event):
     """The board's task counts changed (a task was checked, added or removed)."""
 
@@ -196,7 +245,8 @@ class RunFinished(_Event):
 
 Event = Annotated[
     Union[RunStarted, RoundStarted, StepStarted, ModelText, ModelReplied, ToolCalled, ToolRefused,
-          FileChanged, NoticeSent, TaskCompleted, HumanNeeded, TasksCounted, RetryWaiting,
+          FileChanged, NoticeSent, TaskCompleted, HumanNeeded, ChangeAsked, ChangeAnswered,
+          ChangeRefused, ChangeWaiting, TasksCounted, RetryWaiting,
           RetryResumed, RoundFinished, RunFinished],
     Field(discriminator="type"),
 ]

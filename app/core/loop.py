@@ -25,6 +25,8 @@ from app.core.events import (FileChanged, HumanNeeded, ModelReplied, NoticeSent,
                              RoundStarted, RunStarted, StepStarted, TaskCompleted, ToolCalled,
                              ToolRefused)
 from app.core.live_text import LiveText
+from app.core.policies.approver import Approver
+from app.core.policies.gate import ChangeGate
 from app.core.recorder import Listener, Recorder
 from app.core.redact import redact
 from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
@@ -77,11 +79,15 @@ class RoundState:
 
 class Harness:
     """Runs the board of one workspace with one engine. Each listener gets every event on
-    this run's thread and must not block (see recorder.Listener); `cancel` is Stop."""
+    this run's thread and must not block (see recorder.Listener); `cancel` is Stop.
+    `careful` is careful mode; `approver` asks the person about a change (core/policies),
+    none meaning nobody is there to answer."""
 
     def __init__(self, workspace: Workspace, engine: Engine, limits: Limits | None = None,
-                 listeners: list[Listener] | None = None, cancel: threading.Event | None = None):
+                 listeners: list[Listener] | None = None, cancel: threading.Event | None = None,
+                 careful: bool = False, approver: Approver | None = None):
         self.ws = workspace
+        self.careful, self.approver = careful, approver
         self.engine = engine
         self.limits = limits or Limits()
         self.listeners = listeners or []
@@ -98,8 +104,11 @@ class Harness:
                 run_id=self.ws.new_run_id(), workspace=str(self.ws.root.resolve()),
                 engine=self.engine.id, engine_label=self.engine.label, model=self.engine.model,
                 is_ai=self.engine.is_ai, limits=self.limits,
-                started_at=now_iso(), app_version=__version__)
+                started_at=now_iso(), app_version=__version__, careful=self.careful)
             self.rec = self._start_records(info)
+            self.gate = ChangeGate(self.ws.root, self.ws.harness_dir, self.ws.board_path,
+                                   self.rec.emit, info.run_id, careful=self.careful,
+                                   approver=self.approver, cancel=self.cancel)
             self.caller = EngineCaller(self.engine, self.limits, self.rec, self.cancel)
             stop = RunStop("failed", "error", "The run stopped unexpectedly.")
             try:
@@ -224,12 +233,17 @@ class Harness:
                                    max_steps=self.limits.max_steps))
         changes = RoundChanges(self.ws.root, BlobStore(self.ws.harness_dir),
                                self.rec.files.undo(number), number)
-        tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes)
+        self.gate.start_round(number, task)
+        tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes, self.gate)
         earlier = self._earlier_rounds()
         agents = read_standing_instructions(self.ws.root)
         report = progress_report(board, task, earlier, agents.text, number, agents.note)
         messages = [Message(role="user", text=report)]
         try:
+            told = self.gate.apply_answered(changes, board)  # changes the person allowed
+            if told:                                        # on the board since last time
+                messages[0].text += "\n\n## Your proposed changes\n" + "\n".join(
+                    f"- {line}" for line in told)
             self._steps(st, tools, messages)
         except EngineStop as e:
             st.result, st.error = e.round_result, e.message
@@ -244,6 +258,7 @@ class Harness:
 
     def _steps(self, st: RoundState, tools: ToolBox, messages: list[Message]) -> None:
         deadline = time.monotonic() + self.limits.round_seconds
+        waited_before = self.gate.waited_s  # time the person spends deciding does not count
         max_steps = self.limits.max_steps
         nudges = 0
         calls: list[str] = []      # signatures of the calls since the last correction
@@ -253,7 +268,7 @@ class Harness:
             if self.cancel.is_set():
                 st.result = "cancelled"
                 return
-            if time.monotonic() > deadline:
+            if time.monotonic() - (self.gate.waited_s - waited_before) > deadline:
                 st.result, st.error = "timeout", "The round ran past its time limit."
                 return
             st.steps = step
@@ -356,7 +371,7 @@ class Harness:
             self.rec.emit(HumanNeeded(
                 round=st.number, task=st.task.text, question=ending.question,
                 options=ending.options, evidence=ending.evidence,
-                recommendation=ending.recommendation, reason="asked"))
+                recommendation=ending.recommendation, reason=ending.kind))
 
     def _record_round(self, st: RoundState, changed: list[str]) -> None:
         try:
@@ -373,7 +388,8 @@ class Harness:
             task=st.task.text, started_at=st.started_at, finished_at=now_iso(),
             result_state=st.result, changed_artifacts=changed, summary=summary,
             error=st.error, next_action=next_action, steps=st.steps, notices=st.notices,
-            usage=st.usage, cost_usd=round(st.cost, 6), evidence=evidence, findings=findings)
+            usage=st.usage, cost_usd=round(st.cost, 6), evidence=evidence, findings=findings,
+            approvals=self.gate.approvals())
         self.rec.add_round(record)
         self.rec.emit(RoundFinished(
             round=st.number, task=st.task.text, result_state=st.result,

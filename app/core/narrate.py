@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.core.events import (Event, FileChanged, HumanNeeded, ModelReplied, NoticeSent,
+from app.core.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeWaiting,
+                             Event, FileChanged, HumanNeeded, ModelReplied, NoticeSent,
                              RetryWaiting, RoundFinished, RoundStarted, RunFinished, RunStarted,
                              TaskCompleted, ToolCalled, ToolRefused)
 from app.core.records import EXIT_REASON_WORDS
@@ -18,6 +19,10 @@ def _short(text: str, limit: int = 90) -> str:
 def _target(arguments: dict[str, Any]) -> str:
     value = arguments.get("path") or arguments.get("query") or ""
     return f" {_short(value, 50)}" if isinstance(value, str) and value else ""
+
+
+def _verb(action: str) -> str:
+    return "delete" if action == "delete" else "change"
 
 
 def describe_event(event: Event) -> str | None:
@@ -48,6 +53,17 @@ def describe_event(event: Event) -> str | None:
     if isinstance(e, HumanNeeded):
         options = " / ".join(e.options)
         return f"  Decision needed: {_short(e.question)}" + (f" [{options}]" if options else "")
+    if isinstance(e, ChangeAsked):
+        return f"  Asking you first: {_verb(e.action)} {e.path}"
+    if isinstance(e, ChangeAnswered):
+        words = {"allowed": "allowed", "allowed_for_task": "allowed, with all of this task",
+                 "edited": "allowed with your edit", "not_allowed": "not allowed"}[e.answer]
+        return (f"  You {'answered on the board: ' if e.on_board else ''}"
+                f"{_verb(e.action)} {e.path}: {words}")
+    if isinstance(e, ChangeRefused):
+        return f"  Refused: {_verb(e.action)} {e.path} ({_short(e.reason, 70)})"
+    if isinstance(e, ChangeWaiting):
+        return f"  Kept for your answer, not made: {_verb(e.action)} {e.path}"
     if isinstance(e, RetryWaiting):
         return (f"  Waiting {e.seconds:.0f}s before trying again "
                 f"(attempt {e.attempt}): {_short(e.reason, 60)}")

@@ -99,6 +99,18 @@ class RunInfo(Record):
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float = 0.0
     app_version: str = ""
+    careful: bool = False  # careful mode: the person's own files changed only with their yes
+
+
+class Approval(Record):
+    """One change a policy stopped to check, in the round record: what the person (or a
+    protected path) decided."""
+
+    path: str
+    action: str = "change"
+    answer: str          # allowed, allowed_for_task, edited, not_allowed, refused, waiting
+    policy: str = ""
+    reason: str = ""
 
 
 class RoundRecord(Record):
@@ -123,6 +135,7 @@ class RoundRecord(Record):
     cost_usd: float = 0.0
     evidence: list[str] = Field(default_factory=list)
     findings: str = ""
+    approvals: list[Approval] = Field(default_factory=list)
 
 
 def read_status(path: Path) -> tuple[Status, str | None]:

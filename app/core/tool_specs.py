@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from app.core.conversation import ToolSpec
 
@@ -18,6 +19,10 @@ MAX_MATCH_CHARS = 300
 MAX_TEXT_ARG = 2000  # question, option, evidence item: each becomes one line of the board
 BINARY_SNIFF = 8192
 
+_CAREFUL = ("In careful mode the person is asked first before a file that was in the folder "
+            "before this run is changed or deleted; if they do not allow it, leave that file "
+            "as it is (you may write a new file instead). Files the person protected are "
+            "always refused. ")
 _RULES = ("Paths are relative to the workspace folder (for example 'notes/plan.md'); absolute "
           "paths, '..' outside the workspace, .harness, .git and .env files are refused.")
 
@@ -49,13 +54,13 @@ TOOL_SPECS: list[ToolSpec] = [
           ["path"]),
     _spec("write_file", "Create a file or replace its whole content (folders are created as "
           "needed). At most 1 MB. The old version is kept so the person can undo. TASKS.md cannot "
-          "be written: change it only with complete_task or ask_human. " + _RULES,
+          "be written: change it only with complete_task or ask_human. " + _CAREFUL + _RULES,
           {"path": {**_STR, "description": "File to write."},
            "content": {**_STR, "description": "The complete new content of the file."}},
           ["path", "content"]),
     _spec("edit_file", "Replace one exact occurrence of old_text with new_text in a file. old_text "
           "must appear exactly once, including spaces and line breaks; read the file first. The "
-          "old version is kept so the person can undo. TASKS.md cannot be edited. " + _RULES,
+          "old version is kept so the person can undo. TASKS.md cannot be edited. " + _CAREFUL + _RULES,
           {"path": {**_STR, "description": "File to edit."},
            "old_text": {**_STR, "description": "The exact text to replace; must be unique."},
            "new_text": {**_STR, "description": "The text to put in its place."}},
@@ -67,7 +72,7 @@ TOOL_SPECS: list[ToolSpec] = [
            "path": {**_STR, "description": "Folder or file to search; default the whole workspace."}},
           ["query"]),
     _spec("delete_file", "Delete one file (not a folder). The old version is kept so the person "
-          "can undo. TASKS.md cannot be deleted. " + _RULES,
+          "can undo. TASKS.md cannot be deleted. " + _CAREFUL + _RULES,
           {"path": {**_STR, "description": "File to delete."}}, ["path"]),
     _spec("complete_task", "Check off the current task when its 'Done when' criteria are met. "
           "This ends the round. evidence must list at least one item: files in the workspace that "
@@ -91,3 +96,22 @@ TOOL_SPECS: list[ToolSpec] = [
            "findings": {**_STR, "description": "What you found out that will help next time."}},
           ["reason", "findings"]),
 ]
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """What a file-changing tool touches: the file named by one of its arguments, changed
+    or deleted. The safety policies (core/policies) read this, never the tool's name; a
+    tool that changes files declares it here and writes only through `ToolBox._commit`."""
+
+    path_argument: str = "path"
+    action: Literal["change", "delete"] = "change"
+
+
+FILE_CHANGES: dict[str, FileChange] = {
+    "write_file": FileChange(),
+    "edit_file": FileChange(),
+    "delete_file": FileChange(action="delete"),
+    # Issue 17a's tool for workbooks; declared here so the policies cover it as it lands.
+    "set_cells": FileChange(),
+}

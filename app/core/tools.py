@@ -6,18 +6,22 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
 from app.core.endings import Asked, Completed, GaveUp, RoundEnding
 from app.core.files import bounded_lines
+from app.core.policies.gate import ChangeNotAllowed, ChangeWaits
 from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
 from app.core.tool_specs import (BINARY_SNIFF, MAX_EDIT_BYTES, MAX_LIST_ENTRIES,
                                  MAX_MATCH_CHARS, MAX_READ_CHARS, MAX_READ_LINES,
                                  MAX_SEARCH_FILE_BYTES, MAX_SEARCH_FILES, MAX_SEARCH_MATCHES,
-                                 MAX_TEXT_ARG, MAX_WRITE_BYTES, TOOL_SPECS)
+                                 MAX_TEXT_ARG, MAX_WRITE_BYTES, TOOL_SPECS, FILE_CHANGES)
 from app.core.undo import RoundChanges, write_user_file
+
+if TYPE_CHECKING:
+    from app.core.policies.gate import ChangeGate
 
 
 @dataclass
@@ -64,11 +68,15 @@ def looks_like_path(item: str) -> bool:
 class ToolBox:
     """Runs the agent's tool calls for one round. Never raises for anything the model sends."""
 
-    def __init__(self, root: Path, board_path: Path, task_text: str, changes: RoundChanges):
+    def __init__(self, root: Path, board_path: Path, task_text: str, changes: RoundChanges,
+                 gate: "ChangeGate | None" = None):
         self.sandbox = Sandbox(root)
         self.board_path = Path(board_path)
         self.task_text = task_text
         self.changes = changes
+        self.gate = gate      # the safety policies and the person's approval (core/policies)
+        self._call: tuple[str, dict] = ("", {})
+        self._note = ""
 
     def call(self, name: str, arguments: dict) -> ToolOutcome:
         spec = _SPEC_BY_NAME.get(name) if isinstance(name, str) else None
@@ -77,7 +85,15 @@ class ToolBox:
                                f"{', '.join(_SPEC_BY_NAME)}.", is_error=True, refused=True)
         try:
             args = _check_args(spec, arguments)
-            return getattr(self, "_" + name)(**args)
+            self._call, self._note = (name, args), ""
+            outcome = getattr(self, "_" + name)(**args)
+            if self._note:
+                outcome.content += self._note
+            return outcome
+        except ChangeNotAllowed as exc:
+            return ToolOutcome(exc.message, is_error=True, refused=True)
+        except ChangeWaits as exc:
+            return ToolOutcome(exc.message, ending=exc.ending)
         except PathRefused as exc:
             return ToolOutcome(exc.message, is_error=True, refused=True)
         except _Refuse as exc:
@@ -263,7 +279,20 @@ class ToolBox:
         return self.sandbox.rel(target)
 
     def _commit(self, path: str, rel: str, write: Callable[[Path], None]) -> None:
-        """Keep the pre-image, then check the path again right before the change itself."""
+        """Every change to a file goes through here: the tool's declaration (FILE_CHANGES)
+        and the safety policies first, then the pre-image, then the path is checked again
+        right before the change itself."""
+        name, args = self._call
+        declared = FILE_CHANGES.get(name)
+        if declared is None:  # a tool that changes files must say so (tool_specs.FILE_CHANGES)
+            raise _Fail(f"{name} cannot change files; nothing was changed.")
+        named = args.get(declared.path_argument)
+        if not isinstance(named, str) or \
+                self.sandbox.rel(self.sandbox.resolve_write(named)) != rel:
+            raise _Refuse(f"{name} may only change the file it names; nothing was changed.")
+        if self.gate is not None:
+            review = self.gate.review(rel, declared.action, self.sandbox.root / rel, write)
+            write, self._note = review.write, review.note
         self.changes.before_change(rel)
         target = self.sandbox.resolve_write(path)
         if self.sandbox.rel(target) != rel:

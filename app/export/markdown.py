@@ -168,6 +168,9 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
         if r.error:
             out += [f"Error: {md_text(r.error)}", ""]
 
+    if s.careful or s.approvals:
+        out += approvals_section(s)
+
     out += ["## Changed files", ""]
     if s.changed_files:
         out += table(["File", "Changed in round"],
@@ -178,3 +181,19 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
 
     out += ["---", "", f"Made by {md_cell(s.app)} on {format_time(s.generated_at)}.", ""]
     return redact("\n".join(out))
+
+
+APPROVAL_WORDS = {"allowed": "Allowed", "allowed_for_task": "Allowed, with the rest of the task",
+                  "edited": "Allowed with your edit", "not_allowed": "Not allowed",
+                  "refused": "Refused: a protected file", "waiting": "Waiting for your answer"}
+
+
+def approvals_section(s: RunSummary) -> list[str]:
+    """What the person allowed and refused (careful mode, protected files, many changes)."""
+    out = ["## What you allowed and refused", ""]
+    if not s.approvals:
+        return out + ["Careful mode was on; no change needed your approval.", ""]
+    rows = [[str(a.round), md_code(a.path, in_table=True),
+             "Delete" if a.action == "delete" else "Change",
+             APPROVAL_WORDS.get(a.answer, md_cell(a.answer))] for a in s.approvals]
+    return out + table(["Round", "File", "Change", "Your answer"], rows)

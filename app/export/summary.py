@@ -87,6 +87,15 @@ class ChangedFile(BaseModel):
     rounds: list[int] = Field(default_factory=list)
 
 
+class ApprovalRow(BaseModel):
+    """A change a safety policy stopped: what the person (or a protected path) decided."""
+
+    round: int
+    path: str
+    action: str = "change"
+    answer: str = ""
+
+
 class RunSummary(BaseModel):
     title: str
     workspace_name: str
@@ -112,6 +121,8 @@ class RunSummary(BaseModel):
     decisions: list[Decision] = Field(default_factory=list)
     rounds: list[RoundRow] = Field(default_factory=list)
     changed_files: list[ChangedFile] = Field(default_factory=list)
+    careful: bool = False
+    approvals: list[ApprovalRow] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)  # plain warnings shown at the top
     generated_at: str = ""
     app: str = f"{NAME} {__version__}"
@@ -214,6 +225,9 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
         decisions=decisions,
         rounds=round_rows,
         changed_files=_changed_files(round_rows, events),
+        careful=info.careful,
+        approvals=[ApprovalRow(round=r.round, path=a.path, action=a.action, answer=a.answer)
+                   for r in rounds for a in r.approvals],
         notes=notes,
         generated_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
     )

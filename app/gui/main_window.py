@@ -137,6 +137,9 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         self.pages.addWidget(page)
         self._build_menus()
         self._install_settings()
+        from app.gui.careful.careful_flow import CarefulFlow
+
+        self.careful = CarefulFlow(self, page.run_panel.button_row)
         from app.gui.look import icons, theme
 
         QApplication.setWindowIcon(icons.app_icon())
@@ -276,6 +279,7 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         self.run_panel.export_button.setEnabled(not info.never_run)
         self.run_panel.show_folder(info)
         self.history.folder_opened(info.folder)
+        self.careful.folder_opened(info.folder)
         if self.settings is not None:
             self.settings = first_start.remembered(self.settings, info.folder)
             self._save_settings()

@@ -349,6 +349,105 @@
     </message>
 </context>
 <context>
+    <name>ApprovalDialog</name>
+    <message>
+        <source>May the AI change your file?</source>
+        <translation>允许 AI 修改你的文件吗？</translation>
+    </message>
+    <message>
+        <source>May the AI delete your file?</source>
+        <translation>允许 AI 删除你的文件吗？</translation>
+    </message>
+    <message>
+        <source>The AI wants to delete %1</source>
+        <translation>AI 想删除 %1</translation>
+    </message>
+    <message>
+        <source>The AI wants to change %1</source>
+        <translation>AI 想修改 %1</translation>
+    </message>
+    <message>
+        <source>While working on: %1</source>
+        <translation>正在处理的任务：%1</translation>
+    </message>
+    <message>
+        <source>Your file before and after the change</source>
+        <translation>修改前后的文件</translation>
+    </message>
+    <message>
+        <source>Lines with a minus would be removed, lines with a plus added</source>
+        <translation>带减号的行将被删除，带加号的行将被添加</translation>
+    </message>
+    <message>
+        <source>Green lines (+) are what the AI would add, red lines (−) what it would remove. Nothing is changed until you allow it; Undo can take it back later.</source>
+        <translation>绿色的行（+）是 AI 要添加的内容，红色的行（−）是它要删除的内容。在你允许之前什么都不会改；之后也可以用“撤销”恢复。</translation>
+    </message>
+    <message>
+        <source>Your version of the file</source>
+        <translation>你改过的文件内容</translation>
+    </message>
+    <message>
+        <source>What you write here is what will be saved</source>
+        <translation>这里写的内容就是将要保存的内容</translation>
+    </message>
+    <message>
+        <source>&amp;Allow</source>
+        <translation>允许(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Make this change</source>
+        <translation>进行这项修改</translation>
+    </message>
+    <message>
+        <source>&amp;Don&apos;t allow</source>
+        <translation>不允许(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Leave the file as it is; the AI is told and can write a new file instead</source>
+        <translation>保持文件原样；AI 会得知此事，可以改为写一个新文件</translation>
+    </message>
+    <message>
+        <source>Allow all for this &amp;task</source>
+        <translation>此任务全部允许(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Make this change and every other change the AI makes while working on this task, without asking</source>
+        <translation>进行这项修改，并且在处理此任务期间不再询问，允许 AI 的其他所有修改</translation>
+    </message>
+    <message>
+        <source>&amp;Edit before allowing…</source>
+        <translation>先编辑再允许(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Change the proposed text yourself; your version is what gets saved, and the AI is told</source>
+        <translation>自己修改拟议的文字；保存的是你的版本，AI 也会得知</translation>
+    </message>
+    <message>
+        <source>The AI is changing many of your files in this round, so you are asked once for all of them.</source>
+        <translation>AI 在这一轮中要修改你的很多文件，所以一次性征求你的同意。</translation>
+    </message>
+    <message>
+        <source>This file was in your folder before this run, and careful mode is on: the AI asks before it changes or deletes your own files.</source>
+        <translation>这个文件在本次运行之前就在你的文件夹里，而且谨慎模式已开启：AI 修改或删除你自己的文件之前会先问你。</translation>
+    </message>
+    <message>
+        <source>This file is not plain text, so only its size can be shown: %1 bytes before, %2 bytes after.</source>
+        <translation>这个文件不是纯文本，只能显示它的大小：修改前 %1 字节，修改后 %2 字节。</translation>
+    </message>
+    <message>
+        <source>The text is the same (only the file&apos;s bytes would change, e.g. line endings).</source>
+        <translation>文字内容相同（只有文件的字节会变，例如换行符）。</translation>
+    </message>
+    <message>
+        <source>Edit the text as you want it saved, then press Allow my version.</source>
+        <translation>把文字改成你想保存的样子，然后按“允许我的版本”。</translation>
+    </message>
+    <message>
+        <source>&amp;Allow my version</source>
+        <translation>允许我的版本(&amp;A)</translation>
+    </message>
+</context>
+<context>
     <name>BoardFile</name>
     <message>
         <source>That task was changed in another program, so your change was not saved. The list now shows %1 as it is.</source>
@@ -463,6 +562,116 @@
     <message>
         <source>The AI is working on this task. Stop the run to change or delete it.</source>
         <translation>AI 正在处理这个任务。要修改或删除它，请先停止运行。</translation>
+    </message>
+</context>
+<context>
+    <name>CarefulFlow</name>
+    <message>
+        <source>&amp;Careful mode</source>
+        <translation>谨慎模式(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Careful mode: the AI asks you before it changes or deletes a file that was already in your folder. New files it makes need no answer. Remembered for this folder.</source>
+        <translation>谨慎模式：AI 修改或删除你文件夹里原有的文件之前会先问你。它新建的文件不需要你回答。此设置按文件夹记住。</translation>
+    </message>
+    <message>
+        <source>Careful mode</source>
+        <translation>谨慎模式</translation>
+    </message>
+    <message>
+        <source>Protect this file</source>
+        <translation>保护这个文件</translation>
+    </message>
+    <message>
+        <source>Never let the AI change this file (Settings lists what is protected)</source>
+        <translation>永远不让 AI 修改这个文件（“设置”里列出了受保护的内容）</translation>
+    </message>
+    <message>
+        <source>%1 is now protected: the AI may never change it.</source>
+        <translation>%1 现已受保护：AI 永远不能修改它。</translation>
+    </message>
+    <message>
+        <source>The folder&apos;s careful-mode settings could not be saved: %1</source>
+        <translation>无法保存此文件夹的谨慎模式设置：%1</translation>
+    </message>
+    <message>
+        <source>The AI asks before deleting %1.</source>
+        <translation>AI 在删除 %1 之前征求你的同意。</translation>
+    </message>
+    <message>
+        <source>The AI asks before changing %1.</source>
+        <translation>AI 在修改 %1 之前征求你的同意。</translation>
+    </message>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation>等待你的同意</translation>
+    </message>
+    <message>
+        <source>Your approval is needed</source>
+        <translation>需要你的同意</translation>
+    </message>
+    <message>
+        <source>Review…</source>
+        <translation>查看…</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>正在工作…</translation>
+    </message>
+    <message>
+        <source>A change to %1 waits for your approval. The AI waits too.</source>
+        <translation>对 %1 的修改正在等待你的同意，AI 也在等待。</translation>
+    </message>
+</context>
+<context>
+    <name>CarefulWording</name>
+    <message>
+        <source>allowed</source>
+        <translation>已允许</translation>
+    </message>
+    <message>
+        <source>allowed for the whole task</source>
+        <translation>整个任务都已允许</translation>
+    </message>
+    <message>
+        <source>allowed with your edit</source>
+        <translation>按你的修改允许</translation>
+    </message>
+    <message>
+        <source>not allowed</source>
+        <translation>未允许</translation>
+    </message>
+    <message>
+        <source>refused: protected</source>
+        <translation>已拒绝：受保护</translation>
+    </message>
+    <message>
+        <source>waiting for your answer</source>
+        <translation>等待你的回答</translation>
+    </message>
+    <message>
+        <source>and %1 more</source>
+        <translation>还有 %1 项</translation>
+    </message>
+    <message>
+        <source>Careful mode: %1</source>
+        <translation>谨慎模式：%1</translation>
+    </message>
+    <message>
+        <source>Careful mode: may the AI delete your file %1?</source>
+        <translation>谨慎模式：允许 AI 删除你的文件 %1 吗？</translation>
+    </message>
+    <message>
+        <source>Careful mode: may the AI change your file %1?</source>
+        <translation>谨慎模式：允许 AI 修改你的文件 %1 吗？</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>Don&apos;t allow</source>
+        <translation>不允许</translation>
     </message>
 </context>
 <context>
@@ -1130,6 +1339,49 @@
     <message>
         <source>%1 cannot be shown: %2</source>
         <translation>%1 无法显示：%2</translation>
+    </message>
+</context>
+<context>
+    <name>FolderSafetyGroup</name>
+    <message>
+        <source>This folder: %1</source>
+        <translation>此文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Careful mode: ask me before the AI changes or deletes a file that was already here</source>
+        <translation>谨慎模式：AI 修改或删除这里原有的文件之前先问我</translation>
+    </message>
+    <message>
+        <source>Never to be changed (refused in every mode, new files inside these folders too):</source>
+        <translation>永远不允许修改（任何模式下都拒绝，包括在这些文件夹里新建文件）：</translation>
+    </message>
+    <message>
+        <source>Protected files and folders</source>
+        <translation>受保护的文件和文件夹</translation>
+    </message>
+    <message>
+        <source>Protect a &amp;file…</source>
+        <translation>保护一个文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Protect a f&amp;older…</source>
+        <translation>保护一个文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove protection</source>
+        <translation>取消保护(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Only files and folders inside this folder can be protected.</source>
+        <translation>只能保护此文件夹里面的文件和文件夹。</translation>
+    </message>
+    <message>
+        <source>Protect a file</source>
+        <translation>保护一个文件</translation>
+    </message>
+    <message>
+        <source>Protect a folder</source>
+        <translation>保护一个文件夹</translation>
     </message>
 </context>
 <context>

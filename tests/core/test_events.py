@@ -6,7 +6,8 @@ import json
 
 from app.core.board import Board, update_board
 from app.core.conversation import ModelTurn, ToolCall, Usage
-from app.core.events import (EVENT_TYPES, LIVE_ONLY, FileChanged, HumanNeeded, ModelReplied,
+from app.core.events import (EVENT_TYPES, LIVE_ONLY, ChangeAnswered, ChangeAsked,
+                             ChangeRefused, ChangeWaiting, FileChanged, HumanNeeded, ModelReplied,
                              ModelText, NoticeSent, RetryResumed, RetryWaiting, RoundFinished,
                              RoundStarted, RunFinished, RunStarted, StepStarted, TaskCompleted,
                              TasksCounted, ToolCalled, ToolRefused, parse_event, try_parse_event)
@@ -37,6 +38,11 @@ ONE_OF_EACH = [
     TaskCompleted(round=2, task="Write a.md", summary="done", evidence=["a.md"]),
     HumanNeeded(round=2, task="Write a.md", question="Blue or green?", options=["blue", "green"],
                 evidence=["a.md"], recommendation="green", reason="asked"),
+    ChangeAsked(round=2, path="notes.md", action="change",
+                policies=["existing_files_need_approval"], reasons=["was there before"]),
+    ChangeAnswered(round=2, path="notes.md", action="delete", answer="edited", on_board=False),
+    ChangeRefused(round=2, path="private/x.md", policy="protected_paths", reason="protected"),
+    ChangeWaiting(round=2, path="notes.md", question="Careful mode: may the AI change notes.md?"),
     TasksCounted(completed_tasks=2, total_tasks=5),
     RetryWaiting(seconds=2.5, attempt=1, code="transient", reason="busy",
                  next_attempt_at="2026-01-01T00:00:02.500+00:00", usage=USAGE, cost_usd=0.001),

@@ -74,7 +74,9 @@ def shown_text(task: Task) -> str:
     if is_no_progress(task):
         about = task.question.split(": ", 1)[-1]
         return wording.no_progress_question(about)
-    return task.question
+    from app.gui.careful.wording import board_question
+
+    return board_question(task) or task.question
 
 
 class BoardItemModel(QAbstractListModel):

@@ -159,9 +159,15 @@ class DecisionDialog(QDialog):
         if self.no_progress and self.about_task:
             return self.tr("No progress was made on “%1”. What now?").replace(
                 "%1", self.about_task)
-        return self.task.question
+        from app.gui.careful.wording import board_question
+
+        return board_question(self.task) or self.task.question
 
     def _option_words(self, option: str) -> str:
+        from app.gui.careful.wording import board_option, board_question
+
+        if board_question(self.task) is not None:
+            return board_option(option)
         return wording.no_progress_option(option) if self.no_progress else option
 
     def _evidence_widget(self, item: str, parent: QWidget) -> QWidget:

@@ -164,5 +164,11 @@ class HistoryFlow(QObject):
         dialog = EvidenceDialog(self.root, view, self.window, can_undo_now=not running)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.undone.connect(self.round_undone)
+        careful = getattr(self.window, "careful", None)
+        if careful is not None:  # "Protect this file" on the files the round changed
+            careful.offer_protection(dialog.file_list, lambda row: (
+                dialog.evidence.files[row].path
+                if dialog.evidence is not None and 0 <= row < len(dialog.evidence.files)
+                else None))
         dialog.show()
         self.evidence_shown.emit(dialog)

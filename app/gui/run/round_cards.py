@@ -32,6 +32,7 @@ class RoundView:
     summary: str = ""
     is_ai: bool = True
     run_id: str = ""
+    approvals: list[tuple[str, str]] = field(default_factory=list)  # (path, answer)
 
     @classmethod
     def from_record(cls, record, is_ai: bool = True) -> "RoundView":
@@ -39,7 +40,8 @@ class RoundView:
                    list(record.changed_artifacts), _seconds(record.started_at,
                                                             record.finished_at),
                    record.cost_usd, record.summary or record.findings or record.error or "",
-                   is_ai, record.run_id)
+                   is_ai, record.run_id,
+                   [(a.path, a.answer) for a in getattr(record, "approvals", [])])
 
 
 def _seconds(start: str | None, end: str | None) -> float | None:
@@ -101,6 +103,15 @@ class RoundCard(QFrame):
         layout.addWidget(head)
         layout.addWidget(task)
         layout.addWidget(files)
+        approvals = QLabel(self)
+        if view.approvals:
+            from app.gui.careful.wording import approvals_line
+
+            approvals.setText(approvals_line(view.approvals))
+            approvals.setTextFormat(Qt.TextFormat.PlainText)
+            approvals.setWordWrap(True)
+            approvals.setObjectName("roundApprovals")
+            layout.addWidget(approvals)
         if view.summary:
             summary = QLabel(wording.short(view.summary, 400), self)
             summary.setTextFormat(Qt.TextFormat.PlainText)
@@ -111,7 +122,7 @@ class RoundCard(QFrame):
             layout.addWidget(meta)
         self.setAccessibleName(f"{head.text()}: {view.task}")
         self.setAccessibleDescription(". ".join(
-            p for p in (files.text(), " · ".join(numbers), view.summary,
+            p for p in (files.text(), approvals.text(), " · ".join(numbers), view.summary,
                         self.tr("Press Enter to open it")) if p))
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802 (Qt's name)
@@ -158,6 +169,7 @@ class RoundCardList(QScrollArea):
         self._layout.addStretch(1)
         self.setWidget(self._inner)
         self._started: dict[int, str] = {}
+        self._approvals: dict[int, list[tuple[str, str]]] = {}
 
     @property
     def cards(self) -> list[RoundCard]:
@@ -207,9 +219,17 @@ class RoundCardList(QScrollArea):
     def round_started(self, round_no: int, time: str) -> None:
         self._started[round_no] = time
 
+    def approval_noted(self, event) -> None:
+        """A change the person answered, a protected path refused, or a question left on
+        the board: shown on the round's card when it ends."""
+        answer = {"change_refused": "refused", "change_waiting": "waiting"}.get(
+            event.type, getattr(event, "answer", ""))
+        self._approvals.setdefault(event.round, []).append((event.path, answer))
+
     def round_finished(self, event, is_ai: bool) -> RoundCard:
         started = self._started.pop(event.round, None)
         return self.add(RoundView(event.round, event.task, event.result_state,
                                   list(event.changed_artifacts),
                                   _seconds(started, event.time), event.cost_usd,
-                                  event.summary, is_ai, event.run_id))
+                                  event.summary, is_ai, event.run_id,
+                                  self._approvals.pop(event.round, [])))

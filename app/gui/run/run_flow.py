@@ -40,9 +40,11 @@ class RunFlow:
         engine_id, model, delay = self.picker.engine_id, self.picker.model_name, self._demo_delay()
         self._last_human = None
         self.notice.hide()
+        careful = getattr(self, "careful", None)
         self.runner.start(root, lambda: core_calls.build_engine(
             settings, root, engine_id, model=model, demo_delay=delay),
-            core_calls.run_limits(settings))
+            core_calls.run_limits(settings), careful=bool(careful and careful.careful),
+            approver=careful.approver if careful else None)
         self.run_panel.prepare(settings.limits.max_steps)
         self.run_panel.show_welcome(None)
         self.run_panel.show_state(self.tr("Starting…"))
@@ -91,6 +93,8 @@ class RunFlow:
             self.cards.round_finished(event, self._run_is_ai)
         elif isinstance(event, ev.HumanNeeded):
             self._last_human = event
+        elif isinstance(event, (ev.ChangeAnswered, ev.ChangeRefused, ev.ChangeWaiting)):
+            self.cards.approval_noted(event)
 
     def _on_run_finished(self, result) -> None:
         self.board_view.set_current_task(None)

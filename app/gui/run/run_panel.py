@@ -67,6 +67,7 @@ class RunPanel(QWidget):
         layout.addWidget(self.welcome)
 
         buttons = QHBoxLayout()
+        self.button_row = buttons  # careful mode's switch sits beside Run
         self.primary = QPushButton(self)
         self.primary.setObjectName("primary")
         self.primary.setDefault(True)

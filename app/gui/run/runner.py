@@ -52,15 +52,17 @@ class RunRunner(QObject):
     def stopping(self) -> bool:
         return self.running and self._cancel.is_set()
 
-    def start(self, root: Path, make_engine: Callable[[], Engine], limits: Limits) -> None:
+    def start(self, root: Path, make_engine: Callable[[], Engine], limits: Limits,
+              careful: bool = False, approver: Any = None) -> None:
         """Start a run on `root`. The engine is built on the worker thread (an SDK import
-        or a keychain lookup never holds up the window)."""
+        or a keychain lookup never holds up the window). `careful` and `approver` are
+        careful mode and who answers its questions (careful/window_approver.py)."""
         if self._thread is not None:
             raise RuntimeError("A run is already going.")
         self._cancel = threading.Event()
         cancel = self._cancel
         self._thread = threading.Thread(
-            target=self._work, args=(Path(root), make_engine, limits, cancel),
+            target=self._work, args=(Path(root), make_engine, limits, cancel, careful, approver),
             name="harness-run", daemon=True)
         self._thread.start()
 
@@ -81,7 +83,7 @@ class RunRunner(QObject):
         self._event_from_run.emit(event)
 
     def _work(self, root: Path, make_engine: Callable[[], Engine], limits: Limits,
-              cancel: threading.Event) -> None:
+              cancel: threading.Event, careful: bool = False, approver: Any = None) -> None:
         from app.core.engine import EngineError
         from app.core.errors import HarnessError, WorkspaceLocked
         from app.core.loop import Harness, RunResult
@@ -89,7 +91,8 @@ class RunRunner(QObject):
 
         try:
             engine = make_engine()
-            result = Harness(Workspace(root), engine, limits, [self._listen], cancel).run()
+            result = Harness(Workspace(root), engine, limits, [self._listen], cancel,
+                             careful=careful, approver=approver).run()
         except WorkspaceLocked as exc:
             result = RunResult("", "failed", WORKSPACE_LOCKED, exc.message)
         except HarnessError as exc:

@@ -63,6 +63,14 @@ class SettingsFlow:
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.settings_saved.connect(self._on_settings_saved)
         dialog.language_changed.connect(self._on_language_chosen)
+        careful = getattr(self, "careful", None)
+        if self.workspace is not None and careful is not None:  # careful mode is the folder's
+            from app.gui.careful.folder_safety import FolderSafetyGroup
+
+            group = FolderSafetyGroup(self.workspace, careful.folder, dialog)
+            dialog.layout().insertWidget(2, group)
+            dialog.folder_safety = group
+            dialog.settings_saved.connect(lambda _s: careful.save_from(group))
         self.settings_dialog = dialog
         dialog.open()
 

@@ -1,0 +1,94 @@
+"""Careful mode at a terminal: show the proposed change as a short diff and ask."""
+
+from __future__ import annotations
+
+import difflib
+import queue
+import sys
+import threading
+
+from app.core.policies.approver import Answer, ApprovalRequest
+
+MAX_DIFF_LINES = 40
+_CHOICES = {"y": "allow", "yes": "allow", "a": "allow_task", "all": "allow_task",
+            "n": "deny", "no": "deny"}
+
+
+def short_diff(request: ApprovalRequest, limit: int = MAX_DIFF_LINES) -> list[str]:
+    """The change as a person reads it: the changed lines with a little context."""
+    before, after = _text(request.before), _text(request.after)
+    if request.action == "delete":
+        size = len(request.before or b"")
+        return [f"The whole file would be deleted ({size:,} bytes). Undo can bring it back."]
+    if before is None and request.before is not None or after is None:
+        return [f"{request.path} is not plain text: {len(request.before or b''):,} bytes "
+                f"before, {len(request.after or b''):,} bytes after."]
+    lines = list(difflib.unified_diff((before or "").splitlines(), (after or "").splitlines(),
+                                      "before", "after", n=2, lineterm=""))[2:]
+    if not lines:
+        return ["(no visible change)"]
+    if len(lines) > limit:
+        lines = lines[:limit] + [f"… and {len(lines) - limit} more lines"]
+    return lines
+
+
+def _text(data: bytes | None) -> str | None:
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8").lstrip("\ufeff")
+    except UnicodeDecodeError:
+        return None
+
+
+class TerminalApprover:
+    """Asks at the terminal, on the run's thread; the input is read by one helper thread so
+    Ctrl+C (which sets `cancel`) is seen while waiting. End of input is no answer."""
+
+    def __init__(self, stdin=None, out=None):
+        self.stdin = stdin or sys.stdin
+        self.out = out or sys.stdout
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._reader: threading.Thread | None = None
+
+    def ask(self, request: ApprovalRequest, cancel: threading.Event) -> Answer | None:
+        verb = "delete" if request.action == "delete" else "change"
+        print(f"\nThe AI wants to {verb} {request.path}.", file=self.out)
+        for reason in request.reasons:
+            print(f"  {reason}", file=self.out)
+        for line in short_diff(request):
+            print(f"    {line}", file=self.out)
+        while True:
+            print(f"Allow this? [y] yes, [n] no, [a] yes to every change for this task: ",
+                  end="", file=self.out, flush=True)
+            line = self._next_line(cancel)
+            if line is None:
+                print("\nNo answer: the change is kept, not made.", file=self.out, flush=True)
+                return None
+            kind = _CHOICES.get(line.strip().lower())
+            if kind is not None:
+                return Answer(kind)  # type: ignore[arg-type]
+            print("Please type y, n or a.", file=self.out)
+
+    def _next_line(self, cancel: threading.Event) -> str | None:
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read, daemon=True,
+                                            name="careful-terminal-input")
+            self._reader.start()
+        while not cancel.is_set():
+            try:
+                return self._lines.get(timeout=0.1)
+            except queue.Empty:
+                continue
+        return None
+
+    def _read(self) -> None:
+        while True:
+            try:
+                line = self.stdin.readline()
+            except (OSError, ValueError):
+                line = ""
+            if not line:
+                self._lines.put(None)  # end of input: nobody will answer
+                return
+            self._lines.put(line)

@@ -1,0 +1,172 @@
+"""The approval dialog: one proposed change to the person's file, before and after, and
+Allow / Don't allow / Allow all for this task, with "Edit before allowing" for text files.
+
+Closing it is never an answer: `closed_unanswered` lets the window keep the question
+waiting (a banner brings it back); only the buttons answer, through `answered(Answer)`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
+                               QTextBrowser, QVBoxLayout, QWidget)
+
+from app.core.policies.approver import Answer, ApprovalRequest
+from app.gui.look import look
+
+
+def _text(data: bytes | None) -> str | None:
+    if data is None:
+        return ""
+    try:
+        return data.decode("utf-8").lstrip("\ufeff")
+    except UnicodeDecodeError:
+        return None
+
+
+class ApprovalDialog(QDialog):
+    answered = Signal(object)          # the Answer
+    closed_unanswered = Signal()       # closed with no answer: the change keeps waiting
+
+    def __init__(self, request: ApprovalRequest, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("approvalDialog")
+        self.request = request
+        self._answered = False
+        deleting = request.action == "delete"
+        self.setWindowTitle(self.tr("May the AI change your file?") if not deleting
+                            else self.tr("May the AI delete your file?"))
+        self.resize(760, 540)
+
+        head = QLabel((self.tr("The AI wants to delete %1") if deleting
+                       else self.tr("The AI wants to change %1")).replace("%1", request.path),
+                      self)
+        head.setTextFormat(Qt.TextFormat.PlainText)
+        head.setWordWrap(True)
+        head.setFont(look.scaled_font(head, 1.25, bold=True))
+        why = QLabel(" ".join(self._reason(p) for p in dict.fromkeys(request.policies)), self)
+        why.setWordWrap(True)
+        why.setTextFormat(Qt.TextFormat.PlainText)
+        task = QLabel(self.tr("While working on: %1").replace("%1", request.task), self)
+        task.setWordWrap(True)
+        task.setTextFormat(Qt.TextFormat.PlainText)
+        look.set_tone(task, "muted")
+
+        self.diff = QTextBrowser(self)
+        self.diff.setOpenLinks(False)
+        look.set_accessible(self.diff, self.tr("Your file before and after the change"),
+                            self.tr("Lines with a minus would be removed, lines with a plus "
+                                    "added"))
+        self._show_diff()
+        self.legend = QLabel(self.tr("Green lines (+) are what the AI would add, red lines (−) "
+                                     "what it would remove. Nothing is changed until you "
+                                     "allow it; Undo can take it back later."), self)
+        self.legend.setWordWrap(True)
+        look.set_tone(self.legend, "muted")
+        self.editor = QPlainTextEdit(self)
+        self.editor.setObjectName("approvalEditor")
+        look.set_accessible(self.editor, self.tr("Your version of the file"),
+                            self.tr("What you write here is what will be saved"))
+        self.editor.hide()
+
+        self.allow = QPushButton(self.tr("&Allow"), self)
+        self.allow.setToolTip(self.tr("Make this change"))
+        self.deny = QPushButton(self.tr("&Don't allow"), self)
+        self.deny.setToolTip(self.tr("Leave the file as it is; the AI is told and can write a "
+                                     "new file instead"))
+        self.allow_all = QPushButton(self.tr("Allow all for this &task"), self)
+        self.allow_all.setToolTip(self.tr("Make this change and every other change the AI "
+                                          "makes while working on this task, without asking"))
+        self.edit = QPushButton(self.tr("&Edit before allowing…"), self)
+        self.edit.setToolTip(self.tr("Change the proposed text yourself; your version is what "
+                                     "gets saved, and the AI is told"))
+        self.edit.setVisible(request.editable)
+        for button in (self.allow, self.deny, self.allow_all, self.edit):
+            button.setAutoDefault(False)
+            look.set_accessible(button, button.text().replace("&", ""), button.toolTip())
+        self.allow.clicked.connect(self._on_allow_clicked)
+        self.deny.clicked.connect(lambda: self._answer(Answer("deny")))
+        self.allow_all.clicked.connect(lambda: self._answer(Answer("allow_task")))
+        self.edit.clicked.connect(self._on_edit_clicked)
+        row = QHBoxLayout()
+        row.addWidget(self.edit)
+        row.addStretch(1)
+        row.addWidget(self.deny)
+        row.addWidget(self.allow_all)
+        row.addWidget(self.allow)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(head)
+        layout.addWidget(why)
+        layout.addWidget(task)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.diff, 1)
+        layout.addWidget(self.editor, 1)
+        layout.addLayout(row)
+        self.setAccessibleName(head.text())
+        self.setAccessibleDescription(why.text())
+        self.deny.setFocus()
+
+    def _reason(self, policy: str) -> str:
+        if policy == "many_changes_at_once":
+            return self.tr("The AI is changing many of your files in this round, so you are "
+                           "asked once for all of them.")
+        return self.tr("This file was in your folder before this run, and careful mode is on: "
+                       "the AI asks before it changes or deletes your own files.")
+
+    def _show_diff(self) -> None:
+        from app.gui.evidence.evidence_dialog import _tint
+        from app.gui.evidence.file_diff import diff_html
+
+        before, after = _text(self.request.before), _text(self.request.after)
+        if before is None or after is None:
+            size = len(self.request.before or b""), len(self.request.after or b"")
+            self.diff.setPlainText(self.tr("This file is not plain text, so only its size can "
+                                           "be shown: %1 bytes before, %2 bytes after.")
+                                   .replace("%1", f"{size[0]:,}").replace("%2", f"{size[1]:,}"))
+            return
+        removed, added = look.removed_colour(), look.ok_colour()
+        self.diff.setHtml(diff_html(
+            before, after, removed=look.css(removed), added=look.css(added),
+            muted=look.css(look.muted_colour()), removed_bg=_tint(removed),
+            added_bg=_tint(added),
+            note_unchanged=self.tr("The text is the same (only the file's bytes would change, "
+                                   "e.g. line endings).")))
+
+    # -- answers ---------------------------------------------------------------------------
+    def _on_edit_clicked(self) -> None:
+        self.editor.setPlainText(_text(self.request.after) or "")
+        self.editor.show()
+        self.diff.hide()
+        self.legend.setText(self.tr("Edit the text as you want it saved, then press Allow my "
+                                    "version."))
+        self.edit.hide()
+        self.allow_all.hide()
+        self.allow.setText(self.tr("&Allow my version"))
+        self.editor.setFocus()
+
+    def _on_allow_clicked(self) -> None:
+        if not self.editor.isVisible():
+            self._answer(Answer("allow"))
+            return
+        text = self.editor.toPlainText()
+        proposed = _text(self.request.after) or ""
+        if "\r\n" in proposed:  # the editor shows plain line breaks; keep the file's own
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+        if proposed.endswith(("\n", "\r\n")) and not text.endswith("\n"):
+            text += "\r\n" if "\r\n" in proposed else "\n"
+        if (self.request.after or b"").startswith(b"\xef\xbb\xbf"):
+            text = "\ufeff" + text  # the byte-order mark the file had, not shown to edit
+            proposed = "\ufeff" + proposed
+        self._answer(Answer("allow") if text == proposed else Answer("edit", text))
+
+    def _answer(self, answer: Answer) -> None:
+        self._answered = True
+        self.answered.emit(answer)
+        self.accept()
+
+    def done(self, result: int) -> None:  # noqa: D401 (Qt's name): Esc, the close box, accept
+        if not self._answered:
+            self.closed_unanswered.emit()
+        super().done(result)
+

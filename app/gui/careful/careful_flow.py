@@ -1,0 +1,217 @@
+"""Careful mode in the main window: the switch beside Run, the folder's safety settings,
+and the approval dialog when the run asks.
+
+The switch and the protected paths are the folder's own settings (.harness/folder.json),
+read and written off the UI thread. When a policy asks, the run thread waits on the
+`WindowApprover`; the dialog opens, the banner says a change waits, and a system
+notification finds the person when the window is behind. Closing the dialog answers
+nothing: the banner's Review opens it again. Stop, or closing the window, withdraws the
+question: the run keeps the change unapplied and puts the question on the board.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QCheckBox
+
+from app.core.folder_settings import FolderSettings
+from app.gui.look import look
+from app.gui.background import run_for
+from app.gui.careful.window_approver import Question, WindowApprover
+
+
+def _load(root: Path) -> FolderSettings:
+    from app.core.folder_settings import load_folder_settings
+    from app.core.workspace import Workspace
+
+    return load_folder_settings(Workspace(root).harness_dir)
+
+
+def _change(root: Path, update: dict) -> FolderSettings:
+    """Read, change and save the folder's settings in one go (on a worker thread)."""
+    from app.core.folder_settings import save_folder_settings
+    from app.core.workspace import Workspace
+
+    ws = Workspace(root)
+    current = _load(root)
+    changed = current.model_copy(update=update)
+    changed = FolderSettings.model_validate(changed.model_dump())
+    ws.ensure_harness_dir()
+    save_folder_settings(ws.harness_dir, changed)
+    return changed
+
+
+class CarefulFlow(QObject):
+    dialog_shown = Signal(object)       # the ApprovalDialog now on screen
+    folder_settings_changed = Signal(object)  # the FolderSettings as saved
+    protect_menu_shown = Signal(object)       # the QMenu offering "Protect this file"
+
+    def __init__(self, window, button_row, parent: QObject | None = None):
+        super().__init__(parent or window)
+        self.window = window
+        self.root: Path | None = None
+        self._changed_here = False
+        self.folder = FolderSettings()
+        self.approver = WindowApprover(self)
+        self.approver.approval_needed.connect(self._on_approval_needed)
+        self.approver.approval_withdrawn.connect(self._on_approval_withdrawn)
+        self.question: Question | None = None
+        self.dialog = None
+        self.switch = QCheckBox(self.tr("&Careful mode"), window)
+        self.switch.setObjectName("carefulSwitch")
+        self.switch.setToolTip(self.tr("Careful mode: the AI asks you before it changes or "
+                                       "deletes a file that was already in your folder. New "
+                                       "files it makes need no answer. Remembered for this "
+                                       "folder."))
+        look.set_accessible(self.switch, self.tr("Careful mode"), self.switch.toolTip())
+        self.switch.toggled.connect(self._on_switch_toggled)
+        button_row.insertWidget(1, self.switch)
+
+    @property
+    def careful(self) -> bool:
+        return self.switch.isChecked()
+
+    # -- the folder's settings ---------------------------------------------------------------
+    def folder_opened(self, root: Path) -> None:
+        self.root = Path(root)
+        self.folder = FolderSettings()
+        self._changed_here = False
+        self._show_switch(False)
+        run_for(self, lambda: _load(root), lambda s: self._on_folder_loaded(root, s))
+
+    def _on_folder_loaded(self, root: Path, settings: FolderSettings) -> None:
+        if self.root != Path(root) or self._changed_here:
+            return  # another folder was opened meanwhile, or the person already chose
+        self.folder = settings
+        self._show_switch(settings.careful)
+
+    def _show_switch(self, on: bool) -> None:
+        self.switch.blockSignals(True)
+        self.switch.setChecked(on)
+        self.switch.blockSignals(False)
+
+    def _on_switch_toggled(self, on: bool) -> None:
+        self.save({"careful": on})
+
+    def save(self, update: dict) -> None:
+        root = self.root
+        if root is None:
+            return
+        self._changed_here = True
+        self.folder = self.folder.model_copy(update=update)
+        run_for(self, lambda: _change(root, update), self._on_saved, self._on_save_failed)
+
+    def save_from(self, group) -> None:
+        """Save what Settings' "This folder" group shows, and show it beside Run."""
+        self._show_switch(group.careful.isChecked())
+        self.save({"careful": group.careful.isChecked(), "protected": group.entries()})
+
+    def protect(self, rel: str) -> None:
+        """Add a file or folder (workspace-relative) to the protected paths."""
+        from app.core.folder_settings import normalise_entry
+
+        entry = normalise_entry(rel)
+        if entry not in self.folder.protected:
+            self.save({"protected": [*self.folder.protected, entry]})
+
+    def offer_protection(self, file_list, path_at) -> None:
+        """A "Protect this file" item in the context menu (right click, the menu key or
+        Shift+F10) of a list of the folder's files; `path_at(row)` is the row's path."""
+        file_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+
+        def menu(point) -> None:
+            from PySide6.QtWidgets import QMenu
+
+            item = file_list.itemAt(point) or file_list.currentItem()
+            path = path_at(file_list.row(item)) if item is not None else None
+            if not path:
+                return
+            box = QMenu(file_list)
+            action = box.addAction(self.tr("Protect this file"))
+            action.setToolTip(self.tr("Never let the AI change this file (Settings lists what "
+                                      "is protected)"))
+            action.setEnabled(path not in self.folder.protected)
+            action.triggered.connect(lambda: self._protect_and_say(path))
+            box.popup(file_list.viewport().mapToGlobal(point))
+            self.protect_menu_shown.emit(box)
+        file_list.customContextMenuRequested.connect(menu)
+
+    def _protect_and_say(self, path: str) -> None:
+        self.protect(path)
+        self.window.notice.show_notice(
+            self.tr("%1 is now protected: the AI may never change it.").replace("%1", path))
+
+    def _on_saved(self, settings: FolderSettings) -> None:
+        self.folder = settings
+        self.folder_settings_changed.emit(settings)
+
+    def _on_save_failed(self, exc: BaseException) -> None:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        self.window.notice.show_notice(self.tr("The folder's careful-mode settings could not "
+                                               "be saved: %1").replace("%1", reason),
+                                       tone="attention")
+
+    # -- the run asks ------------------------------------------------------------------------
+    def _on_approval_needed(self, question: Question) -> None:
+        self.question = question
+        request = question.request
+        verb = (self.tr("The AI asks before deleting %1.") if request.action == "delete"
+                else self.tr("The AI asks before changing %1.")).replace("%1", request.path)
+        self.window.run_panel.show_state(self.tr("Waiting for your approval"), verb,
+                                         tone="attention")
+        self.window.notifier.notify(self.tr("Your approval is needed"), verb,
+                                    self.tr("Review…"), self.show_dialog, attention=True)
+        self.show_dialog()
+
+    def show_dialog(self) -> None:
+        question = self.question
+        if question is None or not question.open:
+            return
+        if self.dialog is not None:
+            self.dialog.raise_()
+            self.dialog.activateWindow()
+            return
+        from app.gui.careful.approval_dialog import ApprovalDialog
+
+        dialog = ApprovalDialog(question.request, self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.answered.connect(lambda answer: self._on_answered(question, answer))
+        dialog.closed_unanswered.connect(lambda: self._on_closed_unanswered(question))
+        dialog.destroyed.connect(lambda *_: self._forget(dialog))
+        self.dialog = dialog
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        look.announce(dialog, dialog.windowTitle(), assertive=True)
+        self.dialog_shown.emit(dialog)
+
+    def _forget(self, dialog) -> None:
+        if self.dialog is dialog:
+            self.dialog = None
+
+    def _on_answered(self, question: Question, answer) -> None:
+        question.answer(answer)
+        if self.question is question:
+            self.question = None
+        self.window.notice.hide()
+        self.window.run_panel.show_state(self.tr("Working…"))
+
+    def _on_closed_unanswered(self, question: Question) -> None:
+        self.dialog = None
+        if question.open:  # never an answer: the change waits, and the banner brings it back
+            self.window.notice.show_notice(
+                self.tr("A change to %1 waits for your approval. The AI waits too.")
+                .replace("%1", question.request.path), self.tr("Review…"), self.show_dialog,
+                tone="attention")
+
+    def _on_approval_withdrawn(self, question: Question) -> None:
+        if self.question is not question:
+            return
+        self.question = None
+        if self.dialog is not None:
+            dialog, self.dialog = self.dialog, None
+            dialog.closed_unanswered.disconnect()
+            dialog.close()
+        self.window.notice.hide()
