@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError
 
 from app.core.conversation import Usage
+from app.core.crash import save_crash_report
 from app.core.events import LIVE_ONLY, Event
 from app.core.files import append_jsonl, atomic_write_json, read_json
 from app.core.record_model import Record
@@ -72,6 +73,7 @@ class PlanRecorder:
         self.record = record
         self.listeners = list(listeners or [])
         self.status = _Spending()
+        self._reported: set[type] = set()
         self.save()
 
     @property
@@ -87,8 +89,12 @@ class PlanRecorder:
         for listener in self.listeners:
             try:
                 listener(event)
-            except Exception:  # a broken viewer must never break the plan
-                pass
+            except Exception as exc:  # a broken viewer must never break the plan
+                if type(exc) not in self._reported:  # once per kind, not on every event
+                    self._reported.add(type(exc))
+                    save_crash_report(exc, context=(
+                        f"A listener of plan {self.record.plan_id}'s events failed on a "
+                        f"{event.type} event; planning went on."))
         return event
 
     def add_usage(self, usage: Usage, cost: float) -> None:
