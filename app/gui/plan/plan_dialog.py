@@ -8,6 +8,7 @@ finished run the same dialog suggests next tasks ("next" mode), with the run's s
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, 
                                QVBoxLayout, QWidget)
 
 from app.gui.background import run_for
+from app.gui.plan.plan_card import proposed_words, steps_words
 from app.gui.plan.plan_runner import PlanRunner
 from app.gui.plan.proposal_list import ProposalList
 
@@ -58,6 +60,7 @@ class PlanDialog(QDialog):
     `engine_label` names it; `mode` "next" suggests what follows a finished run."""
 
     tasks_added = Signal(int)  # how many tasks went onto the board
+    planned = Signal(str, object, float)  # the goal, the PlanOutcome, seconds it took
 
     def __init__(self, root: Path, make_engine: Callable[[], "Engine"], limits: "Limits",
                  engine_label: str, parent: QWidget | None = None, mode: str = "goal",
@@ -68,6 +71,7 @@ class PlanDialog(QDialog):
         self._make_engine, self._limits = make_engine, limits
         self._is_ai = engine_is_ai
         self._last: list = []
+        self._goal_asked, self._started = "", time.monotonic()
         self.runner = PlanRunner(self)
         self.runner.event_received.connect(self._on_event)
         self.runner.plan_finished.connect(self._on_plan_finished)
@@ -169,6 +173,7 @@ class PlanDialog(QDialog):
         self.runner.start(self.root, self._make_engine, self._limits, goal, self.mode,
                           PlanContext(note=note, previous=list(previous or [])))
         self._busy(True)
+        self._goal_asked, self._started = goal, time.monotonic()
         self.status.setText(self.tr("Planning… the AI is looking at your folder."))
         return True
 
@@ -212,6 +217,7 @@ class PlanDialog(QDialog):
             self.status.setText(self._failure_words(outcome.result, outcome.message))
         self._show_card(outcome)
         self._busy(False)
+        self.planned.emit(self._goal_asked, outcome, time.monotonic() - self._started)
         if outcome.ok:
             self.list.tree.setFocus()
 
@@ -229,9 +235,8 @@ class PlanDialog(QDialog):
         return words or self.tr("Planning did not work: %1").replace("%1", message)
 
     def _show_card(self, outcome: Any) -> None:
-        what = (self.tr("%n task(s) proposed", "", len(outcome.proposals)) if outcome.ok
-                else self.tr("no tasks proposed"))
-        parts = [what, self.tr("%n step(s)", "", outcome.steps)]
+        what = proposed_words(len(outcome.proposals) if outcome.ok else None)
+        parts = [what, steps_words(outcome.steps)]
         if self._is_ai:
             parts.append(f"${outcome.cost_usd:.4f}")
         self.card.setText(self.tr("This plan: %1").replace("%1", " · ".join(parts)))
@@ -244,8 +249,8 @@ class PlanDialog(QDialog):
 
     def _on_ticked(self, count: int) -> None:
         self.add_button.setEnabled(count > 0 and not self.runner.running)
-        self.add_button.setText(self.tr("Add to my list (%n)", "", count) if count
-                                else self.tr("Add to my list"))
+        self.add_button.setText(self.tr("Add to my list (%1)").replace("%1", str(count))
+                                if count else self.tr("Add to my list"))
 
     # -- adding ----------------------------------------------------------------------------
     def add_ticked(self) -> None:
