@@ -9,12 +9,11 @@ from PySide6.QtWidgets import QPushButton, QWidget
 
 
 def make_plan_button(parent: QWidget | None = None, prominent: bool = False) -> QPushButton:
-    tr = lambda text: QCoreApplication.translate("PlanButton", text)  # noqa: E731
-    button = QPushButton(tr("Plan with AI…"), parent)
-    button.setAccessibleName(tr("Plan with AI"))
-    button.setToolTip(tr("Say in a sentence what you want to achieve; the AI proposes tasks "
-                         "and you choose which go on your list. Nothing changes until you add "
-                         "them."))
+    button = QPushButton(QCoreApplication.translate("PlanButton", "Plan with AI…"), parent)
+    button.setAccessibleName(button.text())
+    button.setToolTip(QCoreApplication.translate(
+        "PlanButton", "Say in a sentence what you want to achieve; the AI proposes tasks and "
+        "you choose which go on your list. Nothing changes until you add them."))
     if prominent:
         from app.gui.look import look
 

@@ -9,21 +9,19 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 from app.gui.look import look
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("PlanCard", text)
-
-
 def proposed_words(count: int | None) -> str:
     """"5 tasks proposed" (None: nothing was proposed)."""
     if count is None:
-        return _tr("no tasks proposed")
+        return QCoreApplication.translate("PlanCard", "no tasks proposed")
     if count == 1:
-        return _tr("1 task proposed")
-    return _tr("%1 tasks proposed").replace("%1", str(count))
+        return QCoreApplication.translate("PlanCard", "1 task proposed")
+    return QCoreApplication.translate("PlanCard", "%1 tasks proposed").replace("%1", str(count))
 
 
 def steps_words(steps: int) -> str:
-    return _tr("1 step") if steps == 1 else _tr("%1 steps").replace("%1", str(steps))
+    if steps == 1:
+        return QCoreApplication.translate("PlanCard", "1 step")
+    return QCoreApplication.translate("PlanCard", "%1 steps").replace("%1", str(steps))
 
 
 class PlanCard(QFrame):
