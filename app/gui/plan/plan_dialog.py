@@ -78,11 +78,11 @@ class PlanDialog(QDialog):
         self.setWindowTitle(self.tr("Suggest next tasks") if mode == "next"
                             else self.tr("Plan with AI"))
         self.setAccessibleName(self.windowTitle())
-        self.resize(760, 600)
+        self.resize(960, 620)
 
         intro = QLabel(self.tr(
-            "The AI looks at what the last run did and suggests what could come next."
-            if mode == "next" else
+            "The AI looks at what the last run did and suggests what could come next.")
+            if mode == "next" else self.tr(
             "Say in a sentence what you want to achieve. The AI looks at the files in this "
             "folder and proposes tasks. Nothing is added to your list until you choose."), self)
         intro.setWordWrap(True)

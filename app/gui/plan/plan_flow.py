@@ -29,7 +29,7 @@ class PlanFlow:
         settings = self.settings.model_copy(deep=True)
         engine_id, model, delay = self.picker.engine_id, self.picker.model_name, self._demo_delay()
         choice = next((c for c in core_calls.engine_choices() if c.id == engine_id), None)
-        label = choice.label if choice is not None else engine_id
+        label = self.picker.combo.currentText() or engine_id  # as the window names it
         is_ai = choice.is_ai if choice is not None else True
         dialog = PlanDialog(root, lambda: core_calls.build_engine(
             settings, root, engine_id, model=model, demo_delay=delay),

@@ -39,7 +39,7 @@ class ProposalList(QWidget):
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setWordWrap(True)
         self.tree.header().setStretchLastSection(True)
-        self.tree.setColumnWidth(0, 340)
+        self.tree.setColumnWidth(0, 540)
 
         self.up = QPushButton(self.tr("Move up"), self)
         self.down = QPushButton(self.tr("Move down"), self)

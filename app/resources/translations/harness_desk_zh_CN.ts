@@ -1330,6 +1330,10 @@
         <translation>AI 会查看上次运行做了什么，并建议接下来可以做的事。</translation>
     </message>
     <message>
+        <source>Say in a sentence what you want to achieve. The AI looks at the files in this folder and proposes tasks. Nothing is added to your list until you choose.</source>
+        <translation>用一句话说出你想达成的目标。AI 会查看这个文件夹里的文件并提出任务。在你挑选之前，清单不会有任何改动。</translation>
+    </message>
+    <message>
         <source>Your goal</source>
         <translation>你的目标</translation>
     </message>
