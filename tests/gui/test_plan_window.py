@@ -16,6 +16,7 @@ from app.engines.demo import DemoEngine
 from app.gui.plan.plan_card import PlanCard
 from app.gui.plan.plan_dialog import PlanDialog
 from tests.gui.helpers import open_in
+from tests.gui.test_chinese import chinese  # noqa: F401  (the fixture)
 
 BOARD = b"# Party\r\n\r\nMy notes.\r\n\r\n- [x] Book the garden\r\n"
 
@@ -166,3 +167,39 @@ def test_suggest_next_tasks_after_a_finished_run(qtbot, window, folder):
     qtbot.waitUntil(lambda: not dialog.runner.running and bool(dialog.list.proposals()),
                     timeout=10_000)
     assert len(dialog.list.proposals()) == 3 and dialog.list.proposals()[1].human
+
+
+def test_plan_with_ai_in_chinese_shows_no_english_word_of_ours(qtbot, chinese, tmp_path,
+                                                                monkeypatch):
+    from app.core.settings import Settings
+    from app.gui.main_window import MainWindow
+    from tests.gui.test_chinese import english_words, visible_texts
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    folder = tmp_path / "聚会"
+    folder.mkdir()
+    window = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
+    window.show()
+    try:
+        open_in(qtbot, window, folder)
+        qtbot.waitUntil(lambda: window.board_view.empty_plan_button.isVisible(), timeout=5000)
+        texts = visible_texts(window.board_view)
+        dialog = window.open_plan()
+        texts.update(visible_texts(dialog))
+        plan_in(qtbot, dialog, "为女儿筹办一场生日聚会")
+        for row in range(dialog.list.tree.topLevelItemCount()):
+            item = dialog.list.tree.topLevelItem(row)
+            dialog.list.tree.setCurrentItem(item)
+            texts.update({f"row {row} {c}": item.text(c) for c in (0, 1)})
+            texts.update({f"row {row} tip {c}": item.toolTip(c) for c in (0, 1)})
+            texts.update(visible_texts(dialog))
+        with qtbot.waitSignal(dialog.tasks_added, timeout=5000):
+            dialog.add_button.click()
+        texts.update(visible_texts(window.board_notice))
+        texts.update(visible_texts(window.cards))
+        english = {where: english_words(text) for where, text in texts.items()
+                   if english_words(text)}
+        assert "\n".join(f"{k} -> {v}" for k, v in english.items()) == ""
+        assert len(texts) > 40
+    finally:
+        window.close()

@@ -1528,7 +1528,7 @@
     </message>
     <message>
         <source>Tick the tasks you want. Double-click or press F2 to change a task&apos;s words; drag, or Alt+Up and Alt+Down, to change the order; Delete removes one.</source>
-        <translation>勾选你想要的任务。双击或按 F2 修改任务的措辞；拖动或按 Alt+Up、Alt+Down 调整顺序；按 Delete 删除一项。</translation>
+        <translation>勾选你想要的任务。双击或按 F2 修改任务的措辞；拖动或按 Alt+Up、Alt+Down 调整顺序；按删除键删除一项。</translation>
     </message>
     <message>
         <source>Move up</source>
@@ -1552,7 +1552,7 @@
     </message>
     <message>
         <source>Take the selected task off this list (Delete)</source>
-        <translation>把选中的任务从这份建议里删除（Delete）</translation>
+        <translation>把选中的任务从这份建议里删除（删除键）</translation>
     </message>
     <message>
         <source>Done when, one per line</source>
