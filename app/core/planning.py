@@ -30,7 +30,8 @@ from app.core.records import now_iso
 from app.core.redact import redact
 from app.core.settings import Limits
 from app.core.tools import ToolBox
-from app.core.workspace import Workspace
+from app.core.errors import NotAWorkspace
+from app.core.workspace import Workspace, forbidden_folder_reason
 
 PLAN_MAX_STEPS = 12
 MAX_NUDGES = 2
@@ -77,6 +78,9 @@ class Planner:
              context: PlanContext | None = None) -> PlanOutcome:
         goal = " ".join(goal.split())
         context = context or PlanContext()
+        reason = forbidden_folder_reason(self.ws.root)  # never the whole disk, as for a run
+        if reason:
+            raise NotAWorkspace(reason)
         self.ws.require(need_board=False)
         self.ws.ensure_harness_dir()
         record = PlanRecord(plan_id=new_plan_id(), mode=mode, goal=goal, note=context.note,

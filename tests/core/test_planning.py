@@ -119,3 +119,10 @@ def test_a_folder_that_does_not_exist_is_one_sentence(tmp_path):
 
     with pytest.raises(NotAWorkspace):
         Planner(Workspace(tmp_path / "gone"), DemoEngine()).plan("Plan")
+
+
+def test_planning_never_works_on_the_whole_disk():
+    from app.core.errors import NotAWorkspace
+
+    with pytest.raises(NotAWorkspace, match="whole disk"):
+        Planner(Workspace("/"), DemoEngine()).plan("Plan")
