@@ -203,3 +203,27 @@ def test_plan_with_ai_in_chinese_shows_no_english_word_of_ours(qtbot, chinese, t
         assert len(texts) > 40
     finally:
         window.close()
+
+
+def test_closing_the_dialog_while_planning_stops_it_quietly(qtbot, folder, tmp_path,
+                                                            monkeypatch):
+    from app.core.crash import crash_dir
+    from app.core.plan_records import read_plans
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    dialog = PlanDialog(folder, lambda: DemoEngine(EngineConfig(options={"delay_s": 0.3})),
+                        Limits(), "Demo", engine_is_ai=False)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    dialog.goal.setText("Plan a party")
+    dialog.start_planning()
+    runner = dialog.runner
+    qtbot.waitUntil(lambda: (folder / ".harness" / "plans").is_dir(), timeout=5000)
+    dialog.close()
+    qtbot.wait(50)  # the dialog is deleted while planning still runs on its thread
+    assert runner.wait(5)  # the worker ends after its current step
+    qtbot.waitUntil(lambda: read_plans(folder) and read_plans(folder)[0].result != "planning",
+                    timeout=5000)
+    assert read_plans(folder)[0].result == "cancelled"
+    assert not crash_dir().exists() or not any(crash_dir().iterdir())
+    assert not (folder / "TASKS.md").exists()

@@ -59,6 +59,12 @@ class PlanRunner(QObject):
             return not thread.is_alive()
         return True
 
+    def _listen(self, event: Any) -> None:
+        try:
+            self._event_from_plan.emit(event)
+        except RuntimeError:
+            pass  # the dialog was closed and deleted; planning stops after this step
+
     def _work(self, root: Path, make_engine, limits, goal: str, mode: str, context,
               cancel: threading.Event) -> None:
         from app.core.engine import EngineError
@@ -70,7 +76,7 @@ class PlanRunner(QObject):
             ws = Workspace(root)
             if mode == "next" and not context.run_summaries:
                 context.run_summaries = last_run_summaries(ws)
-            planner = Planner(ws, make_engine(), limits, listeners=[self._event_from_plan.emit],
+            planner = Planner(ws, make_engine(), limits, listeners=[self._listen],
                               cancel=cancel)
             outcome = planner.plan(goal, mode, context)
         except (HarnessError, EngineError) as exc:
