@@ -85,6 +85,26 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--run", dest="run_id",
                    help="a run id (the latest by default), or \"all\" for every run in order")
 
+    s = sub.add_parser("plan", help="propose tasks for a goal; --add puts them on the board")
+    s.add_argument("path")
+    s.add_argument("goal", nargs="?", help="what you want to achieve, in a sentence")
+    s.add_argument("--engine", help="demo, anthropic, openai or local")
+    s.add_argument("--model")
+    s.add_argument("--base-url")
+    s.add_argument("--add", action="store_true",
+                   help="append the proposals to TASKS.md (without GOAL: the last plan's)")
+    s.add_argument("--pick", metavar="N,N", help="with --add: only these task numbers")
+    s.add_argument("--next", action="store_true",
+                   help="suggest what comes next, from the last run's summaries")
+    s.add_argument("--note", help="what to change, when planning again")
+    s.add_argument("--max-steps", type=_positive_int)
+    s.add_argument("--budget-usd", type=_non_negative_float)
+    s.add_argument("--budget-tokens", type=_positive_int)
+    s.add_argument("--demo-delay", type=_non_negative_float, metavar="SECONDS",
+                   help="pause between the Demo engine's steps (default 0)")
+    s.add_argument("--yes", action="store_true",
+                   help="do not ask before planning on a home or system folder")
+
     s = sub.add_parser("engines", help="list engines and whether each is ready")
     s.add_argument("--json", action="store_true")
 
@@ -126,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     # on the first validation, a sixth of what `status` costs.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     commands = {"init", "run", "status", "watch", "decide", "undo", "export", "engines", "open",
-                "self-test"}
+                "self-test", "plan"}
     # `harness-desk [PATH]` opens the app: route a bare path to the `open` command.
     if argv and argv[0] not in commands and (not argv[0].startswith("-")
                                              or argv[0].split("=")[0] == "--lang"):
@@ -187,6 +207,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             from app.commands.export import cmd_export
 
             return cmd_export(args.path, args.format, args.output, args.run_id)
+        if args.command == "plan":
+            from app.commands.plan import cmd_plan
+
+            return cmd_plan(args)
         if args.command == "engines":
             from app.commands.engines import cmd_engines
 

@@ -102,15 +102,46 @@ def add_task(path, text: str, *, at: int | None = None, human: bool = False,
     dones, opts = _values(done_when), _values(options)
 
     def change(board: Board, name: str) -> TaskRef:
-        tasks = board.tasks
-        k = len(tasks) if at is None else min(max(at, 0), len(tasks))
-        bullet = (tasks[k] if k < len(tasks) else tasks[-1]).bullet if tasks else "-"
-        eol = board.eol
-        lines = [f"{bullet} [ ] {text}{eol}"]
-        lines += [f"  {bullet} Done when: {v}{eol}" for v in dones]
-        lines += [f"  {bullet} Option: {v}{eol}" for v in opts]
-        return board.place_task(k, lines).ref
+        return _place_new(board, at, text, dones, opts)
     return _run(path, change)
+
+
+@dataclass(frozen=True)
+class NewTask:
+    """A task to add with add_tasks: its text, whether it is a decision, its details."""
+
+    text: str
+    human: bool = False
+    done_when: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+
+
+def add_tasks(path, tasks: list[NewTask]) -> list[TaskRef]:
+    """Add the tasks after the last one, in order, in one write: all of them or none."""
+    wanted = [(_task_text(t.text, t.human), _values(list(t.done_when)), _values(list(t.options)))
+              for t in tasks]
+
+    def change(board: Board, name: str) -> list[TaskRef]:
+        return apply_new_tasks(board, wanted)
+    return _run(path, change)
+
+
+def apply_new_tasks(board: Board, wanted: list[tuple[str, list[str], list[str]]]) -> list[TaskRef]:
+    """Place (text, done_when, options) tasks after the last task of an in-memory board."""
+    refs = [_place_new(board, None, text, dones, opts) for text, dones, opts in wanted]
+    return [board.tasks[r.index].ref for r in refs]
+
+
+def _place_new(board: Board, at: int | None, text: str, dones: list[str],
+               opts: list[str]) -> TaskRef:
+    tasks = board.tasks
+    k = len(tasks) if at is None else min(max(at, 0), len(tasks))
+    bullet = (tasks[k] if k < len(tasks) else tasks[-1]).bullet if tasks else "-"
+    eol = board.eol
+    lines = [f"{bullet} [ ] {text}{eol}"]
+    lines += [f"  {bullet} Done when: {v}{eol}" for v in dones]
+    lines += [f"  {bullet} Option: {v}{eol}" for v in opts]
+    return board.place_task(k, lines).ref
 
 
 def delete_task(path, ref: TaskRef) -> RemovedTask:

@@ -243,11 +243,38 @@ class RunFinished(_Event):
     total_tasks: int = 0
 
 
+class PlanStarted(_Event):
+    """A planning round began (core/planning.py): `run_id` is the plan's id. `mode` "goal"
+    plans for the person's goal; "next" suggests what follows a finished run."""
+
+    type: Literal["plan_started"] = "plan_started"
+    goal: str = ""
+    mode: Literal["goal", "next"] = "goal"
+    engine: str
+    engine_label: str = ""
+    model: str = ""
+    is_ai: bool = True
+    max_steps: int = 0
+
+
+class PlanFinished(_Event):
+    """A planning round ended. `result` "proposed": `proposals` tasks await the person;
+    otherwise nothing was proposed and `message` says why. The board was not touched."""
+
+    type: Literal["plan_finished"] = "plan_finished"
+    result: str
+    proposals: int = 0
+    message: str = ""
+    steps: int = 0
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float = 0.0
+
+
 Event = Annotated[
     Union[RunStarted, RoundStarted, StepStarted, ModelText, ModelReplied, ToolCalled, ToolRefused,
           FileChanged, NoticeSent, TaskCompleted, HumanNeeded, ChangeAsked, ChangeAnswered,
           ChangeRefused, ChangeWaiting, TasksCounted, RetryWaiting,
-          RetryResumed, RoundFinished, RunFinished],
+          RetryResumed, RoundFinished, RunFinished, PlanStarted, PlanFinished],
     Field(discriminator="type"),
 ]
 EVENT_TYPES: tuple[str, ...] = tuple(

@@ -6,6 +6,7 @@ from typing import Any
 
 from app.core.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeWaiting,
                              Event, FileChanged, HumanNeeded, ModelReplied, NoticeSent,
+                             PlanFinished, PlanStarted,
                              RetryWaiting, RoundFinished, RoundStarted, RunFinished, RunStarted,
                              TaskCompleted, ToolCalled, ToolRefused)
 from app.core.records import EXIT_REASON_WORDS
@@ -70,6 +71,11 @@ def describe_event(event: Event) -> str | None:
     if isinstance(e, RoundFinished):
         return (f"Round {e.round} ended: {e.result_state}"
                 + (f" — {_short(e.summary, 70)}" if e.summary else ""))
+    if isinstance(e, PlanStarted):
+        what = _short(e.goal) if e.goal else "what comes next"
+        return f"Planning with {e.engine_label or e.engine}: {what}"
+    if isinstance(e, PlanFinished):
+        return f"Planning ended ({e.result}): {_short(e.message, 90)}"
     if isinstance(e, RunFinished):
         words = e.message or EXIT_REASON_WORDS.get(e.exit_reason, e.exit_reason)
         return (f"Run ended ({e.state}): {words} "

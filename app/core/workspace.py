@@ -57,6 +57,11 @@ class Workspace:
         return RunFiles(self.run_dir(run_id))
 
     @property
+    def plans_dir(self) -> Path:
+        """Planning rounds' records (core/plan_records.py): never part of a run's history."""
+        return self.harness_dir / "plans"
+
+    @property
     def name(self) -> str:
         return self.root.resolve().name or str(self.root)
 
@@ -291,7 +296,8 @@ def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
 
 
 # What Harness Desk writes inside .harness; each must be a plain entry, never a link.
-_RECORD_ENTRIES = ("blobs", "runs", ".gitignore", "lock", "status.json", "space-reserve")
+_RECORD_ENTRIES = ("blobs", "runs", "plans", ".gitignore", "lock", "status.json",
+                   "space-reserve")
 
 
 def _is_plain_child(path: Path) -> bool:

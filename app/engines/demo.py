@@ -15,7 +15,7 @@ import threading
 from typing import Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.engines import demo_script
+from app.engines import demo_planner, demo_script
 from app.core.engine import Availability, Engine
 
 DELAY_ENV = "HARNESS_DESK_DEMO_DELAY"
@@ -49,6 +49,9 @@ class DemoEngine(Engine):
              max_output_tokens: int | None = None) -> ModelTurn:
         if self.delay_s:
             (cancel or threading.Event()).wait(self.delay_s)
+        if any(t.name == "propose_tasks" for t in tools):  # a planning round (core/planning.py)
+            name, args = demo_planner.plan_turn(messages)
+            return _call(sum(1 for m in messages if m.role == "assistant"), name, **args)
         report = messages[0].text if messages else ""
         task = _field(report, "Current task:")
         done_when = _section(report, "Done when:")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
+from app.gui.plan.plan_flow import PlanFlow
 from app.gui.run.run_flow import RunFlow
 from app.gui.settings.settings_flow import SettingsFlow
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 APP_TITLE = "Harness Desk"
 
 
-class MainWindow(RunFlow, SettingsFlow, QMainWindow):
+class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
     workspace_opened = Signal(object)       # Path of the folder now shown
     decision_shown = Signal(object)         # the DecisionDialog now on screen
     run_ended = Signal(object)              # the RunResult, after the window has shown it
@@ -100,6 +101,7 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         self.runner = RunRunner(self)
         self.runner.event_received.connect(self._on_event_received)
         self.runner.run_finished.connect(self._on_run_finished)
+        self.runner.run_finished.connect(self._offer_next_tasks)
         self.top_bar = TopBar(self)
         self.top_bar.open_requested.connect(self.choose_folder)
         self.top_bar.recent_chosen.connect(lambda f: self.open_workspace(Path(f)))
@@ -124,6 +126,7 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         page.board_view.decision_requested.connect(self._on_decision_requested)
         page.board_view.board_missing.connect(self._on_board_missing)
         page.board_view.error_raised.connect(self._on_board_error)
+        page.board_view.plan_requested.connect(lambda: self.open_plan())
         page.run_panel.run_requested.connect(self.start_run)
         page.run_panel.continue_requested.connect(self._on_continue_requested)
         page.run_panel.stop_requested.connect(self.stop_run)
@@ -165,6 +168,8 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         file_menu.addSeparator()
         self.new_task_action = add(file_menu, self.tr("&New task"), self.focus_new_task,
                                    QKeySequence.StandardKey.New)
+        self.plan_action = add(file_menu, self.tr("&Plan with AI…"), lambda: self.open_plan(),
+                               "Ctrl+Shift+N")
         self.export_action = add(file_menu, self.tr("&Export summary…"), self.export_summary,
                                  "Ctrl+E", "export")
         file_menu.addSeparator()

@@ -1,6 +1,7 @@
 """The main window's keyboard shortcuts: how its menu actions are made, and why these keys.
 
-Ctrl+O open a folder, Ctrl+N new task, Ctrl+E export, Ctrl+R run or continue, Ctrl+. stop,
+Ctrl+O open a folder, Ctrl+N new task, Ctrl+Shift+N plan with AI (tasks proposed for a
+goal: new tasks, hence beside Ctrl+N), Ctrl+E export, Ctrl+R run or continue, Ctrl+. stop,
 Ctrl+D answer the open decision (Cmd on a Mac). Stop is deliberately not Esc: Esc closes
 dialogs and cancels an edit in the checklist, and a stray Esc must never stop the AI; Ctrl+.
 is the Mac's own "cancel the operation". Ctrl+R does not also stop, so pressing it twice

@@ -504,8 +504,8 @@
 <context>
     <name>BoardView</name>
     <message>
-        <source>No tasks yet. Type one below and press Enter.</source>
-        <translation>还没有任务。在下面输入一个，然后按 Enter。</translation>
+        <source>No tasks yet. Type one below and press Enter, or let the AI propose some for a goal.</source>
+        <translation>还没有任务。在下面输入一项并按 Enter，或者说出你的目标，让 AI 为你提出任务。</translation>
     </message>
     <message>
         <source>Add a task…</source>
@@ -1450,6 +1450,10 @@
         <translation>新建任务(&amp;N)</translation>
     </message>
     <message>
+        <source>&amp;Plan with AI…</source>
+        <translation>用 AI 规划(&amp;P)…</translation>
+    </message>
+    <message>
         <source>&amp;Export summary…</source>
         <translation>导出总结(&amp;E)…</translation>
     </message>
@@ -1535,6 +1539,332 @@
     <message>
         <source>Close this note</source>
         <translation>关闭这条提示</translation>
+    </message>
+</context>
+<context>
+    <name>PlanButton</name>
+    <message>
+        <source>Plan with AI…</source>
+        <translation>用 AI 规划…</translation>
+    </message>
+    <message>
+        <source>Say in a sentence what you want to achieve; the AI proposes tasks and you choose which go on your list. Nothing changes until you add them.</source>
+        <translation>用一句话说出你想达成的目标；AI 会提出任务，由你挑选哪些放进清单。在你添加之前，什么都不会改变。</translation>
+    </message>
+</context>
+<context>
+    <name>PlanCard</name>
+    <message>
+        <source>no tasks proposed</source>
+        <translation>没有提出任务</translation>
+    </message>
+    <message>
+        <source>1 task proposed</source>
+        <translation>提出了 1 项任务</translation>
+    </message>
+    <message>
+        <source>%1 tasks proposed</source>
+        <translation>提出了 %1 项任务</translation>
+    </message>
+    <message>
+        <source>1 step</source>
+        <translation>1 步</translation>
+    </message>
+    <message>
+        <source>%1 steps</source>
+        <translation>%1 步</translation>
+    </message>
+    <message>
+        <source>Plan with AI</source>
+        <translation>用 AI 规划</translation>
+    </message>
+    <message>
+        <source>What could come next</source>
+        <translation>接下来可以做什么</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>no file changed</source>
+        <translation>没有改动任何文件</translation>
+    </message>
+</context>
+<context>
+    <name>PlanDialog</name>
+    <message>
+        <source>Suggest next tasks</source>
+        <translation>建议接下来的任务</translation>
+    </message>
+    <message>
+        <source>Plan with AI</source>
+        <translation>用 AI 规划</translation>
+    </message>
+    <message>
+        <source>The AI looks at what the last run did and suggests what could come next.</source>
+        <translation>AI 会查看上次运行做了什么，并建议接下来可以做的事。</translation>
+    </message>
+    <message>
+        <source>Say in a sentence what you want to achieve. The AI looks at the files in this folder and proposes tasks. Nothing is added to your list until you choose.</source>
+        <translation>用一句话说出你想达成的目标。AI 会查看这个文件夹里的文件并提出任务。在你挑选之前，清单不会有任何改动。</translation>
+    </message>
+    <message>
+        <source>Your goal</source>
+        <translation>你的目标</translation>
+    </message>
+    <message>
+        <source>Optional: what you would like next</source>
+        <translation>可选：你接下来想做什么</translation>
+    </message>
+    <message>
+        <source>For example: Plan a birthday party for my daughter</source>
+        <translation>例如：为女儿筹办一场生日聚会</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>规划</translation>
+    </message>
+    <message>
+        <source>Ask the AI for a list of tasks (it changes no files)</source>
+        <translation>请 AI 提出一份任务清单（它不会改动任何文件）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop planning</source>
+        <translation>停止规划</translation>
+    </message>
+    <message>
+        <source>Engine: %1</source>
+        <translation>AI 引擎：%1</translation>
+    </message>
+    <message>
+        <source>The AI engine chosen in the window. Change it there.</source>
+        <translation>主窗口里选定的 AI 引擎。要更换，请在主窗口里选择。</translation>
+    </message>
+    <message>
+        <source>Planning status</source>
+        <translation>规划状态</translation>
+    </message>
+    <message>
+        <source>About this plan</source>
+        <translation>关于这次规划</translation>
+    </message>
+    <message>
+        <source>What should change</source>
+        <translation>需要改什么</translation>
+    </message>
+    <message>
+        <source>What should change? For example: fewer tasks, start with the budget</source>
+        <translation>需要改什么？例如：任务少一些，先从预算开始</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>再试一次</translation>
+    </message>
+    <message>
+        <source>Plan again, taking your note into account</source>
+        <translation>按你的意见重新规划</translation>
+    </message>
+    <message>
+        <source>Add to my list</source>
+        <translation>添加到我的清单</translation>
+    </message>
+    <message>
+        <source>Put the ticked tasks at the end of your list</source>
+        <translation>把勾选的任务添加到清单末尾</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Write your goal first, in a sentence.</source>
+        <translation>请先用一句话写下你的目标。</translation>
+    </message>
+    <message>
+        <source>Planning… the AI is looking at your folder.</source>
+        <translation>正在规划… AI 正在查看你的文件夹。</translation>
+    </message>
+    <message>
+        <source>Stopping after this step…</source>
+        <translation>这一步结束后停止…</translation>
+    </message>
+    <message>
+        <source>Looking at the files in %1…</source>
+        <translation>正在查看 %1 里的文件…</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Searching for %1…</source>
+        <translation>正在查找“%1”…</translation>
+    </message>
+    <message>
+        <source>Looking at %1…</source>
+        <translation>正在查看 %1…</translation>
+    </message>
+    <message>
+        <source>The AI service is busy; trying again in %1 s…</source>
+        <translation>AI 服务正忙，%1 秒后重试…</translation>
+    </message>
+    <message>
+        <source>Tick the tasks you want, change their words if you like, then add them to your list.</source>
+        <translation>勾选你想要的任务，需要的话改改措辞，然后把它们添加到清单。</translation>
+    </message>
+    <message>
+        <source>Planning was stopped. Nothing was added.</source>
+        <translation>规划已停止。没有添加任何任务。</translation>
+    </message>
+    <message>
+        <source>The AI&apos;s tasks did not fit a checklist, even when asked again. Try again, perhaps with a simpler goal.</source>
+        <translation>AI 提出的任务不符合清单的格式，请它重写后仍然不行。请再试一次，也许换一个更简单的目标。</translation>
+    </message>
+    <message>
+        <source>The AI answered without proposing tasks. Try again.</source>
+        <translation>AI 回复了，但没有提出任务。请再试一次。</translation>
+    </message>
+    <message>
+        <source>The AI looked around too long without proposing tasks. Try again with a more specific goal.</source>
+        <translation>AI 查看了太久，却没有提出任务。请换一个更具体的目标再试一次。</translation>
+    </message>
+    <message>
+        <source>Planning took too long. Try again.</source>
+        <translation>规划用时太长。请再试一次。</translation>
+    </message>
+    <message>
+        <source>Planning stopped at your spending limit.</source>
+        <translation>规划在达到你的费用上限时停止了。</translation>
+    </message>
+    <message>
+        <source>Planning did not work: %1</source>
+        <translation>规划没有成功：%1</translation>
+    </message>
+    <message>
+        <source>This plan: %1</source>
+        <translation>这次规划：%1</translation>
+    </message>
+    <message>
+        <source>Add to my list (%1)</source>
+        <translation>添加到我的清单（%1）</translation>
+    </message>
+    <message>
+        <source>Nothing was added: “%1” is already on your list. Untick it or change its words.</source>
+        <translation>没有添加任何任务：“%1”已经在你的清单上。请取消勾选，或者改一下措辞。</translation>
+    </message>
+    <message>
+        <source>Nothing was added: %1</source>
+        <translation>没有添加任何任务：%1</translation>
+    </message>
+</context>
+<context>
+    <name>PlanFlow</name>
+    <message>
+        <source>Added 1 task to your list. Press Run when you are ready.</source>
+        <translation>已把 1 项任务添加到你的清单。准备好后请按“运行”。</translation>
+    </message>
+    <message>
+        <source>Added %1 tasks to your list. Press Run when you are ready.</source>
+        <translation>已把 %1 项任务添加到你的清单。准备好后请按“运行”。</translation>
+    </message>
+    <message>
+        <source>Every task is done. Would you like ideas for what could come next?</source>
+        <translation>所有任务都完成了。想听听接下来可以做什么吗？</translation>
+    </message>
+    <message>
+        <source>Suggest next tasks</source>
+        <translation>建议接下来的任务</translation>
+    </message>
+</context>
+<context>
+    <name>PlanRunner</name>
+    <message>
+        <source>Planning stopped because of an unexpected error. Details were saved to %1.</source>
+        <translation>规划因意外错误而停止。详细信息已保存到 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ProposalList</name>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>How to tell it is done</source>
+        <translation>完成标准</translation>
+    </message>
+    <message>
+        <source>Proposed tasks</source>
+        <translation>提出的任务</translation>
+    </message>
+    <message>
+        <source>Tick the tasks you want. Double-click or press F2 to change a task&apos;s words; drag, or Alt+Up and Alt+Down, to change the order; Delete removes one.</source>
+        <translation>勾选你想要的任务。双击或按 F2 修改任务的措辞；拖动或按 Alt+Up、Alt+Down 调整顺序；按删除键删除一项。</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Move the selected task up (Alt+Up)</source>
+        <translation>把选中的任务上移（Alt+Up）</translation>
+    </message>
+    <message>
+        <source>Move the selected task down (Alt+Down)</source>
+        <translation>把选中的任务下移（Alt+Down）</translation>
+    </message>
+    <message>
+        <source>Take the selected task off this list (Delete)</source>
+        <translation>把选中的任务从这份建议里删除（删除键）</translation>
+    </message>
+    <message>
+        <source>Done when, one per line</source>
+        <translation>完成标准，每行一条</translation>
+    </message>
+    <message>
+        <source>One line each: what shows the task is done</source>
+        <translation>每行一条：怎样看出任务已完成</translation>
+    </message>
+    <message>
+        <source>Options, one per line</source>
+        <translation>选项，每行一个</translation>
+    </message>
+    <message>
+        <source>2 to 4 answers, one per line</source>
+        <translation>2 到 4 个答案，每行一个</translation>
+    </message>
+    <message>
+        <source>Options:</source>
+        <translation>选项：</translation>
+    </message>
+    <message>
+        <source>A decision is a task only you answer; the run stops and asks you to choose.</source>
+        <translation>决定是只有你能回答的任务；运行到这里会停下来请你选择。</translation>
+    </message>
+    <message>
+        <source>Done when:</source>
+        <translation>完成标准：</translation>
+    </message>
+    <message>
+        <source>Your decision: %1</source>
+        <translation>由你决定：%1</translation>
+    </message>
+    <message>
+        <source>A decision: the run stops here and asks you.</source>
+        <translation>这是一个决定：运行到这里会停下来问你。</translation>
     </message>
 </context>
 <context>

@@ -8,7 +8,8 @@ from app.core.board import Board, update_board
 from app.core.conversation import ModelTurn, ToolCall, Usage
 from app.core.events import (EVENT_TYPES, LIVE_ONLY, ChangeAnswered, ChangeAsked,
                              ChangeRefused, ChangeWaiting, FileChanged, HumanNeeded, ModelReplied,
-                             ModelText, NoticeSent, RetryResumed, RetryWaiting, RoundFinished,
+                             ModelText, NoticeSent, PlanFinished, PlanStarted, RetryResumed,
+                             RetryWaiting, RoundFinished,
                              RoundStarted, RunFinished, RunStarted, StepStarted, TaskCompleted,
                              TasksCounted, ToolCalled, ToolRefused, parse_event, try_parse_event)
 from app.core.engine import TRANSIENT, EngineError
@@ -51,6 +52,10 @@ ONE_OF_EACH = [
                   changed_artifacts=["a.md"], steps=3, cost_usd=0.01),
     RunFinished(state="done", exit_reason="all_tasks_done", message="All done.", cost_usd=0.02,
                 usage=USAGE, rounds=2, completed_tasks=5, total_tasks=5),
+    PlanStarted(goal="Plan a party", mode="goal", engine="demo", engine_label="Demo",
+                model="scripted", is_ai=False, max_steps=12),
+    PlanFinished(result="proposed", proposals=5, message="5 tasks proposed.", steps=3,
+                 usage=USAGE, cost_usd=0.0),
 ]
 
 

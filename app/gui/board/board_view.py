@@ -8,8 +8,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QLabel, QLineEdit, QMenu, QStackedLayout,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit, QMenu,
+                               QStackedLayout, QVBoxLayout, QWidget)
 
 from app.core.board import BoardError, Task, TaskRef, one_line
 from app.core import board_verbs as verbs
@@ -18,6 +18,7 @@ from app.gui.board.board_model import BoardItemModel
 from app.gui.board.task_details import TaskDetailsPanel
 from app.gui.board.task_list import TaskListView
 from app.gui.board.undo_bar import UndoBar
+from app.gui.plan.plan_button import make_plan_button
 
 
 class BoardView(QWidget):
@@ -35,6 +36,7 @@ class BoardView(QWidget):
     counts_changed = Signal(int, int)     # done, total
     board_missing = Signal(object)        # Path: there is no TASKS.md there
     error_raised = Signal(str)            # one plain sentence for the person
+    plan_requested = Signal()             # "Plan with AI" was pressed
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -43,14 +45,24 @@ class BoardView(QWidget):
         self._counts: tuple[int, int] | None = None
         self._deferred = None   # a board read while a row was being edited: applied after
         self._deleted: list[tuple[int, Task, dict]] = []   # (row, task, {"removed": ...})
+        self._missing = False   # the folder has no TASKS.md
 
         self._list = TaskListView(self._model, self)
         self._delegate = self._list.delegate
 
-        self._empty = QLabel(self.tr("No tasks yet. Type one below and press Enter."))
-        self._empty.setWordWrap(True)
-        self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._empty.setAccessibleName(self._empty.text())
+        self._empty = QWidget(self)  # an empty board: a line to start with, and Plan with AI
+        empty_text = QLabel(self.tr("No tasks yet. Type one below and press Enter, or let the "
+                                    "AI propose some for a goal."), self._empty)
+        empty_text.setWordWrap(True)
+        empty_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        empty_text.setAccessibleName(empty_text.text())
+        self.empty_plan_button = make_plan_button(self._empty, prominent=True)
+        self.empty_plan_button.clicked.connect(self.plan_requested)
+        empty_layout = QVBoxLayout(self._empty)
+        empty_layout.addStretch(1)
+        empty_layout.addWidget(empty_text)
+        empty_layout.addWidget(self.empty_plan_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        empty_layout.addStretch(1)
         self._stack = QStackedLayout()
         self._stack.addWidget(self._list)
         self._stack.addWidget(self._empty)
@@ -61,6 +73,8 @@ class BoardView(QWidget):
         self._add.setAccessibleName(self.tr("Add a task"))
         self._add.setToolTip(self.tr("Type what you want done and press Enter. It goes at "
                                      "the end of the list (Ctrl+N)."))
+        self.plan_button = make_plan_button(self)
+        self.plan_button.clicked.connect(self.plan_requested)
         self._details = TaskDetailsPanel(self)
 
         layout = QVBoxLayout(self)
@@ -68,7 +82,10 @@ class BoardView(QWidget):
         layout.setSpacing(6)
         layout.addLayout(self._stack, 1)
         layout.addWidget(self._undo_bar)
-        layout.addWidget(self._add)
+        add_row = QHBoxLayout()
+        add_row.addWidget(self._add, 1)
+        add_row.addWidget(self.plan_button)
+        layout.addLayout(add_row)
         layout.addWidget(self._details)
         self._make_actions()
 
@@ -106,6 +123,8 @@ class BoardView(QWidget):
         self._undo_bar.hide()
         self._model.reset_tasks([])
         self._set_readable(False)  # until the first read says it is there
+        self._missing = False
+        self.plan_button.setEnabled(path is not None)
         self._file.open(path)
         self._on_rows_changed()
 
@@ -352,7 +371,7 @@ class BoardView(QWidget):
         self._update_actions()
 
     def _on_rows_changed(self, *_args) -> None:
-        empty = self._model.rowCount() == 0 and self._add.isEnabled()
+        empty = self._model.rowCount() == 0 and (self._add.isEnabled() or self._missing)
         self._stack.setCurrentWidget(self._empty if empty else self._list)
         self._show_details(self._list.currentIndex())
         counts = self._model.counts()
@@ -368,6 +387,7 @@ class BoardView(QWidget):
         self._rows_changed.start()
 
     def _on_board_read(self, board) -> None:
+        self._missing = False
         if not self._add.isEnabled():
             self._set_readable(True)
         if self._model.apply_tasks(board.tasks, keep=self._delegate.editing):
@@ -388,6 +408,7 @@ class BoardView(QWidget):
         self._on_board_read(board)
 
     def _on_board_missing(self, path: Path) -> None:
+        self._missing = True  # an empty folder: Plan with AI makes its first list
         self._model.reset_tasks([])
         self._set_readable(False)
         self.board_missing.emit(path)

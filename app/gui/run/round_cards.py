@@ -205,6 +205,13 @@ class RoundCardList(QScrollArea):
         self.verticalScrollBar().setValue(0)
         return card
 
+    def add_other(self, card: QWidget) -> None:
+        """Another kind of card (a planning round's) on top, among the rounds."""
+        card.setParent(self._inner)
+        self._layout.insertWidget(1, card)
+        self._empty.hide()
+        self.verticalScrollBar().setValue(0)
+
     def show_history(self, runs: list[tuple[str | None, list[RoundView]]]) -> None:
         """Rounds of earlier runs, oldest run first: (started_at, its rounds oldest first)."""
         self.clear()

@@ -1,0 +1,60 @@
+"""A planning round as a card among the rounds: its goal, what came of it, steps, time, cost."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+
+from app.gui.look import look
+
+
+def proposed_words(count: int | None) -> str:
+    """"5 tasks proposed" (None: nothing was proposed)."""
+    if count is None:
+        return QCoreApplication.translate("PlanCard", "no tasks proposed")
+    if count == 1:
+        return QCoreApplication.translate("PlanCard", "1 task proposed")
+    return QCoreApplication.translate("PlanCard", "%1 tasks proposed").replace("%1", str(count))
+
+
+def steps_words(steps: int) -> str:
+    if steps == 1:
+        return QCoreApplication.translate("PlanCard", "1 step")
+    return QCoreApplication.translate("PlanCard", "%1 steps").replace("%1", str(steps))
+
+
+class PlanCard(QFrame):
+    """One planning round. It changed no file, so it opens no evidence: everything is here."""
+
+    def __init__(self, goal: str, proposed: int | None, steps: int, seconds: float | None,
+                 cost_usd: float | None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("planCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(QPalette.ColorRole.Base)
+        head = QLabel(self)
+        head.setTextFormat(Qt.TextFormat.PlainText)
+        head.setText(self.tr("Plan with AI") + "   " + proposed_words(proposed))
+        head.setFont(look.scaled_font(head, 1.0, bold=True))
+        look.set_tone(head, "ok" if proposed else "attention")
+        what = QLabel(goal or self.tr("What could come next"), self)
+        what.setTextFormat(Qt.TextFormat.PlainText)
+        what.setWordWrap(True)
+        numbers = [steps_words(steps)]
+        if seconds is not None:
+            numbers.append(self.tr("%1 s").replace("%1", f"{seconds:.1f}"))
+        if cost_usd is not None:
+            numbers.append(f"${cost_usd:.4f}")
+        numbers.append(self.tr("no file changed"))
+        meta = QLabel(" · ".join(numbers), self)
+        look.set_tone(meta, "muted")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(2)
+        for w in (head, what, meta):
+            layout.addWidget(w)
+        self.setAccessibleName(f"{head.text()}: {what.text()}")
+        self.setAccessibleDescription(meta.text())

@@ -1,0 +1,283 @@
+"""The "Plan with AI" dialog: a goal, the engine in use, Plan; then the proposals to approve.
+
+The board never changes until "Add to my list": planning runs on a worker thread
+(PlanRunner) and may be stopped; adding goes through the core's board verbs off the UI
+thread. "Try again" re-plans with the person's note and the proposals it answers. After a
+finished run the same dialog suggests next tasks ("next" mode), with the run's summaries.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+                               QVBoxLayout, QWidget)
+
+from app.gui.background import run_for
+from app.gui.plan.plan_card import proposed_words, steps_words
+from app.gui.plan.plan_runner import PlanRunner
+from app.gui.plan.proposal_list import ProposalList
+
+if TYPE_CHECKING:
+    from app.core.engine import Engine
+    from app.core.settings import Limits
+
+
+def _add_to_board(root: Path, proposals: list) -> tuple[int, bool]:
+    """On a pool thread: the ticked proposals onto TASKS.md (created if missing)."""
+    from app.core.board import Board
+    from app.core.proposals import add_proposals, check_proposals
+
+    from app.core.board_task import norm
+
+    path = Path(root) / "TASKS.md"
+    board = Board.load(path) if path.exists() else None
+    there = {norm(t.text) for t in board.tasks} if board is not None else set()
+    for p in proposals:  # the person may have added it themselves meanwhile
+        if norm(p.board_text) in there:
+            raise AlreadyOnTheList(p.text)
+        there.add(norm(p.board_text))
+    _, problems = check_proposals([p.to_json() for p in proposals], board)
+    if problems:
+        raise ValueError(problems[0])
+    refs, created = add_proposals(root, proposals)
+    return len(refs), created
+
+
+class AlreadyOnTheList(Exception):
+    """A ticked task reads like one already on the board (or ticked twice)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+
+class PlanDialog(QDialog):
+    """Plan with AI. `make_engine` builds the engine in use (called on the worker thread);
+    `engine_label` names it; `mode` "next" suggests what follows a finished run."""
+
+    tasks_added = Signal(int)  # how many tasks went onto the board
+    planned = Signal(str, object, float)  # the goal, the PlanOutcome, seconds it took
+
+    def __init__(self, root: Path, make_engine: Callable[[], "Engine"], limits: "Limits",
+                 engine_label: str, parent: QWidget | None = None, mode: str = "goal",
+                 engine_is_ai: bool = True):
+        super().__init__(parent)
+        self.root = Path(root)
+        self.mode = mode
+        self._make_engine, self._limits = make_engine, limits
+        self._is_ai = engine_is_ai
+        self._last: list = []
+        self._goal_asked, self._started = "", time.monotonic()
+        self.runner = PlanRunner(self)
+        self.runner.event_received.connect(self._on_event)
+        self.runner.plan_finished.connect(self._on_plan_finished)
+        self.setWindowTitle(self.tr("Suggest next tasks") if mode == "next"
+                            else self.tr("Plan with AI"))
+        self.setAccessibleName(self.windowTitle())
+        self.resize(960, 620)
+
+        intro = QLabel(self.tr(
+            "The AI looks at what the last run did and suggests what could come next.")
+            if mode == "next" else self.tr(
+            "Say in a sentence what you want to achieve. The AI looks at the files in this "
+            "folder and proposes tasks. Nothing is added to your list until you choose."), self)
+        intro.setWordWrap(True)
+        self.goal = QLineEdit(self)
+        self.goal.setAccessibleName(self.tr("Your goal"))
+        self.goal.setPlaceholderText(
+            self.tr("Optional: what you would like next") if mode == "next"
+            else self.tr("For example: Plan a birthday party for my daughter"))
+        self.plan_button = QPushButton(self.tr("Plan"), self)
+        self.plan_button.setDefault(True)
+        self.plan_button.setAccessibleName(self.tr("Plan"))
+        self.plan_button.setToolTip(self.tr("Ask the AI for a list of tasks (it changes no "
+                                            "files)"))
+        self.stop_button = QPushButton(self.tr("Stop"), self)
+        self.stop_button.setAccessibleName(self.tr("Stop planning"))
+        self.stop_button.hide()
+        engine = QLabel(self.tr("Engine: %1").replace("%1", engine_label), self)
+        engine.setToolTip(self.tr("The AI engine chosen in the window. Change it there."))
+        engine.setAccessibleName(engine.text())
+
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.status.setAccessibleName(self.tr("Planning status"))
+        self.card = QLabel(self)  # the planning round as a card: steps, time, cost, outcome
+        self.card.setFrameShape(QFrame.Shape.StyledPanel)
+        self.card.setWordWrap(True)
+        self.card.setAccessibleName(self.tr("About this plan"))
+        self.card.hide()
+        self.list = ProposalList(self)
+        self.list.setEnabled(False)
+        self.list.ticked_changed.connect(self._on_ticked)
+
+        self.note = QLineEdit(self)
+        self.note.setAccessibleName(self.tr("What should change"))
+        self.note.setPlaceholderText(self.tr("What should change? For example: fewer tasks, "
+                                             "start with the budget"))
+        self.again_button = QPushButton(self.tr("Try again"), self)
+        self.again_button.setAccessibleName(self.tr("Try again"))
+        self.again_button.setToolTip(self.tr("Plan again, taking your note into account"))
+        self.add_button = QPushButton(self.tr("Add to my list"), self)
+        self.add_button.setAccessibleName(self.tr("Add to my list"))
+        self.add_button.setToolTip(self.tr("Put the ticked tasks at the end of your list"))
+        self.close_button = QPushButton(self.tr("Close"), self)
+        self.close_button.setAccessibleName(self.tr("Close"))
+        for w in (self.note, self.again_button, self.add_button):
+            w.setEnabled(False)
+
+        top = QHBoxLayout()
+        top.addWidget(self.goal, 1)
+        top.addWidget(self.plan_button)
+        top.addWidget(self.stop_button)
+        again = QHBoxLayout()
+        again.addWidget(self.note, 1)
+        again.addWidget(self.again_button)
+        bottom = QHBoxLayout()
+        bottom.addStretch(1)
+        bottom.addWidget(self.add_button)
+        bottom.addWidget(self.close_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(top)
+        layout.addWidget(engine)
+        layout.addWidget(self.status)
+        layout.addWidget(self.card)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(again)
+        layout.addLayout(bottom)
+
+        self.plan_button.clicked.connect(lambda: self.start_planning())
+        self.goal.returnPressed.connect(lambda: self.start_planning())
+        self.stop_button.clicked.connect(self.stop_planning)
+        self.again_button.clicked.connect(self._on_try_again)
+        self.note.returnPressed.connect(self._on_try_again)
+        self.add_button.clicked.connect(self.add_ticked)
+        self.close_button.clicked.connect(self.close)
+
+    # -- planning --------------------------------------------------------------------------
+    def start_planning(self, note: str = "", previous: list | None = None) -> bool:
+        goal = " ".join(self.goal.text().split())
+        if self.runner.running:
+            return False
+        if not goal and self.mode != "next":
+            self.status.setText(self.tr("Write your goal first, in a sentence."))
+            self.goal.setFocus()
+            return False
+        from app.core.plan_prompt import PlanContext
+
+        self.runner.start(self.root, self._make_engine, self._limits, goal, self.mode,
+                          PlanContext(note=note, previous=list(previous or [])))
+        self._busy(True)
+        self._goal_asked, self._started = goal, time.monotonic()
+        self.status.setText(self.tr("Planning… the AI is looking at your folder."))
+        return True
+
+    def stop_planning(self) -> None:
+        if self.runner.running:
+            self.runner.stop()
+            self.status.setText(self.tr("Stopping after this step…"))
+
+    def _busy(self, busy: bool) -> None:
+        self.plan_button.setVisible(not busy)
+        self.stop_button.setVisible(busy)
+        self.goal.setEnabled(not busy)
+        for w in (self.list, self.note, self.again_button, self.add_button):
+            w.setEnabled(not busy and bool(self._last))
+        if not busy:
+            self._on_ticked(len(self.list.ticked()))
+
+    def _on_event(self, event: Any) -> None:
+        from app.core import events as ev
+
+        if isinstance(event, ev.ToolCalled) and event.tool != "propose_tasks":
+            where = event.arguments.get("path") or event.arguments.get("query") or "."
+            self.status.setText({
+                "list_files": self.tr("Looking at the files in %1…"),
+                "read_file": self.tr("Reading %1…"),
+                "search_files": self.tr("Searching for %1…"),
+            }.get(event.tool, self.tr("Looking at %1…")).replace("%1", str(where)))
+        elif isinstance(event, ev.ModelText) and event.text.strip():
+            self.status.setText("“" + " ".join(event.text.split())[-160:] + "”")
+        elif isinstance(event, ev.RetryWaiting):
+            self.status.setText(self.tr("The AI service is busy; trying again in %1 s…")
+                                .replace("%1", f"{event.seconds:.0f}"))
+
+    def _on_plan_finished(self, outcome: Any) -> None:
+        if outcome.ok:
+            self._last = list(outcome.proposals)
+            self.list.set_proposals(outcome.proposals)
+            self.status.setText(self.tr("Tick the tasks you want, change their words if you "
+                                        "like, then add them to your list."))
+        else:
+            self.status.setText(self._failure_words(outcome.result, outcome.message))
+        self._show_card(outcome)
+        self._busy(False)
+        self.planned.emit(self._goal_asked, outcome, time.monotonic() - self._started)
+        if outcome.ok:
+            self.list.tree.setFocus()
+
+    def _failure_words(self, result: str, message: str) -> str:
+        words = {
+            "cancelled": self.tr("Planning was stopped. Nothing was added."),
+            "rejected": self.tr("The AI's tasks did not fit a checklist, even when asked "
+                                "again. Try again, perhaps with a simpler goal."),
+            "no_proposal": self.tr("The AI answered without proposing tasks. Try again."),
+            "step_limit": self.tr("The AI looked around too long without proposing tasks. "
+                                  "Try again with a more specific goal."),
+            "timeout": self.tr("Planning took too long. Try again."),
+            "budget_exhausted": self.tr("Planning stopped at your spending limit."),
+        }.get(result)
+        return words or self.tr("Planning did not work: %1").replace("%1", message)
+
+    def _show_card(self, outcome: Any) -> None:
+        what = proposed_words(len(outcome.proposals) if outcome.ok else None)
+        parts = [what, steps_words(outcome.steps)]
+        if self._is_ai:
+            parts.append(f"${outcome.cost_usd:.4f}")
+        self.card.setText(self.tr("This plan: %1").replace("%1", " · ".join(parts)))
+        self.card.setAccessibleName(self.card.text())
+        self.card.show()
+
+    def _on_try_again(self) -> None:
+        if self._last or self.mode == "next":
+            self.start_planning(self.note.text().strip(), self.list.proposals() or self._last)
+
+    def _on_ticked(self, count: int) -> None:
+        self.add_button.setEnabled(count > 0 and not self.runner.running)
+        self.add_button.setText(self.tr("Add to my list (%1)").replace("%1", str(count))
+                                if count else self.tr("Add to my list"))
+
+    # -- adding ----------------------------------------------------------------------------
+    def add_ticked(self) -> None:
+        chosen = self.list.ticked()
+        if not chosen or self.runner.running:
+            return
+        self.add_button.setEnabled(False)
+        run_for(self, lambda: _add_to_board(self.root, chosen), self._on_added,
+                self._on_add_failed)
+
+    def _on_added(self, result: tuple[int, bool]) -> None:
+        count, _created = result
+        self.tasks_added.emit(count)
+        self.accept()
+
+    def _on_add_failed(self, exc: BaseException) -> None:
+        if isinstance(exc, AlreadyOnTheList):
+            self.status.setText(self.tr("Nothing was added: “%1” is already on your list. "
+                                        "Untick it or change its words.").replace("%1", exc.text))
+        else:
+            self.status.setText(self.tr("Nothing was added: %1").replace("%1", str(exc)))
+        self._on_ticked(len(self.list.ticked()))
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        self.runner.stop()  # planning ends after its current step; nothing is written
+        super().closeEvent(event)
+
+    def reject(self) -> None:
+        self.runner.stop()
+        super().reject()

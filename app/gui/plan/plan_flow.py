@@ -1,0 +1,81 @@
+"""How the window plans: "Plan with AI" and "Suggest next tasks", for `MainWindow`.
+
+A mixin (like run/run_flow.py): it opens the PlanDialog with the engine chosen in the window,
+puts a card for each planning round among the rounds, shows the board again once the person
+has added tasks, and after a run that finished every task offers "Suggest next tasks".
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+
+class PlanFlow:
+    """For `MainWindow`, which provides `workspace`, `settings`, `picker`, `runner`,
+    `board_view`, `board_notice`, `cards` and `_demo_delay`."""
+
+    plan_dialog = None
+
+    def open_plan(self, mode: str = "goal"):
+        """Open Plan with AI ("next": Suggest next tasks) on the open folder; the dialog."""
+        root = self.workspace
+        if root is None or self.settings is None:
+            return None
+        from app.gui import core_calls
+        from app.gui.plan.plan_dialog import PlanDialog
+
+        if self.plan_dialog is not None:
+            self.plan_dialog.close()
+        settings = self.settings.model_copy(deep=True)
+        engine_id, model, delay = self.picker.engine_id, self.picker.model_name, self._demo_delay()
+        choice = next((c for c in core_calls.engine_choices() if c.id == engine_id), None)
+        label = self.picker.combo.currentText() or engine_id  # as the window names it
+        is_ai = choice.is_ai if choice is not None else True
+        dialog = PlanDialog(root, lambda: core_calls.build_engine(
+            settings, root, engine_id, model=model, demo_delay=delay),
+            core_calls.run_limits(settings), label, self, mode=mode, engine_is_ai=is_ai)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.tasks_added.connect(self._on_plan_added)
+        dialog.planned.connect(lambda goal, outcome, seconds: self._on_planned(
+            goal, outcome, seconds, is_ai))
+        dialog.destroyed.connect(lambda *_: self._forget_plan_dialog(dialog))
+        self.plan_dialog = dialog
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        if mode == "next":
+            dialog.start_planning()
+        else:
+            dialog.goal.setFocus()
+        return dialog
+
+    def _forget_plan_dialog(self, dialog) -> None:
+        if self.plan_dialog is dialog:
+            self.plan_dialog = None
+
+    def _on_planned(self, goal: str, outcome, seconds: float, is_ai: bool) -> None:
+        if not outcome.plan_id:
+            return  # planning never began (no engine): nothing was recorded
+        from app.gui.plan.plan_card import PlanCard
+
+        self.cards.add_other(PlanCard(goal, len(outcome.proposals) if outcome.ok else None,
+                                      outcome.steps, seconds,
+                                      outcome.cost_usd if is_ai else None))
+
+    def _on_plan_added(self, count: int) -> None:
+        root = self.workspace
+        if root is None:
+            return
+        self.board_view.set_board(root / "TASKS.md")  # a new board, or the longer one
+        words = (self.tr("Added 1 task to your list. Press Run when you are ready.") if count == 1
+                 else self.tr("Added %1 tasks to your list. Press Run when you are ready.")
+                 .replace("%1", str(count)))
+        self.board_notice.show_notice(words)  # also read out to a screen reader
+
+    def _offer_next_tasks(self, result) -> None:
+        """After a run that finished every task: offer to suggest what comes next."""
+        if result.state != "done" or self.workspace is None:
+            return
+        self.board_notice.show_notice(
+            self.tr("Every task is done. Would you like ideas for what could come next?"),
+            self.tr("Suggest next tasks"), lambda: self.open_plan("next"))

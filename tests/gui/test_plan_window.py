@@ -1,0 +1,229 @@
+"""Plan with AI in the window: the Demo planner proposes, the person ticks, edits, reorders,
+removes and adds; the board never changes before that; Suggest next tasks after Done."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit
+
+from app.core.board import Board
+from app.core.engine import EngineConfig
+from app.core.settings import Limits
+from app.engines.demo import DemoEngine
+from app.gui.plan.plan_card import PlanCard
+from app.gui.plan.plan_dialog import PlanDialog
+from tests.gui.helpers import open_in
+from tests.gui.test_chinese import chinese  # noqa: F401  (the fixture)
+
+BOARD = b"# Party\r\n\r\nMy notes.\r\n\r\n- [x] Book the garden\r\n"
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    f = tmp_path / "Party"
+    f.mkdir()
+    (f / "ideas.md").write_text("Garden party for 12 children.\n", encoding="utf-8")
+    return f
+
+
+def plan_in(qtbot, dialog: PlanDialog, goal: str) -> None:
+    dialog.goal.setText(goal)
+    with qtbot.waitSignal(dialog.runner.plan_finished, timeout=10_000):
+        qtbot.mouseClick(dialog.plan_button, Qt.MouseButton.LeftButton)
+
+
+def texts(dialog: PlanDialog) -> list[str]:
+    return [p.text for p in dialog.list.proposals()]
+
+
+def standalone(qtbot, folder: Path, delay: float = 0.0, mode: str = "goal") -> PlanDialog:
+    dialog = PlanDialog(folder, lambda: DemoEngine(EngineConfig(options={"delay_s": delay})),
+                        Limits(), "Demo (offline, no AI)", mode=mode, engine_is_ai=False)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
+def test_an_empty_folder_plans_ticks_edits_and_adds_in_the_window(qtbot, window, folder):
+    open_in(qtbot, window, folder)
+    view = window.board_view
+    qtbot.waitUntil(lambda: view.empty_plan_button.isVisible(), timeout=5000)
+    assert view.plan_button.isEnabled()  # beside "Add a task…" as well
+    qtbot.mouseClick(view.empty_plan_button, Qt.MouseButton.LeftButton)
+    dialog = window.plan_dialog
+    assert dialog is not None and dialog.isVisible()
+    plan_in(qtbot, dialog, "Plan a birthday party")
+    assert len(texts(dialog)) == 5 and not (folder / "TASKS.md").exists()
+    tree = dialog.list.tree
+
+    # Edit the first task in place: F2, type, Enter.
+    tree.setCurrentItem(tree.topLevelItem(0))
+    tree.setFocus()
+    qtbot.keyClick(tree, Qt.Key.Key_F2)
+    (editor,) = tree.viewport().findChildren(QLineEdit)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Read ideas.md and list what is decided")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # the delegate commits it a moment later
+    qtbot.waitUntil(lambda: texts(dialog)[0] == "Read ideas.md and list what is decided",
+                    timeout=3000)
+    # Untick the second, move the last one up, remove the fourth with Delete.
+    tree.topLevelItem(1).setCheckState(0, Qt.CheckState.Unchecked)
+    tree.setCurrentItem(tree.topLevelItem(4))
+    qtbot.mouseClick(dialog.list.up, Qt.MouseButton.LeftButton)
+    tree.setCurrentItem(tree.topLevelItem(3))
+    tree.setFocus()
+    removed = texts(dialog)[3]
+    qtbot.keyClick(tree, Qt.Key.Key_Delete)
+    assert removed not in texts(dialog) and len(texts(dialog)) == 4
+    # Change the Done-when line of the first task.
+    tree.setCurrentItem(tree.topLevelItem(0))
+    dialog.list.done_when.setPlainText("decisions.md lists what is decided")
+    wanted = [p for p in dialog.list.ticked()]
+    assert len(wanted) == 3 and "(3)" in dialog.add_button.text()
+    assert not (folder / "TASKS.md").exists()  # nothing written yet
+
+    with qtbot.waitSignal(dialog.tasks_added, timeout=5000):
+        qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    board = Board.load(folder / "TASKS.md")
+    assert [t.text for t in board.tasks] == [p.board_text for p in wanted]
+    assert board.tasks[0].done_when == ["decisions.md lists what is decided"]
+    assert board.tasks[1].is_human and len(board.tasks[1].options) == 2
+    assert board.tasks[2].text.startswith("Write the first version")  # moved above review
+    qtbot.waitUntil(lambda: len(view.model.tasks()) == 3, timeout=5000)
+    assert window.board_notice.isVisible() and "Added 3 tasks" in window.board_notice.text.text()
+    qtbot.waitUntil(lambda: window.plan_dialog is None, timeout=5000)
+    # The planning round is a card among the rounds.
+    cards = window.cards.findChildren(PlanCard)
+    assert len(cards) == 1 and "5 tasks proposed" in cards[0].accessibleName()
+
+
+def test_the_board_never_changes_until_the_person_adds(qtbot, window, folder):
+    (folder / "TASKS.md").write_bytes(BOARD)
+    open_in(qtbot, window, folder)
+    qtbot.waitUntil(lambda: len(window.board_view.model.tasks()) == 1, timeout=5000)
+    qtbot.mouseClick(window.board_view.plan_button, Qt.MouseButton.LeftButton)
+    dialog = window.plan_dialog
+    plan_in(qtbot, dialog, "为女儿筹办生日聚会")
+    assert all("\u4e00" <= p.text[0] <= "\u9fff" or p.text[0] == "“" for p in
+               dialog.list.proposals())
+    dialog.close()
+    assert (folder / "TASKS.md").read_bytes() == BOARD
+
+
+def test_try_again_with_a_note_plans_again_and_keeps_the_list_apart(qtbot, folder):
+    dialog = standalone(qtbot, folder)
+    plan_in(qtbot, dialog, "Write a newsletter")
+    assert dialog.again_button.isEnabled()
+    dialog.note.setText("Keep it to one page")
+    with qtbot.waitSignal(dialog.runner.plan_finished, timeout=10_000):
+        qtbot.mouseClick(dialog.again_button, Qt.MouseButton.LeftButton)
+    outline = dialog.list.proposals()[1]
+    assert any("Keep it to one page" in d for d in outline.done_when)
+    assert not (folder / "TASKS.md").exists()
+
+
+def test_planning_can_be_stopped_and_the_window_never_waits(qtbot, folder):
+    dialog = standalone(qtbot, folder, delay=5.0)
+    dialog.goal.setText("Plan a party")
+    qtbot.mouseClick(dialog.plan_button, Qt.MouseButton.LeftButton)
+    assert dialog.runner.running and dialog.stop_button.isVisible()
+    with qtbot.waitSignal(dialog.runner.plan_finished, timeout=3000) as got:
+        qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
+    assert got.args[0].result == "cancelled"
+    assert "stopped" in dialog.status.text() and not dialog.add_button.isEnabled()
+
+
+def test_an_empty_goal_asks_for_one(qtbot, folder):
+    dialog = standalone(qtbot, folder)
+    qtbot.mouseClick(dialog.plan_button, Qt.MouseButton.LeftButton)
+    assert not dialog.runner.running and "goal" in dialog.status.text()
+
+
+def test_adding_a_task_already_on_the_list_adds_nothing_and_says_so(qtbot, folder):
+    dialog = standalone(qtbot, folder)
+    plan_in(qtbot, dialog, "Plan a party")
+    first = dialog.list.proposals()[0]
+    (folder / "TASKS.md").write_text(f"- [ ] {first.text}\n", encoding="utf-8")
+    before = (folder / "TASKS.md").read_bytes()
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "already on your list" in dialog.status.text(), timeout=5000)
+    assert (folder / "TASKS.md").read_bytes() == before and dialog.isVisible()
+
+
+def test_suggest_next_tasks_after_a_finished_run(qtbot, window, folder):
+    (folder / "TASKS.md").write_text("- [ ] Write the greeting\n", encoding="utf-8")
+    open_in(qtbot, window, folder)
+    qtbot.waitUntil(lambda: len(window.board_view.model.tasks()) == 1, timeout=5000)
+    with qtbot.waitSignal(window.run_ended, timeout=20_000):
+        window.start_run()
+    notice = window.board_notice
+    assert notice.isVisible() and notice.action.text() == "Suggest next tasks"
+    qtbot.mouseClick(notice.action, Qt.MouseButton.LeftButton)
+    dialog = window.plan_dialog
+    assert dialog.windowTitle() == "Suggest next tasks"
+    qtbot.waitUntil(lambda: not dialog.runner.running and bool(dialog.list.proposals()),
+                    timeout=10_000)
+    assert len(dialog.list.proposals()) == 3 and dialog.list.proposals()[1].human
+
+
+def test_plan_with_ai_in_chinese_shows_no_english_word_of_ours(qtbot, chinese, tmp_path,
+                                                                monkeypatch):
+    from app.core.settings import Settings
+    from app.gui.main_window import MainWindow
+    from tests.gui.test_chinese import english_words, visible_texts
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    folder = tmp_path / "聚会"
+    folder.mkdir()
+    window = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
+    window.show()
+    try:
+        open_in(qtbot, window, folder)
+        qtbot.waitUntil(lambda: window.board_view.empty_plan_button.isVisible(), timeout=5000)
+        texts = visible_texts(window.board_view)
+        dialog = window.open_plan()
+        texts.update(visible_texts(dialog))
+        plan_in(qtbot, dialog, "为女儿筹办一场生日聚会")
+        for row in range(dialog.list.tree.topLevelItemCount()):
+            item = dialog.list.tree.topLevelItem(row)
+            dialog.list.tree.setCurrentItem(item)
+            texts.update({f"row {row} {c}": item.text(c) for c in (0, 1)})
+            texts.update({f"row {row} tip {c}": item.toolTip(c) for c in (0, 1)})
+            texts.update(visible_texts(dialog))
+        with qtbot.waitSignal(dialog.tasks_added, timeout=5000):
+            dialog.add_button.click()
+        texts.update(visible_texts(window.board_notice))
+        texts.update(visible_texts(window.cards))
+        english = {where: english_words(text) for where, text in texts.items()
+                   if english_words(text)}
+        assert "\n".join(f"{k} -> {v}" for k, v in english.items()) == ""
+        assert len(texts) > 40
+    finally:
+        window.close()
+
+
+def test_closing_the_dialog_while_planning_stops_it_quietly(qtbot, folder, tmp_path,
+                                                            monkeypatch):
+    from app.core.crash import crash_dir
+    from app.core.plan_records import read_plans
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    dialog = PlanDialog(folder, lambda: DemoEngine(EngineConfig(options={"delay_s": 0.3})),
+                        Limits(), "Demo", engine_is_ai=False)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    dialog.goal.setText("Plan a party")
+    dialog.start_planning()
+    runner = dialog.runner
+    qtbot.waitUntil(lambda: (folder / ".harness" / "plans").is_dir(), timeout=5000)
+    dialog.close()
+    qtbot.wait(50)  # the dialog is deleted while planning still runs on its thread
+    assert runner.wait(5)  # the worker ends after its current step
+    qtbot.waitUntil(lambda: read_plans(folder) and read_plans(folder)[0].result != "planning",
+                    timeout=5000)
+    assert read_plans(folder)[0].result == "cancelled"
+    assert not crash_dir().exists() or not any(crash_dir().iterdir())
+    assert not (folder / "TASKS.md").exists()
