@@ -58,7 +58,8 @@ def print_lessons(path: str, include_dismissed: bool) -> int:
           f"(lines in {language}, the language of the folder's files):")
     for lesson in shown:
         print()
-        state = {"accepted": f" [accepted {lesson.decided_at[:16].replace('T', ' ')} UTC]",
+        when = (lesson.decided_at or "")[:16].replace("T", " ")
+        state = {"accepted": f" [accepted {when} UTC]",
                  "dismissed": " [dismissed]"}.get(lesson.state, "")
         print(f"{lesson.number}. {headline(lesson)}{state}")
         runs_seen = len(lesson.runs)

@@ -41,18 +41,24 @@ def _seen(run: RunHistory, kind: str, subject: str, round_no: int, detail: str =
                     " ".join(detail.split())[:300])
 
 
+def _path_refused(e: ToolRefused) -> bool:
+    """The refusal was about the path itself (the sandbox's sentences start "Refused"), not
+    about how the tool was called."""
+    path = e.arguments.get("path")
+    return isinstance(path, str) and bool(path) and (e.reason.startswith("Refused")
+                                                     or path in e.reason)
+
+
 def refused_paths(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
     """The harness refused a tool call on a path (outside the folder, a protected file)."""
     return [_seen(run, "refused_path", str(e.arguments["path"]), e.round, e.reason)
-            for e in run.events if isinstance(e, ToolRefused)
-            and isinstance(e.arguments.get("path"), str)]
+            for e in run.events if isinstance(e, ToolRefused) and _path_refused(e)]
 
 
 def refused_tools(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
-    """The harness refused a tool call that names no path (a tool used the wrong way)."""
+    """The harness refused a tool call for how it was made (no such tool, bad arguments)."""
     return [_seen(run, "refused_tool", e.tool, e.round, e.reason)
-            for e in run.events if isinstance(e, ToolRefused)
-            and not isinstance(e.arguments.get("path"), str)]
+            for e in run.events if isinstance(e, ToolRefused) and not _path_refused(e)]
 
 
 def tool_errors(run: RunHistory, folder: FolderHistory) -> list[Sighting]:

@@ -15,16 +15,22 @@ _SAMPLE = 20_000  # characters of each file looked at to tell its language
 
 
 def folder_language(root: Path) -> str:
-    """"zh_CN" when the folder's AGENTS.md, or else its TASKS.md, is written in Chinese."""
+    """"zh_CN" when the folder's AGENTS.md, or else its TASKS.md, is written in Chinese. On
+    the board only the person's own task lines count: the harness's HUMAN notes and their
+    details are in English whatever the person writes."""
     for name in ("AGENTS.md", "TASKS.md"):
         try:
             with open(root / name, encoding="utf-8", errors="replace") as fh:
                 text = fh.read(_SAMPLE)
         except OSError:
             continue
+        if name == "TASKS.md":
+            text = "\n".join(x for x in text.splitlines()
+                             if x[:1] not in (" ", "\t") and "HUMAN" not in x.upper())
         letters = [c for c in text if c.isalpha()]
         if letters:
-            return "zh_CN" if len(_CJK.findall(text)) * 4 >= len(letters) else "en"
+            # A Chinese character says as much as a word: a tenth of the letters is a lot.
+            return "zh_CN" if len(_CJK.findall(text)) * 10 >= len(letters) else "en"
     return "en"
 
 
