@@ -6,30 +6,9 @@ from __future__ import annotations
 import argparse
 
 from app.core.lessons.lessons import Lesson, find_lessons
+from app.core.lessons.words import headline
 
 _EVIDENCE_SHOWN = 5
-HEADLINES = {
-    "refused_path": "The harness refused {subject} {count}",
-    "refused_tool": "The harness refused {subject} {count} (a tool used the wrong way)",
-    "tool_error": "{subject} answered with an error {count}",
-    "reread": "{subject} was read in {count_rounds} that made no progress",
-    "text_only": "The AI answered without using a tool {count}",
-    "long_round": "Rounds ran long without finishing {count}",
-    "repeated_call": "The harness corrected the AI for repeating {subject} {count}",
-    "gave_up": "A round gave up on “{subject}” and said what it found",
-    "undone": "You undid changes to {subject} {count}",
-    "asked_again": "The AI asked again what you already decided: “{subject}” {count}",
-}
-
-
-def _times(n: int) -> str:
-    return "once" if n == 1 else f"{n} times"
-
-
-def headline(lesson: Lesson) -> str:
-    rounds = f"{lesson.count} round{'s' if lesson.count != 1 else ''}"
-    return HEADLINES.get(lesson.kind, "{subject} {count}").format(
-        subject=lesson.subject or lesson.kind, count=_times(lesson.count), count_rounds=rounds)
 
 
 def evidence_lines(lesson: Lesson) -> list[str]:
@@ -61,7 +40,7 @@ def print_lessons(path: str, include_dismissed: bool) -> int:
         when = (lesson.decided_at or "")[:16].replace("T", " ")
         state = {"accepted": f" [accepted {when} UTC]",
                  "dismissed": " [dismissed]"}.get(lesson.state, "")
-        print(f"{lesson.number}. {headline(lesson)}{state}")
+        print(f"{lesson.number}. {headline(lesson.kind, lesson.subject, lesson.count)}{state}")
         runs_seen = len(lesson.runs)
         print(f"   Evidence ({lesson.count} in {runs_seen} run{'s' if runs_seen != 1 else ''}):")
         print("\n".join(evidence_lines(lesson)))

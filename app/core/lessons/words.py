@@ -84,3 +84,26 @@ def proposed_line(kind: str, subject: str, seen: list[Sighting], lang: str) -> s
                 if zh else f"I already decided “{s}”: {detail}. Follow that answer and do "
                 f"not ask it again.")
     return _cut(f"{kind}: {s}")
+
+
+HEADLINES = {
+    "refused_path": "The harness refused {subject} {count}",
+    "refused_tool": "The harness refused {subject} {count} (a tool used the wrong way)",
+    "tool_error": "{subject} answered with an error {count}",
+    "reread": "{subject} was read in {rounds} that made no progress",
+    "text_only": "The AI answered without using a tool {count}",
+    "long_round": "Rounds ran long without finishing {count}",
+    "repeated_call": "The harness corrected the AI for repeating {subject} {count}",
+    "gave_up": "A round gave up on “{subject}” and said what it found",
+    "undone": "You undid changes to {subject} {count}",
+    "asked_again": "The AI asked again what you already decided: “{subject}” {count}",
+}
+
+
+def headline(kind: str, subject: str, count: int) -> str:
+    """What a lesson is about, in one English line (the command line and the export; the
+    window words its own, translated)."""
+    times = "once" if count == 1 else f"{count} times"
+    rounds = f"{count} round{'s' if count != 1 else ''}"
+    return HEADLINES.get(kind, "{subject} {count}").format(
+        subject=_cut(subject, 120) or kind, count=times, rounds=rounds)
