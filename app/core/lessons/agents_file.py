@@ -17,7 +17,11 @@ BOM = b"\xef\xbb\xbf"
 
 
 class InstructionsFull(UsageError):
-    """The line would take AGENTS.md past the cap."""
+    """The line would take AGENTS.md past the cap; `size` is how long it would be."""
+
+    def __init__(self, message: str, size: int):
+        super().__init__(message)
+        self.size = size
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,6 @@ def add_line(root: Path | str, line: str) -> bool:
         raise InstructionsFull(
             f"AGENTS.md would be {size:,} characters with this line, past the "
             f"{MAX_INSTRUCTIONS_CHARS:,} the AI reads; shorten AGENTS.md first. Nothing was "
-            "added.")
+            "added.", size)
     atomic_write_bytes(ins.path, new)
     return True
