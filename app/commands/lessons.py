@@ -13,13 +13,15 @@ _EVIDENCE_SHOWN = 5
 
 def evidence_lines(lesson: Lesson) -> list[str]:
     out = []
-    for ev in lesson.evidence[:_EVIDENCE_SHOWN]:
+    places = lesson.places()
+    for ev, n in places[:_EVIDENCE_SHOWN]:
         where = f"run {ev.run_number}, round {ev.round}"
         task = f" — {ev.task}" if ev.task else ""
+        times = f" ({n} times)" if n > 1 else ""
         detail = f": {ev.detail}" if ev.detail and lesson.kind != "gave_up" else ""
-        out.append(f"     · {where}{task}{detail}")
-    if len(lesson.evidence) > _EVIDENCE_SHOWN:
-        out.append(f"     · and {len(lesson.evidence) - _EVIDENCE_SHOWN} more")
+        out.append(f"     · {where}{task}{times}{detail}")
+    if len(places) > _EVIDENCE_SHOWN:
+        out.append(f"     · and {len(places) - _EVIDENCE_SHOWN} more rounds")
     return out
 
 

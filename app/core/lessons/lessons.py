@@ -59,6 +59,13 @@ class Lesson(Record):
     decided_at: str | None = None  # when accepted or dismissed
     effect: Effect | None = None   # accepted lessons only
 
+    def places(self) -> list[tuple[Evidence, int]]:
+        """Each round the cause showed in once, with how many times it showed there."""
+        out: dict[tuple[str, int], list] = {}
+        for ev in self.evidence:
+            out.setdefault((ev.run_id, ev.round), [ev, 0])[1] += 1
+        return [(ev, n) for ev, n in out.values()]
+
     @property
     def files(self) -> list[str]:
         return [self.subject] if self.kind in ("refused_path", "reread", "undone") else []

@@ -59,6 +59,9 @@ class LessonsDialog(QDialog):
 
         self.lesson_list = QListWidget(self)
         self.lesson_list.setObjectName("lessonList")
+        self.lesson_list.setWordWrap(True)  # whole headlines, no sideways scrolling
+        self.lesson_list.setSpacing(2)
+        self.lesson_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         look.set_accessible(self.lesson_list, self.tr("Lessons"))
         self.lesson_list.currentRowChanged.connect(self._on_row_changed)
 
@@ -104,6 +107,7 @@ class LessonsDialog(QDialog):
         where = QLabel(self.tr("Where it happened"), self)
         where.setBuddy(self.evidence)
         proposed = QLabel(self.tr("Proposed line"), self)
+        self.line_title = proposed
         for label in (where, proposed, self.preview_title):
             label.setFont(look.scaled_font(label, 1.0, bold=True))
         detail = QWidget(self)
@@ -173,12 +177,15 @@ class LessonsDialog(QDialog):
 
     def _evidence_html(self, lesson) -> str:
         rows = []
-        for i, ev in enumerate(lesson.evidence[:_EVIDENCE_SHOWN]):
+        places = lesson.places()
+        for ev, n in places[:_EVIDENCE_SHOWN]:
             where = self.tr("Run %1, round %2").replace("%1", str(ev.run_number)) \
                 .replace("%2", str(ev.round))
             task = f" — {escape(_short(ev.task, 90))}" if ev.task else ""
-            rows.append(f'<a href="ev:{i}">{escape(where)}</a>{task}')
-        more = len(lesson.evidence) - _EVIDENCE_SHOWN
+            times = " (" + escape(self.tr("%1 times").replace("%1", str(n))) + ")" if n > 1 else ""
+            rows.append(f'<a href="ev:{lesson.evidence.index(ev)}">{escape(where)}</a>'
+                        f'{task}{times}')
+        more = len(places) - _EVIDENCE_SHOWN
         if more > 0:
             rows.append(escape(self.tr("and %1 more").replace("%1", str(more))))
         return "<br>".join(rows)
@@ -240,10 +247,12 @@ class LessonsDialog(QDialog):
         look.set_tone(self.state_label, "ok" if lesson.state == "accepted" else "muted")
         self.evidence.setText(self._evidence_html(lesson))
         look.set_accessible(self.evidence, self.tr("Where it happened: %1 places")
-                            .replace("%1", str(len(lesson.evidence))))
+                            .replace("%1", str(len(lesson.places()))))
         self.line_label.setText(lesson.line)
         look.set_accessible(self.line_label, lesson.line)
         accepted = lesson.state == "accepted"
+        self.line_title.setText(self.tr("Line in AGENTS.md") if accepted
+                                else self.tr("Proposed line"))
         self.preview_title.setText(self.tr("AGENTS.md now") if accepted
                                    else self.tr("AGENTS.md as it will read"))
         self.accept_button.setEnabled(not accepted)

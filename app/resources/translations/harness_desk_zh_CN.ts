@@ -1298,6 +1298,10 @@
         <translation>出现在哪里：共 %1 处</translation>
     </message>
     <message>
+        <source>Line in AGENTS.md</source>
+        <translation>AGENTS.md 里的这句话</translation>
+    </message>
+    <message>
         <source>AGENTS.md now</source>
         <translation>现在的 AGENTS.md</translation>
     </message>
