@@ -120,3 +120,17 @@ def test_the_lines_follow_the_folders_language(tmp_path):
     reread = next(x for x in lessons if x.kind == "reread")
     assert reread.line == reread.lines["zh_CN"] and "notes.md" in reread.line
     assert reread.lines["en"].startswith("Read notes.md once")
+
+
+def test_an_undo_that_had_nothing_to_put_back_is_not_counted(tmp_path):
+    from app.core.undo import undo_round
+
+    ws = board_workspace(tmp_path, BOARD, {"summary.md": "mine\n"})
+    run(ws, done())
+    (ws.root / "summary.md").write_text("mine\n", encoding="utf-8")  # the person put it back
+    report = undo_round(ws.root, 1)
+    assert report.unchanged == ["summary.md"] and not report.restored
+    assert seen(ws, d.undone_rounds) == []
+    (ws.root / "summary.md").write_text("x\n", encoding="utf-8")     # as the round left it
+    assert undo_round(ws.root, 1).restored == ["summary.md"]
+    assert [(s.subject, s.round) for s in seen(ws, d.undone_rounds)] == [("summary.md", 1)]
