@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.engines.fake_servers import FakeServer
+from tests.engines.fake_servers import FakeServer, claude_stream, text_block
 from tests.lesson_runs import BOARD, KEY, MESSAGES, refused_then_done, words, workspace
 
 from .conftest import DONE, USAGE, Cli, assert_plain_error
@@ -51,6 +51,25 @@ def test_lessons_lists_numbered_lessons_with_evidence_and_line(cli, refused_twic
     assert "Proposed line: Do not use ../outside/secret.txt" in res.out
     assert "--accept 1" in res.out
     assert (refused_twice / "AGENTS.md").read_bytes() == b"# Rules\r\nBe kind.\r\n"
+
+
+def test_reword_asks_the_ai_once_and_keeps_the_evidence(cli, server, refused_twice):
+    asked = len(server.bodies(MESSAGES))
+    server.push(MESSAGES, claude_stream([text_block(
+        '["Never open ../outside/secret.txt; it is outside this folder."]')]))
+    env = dict(cli.env, ANTHROPIC_API_KEY=KEY, NO_PROXY="127.0.0.1", no_proxy="127.0.0.1")
+    res = cli("lessons", refused_twice, "--reword", "--engine", "anthropic", "--base-url",
+              server.url, env=env)
+    assert res.code == 0, res
+    assert res.out.startswith("1 line reworded by Claude (Anthropic); the lessons and their "
+                              "evidence are the harness's own.")
+    assert "Proposed line: Never open ../outside/secret.txt; it is outside this folder. " \
+           "(reworded by AI)" in res.out
+    assert "· run 2, round 1 — Write the summary again: Refused" in res.out
+    assert len(server.bodies(MESSAGES)) == asked + 1
+    res = cli("lessons", refused_twice, "--reword", "--engine", "demo")
+    assert res.code == 1 and res.err.strip() == \
+        "Rewording needs an AI engine; choose one with --engine."
 
 
 def test_accept_adds_the_line_and_later_listings_show_its_effect(cli, server, refused_twice):
