@@ -105,6 +105,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--yes", action="store_true",
                    help="do not ask before planning on a home or system folder")
 
+    s = sub.add_parser("lessons", help="lessons from this folder's runs, for AGENTS.md")
+    s.add_argument("path")
+    what = s.add_mutually_exclusive_group()
+    what.add_argument("--accept", type=_positive_int, metavar="N",
+                      help="add lesson N's line to AGENTS.md")
+    what.add_argument("--dismiss", type=_positive_int, metavar="N", help="hide lesson N")
+    what.add_argument("--reword", action="store_true",
+                      help="ask an AI engine once to word the open lessons' lines more clearly")
+    s.add_argument("--all", action="store_true", help="also list dismissed lessons")
+    s.add_argument("--engine", help="the engine --reword uses (default: the one in settings)")
+    s.add_argument("--model")
+    s.add_argument("--base-url")
+
     s = sub.add_parser("engines", help="list engines and whether each is ready")
     s.add_argument("--json", action="store_true")
 
@@ -146,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     # on the first validation, a sixth of what `status` costs.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     commands = {"init", "run", "status", "watch", "decide", "undo", "export", "engines", "open",
-                "self-test", "plan"}
+                "self-test", "plan", "lessons"}
     # `harness-desk [PATH]` opens the app: route a bare path to the `open` command.
     if argv and argv[0] not in commands and (not argv[0].startswith("-")
                                              or argv[0].split("=")[0] == "--lang"):
@@ -211,6 +224,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             from app.commands.plan import cmd_plan
 
             return cmd_plan(args)
+        if args.command == "lessons":
+            from app.commands.lessons import cmd_lessons
+
+            return cmd_lessons(args)
         if args.command == "engines":
             from app.commands.engines import cmd_engines
 

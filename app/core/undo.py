@@ -11,7 +11,7 @@ from app.core.blobs import BlobStore, DamagedCopy, sha256_bytes, sha256_file  # 
 from app.core.errors import HarnessError, UsageError
 from app.core.files import (atomic_write_bytes, atomic_write_json, fitted_name,  # noqa: F401
                             name_limit, read_json)
-from app.core.records import read_rounds
+from app.core.records import now_iso, read_rounds
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.workspace import Workspace
 
@@ -211,7 +211,19 @@ def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path
             report.failed.append(rel)
             report.messages.append(f"Could not restore {rel}: "
                                    f"{str(exc.strerror or exc).rstrip('.')}.")
+    _mark_undone(manifest_path, manifest, report)
     return report
+
+
+def _mark_undone(manifest_path: Path | str, manifest: dict, report: UndoReport) -> None:
+    """Note in the record that the person took the round back (the lessons learn from it).
+    Only a note: a record that cannot be rewritten leaves the undo as it is."""
+    if not (report.restored or report.removed or report.kept_both):
+        return
+    try:
+        atomic_write_json(manifest_path, {**manifest, "undone_at": now_iso()})
+    except OSError:
+        pass
 
 
 def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict, n: int,

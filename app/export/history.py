@@ -11,6 +11,8 @@ from pydantic import BaseModel, Field
 
 from app import NAME, __version__
 from app.core.conversation import Usage
+from app.core.lessons.lessons import Lesson, find_lessons
+from app.core.lessons.words import headline
 from app.core.redact import redact
 from app.core.workspace import Workspace
 from app.export.markdown import (format_cost, format_duration,
@@ -36,6 +38,7 @@ class HistorySummary(BaseModel):
     is_ai: bool = False  # any run used an AI
     price_known: bool = True
     decisions: list[RunDecision] = Field(default_factory=list)
+    lessons: list[Lesson] = Field(default_factory=list)  # accepted and open, not dismissed
     generated_at: str = ""
     app: str = f"{NAME} {__version__}"
 
@@ -59,6 +62,7 @@ def build_history(workspace_root: Path | str) -> HistorySummary:
         tasks_total=latest.tasks_total, usage=usage, cost_usd=sum(r.cost_usd for r in runs),
         is_ai=any(r.is_ai for r in runs), price_known=all(r.price_known for r in runs),
         decisions=_decisions(runs),
+        lessons=find_lessons(ws.root, save_numbers=False).shown(),
         generated_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
 
@@ -121,6 +125,7 @@ def render_history_markdown(h: HistorySummary) -> str:
         if d.recommendation:
             out.append(f"- **Recommendation:** {md_cell(d.recommendation)}")
         out += [f"- **Answer:** {md_cell(d.answer) if d.answer else '*not answered yet*'}", ""]
+    out += _lessons_markdown(h.lessons)
     for i, run in enumerate(h.runs, 1):
         out += [f"## Run {i}: {format_time(run.started_at)}", "",
                 f"{md_cell(_engine(run))} · {md_cell(run.ending)} · run {md_code(run.run_id)}",
@@ -143,6 +148,27 @@ def render_history_markdown(h: HistorySummary) -> str:
                 out += [f"Error: {md_text(r.error)}", ""]
     out += ["---", "", f"Made by {md_cell(h.app)} on {format_time(h.generated_at)}.", ""]
     return redact("\n".join(out))
+
+
+def _lessons_markdown(lessons: list[Lesson]) -> list[str]:
+    """The lessons learned from these runs, what was done with each, and its effect since."""
+    out = ["## Lessons", ""]
+    if not lessons:
+        return out + ["No lessons were found in these runs.", ""]
+    for x in lessons:
+        out += [f"### Lesson {x.number}: {md_cell(headline(x.kind, x.subject, x.count))}", ""]
+        where = ", ".join(f"run {e.run_number} round {e.round}" for e in x.evidence[:8])
+        more = f" and {len(x.evidence) - 8} more" if len(x.evidence) > 8 else ""
+        out.append(f"- **Seen in:** {where}{more}")
+        if x.state == "accepted":
+            out.append(f"- **Accepted:** {format_time(x.decided_at)}; in AGENTS.md: "
+                       f"{md_cell(x.line)}")
+            if x.effect is not None:
+                out.append(f"- **Effect:** {md_cell(x.effect.sentence())}")
+        else:
+            out.append(f"- **Proposed line (not accepted):** {md_cell(x.line)}")
+        out.append("")
+    return out
 
 
 def render_history(h: HistorySummary, fmt: str, locale=None) -> bytes:

@@ -131,6 +131,7 @@ class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         page.run_panel.continue_requested.connect(self._on_continue_requested)
         page.run_panel.stop_requested.connect(self.stop_run)
         page.run_panel.export_requested.connect(self.export_summary)
+        page.run_panel.lessons_requested.connect(self.show_lessons)
         from app.gui.run.history_picker import HistoryFlow
 
         self.history = HistoryFlow(self, page.history_picker, page.cards)
@@ -181,6 +182,12 @@ class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
             self.run_panel, ("running",)), "Ctrl+.", "stop")
         add(run_menu, self.tr("Answer the open &decision…"), lambda: self.show_decision(),
             "Ctrl+D", "decision")
+        add(run_menu, self.tr("&Lessons from this folder's runs…"), self.show_lessons)
+
+    def show_lessons(self) -> None:
+        from app.gui.lessons.lessons_flow import open_lessons
+
+        open_lessons(self)
 
     def focus_new_task(self) -> None:
         """Put the cursor in "Add a task…" (Ctrl+N), when a folder is open."""

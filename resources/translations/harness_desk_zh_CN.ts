@@ -1432,6 +1432,189 @@
     </message>
 </context>
 <context>
+    <name>LessonsDialog</name>
+    <message>
+        <source>Lessons from this folder&apos;s runs</source>
+        <translation>从这个文件夹的运行中得到的经验</translation>
+    </message>
+    <message>
+        <source>The harness looked through this folder&apos;s runs for what went wrong or was wasteful. Accepting a lesson adds its line to AGENTS.md, the standing instructions the AI reads at the start of every round. Nothing is added without your Accept.</source>
+        <translation>本程序查看了这个文件夹的各次运行，找出出错或白费功夫的地方。接受一条经验，就会把它的那句话加到 AGENTS.md 里——AI 每一轮开始时都会读的长期指示。不经您接受，什么都不会加进去。</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>经验</translation>
+    </message>
+    <message>
+        <source>Open a round to see what it did</source>
+        <translation>打开某一轮，看看它做了什么</translation>
+    </message>
+    <message>
+        <source>AGENTS.md as it will read</source>
+        <translation>加上之后的 AGENTS.md</translation>
+    </message>
+    <message>
+        <source>&amp;Accept: add to AGENTS.md</source>
+        <translation>接受：加到 AGENTS.md(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Accept: add to AGENTS.md</source>
+        <translation>接受：加到 AGENTS.md</translation>
+    </message>
+    <message>
+        <source>Adds the proposed line at the end of AGENTS.md</source>
+        <translation>把建议的这句话加到 AGENTS.md 的末尾</translation>
+    </message>
+    <message>
+        <source>&amp;Dismiss</source>
+        <translation>不采纳(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>不采纳</translation>
+    </message>
+    <message>
+        <source>Hides this lesson; AGENTS.md is not changed</source>
+        <translation>隐藏这条经验；AGENTS.md 不会改动</translation>
+    </message>
+    <message>
+        <source>Where it happened</source>
+        <translation>出现在哪里</translation>
+    </message>
+    <message>
+        <source>Proposed line</source>
+        <translation>建议加入的一句话</translation>
+    </message>
+    <message>
+        <source>Reading this folder&apos;s runs…</source>
+        <translation>正在读取这个文件夹的运行记录…</translation>
+    </message>
+    <message>
+        <source>once</source>
+        <translation>1 次</translation>
+    </message>
+    <message>
+        <source>%1 times</source>
+        <translation>%1 次</translation>
+    </message>
+    <message>
+        <source>The harness refused %1 %2</source>
+        <translation>本程序拒绝了 %1，共 %2</translation>
+    </message>
+    <message>
+        <source>The harness refused %1 %2 (a tool used the wrong way)</source>
+        <translation>本程序拒绝了 %1，共 %2（工具用法不对）</translation>
+    </message>
+    <message>
+        <source>%1 answered with an error %2</source>
+        <translation>%1 出错，共 %2</translation>
+    </message>
+    <message>
+        <source>%1 was read in round after round that made no progress (%2)</source>
+        <translation>%1 在一轮又一轮没有进展的尝试中被反复读取（%2）</translation>
+    </message>
+    <message>
+        <source>The AI answered without using a tool %2</source>
+        <translation>AI 回复时没有使用工具，共 %2</translation>
+    </message>
+    <message>
+        <source>Rounds ran long without finishing %2</source>
+        <translation>有几轮做了很久也没完成，共 %2</translation>
+    </message>
+    <message>
+        <source>The harness corrected the AI for repeating %1 %2</source>
+        <translation>AI 重复调用 %1，本程序纠正了它，共 %2</translation>
+    </message>
+    <message>
+        <source>A round gave up on “%1” and said what it found</source>
+        <translation>有一轮放弃了“%1”，并说明了它的发现</translation>
+    </message>
+    <message>
+        <source>You undid changes to %1 %2</source>
+        <translation>您撤销了对 %1 的修改，共 %2</translation>
+    </message>
+    <message>
+        <source>The AI asked again what you already decided: “%1” (%2)</source>
+        <translation>AI 又问了您已经决定过的问题：“%1”（%2）</translation>
+    </message>
+    <message>
+        <source>Seen in 1 run</source>
+        <translation>出现在 1 次运行中</translation>
+    </message>
+    <message>
+        <source>Seen in %1 runs</source>
+        <translation>出现在 %1 次运行中</translation>
+    </message>
+    <message>
+        <source>Accepted on %1</source>
+        <translation>于 %1 接受</translation>
+    </message>
+    <message>
+        <source>since accepted: %1 of %2 runs showed it again</source>
+        <translation>接受以后：%2 次运行中有 %1 次再次出现</translation>
+    </message>
+    <message>
+        <source>Run %1, round %2</source>
+        <translation>第 %1 次运行，第 %2 轮</translation>
+    </message>
+    <message>
+        <source>and %1 more</source>
+        <translation>另有 %1 处</translation>
+    </message>
+    <message>
+        <source>The lessons could not be read from this folder&apos;s records.</source>
+        <translation>无法从这个文件夹的记录中读取经验。</translation>
+    </message>
+    <message>
+        <source>No lessons yet: the runs of this folder showed nothing that needs a standing instruction.</source>
+        <translation>还没有经验：这个文件夹的运行中没有出现需要写成长期指示的问题。</translation>
+    </message>
+    <message>
+        <source>Where it happened: %1 places</source>
+        <translation>出现在哪里：共 %1 处</translation>
+    </message>
+    <message>
+        <source>Line in AGENTS.md</source>
+        <translation>AGENTS.md 里的这句话</translation>
+    </message>
+    <message>
+        <source>AGENTS.md now</source>
+        <translation>现在的 AGENTS.md</translation>
+    </message>
+    <message>
+        <source>Reading AGENTS.md…</source>
+        <translation>正在读取 AGENTS.md…</translation>
+    </message>
+    <message>
+        <source>AGENTS.md cannot be added to: it is not an ordinary text file in this folder.</source>
+        <translation>无法往 AGENTS.md 里添加：它不是这个文件夹里的普通文本文件。</translation>
+    </message>
+    <message>
+        <source>With this line AGENTS.md would be %1 characters, more than the 4,000 the AI reads. Shorten AGENTS.md first.</source>
+        <translation>加上这句话后 AGENTS.md 会有 %1 个字符，超过 AI 读取的 4,000 个字符。请先把 AGENTS.md 缩短。</translation>
+    </message>
+    <message>
+        <source>Added to AGENTS.md. The next rounds read it.</source>
+        <translation>已加到 AGENTS.md。之后的每一轮都会读到它。</translation>
+    </message>
+    <message>
+        <source>AGENTS.md already had this line; it was left as it is.</source>
+        <translation>AGENTS.md 里已经有这句话，保持原样。</translation>
+    </message>
+    <message>
+        <source>Dismissed. AGENTS.md was not changed.</source>
+        <translation>已不采纳。AGENTS.md 没有改动。</translation>
+    </message>
+    <message>
+        <source>Nothing was changed: AGENTS.md or the lessons could not be written.</source>
+        <translation>没有任何改动：无法写入 AGENTS.md 或经验记录。</translation>
+    </message>
+    <message>
+        <source>That round&apos;s record is no longer in this folder.</source>
+        <translation>这一轮的记录已经不在这个文件夹里了。</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>&amp;File</source>
@@ -1476,6 +1659,10 @@
     <message>
         <source>Answer the open &amp;decision…</source>
         <translation>回答待定的决定(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons from this folder&apos;s runs…</source>
+        <translation>从这个文件夹的运行中得到的经验(&amp;L)…</translation>
     </message>
     <message>
         <source>Open a folder</source>
@@ -1987,6 +2174,10 @@
         <translation>把上次运行做了什么保存成 PDF、文档或网页，方便阅读或分享（Ctrl+E）。</translation>
     </message>
     <message>
+        <source>What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, the standing instructions the AI reads</source>
+        <translation>这次运行中出错或白费功夫的地方，以及一句可以加到 AGENTS.md（AI 会读的长期指示）里的话</translation>
+    </message>
+    <message>
         <source>Open a folder first</source>
         <translation>请先打开一个文件夹</translation>
     </message>
@@ -2025,6 +2216,18 @@
     <message>
         <source>Steps: %1 of %2 in this round</source>
         <translation>步数：本轮已用 %1 / %2</translation>
+    </message>
+    <message>
+        <source>1 lesson from this run</source>
+        <translation>本次运行得到 1 条经验</translation>
+    </message>
+    <message>
+        <source>%1 lessons from this run</source>
+        <translation>本次运行得到 %1 条经验</translation>
+    </message>
+    <message>
+        <source>Opens the lessons</source>
+        <translation>打开经验</translation>
     </message>
     <message>
         <source>Starting…</source>

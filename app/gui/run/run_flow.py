@@ -115,6 +115,9 @@ class RunFlow:
             return
         if result.state == "blocked_by_human":
             self.show_decision()
+        from app.gui.lessons.lessons_flow import count_after_run
+
+        count_after_run(self, result.run_id)
         self.run_ended.emit(result)
 
     # -- decisions -------------------------------------------------------------------------

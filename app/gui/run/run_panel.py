@@ -24,6 +24,7 @@ class RunPanel(QWidget):
     continue_requested = Signal()   # Continue pressed (after a stop or a decision)
     stop_requested = Signal()       # Stop pressed
     export_requested = Signal()     # Export summary pressed
+    lessons_requested = Signal()    # "1 lesson from this run" pressed
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -122,6 +123,19 @@ class RunPanel(QWidget):
         look.set_accessible(self.narration, self.tr("What the AI is doing"))
         layout.addWidget(self.meta_label)
         layout.addWidget(self.narration)
+
+        # Quiet on purpose: a flat link-like button under the state, shown only when the run
+        # that just ended taught something.
+        self.lessons_button = QPushButton(self)
+        self.lessons_button.setObjectName("lessonsLink")
+        self.lessons_button.setFlat(True)
+        self.lessons_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.lessons_button.setToolTip(self.tr(
+            "What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, "
+            "the standing instructions the AI reads"))
+        self.lessons_button.clicked.connect(self.lessons_requested)
+        self.lessons_button.hide()
+        layout.addWidget(self.lessons_button, 0, Qt.AlignmentFlag.AlignLeft)
 
     def _bar(self, layout: QVBoxLayout, name: str, fmt: str, tip: str) -> QProgressBar:
         row = QHBoxLayout()
@@ -224,6 +238,15 @@ class RunPanel(QWidget):
         self.show_step(0, 0)
         self.show_narration("")
         self.meta_label.setText("")
+        self.show_lessons(0)
+
+    def show_lessons(self, count: int) -> None:
+        """How many open lessons the run that just ended taught (0 hides the link)."""
+        text = (self.tr("1 lesson from this run") if count == 1 else
+                self.tr("%1 lessons from this run").replace("%1", str(count)))
+        self.lessons_button.setText(text)
+        look.set_accessible(self.lessons_button, text, self.tr("Opens the lessons"))
+        self.lessons_button.setVisible(count > 0)
 
     # -- a run, event by event -------------------------------------------------------------
     def show_event(self, event) -> None:
