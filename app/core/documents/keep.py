@@ -21,7 +21,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from app.core.documents import DocumentError
+from app.core.documents.base import DocumentError
 from app.core.documents.guard import open_package
 
 # Parts a program rebuilds by itself; losing them loses nothing the person made.

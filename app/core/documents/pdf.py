@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.documents import DocumentError
+from app.core.documents.base import DocumentError
 from app.core.documents.guard import Out, check_size, corrupt_sentence, encrypted_sentence
 
 MAX_PAGES = 300
