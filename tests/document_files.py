@@ -65,7 +65,8 @@ def long_docx(path: Path, pages: int = 50) -> Path:
     return path
 
 
-def pdf_bytes(pages: list[str], compress: bool = True) -> bytes:
+def pdf_bytes(pages: list[str], compress: bool = True, raw: dict[int, bytes] | None = None
+              ) -> bytes:
     """A small valid PDF, a page per text (its lines one under another), with Flate-compressed
     content streams as real PDFs have (or no text at all for a page given as '')."""
     objects: list[bytes] = []
@@ -79,7 +80,11 @@ def pdf_bytes(pages: list[str], compress: bool = True) -> bytes:
                             .replace(")", "\\)") + ") Tj" for line in text.split("\n"))
         content = (f"BT /F1 10 Tf 12 TL 72 750 Td {shown} ET".encode("latin-1") if text
                    else b"")
-        if compress:
+        if raw and len(objects) - 3 in {2 * k for k in raw}:
+            data = raw[(len(objects) - 3) // 2]  # a ready-made Flate stream for this page
+            stream = (f"<< /Length {len(data)} /Filter /FlateDecode >>\nstream\n".encode()
+                      + data + b"\nendstream")
+        elif compress:
             data = zlib.compress(content)
             stream = (f"<< /Length {len(data)} /Filter /FlateDecode >>\nstream\n".encode()
                       + data + b"\nendstream")
