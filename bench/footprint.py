@@ -25,7 +25,7 @@ if __package__ in (None, ""):
 
 from bench.common import REPO, arguments, hand_back, item, median  # noqa: E402
 
-SIZE_TARGET_MB = 120
+SIZE_TARGET_MB = 130  # issue 17: documents (lxml, Pillow, openpyxl, pypdf...)
 RSS_TARGET_MB = 150
 SETTLED_S = 2.0
 LIMIT_S = 60.0

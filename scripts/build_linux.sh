@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Build the Linux packages in dist/: the frozen app (build.spec, onedir) in dist/harness-desk/,
 # harness-desk_VERSION_ARCH.deb and harness-desk-VERSION-linux-ARCH.tar.gz. Prints the
-# bundle's size and fails past 120 MB (issue 13). Needs binutils and dpkg-dev (see .ci/run).
+# bundle's size and fails past 130 MB (issue 13's 120 MB, plus the document libraries of
+# issue 17). Needs binutils and dpkg-dev (see .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-LIMIT_MB=120
+LIMIT_MB=130
 bash scripts/setup.sh
 . scripts/venv-python.sh
 log=.venv/build.log

@@ -1,15 +1,19 @@
-"""The agent's nine tools (PRODUCT.md §6) behind one bounded, sandboxed ToolBox."""
+"""The agent's ten tools (PRODUCT.md §6) behind one bounded, sandboxed ToolBox."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
+from app.core.documents import (DocumentError, edit_document, is_document, kind_of,
+                                matching_lines, render_document, set_cells, write_document)
 from app.core.endings import Asked, Completed, GaveUp, RoundEnding
 from app.core.files import bounded_lines
 from app.core.policies.gate import ChangeNotAllowed, ChangeWaits
@@ -17,7 +21,8 @@ from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
 from app.core.tool_specs import (BINARY_SNIFF, MAX_EDIT_BYTES, MAX_LIST_ENTRIES,
                                  MAX_MATCH_CHARS, MAX_READ_CHARS, MAX_READ_LINES,
                                  MAX_SEARCH_FILE_BYTES, MAX_SEARCH_FILES, MAX_SEARCH_MATCHES,
-                                 MAX_TEXT_ARG, MAX_WRITE_BYTES, TOOL_SPECS, FILE_CHANGES)
+                                 MAX_SEARCH_SECONDS, MAX_TEXT_ARG, MAX_WRITE_BYTES, TOOL_SPECS,
+                                 FILE_CHANGES)
 from app.core.undo import RoundChanges, write_user_file
 
 if TYPE_CHECKING:
@@ -77,6 +82,7 @@ class ToolBox:
         self.gate = gate      # the safety policies and the person's approval (core/policies)
         self._call: tuple[str, dict] = ("", {})
         self._note = ""
+        self._rendered: tuple[tuple | None, str] = (None, "")
 
     def call(self, name: str, arguments: dict) -> ToolOutcome:
         spec = _SPEC_BY_NAME.get(name) if isinstance(name, str) else None
@@ -157,8 +163,11 @@ class ToolBox:
         limit = min(limit, MAX_READ_LINES)
         out: list[str] = []
         chars, total, more, cut = 0, 0, False, ""
-        with open(target, "rb") as fh:
-            if _is_binary(fh.read(BINARY_SNIFF)):
+        document = is_document(target)
+        shown = f"'{rel}' ({kind_of(target)} shown as Markdown)" if document else f"'{rel}'"
+        with (io.BytesIO(self._rendering(target).encode("utf-8")) if document
+              else open(target, "rb")) as fh:
+            if not document and _is_binary(fh.read(BINARY_SNIFF)):
                 raise _Fail(_binary_message(rel))
             fh.seek(0)
             # Lines are read with a bound (4 bytes per character shown, at most), so a file
@@ -192,10 +201,22 @@ class ToolBox:
         if not out:
             raise _Fail(f"'{rel}' has {total} lines; offset {offset} is past the end.")
         last = offset + len(out) - 1
-        note = (f"[Lines {offset}-{last} of '{rel}'. The file continues: call read_file with "
+        note = (f"[Lines {offset}-{last} of {shown}. The file continues: call read_file with "
                 f"offset={last + 1} to read more.]" if more
-                else f"[Lines {offset}-{last} of '{rel}' ({last} lines in all).]")
+                else f"[Lines {offset}-{last} of {shown} ({last} lines in all).]")
         return ToolOutcome("\n".join(out) + "\n" + note + cut)
+
+    def _rendering(self, target: Path) -> str:
+        """A document's Markdown, kept while the file is unchanged, so paging through it
+        with offset does not parse it again."""
+        try:
+            st = target.stat()
+            key = (str(target), st.st_size, st.st_mtime_ns)
+            if self._rendered[0] != key:
+                self._rendered = (key, render_document(target))
+            return self._rendered[1]
+        except DocumentError as exc:
+            raise _Fail(exc.message) from None
 
     def _search_files(self, query: str, path: str | None = None) -> ToolOutcome:
         if not query.strip():
@@ -206,13 +227,18 @@ class ToolBox:
         needle = query.casefold()
         hits: list[str] = []
         scanned = 0
+        deadline = time.monotonic() + MAX_SEARCH_SECONDS
         for rel in self._walk(start):
             scanned += 1
             if scanned > MAX_SEARCH_FILES:
                 hits.append(f"... stopped after {MAX_SEARCH_FILES:,} files; give a path to "
                             "search a smaller folder.")
                 break
-            for n, line in _lines_with(self.sandbox.root / rel, needle):
+            if is_document(rel) and time.monotonic() > deadline:
+                hits.append(f"... stopped after {MAX_SEARCH_SECONDS} seconds of reading "
+                            "documents; give a path to search a smaller folder.")
+                break
+            for n, line, section in _lines_with(self.sandbox.root / rel, needle):
                 if len(hits) == MAX_SEARCH_MATCHES:
                     hits.append(f"... more matches not shown (limit {MAX_SEARCH_MATCHES}); "
                                 "use a longer query or a path to narrow the search.")
@@ -220,7 +246,7 @@ class ToolBox:
                 text = line.strip()
                 if len(text) > MAX_MATCH_CHARS:
                     text = text[:MAX_MATCH_CHARS] + "..."
-                hits.append(f"{rel}:{n}: {text}")
+                hits.append(f"{rel}:{n}{f' ({section})' if section else ''}: {text}")
         if not hits:
             return ToolOutcome(f"No lines contain {query[:200]!r}.")
         return ToolOutcome("\n".join(hits))
@@ -308,6 +334,8 @@ class ToolBox:
         rel = self._prepare_write(path)
         target = self.sandbox.root / rel
         existed = target.is_file()
+        if is_document(rel):
+            data = self._document_call(rel, write_document, target, content, existed)
         if existed and target.stat().st_size == len(data) and target.read_bytes() == data:
             return ToolOutcome(f"'{rel}' already has exactly this content; nothing changed.")
         self._commit(path, rel, lambda t: write_user_file(t, data))
@@ -324,6 +352,8 @@ class ToolBox:
         target = self.sandbox.root / rel
         if not target.exists():
             raise _Fail(f"There is no file '{rel}'. Use write_file to create it.")
+        if is_document(rel):
+            return self._edit_document(path, rel, target, old_text, new_text)
         if target.stat().st_size > MAX_EDIT_BYTES:  # checked before reading: it may be huge
             raise _Fail(f"'{rel}' is too large or not a text file, so it cannot be edited.")
         raw = target.read_bytes()
@@ -348,6 +378,36 @@ class ToolBox:
             raise _Refuse(f"The edited file would be {len(data):,} bytes; files may be at most 1 MB.")
         self._commit(path, rel, lambda t: write_user_file(t, data))
         return ToolOutcome(f"Edited '{rel}': replaced 1 occurrence.", changed=[rel])
+
+    def _edit_document(self, path: str, rel: str, target: Path, old_text: str,
+                       new_text: str) -> ToolOutcome:
+        if target.suffix.lower() != ".docx":
+            hint = (" Use set_cells to change cells." if target.suffix.lower() in (".xlsx", ".xlsm")
+                    else "")
+            raise _Refuse(f"edit_file changes Word documents (.docx) and text files; "
+                          f"'{rel}' is {kind_of(rel)}.{hint}")
+        data = self._document_call(rel, edit_document, target, old_text, new_text)
+        self._commit(path, rel, lambda t: write_user_file(t, data))
+        return ToolOutcome(f"Edited '{rel}': replaced 1 occurrence; the rest of the document is "
+                           "as it was.", changed=[rel])
+
+    def _set_cells(self, path: str, cells: dict, sheet: str | None = None) -> ToolOutcome:
+        rel = self._prepare_write(path)
+        target = self.sandbox.root / rel
+        if not target.is_file():
+            raise _Fail(f"There is no workbook '{rel}'. Use write_file to create a .xlsx from "
+                        "Markdown tables.")
+        data, count = self._document_call(rel, set_cells, target, cells, sheet)
+        self._commit(path, rel, lambda t: write_user_file(t, data))
+        return ToolOutcome(f"Set {count} {'cell' if count == 1 else 'cells'} in '{rel}'; the "
+                           "rest of the workbook is as it was.", changed=[rel])
+
+    def _document_call(self, rel: str, action: Callable, *args):
+        """The one way the changing tools reach app.core.documents: a refusal in a sentence."""
+        try:
+            return action(*args)
+        except DocumentError as exc:
+            raise _Refuse(exc.message) from None
 
     def _delete_file(self, path: str) -> ToolOutcome:
         rel = self._prepare_write(path)
@@ -436,8 +496,11 @@ def _binary_message(rel: str) -> str:
 
 
 def _lines_with(path: Path, needle: str):
-    """(line number, text) of each line of a UTF-8 text file that holds `needle` (casefolded);
-    nothing for binary or unreadable files."""
+    """(line number, text, section) of each line of a UTF-8 text file, or of a document's
+    rendering, that holds `needle` (casefolded); nothing for binary or unreadable files."""
+    if is_document(path):
+        yield from matching_lines(path, needle)
+        return
     try:
         raw = path.read_bytes()
         if _is_binary(raw):
@@ -451,7 +514,7 @@ def _lines_with(path: Path, needle: str):
         return
     for n, line in enumerate(text.splitlines(), 1):
         if needle in line.casefold():
-            yield n, line
+            yield n, line, ""
 
 
 def _check_args(spec: ToolSpec, arguments: Any) -> dict[str, Any]:
@@ -484,4 +547,5 @@ _KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "integer": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
     "array": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
               "a list of text items"),
+    "object": (lambda v: isinstance(v, dict), "an object (names to values)"),
 }

@@ -130,11 +130,32 @@ def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> N
     check(data.startswith(b"%PDF") and len(data) > 1000, "summary exported as PDF",
           f"{len(data):,} bytes" if data else str(result.get("error", "nothing written")))
 
+    check(*_documents(tmp, pdf))
+
     backend, usable, sentence = core_calls.keychain_backend()
     check(bool(backend), "keychain backend", f"{backend} ({'usable' if usable else 'not usable'}"
           f": {sentence})")
     window.close()
     app.processEvents()
+
+
+def _documents(tmp: Path, pdf: Path) -> tuple[bool, str, str]:
+    """A Word document and a workbook written from Markdown and read back, and the summary
+    PDF read as text: the document libraries and their data files are in the build."""
+    from app.core.documents import DocumentError, render_document, write_document
+
+    try:
+        for name, markdown, expect in (
+                ("check.docx", "# Check\n\nSome **bold** text.\n", "Some **bold** text."),
+                ("check.xlsx", "## Prices\n\n| Item | Price |\n|---|---|\n| Bread | 3.5 |\n",
+                 "| 2 | Bread | 3.5 |")):
+            (tmp / name).write_bytes(write_document(tmp / name, markdown, existing=False))
+            if expect not in render_document(tmp / name):
+                return False, "documents written and read back", f"{name} reads back wrong"
+        pages = render_document(pdf).count("## Page ") if pdf.exists() else 0
+    except DocumentError as exc:
+        return False, "documents written and read back", exc.message
+    return pages > 0, "documents written and read back", f".docx, .xlsx; summary PDF: {pages} pages"
 
 
 def _wait(app: Any, done: Callable[[], bool], timeout_s: float) -> bool:

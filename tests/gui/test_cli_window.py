@@ -33,7 +33,8 @@ def test_self_test_runs_the_window_flow_headless_and_passes(tmp_path):
     lines = done.stdout.splitlines()
     for check in ("main window shown", "Demo run stopped at its decision",
                   "decision answered through the dialog", "run continued to Done",
-                  "summary exported as PDF", "keychain backend"):
+                  "summary exported as PDF", "documents written and read back",
+                  "keychain backend"):
         assert any(line.startswith("ok") and check in line for line in lines), done.stdout
     assert lines[-1].startswith("self-test passed")
     assert "Traceback" not in done.stderr

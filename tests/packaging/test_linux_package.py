@@ -23,7 +23,7 @@ INSTALLED = Path("/opt/harness-desk")
 LAUNCHER = Path("/usr/bin/harness-desk")
 DESKTOP_FILE = Path("/usr/share/applications/harness-desk.desktop")
 ICON_SIZES = [16, 24, 32, 48, 64, 128, 256, 512]
-LIMIT_BYTES = 120_000_000
+LIMIT_BYTES = 130_000_000  # issue 17 (documents) raised 120 MB to 130 MB
 
 pytestmark = [
     pytest.mark.skipif(not DEB, reason="HARNESS_DESK_DEB names no built package "
@@ -102,7 +102,7 @@ def test_the_installed_app_keeps_chinese_text_in_a_pdf_without_chinese_fonts(ins
         assert phrase in " ".join(text.split()), phrase
 
 
-def test_the_bundle_stays_under_120_mb(installed):
+def test_the_bundle_stays_under_130_mb(installed):
     bundle = sum(p.lstat().st_size for p in installed.rglob("*"))
     listed_kib = int(subprocess.run(["dpkg-query", "--show", "--showformat=${Installed-Size}",
                                      "harness-desk"], capture_output=True, text=True,

@@ -1,0 +1,64 @@
+"""Office documents and PDFs as Markdown: the one place the tools and the window go through.
+
+Light on purpose: importing this package imports no document library. python-docx, openpyxl,
+python-pptx and pypdf are imported only when a document is actually read or written.
+
+    is_document(path_or_name) -> bool       a format read_file renders (by the name's suffix)
+    render_document(path) -> str            the Markdown rendering (raises DocumentError)
+    writable_kind(name) -> str | None       "docx" / "xlsx" for write_file, else None
+    refused_write(name) -> str | None       the sentence for formats that cannot be written
+    write_document(path, markdown, existing) -> bytes    the file write_file would save
+    edit_document(path, old, new) -> bytes  a .docx with one paragraph's text replaced
+    set_cells(path, cells, sheet) -> (bytes, int)        a workbook with cells set
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.documents.base import (KINDS, DocumentError, is_document, kind_of,  # noqa: F401
+                                     refused_write, writable_kind)
+
+
+def render_document(path: Path) -> str:
+    """The Markdown rendering of a document, bounded in characters, pages, rows and time."""
+    from app.core.documents.render import render
+    return render(Path(path))
+
+
+def write_document(path: Path, markdown: str, existing: bool) -> bytes:
+    """The bytes of a .docx or .xlsx made from Markdown. With `existing`, refuses (with a
+    DocumentError) when the file on disk holds parts the new one would not keep."""
+    from app.core.documents.render import write
+    return write(Path(path), markdown, existing)
+
+
+def edit_document(path: Path, old_text: str, new_text: str) -> bytes:
+    from app.core.documents.word_edit import edit_docx
+    return edit_docx(Path(path), old_text, new_text)
+
+
+def set_cells(path: Path, cells: dict, sheet: str | None = None) -> tuple[bytes, int]:
+    from app.core.documents.cells import set_cells as _set
+    return _set(Path(path), cells, sheet)
+
+
+SECTION_HEADINGS = ("## Page ", "## Sheet: ", "## Slide ", "## Chart sheet: ")
+
+
+def matching_lines(path: Path, needle: str):
+    """(line number in the rendering, line, section such as 'Page 3' or 'Sheet: Prices')
+    of each line of a document's rendering that holds `needle` (casefolded). Nothing for a
+    document that cannot be read: search_files passes over it, as over a binary file."""
+    try:
+        text = render_document(path)
+    except DocumentError:
+        return
+    if needle not in text.casefold():
+        return
+    section = ""
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.startswith(SECTION_HEADINGS):
+            section = line[3:]
+        if needle in line.casefold():
+            yield n, line, section
