@@ -12,6 +12,7 @@ from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
 from app.core.endings import Asked, Completed, GaveUp, RoundEnding
 from app.core.files import bounded_lines
+from app.core.pictures import Picture, PictureError, is_picture, read_picture
 from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
 from app.core.tool_specs import (BINARY_SNIFF, MAX_EDIT_BYTES, MAX_LIST_ENTRIES,
                                  MAX_MATCH_CHARS, MAX_READ_CHARS, MAX_READ_LINES,
@@ -26,6 +27,7 @@ class ToolOutcome:
     is_error: bool = False
     refused: bool = False
     changed: list[str] = field(default_factory=list)
+    pictures: list[Picture] = field(default_factory=list)  # read_file on a picture
     ending: RoundEnding | None = None  # set by complete_task, ask_human and give_up
 
     @property
@@ -139,6 +141,8 @@ class ToolBox:
         if offset < 1 or limit < 1:
             raise _Refuse("offset and limit must be 1 or more (offset is a 1-based line number).")
         limit = min(limit, MAX_READ_LINES)
+        if is_picture(rel):
+            return _picture_outcome(target, rel)
         out: list[str] = []
         chars, total, more, cut = 0, 0, False, ""
         with open(target, "rb") as fh:
@@ -399,6 +403,14 @@ def _encode(text: str) -> bytes:
             return text.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:
             return text.encode("utf-8", "replace")
+
+
+def _picture_outcome(target: Path, rel: str) -> ToolOutcome:
+    try:
+        picture = read_picture(target, rel)
+    except PictureError as exc:
+        raise _Fail(str(exc)) from None
+    return ToolOutcome(picture.seen_sentence(), pictures=[picture])
 
 
 def _binary_message(rel: str) -> str:
