@@ -80,14 +80,15 @@ def read_picture(path: Path, rel: str) -> Picture:
                                    "cannot be shown.")
             width, height = img.size
             if width * height > PICTURE_MAX_PIXELS:
-                raise PictureError(f"'{rel}' is {width}×{height} pixels, too large to open "
-                                   f"safely (at most {PICTURE_MAX_PIXELS // 1_000_000} million).")
+                raise PictureError(_too_many(rel))
             img.draft("RGB", _target(width, height, PICTURE_MAX_SIDE))  # JPEG: decode smaller
             img.seek(0)  # an animated GIF or WebP shows its first frame
             data, media, shown = _encode(img.copy(), PICTURE_MAX_SIDE, photo=kind == "JPEG")
     except PictureError:
         raise
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+    except Image.DecompressionBombError:
+        raise PictureError(_too_many(rel)) from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
         raise PictureError(f"'{rel}' could not be opened as a picture; it may be damaged or "
                            "not really a picture.") from None
     return Picture(path=rel, kind=kind, width=width, height=height, media_type=media,
@@ -133,6 +134,11 @@ def parts_for(result, sees: bool, shown: set[tuple[int, int]]) -> tuple[str, lis
     if all((id(result), k) in shown for k in range(len(pictures))):
         return result.content, list(pictures)
     return " ".join(p.dropped_sentence() for p in pictures), []
+
+
+def _too_many(rel: str) -> str:
+    return (f"'{rel}' is too large a picture to open safely (more than "
+            f"{PICTURE_MAX_PIXELS // 1_000_000} million pixels).")
 
 
 def _target(width: int, height: int, max_side: int) -> tuple[int, int]:

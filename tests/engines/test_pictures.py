@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import zlib
 
 import pytest
 
@@ -170,7 +171,7 @@ def test_pictures_never_reach_the_events_file(tmp_path):
                              call("give_up", reason="just looking", findings="a circle")])
     Harness(ws, engine, fast_limits()).run()
     sent = engine.requests[1]["messages"][-1].tool_results[0]
-    assert sent.pictures[0].shown_width == 1200 and len(sent.pictures[0].data) > 10_000
+    assert sent.pictures[0].shown_width == 1200 and len(sent.pictures[0].data) > 5_000
     events = b"".join(p.read_bytes() for p in ws.root.rglob("events.jsonl"))
     assert events and sent.pictures[0].data[:200].encode() not in events
     assert max(len(line) for line in events.splitlines()) < 4_000
@@ -184,6 +185,7 @@ def test_damaged_and_bomb_pictures_get_one_sentence(tmp_path):
     bomb = photo(tmp_path, "bomb.png", (100, 100), "PNG")
     raw = bytearray(bomb.read_bytes())  # the header says 30000 x 30000: never decoded
     raw[16:24] = (30000).to_bytes(4, "big") * 2
+    raw[29:33] = zlib.crc32(bytes(raw[12:29])).to_bytes(4, "big")
     bomb.write_bytes(bytes(raw))
     (tmp_path / "TASKS.md").write_text("- [ ] x\n")
     box = ToolBox(tmp_path, tmp_path / "TASKS.md", "x", RoundChanges.__new__(RoundChanges))
@@ -192,7 +194,8 @@ def test_damaged_and_bomb_pictures_get_one_sentence(tmp_path):
                                                   "picture; it may be damaged or not really a "
                                                   "picture.")
     huge = box.call("read_file", {"path": "bomb.png"})
-    assert huge.is_error and "30000×30000 pixels, too large to open safely" in huge.content
+    assert huge.is_error and huge.content == ("'bomb.png' is too large a picture to open safely "
+                                        "(more than 60 million pixels).")
 
 
 @pytest.fixture
