@@ -11,7 +11,7 @@ from typing import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
-from app.gui import look
+from app.gui.look import look
 
 
 class NoticeBar(QFrame):

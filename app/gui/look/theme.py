@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-from app.gui import look
+from app.gui.look import look
 
 _ROLES = QPalette.ColorRole
 # A calm dark palette (near Fusion's own dark one); every text role reads on its ground.
@@ -60,7 +60,7 @@ def apply_scheme(scheme: Qt.ColorScheme) -> None:
 
 def recolour() -> None:
     """Work out again everything that was derived from the palette (after a switch)."""
-    from app.gui import icons
+    from app.gui.look import icons
 
     for widget in QApplication.allWidgets():
         tone = widget.property(look.TONE_PROPERTY)

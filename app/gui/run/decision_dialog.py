@@ -19,9 +19,10 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QLineEdit, QPushBut
 
 from app.core.board import Task
 from app.core.reports import NO_PROGRESS_OPTIONS
-from app.gui import look, wording
+from app.gui.look import look
+from app.gui.run import wording
 from app.gui.background import run_for
-from app.gui.file_preview import FilePreviewDialog, looks_like_file
+from app.gui.evidence.file_preview import FilePreviewDialog, looks_like_file
 
 
 def recommended_option(task: Task) -> str | None:

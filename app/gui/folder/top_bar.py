@@ -7,8 +7,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QToolButton, QWidget
 
-from app.gui import icons, look
-from app.gui.engine_picker import EnginePicker
+from app.gui.look import icons, look
+from app.gui.engines.engine_picker import EnginePicker
 
 
 class TopBar(QWidget):

@@ -11,9 +11,9 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
                                QLabel, QRadioButton, QVBoxLayout, QWidget)
 
-from app.gui import look
+from app.gui.look import look
 from app.gui.background import run_for
-from app.gui.notice_bar import NoticeBar
+from app.gui.look.notice_bar import NoticeBar
 
 ALL_RUNS = "all"  # app.export.history.ALL_RUNS, without importing the export on the UI thread
 

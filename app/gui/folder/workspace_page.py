@@ -5,12 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
-from app.gui import look, wording
-from app.gui.board_view import BoardView
-from app.gui.history_picker import HistoryPicker
-from app.gui.notice_bar import NoticeBar
-from app.gui.round_cards import RoundCardList
-from app.gui.run_panel import RunPanel
+from app.gui.look import look
+
+from app.gui.run import wording
+from app.gui.board.board_view import BoardView
+from app.gui.run.history_picker import HistoryPicker
+from app.gui.look.notice_bar import NoticeBar
+from app.gui.run.round_cards import RoundCardList
+from app.gui.run.run_panel import RunPanel
 
 
 class WorkspacePage(QSplitter):

@@ -6,8 +6,8 @@ from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView
 
-from app.gui.board_delegate import TaskItemDelegate
-from app.gui.board_model import BoardItemModel
+from app.gui.board.board_delegate import TaskItemDelegate
+from app.gui.board.board_model import BoardItemModel
 
 
 def _open_decision(index: QModelIndex) -> bool:

@@ -62,7 +62,7 @@ class RunFlow:
         if root is None:
             return
         # An open decision first: a run would stop at it at once.
-        from app.gui.workspace_info import decision_context
+        from app.gui.folder.workspace_info import decision_context
 
         run_for(self, lambda: decision_context(root), self._show_or_run,
                 lambda _exc: self.start_run())
@@ -102,7 +102,7 @@ class RunFlow:
         headline = self.run_panel.show_result(result.state, result.exit_reason, result.message,
                                               about)
         self.run_panel.set_mode("run" if result.state in ("done", "failed") else "continue")
-        from app.gui import look
+        from app.gui.look import look
 
         look.announce(self, headline, assertive=result.state == "blocked_by_human")
         if self._close_after_stop:
@@ -116,7 +116,7 @@ class RunFlow:
     # -- decisions -------------------------------------------------------------------------
     def show_decision(self, task_text: str | None = None) -> None:
         """Open the dialog for the open decision (the one named, else the first)."""
-        from app.gui.workspace_info import decision_context
+        from app.gui.folder.workspace_info import decision_context
 
         root = self.workspace
         if root is None:
@@ -133,7 +133,7 @@ class RunFlow:
         from PySide6.QtCore import Qt
 
         from app.gui import core_calls
-        from app.gui.decision_dialog import DecisionDialog
+        from app.gui.run.decision_dialog import DecisionDialog
 
         if self.decision_dialog is not None:
             self.decision_dialog.close()

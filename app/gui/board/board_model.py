@@ -9,7 +9,7 @@ from PySide6.QtCore import (QAbstractListModel, QByteArray, QMimeData, QModelInd
                             QPersistentModelIndex, Qt, Signal)
 
 from app.core.board import Task, TaskRef, one_line
-from app.gui import wording
+from app.gui.run import wording
 
 _MIME = "application/x-harness-desk-task-row"
 _MATCH_LIMIT = 200  # rows matched one by one when a read changed the list; more: replaced

@@ -11,7 +11,7 @@ from pathlib import Path
 from app.core.board import Board, BoardError, Task
 from app.core.records import RoundRecord, Status, read_rounds, read_run, read_status
 from app.core.workspace import BOARD_NAME, Workspace
-from app.gui import first_start
+from app.gui.folder import first_start
 
 HISTORY_RUNS = 3  # how many earlier runs' rounds the cards show when a folder opens
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QToolButton
 
-from app.gui import icons, look
+from app.gui.look import icons, look
 
 if TYPE_CHECKING:
     from app.core.settings import Settings
@@ -25,7 +25,7 @@ class SettingsFlow:
     def _install_settings(self) -> None:
         from PySide6.QtGui import QAction, QKeySequence
 
-        from app.gui.notifications import Notifier
+        from app.gui.run.notifications import Notifier
 
         self.settings_action = QAction(self.tr("&Settings…"), self)
         self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
@@ -57,7 +57,7 @@ class SettingsFlow:
     # -- the dialogs -----------------------------------------------------------------------
     def open_settings(self) -> None:
         from app.core.settings import Settings
-        from app.gui.settings_dialog import SettingsDialog
+        from app.gui.settings.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(self.settings or Settings(), self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -68,7 +68,7 @@ class SettingsFlow:
 
     def open_engine_settings(self, engine_id: str | None = None) -> None:
         from app.core.settings import Settings
-        from app.gui.engine_settings import SETUP_ENGINES, EngineSettingsDialog
+        from app.gui.engines.engine_settings import SETUP_ENGINES, EngineSettingsDialog
 
         chosen = engine_id or self.picker.engine_id
         dialog = EngineSettingsDialog(self.settings or Settings(),
@@ -110,7 +110,7 @@ class SettingsFlow:
 
     # -- notifications ---------------------------------------------------------------------
     def _on_run_ended_notify(self, result) -> None:
-        from app.gui import wording
+        from app.gui.run import wording
 
         if self._close_after_stop:
             return

@@ -13,11 +13,11 @@ from PySide6.QtWidgets import (QAbstractItemView, QLabel, QLineEdit, QMenu, QSta
 
 from app.core.board import BoardError, Task, TaskRef, one_line
 from app.core import board_verbs as verbs
-from app.gui.board_file import BoardFile
-from app.gui.board_model import BoardItemModel
-from app.gui.task_details import TaskDetailsPanel
-from app.gui.task_list import TaskListView
-from app.gui.undo_bar import UndoBar
+from app.gui.board.board_file import BoardFile
+from app.gui.board.board_model import BoardItemModel
+from app.gui.board.task_details import TaskDetailsPanel
+from app.gui.board.task_list import TaskListView
+from app.gui.board.undo_bar import UndoBar
 
 
 class BoardView(QWidget):

@@ -14,13 +14,17 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
 
-from app.gui import key_calls, language, look
+from app.gui.engines import key_calls
+
+from app.gui.settings import language
+
+from app.gui.look import look
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
     from app.core.settings import Settings
     from app.engines.connection import ConnectionCheck
-    from app.gui.key_calls import KeyState
+    from app.gui.engines.key_calls import KeyState
 
 SETUP_ENGINES = ("anthropic", "openai", "local")  # the Demo engine has nothing to set up
 KEY_SITES = {"anthropic": "console.anthropic.com", "openai": "platform.openai.com"}

@@ -12,7 +12,9 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
-from app.gui import icons, look, wording
+from app.gui.look import icons, look
+
+from app.gui.run import wording
 
 MODES = ("none", "run", "running", "stopping", "continue")
 

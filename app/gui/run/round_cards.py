@@ -14,7 +14,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from app.gui import look, wording
+from app.gui.look import look
+
+from app.gui.run import wording
 
 
 @dataclass

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout
 
-from app.gui import look
+from app.gui.look import look
 from app.gui.background import run_for
 
 MAX_PREVIEW_BYTES = 400_000

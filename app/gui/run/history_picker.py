@@ -12,9 +12,11 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
-from app.gui import look, wording
+from app.gui.look import look
+
+from app.gui.run import wording
 from app.gui.background import run_for
-from app.gui.round_cards import RoundCardList, RoundView
+from app.gui.run.round_cards import RoundCardList, RoundView
 
 _ENDINGS = {  # how a run ended, in the picker's few words (translated where shown)
     "done": QT_TRANSLATE_NOOP("HistoryPicker", "Done"),
@@ -104,7 +106,7 @@ class HistoryFlow(QObject):
         self.reload_runs()
 
     def reload_runs(self) -> None:
-        from app.gui.evidence_data import list_runs
+        from app.gui.evidence.evidence_data import list_runs
 
         root = self.root
         if root is not None:
@@ -133,11 +135,11 @@ class HistoryFlow(QObject):
         if root is None:
             return
         if not run_id:  # back to the recent runs, as when the folder opened
-            from app.gui.workspace_info import inspect_folder
+            from app.gui.folder.workspace_info import inspect_folder
 
             run_for(self.window, lambda: inspect_folder(root), self._show_recent)
             return
-        from app.gui.evidence_data import rounds_of
+        from app.gui.evidence.evidence_data import rounds_of
 
         run_for(self.window, lambda: rounds_of(root, run_id), self._show_run)
 
@@ -154,7 +156,7 @@ class HistoryFlow(QObject):
     def open_round(self, view: RoundView) -> None:
         from PySide6.QtCore import Qt
 
-        from app.gui.evidence_dialog import EvidenceDialog
+        from app.gui.evidence.evidence_dialog import EvidenceDialog
 
         if self.root is None or not view.run_id:
             return

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox,
                                QVBoxLayout, QWidget)
 
-from app.gui import look
+from app.gui.look import look
 
 if TYPE_CHECKING:
     from app.core.settings import Settings

@@ -10,7 +10,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QStyle, QSystemTrayIcon, QWidget
 
-from app.gui.notice_bar import NoticeBar
+from app.gui.look.notice_bar import NoticeBar
 
 SHOW_FOR_MS = 15_000  # how long a system notification stays, where the platform lets us say
 

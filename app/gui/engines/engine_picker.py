@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from app.gui import core_calls, language, look, wording
+from app.gui import core_calls
+
+from app.gui.settings import language
+
+from app.gui.look import look
+
+from app.gui.run import wording
 from app.gui.background import run_for
 
 if TYPE_CHECKING:

@@ -13,9 +13,11 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QListWidgetItem, QMessageBox, QPushButton, QSplitter,
                                QTextBrowser, QVBoxLayout, QWidget)
 
-from app.gui import look, wording
+from app.gui.look import look
+
+from app.gui.run import wording
 from app.gui.background import run_for
-from app.gui.round_cards import RoundView
+from app.gui.run.round_cards import RoundView
 
 
 def _size(n: int | None) -> str:
@@ -112,7 +114,7 @@ class EvidenceDialog(QDialog):
 
     # -- reading ---------------------------------------------------------------------------
     def load(self) -> None:
-        from app.gui.evidence_data import read_evidence
+        from app.gui.evidence.evidence_data import read_evidence
 
         root, run_id, n = self.root, self.view.run_id, self.view.round
         run_for(self, lambda: read_evidence(root, run_id, n), self._on_loaded, self._on_failed)
@@ -190,7 +192,7 @@ class EvidenceDialog(QDialog):
         self.diff.setHtml(self._diff_html(f))
 
     def _diff_html(self, f) -> str:
-        from app.gui.file_diff import diff_html
+        from app.gui.evidence.file_diff import diff_html
 
         removed, added = look.removed_colour(), look.ok_colour()
         return diff_html((f.before or b"").decode("utf-8"), (f.after or b"").decode("utf-8"),
@@ -224,7 +226,7 @@ class EvidenceDialog(QDialog):
                 self._on_undo_failed)
 
     def _on_undone(self, report) -> None:
-        from app.gui.undo_words import undo_report_sentences
+        from app.gui.evidence.undo_words import undo_report_sentences
 
         self.report.setText("\n".join(undo_report_sentences(report)))
         look.set_tone(self.report, None if report.ok else "attention")
