@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from typing import Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
+from app.core.documents import DocumentError, is_document, kind_of, render_document
 from app.core.endings import Asked, Completed, GaveUp, RoundEnding
 from app.core.files import bounded_lines
 from app.core.pictures import Picture, PictureError, is_picture, read_picture
@@ -71,6 +73,7 @@ class ToolBox:
         self.board_path = Path(board_path)
         self.task_text = task_text
         self.changes = changes
+        self._rendered: tuple[tuple | None, str] = (None, "")
 
     def call(self, name: str, arguments: dict) -> ToolOutcome:
         spec = _SPEC_BY_NAME.get(name) if isinstance(name, str) else None
@@ -145,8 +148,11 @@ class ToolBox:
             return _picture_outcome(target, rel)
         out: list[str] = []
         chars, total, more, cut = 0, 0, False, ""
-        with open(target, "rb") as fh:
-            if _is_binary(fh.read(BINARY_SNIFF)):
+        document = is_document(target)
+        shown = f"'{rel}' ({kind_of(target)} shown as Markdown)" if document else f"'{rel}'"
+        with (io.BytesIO(self._rendering(target).encode("utf-8")) if document
+              else open(target, "rb")) as fh:
+            if not document and _is_binary(fh.read(BINARY_SNIFF)):
                 raise _Fail(_binary_message(rel))
             fh.seek(0)
             # Lines are read with a bound (4 bytes per character shown, at most), so a file
@@ -180,10 +186,22 @@ class ToolBox:
         if not out:
             raise _Fail(f"'{rel}' has {total} lines; offset {offset} is past the end.")
         last = offset + len(out) - 1
-        note = (f"[Lines {offset}-{last} of '{rel}'. The file continues: call read_file with "
+        note = (f"[Lines {offset}-{last} of {shown}. The file continues: call read_file with "
                 f"offset={last + 1} to read more.]" if more
-                else f"[Lines {offset}-{last} of '{rel}' ({last} lines in all).]")
+                else f"[Lines {offset}-{last} of {shown} ({last} lines in all).]")
         return ToolOutcome("\n".join(out) + "\n" + note + cut)
+
+    def _rendering(self, target: Path) -> str:
+        """A document's Markdown, kept while the file is unchanged, so paging through it
+        with offset does not parse it again."""
+        try:
+            st = target.stat()
+            key = (str(target), st.st_size, st.st_mtime_ns)
+            if self._rendered[0] != key:
+                self._rendered = (key, render_document(target))
+            return self._rendered[1]
+        except DocumentError as exc:
+            raise _Fail(exc.message) from None
 
     def _search_files(self, query: str, path: str | None = None) -> ToolOutcome:
         if not query.strip():

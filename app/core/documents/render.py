@@ -1,0 +1,86 @@
+"""Dispatch by format: which module renders or writes which document, and the error net.
+
+Every library error becomes one DocumentError sentence here, so no traceback and no
+library message ever reaches the model or the person.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.documents import DocumentError, refused_write, writable_kind
+from app.core.documents.guard import Full, Out, corrupt_sentence, open_package
+
+
+def render(path: Path) -> str:
+    suffix = path.suffix.lower()
+    out = Out()
+    try:
+        if suffix == ".pdf":
+            from app.core.documents import pdf
+            pdf.render(path, out)
+        else:
+            with open_package(path) as zf:
+                if suffix == ".docx":
+                    from app.core.documents import word
+                    word.render(path, out)
+                elif suffix in (".xlsx", ".xlsm"):
+                    from app.core.documents import sheets
+                    sheets.render(path, out)
+                elif suffix == ".pptx":
+                    from app.core.documents import slides
+                    slides.render(path, out)
+                elif suffix in (".odt", ".ods", ".odp"):
+                    from app.core.documents import odf
+                    odf.render(path, zf, out)
+                else:
+                    raise DocumentError(f"'{path.name}' is not a document this app can read.")
+    except Full as full:
+        out.blank()
+        out.lines.append(full.note)
+    except DocumentError:
+        raise
+    except MemoryError:
+        raise DocumentError(f"'{path.name}' is too large to be read.") from None
+    except RecursionError:
+        raise DocumentError(corrupt_sentence(path)) from None
+    except Exception:  # the libraries raise many kinds of errors on damaged files
+        raise DocumentError(corrupt_sentence(path)) from None
+    text = out.text()
+    return text or f"('{path.name}' holds no text.)\n"
+
+
+def write(path: Path, markdown: str, existing: bool) -> bytes:
+    sentence = refused_write(path)
+    if sentence:
+        raise DocumentError(sentence)
+    kind = writable_kind(path)
+    try:
+        if kind == "docx":
+            from app.core.documents.word_write import markdown_to_docx
+            data = markdown_to_docx(markdown)
+        elif kind == "xlsx":
+            from app.core.documents.sheet_write import markdown_to_xlsx
+            data = markdown_to_xlsx(markdown)
+        else:
+            raise DocumentError(f"'{path.name}' is not a document this app can write.")
+    except DocumentError:
+        raise
+    except Exception as exc:
+        raise DocumentError(f"'{path.name}' could not be made from that Markdown "
+                            f"({type(exc).__name__}); nothing was written.") from None
+    if existing:
+        from app.core.documents.keep import check_replacement
+        check_replacement(path, data)
+    return data
+
+
+def guarded(path: Path, action):
+    """Run `action(zf)` on a checked package, turning library errors into one sentence."""
+    try:
+        with open_package(path) as zf:
+            return action(zf)
+    except DocumentError:
+        raise
+    except Exception:  # damaged parts surface as any kind of library error
+        raise DocumentError(corrupt_sentence(path)) from None

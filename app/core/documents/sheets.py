@@ -1,0 +1,114 @@
+"""A workbook (.xlsx, .xlsm) as Markdown: one `## Sheet: NAME` section per sheet, a table
+with column letters above and row numbers on the left, and each formula as its formula
+with the value the file last saved (`=B2*1.1 → 3.85`).
+
+openpyxl reads in its streaming (read-only) mode, once for formulas and once for the saved
+values, so a big sheet is never held whole; rows and columns are capped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from app.core.documents.guard import Out
+
+MAX_ROWS = 20_000     # rows read per sheet (empty ones included)
+MAX_COLS = 200        # columns shown per sheet
+ARROW = " → "
+
+
+def number_text(value: float | int) -> str:
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return repr(value)
+    return str(value)
+
+
+def value_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, float)):
+        return number_text(value)
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat() if value.time() == dt.time() else value.isoformat(" ")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    text = getattr(value, "text", None)  # an array formula
+    if isinstance(text, str):
+        return text if text.startswith("=") else "=" + text
+    return str(value)
+
+
+def cell_markdown(formula, saved) -> str:
+    shown = value_text(formula)
+    if shown.startswith("="):
+        saved_text = value_text(saved)
+        if saved_text and saved_text != shown:
+            shown += ARROW + saved_text
+    return shown.replace("\r", "").replace("\n", " ").replace("|", "\\|")
+
+
+def column_letter(n: int) -> str:
+    letters = ""
+    while n:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def render(path: Path, out: Out) -> None:
+    from openpyxl import load_workbook
+
+    formulas = load_workbook(str(path), read_only=True, data_only=False, keep_links=False)
+    values = load_workbook(str(path), read_only=True, data_only=True, keep_links=False)
+    try:
+        for name in formulas.sheetnames:
+            sheet = formulas[name]
+            out.blank()
+            if not hasattr(sheet, "iter_rows"):
+                out.add(f"## Chart sheet: {name}")
+                out.add("(a chart on a sheet of its own; it has no cells to show)")
+                continue
+            out.add(f"## Sheet: {name}")
+            _sheet(sheet, values[name], out)
+    finally:
+        formulas.close()
+        values.close()
+
+
+def _sheet(sheet, saved_sheet, out: Out) -> None:
+    width = min(sheet.max_column or MAX_COLS, MAX_COLS)
+    rows: list[tuple[int, list[str]]] = []
+    used = 0
+    more_rows = False
+    pairs = zip(sheet.iter_rows(max_col=width), saved_sheet.iter_rows(max_col=width))
+    for n, (row, saved_row) in enumerate(pairs, 1):
+        if n > MAX_ROWS:
+            more_rows = True
+            break
+        if n % 256 == 0:
+            out.tick()
+        texts = [cell_markdown(c.value, s.value) for c, s in zip(row, saved_row)]
+        while texts and not texts[-1]:
+            texts.pop()
+        if not texts:
+            continue
+        rows.append((n, texts))
+        used = max(used, len(texts))
+    out.blank()
+    if not rows:
+        out.add("(this sheet is empty)")
+        return
+    out.add("|   | " + " | ".join(column_letter(i) for i in range(1, used + 1)) + " |")
+    out.add("|---|" + "---|" * used)
+    for number, texts in rows:
+        out.add(f"| {number} | " + " | ".join(texts + [""] * (used - len(texts))) + " |")
+    if more_rows:
+        out.add(f"[Only the first {MAX_ROWS:,} rows of this sheet are shown; the sheet has "
+                "more. Use set_cells to change cells further down.]")
+    if (sheet.max_column or 0) > MAX_COLS:
+        out.add(f"[Only columns A-{column_letter(MAX_COLS)} are shown; the sheet has more.]")

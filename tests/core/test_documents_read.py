@@ -1,0 +1,103 @@
+"""read_file and search_files on documents: Markdown renderings, paged like text."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.documents import DocumentError, is_document, render_document
+from app.core.tools import ToolBox
+from app.core.undo import BlobStore, RoundChanges
+from tests.document_files import brief_docx, prices_xlsx
+
+
+@pytest.fixture
+def ws(tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "TASKS.md").write_text("# Work\n\n- [ ] Read the brief\n")
+    return root
+
+
+@pytest.fixture
+def box(ws):
+    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json", 1)
+    return ToolBox(ws, ws / "TASKS.md", "Read the brief", changes)
+
+
+def test_is_document_by_suffix_whatever_the_case():
+    assert is_document("a/brief.DOCX") and is_document("p.xlsm") and is_document("x.odp")
+    assert not is_document("notes.md") and not is_document("picture.png")
+
+
+def test_word_document_renders_headings_lists_bold_italic_and_tables(tmp_path):
+    text = render_document(brief_docx(tmp_path / "brief.docx"))
+    assert text.splitlines()[0] == "# Bakery brief"
+    assert "# Goals" in text.splitlines()
+    assert "We sell **fresh** bread and *cakes*." in text
+    assert "- Open at 7\n  - Close at 18\n1. Order flour" in text
+    assert "> The new opening hours start in May." in text
+    assert "| Item | Price |\n| --- | --- |\n| Rye loaf | 4.20 |" in text
+
+
+def test_workbook_renders_each_sheet_with_addresses_and_formulas(tmp_path):
+    text = render_document(prices_xlsx(tmp_path / "prices.xlsx"))
+    assert "## Sheet: Prices" in text and "## Sheet: Notes" in text
+    assert "|   | A | B | C |" in text
+    assert "| 2 | Bread | 3.5 | =B2*1.1 |" in text
+    assert "| 2 |  | Prices include tax from May. |" in text
+
+
+def test_a_formula_shows_the_value_the_file_last_saved(tmp_path):
+    import zipfile
+
+    path = prices_xlsx(tmp_path / "prices.xlsx")
+    # Put the cached value a spreadsheet program would have saved into the sheet's XML.
+    with zipfile.ZipFile(path) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    assert "<f>B2*1.1</f><v></v>" in sheet or "<f>B2*1.1</f><v />" in sheet
+    sheet = sheet.replace("<f>B2*1.1</f><v></v>", "<f>B2*1.1</f><v>3.85</v>").replace(
+        "<f>B2*1.1</f><v />", "<f>B2*1.1</f><v>3.85</v>")
+    parts["xl/worksheets/sheet1.xml"] = sheet.encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    assert "| 2 | Bread | 3.5 | =B2*1.1 → 3.85 |" in render_document(path)
+
+
+def test_read_file_pages_through_a_document_with_offset_and_limit(ws, box):
+    brief_docx(ws / "brief.docx")
+    first = box.call("read_file", {"path": "brief.docx", "limit": 3})
+    assert not first.is_error
+    assert first.content.startswith("1\t# Bakery brief\n2\t\n3\t# Goals\n")
+    assert "a Word document shown as Markdown" in first.content
+    assert "offset=4" in first.content
+    rest = box.call("read_file", {"path": "brief.docx", "offset": 4})
+    assert "\tWe sell **fresh** bread" in rest.content
+    assert "lines in all" in rest.content
+
+
+def test_read_file_on_a_workbook(ws, box):
+    prices_xlsx(ws / "prices.xlsx")
+    out = box.call("read_file", {"path": "prices.xlsx"})
+    assert not out.is_error and "| 3 | Cake | 4.5 | =B3*1.1 |" in out.content
+    assert "a spreadsheet shown as Markdown" in out.content
+
+
+def test_a_damaged_document_gets_one_sentence(ws, box):
+    (ws / "broken.docx").write_bytes(b"PK\x03\x04 this is not really a zip")
+    out = box.call("read_file", {"path": "broken.docx"})
+    assert out.is_error and not out.refused
+    assert out.content == ("'broken.docx' could not be opened as a Word document: the file is "
+                           "damaged or is not really that kind of file.")
+    with pytest.raises(DocumentError):
+        render_document(ws / "broken.docx")
+
+
+def test_a_zip_that_is_not_a_word_document_gets_the_same_sentence(ws, box):
+    import zipfile
+
+    with zipfile.ZipFile(ws / "odd.xlsx", "w") as zf:
+        zf.writestr("hello.txt", "not a workbook")
+    out = box.call("read_file", {"path": "odd.xlsx"})
+    assert out.is_error and "could not be opened as a spreadsheet" in out.content

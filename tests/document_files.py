@@ -1,0 +1,104 @@
+"""Real documents made with the libraries themselves, for the tests and the benchmark."""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+
+
+def brief_docx(path: Path) -> Path:
+    import docx
+
+    doc = docx.Document()
+    doc.add_heading("Bakery brief", 0)
+    doc.add_heading("Goals", 1)
+    p = doc.add_paragraph("We sell ")
+    p.add_run("fresh").bold = True
+    p.add_run(" bread and ")
+    p.add_run("cakes").italic = True
+    p.add_run(".")
+    doc.add_paragraph("Open at 7", style="List Bullet")
+    doc.add_paragraph("Close at 18", style="List Bullet 2")
+    doc.add_paragraph("Order flour", style="List Number")
+    # Word often splits one sentence over several runs of the same formatting.
+    p = doc.add_paragraph(style="Quote")
+    for piece in ("The ", "new opening ", "hours start ", "in May."):
+        p.add_run(piece)
+    table = doc.add_table(rows=2, cols=2)
+    for (r, c), text in {(0, 0): "Item", (0, 1): "Price", (1, 0): "Rye loaf",
+                         (1, 1): "4.20"}.items():
+        table.cell(r, c).text = text
+    doc.save(path)
+    return path
+
+
+def prices_xlsx(path: Path, rows: int = 3) -> Path:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Prices"
+    ws.append(["Item", "Price", "With tax"])
+    names = ["Bread", "Cake", "Scone"]
+    for n in range(rows):
+        ws.append([names[n % 3] if n < 3 else f"Item {n + 1}", 3.5 + n, f"=B{n + 2}*1.1"])
+    notes = wb.create_sheet("Notes")
+    notes["B2"] = "Prices include tax from May."
+    wb.save(path)
+    return path
+
+
+def long_docx(path: Path, pages: int = 50) -> Path:
+    """About `pages` pages: a heading and ten paragraphs of ~60 words each per page."""
+    import docx
+
+    doc = docx.Document()
+    words = ("the bakery sells fresh bread every morning and cakes on weekends for the "
+             "village market ").split()
+    for page in range(1, pages + 1):
+        doc.add_heading(f"Chapter {page}", 1)
+        for n in range(10):
+            p = doc.add_paragraph(" ".join(words[(n + i) % len(words)] for i in range(40)) + " ")
+            p.add_run(f"point {page}.{n}").bold = True
+            p.add_run(" " + " ".join(words[:20]) + ".")
+    doc.save(path)
+    return path
+
+
+def pdf_bytes(pages: list[str], compress: bool = True) -> bytes:
+    """A small valid PDF, one text line per page, with Flate-compressed content streams as
+    real PDFs have (or no text at all for a page given as '')."""
+    objects: list[bytes] = []
+    kids = []
+    font_no = 3
+    objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    objects.append(b"")  # the page tree, filled in below
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    for text in pages:
+        safe = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        content = (f"BT /F1 12 Tf 72 720 Td ({safe}) Tj ET".encode("latin-1") if text else b"")
+        if compress:
+            data = zlib.compress(content)
+            stream = (f"<< /Length {len(data)} /Filter /FlateDecode >>\nstream\n".encode()
+                      + data + b"\nendstream")
+        else:
+            stream = f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream"
+        objects.append(stream)
+        content_no = len(objects)
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources "
+                       f"<< /Font << /F1 {font_no} 0 R >> >> /Contents {content_no} 0 R >>"
+                       .encode())
+        kids.append(f"{len(objects)} 0 R")
+    objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>".encode()
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{n} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    for off in offsets:
+        out += f"{off:010d} 00000 n \n".encode()
+    out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+            .encode())
+    return bytes(out)
