@@ -102,3 +102,52 @@ def pdf_bytes(pages: list[str], compress: bool = True) -> bytes:
     out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
             .encode())
     return bytes(out)
+
+
+def deck_pptx(path: Path) -> Path:
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Spring menu"
+    body = slide.placeholders[1].text_frame
+    body.text = "Rye loaf"
+    p = body.add_paragraph()
+    p.text = "Seeded"
+    p.level = 1
+    slide.notes_slide.notes_text_frame.text = "Mention the oven."
+    second = deck.slides.add_slide(deck.slide_layouts[5])
+    second.shapes.title.text = "Prices"
+    table = second.shapes.add_table(2, 2, Inches(1), Inches(2), Inches(4), Inches(1)).table
+    for (r, c), text in {(0, 0): "Item", (0, 1): "Price", (1, 0): "Scone", (1, 1): "2.10"}.items():
+        table.cell(r, c).text = text
+    deck.save(path)
+    return path
+
+
+_ODF_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+           'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+           'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+           'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+           'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" '
+           'xmlns:xlink="http://www.w3.org/1999/xlink"')
+_ODF_TYPES = {".odt": "text", ".ods": "spreadsheet", ".odp": "presentation"}
+
+
+def odf_file(path: Path, body: str, manifest_extra: str = "") -> Path:
+    """An OpenDocument package as LibreOffice writes one: mimetype first and stored."""
+    import zipfile
+
+    kind = _ODF_TYPES[path.suffix]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(zipfile.ZipInfo("mimetype"), f"application/vnd.oasis.opendocument.{kind}")
+        zf.writestr("content.xml", f'<?xml version="1.0" encoding="UTF-8"?>'
+                    f'<office:document-content {_ODF_NS}><office:body><office:{kind}>{body}'
+                    f'</office:{kind}></office:body></office:document-content>')
+        zf.writestr("META-INF/manifest.xml",
+                    '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest='
+                    '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry '
+                    f'manifest:full-path="content.xml">{manifest_extra}</manifest:file-entry>'
+                    '</manifest:manifest>')
+    return path

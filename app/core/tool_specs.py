@@ -14,6 +14,7 @@ MAX_EDIT_BYTES = 2 * 1024 * 1024
 MAX_SEARCH_MATCHES = 100
 MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024
 MAX_SEARCH_FILES = 20_000
+MAX_SEARCH_SECONDS = 30  # reading documents while searching
 MAX_MATCH_CHARS = 300
 MAX_TEXT_ARG = 2000  # question, option, evidence item: each becomes one line of the board
 BINARY_SNIFF = 8192

@@ -5,13 +5,15 @@ from __future__ import annotations
 import io
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
-from app.core.documents import DocumentError, is_document, kind_of, render_document
+from app.core.documents import (DocumentError, is_document, kind_of, matching_lines,
+                                render_document)
 from app.core.endings import Asked, Completed, GaveUp, RoundEnding
 from app.core.files import bounded_lines
 from app.core.pictures import Picture, PictureError, is_picture, read_picture
@@ -19,6 +21,7 @@ from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
 from app.core.tool_specs import (BINARY_SNIFF, MAX_EDIT_BYTES, MAX_LIST_ENTRIES,
                                  MAX_MATCH_CHARS, MAX_READ_CHARS, MAX_READ_LINES,
                                  MAX_SEARCH_FILE_BYTES, MAX_SEARCH_FILES, MAX_SEARCH_MATCHES,
+                                 MAX_SEARCH_SECONDS,
                                  MAX_TEXT_ARG, MAX_WRITE_BYTES, TOOL_SPECS)
 from app.core.undo import RoundChanges, write_user_file
 
@@ -212,13 +215,18 @@ class ToolBox:
         needle = query.casefold()
         hits: list[str] = []
         scanned = 0
+        deadline = time.monotonic() + MAX_SEARCH_SECONDS
         for rel in self._walk(start):
             scanned += 1
             if scanned > MAX_SEARCH_FILES:
                 hits.append(f"... stopped after {MAX_SEARCH_FILES:,} files; give a path to "
                             "search a smaller folder.")
                 break
-            for n, line in _lines_with(self.sandbox.root / rel, needle):
+            if is_document(rel) and time.monotonic() > deadline:
+                hits.append(f"... stopped after {MAX_SEARCH_SECONDS} seconds of reading "
+                            "documents; give a path to search a smaller folder.")
+                break
+            for n, line, section in _lines_with(self.sandbox.root / rel, needle):
                 if len(hits) == MAX_SEARCH_MATCHES:
                     hits.append(f"... more matches not shown (limit {MAX_SEARCH_MATCHES}); "
                                 "use a longer query or a path to narrow the search.")
@@ -226,7 +234,7 @@ class ToolBox:
                 text = line.strip()
                 if len(text) > MAX_MATCH_CHARS:
                     text = text[:MAX_MATCH_CHARS] + "..."
-                hits.append(f"{rel}:{n}: {text}")
+                hits.append(f"{rel}:{n}{f' ({section})' if section else ''}: {text}")
         if not hits:
             return ToolOutcome(f"No lines contain {query[:200]!r}.")
         return ToolOutcome("\n".join(hits))
@@ -437,8 +445,11 @@ def _binary_message(rel: str) -> str:
 
 
 def _lines_with(path: Path, needle: str):
-    """(line number, text) of each line of a UTF-8 text file that holds `needle` (casefolded);
-    nothing for binary or unreadable files."""
+    """(line number, text, section) of each line of a UTF-8 text file, or of a document's
+    rendering, that holds `needle` (casefolded); nothing for binary or unreadable files."""
+    if is_document(path):
+        yield from matching_lines(path, needle)
+        return
     try:
         raw = path.read_bytes()
         if _is_binary(raw):
@@ -452,7 +463,7 @@ def _lines_with(path: Path, needle: str):
         return
     for n, line in enumerate(text.splitlines(), 1):
         if needle in line.casefold():
-            yield n, line
+            yield n, line, ""
 
 
 def _check_args(spec: ToolSpec, arguments: Any) -> dict[str, Any]:

@@ -101,3 +101,88 @@ def test_a_zip_that_is_not_a_word_document_gets_the_same_sentence(ws, box):
         zf.writestr("hello.txt", "not a workbook")
     out = box.call("read_file", {"path": "odd.xlsx"})
     assert out.is_error and "could not be opened as a spreadsheet" in out.content
+
+
+def test_pdf_renders_page_by_page_from_compressed_streams(tmp_path):
+    from tests.document_files import pdf_bytes
+
+    data = pdf_bytes(["Opening hours", "Prices (2026)"])
+    assert b"/FlateDecode" in data and b"Opening hours" not in data
+    (tmp_path / "menu.pdf").write_bytes(data)
+    text = render_document(tmp_path / "menu.pdf")
+    assert text == "## Page 1\n\nOpening hours\n\n## Page 2\n\nPrices (2026)\n"
+
+
+def test_a_scanned_pdf_without_a_text_layer_says_so(tmp_path):
+    from tests.document_files import pdf_bytes
+
+    (tmp_path / "scan.pdf").write_bytes(pdf_bytes(["", ""]))
+    with pytest.raises(DocumentError, match="no text layer .* scanned picture"):
+        render_document(tmp_path / "scan.pdf")
+    (tmp_path / "mixed.pdf").write_bytes(pdf_bytes(["Cover text", ""]))
+    assert "## Page 2\n\n(no text on this page: it is probably a picture" in render_document(
+        tmp_path / "mixed.pdf")
+
+
+def test_slides_render_one_by_one_with_their_notes_and_tables(tmp_path):
+    from tests.document_files import deck_pptx
+
+    text = render_document(deck_pptx(tmp_path / "menu.pptx"))
+    assert "## Slide 1: Spring menu\n\n- Rye loaf\n  - Seeded\n\nNotes:\n> Mention the oven." in text
+    assert "## Slide 2: Prices" in text and "| Scone | 2.10 |" in text
+
+
+def test_opendocument_text_sheet_and_presentation(tmp_path):
+    from tests.document_files import odf_file
+
+    odt = odf_file(tmp_path / "brief.odt",
+                   '<text:h text:outline-level="2">Goals</text:h><text:p>Sell <text:span>fresh'
+                   '</text:span><text:s text:c="2"/>bread, see <text:a xlink:href="https://x.org">'
+                   'the site</text:a>.</text:p><text:list><text:list-item><text:p>Open at 7'
+                   '</text:p></text:list-item></text:list>')
+    assert render_document(odt) == ("## Goals\n\nSell fresh  bread, see [the site](https://x.org)."
+                                    "\n\n- Open at 7\n")
+    ods = odf_file(tmp_path / "prices.ods",
+                   '<table:table table:name="Prices"><table:table-row><table:table-cell '
+                   'office:value-type="string"><text:p>Bread</text:p></table:table-cell>'
+                   '<table:table-cell office:value-type="float" office:value="3.5"><text:p>3.5'
+                   '</text:p></table:table-cell><table:table-cell table:formula="of:=[.B1]*1.1" '
+                   'office:value-type="float" office:value="3.85"><text:p>3.85</text:p>'
+                   '</table:table-cell><table:table-cell table:number-columns-repeated="16000"/>'
+                   '</table:table-row><table:table-row table:number-rows-repeated="1048575">'
+                   '<table:table-cell table:number-columns-repeated="16384"/></table:table-row>'
+                   '</table:table>')
+    assert render_document(ods) == ("## Sheet: Prices\n\n|   | A | B | C |\n|---|---|---|---|\n"
+                                    "| 1 | Bread | 3.5 | =B1*1.1 → 3.85 |\n")
+    odp = odf_file(tmp_path / "deck.odp",
+                   '<draw:page draw:name="page1"><draw:frame><draw:text-box><text:p>Spring menu'
+                   '</text:p></draw:text-box></draw:frame><presentation:notes><draw:frame>'
+                   '<draw:text-box><text:p>Say hello</text:p></draw:text-box></draw:frame>'
+                   '</presentation:notes></draw:page>')
+    assert render_document(odp) == "## Slide 1\n\n- Spring menu\n\nNotes:\n> Say hello\n"
+
+
+def test_search_files_looks_inside_documents_and_names_the_sheet_or_page(ws, box):
+    from tests.document_files import pdf_bytes
+
+    brief_docx(ws / "brief.docx")
+    prices_xlsx(ws / "prices.xlsx")
+    (ws / "menu.pdf").write_bytes(pdf_bytes(["Cover", "Scone of the week"]))
+    (ws / "notes.md").write_text("a scone recipe\n")
+    out = box.call("search_files", {"query": "SCONE"})
+    assert out.content.splitlines() == [
+        "menu.pdf:7 (Page 2): Scone of the week",
+        "notes.md:1: a scone recipe",
+        "prices.xlsx:8 (Sheet: Prices): | 4 | Scone | 5.5 | =B4*1.1 |",
+    ]
+    word = box.call("search_files", {"query": "opening hours"})
+    assert word.content == "brief.docx:11: > The new opening hours start in May."
+    # The line number is the rendering's: read_file at that offset shows the same line.
+    shown = box.call("read_file", {"path": "brief.docx", "offset": 11, "limit": 1})
+    assert shown.content.startswith("11\t> The new opening hours start in May.")
+
+
+def test_search_passes_over_a_damaged_document(ws, box):
+    (ws / "broken.docx").write_bytes(b"PK\x03\x04 scone")
+    (ws / "notes.md").write_text("scone\n")
+    assert box.call("search_files", {"query": "scone"}).content == "notes.md:1: scone"

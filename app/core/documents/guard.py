@@ -22,7 +22,7 @@ from app.core.documents import DocumentError, kind_of
 
 MAX_FILE_BYTES = 100 * 1024 * 1024        # on disk
 MAX_UNPACKED_BYTES = 200 * 1024 * 1024    # all members, as the zip directory declares them
-MAX_PART_BYTES = 64 * 1024 * 1024         # one member
+MAX_PART_BYTES = 32 * 1024 * 1024         # one member
 MAX_PARTS = 10_000
 MAX_RENDER_CHARS = 4_000_000
 MAX_RENDER_SECONDS = 20.0
@@ -124,12 +124,12 @@ class Full(Exception):
 class Out:
     """The rendering's lines, within a character and a time budget."""
 
-    def __init__(self, max_chars: int = MAX_RENDER_CHARS, seconds: float = MAX_RENDER_SECONDS):
+    def __init__(self, max_chars: int | None = None, seconds: float | None = None):
         self.lines: list[str] = []
         self.chars = 0
-        self.max_chars = max_chars
-        self.seconds = seconds
-        self.deadline = time.monotonic() + seconds
+        self.max_chars = MAX_RENDER_CHARS if max_chars is None else max_chars
+        self.seconds = MAX_RENDER_SECONDS if seconds is None else seconds
+        self.deadline = time.monotonic() + self.seconds
 
     def add(self, line: str = "") -> None:
         self.chars += len(line) + 1

@@ -36,8 +36,7 @@ def render(path: Path) -> str:
                 else:
                     raise DocumentError(f"'{path.name}' is not a document this app can read.")
     except Full as full:
-        out.blank()
-        out.lines.append(full.note)
+        out.lines += ["", full.note] if out.lines and out.lines[-1] else [full.note]
     except DocumentError:
         raise
     except MemoryError:

@@ -1,0 +1,62 @@
+"""A PDF page by page (`## Page N`), with pypdf; capped in pages, text and time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.documents import DocumentError
+from app.core.documents.guard import Out, check_size, corrupt_sentence, encrypted_sentence
+
+MAX_PAGES = 300
+
+
+def render(path: Path, out: Out) -> None:
+    from pypdf import PdfReader
+    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+
+    check_size(path)
+    with open(path, "rb") as fh:
+        if not fh.read(1024).lstrip().startswith(b"%PDF"):
+            raise DocumentError(corrupt_sentence(path))
+    try:
+        reader = PdfReader(str(path))
+        if reader.is_encrypted:
+            try:  # many PDFs are "encrypted" with an empty password only to stop printing
+                if not reader.decrypt(""):
+                    raise DocumentError(encrypted_sentence(path))
+            except (FileNotDecryptedError, NotImplementedError, DependencyError):
+                raise DocumentError(encrypted_sentence(path)) from None
+        count = len(reader.pages)
+    except DocumentError:
+        raise
+    except (PdfReadError, FileNotDecryptedError):
+        raise DocumentError(corrupt_sentence(path)) from None
+    if count > MAX_PAGES:
+        out.add(f"[This PDF has {count:,} pages; only pages 1-{MAX_PAGES} are shown.]")
+        out.add("")
+    with_text = 0
+    for number in range(1, min(count, MAX_PAGES) + 1):
+        out.tick()
+        try:
+            text = reader.pages[number - 1].extract_text() or ""
+        except FileNotDecryptedError:
+            raise DocumentError(encrypted_sentence(path)) from None
+        except Exception:
+            text = None
+        out.blank()
+        out.add(f"## Page {number}")
+        out.add("")
+        if text is None:
+            out.add("(this page could not be read: it is damaged)")
+            continue
+        lines = [line.rstrip() for line in text.splitlines()]
+        if not any(lines):
+            out.add("(no text on this page: it is probably a picture, such as a scan)")
+            continue
+        with_text += 1
+        for line in lines:
+            out.add(line)
+    if count and not with_text:
+        raise DocumentError(f"'{path.name}' has no text layer (it is probably a scanned "
+                            "picture), so its text cannot be read.")
+
