@@ -178,6 +178,9 @@ class EvidenceDialog(QDialog):
         if self.evidence is None or not 0 <= row < len(self.evidence.files):
             return
         f = self.evidence.files[row]
+        if f.kind in ("document", "picture") and not f.missing_copy:
+            self._show_rendered(f)
+            return
         if f.missing_copy:
             self.diff.setPlainText(self.tr("The saved copy of this file is missing or damaged, "
                                            "so its content cannot be shown."))
@@ -191,11 +194,56 @@ class EvidenceDialog(QDialog):
             return
         self.diff.setHtml(self._diff_html(f))
 
-    def _diff_html(self, f) -> str:
+    def _show_rendered(self, f) -> None:
+        """A document's rendering diffed as text, or a picture before and after."""
+        versions = [v for v in (f.before_shown, f.after_shown) if v is not None]
+        problem = next((v for v in versions if v.problem), None)
+        if problem is not None:
+            self.diff.setPlainText(self._problem_words(problem))
+            return
+        if f.kind == "document":
+            self.diff.setHtml(self._diff_html(f, (f.before_shown.text if f.before_shown else ""),
+                                              (f.after_shown.text if f.after_shown else ""),
+                                              document=True))
+            return
+        from PySide6.QtGui import QImage, QTextDocument
+        from PySide6.QtCore import QUrl
+
+        cells = []
+        for n, (label, shown) in enumerate(((self.tr("Before"), f.before_shown),
+                                            (self.tr("After"), f.after_shown))):
+            if shown is None:
+                cells.append(f"<td><b>{label}</b><br>{self.tr('(no picture)')}</td>")
+                continue
+            url = QUrl(f"evidence-picture-{n}.png")
+            self.diff.document().addResource(QTextDocument.ResourceType.ImageResource, url,
+                                             QImage.fromData(shown.picture, "PNG"))
+            size = self.tr("%1 × %2 pixels").replace("%1", str(shown.picture_size[0])).replace(
+                "%2", str(shown.picture_size[1]))
+            cells.append(f"<td><b>{label}</b> ({size})<br><img src='{url.toString()}'></td>")
+        self.diff.setHtml("<table cellspacing='12'><tr>" + "".join(cells) + "</tr></table>")
+
+    def _problem_words(self, shown) -> str:
+        if shown.problem == "too_large":
+            return self.tr("This file is too large to show here.")
+        if shown.problem == "not_picture":
+            return self.tr("This picture could not be opened; it may be damaged.")
+        return self.tr("This document cannot be shown: %1").replace("%1", shown.detail)
+
+    def _diff_html(self, f, before: str | None = None, after: str | None = None,
+                   document: bool = False) -> str:
         from app.gui.evidence.file_diff import diff_html
 
+        if before is None:
+            before, after = (f.before or b"").decode("utf-8"), (f.after or b"").decode("utf-8")
         removed, added = look.removed_colour(), look.ok_colour()
-        return diff_html((f.before or b"").decode("utf-8"), (f.after or b"").decode("utf-8"),
+        note = ""
+        if document:
+            note = ('<div style="color:%s;">%s</div><br>' % (
+                look.css(look.muted_colour()),
+                self.tr("A document: its text is compared as the AI reads it (headings with #, "
+                        "tables with |).")))
+        return note + diff_html(before, after,
                          removed=look.css(removed), added=look.css(added),
                          muted=look.css(look.muted_colour()),
                          removed_bg=_tint(removed), added_bg=_tint(added),
