@@ -1,4 +1,4 @@
-"""The agent's nine tools (PRODUCT.md §6) behind one bounded, sandboxed ToolBox."""
+"""The agent's ten tools (PRODUCT.md §6) behind one bounded, sandboxed ToolBox."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
-from app.core.documents import (DocumentError, is_document, kind_of, matching_lines,
-                                render_document)
+from app.core.documents import (DocumentError, edit_document, is_document, kind_of,
+                                matching_lines, render_document, set_cells, write_document)
 from app.core.endings import Asked, Completed, GaveUp, RoundEnding
 from app.core.files import bounded_lines
 from app.core.pictures import Picture, PictureError, is_picture, read_picture
@@ -309,6 +309,8 @@ class ToolBox:
         rel = self._prepare_write(path)
         target = self.sandbox.root / rel
         existed = target.is_file()
+        if is_document(rel):
+            data = self._document_call(rel, write_document, target, content, existed)
         if existed and target.stat().st_size == len(data) and target.read_bytes() == data:
             return ToolOutcome(f"'{rel}' already has exactly this content; nothing changed.")
         self._commit(path, rel, lambda t: write_user_file(t, data))
@@ -325,6 +327,8 @@ class ToolBox:
         target = self.sandbox.root / rel
         if not target.exists():
             raise _Fail(f"There is no file '{rel}'. Use write_file to create it.")
+        if is_document(rel):
+            return self._edit_document(path, rel, target, old_text, new_text)
         if target.stat().st_size > MAX_EDIT_BYTES:  # checked before reading: it may be huge
             raise _Fail(f"'{rel}' is too large or not a text file, so it cannot be edited.")
         raw = target.read_bytes()
@@ -349,6 +353,36 @@ class ToolBox:
             raise _Refuse(f"The edited file would be {len(data):,} bytes; files may be at most 1 MB.")
         self._commit(path, rel, lambda t: write_user_file(t, data))
         return ToolOutcome(f"Edited '{rel}': replaced 1 occurrence.", changed=[rel])
+
+    def _edit_document(self, path: str, rel: str, target: Path, old_text: str,
+                       new_text: str) -> ToolOutcome:
+        if target.suffix.lower() != ".docx":
+            hint = (" Use set_cells to change cells." if target.suffix.lower() in (".xlsx", ".xlsm")
+                    else "")
+            raise _Refuse(f"edit_file changes Word documents (.docx) and text files; "
+                          f"'{rel}' is {kind_of(rel)}.{hint}")
+        data = self._document_call(rel, edit_document, target, old_text, new_text)
+        self._commit(path, rel, lambda t: write_user_file(t, data))
+        return ToolOutcome(f"Edited '{rel}': replaced 1 occurrence; the rest of the document is "
+                           "as it was.", changed=[rel])
+
+    def _set_cells(self, path: str, cells: dict, sheet: str | None = None) -> ToolOutcome:
+        rel = self._prepare_write(path)
+        target = self.sandbox.root / rel
+        if not target.is_file():
+            raise _Fail(f"There is no workbook '{rel}'. Use write_file to create a .xlsx from "
+                        "Markdown tables.")
+        data, count = self._document_call(rel, set_cells, target, cells, sheet)
+        self._commit(path, rel, lambda t: write_user_file(t, data))
+        return ToolOutcome(f"Set {count} {'cell' if count == 1 else 'cells'} in '{rel}'; the "
+                           "rest of the workbook is as it was.", changed=[rel])
+
+    def _document_call(self, rel: str, action: Callable, *args):
+        """The one way the changing tools reach app.core.documents: a refusal in a sentence."""
+        try:
+            return action(*args)
+        except DocumentError as exc:
+            raise _Refuse(exc.message) from None
 
     def _delete_file(self, path: str) -> ToolOutcome:
         rel = self._prepare_write(path)
@@ -496,4 +530,5 @@ _KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "integer": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
     "array": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
               "a list of text items"),
+    "object": (lambda v: isinstance(v, dict), "an object (names to values)"),
 }

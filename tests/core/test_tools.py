@@ -1,4 +1,4 @@
-"""The nine tools: bounded, sandboxed, never raising, and the only way the agent touches the board."""
+"""The ten tools: bounded, sandboxed, never raising, and the only way the agent touches the board."""
 
 from __future__ import annotations
 
@@ -48,10 +48,10 @@ def box(ws):
 
 # -- specs -------------------------------------------------------------------------------
 
-def test_tool_specs_are_the_nine_tools_in_contract_order_and_deterministic():
+def test_tool_specs_are_the_ten_tools_in_contract_order_and_deterministic():
     assert [s.name for s in TOOL_SPECS] == [
         "list_files", "read_file", "write_file", "edit_file", "search_files", "delete_file",
-        "complete_task", "ask_human", "give_up"]
+        "complete_task", "ask_human", "give_up", "set_cells"]
     dump = ("import json; from app.core.tools import TOOL_SPECS; "
             "print(json.dumps([s.model_dump() for s in TOOL_SPECS]))")
     # Fresh interpreters with different hash seeds: the bytes must not depend on the process.

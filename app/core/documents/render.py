@@ -6,10 +6,18 @@ library message ever reaches the model or the person.
 
 from __future__ import annotations
 
+import logging
+import warnings
 from pathlib import Path
 
 from app.core.documents import DocumentError, refused_write, writable_kind
 from app.core.documents.guard import Full, Out, corrupt_sentence, open_package
+
+# The libraries talk about the files they read (openpyxl warns of each extension it drops,
+# pypdf logs each flaw of a PDF): a person never sees that on a terminal. What matters
+# reaches them as the one sentence of a DocumentError, and keep.py decides what is dropped.
+warnings.filterwarnings("ignore", module=r"(openpyxl|docx|pptx|pypdf)(\..*)?$")
+logging.getLogger("pypdf").addHandler(logging.NullHandler())
 
 
 def render(path: Path) -> str:

@@ -1,0 +1,168 @@
+"""Markdown to a real Word document: Word's own heading, list, quote and table styles, bold,
+italic, links and code; no Markdown marks left as text.
+
+markdown-it-py (already the board's parser) reads the Markdown; python-docx writes the file
+from its default template, whose styles Word knows by name.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # not allowed in XML
+_MONO = "Courier New"
+
+
+def _clean(text: str) -> str:
+    return _CONTROL.sub("", text)
+
+
+def parse(markdown: str):
+    from markdown_it import MarkdownIt
+    return MarkdownIt("commonmark").enable("table").parse(markdown)
+
+
+def markdown_to_docx(markdown: str) -> bytes:
+    from docx import Document
+
+    doc = Document()
+    props = doc.core_properties
+    props.author, props.last_modified_by, props.comments = "", "", ""
+    props.title = props.subject = props.keywords = ""
+    tokens = parse(markdown)
+    lists: list[str] = []       # "Bullet" / "Number", one per open list
+    item_started: list[bool] = []
+    quote = 0
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        kind = tok.type
+        if kind == "heading_open":
+            paragraph = doc.add_heading(level=min(int(tok.tag[1]), 9))
+            add_inline(paragraph, tokens[i + 1])
+            i += 3
+            continue
+        if kind in ("bullet_list_open", "ordered_list_open"):
+            lists.append("Bullet" if kind == "bullet_list_open" else "Number")
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+        elif kind == "list_item_open":
+            item_started.append(False)
+        elif kind == "list_item_close":
+            item_started.pop()
+        elif kind == "blockquote_open":
+            quote += 1
+        elif kind == "blockquote_close":
+            quote -= 1
+        elif kind == "paragraph_open":
+            paragraph = doc.add_paragraph(style=_paragraph_style(lists, item_started, quote))
+            add_inline(paragraph, tokens[i + 1])
+            i += 3
+            continue
+        elif kind in ("fence", "code_block"):
+            for line in tok.content.rstrip("\n").split("\n"):
+                run = doc.add_paragraph().add_run(_clean(line))
+                run.font.name = _MONO
+        elif kind == "table_open":
+            i = _table(doc, tokens, i)
+            continue
+        elif kind == "html_block":
+            doc.add_paragraph(_clean(tok.content.strip()))
+        i += 1
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+def _paragraph_style(lists: list[str], item_started: list[bool], quote: int) -> str | None:
+    if lists:
+        if item_started and item_started[-1]:
+            return "List Continue" if len(lists) == 1 else f"List Continue {min(len(lists), 3)}"
+        if item_started:
+            item_started[-1] = True
+        depth = min(len(lists), 3)
+        return f"List {lists[-1]}" + (f" {depth}" if depth > 1 else "")
+    return "Quote" if quote else None
+
+
+def _table(doc, tokens, i: int) -> int:
+    rows: list[list] = []
+    header_rows = 0
+    while tokens[i].type != "table_close":
+        tok = tokens[i]
+        if tok.type == "tr_open":
+            rows.append([])
+        elif tok.type in ("th_open", "td_open"):
+            rows[-1].append(tokens[i + 1])
+            if tok.type == "th_open" and len(rows) > header_rows:
+                header_rows = len(rows)
+        i += 1
+    width = max((len(r) for r in rows), default=0)
+    if rows and width:
+        table = doc.add_table(rows=len(rows), cols=width)
+        table.style = "Table Grid"
+        for r, row in enumerate(rows):
+            for c, inline in enumerate(row):
+                add_inline(table.cell(r, c).paragraphs[0], inline, bold=r < header_rows)
+    return i + 1
+
+
+def add_inline(paragraph, inline, bold: bool = False) -> None:
+    """The inline Markdown of one token (strong, em, links, code) as runs of `paragraph`."""
+    strong, em = int(bold), 0
+    link: str | None = None
+    for child in inline.children or []:
+        kind = child.type
+        if kind == "strong_open":
+            strong += 1
+        elif kind == "strong_close":
+            strong -= 1
+        elif kind == "em_open":
+            em += 1
+        elif kind == "em_close":
+            em -= 1
+        elif kind == "link_open":
+            link = str(child.attrs.get("href") or "")
+        elif kind == "link_close":
+            link = None
+        elif kind in ("text", "code_inline", "html_inline", "image", "softbreak", "hardbreak"):
+            text = {"softbreak": " ", "hardbreak": "\n"}.get(kind, child.content)
+            if not text:
+                continue
+            if link:
+                add_link(paragraph, link, _clean(text), strong > 0, em > 0)
+                continue
+            run = paragraph.add_run(_clean(text))
+            run.bold = True if strong > 0 else None
+            run.italic = True if em > 0 else None
+            if kind == "code_inline":
+                run.font.name = _MONO
+
+
+def add_link(paragraph, url: str, text: str, bold: bool, italic: bool) -> None:
+    """A real Word hyperlink (w:hyperlink with an external relationship), blue, underlined."""
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    r_id = paragraph.part.relate_to(url, RT.HYPERLINK, is_external=True)
+    link = OxmlElement("w:hyperlink")
+    link.set(qn("r:id"), r_id)
+    run = OxmlElement("w:r")
+    props = OxmlElement("w:rPr")
+    for tag, value in (("w:b", None) if bold else (None, None),
+                       ("w:i", None) if italic else (None, None),
+                       ("w:color", "0563C1"), ("w:u", "single")):
+        if tag:
+            element = OxmlElement(tag)
+            if value:
+                element.set(qn("w:val"), value)
+            props.append(element)
+    run.append(props)
+    t = OxmlElement("w:t")
+    t.text = text
+    t.set(qn("xml:space"), "preserve")
+    run.append(t)
+    link.append(run)
+    paragraph._p.append(link)
