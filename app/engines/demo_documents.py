@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from app.engines.demo_steps import Plan, line_after, read_step, write_step
+from app.engines.demo_steps import Plan, read_step, write_step
 
 BRIEF, PRICES = "brief.docx", "prices.xlsx"
 _NUMBERED = re.compile(r"^\s*\d+\t")
@@ -45,7 +45,8 @@ CHINESE = {
 def contact_docx_plan(words: dict, note: str, target: str, seen: str) -> Plan:
     """Read the two documents, then write the Word draft from them, or give up honestly."""
     plan: Plan = [read_step(BRIEF), read_step(PRICES)]
-    hours, contact = line_after(seen, words["hours"]), line_after(seen, words["contact"])
+    brief = seen.split("\n[Lines ", 1)[0]  # the first result, up to read_file's closing note
+    hours, contact = _after(brief, words["hours"]), _after(brief, words["contact"])
     table = price_table(seen)
     missing = [key for key, found in (("hours", hours), ("contact", contact),
                                       ("prices", table)) if not found]
@@ -55,7 +56,7 @@ def contact_docx_plan(words: dict, note: str, target: str, seen: str) -> Plan:
                                     "findings": words["findings"]})]
     body = [words["title"], "", note, "", words["h_hours"], "", hours, "",
             words["h_contact"], "", contact, "", words["h_cakes"], ""] + table + [""]
-    orders = line_after(seen, words["orders"])
+    orders = _after(brief, words["orders"])
     if orders:
         body += [orders, ""]
     return plan + [write_step(target, "\n".join(body)),
@@ -89,6 +90,16 @@ def price_table(seen: str) -> list[str]:
         price = f"{float(row[-1]):.2f}" if pence else str(int(float(row[-1])))
         out.append("| " + " | ".join(row[:-1] + [price]) + " |")
     return out
+
+
+def _after(brief: str, label: str) -> str | None:
+    """The rest of the paragraph that begins with the bold label (one line of the rendering)."""
+    mark = f"**{label}**"
+    for line in brief.splitlines():
+        text = _NUMBERED.sub("", line).strip()
+        if text.startswith(mark) and text[len(mark):].strip():
+            return text[len(mark):].strip()
+    return None
 
 
 def _number(text: str) -> float | None:

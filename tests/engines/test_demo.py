@@ -37,6 +37,8 @@ def test_bakery_demo_asks_one_decision_then_finishes_with_the_answer(tmp_path):
     contact = ws.root / "drafts" / "contact.docx"
     assert "Tuesday to Friday 7:00–16:00" in render_document(contact)  # from brief.docx
     assert "| Chocolate fudge cake | 10 | 28.50 |" in render_document(contact)  # prices.xlsx
+    assert render_document(contact).endswith(
+        "\nPlease order celebration cakes at least two days ahead.\n")  # nothing more taken
     from docx import Document
 
     word = Document(str(contact))  # a real Word document, with Word's heading styles
@@ -49,6 +51,8 @@ def test_demo_is_deterministic(tmp_path):
     outputs = []
     for name in ("a", "b"):
         ws = demo_copy(tmp_path, name)
+        Harness(ws, DemoEngine(), fast_limits()).run()
+        update_board(ws.board_path, lambda b: b.answer_human("trust"))
         Harness(ws, DemoEngine(), fast_limits()).run()
         outputs.append({p.relative_to(ws.root).as_posix(): p.read_bytes()
                         for p in ws.root.rglob("*.md") if ".harness" not in p.parts})
