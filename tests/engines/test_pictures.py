@@ -215,3 +215,21 @@ def gpt(server, monkeypatch):
 @pytest.fixture
 def local(server):
     return LocalEngine(EngineConfig(model="qwen3:8b", base_url=server.url + "/v1", timeout_s=5))
+
+
+@pytest.mark.parametrize("path, body, sees", [
+    ("/props", {"modalities": {"vision": True, "audio": False}}, True),       # llama.cpp
+    ("/props", {"modalities": {"vision": False}}, False),
+    ("/api/v1/models", {"models": [{"key": "qwen3:8b", "capabilities": {"vision": True}}]},
+     True),                                                                   # LM Studio 0.4
+    ("/api/v0/models/qwen3:8b", {"id": "qwen3:8b", "type": "llm"}, False),     # LM Studio 0.3
+])
+def test_llama_cpp_and_lm_studio_say_whether_the_model_sees(local, server, path, body, sees):
+    server.default(path, Reply(body=body))
+    assert local.vision_support("qwen3:8b") is sees
+    assert local.sees_pictures() is sees and local.sees_pictures() is sees  # asked once
+    assert sum(r.path == path for r in server.requests) == 2
+
+
+def test_a_server_that_says_nothing_gets_no_pictures(local, server):
+    assert local.vision_support("qwen3:8b") is None and local.sees_pictures() is False
