@@ -1,5 +1,5 @@
 """Make the demo workspaces' Word brief and price list: brief.docx and prices.xlsx, in English
-(app/resources/demo-workspace) and Chinese (app/resources/demo-workspace-zh).
+(resources/demo-workspace) and Chinese (resources/demo-workspace-zh).
 
 The same bytes every time: the documents' own dates are fixed, and each file is re-zipped
 with its parts in the same order, with a fixed date, so a rebuild changes nothing in git.
@@ -128,7 +128,7 @@ def _fixed_zip(data: bytes) -> bytes:
 def documents() -> dict[Path, bytes]:
     made = {}
     for words in (ENGLISH, CHINESE):
-        folder = REPO / "app" / "resources" / words["folder"]
+        folder = REPO / "resources" / words["folder"]
         made[folder / "brief.docx"] = brief_docx(words)
         made[folder / "prices.xlsx"] = prices_xlsx(words)
     return made
