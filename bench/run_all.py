@@ -43,6 +43,13 @@ BENCHMARKS = [
      [("ui_stall", "Longest gap between 10 ms UI ticks, full-speed Demo run", "<= 50 ms")]),
     ("board", "board_view.py", ["--runs", "7"], ["--runs", "3"], None,
      [("board_2000", "A 2,000-task board read, written back and shown", "<= 200 ms")]),
+    ("documents", "documents.py", ["--runs", "5"], ["--runs", "1"], None,
+     [("documents_long_docx", "Reading a 50-page Word document whole / the same text",
+       "<= 100x time, <= 3x memory"),
+      ("documents_sheet_xlsx", "Reading a 10,000-row sheet whole / the same text",
+       "<= 100x time, <= 3x memory"),
+      ("documents_long_pdf", "Reading a 200-page PDF whole / the same text",
+       "<= 100x time, <= 3x memory")]),
     ("footprint", "footprint.py", ["--runs", "3"], ["--runs", "1"], None,
      [("bundle_size", "Frozen onedir build on disk", "<= 120 MB")]),
 ]

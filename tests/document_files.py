@@ -65,9 +65,10 @@ def long_docx(path: Path, pages: int = 50) -> Path:
     return path
 
 
-def pdf_bytes(pages: list[str], compress: bool = True) -> bytes:
-    """A small valid PDF, one text line per page, with Flate-compressed content streams as
-    real PDFs have (or no text at all for a page given as '')."""
+def pdf_bytes(pages: list[str], compress: bool = True, raw: dict[int, bytes] | None = None
+              ) -> bytes:
+    """A small valid PDF, a page per text (its lines one under another), with Flate-compressed
+    content streams as real PDFs have (or no text at all for a page given as '')."""
     objects: list[bytes] = []
     kids = []
     font_no = 3
@@ -75,9 +76,15 @@ def pdf_bytes(pages: list[str], compress: bool = True) -> bytes:
     objects.append(b"")  # the page tree, filled in below
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     for text in pages:
-        safe = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-        content = (f"BT /F1 12 Tf 72 720 Td ({safe}) Tj ET".encode("latin-1") if text else b"")
-        if compress:
+        shown = " T* ".join("(" + line.replace("\\", "\\\\").replace("(", "\\(")
+                            .replace(")", "\\)") + ") Tj" for line in text.split("\n"))
+        content = (f"BT /F1 10 Tf 12 TL 72 750 Td {shown} ET".encode("latin-1") if text
+                   else b"")
+        if raw and len(objects) - 3 in {2 * k for k in raw}:
+            data = raw[(len(objects) - 3) // 2]  # a ready-made Flate stream for this page
+            stream = (f"<< /Length {len(data)} /Filter /FlateDecode >>\nstream\n".encode()
+                      + data + b"\nendstream")
+        elif compress:
             data = zlib.compress(content)
             stream = (f"<< /Length {len(data)} /Filter /FlateDecode >>\nstream\n".encode()
                       + data + b"\nendstream")

@@ -35,6 +35,17 @@ def test_importing_app_prints_nothing_and_creates_no_files(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_document_libraries_load_only_when_a_document_is_touched(tmp_path):
+    code = ("import sys, app.core.tools, app.core.documents, app.core.loop\n"
+            "from app.core.documents import is_document\n"
+            "assert is_document('brief.docx')\n"
+            "libs = ('docx', 'openpyxl', 'pptx', 'pypdf', 'lxml', 'PIL', 'markdown_it')\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] in libs]\n"
+            "assert not bad, bad\n")
+    done = _python(code, tmp_path, tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
 def test_no_module_in_core_or_engines_mentions_pyside():
     for folder in ("app/core", "app/engines"):
         for path in (REPO / folder).glob("*.py"):

@@ -19,6 +19,11 @@ MAX_MATCH_CHARS = 300
 MAX_TEXT_ARG = 2000  # question, option, evidence item: each becomes one line of the board
 BINARY_SNIFF = 8192
 
+# The tools that change the person's files, each with the argument that names the file: the
+# round keeps a pre-image before each of them (undo), and careful mode asks before them.
+CHANGES_FILES = {"write_file": "path", "edit_file": "path", "delete_file": "path",
+                 "set_cells": "path"}
+
 _DOCUMENTS = (".docx, .xlsx, .xlsm, .pptx, .pdf, .odt, .ods and .odp")
 _RULES = ("Paths are relative to the workspace folder (for example 'notes/plan.md'); absolute "
           "paths, '..' outside the workspace, .harness, .git and .env files are refused.")

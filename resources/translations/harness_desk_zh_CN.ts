@@ -192,6 +192,10 @@
         <translation>正在删除 %1</translation>
     </message>
     <message>
+        <source>Changing cells in %1</source>
+        <translation>正在修改 %1 中的单元格</translation>
+    </message>
+    <message>
         <source>Searching the files for “%1”</source>
         <translation>正在文件里查找“%1”</translation>
     </message>

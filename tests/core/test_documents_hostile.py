@@ -123,6 +123,20 @@ def test_the_odf_parser_itself_refuses_a_doctype(tmp_path):
         odf.safe_parse(zf, "content.xml")
 
 
+def test_a_pdf_stream_that_inflates_without_end_is_cut_by_pypdf_and_said(tmp_path):
+    import zlib
+
+    squeeze = zlib.compressobj(9)
+    block = b"0 0 m " * 100_000
+    bomb = b"".join(squeeze.compress(block) for _ in range(200)) + squeeze.flush()  # 120 MB
+    assert len(bomb) < 1_000_000
+    (tmp_path / "bomb.pdf").write_bytes(pdf_bytes(["x"], raw={0: bomb}))
+    with pytest.raises(DocumentError) as err:
+        render_document(tmp_path / "bomb.pdf")
+    assert err.value.message == ("'bomb.pdf' could not be opened as a PDF: the file is damaged "
+                                 "or is not really that kind of file.")
+
+
 def test_a_huge_sheet_is_cut_at_the_row_cap_with_a_sentence(tmp_path, monkeypatch):
     monkeypatch.setattr(sheets, "MAX_ROWS", 40)
     text = render_document(prices_xlsx(tmp_path / "big.xlsx", rows=100))

@@ -290,3 +290,20 @@ def test_undo_restores_every_document_byte_for_byte(ws):
     _undo(ws)
     assert {n: (ws / n).read_bytes() for n in originals} == originals
     assert not (ws / "new.docx").exists()
+
+
+def test_set_cells_is_declared_a_file_changing_tool_like_write_and_edit():
+    from app.core.tool_specs import CHANGES_FILES, TOOL_SPECS
+
+    assert set(CHANGES_FILES) == {"write_file", "edit_file", "delete_file", "set_cells"}
+    specs = {s.name: s for s in TOOL_SPECS}
+    assert all(arg in specs[name].parameters["required"] for name, arg in CHANGES_FILES.items())
+
+
+def test_a_refused_set_cells_keeps_no_pre_image_and_a_done_one_does(ws):
+    prices_xlsx(ws / "prices.xlsx")
+    box, changes = _box(ws)
+    assert box.call("set_cells", {"path": "prices.xlsx", "cells": {"Z": 1}}).refused
+    assert changes.touched == []
+    assert not box.call("set_cells", {"path": "prices.xlsx", "cells": {"A1": "x"}}).is_error
+    assert changes.touched == ["prices.xlsx"]

@@ -647,7 +647,8 @@ import sys
 from app.cli import main
 rc = main(sys.argv[1:])
 heavy = sorted(m for m in sys.modules
-               if m.split('.')[0] in ('PySide6', 'shiboken6', 'anthropic', 'openai')
+               if m.split('.')[0] in ('PySide6', 'shiboken6', 'anthropic', 'openai', 'docx',
+                                      'openpyxl', 'pptx', 'pypdf', 'lxml', 'PIL')
                or m.split('.')[:2] in (['app', 'gui'], ['app', 'export']))
 assert not heavy, heavy
 assert rc == 0, rc

@@ -13,7 +13,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from app.core.documents import DocumentError
+from app.core.documents.base import DocumentError
 from app.core.documents.keep import CELL_CONTENT, check_kept, sheet_parts
 from app.core.documents.render import guarded
 from app.core.documents.sheet_write import cell_value

@@ -18,7 +18,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from app.core.documents import DocumentError, kind_of
+from app.core.documents.base import DocumentError, kind_of
 
 MAX_FILE_BYTES = 100 * 1024 * 1024        # on disk
 MAX_UNPACKED_BYTES = 200 * 1024 * 1024    # all members, as the zip directory declares them

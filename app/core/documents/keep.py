@@ -21,7 +21,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from app.core.documents import DocumentError
+from app.core.documents.base import DocumentError
 from app.core.documents.guard import open_package
 
 # Parts a program rebuilds by itself; losing them loses nothing the person made.
@@ -73,13 +73,20 @@ def parts_of(data: bytes) -> dict[str, bytes]:
 
 
 def _tags(data: bytes) -> set[str]:
-    from lxml import etree  # python-docx and python-pptx need it already
+    """The element names in one XML part, streamed: a big sheet is never held as a tree."""
+    from lxml import etree
 
+    found: set[str] = set()
     try:
-        root = etree.fromstring(data, _parser())
+        for _event, el in etree.iterparse(io.BytesIO(data), events=("end",),
+                                          resolve_entities=False, no_network=True,
+                                          load_dtd=False):
+            if isinstance(el.tag, str):
+                found.add(el.tag)
+            el.clear(keep_tail=False)
     except etree.XMLSyntaxError:
         return set()
-    return {el.tag for el in root.iter() if isinstance(el.tag, str)}
+    return found
 
 
 def _outermost(data: bytes, missing: set[str]) -> list[str]:

@@ -14,7 +14,7 @@ import xml.parsers.expat
 import zipfile
 from pathlib import Path
 
-from app.core.documents import DocumentError
+from app.core.documents.base import DocumentError
 from app.core.documents.guard import Out, corrupt_sentence, encrypted_sentence
 from app.core.documents.sheets import MAX_COLS, MAX_ROWS, column_letter
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.documents import DocumentError
+from app.core.documents.base import DocumentError
 from app.core.documents.guard import Out, check_size, corrupt_sentence, encrypted_sentence
 
 MAX_PAGES = 300
@@ -34,7 +34,7 @@ def render(path: Path, out: Out) -> None:
     if count > MAX_PAGES:
         out.add(f"[This PDF has {count:,} pages; only pages 1-{MAX_PAGES} are shown.]")
         out.add("")
-    with_text = 0
+    with_text = damaged = 0
     for number in range(1, min(count, MAX_PAGES) + 1):
         out.tick()
         try:
@@ -47,6 +47,7 @@ def render(path: Path, out: Out) -> None:
         out.add(f"## Page {number}")
         out.add("")
         if text is None:
+            damaged += 1
             out.add("(this page could not be read: it is damaged)")
             continue
         lines = [line.rstrip() for line in text.splitlines()]
@@ -56,6 +57,8 @@ def render(path: Path, out: Out) -> None:
         with_text += 1
         for line in lines:
             out.add(line)
+    if count and not with_text and damaged == min(count, MAX_PAGES):
+        raise DocumentError(corrupt_sentence(path))
     if count and not with_text:
         raise DocumentError(f"'{path.name}' has no text layer (it is probably a scanned "
                             "picture), so its text cannot be read.")

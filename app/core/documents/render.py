@@ -10,7 +10,7 @@ import logging
 import warnings
 from pathlib import Path
 
-from app.core.documents import DocumentError, refused_write, writable_kind
+from app.core.documents.base import DocumentError, refused_write, writable_kind
 from app.core.documents.guard import Full, Out, corrupt_sentence, open_package
 
 # The libraries talk about the files they read (openpyxl warns of each extension it drops,
@@ -25,21 +25,21 @@ def render(path: Path) -> str:
     out = Out()
     try:
         if suffix == ".pdf":
-            from app.core.documents import pdf
+            import app.core.documents.pdf as pdf
             pdf.render(path, out)
         else:
             with open_package(path) as zf:
                 if suffix == ".docx":
-                    from app.core.documents import word
+                    import app.core.documents.word as word
                     word.render(path, out)
                 elif suffix in (".xlsx", ".xlsm"):
-                    from app.core.documents import sheets
+                    import app.core.documents.sheets as sheets
                     sheets.render(path, out)
                 elif suffix == ".pptx":
-                    from app.core.documents import slides
+                    import app.core.documents.slides as slides
                     slides.render(path, out)
                 elif suffix in (".odt", ".ods", ".odp"):
-                    from app.core.documents import odf
+                    import app.core.documents.odf as odf
                     odf.render(path, zf, out)
                 else:
                     raise DocumentError(f"'{path.name}' is not a document this app can read.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import re
 
-from app.core.documents import DocumentError
+from app.core.documents.base import DocumentError
 from app.core.documents.sheets import ARROW, column_letter
 
 _NUMBER = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")

@@ -12,7 +12,7 @@ import io
 import re
 from pathlib import Path
 
-from app.core.documents import DocumentError
+from app.core.documents.base import DocumentError
 from app.core.documents.keep import check_kept
 from app.core.documents.render import guarded
 

@@ -118,6 +118,7 @@ def narration_for_tool(tool: str, arguments: dict) -> str:
         "write_file": tr("Writing %1"),
         "edit_file": tr("Editing %1"),
         "delete_file": tr("Deleting %1"),
+        "set_cells": tr("Changing cells in %1"),
         "search_files": tr("Searching the files for “%1”"),
         "complete_task": tr("Marking the task as done"),
         "ask_human": tr("Writing a question for you"),
