@@ -233,3 +233,15 @@ def test_llama_cpp_and_lm_studio_say_whether_the_model_sees(local, server, path,
 
 def test_a_server_that_says_nothing_gets_no_pictures(local, server):
     assert local.vision_support("qwen3:8b") is None and local.sees_pictures() is False
+
+
+def test_trimming_old_tool_output_drops_its_pictures_and_pictures_count_in_the_size(shop):
+    from app.core.engine_calls import TRIMMED, _prompt_chars, _trim_oldest_tool_output
+
+    messages = history(shop, calls=2)
+    with_pictures = _prompt_chars("", [], messages)
+    assert with_pictures > 2 * 2048 * 1365 * 4 // 750  # about a picture's tokens, each
+    assert _trim_oldest_tool_output(messages)
+    first, second = messages[2].tool_results[0], messages[4].tool_results[0]
+    assert first.content == TRIMMED and first.pictures == [] and second.pictures
+    assert _prompt_chars("", [], messages) < with_pictures
