@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from app.core.pictures import Picture
 from app.core.record_model import Record
-
 
 
 class ToolSpec(Record):
@@ -35,6 +35,9 @@ class ToolResult(Record):
     name: str
     content: str
     is_error: bool = False
+    # Pictures the tool showed (read_file on a picture); `content` then says what they are.
+    # Engines send them with core.pictures.parts_for, which words what is not sent.
+    pictures: list[Picture] = Field(default_factory=list)
 
 
 class Message(Record):

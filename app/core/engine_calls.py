@@ -189,6 +189,9 @@ def _prompt_chars(system: str, tools: list[ToolSpec], messages: list[Message]) -
     size = len(system) + sum(len(t.description) + len(str(t.parameters)) for t in tools)
     for m in messages:
         size += len(m.text) + sum(len(r.content) for r in m.tool_results)
+        # a picture costs about width x height / 750 tokens (Claude's vision guide), 4 chars each
+        size += sum(p.shown_width * p.shown_height * 4 // 750
+                    for r in m.tool_results for p in r.pictures)
         size += sum(len(str(c.arguments)) for c in m.tool_calls)
     return size
 
@@ -200,4 +203,5 @@ def _trim_oldest_tool_output(messages: list[Message]) -> bool:
         return False
     for _, result in holders[: max(1, len(holders) // 2)]:
         result.content = TRIMMED
+        result.pictures = []
     return True

@@ -297,7 +297,8 @@ class Harness:
                 outcome = tools.call(call.name, call.arguments)
                 self._report_tool(st, call.name, call.arguments, outcome)
                 results.append(ToolResult(call_id=call.id, name=call.name,
-                                          content=outcome.content, is_error=outcome.is_error))
+                                          content=outcome.content, is_error=outcome.is_error,
+                                          pictures=outcome.pictures))
                 if outcome.ending is not None:
                     self._end_by_tool(st, outcome.ending)
                     return

@@ -16,6 +16,7 @@ from app.core.documents import (DocumentError, edit_document, is_document, kind_
                                 matching_lines, render_document, set_cells, write_document)
 from app.core.endings import Asked, Completed, GaveUp, RoundEnding
 from app.core.files import bounded_lines
+from app.core.pictures import Picture, PictureError, is_picture, read_picture
 from app.core.policies.gate import ChangeNotAllowed, ChangeWaits
 from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
 from app.core.tool_specs import (BINARY_SNIFF, MAX_EDIT_BYTES, MAX_LIST_ENTRIES,
@@ -35,6 +36,7 @@ class ToolOutcome:
     is_error: bool = False
     refused: bool = False
     changed: list[str] = field(default_factory=list)
+    pictures: list[Picture] = field(default_factory=list)  # read_file on a picture
     ending: RoundEnding | None = None  # set by complete_task, ask_human and give_up
 
     @property
@@ -161,6 +163,8 @@ class ToolBox:
         if offset < 1 or limit < 1:
             raise _Refuse("offset and limit must be 1 or more (offset is a 1-based line number).")
         limit = min(limit, MAX_READ_LINES)
+        if is_picture(rel):
+            return _picture_outcome(target, rel)
         out: list[str] = []
         chars, total, more, cut = 0, 0, False, ""
         document = is_document(target)
@@ -488,6 +492,14 @@ def _encode(text: str) -> bytes:
             return text.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:
             return text.encode("utf-8", "replace")
+
+
+def _picture_outcome(target: Path, rel: str) -> ToolOutcome:
+    try:
+        picture = read_picture(target, rel)
+    except PictureError as exc:
+        raise _Fail(str(exc)) from None
+    return ToolOutcome(picture.seen_sentence(), pictures=[picture])
 
 
 def _binary_message(rel: str) -> str:

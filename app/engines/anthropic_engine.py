@@ -7,8 +7,9 @@ import re
 import threading
 from typing import Any, Callable
 
-from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
+from app.core.conversation import Message, ModelTurn, ToolCall, ToolResult, ToolSpec, Usage
 from app.core.engine import Availability, EngineConfig, EngineError
+from app.core.pictures import fitted, parts_for, shown_pictures
 from app.engines.claude_replay import block_param, fingerprint, make_record, replay_blocks
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
@@ -25,6 +26,9 @@ _OUTPUT_LIMITS = {"claude-3-haiku": 4096, "claude-3-opus": 4096, "claude-3-5-hai
 # Shown when the models API cannot be read; newest first.
 FALLBACK_MODELS = ("claude-sonnet-5-5", "claude-opus-5-5", "claude-haiku-5-5", "claude-opus-5",
                    "claude-sonnet-5", "claude-haiku-4-5")
+# Claude scales down any picture whose long side passes 1568 px (its vision guide): sending
+# it smaller saves the upload and the wait, at no cost to what the model sees.
+CLAUDE_PICTURE_SIDE = 1568
 MAX_CACHE_BREAKPOINTS = 4  # the API refuses a fifth
 EPHEMERAL = {"type": "ephemeral"}
 # Claude 5 models and later think adaptively by default, and on the newest of them the
@@ -186,9 +190,10 @@ class AnthropicEngine(PricedEngine):
     def _messages(self, messages: list[Message], system: list[dict],
                   tools: list[dict]) -> list[dict]:
         out: list[dict] = []
+        shown = shown_pictures([r for m in messages for r in m.tool_results])
         for m in messages:
             if m.role == "user":
-                blocks = self._user_blocks(m)
+                blocks = self._user_blocks(m, shown)
             else:
                 # An assistant reply goes back exactly as it came, when its prefix still
                 # matches (see claude_replay); replies merged into one turn never do.
@@ -205,15 +210,31 @@ class AnthropicEngine(PricedEngine):
                 out.append({"role": m.role, "content": blocks})
         return out
 
-    @staticmethod
-    def _user_blocks(m: Message) -> list[dict]:
+    def _user_blocks(self, m: Message, shown: set[int]) -> list[dict]:
         # Tool results first: the API wants them at the start of the user turn after tool calls.
         blocks: list[dict] = [{"type": "tool_result", "tool_use_id": r.call_id,
-                               "content": r.content or "(no output)", "is_error": r.is_error}
+                               "content": self._result_content(r, shown), "is_error": r.is_error}
                               for r in m.tool_results]
         if m.text:
             blocks.append({"type": "text", "text": m.text})
         return blocks
+
+    def _result_content(self, r: ToolResult, shown: set[int]) -> str | list[dict]:
+        """A tool result's content: its text, or a text block and an image block per picture
+        (ToolResultBlockParam's content takes text and image blocks)."""
+        text, sent = parts_for(r, self.sees_pictures(), shown)
+        if not sent:
+            return text or "(no output)"
+        blocks: list[dict] = [{"type": "text", "text": text}]
+        for picture in sent:
+            fit = fitted(picture, CLAUDE_PICTURE_SIDE)
+            blocks.append({"type": "image", "source": {
+                "type": "base64", "media_type": fit.media_type, "data": fit.data}})
+        return blocks
+
+    def sees_pictures(self) -> bool:
+        """Every Claude model since Claude 3 reads pictures; the `vision` option can say no."""
+        return bool(self.config.options.get("vision", True))
 
     @staticmethod
     def _assistant_blocks(m: Message) -> list[dict]:

@@ -7,12 +7,11 @@ import re
 import unicodedata
 from typing import Callable
 
-from app.engines import demo_script_zh
+from app.engines import demo_documents, demo_script_zh
 from app.engines.demo_script_zh import BAKERY_TASKS as BAKERY_TASKS_ZH
 from app.engines.demo_steps import Plan
 from app.engines.demo_steps import answer_to as _answer
 from app.engines.demo_steps import done_step as _done
-from app.engines.demo_steps import line_after as _line_after
 from app.engines.demo_steps import read_step as _read
 from app.engines.demo_steps import write_step as _write
 
@@ -21,7 +20,7 @@ DEMO_FOLDER = "demo-output"
 # pattern: `[\w\-./]+\.(?:md|…)\b` backtracks from every start and took 100 s on a
 # 100,000-character task; these are linear.
 _PATH_RUN = re.compile(r"[\w\-./]+")
-_LAST_EXT = re.compile(r".*\.(?:md|txt|csv|html|json)\b", re.DOTALL)
+_LAST_EXT = re.compile(r".*\.(?:md|txt|csv|html|json|docx|xlsx)\b", re.DOTALL)
 _SOURCE_SUFFIXES = (".md", ".txt", ".csv")
 
 HOMEPAGE_QUESTION = ("Should the homepage lead with speed (order a cake online in a minute) "
@@ -103,8 +102,7 @@ def _homepage_plan(target: str, decisions: list[str], seen: str) -> Plan:
 
 
 def _contact_plan(target: str, decisions: list[str], seen: str) -> Plan:
-    return [_read("brief.md"), _write(target, _contact(seen)),
-            _done("Wrote the opening hours and contact page from the brief.", target)]
+    return demo_documents.contact_docx_plan(demo_documents.ENGLISH, DEMO_NOTE, target, seen)
 
 
 # The bundled board's tasks, word for word as in resources/demo-workspace/TASKS.md, with the
@@ -115,7 +113,7 @@ BAKERY_TASKS: dict[str, tuple[str, Callable[[str, list[str], str], Plan]]] = {
     "Compare two directions for the homepage: speed (order online fast) or trust (our story "
     "and our bakers)": ("notes/homepage-options.md", _options_plan),
     "Draft the homepage in the chosen direction": ("drafts/homepage.md", _homepage_plan),
-    "Write the opening hours and contact page": ("drafts/contact.md", _contact_plan),
+    "Write the opening hours and contact page": ("drafts/contact.docx", _contact_plan),
 }
 
 
@@ -236,14 +234,3 @@ def _homepage(direction: str) -> str:
         "bake it.", "",
         "## Find us", "", "14 Mill Lane, Ashford Green. Open Tuesday to Saturday from 7 am.", "",
         "**[Order a cake](#order)**", ""])
-
-
-def _contact(seen: str) -> str:
-    hours = _line_after(seen, "Opening hours.") or (
-        "Tuesday to Friday 7:00–16:00, Saturday 7:00–14:00, closed Sunday and Monday.")
-    contact = _line_after(seen, "Contact.") or (
-        "14 Mill Lane, Ashford Green. Phone 01632 960 714.")
-    return "\n".join([
-        "# Opening hours and how to find us", "", DEMO_NOTE, "",
-        "## Opening hours", "", hours, "", "## Contact", "", contact, "",
-        "Cake orders: call us, or use the order form on the homepage.", ""])

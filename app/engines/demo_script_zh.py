@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from app.engines import demo_documents
 from app.engines.demo_steps import Plan
 from app.engines.demo_steps import answer_to as _answer
 from app.engines.demo_steps import done_step as _done
-from app.engines.demo_steps import line_after as _line_after
 from app.engines.demo_steps import read_step as _read
 from app.engines.demo_steps import write_step as _write
 
@@ -50,8 +50,7 @@ def _homepage_plan(target: str, decisions: list[str], seen: str) -> Plan:
 
 
 def _contact_plan(target: str, decisions: list[str], seen: str) -> Plan:
-    return [_read("brief.md"), _write(target, _contact(seen)),
-            _done("根据项目简介写好了营业时间和联系方式页面。", target)]
+    return demo_documents.contact_docx_plan(demo_documents.CHINESE, DEMO_NOTE, target, seen)
 
 
 # The Chinese board's tasks, word for word as in resources/demo-workspace-zh/TASKS.md,
@@ -62,7 +61,7 @@ BAKERY_TASKS: dict[str, tuple[str, Callable[[str, list[str], str], Plan]]] = {
     "比较首页的两个方向：速度（在线下单快）还是信任（我们的故事和面包师傅）":
         ("notes/homepage-options.md", _options_plan),
     "按选定的方向写首页初稿": ("drafts/homepage.md", _homepage_plan),
-    "写营业时间和联系方式页面": ("drafts/contact.md", _contact_plan),
+    "写营业时间和联系方式页面": ("drafts/contact.docx", _contact_plan),
 }
 
 
@@ -118,15 +117,6 @@ def _homepage(direction: str) -> str:
         "生日、婚礼，或者只是一个需要打打气的星期二：告诉我们日子，我们来烤。", "",
         "## 怎么找到我们", "", "青石镇磨坊路 14 号。周二至周六早上 7 点开门。", "",
         "**[订一个蛋糕](#order)**", ""])
-
-
-def _contact(seen: str) -> str:
-    hours = _line_after(seen, "营业时间。") or "周二至周五 7:00–16:00，周六 7:00–14:00，周日、周一休息。"
-    contact = _line_after(seen, "联系方式。") or "青石镇磨坊路 14 号。电话 0571-5550 0714。"
-    return "\n".join([
-        "# 营业时间和怎么找到我们", "", DEMO_NOTE, "",
-        "## 营业时间", "", hours, "", "## 联系方式", "", contact, "",
-        "订蛋糕：给我们打电话，或者用首页上的订购表单。", ""])
 
 
 def is_chinese(text: str) -> bool:

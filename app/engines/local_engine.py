@@ -11,6 +11,7 @@ from typing import Any, Callable
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.redact import redact
 from app.core.engine import ENGINE_UNREACHABLE, MODEL_NOT_FOUND, Availability, EngineError
+from app.core.pictures import Picture, fitted, parts_for, shown_pictures
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import (OpenAICompatibleEngine, estimated_usage,
                                        result_text, split_usage, with_usage)
@@ -21,7 +22,10 @@ OLLAMA_BASE_URL = "http://localhost:11434/v1"
 LM_STUDIO_BASE_URL = "http://localhost:1234/v1"
 LOCAL_PRESETS = {"Ollama": OLLAMA_BASE_URL, "LM Studio": LM_STUDIO_BASE_URL}
 LOCAL_API_KEY = "local"  # the SDK insists on a key; local servers ignore it. Not a secret.
-LOCAL_MIN_TIMEOUT_S = 300.0  # a local model may take minutes to load before its first token
+LOCAL_MIN_TIMEOUT_S = 300.0
+# Local vision models cut a picture into tiles of a few hundred pixels (Gemma 3 896, Qwen-VL
+# 28 px patches up to its pixel budget); 1024 px keeps the detail and the request small.
+LOCAL_PICTURE_SIDE = 1024  # a local model may take minutes to load before its first token
 
 
 class LocalEngine(OpenAICompatibleEngine):
@@ -162,6 +166,37 @@ class LocalEngine(OpenAICompatibleEngine):
             pass
         return None
 
+    def sees_pictures(self) -> bool:
+        """Whether the model says it has vision; asked once per model, only when a picture
+        is to be sent (see vision_support); the `vision` option overrides."""
+        if "vision" in self.config.options:
+            return bool(self.config.options["vision"])
+        model = self.config.model or ""
+        known = self.__dict__.setdefault("_vision", {})
+        if model not in known:
+            known[model] = bool(self.vision_support(model))
+        return known[model]
+
+    def vision_support(self, model: str) -> bool | None:
+        """True/False when the server says whether the model reads pictures, None if it cannot
+        tell: Ollama's /api/show capabilities ("vision"), LM Studio's /api/v1/models
+        (capabilities.vision) or /api/v0/models ("type": "vlm"), llama.cpp's /props
+        (modalities.vision)."""
+        import httpx2
+
+        root, timeout = self._server_root(), httpx2.Timeout(3.0)
+        asks = [("POST", f"{root}/api/show", {"model": model}), ("GET", f"{root}/props", None),
+                ("GET", f"{root}/api/v1/models", None), ("GET", f"{root}/api/v0/models/{model}", None)]
+        for method, url, body in asks:
+            try:
+                got = httpx2.request(method, url, json=body, timeout=timeout)
+                found = _says_vision(got.json(), model) if got.status_code == 200 else None
+            except (httpx2.HTTPError, ValueError, AttributeError, TypeError):
+                continue
+            if found is not None:
+                return found
+        return None
+
     def probe_tools(self) -> bool | None:
         """Ask the model for one token with one tool offered. False: it cannot call tools."""
         tool = ToolSpec(name="ping", description="Answer ping.",
@@ -184,11 +219,25 @@ class LocalEngine(OpenAICompatibleEngine):
     def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
                       max_output_tokens: int | None = None) -> dict:
         chat: list[dict] = [{"role": "system", "content": system}] if system else []
+        shown = shown_pictures([r for m in messages for r in m.tool_results])
+        sees = bool(shown) and self.sees_pictures()  # the server is asked only for a picture
         for m in messages:
             if m.role == "user":
-                chat += [{"role": "tool", "tool_call_id": r.call_id,
-                          "content": result_text(r.content, r.is_error)} for r in m.tool_results]
-                if m.text:
+                sent: list[Picture] = []
+                for r in m.tool_results:
+                    text, pictures = parts_for(r, sees, shown)
+                    chat.append({"role": "tool", "tool_call_id": r.call_id,
+                                 "content": result_text(text, r.is_error)})
+                    sent += pictures
+                if sent:  # a tool message carries text only: the pictures follow as the user's
+                    parts: list[dict] = [{"type": "text", "text": m.text}] if m.text else []
+                    for picture in sent:
+                        fit = fitted(picture, LOCAL_PICTURE_SIDE)
+                        parts += [{"type": "text", "text": f"The picture '{picture.path}':"},
+                                  {"type": "image_url", "image_url": {
+                                      "url": f"data:{fit.media_type};base64,{fit.data}"}}]
+                    chat.append({"role": "user", "content": parts})
+                elif m.text:
                     chat.append({"role": "user", "content": m.text})
             elif m.text or m.tool_calls:
                 entry: dict[str, Any] = {"role": "assistant", "content": m.text or None}
@@ -282,3 +331,22 @@ def _slot_for(slots: dict, tc: Any) -> dict:
     slot = slots[key]
     slot["id"] = tc.id or slot["id"]
     return slot
+
+
+def _says_vision(answer: object, model: str) -> bool | None:
+    """What one server's answer says of the model's vision, None when it does not say."""
+    if not isinstance(answer, dict):
+        return None
+    if isinstance(answer.get("capabilities"), list):  # Ollama /api/show
+        return "vision" in answer["capabilities"]
+    if isinstance(answer.get("modalities"), dict):  # llama.cpp /props
+        return bool(answer["modalities"].get("vision"))
+    if isinstance(answer.get("models"), list):  # LM Studio /api/v1/models
+        for entry in answer["models"]:
+            if isinstance(entry, dict) and model in {entry.get("key"), *(entry.get("variants") or [])}:
+                caps = entry.get("capabilities") or {}
+                return bool(caps.get("vision")) if isinstance(caps, dict) else None
+        return None
+    if answer.get("type") in ("vlm", "llm"):  # LM Studio /api/v0/models/{model}
+        return answer["type"] == "vlm"
+    return None

@@ -9,8 +9,9 @@ import re
 import threading
 from typing import Any, Callable
 
-from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
+from app.core.conversation import Message, ModelTurn, ToolCall, ToolResult, ToolSpec, Usage
 from app.core.engine import BAD_REQUEST, Availability, EngineConfig, EngineError
+from app.core.pictures import fitted, parts_for, shown_pictures
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import (OPENAI_BASE_URL, OpenAICompatibleEngine,
@@ -27,6 +28,9 @@ _NOT_CHAT = ("audio", "realtime", "tts", "transcribe", "image", "embedding", "se
              "moderation", "instruct", "dall-e", "whisper", "sora")
 # Ask for each reasoning item's encrypted content, so it can be sent back statelessly.
 INCLUDE_REASONING = "reasoning.encrypted_content"
+# High detail fits a picture into 2048 x 2048 before it is read (OpenAI's images guide).
+OPENAI_PICTURE_SIDE = 2048
+_TEXT_ONLY = ("o1-mini", "o1-preview", "o3-mini", "gpt-3.5", "gpt-4-turbo-preview", "gpt-4-0")
 # Output limits of model families (the first prefix that matches). A budget cap above a
 # model's limit would be refused, so it is sent only below it; for a model not listed, only
 # below the smallest limit of current models.
@@ -125,13 +129,33 @@ class OpenAIEngine(OpenAICompatibleEngine):
         # system prompt, which is just as constant from round to round.
         return self.config.cache_key or "hd-" + hashlib.sha256(system.encode()).hexdigest()[:24]
 
+    def sees_pictures(self) -> bool:
+        """The models of the Responses API read pictures, but for the few text-only ones."""
+        if "vision" in self.config.options:
+            return bool(self.config.options["vision"])
+        return not self.model.startswith(_TEXT_ONLY)
+
+    def _output(self, r: ToolResult, shown: set[int]) -> str | list[dict]:
+        """A function_call_output's output: its text, or a list of an input_text and an
+        input_image per picture (a data URL), as ResponseFunctionCallOutputItemListParam."""
+        text, sent = parts_for(r, self.sees_pictures(), shown)
+        if not sent:
+            return result_text(text, r.is_error)
+        output: list[dict] = [{"type": "input_text", "text": result_text(text, r.is_error)}]
+        for picture in sent:
+            fit = fitted(picture, OPENAI_PICTURE_SIDE)
+            output.append({"type": "input_image", "detail": "high",
+                           "image_url": f"data:{fit.media_type};base64,{fit.data}"})
+        return output
+
     def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
                       max_output_tokens: int | None = None) -> dict:
         items: list[dict] = [{"role": "developer", "content": system}] if system else []
+        shown = shown_pictures([r for m in messages for r in m.tool_results])
         for m in messages:
             if m.role == "user":
                 items += [{"type": "function_call_output", "call_id": r.call_id,
-                           "output": result_text(r.content, r.is_error)} for r in m.tool_results]
+                           "output": self._output(r, shown)} for r in m.tool_results]
                 if m.text:
                     items.append({"role": "user", "content": m.text})
                 continue

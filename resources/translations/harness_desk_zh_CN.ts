@@ -1211,6 +1211,34 @@
         <translation>正在比较两个版本…</translation>
     </message>
     <message>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <source>%1 × %2 pixels</source>
+        <translation>%1 × %2 像素</translation>
+    </message>
+    <message>
+        <source>This file is too large to show here.</source>
+        <translation>这个文件太大，无法在这里显示。</translation>
+    </message>
+    <message>
+        <source>This picture could not be opened; it may be damaged.</source>
+        <translation>这张图片打不开，可能已经损坏。</translation>
+    </message>
+    <message>
+        <source>This document cannot be shown: %1</source>
+        <translation>无法显示这个文档：%1</translation>
+    </message>
+    <message>
+        <source>A document: its text is compared as the AI reads it (headings with #, tables with |).</source>
+        <translation>这是一个文档：按 AI 读到的文字来比较（标题以 # 开头，表格用 | 分隔）。</translation>
+    </message>
+    <message>
         <source>The text is the same (only the file&apos;s bytes changed, e.g. line endings).</source>
         <translation>文字内容没有变化（只是文件的字节变了，例如换行符）。</translation>
     </message>
@@ -1331,6 +1359,26 @@
     <message>
         <source>A copy for reading; changes here are not saved.</source>
         <translation>这是一份只供阅读的副本，在这里的修改不会保存。</translation>
+    </message>
+    <message>
+        <source>it is too large</source>
+        <translation>文件太大</translation>
+    </message>
+    <message>
+        <source>it could not be opened</source>
+        <translation>无法打开</translation>
+    </message>
+    <message>
+        <source>A document, shown as text the way the AI reads it; changes here are not saved.</source>
+        <translation>这是一个文档，按 AI 读到的样子显示为文字；在这里做的修改不会保存。</translation>
+    </message>
+    <message>
+        <source>Picture %1, %2 × %3 pixels</source>
+        <translation>图片 %1，%2 × %3 像素</translation>
+    </message>
+    <message>
+        <source>A picture, %1 × %2 pixels.</source>
+        <translation>一张图片，%1 × %2 像素。</translation>
     </message>
     <message>
         <source>%1 does not exist (any more).</source>

@@ -49,6 +49,7 @@ class FakeServer:
         self.requests: list[Recorded] = []
         self.refusals: list[Reply] = []  # requests the fake service refused as the real one would
         self.responses = ResponsesRules()
+        self.pictures: list[tuple[str, int, int, int]] = []  # (type, width, height, bytes) sent
         self.queues: dict[str, deque[Reply]] = {}
         self.defaults: dict[str, Reply] = {}
         self._lock = threading.Lock()
@@ -81,6 +82,11 @@ class FakeServer:
                             reply = claude_bound(body, reply)
                     if path.endswith("/responses") and self.command == "POST":
                         reply = server.responses.answer(server.requests[-1].json, reply)
+                    refused = server._check_pictures(path, self.command, raw)
+                    if refused is not None:
+                        server.refusals.append(refused)
+                        server.queues.setdefault(path, deque()).appendleft(reply)
+                        reply = refused
                 server._send(self, reply)
 
             do_GET = do_POST = do_DELETE = _handle
@@ -124,6 +130,30 @@ class FakeServer:
             return self.defaults[path]
         return Reply(status=500, body={"error": {"type": "api_error",
                                                  "message": f"no scripted reply for {path}"}})
+
+    def _check_pictures(self, path: str, method: str, raw: bytes) -> Reply | None:
+        """The service's refusal of the pictures in a request (see picture_rules), or None."""
+        from tests.engines import picture_rules as rules
+
+        checks = {"/v1/messages": rules.check_claude, "/responses": rules.check_responses,
+                  "/chat/completions": rules.check_chat}
+        check = next((c for end, c in checks.items() if path.endswith(end)), None)
+        if method != "POST" or check is None:
+            return None
+        if b'image' not in raw and len(raw) <= 32 * 1024 * 1024:
+            return None  # no picture: the SDK types are not even imported (they take seconds)
+        try:
+            self.pictures += check(json.loads(raw), len(raw))
+        except rules.Refused as exc:
+            if check is rules.check_claude:
+                status = 413 if exc.code == "request_too_large" else 400
+                kind = exc.code if status == 413 else "invalid_request_error"
+                return claude_error(status, kind, str(exc))
+            return oa_error(413 if exc.code == "request_too_large" else 400, str(exc),
+                            code=exc.code)
+        except ValueError:
+            return None
+        return None
 
     def close(self) -> None:
         self.httpd.shutdown()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.core.board import Board, update_board
+from app.core.documents import render_document
 from app.core.events import FileChanged, RoundFinished
 from app.core.loop import Harness
 from app.core.records import read_events
@@ -33,8 +34,17 @@ def test_bakery_demo_asks_one_decision_then_finishes_with_the_answer(tmp_path):
     assert all(t.checked for t in Board.load(ws.board_path).tasks)
     homepage = (ws.root / "drafts" / "homepage.md").read_text(encoding="utf-8")
     assert homepage.startswith("# Order your celebration cake")  # the answer shaped the draft
-    assert "Tuesday to Friday 7:00–16:00" in (ws.root / "drafts" / "contact.md").read_text(
-        encoding="utf-8")  # taken from the brief it read
+    contact = ws.root / "drafts" / "contact.docx"
+    assert "Tuesday to Friday 7:00–16:00" in render_document(contact)  # from brief.docx
+    assert "| Chocolate fudge cake | 10 | 28.50 |" in render_document(contact)  # prices.xlsx
+    assert render_document(contact).endswith(
+        "\nPlease order celebration cakes at least two days ahead.\n")  # nothing more taken
+    from docx import Document
+
+    word = Document(str(contact))  # a real Word document, with Word's heading styles
+    assert [(p.style.name, p.text) for p in word.paragraphs][0] == (
+        "Heading 1", "Opening hours and how to find us")
+    assert len(word.tables) == 1 and word.tables[0].cell(1, 0).text == "Victoria sponge"
 
 
 def test_demo_is_deterministic(tmp_path):
@@ -42,8 +52,11 @@ def test_demo_is_deterministic(tmp_path):
     for name in ("a", "b"):
         ws = demo_copy(tmp_path, name)
         Harness(ws, DemoEngine(), fast_limits()).run()
+        update_board(ws.board_path, lambda b: b.answer_human("trust"))
+        Harness(ws, DemoEngine(), fast_limits()).run()
         outputs.append({p.relative_to(ws.root).as_posix(): p.read_bytes()
                         for p in ws.root.rglob("*.md") if ".harness" not in p.parts})
+        outputs[-1]["contact"] = render_document(ws.root / "drafts" / "contact.docx")
     assert outputs[0] == outputs[1]
 
 
@@ -144,3 +157,53 @@ def test_a_refused_step_makes_the_demo_give_up_honestly(tmp_path):
     finished = [e for e in events_of(ws, result.run_id) if isinstance(e, RoundFinished)]
     assert finished[0].result_state == "gave_up"
     assert (ws.root / "demo-output").read_text(encoding="utf-8") == "mine\n"
+
+
+def test_the_demo_sends_the_word_brief_and_the_price_list_as_markdown(tmp_path):
+    """What the model is sent for brief.docx and prices.xlsx: their rendering, line-numbered."""
+    ws = demo_copy(tmp_path)
+    engine = DemoEngine()
+    seen: list[str] = []
+    turn = engine.turn
+
+    def recording(system, tools, messages, **kw):
+        seen.extend(r.content for r in messages[-1].tool_results if r.name == "read_file")
+        return turn(system, tools, messages, **kw)
+
+    engine.turn = recording
+    Harness(ws, engine, fast_limits()).run()
+    update_board(ws.board_path, lambda b: b.answer_human("trust"))
+    Harness(ws, engine, fast_limits()).run()
+    brief = next(s for s in seen if "(a Word document shown as Markdown)" in s)
+    prices = next(s for s in seen if "(a spreadsheet shown as Markdown)" in s)
+    assert brief.startswith("1\t# Brief: the opening hours and contact page\n")
+    assert "\t**Opening hours.** Tuesday to Friday 7:00–16:00" in brief
+    assert "\t## Sheet: Prices\n" in prices and "\t| 3 | Chocolate fudge cake | 10 | 28.5 |" in prices
+
+
+def test_the_demo_gives_up_rather_than_claim_prices_it_did_not_read(tmp_path):
+    from openpyxl import Workbook
+
+    ws = demo_copy(tmp_path)
+    empty = Workbook()
+    empty.active.title = "Prices"
+    empty.save(ws.root / "prices.xlsx")
+    Harness(ws, DemoEngine(), fast_limits()).run()
+    update_board(ws.board_path, lambda b: b.answer_human("trust"))
+    result = Harness(ws, DemoEngine(), fast_limits()).run()
+    contact = next(t for t in Board.load(ws.board_path).tasks if "contact page" in t.text)
+    assert not contact.checked and not (ws.root / "drafts" / "contact.docx").exists()
+    gave_up = [e for e in events_of(ws, result.run_id) if isinstance(e, RoundFinished)][-1]
+    assert gave_up.result_state == "gave_up"
+    assert "could not find the cakes and prices in prices.xlsx" in gave_up.summary
+
+
+def test_the_demo_documents_are_made_reproducibly_and_committed_as_made():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    check = subprocess.run([sys.executable, "scripts/make_demo_documents.py", "--check"],
+                           cwd=repo, capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout

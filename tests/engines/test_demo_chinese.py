@@ -6,6 +6,7 @@ import re
 import shutil
 
 from app.core.board import Board, update_board
+from app.core.documents import render_document
 from app.core.loop import Harness
 from app.core.resources import resource_path
 from app.core.workspace import Workspace
@@ -42,16 +43,19 @@ def test_a_chinese_demo_run_asks_its_decision_in_chinese_then_writes_chinese_dra
     assert (second.state, second.exit_reason) == ("done", "all_tasks_done")
     assert all(t.checked for t in Board.load(ws.board_path).tasks)
     for rel in ("notes/brief-summary.md", "drafts/about-us.md", "notes/homepage-options.md",
-                "drafts/homepage.md", "drafts/contact.md"):
+                "drafts/homepage.md", "drafts/contact.docx"):
+        shown = (render_document(ws.root / rel) if rel.endswith(".docx")
+                 else (ws.root / rel).read_text(encoding="utf-8"))
         # An e-mail address, a link target and "AI" stay as they are in Chinese text too.
-        text = re.sub(r"\S+@\S+|\(#\w+\)|AI", "", (ws.root / rel).read_text(encoding="utf-8"))
+        text = re.sub(r"\S+@\S+|\(#\w+\)|AI|\.docx|\.xlsx", "", shown)
         letters = [c for c in text if c.isalpha()]
         assert len(HAN.findall(text)) > 0.95 * len(letters), rel  # written in Chinese
     homepage = (ws.root / "drafts" / "homepage.md").read_text(encoding="utf-8")
     assert homepage.startswith("# 一分钟订好你的庆祝蛋糕")  # the answer shaped the draft
-    contact = (ws.root / "drafts" / "contact.md").read_text(encoding="utf-8")
+    contact = render_document(ws.root / "drafts" / "contact.docx")  # a real Word document
     assert "周二至周五 7:00–16:00，周六 7:00–14:00，周日、周一休息。" in contact  # from the brief
     assert "青石镇磨坊路 14 号。电话 0571-5550 0714。" in contact
+    assert "| 维多利亚海绵蛋糕 | 8 | 168 |" in contact  # from the price list
 
 
 def test_on_any_board_a_task_written_in_chinese_gets_its_demo_draft_in_chinese(tmp_path):

@@ -12,6 +12,7 @@ from app.core.blobs import BlobStore
 from app.core.files import read_json
 from app.core.records import RoundRecord, read_events, read_rounds, read_run, RunInfo
 from app.core.workspace import Workspace
+from app.gui.evidence.renderings import Shown, kind, show_file
 
 ABSENT = "absent"
 TEXT_LIMIT = 1 << 20  # a file bigger than this shows its sizes, not a diff
@@ -28,6 +29,15 @@ class FileVersions:
     after_size: int | None = None
     missing_copy: bool = False  # a saved copy is gone or damaged: sizes only where known
     is_folder: bool = False
+    # A document or a picture, each version as the window shows it (renderings.Shown):
+    # a document's rendering, diffed as text; a picture's small copy.
+    before_shown: Shown | None = None
+    after_shown: Shown | None = None
+
+    @property
+    def kind(self) -> str:
+        """'document', 'picture' or 'file'."""
+        return "file" if self.is_folder else kind(self.path)
 
     @property
     def created(self) -> bool:
@@ -81,6 +91,13 @@ def _version(blobs: BlobStore, state: object) -> tuple[bytes | None, int | None,
         return None, size, True
 
 
+def _shown(blobs: BlobStore, state: object, rel: str) -> Shown | None:
+    """A saved copy of a document or picture as the window shows it (None: it did not exist)."""
+    if state == ABSENT or not isinstance(state, str) or state == "folder":
+        return None
+    return show_file(blobs.dir / state, rel)
+
+
 def read_evidence(root: Path | str, run_id: str, round_no: int) -> RoundEvidence:
     """The evidence of round `round_no` of run `run_id` (reads only)."""
     ws = Workspace(root)
@@ -106,9 +123,12 @@ def read_evidence(root: Path | str, run_id: str, round_no: int) -> RoundEvidence
                 continue  # touched but left as it was
             b_data, b_size, b_missing = _version(blobs, before)
             a_data, a_size, a_missing = _version(blobs, after)
-            evidence.files.append(FileVersions(
-                rel, b_data, a_data, b_size, a_size, b_missing or a_missing,
-                "folder" in (before, after)))
+            version = FileVersions(rel, b_data, a_data, b_size, a_size, b_missing or a_missing,
+                                   "folder" in (before, after))
+            if version.kind != "file" and not version.missing_copy:
+                version.before_shown = _shown(blobs, before, rel)
+                version.after_shown = _shown(blobs, after, rel)
+            evidence.files.append(version)
         evidence.can_undo = True
     return evidence
 

@@ -183,6 +183,9 @@ class EvidenceDialog(QDialog):
         self._diff_turn += 1
         self.comparing = False
         f = self.evidence.files[row]
+        if f.kind in ("document", "picture") and not f.missing_copy:
+            self._show_rendered(f, row)
+            return
         if f.missing_copy:
             self.diff.setPlainText(self.tr("The saved copy of this file is missing or damaged, "
                                            "so its content cannot be shown."))
@@ -201,18 +204,68 @@ class EvidenceDialog(QDialog):
         run_for(self, make, lambda html: self._on_diff(turn, row, html),
                 lambda exc: self._on_diff_failed(turn, row, f, exc))
 
-    def _diff_maker(self, f):
-        """A function, safe on a pool thread, that makes the diff's HTML (colours read now)."""
+    def _show_rendered(self, f, row: int) -> None:
+        """A document's rendering diffed as text (off the UI thread, like a text file's), or
+        a picture before and after."""
+        versions = [v for v in (f.before_shown, f.after_shown) if v is not None]
+        problem = next((v for v in versions if v.problem), None)
+        if problem is not None:
+            self.diff.setPlainText(self._problem_words(problem))
+            return
+        if f.kind == "document":
+            self.comparing = True
+            self.diff.setPlainText(self.tr("Comparing the two versions…"))
+            turn = self._diff_turn
+            make = self._diff_maker(f, f.before_shown.text if f.before_shown else "",
+                                    f.after_shown.text if f.after_shown else "", document=True)
+            run_for(self, make, lambda html: self._on_diff(turn, row, html),
+                    lambda exc: self._on_diff_failed(turn, row, f, exc))
+            return
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QImage, QTextDocument
+
+        cells = []
+        for n, (label, shown) in enumerate(((self.tr("Before"), f.before_shown),
+                                            (self.tr("After"), f.after_shown))):
+            if shown is None:
+                cells.append(f"<td><b>{label}</b><br>{self.tr('(no picture)')}</td>")
+                continue
+            url = QUrl(f"evidence-picture-{n}.png")
+            self.diff.document().addResource(QTextDocument.ResourceType.ImageResource, url,
+                                             QImage.fromData(shown.picture, "PNG"))
+            size = self.tr("%1 × %2 pixels").replace("%1", str(shown.picture_size[0])).replace(
+                "%2", str(shown.picture_size[1]))
+            cells.append(f"<td><b>{label}</b> ({size})<br><img src='{url.toString()}'></td>")
+        self.diff.setHtml("<table cellspacing='12'><tr>" + "".join(cells) + "</tr></table>")
+
+    def _problem_words(self, shown) -> str:
+        if shown.problem == "too_large":
+            return self.tr("This file is too large to show here.")
+        if shown.problem == "not_picture":
+            return self.tr("This picture could not be opened; it may be damaged.")
+        return self.tr("This document cannot be shown: %1").replace("%1", shown.detail)
+
+    def _diff_maker(self, f, before: str | None = None, after: str | None = None,
+                    document: bool = False):
+        """A function, safe on a pool thread, that makes the diff's HTML (colours and words
+        read now, on the UI thread)."""
         from app.gui.evidence.file_diff import diff_html
 
+        if before is None:
+            before, after = (f.before or b"").decode("utf-8"), (f.after or b"").decode("utf-8")
         removed, added = look.removed_colour(), look.ok_colour()
         colours = dict(removed=look.css(removed), added=look.css(added),
                        muted=look.css(look.muted_colour()),
                        removed_bg=_tint(removed), added_bg=_tint(added),
                        note_unchanged=self.tr("The text is the same (only the file's bytes "
                                               "changed, e.g. line endings)."))
-        before, after = f.before or b"", f.after or b""
-        return lambda: diff_html(before.decode("utf-8"), after.decode("utf-8"), **colours)
+        note = ""
+        if document:
+            note = ('<div style="color:%s;">%s</div><br>' % (
+                look.css(look.muted_colour()),
+                self.tr("A document: its text is compared as the AI reads it (headings with #, "
+                        "tables with |).")))
+        return lambda: note + diff_html(before, after, **colours)
 
     def _on_diff(self, turn: int, row: int, html: str) -> None:
         if turn != self._diff_turn:

@@ -26,12 +26,17 @@ def looks_like_file(item: str) -> bool:
     return bool(_FILE_LIKE.fullmatch(item)) and not item.endswith(".") and item.count(" ") < 4
 
 
-def read_for_preview(root: Path, name: str) -> str:
+def read_for_preview(root: Path, name: str):
+    """The file's text, or (a document or a picture) a renderings.Shown."""
     from app.core.sandbox import Sandbox
 
     path = Sandbox(root).resolve_read(name)  # raises PathRefused with a sentence
     if not path.is_file():
         raise FileNotFoundError(name)
+    from app.gui.evidence.renderings import kind, show_file
+
+    if kind(name) != "file":  # a document as its rendering, a picture as a picture
+        return show_file(path, name)
     with open(path, "rb") as fh:
         data = fh.read(MAX_PREVIEW_BYTES + 1)
     if b"\x00" in data[:4096]:
@@ -64,10 +69,43 @@ class FilePreviewDialog(QDialog):
         run_for(self, lambda: read_for_preview(Path(root), name), self._on_read,
                 self._on_failed)
 
-    def _on_read(self, text: str) -> None:
+    def _on_read(self, text) -> None:
+        if not isinstance(text, str):  # a document or a picture (renderings.Shown)
+            self._on_shown(text)
+            return
         self.note.setText(self.tr("A copy for reading; changes here are not saved."))
         self.text.setPlainText(text)
         self.text.setFocus()
+
+    def _on_shown(self, shown) -> None:
+        if shown.problem:
+            self.note.setText(self.tr("%1 cannot be shown: %2").replace("%1", self.name).replace(
+                "%2", shown.detail or (self.tr("it is too large") if shown.problem == "too_large"
+                                       else self.tr("it could not be opened"))))
+            self.text.hide()
+            return
+        if shown.text is not None:
+            self.note.setText(self.tr("A document, shown as text the way the AI reads it; "
+                                      "changes here are not saved."))
+            self.text.setPlainText(shown.text)
+            self.text.setFocus()
+            return
+        from PySide6.QtGui import QPixmap
+
+        picture = QLabel(self)
+        pixmap = QPixmap()
+        pixmap.loadFromData(shown.picture, "PNG")
+        picture.setPixmap(pixmap)
+        picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        picture.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        width, height = shown.picture_size
+        look.set_accessible(picture, self.tr("Picture %1, %2 × %3 pixels").replace(
+            "%1", self.name).replace("%2", str(width)).replace("%3", str(height)))
+        self.note.setText(self.tr("A picture, %1 × %2 pixels.").replace("%1", str(width))
+                          .replace("%2", str(height)))
+        self.layout().replaceWidget(self.text, picture)
+        self.text.hide()
+        picture.setFocus()
 
     def _on_failed(self, exc: BaseException) -> None:
         if isinstance(exc, FileNotFoundError):

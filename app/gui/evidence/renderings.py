@@ -1,0 +1,96 @@
+"""Documents and pictures as the window shows them: a document's Markdown rendering (the text
+the AI works with, from app.core.documents) and a picture's small PNG copy. Called off the UI
+thread only (the evidence and the file preview read through app.gui.background); no Qt here.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.core.documents import DocumentError, is_document, render_document
+from app.core.pictures import PICTURE_MAX_PIXELS, is_picture
+
+THUMBNAIL_SIDE = 420           # a picture's longest side in the window
+MAX_DOCUMENT_BYTES = 50 << 20  # a saved copy bigger than this shows its sizes only
+MAX_PICTURE_BYTES = 40 << 20
+
+
+@dataclass
+class Shown:
+    """One version of a file as the window shows it: text (a document's rendering), a
+    picture (PNG bytes), or why it cannot be shown: `problem` is "too_large", "not_picture"
+    or "document" (then `detail` is the core's sentence), for the window to word."""
+
+    text: str | None = None
+    picture: bytes | None = None
+    picture_size: tuple[int, int] | None = None
+    problem: str = ""
+    detail: str = ""
+
+
+def kind(name: str) -> str:
+    """'document', 'picture' or 'file'."""
+    return "document" if is_document(name) else "picture" if is_picture(name) else "file"
+
+
+def show_file(path: Path, name: str) -> Shown:
+    """The file at `path` (named `name`, whose suffix says what it is) as the window shows it."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return Shown(problem="document", detail=exc.strerror or str(exc))
+    if is_document(name):
+        if size > MAX_DOCUMENT_BYTES:
+            return Shown(problem="too_large")
+        return _rendered(path, name)
+    if is_picture(name):
+        if size > MAX_PICTURE_BYTES:
+            return Shown(problem="too_large")
+        return _thumbnail(path)
+    return Shown(problem="not_picture")
+
+
+def _rendered(path: Path, name: str) -> Shown:
+    """The rendering of a document; a saved copy (no suffix) is copied to a name with the
+    document's suffix first, as the renderer tells formats by their suffix."""
+    suffix = Path(name).suffix.lower()
+    if path.suffix.lower() == suffix:
+        source, temp = path, None
+    else:
+        handle, temp_name = tempfile.mkstemp(suffix=suffix, prefix="harness-desk-")
+        os.close(handle)
+        temp = Path(temp_name)
+        shutil.copyfile(path, temp)
+        source = temp
+    try:
+        return Shown(text=render_document(source))
+    except DocumentError as exc:
+        return Shown(problem="document",
+                     detail=exc.message.replace(f"'{source.name}'", f"'{name}'"))
+    finally:
+        if temp is not None:
+            temp.unlink(missing_ok=True)
+
+
+def _thumbnail(path: Path) -> Shown:
+    from PIL import Image
+
+    try:
+        with Image.open(path) as img:
+            if img.width * img.height > PICTURE_MAX_PIXELS:
+                return Shown(problem="too_large")
+            size = img.size
+            img.draft("RGB", (THUMBNAIL_SIDE, THUMBNAIL_SIDE))
+            img.seek(0)
+            small = img.convert("RGBA")
+            small.thumbnail((THUMBNAIL_SIDE, THUMBNAIL_SIDE))
+            out = io.BytesIO()
+            small.save(out, "PNG")
+    except Exception:  # damaged, not a picture, a bomb Pillow refuses: one sentence
+        return Shown(problem="not_picture")
+    return Shown(picture=out.getvalue(), picture_size=size)

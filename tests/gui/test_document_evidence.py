@@ -1,0 +1,133 @@
+"""A round's evidence shows a changed document as its rendered text diffed, a picture as a
+picture before and after; the file preview (a decision's evidence) opens documents as their
+rendering and pictures as pictures, never as bytes. All reading is off the UI thread."""
+
+from __future__ import annotations
+
+import json
+
+from app.core.blobs import BlobStore
+from app.core.workspace import Workspace
+from app.gui.evidence.evidence_data import read_evidence
+from app.gui.evidence.evidence_dialog import EvidenceDialog
+from app.gui.evidence.file_preview import FilePreviewDialog
+from app.gui.run.round_cards import RoundView
+
+
+def word(path, lines: list[str]):
+    from docx import Document
+
+    doc = Document()
+    doc.add_heading("Opening hours", level=1)
+    for line in lines:
+        doc.add_paragraph(line)
+    doc.save(path)
+    return path.read_bytes()
+
+
+def picture(path, colour: str, size=(900, 600)) -> bytes:
+    from PIL import Image
+
+    Image.new("RGB", size, colour).save(path, "PNG")
+    return path.read_bytes()
+
+
+def a_round(tmp_path, files: dict[str, tuple[bytes | None, bytes | None]]) -> Workspace:
+    """A workspace whose run r1, round 1 changed `files` (before, after; None: absent)."""
+    ws = Workspace(tmp_path)
+    blobs = BlobStore(ws.harness_dir)
+    entries = {rel: {"before": blobs.put(b) if b is not None else "absent",
+                     "after": blobs.put(a) if a is not None else "absent"}
+               for rel, (b, a) in files.items()}
+    undo = ws.run_files("r1").undo(1)
+    undo.parent.mkdir(parents=True)
+    undo.write_text(json.dumps({"round": 1, "files": entries}), encoding="utf-8")
+    return ws
+
+
+def open_evidence(qtbot, root) -> EvidenceDialog:
+    view = RoundView(1, "Update the hours", "completed", run_id="r1")
+    dialog = EvidenceDialog(root, view)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.evidence is not None, timeout=10_000)
+    return dialog
+
+
+def test_a_changed_word_document_shows_its_text_before_and_after(qtbot, tmp_path):
+    old = word(tmp_path / "old.docx", ["Tuesday to Friday 7:00–16:00.", "Closed Monday."])
+    new = word(tmp_path / "new.docx", ["Tuesday to Saturday 7:00–16:00.", "Closed Monday."])
+    a_round(tmp_path, {"drafts/contact.docx": (old, new)})
+    dialog = open_evidence(qtbot, tmp_path)
+    (f,) = dialog.evidence.files
+    assert f.kind == "document" and f.before_shown.text.startswith("# Opening hours")
+    dialog.file_list.setCurrentRow(0)
+    shown = dialog.diff.toPlainText().splitlines()
+    assert "− Tuesday to Friday 7:00–16:00." in shown
+    assert "+ Tuesday to Saturday 7:00–16:00." in shown
+    assert "  Closed Monday." in shown  # unchanged, as context
+    assert not any("PK" in line or "word/document.xml" in line for line in shown)  # no bytes
+
+
+def test_a_new_spreadsheet_shows_its_sheets_as_added_lines(qtbot, tmp_path):
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    wb.active.title = "Prices"
+    wb.active.append(["Cake", "Price"])
+    wb.active.append(["Carrot cake", 30])
+    wb.save(tmp_path / "p.xlsx")
+    a_round(tmp_path, {"prices.xlsx": (None, (tmp_path / "p.xlsx").read_bytes())})
+    dialog = open_evidence(qtbot, tmp_path)
+    dialog.file_list.setCurrentRow(0)
+    shown = dialog.diff.toPlainText()
+    assert "+ ## Sheet: Prices" in shown and "+ | 2 | Carrot cake | 30 |" in shown
+
+
+def test_a_changed_picture_shows_both_pictures(qtbot, tmp_path):
+    a_round(tmp_path, {"logo.png": (picture(tmp_path / "a.png", "red"),
+                                    picture(tmp_path / "b.png", "blue", (1200, 400)))})
+    dialog = open_evidence(qtbot, tmp_path)
+    (f,) = dialog.evidence.files
+    assert f.kind == "picture" and f.after_shown.picture_size == (1200, 400)
+    dialog.file_list.setCurrentRow(0)
+    html = dialog.diff.toHtml()
+    assert html.count("<img") == 2
+    text = dialog.diff.toPlainText()
+    assert "Before (900 × 600 pixels)" in text and "After (1200 × 400 pixels)" in text
+
+
+def test_a_damaged_document_gets_one_sentence(qtbot, tmp_path):
+    a_round(tmp_path, {"brief.docx": (b"PK\x03\x04 not a real zip", b"also broken")})
+    dialog = open_evidence(qtbot, tmp_path)
+    dialog.file_list.setCurrentRow(0)
+    words = dialog.diff.toPlainText()
+    assert words.startswith("This document cannot be shown: ") and "Traceback" not in words
+
+
+def test_the_preview_opens_a_document_as_its_rendering(qtbot, tmp_path):
+    word(tmp_path / "brief.docx", ["Tuesday to Friday 7:00–16:00."])
+    dialog = FilePreviewDialog(tmp_path, "brief.docx")
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.text.toPlainText() != "", timeout=10_000)
+    assert dialog.text.toPlainText().startswith("# Opening hours\n")
+    assert "the way the AI reads it" in dialog.note.text()
+
+
+def test_the_preview_shows_a_picture_as_a_picture(qtbot, tmp_path):
+    from PySide6.QtWidgets import QLabel
+
+    picture(tmp_path / "shop.png", "green", (2000, 1000))
+    dialog = FilePreviewDialog(tmp_path, "shop.png")
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: "2000 × 1000" in dialog.note.text(), timeout=10_000)
+    shown = [w for w in dialog.findChildren(QLabel) if w.pixmap() is not None
+             and not w.pixmap().isNull()]
+    assert shown and max(shown[0].pixmap().width(), shown[0].pixmap().height()) == 420
+    assert shown[0].accessibleName() == "Picture shop.png, 2000 × 1000 pixels"
+
+
+def test_evidence_data_renders_documents_off_the_ui_thread_without_qt(tmp_path):
+    old = word(tmp_path / "o.docx", ["A"])
+    a_round(tmp_path, {"d.docx": (old, None)})
+    (f,) = read_evidence(tmp_path, "r1", 1).files
+    assert f.deleted and f.before_shown.text.startswith("# Opening hours") and f.after_shown is None
