@@ -30,8 +30,8 @@ from app.core.redact import redact
 from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
 from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, correction,
                               empty_question_message, empty_task_message, final_warning,
-                              no_progress_question, no_tasks_message, nudge, progress_report,
-                              stall_notice)
+                              never_used_tools, no_progress_question, no_tasks_message, nudge,
+                              progress_report, stall_notice)
 from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
 from app.core.undo import BlobStore, RoundChanges
@@ -73,6 +73,7 @@ class RoundState:
     error: str | None = None
     changed: list[str] = field(default_factory=list)
     fatal: RunStop | None = None
+    tool_steps: int = 0  # steps in which the AI used a tool
 
 
 class Harness:
@@ -171,7 +172,8 @@ class Harness:
                               f"Your decision is needed: {task.question}")
             if round_no >= self.limits.max_rounds:
                 raise RunStop("stopped", "max_rounds",
-                              f"Stopped after {round_no} rounds, the limit for one run.")
+                              f"Stopped after {round_no} round{'' if round_no == 1 else 's'}, "
+                              "the limit for one run.")
             if self.cancel.is_set():
                 raise RunStop("stopped", "stopped_by_user", "Stopped by you.")
             try:
@@ -197,6 +199,10 @@ class Harness:
                               f"{state.error}")
             if state.result in ("completed", "needs_human", "engine_error"):
                 continue  # an engine error says nothing about the task: it has its own limit
+            if state.result == "no_action" and not state.tool_steps:
+                # Not the task's fault: the model never used a tool, so no decision about the
+                # task can help; the person is told the cause and the remedy instead.
+                raise RunStop("failed", "no_progress", never_used_tools(self.engine.model))
             if (stalled >= self.limits.stall_limit
                     or self.rounds_on_task[task.task_id] >= self.limits.max_attempts):
                 self._ask_about_no_progress(task, state)
@@ -258,7 +264,7 @@ class Harness:
             st.steps = step
             self.rec.emit(StepStarted(round=st.number, step=step, max_steps=max_steps))
             live = LiveText(self.rec, st.number, step)  # the engine's on_text, throttled
-            turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages, live)
+            turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages, live, deadline)
             live.flush()  # the reply's last words reach the live view before model_replied
             self._account(st, turn)
             messages.append(Message(role="assistant", text=turn.text,
@@ -266,6 +272,10 @@ class Harness:
             if self.cancel.is_set():  # Stop pressed while the model was answering: run nothing
                 st.result = "cancelled"
                 return
+            if turn.stop_reason == "cancelled" and time.monotonic() >= deadline:
+                st.result, st.error = "timeout", _cut_at_time_limit(self.limits.round_seconds)
+                return
+            st.tool_steps += bool(turn.tool_calls)
             if not turn.tool_calls:
                 nudges += 1
                 if nudges > MAX_NUDGES:
@@ -386,6 +396,12 @@ class Harness:
         for run_id in self.ws.run_ids()[-5:]:
             out += read_rounds(self.ws.run_files(run_id))
         return out
+
+
+def _cut_at_time_limit(seconds: float) -> str:
+    minutes = max(1, round(seconds / 60))
+    return (f"The round reached its time limit of {minutes} minute{'' if minutes == 1 else 's'} "
+            "while the AI was still answering; its unfinished reply was set aside.")
 
 
 def _ending_record(ending: RoundEnding | None) -> tuple[str, list[str], str]:

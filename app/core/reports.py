@@ -154,3 +154,12 @@ def empty_question_message(task: Task) -> str:
     """A HUMAN line with no question after it: there is nothing to answer."""
     return (f"The decision on line {task.line_no + 1} of TASKS.md has no question. Write the "
             "question after \"HUMAN:\", or delete the line, then run again.")
+
+
+def never_used_tools(model: str) -> str:
+    """The run's last sentence when the AI answered only in words: the cause and the remedy
+    (a decision about the task would not help, so none is asked)."""
+    name = f"the model '{model}'" if model else "the model"
+    return (f"The AI only answered in words and never used its tools, so nothing could be done: "
+            f"{name} is probably too small or not made for tool use. Choose a model that can "
+            "use tools (for example qwen3 or llama3.1) in Engine settings, then run again.")

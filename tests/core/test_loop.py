@@ -126,7 +126,13 @@ def test_text_only_replies_get_two_nudges_then_the_round_ends(tmp_path):
 
 def test_stall_limit_inserts_a_human_task_before_the_stuck_task(tmp_path):
     ws = board_workspace(tmp_path, TWO_TASKS)
-    engine = ScriptedEngine([], then=text("Hmm."))
+
+    def look_then_talk(messages):  # uses a tool each round, then only talks: no progress
+        if not any(m.role == "assistant" for m in messages):
+            return call("list_files")
+        return text("Hmm.")
+
+    engine = ScriptedEngine([], then=look_then_talk)
     result, events = run(ws, engine, stall_limit=2)
     assert (result.state, result.exit_reason) == ("blocked_by_human", "no_progress")
     assert len(rounds_of(ws, result)) == 2
@@ -137,6 +143,23 @@ def test_stall_limit_inserts_a_human_task_before_the_stuck_task(tmp_path):
     assert board.tasks[human.index + 1].text == "Write a.md"
     assert "Keep this line." in ws.board_path.read_text(encoding="utf-8")
     assert any(e.type == "human_needed" for e in events)
+
+
+def test_a_model_that_never_uses_a_tool_is_told_the_cause_not_asked_about_the_task(tmp_path):
+    """Issue 19: a model answering only in words ended on "No progress was detected" with
+    Try again / Skip this task / Rewrite the task, none of which helps."""
+    ws = board_workspace(tmp_path, TWO_TASKS)
+    before = ws.board_path.read_text(encoding="utf-8")
+    result, events = run(ws, ScriptedEngine([], then=text("Hmm.")), stall_limit=2)
+    assert (result.state, result.exit_reason) == ("failed", "no_progress")
+    assert result.message == (
+        "The AI only answered in words and never used its tools, so nothing could be done: the "
+        f"model '{ScriptedEngine([]).model}' is probably too small or not made for tool use. "
+        "Choose a model that can use tools (for example qwen3 or llama3.1) in Engine settings, "
+        "then run again.")
+    assert ws.board_path.read_text(encoding="utf-8") == before  # no decision that cannot help
+    assert not any(e.type == "human_needed" for e in events)
+    assert len(rounds_of(ws, result)) == 1
 
 
 def test_a_task_tried_max_attempts_times_stops_even_if_files_change(tmp_path):
