@@ -10,6 +10,7 @@ engine, seeing `cancel` set, returns the turn as cancelled.
 from __future__ import annotations
 
 import contextlib
+import socket
 import threading
 from typing import Any, Iterator, Protocol
 
@@ -18,6 +19,19 @@ POLL_S = 0.2
 
 class Cancel(Protocol):
     def is_set(self) -> bool: ...
+
+
+def _shut(stream: Any) -> None:
+    """Close the stream so a blocked read fails now. Closing the response alone does not
+    wake a read already waiting on the socket, so the socket itself is shut first."""
+    response = getattr(stream, "response", None)
+    network = (getattr(response, "extensions", None) or {}).get("network_stream")
+    sock = network.get_extra_info("socket") if network is not None else None
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(Exception):
+        stream.close()
 
 
 @contextlib.contextmanager
@@ -30,8 +44,7 @@ def watch_stream(stream: Any, cancel: Cancel | None) -> Iterator[None]:
     def watch() -> None:
         while not done.wait(POLL_S):
             if cancel.is_set():
-                with contextlib.suppress(Exception):
-                    stream.close()
+                _shut(stream)
                 return
 
     watcher = threading.Thread(target=watch, name="stream-watch", daemon=True)
