@@ -60,7 +60,7 @@ def test_live_tokens_reach_the_events_status_and_the_command_line(server, tmp_pa
     def listen(event):
         if isinstance(event, ModelText):
             seen.append(event)
-            statuses.append(read_status(ws.status_path).step_tokens)
+            statuses.append(read_status(ws.status_path)[0].step_tokens)
 
     clock = iter(range(0, 10_000, 11)).__next__  # every call is 11 s later: a line each time
     printer = EventPrinter(clock=clock)
