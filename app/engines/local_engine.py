@@ -61,7 +61,7 @@ class LocalEngine(OpenAICompatibleEngine):
     """
 
     id = "local"
-    label = "Local (Ollama, LM Studio, llama.cpp)"
+    label = "Local (Ollama, LM Studio)"
     _facts: ServerFacts | None = None
     needs_key = False
     default_model = ""  # the first model the server lists, unless one is chosen
