@@ -399,9 +399,12 @@ class Harness:
 
 
 def _cut_at_time_limit(seconds: float) -> str:
-    minutes = max(1, round(seconds / 60))
-    return (f"The round reached its time limit of {minutes} minute{'' if minutes == 1 else 's'} "
-            "while the AI was still answering; its unfinished reply was set aside.")
+    if seconds < 90:
+        n, unit = max(1, round(seconds)), "second"
+    else:
+        n, unit = round(seconds / 60), "minute"
+    return (f"The round reached its time limit of {n} {unit}{'' if n == 1 else 's'} while the AI "
+            "was still answering; its unfinished reply was set aside.")
 
 
 def _ending_record(ending: RoundEnding | None) -> tuple[str, list[str], str]:

@@ -124,6 +124,8 @@ class LocalEngine(OpenAICompatibleEngine):
 
     def availability(self) -> Availability:
         url = self.base_url()
+        import openai  # noqa: F401  here, so the seconds the server is given are not spent importing
+
         try:
             ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: self.list_models(LOCAL_API_KEY))
             if not ids:
@@ -258,8 +260,8 @@ class LocalEngine(OpenAICompatibleEngine):
         self._ensure_model()
         facts = self.facts()
         if tools and facts.tools is False:
-            raise EngineError(self.voice().no_tools + " " + facts.tools_remedy(),
-                              code=MODEL_NOT_FOUND)
+            raise EngineError(f"The model '{self.model}' cannot use tools, which Harness Desk "
+                              f"needs. {facts.tools_remedy()}", code=MODEL_NOT_FOUND)
         request = self.build_request(system, tools, messages, max_output_tokens)
         self._fit(request, facts)
         return self._run(lambda client: self._read(

@@ -553,7 +553,8 @@ def oa_models(ids: list[str]) -> Reply:
 # ---- Chat Completions (Ollama, LM Studio) -----------------------------------------------------
 
 def chat_events(text: str = "", calls: list[tuple[str, str, dict]] = (), model: str = "qwen3:8b",
-                finish: str | None = None, usage: dict | None = None) -> list[tuple[None, Any]]:
+                finish: str | None = None, usage: dict | None = None,
+                pieces: int = 3) -> list[tuple[None, Any]]:
     """Chat Completions chunks: role, text pieces, tool-call pieces, finish, usage, [DONE]."""
     def chunk(delta: dict, finish_reason: str | None = None, **extra: Any) -> tuple[None, dict]:
         return (None, {"id": "chatcmpl-fake", "object": "chat.completion.chunk",
@@ -562,7 +563,7 @@ def chat_events(text: str = "", calls: list[tuple[str, str, dict]] = (), model: 
                        **extra})
 
     out = [chunk({"role": "assistant", "content": ""})]
-    out += [chunk({"content": p}) for p in (_pieces(text) if text else [])]
+    out += [chunk({"content": p}) for p in (_pieces(text, pieces) if text else [])]
     for n, (call_id, name, args) in enumerate(calls):
         out.append(chunk({"tool_calls": [{"index": n, "id": call_id, "type": "function",
                                           "function": {"name": name, "arguments": ""}}]}))

@@ -35,14 +35,14 @@ def local(server, n_ctx: int = 8192) -> LocalEngine:
 
 def test_the_rounds_time_limit_cuts_a_reply_inside_the_step(server, tmp_path):
     ws = board_workspace(tmp_path, BOARD)
-    rambling = chat_events("I will now think about notes for a very long time. " * 20)
-    server.default(CHAT, Reply(events=rambling, pause_after=6, pause_s=30))
+    rambling = chat_events("I will now think about notes for a very long time. " * 20, pieces=20)
+    server.default(CHAT, Reply(events=rambling, pause_after=10, pause_s=30))
     events = []
     result = Harness(ws, local(server), fast_limits(round_seconds=2, max_rounds=1),
                      listeners=[events.append]).run()
     finished = [e for e in events if e.type == "round_finished"]
     assert finished[0].result_state == "timeout"
-    assert finished[0].summary == ("The round reached its time limit of 1 minute while the AI "
+    assert finished[0].summary == ("The round reached its time limit of 2 seconds while the AI "
                                    "was still answering; its unfinished reply was set aside.")
     assert result.exit_reason == "max_rounds"
     assert result.message == "Stopped after 1 round, the limit for one run."
@@ -52,7 +52,7 @@ def test_the_rounds_time_limit_cuts_a_reply_inside_the_step(server, tmp_path):
 def test_live_tokens_reach_the_events_status_and_the_command_line(server, tmp_path, capsys):
     ws = board_workspace(tmp_path, BOARD)
     words = "Some words about the notes that will be written. " * 30
-    server.push(CHAT, Reply(events=chat_events(words), pause_after=4, pause_s=1.5))
+    server.push(CHAT, Reply(events=chat_events(words, pieces=30), pause_after=15, pause_s=1.5))
     server.default(CHAT, chat_stream("", [("c1", "give_up", {"reason": "r", "findings": "f"})]))
     seen: list[ModelText] = []
     statuses: list[int] = []
