@@ -282,6 +282,18 @@ class LocalEngine(OpenAICompatibleEngine):
                 action="The harness shortens old tool output and tries once more.")
         request["max_tokens"] = min(request["max_tokens"], room)
 
+    def _alive(self) -> bool:
+        """Whether the server still takes connections (asked while a stream is silent)."""
+        import httpx2
+
+        try:
+            httpx2.get(f"{self.base_url()}/models", timeout=httpx2.Timeout(3.0))
+        except httpx2.ConnectError:
+            return False
+        except httpx2.HTTPError:
+            return True  # slow or odd, but there
+        return True
+
     def _too_long(self, body: object, err: EngineError) -> EngineError:
         """The server's own overflow answer, with the numbers it gave and what to change."""
         import json
@@ -312,9 +324,10 @@ class LocalEngine(OpenAICompatibleEngine):
             seen = sum(map(len, texts)) + sum(len(s["args"]) for s in slots.values())
             return usage or estimated_usage(request, seen)
 
-        with stream, watch_stream(stream, cancel):
+        with stream, watch_stream(stream, cancel, self._alive) as watch:
             try:
                 for chunk in stream:
+                    watch.tick()
                     if cancel is not None and cancel.is_set():
                         return ModelTurn(text="".join(texts), model=self.model, usage=so_far(),
                                          stop_reason="cancelled")
@@ -338,6 +351,11 @@ class LocalEngine(OpenAICompatibleEngine):
                 if cancel is not None and cancel.is_set():  # the watcher closed it: Stop or time
                     return ModelTurn(text="".join(texts), model=self.model, usage=so_far(),
                                      stop_reason="cancelled")
+                if watch.gone:  # the server stopped taking connections with the stream open
+                    raise with_usage(EngineError(
+                        voice.unreachable, code=ENGINE_UNREACHABLE, details=redact(str(exc)),
+                        action="Check that the server is running and the address is right."),
+                        so_far()) from None
                 raise with_usage(stream_broken(voice, f"{type(exc).__name__}: {exc}"),
                                  so_far()) from None
         if finish is None:

@@ -1,10 +1,14 @@
-"""A watcher that closes a streaming reply when its step is cancelled, even mid-read.
+"""A watcher that closes a streaming reply when its step is cancelled or its server is gone.
 
 The engines look at `cancel` between chunks; a local server can stay silent for minutes (a
 long prompt being read, a model loading, a server shutting down with the stream still
-open), and the read then blocks with nothing to look at. The watcher looks every
-POLL_S and closes the stream from its own thread, so the read fails at once and the
-engine, seeing `cancel` set, returns the turn as cancelled.
+open), and the read then blocks with nothing to look at. The watcher looks every POLL_S
+and closes the stream from its own thread when `cancel` is set (Stop, or the round's time
+limit), so the read fails at once and the engine returns the turn as cancelled. While the
+stream is silent for SILENT_S, it also asks the server whether it is still there
+(`alive()`, a quick request to another endpoint); a server that no longer accepts
+connections (shut down while it held the stream open) gets the stream closed too, with
+`gone` set, so the run is told nothing is answering instead of waiting.
 """
 
 from __future__ import annotations
@@ -12,13 +16,26 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
-from typing import Any, Iterator, Protocol
+import time
+from typing import Any, Callable, Iterator, Protocol
 
 POLL_S = 0.2
+SILENT_S = 5.0
 
 
 class Cancel(Protocol):
     def is_set(self) -> bool: ...
+
+
+class Watch:
+    """What the reader tells the watcher (a chunk arrived) and learns from it (gone)."""
+
+    def __init__(self) -> None:
+        self.last = time.monotonic()
+        self.gone = False
+
+    def tick(self) -> None:
+        self.last = time.monotonic()
 
 
 def _shut(stream: Any) -> None:
@@ -35,21 +52,28 @@ def _shut(stream: Any) -> None:
 
 
 @contextlib.contextmanager
-def watch_stream(stream: Any, cancel: Cancel | None) -> Iterator[None]:
-    if cancel is None:
-        yield
-        return
+def watch_stream(stream: Any, cancel: Cancel | None,
+                 alive: Callable[[], bool] | None = None) -> Iterator[Watch]:
+    watch = Watch()
     done = threading.Event()
 
-    def watch() -> None:
+    def run() -> None:
+        asked = time.monotonic()
         while not done.wait(POLL_S):
-            if cancel.is_set():
+            if cancel is not None and cancel.is_set():
                 _shut(stream)
                 return
+            now = time.monotonic()
+            if alive is not None and now - watch.last >= SILENT_S and now - asked >= SILENT_S:
+                asked = now
+                if not alive() and not done.is_set():
+                    watch.gone = True
+                    _shut(stream)
+                    return
 
-    watcher = threading.Thread(target=watch, name="stream-watch", daemon=True)
+    watcher = threading.Thread(target=run, name="stream-watch", daemon=True)
     watcher.start()
     try:
-        yield
+        yield watch
     finally:
         done.set()

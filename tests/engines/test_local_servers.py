@@ -196,3 +196,27 @@ def test_stop_cuts_a_stream_that_has_fallen_silent(server):
     assert time.monotonic() - started < 8
     assert turn.stop_reason == "cancelled"
     assert turn.usage.input_tokens > 0  # the estimate of what was sent still counts
+
+
+def test_a_server_that_stops_taking_connections_with_the_stream_open_ends_the_wait(server):
+    """A graceful shutdown left the run waiting with the stream open (issue 19, point 5)."""
+    from app.core.engine import ENGINE_UNREACHABLE
+    from app.engines import local_stream
+
+    server.default("/v1/models", oa_models([MODEL]))
+    server.push(CHAT, Reply(events=chat_events("Working on it. " * 20, pieces=20),
+                            pause_after=5, pause_s=30))
+    engine = engine_for(server)
+    engine.facts()
+    old = local_stream.SILENT_S
+    local_stream.SILENT_S = 0.5
+    threading.Timer(1.0, server.httpd.socket.close).start()  # no new connections from now
+    started = time.monotonic()
+    try:
+        with pytest.raises(EngineError) as caught:
+            engine.turn(SYSTEM_PROMPT, [], FIRST)
+    finally:
+        local_stream.SILENT_S = old
+    assert time.monotonic() - started < 10
+    assert caught.value.code == ENGINE_UNREACHABLE
+    assert caught.value.message.startswith("Nothing is answering at ")
