@@ -25,7 +25,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app.core.board import Board  # noqa: E402
-from app.gui.board_view import BoardView  # noqa: E402
+from app.gui.board.board_view import BoardView  # noqa: E402
 from bench.common import arguments, hand_back, item  # noqa: E402
 
 TASKS = 2000

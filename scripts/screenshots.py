@@ -44,7 +44,7 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="harness-desk-shots-") as tmp:
         os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
-        from app.gui.first_start import demo_copy
+        from app.gui.folder.first_start import demo_copy
 
         use_empty_keychain()
         # the very copy a first start opens, in that language
@@ -65,7 +65,7 @@ def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
     if dark:  # what following a dark system scheme does where the platform has no dark palette
         from PySide6.QtCore import Qt
 
-        from app.gui.theme import apply_scheme
+        from app.gui.look.theme import apply_scheme
 
         apply_scheme(Qt.ColorScheme.Dark)
     window = MainWindow(Settings(), demo_delay=0.6)

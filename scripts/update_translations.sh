@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 source scripts/venv-python.sh
 [ -x "$VENV_PY" ] || VENV_PY="$(command -v python3)"
 BIN="$(dirname "$VENV_PY")"
-TS=app/resources/translations/harness_desk_zh_CN.ts
-"$BIN/pyside6-lupdate" -locations none -no-obsolete app/gui/*.py -ts "$TS"
+TS=resources/translations/harness_desk_zh_CN.ts
+# Every module of the window, in its subpackages too (app/gui/board/, app/gui/run/, ...).
+mapfile -t SOURCES < <(find app/gui -name '*.py' -not -path '*/__pycache__/*' | LC_ALL=C sort)
+"$BIN/pyside6-lupdate" -locations none -no-obsolete "${SOURCES[@]}" -ts "$TS"
 "$BIN/pyside6-lrelease" -silent "$TS" -qm "${TS%.ts}.qm"

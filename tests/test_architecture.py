@@ -70,6 +70,26 @@ def test_engines_and_export_never_import_the_window_or_the_cli():
             assert not bad, (path.name, bad)
 
 
+def test_the_window_calls_services_never_the_command_line_modules():
+    """app/gui reaches the core through services (app/gui/core_calls.py, app.export.service),
+    never through app.commands or app.cli, whose job is the terminal's words."""
+    paths = sorted((REPO / "app/gui").rglob("*.py"))
+    assert len(paths) > 40
+    for path in paths:
+        bad = {m for m in _imports(path)
+               if m.split(".")[:2] in (["app", "commands"], ["app", "cli"])}
+        assert not bad, (path.relative_to(REPO), bad)
+
+
+def test_the_window_is_grouped_by_its_parts():
+    """app/gui holds the window's frame; its parts live in subpackages (see docs/architecture.md)."""
+    top = sorted(p.stem for p in (REPO / "app/gui").glob("*.py"))
+    assert top == sorted(["__init__", "app", "background", "core_calls", "errors",
+                          "main_window", "self_test", "window_menus", "window_state"]), top
+    for part in ("board", "run", "evidence", "engines", "settings", "look", "folder"):
+        assert (REPO / "app/gui" / part / "__init__.py").is_file(), part
+
+
 def test_no_import_cycle_between_app_modules():
     graph = {}
     for path in (REPO / "app").rglob("*.py"):

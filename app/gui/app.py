@@ -50,7 +50,7 @@ def use_language(app: QApplication, lang: str | None = None) -> str:
     """Translators for --lang, the Settings choice or the system language; before any window
     exists, so every string is built in one language. A Chinese window needs a Chinese font
     for its very first paint, so then the fonts are made ready now, not after it."""
-    from app.gui import language
+    from app.gui.settings import language
 
     chosen = language.install(app, language.resolve(lang))
     if chosen != "en":
@@ -110,7 +110,8 @@ def _after_first_paint(window, path: str | None, demo: bool) -> None:
 
     def load():
         from app.core.settings import load_settings
-        from app.gui import first_start, language
+        from app.gui.folder import first_start
+        from app.gui.settings import language
 
         loaded = load_settings()
         settings = loaded.settings

@@ -84,7 +84,7 @@ def create_board(root: Path) -> Path:
 
 
 def export_summary(root: Path, fmt: str, output: Path, run_id: str | None = None) -> Path:
-    from app.commands.export import export_summary as export
+    from app.export.service import export_summary as export
 
     return export(root, fmt, output, run_id)
 

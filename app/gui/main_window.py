@@ -19,17 +19,17 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
-from app.gui.run_flow import RunFlow
-from app.gui.settings_flow import SettingsFlow
+from app.gui.run.run_flow import RunFlow
+from app.gui.settings.settings_flow import SettingsFlow
 
 if TYPE_CHECKING:
     from app.core import events as ev
     from app.core.settings import Settings
-    from app.gui.decision_dialog import DecisionDialog
-    from app.gui.notice_bar import NoticeBar
-    from app.gui.welcome_page import WelcomePage
-    from app.gui.workspace_info import FolderInfo
-    from app.gui.workspace_page import WorkspacePage
+    from app.gui.run.decision_dialog import DecisionDialog
+    from app.gui.look.notice_bar import NoticeBar
+    from app.gui.folder.welcome_page import WelcomePage
+    from app.gui.folder.workspace_info import FolderInfo
+    from app.gui.folder.workspace_page import WorkspacePage
 
 APP_TITLE = "Harness Desk"
 
@@ -90,11 +90,11 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         if self._page is not None:
             return
         from app.gui.background import SerialQueue
-        from app.gui.notice_bar import NoticeBar
-        from app.gui.runner import RunRunner
-        from app.gui.top_bar import TopBar
-        from app.gui.welcome_page import WelcomePage
-        from app.gui.workspace_page import WorkspacePage
+        from app.gui.look.notice_bar import NoticeBar
+        from app.gui.run.runner import RunRunner
+        from app.gui.folder.top_bar import TopBar
+        from app.gui.folder.welcome_page import WelcomePage
+        from app.gui.folder.workspace_page import WorkspacePage
 
         self._writes = SerialQueue()
         self.runner = RunRunner(self)
@@ -128,7 +128,7 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         page.run_panel.continue_requested.connect(self._on_continue_requested)
         page.run_panel.stop_requested.connect(self.stop_run)
         page.run_panel.export_requested.connect(self.export_summary)
-        from app.gui.history_picker import HistoryFlow
+        from app.gui.run.history_picker import HistoryFlow
 
         self.history = HistoryFlow(self, page.history_picker, page.cards)
         self.history.round_undone.connect(self._on_round_undone)
@@ -137,7 +137,7 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         self.pages.addWidget(page)
         self._build_menus()
         self._install_settings()
-        from app.gui import icons, theme
+        from app.gui.look import icons, theme
 
         QApplication.setWindowIcon(icons.app_icon())
         theme.follow_system_scheme(self)
@@ -217,7 +217,8 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
             self.open_workspace(Path(folder))
 
     def open_demo(self) -> None:
-        from app.gui import first_start, language
+        from app.gui.folder import first_start
+        from app.gui.settings import language
         from app.gui.background import run_for
 
         lang = language.current()
@@ -236,14 +237,14 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
             return
 
         def inspect():
-            from app.gui.workspace_info import inspect_folder
+            from app.gui.folder.workspace_info import inspect_folder
 
             return inspect_folder(Path(path))
 
         run_for(self, inspect, self._on_folder_inspected, self._on_open_failed)
 
     def _on_folder_inspected(self, info: FolderInfo) -> None:
-        from app.gui import first_start
+        from app.gui.folder import first_start
 
         if info.problem:
             words = {
@@ -266,7 +267,7 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         self.pages.setCurrentWidget(self.splitter)
         self.board_view.set_board(info.folder / "TASKS.md")
         self.run_panel.reset()
-        from app.gui.round_cards import RoundView
+        from app.gui.run.round_cards import RoundView
 
         self.cards.show_history([
             (started, [RoundView.from_record(r, is_ai) for r in rounds])
@@ -399,7 +400,7 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
     # -- export and undo --------------------------------------------------------------------
     def export_summary(self) -> None:
         if self.workspace is not None:
-            from app.gui.export_flow import export_summary
+            from app.gui.evidence.export_flow import export_summary
 
             previous = getattr(self, "export_dialog", None)
             if previous is not None and not previous.isVisible():
@@ -408,7 +409,7 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
                                                 self.history.chosen_run or None)
 
     def _on_round_undone(self, report) -> None:
-        from app.gui.undo_words import undo_report_headline
+        from app.gui.evidence.undo_words import undo_report_headline
 
         self.notice.show_notice(undo_report_headline(report),
                                 tone="normal" if report.ok and not report.kept_both else "attention")
@@ -450,5 +451,5 @@ def _load_the_rest() -> None:
     import app.core.loop  # noqa: F401
     import app.core.settings  # noqa: F401
     import app.gui.core_calls  # noqa: F401
-    import app.gui.decision_dialog  # noqa: F401
-    import app.gui.workspace_info  # noqa: F401
+    import app.gui.run.decision_dialog  # noqa: F401
+    import app.gui.folder.workspace_info  # noqa: F401

@@ -61,7 +61,7 @@ def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> N
     from app.core.resources import resource_path
     from app.gui import core_calls
     from app.gui.app import after_first_expose, make_application, use_language
-    from app.gui.first_start import DEMO_SOURCES
+    from app.gui.folder.first_start import DEMO_SOURCES
     from app.gui.main_window import MainWindow
 
     qInstallMessageHandler(_quiet_platform_notes)

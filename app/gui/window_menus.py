@@ -16,7 +16,7 @@ from typing import Callable
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from app.gui import icons
+from app.gui.look import icons
 
 
 def add_action(menu: QMenu, text: str, slot: Callable[[], object],

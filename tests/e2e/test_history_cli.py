@@ -44,7 +44,7 @@ def test_history_lists_both_runs_with_their_outcome(cli, two_runs, tmp_path):
     assert "Stopped to ask you a decision." in rows[0] and "| 3 |" in rows[0]
     assert "Every task on the board is done." in rows[1]
     # The window's history reads the same records: newest first, each with its outcome.
-    res = cli.python("from app.gui.evidence_data import list_runs; import sys;"
+    res = cli.python("from app.gui.evidence.evidence_data import list_runs; import sys;"
                      "print([r.state for r in list_runs(sys.argv[1])])", two_runs)
     assert res.code == 0, res
     assert res.out.strip() == "['done', 'blocked_by_human']"

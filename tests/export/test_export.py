@@ -15,7 +15,8 @@ import pytest
 
 from app.core.board import Board
 from app.export.chart import render_chart
-from app.commands.export import cmd_export, export_summary
+from app.commands.export import cmd_export
+from app.export.service import export_summary
 from tests.export_fixtures import (PLANTED_KEY, fixture_workspace, make_run, make_workspace,
                                    record_demo_run, run_cli, truncate_run)
 

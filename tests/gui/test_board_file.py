@@ -6,7 +6,7 @@ import os
 
 from app.core.board import TaskRef
 from app.core.board_verbs import set_checked
-from app.gui.board_file import BoardFile
+from app.gui.board.board_file import BoardFile
 
 
 def test_our_write_is_read_back_once_and_its_echo_is_ignored(qtbot, tmp_path):

@@ -11,7 +11,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QCheckBox, QLineEdit,
                                QPlainTextEdit, QWidget)
 
-from app.gui.board_view import BoardView
+from app.gui.board.board_view import BoardView
 
 EOL = "\r\n"
 LINES = [

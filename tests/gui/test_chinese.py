@@ -17,12 +17,13 @@ from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QLabel,
                                QPlainTextEdit, QWidget)
 
 from app.core.settings import Settings
-from app.gui import first_start, language
+from app.gui.folder import first_start
+from app.gui.settings import language
 from app.gui.main_window import MainWindow
 from tests.gui.helpers import open_in
 
 REPO = Path(__file__).resolve().parents[2]
-TS = REPO / "app" / "resources" / "translations" / "harness_desk_zh_CN.ts"
+TS = REPO / "resources" / "translations" / "harness_desk_zh_CN.ts"
 QM = TS.with_suffix(".qm")
 TOOLS = Path(sys.executable).parent
 
@@ -137,7 +138,7 @@ def test_the_ts_covers_every_string_in_the_window_code(tmp_path):
     scripts/update_translations.sh, then translate what it marks unfinished)."""
     fresh = tmp_path / "fresh.ts"
     shutil.copy(TS, fresh)
-    sources = sorted(str(p) for p in (REPO / "app" / "gui").glob("*.py"))
+    sources = sorted(str(p) for p in (REPO / "app" / "gui").rglob("*.py"))
     subprocess.run([str(TOOLS / "pyside6-lupdate"), "-locations", "none", "-no-obsolete",
                     *sources, "-ts", str(fresh)], check=True, capture_output=True)
     left = [(c, m.findtext("source")) for c, m in _messages_of(fresh)
@@ -274,7 +275,7 @@ def test_the_check_itself_catches_english_and_lets_names_and_files_through():
 
 def test_the_harness_own_no_progress_decision_is_worded_by_the_window(chinese):
     from app.core.board import Board
-    from app.gui.board_model import BoardItemModel
+    from app.gui.board.board_model import BoardItemModel
 
     board = Board.parse(
         "- [x] HUMAN: The loop stopped because no progress was detected on: 画标志\n"
@@ -310,8 +311,10 @@ def test_each_module_level_tr_looks_up_where_lupdate_files_it(chinese):
     import inspect
 
     checked = []
-    for path in sorted((REPO / "app" / "gui").glob("*.py")):
-        module = importlib.import_module(f"app.gui.{path.stem}")
+    for path in sorted((REPO / "app" / "gui").rglob("*.py")):
+        parts = path.relative_to(REPO).with_suffix("").parts
+        module = importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__"
+                                                  else parts))
         tr = getattr(module, "tr", None)
         if inspect.isfunction(tr):
             assert tr("Done") == "完成", path.name  # "Done" is in the empty context (wording)

@@ -9,8 +9,8 @@ import pytest
 
 from app.core.board import Board
 from app.gui import core_calls
-from app.gui.decision_dialog import DecisionDialog
-from app.gui.file_preview import FilePreviewDialog, looks_like_file
+from app.gui.run.decision_dialog import DecisionDialog
+from app.gui.evidence.file_preview import FilePreviewDialog, looks_like_file
 
 BOARD = """# Shop
 

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.core.settings import Settings
-from app.gui.engine_picker import EnginePicker
+from app.gui.engines.engine_picker import EnginePicker
 
 
 @pytest.fixture

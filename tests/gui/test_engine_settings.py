@@ -13,7 +13,7 @@ from keyring.backends import fail
 
 from app.core.settings import EngineSettings, Settings, load_settings
 from app.engines import keys
-from app.gui.engine_settings import EngineSettingsDialog
+from app.gui.engines.engine_settings import EngineSettingsDialog
 from app.gui.main_window import MainWindow
 from tests.engines.fake_servers import FakeServer, claude_error, claude_models, free_port
 from tests.gui.helpers import demo_copy, open_in

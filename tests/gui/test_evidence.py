@@ -165,7 +165,7 @@ def test_history_lists_both_runs_with_their_outcome_and_shows_an_earlier_runs_ro
 
 
 def test_a_rewritten_line_shows_removed_in_red_added_in_green_with_the_changed_word_marked():
-    from app.gui.file_diff import diff_html
+    from app.gui.evidence.file_diff import diff_html
 
     html = diff_html("one\nthe cake is sweet\nthree\n", "one\nthe cake is savoury\nthree\n",
                      removed="#b42318", added="#1e8a4c", muted="#888888",
@@ -180,7 +180,7 @@ def test_a_rewritten_line_shows_removed_in_red_added_in_green_with_the_changed_w
 def test_a_binary_file_shows_its_sizes_not_its_bytes(tmp_path):
     from app.core.blobs import BlobStore
     from app.core.workspace import Workspace
-    from app.gui.evidence_data import read_evidence
+    from app.gui.evidence.evidence_data import read_evidence
 
     ws = Workspace(tmp_path)
     blobs = BlobStore(ws.harness_dir)

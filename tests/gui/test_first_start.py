@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.settings import Settings
-from app.gui import first_start
+from app.gui.folder import first_start
 
 
 @pytest.fixture(autouse=True)

@@ -209,7 +209,7 @@ def test_a_folder_reopened_with_its_decision_waiting_says_so(qtbot, window, tmp_
 
 
 def test_the_untouched_demo_copy_opens_with_a_welcome_that_says_press_run(qtbot, window):
-    from app.gui.first_start import demo_copy as first_demo_copy
+    from app.gui.folder.first_start import demo_copy as first_demo_copy
 
     open_in(qtbot, window, first_demo_copy(fresh=True))
     assert window.run_panel.welcome.isVisible()

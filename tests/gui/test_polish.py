@@ -14,7 +14,8 @@ from PySide6.QtGui import QColor, QGuiApplication, QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
 
 from app.core.settings import Settings, load_settings
-from app.gui import icons, look, theme, window_state
+from app.gui.look import icons, look, theme
+from app.gui import window_state
 from app.gui.errors import ErrorDialog, install_error_handler
 from app.gui.main_window import MainWindow
 from tests.gui.helpers import demo_copy, open_in

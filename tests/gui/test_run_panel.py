@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.core.engine import TRANSIENT, EngineError
-from app.gui.run_panel import RunPanel
-from app.gui.runner import RunRunner
+from app.gui.run.run_panel import RunPanel
+from app.gui.run.runner import RunRunner
 from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits, text
 
 BOARD = "# Shop\n\n- [ ] Write the opening hours\n  - Done when: hours.md lists them\n"

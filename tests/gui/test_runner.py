@@ -11,7 +11,7 @@ from app.core.settings import Limits
 from app.core.workspace import Workspace
 from app.engines.demo import DemoEngine
 from app.core.engine import EngineConfig
-from app.gui.runner import WORKSPACE_LOCKED, RunRunner
+from app.gui.run.runner import WORKSPACE_LOCKED, RunRunner
 from tests.gui.helpers import demo_copy
 
 

@@ -7,7 +7,7 @@ import json
 
 
 from app.core.settings import Limits, Settings, load_settings, settings_path
-from app.gui.settings_dialog import SettingsDialog
+from app.gui.settings.settings_dialog import SettingsDialog
 from tests.gui.helpers import demo_copy, open_in, run_until_end
 
 
@@ -105,7 +105,7 @@ def test_an_untouched_demo_speed_stays_unset(qtbot):
     qtbot.addWidget(dialog)
     assert dialog.demo_speed.currentData() == 0.6  # shown as the window's normal pace
     assert dialog.chosen_settings().demo_delay_s == 0.0
-    from app.gui.run_flow import DEMO_STEP_S
-    from app.gui.settings_dialog import NORMAL_SPEED
+    from app.gui.run.run_flow import DEMO_STEP_S
+    from app.gui.settings.settings_dialog import NORMAL_SPEED
 
     assert NORMAL_SPEED == DEMO_STEP_S

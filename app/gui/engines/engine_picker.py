@@ -1,0 +1,221 @@
+"""The engine dropdown (Demo, Claude, OpenAI, Local) with a ready mark, the reason, and the model.
+
+Readiness is checked off the UI thread, after the window is up and whenever the person picks
+an engine; until the answer comes the mark is hollow ("checking"). A not-ready engine's
+tooltip says how to make it ready. Listing the engines imports no AI SDK.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+
+from app.gui import core_calls
+
+from app.gui.settings import language
+
+from app.gui.look import look
+
+from app.gui.run import wording
+from app.gui.background import run_for
+
+if TYPE_CHECKING:
+    from app.core.engine import Availability
+
+
+class EnginePicker(QWidget):
+    engine_changed = Signal(str)   # the person chose another engine (its id)
+    model_changed = Signal(str)    # the person chose or typed another model
+    readiness_checked = Signal(str)  # an engine's readiness is known (its id)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.settings_now = lambda: None  # the window's current Settings (None: read the file)
+        self.choices = core_calls.engine_choices()
+        self.readiness: dict[str, Availability] = {}
+        self._checking: set[str] = set()
+        self._models: dict[str, str] = {}
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        label = QLabel(self.tr("&Engine"), self)
+        label.setToolTip(wording.tip(wording.ENGINE_TIP))
+        self.combo = QComboBox(self)
+        self.combo.setObjectName("engine")
+        self.combo.setMinimumContentsLength(12)
+        label.setBuddy(self.combo)
+        for choice in self.choices:
+            self.combo.addItem(self._label(choice.id), choice.id)
+        model_label = QLabel(self.tr("&Model"), self)
+        self.model = QComboBox(self)
+        self.model.setObjectName("model")
+        self.model.setEditable(True)
+        self.model.setMinimumContentsLength(14)
+        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        model_label.setBuddy(self.model)
+        model_label.setToolTip(self.tr("Which AI model of the engine does the work."))
+        self.model.setToolTip(model_label.toolTip())
+        look.set_accessible(self.model, self.tr("Model"))
+        layout.addWidget(label)
+        layout.addWidget(self.combo)
+        layout.addSpacing(8)
+        layout.addWidget(model_label)
+        layout.addWidget(self.model)
+        for choice in self.choices:
+            self._mark(choice.id)
+        self.combo.currentIndexChanged.connect(self._on_engine_picked)
+        self.model.lineEdit().editingFinished.connect(self._on_model_edited)
+        self.model.activated.connect(lambda _i: self._on_model_edited())
+        self._update_model_box()
+
+    def _label(self, engine_id: str) -> str:
+        return {"demo": self.tr("Demo (offline, no AI)"), "anthropic": self.tr("Claude"),
+                "openai": self.tr("OpenAI"), "local": self.tr("Local (Ollama, LM Studio)")
+                }.get(engine_id, engine_id)
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def engine_id(self) -> str:
+        return self.combo.currentData() or "demo"
+
+    @property
+    def model_name(self) -> str:
+        return "" if self.engine_id == "demo" else self.model.currentText().strip()
+
+    def select(self, engine_id: str, models: dict[str, str] | None = None) -> None:
+        """Show `engine_id` as chosen (without emitting engine_changed), with saved models."""
+        if models is not None:
+            self._models = dict(models)
+        index = self.combo.findData(engine_id)
+        self.combo.blockSignals(True)
+        self.combo.setCurrentIndex(max(0, index))
+        self.combo.blockSignals(False)
+        self._update_model_box()
+        self._update_combo_words()
+
+    def check_all(self) -> None:
+        """Check every engine's readiness in the background (each answers within seconds)."""
+        for choice in self.choices:
+            self.check(choice.id)
+
+    def check(self, engine_id: str) -> None:
+        if engine_id in self._checking:
+            return
+        self._checking.add(engine_id)
+        self._mark(engine_id)
+        settings = self.settings_now()
+        run_for(self, lambda: core_calls.engine_readiness(engine_id, settings),
+                lambda a: self._on_checked(engine_id, a),
+                lambda exc: self._on_check_failed(engine_id, exc))
+
+    def is_ready(self, engine_id: str | None = None) -> bool | None:
+        found = self.readiness.get(engine_id or self.engine_id)
+        return None if found is None else found.ready
+
+    def how_to_make_ready(self, engine_id: str) -> str:
+        """What to do so the engine becomes ready, in one or two sentences."""
+        if engine_id in ("anthropic", "openai"):
+            var = "ANTHROPIC_API_KEY" if engine_id == "anthropic" else "OPENAI_API_KEY"
+            return self.tr("It needs an API key. Open Engine settings and paste your key, or "
+                           "set %1 in your environment.").replace("%1", var)
+        if engine_id == "local":
+            return self.tr("Start Ollama or LM Studio on this computer, with a model that can "
+                           "use tools, then choose Local again. Engine settings has its "
+                           "address.")
+        return ""
+
+    def not_ready_sentence(self, engine_id: str) -> str:
+        """"Claude is not ready: it needs …" for the window's notice line."""
+        return (self.tr("%1 is not ready.").replace("%1", self._label(engine_id)) + " "
+                + self.how_to_make_ready(engine_id)).strip()
+
+    # -- slots -----------------------------------------------------------------------------
+    def _on_checked(self, engine_id: str, availability: Availability) -> None:
+        self._checking.discard(engine_id)
+        self.readiness[engine_id] = availability
+        self._mark(engine_id)
+        if engine_id == self.engine_id:
+            self._update_model_box()
+            self._update_combo_words()
+        self.readiness_checked.emit(engine_id)
+
+    def _on_check_failed(self, engine_id: str, exc: BaseException) -> None:
+        from app.core.engine import Availability
+
+        self._on_checked(engine_id, Availability(False, " ".join(str(exc).split())[:200]))
+
+    def _on_engine_picked(self, _index: int) -> None:
+        self._update_model_box()
+        self._update_combo_words()
+        self.check(self.engine_id)
+        self.engine_changed.emit(self.engine_id)
+
+    def _on_model_edited(self) -> None:
+        name = self.model.currentText().strip()
+        if self.engine_id != "demo" and name != self._models.get(self.engine_id, ""):
+            self._models[self.engine_id] = name
+            self.model_changed.emit(name)
+            self.readiness.pop(self.engine_id, None)  # is the new model one it can use?
+            self.check(self.engine_id)
+
+    # -- drawing ---------------------------------------------------------------------------
+    def _mark(self, engine_id: str) -> None:
+        index = self.combo.findData(engine_id)
+        if index < 0:
+            return
+        found = self.readiness.get(engine_id)
+        if found is None:
+            icon = look.dot_icon(look.muted_colour(), hollow=True)
+            state, tip = self.tr("checking"), self.tr("Checking whether it is ready…")
+        elif found.ready:
+            icon = look.dot_icon(look.ok_colour())
+            state, tip = self.tr("ready"), self.tr("Ready.")
+            if language.current() == "en":  # the engine's own words are English
+                tip += "\n" + found.message
+        else:
+            icon = look.dot_icon(look.attention_colour(), hollow=True)
+            state = self.tr("not ready")
+            tip = (self.tr("Not ready.") + " " + self.how_to_make_ready(engine_id)).strip() \
+                + "\n\n" + self.tr("Details: %1").replace("%1", found.message)
+        self.combo.setItemIcon(index, icon)
+        self.combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
+        self.combo.setItemData(index, f"{self._label(engine_id)}, {state}",
+                               Qt.ItemDataRole.AccessibleTextRole)
+        if engine_id == self.engine_id:
+            self._update_combo_words()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            for index in range(self.combo.count()):
+                self._mark(self.combo.itemData(index))
+
+    def _update_combo_words(self) -> None:
+        index = self.combo.currentIndex()
+        tip = self.combo.itemData(index, Qt.ItemDataRole.ToolTipRole) or ""
+        self.combo.setToolTip(wording.tip(wording.ENGINE_TIP) + ("\n\n" + tip if tip else ""))
+        spoken = self.combo.itemData(index, Qt.ItemDataRole.AccessibleTextRole) \
+            or self.combo.currentText()
+        look.set_accessible(self.combo, self.tr("Engine: %1").replace("%1", spoken))
+
+    def _update_model_box(self) -> None:
+        engine_id = self.engine_id
+        self.model.blockSignals(True)
+        self.model.clear()
+        if engine_id == "demo":
+            self.model.addItem(self.tr("scripted (no AI)"))
+            self.model.setEnabled(False)
+        else:
+            found = self.readiness.get(engine_id)
+            models = list(found.models) if found else []
+            chosen = self._models.get(engine_id, "")
+            if chosen and chosen not in models:
+                models.insert(0, chosen)
+            self.model.addItems(models)
+            self.model.setEnabled(True)
+            # No choice yet means the engine's default: shown as a hint, never as a choice.
+            self.model.setCurrentIndex(-1)
+            self.model.setEditText(chosen)
+            self.model.lineEdit().setPlaceholderText(self.tr("the engine's default"))
+        self.model.blockSignals(False)

@@ -1,0 +1,423 @@
+"""Engine settings: the key for Claude and OpenAI (kept in the keychain), the local server's
+address, the model, and "Test connection" in plain words.
+
+Keys go straight to the keychain with "Save key" (never to a file); the model and the address
+are kept per engine and saved when the person presses Save. Every keychain and network call
+runs in the background; the dialog never freezes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
+                               QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
+
+from app.gui.engines import key_calls
+
+from app.gui.settings import language
+
+from app.gui.look import look
+from app.gui.background import run_for
+
+if TYPE_CHECKING:
+    from app.core.settings import Settings
+    from app.engines.connection import ConnectionCheck
+    from app.gui.engines.key_calls import KeyState
+
+SETUP_ENGINES = ("anthropic", "openai", "local")  # the Demo engine has nothing to set up
+KEY_SITES = {"anthropic": "console.anthropic.com", "openai": "platform.openai.com"}
+
+
+class EngineSettingsDialog(QDialog):
+    settings_saved = Signal(object)   # the Settings with this dialog's models and addresses
+    key_changed = Signal(str)         # a key was stored or removed (the engine's id)
+    connection_checked = Signal(str)  # a test finished (its verdict)
+    key_state_shown = Signal(str)     # the key line was updated (the engine's id)
+
+    def __init__(self, settings: Settings, engine_id: str = "anthropic",
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("engineSettings")
+        self.setWindowTitle(self.tr("Engine settings"))
+        self.settings = settings
+        self._drafts = {e: settings.engine_settings(e).model_copy() for e in SETUP_ENGINES}
+        self._models: dict[str, list[str]] = {}
+        self._states: dict[str, KeyState] = {}
+        self._busy = False
+        self._check_no = 0
+        self._close_after_key = False
+        self._build()
+        self.engine.setCurrentIndex(max(0, self.engine.findData(engine_id)))
+        self._on_engine_picked()
+        self.adjustSize()
+
+    # -- building --------------------------------------------------------------------------
+    def _build(self) -> None:
+        column = QVBoxLayout(self)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.engine = QComboBox(self)
+        for engine_id, words in (("anthropic", self.tr("Claude (Anthropic)")),
+                                 ("openai", self.tr("OpenAI")),
+                                 ("local", self.tr("Local (Ollama, LM Studio)"))):
+            self.engine.addItem(words, engine_id)
+        column.addLayout(form)
+        look.set_accessible(self.engine, self.tr("Engine to set up"))
+        self.engine.setToolTip(self.tr("Which engine these settings are for."))
+        form.addRow(self.tr("&Engine"), self.engine)
+        self.intro = _sentence(self)
+        self.intro.setObjectName("engineIntro")
+        look.set_tone(self.intro, "muted")
+        column.addWidget(self.intro)
+        self.fields = QFormLayout()
+
+        self.key_row = QWidget(self)
+        key_column = QVBoxLayout(self.key_row)
+        key_column.setContentsMargins(0, 0, 0, 0)
+        line = QHBoxLayout()
+        self.key_field = QLineEdit(self)
+        self.key_field.setObjectName("apiKey")
+        self.key_field.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_field.setClearButtonEnabled(True)
+        look.set_accessible(self.key_field, self.tr("API key"),
+                            self.tr("Hidden as you type. Kept in your computer's keychain."))
+        self.save_key_button = QPushButton(self.tr("Save &key"), self)
+        self.save_key_button.setToolTip(self.tr("Keep the key in your computer's keychain."))
+        self.remove_key_button = QPushButton(self.tr("&Remove"), self)
+        self.remove_key_button.setToolTip(self.tr("Delete the stored key from the keychain."))
+        look.set_accessible(self.remove_key_button, self.tr("Remove the stored key"))
+        line.addWidget(self.key_field, 1)
+        line.addWidget(self.save_key_button)
+        line.addWidget(self.remove_key_button)
+        self.key_status = _sentence(self)
+        self.key_status.setObjectName("keyStatus")
+        key_column.addLayout(line)
+        key_column.addWidget(self.key_status)
+        self.key_label = QLabel(self.tr("API &key"), self)
+        self.key_label.setBuddy(self.key_field)
+        self.fields.addRow(self.key_label, self.key_row)
+
+        self.address_row = QWidget(self)
+        address_line = QHBoxLayout(self.address_row)
+        address_line.setContentsMargins(0, 0, 0, 0)
+        self.address = QLineEdit(self)
+        self.address.setObjectName("serverAddress")
+        look.set_accessible(self.address, self.tr("Server address"))
+        self.address.setToolTip(self.tr("Where Ollama or LM Studio answers on this computer or "
+                                        "your network."))
+        address_line.addWidget(self.address, 1)
+        self.presets: dict[str, QPushButton] = {}
+        for name, url in _local_presets().items():
+            button = QPushButton(name, self)
+            button.setToolTip(self.tr("Use %1's usual address: %2").replace("%1", name)
+                              .replace("%2", url))
+            look.set_accessible(button, self.tr("Use the %1 address").replace("%1", name))
+            button.clicked.connect(lambda _=False, u=url: self._on_preset_chosen(u))
+            address_line.addWidget(button)
+            self.presets[name] = button
+        self.address_label = QLabel(self.tr("Server &address"), self)
+        self.address_label.setBuddy(self.address)
+        self.fields.addRow(self.address_label, self.address_row)
+
+        self.model = QComboBox(self)
+        self.model.setObjectName("engineModel")
+        self.model.setEditable(True)
+        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.model.setMinimumContentsLength(24)
+        self.model.lineEdit().setPlaceholderText(self.tr("the engine's default"))
+        look.set_accessible(self.model, self.tr("Model"))
+        self.model.setToolTip(self.tr("Which AI model does the work. The list comes from the "
+                                      "engine when it can be reached."))
+        self.fields.addRow(self.tr("&Model"), self.model)
+        column.addLayout(self.fields)
+
+        test_line = QHBoxLayout()
+        self.test_button = QPushButton(self.tr("&Test connection"), self)
+        self.test_button.setToolTip(self.tr("Ask the engine whether it is ready, with this key, "
+                                            "address and model. Takes a few seconds at most."))
+        test_line.addWidget(self.test_button)
+        test_line.addStretch(1)
+        column.addLayout(test_line)
+        self.verdict = _sentence(self)
+        self.verdict.setObjectName("verdict")
+        self.verdict_detail = _sentence(self)
+        look.set_tone(self.verdict_detail, "muted")
+        column.addWidget(self.verdict)
+        column.addWidget(self.verdict_detail)
+        column.addSpacing(6)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                   | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        column.addWidget(buttons)
+        self.setMinimumWidth(640)
+
+        self.engine.currentIndexChanged.connect(lambda _i: self._on_engine_picked())
+        self.save_key_button.clicked.connect(self._on_save_key_clicked)
+        self.key_field.installEventFilter(self)
+        self.key_field.textChanged.connect(lambda _t: self._update_buttons())
+        self.remove_key_button.clicked.connect(self._on_remove_key_clicked)
+        self.address.textEdited.connect(self._on_address_edited)
+        self.model.editTextChanged.connect(self._on_model_edited)
+        self.test_button.clicked.connect(self.test_connection)
+
+    # -- state -----------------------------------------------------------------------------
+    @property
+    def engine_id(self) -> str:
+        return self.engine.currentData()
+
+    def draft_settings(self) -> Settings:
+        """The settings as they would be saved now."""
+        engines = dict(self.settings.engines)
+        for engine_id, draft in self._drafts.items():
+            if draft.model or draft.base_url or engine_id in engines:
+                engines[engine_id] = draft
+        return self.settings.model_copy(update={"engines": engines})
+
+    def accept(self) -> None:
+        """Save: a key typed but not yet saved is stored first (a person may well press Save
+        rather than Save key); the dialog closes once it is in the keychain."""
+        if self.engine_id in KEY_SITES and self.key_field.text().strip():
+            self._close_after_key = True
+            self._on_save_key_clicked()
+            return
+        self.settings = self.draft_settings()
+        self.settings_saved.emit(self.settings)
+        super().accept()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+        # Enter in the key field saves the key; it must not also press Save and close.
+        if (watched is self.key_field and event.type() == QEvent.Type.KeyPress
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            self._on_save_key_clicked()
+            return True
+        return super().eventFilter(watched, event)
+
+    # -- slots -----------------------------------------------------------------------------
+    def _on_engine_picked(self) -> None:
+        engine_id = self.engine_id
+        keyed = engine_id in KEY_SITES
+        self.key_label.setVisible(keyed)
+        self.key_row.setVisible(keyed)
+        self.address_label.setVisible(not keyed)
+        self.address_row.setVisible(not keyed)
+        self.intro.setText(self._intro(engine_id))
+        if keyed:
+            self.key_field.clear()
+            self.key_field.setPlaceholderText(
+                self.tr("Paste your key here. You get one at %1.").replace(
+                    "%1", KEY_SITES[engine_id]))
+            self._show_key_state(self._states.get(engine_id))
+            run_for(self, lambda: key_calls.key_state(engine_id),
+                    lambda state: self._on_key_state(engine_id, state))
+        else:
+            self.address.setText(self._drafts[engine_id].base_url or _local_presets()["Ollama"])
+        self._fill_models(self._models.get(engine_id) or key_calls.known_models(engine_id))
+        self._show_verdict("", "")
+        self._update_buttons()
+        self.test_connection(quietly=True)  # fills the model list from the engine
+
+    def _on_key_state(self, engine_id: str, state: KeyState) -> None:
+        self._states[engine_id] = state
+        if engine_id == self.engine_id:
+            self._show_key_state(state)
+            self._update_buttons()
+        self.key_state_shown.emit(engine_id)
+
+    def _on_save_key_clicked(self) -> None:
+        secret = self.key_field.text().strip()
+        engine_id = self.engine_id
+        if not secret or self._busy:
+            return
+        self._set_busy(True, self.tr("Saving the key…"))
+        run_for(self, lambda: key_calls.store_key(engine_id, secret),
+                lambda found: self._on_key_stored(engine_id, *found), self._on_key_failed)
+
+    def _on_key_stored(self, engine_id: str, state: KeyState, warning: str | None) -> None:
+        self._set_busy(False)
+        self.key_field.clear()
+        self._on_key_state(engine_id, state)
+        self.key_changed.emit(engine_id)
+        if self._close_after_key:
+            self._close_after_key = False
+            self.accept()
+            return
+        if warning:  # shown until the person tests: a test's answer would replace it
+            self._show_verdict(self.tr("The key was saved, with a warning."), warning,
+                               attention=True)
+            return
+        self.test_connection()
+
+    def _on_key_failed(self, exc: BaseException) -> None:
+        self._close_after_key = False
+        self._set_busy(False)
+        self._show_verdict(self.tr("The key was not saved."),
+                           getattr(exc, "message", None) or self.tr("The keychain failed."))
+
+    def _on_remove_key_clicked(self) -> None:
+        engine_id = self.engine_id
+        self._set_busy(True, self.tr("Removing the key…"))
+        run_for(self, lambda: key_calls.remove_key(engine_id),
+                lambda state: self._on_key_removed(engine_id, state), self._on_key_failed)
+
+    def _on_key_removed(self, engine_id: str, state: KeyState) -> None:
+        self._set_busy(False)
+        self._on_key_state(engine_id, state)
+        self.key_changed.emit(engine_id)
+        self._show_verdict(self.tr("The key was removed from the keychain."), "")
+
+    def _on_preset_chosen(self, url: str) -> None:
+        self.address.setText(url)
+        self._on_address_edited(url)
+
+    def _on_address_edited(self, text: str) -> None:
+        engine_id = self.engine_id
+        self._drafts[engine_id] = self._drafts[engine_id].model_copy(
+            update={"base_url": text.strip()})
+
+    def _on_model_edited(self, text: str) -> None:
+        engine_id = self.engine_id
+        self._drafts[engine_id] = self._drafts[engine_id].model_copy(
+            update={"model": text.strip()})
+
+    def test_connection(self, quietly: bool = False) -> None:
+        """Ask the engine, as set up in this dialog, whether it is ready (in the background)."""
+        if self._busy:
+            return
+        engine_id, settings = self.engine_id, self.draft_settings()
+        if not quietly:
+            self._set_busy(True, self.tr("Testing the connection…"))
+        self._check_no += 1  # an earlier test's answer, coming back later, is out of date
+        number = self._check_no
+        run_for(self, lambda: key_calls.check_connection(engine_id, settings),
+                lambda found: self._on_connection_checked(number, found, quietly),
+                lambda exc: self._on_connection_checked(number, None, quietly))
+
+    def _on_connection_checked(self, number: int, found: ConnectionCheck | None,
+                               quietly: bool) -> None:
+        if not quietly:
+            self._set_busy(False)
+        if number != self._check_no:
+            return
+        engine_id = self.engine_id
+        if found is None:
+            self._show_verdict(self.tr("The test could not be run. Try again."), "")
+            self.connection_checked.emit("not_ready")
+            return
+        if found.models:
+            self._models[engine_id] = list(found.models)
+            self._fill_models(found.models)
+        # Where the headline already says all there is to do, the engine's own sentence
+        # (written for the run panel: "open Engine settings…") would only repeat it.
+        detail = "" if found.verdict in ("no_key", "key_rejected") else found.detail
+        self._show_verdict(self._headline(found.verdict), detail,
+                           attention=found.verdict != "ready")
+        self.connection_checked.emit(found.verdict)
+
+    # -- drawing ---------------------------------------------------------------------------
+    def _intro(self, engine_id: str) -> str:
+        if engine_id == "local":
+            return self.tr("Local uses an AI model running on this computer (or on your "
+                           "network) in Ollama or LM Studio. It needs no key and no account, "
+                           "and nothing leaves your network.")
+        name = {"anthropic": "Claude", "openai": "OpenAI"}[engine_id]  # names kept in any language
+        return self.tr("%1 needs an API key: a long code from your account on %2 that lets "
+                       "Harness Desk use the AI, billed to that account. The key is kept in "
+                       "your computer's keychain, never in a file.").replace(
+            "%1", name).replace("%2", KEY_SITES[engine_id])
+
+    def _headline(self, verdict: str) -> str:
+        state = self._states.get(self.engine_id)
+        if verdict == "no_key" and state is not None and not state.usable:
+            return self.tr("There is no key yet. Set %1 in your environment and start Harness "
+                           "Desk again.").replace("%1", state.env_var)
+        return {
+            "ready": self.tr("Ready. The engine answered and can do the work."),
+            "no_key": self.tr("There is no key yet. Paste your key above and press Save key."),
+            "key_rejected": self.tr("The key was rejected. Check that you copied all of it, or "
+                                    "make a new key and paste it above."),
+            "no_model": self.tr("There is no such model. Pick one from the list."),
+            "not_running": self.tr("The server is not running. Start Ollama or LM Studio, or "
+                                   "check the address, then test again."),
+            "no_answer": self.tr("No answer. Check your internet connection and try again."),
+        }.get(verdict, self.tr("Not ready yet."))
+
+    def _show_key_state(self, state: KeyState | None) -> None:
+        if state is None:
+            self.key_status.setText(self.tr("Looking in the keychain…"))
+        elif not state.usable:
+            self.key_status.setText(
+                self.tr("This computer has no keychain Harness Desk can use, so the key cannot "
+                        "be saved here (it is never written to a file). Instead, set %1 in your "
+                        "environment and start Harness Desk again.").replace("%1", state.env_var)
+                # the keychain's own reason is an English sentence: in English only
+                + ("\n" + self.tr("Details: %1").replace("%1", state.problem)
+                   if language.current() == "en" else ""))
+        elif state.stored:
+            self.key_status.setText(self.tr("Stored in %1.").replace("%1", state.keychain))
+        elif state.env_set:
+            self.key_status.setText(self.tr("No key is stored; the key in %1 is used.")
+                                    .replace("%1", state.env_var))
+        else:
+            self.key_status.setText(self.tr("No key is stored yet."))
+        look.set_accessible(self.key_status, self.key_status.text())
+        self._fit()
+
+    def _show_verdict(self, headline: str, detail: str, attention: bool = False) -> None:
+        self.verdict.setText(headline)
+        look.set_tone(self.verdict, "attention" if attention else None)
+        self.verdict_detail.setText(detail)
+        self.verdict_detail.setVisible(bool(detail))
+        self._fit()
+        if headline:
+            look.announce(self, headline)
+
+    def _fit(self) -> None:
+        """Grow to show every sentence whole (never shrink while the person reads)."""
+        layout = self.layout()
+        needed = (layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth()
+                  else layout.totalSizeHint().height())
+        if needed > self.height():
+            self.resize(self.width(), needed)
+
+    def _fill_models(self, models: list[str]) -> None:
+        chosen = self._drafts[self.engine_id].model
+        self.model.blockSignals(True)
+        self.model.clear()
+        self.model.addItems(list(models))
+        self.model.setCurrentIndex(-1)
+        self.model.setEditText(chosen)
+        self.model.blockSignals(False)
+
+    def _set_busy(self, busy: bool, words: str = "") -> None:
+        self._busy = busy
+        if busy:
+            self._check_no += 1  # a test still on its way would answer for the old key
+            self._show_verdict(words, "")
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        state = self._states.get(self.engine_id)
+        usable = state is None or state.usable
+        self.key_field.setEnabled(usable and not self._busy)
+        self.save_key_button.setEnabled(usable and not self._busy
+                                        and bool(self.key_field.text().strip()))
+        self.remove_key_button.setEnabled(bool(state and state.stored) and not self._busy)
+        self.test_button.setEnabled(not self._busy)
+        self.engine.setEnabled(not self._busy)
+
+
+def _sentence(parent: QWidget) -> QLabel:
+    label = QLabel(parent)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def _local_presets() -> dict[str, str]:
+    from app.engines.connection import local_presets
+
+    return local_presets()

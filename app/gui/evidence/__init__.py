@@ -1,0 +1,1 @@
+"""Evidence and undo: what a round read and changed, file previews and diffs, undo, export."""

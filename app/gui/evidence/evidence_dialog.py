@@ -1,0 +1,253 @@
+"""A round's evidence: what it did, each changed file before and after, the harness's notices,
+errors, and "Undo this round". Reading happens off the UI thread; nothing here changes a file
+except the undo, which goes through the core's `undo_round` after the person confirms.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QListWidget,
+                               QListWidgetItem, QMessageBox, QPushButton, QSplitter,
+                               QTextBrowser, QVBoxLayout, QWidget)
+
+from app.gui.look import look
+
+from app.gui.run import wording
+from app.gui.background import run_for
+from app.gui.run.round_cards import RoundView
+
+
+def _size(n: int | None) -> str:
+    if n is None:
+        return "—"
+    if n < 1024:
+        return QCoreApplication.translate("EvidenceDialog", "%1 bytes").replace("%1", str(n))
+    size = float(n)
+    for unit in ("KB", "MB", "GB"):
+        size /= 1024
+        if size < 1024 or unit == "GB":
+            break
+    return f"{size:.1f} {unit}"
+
+
+class EvidenceDialog(QDialog):
+    """Opened from a round card; `undone` carries the UndoReport after an undo."""
+
+    loaded = Signal(object)   # the RoundEvidence, once read
+    undone = Signal(object)   # the UndoReport
+
+    def __init__(self, root: Path, view: RoundView, parent: QWidget | None = None,
+                 can_undo_now: bool = True):
+        super().__init__(parent)
+        self.setObjectName("evidenceDialog")
+        self.root = root
+        self.view = view
+        self.evidence = None
+        self._can_undo_now = can_undo_now
+        mark, outcome = wording.round_outcome(view.result_state)
+        title = self.tr("Round %1").replace("%1", str(view.round))
+        self.setWindowTitle(f"{title} — {outcome}")
+        self.resize(900, 640)
+
+        head = QLabel(f"{title}   {mark} {outcome}", self)
+        head.setFont(look.scaled_font(head, 1.2, bold=True))
+        task = QLabel(view.task, self)
+        task.setWordWrap(True)
+        task.setTextFormat(Qt.TextFormat.PlainText)
+        self.details = QLabel(self.tr("Reading what this round did…"), self)
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.PlainText)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        look.set_accessible(self.details, self.tr("What the round did"))
+
+        self.file_list = QListWidget(self)
+        look.set_accessible(self.file_list, self.tr("Files this round changed"),
+                            self.tr("Pick a file to see it before and after the round"))
+        self.file_list.currentRowChanged.connect(self._on_file_chosen)
+        self.diff = QTextBrowser(self)
+        self.diff.setOpenLinks(False)
+        look.set_accessible(self.diff, self.tr("The file before and after the round"),
+                            self.tr("Lines with a minus were removed, lines with a plus added"))
+        legend = QLabel(self.tr("Green lines (+) are what the round added, red lines (−) what "
+                                "it removed; the lines around them stayed the same."), self)
+        legend.setWordWrap(True)
+        look.set_tone(legend, "muted")
+        right = QWidget(self)
+        right_column = QVBoxLayout(right)
+        right_column.setContentsMargins(0, 0, 0, 0)
+        right_column.addWidget(legend)
+        right_column.addWidget(self.diff, 1)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(self.file_list)
+        split.addWidget(right)
+        split.setSizes([260, 640])
+        split.setChildrenCollapsible(False)
+
+        self.report = QLabel(self)
+        self.report.setWordWrap(True)
+        self.report.setTextFormat(Qt.TextFormat.PlainText)
+        self.report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.report.hide()
+        self.undo_button = QPushButton(self.tr("Undo this round…"), self)
+        look.set_accessible(self.undo_button, self.tr("Undo this round"),
+                            self.tr("Put the files this round changed back as they were"))
+        self.undo_button.setEnabled(False)
+        self.undo_button.clicked.connect(self._on_undo_clicked)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.undo_button)
+        bottom.addStretch(1)
+        bottom.addWidget(buttons)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(head)
+        layout.addWidget(task)
+        layout.addWidget(self.details)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.report)
+        layout.addLayout(bottom)
+        self.load()
+
+    # -- reading ---------------------------------------------------------------------------
+    def load(self) -> None:
+        from app.gui.evidence.evidence_data import read_evidence
+
+        root, run_id, n = self.root, self.view.run_id, self.view.round
+        run_for(self, lambda: read_evidence(root, run_id, n), self._on_loaded, self._on_failed)
+
+    def _on_failed(self, exc: BaseException) -> None:
+        self.details.setText(self.tr("This round's records could not be read: %1").replace(
+            "%1", getattr(exc, "message", None) or getattr(exc, "strerror", None) or str(exc)))
+
+    def _on_loaded(self, evidence) -> None:
+        self.evidence = evidence
+        self.details.setText("\n".join(self._detail_lines(evidence)))
+        self.file_list.clear()
+        for f in evidence.files:
+            item = QListWidgetItem(f"{f.path}\n{self._change_words(f)}")
+            item.setToolTip(f.path)
+            item.setData(Qt.ItemDataRole.AccessibleTextRole,
+                         f"{f.path}: {self._change_words(f)}")
+            self.file_list.addItem(item)
+        if evidence.files:
+            self.file_list.setCurrentRow(0)
+        else:
+            self.diff.setPlainText(self.tr("This round changed no files."))
+        self.undo_button.setEnabled(evidence.can_undo and bool(evidence.files)
+                                    and self._can_undo_now)
+        if not self._can_undo_now:
+            self.undo_button.setToolTip(self.tr("A run is going. Undo is possible once it "
+                                                "stops."))
+        self.loaded.emit(evidence)
+
+    def _detail_lines(self, evidence) -> list[str]:
+        r = evidence.record
+        lines = []
+        if r is not None:
+            if r.summary:
+                lines.append(self.tr("What it says it did: %1").replace("%1", r.summary))
+            if r.findings:
+                lines.append(self.tr("What it found: %1").replace("%1", r.findings))
+            if r.evidence:
+                lines.append(self.tr("Evidence it pointed to: %1").replace(
+                    "%1", ", ".join(r.evidence)))
+            if r.error:
+                lines.append(self.tr("Problem: %1").replace("%1", r.error))
+        for kind in evidence.notice_kinds:
+            lines.append(wording.narration_for_notice(kind))
+        if evidence.refusals:
+            lines.append(self.tr("The harness refused %n file action(s) outside what the AI "
+                                 "may touch.", "", evidence.refusals))
+        return lines or [self.tr("No summary was recorded for this round.")]
+
+    def _change_words(self, f) -> str:
+        if f.is_folder:
+            return self.tr("a folder")
+        if f.created:
+            return self.tr("new file, %1").replace("%1", _size(f.after_size))
+        if f.deleted:
+            return self.tr("deleted, was %1").replace("%1", _size(f.before_size))
+        return self.tr("changed, %1 → %2").replace("%1", _size(f.before_size)).replace(
+            "%2", _size(f.after_size))
+
+    def _on_file_chosen(self, row: int) -> None:
+        if self.evidence is None or not 0 <= row < len(self.evidence.files):
+            return
+        f = self.evidence.files[row]
+        if f.missing_copy:
+            self.diff.setPlainText(self.tr("The saved copy of this file is missing or damaged, "
+                                           "so its content cannot be shown."))
+            return
+        if not f.is_text or (f.before is None and f.before_size) or \
+                (f.after is None and f.after_size):
+            self.diff.setPlainText(self.tr("This file is not plain text (or is very large), so "
+                                           "only its size is shown: before %1, after %2.")
+                                   .replace("%1", _size(f.before_size))
+                                   .replace("%2", _size(f.after_size)))
+            return
+        self.diff.setHtml(self._diff_html(f))
+
+    def _diff_html(self, f) -> str:
+        from app.gui.evidence.file_diff import diff_html
+
+        removed, added = look.removed_colour(), look.ok_colour()
+        return diff_html((f.before or b"").decode("utf-8"), (f.after or b"").decode("utf-8"),
+                         removed=look.css(removed), added=look.css(added),
+                         muted=look.css(look.muted_colour()),
+                         removed_bg=_tint(removed), added_bg=_tint(added),
+                         note_unchanged=self.tr("The text is the same (only the file's bytes "
+                                                "changed, e.g. line endings)."))
+
+    # -- undo ------------------------------------------------------------------------------
+    def _on_undo_clicked(self) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Undo this round?"),
+                          self.tr("The files round %1 changed go back to how they were before "
+                                  "it. A file you changed yourself since is kept, with the "
+                                  "earlier version saved beside it.").replace(
+                              "%1", str(self.view.round)),
+                          QMessageBox.StandardButton.NoButton, self)
+        box.setObjectName("confirmUndo")
+        self.put_back = box.addButton(self.tr("Put the files back"),
+                                      QMessageBox.ButtonRole.DestructiveRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(cancel)
+        box.exec()
+        if box.clickedButton() is not self.put_back:
+            return
+        self.undo_button.setEnabled(False)
+        from app.gui.core_calls import undo_round
+
+        root, n, run_id = self.root, self.view.round, self.view.run_id
+        run_for(self, lambda: undo_round(root, n, run_id or None), self._on_undone,
+                self._on_undo_failed)
+
+    def _on_undone(self, report) -> None:
+        from app.gui.evidence.undo_words import undo_report_sentences
+
+        self.report.setText("\n".join(undo_report_sentences(report)))
+        look.set_tone(self.report, None if report.ok else "attention")
+        self.report.show()
+        self.undo_button.setText(self.tr("Undone"))
+        look.announce(self.report, self.report.text())
+        self.undone.emit(report)
+
+    def _on_undo_failed(self, exc: BaseException) -> None:
+        self.report.setText(self.tr("Nothing was put back: %1").replace(
+            "%1", getattr(exc, "message", None) or getattr(exc, "strerror", None) or str(exc)))
+        look.set_tone(self.report, "attention")
+        self.report.show()
+        self.undo_button.setEnabled(True)
+
+
+def _tint(colour: QColor) -> str:
+    """The colour a quarter strong over the text background: a highlight that reads in light
+    and dark palettes alike."""
+    base = look.card_colour()
+    mix = [round(0.25 * c + 0.75 * b) for c, b in
+           zip((colour.red(), colour.green(), colour.blue()), (base.red(), base.green(),
+                                                                base.blue()))]
+    return QColor(*mix).name()

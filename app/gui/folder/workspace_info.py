@@ -1,0 +1,83 @@
+"""What the window needs to know about a folder it opens, gathered off the UI thread in one call.
+
+No Qt here: `inspect_folder` runs on a pool thread; the window gets the `FolderInfo` back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.core.board import Board, BoardError, Task
+from app.core.records import RoundRecord, Status, read_rounds, read_run, read_status
+from app.core.workspace import BOARD_NAME, Workspace
+from app.gui.folder import first_start
+
+HISTORY_RUNS = 3  # how many earlier runs' rounds the cards show when a folder opens
+
+
+@dataclass
+class FolderInfo:
+    folder: Path
+    problem: str = ""                 # why it cannot be opened ("" when it can)
+    has_board: bool = False
+    is_demo: bool = False
+    never_run: bool = True
+    status: Status = field(default_factory=Status)
+    run_active_elsewhere: bool = False
+    history: list[tuple[str | None, list[RoundRecord], bool]] = field(default_factory=list)
+    open_decision: Task | None = None
+
+
+def inspect_folder(path: Path) -> FolderInfo:
+    folder = Path(path).expanduser()
+    if folder.is_file():
+        folder = folder.parent  # a dropped file means its folder
+    try:
+        folder = folder.resolve()
+    except OSError:
+        pass
+    info = FolderInfo(folder=folder)
+    if not folder.exists():
+        info.problem = "missing"
+        return info
+    if not folder.is_dir():
+        info.problem = "not_a_folder"
+        return info
+    ws = Workspace(folder)
+    info.is_demo = first_start.is_demo_copy(folder)
+    info.has_board = ws.board_path.is_file()
+    if ws.board_path.is_dir():
+        info.problem = "board_is_folder"
+        return info
+    run_ids = ws.run_ids()
+    info.never_run = not run_ids
+    info.status, _warning = read_status(ws.status_path)
+    if info.status.state in ("running", "waiting"):
+        info.run_active_elsewhere = ws.lock().is_held_elsewhere()
+    for run_id in run_ids[-HISTORY_RUNS:]:
+        run = read_run(ws.run_dir(run_id))
+        rounds = read_rounds(ws.run_dir(run_id))
+        is_ai = bool(run.is_ai and run.engine != "demo") if run else True
+        info.history.append((run.started_at if run else None, rounds, is_ai))
+    if info.has_board:
+        try:
+            board = Board.load(ws.board_path)
+            info.open_decision = next((t for t in board.tasks if t.is_human and not t.checked),
+                                      None)
+        except (BoardError, OSError):
+            pass  # the checklist shows the board's own problem
+    return info
+
+
+def decision_context(root: Path, task_text: str | None = None) -> tuple[Task | None, str]:
+    """The open decision (the one named, else the first) and the task it is about: for a
+    no-progress decision, the stuck task right after it on the board."""
+    board = Board.load(Path(root) / BOARD_NAME)
+    tasks = board.tasks
+    found = None
+    for i, task in enumerate(tasks):
+        if task.is_human and not task.checked and (task_text is None or task.text == task_text):
+            found = (task, next((t.text for t in tasks[i + 1:] if not t.checked), ""))
+            break
+    return found if found else (None, "")

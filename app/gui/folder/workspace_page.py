@@ -1,0 +1,60 @@
+"""The page of an open folder: its checklist on the left, its run and rounds on the right."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+
+from app.gui.look import look
+
+from app.gui.run import wording
+from app.gui.board.board_view import BoardView
+from app.gui.run.history_picker import HistoryPicker
+from app.gui.look.notice_bar import NoticeBar
+from app.gui.run.round_cards import RoundCardList
+from app.gui.run.run_panel import RunPanel
+
+
+class WorkspacePage(QSplitter):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(10, 6, 4, 6)
+        tasks_title = QLabel(self.tr("Tasks"), left)
+        tasks_title.setFont(look.scaled_font(tasks_title, 1.15, bold=True))
+        tasks_title.setToolTip(self.tr("The list of what you want done, saved as TASKS.md in "
+                                       "the folder. The AI works through it from the top."))
+        self.board_notice = NoticeBar(left)
+        self.board_view = BoardView(left)
+        drop_hint = QLabel(self.tr("Drop a folder anywhere on this window to open it."), left)
+        look.set_tone(drop_hint, "muted")
+        left_layout.addWidget(tasks_title)
+        left_layout.addWidget(self.board_notice)
+        left_layout.addWidget(self.board_view, 1)
+        left_layout.addWidget(drop_hint)
+
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 6, 10, 6)
+        self.run_panel = RunPanel(right)
+        rounds_title = QLabel(self.tr("Rounds, newest first"), right)
+        rounds_title.setFont(look.scaled_font(rounds_title, 1.15, bold=True))
+        rounds_title.setToolTip(wording.tip(wording.ROUND_TIP))
+        self.cards = RoundCardList(right)
+        self.history_picker = HistoryPicker(right)
+        rounds_row = QHBoxLayout()
+        rounds_row.addWidget(rounds_title)
+        rounds_row.addStretch(1)
+        show = QLabel(self.tr("&Show:"), right)
+        show.setBuddy(self.history_picker)
+        rounds_row.addWidget(show)
+        rounds_row.addWidget(self.history_picker)
+        right_layout.addWidget(self.run_panel)
+        right_layout.addLayout(rounds_row)
+        right_layout.addWidget(self.cards, 1)
+
+        self.addWidget(left)
+        self.addWidget(right)
+        self.setSizes([520, 660])
+        self.setChildrenCollapsible(False)

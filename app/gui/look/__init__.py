@@ -1,0 +1,1 @@
+"""The look: palette and theme, icons, and the notice bar."""

@@ -1,0 +1,268 @@
+"""The decision dialog: the question, an option per button, another answer, evidence, decide later.
+
+Answering writes the answer to the board (through the core, off the UI thread), then the
+dialog offers Continue. A no-progress decision (Try again / Skip / Rewrite) works the same
+way, with a line on what to do on the list for Skip and Rewrite. "Decide later" closes the
+dialog and leaves the question open: no answer is never taken as "no".
+"""
+
+from __future__ import annotations
+
+import re
+
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+                               QStackedWidget, QVBoxLayout, QWidget)
+
+from app.core.board import Task
+from app.core.reports import NO_PROGRESS_OPTIONS
+from app.gui.look import look
+from app.gui.run import wording
+from app.gui.background import run_for
+from app.gui.evidence.file_preview import FilePreviewDialog, looks_like_file
+
+
+def recommended_option(task: Task) -> str | None:
+    """The option the AI recommends: the recommendation is "<option>: why" or the option."""
+    rec = (task.recommendation or "").strip()
+    if not rec:
+        return None
+    for option in task.options:
+        # A Chinese recommendation separates with the full-width colon.
+        if rec == option or rec.casefold().startswith((option.casefold() + ":",
+                                                      option.casefold() + "：")):
+            return option
+    return None
+
+
+class DecisionDialog(QDialog):
+    answered = Signal(str)            # the answer is on the board
+    continue_requested = Signal()     # the person chose Continue after answering
+
+    def __init__(self, task: Task, root: Path, write_answer: Callable[[str], object],
+                 parent: QWidget | None = None, about_task: str = ""):
+        super().__init__(parent)
+        self.task = task
+        self.root = Path(root)
+        self.write_answer = write_answer
+        self.about_task = about_task
+        self.no_progress = tuple(task.options) == NO_PROGRESS_OPTIONS
+        self.option_buttons: list[QPushButton] = []
+        self.recommended_button: QPushButton | None = None
+        self.setWindowTitle(self.tr("Your decision is needed"))
+        self.setModal(False)
+        self.setMinimumWidth(520)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self._ask_page())
+        self.pages.addWidget(self._saved_page())
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages)
+
+    # -- page 1: the question ----------------------------------------------------------------
+    def _ask_page(self) -> QWidget:
+        page = QWidget(self)
+        layout = QVBoxLayout(page)
+        layout.setSpacing(10)
+        caption = QLabel(self.tr("The AI stopped to ask you:") if not self.no_progress
+                         else self.tr("The AI is stuck and needs you to choose:"), page)
+        question = QLabel(self._question_text(), page)
+        question.setObjectName("question")
+        question.setWordWrap(True)
+        question.setTextFormat(Qt.TextFormat.PlainText)
+        question.setFont(look.scaled_font(question, 1.35, bold=True))
+        question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(caption)
+        layout.addWidget(question)
+
+        recommended = recommended_option(self.task)
+        options = self.task.options or [self.tr("Yes"), self.tr("No")]
+        for option in options:
+            shown = self._option_words(option)
+            if option == recommended:
+                shown = self.tr("%1  (recommended)").replace("%1", shown)
+            button = QPushButton(shown, page)
+            button.setObjectName("option")
+            look.set_accessible(button, shown)
+            button.setMinimumHeight(34)
+            button.clicked.connect(lambda _=False, o=option: self._answer(o))
+            layout.addWidget(button)
+            self.option_buttons.append(button)
+            if option == recommended:
+                self.recommended_button = button
+                button.setDefault(True)
+        if recommended and self.task.recommendation:
+            why = re.split("[:：]", self.task.recommendation, maxsplit=1)[-1].strip()
+            if why and why != recommended:
+                note = QLabel(self.tr("Why the AI recommends it: %1").replace("%1", why), page)
+                note.setWordWrap(True)
+                note.setTextFormat(Qt.TextFormat.PlainText)
+                look.set_tone(note, "muted")
+                layout.addWidget(note)
+
+        self.other_button = QPushButton(self.tr("Another answer…"), page)
+        look.set_accessible(self.other_button, self.tr("Another answer…"))
+        self.other_button.clicked.connect(self._on_other_clicked)
+        self.other_edit = QLineEdit(page)
+        self.other_edit.setPlaceholderText(self.tr("Write your own answer"))
+        look.set_accessible(self.other_edit, self.tr("Your own answer"))
+        self.other_edit.returnPressed.connect(self._on_other_entered)
+        self.other_use = QPushButton(self.tr("Use this answer"), page)
+        look.set_accessible(self.other_use, self.tr("Use this answer"))
+        self.other_use.clicked.connect(self._on_other_entered)
+        other_row = QHBoxLayout()
+        other_row.addWidget(self.other_edit, 1)
+        other_row.addWidget(self.other_use)
+        self.other_edit.hide()
+        self.other_use.hide()
+        layout.addWidget(self.other_button)
+        layout.addLayout(other_row)
+
+        evidence = [e for e in self.task.evidence if e.strip()]
+        if evidence:
+            title = QLabel(self.tr("What the AI based this on:"), page)
+            title.setFont(look.scaled_font(title, 1.0, bold=True))
+            layout.addWidget(title)
+            for item in evidence:
+                layout.addWidget(self._evidence_widget(item, page))
+
+        self.problem = QLabel(page)
+        self.problem.setWordWrap(True)
+        look.set_tone(self.problem, "attention")
+        self.problem.hide()
+        layout.addWidget(self.problem)
+
+        bottom = QHBoxLayout()
+        bottom.addStretch(1)
+        self.later_button = QPushButton(self.tr("Decide later"), page)
+        look.set_accessible(self.later_button, self.tr("Decide later"))
+        self.later_button.setToolTip(self.tr("Close this and leave the question open. The run "
+                                             "waits for your answer."))
+        self.later_button.clicked.connect(self.reject)
+        bottom.addWidget(self.later_button)
+        layout.addLayout(bottom)
+        return page
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        # The keyboard starts on the recommended option (else the first): Enter or Space takes it.
+        if self.pages.currentIndex() == 0:
+            first = self.recommended_button or (self.option_buttons[0] if self.option_buttons
+                                                else self.other_button)
+            first.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+        else:
+            self.continue_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+    def _question_text(self) -> str:
+        if self.no_progress and self.about_task:
+            return self.tr("No progress was made on “%1”. What now?").replace(
+                "%1", self.about_task)
+        return self.task.question
+
+    def _option_words(self, option: str) -> str:
+        return wording.no_progress_option(option) if self.no_progress else option
+
+    def _evidence_widget(self, item: str, parent: QWidget) -> QWidget:
+        if looks_like_file(item):
+            words = self.tr("Open %1").replace("%1", item)
+            button = QPushButton(words, parent)
+            button.setObjectName("evidence")
+            button.setFlat(True)
+            button.setStyleSheet("text-align: left; text-decoration: underline;")
+            look.set_accessible(button, words)
+            button.setToolTip(self.tr("Show this file"))
+            button.clicked.connect(lambda _=False, n=item: self._preview(n))
+            return button
+        label = QLabel("• " + item, parent)
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        return label
+
+    def _preview(self, name: str) -> None:
+        FilePreviewDialog(self.root, name, self).show()
+
+    # -- answering ---------------------------------------------------------------------------
+    def _on_other_clicked(self) -> None:
+        self.other_edit.show()
+        self.other_use.show()
+        self.other_edit.setFocus()
+
+    def _on_other_entered(self) -> None:
+        text = " ".join(self.other_edit.text().split())
+        if not text:
+            self._show_problem(self.tr("Write an answer first, or choose one of the options."))
+            return
+        self._answer(text)
+
+    def _answer(self, answer: str) -> None:
+        self._set_busy(True)
+        self.problem.hide()
+        run_for(self, lambda: self.write_answer(answer),
+                lambda _task: self._on_written(answer), self._on_write_failed)
+
+    def _on_written(self, answer: str) -> None:
+        self._set_busy(False)
+        self.saved_text.setText(self.tr("Saved your answer: %1").replace("%1", answer))
+        look.set_accessible(self.saved_text, self.saved_text.text())
+        self.next_text.setText(self._next_words(answer))
+        self.pages.setCurrentIndex(1)
+        self.continue_button.setDefault(True)
+        self.continue_button.setFocus()
+        look.announce(self, self.saved_text.text())
+        self.answered.emit(answer)
+
+    def _on_write_failed(self, exc: BaseException) -> None:
+        self._set_busy(False)
+        message = getattr(exc, "message", None) or str(exc)
+        self._show_problem(self.tr("The answer could not be saved: %1").replace("%1", message))
+
+    def _show_problem(self, text: str) -> None:
+        self.problem.setText(text)
+        self.problem.show()
+        look.announce(self, text, assertive=True)
+
+    def _set_busy(self, busy: bool) -> None:
+        for button in self.option_buttons + [self.other_button, self.other_use]:
+            button.setEnabled(not busy)
+
+    def _next_words(self, answer: str) -> str:
+        if self.no_progress and answer == NO_PROGRESS_OPTIONS[1]:
+            return self.tr("Tick the task yourself in the list when it is done (or now, to "
+                           "skip it), then press Continue.")
+        if self.no_progress and answer == NO_PROGRESS_OPTIONS[2]:
+            return self.tr("Change the task's words in the list on the left so the AI "
+                           "understands it better, then press Continue.")
+        return self.tr("The AI can carry on from here.")
+
+    # -- page 2: saved, continue? --------------------------------------------------------------
+    def _saved_page(self) -> QWidget:
+        page = QWidget(self)
+        layout = QVBoxLayout(page)
+        self.saved_text = QLabel(page)
+        self.saved_text.setWordWrap(True)
+        self.saved_text.setTextFormat(Qt.TextFormat.PlainText)
+        self.saved_text.setFont(look.scaled_font(self.saved_text, 1.2, bold=True))
+        self.next_text = QLabel(page)
+        self.next_text.setWordWrap(True)
+        self.next_text.setTextFormat(Qt.TextFormat.PlainText)
+        layout.addWidget(self.saved_text)
+        layout.addWidget(self.next_text)
+        layout.addStretch(1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.not_now_button = QPushButton(self.tr("Not now"), page)
+        look.set_accessible(self.not_now_button, self.tr("Not now"))
+        self.not_now_button.clicked.connect(self.accept)
+        self.continue_button = QPushButton(self.tr("Continue"), page)
+        look.set_accessible(self.continue_button, self.tr("Continue"))
+        self.continue_button.clicked.connect(self._on_continue_clicked)
+        row.addWidget(self.not_now_button)
+        row.addWidget(self.continue_button)
+        layout.addLayout(row)
+        return page
+
+    def _on_continue_clicked(self) -> None:
+        self.accept()
+        self.continue_requested.emit()

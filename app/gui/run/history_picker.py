@@ -1,0 +1,168 @@
+"""Which runs the round cards show: "Recent runs" (the live view) or one earlier run of the
+folder, each named by its date, engine, outcome and cost. It sits right above the cards it
+controls, so choosing a run and seeing its rounds happen in one place; a tab would hide the
+running round behind a click. Opening a card shows its evidence (EvidenceDialog).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
+from PySide6.QtWidgets import QComboBox, QWidget
+
+from app.gui.look import look
+
+from app.gui.run import wording
+from app.gui.background import run_for
+from app.gui.run.round_cards import RoundCardList, RoundView
+
+_ENDINGS = {  # how a run ended, in the picker's few words (translated where shown)
+    "done": QT_TRANSLATE_NOOP("HistoryPicker", "Done"),
+    "blocked_by_human": QT_TRANSLATE_NOOP("HistoryPicker", "Asked you a question"),
+    "stopped": QT_TRANSLATE_NOOP("HistoryPicker", "Stopped"),
+    "failed": QT_TRANSLATE_NOOP("HistoryPicker", "Stopped by a problem"),
+}
+_UNFINISHED = QT_TRANSLATE_NOOP("HistoryPicker", "Did not finish")
+
+
+def _when(stamp: str | None) -> str:
+    """The start time with the month by name in the person's language; the pattern itself
+    is translatable (a Chinese reader wants 2026年12月1日 07:44)."""
+    from PySide6.QtCore import QDateTime, QLocale
+
+    try:
+        local = datetime.fromisoformat(stamp).astimezone()
+    except (TypeError, ValueError):
+        return "?"
+    moment = QDateTime.fromSecsSinceEpoch(int(local.timestamp()))
+    pattern = QCoreApplication.translate("HistoryPicker", "d MMM yyyy, HH:mm")
+    return QLocale().toString(moment, pattern)
+
+
+class HistoryPicker(QComboBox):
+    """"Recent runs" first, then every run of the folder, newest first."""
+
+    run_chosen = Signal(str)  # a run id, or "" for the recent runs (and the live one)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("historyPicker")
+        look.set_accessible(self, self.tr("Show the rounds of"),
+                            self.tr("The recent runs, or one earlier run of this folder"))
+        self.setToolTip(self.tr("Pick an earlier run to see its rounds; open a round to see "
+                                "what it changed"))
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.runs: list = []
+        self.show_runs([])
+        self.activated.connect(self._on_activated)
+
+    def label_for(self, run) -> str:
+        engine = self.tr("Demo") if not run.is_ai or run.engine == "demo" else (
+            run.engine_label or run.engine)
+        ending = self.tr(_ENDINGS.get(run.state, _UNFINISHED))
+        parts = [_when(run.started_at), engine, ending]
+        if run.is_ai and run.engine != "demo":
+            parts.append(wording.money(run.cost_usd))
+        return " · ".join(parts)
+
+    def show_runs(self, runs: list) -> None:
+        self.runs = list(runs)
+        self.blockSignals(True)
+        self.clear()
+        self.addItem(self.tr("Recent runs"), "")
+        for run in self.runs:
+            self.addItem(self.label_for(run), run.run_id)
+        self.blockSignals(False)
+
+    def _on_activated(self, index: int) -> None:
+        self.run_chosen.emit(self.itemData(index) or "")
+
+
+class HistoryFlow(QObject):
+    """Feeds the picker and the cards from the folder's records (read off the UI thread) and
+    opens a card's evidence."""
+
+    evidence_shown = Signal(object)  # the EvidenceDialog now on screen
+    round_undone = Signal(object)    # an UndoReport
+
+    def __init__(self, window, picker: HistoryPicker, cards: RoundCardList):
+        super().__init__(window)
+        self.window = window
+        self.picker = picker
+        self.cards = cards
+        self.root: Path | None = None
+        picker.run_chosen.connect(self._on_run_chosen)
+        cards.round_opened.connect(self.open_round)
+
+    @property
+    def chosen_run(self) -> str:
+        return self.picker.currentData() or ""
+
+    def folder_opened(self, root: Path) -> None:
+        self.root = root
+        self.picker.show_runs([])
+        self.reload_runs()
+
+    def reload_runs(self) -> None:
+        from app.gui.evidence.evidence_data import list_runs
+
+        root = self.root
+        if root is not None:
+            run_for(self.window, lambda: list_runs(root), self._on_runs_listed, lambda _e: None)
+
+    def _on_runs_listed(self, runs: list) -> None:
+        chosen = self.chosen_run
+        self.picker.show_runs(runs)
+        index = self.picker.findData(chosen)
+        self.picker.setCurrentIndex(max(0, index))
+
+    def run_started(self) -> None:
+        """A run starts: the cards show it live, so the picker goes back to the recent runs
+        (the earlier run's cards make way) and waits until the run ends."""
+        if self.chosen_run:
+            self.cards.clear()
+        self.picker.setCurrentIndex(0)
+        self.picker.setEnabled(False)
+
+    def run_ended(self) -> None:
+        self.picker.setEnabled(True)
+        self.reload_runs()
+
+    def _on_run_chosen(self, run_id: str) -> None:
+        root = self.root
+        if root is None:
+            return
+        if not run_id:  # back to the recent runs, as when the folder opened
+            from app.gui.folder.workspace_info import inspect_folder
+
+            run_for(self.window, lambda: inspect_folder(root), self._show_recent)
+            return
+        from app.gui.evidence.evidence_data import rounds_of
+
+        run_for(self.window, lambda: rounds_of(root, run_id), self._show_run)
+
+    def _show_recent(self, info) -> None:
+        self.cards.show_history([(started, [RoundView.from_record(r, is_ai) for r in rounds])
+                                 for started, rounds, is_ai in info.history])
+
+    def _show_run(self, found) -> None:
+        run, rounds = found
+        is_ai = bool(run.is_ai and run.engine != "demo") if run else True
+        self.cards.show_history([(run.started_at if run else None,
+                                  [RoundView.from_record(r, is_ai) for r in rounds])])
+
+    def open_round(self, view: RoundView) -> None:
+        from PySide6.QtCore import Qt
+
+        from app.gui.evidence.evidence_dialog import EvidenceDialog
+
+        if self.root is None or not view.run_id:
+            return
+        running = bool(getattr(self.window, "runner", None) and self.window.runner.running)
+        dialog = EvidenceDialog(self.root, view, self.window, can_undo_now=not running)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.undone.connect(self.round_undone)
+        dialog.show()
+        self.evidence_shown.emit(dialog)

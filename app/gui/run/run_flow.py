@@ -1,0 +1,162 @@
+"""How the window runs the harness: Run, Stop, Continue, the run's events, and its decisions.
+
+A mixin of `MainWindow` (kept apart so each file reads in one sitting): it drives the
+`RunRunner`, shows each event in the run panel, the checklist and the round cards, and opens
+the `DecisionDialog` when a run stops for the person.
+"""
+
+from __future__ import annotations
+
+import os
+
+from app.gui.background import run_for
+
+DEMO_STEP_S = 0.6  # the Demo engine's pause per step in the window: readable, not slow
+
+
+class RunFlow:
+    """Run, Stop, Continue and decisions, for `MainWindow` (which provides the widgets,
+    `runner`, `settings`, `workspace` and the `run_ended`/`decision_shown` signals)."""
+
+    def _demo_delay(self) -> float:
+        if self.demo_delay is not None:
+            return self.demo_delay
+        from app.engines.demo import DELAY_ENV
+
+        if os.environ.get(DELAY_ENV):
+            try:
+                return max(0.0, float(os.environ[DELAY_ENV]))
+            except ValueError:
+                pass
+        return (self.settings.demo_delay_s if self.settings else 0) or DEMO_STEP_S
+
+    def start_run(self) -> None:
+        root = self.workspace
+        if root is None or self.runner.running or self.settings is None:
+            return
+        from app.gui import core_calls
+
+        settings = self.settings.model_copy(deep=True)
+        engine_id, model, delay = self.picker.engine_id, self.picker.model_name, self._demo_delay()
+        self._last_human = None
+        self.notice.hide()
+        self.runner.start(root, lambda: core_calls.build_engine(
+            settings, root, engine_id, model=model, demo_delay=delay),
+            core_calls.run_limits(settings))
+        self.run_panel.prepare(settings.limits.max_steps)
+        self.run_panel.show_welcome(None)
+        self.run_panel.show_state(self.tr("Starting…"))
+        self.run_panel.set_mode("running")
+        self.board_view.set_run_active(True)
+        self.picker.setEnabled(False)
+        self.open_button.setEnabled(False)
+
+    def stop_run(self) -> None:
+        if self.runner.running:
+            self.runner.stop()
+            self.run_panel.set_mode("stopping")
+            self.run_panel.show_state(self.tr("Stopping after this step…"))
+
+    def _on_continue_requested(self) -> None:
+        root = self.workspace
+        if root is None:
+            return
+        # An open decision first: a run would stop at it at once.
+        from app.gui.folder.workspace_info import decision_context
+
+        run_for(self, lambda: decision_context(root), self._show_or_run,
+                lambda _exc: self.start_run())
+
+    def _show_or_run(self, found) -> None:
+        task, about = found
+        if task is not None and task.is_human:
+            self._open_decision_dialog(task, about)
+        else:
+            self.start_run()
+
+    def _on_event_received(self, event) -> None:
+        from app.core import events as ev
+
+        self.run_panel.show_event(event)
+        if isinstance(event, ev.RunStarted):
+            self._run_is_ai = event.is_ai and event.engine != "demo"
+            self.history.run_started()
+            self.cards.begin_run(self._last_run_started)
+            self._last_run_started = event.time
+            self.run_panel.export_button.setEnabled(True)
+        elif isinstance(event, ev.RoundStarted):
+            self.board_view.set_current_task(event.task)
+            self.cards.round_started(event.round, event.time)
+        elif isinstance(event, ev.RoundFinished):
+            self.cards.round_finished(event, self._run_is_ai)
+        elif isinstance(event, ev.HumanNeeded):
+            self._last_human = event
+
+    def _on_run_finished(self, result) -> None:
+        self.board_view.set_current_task(None)
+        self.board_view.set_run_active(False)
+        self.picker.setEnabled(True)
+        self.open_button.setEnabled(True)
+        self.history.run_ended()
+        about = self._last_human.task if self._last_human else ""
+        headline = self.run_panel.show_result(result.state, result.exit_reason, result.message,
+                                              about)
+        self.run_panel.set_mode("run" if result.state in ("done", "failed") else "continue")
+        from app.gui.look import look
+
+        look.announce(self, headline, assertive=result.state == "blocked_by_human")
+        if self._close_after_stop:
+            self.run_ended.emit(result)
+            self.close()
+            return
+        if result.state == "blocked_by_human":
+            self.show_decision()
+        self.run_ended.emit(result)
+
+    # -- decisions -------------------------------------------------------------------------
+    def show_decision(self, task_text: str | None = None) -> None:
+        """Open the dialog for the open decision (the one named, else the first)."""
+        from app.gui.folder.workspace_info import decision_context
+
+        root = self.workspace
+        if root is None:
+            return
+        run_for(self, lambda: decision_context(root, task_text),
+                lambda found: self._open_decision_dialog(*found), self._on_board_failed)
+
+    def _on_decision_requested(self, task) -> None:
+        self.show_decision(getattr(task, "text", None))
+
+    def _open_decision_dialog(self, task, about: str) -> None:
+        if task is None or self.workspace is None:
+            return
+        from PySide6.QtCore import Qt
+
+        from app.gui import core_calls
+        from app.gui.run.decision_dialog import DecisionDialog
+
+        if self.decision_dialog is not None:
+            self.decision_dialog.close()
+        root = self.workspace
+        dialog = DecisionDialog(task, root, lambda answer: core_calls.decide(root, answer,
+                                                                             task.text),
+                                self, about_task=about)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.answered.connect(self._on_decision_answered)
+        dialog.continue_requested.connect(self._on_continue_requested)
+        dialog.destroyed.connect(lambda *_: self._forget_dialog(dialog))
+        self.decision_dialog = dialog
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        self.decision_shown.emit(dialog)
+
+    def _forget_dialog(self, dialog) -> None:
+        if self.decision_dialog is dialog:
+            self.decision_dialog = None
+
+    def _on_decision_answered(self, answer: str) -> None:
+        if not self.runner.running:
+            self.run_panel.show_state(self.tr("Answered: %1").replace("%1", answer),
+                                      self.tr("Press Continue to let the AI carry on."))
+            self.run_panel.set_mode("continue")

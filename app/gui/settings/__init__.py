@@ -1,0 +1,1 @@
+"""Settings: the Settings dialog, applying its choices, and the window's language."""

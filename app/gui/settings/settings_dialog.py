@@ -1,0 +1,182 @@
+"""Settings: how long a run may go (rounds, steps, rounds without progress), a budget per run,
+the Demo engine's speed, and the language.
+
+The dialog only edits a copy: Save validates the limits through the core (`Limits`) and hands
+the new Settings to the window, which writes them atomically off the UI thread. The language
+takes effect when Harness Desk next starts; the dialog says so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
+                               QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox,
+                               QVBoxLayout, QWidget)
+
+from app.gui.look import look
+
+if TYPE_CHECKING:
+    from app.core.settings import Settings
+
+# The Demo engine's pause per step, in seconds, as the person picks it.
+DEMO_SPEEDS = (0.2, 0.6, 1.5, 3.0)
+NORMAL_SPEED = 0.6  # what the window uses when none is set (run_flow.DEMO_STEP_S)
+
+
+class SettingsDialog(QDialog):
+    settings_saved = Signal(object)     # the new Settings (already validated)
+    language_changed = Signal(str)      # "system", "en" or "zh_CN": applies on the next start
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("settings")
+        self.setWindowTitle(self.tr("Settings"))
+        self.settings = settings
+        column = QVBoxLayout(self)
+        column.addWidget(self._limits_group(settings))
+        column.addWidget(self._other_group(settings))
+        self.problem = QLabel(self)
+        self.problem.setWordWrap(True)
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)
+        look.set_tone(self.problem, "attention")
+        self.problem.hide()
+        column.addWidget(self.problem)
+        column.addStretch(1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                   | QDialogButtonBox.StandardButton.Cancel, self)
+        self._buttons = buttons
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        column.addWidget(buttons)
+
+    def button_box(self) -> QDialogButtonBox:
+        return self._buttons
+
+    # -- building --------------------------------------------------------------------------
+    def _limits_group(self, settings: Settings) -> QGroupBox:
+        limits = settings.limits
+        group = QGroupBox(self.tr("How long a run may go"), self)
+        form = QFormLayout(group)
+        note = QLabel(self.tr("A run stops at the first of these limits it reaches and says "
+                              "which one; Continue carries on from there."), group)
+        note.setWordWrap(True)
+        look.set_tone(note, "muted")
+        form.addRow(note)
+        self.rounds = self._count(1, 10_000, limits.max_rounds, self.tr("Rounds per run"),
+                                  self.tr("A round is one task worked on. The run stops after "
+                                          "this many rounds."))
+        form.addRow(self.tr("&Rounds per run"), self.rounds)
+        self.steps = self._count(1, 500, limits.max_steps, self.tr("Steps per round"),
+                                 self.tr("A step is one answer from the AI (reading a file, "
+                                         "writing one). A round stops after this many."))
+        form.addRow(self.tr("&Steps per round"), self.steps)
+        self.stall = self._count(1, 100, limits.stall_limit,
+                                 self.tr("Rounds without progress"),
+                                 self.tr("The run stops and asks you when this many rounds in a "
+                                         "row tick off no task."))
+        form.addRow(self.tr("Rounds without &progress"), self.stall)
+        budget_line = QWidget(group)
+        row = QHBoxLayout(budget_line)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.budget_on = QCheckBox(self.tr("Stop a run when it has cost"), group)
+        self.budget = QDoubleSpinBox(group)
+        self.budget.setRange(0.01, 10_000)
+        self.budget.setDecimals(2)
+        self.budget.setPrefix("$ ")
+        self.budget.setSingleStep(0.5)
+        self.budget.setValue(limits.budget_usd if limits.budget_usd else 2.0)
+        self.budget_on.setChecked(limits.budget_usd is not None)
+        self.budget.setEnabled(self.budget_on.isChecked())
+        self.budget_on.toggled.connect(self.budget.setEnabled)
+        tip = self.tr("What the AI company charges for one run, in US dollars, as Harness Desk "
+                      "counts it. The Demo and local engines cost nothing.")
+        for widget in (self.budget_on, self.budget):
+            widget.setToolTip(tip)
+        look.set_accessible(self.budget, self.tr("Budget per run, in US dollars"))
+        row.addWidget(self.budget_on)
+        row.addWidget(self.budget)
+        row.addStretch(1)
+        form.addRow(self.tr("Budget per run"), budget_line)
+        return group
+
+    def _other_group(self, settings: Settings) -> QGroupBox:
+        group = QGroupBox(self.tr("Demo and language"), self)
+        form = QFormLayout(group)
+        self.demo_speed = QComboBox(group)
+        words = (self.tr("Fast"), self.tr("Normal"), self.tr("Slow"),
+                 self.tr("Very slow, to follow every step"))
+        for seconds, word in zip(DEMO_SPEEDS, words):
+            self.demo_speed.addItem(self.tr("%1 (%2 s a step)").replace("%1", word)
+                                    .replace("%2", f"{seconds:g}"), seconds)
+        current = settings.demo_delay_s or NORMAL_SPEED
+        if current not in DEMO_SPEEDS:  # a value set by hand in the file stays as it is
+            self.demo_speed.addItem(self.tr("%1 s a step").replace("%1", f"{current:g}"),
+                                    current)
+        self.demo_speed.setCurrentIndex(self.demo_speed.findData(current))
+        self.demo_speed.setToolTip(self.tr("How fast the Demo engine works, so you can watch "
+                                           "what a run looks like."))
+        look.set_accessible(self.demo_speed, self.tr("Demo engine speed"))
+        form.addRow(self.tr("&Demo engine speed"), self.demo_speed)
+        self.language = QComboBox(group)
+        self.language.addItem(self.tr("Follow the system"), "system")
+        self.language.addItem("English", "en")
+        self.language.addItem("简体中文", "zh_CN")
+        self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
+        self.language.setToolTip(self.tr("The language of the window. It changes the next time "
+                                         "Harness Desk starts."))
+        look.set_accessible(self.language, self.tr("Language"))
+        form.addRow(self.tr("&Language"), self.language)
+        self.language_note = QLabel(self.tr("A new language shows the next time Harness Desk "
+                                            "starts."), group)
+        self.language_note.setWordWrap(True)
+        look.set_tone(self.language_note, "muted")
+        self.language_note.setVisible(False)
+        self.language.currentIndexChanged.connect(
+            lambda _i: self.language_note.setVisible(self.language.currentData()
+                                                     != settings.language))
+        form.addRow("", self.language_note)
+        return group
+
+    def _count(self, low: int, high: int, value: int, name: str, tip: str) -> QSpinBox:
+        box = QSpinBox(self)
+        box.setRange(low, high)
+        box.setValue(value)
+        box.setToolTip(tip)
+        look.set_accessible(box, name)
+        return box
+
+    # -- saving ----------------------------------------------------------------------------
+    def chosen_settings(self) -> Settings:
+        """The settings as the dialog shows them. Raises LimitError for a value the core
+        refuses (the spin boxes keep values in range, so this is the core's last word)."""
+        limits = self.settings.limits.with_overrides(
+            max_rounds=self.rounds.value(), max_steps=self.steps.value(),
+            stall_limit=self.stall.value())
+        budget = round(self.budget.value(), 2) if self.budget_on.isChecked() else None
+        limits = limits.model_copy(update={"budget_usd": budget})
+        limits = type(limits).model_validate(limits.model_dump())
+        demo_delay = float(self.demo_speed.currentData())
+        if not self.settings.demo_delay_s and demo_delay == NORMAL_SPEED:
+            demo_delay = 0.0  # unset stays unset: the window's normal pace, the CLI's none
+        return self.settings.model_copy(update={
+            "limits": limits, "demo_delay_s": demo_delay,
+            "language": self.language.currentData()})
+
+    def accept(self) -> None:
+        from app.core.settings import LimitError
+
+        try:
+            chosen = self.chosen_settings()
+        except LimitError as err:
+            self.problem.setText(err.message)
+            self.problem.show()
+            look.announce(self, err.message, assertive=True)
+            return
+        language_before = self.settings.language
+        self.settings = chosen
+        self.settings_saved.emit(chosen)
+        if chosen.language != language_before:
+            self.language_changed.emit(chosen.language)
+        super().accept()
