@@ -13,7 +13,7 @@ from app.core.redact import redact
 from app.core.engine import (ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
                               Availability, EngineError)
 from app.engines.keys import CALL_TIMEOUT_S
-from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server
+from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server, overflow
 from app.engines.local_stream import watch_stream
 from app.engines.openai_compat import (OpenAICompatibleEngine, estimated_usage,
                                        result_text, split_usage, with_usage)
@@ -296,23 +296,9 @@ class LocalEngine(OpenAICompatibleEngine):
 
     def _too_long(self, body: object, err: EngineError) -> EngineError:
         """The server's own overflow answer, with the numbers it gave and what to change."""
-        import json
-
-        text = json.dumps(body, default=str) if body is not None else err.details
-        numbers = [int(n) for n in re.findall(r"(\d+) tokens", text)]
-        fields = body.get("error", body) if isinstance(body, dict) else {}
-        prompt = fields.get("n_prompt_tokens") if isinstance(fields, dict) else None
-        n_ctx = fields.get("n_ctx") if isinstance(fields, dict) else None
-        if not (isinstance(prompt, int) and isinstance(n_ctx, int)) and len(numbers) >= 2:
-            prompt, n_ctx = numbers[0], numbers[1]
-        facts = self._facts or ServerFacts()
-        if isinstance(prompt, int) and isinstance(n_ctx, int):
-            err.message = (f"The conversation ({prompt:,} tokens) does not fit the model's context "
-                           f"of {n_ctx:,} tokens on the local server.")
-            err.remedy = facts.context_remedy(prompt + MIN_REPLY_TOKENS)
-        else:
-            err.message = "The conversation does not fit the model's context on the local server."
-            err.remedy = facts.context_remedy(self.first_request_tokens() * 2)
+        err.message, err.remedy = overflow(body if body is not None else err.details,
+                                           self._facts or ServerFacts(), MIN_REPLY_TOKENS,
+                                           self.first_request_tokens() * 2)
         return err
 
     def _read(self, stream: Any, cancel: threading.Event | None,

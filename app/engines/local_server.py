@@ -60,6 +60,28 @@ class ServerFacts:
         return "Pick one that can in Engine settings (for example qwen3 or llama3.1)."
 
 
+def overflow(said: object, facts: ServerFacts, reply_tokens: int, unknown_need: int
+             ) -> tuple[str, str]:
+    """(what happened, what to change) from a server's context-overflow answer: llama.cpp's
+    exceed_context_size_error has `n_prompt_tokens` and `n_ctx`; the others' texts carry the
+    two numbers as "N tokens" (LM Studio: "the first 3012 tokens ... only 2048 tokens")."""
+    import json
+
+    fields = said.get("error", said) if isinstance(said, dict) else {}
+    prompt = fields.get("n_prompt_tokens") if isinstance(fields, dict) else None
+    n_ctx = fields.get("n_ctx") if isinstance(fields, dict) else None
+    if not (_int(prompt) and _int(n_ctx)):
+        text = said if isinstance(said, str) else json.dumps(said, default=str)
+        numbers = [int(n) for n in re.findall(r"(\d+) tokens", text)]
+        prompt, n_ctx = (numbers[0], numbers[1]) if len(numbers) >= 2 else (None, None)
+    if _int(prompt) and _int(n_ctx):
+        return (f"The conversation ({prompt:,} tokens) does not fit the model's context of "
+                f"{n_ctx:,} tokens on the local server.",
+                facts.context_remedy(prompt + reply_tokens))
+    return ("The conversation does not fit the model's context on the local server.",
+            facts.context_remedy(unknown_need))
+
+
 def _round_up(tokens: int) -> int:
     """The next power of two at or above `tokens`, at least 4096: a size servers accept."""
     size = 4096
