@@ -423,6 +423,20 @@ def test_prompt_still_too_long_after_trimming_stops_clearly(tmp_path):
     assert "too long" in result.message
 
 
+def test_a_context_overflow_ends_with_the_engines_remedy_after_trimming(tmp_path):
+    """Issue 19: one sentence telling the person what to change, not a generic hint."""
+    ws = board_workspace(tmp_path, TWO_TASKS, {"big.md": "x"})
+    too_long = EngineError("The conversation (2,205 tokens) does not fit the model's context of "
+                           "2,048 tokens on the local server.", code=PROMPT_TOO_LONG,
+                           remedy="Start llama-server with a larger context, for example -c 4096.")
+    engine = ScriptedEngine([call("read_file", path="big.md"), too_long, too_long])
+    result, _ = run(ws, engine)
+    assert result.message == (
+        "The conversation (2,205 tokens) does not fit the model's context of 2,048 tokens on the "
+        "local server, even after removing old tool output. Start llama-server with a larger "
+        "context, for example -c 4096.")
+
+
 def test_a_request_the_service_refused_is_never_sent_again(tmp_path):
     """A 400 for the request as it stands: the next round would send the same, so the run
     stops at once, with the service's sentence."""
