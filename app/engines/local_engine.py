@@ -147,11 +147,11 @@ class LocalEngine(OpenAICompatibleEngine):
         except Exception as exc:  # availability never raises
             return Availability(False, redact(f"Could not check the local server: {exc}"), [])
         if facts.tools is False:
-            return Availability(False, f"Not ready: the model '{model}' cannot use tools, which "
+            return Availability(False, f"The model '{model}' cannot use tools, which "
                                 f"Harness Desk needs. {facts.tools_remedy()}", ids)
         need = self.first_request_tokens()
         if facts.n_ctx and facts.n_ctx < need:
-            return Availability(False, f"Not ready: the model's context is {facts.n_ctx:,} tokens, "
+            return Availability(False, f"The model's context is {facts.n_ctx:,} tokens, "
                                 f"too small for Harness Desk's first request and its reply (about "
                                 f"{need:,} tokens). {facts.context_remedy(need)}", ids)
         count = f"{len(ids)} model{'' if len(ids) == 1 else 's'}"

@@ -97,7 +97,7 @@ def test_availability_says_when_the_model_cannot_call_tools(server):
     server.push("/api/show", ollama_show(["completion"]))
     state = engine.availability()
     assert not state.ready and state.message.startswith(
-        "Not ready: the model 'gemma3:1b' cannot use tools, which Harness Desk needs. Pick one")
+        "The model 'gemma3:1b' cannot use tools, which Harness Desk needs. Pick one")
 
 
 def test_availability_when_lm_studio_reports_tool_use(server):

@@ -41,7 +41,7 @@ def test_llama_cpp_whose_template_cannot_use_tools_is_not_ready_and_nothing_is_s
     state = engine.availability()
     assert not state.ready
     assert state.message == (
-        f"Not ready: the model '{MODEL}' cannot use tools, which Harness Desk needs. Start "
+        f"The model '{MODEL}' cannot use tools, which Harness Desk needs. Start "
         "llama-server with --jinja and a model whose chat template supports tools (for example "
         "Qwen2.5-7B-Instruct or Llama-3.1-8B-Instruct).")
     with pytest.raises(EngineError) as caught:  # the run stops at once, with the remedy
@@ -68,7 +68,7 @@ def test_llama_cpp_at_2048_tokens_is_not_ready_and_the_sentence_says_what_to_cha
     engine = llama(server, supports_tools=True, n_ctx=2048)
     state = engine.availability()
     assert not state.ready
-    assert state.message.startswith("Not ready: the model's context is 2,048 tokens, too small "
+    assert state.message.startswith("The model's context is 2,048 tokens, too small "
                                     "for Harness Desk's first request and its reply (about ")
     assert state.message.endswith("Start llama-server with a larger context, for example -c 4096.")
 

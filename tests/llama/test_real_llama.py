@@ -45,7 +45,7 @@ def test_the_models_own_template_cannot_use_tools_and_the_person_is_told(start_l
     state = engine(served).availability()
     assert not state.ready
     print("\n" + state.message)
-    assert state.message.startswith("Not ready: the model '") and "cannot use tools" in state.message
+    assert state.message.startswith("The model '") and "cannot use tools" in state.message
     assert "Start llama-server with --jinja and a model whose chat template supports tools" in state.message
 
 
