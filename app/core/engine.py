@@ -92,6 +92,9 @@ class Engine:
     is_ai: ClassVar[bool] = True
     needs_key: ClassVar[bool] = False
     default_model: ClassVar[str] = ""
+    # True where a model may be unable to use tools at all (a small local one): a round in
+    # which it never used a tool then ends the run with that cause, not a task decision.
+    may_lack_tools: ClassVar[bool] = False
 
     def __init__(self, config: EngineConfig | None = None):
         self.config = config or EngineConfig()

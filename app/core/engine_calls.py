@@ -189,13 +189,20 @@ class EngineCaller:
 
 class _StepCancel:
     """Stop (the person's) or the round's deadline, whichever comes first: what the engine
-    is handed as `cancel` (engines only ask is_set())."""
+    is handed as `cancel` (engines ask is_set(); the Demo engine sleeps on wait())."""
 
     def __init__(self, stop: threading.Event, deadline: float):
         self.stop, self.deadline = stop, deadline
 
     def is_set(self) -> bool:
         return self.stop.is_set() or time.monotonic() >= self.deadline
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Like Event.wait (an engine may sleep on its cancel): until Stop, the deadline or
+        `timeout`, whichever comes first."""
+        left = self.deadline - time.monotonic()
+        self.stop.wait(max(0.0, left if timeout is None else min(timeout, left)))
+        return self.is_set()
 
 
 def _too_long_sentence(err: EngineError, trimmed: bool) -> str:

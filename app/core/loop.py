@@ -199,7 +199,7 @@ class Harness:
                               f"{state.error}")
             if state.result in ("completed", "needs_human", "engine_error"):
                 continue  # an engine error says nothing about the task: it has its own limit
-            if state.result == "no_action" and not state.tool_steps:
+            if state.result == "no_action" and not state.tool_steps and self.engine.may_lack_tools:
                 # Not the task's fault: the model never used a tool, so no decision about the
                 # task can help; the person is told the cause and the remedy instead.
                 raise RunStop("failed", "no_progress", never_used_tools(self.engine.model))

@@ -64,6 +64,7 @@ class LocalEngine(OpenAICompatibleEngine):
     label = "Local (Ollama, LM Studio)"
     _facts: ServerFacts | None = None
     needs_key = False
+    may_lack_tools = True
     default_model = ""  # the first model the server lists, unless one is chosen
     default_base_url = OLLAMA_BASE_URL
 
