@@ -53,8 +53,10 @@ def format_status(s: Status) -> str:
         lines.append(s.message or EXIT_REASON_WORDS.get(s.exit_reason or "", ""))
     if s.last_event:
         lines.append(f"Last event: {s.last_event.strip()}")
+    live = (f" (and about {s.step_tokens:,} in the reply now arriving)"
+            if s.step_tokens and s.state == "running" else "")
     lines.append(f"Engine: {s.engine}{' / ' + s.model if s.model else ''}; "
-                 f"tokens {s.usage.total_tokens:,}; cost ${s.cost_usd:.4f}")
+                 f"tokens {s.usage.total_tokens:,}{live}; cost ${s.cost_usd:.4f}")
     lines.append(f"Run: {s.run_id}, started {s.started_at}")
     return "\n".join(lines)
 

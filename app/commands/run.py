@@ -31,8 +31,37 @@ def build_limits(settings: Settings, args: argparse.Namespace) -> Limits:
         raise UsageError(f"Bad value for {flag}: {err.reason}.") from None
 
 
+PROGRESS_EVERY_S = 10.0  # a long reply gets a "tokens so far" line this often
+
+
+class EventPrinter:
+    """One line per event; the live view's own kinds (step_started, model_text...) have none,
+    except that a reply still streaming after PROGRESS_EVERY_S gets a line with its tokens
+    so far every PROGRESS_EVERY_S, so a slow local model is never silent for minutes."""
+
+    def __init__(self, clock=None):
+        import time
+
+        self._clock = clock or time.monotonic
+        self._step: tuple[int, int] | None = None
+        self._next_at = 0.0
+
+    def __call__(self, event: Event) -> None:
+        from app.core.events import ModelText, StepStarted
+
+        if isinstance(event, StepStarted):
+            self._step, self._next_at = (event.round, event.step), self._clock() + PROGRESS_EVERY_S
+        elif isinstance(event, ModelText) and event.tokens and self._clock() >= self._next_at:
+            self._next_at = self._clock() + PROGRESS_EVERY_S
+            print(f"  Step {event.step}: the AI is still answering, about {event.tokens:,} "
+                  f"token{'' if event.tokens == 1 else 's'} so far…", flush=True)
+        line = describe_event(event)
+        if line is not None:
+            print(line, flush=True)
+
+
 def print_event(event: Event) -> None:
-    """One line per event; the live view's own kinds (step_started, model_text...) have none."""
+    """One line per event (without the progress lines of EventPrinter)."""
     line = describe_event(event)
     if line is not None:
         print(line, flush=True)
@@ -52,7 +81,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     cancel = threading.Event()
     restore = _stop_on_signals(cancel)
     try:
-        result = Harness(ws, engine, limits, listeners=[print_event], cancel=cancel,
+        result = Harness(ws, engine, limits, listeners=[EventPrinter()], cancel=cancel,
                          careful=careful, approver=approver).run()
     finally:
         restore()
@@ -115,6 +144,8 @@ def _stop_on_signals(cancel: threading.Event):
     def handler(signum, frame):
         if cancel.is_set() and signum == signal.SIGINT:
             raise KeyboardInterrupt
+        if cancel.is_set():
+            return  # a second SIGTERM: the stop is already under way, and said once
         cancel.set()
         print("Stopping after the current step…", file=sys.stderr, flush=True)
 

@@ -27,12 +27,14 @@ class EngineError(Exception):
     """An engine failure, already diagnosed: a plain sentence, a code, and whether to retry.
 
     `usage` is what the failed attempt was billed (a stream that broke off after its 200
-    still cost its input), or None; the retry layer adds it to the run's totals.
+    still cost its input), or None; the retry layer adds it to the run's totals. `remedy`,
+    when the engine knows it, is the one sentence telling the person what to change (a
+    local server's context size, say); the run's last message ends with it.
     """
 
     def __init__(self, message: str, *, code: str, retryable: bool = False,
                  retry_after: float | None = None, action: str = "", details: str = "",
-                 usage: Usage | None = None):
+                 usage: Usage | None = None, remedy: str = ""):
         super().__init__(message)
         self.message = message
         self.code = code
@@ -41,6 +43,7 @@ class EngineError(Exception):
         self.action = action      # what the person should do, in words
         self.details = details    # technical detail for "Copy details" (already redacted)
         self.usage = usage
+        self.remedy = remedy      # one sentence: what the person changes so it works (or "")
 
 
 @dataclass
@@ -89,6 +92,9 @@ class Engine:
     is_ai: ClassVar[bool] = True
     needs_key: ClassVar[bool] = False
     default_model: ClassVar[str] = ""
+    # True where a model may be unable to use tools at all (a small local one): a round in
+    # which it never used a tool then ends the run with that cause, not a task decision.
+    may_lack_tools: ClassVar[bool] = False
 
     def __init__(self, config: EngineConfig | None = None):
         self.config = config or EngineConfig()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
@@ -107,9 +108,13 @@ class EngineCaller:
         return billed
 
     def call(self, system: str, tools: list[ToolSpec], messages: list[Message],
-             live: LiveText | None = None) -> ModelTurn:
+             live: LiveText | None = None, deadline: float | None = None) -> ModelTurn:
         """One model turn, tried again after retryable failures. `live` is the step's
-        on_text: it gets the reply's words as they stream, each attempt afresh."""
+        on_text: it gets the reply's words as they stream, each attempt afresh. At
+        `deadline` (time.monotonic()) the engine is told to stop as if Stop were pressed,
+        so a reply that runs past the round's time limit is cut inside the step; the turn
+        then comes back with stop_reason "cancelled" and the caller sees the time."""
+        cancel = _StepCancel(self.cancel, deadline) if deadline is not None else self.cancel
         chars = _prompt_chars(system, tools, messages)
         self.check_budget(chars)
         attempt = 0
@@ -121,7 +126,7 @@ class EngineCaller:
             if live is not None:
                 live.restart()  # a failed attempt's words are not part of this reply
             try:
-                turn = self.engine.turn(system, tools, messages, cancel=self.cancel, on_text=live,
+                turn = self.engine.turn(system, tools, messages, cancel=cancel, on_text=live,
                                         max_output_tokens=self.output_cap(chars))
             except EngineError as err:
                 billed = self._count_billed(err)
@@ -134,11 +139,8 @@ class EngineCaller:
                     if not trimmed and _trim_oldest_tool_output(messages):
                         trimmed = True
                         continue
-                    raise EngineStop(
-                        "The conversation grew too long for the model, even after removing "
-                        "old tool output. Split the task into smaller tasks or choose a model "
-                        "with a larger context.", "engine_error", "failed",
-                        "engine_failures") from err
+                    raise EngineStop(_too_long_sentence(err, trimmed), "engine_error", "failed",
+                                     "engine_failures") from err
                 if err.code == BAD_REQUEST and not err.retryable:
                     # The service refused this request as it stands: the next round would send
                     # the same and be refused the same, so the run stops here.
@@ -183,6 +185,34 @@ class EngineCaller:
             usage=billed[0] if billed else None, cost_usd=round(billed[1], 6) if billed else 0.0))
         self.cancel.wait(delay)  # Stop during a wait ends it at once
         self.rec.emit(RetryResumed(attempt=attempt))
+
+
+class _StepCancel:
+    """Stop (the person's) or the round's deadline, whichever comes first: what the engine
+    is handed as `cancel` (engines ask is_set(); the Demo engine sleeps on wait())."""
+
+    def __init__(self, stop: threading.Event, deadline: float):
+        self.stop, self.deadline = stop, deadline
+
+    def is_set(self) -> bool:
+        return self.stop.is_set() or time.monotonic() >= self.deadline
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Like Event.wait (an engine may sleep on its cancel): until Stop, the deadline or
+        `timeout`, whichever comes first."""
+        left = self.deadline - time.monotonic()
+        self.stop.wait(max(0.0, left if timeout is None else min(timeout, left)))
+        return self.is_set()
+
+
+def _too_long_sentence(err: EngineError, trimmed: bool) -> str:
+    """What the person reads when the conversation does not fit the model: what happened
+    and, in one sentence, what to change."""
+    if err.remedy:
+        return f"{err.message.rstrip('.')}{', even after removing old tool output' if trimmed else ''}. {err.remedy}"
+    return ("The conversation grew too long for the model"
+            f"{', even after removing old tool output' if trimmed else ''}. Split the task into "
+            "smaller tasks or choose a model with a larger context.")
 
 
 def _prompt_chars(system: str, tools: list[ToolSpec], messages: list[Message]) -> int:

@@ -79,6 +79,7 @@ class ModelText(_Event):
     round: int
     step: int
     text: str
+    tokens: int = 0  # about how many tokens of this step's reply have arrived (text and tool calls)
 
 
 class ModelReplied(_Event):

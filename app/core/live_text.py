@@ -21,6 +21,8 @@ class LiveText:
     (its last TAIL_CHARS) at most every MIN_INTERVAL_S; `flush` delivers whatever was held
     back once the reply is over, so the last text always arrives. `restart` drops a failed
     attempt's words before the call is tried again. Runs on the run's thread, like the engine.
+    `grow(chars)` counts what arrives that is not words to show (a tool call's arguments),
+    so the event's `tokens` (about 4 characters a token) tells how far the reply has got.
     """
 
     def __init__(self, rec: Recorder, round_no: int, step: int,
@@ -29,6 +31,7 @@ class LiveText:
         self._round, self._step = round_no, step
         self._clock = clock
         self._text = ""
+        self._other = 0          # characters of tool-call arguments so far
         self._held = False       # text arrived since the last event
         self._sent_at = -math.inf
 
@@ -40,8 +43,20 @@ class LiveText:
         if self._clock() - self._sent_at >= MIN_INTERVAL_S:
             self._send()
 
+    def grow(self, chars: int) -> None:
+        if chars <= 0:
+            return
+        self._other += chars
+        self._held = True
+        if self._clock() - self._sent_at >= MIN_INTERVAL_S:
+            self._send()
+
+    @property
+    def tokens(self) -> int:
+        return (len(self._text) + self._other) // 4
+
     def restart(self) -> None:
-        self._text, self._held = "", False
+        self._text, self._other, self._held = "", 0, False
 
     def flush(self) -> None:
         if self._held:
@@ -52,4 +67,5 @@ class LiveText:
         tail = redact(self._text)[-TAIL_CHARS:]
         self._held = False
         self._sent_at = self._clock()
-        self._rec.emit(ModelText(round=self._round, step=self._step, text=tail))
+        self._rec.emit(ModelText(round=self._round, step=self._step, text=tail,
+                                 tokens=self.tokens))

@@ -32,8 +32,8 @@ from app.core.redact import redact
 from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
 from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, correction,
                               empty_question_message, empty_task_message, final_warning,
-                              no_progress_question, no_tasks_message, nudge, progress_report,
-                              stall_notice)
+                              never_used_tools, no_progress_question, no_tasks_message, nudge,
+                              progress_report, stall_notice)
 from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
 from app.core.undo import BlobStore, RoundChanges
@@ -75,6 +75,7 @@ class RoundState:
     error: str | None = None
     changed: list[str] = field(default_factory=list)
     fatal: RunStop | None = None
+    tool_steps: int = 0  # steps in which the AI used a tool
 
 
 class Harness:
@@ -181,7 +182,8 @@ class Harness:
                               f"Your decision is needed: {task.question}")
             if round_no >= self.limits.max_rounds:
                 raise RunStop("stopped", "max_rounds",
-                              f"Stopped after {round_no} rounds, the limit for one run.")
+                              f"Stopped after {round_no} round{'' if round_no == 1 else 's'}, "
+                              "the limit for one run.")
             if self.cancel.is_set():
                 raise RunStop("stopped", "stopped_by_user", "Stopped by you.")
             try:
@@ -207,6 +209,10 @@ class Harness:
                               f"{state.error}")
             if state.result in ("completed", "needs_human", "engine_error"):
                 continue  # an engine error says nothing about the task: it has its own limit
+            if state.result == "no_action" and not state.tool_steps and self.engine.may_lack_tools:
+                # Not the task's fault: the model never used a tool, so no decision about the
+                # task can help; the person is told the cause and the remedy instead.
+                raise RunStop("failed", "no_progress", never_used_tools(self.engine.model))
             if (stalled >= self.limits.stall_limit
                     or self.rounds_on_task[task.task_id] >= self.limits.max_attempts):
                 self._ask_about_no_progress(task, state)
@@ -274,7 +280,7 @@ class Harness:
             st.steps = step
             self.rec.emit(StepStarted(round=st.number, step=step, max_steps=max_steps))
             live = LiveText(self.rec, st.number, step)  # the engine's on_text, throttled
-            turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages, live)
+            turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages, live, deadline)
             live.flush()  # the reply's last words reach the live view before model_replied
             self._account(st, turn)
             messages.append(Message(role="assistant", text=turn.text,
@@ -282,6 +288,10 @@ class Harness:
             if self.cancel.is_set():  # Stop pressed while the model was answering: run nothing
                 st.result = "cancelled"
                 return
+            if turn.stop_reason == "cancelled" and time.monotonic() >= deadline:
+                st.result, st.error = "timeout", _cut_at_time_limit(self.limits.round_seconds)
+                return
+            st.tool_steps += bool(turn.tool_calls)
             if not turn.tool_calls:
                 nudges += 1
                 if nudges > MAX_NUDGES:
@@ -404,6 +414,15 @@ class Harness:
         for run_id in self.ws.run_ids()[-5:]:
             out += read_rounds(self.ws.run_files(run_id))
         return out
+
+
+def _cut_at_time_limit(seconds: float) -> str:
+    if seconds < 90:
+        n, unit = max(1, round(seconds)), "second"
+    else:
+        n, unit = round(seconds / 60), "minute"
+    return (f"The round reached its time limit of {n} {unit}{'' if n == 1 else 's'} while the AI "
+            "was still answering; its unfinished reply was set aside.")
 
 
 def _ending_record(ending: RoundEnding | None) -> tuple[str, list[str], str]:

@@ -39,7 +39,8 @@ def describe_event(event: Event) -> str | None:
     if isinstance(e, ModelReplied):
         if e.tool_calls:
             return f"  Step {e.step}: {', '.join(e.tool_calls)}"
-        return f"  Step {e.step}: replied without using a tool: {_short(e.text, 60)}"
+        # Quoted as the AI's own words, so text imitating a harness line never reads as one.
+        return f"  Step {e.step}: the AI answered without using a tool: “{_short(e.text, 60)}”"
     if isinstance(e, ToolCalled):
         result = e.result.strip().splitlines() or [""]
         return f"  {e.tool}{_target(e.arguments)}: {_short(result[0], 80)}"

@@ -8,8 +8,8 @@ from typing import Callable
 
 from app.core.conversation import Usage
 from app.core.crash import save_crash_report
-from app.core.events import (LIVE_ONLY, Event, RetryResumed, RetryWaiting, RoundStarted,
-                             RunFinished, StepStarted, TasksCounted)
+from app.core.events import (LIVE_ONLY, Event, ModelText, RetryResumed, RetryWaiting,
+                             RoundStarted, RunFinished, StepStarted, TasksCounted)
 from app.core.files import append_jsonl, atomic_write_json
 from app.core.narrate import describe_event
 from app.core.records import RoundRecord, RunInfo, Status, now_iso
@@ -27,6 +27,7 @@ from app.core.workspace import Workspace
 # STATUS_INTERVAL_S have passed, since the next step_started, a moment later, carries them.
 SYNC_INTERVAL_S = 1.0
 STATUS_INTERVAL_S = 0.25
+LIVE_STATUS_INTERVAL_S = 1.0  # a streaming reply's tokens so far reach status.json this often
 _CHECKPOINTS = frozenset({"run_started", "task_completed", "human_needed", "retry_waiting",
                           "round_finished", "run_finished"})
 _WITHIN_STEP = frozenset({"model_replied", "tool_called", "tool_refused", "file_changed",
@@ -75,6 +76,11 @@ class Recorder:
             self._reflect(event)
             if sync or event.type not in _WITHIN_STEP or now - self._status_at >= STATUS_INTERVAL_S:
                 self.write_status(sync=sync)
+        elif isinstance(event, ModelText) and event.tokens != self.status.step_tokens:
+            # A reply's progress, for `status` while a slow model answers: at most once a second.
+            self.status.step_tokens = event.tokens
+            if time.monotonic() - self._status_at >= LIVE_STATUS_INTERVAL_S:
+                self.write_status(sync=False)
         for listener in self.listeners:
             try:
                 listener(event)
@@ -90,6 +96,7 @@ class Recorder:
             s.max_steps = event.max_steps or s.max_steps
         elif isinstance(event, StepStarted):
             s.round, s.step, s.max_steps = event.round, event.step, event.max_steps
+            s.step_tokens = 0
         elif isinstance(event, RetryWaiting):
             s.state, s.next_attempt_at = "waiting", event.next_attempt_at
         elif isinstance(event, RetryResumed):

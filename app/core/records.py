@@ -73,6 +73,7 @@ class Status(Record):
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float = 0.0
     next_attempt_at: str | None = None  # set while state is "waiting" on a retry
+    step_tokens: int = 0  # about how many tokens the current step's reply has so far
     pid: int | None = None
 
 

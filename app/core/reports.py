@@ -16,7 +16,7 @@ task at a time in a fresh conversation and reports your progress back to the per
 
 How to work:
 - Work only on the current task named in the progress report. Do not start other tasks.
-- Use the tools. Paths are relative to the person's folder. You cannot see or change \
+- Use the tools. Paths are relative to the person's folder (for example 'notes/plan.md'). You cannot see or change \
 .harness/, .git/ or .env files, and you change TASKS.md only through complete_task and \
 ask_human.
 - Read before you write. Keep the person's existing text unless the task asks to change it.
@@ -154,3 +154,12 @@ def empty_question_message(task: Task) -> str:
     """A HUMAN line with no question after it: there is nothing to answer."""
     return (f"The decision on line {task.line_no + 1} of TASKS.md has no question. Write the "
             "question after \"HUMAN:\", or delete the line, then run again.")
+
+
+def never_used_tools(model: str) -> str:
+    """The run's last sentence when the AI answered only in words: the cause and the remedy
+    (a decision about the task would not help, so none is asked)."""
+    name = f"the model '{model}'" if model else "the model"
+    return (f"The AI only answered in words and never used its tools, so nothing could be done: "
+            f"{name} is probably too small or not made for tool use. Choose a model that can "
+            "use tools (for example qwen3 or llama3.1) in Engine settings, then run again.")

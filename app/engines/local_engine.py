@@ -1,4 +1,4 @@
-"""Local OpenAI-compatible servers (Ollama, LM Studio) through Chat Completions, with no key."""
+"""Local OpenAI-compatible servers (Ollama, LM Studio, llama.cpp) through Chat Completions, no key."""
 
 from __future__ import annotations
 
@@ -10,50 +10,67 @@ from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.redact import redact
-from app.core.engine import ENGINE_UNREACHABLE, MODEL_NOT_FOUND, Availability, EngineError
+from app.core.engine import (ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
+                              Availability, EngineError)
 from app.core.pictures import Picture, fitted, parts_for, shown_pictures
 from app.engines.keys import CALL_TIMEOUT_S
+from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server, overflow
+from app.engines.local_stream import watch_stream
 from app.engines.openai_compat import (OpenAICompatibleEngine, estimated_usage,
                                        result_text, split_usage, with_usage)
-from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, emit,
+from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, check_base_url, emit,
                               parse_arguments, stable_tools, stream_broken, within)
 
 OLLAMA_BASE_URL = "http://localhost:11434/v1"
 LM_STUDIO_BASE_URL = "http://localhost:1234/v1"
 LOCAL_PRESETS = {"Ollama": OLLAMA_BASE_URL, "LM Studio": LM_STUDIO_BASE_URL}
 LOCAL_API_KEY = "local"  # the SDK insists on a key; local servers ignore it. Not a secret.
-LOCAL_MIN_TIMEOUT_S = 300.0
+LOCAL_MIN_TIMEOUT_S = 300.0  # a local model may take minutes to load before its first token
+LOCAL_MAX_OUTPUT_TOKENS = 4096  # each step's output cap (the person's max_tokens option wins)
+MIN_REPLY_TOKENS = 512  # a context with less room than this for the reply is too small
+CHARS_PER_TOKEN_LOCAL = 3.5  # JSON and prose as small models' tokenizers count it (measured)
+PROBE_TIMEOUT_S = AVAILABILITY_TIMEOUT_S - 1.0
+_PROBED: dict[tuple[str, str], bool | None] = {}  # (base URL, model) -> what the probe found
 # Local vision models cut a picture into tiles of a few hundred pixels (Gemma 3 896, Qwen-VL
 # 28 px patches up to its pixel budget); 1024 px keeps the detail and the request small.
-LOCAL_PICTURE_SIDE = 1024  # a local model may take minutes to load before its first token
+LOCAL_PICTURE_SIDE = 1024
+PICTURE_TOKENS = 1024  # what one picture of that size costs a vision model's context, about
+_DATA_URL = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
 
 
 class LocalEngine(OpenAICompatibleEngine):
-    """A local OpenAI-compatible server (Ollama, LM Studio) through Chat Completions; no key.
+    """A local OpenAI-compatible server (Ollama, LM Studio, llama.cpp) through Chat
+    Completions; no key.
 
-    Whether a model can call tools is found out three ways, cheapest first. Ollama's
-    /api/show lists a model's capabilities ("tools") without loading it, and LM Studio's
-    REST API does the same: /api/v1/models (LM Studio 0.4 and later) with
-    `capabilities.trained_for_tool_use`, or /api/v0/models/{model} ("tool_use") on older
-    versions; availability() asks them, so the engine list can say "cannot call tools" at
-    once. When neither answers, the first real request tells:
-    Ollama refuses tools for such a model with "... does not support tools", which turn()
-    reports as MODEL_NOT_FOUND with a plain sentence (the remedy is to choose another model).
-    probe_tools() sends a one-token request with one tool, for "Test connection".
+    Before any work, the server is asked what the model can do (local_server.ask_server:
+    llama.cpp's /props, Ollama's /api/show and /api/ps, LM Studio's /api/v1 or /api/v0
+    models): whether it can call tools, and its context size. Where the server does not say
+    whether it can call tools, probe_tools() asks the model once for a tiny forced tool
+    call (the answer is kept for the process). availability() says "Not ready" with the
+    remedy for a model that cannot call tools or whose context is too small for the first
+    request; turn() refuses to send either (one sentence, no waiting): a llama.cpp server
+    whose template cannot render tools drops them silently, and Ollama cuts a prompt longer
+    than its context silently.
 
-    A base URL whose path is wrong (no /v1, or /v1 twice) gets a 404 for every request; that
-    is diagnosed as a wrong address with the address to use, not as a missing model.
+    Each step's output is capped (max_tokens: LOCAL_MAX_OUTPUT_TOKENS, the budget's cap,
+    and the room the context leaves, whichever is least). With a llama.cpp server whose
+    template supports tools, tool_choice is "required" (its grammar then makes even a very
+    small model answer with a well-formed call). A context overflow, told before sending or
+    by the server (llama.cpp's exceed_context_size_error, Ollama's and LM Studio's texts),
+    is PROMPT_TOO_LONG with a `remedy` naming what to change on that server.
 
-    Usage arrives only in the stream's last chunk, so a turn cut by Stop, or a stream that
-    broke off, carries an estimate instead (estimated_usage: the request's size, about 4
-    characters a token); a broken stream's EngineError has it as `usage`. The run's budget
-    output cap (the `max_output_tokens` argument) becomes `max_tokens` when set; local
-    models cost nothing by default, so it is set only when the person gave them a price.
+    Usage arrives only in the stream's last chunk, so a turn cut by Stop or by the round's
+    time limit (`cancel`; a watcher closes the stream even while the server is silent), or
+    a stream that broke off, carries an estimate instead (estimated_usage); a broken
+    stream's EngineError has it as `usage`. A base URL whose path is wrong (no /v1, or /v1
+    twice) gets a 404 for every request; that is diagnosed as a wrong address.
     """
 
     id = "local"
     label = "Local (Ollama, LM Studio)"
+    _facts: ServerFacts | None = None
     needs_key = False
+    may_lack_tools = True
     default_model = ""  # the first model the server lists, unless one is chosen
     default_base_url = OLLAMA_BASE_URL
 
@@ -67,7 +84,9 @@ class LocalEngine(OpenAICompatibleEngine):
             model_missing=(f"The local server at {url} has no model called '{model}'. Download it "
                            f"first (for example: ollama pull {model}) or choose another model in "
                            "Engine settings."),
-            unreachable=f"Nothing is answering at {url}. Start Ollama (or LM Studio) and try again.",
+            unreachable=(f"Nothing is answering at {url}. Start your local server (Ollama, LM "
+                         "Studio, llama.cpp's llama-server or another that speaks the same "
+                         "API) and try again."),
             no_tools=(f"The model '{model}' cannot call tools, which Harness Desk needs. Choose a "
                       "model that can (for example qwen3 or llama3.1) in Engine settings."),
         )
@@ -88,6 +107,8 @@ class LocalEngine(OpenAICompatibleEngine):
         err = super()._diagnose(exc)
         status = getattr(exc, "status_code", None)
         said = f"{getattr(exc, 'message', '')} {getattr(exc, 'body', '')}".lower()
+        if err.code == PROMPT_TOO_LONG:
+            return self._too_long(getattr(exc, "body", None), err)
         if status == 404 or "unexpected endpoint" in said:
             expected = _expected_base(self.base_url())
             if expected != self.base_url():
@@ -110,6 +131,8 @@ class LocalEngine(OpenAICompatibleEngine):
 
     def availability(self) -> Availability:
         url = self.base_url()
+        import openai  # noqa: F401  here, so the seconds the server is given are not spent importing
+
         try:
             ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: self.list_models(LOCAL_API_KEY))
             if not ids:
@@ -119,7 +142,10 @@ class LocalEngine(OpenAICompatibleEngine):
             if not _has_model(ids, model):
                 return Availability(False, f"The server at {url} has no model called '{model}'. "
                                     f"It has: {', '.join(ids[:8])}.", ids)
-            tools = within(AVAILABILITY_TIMEOUT_S, lambda: self.tool_support(model))
+            self.config.model = model
+            facts = self.facts()
+            if facts.tools is None:
+                facts.tools = self.probe_tools(PROBE_TIMEOUT_S)
         except EngineError as exc:
             return Availability(False, exc.message, [])
         except TimeoutError:
@@ -127,44 +153,53 @@ class LocalEngine(OpenAICompatibleEngine):
                                 f"{AVAILABILITY_TIMEOUT_S:g} seconds. Check that it is running.", [])
         except Exception as exc:  # availability never raises
             return Availability(False, redact(f"Could not check the local server: {exc}"), [])
-        if tools is False:
-            return Availability(False, f"The model '{model}' cannot call tools, which Harness Desk "
-                                "needs. Choose one that can (for example qwen3 or llama3.1).", ids)
-        note = "" if tools else " Whether it can call tools is checked on the first request."
-        return Availability(True, f"Ready: {model} on {url} ({len(ids)} models).{note}", ids)
+        if facts.tools is False:
+            return Availability(False, f"The model '{model}' cannot use tools, which "
+                                f"Harness Desk needs. {facts.tools_remedy()}", ids)
+        need = self.first_request_tokens()
+        if facts.n_ctx and facts.n_ctx < need:
+            return Availability(False, f"The model's context is {facts.n_ctx:,} tokens, "
+                                f"too small for Harness Desk's first request and its reply (about "
+                                f"{need:,} tokens). {facts.context_remedy(need)}", ids)
+        count = f"{len(ids)} model{'' if len(ids) == 1 else 's'}"
+        said = ["it can use tools" if facts.tools else
+                "whether it can use tools is checked on its first reply"]
+        if facts.n_ctx:
+            said.append(f"context {facts.n_ctx:,} tokens")
+        return Availability(True, f"Ready: {model} on {url} ({count}; {'; '.join(said)}).", ids)
 
-    def tool_support(self, model: str) -> bool | None:
-        """True/False when the server says whether the model can call tools, None if it cannot tell."""
-        import httpx2
+    def facts(self) -> ServerFacts:
+        """What the server says about the chosen model (asked once per engine)."""
+        if self._facts is None:
+            check_base_url(self.voice(), self.base_url())  # a typo is one sentence, not a crash
+            model = self._ensure_model()
+            self._facts = within(AVAILABILITY_TIMEOUT_S, lambda: ask_server(
+                self._server_root(), model, timeout_s=AVAILABILITY_TIMEOUT_S - 2.0))
+            known = _PROBED.get((self.base_url(), model))
+            if self._facts.tools is None and known is not None:
+                self._facts.tools = known
+        return self._facts
 
-        root, timeout = self._server_root(), httpx2.Timeout(3.0)
-        try:  # Ollama
-            shown = httpx2.post(f"{root}/api/show", json={"model": model}, timeout=timeout)
-            caps = shown.json().get("capabilities") if shown.status_code == 200 else None
-            if isinstance(caps, list):
-                return "tools" in caps
-        except (httpx2.HTTPError, ValueError, AttributeError):
-            pass
-        # LM Studio: it can still prompt any model for tools, so only "yes" is certain.
-        try:  # the v1 REST API (LM Studio 0.4 and later)
-            listed = httpx2.get(f"{root}/api/v1/models", timeout=timeout)
-            entries = listed.json().get("models") if listed.status_code == 200 else None
-            for entry in entries if isinstance(entries, list) else []:
-                names = {entry.get("key"), entry.get("selected_variant"),
-                         *(entry.get("variants") or [])} - {None}
-                if model in names:
-                    caps = entry.get("capabilities") or {}
-                    return True if caps.get("trained_for_tool_use") is True else None
-        except (httpx2.HTTPError, ValueError, AttributeError, TypeError):
-            pass
-        try:  # the v0 REST API of older versions
-            listed = httpx2.get(f"{root}/api/v0/models/{model}", timeout=timeout)
-            caps = listed.json().get("capabilities") if listed.status_code == 200 else None
-            if isinstance(caps, list) and "tool_use" in caps:
-                return True
-        except (httpx2.HTTPError, ValueError, AttributeError):
-            pass
-        return None
+    def first_request_tokens(self) -> int:
+        """About how many tokens the first request of a round needs, with room for its reply."""
+        from app.core.reports import SYSTEM_PROMPT
+        from app.core.tools import TOOL_SPECS
+
+        request = {"messages": [{"role": "system", "content": SYSTEM_PROMPT},
+                                {"role": "user", "content": "x" * 1200}],  # a progress report
+                   "tools": self._tools(TOOL_SPECS)}
+        return self._tokens(request) + MIN_REPLY_TOKENS
+
+    @staticmethod
+    def _tokens(request: dict) -> int:
+        """About how many tokens `request` is. A picture counts as a vision model's tiles
+        (PICTURE_TOKENS), not as the characters of its base64."""
+        import json
+
+        text = json.dumps(request, ensure_ascii=False, default=str)
+        pictures = _DATA_URL.findall(text)
+        text = _DATA_URL.sub("", text)
+        return int(len(text) / CHARS_PER_TOKEN_LOCAL) + PICTURE_TOKENS * len(pictures)
 
     def sees_pictures(self) -> bool:
         """Whether the model says it has vision; asked once per model, only when a picture
@@ -197,18 +232,36 @@ class LocalEngine(OpenAICompatibleEngine):
                 return found
         return None
 
-    def probe_tools(self) -> bool | None:
-        """Ask the model for one token with one tool offered. False: it cannot call tools."""
-        tool = ToolSpec(name="ping", description="Answer ping.",
+    def probe_tools(self, timeout_s: float = 30.0) -> bool | None:
+        """Ask the model for one tiny forced tool call. True: it made one; False: it cannot
+        (the server refused tools, or the model answered in words); None: no answer in time.
+        The answer is kept for this process (a probe that finishes late still records it)."""
+        key = (self.base_url(), self._ensure_model())
+        if key in _PROBED and _PROBED[key] is not None:
+            return _PROBED[key]
+        tool = ToolSpec(name="ping", description="Say that you are here.",
                         parameters={"type": "object", "properties": {}})
+        request = {"model": self.model, "max_tokens": 48, "tools": self._tools([tool]),
+                   "messages": [{"role": "user", "content": "Call the ping tool now."}],
+                   "tool_choice": "required"}
+
+        def ask() -> bool | None:
+            try:
+                reply = self._run(lambda client: client.chat.completions.create(**request))
+            except EngineError as exc:
+                if "cannot call tools" in exc.message:
+                    _PROBED[key] = False
+                    return False
+                return None
+            choice = (reply.choices or [None])[0]
+            found = bool(choice and choice.message and choice.message.tool_calls)
+            _PROBED[key] = found
+            return found
+
         try:
-            self._ensure_model()
-            self._run(lambda client: client.chat.completions.create(
-                model=self.model, max_tokens=1, messages=[{"role": "user", "content": "ping"}],
-                tools=self._tools([tool])))
-            return True
-        except EngineError as exc:
-            return False if "cannot call tools" in exc.message else None
+            return within(timeout_s, ask, name="local-probe")
+        except TimeoutError:
+            return None
 
     @staticmethod
     def _tools(tools: list[ToolSpec]) -> list[dict]:
@@ -249,9 +302,12 @@ class LocalEngine(OpenAICompatibleEngine):
                                    "stream_options": {"include_usage": True}}
         if tools:
             request["tools"] = self._tools(tools)
-        cap = max_output_tokens
-        if cap:
-            request["max_tokens"] = cap
+            facts = self._facts
+            if facts is not None and facts.server == LLAMA_CPP and facts.tools:
+                request["tool_choice"] = "required"  # its grammar makes the call well-formed
+        caps = [LOCAL_MAX_OUTPUT_TOKENS, max_output_tokens,
+                _positive(self.config.options.get("max_tokens"))]
+        request["max_tokens"] = min(c for c in caps if c)
         return request
 
     def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
@@ -259,9 +315,48 @@ class LocalEngine(OpenAICompatibleEngine):
              on_text: Callable[[str], None] | None = None,
              max_output_tokens: int | None = None) -> ModelTurn:
         self._ensure_model()
+        facts = self.facts()
+        if tools and facts.tools is False:
+            raise EngineError(f"The model '{self.model}' cannot use tools, which Harness Desk "
+                              f"needs. {facts.tools_remedy()}", code=MODEL_NOT_FOUND)
         request = self.build_request(system, tools, messages, max_output_tokens)
+        self._fit(request, facts)
         return self._run(lambda client: self._read(
             client.chat.completions.create(**request, stream=True), cancel, on_text, request))
+
+    def _fit(self, request: dict, facts: ServerFacts) -> None:
+        """Check the prompt against the server's context before sending (Ollama would cut
+        it silently), and keep the output cap within the room left."""
+        if not facts.n_ctx:
+            return
+        prompt = self._tokens(request)
+        room = facts.n_ctx - prompt
+        if room < MIN_REPLY_TOKENS:
+            raise EngineError(
+                f"The conversation (about {prompt:,} tokens) does not fit the model's context of "
+                f"{facts.n_ctx:,} tokens with room for a reply.", code=PROMPT_TOO_LONG,
+                remedy=facts.context_remedy(prompt + MIN_REPLY_TOKENS),
+                action="The harness shortens old tool output and tries once more.")
+        request["max_tokens"] = min(request["max_tokens"], room)
+
+    def _alive(self) -> bool:
+        """Whether the server still takes connections (asked while a stream is silent)."""
+        import httpx2
+
+        try:
+            httpx2.get(f"{self.base_url()}/models", timeout=httpx2.Timeout(3.0))
+        except httpx2.ConnectError:
+            return False
+        except httpx2.HTTPError:
+            return True  # slow or odd, but there
+        return True
+
+    def _too_long(self, body: object, err: EngineError) -> EngineError:
+        """The server's own overflow answer, with the numbers it gave and what to change."""
+        err.message, err.remedy = overflow(body if body is not None else err.details,
+                                           self._facts or ServerFacts(), MIN_REPLY_TOKENS,
+                                           self.first_request_tokens() * 2)
+        return err
 
     def _read(self, stream: Any, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
@@ -272,9 +367,10 @@ class LocalEngine(OpenAICompatibleEngine):
             seen = sum(map(len, texts)) + sum(len(s["args"]) for s in slots.values())
             return usage or estimated_usage(request, seen)
 
-        with stream:
+        with stream, watch_stream(stream, cancel, self._alive) as watch:
             try:
                 for chunk in stream:
+                    watch.tick()
                     if cancel is not None and cancel.is_set():
                         return ModelTurn(text="".join(texts), model=self.model, usage=so_far(),
                                          stop_reason="cancelled")
@@ -292,8 +388,17 @@ class LocalEngine(OpenAICompatibleEngine):
                             if tc.function:
                                 slot["name"] += tc.function.name or ""
                                 slot["args"] += tc.function.arguments or ""
+                                _grow(on_text, len(tc.function.arguments or ""))
                         finish = choice.finish_reason or finish
             except self._stream_cuts() as exc:
+                if cancel is not None and cancel.is_set():  # the watcher closed it: Stop or time
+                    return ModelTurn(text="".join(texts), model=self.model, usage=so_far(),
+                                     stop_reason="cancelled")
+                if watch.gone:  # the server stopped taking connections with the stream open
+                    raise with_usage(EngineError(
+                        voice.unreachable, code=ENGINE_UNREACHABLE, details=redact(str(exc)),
+                        action="Check that the server is running and the address is right."),
+                        so_far()) from None
                 raise with_usage(stream_broken(voice, f"{type(exc).__name__}: {exc}"),
                                  so_far()) from None
         if finish is None:
@@ -306,6 +411,24 @@ class LocalEngine(OpenAICompatibleEngine):
                           arguments=parse_arguments(s["args"])) for s in ordered if s["name"]]
         return ModelTurn(text="".join(texts), tool_calls=calls, usage=usage or Usage(),
                          model=self.model, stop_reason=finish)
+
+
+def _positive(value: object) -> int | None:
+    try:
+        number = int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
+def _grow(on_text: Callable[[str], None] | None, chars: int) -> None:
+    """Tell a live view that tool-call arguments grew (they are not words to show)."""
+    grow = getattr(on_text, "grow", None)
+    if grow is not None and chars:
+        try:
+            grow(chars)
+        except Exception:  # a failing listener must not break the model call
+            pass
 
 
 def _expected_base(url: str) -> str:

@@ -46,7 +46,13 @@ _DETERMINISTIC = frozenset({
 _POLICY = ("policy", "bio_")
 _TOO_LONG = ("prompt is too long", "context_length_exceeded", "maximum context length",
              "context length", "context window", "too many tokens", "input is too long",
-             "request_too_large", "exceeds the context")
+             "request_too_large", "exceeds the context",
+             # llama.cpp (type exceed_context_size_error): "request (2205 tokens) exceeds the
+             # available context size (2048 tokens)", "input (...) is larger than the max
+             # context size"; Ollama: "the input length exceeds the context length"; LM Studio:
+             # "Trying to keep the first N tokens when context the overflows", "Cannot
+             # truncate prompt with n_keep (N) >= n_ctx (M)"
+             "exceed_context_size", "context size", "context the overflows", "n_keep")
 _NO_TOOLS = ("does not support tools", "tools are not supported", "tools is not supported",
              "does not support function", "tool use is not supported", "tool_use is not supported")
 
@@ -57,7 +63,7 @@ _TYPE_STATUS = {
     "authentication_error": 401, "invalid_api_key": 401, "permission_error": 403,
     "not_found_error": 404, "model_not_found": 404, "request_too_large": 413,
     "invalid_request_error": 400, "invalid_prompt": 400, "billing_error": 402,
-    "insufficient_quota": 429, "context_length_exceeded": 400,
+    "insufficient_quota": 429, "context_length_exceeded": 400, "exceed_context_size_error": 400,
 }
 
 

@@ -139,6 +139,27 @@ def test_stall_limit_inserts_a_human_task_before_the_stuck_task(tmp_path):
     assert any(e.type == "human_needed" for e in events)
 
 
+def test_a_model_that_never_uses_a_tool_is_told_the_cause_not_asked_about_the_task(tmp_path):
+    """Issue 19: a model answering only in words ended on "No progress was detected" with
+    Try again / Skip this task / Rewrite the task, none of which helps."""
+    ws = board_workspace(tmp_path, TWO_TASKS)
+    before = ws.board_path.read_text(encoding="utf-8")
+
+    class SmallLocalModel(ScriptedEngine):
+        may_lack_tools = True
+
+    result, events = run(ws, SmallLocalModel([], then=text("Hmm.")), stall_limit=2)
+    assert (result.state, result.exit_reason) == ("failed", "no_progress")
+    assert result.message == (
+        "The AI only answered in words and never used its tools, so nothing could be done: the "
+        f"model '{ScriptedEngine([]).model}' is probably too small or not made for tool use. "
+        "Choose a model that can use tools (for example qwen3 or llama3.1) in Engine settings, "
+        "then run again.")
+    assert ws.board_path.read_text(encoding="utf-8") == before  # no decision that cannot help
+    assert not any(e.type == "human_needed" for e in events)
+    assert len(rounds_of(ws, result)) == 1
+
+
 def test_a_task_tried_max_attempts_times_stops_even_if_files_change(tmp_path):
     ws = board_workspace(tmp_path, TWO_TASKS)
     counter = iter(range(100))
@@ -398,6 +419,20 @@ def test_prompt_still_too_long_after_trimming_stops_clearly(tmp_path):
     result, _ = run(ws, engine)
     assert (result.state, result.exit_reason) == ("failed", "engine_failures")
     assert "too long" in result.message
+
+
+def test_a_context_overflow_ends_with_the_engines_remedy_after_trimming(tmp_path):
+    """Issue 19: one sentence telling the person what to change, not a generic hint."""
+    ws = board_workspace(tmp_path, TWO_TASKS, {"big.md": "x"})
+    too_long = EngineError("The conversation (2,205 tokens) does not fit the model's context of "
+                           "2,048 tokens on the local server.", code=PROMPT_TOO_LONG,
+                           remedy="Start llama-server with a larger context, for example -c 4096.")
+    engine = ScriptedEngine([call("read_file", path="big.md"), too_long, too_long])
+    result, _ = run(ws, engine)
+    assert result.message == (
+        "The conversation (2,205 tokens) does not fit the model's context of 2,048 tokens on the "
+        "local server, even after removing old tool output. Start llama-server with a larger "
+        "context, for example -c 4096.")
 
 
 def test_a_request_the_service_refused_is_never_sent_again(tmp_path):

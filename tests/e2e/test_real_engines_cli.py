@@ -267,7 +267,9 @@ def test_local_engine_with_no_server_says_to_start_one(cli, board_ws):
     url = f"http://127.0.0.1:{free_port()}/v1"
     res = cli("run", board_ws, "--engine", "local", "--base-url", url, env=env_for(cli))
     sentence = assert_plain_error(res, FAILED)
-    assert sentence == f"Nothing is answering at {url}. Start Ollama (or LM Studio) and try again."
+    assert sentence == (f"Nothing is answering at {url}. Start your local server (Ollama, LM "
+                        "Studio, llama.cpp's llama-server or another that speaks the same API) "
+                        "and try again.")
 
 
 def _fast_retries(cli: Cli) -> None:

@@ -25,6 +25,8 @@ class Reply:
     cut_after: int | None = None          # send only this many SSE events, then stop
     cut_mode: str = "reset"               # "reset": drop the connection mid-body; "eof": end cleanly
     delay_s: float = 0.0                  # wait before answering (for timeouts)
+    pause_after: int | None = None        # after this many SSE events, fall silent for pause_s
+    pause_s: float = 0.0
     claude: dict | None = None            # the Messages API reply the events were made from
     response: dict | None = None          # the Responses API response the events were made from
 
@@ -52,6 +54,9 @@ class FakeServer:
         self.pictures: list[tuple[str, int, int, int]] = []  # (type, width, height, bytes) sent
         self.queues: dict[str, deque[Reply]] = {}
         self.defaults: dict[str, Reply] = {}
+        # path -> rule(request JSON, scripted reply) -> the reply to send: what a real server
+        # enforces (a llama.cpp context size, say), applied to every request on that path.
+        self.rules: dict[str, Any] = {}
         self._lock = threading.Lock()
         server = self
 
@@ -87,6 +92,8 @@ class FakeServer:
                         server.refusals.append(refused)
                         server.queues.setdefault(path, deque()).appendleft(reply)
                         reply = refused
+                    elif path in server.rules:
+                        reply = server.rules[path](server.requests[-1].json, reply)
                 server._send(self, reply)
 
             do_GET = do_POST = do_DELETE = _handle
@@ -185,7 +192,9 @@ class FakeServer:
                 handler.send_header(k, v)
             handler.end_headers()
             events = reply.events if reply.cut_after is None else reply.events[:reply.cut_after]
-            for name, data in events:
+            for n, (name, data) in enumerate(events):
+                if reply.pause_after is not None and n == reply.pause_after:
+                    time.sleep(reply.pause_s)  # a server that holds the stream open, silent
                 text = data if isinstance(data, str) else json.dumps(data)
                 chunk = ((f"event: {name}\n" if name else "") + f"data: {text}\n\n").encode()
                 handler.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
@@ -574,7 +583,8 @@ def oa_models(ids: list[str]) -> Reply:
 # ---- Chat Completions (Ollama, LM Studio) -----------------------------------------------------
 
 def chat_events(text: str = "", calls: list[tuple[str, str, dict]] = (), model: str = "qwen3:8b",
-                finish: str | None = None, usage: dict | None = None) -> list[tuple[None, Any]]:
+                finish: str | None = None, usage: dict | None = None,
+                pieces: int = 3) -> list[tuple[None, Any]]:
     """Chat Completions chunks: role, text pieces, tool-call pieces, finish, usage, [DONE]."""
     def chunk(delta: dict, finish_reason: str | None = None, **extra: Any) -> tuple[None, dict]:
         return (None, {"id": "chatcmpl-fake", "object": "chat.completion.chunk",
@@ -583,7 +593,7 @@ def chat_events(text: str = "", calls: list[tuple[str, str, dict]] = (), model: 
                        **extra})
 
     out = [chunk({"role": "assistant", "content": ""})]
-    out += [chunk({"content": p}) for p in (_pieces(text) if text else [])]
+    out += [chunk({"content": p}) for p in (_pieces(text, pieces) if text else [])]
     for n, (call_id, name, args) in enumerate(calls):
         out.append(chunk({"tool_calls": [{"index": n, "id": call_id, "type": "function",
                                           "function": {"name": name, "arguments": ""}}]}))
@@ -601,6 +611,67 @@ def chat_stream(text: str = "", calls: list[tuple[str, str, dict]] = (), **kw: A
     return Reply(events=chat_events(text, calls, **kw))
 
 
-def ollama_show(capabilities: list[str]) -> Reply:
-    return Reply(body={"modelfile": "", "details": {"family": "qwen3"},
+def ollama_show(capabilities: list[str], parameters: str = "") -> Reply:
+    """Ollama's POST /api/show: `capabilities` and the Modelfile's `parameters` as text lines."""
+    return Reply(body={"modelfile": "", "parameters": parameters, "template": "",
+                       "details": {"family": "qwen3", "parameter_size": "8.2B"},
+                       "model_info": {"general.architecture": "qwen3",
+                                      "qwen3.context_length": 40960},
                        "capabilities": capabilities})
+
+
+def ollama_ps(model: str, context_length: int) -> Reply:
+    """Ollama's GET /api/ps: the loaded models, each with the context it was loaded with."""
+    return Reply(body={"models": [{
+        "name": model, "model": model, "size": 6654289920, "digest": "500a1f067a9f",
+        "details": {"format": "gguf", "family": "qwen3", "parameter_size": "8.2B",
+                    "quantization_level": "Q4_K_M"},
+        "expires_at": "2026-12-01T20:00:00Z", "size_vram": 6654289920,
+        "context_length": context_length}]})
+
+
+# ---- llama.cpp's llama-server ------------------------------------------------------------------
+
+def llama_props(supports_tools: bool, n_ctx: int, model: str = "SmolLM2-135M-Instruct") -> Reply:
+    """llama-server's GET /props, in the shape of tools/server/server-context.cpp."""
+    caps = {"supports_tools": supports_tools, "supports_tool_calls": supports_tools,
+            "supports_system_role": True, "supports_parallel_tool_calls": supports_tools,
+            "supports_preserve_reasoning": False, "supports_object_arguments": True,
+            "supports_typed_content": False, "supports_string_content": True}
+    return Reply(body={"default_generation_settings": {"params": {"n_predict": -1},
+                                                        "n_ctx": n_ctx},
+                       "total_slots": 1, "model_alias": model, "model_path": f"/m/{model}.gguf",
+                       "modalities": {"vision": False, "audio": False}, "chat_template": "",
+                       "chat_template_caps": caps, "bos_token": "<|im_start|>",
+                       "eos_token": "<|im_end|>", "build_info": "b1-fake", "is_sleeping": False})
+
+
+def llama_context_rule(n_ctx: int, chars_per_token: float = 3.0):
+    """What llama-server enforces: a request whose prompt does not fit the slot's context is
+    refused with exceed_context_size_error (HTTP 400), with the two numbers as fields.
+    Tokens are counted here as the request's characters / chars_per_token."""
+    def rule(request: Any, reply: Reply) -> Reply:
+        sent = json.dumps({k: request.get(k) for k in ("messages", "tools")})
+        tokens = int(len(sent) / chars_per_token)
+        if tokens < n_ctx:
+            return reply
+        return Reply(status=400, body={"error": {
+            "code": 400, "type": "exceed_context_size_error", "n_prompt_tokens": tokens,
+            "n_ctx": n_ctx,
+            "message": f"request ({tokens} tokens) exceeds the available context size "
+                       f"({n_ctx} tokens), try increasing it"}})
+    return rule
+
+
+# ---- LM Studio's own REST API ----------------------------------------------------------------
+
+def lm_studio_v0(model: str, capabilities: list[str], max_context: int,
+                 loaded_context: int | None = None) -> Reply:
+    """LM Studio's GET /api/v0/models/{model} (before 0.4)."""
+    body = {"id": model, "object": "model", "type": "llm", "publisher": "lmstudio-community",
+            "arch": "qwen2", "compatibility_type": "gguf", "quantization": "Q4_K_M",
+            "state": "loaded" if loaded_context else "not-loaded",
+            "max_context_length": max_context, "capabilities": capabilities}
+    if loaded_context:
+        body["loaded_context_length"] = loaded_context
+    return Reply(body=body)

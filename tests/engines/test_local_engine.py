@@ -10,7 +10,8 @@ from app.core.conversation import Message, ToolCall, ToolResult, ToolSpec
 from app.core.redact import redact
 from app.core.engine import (ENGINE_UNREACHABLE, MODEL_NOT_FOUND, STREAM_BROKEN, TRANSIENT,
                               EngineConfig, EngineError)
-from app.engines.local_engine import LM_STUDIO_BASE_URL, OLLAMA_BASE_URL, LocalEngine
+from app.engines.local_engine import (LM_STUDIO_BASE_URL, LOCAL_MAX_OUTPUT_TOKENS, OLLAMA_BASE_URL,
+                                     LocalEngine)
 from tests.engines.fake_servers import (Reply, chat_events, chat_stream, free_port, oa_error,
                                         oa_models, ollama_show)
 
@@ -57,7 +58,7 @@ def test_request_uses_chat_messages_and_a_placeholder_key(local, server):
             ToolResult(call_id="c1", name="read_file", content="# Notes")]),
     ]
     local.turn(SYSTEM, TOOLS, history)
-    (request,) = server.requests
+    (request,) = [r for r in server.requests if r.path == CHAT]
     chat = request.json["messages"]
     assert chat[0] == {"role": "system", "content": SYSTEM}
     assert chat[2]["tool_calls"][0]["function"] == {"name": "read_file",
@@ -75,7 +76,9 @@ def test_no_server_says_so_in_plain_words():
     with pytest.raises(EngineError) as caught:
         engine.turn(SYSTEM, TOOLS, FIRST)
     assert caught.value.code == ENGINE_UNREACHABLE
-    assert caught.value.message == f"Nothing is answering at {url}. Start Ollama (or LM Studio) and try again."
+    assert caught.value.message == (
+        f"Nothing is answering at {url}. Start your local server (Ollama, LM Studio, llama.cpp's "
+        "llama-server or another that speaks the same API) and try again.")
     state = engine.availability()
     assert not state.ready and state.message == caught.value.message
 
@@ -93,7 +96,8 @@ def test_availability_says_when_the_model_cannot_call_tools(server):
     server.push("/v1/models", oa_models(["qwen3:8b", "gemma3:1b"]))
     server.push("/api/show", ollama_show(["completion"]))
     state = engine.availability()
-    assert not state.ready and "cannot call tools" in state.message
+    assert not state.ready and state.message.startswith(
+        "The model 'gemma3:1b' cannot use tools, which Harness Desk needs. Pick one")
 
 
 def test_availability_when_lm_studio_reports_tool_use(server):
@@ -128,13 +132,27 @@ def test_a_model_that_cannot_call_tools_stops_the_run_plainly(local, server):
     assert "cannot call tools" in caught.value.message
 
 
-def test_probe_tools_reports_what_the_server_says(local, server):
-    server.push(CHAT, oa_error(400, "model does not support tools"), Reply(body={
-        "id": "x", "object": "chat.completion", "created": 1, "model": "qwen3:8b",
-        "choices": [{"index": 0, "finish_reason": "length",
-                     "message": {"role": "assistant", "content": "p"}}]}))
-    assert local.probe_tools() is False
-    assert local.probe_tools() is True
+def test_probe_tools_reports_what_the_server_says(server):
+    """A forced tiny tool call: refused tools or an answer in words is False, a call True."""
+    def engine(model: str) -> LocalEngine:
+        return LocalEngine(EngineConfig(model=model, base_url=server.url + "/v1", timeout_s=5))
+
+    def reply(message: dict) -> Reply:
+        return Reply(body={"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+                           "choices": [{"index": 0, "finish_reason": "stop", "message": message}]})
+
+    server.push(CHAT, oa_error(400, "model does not support tools"),
+                reply({"role": "assistant", "content": "pong"}),
+                reply({"role": "assistant", "content": None, "tool_calls": [{
+                    "id": "call_1", "type": "function",
+                    "function": {"name": "ping", "arguments": "{}"}}]}))
+    assert engine("refuses").probe_tools() is False
+    assert engine("talks").probe_tools() is False
+    assert engine("calls").probe_tools() is True
+    assert engine("calls").probe_tools() is True  # kept: no second request
+    assert len(server.bodies(CHAT)) == 3
+    assert all(b["tool_choice"] == "required" and b["tools"][0]["function"]["name"] == "ping"
+               for b in server.bodies(CHAT))
 
 
 def test_missing_model_is_model_not_found(local, server):
@@ -206,7 +224,7 @@ def test_a_turn_cut_by_stop_carries_an_estimate_of_the_billed_input(local, serve
     cancel = threading.Event()
     turn = local.turn(SYSTEM, TOOLS, FIRST, cancel=cancel, on_text=lambda _: cancel.set())
     assert turn.stop_reason == "cancelled" and turn.tool_calls == []
-    sent = len(server.requests[0].raw) // 4
+    sent = len(next(r for r in server.requests if r.path == CHAT).raw) // 4
     assert 0.8 * sent <= turn.usage.input_tokens <= 1.2 * sent
 
 
@@ -217,7 +235,7 @@ def test_a_broken_stream_error_carries_an_estimate_of_the_billed_input(local, se
         local.turn(SYSTEM, TOOLS, FIRST)
     err = caught.value
     assert err.code == STREAM_BROKEN
-    sent = len(server.requests[0].raw) // 4
+    sent = len(next(r for r in server.requests if r.path == CHAT).raw) // 4
     assert 0.8 * sent <= err.usage.input_tokens <= 1.2 * sent
 
 
@@ -227,4 +245,5 @@ def test_the_budget_output_cap_becomes_max_tokens(server):
     engine.turn(SYSTEM, TOOLS, FIRST, max_output_tokens=700)
     engine.turn(SYSTEM, TOOLS, FIRST)
     first, second = server.bodies(CHAT)
-    assert first["max_tokens"] == 700 and "max_tokens" not in second
+    assert first["max_tokens"] == 700
+    assert second["max_tokens"] == LOCAL_MAX_OUTPUT_TOKENS  # every step is capped (issue 19)

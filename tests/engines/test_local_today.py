@@ -27,17 +27,22 @@ def test_lm_studio_says_through_its_v1_api_that_the_model_calls_tools(server):
     server.push("/api/show", Reply(status=404, body={"error": "Unexpected endpoint or method."}))
     server.push("/api/v1/models", lm_studio_models("qwen/qwen3.5-9b", tool_use=True))
     state = engine.availability()
-    assert state.ready and "checked on the first request" not in state.message
+    assert state.ready and "it can use tools; context 131,072 tokens" in state.message
     assert not any(r.path.startswith("/api/v0") for r in server.requests)
 
 
-def test_a_model_lm_studio_did_not_train_for_tools_is_checked_on_the_first_request(server):
+def test_a_model_lm_studio_did_not_train_for_tools_is_probed_once(server):
     engine = LocalEngine(EngineConfig(model="qwen/qwen3.5-9b", base_url=server.url + "/v1"))
     server.push("/v1/models", oa_models(["qwen/qwen3.5-9b"]))
     server.push("/api/show", Reply(status=404, body={"error": "Unexpected endpoint or method."}))
     server.push("/api/v1/models", lm_studio_models("qwen/qwen3.5-9b", tool_use=False))
+    server.push("/v1/chat/completions", Reply(body={
+        "id": "x", "object": "chat.completion", "created": 1, "model": "qwen/qwen3.5-9b",
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": "I cannot do that."}}]}))
     state = engine.availability()
-    assert state.ready and "checked on the first request" in state.message
+    assert not state.ready and "cannot use tools" in state.message
+    assert "marked for tool use in LM Studio" in state.message
 
 
 OLLAMA_404 = Reply(status=404, body="404 page not found")

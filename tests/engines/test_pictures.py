@@ -100,6 +100,9 @@ def test_openai_gets_an_input_image_in_the_function_call_output(gpt, server, sho
 
 
 def test_a_local_vision_model_gets_the_picture_in_a_user_message(local, server, shop):
+    # Asked twice: once for what the model can do before the first step (tools, context),
+    # once for vision when a picture is first to be sent.
+    server.push("/api/show", ollama_show(["completion", "tools", "vision"]))
     server.push("/api/show", ollama_show(["completion", "tools", "vision"]))
     server.push("/v1/chat/completions", chat_stream("A blue circle."))
     local.turn("system", TOOLS, history(shop))

@@ -1,0 +1,126 @@
+"""Issue 19 end to end: the Local engine against a real llama.cpp llama-server running the real
+SmolLM2-135M-Instruct model (scripts/llama_server.py), one thread, loopback only.
+
+What a person is told is asserted word for word where the words are ours; the server's own
+numbers (its token counts) are read from its answers."""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from app.core.conversation import Message
+from app.core.engine import PROMPT_TOO_LONG, EngineConfig, EngineError
+from app.core.loop import Harness
+from app.core.reports import SYSTEM_PROMPT
+from app.core.tools import TOOL_SPECS
+from app.engines.local_engine import LocalEngine
+from app.engines.local_server import ServerFacts
+from tests.scripted import board_workspace, fast_limits
+
+pytestmark = pytest.mark.llama_server
+
+MODEL = "SmolLM2-135M-Instruct.Q4_1.gguf"
+BOARD = "# Plan\n\n- [ ] Write hello.txt with the word Hello in it\n  - Done when: hello.txt exists\n"
+FIRST = [Message(role="user", text="Task: write hello.txt with the word Hello in it.")]
+
+
+def engine(served, **options) -> LocalEngine:
+    return LocalEngine(EngineConfig(base_url=served.url, timeout_s=120, options=options))
+
+
+def props(served) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/props", timeout=10) as r:
+        return json.load(r)
+
+
+def test_the_models_own_template_cannot_use_tools_and_the_person_is_told(start_llama):
+    served = start_llama(ctx=8192, tools=False)
+    assert props(served)["chat_template_caps"]["supports_tools"] is False  # the server says so
+    state = engine(served).availability()
+    assert not state.ready
+    print("\n" + state.message)
+    assert state.message.startswith("The model '") and "cannot use tools" in state.message
+    assert "Start llama-server with --jinja and a model whose chat template supports tools" in state.message
+
+
+def test_a_tool_capable_template_is_ready(start_llama):
+    served = start_llama(ctx=8192, tools=True)
+    assert props(served)["chat_template_caps"]["supports_tools"] is True
+    state = engine(served).availability()
+    print("\n" + state.message)
+    assert state.ready and "it can use tools; context 8,192 tokens" in state.message
+
+
+def test_a_2048_token_context_is_caught_before_the_run_and_by_the_server(start_llama):
+    served = start_llama(ctx=2048, tools=True)
+    local = engine(served)
+    state = local.availability()
+    print("\n" + state.message)
+    assert not state.ready and "context is 2,048 tokens" in state.message
+    assert state.message.endswith("Start llama-server with a larger context, for example -c 4096.")
+    # Were the check before sending missing, the server's own refusal says the same.
+    local._facts = ServerFacts()
+    with pytest.raises(EngineError) as caught:
+        local.turn(SYSTEM_PROMPT, TOOL_SPECS, FIRST)
+    err = caught.value
+    print(err.message, err.remedy)
+    assert err.code == PROMPT_TOO_LONG
+    assert "does not fit the model's context of 2,048 tokens on the local server" in err.message
+    assert err.remedy.startswith("Give the model a context of ")
+
+
+def test_every_step_is_capped(start_llama):
+    served = start_llama(ctx=8192, tools=False)
+    local = engine(served, max_tokens=24)
+    turn = local.turn("You are a storyteller.", [], [Message(
+        role="user", text="Tell me a very long story about a lighthouse keeper.")])
+    assert turn.stop_reason == "length"
+    assert 0 < turn.usage.output_tokens <= 24
+
+
+def test_a_run_with_a_tool_capable_template_calls_tools(start_llama, tmp_path):
+    served = start_llama(ctx=8192, tools=True)
+    ws = board_workspace(tmp_path, BOARD)
+    events = []
+    Harness(ws, engine(served, max_tokens=160), fast_limits(max_rounds=1, max_steps=3),
+            listeners=[events.append]).run()
+    called = [e for e in events if e.type in ("tool_called", "tool_refused")]
+    print("\n" + "\n".join(f"{e.type}: {e.tool}" for e in called))
+    assert called, [e.type for e in events]
+    assert all(e.type != "model_replied" or e.tool_calls for e in events)  # "required" held
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_a_server_that_goes_away_mid_run_ends_the_run_with_one_sentence(start_llama, tmp_path, sig):
+    served = start_llama(ctx=8192, tools=False)
+    ws = board_workspace(tmp_path, BOARD)
+    replying = threading.Event()
+    events = []
+
+    def listen(event):
+        events.append(event)
+        if event.type == "model_text":
+            replying.set()
+
+    local = engine(served, max_tokens=4000)
+    local._facts = ServerFacts(server="llama.cpp", tools=True, n_ctx=8192)  # let it talk
+    box = {}
+    worker = threading.Thread(target=lambda: box.update(result=Harness(
+        ws, local, fast_limits(max_rounds=1, max_retries=2), listeners=[listen]).run()))
+    worker.start()
+    assert replying.wait(120), "the model never started answering"
+    served.proc.send_signal(sig)
+    started = time.monotonic()
+    worker.join(120)
+    assert not worker.is_alive(), "the run was left waiting on a server that went away"
+    result = box["result"]
+    print(f"\n{signal.Signals(sig).name}: {result.state}: {result.message} "
+          f"({time.monotonic() - started:.1f} s)")
+    assert result.state == "failed"
+    assert "Nothing is answering at" in result.message or "cut off" in result.message
