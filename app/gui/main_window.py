@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
+from app.gui.folder.folder_flow import APP_TITLE, FolderFlow
 from app.gui.run.run_flow import RunFlow
 from app.gui.settings.settings_flow import SettingsFlow
 
@@ -28,13 +29,10 @@ if TYPE_CHECKING:
     from app.gui.run.decision_dialog import DecisionDialog
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.folder.welcome_page import WelcomePage
-    from app.gui.folder.workspace_info import FolderInfo
     from app.gui.folder.workspace_page import WorkspacePage
 
-APP_TITLE = "Harness Desk"
 
-
-class MainWindow(RunFlow, SettingsFlow, QMainWindow):
+class MainWindow(FolderFlow, RunFlow, SettingsFlow, QMainWindow):
     workspace_opened = Signal(object)       # Path of the folder now shown
     decision_shown = Signal(object)         # the DecisionDialog now on screen
     run_ended = Signal(object)              # the RunResult, after the window has shown it
@@ -123,6 +121,8 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
         page.board_view.counts_changed.connect(self._on_counts_changed)
         page.board_view.decision_requested.connect(self._on_decision_requested)
         page.board_view.board_missing.connect(self._on_board_missing)
+        page.board_view.board_found.connect(self._on_board_found)
+        page.board_view.create_requested.connect(self._create_board)
         page.board_view.error_raised.connect(self._on_board_error)
         page.run_panel.run_requested.connect(self.start_run)
         page.run_panel.continue_requested.connect(self._on_continue_requested)
@@ -206,135 +206,6 @@ class MainWindow(RunFlow, SettingsFlow, QMainWindow):
     @property
     def cards(self):
         return self.splitter.cards
-
-    # -- folders ---------------------------------------------------------------------------
-    def choose_folder(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
-        start = str(self.workspace.parent) if self.workspace else str(Path.home())
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a folder"), start)
-        if folder:
-            self.open_workspace(Path(folder))
-
-    def open_demo(self) -> None:
-        from app.gui.folder import first_start
-        from app.gui.settings import language
-        from app.gui.background import run_for
-
-        lang = language.current()
-        run_for(self, lambda: first_start.demo_copy(fresh=True, lang=lang), self.open_workspace,
-                self._on_open_failed)
-
-    def open_workspace(self, path: Path) -> None:
-        """Show a folder (a file means its folder). Checked and read off the UI thread."""
-        from app.gui.background import run_for
-
-        self.finish_building()
-        if self.runner.running:
-            self.notice.show_notice(self.tr("A run is going in %1. Stop it before opening "
-                                            "another folder.").replace(
-                "%1", self.workspace.name if self.workspace else ""), tone="attention")
-            return
-
-        def inspect():
-            from app.gui.folder.workspace_info import inspect_folder
-
-            return inspect_folder(Path(path))
-
-        run_for(self, inspect, self._on_folder_inspected, self._on_open_failed)
-
-    def _on_folder_inspected(self, info: FolderInfo) -> None:
-        from app.gui.folder import first_start
-
-        if info.problem:
-            words = {
-                "missing": self.tr("%1 does not exist (any more)."),
-                "not_a_folder": self.tr("%1 is not a folder."),
-                "board_is_folder": self.tr("%1 has a folder called TASKS.md where the task list "
-                                           "should be. Rename that folder, then open this one "
-                                           "again."),
-            }[info.problem].replace("%1", str(info.folder))
-            self.notice.show_notice(words, tone="attention")
-            if info.problem == "missing" and self.settings is not None:
-                self.settings = first_start.forgotten(self.settings, str(info.folder))
-                self._save_settings()
-            return
-        self.notice.hide()
-        self.board_notice.hide()
-        self.workspace = info.folder
-        self.setWindowTitle(f"{info.folder.name} — {APP_TITLE}")
-        self._show_folder_label()
-        self.pages.setCurrentWidget(self.splitter)
-        self.board_view.set_board(info.folder / "TASKS.md")
-        self.run_panel.reset()
-        from app.gui.run.round_cards import RoundView
-
-        self.cards.show_history([
-            (started, [RoundView.from_record(r, is_ai) for r in rounds])
-            for started, rounds, is_ai in info.history])
-        self._last_run_started = info.history[-1][0] if info.history else None
-        self.run_panel.export_button.setEnabled(not info.never_run)
-        self.run_panel.show_folder(info)
-        self.history.folder_opened(info.folder)
-        if self.settings is not None:
-            self.settings = first_start.remembered(self.settings, info.folder)
-            self._save_settings()
-            self._show_recent()
-        self.workspace_opened.emit(info.folder)
-
-    def _on_open_failed(self, exc: BaseException) -> None:
-        message = getattr(exc, "message", None) or getattr(exc, "strerror", None) or str(exc)
-        self.notice.show_notice(self.tr("That folder could not be opened: %1").replace(
-            "%1", message), tone="attention")
-
-    def _show_folder_label(self) -> None:
-        self.top_bar.show_folder(self.workspace)
-
-    def _show_recent(self) -> None:
-        recent = self.settings.recent_workspaces if self.settings is not None else []
-        self.top_bar.show_recent(recent)
-        if self._welcome is not None:
-            self._welcome.set_recent(recent)
-
-    def _on_board_missing(self, path) -> None:
-        self.board_notice.show_notice(
-            self.tr("This folder has no task list yet. Create one (TASKS.md) with two example "
-                    "tasks you can change?"), self.tr("Create a task list"), self._create_board)
-
-    def _create_board(self) -> None:
-        from app.gui import core_calls
-        from app.gui.background import run_for
-
-        root = self.workspace
-        if root is None:
-            return
-        self.board_notice.hide()
-        run_for(self, lambda: core_calls.create_board(root),
-                lambda board: self.board_view.set_board(board), self._on_board_failed)
-
-    def _on_board_failed(self, exc: BaseException) -> None:
-        self._on_board_error(getattr(exc, "message", None) or str(exc))
-
-    def _on_board_error(self, sentence: str) -> None:
-        self.board_notice.show_notice(sentence, tone="attention")
-
-    def _on_counts_changed(self, done: int, total: int) -> None:
-        self.run_panel.show_counts(done, total)
-
-    # -- drag and drop ---------------------------------------------------------------------
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        if any(url.isLocalFile() for url in event.mimeData().urls()):
-            event.acceptProposedAction()
-
-    def dragMoveEvent(self, event) -> None:  # noqa: N802
-        if any(url.isLocalFile() for url in event.mimeData().urls()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event) -> None:  # noqa: N802
-        local = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
-        if local:
-            event.acceptProposedAction()
-            self.open_workspace(Path(local[0]))
 
     # -- settings --------------------------------------------------------------------------
     def _save_settings(self) -> None:

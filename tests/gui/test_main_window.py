@@ -41,9 +41,8 @@ def test_a_folder_without_a_task_list_is_offered_one(qtbot, window, tmp_path):
     folder = tmp_path / "Plain"
     folder.mkdir()
     open_in(qtbot, window, folder)
-    qtbot.waitUntil(lambda: window.board_notice.isVisible(), timeout=5000)
-    assert "no task list" in window.board_notice.text.text()
-    window.board_notice.action.click()
+    qtbot.waitUntil(lambda: window.board_view.create_button.isVisible(), timeout=5000)
+    window.board_view.create_button.click()
     qtbot.waitUntil(lambda: (folder / "TASKS.md").is_file(), timeout=5000)
     assert Board.load(folder / "TASKS.md").tasks
 

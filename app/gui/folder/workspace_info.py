@@ -26,7 +26,8 @@ class FolderInfo:
     status: Status = field(default_factory=Status)
     run_active_elsewhere: bool = False
     history: list[tuple[str | None, list[RoundRecord], bool]] = field(default_factory=list)
-    open_decision: Task | None = None
+    open_decision: Task | None = None  # the next task, when it is a decision (a later one
+                                       # waits until a run reaches it, as on the command line)
 
 
 def inspect_folder(path: Path) -> FolderInfo:
@@ -63,20 +64,25 @@ def inspect_folder(path: Path) -> FolderInfo:
     if info.has_board:
         try:
             board = Board.load(ws.board_path)
-            info.open_decision = next((t for t in board.tasks if t.is_human and not t.checked),
-                                      None)
+            upcoming = board.next_task()
+            info.open_decision = upcoming if upcoming is not None and upcoming.is_human else None
         except (BoardError, OSError):
             pass  # the checklist shows the board's own problem
     return info
 
 
-def decision_context(root: Path, task_text: str | None = None) -> tuple[Task | None, str]:
+def decision_context(root: Path, task_text: str | None = None, *,
+                     next_only: bool = False) -> tuple[Task | None, str]:
     """The open decision (the one named, else the first) and the task it is about: for a
-    no-progress decision, the stuck task right after it on the board."""
+    no-progress decision, the stuck task right after it on the board. `next_only`: only a
+    decision that is the next task counts (what a run would stop at before doing anything)."""
     board = Board.load(Path(root) / BOARD_NAME)
     tasks = board.tasks
     found = None
+    upcoming = board.next_task()
     for i, task in enumerate(tasks):
+        if next_only and task is not upcoming:
+            continue
         if task.is_human and not task.checked and (task_text is None or task.text == task_text):
             found = (task, next((t.text for t in tasks[i + 1:] if not t.checked), ""))
             break

@@ -61,10 +61,11 @@ class RunFlow:
         root = self.workspace
         if root is None:
             return
-        # An open decision first: a run would stop at it at once.
+        # A decision that is the next task first: a run would stop at it at once. A decision
+        # further down waits until the run reaches it.
         from app.gui.folder.workspace_info import decision_context
 
-        run_for(self, lambda: decision_context(root), self._show_or_run,
+        run_for(self, lambda: decision_context(root, next_only=True), self._show_or_run,
                 lambda _exc: self.start_run())
 
     def _show_or_run(self, found) -> None:

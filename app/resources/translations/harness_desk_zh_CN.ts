@@ -409,6 +409,22 @@
         <translation>输入你想做的事，按 Enter，它会加到清单末尾（Ctrl+N）。</translation>
     </message>
     <message>
+        <source>This folder has no task list yet</source>
+        <translation>这个文件夹还没有任务清单</translation>
+    </message>
+    <message>
+        <source>The task list is where you write what you want done, one task a line; the AI works through it from the top. It is saved in this folder as TASKS.md.</source>
+        <translation>任务清单用来写下你想完成的事，每行一个任务；AI 从上往下逐个去做。它保存在这个文件夹里，名为 TASKS.md。</translation>
+    </message>
+    <message>
+        <source>Create a task list</source>
+        <translation>新建任务清单</translation>
+    </message>
+    <message>
+        <source>Start TASKS.md with two example tasks you can change or delete.</source>
+        <translation>新建 TASKS.md，里面有两个示例任务，你可以修改或删除。</translation>
+    </message>
+    <message>
         <source>Decide…</source>
         <translation>做决定…</translation>
     </message>
@@ -1109,6 +1125,33 @@
     </message>
 </context>
 <context>
+    <name>FolderFlow</name>
+    <message>
+        <source>Open a folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>A run is going in %1. Stop it before opening another folder.</source>
+        <translation>%1 正在运行。请先停止它，再打开别的文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist (any more).</source>
+        <translation>%1 不存在（或已被删除）。</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder.</source>
+        <translation>%1 不是文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 has a folder called TASKS.md where the task list should be. Rename that folder, then open this one again.</source>
+        <translation>%1 里本该放任务清单的地方，有一个名叫 TASKS.md 的文件夹。请给那个文件夹改个名，然后重新打开。</translation>
+    </message>
+    <message>
+        <source>That folder could not be opened: %1</source>
+        <translation>无法打开这个文件夹：%1</translation>
+    </message>
+</context>
+<context>
     <name>HistoryPicker</name>
     <message>
         <source>Done</source>
@@ -1196,38 +1239,6 @@
     <message>
         <source>Answer the open &amp;decision…</source>
         <translation>回答待定的决定(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>Open a folder</source>
-        <translation>打开文件夹</translation>
-    </message>
-    <message>
-        <source>A run is going in %1. Stop it before opening another folder.</source>
-        <translation>%1 正在运行。请先停止它，再打开别的文件夹。</translation>
-    </message>
-    <message>
-        <source>%1 does not exist (any more).</source>
-        <translation>%1 不存在（或已被删除）。</translation>
-    </message>
-    <message>
-        <source>%1 is not a folder.</source>
-        <translation>%1 不是文件夹。</translation>
-    </message>
-    <message>
-        <source>%1 has a folder called TASKS.md where the task list should be. Rename that folder, then open this one again.</source>
-        <translation>%1 里本该放任务清单的地方，有一个名叫 TASKS.md 的文件夹。请给那个文件夹改个名，然后重新打开。</translation>
-    </message>
-    <message>
-        <source>That folder could not be opened: %1</source>
-        <translation>无法打开这个文件夹：%1</translation>
-    </message>
-    <message>
-        <source>This folder has no task list yet. Create one (TASKS.md) with two example tasks you can change?</source>
-        <translation>这个文件夹还没有任务清单。要新建一个（TASKS.md），先放两个可以修改的示例任务吗？</translation>
-    </message>
-    <message>
-        <source>Create a task list</source>
-        <translation>新建任务清单</translation>
     </message>
     <message>
         <source>Your settings could not be saved: %1</source>
@@ -1385,6 +1396,10 @@
         <translation>请先打开一个文件夹</translation>
     </message>
     <message>
+        <source>Create the task list first</source>
+        <translation>请先新建任务清单</translation>
+    </message>
+    <message>
         <source>Start the AI on the first unchecked task (Ctrl+R)</source>
         <translation>让 AI 从第一个未勾选的任务开始（Ctrl+R）</translation>
     </message>
@@ -1451,6 +1466,14 @@
     <message>
         <source>Press Run to start the AI on the first unchecked task.</source>
         <translation>按“运行”，让 AI 从第一个未勾选的任务开始。</translation>
+    </message>
+    <message>
+        <source>No task list yet</source>
+        <translation>还没有任务清单</translation>
+    </message>
+    <message>
+        <source>Create the task list on the left, write what you want done, then press Run.</source>
+        <translation>在左边新建任务清单，写下你想完成的事，然后按“运行”。</translation>
     </message>
 </context>
 <context>

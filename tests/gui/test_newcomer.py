@@ -1,0 +1,110 @@
+"""What a first-time user tripped over (issue 18), each pinned with the window's real widgets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.core.board import Board
+from tests.gui.helpers import open_in, run_until_end
+
+
+@pytest.fixture
+def claude_window(qtbot, tmp_path, monkeypatch):
+    """A window whose person chose Claude last time (and has no key for it)."""
+    from app.core.settings import Settings
+    from app.gui.main_window import MainWindow
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    win = MainWindow(Settings(engine="anthropic"), demo_delay=0.0, check_engines=False)
+    win.show()
+    yield win
+    if win.runner.running:
+        with qtbot.waitSignal(win.runner.run_finished, timeout=10_000):
+            win.runner.stop()
+    win.close()
+    win.deleteLater()
+
+
+def board_in(tmp_path: Path, text: str, name: str = "Party") -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "TASKS.md").write_text(text, encoding="utf-8")
+    return folder
+
+
+# -- 1. a demo copy opens on the Demo engine ------------------------------------------------
+
+def test_a_demo_copy_opens_on_the_demo_engine_whatever_was_chosen_last(qtbot, claude_window,
+                                                                      tmp_path):
+    from app.gui.folder import first_start
+
+    assert claude_window.picker.engine_id == "anthropic"
+    open_in(qtbot, claude_window, first_start.demo_copy(fresh=True))
+    assert claude_window.picker.engine_id == "demo"
+    result = run_until_end(qtbot, claude_window)
+    assert result.state == "blocked_by_human"  # the demo's decision, not "needs an API key"
+    assert claude_window.settings.engine == "anthropic"  # opening the demo chose nothing
+
+    own = board_in(tmp_path, "- [ ] Write a note\n", "Mine")
+    open_in(qtbot, claude_window, own)
+    assert claude_window.picker.engine_id == "anthropic"  # their own folder: their engine
+
+
+# -- 2. a decision is asked when the run reaches it ---------------------------------------
+
+VENUE_BOARD = ("# Party\n\n- [ ] Write the guest list\n"
+               "- [ ] HUMAN: Which venue should we book?\n  - Option: the hall\n"
+               "  - Option: the garden\n- [ ] Write the invitation\n")
+
+
+def test_a_decision_further_down_does_not_block_the_tasks_above_it(qtbot, window, tmp_path):
+    folder = board_in(tmp_path, VENUE_BOARD)
+    open_in(qtbot, window, folder)
+    panel = window.run_panel
+    assert panel.mode == "run" and panel.primary.text() == "Run"
+    assert panel.state_label.text() == "Ready"
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        result = run_until_end(qtbot, window)
+    assert result.state == "blocked_by_human"
+    tasks = Board.load(folder / "TASKS.md").tasks
+    assert tasks[0].checked and not tasks[1].checked  # task 1 was done first
+    assert shown.args[0].task.text == tasks[1].text   # then the run asked
+
+
+def test_decide_later_on_a_later_decision_leaves_run_for_the_task_above(qtbot, window,
+                                                                         tmp_path):
+    folder = board_in(tmp_path, VENUE_BOARD)
+    open_in(qtbot, window, folder)
+    window.show_decision()  # the person opens it early (Ctrl+D), then puts it off
+    qtbot.waitUntil(lambda: window.decision_dialog is not None, timeout=5000)
+    window.decision_dialog.later_button.click()
+    assert window.run_panel.mode == "run"
+    with qtbot.waitSignal(window.runner.run_finished, timeout=60_000):
+        window.run_panel.primary.click()  # runs task 1, not the dialog again
+    assert Board.load(folder / "TASKS.md").tasks[0].checked
+
+
+# -- 3. an empty folder: the next step is the board, never a command ---------------------
+
+def test_an_empty_folder_offers_the_board_not_a_run_nor_a_command(qtbot, window, tmp_path):
+    folder = tmp_path / "Empty"
+    folder.mkdir()
+    open_in(qtbot, window, folder)
+    board = window.board_view
+    qtbot.waitUntil(lambda: board.create_button.isVisible(), timeout=5000)
+    panel = window.run_panel
+    assert not panel.primary.isEnabled()
+    assert panel.state_label.text() == "No task list yet"
+    assert not board.add_field.isVisible()  # no "Add a task…" that would do nothing
+    shown = " ".join(w.text() for w in window.findChildren(type(panel.state_label))
+                     if w.isVisible())
+    assert "harness-desk" not in shown and "details below" not in shown
+
+    board.create_button.click()
+    qtbot.waitUntil(lambda: panel.primary.isEnabled(), timeout=5000)
+    assert (folder / "TASKS.md").is_file() and Board.load(folder / "TASKS.md").tasks
+    assert panel.state_label.text() == "Ready" and panel.mode == "run"
+    assert board.add_field.isVisible() and board.add_field.isEnabled()
+    assert not board.create_button.isVisible()
