@@ -108,3 +108,23 @@ def test_an_empty_folder_offers_the_board_not_a_run_nor_a_command(qtbot, window,
     assert panel.state_label.text() == "Ready" and panel.mode == "run"
     assert board.add_field.isVisible() and board.add_field.isEnabled()
     assert not board.create_button.isVisible()
+
+
+# -- 6. answering carries on at once; the banner shows the question and goes ---------------
+
+def test_answering_carries_on_at_once_and_the_banner_names_the_question(qtbot, window,
+                                                                       tmp_path):
+    from tests.gui.helpers import demo_copy
+
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        run_until_end(qtbot, window)
+    dialog = shown.args[0]
+    assert window.notice.isVisible()
+    assert dialog.task.question in window.notice.text.text()   # the question, not the task
+    with qtbot.waitSignal(window.runner.run_finished, timeout=60_000) as ended:
+        dialog.recommended_button.click()   # one click: no "Saved … Continue" in between
+    assert ended.args[0].state == "done"
+    assert window.decision_dialog is None  # closed by the answer
+    assert "decision" not in window.notice.text.text()  # the decision banner went with it

@@ -147,6 +147,7 @@ class RunFlow:
         dialog.continue_requested.connect(self._on_continue_requested)
         dialog.destroyed.connect(lambda *_: self._forget_dialog(dialog))
         self.decision_dialog = dialog
+        self._update_decision_banner(task.question)
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
@@ -157,6 +158,10 @@ class RunFlow:
             self.decision_dialog = None
 
     def _on_decision_answered(self, answer: str) -> None:
+        self._hide_decision_banner()
+        dialog = self.decision_dialog
+        if dialog is not None and not dialog.needs_the_person(answer):
+            return  # the dialog carries on at once (continue_requested)
         if not self.runner.running:
             self.run_panel.show_state(self.tr("Answered: %1").replace("%1", answer),
                                       self.tr("Press Continue to let the AI carry on."))
