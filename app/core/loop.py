@@ -55,6 +55,12 @@ class RunResult:
     state: str
     exit_reason: str
     message: str
+    reached_ai: bool = True  # False: the engine never answered; no round or run was recorded
+
+
+# How a run ends when the engine cannot be reached at all (a bad key, no network, ...).
+ENGINE_STOPS = ("auth_failed", "quota_exhausted", "model_not_found", "engine_unreachable",
+                "engine_failures")
 
 
 @dataclass
@@ -73,6 +79,7 @@ class RoundState:
     error: str | None = None
     changed: list[str] = field(default_factory=list)
     fatal: RunStop | None = None
+    recorded: bool = True  # False: the engine never answered in this run, nothing changed
 
 
 class Harness:
@@ -87,6 +94,7 @@ class Harness:
         self.listeners = listeners or []
         self.cancel = cancel or threading.Event()
         self.rounds_on_task: dict[str, int] = {}
+        self.reached_ai = False  # a model turn came back in this run
 
     # -- the run -------------------------------------------------------------------------
     def run(self) -> RunResult:
@@ -123,7 +131,13 @@ class Harness:
             finally:
                 # Runs on every way out, so status.json never claims a dead run is running.
                 self._finish(stop)
-            return RunResult(info.run_id, stop.state, stop.exit_reason, redact(stop.message))
+                # A start that never reached the AI is no run: status.json keeps why it failed.
+                never = (not self.reached_ai and self.rec.info.rounds == 0
+                         and stop.exit_reason in ENGINE_STOPS)
+                if never:
+                    shutil.rmtree(self.ws.run_dir(info.run_id), ignore_errors=True)
+            return RunResult(info.run_id, stop.state, stop.exit_reason, redact(stop.message),
+                             reached_ai=not never)
 
     def _start_records(self, info: RunInfo) -> Recorder:
         """The run's folder and first records, once the space to record its end is set
@@ -181,6 +195,7 @@ class Harness:
 
             round_no += 1
             state = self._round(board, task, round_no)
+            round_no -= not state.recorded  # the next attempt keeps the number
             progress = state.result == "completed" or bool(state.changed)
             if state.result != "engine_error":
                 stalled = 0 if progress else stalled + 1
@@ -238,7 +253,10 @@ class Harness:
             billed_usage, billed_cost = self.caller.drain_billed()  # failed attempts count too
             st.usage, st.cost = st.usage + billed_usage, st.cost + billed_cost
             st.changed = changes.finish()
-            self._record_round(st, st.changed)
+            st.recorded = (self.reached_ai or st.result != "engine_error" or bool(st.changed)
+                           or (st.fatal is not None and st.fatal.exit_reason not in ENGINE_STOPS))
+            if st.recorded:  # an attempt the engine never answered is not a round
+                self._record_round(st, st.changed)
         return st
 
     def _steps(self, st: RoundState, tools: ToolBox, messages: list[Message]) -> None:
@@ -324,6 +342,7 @@ class Harness:
         return text
 
     def _account(self, st: RoundState, turn: ModelTurn) -> None:
+        self.reached_ai = True
         cost = turn.cost_usd
         st.usage = st.usage + turn.usage
         st.cost += cost

@@ -46,6 +46,7 @@ class MainWindow(FolderFlow, RunFlow, SettingsFlow, QMainWindow):
         self.decision_dialog: DecisionDialog | None = None
         self._close_after_stop = False
         self._last_run_started: str | None = None
+        self._run_began: str | None = None   # the run going has no round yet
         self._last_human: ev.HumanNeeded | None = None
         self._run_is_ai = True
         self._check_engines = check_engines

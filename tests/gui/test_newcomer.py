@@ -128,3 +128,33 @@ def test_answering_carries_on_at_once_and_the_banner_names_the_question(qtbot, w
     assert ended.args[0].state == "done"
     assert window.decision_dialog is None  # closed by the answer
     assert "decision" not in window.notice.text.text()  # the decision banner went with it
+
+
+# -- 9. a start that never reached the AI is no round and no run ---------------------------
+
+def test_failed_starts_add_no_round_card_and_no_run_to_the_history(qtbot, window, tmp_path,
+                                                                  monkeypatch):
+    from app.core.records import read_status
+    from app.core.workspace import Workspace
+    from tests.gui.helpers import demo_copy
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")  # never the real service
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    window.picker.combo.setCurrentIndex(window.picker.combo.findData("anthropic"))
+    for _ in range(2):
+        result = run_until_end(qtbot, window)
+        assert (result.state, result.exit_reason) == ("failed", "auth_failed")
+        assert not result.reached_ai
+    assert window.cards.cards == []
+    assert not window.cards.findChildren(type(window.run_panel.state_label), "runDivider")
+    ws = Workspace(folder)
+    assert ws.run_ids() == []  # nothing for the history picker or the export
+    status, _ = read_status(ws.status_path)
+    assert status.state == "failed" and status.exit_reason == "auth_failed"  # still said
+    assert not window.run_panel.export_button.isEnabled()
+
+    open_in(qtbot, window, folder)  # reopening shows no "Round 1 ! Engine problem" either
+    assert window.cards.cards == []

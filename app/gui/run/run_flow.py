@@ -82,13 +82,15 @@ class RunFlow:
         if isinstance(event, ev.RunStarted):
             self._run_is_ai = event.is_ai and event.engine != "demo"
             self.history.run_started()
-            self.cards.begin_run(self._last_run_started)
-            self._last_run_started = event.time
-            self.run_panel.export_button.setEnabled(True)
+            self._run_began = event.time  # a run shows in the cards once it has a round
         elif isinstance(event, ev.RoundStarted):
             self.board_view.set_current_task(event.task)
             self.cards.round_started(event.round, event.time)
         elif isinstance(event, ev.RoundFinished):
+            if self._run_began is not None:  # the run's first round: it is now a run
+                self.cards.begin_run(self._last_run_started)
+                self._last_run_started, self._run_began = self._run_began, None
+                self.run_panel.export_button.setEnabled(True)
             self.cards.round_finished(event, self._run_is_ai)
         elif isinstance(event, ev.HumanNeeded):
             self._last_human = event
