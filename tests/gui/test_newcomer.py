@@ -158,3 +158,43 @@ def test_failed_starts_add_no_round_card_and_no_run_to_the_history(qtbot, window
 
     open_in(qtbot, window, folder)  # reopening shows no "Round 1 ! Engine problem" either
     assert window.cards.cards == []
+
+
+# -- 11. after kill -9: the last run was interrupted, what it finished, Continue ----------
+
+def test_after_a_kill_the_window_says_the_run_was_interrupted_and_offers_continue(
+        qtbot, window, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.gui.helpers import REPO, demo_copy
+
+    folder = demo_copy(tmp_path)
+    env = dict(os.environ, HARNESS_DESK_DEMO_DELAY="0.5", PYTHONPATH=str(REPO))
+    proc = subprocess.Popen([sys.executable, "-m", "app", "run", str(folder), "--engine",
+                             "demo"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while Board.load(folder / "TASKS.md").counts()[0] < 1:
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        assert proc.poll() is None  # killed mid-run: the next round is under way
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    first = Board.load(folder / "TASKS.md").tasks[0].text
+
+    open_in(qtbot, window, folder)
+    panel = window.run_panel
+    assert panel.state_label.text() == "The last run was interrupted"
+    assert first in panel.detail_label.text() and "Continue" in panel.detail_label.text()
+    assert panel.mode == "continue" and panel.primary.text() == "Continue"
+    assert "Cut off" in window.cards.cards[0].accessibleName()   # the round it was in
+    assert "No rounds yet" not in " ".join(c.accessibleName() for c in window.cards.cards)
+    with qtbot.waitSignal(window.run_ended, timeout=60_000) as ended:
+        panel.primary.click()
+    assert ended.args[0].state == "blocked_by_human"  # it carried on to the decision

@@ -80,9 +80,13 @@ class FolderFlow:
         self.run_panel.reset()
         from app.gui.run.round_cards import RoundView
 
-        self.cards.show_history([
-            (started, [RoundView.from_record(r, is_ai) for r in rounds])
-            for started, rounds, is_ai in info.history])
+        runs = [(started, [RoundView.from_record(r, is_ai) for r in rounds])
+                for started, rounds, is_ai in info.history]
+        cut = info.interrupted
+        if cut is not None and cut.round and runs:  # the round it was in when cut off
+            runs[-1][1].append(RoundView(cut.round, cut.task, "interrupted",
+                                         list(cut.round_files), run_id=cut.run_id))
+        self.cards.show_history(runs)
         self._last_run_started = info.history[-1][0] if info.history else None
         self.run_panel.export_button.setEnabled(not info.never_run)
         self._pick_engine_for(info)

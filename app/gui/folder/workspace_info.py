@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.core.board import Board, BoardError, Task
+from app.core.interrupted import InterruptedRun, interrupted_run
 from app.core.records import RoundRecord, Status, read_rounds, read_run, read_status
 from app.core.workspace import BOARD_NAME, Workspace
 from app.gui.folder import first_start
@@ -26,6 +27,7 @@ class FolderInfo:
     status: Status = field(default_factory=Status)
     run_active_elsewhere: bool = False
     history: list[tuple[str | None, list[RoundRecord], bool]] = field(default_factory=list)
+    interrupted: InterruptedRun | None = None  # the last run was cut off (killed) mid-way
     open_decision: Task | None = None  # the next task, when it is a decision (a later one
                                        # waits until a run reaches it, as on the command line)
 
@@ -56,6 +58,8 @@ def inspect_folder(path: Path) -> FolderInfo:
     info.status, _warning = read_status(ws.status_path)
     if info.status.state in ("running", "waiting"):
         info.run_active_elsewhere = ws.lock().is_held_elsewhere()
+        if not info.run_active_elsewhere and run_ids and run_ids[-1] == info.status.run_id:
+            info.interrupted = interrupted_run(ws, info.status)
     for run_id in run_ids[-HISTORY_RUNS:]:
         run = read_run(ws.run_dir(run_id))
         rounds = read_rounds(ws.run_dir(run_id))

@@ -300,6 +300,10 @@ class RunPanel(QWidget):
             panel.set_mode("run")
         elif not info.has_board:
             self.show_no_board()
+        elif info.interrupted is not None:
+            panel.show_state(self.tr("The last run was interrupted"),
+                             wording.interrupted(info.interrupted), tone="attention")
+            panel.set_mode("continue")
         elif info.open_decision is not None:
             panel.show_state(self.tr("Needs your decision"), info.open_decision.question,
                              tone="attention")

@@ -150,7 +150,24 @@ def round_outcome(result_state: str) -> tuple[str, str]:
         "timeout": ("!", tr("Ran out of time")),
         "engine_error": ("!", tr("Engine problem")),
         "cancelled": ("■", tr("Stopped by you")),
+        "interrupted": ("■", tr("Cut off when the app closed")),
     }.get(result_state, ("•", result_state))
+
+
+def interrupted(run) -> str:
+    """What a run cut off mid-way (an `InterruptedRun`) had finished, and what to do."""
+    parts = []
+    if run.tasks_completed:
+        parts.append(tr("It finished %n task(s): %1.", len(run.tasks_completed)).replace(
+            "%1", "; ".join(f"“{short(t, 60)}”" for t in run.tasks_completed)))
+    if run.files_changed:
+        parts.append(tr("It changed %n file(s): %1.", len(run.files_changed)).replace(
+            "%1", ", ".join(run.files_changed[:5]) + ("…" if len(run.files_changed) > 5
+                                                      else "")))
+    if not parts:
+        parts.append(tr("It had not finished anything yet."))
+    parts.append(tr("Press Continue to carry on from there."))
+    return " ".join(parts)
 
 
 def files_changed(paths: list[str]) -> str:
