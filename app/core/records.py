@@ -171,3 +171,39 @@ def read_events(run: RunRecords) -> list["Event"]:
     from app.core.events import try_parse_event  # light commands never load the events
 
     return [e for e in map(try_parse_event, read_jsonl(_files(run).events)) if e is not None]
+
+
+class UndoneRecord(Record):
+    """undo/<round>.undone.json: the person undid this round; what that did, file by file."""
+
+    model_config = ConfigDict(extra="allow")
+
+    round: int
+    undone_at: str
+    restored: list[str] = Field(default_factory=list)   # put back as before the round
+    removed: list[str] = Field(default_factory=list)    # deleted: the round had created them
+    kept_both: list[tuple[str, str]] = Field(default_factory=list)
+    kept: list[str] = Field(default_factory=list)
+    failed: list[str] = Field(default_factory=list)
+
+
+def read_undone(run: RunRecords, round_no: int) -> UndoneRecord | None:
+    """The record of round `round_no`'s undo, or None when it was not undone (or unreadable)."""
+    path = _files(run).undone(round_no)
+    if not path.is_file():
+        return None
+    try:
+        return UndoneRecord.model_validate(read_json(path))
+    except (ValidationError, ValueError, OSError):
+        return None
+
+
+def undone_rounds(run: RunRecords) -> set[int]:
+    """The numbers of the run's rounds the person has undone."""
+    folder = _files(run).undo(0).parent
+    try:
+        names = [p.name for p in folder.iterdir()] if folder.is_dir() else []
+    except OSError:
+        return set()
+    return {int(n.split(".")[0]) for n in names
+            if n.endswith(".undone.json") and n.split(".")[0].isdigit()}

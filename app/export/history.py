@@ -139,6 +139,8 @@ def render_history_markdown(h: HistorySummary) -> str:
                 out += [md_text(r.summary), ""]
             if r.changed:
                 out += ["Files changed: " + ", ".join(md_code(p) for p in r.changed), ""]
+            if r.undone:
+                out += [f"**{md_text(r.undone)}**", ""]
             if r.error:
                 out += [f"Error: {md_text(r.error)}", ""]
     out += ["---", "", f"Made by {md_cell(h.app)} on {format_time(h.generated_at)}.", ""]

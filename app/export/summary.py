@@ -14,8 +14,8 @@ from app.core.conversation import Usage
 from app.engines.prices import price_known
 from app.core.errors import HarnessError
 from app.core.events import Event, FileChanged, HumanNeeded, RoundStarted, RunStarted
-from app.core.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, read_events, read_rounds,
-                              read_run, read_status)
+from app.core.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, UndoneRecord,
+                              read_events, read_rounds, read_run, read_status, read_undone)
 from app.core.redact import redact_obj
 from app.core.workspace import RunFiles, Workspace, pid_alive
 
@@ -80,11 +80,13 @@ class RoundRow(BaseModel):
     tokens: int = 0
     cost_usd: float = 0.0
     recorded: bool = True  # False: known only from events (the run stopped mid-round)
+    undone: str = ""       # the person undid the round afterwards: what that did, in words
 
 
 class ChangedFile(BaseModel):
     path: str
     rounds: list[int] = Field(default_factory=list)
+    undone: list[int] = Field(default_factory=list)  # of those rounds, the ones undone since
 
 
 class RunSummary(BaseModel):
@@ -159,6 +161,10 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
     round_rows = [_round_row(r) for r in rounds]
     round_rows += _interrupted_rounds(events, {r.round for r in rounds})
     round_rows.sort(key=lambda r: r.round)
+    for row in round_rows:
+        undone = read_undone(files, row.round)
+        if undone is not None:
+            row.outcome, row.undone = f"{row.outcome}, then undone", undone_words(undone)
 
     tries: dict[str, int] = {}
     for r in round_rows:
@@ -368,10 +374,27 @@ def _changed_files(rounds: list[RoundRow], events: list[Event]) -> list[ChangedF
             entry = files.setdefault(path, ChangedFile(path=path))
             if r.round not in entry.rounds:
                 entry.rounds.append(r.round)
+            if r.undone and r.round not in entry.undone:
+                entry.undone.append(r.round)
     for e in events:  # a change the round record never got to list
         if isinstance(e, FileChanged) and e.path and e.path not in files:
             files[e.path] = ChangedFile(path=e.path)
     return list(files.values())
+
+
+def undone_words(record: UndoneRecord) -> str:
+    """What undoing a round did, in one sentence for the export."""
+    parts = []
+    if record.restored:
+        parts.append("put back " + ", ".join(record.restored) + " as before the round")
+    if record.removed:
+        parts.append("deleted " + ", ".join(record.removed) + ", which the round had created")
+    if record.kept_both:
+        parts.append("kept both versions of " + ", ".join(p for p, _ in record.kept_both)
+                     + ", changed by the person since")
+    when = parse_time(record.undone_at)
+    on = f" on {when.astimezone().strftime('%Y-%m-%d %H:%M')}" if when else ""
+    return f"Undone{on}: " + "; ".join(parts) + "."
 
 
 def _ending(info: RunInfo, finished: bool) -> str:

@@ -281,10 +281,18 @@ class MainWindow(FolderFlow, RunFlow, SettingsFlow, QMainWindow):
                                                 self.history.chosen_run or None)
 
     def _on_round_undone(self, report) -> None:
-        from app.gui.evidence.undo_words import undo_report_headline
+        """Undo leaves its trace everywhere: the banner and the state say exactly what it did,
+        and the card (from the undo's record on disk) says the round was undone."""
+        from app.gui.evidence.undo_words import undo_report_headline, undo_report_sentences
 
-        self.notice.show_notice(undo_report_headline(report),
-                                tone="normal" if report.ok and not report.kept_both else "attention")
+        headline = undo_report_headline(report)
+        self.notice.show_notice(headline, tone="normal" if report.ok and not report.kept_both
+                                else "attention")
+        if not self.runner.running:
+            self.run_panel.show_state(self.tr("Round %1 undone").replace("%1",
+                                                                         str(report.round)),
+                                      " ".join(undo_report_sentences(report)))
+        self.history.refresh_cards()
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)

@@ -47,7 +47,7 @@ def _put_the_files_back() -> None:
         if not isinstance(box, QMessageBox):
             QTimer.singleShot(20, click)
             return
-        next(b for b in box.buttons() if b.text() == "Put the files back").click()
+        next(b for b in box.buttons() if b.text().startswith("Undo round")).click()
     QTimer.singleShot(20, click)
 
 
@@ -119,7 +119,7 @@ def test_a_file_edited_after_the_round_is_kept_twice_and_the_report_says_so(
     assert path == OPTIONS and (folder / saved).read_bytes() == before
     text = dialog.report.text()
     assert "your version stays" in text and saved in text
-    assert "kept in both versions" in window.notice.text.text()
+    assert "kept both versions of notes/homepage-options.md" in window.notice.text.text()
 
 
 def test_undo_is_offered_only_after_confirming(qtbot, window, two_runs):
@@ -208,3 +208,51 @@ def test_while_a_run_is_going_a_rounds_evidence_opens_but_undo_waits(qtbot, wind
     dialog.close()
     with qtbot.waitSignal(window.runner.run_finished, timeout=10_000):
         window.runner.stop()
+
+
+def test_an_undone_round_is_shown_undone_everywhere_in_exact_words(qtbot, window, two_runs,
+                                                                   tmp_path):
+    """Issue 18, point 4: the confirmation says which round and that a new file is deleted;
+    afterwards the banner, the state, the card, its evidence and the export all say undone."""
+    from app.export.service import export_summary
+
+    folder, _before, run_id = two_runs
+    dialog = _open_card(qtbot, window, run_id, 2)
+    created = next(f.path for f in dialog.evidence.files if f.created)
+    asked = []
+
+    def answer():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        asked.append((box.windowTitle(), box.text()))
+        next(b for b in box.buttons() if b.text() == "Undo round 2").click()
+
+    QTimer.singleShot(20, answer)
+    with qtbot.waitSignal(dialog.undone, timeout=10_000):
+        dialog.undo_button.click()
+    title, text = asked[0]
+    assert title == "Undo round 2?"
+    assert "of the run started" in text  # which of the two "Round 2"s
+    assert f"Deletes, because the round created them: {created}" in text
+    assert not (folder / created).exists()
+
+    banner = window.notice.text.text()
+    assert f"deleted {created}, which the round had created" in banner
+    assert "put back" not in banner.split(";")[0] or created not in banner.split(";")[0]
+    assert window.run_panel.state_label.text() == "Round 2 undone"
+    qtbot.waitUntil(lambda: any(c.view.undone for c in window.cards.cards), timeout=10_000)
+    card = next(c for c in window.cards.cards if c.view.run_id == run_id and c.view.round == 2)
+    assert "Undone" in card.accessibleName() and "✓ Done" not in card.accessibleName()
+    other = next(c for c in window.cards.cards if c.view.run_id == run_id and c.view.round == 1)
+    assert not other.view.undone
+
+    again = _open_card(qtbot, window, run_id, 2)
+    assert not again.undo_button.isEnabled() and again.undo_button.text() == "Undone"
+    assert "You undid this round" in again.report.text()
+
+    written = export_summary(folder, "md", tmp_path / "run.md", run_id)
+    md = written.read_text(encoding="utf-8")
+    assert "then undone" in md and f"which the round had created" in md
+    assert "2 (undone)" in md

@@ -80,8 +80,8 @@ class FolderFlow:
         self.run_panel.reset()
         from app.gui.run.round_cards import RoundView
 
-        runs = [(started, [RoundView.from_record(r, is_ai) for r in rounds])
-                for started, rounds, is_ai in info.history]
+        runs = [(started, [RoundView.from_record(r, is_ai, r.round in undone) for r in rounds])
+                for started, rounds, is_ai, undone in info.history]
         cut = info.interrupted
         if cut is not None and cut.round and runs:  # the round it was in when cut off
             runs[-1][1].append(RoundView(cut.round, cut.task, "interrupted",

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from app.core.board import Board, BoardError, Task
 from app.core.interrupted import InterruptedRun, interrupted_run
-from app.core.records import RoundRecord, Status, read_rounds, read_run, read_status
+from app.core.records import (RoundRecord, Status, read_rounds, read_run, read_status,
+                              undone_rounds)
 from app.core.workspace import BOARD_NAME, Workspace
 from app.gui.folder import first_start
 
@@ -26,7 +27,9 @@ class FolderInfo:
     never_run: bool = True
     status: Status = field(default_factory=Status)
     run_active_elsewhere: bool = False
-    history: list[tuple[str | None, list[RoundRecord], bool]] = field(default_factory=list)
+    # (started_at, its rounds, is_ai, the rounds undone since) of the last runs, oldest first
+    history: list[tuple[str | None, list[RoundRecord], bool, set[int]]] = field(
+        default_factory=list)
     interrupted: InterruptedRun | None = None  # the last run was cut off (killed) mid-way
     open_decision: Task | None = None  # the next task, when it is a decision (a later one
                                        # waits until a run reaches it, as on the command line)
@@ -64,7 +67,8 @@ def inspect_folder(path: Path) -> FolderInfo:
         run = read_run(ws.run_dir(run_id))
         rounds = read_rounds(ws.run_dir(run_id))
         is_ai = bool(run.is_ai and run.engine != "demo") if run else True
-        info.history.append((run.started_at if run else None, rounds, is_ai))
+        info.history.append((run.started_at if run else None, rounds, is_ai,
+                             undone_rounds(ws.run_dir(run_id))))
     if info.has_board:
         try:
             board = Board.load(ws.board_path)

@@ -19,6 +19,18 @@ def tr(text: str, n: int = -1) -> str:
     return QCoreApplication.translate(MODULE_CONTEXT, text, None, n)
 
 
+def clock_time(stamp: str | None) -> str:
+    """An event's time as the person reads it: "14:05" today, else "2026-11-30 14:05"."""
+    from datetime import datetime
+
+    try:
+        when = datetime.fromisoformat(stamp).astimezone()
+    except (TypeError, ValueError):
+        return ""
+    today = datetime.now().astimezone().date()
+    return when.strftime("%H:%M" if when.date() == today else "%Y-%m-%d %H:%M")
+
+
 def short(text: str, limit: int = 80) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
