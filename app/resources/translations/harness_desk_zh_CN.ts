@@ -260,6 +260,26 @@
         <translation>被你停止</translation>
     </message>
     <message>
+        <source>Cut off when the app closed</source>
+        <translation>应用关闭时被中断</translation>
+    </message>
+    <message>
+        <source>It finished %n task(s): %1.</source>
+        <translation>它完成了 %n 个任务：%1。</translation>
+    </message>
+    <message>
+        <source>It changed %n file(s): %1.</source>
+        <translation>它改动了 %n 个文件：%1。</translation>
+    </message>
+    <message>
+        <source>It had not finished anything yet.</source>
+        <translation>它还没有完成任何事。</translation>
+    </message>
+    <message>
+        <source>Press Continue to carry on from there.</source>
+        <translation>按“继续”从那里接着做。</translation>
+    </message>
+    <message>
         <source>No files changed</source>
         <translation>没有改动文件</translation>
     </message>
@@ -324,16 +344,52 @@
         <translation>任务“%1”在清单里仍然是勾选的；如果想让它重做，请取消勾选。</translation>
     </message>
     <message>
+        <source>put back %1 as before the round</source>
+        <translation>把 %1 恢复成这一轮之前的样子</translation>
+    </message>
+    <message>
+        <source>deleted %1, which the round had created</source>
+        <translation>删除了这一轮新建的 %1</translation>
+    </message>
+    <message>
+        <source>kept both versions of %1, because you had changed it</source>
+        <translation>保留了 %1 的两个版本，因为你改过它</translation>
+    </message>
+    <message>
         <source>Undo of round %1 put nothing back.</source>
         <translation>撤销第 %1 轮：没有恢复任何文件。</translation>
     </message>
     <message>
-        <source>Undid round %1: %n file(s) put back.</source>
-        <translation>已撤销第 %1 轮：恢复了 %n 个文件。</translation>
+        <source>Undid round %1: %2.</source>
+        <translation>已撤销第 %1 轮：%2。</translation>
     </message>
     <message>
-        <source>%n file(s) kept in both versions, because you had changed them.</source>
-        <translation>有 %n 个文件你改过，所以两个版本都保留了。</translation>
+        <source>You undid this round: %1.</source>
+        <translation>你撤销了这一轮：%1。</translation>
+    </message>
+    <message>
+        <source>Round %1 of the run started %2: “%3”.</source>
+        <translation>%2 开始的那次运行的第 %1 轮：“%3”。</translation>
+    </message>
+    <message>
+        <source>Round %1: “%3”.</source>
+        <translation>第 %1 轮：“%3”。</translation>
+    </message>
+    <message>
+        <source>Puts back as they were before the round: %1.</source>
+        <translation>恢复成这一轮之前的样子：%1。</translation>
+    </message>
+    <message>
+        <source>Deletes, because the round created them: %1.</source>
+        <translation>删除，因为它们是这一轮新建的：%1。</translation>
+    </message>
+    <message>
+        <source>A file you changed yourself since is kept, with the earlier version saved beside it.</source>
+        <translation>之后你自己改过的文件会保留，之前的版本另存在它旁边。</translation>
+    </message>
+    <message>
+        <source>The task stays ticked; untick it if you want it done again.</source>
+        <translation>任务仍保持勾选；如果想让它重做，请取消勾选。</translation>
     </message>
 </context>
 <context>
@@ -1002,20 +1058,16 @@
         <translation>文字内容没有变化（只是文件的字节变了，例如换行符）。</translation>
     </message>
     <message>
-        <source>Undo this round?</source>
-        <translation>要撤销这一轮吗？</translation>
-    </message>
-    <message>
-        <source>The files round %1 changed go back to how they were before it. A file you changed yourself since is kept, with the earlier version saved beside it.</source>
-        <translation>第 %1 轮改动的文件会恢复成这一轮之前的样子。之后你自己改过的文件会保留，之前的版本另存在旁边。</translation>
-    </message>
-    <message>
-        <source>Put the files back</source>
-        <translation>恢复这些文件</translation>
-    </message>
-    <message>
         <source>Undone</source>
         <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>Undo round %1?</source>
+        <translation>撤销第 %1 轮？</translation>
+    </message>
+    <message>
+        <source>Undo round %1</source>
+        <translation>撤销第 %1 轮</translation>
     </message>
     <message>
         <source>Nothing was put back: %1</source>
@@ -1249,6 +1301,10 @@
         <translation>AI 引擎设置…</translation>
     </message>
     <message>
+        <source>Round %1 undone</source>
+        <translation>第 %1 轮已撤销</translation>
+    </message>
+    <message>
         <source>A run is going</source>
         <translation>正在运行</translation>
     </message>
@@ -1279,8 +1335,16 @@
         <translation>打开这一轮：它做了什么、每个文件前后的对比，以及撤销</translation>
     </message>
     <message>
+        <source>Undone: its changes were taken back</source>
+        <translation>已撤销：它的改动已收回</translation>
+    </message>
+    <message>
         <source>Round %1</source>
         <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Had changed: %1</source>
+        <translation>曾改动：%1</translation>
     </message>
     <message>
         <source>Press Enter to open it</source>
@@ -1460,6 +1524,10 @@
         <translation>另一个窗口或终端正在处理这个文件夹，请等它结束。</translation>
     </message>
     <message>
+        <source>The last run was interrupted</source>
+        <translation>上次运行被中断了</translation>
+    </message>
+    <message>
         <source>Ready</source>
         <translation>准备就绪</translation>
     </message>
@@ -1633,12 +1701,12 @@
         <translation>新的语言会在下次打开 Harness Desk 时生效。</translation>
     </message>
     <message>
-        <source>Harness Desk needs your decision</source>
-        <translation>Harness Desk 需要你来决定</translation>
+        <source>Your decision is needed: %1</source>
+        <translation>需要你来决定：%1</translation>
     </message>
     <message>
-        <source>The AI needs a decision from you: %1</source>
-        <translation>AI 需要你做一个决定：%1</translation>
+        <source>Harness Desk needs your decision</source>
+        <translation>Harness Desk 需要你来决定</translation>
     </message>
     <message>
         <source>The AI needs a decision from you.</source>
