@@ -27,7 +27,8 @@ from app.core.events import (FileChanged, HumanNeeded, ModelReplied, NoticeSent,
 from app.core.live_text import LiveText
 from app.core.recorder import Listener, Recorder
 from app.core.redact import redact
-from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
+from app.core.records import (RoundRecord, RunInfo, continued_from, now_iso, read_rounds,
+                              read_run)
 from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, correction,
                               empty_question_message, empty_task_message, final_warning,
                               no_progress_question, no_tasks_message, nudge, progress_report,
@@ -101,11 +102,14 @@ class Harness:
         self.ws.require_runnable()
         self.ws.ensure_harness_dir()
         with self.ws.lock():
+            continues, offset = continued_from(
+                self.ws.run_ids(), lambda r: read_run(self.ws.run_files(r)))
             info = RunInfo(
                 run_id=self.ws.new_run_id(), workspace=str(self.ws.root.resolve()),
                 engine=self.engine.id, engine_label=self.engine.label, model=self.engine.model,
                 is_ai=self.engine.is_ai, limits=self.limits,
-                started_at=now_iso(), app_version=__version__)
+                started_at=now_iso(), app_version=__version__, continues=continues,
+                round_offset=offset)
             self.rec = self._start_records(info)
             self.caller = EngineCaller(self.engine, self.limits, self.rec, self.cancel)
             stop = RunStop("failed", "error", "The run stopped unexpectedly.")
@@ -114,7 +118,8 @@ class Harness:
                 self.rec.set_tasks(done, total)
                 self.rec.emit(RunStarted(engine=info.engine, engine_label=info.engine_label,
                                          model=info.model, is_ai=info.is_ai,
-                                         completed_tasks=done, total_tasks=total))
+                                         completed_tasks=done, total_tasks=total,
+                                         continues=continues, round_offset=offset))
                 self._rounds()
             except RunStop as s:
                 stop = s
@@ -167,7 +172,7 @@ class Harness:
     def _rounds(self) -> None:
         stalled = 0
         engine_failures = 0
-        round_no = 0
+        round_no = self.rec.info.round_offset  # numbered on after a decision: one story
         while True:
             board = Board.load(self.ws.board_path)  # re-read: the person may have edited it
             self.rec.set_tasks(*board.counts())
@@ -183,9 +188,10 @@ class Harness:
             if task.is_human:
                 raise RunStop("blocked_by_human", "human_decision_needed",
                               f"Your decision is needed: {task.question}")
-            if round_no >= self.limits.max_rounds:
-                raise RunStop("stopped", "max_rounds",
-                              f"Stopped after {round_no} rounds, the limit for one run.")
+            if round_no - self.rec.info.round_offset >= self.limits.max_rounds:
+                raise RunStop("stopped", "max_rounds", f"Stopped after "
+                              f"{round_no - self.rec.info.round_offset} rounds, the limit for "
+                              "one run.")
             if self.cancel.is_set():
                 raise RunStop("stopped", "stopped_by_user", "Stopped by you.")
             try:

@@ -99,6 +99,21 @@ class RunInfo(Record):
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float = 0.0
     app_version: str = ""
+    # The work goes on after a decision: this run continues `continues` (the run that stopped
+    # for it), and its rounds are numbered on from that run's, after `round_offset` rounds.
+    continues: str | None = None
+    round_offset: int = 0
+
+
+def continued_from(ws_run_ids: list[str], read) -> tuple[str | None, int]:
+    """(the run a new run continues, the rounds before it) when the latest run stopped for a
+    decision; else (None, 0). `read(run_id)` gives a run's RunInfo or None."""
+    if not ws_run_ids:
+        return None, 0
+    last = read(ws_run_ids[-1])
+    if last is None or last.state != "blocked_by_human":
+        return None, 0
+    return last.run_id, max(last.rounds, last.round_offset)
 
 
 class RoundRecord(Record):

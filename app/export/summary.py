@@ -158,11 +158,21 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
                         "app may have been closed or the computer stopped). This summary "
                         "shows what was recorded up to then.")
 
+    # The work before: runs this one carries on after a decision (one story, one numbering).
+    earlier = _earlier_in_work(ws, info)
+    where = {r.round: ws.run_files(i.run_id) for i in earlier
+             for r in read_rounds(ws.run_files(i.run_id))}
+    if earlier:
+        rounds = [r for i in earlier for r in read_rounds(ws.run_files(i.run_id))] + rounds
+        events = [e for i in earlier for e in read_events(ws.run_files(i.run_id))] + events
+        notes.append(f"This summary tells the whole piece of work: {len(earlier) + 1} runs, "
+                     "each carrying on after a decision of yours, with the rounds numbered "
+                     "on from one run to the next.")
     round_rows = [_round_row(r) for r in rounds]
     round_rows += _interrupted_rounds(events, {r.round for r in rounds})
     round_rows.sort(key=lambda r: r.round)
     for row in round_rows:
-        undone = read_undone(files, row.round)
+        undone = read_undone(where.get(row.round, files), row.round)
         if undone is not None:
             row.outcome, row.undone = f"{row.outcome}, then undone", undone_words(undone)
 
@@ -172,8 +182,8 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
 
     tasks = [_task_row(t, tries) for t in board_tasks]
     decisions = _decisions(board_tasks, events, rounds)
-    usage = info.usage
-    cost = info.cost_usd
+    usage = sum((i.usage for i in earlier), info.usage)
+    cost = info.cost_usd + sum(i.cost_usd for i in earlier)
     if not finished or (usage.total_tokens == 0 and rounds):
         # run.json totals lag behind when a run is killed; the rounds are the better count.
         summed = Usage()
@@ -195,6 +205,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
                      "default price, not the bill. Add the model to your prices.json to count "
                      "it exactly.")
     last_time = info.finished_at or _last_time(rounds, events)
+    started_at = earlier[0].started_at if earlier else info.started_at
     summary = RunSummary(
         title=title or "Run summary",
         workspace_name=ws.name,
@@ -203,9 +214,9 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
         engine_label=info.engine_label or info.engine,
         model=info.model,
         is_ai=info.is_ai,
-        started_at=info.started_at,
+        started_at=started_at,
         finished_at=info.finished_at if finished else None,
-        duration_s=_seconds_between(info.started_at, last_time),
+        duration_s=_seconds_between(started_at, last_time),
         finished=finished,
         state=info.state,
         ending=_ending(info, finished),
@@ -380,6 +391,21 @@ def _changed_files(rounds: list[RoundRow], events: list[Event]) -> list[ChangedF
         if isinstance(e, FileChanged) and e.path and e.path not in files:
             files[e.path] = ChangedFile(path=e.path)
     return list(files.values())
+
+
+def _earlier_in_work(ws: Workspace, info: RunInfo, limit: int = 100) -> list[RunInfo]:
+    """The runs `info` carries on after decisions, oldest first (none when it began the work)."""
+    out: list[RunInfo] = []
+    seen = {info.run_id}
+    ahead = info.continues
+    while ahead and ahead not in seen and len(out) < limit:
+        before = read_run(ws.run_files(ahead))
+        if before is None:
+            break
+        out.insert(0, before)
+        seen.add(ahead)
+        ahead = before.continues
+    return out
 
 
 def undone_words(record: UndoneRecord) -> str:

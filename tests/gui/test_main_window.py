@@ -79,7 +79,10 @@ def test_the_demo_runs_to_its_decision_is_answered_and_continues_to_done(qtbot, 
     assert (bar.value(), bar.maximum()) == (6, 6)
     assert len(window.cards.cards) == 6
     newest = window.cards.cards[0]
-    assert "Round 3" in newest.accessibleName() and "contact page" in newest.accessibleName()
+    # One story across the decision: the rounds number on (6, 5, 4 after 3, 2, 1), no divider
+    assert "Round 6" in newest.accessibleName() and "contact page" in newest.accessibleName()
+    assert [c.view.round for c in window.cards.cards] == [6, 5, 4, 3, 2, 1]
+    assert not window.cards.findChildren(type(window.run_panel.state_label), "runDivider")
     assert (folder / "drafts" / "homepage.md").is_file()
 
 

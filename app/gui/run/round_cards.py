@@ -201,7 +201,8 @@ class RoundCardList(QScrollArea):
         previous = None
         for started, views in runs:
             if views:
-                self.begin_run(previous)
+                if views[0].round == 1:  # numbers that go on continue the work before
+                    self.begin_run(previous)
                 for view in views:  # oldest first, so the newest lands on top
                     self.add(view)
                 previous = started

@@ -88,7 +88,8 @@ class RunFlow:
             self.cards.round_started(event.round, event.time)
         elif isinstance(event, ev.RoundFinished):
             if self._run_began is not None:  # the run's first round: it is now a run
-                self.cards.begin_run(self._last_run_started)
+                if event.round == 1:  # a run after a decision goes on with the same story
+                    self.cards.begin_run(self._last_run_started)
                 self._last_run_started, self._run_began = self._run_began, None
                 self.run_panel.export_button.setEnabled(True)
             self.cards.round_finished(event, self._run_is_ai)
