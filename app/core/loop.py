@@ -88,12 +88,14 @@ class Harness:
     this run's thread and must not block (see recorder.Listener); `cancel` is Stop."""
 
     def __init__(self, workspace: Workspace, engine: Engine, limits: Limits | None = None,
-                 listeners: list[Listener] | None = None, cancel: threading.Event | None = None):
+                 listeners: list[Listener] | None = None, cancel: threading.Event | None = None,
+                 paused: threading.Event | None = None):
         self.ws = workspace
         self.engine = engine
         self.limits = limits or Limits()
         self.listeners = listeners or []
         self.cancel = cancel or threading.Event()
+        self.paused = paused or threading.Event()  # set: wait before the next step (no cost)
         self.rounds_on_task: dict[str, int] = {}
         self.reached_ai = False  # a model turn came back in this run
 
@@ -273,6 +275,10 @@ class Harness:
         corrected = False
         warned: set[str] = set()   # the stall notice and final warning go out once each
         for step in range(1, max_steps + 1):
+            held = time.monotonic()
+            while self.paused.is_set() and not self.cancel.is_set():  # the person is asked
+                self.cancel.wait(0.05)
+            deadline += time.monotonic() - held  # a pause is not the round's time
             if self.cancel.is_set():
                 st.result = "cancelled"
                 return

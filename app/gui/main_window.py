@@ -305,16 +305,23 @@ class MainWindow(FolderFlow, RunFlow, SettingsFlow, QMainWindow):
         event.ignore()
         if self._close_after_stop:
             return
-        if self._ask_to_stop_and_close():
-            self._close_after_stop = True
-            self.stop_run()
+        # The run waits at its next step while the question is open: no work, no cost.
+        runner.pause()
+        stop = False
+        try:
+            stop = self._ask_to_stop_and_close()
+        finally:
+            if stop:
+                self._close_after_stop = True
+                self.stop_run()
+            runner.resume()  # after a stop the run ends at once, before any further step
 
     def _ask_to_stop_and_close(self) -> bool:
         from PySide6.QtWidgets import QMessageBox
 
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("A run is going"),
-                          self.tr("The AI is still working. Stop it and close? It stops after "
-                                  "the current step, and nothing is left half-written."),
+                          self.tr("The AI is waiting before its next step while you choose. "
+                                  "Stop it and close? Nothing is left half-written."),
                           QMessageBox.StandardButton.NoButton, self)
         stop = box.addButton(self.tr("Stop and close"), QMessageBox.ButtonRole.AcceptRole)
         keep = box.addButton(self.tr("Keep working"), QMessageBox.ButtonRole.RejectRole)

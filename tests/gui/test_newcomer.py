@@ -198,3 +198,39 @@ def test_after_a_kill_the_window_says_the_run_was_interrupted_and_offers_continu
     with qtbot.waitSignal(window.run_ended, timeout=60_000) as ended:
         panel.primary.click()
     assert ended.args[0].state == "blocked_by_human"  # it carried on to the decision
+
+
+# -- 10. "Stop it and close?" holds the run while it asks --------------------------------
+
+def test_the_run_waits_at_its_next_step_while_stop_and_close_is_asked(qtbot, window, tmp_path,
+                                                                     monkeypatch):
+    import time
+
+    from PySide6.QtWidgets import QApplication
+
+    from tests.gui.helpers import demo_copy
+
+    window.demo_delay = 0.05
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    window.run_panel.primary.click()
+    qtbot.waitUntil(lambda: window.run_panel.steps_bar.value() >= 1, timeout=10_000)
+    events = next((folder / ".harness" / "runs").iterdir()) / "events.jsonl"
+    seen = {}
+
+    def ask():  # the person reads the question for two seconds, then keeps working
+        time.sleep(0.3)  # the step under way may finish
+        seen["before"] = events.read_text(encoding="utf-8").count('"step_started"')
+        end = time.monotonic() + 2.0
+        while time.monotonic() < end:
+            QApplication.processEvents()
+            time.sleep(0.02)
+        seen["after"] = events.read_text(encoding="utf-8").count('"step_started"')
+        return False
+
+    monkeypatch.setattr(window, "_ask_to_stop_and_close", ask)
+    window.close()
+    assert seen["after"] == seen["before"]  # not one more step (nor cost) while asking
+    assert window.isVisible() and window.runner.running and not window.runner.stopping
+    qtbot.waitUntil(lambda: events.read_text(encoding="utf-8").count('"step_started"')
+                    > seen["after"], timeout=10_000)  # and it carries on after "Keep working"
