@@ -75,6 +75,7 @@ class MainWindow(FolderFlow, RunFlow, SettingsFlow, QMainWindow):
 
         self.finish_building()
         self.settings = settings
+        self.scheme.set_mode(settings.look)
         self._restore_layout(settings)
         self.picker.select(settings.engine, {k: v.model for k, v in settings.engines.items()})
         if self.workspace is None:
@@ -141,7 +142,7 @@ class MainWindow(FolderFlow, RunFlow, SettingsFlow, QMainWindow):
         from app.gui.look import icons, theme
 
         QApplication.setWindowIcon(icons.app_icon())
-        theme.follow_system_scheme(self)
+        self.scheme = theme.follow_system_scheme(self)
         self._show_folder_label()
         self._show_recent()
         from app.gui.background import run_in_background
@@ -174,6 +175,15 @@ class MainWindow(FolderFlow, RunFlow, SettingsFlow, QMainWindow):
             self.run_panel, ("running",)), "Ctrl+.", "stop")
         add(run_menu, self.tr("Answer the open &decision…"), lambda: self.show_decision(),
             "Ctrl+D", "decision")
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        self.about_action = add(help_menu, self.tr("&About Harness Desk…"), self.show_about)
+        self.about_action.setMenuRole(self.about_action.MenuRole.AboutRole)
+
+    def show_about(self) -> None:
+        from app.gui.settings.about_dialog import AboutDialog
+
+        self.about_dialog = AboutDialog(self)
+        self.about_dialog.open()
 
     def focus_new_task(self) -> None:
         """Put the cursor in "Add a task…" (Ctrl+N), when a folder is open."""

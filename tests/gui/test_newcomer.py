@@ -234,3 +234,48 @@ def test_the_run_waits_at_its_next_step_while_stop_and_close_is_asked(qtbot, win
     assert window.isVisible() and window.runner.running and not window.runner.stopping
     qtbot.waitUntil(lambda: events.read_text(encoding="utf-8").count('"step_started"')
                     > seen["after"], timeout=10_000)  # and it carries on after "Keep working"
+
+
+# -- 18. Help ▸ About: version, where data and keys live, the guides, reporting a problem ---
+
+def test_help_about_says_the_version_where_things_live_and_copies_a_problem_report(
+        qtbot, window, tmp_path):
+    from PySide6.QtGui import QGuiApplication
+
+    from app import __version__
+    from app.core.crash import crash_dir
+
+    menus = [a.text() for a in window.menuBar().actions()]
+    assert "&Help" in menus
+    crash_dir().mkdir(parents=True)
+    (crash_dir() / "crash-20260101-000000-1.txt").write_text(
+        "Traceback: boom\nkey sk-ant-api03-" + "x" * 40, encoding="utf-8")
+    window.about_action.trigger()
+    dialog = window.about_dialog
+    qtbot.waitUntil(dialog.isVisible, timeout=5000)
+    texts = " ".join(w.text() for w in dialog.findChildren(type(dialog.copied)))
+    assert __version__ in texts
+    assert str(tmp_path / "config") in dialog.places.text()  # the settings folder
+    assert "keychain" in dialog.places.text()
+    assert dialog.docs_button is not None and dialog.docs_button.isEnabled()
+    dialog.copy_details.click()
+    copied = QGuiApplication.clipboard().text()
+    assert __version__ in copied and "Traceback: boom" in copied
+    assert "sk-ant-api03-xxxx" not in copied  # redacted
+    assert dialog.copied.isVisible()
+
+
+def test_the_look_is_a_setting_system_light_or_dark_that_applies_at_once(qtbot, window):
+    from app.gui.look import theme
+
+    window.open_settings()
+    dialog = window.settings_dialog
+    assert [dialog.look.itemData(i) for i in range(dialog.look.count())] == [
+        "system", "light", "dark"]
+    dialog.look.setCurrentIndex(dialog.look.findData("dark"))
+    dialog.accept()
+    assert window.settings.look == "dark" and theme.is_dark()
+    window.open_settings()
+    window.settings_dialog.look.setCurrentIndex(window.settings_dialog.look.findData("light"))
+    window.settings_dialog.accept()
+    assert window.settings.look == "light" and not theme.is_dark()

@@ -84,7 +84,8 @@ class SettingsFlow:
             return
         self.settings = self.settings.model_copy(update={
             "limits": chosen.limits, "demo_delay_s": chosen.demo_delay_s,
-            "language": chosen.language})
+            "language": chosen.language, "look": chosen.look})
+        self.scheme.set_mode(chosen.look)  # the look changes at once
         self._save_settings()
 
     def _on_language_chosen(self, language: str) -> None:

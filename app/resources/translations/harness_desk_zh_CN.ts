@@ -393,6 +393,53 @@
     </message>
 </context>
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About Harness Desk</source>
+        <translation>关于 Harness Desk</translation>
+    </message>
+    <message>
+        <source>Put an AI to work on a folder of your own files, and stay in control: every change can be undone.</source>
+        <translation>让 AI 处理你自己文件夹里的文件，一切由你掌控：每一处改动都可以撤销。</translation>
+    </message>
+    <message>
+        <source>Your settings: %1</source>
+        <translation>你的设置：%1</translation>
+    </message>
+    <message>
+        <source>Demo copies: %1</source>
+        <translation>演示副本：%1</translation>
+    </message>
+    <message>
+        <source>API keys: in your system&apos;s keychain (service “harness-desk”), never in a file.</source>
+        <translation>API 密钥：保存在系统钥匙串中（服务名“harness-desk”），从不写入文件。</translation>
+    </message>
+    <message>
+        <source>Each folder&apos;s runs, evidence and undo: in its .harness folder.</source>
+        <translation>每个文件夹的运行记录、证据和撤销信息：在它的 .harness 文件夹里。</translation>
+    </message>
+    <message>
+        <source>Open the guides</source>
+        <translation>打开使用指南</translation>
+    </message>
+    <message>
+        <source>Something went wrong? Open the crash reports folder, copy the details, and paste them into your message to whoever helps you. Keys and secrets are left out.</source>
+        <translation>出问题了？打开崩溃报告文件夹，复制详细信息，粘贴到你发给帮你的人的消息里。密钥和机密信息不会包含在内。</translation>
+    </message>
+    <message>
+        <source>Open the crash reports folder</source>
+        <translation>打开崩溃报告文件夹</translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation>复制详情</translation>
+    </message>
+    <message>
+        <source>Copied. Paste it into your message.</source>
+        <translation>已复制。请粘贴到你的消息里。</translation>
+    </message>
+</context>
+<context>
     <name>BoardFile</name>
     <message>
         <source>That task was changed in another program, so your change was not saved. The list now shows %1 as it is.</source>
@@ -1293,6 +1340,14 @@
         <translation>回答待定的决定(&amp;D)…</translation>
     </message>
     <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Harness Desk…</source>
+        <translation>关于 Harness Desk(&amp;A)…</translation>
+    </message>
+    <message>
         <source>Your settings could not be saved: %1</source>
         <translation>你的设置没能保存：%1</translation>
     </message>
@@ -1309,8 +1364,8 @@
         <translation>正在运行</translation>
     </message>
     <message>
-        <source>The AI is still working. Stop it and close? It stops after the current step, and nothing is left half-written.</source>
-        <translation>AI 还在工作。要停止并关闭吗？它会在当前这一步结束后停下，不会留下写了一半的文件。</translation>
+        <source>The AI is waiting before its next step while you choose. Stop it and close? Nothing is left half-written.</source>
+        <translation>在你做出选择之前，AI 会停在下一步之前等待。要停止并关闭吗？不会留下写了一半的内容。</translation>
     </message>
     <message>
         <source>Stop and close</source>
@@ -1618,8 +1673,28 @@
         <translation>每次运行的预算</translation>
     </message>
     <message>
-        <source>Demo and language</source>
-        <translation>演示与语言</translation>
+        <source>Demo, language and look</source>
+        <translation>演示、语言和外观</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Light or dark, or as the system is set. It changes as soon as you save.</source>
+        <translation>浅色或深色，或跟随系统设置。保存后立即生效。</translation>
+    </message>
+    <message>
+        <source>Look</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>L&amp;ook</source>
+        <translation>外观(&amp;O)</translation>
     </message>
     <message>
         <source>Fast</source>
