@@ -304,6 +304,20 @@ class MainWindow(FolderFlow, RunFlow, SettingsFlow, QMainWindow):
                                       " ".join(undo_report_sentences(report)))
         self.history.refresh_cards()
 
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        """Enter presses the focused button, as Space does (Qt's buttons outside a dialog
+        leave Enter to their window)."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QAbstractButton
+
+        focused = QApplication.focusWidget()
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and \
+                isinstance(focused, QAbstractButton) and focused.isEnabled() and \
+                focused.window() is self:
+            focused.animateClick()
+            return
+        super().keyPressEvent(event)
+
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         runner = getattr(self, "runner", None)  # none yet if closed before it was built

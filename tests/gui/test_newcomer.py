@@ -279,3 +279,25 @@ def test_the_look_is_a_setting_system_light_or_dark_that_applies_at_once(qtbot, 
     window.settings_dialog.look.setCurrentIndex(window.settings_dialog.look.findData("light"))
     window.settings_dialog.accept()
     assert window.settings.look == "light" and not theme.is_dark()
+
+
+# -- 12. Enter on a focused button does what Space does ------------------------------------
+
+def test_enter_on_a_focused_button_of_the_main_window_presses_it(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from tests.gui.helpers import demo_copy
+
+    open_in(qtbot, window, demo_copy(tmp_path))
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    button = window.run_panel.export_button
+    button.setEnabled(True)
+    button.setFocus()
+    qtbot.waitUntil(lambda: button.hasFocus(), timeout=5000)
+    with qtbot.waitSignal(button.clicked, timeout=5000):
+        qtbot.keyClick(button, Qt.Key.Key_Return)
+    window.primary_action.setEnabled(True)
+    window.run_panel.primary.setFocus()
+    with qtbot.waitSignal(window.run_ended, timeout=60_000):
+        qtbot.keyClick(window.run_panel.primary, Qt.Key.Key_Enter)
