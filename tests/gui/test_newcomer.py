@@ -301,3 +301,20 @@ def test_enter_on_a_focused_button_of_the_main_window_presses_it(qtbot, window, 
     window.run_panel.primary.setFocus()
     with qtbot.waitSignal(window.run_ended, timeout=60_000):
         qtbot.keyClick(window.run_panel.primary, Qt.Key.Key_Enter)
+
+
+# -- 16. "Done when" says which task it belongs to ----------------------------------------
+
+def test_the_details_box_names_the_task_it_belongs_to(qtbot, window, tmp_path):
+    folder = board_in(tmp_path, "- [ ] Write the guest list\n  - Done when: guests.md exists\n"
+                                "- [ ] Book the hall\n")
+    open_in(qtbot, window, folder)
+    board = window.board_view
+    qtbot.waitUntil(lambda: board.model.rowCount() == 2, timeout=5000)
+    details = board._details
+    assert details.title.text() == "Select a task in the list to see its details here."
+    board.list_view.setCurrentIndex(board.model.index(0))
+    assert details.title.text() == "Details of the selected task: “Write the guest list”"
+    board.list_view.setCurrentIndex(board.model.index(1))
+    assert "Book the hall" in details.title.text()
+    assert details.isVisible() and details.frameShape() != details.Shape.NoFrame

@@ -74,7 +74,8 @@ class BoardView(QWidget):
         layout.addLayout(self._stack, 1)
         layout.addWidget(self._undo_bar)
         layout.addWidget(self._add)
-        layout.addWidget(self._details)
+        layout.addSpacing(6)
+        layout.addWidget(self._details)  # framed and titled: the selected task's, not a new one
         self._make_actions()
 
         self._model.task_checked.connect(self._on_task_checked)

@@ -1834,6 +1834,14 @@
         <source>The answers you want to choose from, one per line.</source>
         <translation>你想从中挑选的答案，每行一个。</translation>
     </message>
+    <message>
+        <source>Details of the selected task: “%1”</source>
+        <translation>所选任务的详情：“%1”</translation>
+    </message>
+    <message>
+        <source>Select a task in the list to see its details here.</source>
+        <translation>在列表中选择一个任务，这里会显示它的详情。</translation>
+    </message>
 </context>
 <context>
     <name>TaskItemDelegate</name>
