@@ -122,7 +122,7 @@ def main() -> int:
         return hand_back(args.json, items)
     with tempfile.TemporaryDirectory(prefix="hd-bench-rss-") as tmp:
         folder = Path(tmp) / "Bakery"
-        shutil.copytree(REPO / "app" / "resources" / "demo-workspace", folder)
+        shutil.copytree(REPO / "resources" / "demo-workspace", folder)
         env = dict(os.environ, HARNESS_DESK_CONFIG_DIR=str(Path(tmp) / "config"),
                    PYTHONPATH=str(REPO))
         env.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -96,7 +96,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="harness-desk-bench-") as tmp:
         folder = Path(tmp) / "Bakery"
-        shutil.copytree(REPO / "app" / "resources" / "demo-workspace", folder)
+        shutil.copytree(REPO / "resources" / "demo-workspace", folder)
         path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
         env = dict(os.environ, PYTHONPATH=path, HARNESS_DESK_CONFIG_DIR=str(Path(tmp) / "c"))
         env.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -30,7 +30,7 @@ except ImportError:
 HERE = Path(__file__).resolve().parent.parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))  # bench.common, when run as a script
-DEMO_WORKSPACE = HERE / "app" / "resources" / "demo-workspace"
+DEMO_WORKSPACE = HERE / "resources" / "demo-workspace"
 PYDANTIC_FLOOR = ("from pydantic import BaseModel\n"
                   "class Usage(BaseModel):\n    tokens: int = 0\n"
                   "class Status(BaseModel):\n    state: str = 'idle'\n    usage: Usage = Usage()\n"

@@ -33,7 +33,7 @@ def one_run(app, tmp: Path) -> tuple[list[float], int, float]:
     from app.gui.main_window import MainWindow
 
     folder = tmp / f"Bakery {time.monotonic_ns()}"
-    shutil.copytree(REPO / "app" / "resources" / "demo-workspace", folder)
+    shutil.copytree(REPO / "resources" / "demo-workspace", folder)
     window = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
     window.show()
     opened, ended, dialogs, events = [], [], [], []

@@ -7,7 +7,7 @@ full-width forms, Latin-1 and everyday symbols (€ ℃ → ① ■). The source
 `fonts-noto-cjk` and `unicode-data` packages: installed ones are used, otherwise both are
 fetched with `apt-get download` (nothing is installed). From the repository root:
 
-    python scripts/make_cjk_font.py    # writes app/resources/fonts/NotoSansCJKsc-Regular-Subset.otf
+    python scripts/make_cjk_font.py    # writes resources/fonts/NotoSansCJKsc-Regular-Subset.otf
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "app" / "resources" / "fonts" / "NotoSansCJKsc-Regular-Subset.otf"
+OUT = ROOT / "resources" / "fonts" / "NotoSansCJKsc-Regular-Subset.otf"
 FAMILY = "Noto Sans CJK SC"
 SYSTEM_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 SYSTEM_UNIHAN = Path("/usr/share/unicode/Unihan_OtherMappings.txt.bz2")

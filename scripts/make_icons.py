@@ -1,4 +1,4 @@
-"""Render app/resources/icons/harness-desk.svg to PNG, .ico (Windows) and .icns (macOS) icons.
+"""Render resources/icons/harness-desk.svg to PNG, .ico (Windows) and .icns (macOS) icons.
 
 Qt draws the SVG offscreen; the .ico and .icns are written here (both are plain containers
 of PNG images), so no image library is needed. Run from the repository root:
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ICONS = ROOT / "app" / "resources" / "icons"
+ICONS = ROOT / "resources" / "icons"
 SVG = ICONS / "harness-desk.svg"
 PNG_SIZES = [16, 24, 32, 48, 64, 128, 256, 512]
 ICO_SIZES = [16, 24, 32, 48, 64, 128, 256]

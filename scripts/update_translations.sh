@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/venv-python.sh
 [ -x "$VENV_PY" ] || VENV_PY="$(command -v python3)"
 BIN="$(dirname "$VENV_PY")"
-TS=app/resources/translations/harness_desk_zh_CN.ts
+TS=resources/translations/harness_desk_zh_CN.ts
 # Every module of the window, in its subpackages too (app/gui/board/, app/gui/run/, ...).
 mapfile -t SOURCES < <(find app/gui -name '*.py' -not -path '*/__pycache__/*' | LC_ALL=C sort)
 "$BIN/pyside6-lupdate" -locations none -no-obsolete "${SOURCES[@]}" -ts "$TS"

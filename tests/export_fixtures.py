@@ -168,7 +168,7 @@ def fixture_workspace(tmp: Path, chinese: bool = False) -> Path:
 # -- a real run with the Demo engine, through the CLI -------------------------------------
 
 REPO = Path(__file__).resolve().parents[1]
-DEMO_WORKSPACE = REPO / "app" / "resources" / "demo-workspace"
+DEMO_WORKSPACE = REPO / "resources" / "demo-workspace"
 
 
 def cli_env(config_dir: Path) -> dict[str, str]:

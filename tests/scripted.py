@@ -14,7 +14,7 @@ from app.core.workspace import Workspace
 from app.core.engine import Availability, Engine, EngineError
 
 REPO = Path(__file__).resolve().parent.parent
-DEMO = REPO / "app" / "resources" / "demo-workspace"
+DEMO = REPO / "resources" / "demo-workspace"
 
 # A script item: a turn, an error to raise, or a function of the messages returning either.
 Item = Union[ModelTurn, EngineError, Callable[[list[Message]], Union[ModelTurn, EngineError]]]

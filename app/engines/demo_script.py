@@ -35,7 +35,7 @@ def plan_for(task: str, done_when: list[str], decisions: list[str], results: lis
     so every step must come out the same whatever later results add.
 
     The bakery scripts run only for the bundled boards' own tasks: the exact words of a task
-    in app/resources/demo-workspace/TASKS.md (or its Chinese twin, demo-workspace-zh), whose "Done when" still names the same file. Any
+    in resources/demo-workspace/TASKS.md (or its Chinese twin, demo-workspace-zh), whose "Done when" still names the same file. Any
     other task, on any board, gets the generic plan, which writes only a new file under
     demo-output/ and never a file the board names."""
     named = named_path(task, done_when)
@@ -107,7 +107,7 @@ def _contact_plan(target: str, decisions: list[str], seen: str) -> Plan:
             _done("Wrote the opening hours and contact page from the brief.", target)]
 
 
-# The bundled board's tasks, word for word as in app/resources/demo-workspace/TASKS.md, with the
+# The bundled board's tasks, word for word as in resources/demo-workspace/TASKS.md, with the
 # file each one's "Done when" names and its script. Change one there, change it here.
 BAKERY_TASKS: dict[str, tuple[str, Callable[[str, list[str], str], Plan]]] = {
     "Summarise the brief in five bullet points": ("notes/brief-summary.md", _brief_summary_plan),

@@ -54,7 +54,7 @@ def _contact_plan(target: str, decisions: list[str], seen: str) -> Plan:
             _done("根据项目简介写好了营业时间和联系方式页面。", target)]
 
 
-# The Chinese board's tasks, word for word as in app/resources/demo-workspace-zh/TASKS.md,
+# The Chinese board's tasks, word for word as in resources/demo-workspace-zh/TASKS.md,
 # with the file each one's "Done when" names and its script. Change one there, change it here.
 BAKERY_TASKS: dict[str, tuple[str, Callable[[str, list[str], str], Plan]]] = {
     "把项目简介归纳成五条要点": ("notes/brief-summary.md", _brief_summary_plan),

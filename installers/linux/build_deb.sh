@@ -6,7 +6,7 @@
 set -euo pipefail
 app=$(cd "$1" && pwd) version=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
-icons="$here/../../app/resources/icons"
+icons="$here/../../resources/icons"
 arch=$(dpkg --print-architecture)
 maintainer=${DEB_MAINTAINER:-"Harness Desk <packaging@harness-desk.invalid>"}
 

@@ -37,12 +37,14 @@ ArchitecturesInstallIn64BitMode=x64compatible
 MinVersion=10.0.17763
 OutputDir=..\..\dist
 OutputBaseFilename=HarnessDesk-{#AppVersion}-windows-x64-setup
-SetupIconFile=..\..\app\resources\icons\harness-desk.ico
+SetupIconFile=..\..\resources\icons\harness-desk.ico
 UninstallDisplayIcon={app}\{#AppExe}
 UninstallDisplayName={#AppName}
 Compression=lzma2/max
 SolidCompression=yes
 WizardStyle=modern
+; The language follows Windows; the "Select Setup Language" box shows only when neither matches.
+ShowLanguageDialog=auto
 CloseApplications=yes
 #ifdef Sign
 SignTool=signtool
@@ -50,10 +52,12 @@ SignedUninstaller=yes
 #endif
 
 [Languages]
+; Setup follows the Windows display language: Simplified Chinese on a Chinese Windows, else
+; English. ChineseSimplified.isl beside this script is our own translation of Default.isl
+; (Inno Setup ships none in the compiler we build with); it is listed after Default.isl so a
+; message it lacked would fall back to English instead of failing the build.
 Name: "english"; MessagesFile: "compiler:Default.isl"
-#if FileExists(AddBackslash(CompilerPath) + "Languages\ChineseSimplified.isl")
-Name: "chinesesimplified"; MessagesFile: "compiler:Languages\ChineseSimplified.isl"
-#endif
+Name: "chinesesimplified"; MessagesFile: "compiler:Default.isl,ChineseSimplified.isl"
 
 [Tasks]
 Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{cm:AdditionalIcons}"; Flags: unchecked

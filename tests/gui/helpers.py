@@ -10,7 +10,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 REPO = Path(__file__).resolve().parents[2]
-DEMO = REPO / "app" / "resources" / "demo-workspace"
+DEMO = REPO / "resources" / "demo-workspace"
 
 
 def demo_copy(tmp_path: Path, name: str = "Bakery") -> Path:

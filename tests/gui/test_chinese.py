@@ -23,7 +23,7 @@ from app.gui.main_window import MainWindow
 from tests.gui.helpers import open_in
 
 REPO = Path(__file__).resolve().parents[2]
-TS = REPO / "app" / "resources" / "translations" / "harness_desk_zh_CN.ts"
+TS = REPO / "resources" / "translations" / "harness_desk_zh_CN.ts"
 QM = TS.with_suffix(".qm")
 TOOLS = Path(sys.executable).parent
 

@@ -8,7 +8,7 @@ import struct
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-ICONS = REPO / "app" / "resources" / "icons"
+ICONS = REPO / "resources" / "icons"
 ISS = REPO / "installers" / "windows" / "harness-desk.iss"
 PNG = b"\x89PNG\r\n\x1a\n"
 

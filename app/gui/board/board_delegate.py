@@ -15,7 +15,7 @@ _TAG_GAP = 12   # between the task's text and the tag on the right
 
 def diamond_icon(color: QColor, filled: bool, size: int = 16) -> QIcon:
     """The HUMAN mark: an outlined diamond for an open decision, a filled one once decided
-    (the SVG in app/resources/icons, drawn at each pixel size so it stays crisp)."""
+    (the SVG in resources/icons, drawn at each pixel size so it stays crisp)."""
     from app.gui.look import icons
 
     return icons.tinted("decision-done" if filled else "decision", color)

@@ -1,4 +1,4 @@
-"""The window's icons: SVGs in app/resources/icons, drawn in the palette's text colour.
+"""The window's icons: SVGs in resources/icons, drawn in the palette's text colour.
 
 Each SVG strokes and fills with `currentColor`; `icon(name)` swaps in the palette's colour and
 renders every size a screen may ask for at its own pixel size, so icons are crisp at any scale

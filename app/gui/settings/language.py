@@ -1,6 +1,6 @@
 """The window's language: English or Simplified Chinese, from --lang, Settings or the system.
 
-Our own strings come from app/resources/translations/harness_desk_<lang>.qm; Qt's standard
+Our own strings come from resources/translations/harness_desk_<lang>.qm; Qt's standard
 dialogs (file pickers, message box buttons) from Qt's own qtbase_<lang>.qm shipped with PySide6.
 The choice is read before the first window is built, so nothing is ever shown in two languages.
 """
