@@ -48,7 +48,7 @@ def build_history(workspace_root: Path | str) -> HistorySummary:
     if not run_ids:
         raise NoRunToExport(f"There is no recorded run in {ws.root} yet; run the tasks first, "
                             "then export.")
-    runs = [build_summary(ws.root, run_id) for run_id in run_ids]
+    runs = [build_summary(ws.root, run_id, whole_work=False) for run_id in run_ids]
     usage = Usage()
     for run in runs:
         usage = usage + run.usage

@@ -121,8 +121,11 @@ class RunSummary(BaseModel):
 
 # -- building -------------------------------------------------------------------------------
 
-def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunSummary:
-    """Everything the document shows, read from disk. Raises NoRunToExport with a plain sentence."""
+def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
+                  whole_work: bool = True) -> RunSummary:
+    """Everything the document shows, read from disk. Raises NoRunToExport with a plain sentence.
+    `whole_work`: a run that carries on after a decision includes the runs before it (one
+    story); the all-runs history takes each run on its own."""
     ws = Workspace(workspace_root)
     ws.require(need_board=False)
     if run_id is None:
@@ -159,7 +162,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
                         "shows what was recorded up to then.")
 
     # The work before: runs this one carries on after a decision (one story, one numbering).
-    earlier = _earlier_in_work(ws, info)
+    earlier = _earlier_in_work(ws, info) if whole_work else []
     where = {r.round: ws.run_files(i.run_id) for i in earlier
              for r in read_rounds(ws.run_files(i.run_id))}
     if earlier:
@@ -221,7 +224,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
         state=info.state,
         ending=_ending(info, finished),
         message=info.message,
-        rounds_count=max(len(round_rows), info.rounds),
+        rounds_count=max(len(round_rows), info.rounds - (0 if earlier else info.round_offset)),
         tasks_done=done,
         tasks_total=total,
         usage=usage,

@@ -297,20 +297,21 @@ def test_undo_never_overwrites_a_file_the_person_changed_after_the_round(cli, bl
     assert cli("decide", ws, "--answer", "trust").code == 0
     options_before = (ws / "notes" / "homepage-options.md").read_bytes()
     assert cli("run", ws, "--engine", "demo").code == DONE
-    # Rosie edits a file round 1 rewrote and a file round 2 created.
+    # Rosie edits a file round 4 rewrote and a file round 5 created (the second run's first
+    # two rounds: numbered on after the decision).
     mine = (ws / "notes" / "homepage-options.md").read_bytes() + "Rosie: agreed.\n".encode()
     (ws / "notes" / "homepage-options.md").write_bytes(mine)
     homepage = (ws / "drafts" / "homepage.md").read_bytes() + "Rosie's line.\n".encode()
     (ws / "drafts" / "homepage.md").write_bytes(homepage)
 
-    one = cli("undo", ws, "--round", "1")
+    one = cli("undo", ws, "--round", "4")
     assert one.code == 0, one
     assert (ws / "notes" / "homepage-options.md").read_bytes() == mine
-    saved = [p for p in (ws / "notes").iterdir() if "before round 1" in p.name]
+    saved = [p for p in (ws / "notes").iterdir() if "before round 4" in p.name]
     assert len(saved) == 1 and saved[0].read_bytes() == options_before, saved
     assert "homepage-options.md" in one.out
 
-    two = cli("undo", ws, "--round", "2")
+    two = cli("undo", ws, "--round", "5")
     assert two.code == 0, two
     assert (ws / "drafts" / "homepage.md").read_bytes() == homepage
     assert "Kept drafts/homepage.md" in two.out
@@ -322,7 +323,7 @@ def test_undo_summary_does_not_call_a_kept_file_already_as_before(cli, blocked):
     assert cli("run", ws, "--engine", "demo").code == DONE
     with open(ws / "drafts" / "homepage.md", "ab") as fh:
         fh.write(b"Rosie's line.\n")
-    res = cli("undo", ws, "--round", "2")
+    res = cli("undo", ws, "--round", "5")
     assert res.code == 0, res
     assert "already as before" not in res.out, res
 
