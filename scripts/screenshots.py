@@ -96,9 +96,7 @@ def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
 
     ended: list = []
     window.run_ended.connect(ended.append)
-    dialog.recommended_button.click()
-    wait(app, lambda: dialog.pages.currentIndex() == 1, 10)
-    dialog.continue_button.click()
+    dialog.recommended_button.click()  # answering carries on at once
     wait(app, lambda: bool(ended), 60)
     wait(app, lambda: False, 0.8)
     save(window.grab(), out / "done.png")

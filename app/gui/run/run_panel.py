@@ -330,6 +330,7 @@ class RunPanel(QWidget):
         self.show_state(self.tr("No task list yet"), self.tr(
             "Create the task list on the left, write what you want done, then press Run."))
         self.set_mode("no_board")
+        self.show_counts(0, 0)
 
     def show_result(self, state: str, exit_reason: str, message: str, task: str = "") -> str:
         """The end of a run in words; returns the headline (for announcements)."""
