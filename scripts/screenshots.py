@@ -111,7 +111,7 @@ def shoot_evidence_history_export(app, window, out: Path) -> bool:
     """evidence.png (a round card opened: the file before and after), history.png (an
     earlier run picked above the round cards), export.png (the export dialog)."""
     latest = window.cards.cards[0].view.run_id
-    card = next(c for c in window.cards.cards if c.view.run_id == latest and c.view.round == 1)
+    card = next(c for c in window.cards.cards if c.view.run_id == latest and c.view.round == 4)  # its first round, numbered on
     shown: list = []
     window.history.evidence_shown.connect(shown.append)
     card.opened.emit(card.view)
