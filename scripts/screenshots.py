@@ -97,8 +97,6 @@ def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
 
     ended: list = []
     window.run_ended.connect(ended.append)
-    dialog.recommended_button.click()
-    wait(app, lambda: dialog.pages.currentIndex() == 1, 10)
     # Careful mode on for the second run: it rewrites a note that was already there.
     saved: list = []
     approvals: list = []
@@ -106,7 +104,7 @@ def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
     window.careful.dialog_shown.connect(approvals.append)
     window.careful.switch.setChecked(True)
     wait(app, lambda: bool(saved), 10)
-    dialog.continue_button.click()
+    dialog.recommended_button.click()  # answering carries on at once
     wait(app, lambda: bool(approvals), 60)
     wait(app, lambda: False, 0.5)
     save(over(window, approvals[0]), out / "approval.png")
@@ -125,7 +123,7 @@ def shoot_evidence_history_export(app, window, out: Path) -> bool:
     """evidence.png (a round card opened: the file before and after), history.png (an
     earlier run picked above the round cards), export.png (the export dialog)."""
     latest = window.cards.cards[0].view.run_id
-    card = next(c for c in window.cards.cards if c.view.run_id == latest and c.view.round == 1)
+    card = next(c for c in window.cards.cards if c.view.run_id == latest and c.view.round == 4)  # its first round, numbered on
     shown: list = []
     window.history.evidence_shown.connect(shown.append)
     card.opened.emit(card.view)

@@ -54,9 +54,9 @@ def fresh_demo_copy():
     """A copy of the bundled demo workspace nobody has run or edited (never wiping one that
     was: a new copy is made beside it)."""
     from app.core.workspace import Workspace
-    from app.gui.folder.first_start import demo_copy
+    from app.gui.folder.first_start import TERMINAL_DEMO_FOLDER, demo_copy
 
-    return Workspace(demo_copy(fresh=True))
+    return Workspace(demo_copy(fresh=True, name=TERMINAL_DEMO_FOLDER))
 
 
 def terminal_demo(reason: str) -> int:

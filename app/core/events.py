@@ -51,6 +51,8 @@ class RunStarted(_Event):
     is_ai: bool = True
     completed_tasks: int = 0
     total_tasks: int = 0
+    continues: str | None = None  # the run this one carries on (after a decision)
+    round_offset: int = 0         # so its first round is round_offset + 1
 
 
 class RoundStarted(_Event):

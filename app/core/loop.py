@@ -29,7 +29,8 @@ from app.core.policies.approver import Approver
 from app.core.policies.gate import ChangeGate
 from app.core.recorder import Listener, Recorder
 from app.core.redact import redact
-from app.core.records import RoundRecord, RunInfo, now_iso, read_rounds
+from app.core.records import (RoundRecord, RunInfo, continued_from, now_iso, read_rounds,
+                              read_run)
 from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, correction,
                               empty_question_message, empty_task_message, final_warning,
                               never_used_tools, no_progress_question, no_tasks_message, nudge,
@@ -57,6 +58,12 @@ class RunResult:
     state: str
     exit_reason: str
     message: str
+    reached_ai: bool = True  # False: the engine never answered; no round or run was recorded
+
+
+# How a run ends when the engine cannot be reached at all (a bad key, no network, ...).
+ENGINE_STOPS = ("auth_failed", "quota_exhausted", "model_not_found", "engine_unreachable",
+                "engine_failures")
 
 
 @dataclass
@@ -76,6 +83,7 @@ class RoundState:
     changed: list[str] = field(default_factory=list)
     fatal: RunStop | None = None
     tool_steps: int = 0  # steps in which the AI used a tool
+    recorded: bool = True  # False: the engine never answered in this run, nothing changed
 
 
 class Harness:
@@ -86,14 +94,17 @@ class Harness:
 
     def __init__(self, workspace: Workspace, engine: Engine, limits: Limits | None = None,
                  listeners: list[Listener] | None = None, cancel: threading.Event | None = None,
-                 careful: bool = False, approver: Approver | None = None):
+                 careful: bool = False, approver: Approver | None = None,
+                 paused: threading.Event | None = None):
         self.ws = workspace
         self.careful, self.approver = careful, approver
         self.engine = engine
         self.limits = limits or Limits()
         self.listeners = listeners or []
         self.cancel = cancel or threading.Event()
+        self.paused = paused or threading.Event()  # set: wait before the next step (no cost)
         self.rounds_on_task: dict[str, int] = {}
+        self.reached_ai = False  # a model turn came back in this run
 
     # -- the run -------------------------------------------------------------------------
     def run(self) -> RunResult:
@@ -101,11 +112,14 @@ class Harness:
         self.ws.ensure_harness_dir()
         with self.ws.lock():
             self.ws.clean_stale_temps()  # what a kill mid-save left (issue 16)
+            continues, offset = continued_from(
+                self.ws.run_ids(), lambda r: read_run(self.ws.run_files(r)))
             info = RunInfo(
                 run_id=self.ws.new_run_id(), workspace=str(self.ws.root.resolve()),
                 engine=self.engine.id, engine_label=self.engine.label, model=self.engine.model,
                 is_ai=self.engine.is_ai, limits=self.limits,
-                started_at=now_iso(), app_version=__version__, careful=self.careful)
+                started_at=now_iso(), app_version=__version__, careful=self.careful,
+                continues=continues, round_offset=offset)
             self.rec = self._start_records(info)
             self.gate = ChangeGate(self.ws.root, self.ws.harness_dir, self.ws.board_path,
                                    self.rec.emit, info.run_id, careful=self.careful,
@@ -117,7 +131,8 @@ class Harness:
                 self.rec.set_tasks(done, total)
                 self.rec.emit(RunStarted(engine=info.engine, engine_label=info.engine_label,
                                          model=info.model, is_ai=info.is_ai,
-                                         completed_tasks=done, total_tasks=total))
+                                         completed_tasks=done, total_tasks=total,
+                                         continues=continues, round_offset=offset))
                 self._rounds()
             except RunStop as s:
                 stop = s
@@ -134,7 +149,13 @@ class Harness:
             finally:
                 # Runs on every way out, so status.json never claims a dead run is running.
                 self._finish(stop)
-            return RunResult(info.run_id, stop.state, stop.exit_reason, redact(stop.message))
+                # A start that never reached the AI is no run: status.json keeps why it failed.
+                never = (not self.reached_ai and self.rec.info.rounds == 0
+                         and stop.exit_reason in ENGINE_STOPS)
+                if never:
+                    shutil.rmtree(self.ws.run_dir(info.run_id), ignore_errors=True)
+            return RunResult(info.run_id, stop.state, stop.exit_reason, redact(stop.message),
+                             reached_ai=not never)
 
     def _start_records(self, info: RunInfo) -> Recorder:
         """The run's folder and first records, once the space to record its end is set
@@ -164,7 +185,7 @@ class Harness:
     def _rounds(self) -> None:
         stalled = 0
         engine_failures = 0
-        round_no = 0
+        round_no = self.rec.info.round_offset  # numbered on after a decision: one story
         while True:
             board = Board.load(self.ws.board_path)  # re-read: the person may have edited it
             self.rec.set_tasks(*board.counts())
@@ -180,9 +201,10 @@ class Harness:
             if task.is_human:
                 raise RunStop("blocked_by_human", "human_decision_needed",
                               f"Your decision is needed: {task.question}")
-            if round_no >= self.limits.max_rounds:
+            done_here = round_no - self.rec.info.round_offset
+            if done_here >= self.limits.max_rounds:
                 raise RunStop("stopped", "max_rounds",
-                              f"Stopped after {round_no} round{'' if round_no == 1 else 's'}, "
+                              f"Stopped after {done_here} round{'' if done_here == 1 else 's'}, "
                               "the limit for one run.")
             if self.cancel.is_set():
                 raise RunStop("stopped", "stopped_by_user", "Stopped by you.")
@@ -193,6 +215,7 @@ class Harness:
 
             round_no += 1
             state = self._round(board, task, round_no)
+            round_no -= not state.recorded  # the next attempt keeps the number
             progress = state.result == "completed" or bool(state.changed)
             if state.result != "engine_error":
                 stalled = 0 if progress else stalled + 1
@@ -259,7 +282,10 @@ class Harness:
             billed_usage, billed_cost = self.caller.drain_billed()  # failed attempts count too
             st.usage, st.cost = st.usage + billed_usage, st.cost + billed_cost
             st.changed = changes.finish()
-            self._record_round(st, st.changed)
+            st.recorded = (self.reached_ai or st.result != "engine_error" or bool(st.changed)
+                           or (st.fatal is not None and st.fatal.exit_reason not in ENGINE_STOPS))
+            if st.recorded:  # an attempt the engine never answered is not a round
+                self._record_round(st, st.changed)
         return st
 
     def _steps(self, st: RoundState, tools: ToolBox, messages: list[Message]) -> None:
@@ -271,6 +297,10 @@ class Harness:
         corrected = False
         warned: set[str] = set()   # the stall notice and final warning go out once each
         for step in range(1, max_steps + 1):
+            held = time.monotonic()
+            while self.paused.is_set() and not self.cancel.is_set():  # the person is asked
+                self.cancel.wait(0.05)
+            deadline += time.monotonic() - held  # a pause is not the round's time
             if self.cancel.is_set():
                 st.result = "cancelled"
                 return
@@ -351,6 +381,7 @@ class Harness:
         return text
 
     def _account(self, st: RoundState, turn: ModelTurn) -> None:
+        self.reached_ai = True
         cost = turn.cost_usd
         st.usage = st.usage + turn.usage
         st.cost += cost

@@ -26,6 +26,13 @@ def _verb(action: str) -> str:
     return "delete" if action == "delete" else "change"
 
 
+# A round's outcome in the words a person reads (the record keeps the machine's word).
+ROUND_WORDS = {"completed": "done", "needs_human": "asked for your decision",
+               "gave_up": "gave up", "step_limit": "ran out of steps",
+               "no_action": "stopped going round in circles", "timeout": "ran out of time",
+               "engine_error": "engine problem", "cancelled": "stopped by you"}
+
+
 def describe_event(event: Event) -> str | None:
     """The event's line, or None for the kinds a line-per-event view leaves out: the live
     view's own (step_started, model_text, tasks_counted, retry_resumed)."""
@@ -70,7 +77,8 @@ def describe_event(event: Event) -> str | None:
         return (f"  Waiting {e.seconds:.0f}s before trying again "
                 f"(attempt {e.attempt}): {_short(e.reason, 60)}")
     if isinstance(e, RoundFinished):
-        return (f"Round {e.round} ended: {e.result_state}"
+        outcome = ROUND_WORDS.get(e.result_state, e.result_state.replace("_", " "))
+        return (f"Round {e.round} ended: {outcome}"
                 + (f" — {_short(e.summary, 70)}" if e.summary else ""))
     if isinstance(e, PlanStarted):
         what = _short(e.goal) if e.goal else "what comes next"
@@ -79,6 +87,6 @@ def describe_event(event: Event) -> str | None:
         return f"Planning ended ({e.result}): {_short(e.message, 90)}"
     if isinstance(e, RunFinished):
         words = e.message or EXIT_REASON_WORDS.get(e.exit_reason, e.exit_reason)
-        return (f"Run ended ({e.state}): {words} "
+        return (f"Run ended: {words} "
                 f"{e.completed_tasks} of {e.total_tasks} tasks done")
     return None

@@ -101,6 +101,10 @@ class RunInfo(Record):
     cost_usd: float = 0.0
     app_version: str = ""
     careful: bool = False  # careful mode: the person's own files changed only with their yes
+    # The work goes on after a decision: this run continues `continues` (the run that stopped
+    # for it), and its rounds are numbered on from that run's, after `round_offset` rounds.
+    continues: str | None = None
+    round_offset: int = 0
 
 
 class Approval(Record):
@@ -112,6 +116,17 @@ class Approval(Record):
     answer: str          # allowed, allowed_for_task, edited, not_allowed, refused, waiting
     policy: str = ""
     reason: str = ""
+
+
+def continued_from(ws_run_ids: list[str], read) -> tuple[str | None, int]:
+    """(the run a new run continues, the rounds before it) when the latest run stopped for a
+    decision; else (None, 0). `read(run_id)` gives a run's RunInfo or None."""
+    if not ws_run_ids:
+        return None, 0
+    last = read(ws_run_ids[-1])
+    if last is None or last.state != "blocked_by_human":
+        return None, 0
+    return last.run_id, max(last.rounds, last.round_offset)
 
 
 class RoundRecord(Record):
@@ -185,3 +200,39 @@ def read_events(run: RunRecords) -> list["Event"]:
     from app.core.events import try_parse_event  # light commands never load the events
 
     return [e for e in map(try_parse_event, read_jsonl(_files(run).events)) if e is not None]
+
+
+class UndoneRecord(Record):
+    """undo/<round>.undone.json: the person undid this round; what that did, file by file."""
+
+    model_config = ConfigDict(extra="allow")
+
+    round: int
+    undone_at: str
+    restored: list[str] = Field(default_factory=list)   # put back as before the round
+    removed: list[str] = Field(default_factory=list)    # deleted: the round had created them
+    kept_both: list[tuple[str, str]] = Field(default_factory=list)
+    kept: list[str] = Field(default_factory=list)
+    failed: list[str] = Field(default_factory=list)
+
+
+def read_undone(run: RunRecords, round_no: int) -> UndoneRecord | None:
+    """The record of round `round_no`'s undo, or None when it was not undone (or unreadable)."""
+    path = _files(run).undone(round_no)
+    if not path.is_file():
+        return None
+    try:
+        return UndoneRecord.model_validate(read_json(path))
+    except (ValidationError, ValueError, OSError):
+        return None
+
+
+def undone_rounds(run: RunRecords) -> set[int]:
+    """The numbers of the run's rounds the person has undone."""
+    folder = _files(run).undo(0).parent
+    try:
+        names = [p.name for p in folder.iterdir()] if folder.is_dir() else []
+    except OSError:
+        return set()
+    return {int(n.split(".")[0]) for n in names
+            if n.endswith(".undone.json") and n.split(".")[0].isdigit()}

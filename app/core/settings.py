@@ -16,6 +16,7 @@ from app.core.files import atomic_write_json, read_json
 from app.core.places import APP_DIR_NAME, CONFIG_ENV, config_dir  # noqa: F401 (re-exported)
 
 LANGUAGES = ("system", "en", "zh_CN")  # the `language` setting's values
+LOOKS = ("system", "light", "dark")     # the `look` setting's values
 
 
 class Limits(Record):
@@ -105,7 +106,13 @@ class Settings(Record):
     demo_delay_s: float = Field(0.0, ge=0, le=10)
     recent_workspaces: list[str] = Field(default_factory=list)
     language: Literal["system", "en", "zh_CN"] = "system"  # "system": follow the system's
+    look: Literal["system", "light", "dark"] = "system"     # the window's light or dark look
     ui: dict = Field(default_factory=dict)
+
+    @field_validator("look", mode="before")
+    @classmethod
+    def _known_look(cls, value: object) -> object:
+        return value if value in LOOKS else "system"
 
     @field_validator("language", mode="before")
     @classmethod

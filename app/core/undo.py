@@ -353,7 +353,24 @@ def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> Un
         report = undo_manifest(ws.root, ws.harness_dir, ws.run_files(found).undo(round_no),
                                round_no, _later_versions(ws, runs, found, round_no))
     report.run_id = found
+    _remember_undone(ws.run_files(found).undone(round_no), report)
     record = next((r for r in read_rounds(ws.run_files(found)) if r.round == round_no), None)
     if record is not None and record.result_state == "completed":
         report.task_kept_checked = record.task
     return report
+
+
+def _remember_undone(path: Path, report: UndoReport) -> None:
+    """Keep what the undo did beside the round's record, so the card, the history and the
+    export can say the round was undone. A full disk loses only this note, not the undo."""
+    from app.core.records import UndoneRecord, now_iso
+
+    if not (report.restored or report.removed or report.kept_both):
+        return  # nothing was put back: the round stands as it was
+    record = UndoneRecord(round=report.round, undone_at=now_iso(), restored=report.restored,
+                          removed=report.removed, kept_both=report.kept_both, kept=report.kept,
+                          failed=report.failed)
+    try:
+        atomic_write_json(path, record.model_dump(mode="json"))
+    except OSError:
+        pass

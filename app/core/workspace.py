@@ -194,6 +194,10 @@ class RunFiles:
         """The undo manifest of round `round_no` (written before the round's first change)."""
         return self.dir / "undo" / f"{int(round_no)}.json"
 
+    def undone(self, round_no: int) -> Path:
+        """What undoing round `round_no` did, written when the person undid it."""
+        return self.dir / "undo" / f"{int(round_no)}.undone.json"
+
 
 class RunLock:
     """One run per workspace, held through OS file locks that die with the process.

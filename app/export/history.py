@@ -51,7 +51,7 @@ def build_history(workspace_root: Path | str) -> HistorySummary:
     if not run_ids:
         raise NoRunToExport(f"There is no recorded run in {ws.root} yet; run the tasks first, "
                             "then export.")
-    runs = [build_summary(ws.root, run_id) for run_id in run_ids]
+    runs = [build_summary(ws.root, run_id, whole_work=False) for run_id in run_ids]
     usage = Usage()
     for run in runs:
         usage = usage + run.usage
@@ -144,6 +144,8 @@ def render_history_markdown(h: HistorySummary) -> str:
                 out += [md_text(r.summary), ""]
             if r.changed:
                 out += ["Files changed: " + ", ".join(md_code(p) for p in r.changed), ""]
+            if r.undone:
+                out += [f"**{md_text(r.undone)}**", ""]
             if r.error:
                 out += [f"Error: {md_text(r.error)}", ""]
     out += ["---", "", f"Made by {md_cell(h.app)} on {format_time(h.generated_at)}.", ""]

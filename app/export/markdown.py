@@ -165,6 +165,8 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
             out += [md_text(r.summary), ""]
         if r.changed:
             out += ["Files changed: " + ", ".join(md_code(p) for p in r.changed), ""]
+        if r.undone:
+            out += [f"**{md_text(r.undone)}**", ""]
         if r.error:
             out += [f"Error: {md_text(r.error)}", ""]
 
@@ -174,7 +176,9 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
     out += ["## Changed files", ""]
     if s.changed_files:
         out += table(["File", "Changed in round"],
-                      [[md_code(f.path, in_table=True), ", ".join(map(str, f.rounds)) or "—"]
+                      [[md_code(f.path, in_table=True),
+                        ", ".join(f"{n} (undone)" if n in f.undone else str(n)
+                                  for n in f.rounds) or "—"]
                        for f in s.changed_files])
     else:
         out += ["No files were changed.", ""]

@@ -14,8 +14,8 @@ from app.core.conversation import Usage
 from app.engines.prices import price_known
 from app.core.errors import HarnessError
 from app.core.events import Event, FileChanged, HumanNeeded, RoundStarted, RunStarted
-from app.core.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, read_events, read_rounds,
-                              read_run, read_status)
+from app.core.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, UndoneRecord,
+                              read_events, read_rounds, read_run, read_status, read_undone)
 from app.core.redact import redact_obj
 from app.core.workspace import RunFiles, Workspace, pid_alive
 
@@ -80,11 +80,13 @@ class RoundRow(BaseModel):
     tokens: int = 0
     cost_usd: float = 0.0
     recorded: bool = True  # False: known only from events (the run stopped mid-round)
+    undone: str = ""       # the person undid the round afterwards: what that did, in words
 
 
 class ChangedFile(BaseModel):
     path: str
     rounds: list[int] = Field(default_factory=list)
+    undone: list[int] = Field(default_factory=list)  # of those rounds, the ones undone since
 
 
 class ApprovalRow(BaseModel):
@@ -130,8 +132,11 @@ class RunSummary(BaseModel):
 
 # -- building -------------------------------------------------------------------------------
 
-def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunSummary:
-    """Everything the document shows, read from disk. Raises NoRunToExport with a plain sentence."""
+def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
+                  whole_work: bool = True) -> RunSummary:
+    """Everything the document shows, read from disk. Raises NoRunToExport with a plain sentence.
+    `whole_work`: a run that carries on after a decision includes the runs before it (one
+    story); the all-runs history takes each run on its own."""
     ws = Workspace(workspace_root)
     ws.require(need_board=False)
     if run_id is None:
@@ -167,9 +172,23 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
                         "app may have been closed or the computer stopped). This summary "
                         "shows what was recorded up to then.")
 
+    # The work before: runs this one carries on after a decision (one story, one numbering).
+    earlier = _earlier_in_work(ws, info) if whole_work else []
+    where = {r.round: ws.run_files(i.run_id) for i in earlier
+             for r in read_rounds(ws.run_files(i.run_id))}
+    if earlier:
+        rounds = [r for i in earlier for r in read_rounds(ws.run_files(i.run_id))] + rounds
+        events = [e for i in earlier for e in read_events(ws.run_files(i.run_id))] + events
+        notes.append(f"This summary tells the whole piece of work: {len(earlier) + 1} runs, "
+                     "each carrying on after a decision of yours, with the rounds numbered "
+                     "on from one run to the next.")
     round_rows = [_round_row(r) for r in rounds]
     round_rows += _interrupted_rounds(events, {r.round for r in rounds})
     round_rows.sort(key=lambda r: r.round)
+    for row in round_rows:
+        undone = read_undone(where.get(row.round, files), row.round)
+        if undone is not None:
+            row.outcome, row.undone = f"{row.outcome}, then undone", undone_words(undone)
 
     tries: dict[str, int] = {}
     for r in round_rows:
@@ -177,8 +196,8 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
 
     tasks = [_task_row(t, tries) for t in board_tasks]
     decisions = _decisions(board_tasks, events, rounds)
-    usage = info.usage
-    cost = info.cost_usd
+    usage = sum((i.usage for i in earlier), info.usage)
+    cost = info.cost_usd + sum(i.cost_usd for i in earlier)
     if not finished or (usage.total_tokens == 0 and rounds):
         # run.json totals lag behind when a run is killed; the rounds are the better count.
         summed = Usage()
@@ -200,6 +219,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
                      "default price, not the bill. Add the model to your prices.json to count "
                      "it exactly.")
     last_time = info.finished_at or _last_time(rounds, events)
+    started_at = earlier[0].started_at if earlier else info.started_at
     summary = RunSummary(
         title=title or "Run summary",
         workspace_name=ws.name,
@@ -208,14 +228,14 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None) -> RunS
         engine_label=info.engine_label or info.engine,
         model=info.model,
         is_ai=info.is_ai,
-        started_at=info.started_at,
+        started_at=started_at,
         finished_at=info.finished_at if finished else None,
-        duration_s=_seconds_between(info.started_at, last_time),
+        duration_s=_seconds_between(started_at, last_time),
         finished=finished,
         state=info.state,
         ending=_ending(info, finished),
         message=info.message,
-        rounds_count=max(len(round_rows), info.rounds),
+        rounds_count=max(len(round_rows), info.rounds - (0 if earlier else info.round_offset)),
         tasks_done=done,
         tasks_total=total,
         usage=usage,
@@ -382,10 +402,42 @@ def _changed_files(rounds: list[RoundRow], events: list[Event]) -> list[ChangedF
             entry = files.setdefault(path, ChangedFile(path=path))
             if r.round not in entry.rounds:
                 entry.rounds.append(r.round)
+            if r.undone and r.round not in entry.undone:
+                entry.undone.append(r.round)
     for e in events:  # a change the round record never got to list
         if isinstance(e, FileChanged) and e.path and e.path not in files:
             files[e.path] = ChangedFile(path=e.path)
     return list(files.values())
+
+
+def _earlier_in_work(ws: Workspace, info: RunInfo, limit: int = 100) -> list[RunInfo]:
+    """The runs `info` carries on after decisions, oldest first (none when it began the work)."""
+    out: list[RunInfo] = []
+    seen = {info.run_id}
+    ahead = info.continues
+    while ahead and ahead not in seen and len(out) < limit:
+        before = read_run(ws.run_files(ahead))
+        if before is None:
+            break
+        out.insert(0, before)
+        seen.add(ahead)
+        ahead = before.continues
+    return out
+
+
+def undone_words(record: UndoneRecord) -> str:
+    """What undoing a round did, in one sentence for the export."""
+    parts = []
+    if record.restored:
+        parts.append("put back " + ", ".join(record.restored) + " as before the round")
+    if record.removed:
+        parts.append("deleted " + ", ".join(record.removed) + ", which the round had created")
+    if record.kept_both:
+        parts.append("kept both versions of " + ", ".join(p for p, _ in record.kept_both)
+                     + ", changed by the person since")
+    when = parse_time(record.undone_at)
+    on = f" on {when.astimezone().strftime('%Y-%m-%d %H:%M')}" if when else ""
+    return f"Undone{on}: " + "; ".join(parts) + "."
 
 
 def _ending(info: RunInfo, finished: bool) -> str:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
+from app.gui.folder.folder_flow import APP_TITLE, FolderFlow
 from app.gui.plan.plan_flow import PlanFlow
 from app.gui.run.run_flow import RunFlow
 from app.gui.settings.settings_flow import SettingsFlow
@@ -29,13 +30,11 @@ if TYPE_CHECKING:
     from app.gui.run.decision_dialog import DecisionDialog
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.folder.welcome_page import WelcomePage
-    from app.gui.folder.workspace_info import FolderInfo
     from app.gui.folder.workspace_page import WorkspacePage
 
-APP_TITLE = "Harness Desk"
 
 
-class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
+class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
     workspace_opened = Signal(object)       # Path of the folder now shown
     decision_shown = Signal(object)         # the DecisionDialog now on screen
     run_ended = Signal(object)              # the RunResult, after the window has shown it
@@ -49,6 +48,7 @@ class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.decision_dialog: DecisionDialog | None = None
         self._close_after_stop = False
         self._last_run_started: str | None = None
+        self._run_began: str | None = None   # the run going has no round yet
         self._last_human: ev.HumanNeeded | None = None
         self._run_is_ai = True
         self._check_engines = check_engines
@@ -77,6 +77,7 @@ class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
 
         self.finish_building()
         self.settings = settings
+        self.scheme.set_mode(settings.look)
         self._restore_layout(settings)
         self.picker.select(settings.engine, {k: v.model for k, v in settings.engines.items()})
         if self.workspace is None:
@@ -125,6 +126,8 @@ class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         page.board_view.counts_changed.connect(self._on_counts_changed)
         page.board_view.decision_requested.connect(self._on_decision_requested)
         page.board_view.board_missing.connect(self._on_board_missing)
+        page.board_view.board_found.connect(self._on_board_found)
+        page.board_view.create_requested.connect(self._create_board)
         page.board_view.error_raised.connect(self._on_board_error)
         page.board_view.plan_requested.connect(lambda: self.open_plan())
         page.run_panel.run_requested.connect(self.start_run)
@@ -147,7 +150,7 @@ class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         from app.gui.look import icons, theme
 
         QApplication.setWindowIcon(icons.app_icon())
-        theme.follow_system_scheme(self)
+        self.scheme = theme.follow_system_scheme(self)
         self._show_folder_label()
         self._show_recent()
         from app.gui.background import run_in_background
@@ -183,6 +186,15 @@ class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         add(run_menu, self.tr("Answer the open &decision…"), lambda: self.show_decision(),
             "Ctrl+D", "decision")
         add(run_menu, self.tr("&Lessons from this folder's runs…"), self.show_lessons)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        self.about_action = add(help_menu, self.tr("&About Harness Desk…"), self.show_about)
+        self.about_action.setMenuRole(self.about_action.MenuRole.AboutRole)
+
+    def show_about(self) -> None:
+        from app.gui.settings.about_dialog import AboutDialog
+
+        self.about_dialog = AboutDialog(self)
+        self.about_dialog.open()
 
     def show_lessons(self) -> None:
         from app.gui.lessons.lessons_flow import open_lessons
@@ -221,136 +233,6 @@ class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
     @property
     def cards(self):
         return self.splitter.cards
-
-    # -- folders ---------------------------------------------------------------------------
-    def choose_folder(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
-        start = str(self.workspace.parent) if self.workspace else str(Path.home())
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a folder"), start)
-        if folder:
-            self.open_workspace(Path(folder))
-
-    def open_demo(self) -> None:
-        from app.gui.folder import first_start
-        from app.gui.settings import language
-        from app.gui.background import run_for
-
-        lang = language.current()
-        run_for(self, lambda: first_start.demo_copy(fresh=True, lang=lang), self.open_workspace,
-                self._on_open_failed)
-
-    def open_workspace(self, path: Path) -> None:
-        """Show a folder (a file means its folder). Checked and read off the UI thread."""
-        from app.gui.background import run_for
-
-        self.finish_building()
-        if self.runner.running:
-            self.notice.show_notice(self.tr("A run is going in %1. Stop it before opening "
-                                            "another folder.").replace(
-                "%1", self.workspace.name if self.workspace else ""), tone="attention")
-            return
-
-        def inspect():
-            from app.gui.folder.workspace_info import inspect_folder
-
-            return inspect_folder(Path(path))
-
-        run_for(self, inspect, self._on_folder_inspected, self._on_open_failed)
-
-    def _on_folder_inspected(self, info: FolderInfo) -> None:
-        from app.gui.folder import first_start
-
-        if info.problem:
-            words = {
-                "missing": self.tr("%1 does not exist (any more)."),
-                "not_a_folder": self.tr("%1 is not a folder."),
-                "board_is_folder": self.tr("%1 has a folder called TASKS.md where the task list "
-                                           "should be. Rename that folder, then open this one "
-                                           "again."),
-            }[info.problem].replace("%1", str(info.folder))
-            self.notice.show_notice(words, tone="attention")
-            if info.problem == "missing" and self.settings is not None:
-                self.settings = first_start.forgotten(self.settings, str(info.folder))
-                self._save_settings()
-            return
-        self.notice.hide()
-        self.board_notice.hide()
-        self.workspace = info.folder
-        self.setWindowTitle(f"{info.folder.name} — {APP_TITLE}")
-        self._show_folder_label()
-        self.pages.setCurrentWidget(self.splitter)
-        self.board_view.set_board(info.folder / "TASKS.md")
-        self.run_panel.reset()
-        from app.gui.run.round_cards import RoundView
-
-        self.cards.show_history([
-            (started, [RoundView.from_record(r, is_ai) for r in rounds])
-            for started, rounds, is_ai in info.history])
-        self._last_run_started = info.history[-1][0] if info.history else None
-        self.run_panel.export_button.setEnabled(not info.never_run)
-        self.run_panel.show_folder(info)
-        self.history.folder_opened(info.folder)
-        self.careful.folder_opened(info.folder)
-        if self.settings is not None:
-            self.settings = first_start.remembered(self.settings, info.folder)
-            self._save_settings()
-            self._show_recent()
-        self.workspace_opened.emit(info.folder)
-
-    def _on_open_failed(self, exc: BaseException) -> None:
-        message = getattr(exc, "message", None) or getattr(exc, "strerror", None) or str(exc)
-        self.notice.show_notice(self.tr("That folder could not be opened: %1").replace(
-            "%1", message), tone="attention")
-
-    def _show_folder_label(self) -> None:
-        self.top_bar.show_folder(self.workspace)
-
-    def _show_recent(self) -> None:
-        recent = self.settings.recent_workspaces if self.settings is not None else []
-        self.top_bar.show_recent(recent)
-        if self._welcome is not None:
-            self._welcome.set_recent(recent)
-
-    def _on_board_missing(self, path) -> None:
-        self.board_notice.show_notice(
-            self.tr("This folder has no task list yet. Create one (TASKS.md) with two example "
-                    "tasks you can change?"), self.tr("Create a task list"), self._create_board)
-
-    def _create_board(self) -> None:
-        from app.gui import core_calls
-        from app.gui.background import run_for
-
-        root = self.workspace
-        if root is None:
-            return
-        self.board_notice.hide()
-        run_for(self, lambda: core_calls.create_board(root),
-                lambda board: self.board_view.set_board(board), self._on_board_failed)
-
-    def _on_board_failed(self, exc: BaseException) -> None:
-        self._on_board_error(getattr(exc, "message", None) or str(exc))
-
-    def _on_board_error(self, sentence: str) -> None:
-        self.board_notice.show_notice(sentence, tone="attention")
-
-    def _on_counts_changed(self, done: int, total: int) -> None:
-        self.run_panel.show_counts(done, total)
-
-    # -- drag and drop ---------------------------------------------------------------------
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        if any(url.isLocalFile() for url in event.mimeData().urls()):
-            event.acceptProposedAction()
-
-    def dragMoveEvent(self, event) -> None:  # noqa: N802
-        if any(url.isLocalFile() for url in event.mimeData().urls()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event) -> None:  # noqa: N802
-        local = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
-        if local:
-            event.acceptProposedAction()
-            self.open_workspace(Path(local[0]))
 
     # -- settings --------------------------------------------------------------------------
     def _save_settings(self) -> None:
@@ -425,10 +307,32 @@ class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
                                                 self.history.chosen_run or None)
 
     def _on_round_undone(self, report) -> None:
-        from app.gui.evidence.undo_words import undo_report_headline
+        """Undo leaves its trace everywhere: the banner and the state say exactly what it did,
+        and the card (from the undo's record on disk) says the round was undone."""
+        from app.gui.evidence.undo_words import undo_report_headline, undo_report_sentences
 
-        self.notice.show_notice(undo_report_headline(report),
-                                tone="normal" if report.ok and not report.kept_both else "attention")
+        headline = undo_report_headline(report)
+        self.notice.show_notice(headline, tone="normal" if report.ok and not report.kept_both
+                                else "attention")
+        if not self.runner.running:
+            self.run_panel.show_state(self.tr("Round %1 undone").replace("%1",
+                                                                         str(report.round)),
+                                      " ".join(undo_report_sentences(report)))
+        self.history.refresh_cards()
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        """Enter presses the focused button, as Space does (Qt's buttons outside a dialog
+        leave Enter to their window)."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QAbstractButton
+
+        focused = QApplication.focusWidget()
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and \
+                isinstance(focused, QAbstractButton) and focused.isEnabled() and \
+                focused.window() is self:
+            focused.animateClick()
+            return
+        super().keyPressEvent(event)
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
@@ -441,16 +345,23 @@ class MainWindow(RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         event.ignore()
         if self._close_after_stop:
             return
-        if self._ask_to_stop_and_close():
-            self._close_after_stop = True
-            self.stop_run()
+        # The run waits at its next step while the question is open: no work, no cost.
+        runner.pause()
+        stop = False
+        try:
+            stop = self._ask_to_stop_and_close()
+        finally:
+            if stop:
+                self._close_after_stop = True
+                self.stop_run()
+            runner.resume()  # after a stop the run ends at once, before any further step
 
     def _ask_to_stop_and_close(self) -> bool:
         from PySide6.QtWidgets import QMessageBox
 
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("A run is going"),
-                          self.tr("The AI is still working. Stop it and close? It stops after "
-                                  "the current step, and nothing is left half-written."),
+                          self.tr("The AI is waiting before its next step while you choose. "
+                                  "Stop it and close? Nothing is left half-written."),
                           QMessageBox.StandardButton.NoButton, self)
         stop = box.addButton(self.tr("Stop and close"), QMessageBox.ButtonRole.AcceptRole)
         keep = box.addButton(self.tr("Keep working"), QMessageBox.ButtonRole.RejectRole)

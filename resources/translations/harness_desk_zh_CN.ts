@@ -264,6 +264,26 @@
         <translation>被你停止</translation>
     </message>
     <message>
+        <source>Cut off when the app closed</source>
+        <translation>应用关闭时被中断</translation>
+    </message>
+    <message>
+        <source>It finished %n task(s): %1.</source>
+        <translation>它完成了 %n 个任务：%1。</translation>
+    </message>
+    <message>
+        <source>It changed %n file(s): %1.</source>
+        <translation>它改动了 %n 个文件：%1。</translation>
+    </message>
+    <message>
+        <source>It had not finished anything yet.</source>
+        <translation>它还没有完成任何事。</translation>
+    </message>
+    <message>
+        <source>Press Continue to carry on from there.</source>
+        <translation>按“继续”从那里接着做。</translation>
+    </message>
+    <message>
         <source>No files changed</source>
         <translation>没有改动文件</translation>
     </message>
@@ -336,20 +356,103 @@
         <translation>任务“%1”在清单里仍然是勾选的；如果想让它重做，请取消勾选。</translation>
     </message>
     <message>
+        <source>put back %1 as before the round</source>
+        <translation>把 %1 恢复成这一轮之前的样子</translation>
+    </message>
+    <message>
+        <source>deleted %1, which the round had created</source>
+        <translation>删除了这一轮新建的 %1</translation>
+    </message>
+    <message>
+        <source>kept both versions of %1, because you had changed it</source>
+        <translation>保留了 %1 的两个版本，因为你改过它</translation>
+    </message>
+    <message>
+        <source>kept both versions of %1, because a later round had changed it</source>
+        <translation>保留了 %1 的两个版本，因为之后的一轮改过它</translation>
+    </message>
+    <message>
         <source>Undo of round %1 put nothing back.</source>
         <translation>撤销第 %1 轮：没有恢复任何文件。</translation>
     </message>
     <message>
-        <source>Undid round %1: %n file(s) put back.</source>
-        <translation>已撤销第 %1 轮：恢复了 %n 个文件。</translation>
+        <source>Undid round %1: %2.</source>
+        <translation>已撤销第 %1 轮：%2。</translation>
     </message>
     <message>
-        <source>%n file(s) kept in both versions, because you had changed them.</source>
-        <translation>有 %n 个文件你改过，所以两个版本都保留了。</translation>
+        <source>You undid this round: %1.</source>
+        <translation>你撤销了这一轮：%1。</translation>
     </message>
     <message>
-        <source>%n file(s) kept in both versions, because a later round had changed them.</source>
-        <translation>有 %n 个文件被后面的轮次改过，所以两个版本都保留了。</translation>
+        <source>Round %1 of the run started %2: “%3”.</source>
+        <translation>%2 开始的那次运行的第 %1 轮：“%3”。</translation>
+    </message>
+    <message>
+        <source>Round %1: “%3”.</source>
+        <translation>第 %1 轮：“%3”。</translation>
+    </message>
+    <message>
+        <source>Puts back as they were before the round: %1.</source>
+        <translation>恢复成这一轮之前的样子：%1。</translation>
+    </message>
+    <message>
+        <source>Deletes, because the round created them: %1.</source>
+        <translation>删除，因为它们是这一轮新建的：%1。</translation>
+    </message>
+    <message>
+        <source>A file you changed yourself since is kept, with the earlier version saved beside it.</source>
+        <translation>之后你自己改过的文件会保留，之前的版本另存在它旁边。</translation>
+    </message>
+    <message>
+        <source>The task stays ticked; untick it if you want it done again.</source>
+        <translation>任务仍保持勾选；如果想让它重做，请取消勾选。</translation>
+    </message>
+</context>
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About Harness Desk</source>
+        <translation>关于 Harness Desk</translation>
+    </message>
+    <message>
+        <source>Put an AI to work on a folder of your own files, and stay in control: every change can be undone.</source>
+        <translation>让 AI 处理你自己文件夹里的文件，一切由你掌控：每一处改动都可以撤销。</translation>
+    </message>
+    <message>
+        <source>Your settings: %1</source>
+        <translation>你的设置：%1</translation>
+    </message>
+    <message>
+        <source>Demo copies: %1</source>
+        <translation>演示副本：%1</translation>
+    </message>
+    <message>
+        <source>API keys: in your system&apos;s keychain (service “harness-desk”), never in a file.</source>
+        <translation>API 密钥：保存在系统钥匙串中（服务名“harness-desk”），从不写入文件。</translation>
+    </message>
+    <message>
+        <source>Each folder&apos;s runs, evidence and undo: in its .harness folder.</source>
+        <translation>每个文件夹的运行记录、证据和撤销信息：在它的 .harness 文件夹里。</translation>
+    </message>
+    <message>
+        <source>Open the guides</source>
+        <translation>打开使用指南</translation>
+    </message>
+    <message>
+        <source>Something went wrong? Open the crash reports folder, copy the details, and paste them into your message to whoever helps you. Keys and secrets are left out.</source>
+        <translation>出问题了？打开崩溃报告文件夹，复制详细信息，粘贴到你发给帮你的人的消息里。密钥和机密信息不会包含在内。</translation>
+    </message>
+    <message>
+        <source>Open the crash reports folder</source>
+        <translation>打开崩溃报告文件夹</translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation>复制详情</translation>
+    </message>
+    <message>
+        <source>Copied. Paste it into your message.</source>
+        <translation>已复制。请粘贴到你的消息里。</translation>
     </message>
 </context>
 <context>
@@ -522,6 +625,22 @@
     <message>
         <source>Type what you want done and press Enter. It goes at the end of the list (Ctrl+N).</source>
         <translation>输入你想做的事，按 Enter，它会加到清单末尾（Ctrl+N）。</translation>
+    </message>
+    <message>
+        <source>This folder has no task list yet</source>
+        <translation>这个文件夹还没有任务清单</translation>
+    </message>
+    <message>
+        <source>The task list is where you write what you want done, one task a line; the AI works through it from the top. It is saved in this folder as TASKS.md.</source>
+        <translation>任务清单用来写下你想完成的事，每行一个任务；AI 从上往下逐个去做。它保存在这个文件夹里，名为 TASKS.md。</translation>
+    </message>
+    <message>
+        <source>Create a task list</source>
+        <translation>新建任务清单</translation>
+    </message>
+    <message>
+        <source>Start TASKS.md with two example tasks you can change or delete.</source>
+        <translation>新建 TASKS.md，里面有两个示例任务，你可以修改或删除。</translation>
     </message>
     <message>
         <source>Decide…</source>
@@ -1251,20 +1370,16 @@
         <translation>无法比较这个文件的两个版本：之前 %1，之后 %2。</translation>
     </message>
     <message>
-        <source>Undo this round?</source>
-        <translation>要撤销这一轮吗？</translation>
-    </message>
-    <message>
-        <source>The files round %1 changed go back to how they were before it. A file you changed yourself since is kept, with the earlier version saved beside it.</source>
-        <translation>第 %1 轮改动的文件会恢复成这一轮之前的样子。之后你自己改过的文件会保留，之前的版本另存在旁边。</translation>
-    </message>
-    <message>
-        <source>Put the files back</source>
-        <translation>恢复这些文件</translation>
-    </message>
-    <message>
         <source>Undone</source>
         <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>Undo round %1?</source>
+        <translation>撤销第 %1 轮？</translation>
+    </message>
+    <message>
+        <source>Undo round %1</source>
+        <translation>撤销第 %1 轮</translation>
     </message>
     <message>
         <source>Nothing was put back: %1</source>
@@ -1391,6 +1506,33 @@
     <message>
         <source>%1 cannot be shown: %2</source>
         <translation>%1 无法显示：%2</translation>
+    </message>
+</context>
+<context>
+    <name>FolderFlow</name>
+    <message>
+        <source>Open a folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>A run is going in %1. Stop it before opening another folder.</source>
+        <translation>%1 正在运行。请先停止它，再打开别的文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist (any more).</source>
+        <translation>%1 不存在（或已被删除）。</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder.</source>
+        <translation>%1 不是文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 has a folder called TASKS.md where the task list should be. Rename that folder, then open this one again.</source>
+        <translation>%1 里本该放任务清单的地方，有一个名叫 TASKS.md 的文件夹。请给那个文件夹改个名，然后重新打开。</translation>
+    </message>
+    <message>
+        <source>That folder could not be opened: %1</source>
+        <translation>无法打开这个文件夹：%1</translation>
     </message>
 </context>
 <context>
@@ -1717,36 +1859,16 @@
         <translation>从这个文件夹的运行中得到的经验(&amp;L)…</translation>
     </message>
     <message>
-        <source>Open a folder</source>
-        <translation>打开文件夹</translation>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <source>A run is going in %1. Stop it before opening another folder.</source>
-        <translation>%1 正在运行。请先停止它，再打开别的文件夹。</translation>
+        <source>&amp;About Harness Desk…</source>
+        <translation>关于 Harness Desk(&amp;A)…</translation>
     </message>
     <message>
-        <source>%1 does not exist (any more).</source>
-        <translation>%1 不存在（或已被删除）。</translation>
-    </message>
-    <message>
-        <source>%1 is not a folder.</source>
-        <translation>%1 不是文件夹。</translation>
-    </message>
-    <message>
-        <source>%1 has a folder called TASKS.md where the task list should be. Rename that folder, then open this one again.</source>
-        <translation>%1 里本该放任务清单的地方，有一个名叫 TASKS.md 的文件夹。请给那个文件夹改个名，然后重新打开。</translation>
-    </message>
-    <message>
-        <source>That folder could not be opened: %1</source>
-        <translation>无法打开这个文件夹：%1</translation>
-    </message>
-    <message>
-        <source>This folder has no task list yet. Create one (TASKS.md) with two example tasks you can change?</source>
-        <translation>这个文件夹还没有任务清单。要新建一个（TASKS.md），先放两个可以修改的示例任务吗？</translation>
-    </message>
-    <message>
-        <source>Create a task list</source>
-        <translation>新建任务清单</translation>
+        <source>The AI is waiting before its next step while you choose. Stop it and close? Nothing is left half-written.</source>
+        <translation>在你做出选择之前，AI 会停在下一步之前等待。要停止并关闭吗？不会留下写了一半的内容。</translation>
     </message>
     <message>
         <source>Your settings could not be saved: %1</source>
@@ -1757,12 +1879,12 @@
         <translation>AI 引擎设置…</translation>
     </message>
     <message>
-        <source>A run is going</source>
-        <translation>正在运行</translation>
+        <source>Round %1 undone</source>
+        <translation>第 %1 轮已撤销</translation>
     </message>
     <message>
-        <source>The AI is still working. Stop it and close? It stops after the current step, and nothing is left half-written.</source>
-        <translation>AI 还在工作。要停止并关闭吗？它会在当前这一步结束后停下，不会留下写了一半的文件。</translation>
+        <source>A run is going</source>
+        <translation>正在运行</translation>
     </message>
     <message>
         <source>Stop and close</source>
@@ -2113,8 +2235,16 @@
         <translation>打开这一轮：它做了什么、每个文件前后的对比，以及撤销</translation>
     </message>
     <message>
+        <source>Undone: its changes were taken back</source>
+        <translation>已撤销：它的改动已收回</translation>
+    </message>
+    <message>
         <source>Round %1</source>
         <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Had changed: %1</source>
+        <translation>曾改动：%1</translation>
     </message>
     <message>
         <source>Press Enter to open it</source>
@@ -2234,6 +2364,10 @@
         <translation>请先打开一个文件夹</translation>
     </message>
     <message>
+        <source>Create the task list first</source>
+        <translation>请先新建任务清单</translation>
+    </message>
+    <message>
         <source>Start the AI on the first unchecked task (Ctrl+R)</source>
         <translation>让 AI 从第一个未勾选的任务开始（Ctrl+R）</translation>
     </message>
@@ -2306,12 +2440,24 @@
         <translation>另一个窗口或终端正在处理这个文件夹，请等它结束。</translation>
     </message>
     <message>
+        <source>The last run was interrupted</source>
+        <translation>上次运行被中断了</translation>
+    </message>
+    <message>
         <source>Ready</source>
         <translation>准备就绪</translation>
     </message>
     <message>
         <source>Press Run to start the AI on the first unchecked task.</source>
         <translation>按“运行”，让 AI 从第一个未勾选的任务开始。</translation>
+    </message>
+    <message>
+        <source>No task list yet</source>
+        <translation>还没有任务清单</translation>
+    </message>
+    <message>
+        <source>Create the task list on the left, write what you want done, then press Run.</source>
+        <translation>在左边新建任务清单，写下你想完成的事，然后按“运行”。</translation>
     </message>
 </context>
 <context>
@@ -2388,8 +2534,28 @@
         <translation>每次运行的预算</translation>
     </message>
     <message>
-        <source>Demo and language</source>
-        <translation>演示与语言</translation>
+        <source>Demo, language and look</source>
+        <translation>演示、语言和外观</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Light or dark, or as the system is set. It changes as soon as you save.</source>
+        <translation>浅色或深色，或跟随系统设置。保存后立即生效。</translation>
+    </message>
+    <message>
+        <source>Look</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>L&amp;ook</source>
+        <translation>外观(&amp;O)</translation>
     </message>
     <message>
         <source>Fast</source>
@@ -2471,12 +2637,12 @@
         <translation>新的语言会在下次打开 Harness Desk 时生效。</translation>
     </message>
     <message>
-        <source>Harness Desk needs your decision</source>
-        <translation>Harness Desk 需要你来决定</translation>
+        <source>Your decision is needed: %1</source>
+        <translation>需要你来决定：%1</translation>
     </message>
     <message>
-        <source>The AI needs a decision from you: %1</source>
-        <translation>AI 需要你做一个决定：%1</translation>
+        <source>Harness Desk needs your decision</source>
+        <translation>Harness Desk 需要你来决定</translation>
     </message>
     <message>
         <source>The AI needs a decision from you.</source>
@@ -2528,6 +2694,14 @@
     <message>
         <source>The answers you want to choose from, one per line.</source>
         <translation>你想从中挑选的答案，每行一个。</translation>
+    </message>
+    <message>
+        <source>Details of the selected task: “%1”</source>
+        <translation>所选任务的详情：“%1”</translation>
+    </message>
+    <message>
+        <source>Select a task in the list to see its details here.</source>
+        <translation>在列表中选择一个任务，这里会显示它的详情。</translation>
     </message>
 </context>
 <context>

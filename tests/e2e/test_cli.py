@@ -183,25 +183,26 @@ def test_run_after_the_decision_finishes_with_0_and_every_task_checked(cli, bloc
     assert again.code == DONE, again
 
 
-def test_undo_round_2_restores_what_round_2_of_the_latest_run_changed(cli, blocked):
+def test_undo_round_5_restores_what_the_latest_runs_second_round_changed(cli, blocked):
+    # The run after the decision numbers its rounds on from the first run's three: 4, 5, 6.
     ws, _ = blocked
     assert cli("decide", ws, "--answer", "trust").code == 0
     before_run = snapshot(ws)
     assert cli("run", ws, "--engine", "demo").code == DONE
     after_run = snapshot(ws)
     run_id = status_file(ws)["run_id"]
-    manifest = json.loads((ws / ".harness" / "runs" / run_id / "undo" / "2.json")
+    manifest = json.loads((ws / ".harness" / "runs" / run_id / "undo" / "5.json")
                           .read_text(encoding="utf-8"))
     changed = manifest["files"]
     assert changed, manifest
 
-    res = cli("undo", ws, "--round", "2")
+    res = cli("undo", ws, "--round", "5")
     assert res.code == 0, res
-    assert "round 2" in res.out.lower()
+    assert "round 5" in res.out.lower()
     now = snapshot(ws)
     for rel, entry in changed.items():
         if entry["before"] == "absent":
-            assert rel not in now, f"{rel} was created by round 2 and should be gone"
+            assert rel not in now, f"{rel} was created by round 5 and should be gone"
             assert rel not in before_run
         else:
             assert now[rel] == before_run[rel], rel
@@ -211,13 +212,13 @@ def test_undo_round_2_restores_what_round_2_of_the_latest_run_changed(cli, block
     assert {k: v for k, v in now.items() if k not in changed} == others
 
 
-def test_undo_round_1_puts_back_the_earlier_content_of_a_file_the_round_rewrote(cli, blocked):
+def test_undo_round_4_puts_back_the_earlier_content_of_a_file_the_round_rewrote(cli, blocked):
     ws, _ = blocked
     assert cli("decide", ws, "--answer", "trust").code == 0
     options_before = (ws / "notes" / "homepage-options.md").read_bytes()
     assert cli("run", ws, "--engine", "demo").code == DONE
     assert (ws / "notes" / "homepage-options.md").read_bytes() != options_before
-    res = cli("undo", ws, "--round", "1")
+    res = cli("undo", ws, "--round", "4")  # the second run's first round
     assert res.code == 0, res
     assert (ws / "notes" / "homepage-options.md").read_bytes() == options_before
 
@@ -254,9 +255,9 @@ for i in range(4):
     assert main(["run", str(ws), "--engine", "demo"]) == 0
     ids = Workspace(ws).run_ids()
     assert len(ids) == 2 and ids == sorted(ids), ids
-    assert main(["undo", str(ws), "--round", "2"]) == 0
-    # Round 2 of the latest run wrote drafts/homepage.md; round 2 of the first run wrote
-    # drafts/about-us.md. Only the former may be undone.
+    assert main(["undo", str(ws), "--round", "5"]) == 0
+    # Round 5 (the latest run's second, numbered on after the decision) wrote
+    # drafts/homepage.md; round 2 of the first run wrote drafts/about-us.md.
     assert not (ws / "drafts" / "homepage.md").exists(), ("latest run not undone", ids)
     assert (ws / "drafts" / "about-us.md").exists(), ("the OLDER run was undone", ids)
 """
@@ -296,20 +297,21 @@ def test_undo_never_overwrites_a_file_the_person_changed_after_the_round(cli, bl
     assert cli("decide", ws, "--answer", "trust").code == 0
     options_before = (ws / "notes" / "homepage-options.md").read_bytes()
     assert cli("run", ws, "--engine", "demo").code == DONE
-    # Rosie edits a file round 1 rewrote and a file round 2 created.
+    # Rosie edits a file round 4 rewrote and a file round 5 created (the second run's first
+    # two rounds: numbered on after the decision).
     mine = (ws / "notes" / "homepage-options.md").read_bytes() + "Rosie: agreed.\n".encode()
     (ws / "notes" / "homepage-options.md").write_bytes(mine)
     homepage = (ws / "drafts" / "homepage.md").read_bytes() + "Rosie's line.\n".encode()
     (ws / "drafts" / "homepage.md").write_bytes(homepage)
 
-    one = cli("undo", ws, "--round", "1")
+    one = cli("undo", ws, "--round", "4")
     assert one.code == 0, one
     assert (ws / "notes" / "homepage-options.md").read_bytes() == mine
-    saved = [p for p in (ws / "notes").iterdir() if "before round 1" in p.name]
+    saved = [p for p in (ws / "notes").iterdir() if "before round 4" in p.name]
     assert len(saved) == 1 and saved[0].read_bytes() == options_before, saved
     assert "homepage-options.md" in one.out
 
-    two = cli("undo", ws, "--round", "2")
+    two = cli("undo", ws, "--round", "5")
     assert two.code == 0, two
     assert (ws / "drafts" / "homepage.md").read_bytes() == homepage
     assert "Kept drafts/homepage.md" in two.out
@@ -321,7 +323,7 @@ def test_undo_summary_does_not_call_a_kept_file_already_as_before(cli, blocked):
     assert cli("run", ws, "--engine", "demo").code == DONE
     with open(ws / "drafts" / "homepage.md", "ab") as fh:
         fh.write(b"Rosie's line.\n")
-    res = cli("undo", ws, "--round", "2")
+    res = cli("undo", ws, "--round", "5")
     assert res.code == 0, res
     assert "already as before" not in res.out, res
 

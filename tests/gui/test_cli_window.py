@@ -55,11 +55,31 @@ def test_without_a_display_the_demo_runs_in_the_terminal_and_says_so(tmp_path):
 def test_a_later_demo_never_wipes_a_demo_copy_the_person_changed(tmp_path):
     env = env_for(tmp_path / "config", HARNESS_DESK_DEMO_DELAY="0")
     assert harness_desk(env=env).returncode == 0
-    first = tmp_path / "config" / "Demo workspace"
+    first = tmp_path / "config" / "Demo workspace (terminal)"
     (first / "my-notes.md").write_text("mine", encoding="utf-8")
     assert harness_desk(env=env).returncode == 0
     assert (first / "my-notes.md").read_text(encoding="utf-8") == "mine"
-    assert (tmp_path / "config" / "Demo workspace 2" / "TASKS.md").is_file()
+    assert (tmp_path / "config" / "Demo workspace (terminal) 2" / "TASKS.md").is_file()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="'no display' is a Linux desktop notion")
+def test_the_terminal_demo_speaks_plain_words_and_leaves_the_windows_demo_untouched(tmp_path):
+    """Issue 18, point 18: no internal words (needs_human, (blocked_by_human)) in the
+    terminal demo, and a window opened after it opens "Demo workspace", not "… 2"."""
+    from app.gui.folder.first_start import demo_copy
+
+    env = env_for(tmp_path / "config", HARNESS_DESK_DEMO_DELAY="0")
+    done = harness_desk(env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for word in ("needs_human", "blocked_by_human", "all_tasks_done", "(done)"):
+        assert word not in done.stdout, word
+    assert "ended: asked for your decision" in done.stdout
+    import os
+    os.environ["HARNESS_DESK_CONFIG_DIR"] = str(tmp_path / "config")
+    try:
+        assert demo_copy(fresh=True).name == "Demo workspace"
+    finally:
+        del os.environ["HARNESS_DESK_CONFIG_DIR"]
 
 
 def test_a_folder_that_does_not_exist_is_one_sentence(tmp_path):

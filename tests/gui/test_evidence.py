@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from tests.gui.helpers import demo_copy, open_in, run_past_the_decision
 
-OPTIONS = "notes/homepage-options.md"  # round 1 of the second run rewrites it
+OPTIONS = "notes/homepage-options.md"  # round 4 (the second run's first) rewrites it
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def _put_the_files_back() -> None:
         if not isinstance(box, QMessageBox):
             QTimer.singleShot(20, click)
             return
-        next(b for b in box.buttons() if b.text() == "Put the files back").click()
+        next(b for b in box.buttons() if b.text().startswith("Undo round")).click()
     QTimer.singleShot(20, click)
 
 
@@ -67,7 +67,7 @@ def _undo(qtbot, dialog):
 def test_a_round_card_opens_to_the_changed_file_before_and_after(qtbot, window, two_runs):
     folder, before, run_id = two_runs
     after = (folder / OPTIONS).read_text(encoding="utf-8")
-    dialog = _open_card(qtbot, window, run_id, 1)
+    dialog = _open_card(qtbot, window, run_id, 4)
     paths = [f.path for f in dialog.evidence.files]
     assert OPTIONS in paths
     dialog.file_list.setCurrentRow(paths.index(OPTIONS))
@@ -78,14 +78,14 @@ def test_a_round_card_opens_to_the_changed_file_before_and_after(qtbot, window, 
     assert any(line.startswith("+") and added[0] in line for line in shown.splitlines())
     # the lines before it show as they were, unmarked, around the change
     assert any(line.startswith(" ") and old_lines[-1] in line for line in shown.splitlines())
-    assert "Round 1" in dialog.windowTitle()
+    assert "Round 4" in dialog.windowTitle()
     assert dialog.undo_button.isEnabled()
     assert (folder / OPTIONS).read_text(encoding="utf-8") == after  # looking changed nothing
 
 
 def test_enter_on_a_card_opens_it_and_a_created_file_shows_as_new(qtbot, window, two_runs):
     folder, _before, run_id = two_runs
-    dialog = _open_card(qtbot, window, run_id, 2, key=True)
+    dialog = _open_card(qtbot, window, run_id, 5, key=True)
     created = [f for f in dialog.evidence.files if f.created]
     assert created and all(f.before is None for f in created)
     row = dialog.evidence.files.index(created[0])
@@ -98,19 +98,19 @@ def test_enter_on_a_card_opens_it_and_a_created_file_shows_as_new(qtbot, window,
 def test_undo_from_a_round_card_restores_the_files_byte_for_byte_and_reports(
         qtbot, window, two_runs):
     folder, before, run_id = two_runs
-    manifest = json.loads((folder / ".harness" / "runs" / run_id / "undo" / "1.json")
+    manifest = json.loads((folder / ".harness" / "runs" / run_id / "undo" / "4.json")
                           .read_text(encoding="utf-8"))
     untouched = {p: p.read_bytes() for p in folder.rglob("*")
                  if p.is_file() and ".harness" not in p.parts
                  and p.relative_to(folder).as_posix() not in manifest["files"]}
-    dialog = _open_card(qtbot, window, run_id, 1)
+    dialog = _open_card(qtbot, window, run_id, 4)
     report = _undo(qtbot, dialog)
     assert report.ok and OPTIONS in report.restored
     assert (folder / OPTIONS).read_bytes() == before
     assert all(p.read_bytes() == data for p, data in untouched.items())
     assert OPTIONS in dialog.report.text() and "Put back" in dialog.report.text()
     assert not dialog.undo_button.isEnabled()
-    assert "Undid round 1" in window.notice.text.text()
+    assert "Undid round 4" in window.notice.text.text()
 
 
 def test_a_file_edited_after_the_round_is_kept_twice_and_the_report_says_so(
@@ -118,20 +118,20 @@ def test_a_file_edited_after_the_round_is_kept_twice_and_the_report_says_so(
     folder, before, run_id = two_runs
     mine = (folder / OPTIONS).read_bytes() + "Rosie: agreed.\n".encode()
     (folder / OPTIONS).write_bytes(mine)
-    dialog = _open_card(qtbot, window, run_id, 1)
+    dialog = _open_card(qtbot, window, run_id, 4)
     report = _undo(qtbot, dialog)
     assert (folder / OPTIONS).read_bytes() == mine
     (path, saved), = report.kept_both
     assert path == OPTIONS and (folder / saved).read_bytes() == before
     text = dialog.report.text()
     assert "your version stays" in text and saved in text
-    assert "kept in both versions" in window.notice.text.text()
+    assert "kept both versions of notes/homepage-options.md" in window.notice.text.text()
 
 
 def test_undo_is_offered_only_after_confirming(qtbot, window, two_runs):
     folder, before, run_id = two_runs
     after = (folder / OPTIONS).read_bytes()
-    dialog = _open_card(qtbot, window, run_id, 1)
+    dialog = _open_card(qtbot, window, run_id, 4)
 
     def cancel():
         box = QApplication.activeModalWidget()
@@ -265,3 +265,49 @@ def test_a_big_file_is_compared_off_the_ui_thread_and_too_big_says_so(qtbot, tmp
     assert "+ ## Week three" in text and "− ## Week 3" in text
     dialog.file_list.setCurrentRow(1)
     assert "too big to compare here" in _diff_text(qtbot, dialog)
+def test_an_undone_round_is_shown_undone_everywhere_in_exact_words(qtbot, window, two_runs,
+                                                                   tmp_path):
+    """Issue 18, point 4: the confirmation says which round and that a new file is deleted;
+    afterwards the banner, the state, the card, its evidence and the export all say undone."""
+    from app.export.service import export_summary
+
+    folder, _before, run_id = two_runs
+    dialog = _open_card(qtbot, window, run_id, 5)
+    created = next(f.path for f in dialog.evidence.files if f.created)
+    asked = []
+
+    def answer():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        asked.append((box.windowTitle(), box.text()))
+        next(b for b in box.buttons() if b.text() == "Undo round 5").click()
+
+    QTimer.singleShot(20, answer)
+    with qtbot.waitSignal(dialog.undone, timeout=10_000):
+        dialog.undo_button.click()
+    title, text = asked[0]
+    assert title == "Undo round 5?"
+    assert "of the run started" in text  # the run it belongs to
+    assert f"Deletes, because the round created them: {created}" in text
+    assert not (folder / created).exists()
+
+    banner = window.notice.text.text()
+    assert f"deleted {created}, which the round had created" in banner
+    assert "put back" not in banner.split(";")[0] or created not in banner.split(";")[0]
+    assert window.run_panel.state_label.text() == "Round 5 undone"
+    qtbot.waitUntil(lambda: any(c.view.undone for c in window.cards.cards), timeout=10_000)
+    card = next(c for c in window.cards.cards if c.view.run_id == run_id and c.view.round == 5)
+    assert "Undone" in card.accessibleName() and "✓ Done" not in card.accessibleName()
+    other = next(c for c in window.cards.cards if c.view.run_id == run_id and c.view.round == 4)
+    assert not other.view.undone
+
+    again = _open_card(qtbot, window, run_id, 5)
+    assert not again.undo_button.isEnabled() and again.undo_button.text() == "Undone"
+    assert "You undid this round" in again.report.text()
+
+    written = export_summary(folder, "md", tmp_path / "run.md", run_id)
+    md = written.read_text(encoding="utf-8")
+    assert "then undone" in md and f"which the round had created" in md
+    assert "5 (undone)" in md

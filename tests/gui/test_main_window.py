@@ -41,9 +41,8 @@ def test_a_folder_without_a_task_list_is_offered_one(qtbot, window, tmp_path):
     folder = tmp_path / "Plain"
     folder.mkdir()
     open_in(qtbot, window, folder)
-    qtbot.waitUntil(lambda: window.board_notice.isVisible(), timeout=5000)
-    assert "no task list" in window.board_notice.text.text()
-    window.board_notice.action.click()
+    qtbot.waitUntil(lambda: window.board_view.create_button.isVisible(), timeout=5000)
+    window.board_view.create_button.click()
     qtbot.waitUntil(lambda: (folder / "TASKS.md").is_file(), timeout=5000)
     assert Board.load(folder / "TASKS.md").tasks
 
@@ -69,12 +68,9 @@ def test_the_demo_runs_to_its_decision_is_answered_and_continues_to_done(qtbot, 
     cards = len(window.cards.cards)
     assert cards == 3
 
-    dialog.recommended_button.click()
-    qtbot.waitUntil(lambda: dialog.pages.currentIndex() == 1, timeout=5000)
-    assert Board.load(folder / "TASKS.md").tasks[2].answer == "trust"
-
     with qtbot.waitSignal(window.run_ended, timeout=60_000) as ended:
-        dialog.continue_button.click()
+        dialog.recommended_button.click()  # carries on at once: no second click
+    assert Board.load(folder / "TASKS.md").tasks[2].answer == "trust"
     assert ended.args[0].state == "done"
     assert window.run_panel.state_label.text() == "Done"
     board = Board.load(folder / "TASKS.md")
@@ -83,7 +79,10 @@ def test_the_demo_runs_to_its_decision_is_answered_and_continues_to_done(qtbot, 
     assert (bar.value(), bar.maximum()) == (6, 6)
     assert len(window.cards.cards) == 6
     newest = window.cards.cards[0]
-    assert "Round 3" in newest.accessibleName() and "contact page" in newest.accessibleName()
+    # One story across the decision: the rounds number on (6, 5, 4 after 3, 2, 1), no divider
+    assert "Round 6" in newest.accessibleName() and "contact page" in newest.accessibleName()
+    assert [c.view.round for c in window.cards.cards] == [6, 5, 4, 3, 2, 1]
+    assert not window.cards.findChildren(type(window.run_panel.state_label), "runDivider")
     assert (folder / "drafts" / "homepage.md").is_file()
 
 

@@ -34,7 +34,8 @@ def test_a_decision_in_the_background_is_a_banner_an_alert_and_a_system_message(
     assert result.state == "blocked_by_human"
     banner = window.notice
     assert banner.isVisible()
-    assert banner.text.text().startswith("The AI needs a decision from you: Compare two")
+    assert banner.text.text().startswith("Your decision is needed: Should the homepage lead "
+                                         "with speed")  # the question, not the task
     assert banner.action.text() == "Answer…" and banner.action.isVisible()
     assert desktop["alerts"] and desktop["alerts"][-1] is window
     assert desktop["messages"] == [("Harness Desk needs your decision", banner.text.text())]
@@ -67,12 +68,10 @@ def test_a_run_that_ends_says_so_and_notifies_only_in_the_background(
     with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
         run_until_end(qtbot, window)  # the demo stops at its decision first
     dialog = shown.args[0]
-    dialog.recommended_button.click()
-    qtbot.waitUntil(lambda: dialog.pages.currentIndex() == 1, timeout=5000)
     in_front(window, monkeypatch, False)
     desktop["messages"].clear()
     with qtbot.waitSignal(window.run_ended, timeout=60_000) as ended:
-        dialog.continue_button.click()
+        dialog.recommended_button.click()
     result = ended.args[0]
     assert result.state == "done"
     assert window.notice.isVisible()

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit, QMenu,
-                               QStackedLayout, QVBoxLayout, QWidget)
+                               QPushButton, QStackedLayout, QVBoxLayout, QWidget)
 
 from app.core.board import BoardError, Task, TaskRef, one_line
 from app.core import board_verbs as verbs
@@ -35,6 +35,8 @@ class BoardView(QWidget):
     decision_requested = Signal(object)   # Task: an open HUMAN task the person wants to decide
     counts_changed = Signal(int, int)     # done, total
     board_missing = Signal(object)        # Path: there is no TASKS.md there
+    board_found = Signal(object)          # Path: a TASKS.md is there (again), readable
+    create_requested = Signal()           # the person pressed "Create a task list"
     error_raised = Signal(str)            # one plain sentence for the person
     plan_requested = Signal()             # "Plan with AI" was pressed
 
@@ -63,9 +65,12 @@ class BoardView(QWidget):
         empty_layout.addWidget(empty_text)
         empty_layout.addWidget(self.empty_plan_button, 0, Qt.AlignmentFlag.AlignHCenter)
         empty_layout.addStretch(1)
+        self._no_board = self._build_no_board_page()
+        self._missing = False  # the folder has no TASKS.md: the page above, not the list
         self._stack = QStackedLayout()
         self._stack.addWidget(self._list)
         self._stack.addWidget(self._empty)
+        self._stack.addWidget(self._no_board)
 
         self._undo_bar = UndoBar(self)
         self._add = QLineEdit(self)
@@ -86,7 +91,8 @@ class BoardView(QWidget):
         add_row.addWidget(self._add, 1)
         add_row.addWidget(self.plan_button)
         layout.addLayout(add_row)
-        layout.addWidget(self._details)
+        layout.addSpacing(6)
+        layout.addWidget(self._details)  # framed and titled: the selected task's, not a new one
         self._make_actions()
 
         self._model.task_checked.connect(self._on_task_checked)
@@ -114,12 +120,56 @@ class BoardView(QWidget):
         self._file.write_failed.connect(self._on_write_failed)
         self.set_board(None)
 
+    def _build_no_board_page(self) -> QWidget:
+        """What a folder without TASKS.md shows in place of the list: what a task list is,
+        and the one next step as a button. `no_board_actions` is the row of those buttons
+        (Plan with AI, when the window offers it, goes beside "Create a task list")."""
+        page = QWidget(self)
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        title = QLabel(self.tr("This folder has no task list yet"), page)
+        title.setWordWrap(True)
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+        text = QLabel(self.tr("The task list is where you write what you want done, one task "
+                              "a line; the AI works through it from the top. It is saved in "
+                              "this folder as TASKS.md."), page)
+        text.setWordWrap(True)
+        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.create_button = QPushButton(self.tr("Create a task list"), page)
+        self.create_button.setAutoDefault(True)
+        self.create_button.setAccessibleName(self.tr("Create a task list"))
+        self.create_button.setToolTip(self.tr("Start TASKS.md with two example tasks you can "
+                                              "change or delete."))
+        self.create_button.clicked.connect(self.create_requested)
+        self.no_board_actions = QHBoxLayout()
+        self.no_board_actions.addStretch(1)
+        self.no_board_actions.addWidget(self.create_button)
+        self.no_board_plan_button = make_plan_button(page, prominent=True)
+        self.no_board_plan_button.clicked.connect(self.plan_requested)
+        self.no_board_actions.addWidget(self.no_board_plan_button)
+        self.no_board_actions.addStretch(1)
+        layout.addWidget(title)
+        layout.addWidget(text)
+        layout.addLayout(self.no_board_actions)
+        layout.addStretch(2)
+        page.setAccessibleName(title.text())
+        return page
+
+    @property
+    def has_no_board(self) -> bool:
+        """The folder shown has no TASKS.md (the page that offers to create one is shown)."""
+        return self._missing
+
     # -- the window's side of the contract -------------------------------------------------
 
     def set_board(self, path: Path | None) -> None:
         """Show the TASKS.md at `path` (None: nothing). It is read off the UI thread."""
         self._deferred = None
         self._deleted.clear()
+        self._missing = False
         self._undo_bar.hide()
         self._model.reset_tasks([])
         self._set_readable(False)  # until the first read says it is there
@@ -371,8 +421,9 @@ class BoardView(QWidget):
         self._update_actions()
 
     def _on_rows_changed(self, *_args) -> None:
-        empty = self._model.rowCount() == 0 and (self._add.isEnabled() or self._missing)
-        self._stack.setCurrentWidget(self._empty if empty else self._list)
+        empty = self._model.rowCount() == 0 and self._add.isEnabled()
+        self._stack.setCurrentWidget(self._no_board if self._missing else
+                                     self._empty if empty else self._list)
         self._show_details(self._list.currentIndex())
         counts = self._model.counts()
         if counts != self._counts:
@@ -382,14 +433,18 @@ class BoardView(QWidget):
     # -- the file ----------------------------------------------------------------------------
 
     def _set_readable(self, readable: bool) -> None:
-        # Adding needs a board to add to; without one the window offers to create it.
+        # Adding needs a board to add to; without one the page above offers to create it,
+        # and no "Add a task…" line pretends it could take a task.
         self._add.setEnabled(readable)
+        self._add.setVisible(not self._missing)
+        self._details.setVisible(not self._missing)
         self._rows_changed.start()
 
     def _on_board_read(self, board) -> None:
-        self._missing = False
-        if not self._add.isEnabled():
+        if not self._add.isEnabled() or self._missing:
+            self._missing = False
             self._set_readable(True)
+            self.board_found.emit(self._file.path)
         if self._model.apply_tasks(board.tasks, keep=self._delegate.editing):
             self._deferred = None
         else:
@@ -408,8 +463,8 @@ class BoardView(QWidget):
         self._on_board_read(board)
 
     def _on_board_missing(self, path: Path) -> None:
-        self._missing = True  # an empty folder: Plan with AI makes its first list
         self._model.reset_tasks([])
+        self._missing = True  # an empty folder: its page offers a task list or Plan with AI
         self._set_readable(False)
         self.board_missing.emit(path)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPersistentModelIndex, QTimer, Signal
-from PySide6.QtWidgets import QCheckBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.core.board import Task, one_line
 
@@ -52,7 +52,7 @@ class _LinesEdit(QPlainTextEdit):
         self.finished.emit()
 
 
-class TaskDetailsPanel(QWidget):
+class TaskDetailsPanel(QFrame):
     """Shows one task's details and reports the person's changes, naming the task by its
     row in the list (a persistent index, so a row that moves meanwhile is still found)."""
 
@@ -63,6 +63,13 @@ class TaskDetailsPanel(QWidget):
         super().__init__(parent)
         self._row = QPersistentModelIndex()
         self._task: Task | None = None
+        self.setFrameShape(QFrame.Shape.StyledPanel)  # a box of its own, apart from "Add"
+        # Whose details these are, in words: the selected task, never a new one being typed.
+        self.title = QLabel(self)
+        self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
         self._human = QCheckBox(self.tr("This is a decision for me (HUMAN)"))
         self._human.setToolTip(self.tr("The AI stops at this task and asks you, instead of "
                                        "doing it itself."))
@@ -86,8 +93,8 @@ class TaskDetailsPanel(QWidget):
         self._options.finished.connect(lambda: self._save(self._options, OPTION))
 
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self._human, self._done_label, self._done_when, self._options_label,
+        layout.setContentsMargins(8, 6, 8, 6)
+        for widget in (self.title, self._human, self._done_label, self._done_when, self._options_label,
                        self._options):
             layout.addWidget(widget)
         self.show_task(QPersistentModelIndex(), None)
@@ -99,7 +106,15 @@ class TaskDetailsPanel(QWidget):
         if not same:
             self.save_pending()
         self._row, self._task = QPersistentModelIndex(row), task
-        self.setEnabled(task is not None)
+        from app.gui.run import wording
+
+        self.title.setText(self.tr("Details of the selected task: “%1”").replace(
+            "%1", wording.short(task.text, 70)) if task is not None else
+            self.tr("Select a task in the list to see its details here."))
+        self.title.setAccessibleName(self.title.text())
+        for widget in (self._human, self._done_label, self._done_when, self._options_label,
+                       self._options):
+            widget.setEnabled(task is not None)
         is_human = bool(task and task.is_human)
         self._human.blockSignals(True)
         self._human.setChecked(is_human)

@@ -43,7 +43,8 @@ class EnginePicker(QWidget):
         label.setToolTip(wording.tip(wording.ENGINE_TIP))
         self.combo = QComboBox(self)
         self.combo.setObjectName("engine")
-        self.combo.setMinimumContentsLength(12)
+        # Wide enough for the longest engine name: never cut mid-word on a small screen.
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         label.setBuddy(self.combo)
         for choice in self.choices:
             self.combo.addItem(self._label(choice.id), choice.id)
@@ -217,5 +218,8 @@ class EnginePicker(QWidget):
             # No choice yet means the engine's default: shown as a hint, never as a choice.
             self.model.setCurrentIndex(-1)
             self.model.setEditText(chosen)
-            self.model.lineEdit().setPlaceholderText(self.tr("the engine's default"))
+            hint = self.tr("the engine's default")
+            self.model.lineEdit().setPlaceholderText(hint)
+            # The hint shows whole: the box is at least as wide as it, plus the arrow.
+            self.model.setMinimumWidth(self.model.fontMetrics().horizontalAdvance(hint) + 44)
         self.model.blockSignals(False)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from app.core.blobs import BlobStore
 from app.core.files import read_json
-from app.core.records import RoundRecord, read_events, read_rounds, read_run, RunInfo
+from app.core.records import (RoundRecord, RunInfo, UndoneRecord, read_events, read_rounds,
+                              read_run, read_undone, undone_rounds)
 from app.core.workspace import Workspace
 from app.gui.evidence.renderings import Shown, kind, show_file
 
@@ -62,6 +63,8 @@ class RoundEvidence:
     refusals: int = 0  # file actions the harness refused
     files: list[FileVersions] = field(default_factory=list)
     can_undo: bool = False
+    run_started: str | None = None   # when the round's run started (to tell two Round 2s apart)
+    undone: UndoneRecord | None = None  # the person undid this round already
 
 
 def _looks_like_text(data: bytes) -> bool:
@@ -104,6 +107,9 @@ def read_evidence(root: Path | str, run_id: str, round_no: int) -> RoundEvidence
     files = ws.run_files(run_id)
     evidence = RoundEvidence(run_id, round_no)
     evidence.record = next((r for r in read_rounds(files) if r.round == round_no), None)
+    run = read_run(files)
+    evidence.run_started = run.started_at if run else None
+    evidence.undone = read_undone(files, round_no)
     for event in read_events(files):
         if getattr(event, "round", None) != round_no:
             continue
@@ -140,6 +146,8 @@ def list_runs(root: Path | str) -> list[RunInfo]:
     return [run for run in runs if run is not None]
 
 
-def rounds_of(root: Path | str, run_id: str) -> tuple[RunInfo | None, list[RoundRecord]]:
+def rounds_of(root: Path | str, run_id: str
+              ) -> tuple[RunInfo | None, list[RoundRecord], set[int]]:
+    """A run's record, its rounds, and the numbers of those the person has undone."""
     files = Workspace(root).run_files(run_id)
-    return read_run(files), read_rounds(files)
+    return read_run(files), read_rounds(files), undone_rounds(files)

@@ -141,7 +141,13 @@ class EvidenceDialog(QDialog):
         else:
             self.diff.setPlainText(self.tr("This round changed no files."))
         self.undo_button.setEnabled(evidence.can_undo and bool(evidence.files)
-                                    and self._can_undo_now)
+                                    and self._can_undo_now and evidence.undone is None)
+        if evidence.undone is not None:  # undone before: say so, and what it did
+            from app.gui.evidence.undo_words import undone_sentences
+
+            self.undo_button.setText(self.tr("Undone"))
+            self.report.setText("\n".join(undone_sentences(evidence.undone)))
+            self.report.show()
         if not self._can_undo_now:
             self.undo_button.setToolTip(self.tr("A run is going. Undo is possible once it "
                                                 "stops."))
@@ -292,14 +298,15 @@ class EvidenceDialog(QDialog):
 
     # -- undo ------------------------------------------------------------------------------
     def _on_undo_clicked(self) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Undo this round?"),
-                          self.tr("The files round %1 changed go back to how they were before "
-                                  "it. A file you changed yourself since is kept, with the "
-                                  "earlier version saved beside it.").replace(
-                              "%1", str(self.view.round)),
+        from app.gui.evidence.undo_words import undo_question
+
+        n = str(self.view.round)
+        box = QMessageBox(QMessageBox.Icon.Warning,
+                          self.tr("Undo round %1?").replace("%1", n),
+                          undo_question(self.view, self.evidence),
                           QMessageBox.StandardButton.NoButton, self)
         box.setObjectName("confirmUndo")
-        self.put_back = box.addButton(self.tr("Put the files back"),
+        self.put_back = box.addButton(self.tr("Undo round %1").replace("%1", n),
                                       QMessageBox.ButtonRole.DestructiveRole)
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)

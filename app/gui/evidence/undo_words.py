@@ -58,19 +58,65 @@ def undo_report_sentences(report) -> list[str]:
     return out
 
 
-def undo_report_headline(report) -> str:
-    """One short line for the window's notice bar."""
-    n = str(report.round)
-    back = len(report.restored) + len(report.removed)
-    if report.failed and not back:
-        return tr("Undo of round %1 put nothing back.").replace("%1", n)
-    text = tr("Undid round %1: %n file(s) put back.", back).replace("%1", n)
-    later = getattr(report, "kept_by_round", {})
-    yours = [p for p, _saved in report.kept_both if p not in later]
+def _what_it_did(restored: list[str], removed: list[str], kept_both: list,
+                 later: dict | None = None) -> list[str]:
+    """`later`: the files a later round changed (UndoReport.kept_by_round), so the version
+    kept is that round's, not the person's."""
+    later = later or {}
+    parts = []
+    if restored:
+        parts.append(tr("put back %1 as before the round").replace("%1", _names(restored)))
+    if removed:
+        parts.append(tr("deleted %1, which the round had created").replace("%1",
+                                                                           _names(removed)))
+    yours = [path for path, _saved in kept_both if path not in later]
+    theirs = [path for path, _saved in kept_both if path in later]
     if yours:
-        text += " " + tr("%n file(s) kept in both versions, because you had changed them.",
-                         len(yours))
-    if later:
-        text += " " + tr("%n file(s) kept in both versions, because a later round had changed "
-                         "them.", len(later))
-    return text
+        parts.append(tr("kept both versions of %1, because you had changed it").replace(
+            "%1", _names(yours)))
+    if theirs:
+        parts.append(tr("kept both versions of %1, because a later round had changed it")
+                     .replace("%1", _names(theirs)))
+    return parts
+
+
+def undo_report_headline(report) -> str:
+    """One short line for the window's notice bar: exactly what happened."""
+    n = str(report.round)
+    parts = _what_it_did(report.restored, report.removed, report.kept_both,
+                         getattr(report, "kept_by_round", {}))
+    if not parts:
+        return (tr("Undo of round %1 put nothing back.") if report.failed else
+                tr("Round %1 had nothing to undo.")).replace("%1", n)
+    return tr("Undid round %1: %2.").replace("%1", n).replace("%2", "; ".join(parts))
+
+
+def undone_sentences(record) -> list[str]:
+    """What an earlier undo of a round did (an UndoneRecord), for its evidence."""
+    parts = _what_it_did(record.restored, record.removed, record.kept_both)
+    return [tr("You undid this round: %1.").replace("%1", "; ".join(parts))] if parts else []
+
+
+def undo_question(view, evidence) -> str:
+    """The confirmation: which round (its run's start), and what will happen to each file."""
+    from app.gui.run import wording
+
+    n = str(view.round)
+    started = wording.clock_time(evidence.run_started if evidence else None)
+    lines = [(tr("Round %1 of the run started %2: “%3”.").replace("%2", started) if started
+              else tr("Round %1: “%3”.")).replace("%1", n).replace("%3", wording.short(
+                  view.task, 80))]
+    files = evidence.files if evidence else []
+    restore = [f.path for f in files if not f.created and not f.is_folder]
+    delete = [f.path for f in files if f.created and not f.is_folder]
+    if restore:
+        lines.append(tr("Puts back as they were before the round: %1.").replace(
+            "%1", _names(restore)))
+    if delete:
+        lines.append(tr("Deletes, because the round created them: %1.").replace(
+            "%1", _names(delete)))
+    lines.append(tr("A file you changed yourself since is kept, with the earlier version "
+                    "saved beside it."))
+    if view.result_state == "completed":
+        lines.append(tr("The task stays ticked; untick it if you want it done again."))
+    return "\n\n".join(lines)

@@ -22,6 +22,9 @@ DEMO_FOLDER = "Demo workspace"
 # The same bakery story for each window language: its bundled folder and its copies' name.
 DEMO_SOURCES = {"en": "demo-workspace", "zh_CN": "demo-workspace-zh"}
 DEMO_FOLDERS = {"en": DEMO_FOLDER, "zh_CN": "演示工作区"}
+# The terminal demo's own copy, so a window opened after it still finds "Demo workspace"
+# untouched (and does not open "Demo workspace 2").
+TERMINAL_DEMO_FOLDER = "Demo workspace (terminal)"
 MAX_RECENT = 8
 
 
@@ -68,13 +71,17 @@ def demo_copies(lang: str = "en") -> list[Path]:
     return sorted(found, key=lambda p: (len(p.name), p.name))
 
 
-def demo_copy(fresh: bool, lang: str = "en") -> Path:
+def demo_copy(fresh: bool, lang: str = "en", name: str | None = None) -> Path:
     """A copy of the demo workspace, in the window's language ("en" or "zh_CN"). `fresh`: one
     nobody has run or edited (an untouched existing copy is reused, else a new one is made
-    beside the others); otherwise the first existing copy, as it was left, or a new one."""
+    beside the others); otherwise the first existing copy, as it was left, or a new one.
+    `name`: the copies' own name (the terminal demo keeps apart from the window's)."""
     lang = lang if lang in DEMO_SOURCES else "en"
-    name = DEMO_FOLDERS[lang]
-    copies = demo_copies(lang)
+    own = name is not None
+    name = name or DEMO_FOLDERS[lang]
+    copies = [p for p in demo_copies(lang)
+              if (p.name == name or p.name.startswith(name + " ")) and
+              (own or not p.name.startswith(TERMINAL_DEMO_FOLDER))]
     if fresh:
         untouched = next((p for p in copies if is_pristine_demo(p)), None)
         if untouched is not None:

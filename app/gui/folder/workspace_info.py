@@ -10,7 +10,9 @@ from pathlib import Path
 
 from app.core.board import Board, BoardError, Task
 from app.core.errors import HarnessError
-from app.core.records import RoundRecord, Status, read_rounds, read_run, read_status
+from app.core.interrupted import InterruptedRun, interrupted_run
+from app.core.records import (RoundRecord, Status, read_rounds, read_run, read_status,
+                              undone_rounds)
 from app.core.workspace import BOARD_NAME, Workspace
 from app.gui.folder import first_start
 
@@ -26,8 +28,12 @@ class FolderInfo:
     never_run: bool = True
     status: Status = field(default_factory=Status)
     run_active_elsewhere: bool = False
-    history: list[tuple[str | None, list[RoundRecord], bool]] = field(default_factory=list)
-    open_decision: Task | None = None
+    # (started_at, its rounds, is_ai, the rounds undone since) of the last runs, oldest first
+    history: list[tuple[str | None, list[RoundRecord], bool, set[int]]] = field(
+        default_factory=list)
+    interrupted: InterruptedRun | None = None  # the last run was cut off (killed) mid-way
+    open_decision: Task | None = None  # the next task, when it is a decision (a later one
+                                       # waits until a run reaches it, as on the command line)
 
 
 def inspect_folder(path: Path) -> FolderInfo:
@@ -61,28 +67,36 @@ def inspect_folder(path: Path) -> FolderInfo:
     info.status, _warning = read_status(ws.status_path)
     if info.status.state in ("running", "waiting"):
         info.run_active_elsewhere = ws.lock().is_held_elsewhere()
+        if not info.run_active_elsewhere and run_ids and run_ids[-1] == info.status.run_id:
+            info.interrupted = interrupted_run(ws, info.status)
     for run_id in run_ids[-HISTORY_RUNS:]:
         run = read_run(ws.run_dir(run_id))
         rounds = read_rounds(ws.run_dir(run_id))
         is_ai = bool(run.is_ai and run.engine != "demo") if run else True
-        info.history.append((run.started_at if run else None, rounds, is_ai))
+        info.history.append((run.started_at if run else None, rounds, is_ai,
+                             undone_rounds(ws.run_dir(run_id))))
     if info.has_board:
         try:
             board = Board.load(ws.board_path)
-            info.open_decision = next((t for t in board.tasks if t.is_human and not t.checked),
-                                      None)
+            upcoming = board.next_task()
+            info.open_decision = upcoming if upcoming is not None and upcoming.is_human else None
         except (BoardError, OSError):
             pass  # the checklist shows the board's own problem
     return info
 
 
-def decision_context(root: Path, task_text: str | None = None) -> tuple[Task | None, str]:
+def decision_context(root: Path, task_text: str | None = None, *,
+                     next_only: bool = False) -> tuple[Task | None, str]:
     """The open decision (the one named, else the first) and the task it is about: for a
-    no-progress decision, the stuck task right after it on the board."""
+    no-progress decision, the stuck task right after it on the board. `next_only`: only a
+    decision that is the next task counts (what a run would stop at before doing anything)."""
     board = Board.load(Path(root) / BOARD_NAME)
     tasks = board.tasks
     found = None
+    upcoming = board.next_task()
     for i, task in enumerate(tasks):
+        if next_only and task is not upcoming:
+            continue
         if task.is_human and not task.checked and (task_text is None or task.text == task_text):
             found = (task, next((t.text for t in tasks[i + 1:] if not t.checked), ""))
             break

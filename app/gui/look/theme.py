@@ -72,18 +72,33 @@ def recolour() -> None:
 
 
 class SchemeFollower(QObject):
-    """Follows the system's light/dark setting for as long as it lives (Qt 6.5+)."""
+    """The window's look: the person's choice (Settings ▸ Look: System, Light or Dark); with
+    "system" it follows the system's light/dark setting for as long as it lives (Qt 6.5+)."""
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
+        self.mode = "system"
         hints = QGuiApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(self._on_color_scheme_changed)
-            scheme = hints.colorScheme()
-            if scheme != Qt.ColorScheme.Unknown:
-                apply_scheme(scheme)
+        self.set_mode("system")
+
+    def set_mode(self, mode: str) -> None:
+        """"light" or "dark" at once, whatever the system says; "system" follows it."""
+        self.mode = mode if mode in ("light", "dark") else "system"
+        if self.mode == "dark":
+            apply_scheme(Qt.ColorScheme.Dark)
+        elif self.mode == "light":
+            apply_scheme(Qt.ColorScheme.Light)
+        else:
+            hints = QGuiApplication.styleHints()
+            scheme = hints.colorScheme() if hasattr(hints, "colorScheme") else \
+                Qt.ColorScheme.Unknown
+            apply_scheme(scheme if scheme != Qt.ColorScheme.Unknown else Qt.ColorScheme.Light)
 
     def _on_color_scheme_changed(self, scheme: Qt.ColorScheme) -> None:
+        if self.mode != "system":
+            return  # the person chose a look; the system's switch does not override it
         # After Qt has swapped in the platform's palette for the new scheme, if it does.
         QTimer.singleShot(0, lambda: apply_scheme(scheme))
 

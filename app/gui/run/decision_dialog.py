@@ -40,7 +40,7 @@ def recommended_option(task: Task) -> str | None:
 
 class DecisionDialog(QDialog):
     answered = Signal(str)            # the answer is on the board
-    continue_requested = Signal()     # the person chose Continue after answering
+    continue_requested = Signal()     # carry on: at once after an answer, or Continue pressed
 
     def __init__(self, task: Task, root: Path, write_answer: Callable[[str], object],
                  parent: QWidget | None = None, about_task: str = ""):
@@ -208,8 +208,19 @@ class DecisionDialog(QDialog):
         run_for(self, lambda: self.write_answer(answer),
                 lambda _task: self._on_written(answer), self._on_write_failed)
 
+    def needs_the_person(self, answer: str) -> bool:
+        """Whether, after this answer, the person has something to do before the AI carries
+        on (tick the task themselves, or reword it); any other answer carries on at once."""
+        return self.no_progress and answer in NO_PROGRESS_OPTIONS[1:3]
+
     def _on_written(self, answer: str) -> None:
         self._set_busy(False)
+        if not self.needs_the_person(answer):
+            # The README's promise: answering carries on. No second click.
+            self.answered.emit(answer)
+            self.accept()
+            self.continue_requested.emit()
+            return
         self.saved_text.setText(self.tr("Saved your answer: %1").replace("%1", answer))
         look.set_accessible(self.saved_text, self.saved_text.text())
         self.next_text.setText(self._next_words(answer))

@@ -126,6 +126,10 @@ class HistoryFlow(QObject):
         self.picker.setCurrentIndex(0)
         self.picker.setEnabled(False)
 
+    def refresh_cards(self) -> None:
+        """Read the cards again (a round was undone): the recent runs, or the chosen one."""
+        self._on_run_chosen(self.chosen_run)
+
     def run_ended(self) -> None:
         self.picker.setEnabled(True)
         self.reload_runs()
@@ -144,14 +148,16 @@ class HistoryFlow(QObject):
         run_for(self.window, lambda: rounds_of(root, run_id), self._show_run)
 
     def _show_recent(self, info) -> None:
-        self.cards.show_history([(started, [RoundView.from_record(r, is_ai) for r in rounds])
-                                 for started, rounds, is_ai in info.history])
+        self.cards.show_history([(started, [RoundView.from_record(r, is_ai, r.round in undone)
+                                            for r in rounds])
+                                 for started, rounds, is_ai, undone in info.history])
 
     def _show_run(self, found) -> None:
-        run, rounds = found
+        run, rounds, undone = found
         is_ai = bool(run.is_ai and run.engine != "demo") if run else True
         self.cards.show_history([(run.started_at if run else None,
-                                  [RoundView.from_record(r, is_ai) for r in rounds])])
+                                  [RoundView.from_record(r, is_ai, r.round in undone)
+                                   for r in rounds])])
 
     def open_round(self, view: RoundView) -> None:
         from PySide6.QtCore import Qt

@@ -33,15 +33,17 @@ class RoundView:
     is_ai: bool = True
     run_id: str = ""
     approvals: list[tuple[str, str]] = field(default_factory=list)  # (path, answer)
+    undone: bool = False       # the person undid it: its changes were taken back
+    run_started: str = ""      # when its run started (two runs each have a "Round 2")
 
     @classmethod
-    def from_record(cls, record, is_ai: bool = True) -> "RoundView":
+    def from_record(cls, record, is_ai: bool = True, undone: bool = False) -> "RoundView":
         return cls(record.round, record.task, record.result_state,
                    list(record.changed_artifacts), _seconds(record.started_at,
                                                             record.finished_at),
                    record.cost_usd, record.summary or record.findings or record.error or "",
                    is_ai, record.run_id,
-                   [(a.path, a.answer) for a in getattr(record, "approvals", [])])
+                   [(a.path, a.answer) for a in getattr(record, "approvals", [])], undone)
 
 
 def _seconds(start: str | None, end: str | None) -> float | None:
@@ -52,10 +54,7 @@ def _seconds(start: str | None, end: str | None) -> float | None:
 
 
 def _clock_time(stamp: str | None) -> str:
-    try:
-        return datetime.fromisoformat(stamp).astimezone().strftime("%H:%M")
-    except (TypeError, ValueError):
-        return ""
+    return wording.clock_time(stamp)
 
 
 class RoundCard(QFrame):
@@ -77,6 +76,8 @@ class RoundCard(QFrame):
         mark, outcome = wording.round_outcome(view.result_state)
         tone = "ok" if view.result_state == "completed" else (
             "attention" if view.result_state not in ("cancelled",) else None)
+        if view.undone:  # what stands now: the round's changes were taken back
+            mark, outcome, tone = "↶", self.tr("Undone: its changes were taken back"), None
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
@@ -90,7 +91,8 @@ class RoundCard(QFrame):
         task = QLabel(view.task, self)
         task.setTextFormat(Qt.TextFormat.PlainText)
         task.setWordWrap(True)
-        files = QLabel(wording.files_changed(view.changed), self)
+        files = QLabel(self.tr("Had changed: %1").replace("%1", wording.files_changed(
+            view.changed)) if view.undone else wording.files_changed(view.changed), self)
         files.setTextFormat(Qt.TextFormat.PlainText)
         files.setWordWrap(True)
         numbers = []
@@ -218,7 +220,8 @@ class RoundCardList(QScrollArea):
         previous = None
         for started, views in runs:
             if views:
-                self.begin_run(previous)
+                if views[0].round == 1:  # numbers that go on continue the work before
+                    self.begin_run(previous)
                 for view in views:  # oldest first, so the newest lands on top
                     self.add(view)
                 previous = started

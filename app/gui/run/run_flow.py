@@ -63,10 +63,11 @@ class RunFlow:
         root = self.workspace
         if root is None:
             return
-        # An open decision first: a run would stop at it at once.
+        # A decision that is the next task first: a run would stop at it at once. A decision
+        # further down waits until the run reaches it.
         from app.gui.folder.workspace_info import decision_context
 
-        run_for(self, lambda: decision_context(root), self._show_or_run,
+        run_for(self, lambda: decision_context(root, next_only=True), self._show_or_run,
                 lambda _exc: self.start_run())
 
     def _show_or_run(self, found) -> None:
@@ -83,13 +84,16 @@ class RunFlow:
         if isinstance(event, ev.RunStarted):
             self._run_is_ai = event.is_ai and event.engine != "demo"
             self.history.run_started()
-            self.cards.begin_run(self._last_run_started)
-            self._last_run_started = event.time
-            self.run_panel.export_button.setEnabled(True)
+            self._run_began = event.time  # a run shows in the cards once it has a round
         elif isinstance(event, ev.RoundStarted):
             self.board_view.set_current_task(event.task)
             self.cards.round_started(event.round, event.time)
         elif isinstance(event, ev.RoundFinished):
+            if self._run_began is not None:  # the run's first round: it is now a run
+                if event.round == 1:  # a run after a decision goes on with the same story
+                    self.cards.begin_run(self._last_run_started)
+                self._last_run_started, self._run_began = self._run_began, None
+                self.run_panel.export_button.setEnabled(True)
             self.cards.round_finished(event, self._run_is_ai)
         elif isinstance(event, ev.HumanNeeded):
             self._last_human = event
@@ -153,6 +157,7 @@ class RunFlow:
         dialog.continue_requested.connect(self._on_continue_requested)
         dialog.destroyed.connect(lambda *_: self._forget_dialog(dialog))
         self.decision_dialog = dialog
+        self._update_decision_banner(task.question)
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
@@ -163,6 +168,10 @@ class RunFlow:
             self.decision_dialog = None
 
     def _on_decision_answered(self, answer: str) -> None:
+        self._hide_decision_banner()
+        dialog = self.decision_dialog
+        if dialog is not None and not dialog.needs_the_person(answer):
+            return  # the dialog carries on at once (continue_requested)
         if not self.runner.running:
             self.run_panel.show_state(self.tr("Answered: %1").replace("%1", answer),
                                       self.tr("Press Continue to let the AI carry on."))

@@ -16,7 +16,7 @@ from app.gui.look import icons, look
 
 from app.gui.run import wording
 
-MODES = ("none", "run", "running", "stopping", "continue")
+MODES = ("none", "no_board", "run", "running", "stopping", "continue")
 
 
 class RunPanel(QWidget):
@@ -158,24 +158,27 @@ class RunPanel(QWidget):
     def set_mode(self, mode: str) -> None:
         assert mode in MODES, mode
         self.mode = mode
-        text = {"none": self.tr("Run"), "run": self.tr("Run"), "running": self.tr("Stop"),
+        text = {"none": self.tr("Run"), "no_board": self.tr("Run"), "run": self.tr("Run"),
+                "running": self.tr("Stop"),
                 "stopping": self.tr("Stopping…"), "continue": self.tr("Continue")}[mode]
         self.primary.setText(text)
         icons.set_icon(self.primary, {"running": "stop", "stopping": "stop",
                                       "continue": "continue"}.get(mode, "run"),
                        QPalette.ColorRole.HighlightedText)
-        name = {"none": self.tr("Run"), "run": self.tr("Run"), "running": self.tr("Stop"),
+        name = {"none": self.tr("Run"), "no_board": self.tr("Run"), "run": self.tr("Run"),
+                "running": self.tr("Stop"),
                 "stopping": self.tr("Stopping"), "continue": self.tr("Continue")}[mode]
         look.set_accessible(self.primary, name)
         self.primary.setToolTip({
             "none": self.tr("Open a folder first"),
+            "no_board": self.tr("Create the task list first"),
             "run": self.tr("Start the AI on the first unchecked task (Ctrl+R)"),
             "running": self.tr("Stop after the current step; nothing is left half-written "
                                "(Ctrl+.)"),
             "stopping": self.tr("Stopping after the current step…"),
             "continue": self.tr("Carry on from where the run stopped (Ctrl+R)"),
         }[mode])
-        self.primary.setEnabled(mode not in ("none", "stopping"))
+        self.primary.setEnabled(mode not in ("none", "no_board", "stopping"))
 
     def show_welcome(self, text: str | None) -> None:
         self.welcome_text.setText(text or "")
@@ -319,6 +322,12 @@ class RunPanel(QWidget):
                 "Another window or the terminal is running this folder. Wait for it to end."),
                 tone="attention")
             panel.set_mode("run")
+        elif not info.has_board:
+            self.show_no_board()
+        elif info.interrupted is not None:
+            panel.show_state(self.tr("The last run was interrupted"),
+                             wording.interrupted(info.interrupted), tone="attention")
+            panel.set_mode("continue")
         elif info.open_decision is not None:
             panel.show_state(self.tr("Needs your decision"), info.open_decision.question,
                              tone="attention")
@@ -333,9 +342,19 @@ class RunPanel(QWidget):
             panel.show_state(*wording.finished("done", "all_tasks_done"), tone="ok")
             panel.set_mode("run")
         else:
-            panel.show_state(self.tr("Ready"), self.tr(
-                "Press Run to start the AI on the first unchecked task."))
-            panel.set_mode("run")
+            panel.show_ready()
+
+    def show_ready(self) -> None:
+        self.show_state(self.tr("Ready"), self.tr(
+            "Press Run to start the AI on the first unchecked task."))
+        self.set_mode("run")
+
+    def show_no_board(self) -> None:
+        """A folder without TASKS.md: nothing to run until the task list exists."""
+        self.show_state(self.tr("No task list yet"), self.tr(
+            "Create the task list on the left, write what you want done, then press Run."))
+        self.set_mode("no_board")
+        self.show_counts(0, 0)
 
     def show_result(self, state: str, exit_reason: str, message: str, task: str = "") -> str:
         """The end of a run in words; returns the headline (for announcements)."""

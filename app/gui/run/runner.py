@@ -41,6 +41,7 @@ class RunRunner(QObject):
         super().__init__(parent)
         self._thread: threading.Thread | None = None
         self._cancel = threading.Event()
+        self._paused = threading.Event()  # set: the run waits before its next step
         self._event_from_run.connect(self._on_event_from_run, Qt.ConnectionType.QueuedConnection)
         self._result_from_run.connect(self._on_result_from_run, Qt.ConnectionType.QueuedConnection)
 
@@ -60,6 +61,7 @@ class RunRunner(QObject):
         if self._thread is not None:
             raise RuntimeError("A run is already going.")
         self._cancel = threading.Event()
+        self._paused.clear()
         cancel = self._cancel
         self._thread = threading.Thread(
             target=self._work, args=(Path(root), make_engine, limits, cancel, careful, approver),
@@ -69,6 +71,13 @@ class RunRunner(QObject):
     def stop(self) -> None:
         """Ask the run to stop after its current step (returns at once)."""
         self._cancel.set()
+
+    def pause(self) -> None:
+        """Hold the run before its next step (the current one finishes); resume() lets it go."""
+        self._paused.set()
+
+    def resume(self) -> None:
+        self._paused.clear()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the worker thread ends (for shutdown paths and tools, never the UI)."""
@@ -92,7 +101,7 @@ class RunRunner(QObject):
         try:
             engine = make_engine()
             result = Harness(Workspace(root), engine, limits, [self._listen], cancel,
-                             careful=careful, approver=approver).run()
+                             careful=careful, approver=approver, paused=self._paused).run()
         except WorkspaceLocked as exc:
             result = RunResult("", "failed", WORKSPACE_LOCKED, exc.message)
         except HarnessError as exc:

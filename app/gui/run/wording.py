@@ -19,6 +19,18 @@ def tr(text: str, n: int = -1) -> str:
     return QCoreApplication.translate(MODULE_CONTEXT, text, None, n)
 
 
+def clock_time(stamp: str | None) -> str:
+    """An event's time as the person reads it: "14:05" today, else "2026-11-30 14:05"."""
+    from datetime import datetime
+
+    try:
+        when = datetime.fromisoformat(stamp).astimezone()
+    except (TypeError, ValueError):
+        return ""
+    today = datetime.now().astimezone().date()
+    return when.strftime("%H:%M" if when.date() == today else "%Y-%m-%d %H:%M")
+
+
 def short(text: str, limit: int = 80) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -151,7 +163,24 @@ def round_outcome(result_state: str) -> tuple[str, str]:
         "timeout": ("!", tr("Ran out of time")),
         "engine_error": ("!", tr("Engine problem")),
         "cancelled": ("■", tr("Stopped by you")),
+        "interrupted": ("■", tr("Cut off when the app closed")),
     }.get(result_state, ("•", result_state))
+
+
+def interrupted(run) -> str:
+    """What a run cut off mid-way (an `InterruptedRun`) had finished, and what to do."""
+    parts = []
+    if run.tasks_completed:
+        parts.append(tr("It finished %n task(s): %1.", len(run.tasks_completed)).replace(
+            "%1", "; ".join(f"“{short(t, 60)}”" for t in run.tasks_completed)))
+    if run.files_changed:
+        parts.append(tr("It changed %n file(s): %1.", len(run.files_changed)).replace(
+            "%1", ", ".join(run.files_changed[:5]) + ("…" if len(run.files_changed) > 5
+                                                      else "")))
+    if not parts:
+        parts.append(tr("It had not finished anything yet."))
+    parts.append(tr("Press Continue to carry on from there."))
+    return " ".join(parts)
 
 
 def files_changed(paths: list[str]) -> str:

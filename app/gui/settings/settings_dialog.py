@@ -102,7 +102,7 @@ class SettingsDialog(QDialog):
         return group
 
     def _other_group(self, settings: Settings) -> QGroupBox:
-        group = QGroupBox(self.tr("Demo and language"), self)
+        group = QGroupBox(self.tr("Demo, language and look"), self)
         form = QFormLayout(group)
         self.demo_speed = QComboBox(group)
         words = (self.tr("Fast"), self.tr("Normal"), self.tr("Slow"),
@@ -137,6 +137,15 @@ class SettingsDialog(QDialog):
             lambda _i: self.language_note.setVisible(self.language.currentData()
                                                      != settings.language))
         form.addRow("", self.language_note)
+        self.look = QComboBox(group)
+        self.look.addItem(self.tr("Follow the system"), "system")
+        self.look.addItem(self.tr("Light"), "light")
+        self.look.addItem(self.tr("Dark"), "dark")
+        self.look.setCurrentIndex(max(0, self.look.findData(settings.look)))
+        self.look.setToolTip(self.tr("Light or dark, or as the system is set. It changes as "
+                                     "soon as you save."))
+        look.set_accessible(self.look, self.tr("Look"))
+        form.addRow(self.tr("L&ook"), self.look)
         return group
 
     def _count(self, low: int, high: int, value: int, name: str, tip: str) -> QSpinBox:
@@ -162,7 +171,7 @@ class SettingsDialog(QDialog):
             demo_delay = 0.0  # unset stays unset: the window's normal pace, the CLI's none
         return self.settings.model_copy(update={
             "limits": limits, "demo_delay_s": demo_delay,
-            "language": self.language.currentData()})
+            "language": self.language.currentData(), "look": self.look.currentData()})
 
     def accept(self) -> None:
         from app.core.settings import LimitError

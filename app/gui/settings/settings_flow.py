@@ -92,7 +92,8 @@ class SettingsFlow:
             return
         self.settings = self.settings.model_copy(update={
             "limits": chosen.limits, "demo_delay_s": chosen.demo_delay_s,
-            "language": chosen.language})
+            "language": chosen.language, "look": chosen.look})
+        self.scheme.set_mode(chosen.look)  # the look changes at once
         self._save_settings()
 
     def _on_language_chosen(self, language: str) -> None:
@@ -117,6 +118,21 @@ class SettingsFlow:
         self.picker.check(engine_id)
 
     # -- notifications ---------------------------------------------------------------------
+    def _decision_words(self, question: str) -> str:
+        return (self.tr("Your decision is needed: %1").replace("%1", question)
+                if question else self.tr("The AI needs a decision from you."))
+
+    def _update_decision_banner(self, question: str) -> None:
+        """The banner about a waiting decision names its question (known once it is open)."""
+        if getattr(self, "_decision_banner", False) and question:
+            self.notice.show_notice(self._decision_words(question), self.tr("Answer…"),
+                                    self.show_decision, tone="attention")
+
+    def _hide_decision_banner(self) -> None:
+        if getattr(self, "_decision_banner", False):
+            self._decision_banner = False
+            self.notice.hide()
+
     def _on_run_ended_notify(self, result) -> None:
         from app.gui.run import wording
 
@@ -125,11 +141,11 @@ class SettingsFlow:
         task = self._last_human.task if self._last_human else ""
         headline, _hint = wording.finished(result.state, result.exit_reason, task)
         if result.state == "blocked_by_human":
+            question = self._last_human.question if self._last_human else ""
             title = self.tr("Harness Desk needs your decision")
-            text = (self.tr("The AI needs a decision from you: %1").replace("%1", task)
-                    if task else self.tr("The AI needs a decision from you."))
-            self.notifier.notify(title, text, self.tr("Answer…"), self.show_decision,
-                                 attention=True)
+            self._decision_banner = True
+            self.notifier.notify(title, self._decision_words(question), self.tr("Answer…"),
+                                 self.show_decision, attention=True)
             return
         folder = self.workspace.name if self.workspace else ""
         title = self.tr("Harness Desk: the run has ended")

@@ -1,0 +1,80 @@
+"""Issue 18, point 14: the window works at 800 × 600 with nothing clipped, in both languages,
+measured on the real widgets (size hints, and each text against its widget's width)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QSizePolicy, QWidget
+
+from app.core.settings import Settings
+from app.gui.folder import first_start
+from app.gui.folder.top_bar import ElidedLabel
+from app.gui.main_window import MainWindow
+from app.gui.settings import language
+from tests.gui.helpers import open_in
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def small_window(request, qapp, qtbot, tmp_path, monkeypatch):
+    lang = request.param
+    assert language.install(qapp, lang) == lang
+    language.use_fonts()
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    win = MainWindow(Settings(engine="anthropic"), demo_delay=0.0, check_engines=False)
+    win.show()
+    folder = tmp_path / "a folder with a rather long name to show the path gives way"
+    shutil.copytree(first_start.bundled_demo(lang), folder)
+    open_in(qtbot, win, folder)
+    win.resize(800, 600)
+    qtbot.waitUntil(lambda: win.width() == 800, timeout=5000)
+    yield win
+    win.close()
+    win.deleteLater()
+    language.install(qapp, "en")
+
+
+def _clipped(win: QWidget) -> list[str]:
+    """Visible one-line texts wider than the widget that shows them."""
+    out = []
+    for w in win.findChildren(QWidget):
+        if not w.isVisible() or w.width() <= 0:
+            continue
+        if isinstance(w, QLabel) and not w.wordWrap() and w.text() and \
+                not isinstance(w, ElidedLabel) and "<" not in w.text() and \
+                w.sizePolicy().horizontalPolicy() != QSizePolicy.Policy.Ignored:
+            shown = w.text().replace("&&", "\0").replace("&", "").replace("\0", "&") \
+                if w.buddy() is not None else w.text()  # a mnemonic's & is not drawn
+            need = max(w.fontMetrics().horizontalAdvance(line) for line in shown.split("\n"))
+            if need > w.contentsRect().width() + 1:
+                out.append(f"label {w.text()!r}: {need} > {w.contentsRect().width()}")
+        elif isinstance(w, QAbstractButton) and w.text():
+            if w.minimumSizeHint().width() > w.width() + 1:
+                out.append(f"button {w.text()!r}: {w.minimumSizeHint().width()} > {w.width()}")
+        elif isinstance(w, QComboBox) and w.currentText():
+            need = w.fontMetrics().horizontalAdvance(w.currentText()) + 30  # the arrow
+            if need > w.width() + 1:
+                out.append(f"combo {w.currentText()!r}: {need} > {w.width()}")
+    return out
+
+
+def test_the_window_fits_800_by_600_with_nothing_clipped(small_window):
+    win = small_window
+    hint = win.minimumSizeHint()
+    assert hint.width() <= 800 and hint.height() <= 600, hint
+    assert (win.width(), win.height()) == (800, 600)
+    assert _clipped(win) == []
+    folder = win.folder_label
+    assert folder.toolTip().endswith("show the path gives way")   # whole in the tooltip
+    shown = folder.text()
+    assert folder.fontMetrics().horizontalAdvance(shown) <= folder.contentsRect().width()
+    combo = win.picker.combo   # the engine's name, never cut mid-word
+    assert combo.width() >= combo.fontMetrics().horizontalAdvance(combo.currentText()) + 20
+
+
+def test_the_models_hint_shows_whole(small_window):
+    box = small_window.picker.model
+    hint = box.lineEdit().placeholderText()
+    assert hint and box.lineEdit().text() == ""
+    assert box.lineEdit().fontMetrics().horizontalAdvance(hint) <= box.lineEdit().width()
