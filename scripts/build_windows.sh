@@ -152,8 +152,8 @@ env -u PIP_FIND_LINKS -u PIP_CONSTRAINT -u PIP_CERT "${PIP_ENV[@]}" PIP_NO_WARN_
   | cat >>"$LOG" || fail "pip install -e .[build] under Wine"
 QTCORE=$PYDIR/Lib/site-packages/PySide6/Qt6Core.dll
 [ -f "$QTCORE" ] || fail "PySide6 did not install (no Qt6Core.dll)"
-done_stage "$(cd "$PYDIR/Lib/site-packages" && ls -d PySide6_Essentials-*.dist-info pyinstaller-*.dist-info \
-  | sed 's/.dist-info//' | tr '\n' ' ')"
+done_stage "$(cd "$PYDIR/Lib/site-packages" && find . -maxdepth 1 \( -iname 'pyside6_essentials-*.dist-info' \
+  -o -iname 'pyinstaller-*.dist-info' \) | sed 's#^./##; s/.dist-info//' | sort | tr '\n' ' ')"
 
 # --- a stand-in for icuuc.dll, which Wine 8.0 lacks (test prefix only) ---------------------
 stage "icu stand-in"
@@ -212,8 +212,13 @@ sleep 1
 export DISPLAY=$xvfb_display
 PF=$WINEPREFIX/drive_c/Program\ Files/Harness\ Desk
 MENU=$WINEPREFIX/drive_c/ProgramData/Microsoft/Windows/Start\ Menu/Programs/Harness\ Desk.lnk
-UNINSTALL_KEY="HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\${APP_ID}_is1"
-uninstall_entry() { wine reg query "$UNINSTALL_KEY" /v DisplayName 2>&1 | tr -d '\r' | cat; }
+UNINSTALL_KEY="Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\${APP_ID}_is1"
+# Read from the prefix's registry file once the wine server has saved it and stopped (Wine's
+# reg.exe writes its answers to a console, which a pipe does not get).
+uninstall_entry() {
+  wineserver -w
+  grep -F -A12 "[${UNINSTALL_KEY//\\/\\\\}]" "$WINEPREFIX/system.reg" | grep -m1 '"DisplayName"=' || true
+}
 
 stage "install (all users)"
 w "$(winpath "$SETUP")" /VERYSILENT /SUPPRESSMSGBOXES /NORESTART /ALLUSERS \
