@@ -55,6 +55,7 @@ command -v Xvfb >/dev/null || need+=(xvfb xauth)
 command -v x86_64-w64-mingw32-gcc >/dev/null || need+=(gcc-mingw-w64-x86-64-win32)
 command -v npm >/dev/null || need+=(npm)
 command -v unzip >/dev/null || need+=(unzip)
+command -v osslsigncode >/dev/null || need+=(osslsigncode)
 if [ ${#need[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   dpkg --add-architecture i386
@@ -104,14 +105,12 @@ if [ ! -f "$PYDIR/.ready" ]; then
   unzip -q "$(ls "$CACHE"/embed/pip-*.whl | head -n1)" -d "$PYDIR/Lib/site-packages"
   touch "$PYDIR/.ready"
 fi
-if command -v osslsigncode >/dev/null; then
-  # The PSF's Authenticode signature on python.exe (the chain is not checked: no network).
-  osslsigncode verify -in "$PYDIR/python.exe" 2>&1 | grep -q "Signature verification: ok" \
-    && signed="signed by the PSF" || signed="signature not verified"
-else
-  signed="osslsigncode not installed"
-fi
-done_stage "CPython 3.11.9 embeddable ($signed)"
+# The PSF's Authenticode signature on python.exe, checked against the system's CA certificates
+# (no revocation lists: no network), beside the sdist's pinned hash above.
+osslsigncode verify -ignore-crl -in "$PYDIR/python.exe" >"$CACHE/signature.txt" 2>&1 \
+  && grep -q "O=Python Software Foundation" "$CACHE/signature.txt" \
+  || { cat "$CACHE/signature.txt" >>"$LOG"; fail "python.exe is not signed by the PSF"; }
+done_stage "CPython 3.11.9 embeddable, signed by the PSF"
 
 # --- a fresh Wine prefix --------------------------------------------------------------------
 stage "wine prefix"
@@ -126,7 +125,14 @@ w winecfg /v win10 || fail "winecfg /v win10"
 wineserver -w
 SYS32=$WINEPREFIX/drive_c/windows/system32
 WINPY=$(winpath "$PYDIR/python.exe")
-done_stage
+# Rust extensions (pydantic-core) and Python itself ask bcryptprimitives.dll for random bytes.
+STUBS=$CACHE/stubs
+mkdir -p "$STUBS"
+x86_64-w64-mingw32-gcc -shared -O2 -s -o "$STUBS/bcryptprimitives.dll" \
+  installers/windows/wine/bcryptprimitives.c installers/windows/wine/bcryptprimitives.def \
+  >>"$LOG" 2>&1 || fail "building bcryptprimitives.dll"
+cp "$STUBS/bcryptprimitives.dll" "$SYS32/"
+done_stage "Windows 10, with a stand-in bcryptprimitives.dll"
 
 # --- the dependencies and PyInstaller, into the Windows Python ------------------------------
 stage "pip install"
@@ -139,27 +145,26 @@ index=$(python3 -m pip config get global.index-url 2>/dev/null || true)
 [ -n "$index" ] && [ -z "${PIP_INDEX_URL:-}" ] && PIP_ENV+=("PIP_INDEX_URL=$index")
 cert=${PIP_CERT:-$(python3 -m pip config get global.cert 2>/dev/null || true)}
 [ -n "$cert" ] && [ -f "$cert" ] && PIP_ENV+=("PIP_CERT=$(winpath "$cert")")
+# --no-compile: compiling every module under Wine costs minutes; PyInstaller compiles what it
+# bundles anyway.
 env -u PIP_FIND_LINKS -u PIP_CONSTRAINT -u PIP_CERT "${PIP_ENV[@]}" PIP_NO_WARN_SCRIPT_LOCATION=1 \
-  PIP_DISABLE_PIP_VERSION_CHECK=1 wine "$WINPY" -m pip install -q -e ".[build]" 2>&1 \
+  PIP_DISABLE_PIP_VERSION_CHECK=1 wine "$WINPY" -m pip install -q --no-compile -e ".[build]" 2>&1 \
   | cat >>"$LOG" || fail "pip install -e .[build] under Wine"
 QTCORE=$PYDIR/Lib/site-packages/PySide6/Qt6Core.dll
 [ -f "$QTCORE" ] || fail "PySide6 did not install (no Qt6Core.dll)"
-done_stage "$(wine "$WINPY" -c 'import PySide6, pydantic; print("PySide6", PySide6.__version__)' 2>&1 | cat | tr -d '\r' | tail -n1)"
+done_stage "$(cd "$PYDIR/Lib/site-packages" && find . -maxdepth 1 \( -iname 'pyside6_essentials-*.dist-info' \
+  -o -iname 'pyinstaller-*.dist-info' \) | sed 's#^./##; s/.dist-info//' | sort | tr '\n' ' ')"
 
-# --- stand-ins for the two DLLs Wine 8.0 lacks (test prefix only) ---------------------------
-stage "wine stand-ins"
-STUBS=$CACHE/stubs
-mkdir -p "$STUBS"
-x86_64-w64-mingw32-gcc -shared -O2 -s -o "$STUBS/bcryptprimitives.dll" \
-  installers/windows/wine/bcryptprimitives.c installers/windows/wine/bcryptprimitives.def \
-  >>"$LOG" 2>&1 || fail "building bcryptprimitives.dll"
+# --- a stand-in for icuuc.dll, which Wine 8.0 lacks (test prefix only) ---------------------
+stage "icu stand-in"
 # icuuc.dll: one stub per function Qt6Core.dll imports from it, read from its import table.
 python3 installers/windows/wine/icu_stubs.py "$QTCORE" "$STUBS" >>"$LOG" 2>&1 \
   || fail "reading Qt6Core.dll's ICU imports"
 x86_64-w64-mingw32-gcc -shared -O2 -s -o "$STUBS/icuuc.dll" "$STUBS/icuuc.c" "$STUBS/icuuc.def" \
   >>"$LOG" 2>&1 || fail "building icuuc.dll"
-cp "$STUBS/bcryptprimitives.dll" "$STUBS/icuuc.dll" "$SYS32/"
-done_stage "$(grep -c . "$STUBS/icuuc.def" | awk '{print $1 - 2}') ICU functions"
+cp "$STUBS/icuuc.dll" "$SYS32/"
+wpy -c "import PySide6.QtCore, pydantic_core" || fail "Qt or pydantic-core does not load under Wine"
+done_stage "icuuc.dll with $(grep -c . "$STUBS/icuuc.def" | awk '{print $1 - 2}') functions; Qt and pydantic-core load"
 
 # --- the frozen app -------------------------------------------------------------------------
 stage "frozen app"
@@ -207,8 +212,13 @@ sleep 1
 export DISPLAY=$xvfb_display
 PF=$WINEPREFIX/drive_c/Program\ Files/Harness\ Desk
 MENU=$WINEPREFIX/drive_c/ProgramData/Microsoft/Windows/Start\ Menu/Programs/Harness\ Desk.lnk
-UNINSTALL_KEY="HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\${APP_ID}_is1"
-uninstall_entry() { wine reg query "$UNINSTALL_KEY" /v DisplayName 2>&1 | tr -d '\r' | cat; }
+UNINSTALL_KEY="Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\${APP_ID}_is1"
+# Read from the prefix's registry file once the wine server has saved it and stopped (Wine's
+# reg.exe writes its answers to a console, which a pipe does not get).
+uninstall_entry() {
+  wineserver -w
+  grep -F -A12 "[${UNINSTALL_KEY//\\/\\\\}]" "$WINEPREFIX/system.reg" | grep -m1 '"DisplayName"=' || true
+}
 
 stage "install (all users)"
 w "$(winpath "$SETUP")" /VERYSILENT /SUPPRESSMSGBOXES /NORESTART /ALLUSERS \

@@ -340,6 +340,7 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         if runner is None or not runner.running:
             if getattr(self, "_layout_keeper", None) is not None:
                 self._on_layout_changed(self._layout_keeper.stop(), now=True)
+            self._let_go_of_the_folder()
             event.accept()
             return
         event.ignore()
@@ -355,6 +356,13 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
                 self._close_after_stop = True
                 self.stop_run()
             runner.resume()  # after a stop the run ends at once, before any further step
+
+    def _let_go_of_the_folder(self) -> None:
+        # On Windows the checklist's file watcher holds the folder open: without this, the
+        # person could not rename or delete their folder after closing the window.
+        board_view = getattr(self, "board_view", None)
+        if board_view is not None:
+            board_view.set_board(None)
 
     def _ask_to_stop_and_close(self) -> bool:
         from PySide6.QtWidgets import QMessageBox
