@@ -293,11 +293,12 @@ def test_undo_restores_every_document_byte_for_byte(ws):
 
 
 def test_set_cells_is_declared_a_file_changing_tool_like_write_and_edit():
-    from app.core.tool_specs import CHANGES_FILES, TOOL_SPECS
+    from app.core.tool_specs import FILE_CHANGES, TOOL_SPECS
 
-    assert set(CHANGES_FILES) == {"write_file", "edit_file", "delete_file", "set_cells"}
+    assert set(FILE_CHANGES) == {"write_file", "edit_file", "delete_file", "set_cells"}
     specs = {s.name: s for s in TOOL_SPECS}
-    assert all(arg in specs[name].parameters["required"] for name, arg in CHANGES_FILES.items())
+    assert all(c.path_argument in specs[name].parameters["required"]
+               for name, c in FILE_CHANGES.items())
 
 
 def test_a_refused_set_cells_keeps_no_pre_image_and_a_done_one_does(ws):

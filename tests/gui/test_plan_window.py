@@ -50,9 +50,9 @@ def standalone(qtbot, folder: Path, delay: float = 0.0, mode: str = "goal") -> P
 def test_an_empty_folder_plans_ticks_edits_and_adds_in_the_window(qtbot, window, folder):
     open_in(qtbot, window, folder)
     view = window.board_view
-    qtbot.waitUntil(lambda: view.empty_plan_button.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: view.no_board_plan_button.isVisible(), timeout=5000)
     assert view.plan_button.isEnabled()  # beside "Add a task…" as well
-    qtbot.mouseClick(view.empty_plan_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(view.no_board_plan_button, Qt.MouseButton.LeftButton)
     dialog = window.plan_dialog
     assert dialog is not None and dialog.isVisible()
     plan_in(qtbot, dialog, "Plan a birthday party")
@@ -182,7 +182,7 @@ def test_plan_with_ai_in_chinese_shows_no_english_word_of_ours(qtbot, chinese, t
     window.show()
     try:
         open_in(qtbot, window, folder)
-        qtbot.waitUntil(lambda: window.board_view.empty_plan_button.isVisible(), timeout=5000)
+        qtbot.waitUntil(lambda: window.board_view.no_board_plan_button.isVisible(), timeout=5000)
         texts = visible_texts(window.board_view)
         dialog = window.open_plan()
         texts.update(visible_texts(dialog))

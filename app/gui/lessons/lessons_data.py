@@ -62,6 +62,6 @@ def round_record(root: Path | str, run_id: str, round_no: int):
     """(the round's record or None, whether its run used an AI) for the evidence dialog."""
     from app.gui.evidence.evidence_data import rounds_of
 
-    run, rounds = rounds_of(root, run_id)
+    run, rounds, _undone = rounds_of(root, run_id)
     is_ai = bool(run.is_ai and run.engine != "demo") if run else True
     return next((r for r in rounds if r.round == round_no), None), is_ai
