@@ -360,9 +360,10 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
     def _let_go_of_the_folder(self) -> None:
         # On Windows the checklist's file watcher holds the folder open: without this, the
         # person could not rename or delete their folder after closing the window.
+        # Only the file's watch: the page is going away, so nothing on it changes.
         board_view = getattr(self, "board_view", None)
         if board_view is not None:
-            board_view.set_board(None)
+            board_view.release_file()
 
     def _ask_to_stop_and_close(self) -> bool:
         from PySide6.QtWidgets import QMessageBox

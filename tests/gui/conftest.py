@@ -25,3 +25,12 @@ def window(qtbot, tmp_path, monkeypatch):
             win.runner.stop()
     win.close()
     win.deleteLater()
+
+
+@pytest.fixture(autouse=True)
+def no_real_file_dialogs(monkeypatch):
+    """A native file dialog is modal and would wait for a person forever under pytest: any
+    test that reaches "Open a folder…" gets an answer of "cancelled" instead."""
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: ""))

@@ -178,6 +178,11 @@ class BoardView(QWidget):
         self._file.open(path)
         self._on_rows_changed()
 
+    def release_file(self) -> None:
+        """Stop watching TASKS.md and its folder (the window is closing), changing nothing
+        shown: on Windows the watch holds the folder open."""
+        self._file.open(None)
+
     def set_current_task(self, text: str | None) -> None:
         """Mark the task the AI is working on (None: no task)."""
         self._model.set_current_text(text)
