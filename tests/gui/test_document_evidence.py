@@ -61,6 +61,7 @@ def test_a_changed_word_document_shows_its_text_before_and_after(qtbot, tmp_path
     (f,) = dialog.evidence.files
     assert f.kind == "document" and f.before_shown.text.startswith("# Opening hours")
     dialog.file_list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)  # compared off the UI thread
     shown = dialog.diff.toPlainText().splitlines()
     assert "− Tuesday to Friday 7:00–16:00." in shown
     assert "+ Tuesday to Saturday 7:00–16:00." in shown
@@ -79,6 +80,7 @@ def test_a_new_spreadsheet_shows_its_sheets_as_added_lines(qtbot, tmp_path):
     a_round(tmp_path, {"prices.xlsx": (None, (tmp_path / "p.xlsx").read_bytes())})
     dialog = open_evidence(qtbot, tmp_path)
     dialog.file_list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)  # compared off the UI thread
     shown = dialog.diff.toPlainText()
     assert "+ ## Sheet: Prices" in shown and "+ | 2 | Carrot cake | 30 |" in shown
 
@@ -90,6 +92,7 @@ def test_a_changed_picture_shows_both_pictures(qtbot, tmp_path):
     (f,) = dialog.evidence.files
     assert f.kind == "picture" and f.after_shown.picture_size == (1200, 400)
     dialog.file_list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)  # compared off the UI thread
     html = dialog.diff.toHtml()
     assert html.count("<img") == 2
     text = dialog.diff.toPlainText()
@@ -100,6 +103,7 @@ def test_a_damaged_document_gets_one_sentence(qtbot, tmp_path):
     a_round(tmp_path, {"brief.docx": (b"PK\x03\x04 not a real zip", b"also broken")})
     dialog = open_evidence(qtbot, tmp_path)
     dialog.file_list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)  # compared off the UI thread
     words = dialog.diff.toPlainText()
     assert words.startswith("This document cannot be shown: ") and "Traceback" not in words
 
