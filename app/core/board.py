@@ -14,7 +14,7 @@ from app.core.board_md import last_block_start, task_lines
 from app.core.board_task import (  # noqa: F401  (BoardError .. one_line: re-exported)
     KEYED_DETAIL, TASK_LINE, BoardError, StaleTask, Task, TaskRef, detail_split, encode, norm,
     one_line, split_eol)
-from app.core.files import atomic_write_bytes
+from app.core.files import atomic_write_bytes, read_bytes
 
 T = TypeVar("T")
 
@@ -308,7 +308,7 @@ def _read(path, name: str | None = None) -> bytes:
     path = Path(path)
     name = name or path.name
     try:
-        return path.read_bytes()
+        return read_bytes(path)
     except FileNotFoundError:
         raise BoardError(f"There is no {name} in this folder. Create one with "
                          "\"harness-desk init\" or from the app.") from None

@@ -231,6 +231,19 @@ def _replace_with_retry(src: Path, dst: Path) -> None:
             time.sleep(_REPLACE_DELAY_S * (attempt + 1))
 
 
+def read_bytes(path: Path | str) -> bytes:
+    """Read a whole file, riding over the moment on Windows when another thread or program is
+    replacing it (opening a file mid-replace is refused with "access denied" there)."""
+    for attempt in range(_REPLACE_RETRIES):
+        try:
+            return Path(path).read_bytes()
+        except PermissionError:
+            if sys.platform != "win32" or attempt == _REPLACE_RETRIES - 1:
+                raise
+            time.sleep(_REPLACE_DELAY_S * (attempt + 1))
+    raise AssertionError("unreachable")  # the loop returns or raises
+
+
 def is_disk_full(exc: BaseException) -> bool:
     """True if `exc` (or what caused it) says the disk, or the person's quota, is full."""
     while exc is not None:

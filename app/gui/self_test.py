@@ -33,7 +33,10 @@ class Check:
 def run_self_test(out: Callable[[str], None] = print, lang: str | None = None) -> int:
     started = time.perf_counter()
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # headless, even on a desktop
-    with tempfile.TemporaryDirectory(prefix="harness-desk-self-test-") as tmp:
+    # On Windows a file still open (a log, a watch) keeps the folder; leaving a temp folder
+    # behind is not a failed self-test.
+    with tempfile.TemporaryDirectory(prefix="harness-desk-self-test-",
+                                     ignore_cleanup_errors=True) as tmp:
         # A throwaway settings folder: the person's own settings and recent list stay as they are.
         os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
         check = Check(out)
@@ -58,6 +61,7 @@ def _quiet_platform_notes(mode: Any, context: Any, message: str) -> None:
 def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> None:
     from PySide6.QtCore import qInstallMessageHandler
 
+    from app.core.files import read_bytes
     from app.core.resources import resource_path
     from app.gui import core_calls
     from app.gui.app import after_first_expose, make_application, use_language
@@ -107,8 +111,7 @@ def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> N
     words = button.text()
     ended.clear()
     button.click()  # answering carries on at once
-    answered = _wait(app, lambda: "Answer:" in (ws / "TASKS.md").read_text(encoding="utf-8"),
-                     10)
+    answered = _wait(app, lambda: b"Answer:" in read_bytes(ws / "TASKS.md"), 10)
     check(answered, "decision answered through the dialog", words)
 
     _wait(app, lambda: bool(ended), STEP_TIMEOUT_S)

@@ -62,3 +62,33 @@ def test_a_damaged_settings_file_is_kept_aside_and_defaults_are_used(tmp_path, m
     assert (tmp_path / "settings.damaged.json").exists()
     save_settings(Settings(limits=Limits(max_steps=7)))
     assert load_settings().settings.limits.max_steps == 7
+
+
+def test_a_read_during_a_windows_replace_waits_for_it_instead_of_failing(tmp_path, monkeypatch):
+    # Windows refuses to open a file another thread is replacing ("access denied") for a moment;
+    # the board's reader rides over it the way the writer does, and gives up only if it lasts.
+    from pathlib import Path
+
+    from app.core import files
+    from app.core.board import Board
+
+    board = tmp_path / "TASKS.md"
+    board.write_text("- [ ] one\n", encoding="utf-8")
+    real = Path.read_bytes
+    refusals = {"left": 2}
+
+    def busy(self):
+        if self == board and refusals["left"]:
+            refusals["left"] -= 1
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", busy)
+    monkeypatch.setattr(files.sys, "platform", "win32")
+    monkeypatch.setattr(files, "_REPLACE_DELAY_S", 0.0)
+    assert [t.text for t in Board.load(board).tasks] == ["one"]
+    assert refusals["left"] == 0
+
+    refusals["left"] = 10_000  # a file that stays locked: a sentence, not a hang
+    with pytest.raises(Exception, match="Could not read TASKS.md"):
+        Board.load(board)
