@@ -135,6 +135,8 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         page.run_panel.stop_requested.connect(self.stop_run)
         page.run_panel.export_requested.connect(self.export_summary)
         page.run_panel.lessons_requested.connect(self.show_lessons)
+        page.run_panel.engine_settings_requested.connect(
+            lambda engine_id: self.open_engine_settings(engine_id or None))
         from app.gui.run.history_picker import HistoryFlow
 
         self.history = HistoryFlow(self, page.history_picker, page.cards)

@@ -38,6 +38,7 @@ class RunFlow:
 
         settings = self.settings.model_copy(deep=True)
         engine_id, model, delay = self.picker.engine_id, self.picker.model_name, self._demo_delay()
+        self._run_engine = (engine_id, model or self.picker.default_model(engine_id))
         self._last_human = None
         self.notice.hide()
         careful = getattr(self, "careful", None)
@@ -107,8 +108,13 @@ class RunFlow:
         self.open_button.setEnabled(True)
         self.history.run_ended()
         about = self._last_human.task if self._last_human else ""
+        engine_id, model = getattr(self, "_run_engine", (self.picker.engine_id, ""))
         headline = self.run_panel.show_result(result.state, result.exit_reason, result.message,
-                                              about)
+                                              about, engine_id=engine_id, model=model,
+                                              cause=getattr(result, "cause", ""))
+        if result.state == "failed" and result.exit_reason in ("auth_failed", "model_not_found",
+                                                                "engine_unreachable"):
+            self.picker.check(engine_id)  # the mark beside the engine says it too
         self.run_panel.set_mode("run" if result.state in ("done", "failed") else "continue")
         from app.gui.look import look
 

@@ -76,8 +76,11 @@ def waiting(seconds: float, code: str) -> str:
     return tr("Waiting %1 s: %2").replace("%1", str(max(0, int(round(seconds))))).replace("%2", why)
 
 
-def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0) -> tuple[str, str]:
-    """(headline, what to do next) for the end of a run."""
+def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
+             engine_id: str = "", model: str = "", cause: str = "",
+             button: str = "") -> tuple[str, str]:
+    """(headline, what to do next) for the end of a run; an engine's stop names the engine
+    (`engine_id`, its `model`, the finer `cause`) and the button on screen (`button`)."""
     if state == "done":
         return tr("Done"), tr("Every task on the list is checked. The rounds below show which "
                               "files were written. Add more tasks, or export a summary to share.")
@@ -100,23 +103,12 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0) -> t
         return tr("Already running elsewhere"), tr("Another run is working in this folder "
                                                    "(another window or the terminal). Wait for "
                                                    "it to finish, then press Run.")
-    reasons = {
-        "auth_failed": (tr("Stopped: the engine needs a working API key"),
-                        tr("The key is missing or was refused. Choose another engine, or "
-                           "point at the engine's name for how to make it ready.")),
-        "quota_exhausted": (tr("Stopped: the account's quota is used up"),
-                            tr("Add credit or raise the limit with the AI provider, then "
-                               "press Continue.")),
-        "model_not_found": (tr("Stopped: the model does not exist"),
-                            tr("Choose another model next to the engine, then press Continue.")),
-        "engine_unreachable": (tr("Stopped: the engine could not be reached"),
-                               tr("Check the internet connection (or that the local server "
-                                  "is running), then press Continue.")),
-        "engine_failures": (tr("Stopped: the engine kept failing"),
-                            tr("Try again later, or choose another engine.")),
-    }
-    if exit_reason in reasons:
-        return reasons[exit_reason]
+    from app.gui.engines import engine_words
+
+    said = engine_words.stopped(exit_reason, cause or exit_reason, engine_id, model,
+                                button or tr("Run"))
+    if said is not None:
+        return said
     return tr("Stopped because of a problem"), tr("See the details below. Your files are safe.")
 
 

@@ -114,8 +114,7 @@ class SettingsFlow:
         self._recheck(engine_id)
 
     def _recheck(self, engine_id: str) -> None:
-        self.picker.readiness.pop(engine_id, None)
-        self.picker.check(engine_id)
+        self.picker.check(engine_id)  # off the UI thread; an earlier answer no longer counts
 
     # -- notifications ---------------------------------------------------------------------
     def _decision_words(self, question: str) -> str:
