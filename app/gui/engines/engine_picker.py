@@ -117,9 +117,6 @@ class EnginePicker(QWidget):
                 lambda a: self._on_checked(engine_id, a, number),
                 lambda exc: self._on_check_failed(engine_id, exc, number))
 
-    def default_model(self, engine_id: str) -> str:
-        return next((c.default_model for c in self.choices if c.id == engine_id), "")
-
     def is_ready(self, engine_id: str | None = None) -> bool | None:
         found = self.readiness.get(engine_id or self.engine_id)
         return None if found is None else found.ready

@@ -38,7 +38,7 @@ class RunFlow:
 
         settings = self.settings.model_copy(deep=True)
         engine_id, model, delay = self.picker.engine_id, self.picker.model_name, self._demo_delay()
-        self._run_engine = (engine_id, model or self.picker.default_model(engine_id))
+        self._run_engine = (engine_id, model)  # the model in full once the run says it
         self._last_human = None
         self.notice.hide()
         careful = getattr(self, "careful", None)
@@ -84,6 +84,7 @@ class RunFlow:
         self.run_panel.show_event(event)
         if isinstance(event, ev.RunStarted):
             self._run_is_ai = event.is_ai and event.engine != "demo"
+            self._run_engine = (event.engine, event.model)
             self.history.run_started()
             self._run_began = event.time  # a run shows in the cards once it has a round
         elif isinstance(event, ev.RoundStarted):
