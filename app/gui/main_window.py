@@ -312,6 +312,7 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         """Undo leaves its trace everywhere: the banner and the state say exactly what it did,
         and the card (from the undo's record on disk) says the round was undone."""
         from app.gui.evidence.undo_words import undo_report_headline, undo_report_sentences
+        from app.gui.run import wording
 
         headline = undo_report_headline(report)
         self.notice.show_notice(headline, tone="normal" if report.ok and not report.kept_both
@@ -319,7 +320,7 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         if not self.runner.running:
             self.run_panel.show_state(self.tr("Round %1 undone").replace("%1",
                                                                          str(report.round)),
-                                      " ".join(undo_report_sentences(report)))
+                                      wording.sentences(undo_report_sentences(report)))
         self.history.refresh_cards()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's name)

@@ -19,6 +19,16 @@ def tr(text: str, n: int = -1) -> str:
     return QCoreApplication.translate(MODULE_CONTEXT, text, None, n)
 
 
+def sentences(parts) -> str:
+    """Sentences run together as the language writes them: a space after an English full
+    stop, none after a Chinese one (。！？), and never two."""
+    out = ""
+    for part in (p.strip() for p in parts):
+        if part:
+            out += ("" if not out or out.endswith(("。", "！", "？", "：", "；")) else " ") + part
+    return out
+
+
 def clock_time(stamp: str | None) -> str:
     """An event's time as the person reads it: "14:05" today, else "2026-11-30 14:05"."""
     from datetime import datetime
@@ -172,7 +182,7 @@ def interrupted(run) -> str:
     if not parts:
         parts.append(tr("It had not finished anything yet."))
     parts.append(tr("Press Continue to carry on from there."))
-    return " ".join(parts)
+    return sentences(parts)
 
 
 def files_changed(paths: list[str]) -> str:

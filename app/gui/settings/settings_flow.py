@@ -138,7 +138,10 @@ class SettingsFlow:
         if self._close_after_stop:
             return
         task = self._last_human.task if self._last_human else ""
-        headline, _hint = wording.finished(result.state, result.exit_reason, task)
+        engine_id, model = getattr(self, "_run_engine", ("", ""))
+        headline, _hint = wording.finished(result.state, result.exit_reason, task,
+                                           engine_id=engine_id, model=model,
+                                           cause=getattr(result, "cause", ""))
         if result.state == "blocked_by_human":
             question = self._last_human.question if self._last_human else ""
             title = self.tr("Harness Desk needs your decision")
