@@ -546,6 +546,18 @@
         <translation>文字内容相同（只有文件的字节会变，例如换行符）。</translation>
     </message>
     <message>
+        <source>Reading the two versions…</source>
+        <translation>正在读取两个版本…</translation>
+    </message>
+    <message>
+        <source>Sizes: %1 bytes before, %2 bytes after.</source>
+        <translation>大小：之前 %1 字节，之后 %2 字节。</translation>
+    </message>
+    <message>
+        <source>Nothing is changed until you allow it; Undo can take it back later.</source>
+        <translation>在你允许之前不会做任何更改；之后也可以用“撤销”还原。</translation>
+    </message>
+    <message>
         <source>Edit the text as you want it saved, then press Allow my version.</source>
         <translation>把文字改成你想保存的样子，然后按“允许我的版本”。</translation>
     </message>
@@ -1336,6 +1348,10 @@
     <message>
         <source>After</source>
         <translation>之后</translation>
+    </message>
+    <message>
+        <source>(no picture)</source>
+        <translation>（没有图片）</translation>
     </message>
     <message>
         <source>%1 × %2 pixels</source>

@@ -55,6 +55,20 @@ def show_file(path: Path, name: str) -> Shown:
     return Shown(problem="not_picture")
 
 
+def show_bytes(data: bytes, name: str) -> Shown:
+    """`data` (a version of the file named `name` that is not on disk, such as a change
+    waiting for approval) as the window shows it; the bytes go through a temporary file."""
+    if len(data) > max(MAX_DOCUMENT_BYTES, MAX_PICTURE_BYTES):
+        return Shown(problem="too_large")
+    handle, temp_name = tempfile.mkstemp(suffix=Path(name).suffix.lower(), prefix="harness-desk-")
+    try:
+        with os.fdopen(handle, "wb") as fh:
+            fh.write(data)
+        return show_file(Path(temp_name), name)
+    finally:
+        Path(temp_name).unlink(missing_ok=True)
+
+
 def _rendered(path: Path, name: str) -> Shown:
     """The rendering of a document; a saved copy (no suffix) is copied to a name with the
     document's suffix first, as the renderer tells formats by their suffix."""

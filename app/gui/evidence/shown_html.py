@@ -1,0 +1,50 @@
+"""A document's or a picture's versions as HTML for a text browser: shared by the evidence
+dialog and the approval dialog, so both say the same thing the same way.
+
+The words are translated in the evidence dialog's context (one translation for both).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QUrl
+from PySide6.QtGui import QImage, QTextDocument
+
+from app.gui.evidence.renderings import Shown
+
+
+def problem_words(shown: Shown) -> str:
+    """Why a version cannot be shown, in one sentence."""
+    if shown.problem == "too_large":
+        return QCoreApplication.translate("EvidenceDialog", "This file is too large to show here.")
+    if shown.problem == "not_picture":
+        return QCoreApplication.translate("EvidenceDialog",
+                                          "This picture could not be opened; it may be damaged.")
+    return QCoreApplication.translate("EvidenceDialog", "This document cannot be shown: %1") \
+        .replace("%1", shown.detail)
+
+
+def document_note() -> str:
+    return QCoreApplication.translate(
+        "EvidenceDialog", "A document: its text is compared as the AI reads it (headings with #, "
+        "tables with |).")
+
+
+def pictures_html(document: QTextDocument, before: Shown | None, after: Shown | None,
+                  prefix: str = "evidence-picture") -> str:
+    """Before and after side by side; the pictures are added to `document` as resources."""
+    cells = []
+    labels = (QCoreApplication.translate("EvidenceDialog", "Before"),
+              QCoreApplication.translate("EvidenceDialog", "After"))
+    for n, (label, shown) in enumerate(zip(labels, (before, after))):
+        if shown is None or shown.picture is None:
+            none = QCoreApplication.translate("EvidenceDialog", "(no picture)")
+            cells.append(f"<td><b>{label}</b><br>{none}</td>")
+            continue
+        url = QUrl(f"{prefix}-{n}.png")
+        document.addResource(QTextDocument.ResourceType.ImageResource, url,
+                             QImage.fromData(shown.picture, "PNG"))
+        size = shown.picture_size or (0, 0)
+        words = QCoreApplication.translate("EvidenceDialog", "%1 × %2 pixels") \
+            .replace("%1", str(size[0])).replace("%2", str(size[1]))
+        cells.append(f"<td><b>{label}</b> ({words})<br><img src='{url.toString()}'></td>")
+    return "<table cellspacing='12'><tr>" + "".join(cells) + "</tr></table>"
