@@ -1748,6 +1748,14 @@
         <translation>AI 又问了您已经决定过的问题：“%1”（%2）</translation>
     </message>
     <message>
+        <source>You did not allow a change to %1 %2</source>
+        <translation>您没有允许修改 %1，共 %2</translation>
+    </message>
+    <message>
+        <source>The AI tried to change %1, which you protected, %2</source>
+        <translation>AI 试图修改您保护的 %1，共 %2</translation>
+    </message>
+    <message>
         <source>Seen in 1 run</source>
         <translation>出现在 1 次运行中</translation>
     </message>
