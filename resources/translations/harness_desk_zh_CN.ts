@@ -1358,6 +1358,14 @@
         <translation>%1 × %2 像素</translation>
     </message>
     <message>
+        <source>Pages without text (scans), shown as pictures</source>
+        <translation>没有文字的页面（扫描件），以图片显示</translation>
+    </message>
+    <message>
+        <source>Page %1 (%2 × %3 pixels)</source>
+        <translation>第 %1 页（%2 × %3 像素）</translation>
+    </message>
+    <message>
         <source>This file is too large to show here.</source>
         <translation>这个文件太大，无法在这里显示。</translation>
     </message>
@@ -1506,6 +1514,10 @@
     <message>
         <source>Picture %1, %2 × %3 pixels</source>
         <translation>图片 %1，%2 × %3 像素</translation>
+    </message>
+    <message>
+        <source>A scanned PDF with no text the AI can read: page %1 shown as a picture.</source>
+        <translation>这是扫描的 PDF，没有 AI 能读的文字：第 %1 页以图片显示。</translation>
     </message>
     <message>
         <source>A picture, %1 × %2 pixels.</source>

@@ -189,9 +189,12 @@ class ApprovalDialog(QDialog):
             self.diff.setHtml(pictures_html(self.diff.document(), before, after,
                                             prefix="approval-picture"))
         else:
+            from app.gui.evidence.shown_html import pages_html
+
             note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
                                                             document_note())
-            self.diff.setHtml(note + html)
+            self.diff.setHtml(note + html + pages_html(self.diff.document(), before, after,
+                                                       prefix="approval-page"))
         self.rendered.emit()
 
     # -- answers ---------------------------------------------------------------------------

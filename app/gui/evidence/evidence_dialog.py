@@ -224,7 +224,10 @@ class EvidenceDialog(QDialog):
             turn = self._diff_turn
             make = self._diff_maker(f, f.before_shown.text if f.before_shown else "",
                                     f.after_shown.text if f.after_shown else "", document=True)
-            run_for(self, make, lambda html: self._on_diff(turn, row, html),
+            from app.gui.evidence.shown_html import pages_html
+
+            pages = pages_html(self.diff.document(), f.before_shown, f.after_shown)
+            run_for(self, make, lambda html: self._on_diff(turn, row, html + pages),
                     lambda exc: self._on_diff_failed(turn, row, f, exc))
             return
         from app.gui.evidence.shown_html import pictures_html

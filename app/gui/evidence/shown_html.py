@@ -48,3 +48,29 @@ def pictures_html(document: QTextDocument, before: Shown | None, after: Shown | 
             .replace("%1", str(size[0])).replace("%2", str(size[1]))
         cells.append(f"<td><b>{label}</b> ({words})<br><img src='{url.toString()}'></td>")
     return "<table cellspacing='12'><tr>" + "".join(cells) + "</tr></table>"
+
+
+def pages_html(document: QTextDocument, before: Shown | None, after: Shown | None,
+               prefix: str = "evidence-page") -> str:
+    """A PDF's pages without text (scans) as pictures, before and after; "" if none."""
+    if not any(v is not None and v.pages for v in (before, after)):
+        return ""
+    title = QCoreApplication.translate("EvidenceDialog",
+                                       "Pages without text (scans), shown as pictures")
+    labels = (QCoreApplication.translate("EvidenceDialog", "Before"),
+              QCoreApplication.translate("EvidenceDialog", "After"))
+    cells = []
+    for n, (label, shown) in enumerate(zip(labels, (before, after))):
+        if shown is None:
+            continue
+        parts = [f"<b>{label}</b>"]
+        for page in shown.pages:
+            url = QUrl(f"{prefix}-{n}-{page.page}.png")
+            document.addResource(QTextDocument.ResourceType.ImageResource, url,
+                                 QImage.fromData(page.picture, "PNG"))
+            words = QCoreApplication.translate("EvidenceDialog", "Page %1 (%2 × %3 pixels)") \
+                .replace("%1", str(page.page)).replace("%2", str(page.size[0])) \
+                .replace("%3", str(page.size[1]))
+            parts.append(f"{words}<br><img src='{url.toString()}'>")
+        cells.append("<td valign='top'>" + "<br><br>".join(parts) + "</td>")
+    return f"<br><b>{title}</b><table cellspacing='12'><tr>{''.join(cells)}</tr></table>"
