@@ -62,7 +62,7 @@ def test_a_second_run_is_refused_at_once_with_5_and_the_first_run_is_undisturbed
 
 
 def test_undo_during_a_run_is_refused_with_5_and_changes_nothing(cli, demo_ws, procs):
-    first = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "0.15")
+    first = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "0.5")
     procs.append(first)
     wait_for_round(demo_ws, first, at_least=2, step=1)  # round 1's manifest exists by now
     res = cli("undo", demo_ws, "--round", "1")
@@ -232,7 +232,7 @@ def test_undo_puts_back_what_a_round_cut_short_by_kill_9_had_written(cli, demo_w
 
 def test_the_persons_edits_to_the_board_during_a_run_are_kept(cli, demo_ws, procs):
     board = demo_ws / "TASKS.md"
-    run = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "0.15")
+    run = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "0.5")
     procs.append(run)
     wait_for_round(demo_ws, run, at_least=1, step=2)
     # Rosie edits the board in her editor (saved atomically, as most editors do): she
@@ -258,7 +258,7 @@ def test_the_persons_edits_to_the_board_during_a_run_are_kept(cli, demo_ws, proc
 
 @posix_signals
 def test_ctrl_c_on_watch_stops_watching_quietly_and_leaves_the_run_alone(cli, demo_ws, procs):
-    run = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "0.1")
+    run = cli.start("run", demo_ws, "--engine", "demo", "--demo-delay", "0.4")
     procs.append(run)
     wait_for_round(demo_ws, run, at_least=1, step=1)
     watch = cli.start("watch", demo_ws)
