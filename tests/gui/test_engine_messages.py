@@ -37,8 +37,15 @@ def server():
 @pytest.fixture
 def open_window(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    # No keychain at all (the variable alone is read once per process, so set it here).
+    import keyring
+    from keyring.backends import fail
+
+    from app.engines import keys
+
+    monkeypatch.setattr(keyring, "get_keyring", lambda: fail.Keyring())
+    monkeypatch.setattr(keys, "_stuck", None)
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     made = []

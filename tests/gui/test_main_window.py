@@ -184,7 +184,10 @@ def test_choosing_an_engine_that_is_not_ready_says_how_to_make_it_ready(qtbot, t
                                                                         monkeypatch):
     monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    import keyring
+    from keyring.backends import fail
+
+    monkeypatch.setattr(keyring, "get_keyring", lambda: fail.Keyring())  # no keychain at all
     win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
     win.show()
     try:
