@@ -195,3 +195,23 @@ def test_a_document_preview_is_formatted_too(qtbot, tmp_path):
     qtbot.waitUntil(lambda: dialog.source_toggle.isVisible(), timeout=10_000)
     assert dialog.text.toPlainText().startswith("# Opening hours\n")  # the source
     assert not _rendered_text(dialog).startswith("#")  # the heading, as a heading
+
+
+def test_a_new_markdown_file_in_a_round_reads_formatted_and_a_changed_one_stays_a_diff(
+        qtbot, tmp_path):
+    a_round(tmp_path, {"notes/options.md": (None, TABLE_MD.encode("utf-8")),
+                       "notes/old.md": (b"| a |\n|---|\n| 1 |\n", b"| a |\n|---|\n| 2 |\n")})
+    dialog = open_evidence(qtbot, tmp_path)
+    dialog.show()
+    row = [f.path for f in dialog.evidence.files].index("notes/options.md")
+    with qtbot.waitSignal(dialog.diff_shown, timeout=10_000):
+        dialog.file_list.setCurrentRow(row)
+    shown = dialog.diff.toPlainText()
+    assert "|---|" not in shown and "Two directions" in shown and "<script>" in shown
+    assert dialog.source_toggle.isVisible()
+    with qtbot.waitSignal(dialog.diff_shown, timeout=10_000):
+        dialog.source_toggle.click()  # the lines as written
+    assert "|---|---|---|" in dialog.diff.toPlainText()
+    with qtbot.waitSignal(dialog.diff_shown, timeout=10_000):
+        dialog.file_list.setCurrentRow(1 - row)  # a changed file: its text diff
+    assert "|---|" in dialog.diff.toPlainText() and not dialog.source_toggle.isVisible()
