@@ -154,10 +154,11 @@ def _generic(task: str, done_when: list[str], named: str | None, results: list[s
     plan.append(_write(target, body))
     still_missing = [p for p in missing if p != target]
     if still_missing:
-        plan.append(("give_up", {
+        names = ", ".join(still_missing)
+        plan.append(("give_up", demo_script_zh.unmet(target, names)
+                     if demo_script_zh.is_chinese(task) else {
             "reason": f"The Demo engine wrote {target}, but this task's Done when also asks "
-                      f"for {', '.join(still_missing)}, which it did not write, so it leaves "
-                      "the task unticked.",
+                      f"for {names}, which it did not write, so it leaves the task unticked.",
             "findings": "Run the task with an AI engine, or make those files yourself."}))
         return plan
     evidence = [target] + [p for p in wanted if p != target]

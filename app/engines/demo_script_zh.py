@@ -142,3 +142,10 @@ def generic_draft(task: str, done_when: list[str], named: str | None, source: st
     body += ["## 下一步", "", f"- 看看这份草稿，把用得上的内容{where}；",
              "- 或者换一个 AI 引擎重新运行这个任务，得到一份真正的草稿。", ""]
     return "\n".join(body)
+
+
+def unmet(target: str, names: str) -> dict:
+    """give_up's words when a Chinese task's "Done when" names a file the Demo did not write."""
+    return {"reason": f"演示引擎写了 {target}，但这个任务的完成标准还要求 {names}，它没有写这些文件，"
+                      "所以不勾选这个任务。",
+            "findings": "换一个 AI 引擎运行这个任务，或者自己做好这些文件。"}
