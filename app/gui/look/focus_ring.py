@@ -52,7 +52,8 @@ class FocusRing(QWidget):
 
     def follow(self, widget: QWidget | None) -> None:
         for watched in self._watched:
-            watched.removeEventFilter(self)
+            if _alive(watched):
+                watched.removeEventFilter(self)
         self._watched = []
         self.target = widget
         if widget is not None:
@@ -73,7 +74,7 @@ class FocusRing(QWidget):
 
     def place(self) -> None:
         window = self.parentWidget()
-        target = self.target
+        target = self.target if self.target is not None and _alive(self.target) else None
         if window is None or target is None or not target.isVisible() or \
                 not target.hasFocus() and QApplication.focusWidget() is not target:
             self.hide()
@@ -145,11 +146,12 @@ class FocusRings(QObject):
 
 
 def _alive(obj: QObject) -> bool:
+    """Whether the Qt object behind `obj` still exists (a card may be deleted meanwhile)."""
     try:
-        from shiboken6 import isValid
-    except ImportError:  # pragma: no cover
-        return True
-    return isValid(obj)
+        obj.objectName()
+    except RuntimeError:
+        return False
+    return True
 
 
 def install(app: QApplication | None = None) -> FocusRings:
