@@ -80,7 +80,7 @@ def test_a_chinese_task_whose_done_when_is_not_met_is_left_unticked_in_chinese(t
     from app.core.events import RoundFinished
     from app.core.records import read_events
 
-    board = "- [ ] 准备菜单\n  - 完成标准：menu.md 和 shopping.csv 都存在\n"
+    board = "- [ ] 准备菜单\n  - Done when: menu.md 和 shopping.csv 都存在\n"
     ws = board_workspace(tmp_path, board)
     result = Harness(ws, DemoEngine(), fast_limits()).run()
     assert not Board.load(ws.board_path).tasks[0].checked
