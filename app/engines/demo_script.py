@@ -8,6 +8,8 @@ import unicodedata
 from typing import Callable
 
 from app.engines import demo_documents, demo_script_zh
+from app.engines.demo_names import (ancestors, entries, exists, known_folder, named_paths,
+                                    whole_name)
 from app.engines.demo_script_zh import BAKERY_TASKS as BAKERY_TASKS_ZH
 from app.engines.demo_steps import Plan
 from app.engines.demo_steps import answer_to as _answer
@@ -16,12 +18,6 @@ from app.engines.demo_steps import read_step as _read
 from app.engines.demo_steps import write_step as _write
 
 DEMO_FOLDER = "demo-output"
-# A run of path characters, then the last known extension inside it. Two steps, not one
-# pattern: `[\w\-./]+\.(?:md|…)\b` backtracks from every start and took 100 s on a
-# 100,000-character task; these are linear.
-_PATH_RUN = re.compile(r"[\w\-./]+")
-_LAST_EXT = re.compile(r".*\.(?:md|txt|csv|html|json|docx|xlsx)\b", re.DOTALL)
-_SOURCE_SUFFIXES = (".md", ".txt", ".csv")
 
 HOMEPAGE_QUESTION = ("Should the homepage lead with speed (order a cake online in a minute) "
                      "or trust (our story, our bakers, local flour)?")
@@ -47,15 +43,8 @@ def plan_for(task: str, done_when: list[str], decisions: list[str], results: lis
 
 def named_path(task: str, done_when: list[str]) -> str | None:
     """The first file the task or its "Done when" names (never the board itself)."""
-    for text in done_when + [task]:
-        for run in _PATH_RUN.finditer(text):
-            match = _LAST_EXT.match(run.group(0))
-            if match is None:
-                continue
-            path = match.group(0).removeprefix("./")
-            if path.lower() != "tasks.md" and not path.lower().endswith("/tasks.md"):
-                return path
-    return None
+    names = named_paths(done_when + [task])
+    return names[0] if names else None
 
 
 def draft_path(task: str) -> str:
@@ -118,52 +107,81 @@ BAKERY_TASKS: dict[str, tuple[str, Callable[[str, list[str], str], Plan]]] = {
 
 
 def _generic(task: str, done_when: list[str], named: str | None, results: list[str]) -> Plan:
-    # Step 1 lists the folder; the source is chosen from that listing alone, and step 2's
-    # read gives the excerpt, so later results (our own write) cannot change the plan.
-    # The draft goes to a new file of our own: a path the board names is the person's file
-    # (an essay to proofread, a page to improve), so it may be read but is never written.
-    target = draft_path(task)
-    files = _listed_files(results[0]) if results else []
-    source = named if named in files else _first_source(files)
+    """A labelled draft, and a tick only for a "Done when" that is met.
+
+    It lists the folder (and the folders the task's file names lie in) to learn which of
+    those files exist. A file the task names and that exists is the person's: it may be
+    read as material but is never written. The draft goes into the first file the "Done
+    when" names that does not exist yet and is a text file (.md, .txt: a new file, nothing
+    of the person's is changed), else to a new file under demo-output/. If the "Done when" names another file still
+    missing, it gives up rather than tick the task. Each step depends only on the results
+    before it, so the plan comes out the same every turn."""
+    texts = done_when + [task]
     plan: Plan = [("list_files", {"path": "."})]
+    folders = ["."]
+    listings: dict[str, set[str]] = {}
+    while True:
+        for k, folder in enumerate(folders):
+            if k < len(results) and folder not in listings:
+                listings[folder] = entries(results[k])
+        if len(results) < len(folders):
+            return plan  # the listing under way decides what comes next
+        more = next((f for p in named_paths(texts) for f in ancestors(p)[1:]
+                     if f not in folders and known_folder(f, listings)), None)
+        if more is None:
+            break
+        folders.append(more)
+        plan.append(("list_files", {"path": more}))
+    wanted = [whole_name(p, listings, texts) for p in named_paths(done_when)]
+    mentioned = [whole_name(p, listings, texts) for p in named_paths(texts)]
+    missing = [p for p in wanted if not exists(p, listings)]
+    # Only a text draft's own kind of file: a Markdown draft is no spreadsheet or Word file.
+    new_text = [p for p in missing if p.lower().endswith((".md", ".txt"))]
+    target = new_text[0] if new_text else draft_path(task)
+    mine = next((p for p in mentioned if exists(p, listings)), None)  # the person's file
+    source = mine  # only a file the task names: never some other file of the folder
     if source:
         plan.append(_read(source))
-    excerpt = _excerpt(results[1]) if source and len(results) > 1 else ""
+    excerpt = _excerpt(results[len(folders)]) if source and len(results) > len(folders) else ""
     if demo_script_zh.is_chinese(task):  # a task written in Chinese gets its draft in Chinese
-        body = demo_script_zh.generic_draft(task, done_when, named, source, excerpt, DEMO_FOLDER)
-        return plan + [_write(target, body), _done(demo_script_zh.GENERIC_SUMMARY, target)]
+        body = demo_script_zh.generic_draft(task, done_when, mine, source, excerpt, DEMO_FOLDER,
+                                            created=target if new_text else None)
+        summary = demo_script_zh.GENERIC_SUMMARY
+    else:
+        body = _generic_draft(task, done_when, mine, source, excerpt,
+                              target if new_text else None)
+        summary = "Wrote a demo draft for this task (no AI was used)."
+    plan.append(_write(target, body))
+    still_missing = [p for p in missing if p != target]
+    if still_missing:
+        names = ", ".join(still_missing)
+        plan.append(("give_up", demo_script_zh.unmet(target, names)
+                     if demo_script_zh.is_chinese(task) else {
+            "reason": f"The Demo engine wrote {target}, but this task's Done when also asks "
+                      f"for {names}, which it did not write, so it leaves the task unticked.",
+            "findings": "Run the task with an AI engine, or make those files yourself."}))
+        return plan
+    evidence = [target] + [p for p in wanted if p != target]
+    return plan + [("complete_task", {"summary": summary, "evidence": evidence})]
+
+
+def _generic_draft(task: str, done_when: list[str], mine: str | None, source: str | None,
+                   excerpt: str, created: str | None) -> str:
     body = [f"# {task}", "", DEMO_NOTE, "", "## What the task asks", "", task, ""]
     if done_when:
         body += ["Done when:", ""] + [f"- {c}" for c in done_when] + [""]
-    if named:
-        body += [f"The task names `{named}`. The Demo engine leaves that file exactly as it "
+    if created:
+        body += [f"The task's Done when names `{created}`, which did not exist, so the Demo "
+                 "engine wrote this draft there. It changes no file you already have.", ""]
+    elif mine:
+        body += [f"The task names `{mine}`. The Demo engine leaves that file exactly as it "
                  f"is and writes only this draft, under {DEMO_FOLDER}/.", ""]
     if source:
         body += [f"## Starting material from {source}", "", excerpt or "(empty file)", ""]
-    where = f" into `{named}`" if named else ""
+    where = f" into `{mine}`" if mine and not created else ""
     body += ["## Next steps", "", f"- Check this draft and copy what you want{where} in your "
              "own words,", "- or run the task again with an AI engine for a real draft.", ""]
-    plan += [_write(target, "\n".join(body)),
-             _done("Wrote a demo draft for this task (no AI was used).", target)]
-    return plan
-
-
-def _listed_files(listing: str) -> list[str]:
-    """The file names (not folders) in a list_files result, in its order."""
-    files = []
-    for line in listing.splitlines()[1:]:
-        if line.endswith("/") or line.startswith("... ") or "  (not usable" in line:
-            continue
-        files.append(line.rsplit("  (", 1)[0])
-    return files
-
-
-def _first_source(files: list[str]) -> str | None:
-    for name in files:
-        if (name.lower().endswith(_SOURCE_SUFFIXES)
-                and name.lower() not in ("tasks.md", "agents.md")):
-            return name
-    return None
+    return "\n".join(body)
 
 
 def _excerpt(read_result: str) -> str:

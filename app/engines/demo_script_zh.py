@@ -125,12 +125,16 @@ def is_chinese(text: str) -> bool:
 
 
 def generic_draft(task: str, done_when: list[str], named: str | None, source: str | None,
-                  excerpt: str, folder: str) -> str:
+                  excerpt: str, folder: str, created: str | None = None) -> str:
     """The generic demo draft (see demo_script._generic), for a task written in Chinese."""
     body = [f"# {task}", "", DEMO_NOTE, "", "## 任务要求", "", task, ""]
     if done_when:
         body += ["完成标准：", ""] + [f"- {c}" for c in done_when] + [""]
-    if named:
+    if created:
+        body += [f"任务的完成标准提到了 `{created}`，这个文件原来不存在，所以演示引擎把草稿写在了那里。"
+                 "它不会改动你已有的任何文件。", ""]
+        named = None
+    elif named:
         body += [f"任务里提到了 `{named}`。演示引擎不会改动那个文件，只在 {folder}/ 里写这份草稿。", ""]
     if source:
         body += [f"## 来自 {source} 的素材", "", excerpt or "（空文件）", ""]
@@ -138,3 +142,10 @@ def generic_draft(task: str, done_when: list[str], named: str | None, source: st
     body += ["## 下一步", "", f"- 看看这份草稿，把用得上的内容{where}；",
              "- 或者换一个 AI 引擎重新运行这个任务，得到一份真正的草稿。", ""]
     return "\n".join(body)
+
+
+def unmet(target: str, names: str) -> dict:
+    """give_up's words when a Chinese task's "Done when" names a file the Demo did not write."""
+    return {"reason": f"演示引擎写了 {target}，但这个任务的完成标准还要求 {names}，它没有写这些文件，"
+                      "所以不勾选这个任务。",
+            "findings": "换一个 AI 引擎运行这个任务，或者自己做好这些文件。"}

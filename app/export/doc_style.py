@@ -32,7 +32,10 @@ def heading_margins_pt() -> set[tuple[str, str]]:
 # Column shares for the tables the summary renders, found by their header row.
 _COLUMNS = {("#", "Task", "State", "Rounds"): (5, 53, 29, 13),
             ("File", "Changed in round"): (70, 30),
-            ("Item", "Detail"): (26, 74)}
+            ("Item", "Detail"): (26, 74),
+            # The every-run history's Runs table: left to Qt, the short columns got only
+            # their widest word and "Rounds" broke in two with another font.
+            ("#", "Started", "Engine", "How it ended", "Rounds", "Cost"): (5, 19, 22, 29, 13, 12)}
 _WORDS_TO_STATE = {v: k for k, v in OUTCOME_WORDS.items()}
 
 

@@ -65,6 +65,11 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.pages.addWidget(QWidget(self.pages))  # blank until the settings say what to show
         self._column.addWidget(self.pages, 1)
         self.setCentralWidget(central)
+        from app.gui.look import focus_ring
+        from app.gui.look.keyboard import EnterPressesButtons
+
+        focus_ring.install()  # every focus is seen, in every window of the app
+        self._enter_presses = EnterPressesButtons(self)
         if not defer_pages:
             self.finish_building()
         if settings is not None:
@@ -323,19 +328,18 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
                                       wording.sentences(undo_report_sentences(report)))
         self.history.refresh_cards()
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        """Enter presses the focused button, as Space does (Qt's buttons outside a dialog
-        leave Enter to their window)."""
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt's names)
+        """Tab and Shift+Tab go in reading order (see look/keyboard.py)."""
         from PySide6.QtCore import Qt
-        from PySide6.QtWidgets import QAbstractButton
 
-        focused = QApplication.focusWidget()
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and \
-                isinstance(focused, QAbstractButton) and focused.isEnabled() and \
-                focused.window() is self:
-            focused.animateClick()
-            return
-        super().keyPressEvent(event)
+        from app.gui.look.keyboard import next_stop
+
+        target = next_stop(self, QApplication.focusWidget(), next)
+        if target is None:
+            return super().focusNextPrevChild(next)
+        target.setFocus(Qt.FocusReason.TabFocusReason if next
+                        else Qt.FocusReason.BacktabFocusReason)
+        return True
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)

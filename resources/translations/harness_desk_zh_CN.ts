@@ -1420,6 +1420,14 @@
         <translation>绿色的行（+）是这一轮新加的，红色的行（−）是它删掉的；周围的行保持不变。</translation>
     </message>
     <message>
+        <source>Show source</source>
+        <translation>显示源文本</translation>
+    </message>
+    <message>
+        <source>Switch between the formatted view and the file&apos;s plain text, marks and all</source>
+        <translation>在排版后的样子和文件的纯文本（含所有标记）之间切换</translation>
+    </message>
+    <message>
         <source>Undo this round…</source>
         <translation>撤销这一轮…</translation>
     </message>
@@ -1496,6 +1504,18 @@
     <message>
         <source>Comparing the two versions…</source>
         <translation>正在比较两个版本…</translation>
+    </message>
+    <message>
+        <source>Show formatted</source>
+        <translation>显示排版效果</translation>
+    </message>
+    <message>
+        <source>Reading the new file…</source>
+        <translation>正在读取新文件…</translation>
+    </message>
+    <message>
+        <source>A new file, shown as it reads; every line of it is new.</source>
+        <translation>一个新文件，按阅读时的样子显示；其中每一行都是新写的。</translation>
     </message>
     <message>
         <source>Before</source>
@@ -1652,6 +1672,18 @@
         <translation>%1 的内容</translation>
     </message>
     <message>
+        <source>%1, formatted</source>
+        <translation>%1（排版后）</translation>
+    </message>
+    <message>
+        <source>Show source</source>
+        <translation>显示源文本</translation>
+    </message>
+    <message>
+        <source>Switch between the formatted view and the file&apos;s plain text, marks and all</source>
+        <translation>在排版后的样子和文件的纯文本（含所有标记）之间切换</translation>
+    </message>
+    <message>
         <source>A copy for reading; changes here are not saved.</source>
         <translation>这是一份只供阅读的副本，在这里的修改不会保存。</translation>
     </message>
@@ -1678,6 +1710,10 @@
     <message>
         <source>A picture, %1 × %2 pixels.</source>
         <translation>一张图片，%1 × %2 像素。</translation>
+    </message>
+    <message>
+        <source>Show formatted</source>
+        <translation>显示排版效果</translation>
     </message>
     <message>
         <source>%1 does not exist (any more).</source>

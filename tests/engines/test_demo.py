@@ -72,11 +72,11 @@ def test_on_any_board_each_task_gets_one_draft_written_once(tmp_path):
     assert result.state == "done"
     writes = [e.path for e in events_of(ws, result.run_id) if isinstance(e, FileChanged)]
     assert len(writes) == len(set(writes)) == 2
-    assert all(w.startswith("demo-output/") for w in writes)
-    assert not (ws.root / "summary").exists()  # a path the board names is never created
+    assert writes[0].startswith("demo-output/")  # no file named: a draft of its own
+    assert writes[1] == "summary/plan-summary.md"  # the new file its Done when asks for
     summary = (ws.root / writes[1]).read_text(encoding="utf-8")
     assert "> Open a second shop." in summary and "no AI was used" in summary
-    assert "summary/plan-summary.md" in summary  # the draft says which file the task named
+    assert "summary/plan-summary.md" in summary  # the draft says why it is there
 
 
 def test_a_file_named_in_done_when_is_left_untouched_and_the_draft_goes_to_demo_output(tmp_path):
@@ -95,6 +95,37 @@ def test_a_file_named_in_done_when_is_left_untouched_and_the_draft_goes_to_demo_
     assert writes == drafts
 
 
+def test_the_demo_writes_the_file_its_done_when_asks_for_or_does_not_tick_the_task(tmp_path):
+    board = ("# Party\n\n- [ ] Write an invitation\n  - Done when: invitation.md exists\n"
+             "- [ ] Plan the menu\n  - Done when: menu.md and shopping.csv exist\n")
+    ws = board_workspace(tmp_path, board)
+    result = Harness(ws, DemoEngine(), fast_limits()).run()
+    tasks = Board.load(ws.board_path).tasks
+    invitation = (ws.root / "invitation.md").read_text(encoding="utf-8")
+    assert tasks[0].checked and "no AI was used" in invitation  # met: the file is there
+    assert (ws.root / "menu.md").is_file() and not (ws.root / "shopping.csv").exists()
+    assert not tasks[1].checked  # shopping.csv was never written: no tick
+    finished = [e for e in events_of(ws, result.run_id) if isinstance(e, RoundFinished)]
+    assert finished[-1].result_state != "completed"
+    assert "shopping.csv" in str(finished[-1])  # it says which file is missing
+
+
+def test_a_name_with_spaces_is_kept_whole_and_no_other_file_is_quoted(tmp_path):
+    guests = "Anna and Ben\nCarla\n"
+    board = ("- [ ] Check the guest list for double names\n"
+             "  - Done when: guest list.md has every name once\n- [ ] Write a thank-you note\n")
+    log = "".join(f"2026-11-30 12:{i % 60:02d} GET /index.html 200\n" for i in range(20_000))
+    ws = board_workspace(tmp_path, board, {"guest list.md": guests, "access-log.txt": log})
+    result = Harness(ws, DemoEngine(), fast_limits()).run()
+    assert result.state == "done"
+    assert (ws.root / "guest list.md").read_text(encoding="utf-8") == guests  # theirs: kept
+    assert not (ws.root / "list.md").exists()
+    first, second = (p.read_text(encoding="utf-8") for p in sorted(
+        (ws.root / "demo-output").iterdir(), key=lambda p: "thank" in p.name))
+    assert "`guest list.md`" in first and "> Anna and Ben" in first
+    assert "GET /index.html" not in first + second  # a log no task names is never quoted
+
+
 def test_a_foreign_board_naming_a_bakery_file_never_gets_bakery_text(tmp_path):
     board = ("# Smile Dental\n\n- [ ] Write our clinic homepage\n"
              "  - Done when: site/homepage.md has a headline\n"
@@ -103,11 +134,12 @@ def test_a_foreign_board_naming_a_bakery_file_never_gets_bakery_text(tmp_path):
     ws = board_workspace(tmp_path, board, {"clinic.md": "Smile Dental, open since 2005.\n"})
     result = Harness(ws, DemoEngine(), fast_limits()).run()
     assert (result.state, result.exit_reason) == ("done", "all_tasks_done")  # no failed reads
-    assert not (ws.root / "site").exists() and not (ws.root / "notes").exists()
-    written = " ".join(p.read_text(encoding="utf-8") for p in (ws.root / "demo-output").iterdir())
+    written = " ".join((ws.root / p).read_text(encoding="utf-8") for p in (
+        "site/homepage.md", "notes/homepage-options.md", "site/about-us.md"))
+    assert written.count("no AI was used") == 3  # each labelled as the Demo's
     for bakery in ("Mill Lane", "Rosie", "bakery", "Hartley Mill", "cake"):
         assert bakery not in written
-    assert "> Smile Dental, open since 2005." in written
+    assert "Smile Dental, open since 2005." not in written  # a file no task names: not quoted
 
 
 def test_an_edited_bakery_task_falls_back_to_the_generic_draft(tmp_path):
@@ -119,9 +151,9 @@ def test_an_edited_bakery_task_falls_back_to_the_generic_draft(tmp_path):
                                            if not t.text.startswith("Draft the homepage")])
     result = Harness(ws, DemoEngine(), fast_limits()).run()
     assert result.state == "done"
-    assert not (ws.root / "drafts" / "homepage.md").exists()
-    draft = (ws.root / demo_drafts(ws)[0]).read_text(encoding="utf-8")
+    draft = (ws.root / "drafts" / "homepage.md").read_text(encoding="utf-8")  # it was missing
     assert "Baked by hand" not in draft and "`drafts/homepage.md`" in draft
+    assert "no AI was used" in draft
 
 
 def test_two_chinese_tasks_get_two_different_readable_files(tmp_path):

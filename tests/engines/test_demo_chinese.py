@@ -13,7 +13,7 @@ from app.core.workspace import Workspace
 from app.engines.demo import DemoEngine
 from app.engines.demo_script import BAKERY_TASKS
 from app.engines.demo_script_zh import BAKERY_TASKS as BAKERY_TASKS_ZH
-from tests.scripted import fast_limits
+from tests.scripted import board_workspace, fast_limits
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -74,3 +74,16 @@ def test_on_any_board_a_task_written_in_chinese_gets_its_demo_draft_in_chinese(t
     assert "会议记录.md" in chinese and "没有用到 AI" in chinese
     assert (ws.root / "会议记录.md").read_text(encoding="utf-8") == "周一：开第二家店。\n预算很紧。\n"
     assert "## What the task asks" in english  # an English task still gets English
+
+
+def test_a_chinese_task_whose_done_when_is_not_met_is_left_unticked_in_chinese(tmp_path):
+    from app.core.events import RoundFinished
+    from app.core.records import read_events
+
+    board = "- [ ] 准备菜单\n  - Done when: menu.md 和 shopping.csv 都存在\n"
+    ws = board_workspace(tmp_path, board)
+    result = Harness(ws, DemoEngine(), fast_limits()).run()
+    assert not Board.load(ws.board_path).tasks[0].checked
+    finished = [e for e in read_events(ws.run_files(result.run_id))
+                if isinstance(e, RoundFinished)]
+    assert "shopping.csv" in str(finished[-1]) and "没有写" in str(finished[-1])

@@ -137,6 +137,85 @@ def test_evidence_data_renders_documents_off_the_ui_thread_without_qt(tmp_path):
     assert f.deleted and f.before_shown.text.startswith("# Opening hours") and f.after_shown is None
 
 
+# -- Markdown as the person reads it (issue 18, point 15) ------------------------------------
+
+TABLE_MD = ("# Two directions\n\n| | Speed | Trust |\n|---|---|---|\n| For | Fast | Warm |\n\n"
+            "<script>alert('x')</script>\n\n![logo](https://example.com/logo.png)\n")
+
+
+def _rendered_text(dialog) -> str:
+    return dialog.rendered.document().toPlainText()
+
+
+def test_the_preview_shows_markdown_formatted_with_its_source_one_click_away(qtbot, tmp_path):
+    (tmp_path / "options.md").write_text(TABLE_MD, encoding="utf-8")
+    dialog = FilePreviewDialog(tmp_path, "options.md")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.source_toggle.isVisible(), timeout=10_000)
+    document = dialog.rendered.document()
+    assert dialog.rendered.isVisible() and not dialog.text.isVisible()
+    shown = _rendered_text(dialog)
+    assert "|---|" not in shown and "| For |" not in shown and "Two directions" in shown
+    tables = [f for f in document.rootFrame().childFrames() if type(f).__name__ == "QTextTable"]
+    assert len(tables) == 1 and tables[0].rows() == 2 and tables[0].columns() == 3
+    assert "<script>" in shown  # raw HTML is shown as text, never run or laid out
+    assert "[logo]" in shown and "<img" not in dialog.rendered.toHtml()  # its words only
+    dialog.source_toggle.click()  # the source, marks and all
+    assert dialog.text.isVisible() and not dialog.rendered.isVisible()
+    assert dialog.text.toPlainText() == TABLE_MD
+    assert dialog.source_toggle.text() == "Show formatted"
+    dialog.source_toggle.click()
+    assert dialog.rendered.isVisible()
+
+
+def test_the_formatted_view_fetches_no_picture_and_follows_no_link(qtbot, tmp_path):
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QTextDocument
+
+    secret = tmp_path.parent / "secret.png"
+    secret.write_bytes(b"not for the preview")
+    (tmp_path / "page.md").write_text(f"![a]({secret.as_uri()})\n\n[site](https://example.com)\n",
+                                      encoding="utf-8")
+    dialog = FilePreviewDialog(tmp_path, "page.md")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.source_toggle.isVisible(), timeout=10_000)
+    assert "<img" not in dialog.rendered.toHtml()  # a picture is its words, nothing fetched
+    assert dialog.rendered.loadResource(QTextDocument.ResourceType.ImageResource,
+                                        QUrl(secret.as_uri())) is None
+    assert not dialog.rendered.openLinks() and not dialog.rendered.openExternalLinks()
+
+
+def test_a_document_preview_is_formatted_too(qtbot, tmp_path):
+    word(tmp_path / "brief.docx", ["Tuesday to Friday 7:00–16:00."])
+    dialog = FilePreviewDialog(tmp_path, "brief.docx")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.source_toggle.isVisible(), timeout=10_000)
+    assert dialog.text.toPlainText().startswith("# Opening hours\n")  # the source
+    assert not _rendered_text(dialog).startswith("#")  # the heading, as a heading
+
+
+def test_a_new_markdown_file_in_a_round_reads_formatted_and_a_changed_one_stays_a_diff(
+        qtbot, tmp_path):
+    a_round(tmp_path, {"notes/options.md": (None, TABLE_MD.encode("utf-8")),
+                       "notes/old.md": (b"| a |\n|---|\n| 1 |\n", b"| a |\n|---|\n| 2 |\n")})
+    dialog = open_evidence(qtbot, tmp_path)
+    dialog.show()
+    row = [f.path for f in dialog.evidence.files].index("notes/options.md")
+    with qtbot.waitSignal(dialog.diff_shown, timeout=10_000):
+        dialog.file_list.setCurrentRow(row)
+    shown = dialog.diff.toPlainText()
+    assert "|---|" not in shown and "Two directions" in shown and "<script>" in shown
+    assert dialog.source_toggle.isVisible()
+    with qtbot.waitSignal(dialog.diff_shown, timeout=10_000):
+        dialog.source_toggle.click()  # the lines as written
+    assert "|---|---|---|" in dialog.diff.toPlainText()
+    with qtbot.waitSignal(dialog.diff_shown, timeout=10_000):
+        dialog.file_list.setCurrentRow(1 - row)  # a changed file: its text diff
+    assert "|---|" in dialog.diff.toPlainText() and not dialog.source_toggle.isVisible()
+
 def scanned_pdf(path, pages=2, cover: str = "") -> bytes:
     """A PDF like a scanner's: each page one JPEG picture and no text; with `cover`, a first
     page of real text comes before them."""

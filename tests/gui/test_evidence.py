@@ -91,6 +91,9 @@ def test_enter_on_a_card_opens_it_and_a_created_file_shows_as_new(qtbot, window,
     row = dialog.evidence.files.index(created[0])
     dialog.file_list.setCurrentRow(row)
     assert "new file" in dialog.file_list.item(row).text()
+    formatted = _diff_text(qtbot, dialog)  # a new Markdown file reads as formatted text
+    assert formatted.startswith("A new file, shown as it reads") and "\n# " not in formatted
+    dialog.source_toggle.click()  # and its lines as written: every one of them new
     lines = _diff_text(qtbot, dialog).splitlines()
     assert lines and all(line.startswith("+") for line in lines if line.strip())
 

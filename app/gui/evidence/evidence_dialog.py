@@ -83,6 +83,15 @@ class EvidenceDialog(QDialog):
         right_column.setContentsMargins(0, 0, 0, 0)
         right_column.addWidget(legend)
         right_column.addWidget(self.diff, 1)
+        # A new Markdown file is shown as it reads; its lines as written are one click away.
+        self.source_toggle = QPushButton(self.tr("Show source"), right)
+        self.source_toggle.setCheckable(True)
+        look.set_accessible(self.source_toggle, self.tr("Show source"))
+        self.source_toggle.setToolTip(self.tr("Switch between the formatted view and the "
+                                              "file's plain text, marks and all"))
+        self.source_toggle.toggled.connect(self._on_source_toggled)
+        self.source_toggle.hide()
+        right_column.addWidget(self.source_toggle, 0, Qt.AlignmentFlag.AlignRight)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.file_list)
         split.addWidget(right)
@@ -209,11 +218,38 @@ class EvidenceDialog(QDialog):
                                    .replace("%1", _size(f.before_size))
                                    .replace("%2", _size(f.after_size)))
             return
+        from app.gui.evidence.markdown_view import MAX_RENDERED_CHARS, is_markdown
+
+        formatted = f.created and is_markdown(f.path) and len(f.after) <= MAX_RENDERED_CHARS
+        self.source_toggle.setVisible(formatted)
+        if formatted and not self.source_toggle.isChecked():
+            self._show_new_markdown(f, row)  # nothing to compare: the new file, as it reads
+            return
         # Compared off the UI thread (a big file takes a while; issue 16), bounded in time.
         self.comparing = True
         self.diff.setPlainText(self.tr("Comparing the two versions…"))
         turn, make = self._diff_turn, self._diff_maker(f)
         run_for(self, make, lambda html: self._on_diff(turn, row, html),
+                lambda exc: self._on_diff_failed(turn, row, f, exc))
+
+    def _on_source_toggled(self, source: bool) -> None:
+        self.source_toggle.setText(self.tr("Show formatted") if source else
+                                   self.tr("Show source"))
+        look.set_accessible(self.source_toggle, self.source_toggle.text())
+        self._on_file_chosen(self.file_list.currentRow())
+
+    def _show_new_markdown(self, f, row: int) -> None:
+        from app.gui.evidence.markdown_view import markdown_html
+
+        self.comparing = True
+        self.diff.setPlainText(self.tr("Reading the new file…"))
+        turn, text = self._diff_turn, f.after.decode("utf-8", errors="replace")
+        note = '<div style="color:%s;">%s</div><hr>' % (
+            look.css(look.muted_colour()),
+            self.tr("A new file, shown as it reads; every line of it is new."))
+        rule = look.css(look.muted_colour())
+        run_for(self, lambda: note + markdown_html(text, rule),
+                lambda html: self._on_diff(turn, row, html),
                 lambda exc: self._on_diff_failed(turn, row, f, exc))
 
     def _show_rendered(self, f, row: int) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
+                               QVBoxLayout)
 
 from app.gui.look import look
 from app.gui.background import run_for
@@ -59,10 +60,26 @@ class FilePreviewDialog(QDialog):
         self.text.setReadOnly(True)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         look.set_accessible(self.text, self.tr("Contents of %1").replace("%1", name))
+        from app.gui.evidence.markdown_view import MarkdownBrowser
+
+        # Markdown (a .md file, or a document's text) is shown as it reads; its source, the
+        # text the AI wrote or reads, is one click away.
+        self.rendered = MarkdownBrowser(self)
+        look.set_accessible(self.rendered, self.tr("%1, formatted").replace("%1", name))
+        self.rendered.hide()
+        self.source_toggle = QPushButton(self.tr("Show source"), self)
+        self.source_toggle.setCheckable(True)
+        self.source_toggle.setToolTip(self.tr("Switch between the formatted view and the "
+                                              "file's plain text, marks and all"))
+        look.set_accessible(self.source_toggle, self.tr("Show source"))
+        self.source_toggle.toggled.connect(self._on_source_toggled)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.addButton(self.source_toggle, QDialogButtonBox.ButtonRole.ActionRole)
+        self.source_toggle.hide()  # until there is a formatted view to switch from
         buttons.rejected.connect(self.reject)
         layout.addWidget(self.note)
         layout.addWidget(self.text, 1)
+        layout.addWidget(self.rendered, 1)
         layout.addWidget(buttons)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.name = name
@@ -76,6 +93,10 @@ class FilePreviewDialog(QDialog):
         self.note.setText(self.tr("A copy for reading; changes here are not saved."))
         self.text.setPlainText(text)
         self.text.setFocus()
+        from app.gui.evidence.markdown_view import is_markdown
+
+        if is_markdown(self.name):
+            self._render(text)
 
     def _on_shown(self, shown) -> None:
         if shown.problem:
@@ -90,6 +111,7 @@ class FilePreviewDialog(QDialog):
                                       "changes here are not saved."))
             self.text.setPlainText(shown.text)
             self.text.setFocus()
+            self._render(shown.text)  # a document's text is Markdown: headings, tables
             return
         from PySide6.QtGui import QPixmap
 
@@ -112,6 +134,30 @@ class FilePreviewDialog(QDialog):
         self.layout().replaceWidget(self.text, picture)
         self.text.hide()
         picture.setFocus()
+
+    def _render(self, text: str) -> None:
+        """Show `text` formatted (made off the UI thread), with "Show source" beside Close."""
+        from app.gui.evidence.markdown_view import MAX_RENDERED_CHARS, markdown_html
+
+        if len(text) > MAX_RENDERED_CHARS:
+            return  # too long to format quickly: its text, as it is
+        rule = look.css(look.muted_colour())
+        run_for(self, lambda: markdown_html(text, rule), self._on_rendered, lambda _e: None)
+
+    def _on_rendered(self, html: str) -> None:
+        self.rendered.setHtml(html)
+        self.source_toggle.show()
+        self._on_source_toggled(self.source_toggle.isChecked())
+
+    def _on_source_toggled(self, source: bool) -> None:
+        had_focus = self.text.hasFocus() or self.rendered.hasFocus()
+        self.text.setVisible(source)
+        self.rendered.setVisible(not source)
+        self.source_toggle.setText(self.tr("Show formatted") if source else
+                                   self.tr("Show source"))
+        look.set_accessible(self.source_toggle, self.source_toggle.text())
+        if had_focus:
+            (self.text if source else self.rendered).setFocus()
 
     def _on_failed(self, exc: BaseException) -> None:
         if isinstance(exc, FileNotFoundError):

@@ -145,13 +145,14 @@ class RoundCard(QFrame):
             return
         super().keyPressEvent(event)
 
-    def focusInEvent(self, event) -> None:  # noqa: N802: a visible focus ring on the card
-        self.setLineWidth(2)
+    def focusInEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        # Tab may come from outside the list: scroll the card into view (the window draws
+        # the focus ring, look/focus_ring.py).
         super().focusInEvent(event)
-
-    def focusOutEvent(self, event) -> None:  # noqa: N802
-        self.setLineWidth(1)
-        super().focusOutEvent(event)
+        area = self.parentWidget().parentWidget().parentWidget() if self.parentWidget() \
+            else None
+        if isinstance(area, QScrollArea):
+            area.ensureWidgetVisible(self, 0, 4)
 
 
 class RoundCardList(QScrollArea):
@@ -164,6 +165,7 @@ class RoundCardList(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setAccessibleName(self.tr("Rounds"))
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # each card is a Tab stop of its own
         self._inner = QWidget(self)
         self._layout = QVBoxLayout(self._inner)
         self._layout.setContentsMargins(0, 0, 0, 0)

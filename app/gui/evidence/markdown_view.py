@@ -1,0 +1,48 @@
+"""Markdown as a person reads it (headings, lists, tables), safely, with its source a click away.
+
+The HTML is made off the UI thread by markdown-it-py with raw HTML turned off, so a
+`<script>` or an `<img onerror=…>` in a file shows as text; the browser loads no resource at
+all (no picture from the web or from elsewhere on the disk) and follows no link.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+MAX_RENDERED_CHARS = 400_000
+
+
+def is_markdown(name: str) -> bool:
+    return name.lower().endswith(MARKDOWN_SUFFIXES)
+
+
+def markdown_html(text: str, rule: str = "#999999") -> str:
+    """Safe on any thread: the Markdown as HTML, raw HTML escaped, links and pictures inert;
+    `rule` is the colour of table lines (read from the palette on the UI thread)."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable(
+        ["table", "strikethrough"])
+    # Pictures become their words: nothing is fetched to show one.
+    md.add_render_rule("image", lambda _self, tokens, idx, options, env: "[" + _escape(
+        tokens[idx].content or "") + "]")
+    html = md.render(text).replace("<table>", f'<table border="1" cellspacing="0" '
+                                              f'cellpadding="4" style="border-color: {rule};">')
+    return html
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class MarkdownBrowser(QTextBrowser):
+    """A read-only rendered view that loads nothing and opens nothing."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+
+    def loadResource(self, kind: int, name):  # noqa: N802 (Qt's name)
+        return None  # no picture, style sheet or page from anywhere
