@@ -546,6 +546,18 @@
         <translation>文字内容相同（只有文件的字节会变，例如换行符）。</translation>
     </message>
     <message>
+        <source>Reading the two versions…</source>
+        <translation>正在读取两个版本…</translation>
+    </message>
+    <message>
+        <source>Sizes: %1 bytes before, %2 bytes after.</source>
+        <translation>大小：之前 %1 字节，之后 %2 字节。</translation>
+    </message>
+    <message>
+        <source>Nothing is changed until you allow it; Undo can take it back later.</source>
+        <translation>在你允许之前不会做任何更改；之后也可以用“撤销”还原。</translation>
+    </message>
+    <message>
         <source>Edit the text as you want it saved, then press Allow my version.</source>
         <translation>把文字改成你想保存的样子，然后按“允许我的版本”。</translation>
     </message>
@@ -1338,8 +1350,20 @@
         <translation>之后</translation>
     </message>
     <message>
+        <source>(no picture)</source>
+        <translation>（没有图片）</translation>
+    </message>
+    <message>
         <source>%1 × %2 pixels</source>
         <translation>%1 × %2 像素</translation>
+    </message>
+    <message>
+        <source>Pages without text (scans), shown as pictures</source>
+        <translation>没有文字的页面（扫描件），以图片显示</translation>
+    </message>
+    <message>
+        <source>Page %1 (%2 × %3 pixels)</source>
+        <translation>第 %1 页（%2 × %3 像素）</translation>
     </message>
     <message>
         <source>This file is too large to show here.</source>
@@ -1492,6 +1516,10 @@
         <translation>图片 %1，%2 × %3 像素</translation>
     </message>
     <message>
+        <source>A scanned PDF with no text the AI can read: page %1 shown as a picture.</source>
+        <translation>这是扫描的 PDF，没有 AI 能读的文字：第 %1 页以图片显示。</translation>
+    </message>
+    <message>
         <source>A picture, %1 × %2 pixels.</source>
         <translation>一张图片，%1 × %2 像素。</translation>
     </message>
@@ -1633,7 +1661,7 @@
     </message>
     <message>
         <source>The harness looked through this folder&apos;s runs for what went wrong or was wasteful. Accepting a lesson adds its line to AGENTS.md, the standing instructions the AI reads at the start of every round. Nothing is added without your Accept.</source>
-        <translation>本程序查看了这个文件夹的各次运行，找出出错或白费功夫的地方。接受一条经验，就会把它的那句话加到 AGENTS.md 里——AI 每一轮开始时都会读的长期指示。不经您接受，什么都不会加进去。</translation>
+        <translation>本程序查看了这个文件夹的各次运行，找出出错或白费功夫的地方。接受一条经验，就会把它的那句话加到 AGENTS.md 里——AI 每一轮开始时都会读的长期指示。不经你接受，什么都不会加进去。</translation>
     </message>
     <message>
         <source>Lessons</source>
@@ -1725,11 +1753,19 @@
     </message>
     <message>
         <source>You undid changes to %1 %2</source>
-        <translation>您撤销了对 %1 的修改，共 %2</translation>
+        <translation>你撤销了对 %1 的修改，共 %2</translation>
     </message>
     <message>
         <source>The AI asked again what you already decided: “%1” (%2)</source>
-        <translation>AI 又问了您已经决定过的问题：“%1”（%2）</translation>
+        <translation>AI 又问了你已经决定过的问题：“%1”（%2）</translation>
+    </message>
+    <message>
+        <source>You did not allow a change to %1 %2</source>
+        <translation>你没有允许修改 %1，共 %2</translation>
+    </message>
+    <message>
+        <source>The AI tried to change %1, which you protected, %2</source>
+        <translation>AI 试图修改你保护的 %1，共 %2</translation>
     </message>
     <message>
         <source>Seen in 1 run</source>

@@ -134,3 +134,55 @@ def test_an_undo_that_had_nothing_to_put_back_is_not_counted(tmp_path):
     (ws.root / "summary.md").write_text("x\n", encoding="utf-8")     # as the round left it
     assert undo_round(ws.root, 1).restored == ["summary.md"]
     assert [(s.subject, s.round) for s in seen(ws, d.undone_rounds)] == [("summary.md", 1)]
+
+
+def careful_run(ws, script, *answers, careful=True):
+    """A run in careful mode where the person answers each question from `answers`."""
+    from app.core.policies.approver import Answer
+
+    queue = [Answer(a) for a in answers]
+
+    class Person:
+        def ask(self, request, cancel):
+            return queue.pop(0) if queue else None
+
+    engine = ScriptedEngine(script, then=call("give_up", reason="stuck", findings=""))
+    return Harness(ws, engine, fast_limits(max_steps=10), careful=careful,
+                   approver=Person()).run()
+
+
+def test_dont_allow_in_careful_mode_is_a_lesson_at_once_and_not_a_tool_error(tmp_path):
+    ws = board_workspace(tmp_path, BOARD, {"prices.md": "bread 3\n"})
+    change = call("write_file", path="prices.md", content="bread 4\n")
+    careful_run(ws, [change, change, change] + done(), "deny", "deny", "deny")
+    assert [(s.subject, s.round) for s in seen(ws, d.changes_not_allowed)] == [("prices.md", 1)]
+    assert seen(ws, d.tool_errors) == []  # the three refusals are not "write_file failed"
+    [lesson] = find_lessons(ws.root).lessons
+    assert (lesson.kind, lesson.subject, lesson.files) == ("not_allowed", "prices.md",
+                                                           ["prices.md"])
+    assert lesson.line == ("Do not change or delete prices.md: I did not allow it when careful "
+                           "mode asked. Write a new file beside it if you need to.")
+
+
+def test_an_allowed_change_teaches_nothing(tmp_path):
+    ws = board_workspace(tmp_path, BOARD, {"prices.md": "bread 3\n"})
+    careful_run(ws, [call("write_file", path="prices.md", content="bread 4\n")] + done(),
+                "allow")
+    assert seen(ws, d.changes_not_allowed) == [] and find_lessons(ws.root).lessons == []
+
+
+def test_tries_at_a_protected_file_teach_after_two_in_any_mode(tmp_path):
+    from app.core.folder_settings import FolderSettings, save_folder_settings
+
+    ws = board_workspace(tmp_path, BOARD, {"private/diary.md": "dear diary\n"})
+    save_folder_settings(ws.harness_dir, FolderSettings(protected=["private"]))
+    touch = call("delete_file", path="private/diary.md")
+    careful_run(ws, [touch] + done(), careful=False)
+    assert [s.subject for s in seen(ws, d.protected_refusals)] == ["private/diary.md"]
+    assert find_lessons(ws.root).lessons == []  # once is not yet a pattern
+    ws.board_path.write_text(BOARD.replace("summary", "summary two"), encoding="utf-8")
+    careful_run(ws, [touch] + done("two.md"), careful=False)
+    [lesson] = find_lessons(ws.root).lessons
+    assert (lesson.kind, lesson.count, len(lesson.runs)) == ("protected", 2, 2)
+    assert (ws.root / "private/diary.md").read_text() == "dear diary\n"
+    assert "is protected and will never be changed" in lesson.line

@@ -83,6 +83,58 @@ def test_no_edit_for_a_deletion_or_a_binary_file(qtbot):
         assert dialog.edit.isHidden()
 
 
+def test_a_word_document_waiting_for_approval_shows_its_text_before_and_after(qtbot, tmp_path):
+    # Before: "This file is not plain text, so only its size can be shown".
+    from tests.gui.test_document_evidence import word
+
+    old = word(tmp_path / "old.docx", ["Open Tuesday to Friday.", "Closed Monday."])
+    new = word(tmp_path / "new.docx", ["Open Tuesday to Saturday.", "Closed Monday."])
+    dialog = ApprovalDialog(request(path="brief.docx", before=old, after=new))
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
+    text = dialog.diff.toPlainText()
+    assert "Open Tuesday to Friday." in text and "Open Tuesday to Saturday." in text
+    assert "# Opening hours" in text and "only its size" not in text
+    assert "PK" not in text and dialog.edit.isHidden()
+
+
+def test_a_workbook_to_be_deleted_shows_what_would_go(qtbot, tmp_path):
+    from openpyxl import Workbook
+
+    book = Workbook()
+    book.active.title = "Prices"
+    book.active.append(["Item", "Price"])
+    book.active.append(["Bread", 3.5])
+    book.save(tmp_path / "prices.xlsx")
+    dialog = ApprovalDialog(request(path="prices.xlsx", action="delete",
+                                    before=(tmp_path / "prices.xlsx").read_bytes(), after=None))
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
+    text = dialog.diff.toPlainText()
+    assert "## Sheet: Prices" in text and "Bread" in text and "3.5" in text
+
+
+def test_a_picture_waiting_for_approval_is_shown_as_pictures(qtbot, tmp_path):
+    from tests.gui.test_document_evidence import picture
+
+    old = picture(tmp_path / "a.png", "red")
+    new = picture(tmp_path / "b.png", "blue", size=(300, 200))
+    dialog = ApprovalDialog(request(path="logo.png", before=old, after=new))
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
+    html = dialog.diff.toHtml()
+    assert html.count("<img") == 2 and "900 × 600" in html and "300 × 200" in html
+
+
+def test_a_damaged_document_says_so_and_gives_the_sizes(qtbot):
+    dialog = ApprovalDialog(request(path="brief.docx", before=b"PK\x03\x04 broken",
+                                    after=b"PK\x03\x04 broken too"))
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
+    text = dialog.diff.toPlainText()
+    assert "cannot be shown" in text and "bytes before" in text
+
+
 # -- a careful run in the window, through the Claude loopback server ---------------------------
 
 @pytest.fixture

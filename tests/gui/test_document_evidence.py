@@ -135,3 +135,81 @@ def test_evidence_data_renders_documents_off_the_ui_thread_without_qt(tmp_path):
     a_round(tmp_path, {"d.docx": (old, None)})
     (f,) = read_evidence(tmp_path, "r1", 1).files
     assert f.deleted and f.before_shown.text.startswith("# Opening hours") and f.after_shown is None
+
+
+def scanned_pdf(path, pages=2, cover: str = "") -> bytes:
+    """A PDF like a scanner's: each page one JPEG picture and no text; with `cover`, a first
+    page of real text comes before them."""
+    import io
+
+    from PIL import Image, ImageDraw
+    from pypdf import PdfReader, PdfWriter
+
+    from tests.document_files import pdf_bytes
+
+    scans = []
+    for n in range(pages):
+        img = Image.new("RGB", (850, 1100), "white")
+        ImageDraw.Draw(img).rectangle([100, 100 + 80 * n, 700, 300 + 80 * n], fill="black")
+        scans.append(img)
+    buf = io.BytesIO()
+    scans[0].save(buf, "PDF", save_all=True, append_images=scans[1:])
+    writer = PdfWriter()
+    sources = ([io.BytesIO(pdf_bytes([cover]))] if cover else []) + [io.BytesIO(buf.getvalue())]
+    for source in sources:
+        for page in PdfReader(source).pages:
+            writer.add_page(page)
+    out = io.BytesIO()
+    writer.write(out)
+    path.write_bytes(out.getvalue())
+    return out.getvalue()
+
+
+def test_a_deleted_scanned_pdf_shows_its_pages_as_pictures(qtbot, tmp_path):
+    # Before: "This document cannot be shown: … has no text layer" and nothing to look at.
+    a_round(tmp_path, {"receipts.pdf": (scanned_pdf(tmp_path / "s.pdf", pages=2), None)})
+    dialog = open_evidence(qtbot, tmp_path)
+    (f,) = dialog.evidence.files
+    assert [(p.page, p.size) for p in f.before_shown.pages] == [(1, (850, 1100)),
+                                                               (2, (850, 1100))]
+    dialog.file_list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)
+    text = dialog.diff.toPlainText()
+    assert "Pages without text (scans), shown as pictures" in text
+    assert "Page 1 (850 × 1100 pixels)" in text and "Page 2 (850 × 1100 pixels)" in text
+    assert dialog.diff.toHtml().count("<img") == 2
+    assert "cannot be shown" not in text and "The text is the same" not in text
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QTextDocument
+
+    image = dialog.diff.document().resource(QTextDocument.ResourceType.ImageResource,
+                                            QUrl("evidence-page-0-1.png"))
+    assert image is not None and not image.isNull() and max(image.width(), image.height()) == 420
+
+
+def test_the_preview_of_a_scan_shows_its_first_page(qtbot, tmp_path):
+    from PySide6.QtWidgets import QLabel
+
+    scanned_pdf(tmp_path / "scan.pdf", pages=3)
+    dialog = FilePreviewDialog(tmp_path, "scan.pdf")
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: "page 1" in dialog.note.text(), timeout=10_000)
+    assert "scanned PDF" in dialog.note.text()
+    shown = [w for w in dialog.findChildren(QLabel) if w.pixmap() is not None
+             and not w.pixmap().isNull()]
+    assert shown and shown[0].pixmap().height() == 420
+
+
+def test_only_pages_without_text_become_pictures_and_a_bomb_is_not_decoded(tmp_path,
+                                                                          monkeypatch):
+    from app.gui.evidence import renderings
+    from tests.document_files import pdf_bytes
+
+    mixed = renderings.show_bytes(scanned_pdf(tmp_path / "m.pdf", pages=1, cover="Cover"),
+                                  "mixed.pdf")
+    assert mixed.text.startswith("## Page 1\n\nCover") and [p.page for p in mixed.pages] == [2]
+    assert renderings.show_bytes(pdf_bytes(["Only text"]), "text.pdf").pages == []
+    # A picture past the pixel cap is never decoded: no page picture, and no crash.
+    monkeypatch.setattr(renderings, "PICTURE_MAX_PIXELS", 1000)
+    shown = renderings.show_bytes(scanned_pdf(tmp_path / "s.pdf", pages=1), "scan.pdf")
+    assert shown.pages == [] and shown.problem == "document" and "no text layer" in shown.detail

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from app.core.events import HumanNeeded, NoticeSent, ToolCalled, ToolRefused
+from app.core.events import (ChangeAnswered, ChangeRefused, HumanNeeded, NoticeSent, ToolCalled,
+                             ToolRefused)
 from app.core.lessons.history import FolderHistory, RunHistory, norm_words
 
 # Rounds that ended with nothing to show: the file read in them did not help.
@@ -50,21 +51,53 @@ def _path_refused(e: ToolRefused) -> bool:
 
 
 def refused_paths(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
-    """The harness refused a tool call on a path (outside the folder, a protected file)."""
+    """The harness refused a tool call on a path (outside the folder, the harness's own
+    files). A change the person or a protection turned down is its own lesson (below)."""
+    turned_down = _turned_down_in(run)
     return [_seen(run, "refused_path", str(e.arguments["path"]), e.round, e.reason)
-            for e in run.events if isinstance(e, ToolRefused) and _path_refused(e)]
+            for e in run.events if isinstance(e, ToolRefused) and _path_refused(e)
+            and (e.round, e.arguments.get("path")) not in turned_down]
 
 
 def refused_tools(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
     """The harness refused a tool call for how it was made (no such tool, bad arguments)."""
+    turned_down = _turned_down_in(run)
     return [_seen(run, "refused_tool", e.tool, e.round, e.reason)
-            for e in run.events if isinstance(e, ToolRefused) and not _path_refused(e)]
+            for e in run.events if isinstance(e, ToolRefused) and not _path_refused(e)
+            and (e.round, e.arguments.get("path")) not in turned_down]
 
 
 def tool_errors(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
-    """A tool ran and answered with an error (text not found, a file that is not there)."""
+    """A tool ran and answered with an error (text not found, a file that is not there). A
+    change the person or a protection turned down is its own lesson (below), not an error."""
+    turned_down = _turned_down_in(run)
     return [_seen(run, "tool_error", e.tool, e.round, e.result)
-            for e in run.events if isinstance(e, ToolCalled) and e.is_error]
+            for e in run.events if isinstance(e, ToolCalled) and e.is_error
+            and (e.round, e.arguments.get("path")) not in turned_down]
+
+
+def _turned_down_in(run: RunHistory) -> set[tuple[int, str]]:
+    """(round, path) of each change a protection refused or the person did not allow."""
+    return {(e.round, e.path) for e in run.events
+            if isinstance(e, ChangeRefused)
+            or (isinstance(e, ChangeAnswered) and e.answer == "not_allowed")}
+
+
+def changes_not_allowed(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
+    """Careful mode asked, and the person said "Don't allow" (in the window, at a terminal,
+    or later on the board): one sighting per file and round."""
+    seen: dict[tuple[int, str], Sighting] = {}
+    for e in run.events:
+        if isinstance(e, ChangeAnswered) and e.answer == "not_allowed":
+            seen.setdefault((e.round, e.path), _seen(run, "not_allowed", e.path, e.round,
+                                                     e.action))
+    return list(seen.values())
+
+
+def protected_refusals(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
+    """The AI tried to change or delete a file the person protected (refused, never asked)."""
+    return [_seen(run, "protected", e.path, e.round, e.reason)
+            for e in run.events if isinstance(e, ChangeRefused)]
 
 
 def rereads_in_stalled_rounds(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
@@ -131,8 +164,8 @@ def questions_already_answered(run: RunHistory, folder: FolderHistory) -> list[S
 Detector = Callable[[RunHistory, FolderHistory], list[Sighting]]
 
 # Each cause's kind, its detector, and how many sightings of one cause (across all runs) make
-# it a lesson: a single undo or give-up is the person's or the AI's own clear word; the rest
-# must repeat before they are worth a standing instruction.
+# it a lesson: a single undo, "Don't allow" or give-up is the person's or the AI's own clear
+# word; the rest must repeat before they are worth a standing instruction.
 DETECTORS: tuple[tuple[str, Detector, int], ...] = (
     ("refused_path", refused_paths, 2),
     ("refused_tool", refused_tools, 2),
@@ -144,6 +177,8 @@ DETECTORS: tuple[tuple[str, Detector, int], ...] = (
     ("gave_up", give_ups_with_findings, 1),
     ("undone", undone_rounds, 1),
     ("asked_again", questions_already_answered, 2),
+    ("not_allowed", changes_not_allowed, 1),
+    ("protected", protected_refusals, 2),
 )
 
 

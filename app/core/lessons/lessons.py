@@ -68,7 +68,8 @@ class Lesson(Record):
 
     @property
     def files(self) -> list[str]:
-        return [self.subject] if self.kind in ("refused_path", "reread", "undone") else []
+        about_a_file = ("refused_path", "reread", "undone", "not_allowed", "protected")
+        return [self.subject] if self.kind in about_a_file else []
 
 
 class FolderLessons(Record):

@@ -79,6 +79,14 @@ def proposed_line(kind: str, subject: str, seen: list[Sighting], lang: str) -> s
     if kind == "undone":
         return (f"修改 {s} 之前先问我：我撤销过对它的修改。"
                 if zh else f"Ask me before changing {s}: I undid the changes made to it.")
+    if kind == "not_allowed":
+        return (f"不要修改或删除 {s}：我在谨慎模式下没有允许。需要时在旁边另写一个新文件。"
+                if zh else f"Do not change or delete {s}: I did not allow it when careful mode "
+                f"asked. Write a new file beside it if you need to.")
+    if kind == "protected":
+        return (f"{s} 受保护，永远不会被修改：不要尝试写入或删除它，需要时另写一个新文件。"
+                if zh else f"{s} is protected and will never be changed: do not try to write or "
+                f"delete it; write a new file instead if you need to.")
     if kind == "asked_again":
         return (f"我已经决定了“{s}”：{detail}。照这个决定做，不要再问。"
                 if zh else f"I already decided “{s}”: {detail}. Follow that answer and do "
@@ -97,6 +105,8 @@ HEADLINES = {
     "gave_up": "A round gave up on “{subject}” and said what it found",
     "undone": "You undid changes to {subject} {count}",
     "asked_again": "The AI asked again what you already decided: “{subject}” {count}",
+    "not_allowed": "You did not allow a change to {subject} {count}",
+    "protected": "The AI tried to change {subject}, which you protected, {count}",
 }
 
 

@@ -27,12 +27,14 @@ def _text(data: bytes | None) -> str | None:
 class ApprovalDialog(QDialog):
     answered = Signal(object)          # the Answer
     closed_unanswered = Signal()       # closed with no answer: the change keeps waiting
+    rendered = Signal()                # a document's or picture's versions are on screen
 
     def __init__(self, request: ApprovalRequest, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("approvalDialog")
         self.request = request
         self._answered = False
+        self.rendering = False
         deleting = request.action == "delete"
         self.setWindowTitle(self.tr("May the AI change your file?") if not deleting
                             else self.tr("May the AI delete your file?"))
@@ -115,9 +117,12 @@ class ApprovalDialog(QDialog):
                        "the AI asks before it changes or deletes your own files.")
 
     def _show_diff(self) -> None:
-        from app.gui.evidence.evidence_dialog import _tint
-        from app.gui.evidence.file_diff import diff_html
+        from app.gui.evidence.renderings import kind
 
+        what = kind(self.request.path)
+        if what != "file":  # a document as the text the AI reads, a picture as a picture
+            self._show_rendered(what)
+            return
         before, after = _text(self.request.before), _text(self.request.after)
         if before is None or after is None:
             size = len(self.request.before or b""), len(self.request.after or b"")
@@ -125,13 +130,74 @@ class ApprovalDialog(QDialog):
                                            "be shown: %1 bytes before, %2 bytes after.")
                                    .replace("%1", f"{size[0]:,}").replace("%2", f"{size[1]:,}"))
             return
+        self.diff.setHtml(self._diff_html(before, after))
+
+    def _diff_html(self, before: str, after: str) -> str:
+        from app.gui.evidence.file_diff import diff_html
+
+        return diff_html(before, after, **self._diff_colours())
+
+    def _diff_colours(self) -> dict:
+        """The diff's colours and words, read on the UI thread."""
+        from app.gui.evidence.evidence_dialog import _tint
+
         removed, added = look.removed_colour(), look.ok_colour()
-        self.diff.setHtml(diff_html(
-            before, after, removed=look.css(removed), added=look.css(added),
-            muted=look.css(look.muted_colour()), removed_bg=_tint(removed),
-            added_bg=_tint(added),
-            note_unchanged=self.tr("The text is the same (only the file's bytes would change, "
-                                   "e.g. line endings).")))
+        return dict(removed=look.css(removed), added=look.css(added),
+                    muted=look.css(look.muted_colour()), removed_bg=_tint(removed),
+                    added_bg=_tint(added),
+                    note_unchanged=self.tr("The text is the same (only the file's bytes would "
+                                           "change, e.g. line endings)."))
+
+    def _show_rendered(self, what: str) -> None:
+        """Documents and pictures are read, and documents compared, off the UI thread (a big
+        workbook takes a while); the comparison is bounded in time like the evidence's."""
+        from app.gui.background import run_for
+        from app.gui.evidence.file_diff import diff_html
+        from app.gui.evidence.renderings import show_bytes
+
+        self.rendering = True
+        self.diff.setPlainText(self.tr("Reading the two versions…"))
+        before, after, name = self.request.before, self.request.after, self.request.path
+        colours = self._diff_colours()
+
+        def read():
+            shown = (None if before is None else show_bytes(before, name),
+                     None if after is None else show_bytes(after, name))
+            if what != "document" or any(v is not None and v.problem for v in shown):
+                return shown, ""
+            texts = [v.text or "" if v is not None else "" for v in shown]
+            return shown, diff_html(texts[0], texts[1], **colours)
+
+        run_for(self, read, lambda result: self._on_rendered(what, *result),
+                lambda exc: self._on_rendered(what, (None, None), "", failed=True))
+
+    def _on_rendered(self, what: str, shown, html: str, failed: bool = False) -> None:
+        from app.gui.evidence.shown_html import (document_note, pages_html, pictures_html,
+                                                 problem_words, scan_only)
+
+        self.rendering = False
+        before, after = shown
+        problem = next((v for v in (before, after) if v is not None and v.problem), None)
+        if failed or problem is not None:
+            size = len(self.request.before or b""), len(self.request.after or b"")
+            words = problem_words(problem) if problem is not None else ""
+            self.diff.setPlainText((words + " " if words else "") + self.tr(
+                "Sizes: %1 bytes before, %2 bytes after.").replace("%1", f"{size[0]:,}")
+                .replace("%2", f"{size[1]:,}"))
+        elif what == "picture":
+            self.legend.setText(self.tr("Nothing is changed until you allow it; Undo can take "
+                                        "it back later."))
+            self.diff.setHtml(pictures_html(self.diff.document(), before, after,
+                                            prefix="approval-picture"))
+        elif scan_only(before, after):
+            self.diff.setHtml(pages_html(self.diff.document(), before, after,
+                                         prefix="approval-page"))
+        else:
+            note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
+                                                            document_note())
+            self.diff.setHtml(note + html + pages_html(self.diff.document(), before, after,
+                                                       prefix="approval-page"))
+        self.rendered.emit()
 
     # -- answers ---------------------------------------------------------------------------
     def _on_edit_clicked(self) -> None:

@@ -218,38 +218,30 @@ class EvidenceDialog(QDialog):
         if problem is not None:
             self.diff.setPlainText(self._problem_words(problem))
             return
+        from app.gui.evidence.shown_html import pages_html, scan_only
+
+        if f.kind == "document" and scan_only(f.before_shown, f.after_shown):
+            self.diff.setHtml(pages_html(self.diff.document(), f.before_shown, f.after_shown))
+            self.diff_shown.emit(row)
+            return
         if f.kind == "document":
             self.comparing = True
             self.diff.setPlainText(self.tr("Comparing the two versions…"))
             turn = self._diff_turn
             make = self._diff_maker(f, f.before_shown.text if f.before_shown else "",
                                     f.after_shown.text if f.after_shown else "", document=True)
-            run_for(self, make, lambda html: self._on_diff(turn, row, html),
+            pages = pages_html(self.diff.document(), f.before_shown, f.after_shown)
+            run_for(self, make, lambda html: self._on_diff(turn, row, html + pages),
                     lambda exc: self._on_diff_failed(turn, row, f, exc))
             return
-        from PySide6.QtCore import QUrl
-        from PySide6.QtGui import QImage, QTextDocument
+        from app.gui.evidence.shown_html import pictures_html
 
-        cells = []
-        for n, (label, shown) in enumerate(((self.tr("Before"), f.before_shown),
-                                            (self.tr("After"), f.after_shown))):
-            if shown is None:
-                cells.append(f"<td><b>{label}</b><br>{self.tr('(no picture)')}</td>")
-                continue
-            url = QUrl(f"evidence-picture-{n}.png")
-            self.diff.document().addResource(QTextDocument.ResourceType.ImageResource, url,
-                                             QImage.fromData(shown.picture, "PNG"))
-            size = self.tr("%1 × %2 pixels").replace("%1", str(shown.picture_size[0])).replace(
-                "%2", str(shown.picture_size[1]))
-            cells.append(f"<td><b>{label}</b> ({size})<br><img src='{url.toString()}'></td>")
-        self.diff.setHtml("<table cellspacing='12'><tr>" + "".join(cells) + "</tr></table>")
+        self.diff.setHtml(pictures_html(self.diff.document(), f.before_shown, f.after_shown))
 
     def _problem_words(self, shown) -> str:
-        if shown.problem == "too_large":
-            return self.tr("This file is too large to show here.")
-        if shown.problem == "not_picture":
-            return self.tr("This picture could not be opened; it may be damaged.")
-        return self.tr("This document cannot be shown: %1").replace("%1", shown.detail)
+        from app.gui.evidence.shown_html import problem_words
+
+        return problem_words(shown)
 
     def _diff_maker(self, f, before: str | None = None, after: str | None = None,
                     document: bool = False):
@@ -267,10 +259,10 @@ class EvidenceDialog(QDialog):
                                               "changed, e.g. line endings)."))
         note = ""
         if document:
-            note = ('<div style="color:%s;">%s</div><br>' % (
-                look.css(look.muted_colour()),
-                self.tr("A document: its text is compared as the AI reads it (headings with #, "
-                        "tables with |).")))
+            from app.gui.evidence.shown_html import document_note
+
+            note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
+                                                            document_note())
         return lambda: note + diff_html(before, after, **colours)
 
     def _on_diff(self, turn: int, row: int, html: str) -> None:

@@ -84,7 +84,8 @@ class FilePreviewDialog(QDialog):
                                        else self.tr("it could not be opened"))))
             self.text.hide()
             return
-        if shown.text is not None:
+        scan = shown.pages[0] if shown.pages and not (shown.text or "").strip() else None
+        if scan is None and shown.text is not None:
             self.note.setText(self.tr("A document, shown as text the way the AI reads it; "
                                       "changes here are not saved."))
             self.text.setPlainText(shown.text)
@@ -92,17 +93,22 @@ class FilePreviewDialog(QDialog):
             return
         from PySide6.QtGui import QPixmap
 
+        data, (width, height) = (scan.picture, scan.size) if scan else (shown.picture,
+                                                                         shown.picture_size)
         picture = QLabel(self)
         pixmap = QPixmap()
-        pixmap.loadFromData(shown.picture, "PNG")
+        pixmap.loadFromData(data, "PNG")
         picture.setPixmap(pixmap)
         picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
         picture.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        width, height = shown.picture_size
         look.set_accessible(picture, self.tr("Picture %1, %2 × %3 pixels").replace(
             "%1", self.name).replace("%2", str(width)).replace("%3", str(height)))
-        self.note.setText(self.tr("A picture, %1 × %2 pixels.").replace("%1", str(width))
-                          .replace("%2", str(height)))
+        if scan is not None:
+            self.note.setText(self.tr("A scanned PDF with no text the AI can read: page %1 "
+                                      "shown as a picture.").replace("%1", str(scan.page)))
+        else:
+            self.note.setText(self.tr("A picture, %1 × %2 pixels.").replace("%1", str(width))
+                              .replace("%2", str(height)))
         self.layout().replaceWidget(self.text, picture)
         self.text.hide()
         picture.setFocus()

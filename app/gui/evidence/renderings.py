@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.core.documents import DocumentError, is_document, render_document
@@ -18,19 +19,32 @@ from app.core.pictures import PICTURE_MAX_PIXELS, is_picture
 THUMBNAIL_SIDE = 420           # a picture's longest side in the window
 MAX_DOCUMENT_BYTES = 50 << 20  # a saved copy bigger than this shows its sizes only
 MAX_PICTURE_BYTES = 40 << 20
+MAX_PAGE_PICTURES = 4          # a PDF's pages without text shown as pictures, at most
+_NO_TEXT_PAGE = re.compile(r"^## Page (\d+)\n\n\(no text on this page", re.M)
+
+
+@dataclass(frozen=True)
+class PagePicture:
+    """A PDF page with no text (a scan), shown as the picture it carries."""
+
+    page: int
+    picture: bytes
+    size: tuple[int, int]
 
 
 @dataclass
 class Shown:
     """One version of a file as the window shows it: text (a document's rendering), a
     picture (PNG bytes), or why it cannot be shown: `problem` is "too_large", "not_picture"
-    or "document" (then `detail` is the core's sentence), for the window to word."""
+    or "document" (then `detail` is the core's sentence), for the window to word. A PDF's
+    pages that have no text (scans) come as `pages`, pictures of their own."""
 
     text: str | None = None
     picture: bytes | None = None
     picture_size: tuple[int, int] | None = None
     problem: str = ""
     detail: str = ""
+    pages: list[PagePicture] = field(default_factory=list)
 
 
 def kind(name: str) -> str:
@@ -55,6 +69,20 @@ def show_file(path: Path, name: str) -> Shown:
     return Shown(problem="not_picture")
 
 
+def show_bytes(data: bytes, name: str) -> Shown:
+    """`data` (a version of the file named `name` that is not on disk, such as a change
+    waiting for approval) as the window shows it; the bytes go through a temporary file."""
+    if len(data) > max(MAX_DOCUMENT_BYTES, MAX_PICTURE_BYTES):
+        return Shown(problem="too_large")
+    handle, temp_name = tempfile.mkstemp(suffix=Path(name).suffix.lower(), prefix="harness-desk-")
+    try:
+        with os.fdopen(handle, "wb") as fh:
+            fh.write(data)
+        return show_file(Path(temp_name), name)
+    finally:
+        Path(temp_name).unlink(missing_ok=True)
+
+
 def _rendered(path: Path, name: str) -> Shown:
     """The rendering of a document; a saved copy (no suffix) is copied to a name with the
     document's suffix first, as the renderer tells formats by their suffix."""
@@ -68,13 +96,67 @@ def _rendered(path: Path, name: str) -> Shown:
         shutil.copyfile(path, temp)
         source = temp
     try:
-        return Shown(text=render_document(source))
+        text = render_document(source)
     except DocumentError as exc:
+        pages = _page_pictures(source, None) if suffix == ".pdf" else []
+        if pages:  # a scan: no text layer, but its pages can be looked at
+            return Shown(text="", pages=pages)
         return Shown(problem="document",
                      detail=exc.message.replace(f"'{source.name}'", f"'{name}'"))
+    else:
+        scanned = [int(n) for n in _NO_TEXT_PAGE.findall(text)] if suffix == ".pdf" else []
+        return Shown(text=text, pages=_page_pictures(source, scanned) if scanned else [])
     finally:
         if temp is not None:
             temp.unlink(missing_ok=True)
+
+
+def _page_pictures(path: Path, pages: list[int] | None) -> list[PagePicture]:
+    """The picture each page in `pages` (None: the first pages) carries, its largest one,
+    made small. pypdf cannot draw a page; a page without text is almost always one scanned
+    picture, so that picture is the page. Bounded: a few pages, no picture past the pixel
+    cap decoded, and any failure is simply no picture."""
+    from pypdf import PdfReader
+
+    out: list[PagePicture] = []
+    try:
+        reader = PdfReader(str(path))
+        if reader.is_encrypted and not reader.decrypt(""):
+            return []
+        numbers = pages if pages is not None else range(1, len(reader.pages) + 1)
+        for number in list(numbers)[:MAX_PAGE_PICTURES]:
+            page = reader.pages[number - 1]
+            best = _largest_picture(page)
+            if best is not None:
+                out.append(PagePicture(number, *_small_png(page.images[best].image)))
+    except Exception:  # a damaged page or picture: show what could be shown
+        return out
+    return out
+
+
+def _largest_picture(page) -> str | None:
+    """The name of the page's biggest picture within the pixel cap, read from its size
+    fields before anything is decoded."""
+    best, most = None, 0
+    xobjects = page.get("/Resources", {}).get_object().get("/XObject", {}).get_object()
+    for name, ref in xobjects.items():
+        obj = ref.get_object()
+        if obj.get("/Subtype") != "/Image":
+            continue
+        pixels = int(obj.get("/Width", 0)) * int(obj.get("/Height", 0))
+        if most < pixels <= PICTURE_MAX_PIXELS:
+            best, most = name, pixels
+    return best
+
+
+def _small_png(img) -> tuple[bytes, tuple[int, int]]:
+    size = img.size
+    img.draft("RGB", (THUMBNAIL_SIDE, THUMBNAIL_SIDE))
+    small = img.convert("RGBA")
+    small.thumbnail((THUMBNAIL_SIDE, THUMBNAIL_SIDE))
+    out = io.BytesIO()
+    small.save(out, "PNG")
+    return out.getvalue(), size
 
 
 def _thumbnail(path: Path) -> Shown:

@@ -160,6 +160,8 @@ class LessonsDialog(QDialog):
             "gave_up": self.tr("A round gave up on “%1” and said what it found"),
             "undone": self.tr("You undid changes to %1 %2"),
             "asked_again": self.tr("The AI asked again what you already decided: “%1” (%2)"),
+            "not_allowed": self.tr("You did not allow a change to %1 %2"),
+            "protected": self.tr("The AI tried to change %1, which you protected, %2"),
         }.get(lesson.kind, "%1 %2")
         return text.replace("%1", _short(s, 80)).replace("%2", times)
 
