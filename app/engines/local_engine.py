@@ -5,22 +5,21 @@ from __future__ import annotations
 import re
 import threading
 import urllib.parse
-import uuid
 from typing import Any, Callable
 
-from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
+from app.core.conversation import Message, ModelTurn, ToolSpec
 from app.core.redact import redact
 from app.core.engine import (BAD_ADDRESS, CONTEXT_TOO_SMALL, ENGINE_UNREACHABLE,
                               MODEL_NOT_FOUND, NO_ANSWER, NO_MODELS, NO_TOOLS, PROMPT_TOO_LONG,
                               Availability, EngineError)
 from app.core.pictures import Picture, fitted, parts_for, shown_pictures
 from app.engines.keys import CALL_TIMEOUT_S
+from app.engines.local_reply import read_turn
 from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server, overflow
-from app.engines.local_stream import watch_stream
-from app.engines.openai_compat import (OpenAICompatibleEngine, estimated_usage,
-                                       result_text, split_usage, with_usage)
-from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, check_base_url, emit,
-                              parse_arguments, stable_tools, stream_broken, within)
+from app.engines.local_vision import LOCAL_PICTURE_SIDE, PICTURE_TOKENS, ask_vision
+from app.engines.openai_compat import OpenAICompatibleEngine, result_text
+from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, check_base_url,
+                              stable_tools, within)
 
 OLLAMA_BASE_URL = "http://localhost:11434/v1"
 LM_STUDIO_BASE_URL = "http://localhost:1234/v1"
@@ -32,10 +31,6 @@ MIN_REPLY_TOKENS = 512  # a context with less room than this for the reply is to
 CHARS_PER_TOKEN_LOCAL = 3.5  # JSON and prose as small models' tokenizers count it (measured)
 PROBE_TIMEOUT_S = AVAILABILITY_TIMEOUT_S - 1.0
 _PROBED: dict[tuple[str, str], bool | None] = {}  # (base URL, model) -> what the probe found
-# Local vision models cut a picture into tiles of a few hundred pixels (Gemma 3 896, Qwen-VL
-# 28 px patches up to its pixel budget); 1024 px keeps the detail and the request small.
-LOCAL_PICTURE_SIDE = 1024
-PICTURE_TOKENS = 1024  # what one picture of that size costs a vision model's context, about
 _DATA_URL = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
 
 
@@ -60,10 +55,9 @@ class LocalEngine(OpenAICompatibleEngine):
     by the server (llama.cpp's exceed_context_size_error, Ollama's and LM Studio's texts),
     is PROMPT_TOO_LONG with a `remedy` naming what to change on that server.
 
-    Usage arrives only in the stream's last chunk, so a turn cut by Stop or by the round's
-    time limit (`cancel`; a watcher closes the stream even while the server is silent), or
-    a stream that broke off, carries an estimate instead (estimated_usage); a broken
-    stream's EngineError has it as `usage`. A base URL whose path is wrong (no /v1, or /v1
+    The streamed reply is read by local_reply.read_turn (a turn cut by Stop or by the
+    round's time limit, even while the server is silent, comes back as cancelled), what the
+    server says of pictures by local_vision. A base URL whose path is wrong (no /v1, or /v1
     twice) gets a 404 for every request; that is diagnosed as a wrong address.
     """
 
@@ -221,24 +215,8 @@ class LocalEngine(OpenAICompatibleEngine):
         return known[model]
 
     def vision_support(self, model: str) -> bool | None:
-        """True/False when the server says whether the model reads pictures, None if it cannot
-        tell: Ollama's /api/show capabilities ("vision"), LM Studio's /api/v1/models
-        (capabilities.vision) or /api/v0/models ("type": "vlm"), llama.cpp's /props
-        (modalities.vision)."""
-        import httpx2
-
-        root, timeout = self._server_root(), httpx2.Timeout(3.0)
-        asks = [("POST", f"{root}/api/show", {"model": model}), ("GET", f"{root}/props", None),
-                ("GET", f"{root}/api/v1/models", None), ("GET", f"{root}/api/v0/models/{model}", None)]
-        for method, url, body in asks:
-            try:
-                got = httpx2.request(method, url, json=body, timeout=timeout)
-                found = _says_vision(got.json(), model) if got.status_code == 200 else None
-            except (httpx2.HTTPError, ValueError, AttributeError, TypeError):
-                continue
-            if found is not None:
-                return found
-        return None
+        """What the server says of the model's vision (local_vision.ask_vision)."""
+        return ask_vision(self._server_root(), model)
 
     def probe_tools(self, timeout_s: float = 30.0) -> bool | None:
         """Ask the model for one tiny forced tool call. True: it made one; False: it cannot
@@ -274,7 +252,7 @@ class LocalEngine(OpenAICompatibleEngine):
     @staticmethod
     def _tools(tools: list[ToolSpec]) -> list[dict]:
         return [{"type": "function", "function": {"name": t.name, "description": t.description,
-                                                  "parameters": t.parameters}}
+                                                  "parameters": _no_type_lists(t.parameters)}}
                 for t in stable_tools(tools)]
 
     def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
@@ -368,57 +346,26 @@ class LocalEngine(OpenAICompatibleEngine):
 
     def _read(self, stream: Any, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
-        voice, texts, slots = self.voice(), [], {}
-        finish, usage = None, None
+        return read_turn(stream, cancel, on_text, request, model=self.model,
+                         voice=self.voice(), alive=self._alive, cuts=self._stream_cuts())
 
-        def so_far() -> Usage:  # the usage reported, else an estimate of what was billed
-            seen = sum(map(len, texts)) + sum(len(s["args"]) for s in slots.values())
-            return usage or estimated_usage(request, seen)
 
-        with stream, watch_stream(stream, cancel, self._alive) as watch:
-            try:
-                for chunk in stream:
-                    watch.tick()
-                    if cancel is not None and cancel.is_set():
-                        return ModelTurn(text="".join(texts), model=self.model, usage=so_far(),
-                                         stop_reason="cancelled")
-                    if chunk.usage:
-                        details = chunk.usage.prompt_tokens_details
-                        usage = split_usage(chunk.usage.prompt_tokens,
-                                            chunk.usage.completion_tokens, details)
-                    for choice in chunk.choices or []:
-                        delta = choice.delta
-                        if delta and delta.content:
-                            texts.append(delta.content)
-                            emit(on_text, delta.content)
-                        for tc in (delta.tool_calls or []) if delta else []:
-                            slot = _slot_for(slots, tc)
-                            if tc.function:
-                                slot["name"] += tc.function.name or ""
-                                slot["args"] += tc.function.arguments or ""
-                                _grow(on_text, len(tc.function.arguments or ""))
-                        finish = choice.finish_reason or finish
-            except self._stream_cuts() as exc:
-                if cancel is not None and cancel.is_set():  # the watcher closed it: Stop or time
-                    return ModelTurn(text="".join(texts), model=self.model, usage=so_far(),
-                                     stop_reason="cancelled")
-                if watch.gone:  # the server stopped taking connections with the stream open
-                    raise with_usage(EngineError(
-                        voice.unreachable, code=ENGINE_UNREACHABLE, details=redact(str(exc)),
-                        action="Check that the server is running and the address is right."),
-                        so_far()) from None
-                raise with_usage(stream_broken(voice, f"{type(exc).__name__}: {exc}"),
-                                 so_far()) from None
-        if finish is None:
-            raise with_usage(stream_broken(voice, "the stream ended without a finish_reason"),
-                             so_far())
-        ordered = [slots[i] for i in sorted(slots)]
-        if finish == "length" and ordered:
-            ordered.pop()  # cut off by the output limit: its arguments may be half there
-        calls = [ToolCall(id=s["id"] or f"call_{uuid.uuid4().hex[:12]}", name=s["name"],
-                          arguments=parse_arguments(s["args"])) for s in ordered if s["name"]]
-        return ModelTurn(text="".join(texts), tool_calls=calls, usage=usage or Usage(),
-                         model=self.model, stop_reason=finish)
+def _no_type_lists(schema: object) -> object:
+    """The schema with each `"type": [a, b]` written as `"anyOf": [{"type": a}, {"type": b}]`,
+    which means the same. Chat templates that render tools look a type up by name (Hermes
+    2 Pro's, llama.cpp's tool_use templates): a list there makes llama.cpp refuse every
+    request with tools ("Unable to generate parser for this template", HTTP 400)."""
+    if isinstance(schema, list):
+        return [_no_type_lists(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict = {}
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, list) and all(isinstance(v, str) for v in value):
+            out["anyOf"] = [{"type": v} for v in value]
+        else:  # (a property that is itself called "type" is a schema, not a list)
+            out[key] = _no_type_lists(value)
+    return out
 
 
 def _positive(value: object) -> int | None:
@@ -427,16 +374,6 @@ def _positive(value: object) -> int | None:
     except (TypeError, ValueError):
         return None
     return number if number > 0 else None
-
-
-def _grow(on_text: Callable[[str], None] | None, chars: int) -> None:
-    """Tell a live view that tool-call arguments grew (they are not words to show)."""
-    grow = getattr(on_text, "grow", None)
-    if grow is not None and chars:
-        try:
-            grow(chars)
-        except Exception:  # a failing listener must not break the model call
-            pass
 
 
 def _expected_base(url: str) -> str:
@@ -449,35 +386,3 @@ def _expected_base(url: str) -> str:
 def _has_model(ids: list[str], model: str) -> bool:
     # Ollama lists "qwen3:latest" for a model pulled as "qwen3".
     return model in ids or f"{model}:latest" in ids or model.removesuffix(":latest") in ids
-
-
-def _slot_for(slots: dict, tc: Any) -> dict:
-    """The accumulator for a streamed tool-call delta. Ollama sends each of several parallel
-    calls whole, all with index 0: a new id at a used index starts a new call."""
-    index = tc.index if tc.index is not None else len(slots)
-    key = max((k for k in slots if k[0] == index), default=None, key=lambda k: k[1])
-    if key is None or (tc.id and slots[key]["id"] and tc.id != slots[key]["id"]):
-        key = (index, len(slots))
-        slots[key] = {"id": "", "name": "", "args": ""}
-    slot = slots[key]
-    slot["id"] = tc.id or slot["id"]
-    return slot
-
-
-def _says_vision(answer: object, model: str) -> bool | None:
-    """What one server's answer says of the model's vision, None when it does not say."""
-    if not isinstance(answer, dict):
-        return None
-    if isinstance(answer.get("capabilities"), list):  # Ollama /api/show
-        return "vision" in answer["capabilities"]
-    if isinstance(answer.get("modalities"), dict):  # llama.cpp /props
-        return bool(answer["modalities"].get("vision"))
-    if isinstance(answer.get("models"), list):  # LM Studio /api/v1/models
-        for entry in answer["models"]:
-            if isinstance(entry, dict) and model in {entry.get("key"), *(entry.get("variants") or [])}:
-                caps = entry.get("capabilities") or {}
-                return bool(caps.get("vision")) if isinstance(caps, dict) else None
-        return None
-    if answer.get("type") in ("vlm", "llm"):  # LM Studio /api/v0/models/{model}
-        return answer["type"] == "vlm"
-    return None

@@ -103,7 +103,8 @@ def _too_slow(engine: Engine, timeout_s: float) -> str:
     where = engine.base_url() if hasattr(engine, "base_url") else ""
     head = f"{label} did not answer within {timeout_s:g} second{'' if timeout_s == 1 else 's'}"
     if not engine.needs_key and engine.is_ai:  # a server on this computer or the network
-        return (f"{head} at {where}. Check that Ollama or LM Studio is running there and has "
+        return (f"{head} at {where}. Check that your local server (Ollama, LM Studio, "
+                "llama.cpp's llama-server or another) is running there and has "
                 "finished loading, or correct the address in Engine settings.")
     if engine.needs_key:
         return (f"{head}. Check your internet connection, and unlock the keychain if it is "

@@ -1330,8 +1330,8 @@
         <translation>没有这个模型。请从列表里选一个。</translation>
     </message>
     <message>
-        <source>The server is not running. Start Ollama or LM Studio, or check the address, then test again.</source>
-        <translation>服务没有运行。请启动 Ollama 或 LM Studio，或检查地址，然后再测试一次。</translation>
+        <source>The server is not running. Start Ollama, LM Studio or llama.cpp&apos;s llama-server, or check the address, then test again.</source>
+        <translation>服务没有运行。请启动 Ollama、LM Studio 或 llama.cpp 的 llama-server，或检查地址，然后再测试一次。</translation>
     </message>
     <message>
         <source>No answer. Check your internet connection and try again.</source>

@@ -247,3 +247,17 @@ def test_the_budget_output_cap_becomes_max_tokens(server):
     first, second = server.bodies(CHAT)
     assert first["max_tokens"] == 700
     assert second["max_tokens"] == LOCAL_MAX_OUTPUT_TOKENS  # every step is capped (issue 19)
+
+
+def test_type_lists_in_tool_schemas_go_to_local_servers_as_any_of():
+    # A list of types made llama.cpp refuse every request with tools under Hermes 2 Pro's
+    # template (HTTP 400 "Unable to generate parser for this template"), found on a real server.
+    from app.core.tools import TOOL_SPECS
+
+    sent = json.dumps(LocalEngine._tools(TOOL_SPECS))
+    assert '"type": [' not in sent
+    cells = next(t for t in LocalEngine._tools(TOOL_SPECS) if t["function"]["name"] == "set_cells")
+    values = cells["function"]["parameters"]["properties"]["cells"]["additionalProperties"]
+    assert values == {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"},
+                                {"type": "null"}]}
+    assert cells["function"]["parameters"]["required"] == ["path", "cells"]

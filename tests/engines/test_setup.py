@@ -136,7 +136,8 @@ def test_a_server_that_never_answers_is_not_ready_within_the_timeout(silent_serv
         time.sleep(0.02)
     assert accepted, "the check never reached the server"
     assert f"did not answer within 1 second at http://127.0.0.1:{port}/v1." in ready.message
-    assert "Ollama or LM Studio" in ready.message
+    assert ("Check that your local server (Ollama, LM Studio, llama.cpp's llama-server or "
+            "another) is running there and has finished loading") in ready.message
 
 
 # -- choices -------------------------------------------------------------------------------

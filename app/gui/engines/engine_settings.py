@@ -357,8 +357,9 @@ class EngineSettingsDialog(QDialog):
             "key_rejected": self.tr("The key was rejected. Check that you copied all of it, or "
                                     "make a new key and paste it above."),
             "no_model": self.tr("There is no such model. Pick one from the list."),
-            "not_running": self.tr("The server is not running. Start Ollama or LM Studio, or "
-                                   "check the address, then test again."),
+            "not_running": self.tr("The server is not running. Start Ollama, LM Studio or "
+                                   "llama.cpp's llama-server, or check the address, then test "
+                                   "again."),
             "no_answer": self.tr("No answer. Check your internet connection and try again."),
         }.get(verdict, self.tr("Not ready yet."))
 
