@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app.core.board import Board
 from app.core.policies.approver import ApprovalRequest
 from app.gui.careful.approval_dialog import ApprovalDialog
+from tests.gui.test_chinese import chinese  # noqa: F401  (the fixture)
 from tests.engines.fake_servers import FakeServer, claude_stream, claude_usage, tool_use
 
 from .helpers import open_in
@@ -348,3 +349,11 @@ def test_a_question_finds_the_person_when_the_window_is_behind(qtbot, claude_win
     with qtbot.waitSignal(window.run_ended, timeout=90_000):
         window.stop_run()
     assert (folder / "draft.md").exists()
+
+
+def test_in_chinese_the_reasons_run_together_without_a_space(qtbot, chinese):
+    dialog = ApprovalDialog(request(policies=["existing_files_need_approval",
+                                              "many_changes_at_once"]))
+    qtbot.addWidget(dialog)
+    why = dialog.accessibleDescription()
+    assert "。" in why and "。 " not in why and "  " not in why

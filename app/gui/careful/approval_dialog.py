@@ -46,7 +46,9 @@ class ApprovalDialog(QDialog):
         head.setTextFormat(Qt.TextFormat.PlainText)
         head.setWordWrap(True)
         head.setFont(look.scaled_font(head, 1.25, bold=True))
-        why = QLabel(" ".join(self._reason(p) for p in dict.fromkeys(request.policies)), self)
+        from app.gui.run.wording import sentences
+
+        why = QLabel(sentences(self._reason(p) for p in dict.fromkeys(request.policies)), self)
         why.setWordWrap(True)
         why.setTextFormat(Qt.TextFormat.PlainText)
         task = QLabel(self.tr("While working on: %1").replace("%1", request.task), self)
@@ -181,9 +183,11 @@ class ApprovalDialog(QDialog):
         if failed or problem is not None:
             size = len(self.request.before or b""), len(self.request.after or b"")
             words = problem_words(problem) if problem is not None else ""
-            self.diff.setPlainText((words + " " if words else "") + self.tr(
+            from app.gui.run.wording import sentences
+
+            self.diff.setPlainText(sentences([words, self.tr(
                 "Sizes: %1 bytes before, %2 bytes after.").replace("%1", f"{size[0]:,}")
-                .replace("%2", f"{size[1]:,}"))
+                .replace("%2", f"{size[1]:,}")]))
         elif what == "picture":
             self.legend.setText(self.tr("Nothing is changed until you allow it; Undo can take "
                                         "it back later."))
