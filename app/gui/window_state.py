@@ -99,9 +99,29 @@ def remembered(settings, state: dict, save_now: bool = False):
 
 def restore_and_keep(window: QMainWindow, splitter: QSplitter | None, state: object,
                      remember: Callable[[dict], None]) -> WindowStateKeeper:
-    """Restore the saved layout (if it can be read), then keep remembering changes."""
-    restore(window, splitter, state)
+    """Restore the saved layout (if it can be read; else fit the first size to the screen),
+    then keep remembering changes."""
+    if not restore(window, splitter, state):
+        fit_to_screen(window)
     return WindowStateKeeper(window, splitter, remember)
+
+
+def fit_to_screen(window: QMainWindow, share: float = 0.95) -> None:
+    """The first start on a small screen: the window's size, at most `share` of the screen's
+    free area, centred (1180 × 760 would run off an 1100 × 800 or 1024 × 768 screen)."""
+    from PySide6.QtGui import QGuiApplication
+
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    area = screen.availableGeometry()
+    width = min(window.width(), int(area.width() * share))
+    height = min(window.height(), int(area.height() * share))
+    if (width, height) == (window.width(), window.height()):
+        return
+    window.resize(max(window.minimumWidth(), width), max(window.minimumHeight(), height))
+    window.move(area.left() + (area.width() - window.width()) // 2,
+                area.top() + (area.height() - window.height()) // 2)
 
 
 def keep_on_screen(window: QMainWindow) -> None:

@@ -271,10 +271,30 @@ def test_a_damaged_layout_is_ignored_and_the_window_opens_as_usual(qtbot, config
     win.apply_settings(settings)
     win.show()
     try:
-        assert (win.width(), win.height()) == (1180, 760)
+        assert (win.width(), win.height()) == _first_size()
         assert not win.isMaximized()
         assert window_state.restore(win, win.splitter, ["nonsense"]) is False
         assert window_state.restore(win, win.splitter, {"geometry": "AAAA"}) is False
+    finally:
+        _close(qtbot, win)
+
+
+def _first_size() -> tuple[int, int]:
+    area = QGuiApplication.primaryScreen().availableGeometry()
+    return min(1180, int(area.width() * 0.95)), min(760, int(area.height() * 0.95))
+
+
+def test_the_first_start_fits_a_small_screen(qtbot, config):
+    # Before: 1180 × 760 whatever the screen; on 1100 × 800 (or a 1366 × 768 laptop, less its
+    # task bar) the window ran off the screen, Export and the engine cut at the edge.
+    area = QGuiApplication.primaryScreen().availableGeometry()
+    assert area.width() < 1180  # the offscreen screen is 800 × 600
+    win = MainWindow(check_engines=False)
+    win.apply_settings(Settings())
+    win.show()
+    try:
+        assert win.width() <= area.width() and win.height() <= area.height()
+        assert area.contains(win.geometry().center())
     finally:
         _close(qtbot, win)
 
