@@ -16,8 +16,9 @@ from app.core.pictures import Picture, fitted, parts_for, shown_pictures
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server, overflow
 from app.engines.local_stream import watch_stream
-from app.engines.openai_compat import (OpenAICompatibleEngine, estimated_usage,
-                                       result_text, split_usage, with_usage)
+from app.engines.openai_compat import (CHAT_ORDER, OpenAICompatibleEngine, estimated_usage,
+                                       post_stream, result_text, split_usage, with_usage)
+from app.engines.wire_cache import WireCache
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, check_base_url, emit,
                               parse_arguments, stable_tools, stream_broken, within)
 
@@ -69,6 +70,7 @@ class LocalEngine(OpenAICompatibleEngine):
     id = "local"
     label = "Local (Ollama, LM Studio)"
     _facts: ServerFacts | None = None
+    _wire_kept: WireCache | None = None
     needs_key = False
     may_lack_tools = True
     default_model = ""  # the first model the server lists, unless one is chosen
@@ -274,30 +276,18 @@ class LocalEngine(OpenAICompatibleEngine):
         chat: list[dict] = [{"role": "system", "content": system}] if system else []
         shown = shown_pictures([r for m in messages for r in m.tool_results])
         sees = bool(shown) and self.sees_pictures()  # the server is asked only for a picture
+        self._wire.begin()  # each message's entries built once (see wire_cache)
         for m in messages:
             if m.role == "user":
-                sent: list[Picture] = []
-                for r in m.tool_results:
-                    text, pictures = parts_for(r, sees, shown)
-                    chat.append({"role": "tool", "tool_call_id": r.call_id,
-                                 "content": result_text(text, r.is_error)})
-                    sent += pictures
-                if sent:  # a tool message carries text only: the pictures follow as the user's
-                    parts: list[dict] = [{"type": "text", "text": m.text}] if m.text else []
-                    for picture in sent:
-                        fit = fitted(picture, LOCAL_PICTURE_SIDE)
-                        parts += [{"type": "text", "text": f"The picture '{picture.path}':"},
-                                  {"type": "image_url", "image_url": {
-                                      "url": f"data:{fit.media_type};base64,{fit.data}"}}]
-                    chat.append({"role": "user", "content": parts})
-                elif m.text:
-                    chat.append({"role": "user", "content": m.text})
+                key = (sees, m.text, tuple(
+                    (r.call_id, r.content, r.is_error, r.pictures,
+                     tuple((id(r), k) in shown for k in range(len(r.pictures))))
+                    for r in m.tool_results))
+                chat += self._wire.get(m, key, lambda: _user_entries(m, sees, shown))
             elif m.text or m.tool_calls:
-                entry: dict[str, Any] = {"role": "assistant", "content": m.text or None}
-                if m.tool_calls:
-                    entry["tool_calls"] = [{"id": c.id, "type": "function", "function": {
-                        "name": c.name, "arguments": arguments_json(c.arguments)}} for c in m.tool_calls]
-                chat.append(entry)
+                key = (m.text, tuple((c.id, c.name, c.arguments) for c in m.tool_calls))
+                chat += self._wire.get(m, key, lambda: [_assistant_entry(m)])
+        self._wire.end()
         request: dict[str, Any] = {"model": self.model, "messages": chat,
                                    "stream_options": {"include_usage": True}}
         if tools:
@@ -321,8 +311,17 @@ class LocalEngine(OpenAICompatibleEngine):
                               f"needs. {facts.tools_remedy()}", code=MODEL_NOT_FOUND)
         request = self.build_request(system, tools, messages, max_output_tokens)
         self._fit(request, facts)
+        from openai.types.chat import ChatCompletion, ChatCompletionChunk
+
         return self._run(lambda client: self._read(
-            client.chat.completions.create(**request, stream=True), cancel, on_text, request))
+            post_stream(client, "/chat/completions", request, CHAT_ORDER, ChatCompletion,
+                        ChatCompletionChunk), cancel, on_text, request))
+
+    @property
+    def _wire(self) -> WireCache:
+        if self._wire_kept is None:
+            self._wire_kept = WireCache()
+        return self._wire_kept
 
     def _fit(self, request: dict, facts: ServerFacts) -> None:
         """Check the prompt against the server's context before sending (Ollama would cut
@@ -411,6 +410,36 @@ class LocalEngine(OpenAICompatibleEngine):
                           arguments=parse_arguments(s["args"])) for s in ordered if s["name"]]
         return ModelTurn(text="".join(texts), tool_calls=calls, usage=usage or Usage(),
                          model=self.model, stop_reason=finish)
+
+
+def _user_entries(m: Message, sees: bool, shown: set) -> list[dict]:
+    """A user message's entries: a tool message per result, and its pictures and words."""
+    entries: list[dict] = []
+    sent: list[Picture] = []
+    for r in m.tool_results:
+        text, pictures = parts_for(r, sees, shown)
+        entries.append({"role": "tool", "tool_call_id": r.call_id,
+                        "content": result_text(text, r.is_error)})
+        sent += pictures
+    if sent:  # a tool message carries text only: the pictures follow as the user's
+        parts: list[dict] = [{"type": "text", "text": m.text}] if m.text else []
+        for picture in sent:
+            fit = fitted(picture, LOCAL_PICTURE_SIDE)
+            parts += [{"type": "text", "text": f"The picture '{picture.path}':"},
+                      {"type": "image_url", "image_url": {
+                          "url": f"data:{fit.media_type};base64,{fit.data}"}}]
+        entries.append({"role": "user", "content": parts})
+    elif m.text:
+        entries.append({"role": "user", "content": m.text})
+    return entries
+
+
+def _assistant_entry(m: Message) -> dict:
+    entry: dict[str, Any] = {"role": "assistant", "content": m.text or None}
+    if m.tool_calls:
+        entry["tool_calls"] = [{"id": c.id, "type": "function", "function": {
+            "name": c.name, "arguments": arguments_json(c.arguments)}} for c in m.tool_calls]
+    return entry
 
 
 def _positive(value: object) -> int | None:

@@ -1,0 +1,169 @@
+"""Harness work per step in the engines, as a round grows: Claude, OpenAI (Responses), Local.
+
+    python bench/engine_steps.py [--runs 5] [--steps 100] [--json FILE]
+
+Each engine drives one round of `--steps` tool steps through its loopback server (the
+vendors' wire formats, tests/engines/fake_servers.py), with the official SDK as shipped:
+every reply is one thinking/reasoning note, a sentence and a tool call; every tool result
+about 1.5 KB of text, as a read_file gives. A step's harness work is the time from the
+server's last byte of one reply to the first byte of the next request: reading the
+stream, building the next request from the whole conversation, the SDK sending it. The
+figure at step N is the median over steps N-4..N; runs rotate the engines so load hits all
+alike, and each figure is the median over the runs. The ratio step 100 / step 10 is taken
+within each run, so a loaded machine shifts both alike. Target: within 1.3x, under 5 ms.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import arguments, hand_back, item, median  # noqa: E402
+
+AT = (10, 30, 100)
+RATIO_TARGET = 1.3
+TARGET_MS = 5.0
+RESULT = "".join(f"- line {i}: the bakery opens at seven and the ovens need an hour to heat\n"
+                 for i in range(22))  # about 1.5 KB, a read_file's answer
+KEYS = {"ANTHROPIC_API_KEY": "sk-ant-api03-BenchKeyForLoopback0123456789abcdef",
+        "OPENAI_API_KEY": "sk-proj-BenchKeyForLoopback0123456789abcdef"}
+
+
+class Timed:
+    """A loopback server that notes when each request arrived and each reply was sent."""
+
+    def __init__(self) -> None:
+        from tests.engines import fake_servers as fake
+
+        self.fake = fake
+        self.server = fake.FakeServer()
+        self.arrived: list[float] = []
+        self.sent: list[float] = []
+        take, send = self.server._next, self.server._send
+
+        def next_reply(path: str):
+            if path.endswith(("/messages", "/responses", "/chat/completions")):
+                self.arrived.append(time.perf_counter())
+            return take(path)
+
+        def send_reply(handler, reply):
+            send(handler, reply)
+            if reply.events is not None:
+                self.sent.append(time.perf_counter())
+
+        self.server._next, self.server._send = next_reply, send_reply
+
+    def gaps(self) -> list[float]:
+        """Seconds from reply i sent to request i+1 arrived."""
+        return [b - a for a, b in zip(self.sent, self.arrived[1:])]
+
+
+def _engine(kind: str, timed: Timed):
+    from app.core.engine import EngineConfig
+    from app.engines.anthropic_engine import AnthropicEngine
+    from app.engines.local_engine import LocalEngine
+    from app.engines.openai_engine import OpenAIEngine
+
+    fake, url = timed.fake, timed.server.url
+    if kind == "Claude":
+        return AnthropicEngine(EngineConfig(model="claude-sonnet-5-5", base_url=url))
+    if kind == "OpenAI":
+        return OpenAIEngine(EngineConfig(model="gpt-6.2-sol", base_url=url + "/v1"))
+    timed.server.default("/v1/models", fake.oa_models(["qwen3:8b"]))
+    timed.server.default("/api/show", fake.ollama_show(["completion", "tools"]))
+    timed.server.default("/api/ps", fake.ollama_ps("qwen3:8b", 131072))
+    return LocalEngine(EngineConfig(model="qwen3:8b", base_url=url + "/v1"))
+
+
+def _reply(kind: str, fake, step: int):
+    call, args = f"call_{step:03d}", {"path": f"notes/part-{step}.md"}
+    if kind == "Claude":
+        return "/v1/messages", fake.claude_stream([
+            fake.thinking_block(f"I should read part {step} next."),
+            fake.text_block(f"Reading part {step}."), fake.tool_use(call, "read_file", args)])
+    if kind == "OpenAI":
+        return "/v1/responses", fake.oa_stream([
+            fake.oa_reasoning(f"rs_{step:03d}", [f"Part {step} next."]),
+            fake.oa_message(f"Reading part {step}.", phase="commentary", item_id=f"msg_{step:03d}"),
+            fake.oa_call(call, "read_file", args)])
+    return "/v1/chat/completions", fake.chat_stream(f"Reading part {step}.",
+                                                    [(call, "read_file", args)])
+
+
+def one_round(kind: str, steps: int) -> list[float]:
+    """The gaps (seconds) of one round of `steps` steps of engine `kind`."""
+    from app.core.conversation import Message, ToolResult
+    from app.core.reports import SYSTEM_PROMPT
+    from app.core.tools import TOOL_SPECS
+
+    timed = Timed()
+    try:
+        engine = _engine(kind, timed)
+        for step in range(steps):
+            timed.server.push(*_reply(kind, timed.fake, step))
+        messages = [Message(role="user", text="Task: summarise the notes.\n" + RESULT)]
+        for _ in range(steps):
+            turn = engine.turn(SYSTEM_PROMPT, TOOL_SPECS, messages)
+            if not turn.tool_calls:
+                raise SystemExit(f"{kind}: a step came back without its tool call ({turn.text!r})")
+            messages.append(Message(role="assistant", text=turn.text, tool_calls=turn.tool_calls,
+                                    record=turn.record))
+            messages.append(Message(role="user", tool_results=[
+                ToolResult(call_id=c.id, name=c.name, content=RESULT) for c in turn.tool_calls]))
+        trouble = timed.server.refusals or timed.server.flags
+        if trouble:
+            raise SystemExit(f"the {kind} server refused or flagged a request: {trouble[0]}")
+        return timed.gaps()
+    finally:
+        timed.server.close()
+
+
+def at(gaps: list[float], step: int) -> float:
+    """Median gap (ms) of steps step-4..step (gap k is before request k+2, i.e. step k+2)."""
+    window = gaps[max(0, step - 6):step - 1]
+    return median(window) * 1000
+
+
+def main() -> int:
+    parser = arguments(__doc__, runs=5)
+    parser.add_argument("--steps", type=int, default=100)
+    args = parser.parse_args()
+    os.environ.setdefault("HARNESS_DESK_CONFIG_DIR", tempfile.mkdtemp(prefix="hd-bench-config-"))
+    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+    os.environ.update(KEYS)
+    points = [s for s in AT if s <= args.steps]
+    kinds = ["Claude", "OpenAI", "Local"]
+    figures: dict[str, list[dict[int, float]]] = {k: [] for k in kinds}
+    for run in range(args.runs):
+        for kind in kinds[run % 3:] + kinds[:run % 3]:  # rotated
+            gaps = one_round(kind, args.steps)
+            figures[kind].append({s: at(gaps, s) for s in points})
+    print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} processors, "
+          f"{args.runs} runs of {args.steps} steps")
+    items = []
+    last = points[-1]
+    for kind in kinds:
+        runs = figures[kind]
+        row = {s: median([r[s] for r in runs]) for s in points}
+        ratio = median([r[last] / r[points[0]] for r in runs])
+        print(f"  {kind:7}" + "".join(f"  step {s}: {row[s]:6.2f} ms" for s in points)
+              + f"   step {last} / step {points[0]}: {ratio:.2f}x (target <= {RATIO_TARGET}x,"
+              f" <= {TARGET_MS:g} ms)")
+        key = kind.lower()
+        items += [item(f"engine_step_{key}_{s}", f"{kind}: harness work at step {s}",
+                       f"<= {TARGET_MS:g} ms", row[s], "ms", row[s] <= TARGET_MS)
+                  for s in points]
+        items.append(item(f"engine_step_{key}_ratio", f"{kind}: step {last} / step {points[0]}",
+                          f"<= {RATIO_TARGET}x", ratio, "x", ratio <= RATIO_TARGET,
+                          load=os.getloadavg()[0]))
+    return hand_back(args.json, items)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
