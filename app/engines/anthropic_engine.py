@@ -10,6 +10,7 @@ from typing import Any, Callable
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolResult, ToolSpec, Usage
 from app.core.engine import Availability, EngineConfig, EngineError
 from app.core.pictures import fitted, parts_for, shown_pictures
+from app.engines.claude_send import stream_messages
 from app.engines.claude_replay import (Chain, block_digest, block_param, fingerprint, make_record,
                                       replay_blocks)
 from app.engines.keyed import check_keyed, require_key
@@ -283,7 +284,7 @@ class AnthropicEngine(PricedEngine):
         client = self._turn_client()
         stream = None
         try:
-            with client.messages.stream(**request) as stream:
+            with stream_messages(client, request) as stream:
                 return self._read(stream, cancel, on_text, request)
         except EngineError:
             raise
