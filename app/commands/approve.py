@@ -16,10 +16,19 @@ _CHOICES = {"y": "allow", "yes": "allow", "a": "allow_task", "all": "allow_task"
 
 def short_diff(request: ApprovalRequest, limit: int = MAX_DIFF_LINES) -> list[str]:
     """The change as a person reads it: the changed lines with a little context."""
-    before, after = _text(request.before), _text(request.after)
     if request.action == "delete":
         size = len(request.before or b"")
         return [f"The whole file would be deleted ({size:,} bytes). Undo can bring it back."]
+    from app.core.documents import DocumentError, is_document
+
+    if is_document(request.path):  # as the text the AI reads: headings with #, tables with |
+        try:
+            before, after = _rendered(request.before, request.path), _rendered(request.after,
+                                                                             request.path)
+        except DocumentError as exc:
+            return [exc.message]
+    else:
+        before, after = _text(request.before), _text(request.after)
     if before is None and request.before is not None or after is None:
         return [f"{request.path} is not plain text: {len(request.before or b''):,} bytes "
                 f"before, {len(request.after or b''):,} bytes after."]
@@ -30,6 +39,12 @@ def short_diff(request: ApprovalRequest, limit: int = MAX_DIFF_LINES) -> list[st
     if len(lines) > limit:
         lines = lines[:limit] + [f"… and {len(lines) - limit} more lines"]
     return lines
+
+
+def _rendered(data: bytes | None, name: str) -> str | None:
+    from app.core.documents import render_bytes
+
+    return None if data is None else render_bytes(data, name)
 
 
 def _text(data: bytes | None) -> str | None:

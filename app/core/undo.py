@@ -211,19 +211,7 @@ def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path
             report.failed.append(rel)
             report.messages.append(f"Could not restore {rel}: "
                                    f"{str(exc.strerror or exc).rstrip('.')}.")
-    _mark_undone(manifest_path, manifest, report)
     return report
-
-
-def _mark_undone(manifest_path: Path | str, manifest: dict, report: UndoReport) -> None:
-    """Note in the record that the person took the round back (the lessons learn from it).
-    Only a note: a record that cannot be rewritten leaves the undo as it is."""
-    if not (report.restored or report.removed or report.kept_both):
-        return
-    try:
-        atomic_write_json(manifest_path, {**manifest, "undone_at": now_iso()})
-    except OSError:
-        pass
 
 
 def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict, n: int,

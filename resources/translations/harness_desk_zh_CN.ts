@@ -1661,7 +1661,7 @@
     </message>
     <message>
         <source>The harness looked through this folder&apos;s runs for what went wrong or was wasteful. Accepting a lesson adds its line to AGENTS.md, the standing instructions the AI reads at the start of every round. Nothing is added without your Accept.</source>
-        <translation>本程序查看了这个文件夹的各次运行，找出出错或白费功夫的地方。接受一条经验，就会把它的那句话加到 AGENTS.md 里——AI 每一轮开始时都会读的长期指示。不经您接受，什么都不会加进去。</translation>
+        <translation>本程序查看了这个文件夹的各次运行，找出出错或白费功夫的地方。接受一条经验，就会把它的那句话加到 AGENTS.md 里——AI 每一轮开始时都会读的长期指示。不经你接受，什么都不会加进去。</translation>
     </message>
     <message>
         <source>Lessons</source>
@@ -1753,19 +1753,19 @@
     </message>
     <message>
         <source>You undid changes to %1 %2</source>
-        <translation>您撤销了对 %1 的修改，共 %2</translation>
+        <translation>你撤销了对 %1 的修改，共 %2</translation>
     </message>
     <message>
         <source>The AI asked again what you already decided: “%1” (%2)</source>
-        <translation>AI 又问了您已经决定过的问题：“%1”（%2）</translation>
+        <translation>AI 又问了你已经决定过的问题：“%1”（%2）</translation>
     </message>
     <message>
         <source>You did not allow a change to %1 %2</source>
-        <translation>您没有允许修改 %1，共 %2</translation>
+        <translation>你没有允许修改 %1，共 %2</translation>
     </message>
     <message>
         <source>The AI tried to change %1, which you protected, %2</source>
-        <translation>AI 试图修改您保护的 %1，共 %2</translation>
+        <translation>AI 试图修改你保护的 %1，共 %2</translation>
     </message>
     <message>
         <source>Seen in 1 run</source>

@@ -227,3 +227,46 @@ def test_closing_the_dialog_while_planning_stops_it_quietly(qtbot, folder, tmp_p
     assert read_plans(folder)[0].result == "cancelled"
     assert not crash_dir().exists() or not any(crash_dir().iterdir())
     assert not (folder / "TASKS.md").exists()
+
+
+def test_planning_cards_come_back_among_the_rounds_when_the_folder_opens_again(
+        qtbot, window, folder):
+    # Before: a folder opened again showed its rounds but no planning round at all.
+    from app.gui.run.round_cards import RoundCard
+    from tests.gui.helpers import run_until_end
+
+    open_in(qtbot, window, folder)
+    qtbot.waitUntil(lambda: window.board_view.no_board_plan_button.isVisible(), timeout=5000)
+    qtbot.mouseClick(window.board_view.no_board_plan_button, Qt.MouseButton.LeftButton)
+    dialog = window.plan_dialog
+    plan_in(qtbot, dialog, "Plan a birthday party")
+    for n in range(2, 5):  # keep only the first task: one the Demo engine can do
+        dialog.list.tree.topLevelItem(n).setCheckState(0, Qt.CheckState.Unchecked)
+    dialog.list.tree.topLevelItem(1).setCheckState(0, Qt.CheckState.Unchecked)
+    with qtbot.waitSignal(dialog.tasks_added, timeout=5000):
+        qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(window.board_view.model.tasks()) == 1, timeout=5000)
+    window.picker.select("demo", {})
+    run_until_end(qtbot, window)
+    before = [type(w).__name__ for w in _cards_in_order(window)]
+    assert "PlanCard" in before and "RoundCard" in before
+
+    other = folder.parent / "Other"
+    other.mkdir()
+    open_in(qtbot, window, other)
+    assert _cards_in_order(window) == []  # another folder: none of these cards
+    open_in(qtbot, window, folder)
+    again = _cards_in_order(window)
+    assert [type(w).__name__ for w in again] == before  # the same story, in the same order
+    (card,) = [w for w in again if isinstance(w, PlanCard)]
+    assert "5 tasks proposed" in card.accessibleName() and "Plan a birthday party" in \
+        card.accessibleName()
+    assert isinstance(again[0], RoundCard)  # the run came after the planning: it is on top
+
+
+def _cards_in_order(window):
+    from app.gui.run.round_cards import RoundCard
+
+    layout = window.cards._layout
+    widgets = [layout.itemAt(i).widget() for i in range(layout.count())]
+    return [w for w in widgets if isinstance(w, (PlanCard, RoundCard))]

@@ -5,6 +5,7 @@ python-pptx and pypdf are imported only when a document is actually read or writ
 
     is_document(path_or_name) -> bool       a format read_file renders (by the name's suffix)
     render_document(path) -> str            the Markdown rendering (raises DocumentError)
+    render_bytes(data, name) -> str         the same for a version not on disk (a proposed change)
     writable_kind(name) -> str | None       "docx" / "xlsx" for write_file, else None
     refused_write(name) -> str | None       the sentence for formats that cannot be written
     write_document(path, markdown, existing) -> bytes    the file write_file would save
@@ -24,6 +25,25 @@ def render_document(path: Path) -> str:
     """The Markdown rendering of a document, bounded in characters, pages, rows and time."""
     from app.core.documents.render import render
     return render(Path(path))
+
+
+def render_bytes(data: bytes, name: str) -> str:
+    """The rendering of `data`, a version of the document `name` that is not on disk (a
+    change waiting for approval); the formats are told by the name's suffix."""
+    import os
+    import tempfile
+
+    handle, temp = tempfile.mkstemp(suffix=Path(name).suffix.lower(), prefix="harness-desk-")
+    try:
+        with os.fdopen(handle, "wb") as fh:
+            fh.write(data)
+        try:
+            return render_document(Path(temp))
+        except DocumentError as exc:
+            raise DocumentError(exc.message.replace(f"'{Path(temp).name}'", f"'{name}'")) \
+                from None
+    finally:
+        Path(temp).unlink(missing_ok=True)
 
 
 def write_document(path: Path, markdown: str, existing: bool) -> bytes:

@@ -164,8 +164,8 @@ def questions_already_answered(run: RunHistory, folder: FolderHistory) -> list[S
 Detector = Callable[[RunHistory, FolderHistory], list[Sighting]]
 
 # Each cause's kind, its detector, and how many sightings of one cause (across all runs) make
-# it a lesson: a single undo, "Don't allow" or give-up is the person's or the AI's own clear word; the rest
-# must repeat before they are worth a standing instruction.
+# it a lesson: a single undo, "Don't allow" or give-up is the person's or the AI's own clear
+# word; the rest must repeat before they are worth a standing instruction.
 DETECTORS: tuple[tuple[str, Detector, int], ...] = (
     ("refused_path", refused_paths, 2),
     ("refused_tool", refused_tools, 2),

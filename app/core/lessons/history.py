@@ -9,9 +9,9 @@ from pathlib import Path
 
 from app.core.board import Board, BoardError
 from app.core.events import Event
-from app.core.files import read_json
-from app.core.records import RoundRecord, RunInfo, read_events, read_rounds, read_run
-from app.core.workspace import Workspace
+from app.core.records import (RoundRecord, RunInfo, read_events, read_rounds, read_run,
+                               read_undone, undone_rounds)
+from app.core.workspace import RunFiles, Workspace
 
 
 @dataclass(frozen=True)
@@ -64,23 +64,22 @@ def read_history(ws: Workspace) -> FolderHistory:
         rounds = read_rounds(files)
         out.runs.append(RunHistory(
             run_id=run_id, number=number, started_at=info.started_at if info else "",
-            rounds=rounds, events=read_events(files), undone=_undone(files.dir, rounds)))
+            rounds=rounds, events=read_events(files), undone=_undone(files)))
     out.answered = _answered(ws.board_path)
     return out
 
 
-def _undone(run_dir: Path, rounds: list[RoundRecord]) -> list[UndoneRound]:
+def _undone(files: RunFiles) -> list[UndoneRound]:
+    """The rounds the person undid (undo/<N>.undone.json, the one record of an undo), each
+    with the files the undo took back."""
     found = []
-    for path in sorted((run_dir / "undo").glob("*.json")):
-        manifest = read_json(path)
-        if not isinstance(manifest, dict) or not isinstance(manifest.get("undone_at"), str):
+    for n in sorted(undone_rounds(files)):
+        record = read_undone(files, n)
+        if record is None:
             continue
-        n = manifest.get("round")
-        files = manifest.get("files")
-        if not isinstance(n, int) or not isinstance(files, dict):
-            continue
-        found.append(UndoneRound(n, tuple(sorted(str(f) for f in files)), manifest["undone_at"]))
-    return sorted(found, key=lambda u: u.round)
+        taken_back = {*record.restored, *record.removed, *(a for a, _ in record.kept_both)}
+        found.append(UndoneRound(n, tuple(sorted(taken_back)), record.undone_at))
+    return found
 
 
 def _answered(board_path: Path) -> dict[str, tuple[str, str]]:

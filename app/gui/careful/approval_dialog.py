@@ -172,7 +172,8 @@ class ApprovalDialog(QDialog):
                 lambda exc: self._on_rendered(what, (None, None), "", failed=True))
 
     def _on_rendered(self, what: str, shown, html: str, failed: bool = False) -> None:
-        from app.gui.evidence.shown_html import document_note, pictures_html, problem_words
+        from app.gui.evidence.shown_html import (document_note, pages_html, pictures_html,
+                                                 problem_words, scan_only)
 
         self.rendering = False
         before, after = shown
@@ -188,9 +189,10 @@ class ApprovalDialog(QDialog):
                                         "it back later."))
             self.diff.setHtml(pictures_html(self.diff.document(), before, after,
                                             prefix="approval-picture"))
+        elif scan_only(before, after):
+            self.diff.setHtml(pages_html(self.diff.document(), before, after,
+                                         prefix="approval-page"))
         else:
-            from app.gui.evidence.shown_html import pages_html
-
             note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
                                                             document_note())
             self.diff.setHtml(note + html + pages_html(self.diff.document(), before, after,

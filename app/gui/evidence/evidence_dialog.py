@@ -218,14 +218,18 @@ class EvidenceDialog(QDialog):
         if problem is not None:
             self.diff.setPlainText(self._problem_words(problem))
             return
+        from app.gui.evidence.shown_html import pages_html, scan_only
+
+        if f.kind == "document" and scan_only(f.before_shown, f.after_shown):
+            self.diff.setHtml(pages_html(self.diff.document(), f.before_shown, f.after_shown))
+            self.diff_shown.emit(row)
+            return
         if f.kind == "document":
             self.comparing = True
             self.diff.setPlainText(self.tr("Comparing the two versions…"))
             turn = self._diff_turn
             make = self._diff_maker(f, f.before_shown.text if f.before_shown else "",
                                     f.after_shown.text if f.after_shown else "", document=True)
-            from app.gui.evidence.shown_html import pages_html
-
             pages = pages_html(self.diff.document(), f.before_shown, f.after_shown)
             run_for(self, make, lambda html: self._on_diff(turn, row, html + pages),
                     lambda exc: self._on_diff_failed(turn, row, f, exc))

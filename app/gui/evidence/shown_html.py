@@ -50,6 +50,12 @@ def pictures_html(document: QTextDocument, before: Shown | None, after: Shown | 
     return "<table cellspacing='12'><tr>" + "".join(cells) + "</tr></table>"
 
 
+def scan_only(before: Shown | None, after: Shown | None) -> bool:
+    """No version has any text, but some have pages to look at: a scan, nothing to compare."""
+    versions = [v for v in (before, after) if v is not None]
+    return any(v.pages for v in versions) and not any((v.text or "").strip() for v in versions)
+
+
 def pages_html(document: QTextDocument, before: Shown | None, after: Shown | None,
                prefix: str = "evidence-page") -> str:
     """A PDF's pages without text (scans) as pictures, before and after; "" if none."""
@@ -71,6 +77,7 @@ def pages_html(document: QTextDocument, before: Shown | None, after: Shown | Non
             words = QCoreApplication.translate("EvidenceDialog", "Page %1 (%2 × %3 pixels)") \
                 .replace("%1", str(page.page)).replace("%2", str(page.size[0])) \
                 .replace("%3", str(page.size[1]))
-            parts.append(f"{words}<br><img src='{url.toString()}'>")
+            parts.append(f"{words}<br><table border='1' cellspacing='0' cellpadding='0'><tr>"
+                         f"<td><img src='{url.toString()}'></td></tr></table>")
         cells.append("<td valign='top'>" + "<br><br>".join(parts) + "</td>")
     return f"<br><b>{title}</b><table cellspacing='12'><tr>{''.join(cells)}</tr></table>"

@@ -78,6 +78,7 @@ class FolderFlow:
         self.pages.setCurrentWidget(self.splitter)
         self.board_view.set_board(info.folder / "TASKS.md")
         self.run_panel.reset()
+        from app.gui.plan.plan_card import plan_cards
         from app.gui.run.round_cards import RoundView
 
         runs = [(started, [RoundView.from_record(r, is_ai, r.round in undone) for r in rounds])
@@ -86,7 +87,7 @@ class FolderFlow:
         if cut is not None and cut.round and runs:  # the round it was in when cut off
             runs[-1][1].append(RoundView(cut.round, cut.task, "interrupted",
                                          list(cut.round_files), run_id=cut.run_id))
-        self.cards.show_history(runs)
+        self.cards.show_history(runs, plan_cards(info.plans))
         self._last_run_started = info.history[-1][0] if info.history else None
         self.run_panel.export_button.setEnabled(not info.never_run)
         self._pick_engine_for(info)

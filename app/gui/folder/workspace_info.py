@@ -17,6 +17,7 @@ from app.core.workspace import BOARD_NAME, Workspace
 from app.gui.folder import first_start
 
 HISTORY_RUNS = 3  # how many earlier runs' rounds the cards show when a folder opens
+PLANS_SHOWN = 10  # and at most how many planning rounds among them
 
 
 @dataclass
@@ -32,6 +33,8 @@ class FolderInfo:
     history: list[tuple[str | None, list[RoundRecord], bool, set[int]]] = field(
         default_factory=list)
     interrupted: InterruptedRun | None = None  # the last run was cut off (killed) mid-way
+    # planning rounds (PlanRecord) since the oldest run shown, oldest first: their cards
+    plans: list = field(default_factory=list)
     open_decision: Task | None = None  # the next task, when it is a decision (a later one
                                        # waits until a run reaches it, as on the command line)
 
@@ -75,6 +78,8 @@ def inspect_folder(path: Path) -> FolderInfo:
         is_ai = bool(run.is_ai and run.engine != "demo") if run else True
         info.history.append((run.started_at if run else None, rounds, is_ai,
                              undone_rounds(ws.run_dir(run_id))))
+    shown_since = info.history[0][0] if len(run_ids) > HISTORY_RUNS else None
+    info.plans = _plans_since(folder, shown_since)
     if info.has_board:
         try:
             board = Board.load(ws.board_path)
@@ -83,6 +88,16 @@ def inspect_folder(path: Path) -> FolderInfo:
         except (BoardError, OSError):
             pass  # the checklist shows the board's own problem
     return info
+
+
+def _plans_since(folder: Path, started: str | None) -> list:
+    """The planning rounds to show among the rounds: those since the oldest run shown (all of
+    them when every run is shown), the last PLANS_SHOWN, finished ones only."""
+    from app.core.plan_records import read_plans
+
+    plans = [p for p in read_plans(folder) if p.result != "planning"
+             and (started is None or p.started_at >= started)]
+    return plans[-PLANS_SHOWN:]
 
 
 def decision_context(root: Path, task_text: str | None = None, *,

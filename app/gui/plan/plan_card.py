@@ -58,3 +58,24 @@ class PlanCard(QFrame):
             layout.addWidget(w)
         self.setAccessibleName(f"{head.text()}: {what.text()}")
         self.setAccessibleDescription(meta.text())
+
+
+def plan_cards(plans) -> list[tuple[str, "PlanCard"]]:
+    """Cards for recorded planning rounds (PlanRecord, oldest first), with their start times,
+    as they were shown when each round ended: a folder opened again shows them too."""
+    from datetime import datetime
+
+    def when(value: str | None):
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
+        except ValueError:
+            return None
+
+    out = []
+    for plan in plans:
+        start, end = when(plan.started_at), when(plan.finished_at)
+        seconds = max(0.0, (end - start).total_seconds()) if start and end else None
+        proposed = len(plan.proposals) if plan.result == "proposed" else None
+        out.append((plan.started_at, PlanCard(plan.goal, proposed, plan.steps, seconds,
+                                              plan.cost_usd if plan.is_ai else None)))
+    return out

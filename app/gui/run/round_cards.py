@@ -214,17 +214,25 @@ class RoundCardList(QScrollArea):
         self._empty.hide()
         self.verticalScrollBar().setValue(0)
 
-    def show_history(self, runs: list[tuple[str | None, list[RoundView]]]) -> None:
-        """Rounds of earlier runs, oldest run first: (started_at, its rounds oldest first)."""
+    def show_history(self, runs: list[tuple[str | None, list[RoundView]]],
+                     others: list[tuple[str, QWidget]] = ()) -> None:
+        """Rounds of earlier runs, oldest run first: (started_at, its rounds oldest first);
+        `others` are other cards (planning rounds) with their start times, oldest first,
+        each put among the runs where it happened."""
         self.clear()
         previous = None
+        waiting = list(others)
         for started, views in runs:
+            while waiting and started is not None and waiting[0][0] < started:
+                self.add_other(waiting.pop(0)[1])
             if views:
                 if views[0].round == 1:  # numbers that go on continue the work before
                     self.begin_run(previous)
                 for view in views:  # oldest first, so the newest lands on top
                     self.add(view)
                 previous = started
+        for _, card in waiting:
+            self.add_other(card)
 
     def round_started(self, round_no: int, time: str) -> None:
         self._started[round_no] = time
