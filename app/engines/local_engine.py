@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import urllib.parse
@@ -71,6 +72,7 @@ class LocalEngine(OpenAICompatibleEngine):
     label = "Local (Ollama, LM Studio)"
     _facts: ServerFacts | None = None
     _wire_kept: WireCache | None = None
+    _sizes: tuple[list | None, int, int] = (None, 0, 0)  # see build_request and _fit
     needs_key = False
     may_lack_tools = True
     default_model = ""  # the first model the server lists, unless one is chosen
@@ -196,7 +198,6 @@ class LocalEngine(OpenAICompatibleEngine):
     def _tokens(request: dict) -> int:
         """About how many tokens `request` is. A picture counts as a vision model's tiles
         (PICTURE_TOKENS), not as the characters of its base64."""
-        import json
 
         text = json.dumps(request, ensure_ascii=False, default=str)
         pictures = _DATA_URL.findall(text)
@@ -276,6 +277,8 @@ class LocalEngine(OpenAICompatibleEngine):
         chat: list[dict] = [{"role": "system", "content": system}] if system else []
         shown = shown_pictures([r for m in messages for r in m.tool_results])
         sees = bool(shown) and self.sees_pictures()  # the server is asked only for a picture
+        # The messages' characters (pictures aside) and pictures, as _tokens counts them.
+        sizes = [len(json.dumps(chat, ensure_ascii=False)), 0]
         self._wire.begin()  # each message's entries built once (see wire_cache)
         for m in messages:
             if m.role == "user":
@@ -283,11 +286,12 @@ class LocalEngine(OpenAICompatibleEngine):
                     (r.call_id, r.content, r.is_error, r.pictures,
                      tuple((id(r), k) in shown for k in range(len(r.pictures))))
                     for r in m.tool_results))
-                chat += self._wire.get(m, key, lambda: _user_entries(m, sees, shown))
+                chat += self._sized(m, key, lambda: _user_entries(m, sees, shown), sizes)
             elif m.text or m.tool_calls:
                 key = (m.text, tuple((c.id, c.name, c.arguments) for c in m.tool_calls))
-                chat += self._wire.get(m, key, lambda: [_assistant_entry(m)])
+                chat += self._sized(m, key, lambda: [_assistant_entry(m)], sizes)
         self._wire.end()
+        self._sizes = (chat, *sizes)
         request: dict[str, Any] = {"model": self.model, "messages": chat,
                                    "stream_options": {"include_usage": True}}
         if tools:
@@ -317,6 +321,19 @@ class LocalEngine(OpenAICompatibleEngine):
             post_stream(client, "/chat/completions", request, CHAT_ORDER, ChatCompletion,
                         ChatCompletionChunk), cancel, on_text, request))
 
+    def _sized(self, m: Message, key: tuple, build: Callable[[], list[dict]],
+               sizes: list[int]) -> list[dict]:
+        """A message's entries, kept with their size as _tokens counts it."""
+        def sized() -> tuple[list[dict], int, int]:
+            entries = build()
+            text = json.dumps(entries, ensure_ascii=False, default=str)
+            return entries, len(_DATA_URL.sub("", text)), len(_DATA_URL.findall(text))
+
+        entries, chars, pictures = self._wire.get(m, key, sized)
+        sizes[0] += chars
+        sizes[1] += pictures
+        return entries
+
     @property
     def _wire(self) -> WireCache:
         if self._wire_kept is None:
@@ -328,7 +345,13 @@ class LocalEngine(OpenAICompatibleEngine):
         it silently), and keep the output cap within the room left."""
         if not facts.n_ctx:
             return
-        prompt = self._tokens(request)
+        chat, chars, pictures = self._sizes
+        if chat is request["messages"]:  # sized as it was built: the rest measured now
+            rest = {k: v for k, v in request.items() if k != "messages"}
+            prompt = self._tokens(rest) + int(chars / CHARS_PER_TOKEN_LOCAL) \
+                + PICTURE_TOKENS * pictures
+        else:
+            prompt = self._tokens(request)
         room = facts.n_ctx - prompt
         if room < MIN_REPLY_TOKENS:
             raise EngineError(

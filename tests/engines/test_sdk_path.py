@@ -143,3 +143,18 @@ def test_each_message_is_built_once_and_again_when_changed_in_place(kind, server
     sent = json.dumps(request)
     assert sent.count(TRIMMED) == 3 and sent.count(json.dumps(RESULT)[1:-1]) == 3
     assert engine._wire.built > built + 2
+
+
+def test_a_local_prompt_is_sized_from_its_messages_as_the_whole_request_would_be(
+        server, memory_keychain):
+    engine = _engine("local", server, memory_keychain)
+    messages = _conversation(engine, server, "local", 8)
+    facts = engine.facts()
+    request = engine.build_request(SYSTEM_PROMPT, TOOL_SPECS, messages)
+    whole = engine._tokens(request)
+    facts.n_ctx = whole + 600  # room for 600 tokens of reply: max_tokens is that room
+    engine._fit(request, facts)
+    assert abs(request["max_tokens"] - 600) <= whole * 0.01
+    copied = dict(request, messages=list(request["messages"]))  # not sized when built
+    engine._fit(copied, facts)
+    assert copied["max_tokens"] == 600
