@@ -22,6 +22,17 @@ TRANSIENT = "transient"          # 429 rate limit, 5xx, 529, timeouts, dropped c
 STREAM_BROKEN = "stream_broken"  # a stream ended early; nothing from it was run; retryable
 BAD_REQUEST = "bad_request"      # our request was refused (400); not retryable
 
+# Finer causes (EngineError.cause, Availability.reason) for a window that words them itself.
+NO_KEY = "no_key"                # no key in the keychain, the session or the variable
+NO_KEYCHAIN = "no_keychain"      # ... and no keychain the app can keep one in
+KEY_REJECTED = "key_rejected"    # 401
+KEY_FORBIDDEN = "key_forbidden"  # 403
+BAD_ADDRESS = "bad_address"      # the base URL is not a usable web address
+NO_ANSWER = "no_answer"          # nothing answered within the check's seconds
+NO_MODELS = "no_models"          # a local server with no model downloaded
+NO_TOOLS = "no_tools"            # the model cannot call tools
+CONTEXT_TOO_SMALL = "context_too_small"
+
 
 class EngineError(Exception):
     """An engine failure, already diagnosed: a plain sentence, a code, and whether to retry.
@@ -34,7 +45,7 @@ class EngineError(Exception):
 
     def __init__(self, message: str, *, code: str, retryable: bool = False,
                  retry_after: float | None = None, action: str = "", details: str = "",
-                 usage: Usage | None = None, remedy: str = ""):
+                 usage: Usage | None = None, remedy: str = "", cause: str = ""):
         super().__init__(message)
         self.message = message
         self.code = code
@@ -44,15 +55,21 @@ class EngineError(Exception):
         self.details = details    # technical detail for "Copy details" (already redacted)
         self.usage = usage
         self.remedy = remedy      # one sentence: what the person changes so it works (or "")
+        self.cause = cause or code  # the finer cause (NO_KEY, KEY_REJECTED, ...), else the code
 
 
 @dataclass
 class Availability:
-    """Whether an engine can run now, and if not, why in plain words."""
+    """Whether an engine can run now, and if not, why: in plain English words (`message`,
+    for the command line) and as a typed `reason` (one of the codes and causes above, ""
+    when ready or unknown) with `facts` (`url`, `model`, `seconds`, `n_ctx`, `need`), from
+    which the window writes its own translated sentence."""
 
     ready: bool
     message: str
     models: list[str] = field(default_factory=list)
+    reason: str = ""
+    facts: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

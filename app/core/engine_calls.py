@@ -42,12 +42,13 @@ class EngineStop(Exception):
     """A model call could not be made. `state` set means the whole run stops."""
 
     def __init__(self, message: str, round_result: str = "engine_error",
-                 state: str | None = None, exit_reason: str | None = None):
+                 state: str | None = None, exit_reason: str | None = None, cause: str = ""):
         super().__init__(message)
         self.message = message
         self.round_result = round_result
         self.state = state
         self.exit_reason = exit_reason
+        self.cause = cause or exit_reason or ""  # the engine's finer cause (NO_KEY, ...)
 
 
 class EngineCaller:
@@ -134,7 +135,8 @@ class EngineCaller:
                     raise EngineStop("Stopped by you.", "cancelled", "stopped",
                                      "stopped_by_user") from err
                 if err.code in FATAL_CODES:
-                    raise EngineStop(err.message, "engine_error", "failed", err.code) from err
+                    raise EngineStop(err.message, "engine_error", "failed", err.code,
+                                     err.cause) from err
                 if err.code == PROMPT_TOO_LONG:
                     if not trimmed and _trim_oldest_tool_output(messages):
                         trimmed = True

@@ -47,9 +47,10 @@ MAX_NUDGES = 2
 class RunStop(Exception):
     """Ends the run: a final state, an exit_reason and one sentence for the person."""
 
-    def __init__(self, state: str, exit_reason: str, message: str):
+    def __init__(self, state: str, exit_reason: str, message: str, cause: str = ""):
         super().__init__(message)
         self.state, self.exit_reason, self.message = state, exit_reason, message
+        self.cause = cause or exit_reason
 
 
 @dataclass
@@ -59,6 +60,7 @@ class RunResult:
     exit_reason: str
     message: str
     reached_ai: bool = True  # False: the engine never answered; no round or run was recorded
+    cause: str = ""  # the finer cause of an engine stop (app.core.engine: NO_KEY, ...), else ""
 
 
 # How a run ends when the engine cannot be reached at all (a bad key, no network, ...).
@@ -155,7 +157,7 @@ class Harness:
                 if never:
                     shutil.rmtree(self.ws.run_dir(info.run_id), ignore_errors=True)
             return RunResult(info.run_id, stop.state, stop.exit_reason, redact(stop.message),
-                             reached_ai=not never)
+                             reached_ai=not never, cause=stop.cause)
 
     def _start_records(self, info: RunInfo) -> Recorder:
         """The run's folder and first records, once the space to record its end is set
@@ -211,7 +213,7 @@ class Harness:
             try:
                 self.caller.check_budget()
             except EngineStop as e:
-                raise RunStop(e.state, e.exit_reason, e.message) from None
+                raise RunStop(e.state, e.exit_reason, e.message, e.cause) from None
 
             round_no += 1
             state = self._round(board, task, round_no)
@@ -277,7 +279,7 @@ class Harness:
         except EngineStop as e:
             st.result, st.error = e.round_result, e.message
             if e.state:
-                st.fatal = RunStop(e.state, e.exit_reason, e.message)
+                st.fatal = RunStop(e.state, e.exit_reason, e.message, e.cause)
         finally:
             billed_usage, billed_cost = self.caller.drain_billed()  # failed attempts count too
             st.usage, st.cost = st.usage + billed_usage, st.cost + billed_cost

@@ -104,7 +104,8 @@ class AnthropicEngine(PricedEngine):
             model_missing=(f"Claude has no model called '{model}' that your key can use. "
                            "Open Engine settings and choose another model."),
             unreachable=(f"Could not connect to Claude at {url}. Check your internet connection "
-                         "(or the base URL in Engine settings) and try again."),
+                         "and try again."),
+            fix_address="Correct ANTHROPIC_BASE_URL, or the --base-url given, to a web address.",
         )
 
     def _client(self, key: str, timeout_s: float) -> Any:
@@ -130,9 +131,11 @@ class AnthropicEngine(PricedEngine):
     # -- availability --------------------------------------------------------------------
 
     def availability(self) -> Availability:
-        return check_keyed("Claude", self.base_url(), self.model, list(FALLBACK_MODELS),
-                           self._key, self._list_models, offered=lambda ids: ids,
-                           has_model=_offers)
+        import anthropic  # noqa: F401  here, so Claude's seconds are not spent importing
+
+        return check_keyed("Claude", "ANTHROPIC_API_KEY", self.base_url(), self.model,
+                           list(FALLBACK_MODELS), self._key, self._list_models,
+                           offered=lambda ids: ids, has_model=_offers)
 
     def _list_models(self, key: str) -> list[str]:
         import anthropic

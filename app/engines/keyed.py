@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Callable
 
 from app.core.redact import redact
-from app.core.engine import AUTH_FAILED, Availability, EngineError
+from app.core.engine import (AUTH_FAILED, MODEL_NOT_FOUND, NO_ANSWER, NO_KEY, NO_KEYCHAIN, Availability,
+                             EngineError)
 from app.engines.keys import CALL_TIMEOUT_S, STATUS_TIMEOUT_S, keychain_status, lookup_key
 from app.engines.wire import AVAILABILITY_TIMEOUT_S, within
 
@@ -15,39 +16,47 @@ def require_key(engine_id: str, vendor: str, env_var: str,
     """The engine's key from the keychain or the SDK's variable; EngineError if there is none."""
     key = lookup_key(engine_id, timeout)[0]
     if not key:
-        raise EngineError(f"There is no {vendor} API key yet. Open Engine settings and paste "
-                          f"your key, or set {env_var}.", code=AUTH_FAILED,
+        raise EngineError(f"There is no {vendor} API key yet: paste yours in Engine settings, "
+                          f"or set {env_var}.", code=AUTH_FAILED, cause=NO_KEY,
                           action="Open Engine settings and paste your key.")
     return key
 
 
-def check_keyed(vendor: str, base_url: str, model: str, fallback: list[str],
+def check_keyed(vendor: str, env_var: str, base_url: str, model: str, fallback: list[str],
                 find_key: Callable[[float], str],
                 list_models: Callable[[str], list[str]],
                 offered: Callable[[list[str]], list[str]],
                 has_model: Callable[[list[str], str], bool]) -> Availability:
     """Key present? Models listable within a few seconds? The chosen one among them? Never raises."""
+    facts = {"url": base_url, "model": model}
     try:
         try:
             key = find_key(STATUS_TIMEOUT_S)
         except EngineError as exc:
-            usable, why = keychain_status()
-            return Availability(False, exc.message + ("" if usable else " " + why), fallback)
+            usable, _why = keychain_status()
+            if usable:
+                return Availability(False, exc.message, fallback, exc.cause, facts)
+            return Availability(False, f"There is no {vendor} API key yet, and this computer "
+                                f"has no keychain to keep one in: set {env_var}, or keep a key "
+                                "for this session in Engine settings.", fallback, NO_KEYCHAIN,
+                                facts)
         ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: list_models(key))
     except EngineError as exc:
-        return Availability(False, exc.message, fallback)
+        return Availability(False, exc.message, fallback, exc.cause, facts)
     except TimeoutError:
         return Availability(False, f"{vendor} did not answer within {AVAILABILITY_TIMEOUT_S:g} "
                             f"seconds at {base_url}. Check your internet connection and try "
-                            "again.", fallback)
+                            "again.", fallback, NO_ANSWER,
+                            {**facts, "seconds": f"{AVAILABILITY_TIMEOUT_S:g}"})
     except Exception as exc:  # availability never raises
-        return Availability(False, redact(f"Could not check {vendor}: {exc}"), fallback)
+        return Availability(False, redact(f"Could not check {vendor}: {exc}"), fallback, "",
+                            facts)
     models = offered(ids) or fallback
     if not ids:
         return Availability(True, f"Ready. The model list is empty, so {model} is assumed.",
                             fallback)
     if not has_model(ids, model):
-        return Availability(False, f"Your key cannot use the model '{model}'. Choose one of: "
-                            f"{', '.join(models[:8])}.", models)
+        return Availability(False, f"Your {vendor} key cannot use the model '{model}'. Choose "
+                            f"one of: {', '.join(models[:8])}.", models, MODEL_NOT_FOUND, facts)
     return Availability(True, f"Ready: {model}, one of {len(models)} models your key can use.",
                         models)

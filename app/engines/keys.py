@@ -29,6 +29,11 @@ class KeyStoreError(Exception):
         self.message = message
 
 
+# Keys the person chose to keep for this session only, on a computer with no keychain the app
+# can use: in this process's memory, never written anywhere, gone when the app quits.
+_session: dict[str, str] = {}
+_session_lock = threading.Lock()
+
 # A keychain call that never returned (a D-Bus prompt nobody answers). While it is stuck,
 # later calls fail at once instead of piling up more stuck threads.
 _stuck: threading.Thread | None = None
@@ -128,15 +133,48 @@ def env_var(engine_id: str) -> str | None:
     return ENV_VARS.get(engine_id)
 
 
+def _checked(secret: str) -> str:
+    secret = (secret or "").strip()
+    if not secret:
+        raise KeyStoreError("The key is empty. Paste the whole key and try again.")
+    if "\n" in secret or "\r" in secret:
+        raise KeyStoreError("The key has a line break in it. Paste only the key, on one line.")
+    remember_secret(secret)  # so no error text, log or export can carry it
+    return secret
+
+
+def keep_for_session(engine_id: str, secret: str) -> None:
+    """Keep a key in memory until the app quits (no keychain needed; nothing is written).
+
+    Raises KeyStoreError for an empty key or one with a line break."""
+    secret = _checked(secret)
+    with _session_lock:
+        _session[engine_id] = secret
+
+
+def forget_session_key(engine_id: str) -> bool:
+    """Drop the key kept for this session; True if there was one."""
+    with _session_lock:
+        return _session.pop(engine_id, None) is not None
+
+
+def session_key(engine_id: str) -> str | None:
+    with _session_lock:
+        return _session.get(engine_id)
+
+
 def lookup_key(engine_id: str, timeout: float = CALL_TIMEOUT_S) -> tuple[str | None, str]:
-    """(key, where it came from: "keychain", the variable's name, or "")."""
+    """(key, where it came from: "keychain", "session", the variable's name, or "")."""
     try:
         stored = _guarded(_backend(timeout).get_password, SERVICE, engine_id, timeout=timeout)
         if stored and stored.strip():
             remember_secret(stored.strip())
             return stored.strip(), "keychain"
     except Exception:
-        pass  # no usable keychain: the variable still works (PRODUCT.md §8)
+        pass  # no usable keychain: a key kept for the session, or the variable, still works
+    kept = session_key(engine_id)
+    if kept:
+        return kept, "session"
     name = ENV_VARS.get(engine_id)
     value = (os.environ.get(name) or "").strip() if name else ""
     if value:
@@ -157,12 +195,7 @@ def stored_size(secret: str) -> int:
 
 def set_key(engine_id: str, secret: str, timeout: float = CALL_TIMEOUT_S) -> str | None:
     """Store a key. Returns a warning sentence, or None. Raises KeyStoreError if not stored."""
-    secret = (secret or "").strip()
-    if not secret:
-        raise KeyStoreError("The key is empty. Paste the whole key and try again.")
-    if "\n" in secret or "\r" in secret:
-        raise KeyStoreError("The key has a line break in it. Paste only the key, on one line.")
-    remember_secret(secret)  # so no error text below can carry it
+    secret = _checked(secret)
     warning = None
     size = stored_size(secret)
     if size > WINDOWS_LIMIT_BYTES:

@@ -11,7 +11,8 @@ from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.redact import redact
-from app.core.engine import (ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
+from app.core.engine import (BAD_ADDRESS, CONTEXT_TOO_SMALL, ENGINE_UNREACHABLE,
+                              MODEL_NOT_FOUND, NO_ANSWER, NO_MODELS, NO_TOOLS, PROMPT_TOO_LONG,
                               Availability, EngineError)
 from app.core.pictures import Picture, fitted, parts_for, shown_pictures
 from app.engines.keys import CALL_TIMEOUT_S
@@ -119,8 +120,9 @@ class LocalEngine(OpenAICompatibleEngine):
                 return EngineError(
                     f"The local server at {self.base_url()} answers, but not at that address: "
                     f"Ollama and LM Studio expect it to end in a single /v1, as in {expected}. "
-                    "Fix the base URL in Engine settings.", code=ENGINE_UNREACHABLE,
-                    details=err.details, action="Correct the base URL in Engine settings.")
+                    "Correct the server address in Engine settings.", code=ENGINE_UNREACHABLE,
+                    details=err.details, cause=BAD_ADDRESS,
+                    action="Correct the server address in Engine settings.")
         return err
 
     def _ensure_model(self) -> str:
@@ -137,34 +139,40 @@ class LocalEngine(OpenAICompatibleEngine):
         url = self.base_url()
         import openai  # noqa: F401  here, so the seconds the server is given are not spent importing
 
+        def no(message: str, reason: str, models: list[str], **facts: object) -> Availability:
+            return Availability(False, message, models, reason,
+                                {"url": url, **{k: str(v) for k, v in facts.items()}})
+
         try:
             ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: self.list_models(LOCAL_API_KEY))
             if not ids:
-                return Availability(False, f"The server at {url} is running but has no models yet. "
-                                    "Download one first, for example: ollama pull qwen3.", [])
+                return no(f"The server at {url} is running but has no models yet. "
+                          "Download one first, for example: ollama pull qwen3.", NO_MODELS, [])
             model = self.config.model or ids[0]
             if not _has_model(ids, model):
-                return Availability(False, f"The server at {url} has no model called '{model}'. "
-                                    f"It has: {', '.join(ids[:8])}.", ids)
+                return no(f"The server at {url} has no model called '{model}'. "
+                          f"It has: {', '.join(ids[:8])}.", MODEL_NOT_FOUND, ids, model=model)
             self.config.model = model
             facts = self.facts()
             if facts.tools is None:
                 facts.tools = self.probe_tools(PROBE_TIMEOUT_S)
         except EngineError as exc:
-            return Availability(False, exc.message, [])
+            return no(exc.message, exc.cause, [], model=self.config.model)
         except TimeoutError:
-            return Availability(False, f"The server at {url} did not answer within "
-                                f"{AVAILABILITY_TIMEOUT_S:g} seconds. Check that it is running.", [])
+            return no(f"The server at {url} did not answer within "
+                      f"{AVAILABILITY_TIMEOUT_S:g} seconds. Check that it is running.", NO_ANSWER,
+                      [], seconds=f"{AVAILABILITY_TIMEOUT_S:g}")
         except Exception as exc:  # availability never raises
-            return Availability(False, redact(f"Could not check the local server: {exc}"), [])
+            return no(redact(f"Could not check the local server: {exc}"), "", [])
         if facts.tools is False:
-            return Availability(False, f"The model '{model}' cannot use tools, which "
-                                f"Harness Desk needs. {facts.tools_remedy()}", ids)
+            return no(f"The model '{model}' cannot use tools, which "
+                      f"Harness Desk needs. {facts.tools_remedy()}", NO_TOOLS, ids, model=model)
         need = self.first_request_tokens()
         if facts.n_ctx and facts.n_ctx < need:
-            return Availability(False, f"The model's context is {facts.n_ctx:,} tokens, "
-                                f"too small for Harness Desk's first request and its reply (about "
-                                f"{need:,} tokens). {facts.context_remedy(need)}", ids)
+            return no(f"The model's context is {facts.n_ctx:,} tokens, "
+                      f"too small for Harness Desk's first request and its reply (about "
+                      f"{need:,} tokens). {facts.context_remedy(need)}", CONTEXT_TOO_SMALL, ids,
+                      model=model, n_ctx=f"{facts.n_ctx:,}", need=f"{need:,}")
         count = f"{len(ids)} model{'' if len(ids) == 1 else 's'}"
         said = ["it can use tools" if facts.tools else
                 "whether it can use tools is checked on its first reply"]

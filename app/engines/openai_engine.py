@@ -114,16 +114,19 @@ class OpenAIEngine(OpenAICompatibleEngine):
             model_missing=(f"OpenAI has no model called '{model}' that your key can use. "
                            "Open Engine settings and choose another model."),
             unreachable=(f"Could not connect to OpenAI at {url}. Check your internet connection "
-                         "(or the base URL in Engine settings) and try again."),
+                         "and try again."),
+            fix_address="Correct OPENAI_BASE_URL, or the --base-url given, to a web address.",
         )
 
     def _api_key(self, timeout: float = CALL_TIMEOUT_S) -> str:
         return require_key(self.id, "OpenAI", "OPENAI_API_KEY", timeout)
 
     def availability(self) -> Availability:
+        import openai  # noqa: F401  here, so the seconds OpenAI is given are not spent importing
+
         return check_keyed(
-            "OpenAI", self.base_url(), self.model, list(OPENAI_FALLBACK_MODELS), self._api_key,
-            self.list_models,
+            "OpenAI", "OPENAI_API_KEY", self.base_url(), self.model, list(OPENAI_FALLBACK_MODELS),
+            self._api_key, self.list_models,
             offered=lambda ids: sorted(i for i in ids if not any(w in i for w in _NOT_CHAT)),
             has_model=lambda ids, model: model in ids)
 

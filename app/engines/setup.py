@@ -89,7 +89,11 @@ def engine_readiness(engine_id: str, settings: Settings | None = None,
     try:
         return within(timeout_s, engine.availability, name=f"readiness-{engine_id}")
     except TimeoutError:
-        return Availability(False, _too_slow(engine, timeout_s))
+        from app.core.engine import NO_ANSWER
+
+        where = engine.base_url() if hasattr(engine, "base_url") else ""
+        return Availability(False, _too_slow(engine, timeout_s), reason=NO_ANSWER,
+                            facts={"url": where, "seconds": f"{timeout_s:g}"})
     except Exception as exc:  # availability() should never raise; if it does, say so plainly
         return Availability(False, _plain(f"Could not check {engine.label or engine_id}: {exc}"))
 

@@ -11,7 +11,8 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from app.core.conversation import ToolSpec
 from app.core.redact import redact
-from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
+from app.core.engine import (AUTH_FAILED, BAD_ADDRESS, BAD_REQUEST, ENGINE_UNREACHABLE,
+                              KEY_FORBIDDEN, KEY_REJECTED, MODEL_NOT_FOUND, NO_TOOLS,
                               PROMPT_TOO_LONG, QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT,
                               EngineError)
 
@@ -78,6 +79,9 @@ class Voice:
     model_missing: str  # 404
     unreachable: str   # connection refused, DNS failure
     no_tools: str = ""  # the model cannot call tools
+    # Where the person corrects the address: the local server's is in Engine settings; a
+    # cloud engine's comes from its SDK's variable or --base-url.
+    fix_address: str = "Correct the server address in Engine settings."
 
 
 def retry_after_s(headers: Mapping[str, str] | None) -> float | None:
@@ -132,10 +136,11 @@ def from_status(voice: Voice, status: int, body: object = None,
     words = f"{kind} {code} {api_message}".lower()
     details = redact(f"HTTP {status} {cause or kind or code}: {api_message}".strip())[:600]
 
-    def err(message: str, code_: str, action: str = "", retryable: bool = False) -> EngineError:
+    def err(message: str, code_: str, action: str = "", retryable: bool = False,
+            cause: str = "") -> EngineError:
         return EngineError(redact(message), code=code_, retryable=retryable, action=action,
                            retry_after=retry_after_s(headers) if retryable else None,
-                           details=details)
+                           details=details, cause=cause)
 
     if "model_not_found" in names:  # the Responses API says so with a 400, Chat with a 404
         return err(voice.model_missing, MODEL_NOT_FOUND,
@@ -149,11 +154,12 @@ def from_status(voice: Voice, status: int, body: object = None,
         return err(f"The conversation is too long for {voice.name}'s model.", PROMPT_TOO_LONG,
                    "The harness shortens old tool output and tries once more.")
     if status in (400, 422) and voice.no_tools and any(w in words for w in _NO_TOOLS):
-        return err(voice.no_tools, MODEL_NOT_FOUND)
+        return err(voice.no_tools, MODEL_NOT_FOUND, cause=NO_TOOLS)
     if status == 401:
-        return err(voice.auth, AUTH_FAILED, "Open Engine settings and paste a new key.")
+        return err(voice.auth, AUTH_FAILED, "Open Engine settings and paste a new key.",
+                   cause=KEY_REJECTED)
     if status == 403:
-        return err(voice.forbidden, AUTH_FAILED)
+        return err(voice.forbidden, AUTH_FAILED, cause=KEY_FORBIDDEN)
     if status == 404:
         return err(voice.model_missing, MODEL_NOT_FOUND,
                    "Open Engine settings and choose another model.")
@@ -212,11 +218,11 @@ def from_transport(voice: Voice, exc: BaseException, in_stream: bool = False) ->
     if in_stream:
         return stream_broken(voice, details)
     if any(isinstance(e, (httpx2.UnsupportedProtocol, httpx2.InvalidURL)) for e in chain):
-        return EngineError(f"The address set for {voice.name} is not a web address. It must "
+        return EngineError(f"The address set for {voice.name} is not a web address: it must "
                            "start with http:// or https:// (for example "
-                           "http://localhost:11434/v1). Fix it in Engine settings.",
-                           code=ENGINE_UNREACHABLE, details=details,
-                           action="Correct the base URL in Engine settings.")
+                           f"http://localhost:11434/v1). {voice.fix_address}",
+                           code=ENGINE_UNREACHABLE, details=details, cause=BAD_ADDRESS,
+                           action=voice.fix_address)
     if any(isinstance(e, httpx2.ConnectTimeout) for e in chain):
         # Nothing answered the connection at all (a wrong or firewalled address): retrying
         # the same address only makes the person wait longer.
@@ -258,9 +264,9 @@ def check_base_url(voice: Voice, url: str) -> str:
         shown = redact(url)[:120]
         who = voice.name[0].lower() + voice.name[1:] if voice.name.startswith("The ") else voice.name
         raise EngineError(f"The address set for {who}, '{shown}', cannot be used: "
-                          f"{problem} (for example http://localhost:11434/v1). Fix the base URL "
-                          "in Engine settings.", code=ENGINE_UNREACHABLE,
-                          action="Correct the base URL in Engine settings.")
+                          f"{problem} (for example http://localhost:11434/v1). "
+                          f"{voice.fix_address}", code=ENGINE_UNREACHABLE, cause=BAD_ADDRESS,
+                          action=voice.fix_address)
     return url
 
 

@@ -135,6 +135,8 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         page.run_panel.stop_requested.connect(self.stop_run)
         page.run_panel.export_requested.connect(self.export_summary)
         page.run_panel.lessons_requested.connect(self.show_lessons)
+        page.run_panel.engine_settings_requested.connect(
+            lambda engine_id: self.open_engine_settings(engine_id or None))
         from app.gui.run.history_picker import HistoryFlow
 
         self.history = HistoryFlow(self, page.history_picker, page.cards)
@@ -310,6 +312,7 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         """Undo leaves its trace everywhere: the banner and the state say exactly what it did,
         and the card (from the undo's record on disk) says the round was undone."""
         from app.gui.evidence.undo_words import undo_report_headline, undo_report_sentences
+        from app.gui.run import wording
 
         headline = undo_report_headline(report)
         self.notice.show_notice(headline, tone="normal" if report.ok and not report.kept_both
@@ -317,7 +320,7 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         if not self.runner.running:
             self.run_panel.show_state(self.tr("Round %1 undone").replace("%1",
                                                                          str(report.round)),
-                                      " ".join(undo_report_sentences(report)))
+                                      wording.sentences(undo_report_sentences(report)))
         self.history.refresh_cards()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's name)

@@ -120,44 +120,8 @@
         <translation>另一个运行正在处理这个文件夹（在另一个窗口或终端里）。等它结束后，再按“运行”。</translation>
     </message>
     <message>
-        <source>Stopped: the engine needs a working API key</source>
-        <translation>已停止：AI 引擎需要一个可用的 API 密钥</translation>
-    </message>
-    <message>
-        <source>The key is missing or was refused. Choose another engine, or point at the engine&apos;s name for how to make it ready.</source>
-        <translation>密钥没有填写，或者被拒绝了。请换一个 AI 引擎，或把鼠标停在引擎名称上，查看如何让它就绪。</translation>
-    </message>
-    <message>
-        <source>Stopped: the account&apos;s quota is used up</source>
-        <translation>已停止：账户额度已用完</translation>
-    </message>
-    <message>
-        <source>Add credit or raise the limit with the AI provider, then press Continue.</source>
-        <translation>请到 AI 服务商那里充值或提高额度，然后按“继续”。</translation>
-    </message>
-    <message>
-        <source>Stopped: the model does not exist</source>
-        <translation>已停止：没有这个模型</translation>
-    </message>
-    <message>
-        <source>Choose another model next to the engine, then press Continue.</source>
-        <translation>请在 AI 引擎旁边换一个模型，然后按“继续”。</translation>
-    </message>
-    <message>
-        <source>Stopped: the engine could not be reached</source>
-        <translation>已停止：连不上 AI 引擎</translation>
-    </message>
-    <message>
-        <source>Check the internet connection (or that the local server is running), then press Continue.</source>
-        <translation>请检查网络连接（或本机的模型服务是否已启动），然后按“继续”。</translation>
-    </message>
-    <message>
-        <source>Stopped: the engine kept failing</source>
-        <translation>已停止：AI 引擎反复出错</translation>
-    </message>
-    <message>
-        <source>Try again later, or choose another engine.</source>
-        <translation>请稍后再试，或换一个 AI 引擎。</translation>
+        <source>Run</source>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Stopped because of a problem</source>
@@ -406,6 +370,198 @@
     <message>
         <source>The task stays ticked; untick it if you want it done again.</source>
         <translation>任务仍保持勾选；如果想让它重做，请取消勾选。</translation>
+    </message>
+    <message>
+        <source>the Demo engine</source>
+        <translation>演示引擎</translation>
+    </message>
+    <message>
+        <source>the local server</source>
+        <translation>本机服务器</translation>
+    </message>
+    <message>
+        <source>the AI engine</source>
+        <translation>AI 引擎</translation>
+    </message>
+    <message>
+        <source>%1 needs your API key before it can run: paste it in Engine settings.</source>
+        <translation>%1 需要你的 API 密钥才能运行：请在 AI 引擎设置里粘贴。</translation>
+    </message>
+    <message>
+        <source>%1 needs your API key, and this computer has no keychain: keep it for this session in Engine settings.</source>
+        <translation>%1 需要你的 API 密钥，而这台电脑没有可用的钥匙串：可以在 AI 引擎设置里只为本次使用保留它。</translation>
+    </message>
+    <message>
+        <source>%1 did not accept the saved API key: paste a new one in Engine settings.</source>
+        <translation>%1 没有接受已保存的 API 密钥：请在 AI 引擎设置里粘贴一个新的。</translation>
+    </message>
+    <message>
+        <source>%1 does not allow the saved API key to do this work: paste another key in Engine settings.</source>
+        <translation>%1 不允许已保存的 API 密钥做这项工作：请在 AI 引擎设置里换一个密钥。</translation>
+    </message>
+    <message>
+        <source>Your %1 account is out of credit or at its spending limit: add credit at %2.</source>
+        <translation>你的 %1 账户余额不足或已达到消费上限：请在 %2 充值。</translation>
+    </message>
+    <message>
+        <source>%1 has no model called “%2” that your key can use: choose another in Engine settings.</source>
+        <translation>%1 没有你的密钥能用的“%2”模型：请在 AI 引擎设置里换一个。</translation>
+    </message>
+    <message>
+        <source>%1 could not be reached: check your internet connection.</source>
+        <translation>连不上 %1：请检查网络连接。</translation>
+    </message>
+    <message>
+        <source>%1 did not answer within %2 seconds: check your internet connection.</source>
+        <translation>%1 在 %2 秒内没有回应：请检查网络连接。</translation>
+    </message>
+    <message>
+        <source>The address set for %1 is not a web address: correct %2.</source>
+        <translation>为 %1 设置的地址不是网址：请改正 %2。</translation>
+    </message>
+    <message>
+        <source>%1 is not ready yet: Engine settings can test the connection.</source>
+        <translation>%1 还没有就绪：可以在 AI 引擎设置里测试连接。</translation>
+    </message>
+    <message>
+        <source>Nothing is answering at %1: start Ollama or LM Studio there, or correct the address in Engine settings.</source>
+        <translation>%1 没有任何回应：请在那里启动 Ollama 或 LM Studio，或在 AI 引擎设置里改正地址。</translation>
+    </message>
+    <message>
+        <source>The local server at %1 did not answer in time: check that it has finished loading.</source>
+        <translation>%1 的本机服务器没有及时回应：请确认它已经加载完毕。</translation>
+    </message>
+    <message>
+        <source>The local server at %1 has no models yet: download one first, for example with “ollama pull qwen3”.</source>
+        <translation>%1 的本机服务器还没有模型：请先下载一个，例如用“ollama pull qwen3”。</translation>
+    </message>
+    <message>
+        <source>The local server has no model called “%1”: choose one it has in Engine settings.</source>
+        <translation>本机服务器没有“%1”这个模型：请在 AI 引擎设置里选一个它已有的。</translation>
+    </message>
+    <message>
+        <source>The model “%1” cannot use tools, which Harness Desk needs: choose another model in Engine settings.</source>
+        <translation>模型“%1”不会使用工具，而 Harness Desk 需要工具：请在 AI 引擎设置里换一个模型。</translation>
+    </message>
+    <message>
+        <source>The model “%1” has too small a context for Harness Desk: give it a larger context size on the server.</source>
+        <translation>模型“%1”的上下文对 Harness Desk 来说太小：请在服务器上给它设更大的上下文。</translation>
+    </message>
+    <message>
+        <source>The address set for the local server cannot be used: correct it in Engine settings.</source>
+        <translation>为本机服务器设置的地址无法使用：请在 AI 引擎设置里改正。</translation>
+    </message>
+    <message>
+        <source>The local server is not ready yet: Engine settings can test the connection.</source>
+        <translation>本机服务器还没有就绪：可以在 AI 引擎设置里测试连接。</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 needs an API key</source>
+        <translation>已停止：%1 需要 API 密钥</translation>
+    </message>
+    <message>
+        <source>%1 has no API key yet: paste yours in Engine settings, then press %2.</source>
+        <translation>%1 还没有 API 密钥：请在 AI 引擎设置里粘贴你的密钥，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 refused the API key</source>
+        <translation>已停止：%1 拒绝了 API 密钥</translation>
+    </message>
+    <message>
+        <source>%1 does not allow this API key to do the work: paste another in Engine settings, then press %2.</source>
+        <translation>%1 不允许这个 API 密钥做这项工作：请在 AI 引擎设置里换一个，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the local server refused the request</source>
+        <translation>已停止：本机服务器拒绝了请求</translation>
+    </message>
+    <message>
+        <source>The local server asks for a sign-in Harness Desk does not have: check its settings, then press %2.</source>
+        <translation>本机服务器要求 Harness Desk 没有的登录信息：请检查它的设置，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>%1 did not accept the saved API key: paste a new one in Engine settings, then press %2.</source>
+        <translation>%1 没有接受已保存的 API 密钥：请在 AI 引擎设置里粘贴一个新的，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the local server ran out of resources</source>
+        <translation>已停止：本机服务器资源不足</translation>
+    </message>
+    <message>
+        <source>The local server could not take the work: free some memory or choose a smaller model, then press %2.</source>
+        <translation>本机服务器接不下这项工作：请腾出一些内存或换一个更小的模型，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the %1 account is out of credit</source>
+        <translation>已停止：%1 账户余额不足</translation>
+    </message>
+    <message>
+        <source>Add credit or raise the spending limit at %3, then press %2.</source>
+        <translation>请在 %3 充值或提高消费上限，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the model cannot use tools</source>
+        <translation>已停止：模型不会使用工具</translation>
+    </message>
+    <message>
+        <source>The model “%3” cannot use the tools Harness Desk needs: choose another in Engine settings, then press %2.</source>
+        <translation>模型“%3”不会使用 Harness Desk 需要的工具：请在 AI 引擎设置里换一个，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the model is not available</source>
+        <translation>已停止：模型不可用</translation>
+    </message>
+    <message>
+        <source>%1 has no model called “%3” to use: choose another in Engine settings, then press %2.</source>
+        <translation>%1 没有可用的“%3”模型：请在 AI 引擎设置里换一个，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the engine&apos;s address is wrong</source>
+        <translation>已停止：AI 引擎的地址不对</translation>
+    </message>
+    <message>
+        <source>The address set for %1 is not a web address: correct it in Engine settings, then press %2.</source>
+        <translation>为 %1 设置的地址不是网址：请在 AI 引擎设置里改正，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>The address set for %1 is not a web address: correct %3, then press %2.</source>
+        <translation>为 %1 设置的地址不是网址：请改正 %3，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: the local server is not running</source>
+        <translation>已停止：本机服务器没有运行</translation>
+    </message>
+    <message>
+        <source>Nothing answers at the local server&apos;s address: start Ollama or LM Studio, then press %2.</source>
+        <translation>本机服务器的地址没有任何回应：请启动 Ollama 或 LM Studio，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 could not be reached</source>
+        <translation>已停止：连不上 %1</translation>
+    </message>
+    <message>
+        <source>Check your internet connection, then press %2.</source>
+        <translation>请检查网络连接，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 kept failing</source>
+        <translation>已停止：%1 一直出错</translation>
+    </message>
+    <message>
+        <source>%1 stayed busy or kept limiting requests for longer than the run may wait: wait a few minutes, then press %2.</source>
+        <translation>%1 一直繁忙或一直在限制请求频率，超过了这次运行能等的时间：请等几分钟，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 refused the request</source>
+        <translation>已停止：%1 拒绝了请求</translation>
+    </message>
+    <message>
+        <source>%1 refused the work as it was sent: change the task or the model, then press %2.</source>
+        <translation>%1 拒绝了这样发送的工作：请修改任务或换一个模型，然后按“%2”。</translation>
+    </message>
+    <message>
+        <source>The AI engine did not answer in this round; the run&apos;s state says why.</source>
+        <translation>这一轮里 AI 引擎没有回应；运行状态里写明了原因。</translation>
     </message>
 </context>
 <context>
@@ -947,18 +1103,6 @@
         <translation>本机（Ollama、LM Studio）</translation>
     </message>
     <message>
-        <source>It needs an API key. Open Engine settings and paste your key, or set %1 in your environment.</source>
-        <translation>它需要一个 API 密钥。打开“AI 引擎设置”粘贴你的密钥，或者在系统环境变量里设置 %1。</translation>
-    </message>
-    <message>
-        <source>Start Ollama or LM Studio on this computer, with a model that can use tools, then choose Local again. Engine settings has its address.</source>
-        <translation>请在这台电脑上启动 Ollama 或 LM Studio，并加载一个会使用工具的模型，然后重新选择“本机”。服务地址在“AI 引擎设置”里。</translation>
-    </message>
-    <message>
-        <source>%1 is not ready.</source>
-        <translation>%1 还没有就绪。</translation>
-    </message>
-    <message>
         <source>checking</source>
         <translation>检查中</translation>
     </message>
@@ -977,14 +1121,6 @@
     <message>
         <source>not ready</source>
         <translation>未就绪</translation>
-    </message>
-    <message>
-        <source>Not ready.</source>
-        <translation>未就绪。</translation>
-    </message>
-    <message>
-        <source>Details: %1</source>
-        <translation>详情：%1</translation>
     </message>
     <message>
         <source>Engine: %1</source>
@@ -1110,6 +1246,10 @@
         <translation>把密钥粘贴在这里。可以在 %1 获取。</translation>
     </message>
     <message>
+        <source>Keeping the key for this session…</source>
+        <translation>正在为本次使用保留密钥…</translation>
+    </message>
+    <message>
         <source>Saving the key…</source>
         <translation>正在保存密钥…</translation>
     </message>
@@ -1122,12 +1262,36 @@
         <translation>密钥没有保存。</translation>
     </message>
     <message>
-        <source>The keychain failed.</source>
-        <translation>钥匙串出错了。</translation>
+        <source>The keychain did not take it: unlock the keychain and try again.</source>
+        <translation>钥匙串没有收下它：请解锁钥匙串后再试。</translation>
+    </message>
+    <message>
+        <source>There is no key yet: paste your key above and press Keep for this session.</source>
+        <translation>还没有密钥：请在上面粘贴你的密钥，然后按“只为本次保留”。</translation>
+    </message>
+    <message>
+        <source>Kept for this session only: in memory until you quit Harness Desk, never written to a file.</source>
+        <translation>只为本次使用保留：在你退出 Harness Desk 之前保存在内存里，从不写入文件。</translation>
+    </message>
+    <message>
+        <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file.</source>
+        <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次使用保留：在你退出之前保存在内存里，从不写入文件。</translation>
+    </message>
+    <message>
+        <source>Keep for this &amp;session</source>
+        <translation>只为本次保留(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Keep the key in memory until you quit Harness Desk; it is never written to a file, and you paste it again next time.</source>
+        <translation>在你退出 Harness Desk 之前把密钥保存在内存里；它从不写入文件，下次需要重新粘贴。</translation>
     </message>
     <message>
         <source>Removing the key…</source>
         <translation>正在删除密钥…</translation>
+    </message>
+    <message>
+        <source>The key kept for this session is forgotten.</source>
+        <translation>为本次保留的密钥已经清除。</translation>
     </message>
     <message>
         <source>The key was removed from the keychain.</source>
@@ -1148,10 +1312,6 @@
     <message>
         <source>%1 needs an API key: a long code from your account on %2 that lets Harness Desk use the AI, billed to that account. The key is kept in your computer&apos;s keychain, never in a file.</source>
         <translation>%1 需要一个 API 密钥：这是你在 %2 的账户里生成的一长串代码，Harness Desk 凭它使用 AI，费用记在这个账户上。密钥保存在你电脑的钥匙串里，绝不会写进文件。</translation>
-    </message>
-    <message>
-        <source>There is no key yet. Set %1 in your environment and start Harness Desk again.</source>
-        <translation>还没有密钥。请在系统环境变量里设置 %1，然后重新打开 Harness Desk。</translation>
     </message>
     <message>
         <source>Ready. The engine answered and can do the work.</source>
@@ -1184,10 +1344,6 @@
     <message>
         <source>Looking in the keychain…</source>
         <translation>正在查看钥匙串…</translation>
-    </message>
-    <message>
-        <source>This computer has no keychain Harness Desk can use, so the key cannot be saved here (it is never written to a file). Instead, set %1 in your environment and start Harness Desk again.</source>
-        <translation>这台电脑上没有 Harness Desk 能用的钥匙串，所以密钥没法保存在这里（它绝不会写进文件）。你可以改为在系统环境变量里设置 %1，然后重新打开 Harness Desk。</translation>
     </message>
     <message>
         <source>Details: %1</source>
@@ -2390,6 +2546,18 @@
     <message>
         <source>Save a PDF, document or web page that tells what the last run did, to read or share (Ctrl+E).</source>
         <translation>把上次运行做了什么保存成 PDF、文档或网页，方便阅读或分享（Ctrl+E）。</translation>
+    </message>
+    <message>
+        <source>Engine settings…</source>
+        <translation>AI 引擎设置…</translation>
+    </message>
+    <message>
+        <source>Opens the settings of the engine that stopped the run</source>
+        <translation>打开让这次运行停下的 AI 引擎的设置</translation>
+    </message>
+    <message>
+        <source>Your API key, the model and the local server&apos;s address, with a connection test.</source>
+        <translation>你的 API 密钥、模型和本机服务器的地址，还可以测试连接。</translation>
     </message>
     <message>
         <source>What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, the standing instructions the AI reads</source>

@@ -335,7 +335,9 @@ def test_availability_says_when_the_model_is_not_offered(claude, server):
 
 def test_availability_without_a_key_says_what_to_do(server):
     state = AnthropicEngine(EngineConfig(base_url=server.url)).availability()
-    assert not state.ready and "paste your key" in state.message
+    assert not state.ready and state.reason == "no_key"
+    assert state.message == ("There is no Claude API key yet: paste yours in Engine settings, "
+                             "or set ANTHROPIC_API_KEY.")  # one sentence, for this engine
     assert state.models == list(anthropic_engine.FALLBACK_MODELS)
     assert server.requests == []
 

@@ -87,7 +87,9 @@ def test_an_unknown_engine_is_not_ready_and_says_why():
 def test_a_keyed_engine_without_a_key_says_how_to_add_one():
     ready = engine_readiness("anthropic", Settings(), timeout_s=5.0)
     assert not ready.ready
-    assert "ANTHROPIC_API_KEY" in ready.message and "paste your key" in ready.message
+    assert ready.message == ("There is no Claude API key yet: paste yours in Engine settings, "
+                             "or set ANTHROPIC_API_KEY.")
+    assert ready.reason == "no_key"
 
 
 @pytest.fixture

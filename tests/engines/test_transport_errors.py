@@ -38,7 +38,13 @@ def test_a_base_url_that_is_not_a_web_address_is_one_sentence(engine_id, url, mo
     monkeypatch.setenv("OPENAI_API_KEY", "sk-proj-TestKeyForBadAddress0123456789")
     engine = create_engine(engine_id, EngineConfig(model="m", base_url=url, timeout_s=2))
     state = engine.availability()
-    assert not state.ready and "cannot be used" in state.message and "Engine settings" in state.message
+    assert not state.ready and "cannot be used" in state.message
+    assert state.reason == "bad_address"
+    # Where the person corrects it: the local server's address is in Engine settings; a
+    # cloud engine's comes from its SDK's variable or --base-url (no field for it there).
+    where = {"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL",
+             "local": "the server address in Engine settings"}[engine_id]
+    assert where in state.message
     with pytest.raises(EngineError) as caught:
         engine.turn("s", [], [Message(role="user", text="hi")])
     assert caught.value.code == ENGINE_UNREACHABLE and not caught.value.retryable

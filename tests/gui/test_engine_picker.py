@@ -10,10 +10,20 @@ from app.gui.engines.engine_picker import EnginePicker
 
 
 @pytest.fixture
-def picker(qtbot, tmp_path, monkeypatch):
+def picker(qtbot, tmp_path, monkeypatch, request):
+    request_finalizer = request.addfinalizer
     monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
+    import keyring
+
+    from app.engines import keys
+    from tests.memory_keyring import MemoryKeyring
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(MemoryKeyring())  # an empty keychain: no key, never the real one
+    keys._stuck = None
+    request_finalizer(lambda: keyring.set_keyring(previous))
     widget = EnginePicker()
     # Local: a port where nothing listens, so "not ready" comes at once and never by chance.
     settings = Settings.model_validate(
@@ -39,12 +49,15 @@ def test_each_engine_is_marked_ready_or_not_with_how_to_make_it_ready(qtbot, pic
     assert picker.is_ready("demo") is True
     assert item_text(picker, "demo", Qt.ItemDataRole.AccessibleTextRole).endswith(", ready")
     assert picker.is_ready("anthropic") is False
-    tip = item_text(picker, "anthropic", Qt.ItemDataRole.ToolTipRole)
-    assert "ANTHROPIC_API_KEY" in tip and tip.startswith("Not ready")
+    # One sentence of the window's: why, for this engine, and where to put it right.
+    assert item_text(picker, "anthropic", Qt.ItemDataRole.ToolTipRole) == \
+        "Claude needs your API key before it can run: paste it in Engine settings."
     assert item_text(picker, "anthropic", Qt.ItemDataRole.AccessibleTextRole) == \
         "Claude, not ready"
     assert picker.is_ready("local") is False
-    assert "Start Ollama or LM Studio" in item_text(picker, "local", Qt.ItemDataRole.ToolTipRole)
+    assert item_text(picker, "local", Qt.ItemDataRole.ToolTipRole) == (
+        "Nothing is answering at http://127.0.0.1:9/v1: start Ollama or LM Studio there, or "
+        "correct the address in Engine settings.")
 
 
 def test_choosing_an_engine_says_so_and_names_it_for_a_screen_reader(qtbot, picker):

@@ -147,18 +147,93 @@ def test_save_with_a_key_typed_stores_it_before_closing(qtbot, keychain, server)
     assert not dialog.isVisible()
 
 
-def test_without_a_keychain_the_dialog_says_so_and_offers_the_variable(qtbot, server):
+def test_without_a_keychain_the_key_can_be_kept_for_this_session_only(qtbot, server,
+                                                                       tmp_path):
+    """No usable keychain: the field stays usable and offers to keep the key in memory for
+    this session, said plainly; the window's engine becomes ready at once with it, and the
+    key is on no file, in no record and in no export."""
     keyring.set_keyring(fail.Keyring())
     server.default("/v1/models", claude_models(["claude-sonnet-5-5"]))
-    dialog = open_dialog(qtbot, claude_at(server.url))
-    words = dialog.key_status.text()
-    assert "no keychain" in words and "never written to a file" in words
-    assert "ANTHROPIC_API_KEY" in words
-    assert not dialog.key_field.isEnabled() and not dialog.save_key_button.isEnabled()
-    verdict, _ = test_connection(qtbot, dialog)
-    assert verdict == "no_key"
-    assert dialog.verdict.text() == ("There is no key yet. Set ANTHROPIC_API_KEY in your "
-                                     "environment and start Harness Desk again.")
+    folder = demo_copy(tmp_path, "Bakery")
+    window = MainWindow(claude_at(server.url), demo_delay=0.0, check_engines=False)
+    qtbot.addWidget(window)
+    window.show()
+    open_in(qtbot, window, folder)
+    window.picker.combo.setCurrentIndex(window.picker.combo.findData("anthropic"))
+    qtbot.waitUntil(lambda: window.picker.is_ready("anthropic") is False, timeout=10_000)
+    assert window.notice.text.text() == ("Claude needs your API key, and this computer has no "
+                                         "keychain: keep it for this session in Engine "
+                                         "settings.")
+    window.notice.action.click()  # "Engine settings…"
+    dialog = window.engine_settings_dialog
+    qtbot.waitUntil(lambda: "anthropic" in dialog._states, timeout=5000)
+    assert dialog.key_status.text().startswith(
+        "This computer has no keychain Harness Desk can use, so the key can be kept for this "
+        "session only: in memory until you quit, never written to a file.")
+    assert dialog.key_field.isEnabled()
+    assert dialog.save_key_button.text() == "Keep for this &session"
+    try:
+        store_through(qtbot, dialog, KEY)
+        assert dialog.key_status.text() == ("Kept for this session only: in memory until you "
+                                            "quit Harness Desk, never written to a file.")
+        assert dialog.verdict.text() == "Ready. The engine answered and can do the work."
+        assert keys.lookup_key("anthropic") == (KEY, "session")
+        qtbot.waitUntil(lambda: window.picker.is_ready("anthropic") is True, timeout=10_000)
+        assert not window.notice.isVisible()
+        dialog.reject()
+        written = [p for root in (tmp_path / "config", folder) for p in root.rglob("*")
+                   if p.is_file()]
+        for path in written:
+            data = path.read_bytes()
+            assert KEY.encode() not in data and KEY.encode("utf-16-le") not in data, path
+        # Remove forgets it: the engine is not ready again.
+        dialog = EngineSettingsDialog(claude_at(server.url), "anthropic")
+        qtbot.addWidget(dialog)
+        qtbot.waitUntil(lambda: "anthropic" in dialog._states, timeout=5000)
+        dialog.key_changed.connect(window._on_key_changed)
+        with qtbot.waitSignal(dialog.key_changed, timeout=10_000):
+            dialog.remove_key_button.click()
+        assert keys.lookup_key("anthropic") == (None, "")
+        assert dialog.verdict.text() == "The key kept for this session is forgotten."
+        qtbot.waitUntil(lambda: window.picker.is_ready("anthropic") is False, timeout=10_000)
+    finally:
+        keys.forget_session_key("anthropic")
+
+
+def test_readiness_follows_a_key_saved_while_a_check_is_on_its_way(qtbot, keychain, server):
+    """A check that read the old (revoked) key is still waiting for the service when the new
+    key is saved: the window asks again at once, and the old answer does not count."""
+    import anthropic  # noqa: F401  loaded now: the check's seconds all go to the service
+
+    keychain.set_password("harness-desk", "anthropic", "sk-ant-api03-revoked-key-000000000")
+    slow_no = claude_error(401, "authentication_error", "invalid x-api-key")
+    slow_no.delay_s = 1.5
+    server.push("/v1/models", slow_no)
+    server.default("/v1/models", claude_models(["claude-sonnet-5-5"]))
+    window = MainWindow(claude_at(server.url), demo_delay=0.0, check_engines=False)
+    qtbot.addWidget(window)
+    window.show()
+    window.picker.combo.setCurrentIndex(window.picker.combo.findData("anthropic"))
+    qtbot.waitUntil(lambda: any(r.path == "/v1/models" for r in server.requests), timeout=20_000)
+    keys.set_key("anthropic", KEY)  # what Save key does, then it says so:
+    window._on_key_changed("anthropic")
+    qtbot.waitUntil(lambda: window.picker.is_ready("anthropic") is True, timeout=10_000)
+    qtbot.wait(2000)  # the slow "401" to the old key has come back by now, and changed nothing
+    assert window.picker.is_ready("anthropic") is True
+    assert not window.notice.isVisible()
+
+
+def test_a_rejected_key_is_named_as_rejected_not_as_missing(qtbot, keychain, server):
+    keychain.set_password("harness-desk", "anthropic", "sk-ant-api03-revoked-key-000000000")
+    server.default("/v1/models", claude_error(401, "authentication_error", "invalid x-api-key"))
+    window = MainWindow(claude_at(server.url), demo_delay=0.0, check_engines=False)
+    qtbot.addWidget(window)
+    window.show()
+    window.picker.combo.setCurrentIndex(window.picker.combo.findData("anthropic"))
+    qtbot.waitUntil(lambda: window.notice.isVisible(), timeout=10_000)
+    assert window.notice.text.text() == ("Claude did not accept the saved API key: paste a new "
+                                         "one in Engine settings.")
+    assert window.notice.action.text() == "Engine settings…"
 
 
 # -- Test connection -------------------------------------------------------------------------

@@ -166,9 +166,17 @@ def test_an_engine_without_a_key_stops_with_what_to_do(qtbot, window, tmp_path, 
     window.picker.combo.setCurrentIndex(window.picker.combo.findData("anthropic"))
     result = run_until_end(qtbot, window)
     assert (result.state, result.exit_reason) == ("failed", "auth_failed")
-    assert window.run_panel.state_label.text() == "Stopped: the engine needs a working API key"
-    assert "Choose another engine" in window.run_panel.detail_label.text()
-    assert window.run_panel.mode == "run" and window.picker.isEnabled()
+    # One sentence that names the engine and the button on screen, then the one action.
+    assert window.run_panel.state_label.text() == "Stopped: Claude needs an API key"
+    assert window.run_panel.detail_label.text() == (
+        "Claude has no API key yet: paste yours in Engine settings, then press Run.")
+    assert window.run_panel.mode == "run" and window.run_panel.primary.text() == "Run"
+    assert window.picker.isEnabled()
+    action = window.run_panel.engine_action
+    assert action.isVisible() and action.text() == "Engine settings…"
+    action.click()
+    assert window.engine_settings_dialog.engine_id == "anthropic"
+    window.engine_settings_dialog.reject()
     assert Board.load(folder / "TASKS.md").counts() == (0, 5)
 
 
@@ -176,14 +184,19 @@ def test_choosing_an_engine_that_is_not_ready_says_how_to_make_it_ready(qtbot, t
                                                                         monkeypatch):
     monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    import keyring
+    from keyring.backends import fail
+
+    monkeypatch.setattr(keyring, "get_keyring", lambda: fail.Keyring())  # no keychain at all
     win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
     win.show()
     try:
         win.picker.combo.setCurrentIndex(win.picker.combo.findData("openai"))
         qtbot.waitUntil(lambda: win.notice.isVisible(), timeout=15_000)
-        assert win.notice.text.text().startswith("OpenAI is not ready. It needs an API key.")
-        assert "OPENAI_API_KEY" in win.notice.text.text()
+        assert win.notice.text.text() == ("OpenAI needs your API key, and this computer has no "
+                                          "keychain: keep it for this session in Engine "
+                                          "settings.")
+        assert win.notice.action.text() == "Engine settings…"
         win.picker.combo.setCurrentIndex(win.picker.combo.findData("demo"))
         qtbot.waitUntil(lambda: not win.notice.isVisible(), timeout=15_000)
     finally:

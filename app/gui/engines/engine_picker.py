@@ -1,8 +1,11 @@
 """The engine dropdown (Demo, Claude, OpenAI, Local) with a ready mark, the reason, and the model.
 
-Readiness is checked off the UI thread, after the window is up and whenever the person picks
-an engine; until the answer comes the mark is hollow ("checking"). A not-ready engine's
-tooltip says how to make it ready. Listing the engines imports no AI SDK.
+Readiness is checked off the UI thread, after the window is up, whenever the person picks
+an engine, and whenever a key is saved or removed; until the answer comes the mark is hollow
+("checking"). A check asked for while another is on its way starts afresh, and only the
+newest answer counts (the one before may have read the keychain before the key was saved).
+A not-ready engine's tooltip says, in one sentence of the window's, why and where to put it
+right. Listing the engines imports no AI SDK.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ class EnginePicker(QWidget):
         self.choices = core_calls.engine_choices()
         self.readiness: dict[str, Availability] = {}
         self._checking: set[str] = set()
+        self._asked: dict[str, int] = {}  # engine id -> number of the newest check asked for
         self._models: dict[str, str] = {}
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -101,38 +105,37 @@ class EnginePicker(QWidget):
             self.check(choice.id)
 
     def check(self, engine_id: str) -> None:
-        if engine_id in self._checking:
-            return
+        """Ask again whether `engine_id` is ready (in the background); an answer to an
+        earlier question that comes back later is ignored."""
+        number = self._asked.get(engine_id, 0) + 1
+        self._asked[engine_id] = number
         self._checking.add(engine_id)
+        self.readiness.pop(engine_id, None)
         self._mark(engine_id)
         settings = self.settings_now()
         run_for(self, lambda: core_calls.engine_readiness(engine_id, settings),
-                lambda a: self._on_checked(engine_id, a),
-                lambda exc: self._on_check_failed(engine_id, exc))
+                lambda a: self._on_checked(engine_id, a, number),
+                lambda exc: self._on_check_failed(engine_id, exc, number))
 
     def is_ready(self, engine_id: str | None = None) -> bool | None:
         found = self.readiness.get(engine_id or self.engine_id)
         return None if found is None else found.ready
 
-    def how_to_make_ready(self, engine_id: str) -> str:
-        """What to do so the engine becomes ready, in one or two sentences."""
-        if engine_id in ("anthropic", "openai"):
-            var = "ANTHROPIC_API_KEY" if engine_id == "anthropic" else "OPENAI_API_KEY"
-            return self.tr("It needs an API key. Open Engine settings and paste your key, or "
-                           "set %1 in your environment.").replace("%1", var)
-        if engine_id == "local":
-            return self.tr("Start Ollama or LM Studio on this computer, with a model that can "
-                           "use tools, then choose Local again. Engine settings has its "
-                           "address.")
-        return ""
-
     def not_ready_sentence(self, engine_id: str) -> str:
-        """"Claude is not ready: it needs …" for the window's notice line."""
-        return (self.tr("%1 is not ready.").replace("%1", self._label(engine_id)) + " "
-                + self.how_to_make_ready(engine_id)).strip()
+        """Why the engine cannot run, in one sentence of the window's that ends where to put
+        it right ("Claude did not accept the saved API key: paste a new one in Engine
+        settings."), for the notice line beside its Engine settings… button."""
+        from app.gui.engines.engine_words import not_ready
+
+        found = self.readiness.get(engine_id)
+        if found is None or found.ready:
+            return ""
+        return not_ready(engine_id, found.reason, found.facts)
 
     # -- slots -----------------------------------------------------------------------------
-    def _on_checked(self, engine_id: str, availability: Availability) -> None:
+    def _on_checked(self, engine_id: str, availability: Availability, number: int = 0) -> None:
+        if number and number != self._asked.get(engine_id):
+            return  # a later check is on its way: its answer is the one that counts
         self._checking.discard(engine_id)
         self.readiness[engine_id] = availability
         self._mark(engine_id)
@@ -141,10 +144,11 @@ class EnginePicker(QWidget):
             self._update_combo_words()
         self.readiness_checked.emit(engine_id)
 
-    def _on_check_failed(self, engine_id: str, exc: BaseException) -> None:
+    def _on_check_failed(self, engine_id: str, exc: BaseException, number: int = 0) -> None:
         from app.core.engine import Availability
 
-        self._on_checked(engine_id, Availability(False, " ".join(str(exc).split())[:200]))
+        self._on_checked(engine_id, Availability(False, " ".join(str(exc).split())[:200]),
+                         number)
 
     def _on_engine_picked(self, _index: int) -> None:
         self._update_model_box()
@@ -157,8 +161,7 @@ class EnginePicker(QWidget):
         if self.engine_id != "demo" and name != self._models.get(self.engine_id, ""):
             self._models[self.engine_id] = name
             self.model_changed.emit(name)
-            self.readiness.pop(self.engine_id, None)  # is the new model one it can use?
-            self.check(self.engine_id)
+            self.check(self.engine_id)  # is the new model one it can use?
 
     # -- drawing ---------------------------------------------------------------------------
     def _mark(self, engine_id: str) -> None:
@@ -177,8 +180,7 @@ class EnginePicker(QWidget):
         else:
             icon = look.dot_icon(look.attention_colour(), hollow=True)
             state = self.tr("not ready")
-            tip = (self.tr("Not ready.") + " " + self.how_to_make_ready(engine_id)).strip() \
-                + "\n\n" + self.tr("Details: %1").replace("%1", found.message)
+            tip = self.not_ready_sentence(engine_id)
         self.combo.setItemIcon(index, icon)
         self.combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
         self.combo.setItemData(index, f"{self._label(engine_id)}, {state}",

@@ -1,9 +1,11 @@
 """Engine settings: the key for Claude and OpenAI (kept in the keychain), the local server's
 address, the model, and "Test connection" in plain words.
 
-Keys go straight to the keychain with "Save key" (never to a file); the model and the address
-are kept per engine and saved when the person presses Save. Every keychain and network call
-runs in the background; the dialog never freezes.
+Keys go straight to the keychain with "Save key" (never to a file). On a computer with no
+keychain the app can use, the same field offers "Keep for this session": the key stays in
+the app's memory until it quits, never on disk. The model and the address are kept per
+engine and saved when the person presses Save. Every keychain and network call runs in the
+background; the dialog never freezes.
 """
 
 from __future__ import annotations
@@ -231,6 +233,13 @@ class EngineSettingsDialog(QDialog):
         engine_id = self.engine_id
         if not secret or self._busy:
             return
+        state = self._states.get(engine_id)
+        if state is not None and not state.usable:  # no keychain: this session only
+            self._set_busy(True, self.tr("Keeping the key for this session…"))
+            run_for(self, lambda: key_calls.keep_for_session(engine_id, secret),
+                    lambda kept: self._on_key_stored(engine_id, kept, None),
+                    self._on_key_failed)
+            return
         self._set_busy(True, self.tr("Saving the key…"))
         run_for(self, lambda: key_calls.store_key(engine_id, secret),
                 lambda found: self._on_key_stored(engine_id, *found), self._on_key_failed)
@@ -253,20 +262,26 @@ class EngineSettingsDialog(QDialog):
     def _on_key_failed(self, exc: BaseException) -> None:
         self._close_after_key = False
         self._set_busy(False)
-        self._show_verdict(self.tr("The key was not saved."),
-                           getattr(exc, "message", None) or self.tr("The keychain failed."))
+        # The keychain's own reason is an English sentence: in English only.
+        reason = getattr(exc, "message", None) if language.current() == "en" else None
+        self._show_verdict(self.tr("The key was not saved."), reason or self.tr(
+            "The keychain did not take it: unlock the keychain and try again."), attention=True)
 
     def _on_remove_key_clicked(self) -> None:
         engine_id = self.engine_id
+        before = self._states.get(engine_id)
+        session = bool(before and before.session)
         self._set_busy(True, self.tr("Removing the key…"))
         run_for(self, lambda: key_calls.remove_key(engine_id),
-                lambda state: self._on_key_removed(engine_id, state), self._on_key_failed)
+                lambda state: self._on_key_removed(engine_id, state, session),
+                self._on_key_failed)
 
-    def _on_key_removed(self, engine_id: str, state: KeyState) -> None:
+    def _on_key_removed(self, engine_id: str, state: KeyState, session: bool = False) -> None:
         self._set_busy(False)
         self._on_key_state(engine_id, state)
         self.key_changed.emit(engine_id)
-        self._show_verdict(self.tr("The key was removed from the keychain."), "")
+        self._show_verdict(self.tr("The key kept for this session is forgotten.") if session
+                           else self.tr("The key was removed from the keychain."), "")
 
     def _on_preset_chosen(self, url: str) -> None:
         self.address.setText(url)
@@ -310,8 +325,11 @@ class EngineSettingsDialog(QDialog):
             self._models[engine_id] = list(found.models)
             self._fill_models(found.models)
         # Where the headline already says all there is to do, the engine's own sentence
-        # (written for the run panel: "open Engine settings…") would only repeat it.
+        # (written for the command line: "open Engine settings…") would only repeat it; it
+        # is English, so it shows as a detail in English only (the headline is the window's).
         detail = "" if found.verdict in ("no_key", "key_rejected") else found.detail
+        if language.current() != "en":
+            detail = ""
         self._show_verdict(self._headline(found.verdict), detail,
                            attention=found.verdict != "ready")
         self.connection_checked.emit(found.verdict)
@@ -331,8 +349,8 @@ class EngineSettingsDialog(QDialog):
     def _headline(self, verdict: str) -> str:
         state = self._states.get(self.engine_id)
         if verdict == "no_key" and state is not None and not state.usable:
-            return self.tr("There is no key yet. Set %1 in your environment and start Harness "
-                           "Desk again.").replace("%1", state.env_var)
+            return self.tr("There is no key yet: paste your key above and press Keep for this "
+                           "session.")
         return {
             "ready": self.tr("Ready. The engine answered and can do the work."),
             "no_key": self.tr("There is no key yet. Paste your key above and press Save key."),
@@ -347,11 +365,15 @@ class EngineSettingsDialog(QDialog):
     def _show_key_state(self, state: KeyState | None) -> None:
         if state is None:
             self.key_status.setText(self.tr("Looking in the keychain…"))
+        elif state.session:
+            self.key_status.setText(self.tr(
+                "Kept for this session only: in memory until you quit Harness Desk, never "
+                "written to a file."))
         elif not state.usable:
             self.key_status.setText(
-                self.tr("This computer has no keychain Harness Desk can use, so the key cannot "
-                        "be saved here (it is never written to a file). Instead, set %1 in your "
-                        "environment and start Harness Desk again.").replace("%1", state.env_var)
+                self.tr("This computer has no keychain Harness Desk can use, so the key can be "
+                        "kept for this session only: in memory until you quit, never written "
+                        "to a file.")
                 # the keychain's own reason is an English sentence: in English only
                 + ("\n" + self.tr("Details: %1").replace("%1", state.problem)
                    if language.current() == "en" else ""))
@@ -401,10 +423,20 @@ class EngineSettingsDialog(QDialog):
     def _update_buttons(self) -> None:
         state = self._states.get(self.engine_id)
         usable = state is None or state.usable
-        self.key_field.setEnabled(usable and not self._busy)
-        self.save_key_button.setEnabled(usable and not self._busy
-                                        and bool(self.key_field.text().strip()))
-        self.remove_key_button.setEnabled(bool(state and state.stored) and not self._busy)
+        if usable:
+            self.save_key_button.setText(self.tr("Save &key"))
+            self.save_key_button.setToolTip(self.tr("Keep the key in your computer's keychain."))
+        else:
+            self.save_key_button.setText(self.tr("Keep for this &session"))
+            self.save_key_button.setToolTip(self.tr(
+                "Keep the key in memory until you quit Harness Desk; it is never written to "
+                "a file, and you paste it again next time."))
+        look.set_accessible(self.save_key_button, self.save_key_button.text().replace("&", ""),
+                            self.save_key_button.toolTip())
+        self.key_field.setEnabled(not self._busy)
+        self.save_key_button.setEnabled(not self._busy and bool(self.key_field.text().strip()))
+        self.remove_key_button.setEnabled(bool(state and (state.stored or state.session))
+                                          and not self._busy)
         self.test_button.setEnabled(not self._busy)
         self.engine.setEnabled(not self._busy)
 

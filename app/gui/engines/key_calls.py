@@ -24,18 +24,28 @@ class KeyState:
     problem: str          # why there is no usable keychain (the core's sentence), or ""
     env_var: str          # the SDK's variable for this engine's key
     env_set: bool         # that variable is set in this process's environment
+    session: bool = False  # a key is kept for this session only (in memory, no keychain)
 
 
 def key_state(engine_id: str) -> KeyState:
-    from app.engines.keys import KeyStoreError, env_var, stored_in
+    from app.engines.keys import KeyStoreError, env_var, session_key, stored_in
 
     var = env_var(engine_id) or ""
     env_set = bool(var and (os.environ.get(var) or "").strip())
+    session = session_key(engine_id) is not None
     try:
         stored, name = stored_in(engine_id)
     except KeyStoreError as err:
-        return KeyState(False, False, "", err.message, var, env_set)
-    return KeyState(True, stored, name, "", var, env_set)
+        return KeyState(False, False, "", err.message, var, env_set, session)
+    return KeyState(True, stored, name, "", var, env_set, session)
+
+
+def keep_for_session(engine_id: str, secret: str) -> KeyState:
+    """Keep the key in this process's memory until the app quits. Raises KeyStoreError."""
+    from app.engines.keys import keep_for_session as keep
+
+    keep(engine_id, secret)
+    return key_state(engine_id)
 
 
 def store_key(engine_id: str, secret: str) -> tuple[KeyState, str | None]:
@@ -47,9 +57,11 @@ def store_key(engine_id: str, secret: str) -> tuple[KeyState, str | None]:
 
 
 def remove_key(engine_id: str) -> KeyState:
-    from app.engines.keys import delete_key
+    """Remove the engine's key: the one kept for this session, and the keychain's."""
+    from app.engines.keys import delete_key, forget_session_key
 
-    delete_key(engine_id)
+    if not forget_session_key(engine_id):
+        delete_key(engine_id)
     return key_state(engine_id)
 
 

@@ -165,7 +165,13 @@ class EvidenceDialog(QDialog):
                 lines.append(self.tr("Evidence it pointed to: %1").replace(
                     "%1", ", ".join(r.evidence)))
             if r.error:
-                lines.append(self.tr("Problem: %1").replace("%1", r.error))
+                from app.gui.engines.engine_words import round_problem
+                from app.gui.settings import language
+
+                # The core's error is an English sentence: in English only.
+                problem = r.error if language.current() == "en" or r.result_state != \
+                    "engine_error" else round_problem()
+                lines.append(self.tr("Problem: %1").replace("%1", problem))
         for kind in evidence.notice_kinds:
             lines.append(wording.narration_for_notice(kind))
         if evidence.refusals:

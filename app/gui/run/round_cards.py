@@ -114,8 +114,14 @@ class RoundCard(QFrame):
             approvals.setWordWrap(True)
             approvals.setObjectName("roundApprovals")
             layout.addWidget(approvals)
-        if view.summary:
-            summary = QLabel(wording.short(view.summary, 400), self)
+        said = view.summary
+        if view.result_state == "engine_error" and said:
+            # The core's sentence is English and the run's state already says why in full.
+            from app.gui.engines.engine_words import round_problem
+
+            said = round_problem()
+        if said:
+            summary = QLabel(wording.short(said, 400), self)
             summary.setTextFormat(Qt.TextFormat.PlainText)
             summary.setWordWrap(True)
             look.set_tone(summary, "muted")
@@ -124,7 +130,7 @@ class RoundCard(QFrame):
             layout.addWidget(meta)
         self.setAccessibleName(f"{head.text()}: {view.task}")
         self.setAccessibleDescription(". ".join(
-            p for p in (files.text(), approvals.text(), " · ".join(numbers), view.summary,
+            p for p in (files.text(), approvals.text(), " · ".join(numbers), said,
                         self.tr("Press Enter to open it")) if p))
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802 (Qt's name)

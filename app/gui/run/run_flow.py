@@ -38,6 +38,7 @@ class RunFlow:
 
         settings = self.settings.model_copy(deep=True)
         engine_id, model, delay = self.picker.engine_id, self.picker.model_name, self._demo_delay()
+        self._run_engine = (engine_id, model)  # the model in full once the run says it
         self._last_human = None
         self.notice.hide()
         careful = getattr(self, "careful", None)
@@ -83,6 +84,7 @@ class RunFlow:
         self.run_panel.show_event(event)
         if isinstance(event, ev.RunStarted):
             self._run_is_ai = event.is_ai and event.engine != "demo"
+            self._run_engine = (event.engine, event.model)
             self.history.run_started()
             self._run_began = event.time  # a run shows in the cards once it has a round
         elif isinstance(event, ev.RoundStarted):
@@ -107,8 +109,13 @@ class RunFlow:
         self.open_button.setEnabled(True)
         self.history.run_ended()
         about = self._last_human.task if self._last_human else ""
+        engine_id, model = getattr(self, "_run_engine", (self.picker.engine_id, ""))
         headline = self.run_panel.show_result(result.state, result.exit_reason, result.message,
-                                              about)
+                                              about, engine_id=engine_id, model=model,
+                                              cause=getattr(result, "cause", ""))
+        if result.state == "failed" and result.exit_reason in ("auth_failed", "model_not_found",
+                                                                "engine_unreachable"):
+            self.picker.check(engine_id)  # the mark beside the engine says it too
         self.run_panel.set_mode("run" if result.state in ("done", "failed") else "continue")
         from app.gui.look import look
 

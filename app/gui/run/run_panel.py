@@ -25,6 +25,7 @@ class RunPanel(QWidget):
     stop_requested = Signal()       # Stop pressed
     export_requested = Signal()     # Export summary pressed
     lessons_requested = Signal()    # "1 lesson from this run" pressed
+    engine_settings_requested = Signal(str)  # "Engine settings…" under an engine's stop (its id)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -101,6 +102,19 @@ class RunPanel(QWidget):
         self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.state_label)
         layout.addWidget(self.detail_label)
+        # The one action under an engine's stop, when it is in Engine settings (a key, a
+        # model, the local server's address).
+        self.engine_action = QPushButton(self.tr("Engine settings…"), self)
+        self.engine_action.setObjectName("engineAction")
+        look.set_accessible(self.engine_action, self.tr("Engine settings…"),
+                            self.tr("Opens the settings of the engine that stopped the run"))
+        self.engine_action.setToolTip(self.tr("Your API key, the model and the local server's "
+                                              "address, with a connection test."))
+        self._action_engine = ""
+        self.engine_action.clicked.connect(
+            lambda: self.engine_settings_requested.emit(self._action_engine))
+        self.engine_action.hide()
+        layout.addWidget(self.engine_action, 0, Qt.AlignmentFlag.AlignLeft)
 
         self.tasks_bar = self._bar(layout, self.tr("Tasks"), self.tr("%v of %m tasks done"),
                                    self.tr("How many tasks on the list are checked."))
@@ -186,6 +200,7 @@ class RunPanel(QWidget):
         self.welcome.setVisible(bool(text))
 
     def show_state(self, headline: str, detail: str = "", tone: str = "normal") -> None:
+        self.engine_action.hide()  # shown again by an engine's stop (show_engine_action)
         self.state_label.setText(headline)
         look.set_tone(self.state_label, tone if tone in ("ok", "attention") else None)
         self.detail_label.setText(detail)
@@ -334,9 +349,13 @@ class RunPanel(QWidget):
             panel.set_mode("continue")
         elif status.state in ("stopped", "failed") and status.exit_reason not in (None,
                                                                                    "error"):
+            engine_id = getattr(status, "engine", "") or ""
             headline, hint = wording.finished(status.state, status.exit_reason or "",
-                                              status.current_task or "")
+                                              status.current_task or "", engine_id=engine_id,
+                                              model=getattr(status, "model", "") or "",
+                                              button=self.tr("Continue"))
             panel.show_state(headline, hint, tone="attention")
+            panel.show_engine_action(status.exit_reason or "", "", engine_id)
             panel.set_mode("continue")
         elif status.state == "done":
             panel.show_state(*wording.finished("done", "all_tasks_done"), tone="ok")
@@ -356,17 +375,36 @@ class RunPanel(QWidget):
         self.set_mode("no_board")
         self.show_counts(0, 0)
 
-    def show_result(self, state: str, exit_reason: str, message: str, task: str = "") -> str:
-        """The end of a run in words; returns the headline (for announcements)."""
+    def show_result(self, state: str, exit_reason: str, message: str, task: str = "", *,
+                    engine_id: str = "", model: str = "", cause: str = "") -> str:
+        """The end of a run in words; returns the headline (for announcements). An engine's
+        stop is one sentence of the window's (naming the engine and the button that follows:
+        Run after a failure, else Continue), with Engine settings… as the action where that
+        is where to put it right; the core's English sentence stays for the command line."""
+        from app.gui.engines import engine_words
+
         self._ticker.stop()
-        headline, hint = wording.finished(state, exit_reason, task or self.current_task)
+        button = self.tr("Run") if state in ("done", "failed") else self.tr("Continue")
+        headline, hint = wording.finished(state, exit_reason, task or self.current_task,
+                                          engine_id=engine_id, model=model, cause=cause,
+                                          button=button)
         tone = "ok" if state == "done" else "attention"
         known = state == "done" or exit_reason in ("human_decision_needed", "stopped_by_user",
-                                                   "no_progress", "max_rounds")
+                                                   "no_progress", "max_rounds",
+                                                   *engine_words.ENGINE_STOPS)
         detail = hint if known else f"{hint}\n{message}".strip()
         self.show_state(headline, detail, tone)
+        self.show_engine_action(exit_reason, cause, engine_id)
         self.show_narration("")
         return headline
+
+    def show_engine_action(self, exit_reason: str, cause: str, engine_id: str) -> None:
+        """Offer Engine settings… under a stop that is put right there."""
+        from app.gui.engines import engine_words
+
+        self._action_engine = engine_id
+        self.engine_action.setVisible(engine_words.wants_settings(exit_reason, cause or
+                                                                  exit_reason, engine_id))
 
     def _on_tick(self) -> None:
         if self._retry_left > 0:

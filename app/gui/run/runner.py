@@ -68,7 +68,8 @@ class RunRunner(WorkerBridge):
         except HarnessError as exc:
             result = RunResult("", "failed", START_FAILED, exc.message)
         except EngineError as exc:
-            result = RunResult("", "failed", exc.code or START_FAILED, exc.message)
+            result = RunResult("", "failed", exc.code or START_FAILED, exc.message,
+                               cause=exc.cause)
         except Exception as exc:  # never lost on a thread: a crash report and a sentence
             from app.crash import save_crash_report
 

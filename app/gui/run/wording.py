@@ -19,6 +19,16 @@ def tr(text: str, n: int = -1) -> str:
     return QCoreApplication.translate(MODULE_CONTEXT, text, None, n)
 
 
+def sentences(parts) -> str:
+    """Sentences run together as the language writes them: a space after an English full
+    stop, none after a Chinese one (。！？), and never two."""
+    out = ""
+    for part in (p.strip() for p in parts):
+        if part:
+            out += ("" if not out or out.endswith(("。", "！", "？", "：", "；")) else " ") + part
+    return out
+
+
 def clock_time(stamp: str | None) -> str:
     """An event's time as the person reads it: "14:05" today, else "2026-11-30 14:05"."""
     from datetime import datetime
@@ -76,8 +86,11 @@ def waiting(seconds: float, code: str) -> str:
     return tr("Waiting %1 s: %2").replace("%1", str(max(0, int(round(seconds))))).replace("%2", why)
 
 
-def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0) -> tuple[str, str]:
-    """(headline, what to do next) for the end of a run."""
+def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
+             engine_id: str = "", model: str = "", cause: str = "",
+             button: str = "") -> tuple[str, str]:
+    """(headline, what to do next) for the end of a run; an engine's stop names the engine
+    (`engine_id`, its `model`, the finer `cause`) and the button on screen (`button`)."""
     if state == "done":
         return tr("Done"), tr("Every task on the list is checked. The rounds below show which "
                               "files were written. Add more tasks, or export a summary to share.")
@@ -100,23 +113,12 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0) -> t
         return tr("Already running elsewhere"), tr("Another run is working in this folder "
                                                    "(another window or the terminal). Wait for "
                                                    "it to finish, then press Run.")
-    reasons = {
-        "auth_failed": (tr("Stopped: the engine needs a working API key"),
-                        tr("The key is missing or was refused. Choose another engine, or "
-                           "point at the engine's name for how to make it ready.")),
-        "quota_exhausted": (tr("Stopped: the account's quota is used up"),
-                            tr("Add credit or raise the limit with the AI provider, then "
-                               "press Continue.")),
-        "model_not_found": (tr("Stopped: the model does not exist"),
-                            tr("Choose another model next to the engine, then press Continue.")),
-        "engine_unreachable": (tr("Stopped: the engine could not be reached"),
-                               tr("Check the internet connection (or that the local server "
-                                  "is running), then press Continue.")),
-        "engine_failures": (tr("Stopped: the engine kept failing"),
-                            tr("Try again later, or choose another engine.")),
-    }
-    if exit_reason in reasons:
-        return reasons[exit_reason]
+    from app.gui.engines import engine_words
+
+    said = engine_words.stopped(exit_reason, cause or exit_reason, engine_id, model,
+                                button or tr("Run"))
+    if said is not None:
+        return said
     return tr("Stopped because of a problem"), tr("See the details below. Your files are safe.")
 
 
@@ -180,7 +182,7 @@ def interrupted(run) -> str:
     if not parts:
         parts.append(tr("It had not finished anything yet."))
     parts.append(tr("Press Continue to carry on from there."))
-    return " ".join(parts)
+    return sentences(parts)
 
 
 def files_changed(paths: list[str]) -> str:

@@ -114,8 +114,7 @@ class SettingsFlow:
         self._recheck(engine_id)
 
     def _recheck(self, engine_id: str) -> None:
-        self.picker.readiness.pop(engine_id, None)
-        self.picker.check(engine_id)
+        self.picker.check(engine_id)  # off the UI thread; an earlier answer no longer counts
 
     # -- notifications ---------------------------------------------------------------------
     def _decision_words(self, question: str) -> str:
@@ -139,7 +138,10 @@ class SettingsFlow:
         if self._close_after_stop:
             return
         task = self._last_human.task if self._last_human else ""
-        headline, _hint = wording.finished(result.state, result.exit_reason, task)
+        engine_id, model = getattr(self, "_run_engine", ("", ""))
+        headline, _hint = wording.finished(result.state, result.exit_reason, task,
+                                           engine_id=engine_id, model=model,
+                                           cause=getattr(result, "cause", ""))
         if result.state == "blocked_by_human":
             question = self._last_human.question if self._last_human else ""
             title = self.tr("Harness Desk needs your decision")
