@@ -37,6 +37,9 @@ BENCHMARKS = [
      [("status_vs_python", "`harness-desk status` over `python -c pass`", "<= +100 ms")]),
     ("steps", "step_overhead.py", ["--runs", "5"], ["--runs", "1", "--no-fsync-variant"], None,
      [("step_overhead_100", "Harness overhead per step, 100 files", "<= 5 ms")]),
+    ("engine_steps", "engine_steps.py", ["--runs", "5"], ["--runs", "1", "--steps", "30"], None,
+     [(f"engine_step_{k}_ratio", f"{n}: harness CPU per step, step 100 / step 10", "<= 1.3x")
+      for k, n in (("claude", "Claude"), ("openai", "OpenAI"), ("local", "Local"))]),
     ("cache", "cache_prefix.py", ["--rounds", "50"], ["--rounds", "50"], None,
      [("cache_served_claude", "Claude: step input served by the prompt cache", ">= 95%")]),
     ("ui_stall", "ui_stall.py", ["--runs", "3"], ["--runs", "1"], "the window",

@@ -10,11 +10,14 @@ from typing import Any, Callable
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolResult, ToolSpec, Usage
 from app.core.engine import Availability, EngineConfig, EngineError
 from app.core.pictures import fitted, parts_for, shown_pictures
-from app.engines.claude_replay import block_param, fingerprint, make_record, replay_blocks
+from app.engines.claude_send import stream_messages
+from app.engines.claude_replay import (Chain, block_digest, block_param, fingerprint, make_record,
+                                      replay_blocks)
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import estimated_usage, with_usage
 from app.engines.prices import PricedEngine
+from app.engines.wire_cache import WireCache
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, check_base_url, emit, from_status,
                               from_transport, stable_tools, stream_broken)
 
@@ -80,6 +83,8 @@ class AnthropicEngine(PricedEngine):
     def __init__(self, config: EngineConfig | None = None):
         super().__init__(config)
         self._kept: tuple[tuple[str, float], Any] | None = None  # see _turn_client
+        self._wire = WireCache()  # each message's blocks, built once (see wire_cache)
+        self._sent: tuple[list[dict] | None, str] = (None, "")  # see _messages
 
     # -- configuration -------------------------------------------------------------------
 
@@ -171,9 +176,10 @@ class AnthropicEngine(PricedEngine):
         if self.summarizes_thinking():
             request["thinking"] = dict(SUMMARIZED_THINKING)
         if request["messages"]:
-            last_block = request["messages"][-1]["content"][-1]
-            if last_block["type"] in ("text", "tool_result", "tool_use"):
-                last_block["cache_control"] = EPHEMERAL
+            content = request["messages"][-1]["content"]
+            if content[-1]["type"] in ("text", "tool_result", "tool_use"):
+                # A copy: the block itself is kept for the next steps without it.
+                content[-1] = {**content[-1], "cache_control": EPHEMERAL}
         assert _breakpoints(request) <= MAX_CACHE_BREAKPOINTS
         return request
 
@@ -192,28 +198,52 @@ class AnthropicEngine(PricedEngine):
 
     def _messages(self, messages: list[Message], system: list[dict],
                   tools: list[dict]) -> list[dict]:
+        """The request's messages, each message's blocks (and their digests) built once
+        (WireCache) and the replay prefix of each reply found in one pass (Chain)."""
         out: list[dict] = []
+        digests: list[list[bytes]] = []  # per entry of `out`, its blocks' digests
         shown = shown_pictures([r for m in messages for r in m.tool_results])
+        sees = self.sees_pictures()
+        chain, fed = Chain(self.model, system, tools), 0
+        self._wire.begin()
         for m in messages:
             if m.role == "user":
-                blocks = self._user_blocks(m, shown)
+                key = (sees, m.text, tuple(
+                    (r.call_id, r.content, r.is_error, r.pictures,
+                     tuple((id(r), k) in shown for k in range(len(r.pictures))))
+                    for r in m.tool_results))
+                blocks, digs = self._wire.get(m, key, lambda: _digested(self._user_blocks(m, shown)))
             else:
                 # An assistant reply goes back exactly as it came, when its prefix still
                 # matches (see claude_replay); replies merged into one turn never do.
                 merged = bool(out) and out[-1]["role"] == "assistant"
-                prefix = "" if merged else fingerprint(self.model, system, tools, out)
-                blocks = replay_blocks(m, self.model, prefix)
-                if blocks is None:
-                    blocks = self._assistant_blocks(m)
+                prefix = ""
+                if not merged:
+                    for entry, digs in zip(out[fed:], digests[fed:]):
+                        chain.feed(entry["role"], digs)
+                    fed, prefix = len(out), chain.hexdigest()
+                key = (self.model, prefix, m.text, m.record,
+                       tuple((c.id, c.name, c.arguments) for c in m.tool_calls))
+                blocks, digs = self._wire.get(m, key, lambda: _digested(self._replied(m, prefix)))
             if not blocks:
                 continue  # the API refuses empty content
             if out and out[-1]["role"] == m.role:
                 out[-1]["content"].extend(blocks)  # keep roles alternating
+                digests[-1].extend(digs)
             else:
-                out.append({"role": m.role, "content": blocks})
+                out.append({"role": m.role, "content": list(blocks)})
+                digests.append(list(digs))
+        self._wire.end()
+        for entry, digs in zip(out[fed:], digests[fed:]):
+            chain.feed(entry["role"], digs)
+        self._sent = (out, chain.hexdigest())  # the prefix of this request's reply
         return out
 
-    def _user_blocks(self, m: Message, shown: set[int]) -> list[dict]:
+    def _replied(self, m: Message, prefix: str) -> list[dict]:
+        blocks = replay_blocks(m, self.model, prefix)
+        return self._assistant_blocks(m) if blocks is None else blocks
+
+    def _user_blocks(self, m: Message, shown: set) -> list[dict]:
         # Tool results first: the API wants them at the start of the user turn after tool calls.
         blocks: list[dict] = [{"type": "tool_result", "tool_use_id": r.call_id,
                                "content": self._result_content(r, shown), "is_error": r.is_error}
@@ -257,7 +287,7 @@ class AnthropicEngine(PricedEngine):
         client = self._turn_client()
         stream = None
         try:
-            with client.messages.stream(**request) as stream:
+            with stream_messages(client, request) as stream:
                 return self._read(stream, cancel, on_text, request)
         except EngineError:
             raise
@@ -326,8 +356,10 @@ class AnthropicEngine(PricedEngine):
                 calls.append(ToolCall(id=block.id, name=block.name, arguments=args))
         record = None
         if not cancelled:
-            prefix = fingerprint(self.model, request.get("system", []), request.get("tools", []),
-                                 request["messages"])
+            sent, prefix = self._sent
+            if sent is not request["messages"]:  # a request not built by build_request
+                prefix = fingerprint(self.model, request.get("system", []),
+                                     request.get("tools", []), request["messages"])
             record = make_record(self.model, prefix, kept)
         return ModelTurn(text="\n\n".join(texts), tool_calls=calls, usage=_usage(message.usage),
                          model=message.model or self.model, record=record,
@@ -378,6 +410,10 @@ def _snapshot(stream: Any) -> Any:
 def _offers(ids: list[str], model: str) -> bool:
     """Whether the listed ids include the model, itself or as a dated snapshot of it."""
     return any(i == model or i.startswith(model + "-") for i in ids)
+
+
+def _digested(blocks: list[dict]) -> tuple[list[dict], list[bytes]]:
+    return blocks, [block_digest(b) for b in blocks]
 
 
 def _breakpoints(request: dict) -> int:

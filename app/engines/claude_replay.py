@@ -28,10 +28,33 @@ THINKING = ("thinking", "redacted_thinking")
 
 def fingerprint(model: str, system: Any, tools: Any, messages: list[dict]) -> str:
     """A hash of what a reply was written after, cache breakpoints aside (they move)."""
-    body = {"model": model, "system": _bare(system), "tools": _bare(tools),
-            "messages": _bare(messages)}
-    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    chain = Chain(model, system, tools)
+    for m in messages:
+        chain.feed(m["role"], [block_digest(b) for b in m["content"]])
+    return chain.hexdigest()
+
+
+def block_digest(block: dict) -> bytes:
+    """One content block's part of a fingerprint (cache_control aside)."""
+    text = json.dumps(_bare(block), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).digest()
+
+
+class Chain:
+    """A fingerprint built message by message: the model, system prompt and tools, then each
+    message's role and its blocks' digests, so the prefix before every reply of a request
+    is found in one pass, each block hashed once (its digest is kept with its message)."""
+
+    def __init__(self, model: str, system: Any, tools: Any):
+        head = json.dumps({"model": model, "system": _bare(system), "tools": _bare(tools)},
+                          sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        self._hash = hashlib.sha256(head.encode())
+
+    def feed(self, role: str, digests: list[bytes]) -> None:
+        self._hash.update(role.encode() + b"\0" + b"".join(digests) + b"\1")
+
+    def hexdigest(self) -> str:
+        return self._hash.hexdigest()
 
 
 def block_param(block: Any) -> dict | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import urllib.parse
@@ -17,7 +18,8 @@ from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.local_reply import read_turn
 from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server, overflow
 from app.engines.local_vision import LOCAL_PICTURE_SIDE, PICTURE_TOKENS, ask_vision
-from app.engines.openai_compat import OpenAICompatibleEngine, result_text
+from app.engines.openai_compat import CHAT_ORDER, OpenAICompatibleEngine, post_stream, result_text
+from app.engines.wire_cache import WireCache
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, check_base_url,
                               stable_tools, within)
 
@@ -64,6 +66,8 @@ class LocalEngine(OpenAICompatibleEngine):
     id = "local"
     label = "Local (Ollama, LM Studio)"
     _facts: ServerFacts | None = None
+    _wire_kept: WireCache | None = None
+    _sizes: tuple[list | None, int, int] = (None, 0, 0)  # see build_request and _fit
     needs_key = False
     may_lack_tools = True
     default_model = ""  # the first model the server lists, unless one is chosen
@@ -196,7 +200,6 @@ class LocalEngine(OpenAICompatibleEngine):
     def _tokens(request: dict) -> int:
         """About how many tokens `request` is. A picture counts as a vision model's tiles
         (PICTURE_TOKENS), not as the characters of its base64."""
-        import json
 
         text = json.dumps(request, ensure_ascii=False, default=str)
         pictures = _DATA_URL.findall(text)
@@ -260,30 +263,21 @@ class LocalEngine(OpenAICompatibleEngine):
         chat: list[dict] = [{"role": "system", "content": system}] if system else []
         shown = shown_pictures([r for m in messages for r in m.tool_results])
         sees = bool(shown) and self.sees_pictures()  # the server is asked only for a picture
+        # The messages' characters (pictures aside) and pictures, as _tokens counts them.
+        sizes = [len(json.dumps(chat, ensure_ascii=False)), 0]
+        self._wire.begin()  # each message's entries built once (see wire_cache)
         for m in messages:
             if m.role == "user":
-                sent: list[Picture] = []
-                for r in m.tool_results:
-                    text, pictures = parts_for(r, sees, shown)
-                    chat.append({"role": "tool", "tool_call_id": r.call_id,
-                                 "content": result_text(text, r.is_error)})
-                    sent += pictures
-                if sent:  # a tool message carries text only: the pictures follow as the user's
-                    parts: list[dict] = [{"type": "text", "text": m.text}] if m.text else []
-                    for picture in sent:
-                        fit = fitted(picture, LOCAL_PICTURE_SIDE)
-                        parts += [{"type": "text", "text": f"The picture '{picture.path}':"},
-                                  {"type": "image_url", "image_url": {
-                                      "url": f"data:{fit.media_type};base64,{fit.data}"}}]
-                    chat.append({"role": "user", "content": parts})
-                elif m.text:
-                    chat.append({"role": "user", "content": m.text})
+                key = (sees, m.text, tuple(
+                    (r.call_id, r.content, r.is_error, r.pictures,
+                     tuple((id(r), k) in shown for k in range(len(r.pictures))))
+                    for r in m.tool_results))
+                chat += self._sized(m, key, lambda: _user_entries(m, sees, shown), sizes)
             elif m.text or m.tool_calls:
-                entry: dict[str, Any] = {"role": "assistant", "content": m.text or None}
-                if m.tool_calls:
-                    entry["tool_calls"] = [{"id": c.id, "type": "function", "function": {
-                        "name": c.name, "arguments": arguments_json(c.arguments)}} for c in m.tool_calls]
-                chat.append(entry)
+                key = (m.text, tuple((c.id, c.name, c.arguments) for c in m.tool_calls))
+                chat += self._sized(m, key, lambda: [_assistant_entry(m)], sizes)
+        self._wire.end()
+        self._sizes = (chat, *sizes)
         request: dict[str, Any] = {"model": self.model, "messages": chat,
                                    "stream_options": {"include_usage": True}}
         if tools:
@@ -307,15 +301,43 @@ class LocalEngine(OpenAICompatibleEngine):
                               f"needs. {facts.tools_remedy()}", code=MODEL_NOT_FOUND)
         request = self.build_request(system, tools, messages, max_output_tokens)
         self._fit(request, facts)
+        from openai.types.chat import ChatCompletion, ChatCompletionChunk
+
         return self._run(lambda client: self._read(
-            client.chat.completions.create(**request, stream=True), cancel, on_text, request))
+            post_stream(client, "/chat/completions", request, CHAT_ORDER, ChatCompletion,
+                        ChatCompletionChunk), cancel, on_text, request))
+
+    def _sized(self, m: Message, key: tuple, build: Callable[[], list[dict]],
+               sizes: list[int]) -> list[dict]:
+        """A message's entries, kept with their size as _tokens counts it."""
+        def sized() -> tuple[list[dict], int, int]:
+            entries = build()
+            text = json.dumps(entries, ensure_ascii=False, default=str)
+            return entries, len(_DATA_URL.sub("", text)), len(_DATA_URL.findall(text))
+
+        entries, chars, pictures = self._wire.get(m, key, sized)
+        sizes[0] += chars
+        sizes[1] += pictures
+        return entries
+
+    @property
+    def _wire(self) -> WireCache:
+        if self._wire_kept is None:
+            self._wire_kept = WireCache()
+        return self._wire_kept
 
     def _fit(self, request: dict, facts: ServerFacts) -> None:
         """Check the prompt against the server's context before sending (Ollama would cut
         it silently), and keep the output cap within the room left."""
         if not facts.n_ctx:
             return
-        prompt = self._tokens(request)
+        chat, chars, pictures = self._sizes
+        if chat is request["messages"]:  # sized as it was built: the rest measured now
+            rest = {k: v for k, v in request.items() if k != "messages"}
+            prompt = self._tokens(rest) + int(chars / CHARS_PER_TOKEN_LOCAL) \
+                + PICTURE_TOKENS * pictures
+        else:
+            prompt = self._tokens(request)
         room = facts.n_ctx - prompt
         if room < MIN_REPLY_TOKENS:
             raise EngineError(
@@ -366,6 +388,36 @@ def _no_type_lists(schema: object) -> object:
         else:  # (a property that is itself called "type" is a schema, not a list)
             out[key] = _no_type_lists(value)
     return out
+
+
+def _user_entries(m: Message, sees: bool, shown: set) -> list[dict]:
+    """A user message's entries: a tool message per result, and its pictures and words."""
+    entries: list[dict] = []
+    sent: list[Picture] = []
+    for r in m.tool_results:
+        text, pictures = parts_for(r, sees, shown)
+        entries.append({"role": "tool", "tool_call_id": r.call_id,
+                        "content": result_text(text, r.is_error)})
+        sent += pictures
+    if sent:  # a tool message carries text only: the pictures follow as the user's
+        parts: list[dict] = [{"type": "text", "text": m.text}] if m.text else []
+        for picture in sent:
+            fit = fitted(picture, LOCAL_PICTURE_SIDE)
+            parts += [{"type": "text", "text": f"The picture '{picture.path}':"},
+                      {"type": "image_url", "image_url": {
+                          "url": f"data:{fit.media_type};base64,{fit.data}"}}]
+        entries.append({"role": "user", "content": parts})
+    elif m.text:
+        entries.append({"role": "user", "content": m.text})
+    return entries
+
+
+def _assistant_entry(m: Message) -> dict:
+    entry: dict[str, Any] = {"role": "assistant", "content": m.text or None}
+    if m.tool_calls:
+        entry["tool_calls"] = [{"id": c.id, "type": "function", "function": {
+            "name": c.name, "arguments": arguments_json(c.arguments)}} for c in m.tool_calls]
+    return entry
 
 
 def _positive(value: object) -> int | None:

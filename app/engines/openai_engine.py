@@ -14,10 +14,12 @@ from app.core.engine import BAD_REQUEST, Availability, EngineConfig, EngineError
 from app.core.pictures import fitted, parts_for, shown_pictures
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
-from app.engines.openai_compat import (OPENAI_BASE_URL, OpenAICompatibleEngine,
-                                       estimated_usage, result_text, split_usage, with_usage)
+from app.engines.openai_compat import (OPENAI_BASE_URL, RESPONSES_ORDER, OpenAICompatibleEngine,
+                                       estimated_usage, post_stream, result_text, split_usage,
+                                       with_usage)
 from app.engines.responses_replay import (make_record, output_items, reasoning_ids,
                                           replay_items)
+from app.engines.wire_cache import WireCache
 from app.engines.wire import (Voice, arguments_json, emit, from_status, parse_arguments,
                               stable_tools, stream_broken)
 
@@ -92,6 +94,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
     def __init__(self, config: EngineConfig | None = None):
         super().__init__(config)
         self._stale: set[str] = set()  # reasoning ids OpenAI no longer accepts
+        self._wire = WireCache()
         self.include_refused = False
 
     def base_url(self) -> str:
@@ -155,21 +158,20 @@ class OpenAIEngine(OpenAICompatibleEngine):
                       max_output_tokens: int | None = None) -> dict:
         items: list[dict] = [{"role": "developer", "content": system}] if system else []
         shown = shown_pictures([r for m in messages for r in m.tool_results])
+        sees, stale = self.sees_pictures(), frozenset(self._stale)
+        self._wire.begin()  # each message's items built once (see wire_cache)
         for m in messages:
             if m.role == "user":
-                items += [{"type": "function_call_output", "call_id": r.call_id,
-                           "output": self._output(r, shown)} for r in m.tool_results]
-                if m.text:
-                    items.append({"role": "user", "content": m.text})
-                continue
-            replayed = replay_items(m, self._stale)
-            if replayed is not None:
-                items += replayed  # as the service sent it
-                continue
-            if m.text:  # a reply without a record (another engine's, or a test's)
-                items.append({"role": "assistant", "content": m.text})
-            items += [{"type": "function_call", "call_id": c.id, "name": c.name,
-                       "arguments": arguments_json(c.arguments)} for c in m.tool_calls]
+                key = (sees, m.text, tuple(
+                    (r.call_id, r.content, r.is_error, r.pictures,
+                     tuple((id(r), k) in shown for k in range(len(r.pictures))))
+                    for r in m.tool_results))
+                items += self._wire.get(m, key, lambda: self._user_items(m, shown))
+            else:
+                key = (stale, m.text, m.record,
+                       tuple((c.id, c.name, c.arguments) for c in m.tool_calls))
+                items += self._wire.get(m, key, lambda: self._assistant_items(m))
+        self._wire.end()
         request: dict[str, Any] = {
             "model": self.model, "input": items, "store": False,
             "prompt_cache_key": self.cache_key(system),
@@ -184,6 +186,20 @@ class OpenAIEngine(OpenAICompatibleEngine):
                                  "parameters": t.parameters, "strict": False}
                                 for t in stable_tools(tools)]
         return request
+
+    def _user_items(self, m: Message, shown: set) -> list[dict]:
+        items = [{"type": "function_call_output", "call_id": r.call_id,
+                  "output": self._output(r, shown)} for r in m.tool_results]
+        return items + ([{"role": "user", "content": m.text}] if m.text else [])
+
+    def _assistant_items(self, m: Message) -> list[dict]:
+        replayed = replay_items(m, self._stale)
+        if replayed is not None:
+            return replayed  # as the service sent it
+        # A reply without a record (another engine's, or a test's).
+        items = [{"role": "assistant", "content": m.text}] if m.text else []
+        return items + [{"type": "function_call", "call_id": c.id, "name": c.name,
+                         "arguments": arguments_json(c.arguments)} for c in m.tool_calls]
 
     def _output_cap(self, budget: int | None) -> int | None:
         caps = [int(self.config.options["max_tokens"])] if self.config.options.get("max_tokens") else []
@@ -230,8 +246,11 @@ class OpenAIEngine(OpenAICompatibleEngine):
 
     def _send(self, request: dict, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None) -> ModelTurn:
+        from openai.types.responses import Response, ResponseStreamEvent
+
         return self._run(lambda client: self._read(
-            client.responses.create(**request, stream=True), cancel, on_text, request))
+            post_stream(client, "/responses", request, RESPONSES_ORDER, Response,
+                        ResponseStreamEvent), cancel, on_text, request))
 
     def _read(self, stream: Any, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:

@@ -1,0 +1,185 @@
+"""Harness work per step in the engines, as a round grows: Claude, OpenAI (Responses), Local.
+
+    python bench/engine_steps.py [--runs 5] [--steps 100] [--json FILE]
+
+Each engine drives one round of `--steps` tool steps through its loopback server (the
+vendors' wire formats, tests/engines/fake_servers.py), with the official SDK as shipped:
+every reply is one thinking/reasoning note, a sentence and a tool call; every tool result
+about 1.5 KB of text, as a read_file gives. A step's harness work is the CPU time of the
+harness's thread for the step (reading the reply's stream, building the next request from
+the whole conversation, the SDK sending it), which a loaded machine does not blur; the wall
+time from the server's last byte of a reply to the next request's arrival is shown beside
+it. The figure at step N is the median over steps N-4..N; runs rotate the engines so load hits all
+alike, and each figure is the median over the runs. The ratio step 100 / step 10 is taken
+within each run, so a loaded machine shifts both alike. Target: within 1.3x, under 5 ms.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import arguments, hand_back, item, median  # noqa: E402
+
+AT = (10, 30, 100)
+RATIO_TARGET = 1.3
+TARGET_MS = 5.0
+RESULT = "".join(f"- line {i}: the bakery opens at seven and the ovens need an hour to heat\n"
+                 for i in range(22))  # about 1.5 KB, a read_file's answer
+KEYS = {"ANTHROPIC_API_KEY": "sk-ant-api03-BenchKeyForLoopback0123456789abcdef",
+        "OPENAI_API_KEY": "sk-proj-BenchKeyForLoopback0123456789abcdef"}
+
+
+class Timed:
+    """A loopback server that notes when each request arrived and each reply was sent."""
+
+    def __init__(self) -> None:
+        from tests.engines import fake_servers as fake
+
+        self.fake = fake
+        self.server = fake.FakeServer()
+        self.arrived: list[float] = []
+        self.sent: list[float] = []
+        take, send = self.server._next, self.server._send
+
+        def next_reply(path: str):
+            if path.endswith(("/messages", "/responses", "/chat/completions")):
+                self.arrived.append(time.perf_counter())
+            return take(path)
+
+        def send_reply(handler, reply):
+            # No Nagle: else each small SSE write after the first waits for the client's
+            # delayed ACK (40 ms), a wait of the loopback server's, not of the harness.
+            handler.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            send(handler, reply)
+            if reply.events is not None:
+                self.sent.append(time.perf_counter())
+
+        self.server._next, self.server._send = next_reply, send_reply
+
+    def gaps(self) -> list[float]:
+        """Seconds from reply i sent to request i+1 arrived."""
+        return [b - a for a, b in zip(self.sent, self.arrived[1:])]
+
+
+def _engine(kind: str, timed: Timed):
+    from app.core.engine import EngineConfig
+    from app.engines.anthropic_engine import AnthropicEngine
+    from app.engines.local_engine import LocalEngine
+    from app.engines.openai_engine import OpenAIEngine
+
+    fake, url = timed.fake, timed.server.url
+    if kind == "Claude":
+        return AnthropicEngine(EngineConfig(model="claude-sonnet-5-5", base_url=url))
+    if kind == "OpenAI":
+        return OpenAIEngine(EngineConfig(model="gpt-6.2-sol", base_url=url + "/v1"))
+    timed.server.default("/v1/models", fake.oa_models(["qwen3:8b"]))
+    timed.server.default("/api/show", fake.ollama_show(["completion", "tools"]))
+    timed.server.default("/api/ps", fake.ollama_ps("qwen3:8b", 131072))
+    return LocalEngine(EngineConfig(model="qwen3:8b", base_url=url + "/v1"))
+
+
+def _reply(kind: str, fake, step: int):
+    call, args = f"call_{step:03d}", {"path": f"notes/part-{step}.md"}
+    if kind == "Claude":
+        return "/v1/messages", fake.claude_stream([
+            fake.thinking_block(f"I should read part {step} next."),
+            fake.text_block(f"Reading part {step}."), fake.tool_use(call, "read_file", args)])
+    if kind == "OpenAI":
+        return "/v1/responses", fake.oa_stream([
+            fake.oa_reasoning(f"rs_{step:03d}", [f"Part {step} next."]),
+            fake.oa_message(f"Reading part {step}.", phase="commentary", item_id=f"msg_{step:03d}"),
+            fake.oa_call(call, "read_file", args)])
+    return "/v1/chat/completions", fake.chat_stream(f"Reading part {step}.",
+                                                    [(call, "read_file", args)])
+
+
+def one_round(kind: str, steps: int) -> tuple[list[float], list[float]]:
+    """The gaps and the harness thread's CPU per step (seconds) of one round of `steps`
+    steps of engine `kind`."""
+    from app.core.conversation import Message, ToolResult
+    from app.core.reports import SYSTEM_PROMPT
+    from app.core.tools import TOOL_SPECS
+
+    timed = Timed()
+    try:
+        engine = _engine(kind, timed)
+        for step in range(steps):
+            timed.server.push(*_reply(kind, timed.fake, step))
+        messages = [Message(role="user", text="Task: summarise the notes.\n" + RESULT)]
+        cpu = []
+        for _ in range(steps):
+            began = time.thread_time()
+            turn = engine.turn(SYSTEM_PROMPT, TOOL_SPECS, messages)
+            if not turn.tool_calls:
+                raise SystemExit(f"{kind}: a step came back without its tool call ({turn.text!r})")
+            messages.append(Message(role="assistant", text=turn.text, tool_calls=turn.tool_calls,
+                                    record=turn.record))
+            messages.append(Message(role="user", tool_results=[
+                ToolResult(call_id=c.id, name=c.name, content=RESULT) for c in turn.tool_calls]))
+            cpu.append(time.thread_time() - began)
+        trouble = timed.server.refusals or timed.server.flags
+        if trouble:
+            raise SystemExit(f"the {kind} server refused or flagged a request: {trouble[0]}")
+        return timed.gaps(), cpu
+    finally:
+        timed.server.close()
+
+
+def window(per_step: list[float], step: int) -> float:
+    """Median (ms) over steps step-4..step of figures indexed by step from 1."""
+    return median(per_step[max(0, step - 5):step]) * 1000
+
+
+def main() -> int:
+    parser = arguments(__doc__, runs=5)
+    parser.add_argument("--steps", type=int, default=100)
+    args = parser.parse_args()
+    os.environ.setdefault("HARNESS_DESK_CONFIG_DIR", tempfile.mkdtemp(prefix="hd-bench-config-"))
+    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+    os.environ.update(KEYS)
+    points = [s for s in AT if s <= args.steps]
+    kinds = ["Claude", "OpenAI", "Local"]
+    figures: dict[str, list[tuple[dict[int, float], dict[int, float]]]] = {k: [] for k in kinds}
+    loads = [os.getloadavg()[0]]
+    for run in range(args.runs):
+        for kind in kinds[run % 3:] + kinds[:run % 3]:  # rotated
+            gaps, cpu = one_round(kind, args.steps)
+            gaps = [0.0] + gaps  # gaps[k]: before the request of step k+1 (from 1)
+            figures[kind].append(({s: window(cpu, s) for s in points},
+                                  {s: window(gaps, s) for s in points}))
+        loads.append(os.getloadavg()[0])
+    print(f"load average {min(loads):.2f}-{max(loads):.2f} during the runs, {os.cpu_count()} "
+          f"processors, {args.runs} runs of {args.steps} steps; CPU of the harness thread per "
+          "step, and wall time from a reply's last byte to the next request")
+    items = []
+    first, last = points[0], points[-1]
+    for kind in kinds:
+        runs = figures[kind]
+        cpu = {s: median([r[0][s] for r in runs]) for s in points}
+        gap = {s: median([r[1][s] for r in runs]) for s in points}
+        ratio = median([r[0][last] / r[0][first] for r in runs])
+        gap_ratio = median([r[1][last] / r[1][first] for r in runs])
+        print(f"  {kind:7} CPU " + "".join(f"  step {s}: {cpu[s]:6.2f} ms" for s in points)
+              + f"   step {last} / step {first}: {ratio:.2f}x (target <= {RATIO_TARGET}x)")
+        print(f"  {'':7} wall" + "".join(f" step {s}: {gap[s]:6.2f} ms " for s in points)
+              + f"   step {last} / step {first}: {gap_ratio:.2f}x")
+        key = kind.lower()
+        items += [item(f"engine_step_{key}_{s}", f"{kind}: harness CPU per step at step {s}",
+                       f"<= {TARGET_MS:g} ms", cpu[s], "ms", cpu[s] <= TARGET_MS,
+                       wall_ms=gap[s]) for s in points]
+        items.append(item(f"engine_step_{key}_ratio", f"{kind}: step {last} / step {first}",
+                          f"<= {RATIO_TARGET}x", ratio, "x", ratio <= RATIO_TARGET,
+                          wall_ratio=gap_ratio, load=loads))
+    return hand_back(args.json, items)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
