@@ -26,12 +26,6 @@ OPENAI_KEY = f"sk-proj-E2E-{uuid.uuid4().hex}"
 BOARD = "# Tidy\n\n- [ ] Tidy my notes\n  - Done when: notes.md is tidy\n"
 
 
-@pytest.fixture
-def server():
-    s = FakeServer()
-    yield s
-    s.close()
-
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:

@@ -13,12 +13,6 @@ from tests.lesson_runs import BOARD, KEY, MESSAGES, refused_then_done, words, wo
 from .conftest import DONE, USAGE, Cli, assert_plain_error
 
 
-@pytest.fixture
-def server():
-    s = FakeServer()
-    yield s
-    s.close()
-
 
 def claude_cli_run(cli: Cli, ws: Path, server: FakeServer, replies) -> None:
     server.queues.pop(MESSAGES, None)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.core.board import Board
-from tests.engines.fake_servers import (FakeServer, claude_error, claude_stream, claude_usage,
+from tests.engines.fake_servers import (claude_error, claude_stream, claude_usage,
                                         oa_call, oa_stream, tool_use)
 
 from .conftest import DONE, FAILED, USAGE, Cli, assert_plain_error, snapshot
@@ -20,12 +20,6 @@ TASKS = [{"text": "Write the guest list", "done_when": ["guests.md lists each gu
          {"text": "Indoor or outdoor?", "done_when": [], "human": True,
           "options": ["Indoor", "Outdoor"]}]
 
-
-@pytest.fixture
-def server():
-    s = FakeServer()
-    yield s
-    s.close()
 
 
 @pytest.fixture

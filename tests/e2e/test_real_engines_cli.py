@@ -34,12 +34,6 @@ USAGE = claude_usage(input_tokens=1000, output_tokens=100, cache_read=2000, cach
 TURN_COST = (1000 * 2.0 + 100 * 10.0 + 2000 * 0.1) / 1_000_000
 
 
-@pytest.fixture
-def server():
-    s = FakeServer()
-    yield s
-    s.close()
-
 
 @pytest.fixture
 def board_ws(tmp_path: Path) -> Path:

@@ -6,7 +6,6 @@ import keyring
 import pytest
 
 from app.engines import keys
-from tests.engines.fake_servers import FakeServer
 from tests.memory_keyring import MemoryKeyring
 
 CLAUDE_KEY = "sk-ant-api03-TestKeyForFakeServer0123456789abcdef"
@@ -40,9 +39,3 @@ def memory_keychain(request):
     keyring.set_keyring(previous)
     keys._stuck = None
 
-
-@pytest.fixture
-def server():
-    s = FakeServer()
-    yield s
-    s.close()

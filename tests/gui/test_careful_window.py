@@ -15,7 +15,7 @@ from app.core.board import Board
 from app.core.policies.approver import ApprovalRequest
 from app.gui.careful.approval_dialog import ApprovalDialog
 from tests.gui.test_chinese import chinese  # noqa: F401  (the fixture)
-from tests.engines.fake_servers import FakeServer, claude_stream, claude_usage, tool_use
+from tests.engines.fake_servers import claude_stream, claude_usage, tool_use
 
 from .helpers import open_in
 
@@ -137,12 +137,6 @@ def test_a_damaged_document_says_so_and_gives_the_sizes(qtbot):
 
 
 # -- a careful run in the window, through the Claude loopback server ---------------------------
-
-@pytest.fixture
-def server():
-    s = FakeServer()
-    yield s
-    s.close()
 
 
 @pytest.fixture

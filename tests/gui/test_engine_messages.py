@@ -10,7 +10,7 @@ import pytest
 from app.core.settings import EngineSettings, Settings
 from app.gui.main_window import MainWindow
 from app.gui.settings import language
-from tests.engines.fake_servers import (FakeServer, claude_error, claude_stream, claude_usage,
+from tests.engines.fake_servers import (claude_error, claude_stream, claude_usage,
                                         free_port, tool_use)
 from tests.gui.helpers import demo_copy, open_in, run_until_end
 from tests.gui.test_chinese import english_words
@@ -26,12 +26,6 @@ def lang(request, qapp):
     yield request.param
     language.install(qapp, "en")
 
-
-@pytest.fixture
-def server():
-    s = FakeServer()
-    yield s
-    s.close()
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from app.core.settings import EngineSettings, Settings, load_settings
 from app.engines import keys
 from app.gui.engines.engine_settings import EngineSettingsDialog
 from app.gui.main_window import MainWindow
-from tests.engines.fake_servers import FakeServer, claude_error, claude_models, free_port
+from tests.engines.fake_servers import claude_error, claude_models, free_port
 from tests.gui.helpers import demo_copy, open_in
 from tests.memory_keyring import MemoryKeyring
 
@@ -34,12 +34,6 @@ def keychain(monkeypatch, tmp_path):
     yield backend
     keyring.set_keyring(previous)
 
-
-@pytest.fixture
-def server():
-    s = FakeServer()
-    yield s
-    s.close()
 
 
 def claude_at(url: str, model: str = "claude-sonnet-5-5") -> Settings:
