@@ -2,55 +2,28 @@
 
 from __future__ import annotations
 
-import io
 import os
 import re
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
-from app.core.documents import (DocumentError, edit_document, is_document, kind_of,
-                                matching_lines, render_document, set_cells, write_document)
-from app.core.endings import Asked, Completed, GaveUp, RoundEnding
-from app.core.files import bounded_lines
-from app.core.pictures import Picture, PictureError, is_picture, read_picture
+from app.core.documents import (DocumentError, edit_document, is_document, kind_of, set_cells,
+                                write_document)
+from app.core.endings import Asked, Completed, GaveUp
 from app.core.policies.gate import ChangeNotAllowed, ChangeWaits
-from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
-from app.core.tool_specs import (BINARY_SNIFF, MAX_EDIT_BYTES, MAX_LIST_ENTRIES,
-                                 MAX_MATCH_CHARS, MAX_READ_CHARS, MAX_READ_LINES,
-                                 MAX_SEARCH_FILE_BYTES, MAX_SEARCH_FILES, MAX_SEARCH_MATCHES,
-                                 MAX_SEARCH_SECONDS, MAX_TEXT_ARG, MAX_WRITE_BYTES, TOOL_SPECS,
-                                 FILE_CHANGES)
+from app.core.sandbox import PathRefused, Sandbox
+from app.core.tool_outcome import Fail as _Fail
+from app.core.tool_outcome import Refuse as _Refuse
+from app.core.tool_outcome import ToolOutcome  # noqa: F401  (callers import it from here)
+from app.core.tool_reads import ReadingTools, _binary_message, _is_binary
+from app.core.tool_specs import (FILE_CHANGES, MAX_EDIT_BYTES, MAX_TEXT_ARG,
+                                 MAX_WRITE_BYTES, TOOL_SPECS)
 from app.core.undo import RoundChanges, write_user_file
 
 if TYPE_CHECKING:
     from app.core.policies.gate import ChangeGate
-
-
-@dataclass
-class ToolOutcome:
-    content: str
-    is_error: bool = False
-    refused: bool = False
-    changed: list[str] = field(default_factory=list)
-    pictures: list[Picture] = field(default_factory=list)  # read_file on a picture
-    ending: RoundEnding | None = None  # set by complete_task, ask_human and give_up
-
-    @property
-    def ends_round(self) -> str | None:
-        """The round's result_state when this call ended the round, else None."""
-        return self.ending.result if self.ending else None
-
-
-class _Refuse(Exception):
-    """Raised inside a tool: the call was not carried out because of the rules or its arguments."""
-
-
-class _Fail(Exception):
-    """Raised inside a tool: the call was allowed but could not be done (missing file, ...)."""
 
 
 _SPEC_BY_NAME = {s.name: s for s in TOOL_SPECS}
@@ -62,18 +35,15 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _is_binary(head: bytes) -> bool:
-    return b"\x00" in head[:BINARY_SNIFF]
-
-
 def looks_like_path(item: str) -> bool:
     """Evidence that names a file: no spaces, and a '/' or a file extension; URLs are facts."""
     return (bool(item) and not any(c.isspace() for c in item) and "://" not in item
             and ("/" in item or "\\" in item or bool(_EXT.search(item))))
 
 
-class ToolBox:
-    """Runs the agent's tool calls for one round. Never raises for anything the model sends."""
+class ToolBox(ReadingTools):
+    """Runs the agent's tool calls for one round. Never raises for anything the model sends.
+    The reading tools are in tool_reads.py; the changing and ending tools are here."""
 
     def __init__(self, root: Path, board_path: Path, task_text: str, changes: RoundChanges,
                  gate: "ChangeGate | None" = None):
@@ -114,191 +84,6 @@ class ToolBox:
         except Exception as exc:  # a bug here must cost one tool call, not the whole round
             return ToolOutcome(f"{name} failed unexpectedly ({type(exc).__name__}); nothing more "
                                "was done.", is_error=True)
-
-    # -- reading -------------------------------------------------------------------------
-    def _list_files(self, path: str = ".") -> ToolOutcome:
-        folder = self.sandbox.resolve_read(path or ".")  # "" from a model means the workspace
-        rel = self.sandbox.rel(folder)
-        if not folder.exists():
-            raise _Fail(f"There is no folder '{rel}'. Use list_files with path '.' to see the "
-                        "workspace.")
-        if not folder.is_dir():
-            raise _Fail(f"'{rel}' is a file, not a folder; use read_file to read it.")
-        with os.scandir(folder) as it:
-            entries = sorted(it, key=lambda e: (e.name.lower(), e.name))
-        lines = []
-        for entry in entries:
-            child = entry.name if rel == "." else f"{rel}/{entry.name}"
-            if self.sandbox.is_hidden(child):
-                continue
-            try:
-                if not self.sandbox.plain_entry(entry):
-                    self.sandbox.resolve_read(child)  # a link leading outside: shown, not followed
-            except PathRefused:
-                lines.append(f"{entry.name}  (not usable: a link outside or to nothing, or a "
-                             "reserved name)")
-                continue
-            if entry.is_dir():
-                lines.append(entry.name + "/")
-            else:
-                lines.append(f"{entry.name}  ({entry.stat().st_size:,} bytes)")
-        if not lines:
-            return ToolOutcome(f"Folder '{rel}' is empty.")
-        shown = [f"Folder '{rel}': {len(lines)} {'entry' if len(lines) == 1 else 'entries'}."] + lines[:MAX_LIST_ENTRIES]
-        if len(lines) > MAX_LIST_ENTRIES:
-            shown.append(f"... {len(lines) - MAX_LIST_ENTRIES} more")
-        return ToolOutcome("\n".join(shown))
-
-    def _text_file(self, path: str) -> tuple[Path, str]:
-        target = self.sandbox.resolve_read(path)
-        rel = self.sandbox.rel(target)
-        if not target.exists():
-            raise _Fail(f"There is no file '{rel}'. Use list_files or search_files to find it.")
-        if target.is_dir():
-            raise _Fail(f"'{rel}' is a folder; use list_files to see what is in it.")
-        return target, rel
-
-    def _read_file(self, path: str, offset: int = 1, limit: int = MAX_READ_LINES) -> ToolOutcome:
-        target, rel = self._text_file(path)
-        if offset < 1 or limit < 1:
-            raise _Refuse("offset and limit must be 1 or more (offset is a 1-based line number).")
-        limit = min(limit, MAX_READ_LINES)
-        if is_picture(rel):
-            return _picture_outcome(target, rel)
-        out: list[str] = []
-        chars, total, more, cut = 0, 0, False, ""
-        document = is_document(target)
-        shown = f"'{rel}' ({kind_of(target)} shown as Markdown)" if document else f"'{rel}'"
-        with (io.BytesIO(self._rendering(target).encode("utf-8")) if document
-              else open(target, "rb")) as fh:
-            if not document and _is_binary(fh.read(BINARY_SNIFF)):
-                raise _Fail(_binary_message(rel))
-            fh.seek(0)
-            # Lines are read with a bound (4 bytes per character shown, at most), so a file
-            # that is one endless line is never held in memory.
-            for n, (raw, long) in enumerate(bounded_lines(fh, MAX_READ_CHARS * 4 + 2), 1):
-                total = n
-                if n < offset:
-                    continue
-                if len(out) >= limit or chars >= MAX_READ_CHARS:
-                    more = True
-                    break
-                try:
-                    line = raw.decode("utf-8").rstrip("\r\n")
-                except UnicodeDecodeError as exc:
-                    if not (long and exc.start >= len(raw) - 3):
-                        raise _Fail(_binary_message(rel)) from None
-                    line = raw[:exc.start].decode("utf-8")  # cut inside a character
-                if n == 1:
-                    line = line.lstrip("\ufeff")  # the byte-order mark is not text to edit
-                if long or chars + len(line) > MAX_READ_CHARS:
-                    if out:
-                        more = True
-                        break
-                    cut = (f" Line {n} is longer than {MAX_READ_CHARS:,} characters; only its "
-                           "start is shown.")
-                    line = line[:MAX_READ_CHARS]
-                out.append(f"{n}\t{line}")
-                chars += len(line) + 1
-        if total == 0:
-            return ToolOutcome(f"'{rel}' is empty (0 bytes).")
-        if not out:
-            raise _Fail(f"'{rel}' has {total} lines; offset {offset} is past the end.")
-        last = offset + len(out) - 1
-        note = (f"[Lines {offset}-{last} of {shown}. The file continues: call read_file with "
-                f"offset={last + 1} to read more.]" if more
-                else f"[Lines {offset}-{last} of {shown} ({last} lines in all).]")
-        return ToolOutcome("\n".join(out) + "\n" + note + cut)
-
-    def _rendering(self, target: Path) -> str:
-        """A document's Markdown, kept while the file is unchanged, so paging through it
-        with offset does not parse it again."""
-        try:
-            st = target.stat()
-            key = (str(target), st.st_size, st.st_mtime_ns)
-            if self._rendered[0] != key:
-                self._rendered = (key, render_document(target))
-            return self._rendered[1]
-        except DocumentError as exc:
-            raise _Fail(exc.message) from None
-
-    def _search_files(self, query: str, path: str | None = None) -> ToolOutcome:
-        if not query.strip():
-            raise _Refuse("query must not be empty; give the text to look for.")
-        start = self.sandbox.resolve_read(path or ".")
-        if not start.exists():
-            raise _Fail(f"There is no file or folder '{self.sandbox.rel(start)}' to search.")
-        needle = query.casefold()
-        hits: list[str] = []
-        scanned = 0
-        deadline = time.monotonic() + MAX_SEARCH_SECONDS
-        for rel in self._walk(start):
-            scanned += 1
-            if scanned > MAX_SEARCH_FILES:
-                hits.append(f"... stopped after {MAX_SEARCH_FILES:,} files; give a path to "
-                            "search a smaller folder.")
-                break
-            if is_document(rel) and time.monotonic() > deadline:
-                hits.append(f"... stopped after {MAX_SEARCH_SECONDS} seconds of reading "
-                            "documents; give a path to search a smaller folder.")
-                break
-            for n, line, section in _lines_with(self.sandbox.root / rel, needle):
-                if len(hits) == MAX_SEARCH_MATCHES:
-                    hits.append(f"... more matches not shown (limit {MAX_SEARCH_MATCHES}); "
-                                "use a longer query or a path to narrow the search.")
-                    return ToolOutcome("\n".join(hits))
-                text = line.strip()
-                if len(text) > MAX_MATCH_CHARS:
-                    text = text[:MAX_MATCH_CHARS] + "..."
-                hits.append(f"{rel}:{n}{f' ({section})' if section else ''}: {text}")
-        if not hits:
-            return ToolOutcome(f"No lines contain {query[:200]!r}.")
-        return ToolOutcome("\n".join(hits))
-
-    def _walk(self, start: Path):
-        """Workspace-relative paths of searchable files under `start`, in a stable order."""
-        if start.is_file():
-            yield self.sandbox.rel(start)
-            return
-        # Depth first with a stack of our own, not os.walk, which recurses and fails on
-        # folders nested deeper than Python's recursion limit. Folder links are not followed;
-        # folders whose paths grow past what the sandbox accepts are not entered. A folder
-        # reached from `start` through plain entries only is real, so its plain files need no
-        # resolving (Sandbox.plain_entry); anything else is resolved, file by file.
-        stack = [(self.sandbox.rel(start), True)]
-        while stack:
-            base, real_folder = stack.pop()
-            prefix = "" if base == "." else base + "/"
-            try:
-                with os.scandir(self.sandbox.root / base) as it:
-                    entries = sorted(it, key=lambda e: e.name)
-            except OSError:
-                continue  # unreadable or gone since it was listed
-            folders = []
-            for entry in entries:
-                rel = prefix + entry.name
-                if self.sandbox.is_hidden(rel):
-                    continue
-                plain = real_folder and self.sandbox.plain_entry(entry)
-                if entry.is_dir(follow_symlinks=False):
-                    if len(rel) < MAX_PATH_CHARS:
-                        folders.append((rel, plain))
-                    continue
-                if plain:
-                    try:
-                        small = entry.stat(follow_symlinks=False).st_size <= MAX_SEARCH_FILE_BYTES
-                    except OSError:
-                        continue  # gone since it was listed
-                    if small:
-                        yield rel
-                    continue
-                try:
-                    real = self.sandbox.resolve_read(rel)
-                except PathRefused:
-                    continue  # a link leading outside, or a name the sandbox refuses
-                if real.is_file() and real.stat().st_size <= MAX_SEARCH_FILE_BYTES:
-                    yield self.sandbox.rel(real)
-            stack.extend(reversed(folders))
 
     # -- changing files ------------------------------------------------------------------
     def _prepare_write(self, path: str) -> str:
@@ -492,41 +277,6 @@ def _encode(text: str) -> bytes:
             return text.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:
             return text.encode("utf-8", "replace")
-
-
-def _picture_outcome(target: Path, rel: str) -> ToolOutcome:
-    try:
-        picture = read_picture(target, rel)
-    except PictureError as exc:
-        raise _Fail(str(exc)) from None
-    return ToolOutcome(picture.seen_sentence(), pictures=[picture])
-
-
-def _binary_message(rel: str) -> str:
-    return (f"'{rel}' is not a text file (it looks binary), so it cannot be read or edited as "
-            "text. Work with text files such as .md, .txt, .html or .csv.")
-
-
-def _lines_with(path: Path, needle: str):
-    """(line number, text, section) of each line of a UTF-8 text file, or of a document's
-    rendering, that holds `needle` (casefolded); nothing for binary or unreadable files."""
-    if is_document(path):
-        yield from matching_lines(path, needle)
-        return
-    try:
-        raw = path.read_bytes()
-        if _is_binary(raw):
-            return
-        text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return
-    # Case folding maps each character on its own, so a line holds the needle only if the
-    # whole text does: most files are ruled out in one pass, without a fold per line.
-    if needle not in text.casefold():
-        return
-    for n, line in enumerate(text.splitlines(), 1):
-        if needle in line.casefold():
-            yield n, line, ""
 
 
 def _check_args(spec: ToolSpec, arguments: Any) -> dict[str, Any]:

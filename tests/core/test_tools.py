@@ -11,8 +11,9 @@ import pytest
 
 from app.core.board import Board
 from app.core.endings import Asked, Completed, GaveUp
-from app.core.tools import (MAX_LIST_ENTRIES, MAX_READ_CHARS, MAX_READ_LINES,
-                            MAX_SEARCH_MATCHES, TOOL_SPECS, ToolBox, looks_like_path)
+from app.core.tool_specs import (MAX_LIST_ENTRIES, MAX_READ_CHARS, MAX_READ_LINES,
+                                 MAX_SEARCH_MATCHES, TOOL_SPECS)
+from app.core.tools import ToolBox, looks_like_path
 from app.core.undo import BlobStore, RoundChanges, undo_manifest
 
 TASK = "Compare the three strongest positioning options"

@@ -17,7 +17,7 @@ from tests.engines.fake_servers import (FakeServer, Reply, claude_error, claude_
 
 from .conftest import DONE, FAILED, Cli, assert_plain_error, run_dirs, status_file
 from .test_real_engines_cli import (BOARD, KEY, MESSAGES, OPENAI_KEY, _fast_retries, board_ws,  # noqa: F401
-                                    env_for, run, server)
+                                    env_for, run)
 
 USAGE = claude_usage(input_tokens=1000, output_tokens=100, cache_read=2000)
 RESPONSES = "/v1/responses"
