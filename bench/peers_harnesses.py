@@ -96,6 +96,13 @@ def ensure_peer(name: str, log=print) -> tuple[Path, str]:
     return venv, version
 
 
+def package_version(venv: Path, package: str) -> str:
+    """The version of `package` installed in `venv` (from its dist-info folder), or "?"."""
+    for info in venv.glob(f"lib/python*/site-packages/{package}-*.dist-info"):
+        return info.name[len(package) + 1:-len(".dist-info")]
+    return "?"
+
+
 @dataclass
 class Launch:
     argv: list[str]
