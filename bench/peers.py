@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -137,6 +138,7 @@ def main() -> int:
         if args.readme:
             put_in_readme(Path(__file__).resolve().parent.parent / "README.md", text)
         return 0
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # clean up as Ctrl+C does
     runs = 2 if args.quick and args.runs == 5 else args.runs
     chosen = [h for h in HARNESSES if h.key == "hd" or not args.only or h.key in args.only]
     versions = {}

@@ -158,6 +158,10 @@ def run(spec: Launch, log_path: Path) -> Ran:
         timer.start()
         try:
             _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:  # stopped (Ctrl+C, SIGTERM): no harness left running
+            proc.kill()
+            proc.wait()
+            raise
         finally:
             timer.cancel()
         ended = time.perf_counter()

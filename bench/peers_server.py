@@ -128,7 +128,7 @@ class Session:
     tag: str
     salt: str
     arrived: list[float] = field(default_factory=list)  # each chat request fully read
-    sent: list[float] = field(default_factory=list)     # each reply's one write returned
+    sent: list[float | None] = field(default_factory=list)  # each reply's one write began
     sizes: list[int] = field(default_factory=list)      # each chat request's body, bytes
     first_any: float | None = None                      # the first request of any kind
     trouble: list[str] = field(default_factory=list)
@@ -136,7 +136,7 @@ class Session:
 
     def gaps(self) -> list[float]:
         """Seconds from reply k's last byte to request k+1, for k = 1..steps."""
-        return [b - a for a, b in zip(self.sent, self.arrived[1:])]
+        return [b - a for a, b in zip(self.sent, self.arrived[1:]) if a is not None]
 
 
 def check(session: Session, body: dict, k: int) -> str | None:
@@ -232,12 +232,11 @@ class PeerServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 now = time.perf_counter()
-                reply = owner.answer(self.command, self.path.split("?", 1)[0], raw, now)
+                reply, session, index = owner.answer(self.command, self.path.split("?", 1)[0],
+                                                     raw, now)
+                if index is not None:  # the whole reply goes to the kernel in the next call
+                    session.sent[index] = time.perf_counter()
                 self.wfile.write(reply)  # one write: headers and the whole body
-                with owner.lock:
-                    if owner.session is not None and self.path.endswith("/chat/completions"):
-                        if len(owner.session.sent) < len(owner.session.arrived):
-                            owner.session.sent.append(time.perf_counter())
 
             do_GET = do_POST = _handle
 
@@ -263,46 +262,50 @@ class PeerServer:
             session, self.session = self.session, None
         return session
 
-    def answer(self, method: str, path: str, raw: bytes, now: float) -> bytes:
-        """The bytes that answer one request (and the session's record of it)."""
+    def answer(self, method: str, path: str, raw: bytes, now: float
+               ) -> tuple[bytes, Session | None, int | None]:
+        """The bytes that answer one request, and the session and index under which the
+        time its write ends is to be noted (for a model request)."""
         with self.lock:
             s = self.session
             if s is None or not path.startswith(f"/{s.mode}/"):
-                return _error(409, f"no run of this harness is going ({path})")
+                return _error(409, f"no run of this harness is going ({path})"), None, None
             if s.first_any is None:
                 s.first_any = now
             rest = path[len(s.mode) + 1:]
             if rest == "/v1/models":
                 return response(200, json.dumps({"object": "list", "data": [
                     {"id": MODEL, "object": "model", "created": 1764460800,
-                     "owned_by": "bench"}]}).encode())
+                     "owned_by": "bench"}]}).encode()), None, None
             if rest == "/props":  # what llama.cpp's llama-server says of its model
                 from tests.engines.fake_servers import llama_props
 
-                return response(200, json.dumps(llama_props(True, 262144, MODEL).body).encode())
+                return response(200, json.dumps(llama_props(True, 262144, MODEL).body).encode()), \
+                    None, None
             if rest != "/v1/chat/completions" or method != "POST":
-                return _error(404, f"unknown endpoint {method} {rest}")
+                return _error(404, f"unknown endpoint {method} {rest}"), None, None
             if s.finished:
                 s.trouble.append("a request came after the harness was told to finish")
-                return _error(400, "the run is over")
+                return _error(400, "the run is over"), None, None
             s.arrived.append(now)
+            s.sent.append(None)
             s.sizes.append(len(raw))
             k = len(s.arrived)
             try:
                 body = json.loads(raw)
             except ValueError:
                 s.trouble.append(f"step {k}: the request is not JSON")
-                return _error(400, "We could not parse the JSON body of your request.")
+                return _error(400, "We could not parse the JSON body of your request."), s, k - 1
             refused = check(s, body, k)
             if refused is not None:
                 s.trouble.append(f"step {k}: {refused}")
                 s.finished = True
-                return _error(400, refused)
+                return _error(400, refused), s, k - 1
             text, calls = turn(s.mode, s.tag, k, s.steps)
             s.finished = k > s.steps
         if body.get("stream"):
-            return response(200, chat_sse(text, calls), "text/event-stream", chunked=True)
-        return response(200, json.dumps(chat_json(text, calls)).encode())
+            return response(200, chat_sse(text, calls), "text/event-stream", chunked=True), s, k - 1
+        return response(200, json.dumps(chat_json(text, calls)).encode()), s, k - 1
 
     def close(self) -> None:
         self.httpd.shutdown()
