@@ -113,7 +113,7 @@ def one_run(server: PeerServer, h: Harness, ws: Path, files: int, steps: int, re
             "gap_at_ms": {k: window(gaps, k) for k in AT[1:] if k <= steps},
             "cpu_s": round(ran.cpu_s, 3), "peak_mb": round(ran.peak_mb, 1),
             "bytes_at": {k: session.sizes[k - 1] for k in AT if k <= len(session.sizes)},
-            "wall_s": round(ran.ended - ran.spawned, 3)}
+            "wall_s": round(ran.ended - ran.spawned, 3), "connections": len(session.ports)}
 
 
 def main() -> int:

@@ -131,6 +131,7 @@ class Session:
     sent: list[float | None] = field(default_factory=list)  # each reply's one write began
     sizes: list[int] = field(default_factory=list)      # each chat request's body, bytes
     first_any: float | None = None                      # the first request of any kind
+    ports: set[int] = field(default_factory=set)        # the client's ports: its connections
     trouble: list[str] = field(default_factory=list)
     finished: bool = False                              # the finish was sent
 
@@ -234,6 +235,8 @@ class PeerServer:
                 now = time.perf_counter()
                 reply, session, index = owner.answer(self.command, self.path.split("?", 1)[0],
                                                      raw, now)
+                if session is not None:
+                    session.ports.add(self.client_address[1])
                 if index is not None:  # the whole reply goes to the kernel in the next call
                     session.sent[index] = time.perf_counter()
                 self.wfile.write(reply)  # one write: headers and the whole body
