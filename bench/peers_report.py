@@ -134,7 +134,12 @@ def put_in_readme(readme: Path, text: str) -> None:
                  "workload) runs Harness Desk, through its command line with the Local engine, "
                  "beside mini-swe-agent and smolagents against one loopback Chat Completions "
                  "server that answers at once: each step writes a 1 KB note or reads a 1 KB "
-                 "file, then each harness finishes its own way (`bench/peers.py` says how).")
+                 "file, then each harness finishes its own way (`bench/peers.py` says how). "
+                 "The peers are installed on first use into their own virtual environments "
+                 "under ~/.cache/harness-desk/peers/, never into the project. "
+                 "With `--json FILE` every run's figures are kept (this table's are in "
+                 "bench/peers_results.json); `python -m bench.peers_profile` runs Harness "
+                 "Desk's side once under cProfile.")
         page = (head + "\n## Performance\n" + body.rstrip("\n") + f"\n\n{HEADING}\n\n"
                 + textwrap.fill(intro, 92, break_on_hyphens=False) + f"\n\n{block}\n" + tail)
     readme.write_text(page, encoding="utf-8")
