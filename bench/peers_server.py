@@ -132,6 +132,7 @@ class Session:
     sizes: list[int] = field(default_factory=list)      # each chat request's body, bytes
     first_any: float | None = None                      # the first request of any kind
     ports: set[int] = field(default_factory=set)        # the client's ports: its connections
+    probes: int = 0                                     # the Local engine's probes, answered
     trouble: list[str] = field(default_factory=list)
     finished: bool = False                              # the finish was sent
 
@@ -290,13 +291,20 @@ class PeerServer:
             if s.finished:
                 s.trouble.append("a request came after the harness was told to finish")
                 return _error(400, "the run is over"), None, None
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = None
+            tools = [t.get("function", {}).get("name") for t in (body or {}).get("tools") or []]
+            if s.mode == "hd" and tools == ["ping"]:  # the Local engine's probe for tool use
+                s.probes += 1
+                return response(200, json.dumps(chat_json("", [("call_ping", "ping", {})])
+                                                ).encode()), None, None
             s.arrived.append(now)
             s.sent.append(None)
             s.sizes.append(len(raw))
             k = len(s.arrived)
-            try:
-                body = json.loads(raw)
-            except ValueError:
+            if body is None:
                 s.trouble.append(f"step {k}: the request is not JSON")
                 return _error(400, "We could not parse the JSON body of your request."), s, k - 1
             refused = check(s, body, k)

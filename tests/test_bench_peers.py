@@ -153,6 +153,14 @@ def test_the_server_refuses_what_the_service_would(server, tmp_path):
     status, reply = post(server, "hd", {"model": "m", "messages": first})
     assert status == 409  # another harness's prefix while this one runs
 
+    session = Session("hd", 4, "h", "salt")  # the Local engine's probe is not a step
+    server.begin(session)
+    status, reply = post(server, "hd", {"model": "m", "messages": first, "tools": [
+        {"type": "function", "function": {"name": "ping"}}], "tool_choice": "required"})
+    assert status == 200 and reply["choices"][0]["message"]["tool_calls"][0]["function"][
+        "name"] == "ping"
+    assert session.probes == 1 and session.arrived == [] and not session.trouble
+
 
 def test_harness_desk_runs_three_real_steps_through_its_command_line(server, tmp_path):
     from bench.step_overhead import make_workspace
