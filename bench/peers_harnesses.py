@@ -55,19 +55,22 @@ def installed_version(venv: Path, name: str) -> str | None:
     return marker.read_text().strip() if marker.exists() else None
 
 
+def nearest(versions: list[str], wanted: str) -> str | None:
+    """Of `versions`, the one nearest to `wanted`: the same major first, then minor, patch."""
+    def key(v: str) -> list[int]:
+        return ([int(p) if p.isdigit() else 0 for p in v.split(".")] + [0, 0, 0])[:3]
+
+    if not versions:
+        return None
+    return min(versions, key=lambda v: ([abs(a - b) for a, b in zip(key(v), key(wanted))],
+                                        [-p for p in key(v)]))
+
+
 def _nearest(pip: Path, name: str, wanted: str) -> str | None:
     """The version PyPI has that is nearest to `wanted` (for when it lacks that one)."""
     done = subprocess.run([str(pip), "index", "versions", name], capture_output=True, text=True)
     line = next((l for l in done.stdout.splitlines() if "Available versions:" in l), "")
-    versions = [v.strip() for v in line.split(":", 1)[-1].split(",") if v.strip()]
-
-    def key(v: str) -> tuple[int, ...]:
-        return tuple(int(p) if p.isdigit() else 0 for p in v.split("."))
-
-    if not versions:
-        return None
-    return min(versions, key=lambda v: [abs(a - b) for a, b in zip(key(v) + (0,) * 3,
-                                                                  key(wanted) + (0,) * 3)])
+    return nearest([v.strip() for v in line.split(":", 1)[-1].split(",") if v.strip()], wanted)
 
 
 def ensure_peer(name: str, log=print) -> tuple[Path, str]:

@@ -206,6 +206,14 @@ def test_harness_desk_runs_three_real_steps_through_its_command_line(server, tmp
     assert "new table" in again and smol not in again and again.count(peers_report.HEADING) == 1
 
 
+def test_a_missing_peer_version_is_replaced_by_the_nearest():
+    from bench.peers_harnesses import nearest
+
+    assert nearest(["2.5.0", "2.4.5", "2.4.7", "3.0.0", "1.9.9"], "2.4.6") == "2.4.7"
+    assert nearest(["1.27.0", "1.25.2", "2.0.0"], "1.26.0") == "1.27.0"
+    assert nearest([], "1.0") is None
+
+
 def test_the_benchmark_explains_itself():
     done = subprocess.run([sys.executable, "-m", "bench.peers", "--help"], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
