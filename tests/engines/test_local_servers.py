@@ -76,11 +76,13 @@ def test_llama_cpp_with_tools_is_ready_and_each_step_is_forced_to_call_a_capped_
 
 def test_llama_cpp_with_tools_but_a_model_that_writes_words_is_not_ready(server):
     """SmolLM2-135M on a template that supports tools: the server says yes, the model cannot."""
-    engine = llama(server, supports_tools=True, n_ctx=8192, calls=False, model="tiny-135m")
+    engine = llama(server, supports_tools=True, n_ctx=8192, calls=False,
+                   model="/models/tiny-135m.Q4_0.gguf")  # llama-server names it by its path
     state = engine.availability()
     assert not state.ready
+    assert state.facts["model"] == "tiny-135m.Q4_0.gguf"  # the window's words name it so too
     assert state.message == (
-        "The model 'tiny-135m' did not call a tool when asked to: its chat template supports "
+        "The model 'tiny-135m.Q4_0.gguf' did not call a tool when asked to: its chat template supports "
         "tools, but the model wrote words instead, so it is probably too small for this work. "
         "Start llama-server with a larger model that can use tools (for example "
         "Qwen2.5-7B-Instruct or Llama-3.1-8B-Instruct).")
