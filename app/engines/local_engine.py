@@ -32,7 +32,13 @@ LOCAL_MAX_OUTPUT_TOKENS = 4096  # each step's output cap (the person's max_token
 MIN_REPLY_TOKENS = 512  # a context with less room than this for the reply is too small
 CHARS_PER_TOKEN_LOCAL = 3.5  # JSON and prose as small models' tokenizers count it (measured)
 PROBE_TIMEOUT_S = AVAILABILITY_TIMEOUT_S - 1.0
+# A llama.cpp server has its model loaded once /props answers, so the probe is only prompt
+# and a few tokens: seconds, even for a CPU-only model. Given longer (within the readiness
+# check's 8 seconds), its verdict is read before the run, not after a round of wasted steps;
+# a probe cut short still records its verdict for the next check.
+LLAMA_PROBE_TIMEOUT_S = 6.0
 _PROBED: dict[tuple[str, str], bool | None] = {}  # (base URL, model) -> what the probe found
+_THOUGHT = re.compile(r"<think>.*?(</think>|$)", re.S)  # a thinking model's inline thought
 _DATA_URL = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
 
 
@@ -44,16 +50,19 @@ class LocalEngine(OpenAICompatibleEngine):
     llama.cpp's /props, Ollama's /api/show and /api/ps, LM Studio's /api/v1 or /api/v0
     models): whether it can call tools, and its context size. Where the server does not say
     whether it can call tools, probe_tools() asks the model once for a tiny forced tool
-    call (the answer is kept for the process). availability() says "Not ready" with the
-    remedy for a model that cannot call tools or whose context is too small for the first
+    call (the answer is kept for the process); a llama.cpp server's "supports tools" speaks
+    for the chat template only, so there the model is probed too (SmolLM2-135M, given a
+    template that supports tools, writes words instead of the call). availability() says
+    "Not ready" with the remedy for a model that cannot call tools or whose context is too small for the first
     request; turn() refuses to send either (one sentence, no waiting): a llama.cpp server
     whose template cannot render tools drops them silently, and Ollama cuts a prompt longer
     than its context silently.
 
     Each step's output is capped (max_tokens: LOCAL_MAX_OUTPUT_TOKENS, the budget's cap,
     and the room the context leaves, whichever is least). With a llama.cpp server whose
-    template supports tools, tool_choice is "required" (its grammar then makes even a very
-    small model answer with a well-formed call). A context overflow, told before sending or
+    template supports tools, tool_choice is "required" (its grammar then makes any call the
+    model starts well-formed, and keeps it from ending its turn without one; the text before
+    the call is still free). A context overflow, told before sending or
     by the server (llama.cpp's exceed_context_size_error, Ollama's and LM Studio's texts),
     is PROMPT_TOO_LONG with a `remedy` naming what to change on that server.
 
@@ -148,6 +157,7 @@ class LocalEngine(OpenAICompatibleEngine):
                           f"It has: {', '.join(ids[:8])}.", MODEL_NOT_FOUND, ids, model=model)
             self.config.model = model
             facts = self.facts()
+            template_only = facts.tools is True and facts.server == LLAMA_CPP
             if facts.tools is None:
                 facts.tools = self.probe_tools(PROBE_TIMEOUT_S)
         except EngineError as exc:
@@ -167,6 +177,13 @@ class LocalEngine(OpenAICompatibleEngine):
                       f"too small for Harness Desk's first request and its reply (about "
                       f"{need:,} tokens). {facts.context_remedy(need)}", CONTEXT_TOO_SMALL, ids,
                       model=model, n_ctx=f"{facts.n_ctx:,}", need=f"{need:,}")
+        # Last, as it is the one check that asks the model (probe_tools never raises).
+        if template_only and self.probe_tools(LLAMA_PROBE_TIMEOUT_S) is False:
+            return no(f"The model '{model}' did not call a tool when asked to: its chat "
+                      "template supports tools, but the model wrote words instead, so it is "
+                      "probably too small for this work. Start llama-server with a larger "
+                      "model that can use tools (for example Qwen2.5-7B-Instruct or "
+                      "Llama-3.1-8B-Instruct).", NO_TOOLS, ids, model=model)
         count = f"{len(ids)} model{'' if len(ids) == 1 else 's'}"
         said = ["it can use tools" if facts.tools else
                 "whether it can use tools is checked on its first reply"]
@@ -223,7 +240,8 @@ class LocalEngine(OpenAICompatibleEngine):
 
     def probe_tools(self, timeout_s: float = 30.0) -> bool | None:
         """Ask the model for one tiny forced tool call. True: it made one; False: it cannot
-        (the server refused tools, or the model answered in words); None: no answer in time.
+        (the server refused tools, or the model answered in words); None: no answer in time,
+        or only thinking before the cap (a thinking model is not judged on a cut thought).
         The answer is kept for this process (a probe that finishes late still records it)."""
         key = (self.base_url(), self._ensure_model())
         if key in _PROBED and _PROBED[key] is not None:
@@ -243,9 +261,14 @@ class LocalEngine(OpenAICompatibleEngine):
                     return False
                 return None
             choice = (reply.choices or [None])[0]
-            found = bool(choice and choice.message and choice.message.tool_calls)
-            _PROBED[key] = found
-            return found
+            message = choice.message if choice else None
+            if message is not None and message.tool_calls:
+                _PROBED[key] = True
+            elif message is not None and _THOUGHT.sub("", message.content or "").strip():
+                _PROBED[key] = False  # it wrote words where the call was asked for
+            else:
+                return None
+            return _PROBED[key]
 
         try:
             return within(timeout_s, ask, name="local-probe")
