@@ -29,6 +29,7 @@ TOOLS = Path(sys.executable).parent
 
 # Words that stay as they are in Chinese text: names, file formats, keys, the board's markers.
 KEPT = ["Harness Desk", "Claude", "OpenAI", "Anthropic", "Ollama", "LM Studio", "TASKS.md",
+        "llama.cpp", "llama-server",  # product names, as the Chinese keeps them
         "LibreOffice", "Word", "English",
         "PDF", "ODT", "HTML", "Markdown", "API", "AI", "HUMAN", "Ctrl", "Alt", "Shift",
         "Enter", "Esc", "Tab", "F2", "Up", "Down"]
