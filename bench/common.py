@@ -93,3 +93,40 @@ def hand_back(path: Path | None, items: list[dict[str, Any]], **extra: Any) -> i
     if path is not None:
         path.write_text(json.dumps({"items": items, **extra}, indent=2, ensure_ascii=False))
     return 0 if all(i["pass"] is not False for i in items) else 1
+
+
+def load_average() -> list[float]:
+    """The machine's load average over 1, 5 and 15 minutes ([] where unknown)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (OSError, AttributeError):
+        return []
+
+
+def machine_line(busy: int = 0) -> str:
+    """One line for beside a benchmark's figures: the processor, its cores, the load now, and
+    the busy loops the benchmark added itself."""
+    m = machine()
+    load = ", ".join(f"{x:g}" for x in load_average()) or "unknown"
+    added = f"; {busy} busy-loop process{'es' if busy != 1 else ''} added" if busy else ""
+    return f"Machine: {m['cpu']}, {m['cores']} cores; load average {load}{added}"
+
+
+class BusyLoops:
+    """`count` processes that spin on a core each for as long as the block runs: a loaded
+    machine on purpose, to see the figures as a person's busy laptop would give them."""
+
+    def __init__(self, count: int):
+        self.count, self.procs = max(count, 0), []
+
+    def __enter__(self) -> "BusyLoops":
+        import subprocess
+
+        self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                      for _ in range(self.count)]
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for proc in self.procs:
+            proc.kill()
+            proc.wait()

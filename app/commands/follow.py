@@ -1,4 +1,7 @@
-"""`harness-desk status` and `watch`: read a run's records without disturbing it."""
+"""`harness-desk status` and `watch`: read a run's records without disturbing it.
+
+status.json is read through core/status_view.py, which needs no pydantic: `status` costs
+little more than starting Python (issue 23)."""
 
 from __future__ import annotations
 
@@ -9,20 +12,21 @@ import time
 from pathlib import Path
 
 from app.core.errors import EXIT_FAILED, STATE_EXIT_CODES
-from app.core.records import EXIT_REASON_WORDS, FINAL_STATES, Status, read_status
+from app.core.status_view import (EXIT_REASON_WORDS, FINAL_STATES, StatusView,
+                                  read_status_view)
 from app.core.workspace import Workspace
 
 POLL_S = 0.2
 
 
-def current_status(ws: Workspace) -> tuple[Status, str | None]:
+def current_status(ws: Workspace) -> tuple[StatusView, str | None]:
     """status.json, marked interrupted if it claims a run that no process holds any more."""
-    status, warning = read_status(ws.status_path)
+    status, warning = read_status_view(ws.status_path)
     if status.state in ("running", "waiting") and not ws.lock().is_held_elsewhere():
-        status.state = "stopped"
-        status.message = "The last run was interrupted before it finished (the app closed " \
-                         "or the computer restarted). Run again to continue."
-        setattr(status, "interrupted", True)
+        status = status._replace(
+            state="stopped", extra={**(status.extra or {}), "interrupted": True},
+            message="The last run was interrupted before it finished (the app closed or the "
+                    "computer restarted). Run again to continue.")
     return status, warning
 
 
@@ -32,14 +36,14 @@ def cmd_status(args: argparse.Namespace) -> int:
     if warning:
         print(warning, file=sys.stderr)
     if args.json:
-        print(json.dumps(status.model_dump(mode="json"), ensure_ascii=False, indent=2,
+        print(json.dumps(status.as_json(), ensure_ascii=False, indent=2,
                          sort_keys=True))
         return 0
     print(format_status(status))
     return 0
 
 
-def format_status(s: Status) -> str:
+def format_status(s: StatusView) -> str:
     if s.run_id is None:
         return "No run yet in this folder."
     words = {"running": "Running", "waiting": "Waiting to retry", "done": "Done",
@@ -107,7 +111,7 @@ def _wait_for_run_id(ws: Workspace, timeout_s: float = 10.0) -> str:
     """The run id of the active run (status.json is written right after the lock is taken)."""
     deadline = time.monotonic() + timeout_s
     while True:
-        status, _ = read_status(ws.status_path)
+        status, _ = read_status_view(ws.status_path)
         if status.run_id and status.state not in FINAL_STATES:
             return status.run_id
         if time.monotonic() > deadline:

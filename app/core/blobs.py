@@ -34,6 +34,15 @@ def sha256_file(path: Path | str) -> str:
     return digest.hexdigest()
 
 
+def _fsync_file(path: Path) -> None:
+    """Flush a kept copy to the disk (one written earlier without it)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _blob_mode(mode: int | None) -> int:
     # A copy is as private as its original; the owner can always read it back for undo.
     return 0o600 if mode is None else (stat.S_IMODE(mode) & 0o777) | 0o400
@@ -61,10 +70,27 @@ class BlobStore:
             atomic_write_bytes(path, data, mode=_blob_mode(mode))
         return sha
 
-    def put_file(self, source: Path, mode: int | None = None) -> str:
+    def put_file(self, source: Path, mode: int | None = None, sync: bool = True) -> str:
         """Copy a file in while hashing it, a chunk at a time, so a file of any size is kept
-        without being held in memory. Returns the copy's SHA-256 (of what was copied)."""
+        without being held in memory. Returns the copy's SHA-256 (of what was copied).
+
+        A file of up to a chunk is hashed first, and not copied when that content is kept
+        already. `sync=False` leaves the copy to the OS's cache (safe from a crash or kill of
+        the process, not from a power cut): for the post-images of a round's changes, which
+        undo never reads back and the round's end flushes (issue 23)."""
         self.dir.mkdir(parents=True, exist_ok=True)
+        with open(source, "rb") as src:
+            data = src.read(_CHUNK + 1)
+            if len(data) <= _CHUNK:  # all of it
+                sha = sha256_bytes(data)
+                path = self._path(sha)
+                if path.exists():
+                    self._tighten(path, mode)
+                    if sync:
+                        _fsync_file(path)
+                else:
+                    atomic_write_bytes(path, data, mode=_blob_mode(mode), sync=sync)
+                return sha
         fd, tmp = make_temp(self.dir)
         try:
             digest = hashlib.sha256()
@@ -73,12 +99,15 @@ class BlobStore:
                     digest.update(chunk)
                     out.write(chunk)
                 out.flush()
-                os.fsync(out.fileno())
+                if sync:
+                    os.fsync(out.fileno())
             sha = digest.hexdigest()
             path = self._path(sha)
             if path.exists():
                 tmp.unlink()
                 self._tighten(path, mode)
+                if sync:
+                    _fsync_file(path)
             else:
                 os.chmod(tmp, _blob_mode(mode))
                 os.replace(tmp, path)

@@ -8,10 +8,12 @@ import os
 import re
 import stat
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+
+TYPE_CHECKING = False  # not typing's: `status` has no use for importing it (5-8 ms)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Iterator
 
 # Antivirus scanners and search indexers on Windows briefly hold files open; os.replace
 # then fails with a sharing violation. A short, bounded retry rides over it.
@@ -109,6 +111,8 @@ STALE_TEMP_S = 600.0  # a temp file untouched this long belongs to a write that 
 
 def make_temp(folder: Path) -> tuple[int, Path]:
     """A new private temporary file of ours in `folder`: (open descriptor, path)."""
+    import tempfile  # here, not at the top: reading commands (`status`) never write
+
     fd, name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
     return fd, Path(name)
 

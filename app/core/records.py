@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
+from app.core import status_view
 from app.core.conversation import Usage
 from app.core.files import read_json, read_jsonl
 from app.core.record_model import Record
@@ -25,24 +26,9 @@ ExitReason = Literal[
 ]
 RoundResult = Literal["completed", "needs_human", "gave_up", "step_limit", "no_action",
                       "timeout", "engine_error", "cancelled"]
-FINAL_STATES = ("done", "failed", "blocked_by_human", "stopped")
-
-# How each way of ending reads to a person (used by the CLI, the window and the export).
-EXIT_REASON_WORDS: dict[str, str] = {
-    "all_tasks_done": "Every task on the board is done.",
-    "human_decision_needed": "Stopped to ask you a decision.",
-    "no_progress": "Stopped because no progress was being made.",
-    "max_rounds": "Stopped at the round limit.",
-    "budget_exhausted": "Stopped at the spending limit.",
-    "stopped_by_user": "Stopped by you.",
-    "engine_failures": "Stopped after the AI engine failed repeatedly.",
-    "auth_failed": "Stopped because the API key was rejected.",
-    "quota_exhausted": "Stopped because the account's quota or spending limit is used up.",
-    "model_not_found": "Stopped because the chosen model does not exist.",
-    "engine_unreachable": "Stopped because the AI engine could not be reached.",
-    "bad_request": "Stopped because the AI engine refused the request as it stands.",
-    "error": "Stopped because of an error on this computer (see the message).",
-}
+# The states that end a run, how each way of ending reads to a person, and the damaged
+# file's sentence live with the light reader of status.json (no pydantic there).
+FINAL_STATES, EXIT_REASON_WORDS = status_view.FINAL_STATES, status_view.EXIT_REASON_WORDS
 
 
 def now_iso() -> str:
@@ -50,7 +36,10 @@ def now_iso() -> str:
 
 
 class Status(Record):
-    """status.json: the current or last run, rewritten atomically as events happen."""
+    """status.json: the current or last run, rewritten atomically as events happen.
+
+    `harness-desk status` reads it through status_view.py, without pydantic; a change of
+    these fields is a change of status_view.FIELDS (tests/core/test_status_view.py)."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -162,9 +151,12 @@ def read_status(path: Path) -> tuple[Status, str | None]:
     try:
         if not isinstance(data, dict):
             raise ValueError
-        return Status.model_validate(data), None
+        status = Status.model_validate(data)
+        if status.model_extra:  # a field nested too deep to dump (`status --json`) is damage
+            status.model_dump(mode="json")
+        return status, None
     except (ValidationError, ValueError, RecursionError):
-        return Status(), "The status file was damaged; it will be rewritten by the next run."
+        return Status(), status_view.DAMAGED
 
 
 RunRecords = RunFiles | Path  # a run's files, or its folder

@@ -94,9 +94,11 @@ class RoundChanges:
         entry = self._files.get(rel)
         if entry is None:
             return
-        entry["after"] = self._keep(self.root / rel)
-        # Not flushed to disk: if a power cut loses it, the record on disk says "after: null",
-        # which undo reads as a round that never finished, as it was (the pre-image is safe).
+        # Neither the copy nor the record is flushed to disk (one fsync less a write): undo
+        # reads only the post-image's fingerprint, never its copy, and if a power cut loses
+        # the record it says "after: null", which undo reads as a round that never finished,
+        # as it was (the pre-image is safe). finish() flushes both at the round's end.
+        entry["after"] = self._keep(self.root / rel, sync=False)
         self._save(sync=False)
 
     def finish(self) -> list[str]:
@@ -110,13 +112,13 @@ class RoundChanges:
         self._save()
         return changed
 
-    def _keep(self, path: Path) -> str:
+    def _keep(self, path: Path, sync: bool = True) -> str:
         """The state of `path`, keeping a copy of its content if it is a file."""
         if not os.path.lexists(path):
             return ABSENT
         if path.is_dir():
             return "folder"
-        return self.blobs.put_file(path, _mode_of(path))
+        return self.blobs.put_file(path, _mode_of(path), sync=sync)
 
     def _save(self, sync: bool = True) -> None:
         atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files},

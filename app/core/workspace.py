@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import os
-import secrets
 import sys
 import time
-from dataclasses import dataclass
-from datetime import datetime, timezone
+from collections import namedtuple
 from pathlib import Path
 
-from app.core.errors import HarnessError, NotAWorkspace, WorkspaceLocked
+from app.core.errors import HarnessError, NotAWorkspace
 from app.core.files import (UNWRITABLE, is_disk_full, is_read_only, no_space_sentence,
                             remove_stale_temps, unwritable_sentence)
 
+TYPE_CHECKING = False  # not typing's: `status` has no use for importing it (5-8 ms)
+if TYPE_CHECKING:
+    from app.core.run_lock import RunLock
+
 BOARD_NAME = "TASKS.md"
 HARNESS_DIR = ".harness"
-ACQUIRE_TIMEOUT_S = 0.5
 
 
 class Workspace:
@@ -148,11 +149,15 @@ class Workspace:
     # -- runs ----------------------------------------------------------------------------
     def new_run_id(self) -> str:
         """A new id that sorts after every earlier run's (ids are compared by name)."""
+        from datetime import datetime, timezone  # here: `status` and `undo` make no run ids
+
         latest = self.latest_run_id() or ""
         while True:
             now = datetime.now(timezone.utc)
             stamp = now.strftime("%Y%m%d-%H%M%S-") + f"{now.microsecond // 1000:03d}"
             if stamp > latest[: len(stamp)]:
+                import secrets
+
                 return f"{stamp}-{secrets.token_hex(3)}"
             time.sleep(0.002)  # started in the same millisecond as the last run
 
@@ -168,14 +173,17 @@ class Workspace:
         return ids[-1] if ids else None
 
     def lock(self) -> "RunLock":
+        from app.core.run_lock import RunLock, outside_lock_path
+
         self.check_harness_dir()
         return RunLock(self.lock_path, outside_lock_path(self.root))
 
 
-@dataclass(frozen=True)
-class RunFiles:
-    """Where one run's records live: the only place these file names are spelled."""
+class RunFiles(namedtuple("RunFiles", "dir")):
+    """Where one run's records live: the only place these file names are spelled. (A named
+    tuple: a dataclass or typing.NamedTuple would cost every light command their import.)"""
 
+    __slots__ = ()
     dir: Path
 
     @property
@@ -197,77 +205,6 @@ class RunFiles:
     def undone(self, round_no: int) -> Path:
         """What undoing round `round_no` did, written when the person undid it."""
         return self.dir / "undo" / f"{int(round_no)}.undone.json"
-
-
-class RunLock:
-    """One run per workspace, held through OS file locks that die with the process.
-
-    Two locks, both taken: `.harness/lock` (where PRODUCT.md says, and what a copy of the
-    app without this one looks for) and one outside the workspace, in the person's cache
-    folder, keyed by the workspace's real path. Deleting `.harness` mid-run, or the cache,
-    takes one of them away, never both, so a second run still cannot get in."""
-
-    def __init__(self, path: Path, outside: Path | None = None):
-        from filelock import FileLock
-
-        self.path = path
-        self.outside = outside
-        self._locks = [FileLock(str(p), timeout=0) for p in self._paths()]
-        self._held: list = []
-
-    def _paths(self) -> list[Path]:
-        return [p for p in (self.outside, self.path) if p is not None]
-
-    def acquire(self) -> None:
-        from filelock import Timeout
-
-        path = None
-        try:
-            for path, lock in zip(self._paths(), self._locks):
-                if path is self.outside and not _ensure_folder(path.parent):
-                    continue  # no cache folder to be had: the lock in .harness still holds
-                # `status` and `watch` probe the lock by holding it for microseconds; a short
-                # patient acquire rides over a probe, while a real run still refuses in ~0.5 s.
-                lock.acquire(timeout=ACQUIRE_TIMEOUT_S, poll_interval=0.005)
-                self._held.append(lock)
-        except Timeout:
-            self.release()
-            raise WorkspaceLocked(
-                "Another run is already working in this folder. "
-                "Wait for it to finish or stop it first.") from None
-        except OSError as exc:
-            self.release()
-            if exc.errno in UNWRITABLE and path is self.path:  # .harness/lock, in the folder
-                raise HarnessError(unwritable_sentence(self.path.parent.parent)) from exc
-            raise HarnessError(f"Could not lock the workspace: {exc.strerror or exc}.") from exc
-
-    def release(self) -> None:
-        while self._held:
-            self._held.pop().release()
-
-    def is_held_elsewhere(self) -> bool:
-        """True if some process holds either lock now (used by `status` and `watch`)."""
-        from filelock import FileLock, Timeout
-
-        for path in self._paths():
-            if not path.exists():
-                continue
-            probe = FileLock(str(path), timeout=0)
-            try:
-                probe.acquire(timeout=0)
-            except Timeout:
-                return True
-            except OSError:
-                continue
-            probe.release()
-        return False
-
-    def __enter__(self) -> "RunLock":
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.release()
 
 
 def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
@@ -310,24 +247,6 @@ def _is_plain_child(path: Path) -> bool:
     real = os.path.normcase(os.path.realpath(path))
     expected = os.path.normcase(os.path.join(os.path.realpath(path.parent), path.name))
     return real == expected
-
-
-def _ensure_folder(folder: Path) -> bool:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        return True
-    except OSError:
-        return False
-
-
-def outside_lock_path(root: Path | str) -> Path:
-    """The run lock kept outside the workspace: in the person's cache folder (or the config
-    folder the tests and portable installs pick), named by a hash of the real path."""
-    from app.core.board_lock import path_key
-    from app.core.places import locks_folder
-
-    real = os.path.normcase(os.path.realpath(Path(root).expanduser()))
-    return locks_folder() / f"{path_key(real)}.lock"
 
 
 # -- folders a run should not be pointed at --------------------------------------------------

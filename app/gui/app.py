@@ -8,12 +8,56 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Callable
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app import NAME
+# -- imports after PySide6, without PySide6 reading each module's source -----------------
+# Once PySide6.QtCore is imported, every later import in the process, on any thread, goes
+# through PySide6's `__feature__` hook, which decides whether the new module "uses PySide" by
+# reading and tokenizing its source (inspect.getsource) and looking for the word PySide6.
+# That is a file read per module: the window's start and a run's first events import
+# hundreds, and on a loaded machine it stalled the UI thread 100-400 ms (issue 23; napari
+# issue 8584 found the same). The answer only matters to a module that turns on PySide's
+# `from __feature__ import snake_case/true_property`, which nothing here does. So it is
+# answered from what the module holds instead: a PySide6 module or object among its names.
+
+_PYSIDE = ("PySide6", "shiboken6")
+
+
+def _holds_pyside(module: ModuleType) -> bool:
+    """Whether the freshly imported `module` took anything from PySide6 (its names)."""
+    try:
+        names = list(vars(module).values())
+    except TypeError:
+        return False
+    for value in names:
+        if isinstance(value, ModuleType):
+            owner = value.__name__
+        else:
+            owner = getattr(type(value) if not isinstance(value, type) else value,
+                            "__module__", "") or ""
+        if isinstance(owner, str) and owner.startswith(_PYSIDE):
+            return True
+    return False
+
+
+def skip_source_scans() -> bool:
+    """Answer PySide6's "does this module use PySide?" without reading source files, from
+    now on. False when this PySide6 has no such hook (nothing to do)."""
+    for name in ("shibokensupport.feature", "PySide6.support.feature"):
+        feature = sys.modules.get(name)
+        if feature is not None and callable(getattr(feature, "_mod_uses_pyside", None)):
+            feature._mod_uses_pyside = _holds_pyside
+            return True
+    return False
+
+
+skip_source_scans()  # before the window's own imports
+
+from app import NAME  # noqa: E402 - after PySide6's import hook is quietened
 
 
 class DeskApplication(QApplication):

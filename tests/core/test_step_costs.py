@@ -145,3 +145,52 @@ def test_a_long_history_on_one_task_is_recalled_in_short(tmp_path):
     assert len(firsts) == 8
     assert "Earlier rounds on this task (7)" in firsts[-1]
     assert len(firsts[-1]) < len(firsts[0]) + 5 * 600  # five notes of at most 500 characters
+
+
+def test_a_write_flushes_only_the_undo_record_and_the_file_itself(tmp_path, monkeypatch):
+    # Issue 23: the post-image kept after each change is not flushed (undo reads only its
+    # fingerprint); the pre-image and the undo record before the change, and the person's
+    # file, are. A second write of the same file in the round needs no pre-image again.
+    monkeypatch.setattr(recorder, "SYNC_INTERVAL_S", 1e9)
+    ws = many_folders(tmp_path)
+    engine = ScriptedEngine([
+        call("write_file", path="summary.md", content="# Summary\n\nHours.\n"),  # new file
+        call("edit_file", path="summary.md", old_text="Hours.", new_text="Opening hours."),
+        call("edit_file", path="area-01/note-1.md", old_text="# Note", new_text="# A note"),
+        call("read_file", path="summary.md"),
+        call("complete_task", summary="Summarised.", evidence=["summary.md"]),
+    ])
+    flushes = Counted(monkeypatch, "fsync")
+    result = Harness(ws, engine, fast_limits(), listeners=[flushes.listener]).run()
+    assert result.state == "done"
+    # new file: the undo record, the file; edit again: the file; a person's file: its
+    # pre-image, the undo record, the file; reading: nothing.
+    assert flushes.per_step()[:4] == [2, 1, 3, 0]
+
+
+def test_a_round_stopped_mid_way_without_its_end_is_still_undone(tmp_path, monkeypatch):
+    # What a kill leaves: the changes made, the undo record as of the last change, no
+    # round end. With the post-images unflushed, undo still puts everything back.
+    from app.core.undo import undo_round
+
+    ws = many_folders(tmp_path)
+    original = (ws.root / "area-01/note-1.md").read_bytes()
+
+    class Killed(BaseException):
+        pass
+
+    def step(messages):
+        raise Killed  # the process dies before the round ends
+
+    engine = ScriptedEngine([
+        call("write_file", path="new/summary.md", content="# Summary\n"),
+        call("edit_file", path="area-01/note-1.md", old_text="# Note", new_text="# A note"),
+        call("edit_file", path="area-01/note-1.md", old_text="# A note", new_text="# The note"),
+    ], then=step)
+    with pytest.raises(Killed):
+        Harness(ws, engine, fast_limits()).run()
+    assert (ws.root / "area-01/note-1.md").read_bytes() != original
+    report = undo_round(ws.root, 1)
+    assert report.ok, report.summary()
+    assert (ws.root / "area-01/note-1.md").read_bytes() == original
+    assert not (ws.root / "new").exists()

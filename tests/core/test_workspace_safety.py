@@ -175,3 +175,35 @@ def test_checking_whether_a_run_is_alive_never_signals_it_on_windows(monkeypatch
     monkeypatch.setattr(workspace, "_windows_pid_alive", lambda pid: pid == 4242)
     assert workspace.pid_alive(4242) and not workspace.pid_alive(7)
     assert calls == []
+
+
+# -- 10. seeing whether a run holds the lock, without filelock (issue 23) -------------------
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock: filelock itself is asked there")
+def test_the_light_lock_probe_sees_what_filelock_sees(tmp_path):
+    import subprocess
+
+    from filelock import FileLock
+
+    from app.core.run_lock import _filelock_held, flock_held
+
+    path = tmp_path / "lock"
+    path.touch()
+    assert flock_held(path) is _filelock_held(path) is False
+    held = FileLock(str(path), timeout=0)
+    with held:  # by this process, through another lock object: held, as filelock says too
+        assert flock_held(path) is _filelock_held(path) is True
+    assert flock_held(path) is _filelock_held(path) is False
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys\nfrom filelock import FileLock\n"
+         "lock = FileLock(sys.argv[1], timeout=0)\nlock.acquire()\n"
+         "print('held', flush=True)\nsys.stdin.read()\n", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert flock_held(path) is _filelock_held(path) is True
+    finally:
+        holder.stdin.close()
+        holder.wait(10)
+    assert flock_held(path) is _filelock_held(path) is False
+    assert flock_held(tmp_path / "missing") is None  # cannot tell: filelock is asked

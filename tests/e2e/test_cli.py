@@ -11,6 +11,8 @@ import difflib
 import hashlib
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -667,10 +669,12 @@ def test_status_decide_and_undo_do_not_import_qt_or_the_ai_sdks(cli, blocked, co
 
 
 # Beyond Qt and the SDKs: what each light command has no use for. `status` of a finished run
-# probes no lock and parses no board; `decide` reads no records, so it needs no pydantic.
+# probes no lock and parses no board, and it reads status.json without pydantic (issue 23);
+# `decide` reads no records, so it needs no pydantic.
 NOT_NEEDED = {
-    "status": ("platformdirs", "keyring", "filelock", "httpx", "httpx2", "asyncio",
-               "app.engines", "app.commands.run", "app.core.loop", "app.core.board"),
+    "status": ("platformdirs", "keyring", "filelock", "httpx", "httpx2", "asyncio", "pydantic",
+               "app.engines", "app.commands.run", "app.core.loop", "app.core.board",
+               "app.core.records"),
     "decide": ("platformdirs", "keyring", "filelock", "httpx", "httpx2", "asyncio", "pydantic",
                "app.engines", "app.commands", "app.core.loop", "app.core.records"),
     "undo": ("platformdirs", "keyring", "httpx", "httpx2", "asyncio", "app.engines",
@@ -696,6 +700,27 @@ def test_the_light_commands_load_only_what_they_use(cli, blocked, command):
     unwanted = ",".join(NOT_NEEDED[command[0]])
     res = cli.python(NOT_NEEDED_CHECK, unwanted, *[a.format(ws=ws) for a in command])
     assert res.code == 0, res
+
+
+def test_status_of_a_running_run_probes_the_lock_without_filelock_or_pydantic(cli, blocked, procs):
+    ws, _ = blocked
+    status = json.loads((ws / ".harness" / "status.json").read_text(encoding="utf-8"))
+    status["state"] = "running"
+    (ws / ".harness" / "status.json").write_text(json.dumps(status), encoding="utf-8")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys\nfrom app.core.workspace import Workspace\n"
+         "lock = Workspace(sys.argv[1]).lock()\nlock.acquire()\nprint('held', flush=True)\n"
+         "sys.stdin.read()\n", str(ws)],
+        cwd=cli.cwd, env=cli.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    procs.append(holder)
+    assert holder.stdout.readline().strip() == "held"
+    res = cli.python(NOT_NEEDED_CHECK, ",".join(NOT_NEEDED["status"]), "status", str(ws))
+    assert res.code == 0, res
+    assert "State: Running" in res.out, res  # the probe saw the run: not "interrupted"
+    holder.stdin.close()
+    holder.wait(10)
+    after = cli("status", ws)
+    assert after.code == 0 and "interrupted" in after.out, after
 
 
 def test_importing_app_creates_no_files_and_prints_nothing(cli, tmp_path):
