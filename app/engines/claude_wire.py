@@ -14,12 +14,12 @@ import re
 from typing import Any
 
 from app.core.conversation import Message, ToolResult, ToolSpec
-from app.core.pictures import fitted, parts_for, shown_pictures
+from app.core.pictures import fitted, parts_for
 from app.engines.claude_replay import Chain, block_digest, replay_blocks
 from app.engines.claude_send import messages_body
 from app.engines.raw_stream import Body, json_list
 from app.engines.wire import stable_tools
-from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key
+from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key, shown_of
 
 DEFAULT_MAX_TOKENS = 32_000
 # Older models refuse a max_tokens above their own output limit.
@@ -97,8 +97,8 @@ class ClaudeRequests:
             if tool_defs:
                 tool_defs[-1]["cache_control"] = EPHEMERAL
             body = self._body
-            body.keep("system", system_blocks, body.dumps(system_blocks))
-            body.keep("tools", tool_defs, body.dumps(tool_defs))
+            body.keep("system", system_blocks, [body.dumps(system_blocks)])
+            body.keep("tools", tool_defs, [body.dumps(tool_defs)])
             self._fixed = (key, (system_blocks, tool_defs, head))
         return self._fixed[1]
 
@@ -120,7 +120,7 @@ class ClaudeRequests:
         (WireCache), merged into the API's alternating turns, the replay prefix of each
         reply found in one pass (Chain); the turns of the last request up to its last
         message still unchanged taken as they were (Prefix), that turn made again."""
-        shown = shown_pictures([r for m in messages for r in m.tool_results])
+        shown = shown_of(messages)
         sees = self.sees_pictures()
         held = self._prefix.held(messages, (sees, self.model, head), shown)
         t = self._prefix.states[held - 1] if held else -1  # the turn of the last one held
@@ -245,4 +245,4 @@ class _Turn:
 
 
 def _entry_json(role: str, jsons: list[bytes]) -> bytes:
-    return b'{"role":"' + role.encode() + b'","content":' + json_list(jsons) + b"}"
+    return b"".join([b'{"role":"', role.encode(), b'","content":', *json_list(jsons), b"}"])

@@ -13,7 +13,7 @@ from app.core.redact import redact
 from app.core.engine import (BAD_ADDRESS, CONTEXT_TOO_SMALL, ENGINE_UNREACHABLE,
                               MODEL_NOT_FOUND, NO_ANSWER, NO_MODELS, NO_TOOLS, PROMPT_TOO_LONG,
                               Availability, EngineError)
-from app.core.pictures import Picture, fitted, parts_for, shown_pictures
+from app.core.pictures import Picture, fitted, parts_for
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.local_reply import read_turn
 from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server, overflow
@@ -21,7 +21,7 @@ from app.engines.local_vision import LOCAL_PICTURE_SIDE, PICTURE_TOKENS, ask_vis
 from app.engines.openai_compat import (CHAT_ORDER, OpenAICompatibleEngine, openai_body,
                                        post_stream, result_text)
 from app.engines.raw_stream import Body, json_list
-from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key
+from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key, shown_of
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, check_base_url,
                               stable_tools, within)
 
@@ -270,7 +270,7 @@ class LocalEngine(OpenAICompatibleEngine):
         """The Chat Completions request (without `stream`). Each message's entries are built
         once with their size, and the leading messages unchanged since the last request
         taken as they were (see wire_cache); its parts are shared with later requests."""
-        shown = shown_pictures([r for m in messages for r in m.tool_results])
+        shown = shown_of(messages)
         sees = bool(shown) and self.sees_pictures()  # the server is asked only for a picture
         fixed = self._stable(system, tools)
         held = self._prefix.held(messages, (sees, fixed), shown)
@@ -342,7 +342,7 @@ class LocalEngine(OpenAICompatibleEngine):
             self._fixed = _Fixed(key, head, defs, len(json.dumps(head, ensure_ascii=False)),
                                  len(json.dumps(defs, ensure_ascii=False)))
             self._chat, self._jsons = list(head), [self._body.dumps(e) for e in head]
-            self._body.keep("tools", defs, self._body.dumps(defs))
+            self._body.keep("tools", defs, [self._body.dumps(defs)])
         return self._fixed
 
     @property

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolResult, ToolSpec, Usage
 from app.core.engine import BAD_REQUEST, Availability, EngineConfig, EngineError
-from app.core.pictures import fitted, parts_for, shown_pictures
+from app.core.pictures import fitted, parts_for
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import (OPENAI_BASE_URL, RESPONSES_ORDER, OpenAICompatibleEngine,
@@ -20,7 +20,7 @@ from app.engines.openai_compat import (OPENAI_BASE_URL, RESPONSES_ORDER, OpenAIC
 from app.engines.raw_stream import Body, RawStream, json_list
 from app.engines.responses_replay import (make_record, output_items, reasoning_ids,
                                           replay_items)
-from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key
+from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key, shown_of
 from app.engines.wire import (Voice, arguments_json, emit, from_status, parse_arguments,
                               stable_tools, stream_broken)
 
@@ -171,7 +171,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
         """The Responses API request (without `stream`). Each message's items are built once
         and the leading messages unchanged since the last request taken as they were (see
         wire_cache); the request shares them with later ones: read it, do not change it."""
-        shown = shown_pictures([r for m in messages for r in m.tool_results])
+        shown = shown_of(messages)
         sees, stale = self.sees_pictures(), frozenset(self._stale)
         fixed = self._stable(system, tools)
         held = self._prefix.held(messages, (sees, stale, fixed), shown)
@@ -218,7 +218,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
             head = [{"role": "developer", "content": system}] if system else []
             self._fixed = _Fixed(key, head, [self._body.dumps(i) for i in head], defs,
                                  self.cache_key(system))
-            self._body.keep("tools", defs, self._body.dumps(defs))
+            self._body.keep("tools", defs, [self._body.dumps(defs)])
             self._items, self._jsons = list(head), list(self._fixed.jsons)
         return self._fixed
 

@@ -34,6 +34,14 @@ import operator
 from itertools import chain
 from typing import Any, Callable
 
+from app.core.pictures import shown_pictures
+
+
+_DICT = operator.attrgetter("__dict__")
+_RESULTS = operator.attrgetter("tool_results")
+_CALLS = operator.attrgetter("tool_calls")
+_PICTURES = operator.attrgetter("pictures")
+
 
 class WireCache:
     def __init__(self) -> None:
@@ -58,6 +66,15 @@ class WireCache:
             self._kept = {k: v for k, v in self._kept.items() if k in held}
 
 
+def shown_of(messages: list) -> set:
+    """core.pictures.shown_pictures of the messages' tool results, found without a Python
+    loop over them when none shows a picture (nearly always)."""
+    from app.core.pictures import shown_pictures
+
+    results = list(chain.from_iterable(map(_RESULTS, messages)))
+    return shown_pictures(results) if any(map(_PICTURES, results)) else set()
+
+
 def results_key(results: list, shown: set) -> tuple:
     """What a user message's wire form depends on in its tool results (their text, error
     flag, pictures and which of those are shown: core.pictures.shown_pictures)."""
@@ -75,9 +92,6 @@ def calls_key(calls: list) -> tuple:
     return tuple([(c.id, c.name, c.arguments) for c in calls])
 
 
-_DICT = operator.attrgetter("__dict__")
-_RESULTS = operator.attrgetter("tool_results")
-_CALLS = operator.attrgetter("tool_calls")
 
 
 def _fields(m: Any) -> dict:
