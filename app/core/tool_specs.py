@@ -20,12 +20,10 @@ MAX_MATCH_CHARS = 300
 MAX_TEXT_ARG = 2000  # question, option, evidence item: each becomes one line of the board
 BINARY_SNIFF = 8192
 
-# Where paths may point is said once, in the system prompt (reports.SYSTEM_PROMPT), not in
-# every tool: the tool list is sent on every request, and a small local model's context is
-# small. A refused path gets its own sentence from the sandbox.
-_CAREFUL = (" In careful mode the person may be asked first about a file that was already in "
-            "the folder; if they say no, leave it (you may write a new file). Protected files "
-            "are always refused.")
+# Where paths may point, that changes can be undone, careful mode and protected files are
+# said once, in the system prompt (reports.SYSTEM_PROMPT), not in every tool that changes a
+# file: the tool list is sent on every request, and a small local model's context is small.
+# A refused path or change gets its own sentence from the sandbox.
 _DOCUMENTS = ".docx, .xlsx, .xlsm, .pptx, .pdf, .odt, .ods, .odp"
 
 def _spec(name: str, description: str, props: dict[str, Any], required: list[str]) -> ToolSpec:
@@ -57,14 +55,12 @@ TOOL_SPECS: list[ToolSpec] = [
           "most 1 MB. To .docx give Markdown: it becomes a real Word document. To .xlsx give "
           "one Markdown table per sheet under '## SHEET NAME'; numbers stay numbers, '=' starts "
           "a formula. .pdf, .pptx, .xlsm and OpenDocument cannot be written, and replacing a "
-          "document that would lose content is refused. The person can undo it. Not for "
-          "TASKS.md." + _CAREFUL,
+          "document that would lose content is refused. Not for TASKS.md.",
           {"path": _STR, "content": {**_STR, "description": "The whole new content."}},
           ["path", "content"]),
     _spec("edit_file", "Replace old_text, which must occur exactly once (spaces and line breaks "
           "too), with new_text, in a text file or a .docx (within one paragraph; its style and "
-          "formatting stay; for workbooks use set_cells). Read the file first. The person can undo "
-          "it. Not for TASKS.md." + _CAREFUL,
+          "formatting stay; for workbooks use set_cells). Read the file first. Not for TASKS.md.",
           {"path": _STR, "old_text": _STR, "new_text": _STR},
           ["path", "old_text", "new_text"]),
     _spec("search_files", "Find lines containing a text (not case-sensitive) in the workspace's "
@@ -73,8 +69,7 @@ TOOL_SPECS: list[ToolSpec] = [
           {"query": _STR,
            "path": {**_STR, "description": "Folder or file; default the whole workspace."}},
           ["query"]),
-    _spec("delete_file", "Delete one file (not a folder). The person can undo it. Not for "
-          "TASKS.md." + _CAREFUL,
+    _spec("delete_file", "Delete one file (not a folder). Not for TASKS.md.",
           {"path": _STR}, ["path"]),
     _spec("complete_task", "Check off the current task when its 'Done when' is met; ends the "
           "round.",
@@ -95,8 +90,7 @@ TOOL_SPECS: list[ToolSpec] = [
           {"reason": _STR, "findings": _STR},
           ["reason", "findings"]),
     _spec("set_cells", "Set cells of an existing workbook (.xlsx, .xlsm); all else stays as it "
-          "was. Refused, changing nothing, if saving would lose anything. The person can undo "
-          "it." + _CAREFUL,
+          "was. Refused, changing nothing, if saving would lose anything.",
           {"path": _STR,
            "cells": {"type": "object", "additionalProperties": {
                "type": ["string", "number", "boolean", "null"]},

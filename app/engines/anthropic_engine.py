@@ -118,11 +118,12 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
     # -- availability --------------------------------------------------------------------
 
     def availability(self) -> Availability:
-        import anthropic  # noqa: F401  here, so Claude's seconds are not spent importing
+        import importlib
 
         return check_keyed("Claude", "ANTHROPIC_API_KEY", self.base_url(), self.model,
                            list(FALLBACK_MODELS), self._key, self._list_models,
-                           offered=lambda ids: ids, has_model=_offers)
+                           offered=lambda ids: ids, has_model=_offers,
+                           prepare=lambda: importlib.import_module("anthropic"))
 
     def _list_models(self, key: str) -> list[str]:
         import anthropic

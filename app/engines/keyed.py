@@ -26,8 +26,12 @@ def check_keyed(vendor: str, env_var: str, base_url: str, model: str, fallback: 
                 find_key: Callable[[float], str],
                 list_models: Callable[[str], list[str]],
                 offered: Callable[[list[str]], list[str]],
-                has_model: Callable[[list[str], str], bool]) -> Availability:
-    """Key present? Models listable within a few seconds? The chosen one among them? Never raises."""
+                has_model: Callable[[list[str], str], bool],
+                prepare: Callable[[], object] = lambda: None) -> Availability:
+    """Key present? Models listable within a few seconds? The chosen one among them? Never
+    raises. `prepare` (the SDK's import) runs once a key is found and outside the seconds the
+    vendor is given: without a key nothing is imported, so "no key" is said at once even on a
+    loaded computer."""
     facts = {"url": base_url, "model": model}
     try:
         try:
@@ -40,6 +44,7 @@ def check_keyed(vendor: str, env_var: str, base_url: str, model: str, fallback: 
                                 f"has no keychain to keep one in: set {env_var}, or keep a key "
                                 "for this session in Engine settings.", fallback, NO_KEYCHAIN,
                                 facts)
+        prepare()
         ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: list_models(key))
     except EngineError as exc:
         return Availability(False, exc.message, fallback, exc.cause, facts)

@@ -15,6 +15,8 @@ from app.core.engine import (BAD_ADDRESS, CONTEXT_TOO_SMALL, ENGINE_UNREACHABLE,
                               Availability, EngineError)
 from app.core.pictures import Picture, fitted, parts_for
 from app.engines.keys import CALL_TIMEOUT_S
+from app.engines import local_probe
+from app.engines.local_probe import shown as _shown
 from app.engines.local_reply import read_turn
 from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server, overflow
 from app.engines.local_vision import LOCAL_PICTURE_SIDE, PICTURE_TOKENS, ask_vision
@@ -34,7 +36,11 @@ LOCAL_MAX_OUTPUT_TOKENS = 4096  # each step's output cap (the person's max_token
 MIN_REPLY_TOKENS = 512  # a context with less room than this for the reply is too small
 CHARS_PER_TOKEN_LOCAL = 3.5  # JSON and prose as small models' tokenizers count it (measured)
 PROBE_TIMEOUT_S = AVAILABILITY_TIMEOUT_S - 1.0
-_PROBED: dict[tuple[str, str], bool | None] = {}  # (base URL, model) -> what the probe found
+# A llama.cpp server has its model loaded once /props answers, so the probe is only prompt
+# and a few tokens: seconds, even for a CPU-only model. Given longer (within the readiness
+# check's 8 seconds), its verdict is read before the run, not after a round of wasted steps;
+# a probe cut short still records its verdict for the next check.
+LLAMA_PROBE_TIMEOUT_S = 6.0
 _DATA_URL = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
 
 
@@ -46,16 +52,19 @@ class LocalEngine(OpenAICompatibleEngine):
     llama.cpp's /props, Ollama's /api/show and /api/ps, LM Studio's /api/v1 or /api/v0
     models): whether it can call tools, and its context size. Where the server does not say
     whether it can call tools, probe_tools() asks the model once for a tiny forced tool
-    call (the answer is kept for the process). availability() says "Not ready" with the
-    remedy for a model that cannot call tools or whose context is too small for the first
-    request; turn() refuses to send either (one sentence, no waiting): a llama.cpp server
-    whose template cannot render tools drops them silently, and Ollama cuts a prompt longer
-    than its context silently.
+    call (the answer is kept for the process); a llama.cpp server's "supports tools" speaks
+    for the chat template only, so there the model is probed too (SmolLM2-135M, given a
+    template that supports tools, writes words instead of the call). availability() says
+    "Not ready" with the remedy for a model that cannot call tools or whose context is too
+    small for the first request; turn() refuses to send either (one sentence, no waiting): a
+    llama.cpp server whose template cannot render tools drops them silently, and Ollama cuts
+    a prompt longer than its context silently.
 
     Each step's output is capped (max_tokens: LOCAL_MAX_OUTPUT_TOKENS, the budget's cap,
     and the room the context leaves, whichever is least). With a llama.cpp server whose
-    template supports tools, tool_choice is "required" (its grammar then makes even a very
-    small model answer with a well-formed call). A context overflow, told before sending or
+    template supports tools, tool_choice is "required" (its grammar then makes any call the
+    model starts well-formed, and keeps it from ending its turn without one; the text before
+    the call is still free). A context overflow, told before sending or
     by the server (llama.cpp's exceed_context_size_error, Ollama's and LM Studio's texts),
     is PROMPT_TOO_LONG with a `remedy` naming what to change on that server.
 
@@ -93,8 +102,9 @@ class LocalEngine(OpenAICompatibleEngine):
             unreachable=(f"Nothing is answering at {url}. Start your local server (Ollama, LM "
                          "Studio, llama.cpp's llama-server or another that speaks the same "
                          "API) and try again."),
-            no_tools=(f"The model '{model}' cannot call tools, which Harness Desk needs. Choose a "
-                      "model that can (for example qwen3 or llama3.1) in Engine settings."),
+            no_tools=(f"The model '{_shown(model)}' cannot call tools, which Harness Desk "
+                      "needs. Choose a model that can (for example qwen3 or llama3.1) in Engine "
+                      "settings."),
         )
 
     def _api_key(self, timeout: float = CALL_TIMEOUT_S) -> str:
@@ -155,6 +165,7 @@ class LocalEngine(OpenAICompatibleEngine):
                           f"It has: {', '.join(ids[:8])}.", MODEL_NOT_FOUND, ids, model=model)
             self.config.model = model
             facts = self.facts()
+            template_only = facts.tools is True and facts.server == LLAMA_CPP
             if facts.tools is None:
                 facts.tools = self.probe_tools(PROBE_TIMEOUT_S)
         except EngineError as exc:
@@ -166,14 +177,21 @@ class LocalEngine(OpenAICompatibleEngine):
         except Exception as exc:  # availability never raises
             return no(redact(f"Could not check the local server: {exc}"), "", [])
         if facts.tools is False:
-            return no(f"The model '{model}' cannot use tools, which "
-                      f"Harness Desk needs. {facts.tools_remedy()}", NO_TOOLS, ids, model=model)
+            return no(f"The model '{_shown(model)}' cannot use tools, which Harness Desk "
+                      f"needs. {facts.tools_remedy()}", NO_TOOLS, ids, model=_shown(model))
         need = self.first_request_tokens()
         if facts.n_ctx and facts.n_ctx < need:
             return no(f"The model's context is {facts.n_ctx:,} tokens, "
                       f"too small for Harness Desk's first request and its reply (about "
                       f"{need:,} tokens). {facts.context_remedy(need)}", CONTEXT_TOO_SMALL, ids,
                       model=model, n_ctx=f"{facts.n_ctx:,}", need=f"{need:,}")
+        # Last, as it is the one check that asks the model (probe_tools never raises).
+        if template_only and self.probe_tools(LLAMA_PROBE_TIMEOUT_S) is False:
+            return no(f"The model '{_shown(model)}' did not call a tool when asked to: its chat "
+                      "template supports tools, but the model wrote words instead, so it is "
+                      "probably too small for this work. Start llama-server with a larger "
+                      "model that can use tools (for example Qwen2.5-7B-Instruct or "
+                      "Llama-3.1-8B-Instruct).", NO_TOOLS, ids, model=_shown(model))
         count = f"{len(ids)} model{'' if len(ids) == 1 else 's'}"
         said = ["it can use tools" if facts.tools else
                 "whether it can use tools is checked on its first reply"]
@@ -188,7 +206,7 @@ class LocalEngine(OpenAICompatibleEngine):
             model = self._ensure_model()
             self._facts = within(AVAILABILITY_TIMEOUT_S, lambda: ask_server(
                 self._server_root(), model, timeout_s=AVAILABILITY_TIMEOUT_S - 2.0))
-            known = _PROBED.get((self.base_url(), model))
+            known = local_probe.PROBED.get((self.base_url(), model))
             if self._facts.tools is None and known is not None:
                 self._facts.tools = known
         return self._facts
@@ -229,35 +247,8 @@ class LocalEngine(OpenAICompatibleEngine):
         return ask_vision(self._server_root(), model)
 
     def probe_tools(self, timeout_s: float = 30.0) -> bool | None:
-        """Ask the model for one tiny forced tool call. True: it made one; False: it cannot
-        (the server refused tools, or the model answered in words); None: no answer in time.
-        The answer is kept for this process (a probe that finishes late still records it)."""
-        key = (self.base_url(), self._ensure_model())
-        if key in _PROBED and _PROBED[key] is not None:
-            return _PROBED[key]
-        tool = ToolSpec(name="ping", description="Say that you are here.",
-                        parameters={"type": "object", "properties": {}})
-        request = {"model": self.model, "max_tokens": 48, "tools": self._tools([tool]),
-                   "messages": [{"role": "user", "content": "Call the ping tool now."}],
-                   "tool_choice": "required"}
-
-        def ask() -> bool | None:
-            try:
-                reply = self._run(lambda client: client.chat.completions.create(**request))
-            except EngineError as exc:
-                if "cannot call tools" in exc.message:
-                    _PROBED[key] = False
-                    return False
-                return None
-            choice = (reply.choices or [None])[0]
-            found = bool(choice and choice.message and choice.message.tool_calls)
-            _PROBED[key] = found
-            return found
-
-        try:
-            return within(timeout_s, ask, name="local-probe")
-        except TimeoutError:
-            return None
+        """Whether the model makes one tiny forced tool call (local_probe.probe_tools)."""
+        return local_probe.probe_tools(self, timeout_s)
 
     @staticmethod
     def _tools(tools: list[ToolSpec]) -> list[dict]:
@@ -319,8 +310,8 @@ class LocalEngine(OpenAICompatibleEngine):
         self._ensure_model()
         facts = self.facts()
         if tools and facts.tools is False:
-            raise EngineError(f"The model '{self.model}' cannot use tools, which Harness Desk "
-                              f"needs. {facts.tools_remedy()}", code=MODEL_NOT_FOUND)
+            raise EngineError(f"The model '{_shown(self.model)}' cannot use tools, which "
+                              f"Harness Desk needs. {facts.tools_remedy()}", code=MODEL_NOT_FOUND)
         request = self.build_request(system, tools, messages, max_output_tokens)
         self._fit(request, facts)
         body = self.encoded(request)

@@ -134,13 +134,14 @@ class OpenAIEngine(OpenAICompatibleEngine):
         return require_key(self.id, "OpenAI", "OPENAI_API_KEY", timeout)
 
     def availability(self) -> Availability:
-        import openai  # noqa: F401  here, so the seconds OpenAI is given are not spent importing
+        import importlib
 
         return check_keyed(
             "OpenAI", "OPENAI_API_KEY", self.base_url(), self.model, list(OPENAI_FALLBACK_MODELS),
             self._api_key, self.list_models,
             offered=lambda ids: sorted(i for i in ids if not any(w in i for w in _NOT_CHAT)),
-            has_model=lambda ids, model: model in ids)
+            has_model=lambda ids, model: model in ids,
+            prepare=lambda: importlib.import_module("openai"))
 
     def cache_key(self, system: str) -> str:
         # The workspace's key when the loop gives one; otherwise one derived from the stable

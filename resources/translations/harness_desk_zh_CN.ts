@@ -424,8 +424,8 @@
         <translation>%1 还没有就绪：可以在 AI 引擎设置里测试连接。</translation>
     </message>
     <message>
-        <source>Nothing is answering at %1: start Ollama or LM Studio there, or correct the address in Engine settings.</source>
-        <translation>%1 没有任何回应：请在那里启动 Ollama 或 LM Studio，或在 AI 引擎设置里改正地址。</translation>
+        <source>Nothing is answering at %1: start your local server there (Ollama, LM Studio, llama.cpp&apos;s llama-server or another), or correct the address in Engine settings.</source>
+        <translation>%1 没有任何回应：请在那里启动你的本地服务器（Ollama、LM Studio、llama.cpp 的 llama-server 或其他），或在 AI 引擎设置里改正地址。</translation>
     </message>
     <message>
         <source>The local server at %1 did not answer in time: check that it has finished loading.</source>

@@ -103,9 +103,13 @@ def test_policies_read_the_declaration_not_the_tool_name():
     assert set(FILE_CHANGES) - specs <= {"set_cells"}  # issue 17a's tool, declared ahead
     assert {"write_file", "edit_file", "delete_file"} <= set(FILE_CHANGES)
     assert FILE_CHANGES["delete_file"].action == "delete"
-    for name in ("write_file", "edit_file", "delete_file"):
-        spec = next(s for s in TOOL_SPECS if s.name == name)
-        assert "careful mode" in spec.description
+    # The model is told once, in the system prompt, not in every tool's description (the
+    # tools are sent on every request): each tool that changes a file is named there.
+    from app.core.reports import SYSTEM_PROMPT
+
+    rule = next(line for line in SYSTEM_PROMPT.split("\n- ") if "careful mode" in line)
+    assert all(name in rule for name in FILE_CHANGES), rule
+    assert not any("careful mode" in s.description for s in TOOL_SPECS)
 
 
 def test_folder_settings_keep_protected_entries_through_damage(tmp_path):

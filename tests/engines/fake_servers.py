@@ -663,6 +663,35 @@ def llama_context_rule(n_ctx: int, chars_per_token: float = 3.0):
     return rule
 
 
+def chat_reply(message: dict, finish: str = "stop", model: str = "m") -> Reply:
+    """A non-streamed Chat Completions answer (object "chat.completion")."""
+    return Reply(body={"id": "chatcmpl-fake", "object": "chat.completion", "created": 1764460800,
+                       "model": model, "choices": [{"index": 0, "finish_reason": finish,
+                                                    "message": message}],
+                       "usage": {"prompt_tokens": 30, "completion_tokens": 48,
+                                 "total_tokens": 78}})
+
+
+def llama_probe_rule(calls: bool):
+    """How a llama-server whose template supports tools answers the Local engine's probe
+    (one "ping" tool, tool_choice "required", not streamed): a model that can use tools calls
+    it; SmolLM2-135M writes words until the cap (seen on the real server: the "required"
+    grammar lets text come first and keeps the model from ending without a call, so it stops
+    on "length"). Every other request gets its scripted reply."""
+    def rule(request: Any, reply: Reply) -> Reply:
+        names = [t.get("function", {}).get("name") for t in (request or {}).get("tools") or []]
+        if names != ["ping"] or (request or {}).get("stream"):
+            return reply
+        if calls:
+            return chat_reply({"role": "assistant", "content": None, "tool_calls": [{
+                "id": "call_ping", "type": "function",
+                "function": {"name": "ping", "arguments": "{}"}}]}, finish="tool_calls")
+        return chat_reply({"role": "assistant", "content": "What command to use to ping the "
+                           "internet in Python?\n\nUse the command pip install ping"},
+                          finish="length")
+    return rule
+
+
 # ---- LM Studio's own REST API ----------------------------------------------------------------
 
 def lm_studio_v0(model: str, capabilities: list[str], max_context: int,

@@ -3,7 +3,9 @@ what to do, within seconds and never raising."""
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,8 @@ from app.engines.connection import check_connection, known_models, local_presets
 from tests.engines.conftest import CLAUDE_KEY, OPENAI_KEY
 from tests.engines.fake_servers import (claude_error, claude_models, free_port, oa_error,
                                         oa_models)
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def at(engine_id: str, url: str, model: str = "") -> Settings:
@@ -87,3 +91,24 @@ def test_a_server_that_never_answers_is_no_answer_within_the_time_given(server):
     found = check_connection("openai", at("openai", server.url + "/v1", "gpt-5.5"), timeout_s=2.0)
     assert found.verdict == "no_answer"
     assert time.monotonic() - started < 4.5
+
+
+@pytest.mark.parametrize("module,engine", [("app.engines.anthropic_engine:AnthropicEngine",
+                                            "anthropic"),
+                                           ("app.engines.openai_engine:OpenAIEngine", "openai")])
+def test_without_a_key_the_readiness_check_imports_no_sdk(tmp_path, module, engine):
+    """"No key" is said at once: the SDK (seconds to import on a loaded computer, inside the
+    readiness check's 8 seconds) is imported only once there is a key to use it with."""
+    import subprocess
+    import sys
+
+    path, name = module.split(":")
+    code = (f"import sys; from {path} import {name}; from app.core.engine import EngineConfig; "
+            f"a = {name}(EngineConfig()).availability(); "
+            f"print(a.ready, a.reason, {engine!r} in sys.modules)")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.update(HARNESS_DESK_CONFIG_DIR=str(tmp_path), PYTHONPATH=str(ROOT),
+               PYTHON_KEYRING_BACKEND="tests.memory_keyring.MemoryKeyring")
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout.split() == ["False", "no_key", "False"], done.stdout + done.stderr

@@ -15,9 +15,10 @@ from app.core.engine import MODEL_NOT_FOUND, PROMPT_TOO_LONG, EngineConfig, Engi
 from app.core.reports import SYSTEM_PROMPT
 from app.core.tools import TOOL_SPECS
 from app.engines.local_engine import LOCAL_MAX_OUTPUT_TOKENS, LocalEngine
-from tests.engines.fake_servers import (Reply, chat_events, chat_stream, llama_context_rule,
-                                        llama_props, lm_studio_v0, oa_error, oa_models,
-                                        ollama_ps, ollama_show)
+from tests.engines.fake_servers import (Reply, chat_events, chat_reply, chat_stream,
+                                        llama_context_rule, llama_probe_rule, llama_props,
+                                        lm_studio_v0, oa_error, oa_models, ollama_ps,
+                                        ollama_show)
 
 CHAT = "/v1/chat/completions"
 FIRST = [Message(role="user", text="Task: write notes.md. " + "Earlier: nothing. " * 40)]
@@ -28,10 +29,16 @@ def engine_for(server, model: str = MODEL) -> LocalEngine:
     return LocalEngine(EngineConfig(model=model, base_url=server.url + "/v1", timeout_s=5))
 
 
-def llama(server, supports_tools: bool, n_ctx: int) -> LocalEngine:
-    server.default("/v1/models", oa_models([MODEL]))
-    server.default("/props", llama_props(supports_tools, n_ctx))
-    return engine_for(server)
+def llama(server, supports_tools: bool, n_ctx: int, calls: bool = True,
+          model: str = MODEL) -> LocalEngine:
+    server.default("/v1/models", oa_models([model]))
+    server.default("/props", llama_props(supports_tools, n_ctx, model))
+    server.rules[CHAT] = llama_probe_rule(calls)
+    return engine_for(server, model)
+
+
+def probes(server) -> list[dict]:
+    return [b for b in server.bodies(CHAT) if not b.get("stream")]
 
 
 # -- llama.cpp --------------------------------------------------------------------------------
@@ -56,12 +63,40 @@ def test_llama_cpp_with_tools_is_ready_and_each_step_is_forced_to_call_a_capped_
     assert state.ready
     assert state.message == (f"Ready: {MODEL} on {server.url}/v1 (1 model; it can use tools; "
                              "context 8,192 tokens).")
+    (probe,) = probes(server)  # the template says it can; the model is asked once
+    assert probe["tools"][0]["function"]["name"] == "ping" and probe["tool_choice"] == "required"
     server.push(CHAT, chat_stream("", [("c1", "list_files", {})]))
     engine.turn(SYSTEM_PROMPT, TOOL_SPECS, FIRST)
-    (body,) = server.bodies(CHAT)
+    (body,) = [b for b in server.bodies(CHAT) if b.get("stream")]
     assert body["tool_choice"] == "required"
     assert 0 < body["max_tokens"] <= LOCAL_MAX_OUTPUT_TOKENS
-    assert not any(r.path == CHAT and "ping" in r.raw.decode() for r in server.requests)
+    engine.availability()
+    assert len(probes(server)) == 1  # the verdict is kept: not asked again
+
+
+def test_llama_cpp_with_tools_but_a_model_that_writes_words_is_not_ready(server):
+    """SmolLM2-135M on a template that supports tools: the server says yes, the model cannot."""
+    engine = llama(server, supports_tools=True, n_ctx=8192, calls=False,
+                   model="/models/tiny-135m.Q4_0.gguf")  # llama-server names it by its path
+    state = engine.availability()
+    assert not state.ready
+    assert state.facts["model"] == "tiny-135m.Q4_0.gguf"  # the window's words name it so too
+    assert state.message == (
+        "The model 'tiny-135m.Q4_0.gguf' did not call a tool when asked to: its chat template supports "
+        "tools, but the model wrote words instead, so it is probably too small for this work. "
+        "Start llama-server with a larger model that can use tools (for example "
+        "Qwen2.5-7B-Instruct or Llama-3.1-8B-Instruct).")
+    assert len(probes(server)) == 1
+
+
+def test_a_thinking_model_cut_at_the_probes_cap_is_not_judged(server):
+    """Only a thought before the cap says nothing about tools: ready, and the run decides."""
+    engine = llama(server, supports_tools=True, n_ctx=8192, model="thinker-8b")
+    server.rules.pop(CHAT)
+    server.push(CHAT, chat_reply({"role": "assistant", "content": "<think>The person wants me "
+                                  "to call ping. Let me think about"}, finish="length"))
+    assert engine.probe_tools() is None
+    assert engine.availability().ready
 
 
 def test_llama_cpp_at_2048_tokens_is_not_ready_and_the_sentence_says_what_to_change(server):

@@ -258,4 +258,6 @@ def test_a_local_prompt_is_sized_from_its_messages_as_the_whole_request_would_be
     assert abs(request["max_tokens"] - 600) <= whole * 0.01
     copied = dict(request, messages=list(request["messages"]))  # not sized when built
     engine._fit(copied, facts)
-    assert copied["max_tokens"] == 600
+    # Counted whole now, with max_tokens' own digits in the JSON (4096 then, ~600 now): the
+    # estimate may round one token the other way.
+    assert abs(copied["max_tokens"] - 600) <= 1

@@ -56,8 +56,9 @@ def test_each_engine_is_marked_ready_or_not_with_how_to_make_it_ready(qtbot, pic
         "Claude, not ready"
     assert picker.is_ready("local") is False
     assert item_text(picker, "local", Qt.ItemDataRole.ToolTipRole) == (
-        "Nothing is answering at http://127.0.0.1:9/v1: start Ollama or LM Studio there, or "
-        "correct the address in Engine settings.")
+        "Nothing is answering at http://127.0.0.1:9/v1: start your local server there (Ollama, "
+        "LM Studio, llama.cpp's llama-server or another), or correct the address in Engine "
+        "settings.")
 
 
 def test_choosing_an_engine_says_so_and_names_it_for_a_screen_reader(qtbot, picker):

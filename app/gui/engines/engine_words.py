@@ -73,8 +73,9 @@ def not_ready(engine_id: str, reason: str, facts: dict | None = None) -> str:
 def _local_not_ready(reason: str, facts: dict) -> str:
     url, model = facts.get("url", ""), facts.get("model", "")
     words = {
-        "engine_unreachable": (tr("Nothing is answering at %1: start Ollama or LM Studio "
-                                  "there, or correct the address in Engine settings."), url),
+        "engine_unreachable": (tr("Nothing is answering at %1: start your local server there "
+                                  "(Ollama, LM Studio, llama.cpp's llama-server or another), "
+                                  "or correct the address in Engine settings."), url),
         "no_answer": (tr("The local server at %1 did not answer in time: check that it has "
                          "finished loading."), url),
         "no_models": (tr("The local server at %1 has no models yet: download one first, for "

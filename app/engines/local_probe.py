@@ -1,0 +1,63 @@
+"""Can the local model call tools at all? One tiny forced tool call finds out, where the
+server does not say (LM Studio can prompt any model for tools) or speaks for the chat
+template only (llama.cpp's /props: SmolLM2-135M, given a template that supports tools,
+writes words instead of the call). The verdict is kept for the process."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from app.core.conversation import ToolSpec
+from app.core.engine import EngineError
+from app.engines.wire import within
+
+PROBED: dict[tuple[str, str], bool | None] = {}  # (base URL, model) -> what the probe found
+_THOUGHT = re.compile(r"<think>.*?(</think>|$)", re.S)  # a thinking model's inline thought
+_PING = ToolSpec(name="ping", description="Say that you are here.",
+                 parameters={"type": "object", "properties": {}})
+
+
+def probe_tools(engine: Any, timeout_s: float) -> bool | None:
+    """Ask `engine`'s model (a LocalEngine) for one tiny forced tool call. True: it made one;
+    False: it cannot (the server refused tools, or the model answered in words); None: no
+    answer in time, or only thinking before the cap (a thinking model is not judged on a cut
+    thought). A probe that finishes after `timeout_s` still records its verdict."""
+    key = (engine.base_url(), engine._ensure_model())
+    if PROBED.get(key) is not None:
+        return PROBED[key]
+    request = {"model": engine.model, "max_tokens": 48, "tools": engine._tools([_PING]),
+               "messages": [{"role": "user", "content": "Call the ping tool now."}],
+               "tool_choice": "required"}
+    found = PROBED  # the table of this call, even if a test swaps the module's for a new one
+
+    def ask() -> bool | None:
+        try:
+            reply = engine._run(lambda client: client.chat.completions.create(**request))
+        except EngineError as exc:
+            if "cannot call tools" in exc.message:
+                found[key] = False
+                return False
+            return None
+        choice = (reply.choices or [None])[0]
+        message = choice.message if choice else None
+        if message is not None and message.tool_calls:
+            found[key] = True
+        elif message is not None and _THOUGHT.sub("", message.content or "").strip():
+            found[key] = False  # it wrote words where the call was asked for
+        else:
+            return None
+        return found[key]
+
+    try:
+        return within(timeout_s, ask, name="local-probe")
+    except TimeoutError:
+        return None
+
+
+def shown(model: str) -> str:
+    """The model as a person knows it: llama-server names it by the path given to -m, so a
+    .gguf path is shown by its file name."""
+    if model.lower().endswith(".gguf") and ("/" in model or "\\" in model):
+        return re.split(r"[\\/]", model)[-1]
+    return model
