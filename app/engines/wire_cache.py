@@ -69,8 +69,6 @@ class WireCache:
 def shown_of(messages: list) -> set:
     """core.pictures.shown_pictures of the messages' tool results, found without a Python
     loop over them when none shows a picture (nearly always)."""
-    from app.core.pictures import shown_pictures
-
     results = list(chain.from_iterable(map(_RESULTS, messages)))
     return shown_pictures(results) if any(map(_PICTURES, results)) else set()
 
