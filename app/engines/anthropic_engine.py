@@ -3,46 +3,32 @@
 from __future__ import annotations
 
 import os
-import re
 import threading
 from typing import Any, Callable
 
-from app.core.conversation import Message, ModelTurn, ToolCall, ToolResult, ToolSpec, Usage
+from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.engine import Availability, EngineConfig, EngineError
-from app.core.pictures import fitted, parts_for, shown_pictures
+from app.engines.claude_replay import block_param, fingerprint, make_record
 from app.engines.claude_send import stream_messages
-from app.engines.claude_replay import (Chain, block_digest, block_param, fingerprint, make_record,
-                                      replay_blocks)
+from app.engines.claude_stream import MessageReader
+from app.engines.claude_wire import ClaudeRequests
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import estimated_usage, with_usage
 from app.engines.prices import PricedEngine
-from app.engines.wire_cache import WireCache
+from app.engines.wire_cache import Prefix, WireCache
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, check_base_url, emit, from_status,
-                              from_transport, stable_tools, stream_broken)
+                              from_transport, stream_broken)
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
-DEFAULT_MAX_TOKENS = 32_000
-# Older models refuse a max_tokens above their own output limit.
-_OUTPUT_LIMITS = {"claude-3-haiku": 4096, "claude-3-opus": 4096, "claude-3-5-haiku": 8192,
-                  "claude-3-5-sonnet": 8192}
 # Shown when the models API cannot be read; newest first.
 FALLBACK_MODELS = ("claude-sonnet-5-5", "claude-opus-5-5", "claude-haiku-5-5", "claude-opus-5",
                    "claude-sonnet-5", "claude-haiku-4-5")
-# Claude scales down any picture whose long side passes 1568 px (its vision guide): sending
-# it smaller saves the upload and the wait, at no cost to what the model sees.
-CLAUDE_PICTURE_SIDE = 1568
-MAX_CACHE_BREAKPOINTS = 4  # the API refuses a fifth
-EPHEMERAL = {"type": "ephemeral"}
-# Claude 5 models and later think adaptively by default, and on the newest of them the
-# text between tool calls arrives as thinking; asking for it summarized shows it live.
-SUMMARIZED_THINKING = {"type": "adaptive", "display": "summarized"}
-_GENERATION = re.compile(r"^claude-[a-z]+-(\d+)(?:-|$)")
 # Stop reasons after which the reply's last block may be cut off mid-way.
 CUT_OFF = ("max_tokens", "model_context_window_exceeded")
 
 
-class AnthropicEngine(PricedEngine):
+class AnthropicEngine(ClaudeRequests, PricedEngine):
     """Claude via the Messages API, one attempt per turn (the loop owns retries).
 
     Why it streams: a non-streamed reply arrives only when complete, so a slow answer
@@ -84,6 +70,7 @@ class AnthropicEngine(PricedEngine):
         super().__init__(config)
         self._kept: tuple[tuple[str, float], Any] | None = None  # see _turn_client
         self._wire = WireCache()  # each message's blocks, built once (see wire_cache)
+        self._prefix = Prefix()
         self._sent: tuple[list[dict] | None, str] = (None, "")  # see _messages
 
     # -- configuration -------------------------------------------------------------------
@@ -153,130 +140,7 @@ class AnthropicEngine(PricedEngine):
         finally:
             client.close()
 
-    # -- one model turn ------------------------------------------------------------------
-
-    def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
-                      max_output_tokens: int | None = None) -> dict:
-        """The Messages API request body (without `stream`), cache breakpoints included."""
-        tool_defs: list[dict] = [{"name": t.name, "description": t.description,
-                                  "input_schema": t.parameters} for t in stable_tools(tools)]
-        system_blocks = [{"type": "text", "text": system}] if system else []
-        max_tokens = int(self.config.options.get("max_tokens", self._max_tokens()))
-        cap = max_output_tokens
-        request: dict[str, Any] = {
-            "model": self.model,
-            "max_tokens": min(max_tokens, cap) if cap else max_tokens,
-            "messages": self._messages(messages, system_blocks, tool_defs),
-        }
-        if system_blocks:
-            request["system"] = system_blocks
-            system_blocks[-1]["cache_control"] = EPHEMERAL
-        if tool_defs:
-            request["tools"] = tool_defs
-            tool_defs[-1]["cache_control"] = EPHEMERAL
-        if self.summarizes_thinking():
-            request["thinking"] = dict(SUMMARIZED_THINKING)
-        if request["messages"]:
-            content = request["messages"][-1]["content"]
-            if content[-1]["type"] in ("text", "tool_result", "tool_use"):
-                # A copy: the block itself is kept for the next steps without it.
-                content[-1] = {**content[-1], "cache_control": EPHEMERAL}
-        assert _breakpoints(request) <= MAX_CACHE_BREAKPOINTS
-        return request
-
-    def summarizes_thinking(self) -> bool:
-        """Whether this model takes `thinking.display` (Claude 5 and later, adaptive thinking)."""
-        if "thinking" in self.config.options:
-            return bool(self.config.options["thinking"])
-        found = _GENERATION.match(self.model)
-        return bool(found) and int(found.group(1)) >= 5
-
-    def _max_tokens(self) -> int:
-        for family, limit in _OUTPUT_LIMITS.items():
-            if self.model.startswith(family):
-                return limit
-        return DEFAULT_MAX_TOKENS
-
-    def _messages(self, messages: list[Message], system: list[dict],
-                  tools: list[dict]) -> list[dict]:
-        """The request's messages, each message's blocks (and their digests) built once
-        (WireCache) and the replay prefix of each reply found in one pass (Chain)."""
-        out: list[dict] = []
-        digests: list[list[bytes]] = []  # per entry of `out`, its blocks' digests
-        shown = shown_pictures([r for m in messages for r in m.tool_results])
-        sees = self.sees_pictures()
-        chain, fed = Chain(self.model, system, tools), 0
-        self._wire.begin()
-        for m in messages:
-            if m.role == "user":
-                key = (sees, m.text, tuple(
-                    (r.call_id, r.content, r.is_error, r.pictures,
-                     tuple((id(r), k) in shown for k in range(len(r.pictures))))
-                    for r in m.tool_results))
-                blocks, digs = self._wire.get(m, key, lambda: _digested(self._user_blocks(m, shown)))
-            else:
-                # An assistant reply goes back exactly as it came, when its prefix still
-                # matches (see claude_replay); replies merged into one turn never do.
-                merged = bool(out) and out[-1]["role"] == "assistant"
-                prefix = ""
-                if not merged:
-                    for entry, digs in zip(out[fed:], digests[fed:]):
-                        chain.feed(entry["role"], digs)
-                    fed, prefix = len(out), chain.hexdigest()
-                key = (self.model, prefix, m.text, m.record,
-                       tuple((c.id, c.name, c.arguments) for c in m.tool_calls))
-                blocks, digs = self._wire.get(m, key, lambda: _digested(self._replied(m, prefix)))
-            if not blocks:
-                continue  # the API refuses empty content
-            if out and out[-1]["role"] == m.role:
-                out[-1]["content"].extend(blocks)  # keep roles alternating
-                digests[-1].extend(digs)
-            else:
-                out.append({"role": m.role, "content": list(blocks)})
-                digests.append(list(digs))
-        self._wire.end()
-        for entry, digs in zip(out[fed:], digests[fed:]):
-            chain.feed(entry["role"], digs)
-        self._sent = (out, chain.hexdigest())  # the prefix of this request's reply
-        return out
-
-    def _replied(self, m: Message, prefix: str) -> list[dict]:
-        blocks = replay_blocks(m, self.model, prefix)
-        return self._assistant_blocks(m) if blocks is None else blocks
-
-    def _user_blocks(self, m: Message, shown: set) -> list[dict]:
-        # Tool results first: the API wants them at the start of the user turn after tool calls.
-        blocks: list[dict] = [{"type": "tool_result", "tool_use_id": r.call_id,
-                               "content": self._result_content(r, shown), "is_error": r.is_error}
-                              for r in m.tool_results]
-        if m.text:
-            blocks.append({"type": "text", "text": m.text})
-        return blocks
-
-    def _result_content(self, r: ToolResult, shown: set[int]) -> str | list[dict]:
-        """A tool result's content: its text, or a text block and an image block per picture
-        (ToolResultBlockParam's content takes text and image blocks)."""
-        text, sent = parts_for(r, self.sees_pictures(), shown)
-        if not sent:
-            return text or "(no output)"
-        blocks: list[dict] = [{"type": "text", "text": text}]
-        for picture in sent:
-            fit = fitted(picture, CLAUDE_PICTURE_SIDE)
-            blocks.append({"type": "image", "source": {
-                "type": "base64", "media_type": fit.media_type, "data": fit.data}})
-        return blocks
-
-    def sees_pictures(self) -> bool:
-        """Every Claude model since Claude 3 reads pictures; the `vision` option can say no."""
-        return bool(self.config.options.get("vision", True))
-
-    @staticmethod
-    def _assistant_blocks(m: Message) -> list[dict]:
-        """A reply without a record (another engine's, or a test's): its text and calls."""
-        blocks: list[dict] = [{"type": "text", "text": m.text}] if m.text else []
-        blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
-                      for c in m.tool_calls)
-        return blocks
+    # -- one model turn (the request: claude_wire) ---------------------------------------
 
     def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
              cancel: threading.Event | None = None,
@@ -288,7 +152,8 @@ class AnthropicEngine(PricedEngine):
         client = self._turn_client()
         stream = None
         try:
-            with stream_messages(client, request) as stream:
+            stream = stream_messages(client, self.encoded(request))
+            with stream:
                 return self._read(stream, cancel, on_text, request)
         except EngineError:
             raise
@@ -301,60 +166,53 @@ class AnthropicEngine(PricedEngine):
         except anthropic.APIConnectionError as exc:
             raise from_transport(self.voice(), exc) from None
 
-    def _read(self, stream: Any, cancel: threading.Event | None,
+    def _read(self, stream: MessageReader, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
         import anthropic
         import httpx2
 
-        closed_blocks: set[int] = set()
-        finished = False
         live = _Narration(on_text)
         try:
-            for event in stream:
+            for kind, text in stream:
                 if cancel is not None and cancel.is_set():
-                    snapshot = _snapshot(stream)
-                    if snapshot is None:  # before message_start: the input was sent all the same
+                    if stream.snapshot is None:  # before message_start: the input was sent all the same
                         return ModelTurn(model=self.model, usage=estimated_usage(request),
                                          stop_reason="cancelled")
-                    return self._to_turn(snapshot, closed_blocks, request, cancelled=True)
-                if event.type == "text":
-                    live.say(event.text)
-                elif event.type == "thinking":
-                    live.say(event.thinking)  # the narration between tool calls, summarized
-                elif event.type == "content_block_start":
+                    return self._to_turn(stream, request, cancelled=True)
+                if text:
+                    live.say(text)  # spoken, or the narration between tool calls, summarized
+                elif kind == "content_block_start":
                     live.new_block()
-                elif event.type == "content_block_stop":
-                    closed_blocks.add(event.index)
-                elif event.type == "message_stop":
-                    finished = True
         except (httpx2.TransportError, anthropic.APIConnectionError, ValueError) as exc:
             # Dropped mid-stream, or tool JSON that cannot be parsed: nothing from it is used.
             raise with_usage(stream_broken(self.voice(), f"{type(exc).__name__}: {exc}"),
                              _billed(stream, request)) from None
-        if not finished:
+        if not stream.finished:
             raise with_usage(stream_broken(self.voice(), "the stream ended without message_stop"),
                              _billed(stream, request))
-        return self._to_turn(_snapshot(stream), closed_blocks, request, cancelled=False)
+        return self._to_turn(stream, request, cancelled=False)
 
-    def _to_turn(self, message: Any, closed_blocks: set[int], request: dict,
-                 cancelled: bool) -> ModelTurn:
+    def _to_turn(self, stream: MessageReader, request: dict, cancelled: bool) -> ModelTurn:
+        message, closed = stream.snapshot or {}, stream.closed
         texts, calls, kept = [], [], []
-        last = len(message.content) - 1
-        for i, block in enumerate(message.content):
+        content = message.get("content") or []
+        stop_reason = message.get("stop_reason")
+        for i, block in enumerate(content):
             param = block_param(block)
-            if param is not None and i in closed_blocks:  # a block cut off is not replayed
+            if param is not None and i in closed:  # a block cut off is not replayed
                 kept.append(param)
-            if block.type == "text" and block.text:
-                texts.append(block.text)
-            elif block.type == "tool_use":
+            kind = block.get("type")
+            if kind == "text" and block.get("text"):
+                texts.append(block["text"])
+            elif kind == "tool_use":
                 # A block not closed, or the last one of a reply cut off by the output limit
                 # or the context window, may hold half its arguments: running it could write
                 # half a file.
-                if cancelled or i not in closed_blocks or (
-                        message.stop_reason in CUT_OFF and i == last):
+                if cancelled or i not in closed or (
+                        stop_reason in CUT_OFF and i == len(content) - 1):
                     continue
-                args = block.input if isinstance(block.input, dict) else {}
-                calls.append(ToolCall(id=block.id, name=block.name, arguments=args))
+                calls.append(ToolCall(id=param["id"], name=param["name"],
+                                      arguments=param["input"]))
         record = None
         if not cancelled:
             sent, prefix = self._sent
@@ -362,9 +220,10 @@ class AnthropicEngine(PricedEngine):
                 prefix = fingerprint(self.model, request.get("system", []),
                                      request.get("tools", []), request["messages"])
             record = make_record(self.model, prefix, kept)
-        return ModelTurn(text="\n\n".join(texts), tool_calls=calls, usage=_usage(message.usage),
-                         model=message.model or self.model, record=record,
-                         stop_reason="cancelled" if cancelled else (message.stop_reason or ""))
+        return ModelTurn(text="\n\n".join(texts), tool_calls=calls,
+                         usage=_usage(message.get("usage")),
+                         model=message.get("model") or self.model, record=record,
+                         stop_reason="cancelled" if cancelled else (stop_reason or ""))
 
 
 class _Narration:
@@ -384,41 +243,21 @@ class _Narration:
         self.spoken, self.fresh = True, False
 
 
-def _usage(u: Any) -> Usage:
-    return Usage(input_tokens=u.input_tokens or 0, output_tokens=u.output_tokens or 0,
-                 cache_read_tokens=getattr(u, "cache_read_input_tokens", None) or 0,
-                 cache_write_tokens=getattr(u, "cache_creation_input_tokens", None) or 0)
+def _usage(u: dict | None) -> Usage:
+    u = u or {}
+    return Usage(input_tokens=u.get("input_tokens") or 0, output_tokens=u.get("output_tokens") or 0,
+                 cache_read_tokens=u.get("cache_read_input_tokens") or 0,
+                 cache_write_tokens=u.get("cache_creation_input_tokens") or 0)
 
 
-def _billed(stream: Any, request: dict) -> Usage:
+def _billed(stream: MessageReader, request: dict) -> Usage:
     """What a stream that broke off was billed: its usage so far once message_start came,
     else an estimate of the input sent."""
-    try:
-        snapshot = _snapshot(stream)
-    except Exception:  # a snapshot half-built from a broken stream: estimate instead
-        snapshot = None
-    return _usage(snapshot.usage) if snapshot is not None else estimated_usage(request)
-
-
-def _snapshot(stream: Any) -> Any:
-    """The message accumulated so far (None before message_start arrived)."""
-    try:
-        return stream.current_message_snapshot
-    except AssertionError:
-        return None
+    if stream.snapshot is None:
+        return estimated_usage(request)
+    return _usage(stream.snapshot.get("usage"))
 
 
 def _offers(ids: list[str], model: str) -> bool:
     """Whether the listed ids include the model, itself or as a dated snapshot of it."""
     return any(i == model or i.startswith(model + "-") for i in ids)
-
-
-def _digested(blocks: list[dict]) -> tuple[list[dict], list[bytes]]:
-    return blocks, [block_digest(b) for b in blocks]
-
-
-def _breakpoints(request: dict) -> int:
-    blocks = list(request.get("tools", [])) + list(request.get("system", []))
-    for m in request["messages"]:
-        blocks += m["content"]
-    return sum(1 for b in blocks if "cache_control" in b)

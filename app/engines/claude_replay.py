@@ -50,6 +50,12 @@ class Chain:
                           sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         self._hash = hashlib.sha256(head.encode())
 
+    def copy(self) -> "Chain":
+        """A chain fed so far, to feed further without changing this one."""
+        other = Chain.__new__(Chain)
+        other._hash = self._hash.copy()
+        return other
+
     def feed(self, role: str, digests: list[bytes]) -> None:
         self._hash.update(role.encode() + b"\0" + b"".join(digests) + b"\1")
 
@@ -57,19 +63,21 @@ class Chain:
         return self._hash.hexdigest()
 
 
-def block_param(block: Any) -> dict | None:
-    """One content block of a reply as the Messages API takes it back (None: not replayable)."""
-    kind = getattr(block, "type", "")
+def block_param(block: dict) -> dict | None:
+    """One content block of a reply (its JSON as streamed) as the Messages API takes it back
+    (None: not replayable)."""
+    kind = block.get("type", "")
     if kind == "thinking":
-        return {"type": "thinking", "thinking": block.thinking or "",
-                "signature": block.signature or ""}
+        return {"type": "thinking", "thinking": block.get("thinking") or "",
+                "signature": block.get("signature") or ""}
     if kind == "redacted_thinking":
-        return {"type": "redacted_thinking", "data": block.data}
+        return {"type": "redacted_thinking", "data": block.get("data")}
     if kind == "text":
-        return {"type": "text", "text": block.text or ""}
+        return {"type": "text", "text": block.get("text") or ""}
     if kind == "tool_use":
-        return {"type": "tool_use", "id": block.id, "name": block.name,
-                "input": block.input if isinstance(block.input, dict) else {}}
+        arguments = block.get("input")
+        return {"type": "tool_use", "id": block.get("id"), "name": block.get("name"),
+                "input": arguments if isinstance(arguments, dict) else {}}
     return None
 
 

@@ -13,15 +13,17 @@ from app.core.redact import redact
 from app.core.engine import (BAD_ADDRESS, CONTEXT_TOO_SMALL, ENGINE_UNREACHABLE,
                               MODEL_NOT_FOUND, NO_ANSWER, NO_MODELS, NO_TOOLS, PROMPT_TOO_LONG,
                               Availability, EngineError)
-from app.core.pictures import Picture, fitted, parts_for, shown_pictures
+from app.core.pictures import Picture, fitted, parts_for
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines import local_probe
 from app.engines.local_probe import shown as _shown
 from app.engines.local_reply import read_turn
 from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server, overflow
 from app.engines.local_vision import LOCAL_PICTURE_SIDE, PICTURE_TOKENS, ask_vision
-from app.engines.openai_compat import CHAT_ORDER, OpenAICompatibleEngine, post_stream, result_text
-from app.engines.wire_cache import WireCache
+from app.engines.openai_compat import (CHAT_ORDER, OpenAICompatibleEngine, openai_body,
+                                       post_stream, result_text)
+from app.engines.raw_stream import Body, json_list
+from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key, shown_of
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, check_base_url,
                               stable_tools, within)
 
@@ -76,6 +78,11 @@ class LocalEngine(OpenAICompatibleEngine):
     label = "Local (Ollama, LM Studio)"
     _facts: ServerFacts | None = None
     _wire_kept: WireCache | None = None
+    _prefix_kept: Prefix | None = None
+    _body_kept: Body | None = None
+    _fixed: "_Fixed | None" = None
+    _chat: list[dict] = []  # the last request's messages, and their JSON (see build_request)
+    _jsons: list[bytes] = []
     _sizes: tuple[list | None, int, int] = (None, 0, 0)  # see build_request and _fit
     needs_key = False
     may_lack_tools = True
@@ -251,28 +258,39 @@ class LocalEngine(OpenAICompatibleEngine):
 
     def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
                       max_output_tokens: int | None = None) -> dict:
-        chat: list[dict] = [{"role": "system", "content": system}] if system else []
-        shown = shown_pictures([r for m in messages for r in m.tool_results])
+        """The Chat Completions request (without `stream`). Each message's entries are built
+        once with their size, and the leading messages unchanged since the last request
+        taken as they were (see wire_cache); its parts are shared with later requests."""
+        shown = shown_of(messages)
         sees = bool(shown) and self.sees_pictures()  # the server is asked only for a picture
+        fixed = self._stable(system, tools)
+        held = self._prefix.held(messages, (sees, fixed), shown)
         # The messages' characters (pictures aside) and pictures, as _tokens counts them.
-        sizes = [len(json.dumps(chat, ensure_ascii=False)), 0]
-        self._wire.begin()  # each message's entries built once (see wire_cache)
-        for m in messages:
+        upto, chars, pictures = self._prefix.states[held - 1] if held else (
+            len(fixed.head), fixed.chars, 0)
+        chat, jsons = self._chat[:upto], self._jsons[:upto]
+        rows, wire = [], self._wire
+        for m in messages[held:]:
+            made = None
             if m.role == "user":
-                key = (sees, m.text, tuple(
-                    (r.call_id, r.content, r.is_error, r.pictures,
-                     tuple((id(r), k) in shown for k in range(len(r.pictures))))
-                    for r in m.tool_results))
-                chat += self._sized(m, key, lambda: _user_entries(m, sees, shown), sizes)
+                key = (sees, m.text, results_key(m.tool_results, shown))
+                made = wire.get(m, key, lambda: self._sized(_user_entries(m, sees, shown)))
             elif m.text or m.tool_calls:
-                key = (m.text, tuple((c.id, c.name, c.arguments) for c in m.tool_calls))
-                chat += self._sized(m, key, lambda: [_assistant_entry(m)], sizes)
-        self._wire.end()
-        self._sizes = (chat, *sizes)
+                key = (m.text, calls_key(m.tool_calls))
+                made = wire.get(m, key, lambda: self._sized([_assistant_entry(m)]))
+            if made is not None:
+                chat += made[0]
+                jsons += made[1]
+                chars, pictures = chars + made[2], pictures + made[3]
+            rows.append((m, (len(chat), chars, pictures)))
+        self._prefix.keep(held, rows, shown)
+        wire.prune(messages)
+        self._chat, self._jsons, self._sizes = chat, jsons, (chat, chars, pictures)
+        self._body.keep("messages", chat, json_list(jsons))
         request: dict[str, Any] = {"model": self.model, "messages": chat,
                                    "stream_options": {"include_usage": True}}
         if tools:
-            request["tools"] = self._tools(tools)
+            request["tools"] = fixed.tools
             facts = self._facts
             if facts is not None and facts.server == LLAMA_CPP and facts.tools:
                 request["tool_choice"] = "required"  # its grammar makes the call well-formed
@@ -280,6 +298,10 @@ class LocalEngine(OpenAICompatibleEngine):
                 _positive(self.config.options.get("max_tokens"))]
         request["max_tokens"] = min(c for c in caps if c)
         return request
+
+    def encoded(self, request: dict) -> bytes:
+        """The bytes the SDK would send for `request` (with stream: true)."""
+        return self._body.encode(request)
 
     def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
              cancel: threading.Event | None = None,
@@ -292,24 +314,27 @@ class LocalEngine(OpenAICompatibleEngine):
                               f"Harness Desk needs. {facts.tools_remedy()}", code=MODEL_NOT_FOUND)
         request = self.build_request(system, tools, messages, max_output_tokens)
         self._fit(request, facts)
-        from openai.types.chat import ChatCompletion, ChatCompletionChunk
-
+        body = self.encoded(request)
         return self._run(lambda client: self._read(
-            post_stream(client, "/chat/completions", request, CHAT_ORDER, ChatCompletion,
-                        ChatCompletionChunk), cancel, on_text, request))
+            post_stream(client, "/chat/completions", body), cancel, on_text, request))
 
-    def _sized(self, m: Message, key: tuple, build: Callable[[], list[dict]],
-               sizes: list[int]) -> list[dict]:
-        """A message's entries, kept with their size as _tokens counts it."""
-        def sized() -> tuple[list[dict], int, int]:
-            entries = build()
-            text = json.dumps(entries, ensure_ascii=False, default=str)
-            return entries, len(_DATA_URL.sub("", text)), len(_DATA_URL.findall(text))
+    def _sized(self, entries: list[dict]) -> tuple[list[dict], list[bytes], int, int]:
+        """A message's entries with their JSON, and their size as _tokens counts it."""
+        text = json.dumps(entries, ensure_ascii=False, default=str)
+        return (entries, [self._body.dumps(e) for e in entries], len(_DATA_URL.sub("", text)),
+                len(_DATA_URL.findall(text)))
 
-        entries, chars, pictures = self._wire.get(m, key, sized)
-        sizes[0] += chars
-        sizes[1] += pictures
-        return entries
+    def _stable(self, system: str, tools: list[ToolSpec]) -> "_Fixed":
+        """What is the same every step: the system message and the tools, with their sizes."""
+        key = (system, tuple((t.name, t.description, t.parameters) for t in tools))
+        if self._fixed is None or self._fixed.key != key:
+            head = [{"role": "system", "content": system}] if system else []
+            defs = self._tools(tools) if tools else []
+            self._fixed = _Fixed(key, head, defs, len(json.dumps(head, ensure_ascii=False)),
+                                 len(json.dumps(defs, ensure_ascii=False)))
+            self._chat, self._jsons = list(head), [self._body.dumps(e) for e in head]
+            self._body.keep("tools", defs, [self._body.dumps(defs)])
+        return self._fixed
 
     @property
     def _wire(self) -> WireCache:
@@ -317,16 +342,32 @@ class LocalEngine(OpenAICompatibleEngine):
             self._wire_kept = WireCache()
         return self._wire_kept
 
+    @property
+    def _prefix(self) -> Prefix:
+        if self._prefix_kept is None:
+            self._prefix_kept = Prefix()
+        return self._prefix_kept
+
+    @property
+    def _body(self) -> Body:
+        if self._body_kept is None:
+            self._body_kept = openai_body(CHAT_ORDER)
+        return self._body_kept
+
     def _fit(self, request: dict, facts: ServerFacts) -> None:
         """Check the prompt against the server's context before sending (Ollama would cut
         it silently), and keep the output cap within the room left."""
         if not facts.n_ctx:
             return
         chat, chars, pictures = self._sizes
-        if chat is request["messages"]:  # sized as it was built: the rest measured now
-            rest = {k: v for k, v in request.items() if k != "messages"}
-            prompt = self._tokens(rest) + int(chars / CHARS_PER_TOKEN_LOCAL) \
-                + PICTURE_TOKENS * pictures
+        fixed = self._fixed
+        if chat is request["messages"] and fixed is not None and (
+                request.get("tools") in (None, fixed.tools)):
+            # Sized as it was built: the messages and tools as they were, the rest now.
+            rest = {k: v for k, v in request.items() if k not in ("messages", "tools")}
+            chars += len(json.dumps(rest, ensure_ascii=False)) + (
+                fixed.tools_chars + len(', "tools": ') if "tools" in request else 0)
+            prompt = int(chars / CHARS_PER_TOKEN_LOCAL) + PICTURE_TOKENS * pictures
         else:
             prompt = self._tokens(request)
         room = facts.n_ctx - prompt
@@ -361,6 +402,15 @@ class LocalEngine(OpenAICompatibleEngine):
               on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
         return read_turn(stream, cancel, on_text, request, model=self.model,
                          voice=self.voice(), alive=self._alive, cuts=self._stream_cuts())
+
+
+class _Fixed:
+    """What a Chat Completions request holds that is the same every step (see _stable)."""
+
+    def __init__(self, key: tuple, head: list[dict], tools: list[dict], chars: int,
+                 tools_chars: int):
+        self.key, self.head, self.tools = key, head, tools
+        self.chars, self.tools_chars = chars, tools_chars
 
 
 def _no_type_lists(schema: object) -> object:

@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import threading
 import uuid
-from typing import Any, Callable
+from typing import Callable
 
 from app.core.conversation import ModelTurn, ToolCall, Usage
 from app.core.engine import ENGINE_UNREACHABLE, EngineError
 from app.core.redact import redact
 from app.engines.local_stream import watch_stream
-from app.engines.openai_compat import estimated_usage, split_usage, with_usage
+from app.engines.raw_stream import RawStream
+from app.engines.openai_compat import estimated_usage, split_usage, stream_events, with_usage
 from app.engines.wire import Voice, emit, parse_arguments, stream_broken
 
 
-def read_turn(stream: Any, cancel: threading.Event | None,
+def read_turn(stream: RawStream, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None, request: dict, *, model: str,
               voice: Voice, alive: Callable[[], bool],
               cuts: tuple[type[Exception], ...]) -> ModelTurn:
@@ -38,27 +39,28 @@ def read_turn(stream: Any, cancel: threading.Event | None,
 
     with stream, watch_stream(stream, cancel, alive) as watch:
         try:
-            for chunk in stream:
+            for chunk in stream_events(stream):
                 watch.tick()
                 if cancel is not None and cancel.is_set():
                     return ModelTurn(text="".join(texts), model=model, usage=so_far(),
                                      stop_reason="cancelled")
-                if chunk.usage:
-                    details = chunk.usage.prompt_tokens_details
-                    usage = split_usage(chunk.usage.prompt_tokens,
-                                        chunk.usage.completion_tokens, details)
-                for choice in chunk.choices or []:
-                    delta = choice.delta
-                    if delta and delta.content:
-                        texts.append(delta.content)
-                        emit(on_text, delta.content)
-                    for tc in (delta.tool_calls or []) if delta else []:
+                u = chunk.get("usage")
+                if u:
+                    usage = split_usage(u.get("prompt_tokens"), u.get("completion_tokens"),
+                                        u.get("prompt_tokens_details"))
+                for choice in chunk.get("choices") or []:
+                    delta = choice.get("delta") or {}
+                    if delta.get("content"):
+                        texts.append(delta["content"])
+                        emit(on_text, delta["content"])
+                    for tc in delta.get("tool_calls") or []:
                         slot = _slot_for(slots, tc)
-                        if tc.function:
-                            slot["name"] += tc.function.name or ""
-                            slot["args"] += tc.function.arguments or ""
-                            _grow(on_text, len(tc.function.arguments or ""))
-                    finish = choice.finish_reason or finish
+                        function = tc.get("function")
+                        if function:
+                            slot["name"] += function.get("name") or ""
+                            slot["args"] += function.get("arguments") or ""
+                            _grow(on_text, len(function.get("arguments") or ""))
+                    finish = choice.get("finish_reason") or finish
         except cuts as exc:
             if cancel is not None and cancel.is_set():  # the watcher closed it: Stop or time
                 return ModelTurn(text="".join(texts), model=model, usage=so_far(),
@@ -92,14 +94,15 @@ def _grow(on_text: Callable[[str], None] | None, chars: int) -> None:
             pass
 
 
-def _slot_for(slots: dict, tc: Any) -> dict:
-    """The accumulator for a streamed tool-call delta. Ollama sends each of several parallel
-    calls whole, all with index 0: a new id at a used index starts a new call."""
-    index = tc.index if tc.index is not None else len(slots)
+def _slot_for(slots: dict, tc: dict) -> dict:
+    """The accumulator for a streamed tool-call delta (its JSON). Ollama sends each of
+    several parallel calls whole, all with index 0: a new id at a used index starts a new call."""
+    index = tc.get("index") if tc.get("index") is not None else len(slots)
     key = max((k for k in slots if k[0] == index), default=None, key=lambda k: k[1])
-    if key is None or (tc.id and slots[key]["id"] and tc.id != slots[key]["id"]):
+    call_id = tc.get("id")
+    if key is None or (call_id and slots[key]["id"] and call_id != slots[key]["id"]):
         key = (index, len(slots))
         slots[key] = {"id": "", "name": "", "args": ""}
     slot = slots[key]
-    slot["id"] = tc.id or slot["id"]
+    slot["id"] = call_id or slot["id"]
     return slot

@@ -7,12 +7,13 @@ output cap, the estimate of what a cut-off attempt was billed, and attaching it 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from app.core.conversation import Usage
 from app.core.engine import EngineError
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.prices import PricedEngine
+from app.engines.raw_stream import Body, RawStream, post_raw
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, check_base_url, from_status,
                               from_transport)
 
@@ -33,10 +34,11 @@ def result_text(content: str, is_error: bool) -> str:
     return content or "(no output)"
 
 
-def split_usage(total_in: int, out: int, details: Any) -> Usage:
-    """Usage with input split like Anthropic's: uncached input, cache reads, cache writes."""
-    cached = (getattr(details, "cached_tokens", None) or 0) if details is not None else 0
-    written = (getattr(details, "cache_write_tokens", None) or 0) if details is not None else 0
+def split_usage(total_in: int | None, out: int | None, details: dict | None) -> Usage:
+    """Usage with input split like Anthropic's: uncached input, cache reads, cache writes
+    (`details`: the usage's input or prompt token details, as JSON)."""
+    details = details if isinstance(details, dict) else {}
+    cached, written = details.get("cached_tokens") or 0, details.get("cache_write_tokens") or 0
     return Usage(input_tokens=max((total_in or 0) - cached - written, 0), output_tokens=out or 0,
                  cache_read_tokens=cached, cache_write_tokens=written)
 
@@ -58,27 +60,57 @@ def with_usage(err: EngineError, usage: Usage) -> EngineError:
     return err
 
 
-def post_stream(client: Any, path: str, request: dict, order: tuple[str, ...],
-                cast_to: Any, event: Any) -> Any:
-    """Send `request` streamed through the SDK's own request path (`client.post`, the one its
-    typed `create` methods end in), with the SDK's own response types parsing the reply.
+def openai_body(order: tuple[str, ...]) -> Body:
+    """A body for the openai SDK's post path, serialized as the SDK does (`openapi_dumps`)."""
+    from openai._utils._json import openapi_dumps
+
+    return Body(order, openapi_dumps)
+
+
+def post_stream(client: Any, path: str, body: bytes) -> RawStream:
+    """Send `body` streamed through the SDK's own request path (`client.post`, the one its
+    typed `create` methods end in) and hand back the reply's events unparsed (raw_stream).
 
     Why not `create(**request)`: its `maybe_transform` walks the whole body on every call
     to rename aliased keys, of which these requests have none; the conversation grows each
-    step, so that walk grew with the round (0.65 ms at 2 messages, 28 ms at 200). The
-    bytes sent are the same (keys in the SDK's order, serialized by the SDK), the client's
-    retries stay off, its errors and stream events are what `create` gives."""
-    import openai
+    step, so that walk grew with the round (0.65 ms at 2 messages, 28 ms at 200), and its
+    stream builds a typed object per event. The bytes sent are the same (keys in the SDK's
+    order, serialized by the SDK's serializer), the client's retries stay off, its status
+    errors are raised as `create` raises them, and a read that fails is the same
+    APITimeoutError or APIConnectionError its stream raises."""
     from openai._base_client import make_request_options
 
-    unknown = set(request) - set(order)
-    if unknown:
-        raise ValueError(f"keys not in the SDK's order: {sorted(unknown)}")
-    given = {**request, "stream": True}
-    body = {k: given[k] for k in order if k in given}
-    return client.post(path, body=body, cast_to=cast_to, stream=True,
-                       stream_cls=openai.Stream[event],
-                       options=make_request_options(security={"bearer_auth": True}))
+    options = make_request_options(security={"bearer_auth": True})
+    return RawStream(client, post_raw(client, path, body, options), wrap=_read_failure)
+
+
+def _read_failure(exc: Exception, response: Any) -> Exception | None:
+    from openai import APIConnectionError, APITimeoutError
+    from openai._httpx2 import request_exceptions, timeout_exceptions
+
+    if isinstance(exc, timeout_exceptions()):
+        return APITimeoutError(request=response.request)
+    if isinstance(exc, request_exceptions()):
+        return APIConnectionError(request=response.request)
+    return None
+
+
+def stream_events(stream: RawStream) -> Iterator[dict]:
+    """Each event's data as JSON, by the openai SDK's Stream rules: `[DONE]` ends it, and an
+    event whose data holds an `error` raises the SDK's APIError with it."""
+    import openai
+
+    for _, data in stream.events():
+        if data.startswith("[DONE]"):
+            break
+        event = json.loads(data)
+        if isinstance(event, dict) and event.get("error"):
+            error = event["error"]
+            message = error.get("message") if isinstance(error, dict) else None
+            if not message or not isinstance(message, str):
+                message = "An error occurred during streaming"
+            raise openai.APIError(message=message, request=stream.response.request, body=error)
+        yield event
 
 
 class OpenAICompatibleEngine(PricedEngine):

@@ -11,15 +11,16 @@ from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolResult, ToolSpec, Usage
 from app.core.engine import BAD_REQUEST, Availability, EngineConfig, EngineError
-from app.core.pictures import fitted, parts_for, shown_pictures
+from app.core.pictures import fitted, parts_for
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import (OPENAI_BASE_URL, RESPONSES_ORDER, OpenAICompatibleEngine,
-                                       estimated_usage, post_stream, result_text, split_usage,
-                                       with_usage)
+                                       estimated_usage, openai_body, post_stream, result_text,
+                                       split_usage, stream_events, with_usage)
+from app.engines.raw_stream import Body, RawStream, json_list
 from app.engines.responses_replay import (make_record, output_items, reasoning_ids,
                                           replay_items)
-from app.engines.wire_cache import WireCache
+from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key, shown_of
 from app.engines.wire import (Voice, arguments_json, emit, from_status, parse_arguments,
                               stable_tools, stream_broken)
 
@@ -95,7 +96,18 @@ class OpenAIEngine(OpenAICompatibleEngine):
         super().__init__(config)
         self._stale: set[str] = set()  # reasoning ids OpenAI no longer accepts
         self._wire = WireCache()
+        self._prefix = Prefix()  # the last request's messages (see build_request)
+        self._fixed: _Fixed | None = None
+        self._items: list[dict] = []  # the last request's input items, and their JSON
+        self._jsons: list[bytes] = []
+        self._body_kept: Body | None = None
         self.include_refused = False
+
+    @property
+    def _body(self) -> Body:
+        if self._body_kept is None:
+            self._body_kept = openai_body(RESPONSES_ORDER)
+        return self._body_kept
 
     def base_url(self) -> str:
         return (self.config.base_url or os.environ.get("OPENAI_BASE_URL")
@@ -157,36 +169,62 @@ class OpenAIEngine(OpenAICompatibleEngine):
 
     def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
                       max_output_tokens: int | None = None) -> dict:
-        items: list[dict] = [{"role": "developer", "content": system}] if system else []
-        shown = shown_pictures([r for m in messages for r in m.tool_results])
+        """The Responses API request (without `stream`). Each message's items are built once
+        and the leading messages unchanged since the last request taken as they were (see
+        wire_cache); the request shares them with later ones: read it, do not change it."""
+        shown = shown_of(messages)
         sees, stale = self.sees_pictures(), frozenset(self._stale)
-        self._wire.begin()  # each message's items built once (see wire_cache)
-        for m in messages:
+        fixed = self._stable(system, tools)
+        held = self._prefix.held(messages, (sees, stale, fixed), shown)
+        upto = self._prefix.states[held - 1] if held else len(fixed.head)
+        items, jsons = self._items[:upto], self._jsons[:upto]
+        rows, wire = [], self._wire
+        for m in messages[held:]:
             if m.role == "user":
-                key = (sees, m.text, tuple(
-                    (r.call_id, r.content, r.is_error, r.pictures,
-                     tuple((id(r), k) in shown for k in range(len(r.pictures))))
-                    for r in m.tool_results))
-                items += self._wire.get(m, key, lambda: self._user_items(m, shown))
+                key = (sees, m.text, results_key(m.tool_results, shown))
+                made, texts = wire.get(m, key, lambda: self._made(self._user_items(m, shown)))
             else:
-                key = (stale, m.text, m.record,
-                       tuple((c.id, c.name, c.arguments) for c in m.tool_calls))
-                items += self._wire.get(m, key, lambda: self._assistant_items(m))
-        self._wire.end()
+                key = (stale, m.text, m.record, calls_key(m.tool_calls))
+                made, texts = wire.get(m, key, lambda: self._made(self._assistant_items(m)))
+            items += made
+            jsons += texts
+            rows.append((m, len(items)))
+        self._prefix.keep(held, rows, shown)
+        wire.prune(messages)
+        self._items, self._jsons = items, jsons
+        self._body.keep("input", items, json_list(jsons))
         request: dict[str, Any] = {
             "model": self.model, "input": items, "store": False,
-            "prompt_cache_key": self.cache_key(system),
+            "prompt_cache_key": self.config.cache_key or fixed.cache_key,
         }
         if not self.include_refused and _reasons(self.model):
             request["include"] = [INCLUDE_REASONING]
         cap = self._output_cap(max_output_tokens)
         if cap:
             request["max_output_tokens"] = cap
-        if tools:
-            request["tools"] = [{"type": "function", "name": t.name, "description": t.description,
-                                 "parameters": t.parameters, "strict": False}
-                                for t in stable_tools(tools)]
+        if fixed.tools:
+            request["tools"] = fixed.tools
         return request
+
+    def encoded(self, request: dict) -> bytes:
+        """The bytes the SDK would send for `request` (with stream: true)."""
+        return self._body.encode(request)
+
+    def _stable(self, system: str, tools: list[ToolSpec]) -> "_Fixed":
+        """What is the same every step: the developer message, the tools, the cache key."""
+        key = (system, tuple((t.name, t.description, t.parameters) for t in tools))
+        if self._fixed is None or self._fixed.key != key:
+            defs = [{"type": "function", "name": t.name, "description": t.description,
+                     "parameters": t.parameters, "strict": False} for t in stable_tools(tools)]
+            head = [{"role": "developer", "content": system}] if system else []
+            self._fixed = _Fixed(key, head, [self._body.dumps(i) for i in head], defs,
+                                 self.cache_key(system))
+            self._body.keep("tools", defs, [self._body.dumps(defs)])
+            self._items, self._jsons = list(head), list(self._fixed.jsons)
+        return self._fixed
+
+    def _made(self, items: list[dict]) -> tuple[list[dict], list[bytes]]:
+        return items, [self._body.dumps(i) for i in items]
 
     def _user_items(self, m: Message, shown: set) -> list[dict]:
         items = [{"type": "function_call_output", "call_id": r.call_id,
@@ -247,43 +285,41 @@ class OpenAIEngine(OpenAICompatibleEngine):
 
     def _send(self, request: dict, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None) -> ModelTurn:
-        from openai.types.responses import Response, ResponseStreamEvent
-
+        body = self.encoded(request)
         return self._run(lambda client: self._read(
-            post_stream(client, "/responses", request, RESPONSES_ORDER, Response,
-                        ResponseStreamEvent), cancel, on_text, request))
+            post_stream(client, "/responses", body), cancel, on_text, request))
 
-    def _read(self, stream: Any, cancel: threading.Event | None,
+    def _read(self, stream: RawStream, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
         voice, final, texts = self.voice(), None, []
         seen = 0  # characters of the reply seen so far: text, arguments, reasoning summary
         with stream:
             try:
-                for event in stream:
+                for event in stream_events(stream):
                     if cancel is not None and cancel.is_set():
                         # The input was billed though usage never came: an estimate of it.
                         return ModelTurn(text="".join(texts), model=self.model,
                                          usage=estimated_usage(request, seen),
                                          stop_reason="cancelled")
-                    kind = event.type
+                    kind = event.get("type")
                     if kind == "response.output_text.delta":
-                        texts.append(event.delta)
-                        seen += len(event.delta)
-                        emit(on_text, event.delta)
+                        delta = event.get("delta") or ""
+                        texts.append(delta)
+                        seen += len(delta)
+                        emit(on_text, delta)
                     elif kind in ("response.function_call_arguments.delta",
                                   "response.reasoning_summary_text.delta"):
-                        seen += len(event.delta or "")
+                        seen += len(event.get("delta") or "")
                     elif kind in ("response.completed", "response.incomplete"):
-                        final = event.response
+                        final = event.get("response") or {}
                     elif kind == "response.failed":
-                        error = event.response.error
+                        response = event.get("response") or {}
+                        error = response.get("error") or {}
                         err = from_status(voice, 200, {"error": {
-                            "type": getattr(error, "code", "") or "",
-                            "message": getattr(error, "message", "")}})
-                        u = event.response.usage
+                            "type": error.get("code") or "", "message": error.get("message") or ""}})
+                        u = response.get("usage")
                         if u:  # a failed response that says what it used was billed for it
-                            with_usage(err, split_usage(u.input_tokens, u.output_tokens,
-                                                        u.input_tokens_details))
+                            with_usage(err, _usage(u))
                         raise err
                     elif kind == "error":  # after the 200: the input was billed
                         raise with_usage(from_status(voice, 200, {"error": _stream_error(event)}),
@@ -301,26 +337,45 @@ class OpenAIEngine(OpenAICompatibleEngine):
                              estimated_usage(request, seen))
         return self._to_turn(final)
 
-    def _to_turn(self, response: Any) -> ModelTurn:
+    def _to_turn(self, response: dict) -> ModelTurn:
+        """The turn a finished response (its JSON, as response.completed gave it) makes."""
         texts, calls = [], []
-        incomplete = response.status == "incomplete"
-        for item in response.output or []:
-            if item.type == "message":
-                texts += [p.text for p in item.content if p.type == "output_text" and p.text]
-            elif item.type == "function_call":
-                if item.status not in (None, "completed"):
+        incomplete = response.get("status") == "incomplete"
+        for item in response.get("output") or []:
+            kind = item.get("type")
+            if kind == "message":
+                texts += [p["text"] for p in item.get("content") or []
+                          if p.get("type") == "output_text" and p.get("text")]
+            elif kind == "function_call":
+                if item.get("status") not in (None, "completed"):
                     continue
-                args = parse_arguments(item.arguments)
-                if incomplete and not args and item.arguments:
+                raw = item.get("arguments")
+                args = parse_arguments(raw)
+                if incomplete and not args and raw:
                     continue  # cut off by the output limit: half its arguments
-                calls.append(ToolCall(id=item.call_id, name=item.name, arguments=args))
-        record = make_record(response.model or self.model, output_items(response))
-        u = response.usage
-        usage = split_usage(u.input_tokens, u.output_tokens, u.input_tokens_details) if u else Usage()
-        stop = (getattr(response.incomplete_details, "reason", None) or "incomplete") if incomplete \
-            else ("tool_use" if calls else "end_turn")
-        return ModelTurn(text="\n\n".join(texts), tool_calls=calls, usage=usage,
-                         model=response.model or self.model, stop_reason=stop, record=record)
+                calls.append(ToolCall(id=item.get("call_id"), name=item.get("name"),
+                                      arguments=args))
+        model = response.get("model") or self.model
+        u = response.get("usage")
+        stop = ((response.get("incomplete_details") or {}).get("reason") or "incomplete") \
+            if incomplete else ("tool_use" if calls else "end_turn")
+        return ModelTurn(text="\n\n".join(texts), tool_calls=calls,
+                         usage=_usage(u) if u else Usage(), model=model, stop_reason=stop,
+                         record=make_record(model, output_items(response)))
+
+
+class _Fixed:
+    """What a Responses request holds that is the same every step (see _stable)."""
+
+    def __init__(self, key: tuple, head: list[dict], jsons: list[bytes], tools: list[dict],
+                 cache_key: str):
+        self.key, self.head, self.jsons, self.tools, self.cache_key = (key, head, jsons, tools,
+                                                                      cache_key)
+
+
+def _usage(u: dict) -> Usage:
+    return split_usage(u.get("input_tokens"), u.get("output_tokens"),
+                       u.get("input_tokens_details"))
 
 
 def _output_limit(model: str) -> int:
@@ -345,14 +400,11 @@ def _refuses_include(err: EngineError) -> bool:
         or bool(_REFUSES_INCLUDE.search(f"{err.details} {err.message}")))
 
 
-def _stream_error(event: Any) -> dict:
+def _stream_error(event: dict) -> dict:
     """An error event's fields, flat ({"type": "error", "code": ...}) or nested as the live
     service sends it ({"type": "error", "error": {...}})."""
-    nested = getattr(event, "error", None)
+    nested = event.get("error")
     if isinstance(nested, dict):
         return nested
-    if nested is not None:
-        return {"type": getattr(nested, "type", "") or "", "code": getattr(nested, "code", ""),
-                "message": getattr(nested, "message", "")}
-    return {"type": getattr(event, "code", "") or "", "code": getattr(event, "code", "") or "",
-            "message": getattr(event, "message", "") or ""}
+    return {"type": event.get("code") or "", "code": event.get("code") or "",
+            "message": event.get("message") or ""}

@@ -21,37 +21,37 @@ from app.core.conversation import Message
 RECORD_KIND = "openai-responses"
 
 
-def output_items(response: Any) -> list[dict]:
-    """The response's output items as the Responses API takes them back in `input`."""
+def output_items(response: dict) -> list[dict]:
+    """The output items of a response (its JSON) as the Responses API takes them back in
+    `input`."""
     items: list[dict] = []
-    for item in response.output or []:
-        kind = item.type
+    for item in response.get("output") or []:
+        kind = item.get("type")
         if kind == "reasoning":
-            if getattr(item, "encrypted_content", None):
-                items.append({"type": "reasoning", "id": item.id,
-                              "summary": [{"type": "summary_text", "text": s.text}
-                                          for s in item.summary or []],
-                              "encrypted_content": item.encrypted_content})
+            if item.get("encrypted_content"):
+                items.append({"type": "reasoning", "id": item.get("id"),
+                              "summary": [{"type": "summary_text", "text": s.get("text")}
+                                          for s in item.get("summary") or []],
+                              "encrypted_content": item["encrypted_content"]})
         elif kind == "message":
             message: dict[str, Any] = {
-                "type": "message", "id": item.id, "role": "assistant",
-                "status": item.status or "completed",
-                "content": [_content_part(p) for p in item.content
-                            if p.type in ("output_text", "refusal")]}
-            phase = getattr(item, "phase", None)
-            if phase:
-                message["phase"] = phase
+                "type": "message", "id": item.get("id"), "role": "assistant",
+                "status": item.get("status") or "completed",
+                "content": [_content_part(p) for p in item.get("content") or []
+                            if p.get("type") in ("output_text", "refusal")]}
+            if item.get("phase"):
+                message["phase"] = item["phase"]
             items.append(message)
         elif kind == "function_call":
-            items.append({"type": "function_call", "call_id": item.call_id, "name": item.name,
-                          "arguments": item.arguments or ""})
+            items.append({"type": "function_call", "call_id": item.get("call_id"),
+                          "name": item.get("name"), "arguments": item.get("arguments") or ""})
     return items
 
 
-def _content_part(part: Any) -> dict:
-    if part.type == "refusal":
-        return {"type": "refusal", "refusal": part.refusal}
-    return {"type": "output_text", "text": part.text, "annotations": []}
+def _content_part(part: dict) -> dict:
+    if part.get("type") == "refusal":
+        return {"type": "refusal", "refusal": part.get("refusal")}
+    return {"type": "output_text", "text": part.get("text"), "annotations": []}
 
 
 def make_record(model: str, items: list[dict]) -> dict:

@@ -6,18 +6,19 @@ from __future__ import annotations
 import json
 
 import anthropic
-import openai
 import pytest
+from pydantic import TypeAdapter
 
-from app.core.conversation import Message, ToolResult
+from app.core.conversation import Message, ToolCall, ToolResult
+from app.core.pictures import PICTURES_PER_REQUEST, Picture, read_picture
 from app.core.engine import EngineConfig
 from app.core.engine_calls import TRIMMED, _trim_oldest_tool_output
 from app.core.reports import SYSTEM_PROMPT
 from app.core.tools import TOOL_SPECS
 from app.engines.anthropic_engine import AnthropicEngine
-from app.engines.claude_send import stream_messages
+from app.engines.claude_send import MESSAGES_ORDER, stream_messages
 from app.engines.local_engine import LocalEngine
-from app.engines.openai_compat import CHAT_ORDER, RESPONSES_ORDER, post_stream
+from app.engines.openai_compat import CHAT_ORDER, RESPONSES_ORDER, post_stream, stream_events
 from app.engines.openai_engine import OpenAIEngine
 from tests.engines.conftest import CLAUDE_KEY, OPENAI_KEY
 from tests.engines.fake_servers import (chat_stream, claude_stream, oa_call, oa_message,
@@ -80,20 +81,32 @@ def _typed(kind: str, client, request: dict):
         return [chunk for chunk in stream]
 
 
-def _lower(kind: str, client, request: dict):
-    if kind == "claude":
-        with stream_messages(client, request) as stream:
-            return stream.get_final_message()
-    from openai.types.chat import ChatCompletion, ChatCompletionChunk
-    from openai.types.responses import Response, ResponseStreamEvent
+def _lower(kind: str, engine, client, request: dict):
+    """The engine's own path: its bytes for the request, its reading of the reply,
+    validated against the SDK's types."""
+    from openai.types.chat import ChatCompletionChunk
+    from openai.types.responses import ResponseStreamEvent
 
-    if kind == "openai":
-        with post_stream(client, "/responses", request, RESPONSES_ORDER, Response,
-                         ResponseStreamEvent) as stream:
-            return [event for event in stream]
-    with post_stream(client, "/chat/completions", request, CHAT_ORDER, ChatCompletion,
-                     ChatCompletionChunk) as stream:
-        return [chunk for chunk in stream]
+    body = engine.encoded(request)
+    if kind == "claude":
+        with stream_messages(client, body) as reader:
+            list(reader)
+        return anthropic.types.Message.model_validate(reader.snapshot)
+    path, event = (("/responses", ResponseStreamEvent) if kind == "openai"
+                   else ("/chat/completions", ChatCompletionChunk))
+    with post_stream(client, path, body) as raw:
+        return [TypeAdapter(event).validate_python(e) for e in stream_events(raw)]
+
+
+def _sdk_bytes(kind: str, request: dict) -> bytes:
+    """`request` as the SDK's serializer writes it, keys in the typed method's order."""
+    from anthropic._utils._json import openapi_dumps as claude_dumps
+    from openai._utils._json import openapi_dumps
+
+    order = {"claude": MESSAGES_ORDER, "openai": RESPONSES_ORDER, "local": CHAT_ORDER}[kind]
+    given = {**request, "stream": True}
+    body = {k: given[k] for k in order if k in given}
+    return (claude_dumps if kind == "claude" else openapi_dumps)(body)
 
 
 @pytest.mark.parametrize("kind", ["claude", "openai", "local"])
@@ -106,22 +119,19 @@ def test_the_lower_path_sends_the_typed_methods_bytes_and_parses_the_same(kind, 
         engine._fit(request, engine.facts())
     client = engine._turn_client()
     server.requests.clear()
-    got = []
-    for send in (_typed, _lower):
-        server.push(*_replies(kind, 9))
-        got.append(send(kind, client, request))
-    typed, lower = [r for r in server.requests if r.method == "POST"]
-    assert lower.raw == typed.raw
-    assert b"reasoning" in typed.raw or b"thinking" in typed.raw or kind == "local"
-    assert ({k: v for k, v in lower.headers.items() if k not in VARYING}
-            == {k: v for k, v in typed.headers.items() if k not in VARYING})
+    server.push(*_replies(kind, 9))
+    typed = _typed(kind, client, request)
+    server.push(*_replies(kind, 9))
+    lower = _lower(kind, engine, client, request)
+    sent_typed, sent_lower = [r for r in server.requests if r.method == "POST"]
+    assert sent_lower.raw == sent_typed.raw == _sdk_bytes(kind, request)
+    assert b"reasoning" in sent_typed.raw or b"thinking" in sent_typed.raw or kind == "local"
+    assert ({k: v for k, v in sent_lower.headers.items() if k not in VARYING}
+            == {k: v for k, v in sent_typed.headers.items() if k not in VARYING})
     if kind == "claude":
-        assert isinstance(got[1], anthropic.types.Message)
-        assert got[1].model_dump() == got[0].model_dump()
+        assert lower.model_dump() == typed.model_dump()
     else:
-        assert [type(e) for e in got[1]] == [type(e) for e in got[0]]
-        assert got[1][-1].model_dump() == got[0][-1].model_dump()
-        assert all(isinstance(e, openai.BaseModel) for e in got[1])
+        assert [e.model_dump() for e in lower] == [e.model_dump() for e in typed]
     assert not server.refusals and not server.flags
 
 
@@ -143,6 +153,97 @@ def test_each_message_is_built_once_and_again_when_changed_in_place(kind, server
     sent = json.dumps(request)
     assert sent.count(TRIMMED) == 3 and sent.count(json.dumps(RESULT)[1:-1]) == 3
     assert engine._wire.built > built + 2
+
+
+def _photo(tmp_path, n: int) -> Picture:
+    from PIL import Image
+
+    path = tmp_path / f"p{n}.png"
+    Image.new("RGB", (40 + n, 30), (10 * n % 255, 90, 200)).save(path, "PNG")
+    return read_picture(path, f"photos/p{n}.png")
+
+
+def _shorten(messages):
+    assert _trim_oldest_tool_output(messages)
+
+
+def _rewrite_one(messages):
+    messages[4].tool_results[0].content = "Error: the file moved."
+    messages[4].tool_results[0].is_error = True
+
+
+def _two_user_messages(messages):
+    messages.append(Message(role="user", text="A note from the harness: two minutes left."))
+
+
+def _an_empty_reply_between(messages):
+    messages += [Message(role="assistant"), Message(role="user", text="Go on.")]
+
+
+def _two_replies_in_a_row(messages):
+    calls = [ToolCall(id="call_x", name="read_file", arguments={"path": "x.md"})]
+    messages += [Message(role="assistant", text="One more."), Message(
+        role="assistant", tool_calls=calls), Message(role="user", tool_results=[
+            ToolResult(call_id="call_x", name="read_file", content=RESULT)])]
+
+
+def _pictures(tmp_path, first: int):
+    def add(messages):  # three more: the oldest drop out of those shown, in earlier messages
+        for n in range(first, first + 3):
+            calls = [ToolCall(id=f"call_p{n}", name="read_file", arguments={"path": f"p{n}"})]
+            messages += [Message(role="assistant", tool_calls=calls), Message(
+                role="user", tool_results=[ToolResult(
+                    call_id=f"call_p{n}", name="read_file", content=f"picture {n}",
+                    pictures=[_photo(tmp_path, n)])])]
+    return add
+
+
+def _picture_added_in_place(tmp_path):
+    def add(messages):
+        messages[2].tool_results[0].pictures.append(_photo(tmp_path, 40))
+    return add
+
+
+def _text_changed(messages):
+    messages[3].text = "Reading part one again."
+
+
+def _shortened_conversation(messages):
+    del messages[-3:]
+
+
+def _grown_in_place(messages):
+    messages[2].tool_results.append(ToolResult(call_id="call_0b", name="read_file",
+                                               content="A second result, added in place."))
+
+
+@pytest.mark.parametrize("kind", ["claude", "openai", "local"])
+def test_a_request_begun_from_the_last_one_is_what_building_it_afresh_gives(
+        kind, server, memory_keychain, tmp_path):
+    engine = _engine(kind, server, memory_keychain)
+    engine.config.options["vision"] = True
+    messages = _conversation(engine, server, kind, 5)
+    changes = [lambda m: None, _two_user_messages, _an_empty_reply_between,
+               _two_replies_in_a_row, _rewrite_one] + [
+        _pictures(tmp_path, n) for n in range(0, PICTURES_PER_REQUEST + 4, 3)] + [
+        _picture_added_in_place(tmp_path), _text_changed, _grown_in_place, _shorten,
+        _shortened_conversation, "no pictures seen"]
+    shown = []
+    for change in changes:
+        if change == "no pictures seen":  # a change besides the messages: all made again
+            engine.config.options["vision"] = False
+        else:
+            change(messages)
+        built = engine.build_request(SYSTEM_PROMPT, TOOL_SPECS, messages)
+        fresh = type(engine)(engine.config)
+        fresh._facts = getattr(engine, "_facts", None)
+        afresh = fresh.build_request(SYSTEM_PROMPT, TOOL_SPECS, messages)
+        assert built == afresh, change
+        assert engine.encoded(built) == _sdk_bytes(kind, built) == fresh.encoded(afresh)
+        if kind == "claude":
+            assert engine._sent[1] == fresh._sent[1]  # the prefix its reply is bound to
+        shown.append(json.dumps(built).count("base64,") + json.dumps(built).count('"base64"'))
+    assert max(shown) == PICTURES_PER_REQUEST and shown[-1] == 0
 
 
 def test_a_local_prompt_is_sized_from_its_messages_as_the_whole_request_would_be(
