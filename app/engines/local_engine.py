@@ -9,10 +9,8 @@ import urllib.parse
 from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolSpec
-from app.core.redact import redact
-from app.core.engine import (BAD_ADDRESS, CONTEXT_TOO_SMALL, ENGINE_UNREACHABLE,
-                              MODEL_NOT_FOUND, NO_ANSWER, NO_MODELS, NO_TOOLS, PROMPT_TOO_LONG,
-                              Availability, EngineError)
+from app.core.engine import (BAD_ADDRESS, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
+                              PROMPT_TOO_LONG, Availability, EngineError)
 from app.core.pictures import Picture, fitted, parts_for
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines import local_probe
@@ -35,12 +33,6 @@ LOCAL_MIN_TIMEOUT_S = 300.0  # a local model may take minutes to load before its
 LOCAL_MAX_OUTPUT_TOKENS = 4096  # each step's output cap (the person's max_tokens option wins)
 MIN_REPLY_TOKENS = 512  # a context with less room than this for the reply is too small
 CHARS_PER_TOKEN_LOCAL = 3.5  # JSON and prose as small models' tokenizers count it (measured)
-PROBE_TIMEOUT_S = AVAILABILITY_TIMEOUT_S - 1.0
-# A llama.cpp server has its model loaded once /props answers, so the probe is only prompt
-# and a few tokens: seconds, even for a CPU-only model. Given longer (within the readiness
-# check's 8 seconds), its verdict is read before the run, not after a round of wasted steps;
-# a probe cut short still records its verdict for the next check.
-LLAMA_PROBE_TIMEOUT_S = 6.0
 _DATA_URL = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
 
 
@@ -147,57 +139,10 @@ class LocalEngine(OpenAICompatibleEngine):
         return self.config.model
 
     def availability(self) -> Availability:
-        url = self.base_url()
-        import openai  # noqa: F401  here, so the seconds the server is given are not spent importing
+        """Whether the server, its model and its context can do the work (local_readiness)."""
+        from app.engines.local_readiness import availability
 
-        def no(message: str, reason: str, models: list[str], **facts: object) -> Availability:
-            return Availability(False, message, models, reason,
-                                {"url": url, **{k: str(v) for k, v in facts.items()}})
-
-        try:
-            ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: self.list_models(LOCAL_API_KEY))
-            if not ids:
-                return no(f"The server at {url} is running but has no models yet. "
-                          "Download one first, for example: ollama pull qwen3.", NO_MODELS, [])
-            model = self.config.model or ids[0]
-            if not _has_model(ids, model):
-                return no(f"The server at {url} has no model called '{model}'. "
-                          f"It has: {', '.join(ids[:8])}.", MODEL_NOT_FOUND, ids, model=model)
-            self.config.model = model
-            facts = self.facts()
-            template_only = facts.tools is True and facts.server == LLAMA_CPP
-            if facts.tools is None:
-                facts.tools = self.probe_tools(PROBE_TIMEOUT_S)
-        except EngineError as exc:
-            return no(exc.message, exc.cause, [], model=self.config.model)
-        except TimeoutError:
-            return no(f"The server at {url} did not answer within "
-                      f"{AVAILABILITY_TIMEOUT_S:g} seconds. Check that it is running.", NO_ANSWER,
-                      [], seconds=f"{AVAILABILITY_TIMEOUT_S:g}")
-        except Exception as exc:  # availability never raises
-            return no(redact(f"Could not check the local server: {exc}"), "", [])
-        if facts.tools is False:
-            return no(f"The model '{_shown(model)}' cannot use tools, which Harness Desk "
-                      f"needs. {facts.tools_remedy()}", NO_TOOLS, ids, model=_shown(model))
-        need = self.first_request_tokens()
-        if facts.n_ctx and facts.n_ctx < need:
-            return no(f"The model's context is {facts.n_ctx:,} tokens, "
-                      f"too small for Harness Desk's first request and its reply (about "
-                      f"{need:,} tokens). {facts.context_remedy(need)}", CONTEXT_TOO_SMALL, ids,
-                      model=model, n_ctx=f"{facts.n_ctx:,}", need=f"{need:,}")
-        # Last, as it is the one check that asks the model (probe_tools never raises).
-        if template_only and self.probe_tools(LLAMA_PROBE_TIMEOUT_S) is False:
-            return no(f"The model '{_shown(model)}' did not call a tool when asked to: its chat "
-                      "template supports tools, but the model wrote words instead, so it is "
-                      "probably too small for this work. Start llama-server with a larger "
-                      "model that can use tools (for example Qwen2.5-7B-Instruct or "
-                      "Llama-3.1-8B-Instruct).", NO_TOOLS, ids, model=_shown(model))
-        count = f"{len(ids)} model{'' if len(ids) == 1 else 's'}"
-        said = ["it can use tools" if facts.tools else
-                "whether it can use tools is checked on its first reply"]
-        if facts.n_ctx:
-            said.append(f"context {facts.n_ctx:,} tokens")
-        return Availability(True, f"Ready: {model} on {url} ({count}; {'; '.join(said)}).", ids)
+        return availability(self)
 
     def facts(self) -> ServerFacts:
         """What the server says about the chosen model (asked once per engine)."""
@@ -474,8 +419,3 @@ def _expected_base(url: str) -> str:
     parts = urllib.parse.urlsplit(url)
     path = re.sub(r"(/v1)+$", "", parts.path.rstrip("/")) + "/v1"
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
-
-
-def _has_model(ids: list[str], model: str) -> bool:
-    # Ollama lists "qwen3:latest" for a model pulled as "qwen3".
-    return model in ids or f"{model}:latest" in ids or model.removesuffix(":latest") in ids

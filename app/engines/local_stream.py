@@ -38,7 +38,7 @@ class Watch:
         self.last = time.monotonic()
 
 
-def _shut(stream: Any) -> None:
+def shut_stream(stream: Any) -> None:
     """Close the stream so a blocked read fails now. Closing the response alone does not
     wake a read already waiting on the socket, so the socket itself is shut first."""
     response = getattr(stream, "response", None)
@@ -61,14 +61,14 @@ def watch_stream(stream: Any, cancel: Cancel | None,
         asked = time.monotonic()
         while not done.wait(POLL_S):
             if cancel is not None and cancel.is_set():
-                _shut(stream)
+                shut_stream(stream)
                 return
             now = time.monotonic()
             if alive is not None and now - watch.last >= SILENT_S and now - asked >= SILENT_S:
                 asked = now
                 if not alive() and not done.is_set():
                     watch.gone = True
-                    _shut(stream)
+                    shut_stream(stream)
                     return
 
     watcher = threading.Thread(target=run, name="stream-watch", daemon=True)

@@ -100,9 +100,11 @@ def stream_events(stream: RawStream) -> Iterator[dict]:
     event whose data holds an `error` raises the SDK's APIError with it."""
     import openai
 
-    for _, data in stream.events():
+    events = stream.events()
+    for _, data in events:
         if data.startswith("[DONE]"):
-            break
+            _drain(stream, events)
+            return
         event = json.loads(data)
         if isinstance(event, dict) and event.get("error"):
             error = event["error"]
@@ -111,6 +113,30 @@ def stream_events(stream: RawStream) -> Iterator[dict]:
                 message = "An error occurred during streaming"
             raise openai.APIError(message=message, request=stream.response.request, body=error)
         yield event
+
+
+DRAIN_S = 2.0  # a server that keeps the body open after [DONE] is cut off after this
+
+
+def _drain(stream: RawStream, events: Iterator) -> None:
+    """Read what follows `[DONE]` (the chunked body's end) so the connection goes back to the
+    pool; closing an unread body drops it, and every step then opened a new one. Nothing
+    after `[DONE]` is an event, so a failure there loses nothing, and a server that keeps
+    the body open is cut off after DRAIN_S."""
+    import threading
+
+    from app.engines.local_stream import shut_stream  # closing alone does not wake a blocked read
+
+    timer = threading.Timer(DRAIN_S, shut_stream, args=(stream,))
+    timer.daemon = True
+    timer.start()
+    try:
+        for _ in events:
+            pass
+    except Exception:
+        pass
+    finally:
+        timer.cancel()
 
 
 class OpenAICompatibleEngine(PricedEngine):

@@ -261,3 +261,27 @@ def test_type_lists_in_tool_schemas_go_to_local_servers_as_any_of():
     assert values == {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"},
                                 {"type": "null"}]}
     assert cells["function"]["parameters"]["required"] == ["path", "cells"]
+
+
+def test_steps_reuse_one_connection(local, server):
+    """A Chat Completions stream ends on `data: [DONE]`; the rest of the body (the chunked
+    end) is read too, so the connection goes back to the pool instead of a new one (and, to
+    a server across the network, a new handshake) for every step."""
+    server.push(CHAT, chat_stream("a"), chat_stream("b"), chat_stream("c"))
+    for _ in range(3):
+        local.turn(SYSTEM, TOOLS, FIRST)
+    chats = [r for r in server.requests if r.path == CHAT]
+    assert len(chats) == 3 and len({r.client_port for r in chats}) == 1
+
+
+def test_a_server_that_keeps_the_body_open_after_done_does_not_hold_the_step(local, server):
+    import time
+
+    from app.engines.openai_compat import DRAIN_S
+
+    events = chat_events("a")
+    server.push(CHAT, Reply(events=events + [(None, "{}")], pause_after=len(events),
+                            pause_s=30))  # [DONE], then 30 s of silence with the body open
+    started = time.monotonic()
+    turn = local.turn(SYSTEM, TOOLS, FIRST)
+    assert turn.text == "a" and time.monotonic() - started < DRAIN_S + 3
