@@ -35,8 +35,24 @@ def sha256_file(path: Path | str) -> str:
 
 
 def _fsync_file(path: Path) -> None:
-    """Flush a kept copy to the disk (one written earlier without it)."""
-    fd = os.open(path, os.O_RDONLY)
+    """Flush a kept copy to the disk (one written earlier without it). Windows flushes only a
+    handle open for writing, which a read-only copy refuses ("permission denied"): there the
+    copy is made writable for the moment of the flush."""
+    try:
+        _fsync_open(path, os.O_RDONLY)
+    except OSError:
+        if os.name != "nt":
+            raise
+        mode = os.stat(path).st_mode
+        os.chmod(path, stat.S_IREAD | stat.S_IWRITE)
+        try:
+            _fsync_open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        finally:
+            os.chmod(path, stat.S_IMODE(mode))
+
+
+def _fsync_open(path: Path, flags: int) -> None:
+    fd = os.open(path, flags)
     try:
         os.fsync(fd)
     finally:

@@ -194,3 +194,30 @@ def test_a_round_stopped_mid_way_without_its_end_is_still_undone(tmp_path, monke
     assert report.ok, report.summary()
     assert (ws.root / "area-01/note-1.md").read_bytes() == original
     assert not (ws.root / "new").exists()
+
+
+def test_a_kept_copy_is_flushed_on_windows_too(tmp_path, monkeypatch):
+    """Windows flushes only a handle open for writing, and a kept copy is read-only: the
+    read-only open fails there ("permission denied", seen under Wine: every Demo run
+    failed at its first round's end), so the copy is made writable for the flush, then
+    read-only again."""
+    import stat as st
+
+    from app.core import blobs
+
+    copy = tmp_path / "blob"
+    copy.write_bytes(b"kept")
+    os.chmod(copy, 0o400)
+    flushed = []
+
+    def fsync_open(path, flags):
+        if not flags & os.O_RDWR:
+            raise PermissionError(13, "Permission denied")  # what Windows says
+        assert os.stat(path).st_mode & st.S_IWRITE  # writable for the moment of the flush
+        flushed.append(flags)
+
+    monkeypatch.setattr(blobs, "_fsync_open", fsync_open)
+    monkeypatch.setattr(blobs.os, "name", "nt")
+    blobs._fsync_file(copy)
+    monkeypatch.setattr(blobs.os, "name", "posix")
+    assert len(flushed) == 1 and st.S_IMODE(os.stat(copy).st_mode) == 0o400
