@@ -5,9 +5,11 @@ request. A not-ready answer names what to change on that server."""
 
 from __future__ import annotations
 
+import socket
+import urllib.parse
 from typing import Any
 
-from app.core.engine import (CONTEXT_TOO_SMALL, MODEL_NOT_FOUND, NO_ANSWER, NO_MODELS,
+from app.core.engine import (CONTEXT_TOO_SMALL, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, NO_ANSWER, NO_MODELS,
                               NO_TOOLS, Availability, EngineError)
 from app.core.redact import redact
 from app.engines.local_probe import shown as _shown
@@ -27,11 +29,14 @@ def availability(engine: Any) -> Availability:
     from app.engines.local_engine import LOCAL_API_KEY
 
     url = engine.base_url()
-    import openai  # noqa: F401  here, so the seconds the server is given are not spent importing
 
     def no(message: str, reason: str, models: list[str], **facts: object) -> Availability:
         return Availability(False, message, models, reason,
                             {"url": url, **{k: str(v) for k, v in facts.items()}})
+
+    if _refused(url):  # most people have no local server: said at once, and no SDK loaded
+        return no(engine.voice().unreachable, ENGINE_UNREACHABLE, [])
+    import openai  # noqa: F401  here, so the seconds the server is given are not spent importing
 
     try:
         ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: engine.list_models(LOCAL_API_KEY))
@@ -77,6 +82,27 @@ def availability(engine: Any) -> Availability:
     if facts.n_ctx:
         said.append(f"context {facts.n_ctx:,} tokens")
     return Availability(True, f"Ready: {model} on {url} ({count}; {'; '.join(said)}).", ids)
+
+
+def _refused(url: str) -> bool:
+    """Whether the server's port refuses a connection at once (nothing listens there). Any
+    other answer, a timeout or a name not found is left to the SDK's request, which says it
+    in its own words."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return False
+    if not host:
+        return False
+    try:
+        with socket.create_connection((host, port), timeout=1.0):
+            return False
+    except ConnectionRefusedError:
+        return True
+    except OSError:
+        return False
 
 
 def _has_model(ids: list[str], model: str) -> bool:

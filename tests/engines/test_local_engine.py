@@ -285,3 +285,24 @@ def test_a_server_that_keeps_the_body_open_after_done_does_not_hold_the_step(loc
     started = time.monotonic()
     turn = local.turn(SYSTEM, TOOLS, FIRST)
     assert turn.text == "a" and time.monotonic() - started < DRAIN_S + 3
+
+
+def test_with_nothing_listening_the_check_says_so_without_loading_the_sdk(tmp_path):
+    """Most people have no local server: the window's readiness check says so at once and
+    does not load the openai SDK (about 40 MB and a second at start-up) to find out."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    code = ("import sys; from app.engines.local_engine import LocalEngine; "
+            "from app.core.engine import EngineConfig; "
+            f"a = LocalEngine(EngineConfig(base_url={url!r})).availability(); "
+            "print(a.ready, a.reason, 'openai' in sys.modules); print(a.message)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "HARNESS_DESK_CONFIG_DIR": str(tmp_path)})
+    first, message = done.stdout.splitlines()[:2]
+    assert first.split() == ["False", "engine_unreachable", "False"], done.stdout + done.stderr
+    assert message.startswith(f"Nothing is answering at {url}. Start your local server")
