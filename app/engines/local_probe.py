@@ -26,7 +26,9 @@ def probe_tools(engine: Any, timeout_s: float) -> bool | None:
     key = (engine.base_url(), engine._ensure_model())
     if PROBED.get(key) is not None:
         return PROBED[key]
-    request = {"model": engine.model, "max_tokens": 48, "tools": engine._tools([_PING]),
+    # 24 tokens: a call to "ping" fits, and a small model's words show as soon (the fewer
+    # tokens, the sooner the verdict on a CPU-only server, within the readiness check).
+    request = {"model": engine.model, "max_tokens": 24, "tools": engine._tools([_PING]),
                "messages": [{"role": "user", "content": "Call the ping tool now."}],
                "tool_choice": "required"}
     found = PROBED  # the table of this call, even if a test swaps the module's for a new one

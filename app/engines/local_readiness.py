@@ -26,8 +26,6 @@ LLAMA_PROBE_TIMEOUT_S = 6.0
 
 def availability(engine: Any) -> Availability:
     """The readiness of `engine` (a LocalEngine); never raises."""
-    from app.engines.local_engine import LOCAL_API_KEY
-
     url = engine.base_url()
 
     def no(message: str, reason: str, models: list[str], **facts: object) -> Availability:
@@ -39,7 +37,7 @@ def availability(engine: Any) -> Availability:
     import openai  # noqa: F401  here, so the seconds the server is given are not spent importing
 
     try:
-        ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: engine.list_models(LOCAL_API_KEY))
+        ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: engine.list_models(engine._api_key()))
         if not ids:
             return no(f"The server at {url} is running but has no models yet. "
                       "Download one first, for example: ollama pull qwen3.", NO_MODELS, [])
