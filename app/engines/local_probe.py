@@ -28,7 +28,11 @@ def probe_tools(engine: Any, timeout_s: float) -> bool | None:
         return PROBED[key]
     # 24 tokens: a call to "ping" fits, and a small model's words show as soon (the fewer
     # tokens, the sooner the verdict on a CPU-only server, within the readiness check).
-    request = {"model": engine.model, "max_tokens": 24, "tools": engine._tools([_PING]),
+    # Temperature 0: the question is what the model most likely does, and the verdict must not
+    # be a dice roll (sampled, SmolLM2 sometimes starts a JSON object it never finishes, which
+    # llama.cpp hides as a partial call: no words and no call, so no verdict; CI saw it).
+    request = {"model": engine.model, "max_tokens": 24, "temperature": 0,
+               "tools": engine._tools([_PING]),
                "messages": [{"role": "user", "content": "Call the ping tool now."}],
                "tool_choice": "required"}
     found = PROBED  # the table of this call, even if a test swaps the module's for a new one

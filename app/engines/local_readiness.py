@@ -68,18 +68,19 @@ def availability(engine: Any) -> Availability:
                   f"{need:,} tokens). {facts.context_remedy(need)}", CONTEXT_TOO_SMALL, ids,
                   model=model, n_ctx=f"{facts.n_ctx:,}", need=f"{need:,}")
     # Last, as it is the one check that asks the model (probe_tools never raises).
-    if template_only and engine.probe_tools(LLAMA_PROBE_TIMEOUT_S) is False:
+    probed = engine.probe_tools(LLAMA_PROBE_TIMEOUT_S) if template_only else facts.tools
+    if probed is False:
         return no(f"The model '{_shown(model)}' did not call a tool when asked to: its chat "
                   "template supports tools, but the model wrote words instead, so it is "
                   "probably too small for this work. Start llama-server with a larger "
                   "model that can use tools (for example Qwen2.5-7B-Instruct or "
                   "Llama-3.1-8B-Instruct).", NO_TOOLS, ids, model=_shown(model))
     count = f"{len(ids)} model{'' if len(ids) == 1 else 's'}"
-    said = ["it can use tools" if facts.tools else
+    said = ["it can use tools" if probed else
             "whether it can use tools is checked on its first reply"]
     if facts.n_ctx:
         said.append(f"context {facts.n_ctx:,} tokens")
-    return Availability(True, f"Ready: {model} on {url} ({count}; {'; '.join(said)}).", ids)
+    return Availability(True, f"Ready: {_shown(model)} on {url} ({count}; {'; '.join(said)}).", ids)
 
 
 def _refused(url: str) -> bool:

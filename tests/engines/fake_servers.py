@@ -677,7 +677,11 @@ def llama_probe_rule(calls: bool):
     (one "ping" tool, tool_choice "required", not streamed): a model that can use tools calls
     it; SmolLM2-135M writes words until the cap (seen on the real server: the "required"
     grammar lets text come first and keeps the model from ending without a call, so it stops
-    on "length"). Every other request gets its scripted reply."""
+    on "length"). Sampled (any temperature but 0), the small model sometimes starts a JSON
+    object it never finishes, which llama.cpp's parser holds back as a partial call: no words,
+    no call (what CI's real server answered once); this fake always answers so when sampled,
+    so a probe must ask at temperature 0 to get a verdict. Every other request gets its
+    scripted reply."""
     def rule(request: Any, reply: Reply) -> Reply:
         names = [t.get("function", {}).get("name") for t in (request or {}).get("tools") or []]
         if names != ["ping"] or (request or {}).get("stream"):
@@ -686,6 +690,8 @@ def llama_probe_rule(calls: bool):
             return chat_reply({"role": "assistant", "content": None, "tool_calls": [{
                 "id": "call_ping", "type": "function",
                 "function": {"name": "ping", "arguments": "{}"}}]}, finish="tool_calls")
+        if request.get("temperature", 0.8) != 0:  # llama-server's default temperature is 0.8
+            return chat_reply({"role": "assistant", "content": ""}, finish="length")
         return chat_reply({"role": "assistant", "content": "What command to use to ping the "
                            "internet in Python?\n\nUse the command pip install ping"},
                           finish="length")

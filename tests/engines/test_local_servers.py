@@ -96,7 +96,9 @@ def test_a_thinking_model_cut_at_the_probes_cap_is_not_judged(server):
     server.push(CHAT, chat_reply({"role": "assistant", "content": "<think>The person wants me "
                                   "to call ping. Let me think about"}, finish="length"))
     assert engine.probe_tools() is None
-    assert engine.availability().ready
+    state = engine.availability()
+    assert state.ready  # not "it can use tools": the template can, the model is not known yet
+    assert "whether it can use tools is checked on its first reply" in state.message
 
 
 def test_llama_cpp_at_2048_tokens_is_not_ready_and_the_sentence_says_what_to_change(server):
