@@ -14,24 +14,27 @@ from app.core.files import append_jsonl, atomic_write_json
 from app.core.narrate import describe_event
 from app.core.records import RoundRecord, RunInfo, Status, now_iso
 from app.core.redact import redact, redact_obj
+from app.core.status_writer import StatusWriter
 from app.core.workspace import Workspace
 
 # Durability. A crash of the process loses nothing whichever way: each line of events.jsonl
-# and each status.json reaches the OS as its event happens (status.json by temp file and
-# rename, so it is always whole). What an fsync adds is surviving a power cut, and it costs
-# 1-10 ms a call on an ordinary disk, more on a busy one: more than the rest of a step. So
-# the stream is flushed to the disk at its checkpoints (the run starting, a task completed,
-# a question for the person, a wait on the service, a round or the run ending) and
-# otherwise at most SYNC_INTERVAL_S apart. status.json follows every event that moves the
-# run on; the events inside a step (the reply, each tool call) rewrite it only once
-# STATUS_INTERVAL_S have passed, since the next step_started, a moment later, carries them.
+# reaches the OS as its event happens, and status.json (by temp file and rename, so it is
+# always whole) at most STATUS_INTERVAL_S later. What an fsync adds is surviving a power
+# cut, and it costs 1-10 ms a call on an ordinary disk, more on a busy one: more than the
+# rest of a step. So the stream is flushed to the disk at its checkpoints (the run
+# starting, a task completed, a question for the person, a wait on the service, a round or
+# the run ending) and otherwise at most SYNC_INTERVAL_S apart. status.json is written at
+# once by every event that moves the run on (a round starting or ending, a question, a
+# wait, the run ending...); a step starting and the events inside a step (the reply, each
+# tool call) rewrite it at most once every STATUS_INTERVAL_S, the last of them always
+# within that time (core/status_writer.py): rewriting a file costs more than a quick step.
 SYNC_INTERVAL_S = 1.0
 STATUS_INTERVAL_S = 0.25
 LIVE_STATUS_INTERVAL_S = 1.0  # a streaming reply's tokens so far reach status.json this often
 _CHECKPOINTS = frozenset({"run_started", "task_completed", "human_needed", "retry_waiting",
                           "round_finished", "run_finished"})
-_WITHIN_STEP = frozenset({"model_replied", "tool_called", "tool_refused", "file_changed",
-                          "notice_sent"})
+_COALESCED = frozenset({"step_started", "model_replied", "tool_called", "tool_refused",
+                        "file_changed", "notice_sent"})
 
 Listener = Callable[[Event], None]
 """Called with every event (model_text included) on the run's own thread, synchronously, in
@@ -53,7 +56,8 @@ class Recorder:
         self.listeners = list(listeners or [])
         self._counts: tuple[int, int] | None = None
         self._reported: set[tuple] = set()  # listener failures already in the crash log
-        self._synced_at = self._status_at = -float("inf")  # time.monotonic() of the last
+        self._synced_at = -float("inf")  # time.monotonic() of the last flush to disk
+        self.status_writer = StatusWriter(self._write_status, STATUS_INTERVAL_S)
         self.status = Status(
             run_id=info.run_id, state="running", started_at=info.started_at,
             engine=info.engine, model=info.model, pid=os.getpid(),
@@ -73,14 +77,18 @@ class Recorder:
             append_jsonl(self.files.events, data, sync=sync)
             if sync:
                 self._synced_at = now
-            self._reflect(event)
-            if sync or event.type not in _WITHIN_STEP or now - self._status_at >= STATUS_INTERVAL_S:
-                self.write_status(sync=sync)
+            with self.status_writer.lock:
+                self._reflect(event)
+                if sync or event.type not in _COALESCED:
+                    self.write_status(sync=sync)
+                else:
+                    self.status_writer.soon()
         elif isinstance(event, ModelText) and event.tokens != self.status.step_tokens:
             # A reply's progress, for `status` while a slow model answers: at most once a second.
-            self.status.step_tokens = event.tokens
-            if time.monotonic() - self._status_at >= LIVE_STATUS_INTERVAL_S:
-                self.write_status(sync=False)
+            with self.status_writer.lock:
+                self.status.step_tokens = event.tokens
+                if time.monotonic() - self.status_writer.written_at >= LIVE_STATUS_INTERVAL_S:
+                    self.status_writer.soon()
         for listener in self.listeners:
             try:
                 listener(event)
@@ -122,10 +130,13 @@ class Recorder:
 
     # -- the run's records ---------------------------------------------------------------
     def write_status(self, sync: bool = True) -> None:
+        """Write status.json now (and whatever was due with it)."""
+        self.status_writer.now(sync)
+
+    def _write_status(self, sync: bool) -> None:  # the status writer's, under its lock
         self.status.updated_at = now_iso()
         atomic_write_json(self.ws.status_path, redact_obj(self.status.model_dump(mode="json")),
                           sync=sync)
-        self._status_at = time.monotonic()
 
     def write_run(self) -> None:
         atomic_write_json(self.files.run, redact_obj(self.info.model_dump(mode="json")))
@@ -136,8 +147,9 @@ class Recorder:
         self.write_run()
 
     def add_usage(self, usage: Usage, cost: float) -> None:
-        self.status.usage = self.status.usage + usage
-        self.status.cost_usd = round(self.status.cost_usd + cost, 6)
+        with self.status_writer.lock:
+            self.status.usage = self.status.usage + usage
+            self.status.cost_usd = round(self.status.cost_usd + cost, 6)
         self.info.usage = self.status.usage
         self.info.cost_usd = self.status.cost_usd
 
@@ -146,7 +158,8 @@ class Recorder:
         and status.json if the engine was configured with none or another (a local server
         answers with whatever it has loaded; an alias resolves to a dated model)."""
         if model and model != self.info.model:
-            self.info.model = self.status.model = model
+            with self.status_writer.lock:
+                self.info.model = self.status.model = model
             self.write_run()
 
     def set_tasks(self, completed: int, total: int) -> None:
@@ -155,8 +168,9 @@ class Recorder:
         first, self._counts = self._counts is None, (completed, total)
         if not first and (self.status.completed_tasks, self.status.total_tasks) == self._counts:
             return
-        self.status.completed_tasks = self.info.tasks_completed = completed
-        self.status.total_tasks = self.info.tasks_total = total
+        with self.status_writer.lock:
+            self.status.completed_tasks = self.info.tasks_completed = completed
+            self.status.total_tasks = self.info.tasks_total = total
         if not first:
             self.emit(TasksCounted(completed_tasks=completed, total_tasks=total))
 
@@ -168,12 +182,17 @@ class Recorder:
         self.info.message = message
         self.info.finished_at = finished
         self.write_run()
-        self.status.state = state
-        self.status.exit_reason = exit_reason
-        self.status.message = message
-        self.status.finished_at = finished
-        self.status.next_attempt_at = None
-        self.emit(RunFinished(state=state, exit_reason=exit_reason, message=message,
-                              cost_usd=self.status.cost_usd, usage=self.status.usage,
-                              rounds=self.info.rounds, completed_tasks=self.status.completed_tasks,
-                              total_tasks=self.status.total_tasks))
+        with self.status_writer.lock:
+            self.status.state = state
+            self.status.exit_reason = exit_reason
+            self.status.message = message
+            self.status.finished_at = finished
+            self.status.next_attempt_at = None
+        try:
+            self.emit(RunFinished(state=state, exit_reason=exit_reason, message=message,
+                                  cost_usd=self.status.cost_usd, usage=self.status.usage,
+                                  rounds=self.info.rounds,
+                                  completed_tasks=self.status.completed_tasks,
+                                  total_tasks=self.status.total_tasks))
+        finally:
+            self.status_writer.close()  # run_finished wrote the status; nothing is left due

@@ -39,6 +39,40 @@ _KNOWN: set[str] = set()
 MASK = "[redacted]"
 
 
+# Every pattern above, and _QUERY, begins with one of these (matched here without regard to
+# case, a superset of each pattern's own): a text with none of them and no known secret
+# has nothing to mask, found in one scan instead of eight substitutions (issue 23: most of
+# what is written, a file's path, a tool's result, holds none).
+_MAYBE = re.compile(r"(?i)sk-|bearer|api[_-]?key|authorization|token|secret|://|akia"
+                    r"|gh[pousr]_|[?&][A-Za-z0-9_.\-]{1,64}=")
+_MAYBE_WORDS = ("sk-", "bearer", "key", "authorization", "token", "secret", "://", "akia",
+                "ghp_", "gho_", "ghu_", "ghs_", "ghr_")
+
+
+def _may_hold_secret(text: str) -> bool:
+    """False only for a text none of the patterns can match. Plain ASCII text (nearly all) is
+    looked at with str methods, faster than any regular expression; any other text with
+    _MAYBE, whose case-blind match knows Unicode's look-alikes (the Kelvin sign for k)."""
+    if not text.isascii():
+        return _MAYBE.search(text) is not None
+    if "=" in text and ("?" in text or "&" in text):
+        return True
+    low = text.lower()
+    return any(word in low for word in _MAYBE_WORDS)
+
+
+_ordered: tuple[frozenset, list[str]] = (frozenset(), [])  # _KNOWN as last sorted, sorted
+
+
+def _longest_first() -> list[str]:
+    """The known secrets, longest first (so a short secret inside a longer one cannot leave
+    the rest showing), sorted again only when the set changes."""
+    global _ordered
+    if _ordered[0] != _KNOWN:
+        _ordered = (frozenset(_KNOWN), sorted(_KNOWN, key=len, reverse=True))
+    return _ordered[1]
+
+
 def remember_secret(secret: str) -> None:
     """Register a secret in use so it is masked even if it matches no pattern."""
     secret = (secret or "").strip()
@@ -49,10 +83,13 @@ def remember_secret(secret: str) -> None:
 def redact(text: str) -> str:
     if not text:
         return text
-    # Longest first, so a short secret inside a longer one cannot leave the rest showing.
-    for secret in sorted(_KNOWN, key=len, reverse=True):
+    masked = False
+    for secret in _longest_first():
         if secret in text:
             text = text.replace(secret, MASK)
+            masked = True
+    if not masked and not _may_hold_secret(text):
+        return text
     text = _QUERY.sub(_mask_query_value, text)
     for pattern in _PATTERNS:
         if pattern.groups:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from app.core.board import Board, update_board
 from app.core.conversation import ModelTurn, ToolCall, Usage
@@ -154,8 +155,17 @@ def test_status_json_follows_the_steps_and_the_wait(tmp_path):
     seen: list[tuple[str, Status]] = []
 
     def on_event(event):
+        # A step's start reaches status.json within STATUS_INTERVAL_S (core/status_writer.py),
+        # here while the run waits in this listener; a wait and its end at once.
         if isinstance(event, (StepStarted, RetryWaiting, RetryResumed)):
-            seen.append((event.type, Status.model_validate(read_json(ws.status_path))))
+            give_up_at = time.monotonic() + 5.0
+            while True:
+                status = Status.model_validate(read_json(ws.status_path))
+                if not isinstance(event, StepStarted) or status.step == event.step \
+                        or time.monotonic() > give_up_at:
+                    break
+                time.sleep(0.01)
+            seen.append((event.type, status))
 
     engine = ScriptedEngine([EngineError("busy", code=TRANSIENT, retryable=True,
                                          retry_after=0.01),
