@@ -23,7 +23,7 @@ import threading
 import time
 from datetime import datetime, timedelta, timezone
 
-from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
+from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.events import RetryResumed, RetryWaiting
 from app.core.live_text import LiveText
 from app.core.recorder import Recorder
@@ -60,6 +60,7 @@ class EngineCaller:
         self._last_turn_cost = 0.0
         self._billed: tuple[Usage, float] = (Usage(), 0.0)
         self._last_turn_tokens = 0
+        self._prompt_chars = _PromptChars()
 
     def check_budget(self, prompt_chars: int = 0) -> None:
         """Stop before a call that would likely spend past a budget.
@@ -116,7 +117,7 @@ class EngineCaller:
         so a reply that runs past the round's time limit is cut inside the step; the turn
         then comes back with stop_reason "cancelled" and the caller sees the time."""
         cancel = _StepCancel(self.cancel, deadline) if deadline is not None else self.cancel
-        chars = _prompt_chars(system, tools, messages)
+        chars = self._prompt_chars(system, tools, messages)
         self.check_budget(chars)
         attempt = 0
         waited = 0.0
@@ -217,15 +218,45 @@ def _too_long_sentence(err: EngineError, trimmed: bool) -> str:
             "smaller tasks or choose a model with a larger context.")
 
 
+class _PromptChars:
+    """About how many characters a request holds, for the budget's estimate of the next call.
+    What it would otherwise make again for every step from the whole conversation (issue
+    23), the tools' text and each call's arguments as text, is kept for the run: a call's
+    arguments never change once made, and the tools are the same each step."""
+
+    def __init__(self) -> None:
+        self._tools: tuple[tuple, int] = ((), 0)
+        self._arguments: dict[int, tuple[ToolCall, int]] = {}
+
+    def __call__(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> int:
+        size = len(system) + self._tools_chars(tools)
+        for m in messages:
+            size += len(m.text) + sum(len(r.content) for r in m.tool_results)
+            # a picture costs about width x height / 750 tokens (Claude's vision guide), 4 chars
+            size += sum(p.shown_width * p.shown_height * 4 // 750
+                        for r in m.tool_results for p in r.pictures)
+            size += sum(self._arguments_chars(c) for c in m.tool_calls)
+        return size
+
+    def _tools_chars(self, tools: list[ToolSpec]) -> int:
+        key = tuple((t.name, t.description, t.parameters) for t in tools)
+        if key != self._tools[0]:  # compared by identity first: the same objects each step
+            self._tools = (key, sum(len(t.description) + len(str(t.parameters)) for t in tools))
+        return self._tools[1]
+
+    def _arguments_chars(self, call: ToolCall) -> int:
+        found = self._arguments.get(id(call))
+        if found is not None and found[0] is call:
+            return found[1]
+        if len(self._arguments) > 4096:  # a run's calls; kept with the call, so ids stay true
+            self._arguments.clear()
+        size = len(str(call.arguments))
+        self._arguments[id(call)] = (call, size)
+        return size
+
+
 def _prompt_chars(system: str, tools: list[ToolSpec], messages: list[Message]) -> int:
-    size = len(system) + sum(len(t.description) + len(str(t.parameters)) for t in tools)
-    for m in messages:
-        size += len(m.text) + sum(len(r.content) for r in m.tool_results)
-        # a picture costs about width x height / 750 tokens (Claude's vision guide), 4 chars each
-        size += sum(p.shown_width * p.shown_height * 4 // 750
-                    for r in m.tool_results for p in r.pictures)
-        size += sum(len(str(c.arguments)) for c in m.tool_calls)
-    return size
+    return _PromptChars()(system, tools, messages)
 
 
 def _trim_oldest_tool_output(messages: list[Message]) -> bool:

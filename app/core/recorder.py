@@ -10,7 +10,7 @@ from app.core.conversation import Usage
 from app.core.crash import save_crash_report
 from app.core.events import (LIVE_ONLY, Event, ModelText, RetryResumed, RetryWaiting,
                              RoundStarted, RunFinished, StepStarted, TasksCounted)
-from app.core.files import append_jsonl, atomic_write_json
+from app.core.files import JsonlAppender, append_jsonl, atomic_write_json
 from app.core.narrate import describe_event
 from app.core.records import RoundRecord, RunInfo, Status, now_iso
 from app.core.redact import redact, redact_obj
@@ -58,6 +58,7 @@ class Recorder:
         self._reported: set[tuple] = set()  # listener failures already in the crash log
         self._synced_at = -float("inf")  # time.monotonic() of the last flush to disk
         self.status_writer = StatusWriter(self._write_status, STATUS_INTERVAL_S)
+        self._events = JsonlAppender(self.files.events)  # open while the run runs
         self.status = Status(
             run_id=info.run_id, state="running", started_at=info.started_at,
             engine=info.engine, model=info.model, pid=os.getpid(),
@@ -74,7 +75,7 @@ class Recorder:
         if event.type not in LIVE_ONLY:
             now = time.monotonic()
             sync = event.type in _CHECKPOINTS or now - self._synced_at >= SYNC_INTERVAL_S
-            append_jsonl(self.files.events, data, sync=sync)
+            self._events.append(data, sync=sync)
             if sync:
                 self._synced_at = now
             with self.status_writer.lock:
@@ -196,3 +197,4 @@ class Recorder:
                                   total_tasks=self.status.total_tasks))
         finally:
             self.status_writer.close()  # run_finished wrote the status; nothing is left due
+            self._events.close()

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from app.core import redact as redact_module
 from app.core.redact import MASK, redact, redact_obj, remember_secret
 
 
@@ -92,3 +95,55 @@ def test_query_redaction_is_linear_on_hostile_text():
     started = time.perf_counter()
     redact("?key=" + "." * 200_000 + " and &token=" + "a." * 100_000)
     assert time.perf_counter() - started < 1.0
+
+
+# -- the quick look first (issue 23) ---------------------------------------------------------
+def _every_pattern(text: str) -> str:
+    """redact as it was before the quick look: every substitution on every text."""
+    for secret in sorted(redact_module._KNOWN, key=len, reverse=True):
+        if secret in text:
+            text = text.replace(secret, redact_module.MASK)
+    text = redact_module._QUERY.sub(redact_module._mask_query_value, text)
+    for pattern in redact_module._PATTERNS:
+        if pattern.groups:
+            text = pattern.sub(lambda m: m.group(1) + redact_module.MASK, text)
+        else:
+            text = pattern.sub(redact_module.MASK, text)
+    return text
+
+
+_PIECES = ["sk-", "sk-ant-", "proj-", "Bearer ", "bEaReR\t", "api_key", "X-API-KEY", "Token",
+           "secret", "authorization", ": ", "=", "\"", "?", "&", "key=", "https://", "user:",
+           "@", "AKIA", "ghp_", "GHO_", "0123456789", "abcdefABCDEF", "_-", ".", " ", "\n",
+           "\u212a", "\u017f", "\u0131", "é", "テ", "KEY", "tok\u212aen", "ſecret",
+           "0123456789abcdefXYZ", "ghp_abcdefghij0123456789", "AKIA0123456789ABCDEF"]
+
+# One text for each pattern, in each spelling the pattern takes.
+_ONE_EACH = ["sk-ant-api03-AbCdEf1234567890", "sk-svcacct-abcdef0123456789XYZ",
+             "BEARER abcdefghij0123456789", "x-api-key: abcdefghij0123456789",
+             "ApiKey=abcdefghij0123456789", "TOKEN='abcdefghij0123456789'",
+             "Secret: abcdefghij0123456789", "AUTHORIZATION=abcdefghij0123456789",
+             "tok\u212aen=abcdefghij0123456789", "HTTPS://me:pw1@host.org",
+             "AKIA0123456789ABCDEF", "ghs_abcdefghij0123456789", "a.org/?sid=abc",
+             "x&Access_Token=abc."]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES) | st.text(max_size=6), max_size=14))
+def test_the_quick_look_never_lets_through_what_a_pattern_masks(pieces):
+    text = "".join(pieces)
+    assert redact(text) == _every_pattern(text)
+
+
+@pytest.mark.parametrize("text", _ONE_EACH)
+def test_the_quick_look_sees_every_pattern(text):
+    for shown in (text, f"before {text} after", f"é {text}"):  # ASCII and not
+        assert redact(shown) == _every_pattern(shown) != shown
+
+
+def test_the_quick_look_passes_plain_text_untouched_and_still_masks_keys():
+    plain = "- item 7: the bakery opens at seven and the ovens need an hour to heat\n" * 4
+    assert redact(plain) is plain  # nothing made again
+    key = "sk-proj-" + "Ab3" * 8
+    assert redact(f"{plain} {key}") == f"{plain} [redacted]"
+    assert redact("see https://x.org/a?api_key=abc123") == "see https://x.org/a?api_key=[redacted]"
