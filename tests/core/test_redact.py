@@ -123,7 +123,7 @@ _ONE_EACH = ["sk-ant-api03-AbCdEf1234567890", "sk-svcacct-abcdef0123456789XYZ",
              "BEARER abcdefghij0123456789", "x-api-key: abcdefghij0123456789",
              "ApiKey=abcdefghij0123456789", "TOKEN='abcdefghij0123456789'",
              "Secret: abcdefghij0123456789", "AUTHORIZATION=abcdefghij0123456789",
-             "tok\u212aen=abcdefghij0123456789", "HTTPS://me:pw1@host.org",
+             "HTTPS://me:pw1@host.org",
              "AKIA0123456789ABCDEF", "ghs_abcdefghij0123456789", "a.org/?sid=abc",
              "x&Access_Token=abc."]
 
