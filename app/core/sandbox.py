@@ -106,6 +106,16 @@ class Sandbox:
         rel = p.relative_to(self.root)
         return rel.as_posix() if rel.parts else "."
 
+    def _real_rel(self, real: Path) -> str:
+        """self.rel of a path _walk made, by its text when it begins with the root's."""
+        text, root = str(real), self._root_str
+        if text == root:
+            return "."
+        prefix = root if root.endswith(os.sep) else root + os.sep
+        if text.startswith(prefix):
+            return text[len(prefix):].replace(os.sep, "/")
+        return self.rel(real)
+
     def plain_entry(self, entry: os.DirEntry) -> bool:
         """True if `entry`, listed in a real folder inside the workspace, can be used as it is,
         without resolving its path: an ordinary file or folder, not a link (nor, on Windows,
@@ -136,7 +146,7 @@ class Sandbox:
         real = self._walk(rel, parts)
         # Re-check the *real* location: a link (or a Windows short name like GIT~1) may
         # lead somewhere the lexical path did not name.
-        real_rel = self.rel(real)
+        real_rel = self._real_rel(real)
         real_parts = [] if real_rel == "." else real_rel.split("/")
         self._check_names(rel, real_parts, writing)
         self._refuse_special_file(rel, real)
@@ -251,8 +261,28 @@ class Sandbox:
 
     def _walk(self, rel: str, parts: list[str]) -> Path:
         """Follow the path one component at a time from the real root, resolving each link."""
-        cur = self.root
-        for i, comp in enumerate(parts):
+        if os.name == "posix":
+            # One lstat a component: an entry that is no link, in a real folder, is its own
+            # real path there (POSIX's realpath only follows links), so only a link needs
+            # the full walk from where it is. Windows's realpath also spells out short names
+            # (GIT~1) and case, so it is asked of every component there.
+            cur_str = self._root_str
+            for i, comp in enumerate(parts):
+                nxt = os.path.join(cur_str, comp)
+                try:
+                    mode = os.lstat(nxt).st_mode
+                except (OSError, ValueError):
+                    return Path(cur_str).joinpath(*parts[i:])  # new: cur_str is real
+                if stat.S_ISLNK(mode):
+                    return self._walk_from(rel, parts, i, Path(cur_str))
+                cur_str = nxt
+            return Path(cur_str)
+        return self._walk_from(rel, parts, 0, self.root)
+
+    def _walk_from(self, rel: str, parts: list[str], start: int, cur: Path) -> Path:
+        """_walk from parts[start], `cur` the real folder it is in."""
+        for i in range(start, len(parts)):
+            comp = parts[i]
             nxt = cur / comp
             if not os.path.lexists(nxt):
                 # New file or folder: the deepest existing ancestor is `cur`, already real.
