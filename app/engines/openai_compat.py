@@ -122,21 +122,19 @@ def _drain(stream: RawStream, events: Iterator) -> None:
     """Read what follows `[DONE]` (the chunked body's end) so the connection goes back to the
     pool; closing an unread body drops it, and every step then opened a new one. Nothing
     after `[DONE]` is an event, so a failure there loses nothing, and a server that keeps
-    the body open is cut off after DRAIN_S."""
-    import threading
+    the body open is cut off after DRAIN_S (local_stream's watcher closes it)."""
+    import time
 
-    from app.engines.local_stream import shut_stream  # closing alone does not wake a blocked read
+    from app.engines.local_stream import unwatch, watch  # one watcher thread for all streams
 
-    timer = threading.Timer(DRAIN_S, shut_stream, args=(stream,))
-    timer.daemon = True
-    timer.start()
+    watched = watch(stream, until=time.monotonic() + DRAIN_S)
     try:
         for _ in events:
             pass
     except Exception:
         pass
     finally:
-        timer.cancel()
+        unwatch(watched)
 
 
 class OpenAICompatibleEngine(PricedEngine):
