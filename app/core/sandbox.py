@@ -37,7 +37,9 @@ class PathRefused(HarnessError):
 
 def _visible(name: str) -> str:
     """The name without its invisible format characters (zero-width spaces, joiners, BOMs,
-    direction marks: Unicode category Cf)."""
+    direction marks: Unicode category Cf). ASCII has none (the first is U+00AD)."""
+    if name.isascii():
+        return name
     return "".join(ch for ch in name if unicodedata.category(ch) != "Cf")
 
 

@@ -57,12 +57,13 @@ class StatusWriter:
                     or time.monotonic() - self.written_at >= self.interval):
                 self.now()
                 return
-            self._due = True
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="status-writer",
                                                 daemon=True)
                 self._thread.start()
-            self._wake.notify()
+            if not self._due:  # the thread waits without a timeout until something is due;
+                self._due = True  # once told, it waits for the interval's end by itself
+                self._wake.notify()
 
     def close(self) -> None:
         """Write what is due, then end the background thread (the run has ended)."""

@@ -21,7 +21,9 @@ class DocumentError(HarnessError):
 
 
 def _suffix(path_or_name: str | PurePath) -> str:
-    return PurePath(str(path_or_name)).suffix.lower()
+    if isinstance(path_or_name, PurePath):
+        return path_or_name.suffix.lower()
+    return PurePath(path_or_name).suffix.lower()
 
 
 def is_document(path_or_name: str | PurePath) -> bool:
