@@ -1,0 +1,80 @@
+"""What runs before the window's first paint: `harness-desk open FOLDER` as a person starts it,
+in a fresh process, watched up to the first Expose of its window (as bench/startup.py does)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Prints, at the window's first Expose, the heavy libraries already imported and the
+# language the window was built in, then exits.
+FIRST_PAINT = r"""
+import os, sys
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QWidget
+class FirstExpose(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Expose:
+            heavy = sorted({m.split('.')[0] for m in sys.modules}
+                           & {'pydantic', 'pydantic_core', 'anthropic', 'openai', 'httpx'})
+            from app.gui.settings import language
+            print('shown', ','.join(heavy) or '-', language.current(), flush=True)
+            os._exit(0)
+        return False
+_probe = FirstExpose()
+_show = QWidget.show
+def show(self):
+    if self.isWindow():
+        self.winId()
+        self.windowHandle().installEventFilter(_probe)
+    _show(self)
+QWidget.show = show
+from app.cli import main
+sys.exit(main(["open", sys.argv[1]]))
+"""
+
+
+def first_paint(tmp_path: Path, settings: dict | None = None) -> list[str]:
+    config = tmp_path / "config"
+    config.mkdir()
+    if settings is not None:
+        (config / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    folder = tmp_path / "Folder"
+    folder.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HARNESS_DESK_")}
+    env.update(HARNESS_DESK_CONFIG_DIR=str(config), PYTHONPATH=str(REPO),
+               QT_QPA_PLATFORM="offscreen", LANG="en_US.UTF-8", LANGUAGE="en_US")
+    done = subprocess.run([sys.executable, "-c", FIRST_PAINT, str(folder)], env=env,
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    line = next((x for x in done.stdout.splitlines() if x.startswith("shown")), None)
+    assert line is not None, done.stdout + done.stderr
+    return line.split()[1:]
+
+
+def test_the_first_paint_loads_no_pydantic_and_no_ai_sdk(tmp_path):
+    """Reading the language setting used to import app.core.settings, so pydantic (about a
+    third of the start-up) loaded before the window could show."""
+    heavy, lang = first_paint(tmp_path, {"language": "en", "engine": "demo"})
+    assert heavy == "-"
+    assert lang == "en"
+
+
+def test_the_language_chosen_in_settings_still_builds_the_first_window(tmp_path):
+    heavy, lang = first_paint(tmp_path, {"language": "zh_CN"})
+    assert (heavy, lang) == ("-", "zh_CN")
+
+
+def test_the_language_is_read_from_the_file_the_settings_are_saved_in(tmp_path, monkeypatch):
+    from app.core.settings import settings_path
+    from app.gui.settings import language
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path))
+    settings_path().write_text(json.dumps({"language": "zh_CN"}), encoding="utf-8")
+    assert language.stored_choice() == "zh_CN"
+    settings_path().write_text("{damaged", encoding="utf-8")
+    assert language.stored_choice() == "system"
