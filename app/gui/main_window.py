@@ -65,11 +65,6 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.pages.addWidget(QWidget(self.pages))  # blank until the settings say what to show
         self._column.addWidget(self.pages, 1)
         self.setCentralWidget(central)
-        from app.gui.look import focus_ring
-        from app.gui.look.keyboard import EnterPressesButtons
-
-        focus_ring.install()  # every focus is seen, in every window of the app
-        self._enter_presses = EnterPressesButtons(self)
         if not defer_pages:
             self.finish_building()
         if settings is not None:
@@ -96,6 +91,13 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         """Everything but the frame: the top bar, the notice line, the menus, the pages."""
         if self._page is not None:
             return
+        from app.gui.look import focus_ring
+        from app.gui.look.keyboard import EnterPressesButtons
+
+        # Before the first widget that can take the focus (the frame alone has none), and
+        # after the first paint: these build Qt's whole `Qt` namespace of enums (~50 ms).
+        focus_ring.install()  # every focus is seen, in every window of the app
+        self._enter_presses = EnterPressesButtons(self)
         from app.gui.background import SerialQueue
         from app.gui.look.notice_bar import NoticeBar
         from app.gui.run.runner import RunRunner
