@@ -141,16 +141,22 @@ def after_first_expose(window: QWidget, then: Callable[[], None]) -> None:
 
 
 def _after_first_paint(window, path: str | None, demo: bool) -> None:
+    """The frame is on screen: build the window out, and once that has been painted (the
+    next turn of the event loop), load the rest."""
+    window.finish_building()
+    QTimer.singleShot(0, lambda: _after_building(window, path, demo))
+
+
+def _after_building(window, path: str | None, demo: bool) -> None:
     from app.export.fonts import ensure_fonts
     from app.gui.background import run_in_background
     from app.gui.errors import install_error_handler
 
+    install_error_handler(window)
     ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
     app = QApplication.instance()
     dropped_before = getattr(app, "last_opened", None)
     path = path or dropped_before  # the app was started by dropping a folder on its icon
-    window.finish_building()
-    install_error_handler(window)
 
     def load():
         from app.core.settings import load_settings

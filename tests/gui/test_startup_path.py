@@ -86,3 +86,29 @@ def test_the_language_is_read_from_the_file_the_settings_are_saved_in(tmp_path, 
     assert language.stored_choice() == "zh_CN"
     settings_path().write_text("{damaged", encoding="utf-8")
     assert language.stored_choice() == "system"
+
+
+BUILD = r"""
+import sys
+from app.gui.app import make_application
+import app.gui.main_window as main_window
+from app.gui.main_window import MainWindow
+main_window._load_the_rest = lambda: None  # its own thread imports the harness meanwhile
+qt_app = make_application()
+window = MainWindow(defer_pages=True)
+window.show()
+window.finish_building()
+print('pydantic' in sys.modules, window.careful.switch.isChecked(),
+      window.careful.folder.careful, 'pydantic' in sys.modules, flush=True)
+"""
+
+
+def test_building_the_window_out_loads_no_pydantic_and_careful_mode_starts_off(tmp_path):
+    """The frame's build-out (top bar, menus, pages) is what a person waits for after the
+    first paint; careful mode's folder settings (pydantic) load only when first read."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HARNESS_DESK_")}
+    env.update(HARNESS_DESK_CONFIG_DIR=str(tmp_path), PYTHONPATH=str(REPO),
+               QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run([sys.executable, "-c", BUILD], env=env, capture_output=True,
+                          text=True, timeout=120, cwd=REPO)
+    assert done.stdout.split() == ["False", "False", "False", "True"], done.stdout + done.stderr
