@@ -398,3 +398,10 @@ def _load_the_rest() -> None:
     import app.gui.core_calls  # noqa: F401
     import app.gui.run.decision_dialog  # noqa: F401
     import app.gui.folder.workspace_info  # noqa: F401
+    import app.gui.evidence.evidence_data  # noqa: F401 (the rounds list, when a folder opens)
+    import app.engines.demo  # noqa: F401 (the engine a newcomer's first run uses)
+    import app.core.lessons.lessons  # noqa: F401 (read when a run ends)
+    from app.core.events import try_parse_event
+
+    try_parse_event({})  # builds the events' validator (~60 ms, much of it holding the GIL),
+    # which the run's history needs when the first run ends
