@@ -180,7 +180,9 @@ def _after_building(window, path: str | None, demo: bool) -> None:
         dropped = getattr(app, "last_opened", None)
         folder = dropped if dropped != dropped_before else folder
         if folder is not None:
-            window.open_workspace(Path(folder))
+            window.open_workspace(Path(folder))  # which warms up the rest once it is shown
+        else:
+            QTimer.singleShot(0, window.warm_up)  # after the welcome page is shown
         if isinstance(app, DeskApplication):  # from now on, straight to the window
             app.folder_opened.connect(lambda dropped: window.open_workspace(Path(dropped)))
 

@@ -52,6 +52,8 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self._last_human: ev.HumanNeeded | None = None
         self._run_is_ai = True
         self._check_engines = check_engines
+        self._defer_pages = defer_pages
+        self._warmed = False
         self._page: WorkspacePage | None = None
         self._welcome: WelcomePage | None = None
         self.setWindowTitle(APP_TITLE)
@@ -162,10 +164,19 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.scheme = theme.follow_system_scheme(self)
         self._show_folder_label()
         self._show_recent()
+        if not self._defer_pages:  # on start-up: once the first folder is on screen
+            self.warm_up()
+
+    def warm_up(self) -> None:
+        """Import, once and off the UI thread, what the first run and decision will need.
+        On start-up this waits until the first folder (or the welcome page) is on screen:
+        begun earlier, its imports compete for the GIL with the folder's own loading."""
+        if self._warmed:
+            return
+        self._warmed = True
         from app.gui.background import run_in_background
 
         run_in_background(_load_the_rest)
-
 
     def _build_menus(self) -> None:
         """The menus; their shortcuts and why are in window_menus.py."""

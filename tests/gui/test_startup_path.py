@@ -112,3 +112,42 @@ def test_building_the_window_out_loads_no_pydantic_and_careful_mode_starts_off(t
     done = subprocess.run([sys.executable, "-c", BUILD], env=env, capture_output=True,
                           text=True, timeout=120, cwd=REPO)
     assert done.stdout.split() == ["False", "False", "False", "True"], done.stdout + done.stderr
+
+
+def test_on_start_up_the_warm_up_waits_until_the_first_folder_is_on_screen(qtbot, tmp_path,
+                                                                          monkeypatch):
+    """The imports a run will need go to a worker thread once the folder shows: begun with
+    the build-out, they competed for the GIL with the folder's own loading."""
+    import app.gui.main_window as main_window
+    from app.core.settings import Settings
+    from tests.gui.helpers import demo_copy
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    warmed, shown = [], []
+    monkeypatch.setattr(main_window, "_load_the_rest", lambda: warmed.append(list(shown)))
+    window = main_window.MainWindow(defer_pages=True, check_engines=False)
+    qtbot.addWidget(window)
+    window.show()
+    window.finish_building()
+    window.apply_settings(Settings())
+    window.workspace_opened.connect(shown.append)
+    folder = demo_copy(tmp_path)
+    qtbot.wait(50)
+    assert warmed == []
+    window.open_workspace(folder)
+    qtbot.waitUntil(lambda: bool(warmed), timeout=10_000)
+    assert warmed == [[folder]]  # after the page was shown, and once
+    window.open_workspace(folder)
+    qtbot.wait(100)
+    assert len(warmed) == 1
+
+
+def test_a_window_built_at_once_warms_up_at_once(qtbot, tmp_path, monkeypatch):
+    import app.gui.main_window as main_window
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    warmed = []
+    monkeypatch.setattr(main_window, "_load_the_rest", lambda: warmed.append(True))
+    window = main_window.MainWindow(check_engines=False)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: warmed == [True], timeout=10_000)
