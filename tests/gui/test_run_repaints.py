@@ -87,3 +87,28 @@ def test_the_muted_colour_is_worked_out_once_per_palette_and_still_reads(qapp, m
     on_dark = look.muted_colour(dark)
     assert on_dark != first
     assert look.contrast(on_dark, dark.color(QPalette.ColorRole.Base)) >= look.MIN_CONTRAST
+
+
+def test_the_same_look_again_recolours_nothing_and_a_new_one_recolours(qtbot, monkeypatch):
+    """The start-up set the look twice (the build-out, then the settings), and each walked
+    every widget and redrew every icon twice although the palette had not changed."""
+    from PySide6.QtCore import Qt
+
+    from app.gui.look import theme
+
+    theme.apply_scheme(Qt.ColorScheme.Light)
+    walks = []
+    monkeypatch.setattr(theme, "recolour", lambda: walks.append(theme.is_dark()))
+    follower = theme.SchemeFollower()
+    follower.set_mode("light")
+    follower.set_mode("light")
+    qtbot.wait(20)
+    assert walks == []
+    try:
+        follower.set_mode("dark")
+        qtbot.waitUntil(lambda: len(walks) == 2, timeout=2000)  # now, and once Qt has told
+        assert walks == [True, True]                            # the widgets
+    finally:
+        follower.set_mode("light")
+    qtbot.waitUntil(lambda: len(walks) == 4, timeout=2000)
+    assert not theme.is_dark()
