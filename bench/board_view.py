@@ -24,6 +24,7 @@ if __package__ in (None, ""):
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from app.core import board as board_module  # noqa: E402
 from app.core.board import Board  # noqa: E402
 from app.gui.board.board_view import BoardView  # noqa: E402
 from bench.common import arguments, hand_back, item  # noqa: E402
@@ -57,6 +58,12 @@ def wait(app: QApplication, done, limit_s: float = 10.0) -> None:
         time.sleep(0.0005)
 
 
+def forget_boards() -> None:
+    """Board.parse keeps the last board it read (the same bytes again are a copy): measure
+    a first read, not that."""
+    board_module._LAST = None
+
+
 TICKED = 1500  # an unchecked task far down the list
 
 
@@ -69,6 +76,7 @@ def main() -> int:
         data = make_board(path)
         parse = []
         for _ in range(runs):
+            forget_boards()
             start = time.perf_counter()
             Board.parse(data)
             parse.append(time.perf_counter() - start)
@@ -79,6 +87,7 @@ def main() -> int:
             view.resize(420, 700)
             view.show()
             app.processEvents()
+            forget_boards()  # a board opened is one not read before
             start = time.perf_counter()
             view.set_board(path)
             wait(app, lambda: view.model.rowCount() == TASKS)

@@ -28,6 +28,10 @@ _sleep = time.sleep  # one name, so tests can play the editor while we wait
 # The last board update_board wrote to each path (a few): (bytes, size, mtime, inode, device).
 _WRITTEN: dict[str, tuple] = {}
 _WRITTEN_LOCK = threading.Lock()
+# The board last read from bytes or written by update_board, as (its bytes, a copy of it):
+# reading the same bytes again (a write's own read, the checklist right after a tick, the
+# loop between steps) takes a copy, a fifth of a parse on a long board.
+_LAST: tuple[bytes, "Board"] | None = None
 
 TEMPLATE = """# Tasks
 
@@ -43,7 +47,8 @@ Start a task with "HUMAN:" when it is a decision only you should make; the run s
 
 
 class Board:
-    """Lines are kept with their own endings; tasks are re-derived after every change.
+    """Lines are kept with their own endings; tasks are re-derived after every change (but a
+    tick, which cannot change which lines are tasks, only updates its own task).
 
     Rules beyond PRODUCT.md §4: which lines are tasks is decided by CommonMark (board_md);
     details stay line-based: the contiguous non-blank indented lines right after a task (a
@@ -59,16 +64,31 @@ class Board:
 
     @classmethod
     def parse(cls, data: bytes | str) -> "Board":
-        text = data.decode("utf-8", "surrogateescape") if isinstance(data, (bytes, bytearray)) else data
+        global _LAST
+        last, raw = _LAST, isinstance(data, (bytes, bytearray))
+        if cls is Board and raw and last is not None and data == last[0]:
+            return last[1]._copy()
+        text = data.decode("utf-8", "surrogateescape") if raw else data
         bom = BOM if text.startswith(BOM) else ""
-        text = text[len(bom):]
-        # Only \n ends a line: str.splitlines would also split on \v, \x85, \u2028 and lose bytes.
-        lines = text.split("\n")
-        tail = lines.pop()
-        lines = [ln + "\n" for ln in lines]
-        if tail:
-            lines.append(tail)
-        return cls(lines, bom)
+        board = cls(_split_lines(text[len(bom):]), bom)
+        if cls is Board and raw:
+            _LAST = (bytes(data), board._copy())  # a copy: the caller may change its board
+        return board
+
+    def reads_back_as_itself(self, data: bytes) -> bool:
+        """Whether Board.parse(data), `data` being this board's to_bytes(), reads these very
+        lines, so its tasks are these: true unless a change put a line break inside a line,
+        or a character UTF-8 cannot carry. Cheap next to a parse (no task is looked for)."""
+        text = data.decode("utf-8", "surrogateescape")
+        bom = BOM if text.startswith(BOM) else ""
+        return bom == self._bom and _split_lines(text[len(bom):]) == self._lines
+
+    def _copy(self) -> "Board":
+        new = Board.__new__(Board)
+        new._lines, new._bom, new._ends = list(self._lines), self._bom, list(self._ends)
+        new._tasks = [Task(t.index, t.line_no, t.text, t.checked, list(t.details), t.bullet)
+                      for t in self._tasks]
+        return new
 
     @classmethod
     def load(cls, path) -> "Board":
@@ -83,24 +103,25 @@ class Board:
     # -- reading -------------------------------------------------------------------------
 
     def _scan(self) -> None:
-        bodies = [split_eol(line)[0] for line in self._lines]
-        starts = set(task_lines(bodies))
+        # Each line without its ending (split_eol, inline: this runs on every change).
+        bodies = [ln[:-2] if ln.endswith("\r\n") else ln[:-1] if ln.endswith("\n") else ln
+                  for ln in self._lines]
         tasks: list[Task] = []
         ends: list[int] = []  # line after each task's last detail: where new details go
-        current: Task | None = None
-        for i, body in enumerate(bodies):
-            if current is not None:
-                if body[:1] in (" ", "\t") and body.strip():
-                    current.details.append(detail_split(body)[1])
-                    ends[-1] = i + 1
-                    continue
-                current = None
-            m = TASK_LINE.match(body) if i in starts else None
-            if m:
-                current = Task(len(tasks), i, body[m.end():].strip(), m.group(2) != " ",
-                               [], m.group(1))
-                tasks.append(current)
-                ends.append(i + 1)
+        n = len(bodies)
+        for i in task_lines(bodies):  # in order; a task line is never indented
+            body = bodies[i]
+            m = TASK_LINE.match(body)
+            if m is None:  # "- [ ]" then a lone CR: the parser's task, not the board's
+                continue
+            details: list[str] = []
+            j = i + 1
+            while j < n and bodies[j][:1] in (" ", "\t") and bodies[j].strip():
+                details.append(detail_split(bodies[j])[1])
+                j += 1
+            tasks.append(Task(len(tasks), i, body[m.end():].strip(), m.group(2) != " ",
+                              details, m.group(1)))
+            ends.append(j)
         self._tasks, self._ends = tasks, ends
 
     @property
@@ -242,8 +263,16 @@ class Board:
             line = self._lines[task.line_no]
             pos = TASK_LINE.match(split_eol(line)[0]).start(2)  # "- [ ]\r\n": no text, CRLF
             self._lines[task.line_no] = line[:pos] + ("x" if checked else " ") + line[pos + 1:]
-            self._scan()
+            # No new scan: a checkbox's character never changes which lines are tasks ("[ ]"
+            # and "[x]" both make a candidate line and neither a suspect one, see board_md;
+            # neither can be a link reference definition, which needs "]:").
+            self._tasks[task.index] = Task(task.index, task.line_no, task.text, checked,
+                                           list(task.details), task.bullet)
         return self._tasks[task.index]
+
+    def check(self, task: Task, checked: bool) -> Task:
+        """Tick (or untick) `task`, one of this board's own: one character changes."""
+        return self._check(task, checked)
 
     def add_details(self, text: str, lines: list[str]) -> None:
         task = self._require(text)
@@ -367,6 +396,16 @@ def _stable_read(path: Path, name: str | None = None) -> bytes:
         key = new_key
 
 
+def _split_lines(text: str) -> list[str]:
+    # Only \n ends a line: str.splitlines would also split on \v, \x85, \u2028 and lose bytes.
+    lines = text.split("\n")
+    tail = lines.pop()
+    lines = [ln + "\n" for ln in lines]
+    if tail:
+        lines.append(tail)
+    return lines
+
+
 def update_board(path, change: Callable[[Board], T], *, removes_tasks: bool = False) -> T:
     """Apply `change` to the board on disk without losing an edit the person made meanwhile.
 
@@ -394,7 +433,9 @@ def _update_locked(path: Path, change: Callable[[Board], T], removes_tasks: bool
         had = len(board.tasks)
         result = change(board)
         after = board.to_bytes()
-        if after != before and not removes_tasks and len(Board.parse(after).tasks) < had:
+        same = board.reads_back_as_itself(after)  # then its tasks are what a re-read finds
+        if after != before and not removes_tasks and \
+                len((board if same else Board.parse(after)).tasks) < had:
             raise BoardError(f"The harness did not save {path.name}: the change would have "
                              "removed tasks from it.")
         try:
@@ -405,6 +446,9 @@ def _update_locked(path: Path, change: Callable[[Board], T], removes_tasks: bool
             continue
         if after != before:
             atomic_write_bytes(real, after)
+            if same:
+                global _LAST
+                _LAST = (after, board._copy())  # a copy: `change` may keep a Task
             try:  # our bytes, and the file as it stands: an editor already at it differs
                 st = os.stat(real)
             except OSError:

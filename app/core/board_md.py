@@ -12,6 +12,8 @@ _CANDIDATE = re.compile(r"[-*+]([ \t]+)\[[ xX]\](?=[ \t]|$)")
 # These are the only constructs that can make an unindented candidate line not a task.
 _SUSPECT = re.compile(r"[ \t>*+\-0-9.)]*(?:```|~~~|<|[=-]+[ \t]*$)|.*-->")
 # ("-->" only marks where a comment likely ends, so one window covers it: see task_lines.)
+_RARE = ("```", "~~~", "<", "-->")  # in every _SUSPECT line but a setext underline
+_UNDERLINE = ("=", "-")
 _NEAR = 3  # a suspect line at most this many candidates further joins the same window
 
 _md = None
@@ -40,10 +42,13 @@ def _candidate(body: str) -> bool:
     m = _CANDIDATE.match(body)
     if not m:
         return False
+    spacing = m.group(1)
+    if spacing == " ":
+        return True  # "- [ ]", nearly every task line
     # Five or more columns after the bullet make the rest an indented code block
     # (tabs count to the next multiple of 4, as markdown-it counts them).
     col = 1
-    for ch in m.group(1):
+    for ch in spacing:
         col = col + 1 if ch == " " else col + 4 - col % 4
     return col - 1 <= 4
 
@@ -83,11 +88,18 @@ def task_lines(bodies: list[str], *, parse_all: bool = False) -> list[int]:
     window doubles until one is not, or reaches the end.
     `parse_all` parses the whole board in one go (tests compare both ways).
     """
-    text = [b.replace("\r", " ") for b in bodies]
+    text = [b.replace("\r", " ") for b in bodies] if any("\r" in b for b in bodies) else bodies
     if parse_all:
         return sorted(i for i in _parsed_tasks(text, 0) if _candidate(text[i]))
     cands = [i for i, b in enumerate(text) if _candidate(b)]
-    suspects = [i for i, b in enumerate(text) if _SUSPECT.match(b)]
+    joined = "\n".join(text)
+    if any(mark in joined for mark in _RARE):
+        suspects = [i for i, b in enumerate(text) if _SUSPECT.match(b)]
+    else:  # no fence, HTML or comment anywhere: only a setext underline (ending in = or -)
+        suspects = [i for i, b in enumerate(text)
+                    if b.rstrip(" \t")[-1:] in _UNDERLINE and _SUSPECT.match(b)]
+    if not suspects:
+        return cands
     out: list[int] = []
     done = 0  # lines before this are decided
     for n, s in enumerate(suspects):

@@ -222,14 +222,7 @@ def set_checked(path, ref: TaskRef, checked: bool) -> TaskRef:
         task = board.task_at(ref, name)
         if task.checked == checked:
             return task.ref
-        expected = board.signature()
-        expected[task.index] = (task.text, checked, expected[task.index][2])
-        line = board.lines[task.line_no]
-        pos = TASK_LINE.match(split_eol(line)[0]).start(2)
-        board.replace_lines(task.line_no, task.line_no + 1,
-                            [line[:pos] + ("x" if checked else " ") + line[pos + 1:]])
-        _expect(board, expected, name)
-        return board.tasks[task.index].ref
+        return board.check(task, checked).ref
     return _run(path, change)
 
 

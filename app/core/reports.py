@@ -160,10 +160,21 @@ def empty_question_message(task: Task) -> str:
             "question after \"HUMAN:\", or delete the line, then run again.")
 
 
+def model_shown(model: str) -> str:
+    """A model as a person knows it: llama.cpp's llama-server names it by the path given to
+    -m, so a .gguf path is shown by its file name."""
+    if model.lower().endswith(".gguf") and ("/" in model or "\\" in model):
+        return model.replace("\\", "/").rsplit("/", 1)[-1]
+    return model
+
+
 def never_used_tools(model: str) -> str:
     """The run's last sentence when the AI answered only in words: the cause and the remedy
     (a decision about the task would not help, so none is asked)."""
-    name = f"the model '{model}'" if model else "the model"
+    name = f"the model '{model_shown(model)}'" if model else "the model"
+    remedy = ("Start llama-server with a larger model that can use tools (for example "
+              "Qwen2.5-7B-Instruct or Llama-3.1-8B-Instruct)" if model.lower().endswith(".gguf")
+              else "Choose a model that can use tools (for example qwen3 or llama3.1) in "
+                   "Engine settings")
     return (f"The AI only answered in words and never used its tools, so nothing could be done: "
-            f"{name} is probably too small or not made for tool use. Choose a model that can "
-            "use tools (for example qwen3 or llama3.1) in Engine settings, then run again.")
+            f"{name} is probably too small or not made for tool use. {remedy}, then run again.")

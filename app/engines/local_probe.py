@@ -10,6 +10,7 @@ from typing import Any
 
 from app.core.conversation import ToolSpec
 from app.core.engine import EngineError
+from app.core.reports import model_shown as shown  # noqa: F401  (readiness names it so)
 from app.engines.wire import within
 
 PROBED: dict[tuple[str, str], bool | None] = {}  # (base URL, model) -> what the probe found
@@ -59,11 +60,3 @@ def probe_tools(engine: Any, timeout_s: float) -> bool | None:
         return within(timeout_s, ask, name="local-probe")
     except TimeoutError:
         return None
-
-
-def shown(model: str) -> str:
-    """The model as a person knows it: llama-server names it by the path given to -m, so a
-    .gguf path is shown by its file name."""
-    if model.lower().endswith(".gguf") and ("/" in model or "\\" in model):
-        return re.split(r"[\\/]", model)[-1]
-    return model

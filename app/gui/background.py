@@ -44,7 +44,10 @@ class _Job(QRunnable):
         except BaseException as exc:  # delivered to on_error; never lost on a pool thread
             exc.details = traceback.format_exc()  # type: ignore[attr-defined]
             result, error = None, exc
-        self.carrier.finished.emit(result, error)
+        try:
+            self.carrier.finished.emit(result, error)
+        except RuntimeError:  # the carrier went with the application (a job still running at
+            pass  # quit): there is no one left to tell, and no traceback for the person
 
 
 def run_in_background(fn: Callable[[], Any], on_done: Callable[[Any], None] | None = None,

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from app.core.board import Board, update_board
+from app.core.board import Board, BoardError, update_board
 from app.core.board_md import task_lines
 
 
@@ -197,3 +197,58 @@ def test_board_tasks_are_the_parsers_top_level_checkbox_items(text, bom):
 def test_parsing_only_around_suspect_lines_equals_parsing_everything(text):
     bodies = [b.removesuffix("\r") for b in text.split("\n")]
     assert task_lines(bodies) == task_lines(bodies, parse_all=True)
+
+
+def _tasks(board: Board) -> list[tuple]:
+    return [(t.index, t.line_no, t.text, t.checked, t.details, t.bullet) for t in board.tasks]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mixed_boards(), st.data())
+def test_a_tick_without_a_new_scan_reads_as_a_full_parse_of_the_ticked_file(text, data):
+    """Board.check changes one character and does not scan again: the tasks it keeps must be
+    exactly what a parse of the new bytes finds, on any board CommonMark can make."""
+    board = Board.parse(text)
+    if not board.tasks:
+        return
+    task = board.tasks[data.draw(st.integers(0, len(board.tasks) - 1))]
+    board.check(task, not task.checked)
+    fresh = Board.parse(board.to_bytes().decode("utf-8", "surrogateescape") + "")
+    assert _tasks(board) == _tasks(fresh)
+    assert board._ends == fresh._ends
+
+
+def test_reading_back_the_board_just_written_takes_a_copy_not_the_same_board(tmp_path):
+    path = tmp_path / "TASKS.md"
+    path.write_bytes(b"# Tasks\n\n- [ ] one\n  - Done when: a\n- [ ] two\n")
+    update_board(path, lambda b: b.set_checked("one"))
+    first, second = Board.load(path), Board.load(path)
+    assert _tasks(first) == _tasks(Board.parse(path.read_text() + "")) and first.tasks[0].checked
+    first.tasks[0].details.append("changed by a caller")
+    first.replace_lines(0, 1, ["# Renamed\n"])
+    assert _tasks(second) == _tasks(Board.load(path))  # the kept board was not touched
+    assert Board.load(path).lines[0] == "# Tasks\n"
+
+
+def test_a_change_that_puts_a_line_break_inside_a_line_is_judged_by_a_real_parse(tmp_path):
+    """A board whose lines would split differently when read back is not trusted for its own
+    task count: the guard against losing tasks parses the bytes it is about to write."""
+    path = tmp_path / "TASKS.md"
+    path.write_bytes(b"- [ ] one\n- [ ] two\n")
+    board = Board.parse(path.read_bytes())
+    board._lines[0] = "- [ ] one\n```\n"  # a fence hidden inside one line: hides "two"
+    assert not board.reads_back_as_itself(board.to_bytes())
+    with pytest.raises(BoardError, match="would have removed tasks"):
+        update_board(path, lambda b: b._lines.__setitem__(0, "- [ ] one\n```\n"))
+    assert path.read_bytes() == b"- [ ] one\n- [ ] two\n"
+
+
+def test_the_same_bytes_read_twice_give_equal_boards_that_do_not_share_anything():
+    data = b"# Tasks\n\n- [ ] one\n  - Done when: a\n- [x] two\n"
+    first = Board.parse(data)
+    first.tasks[0].details.append("changed by a caller")
+    first.check(first.tasks[0], True)
+    second = Board.parse(bytearray(data))
+    assert [(t.text, t.checked, t.details) for t in second.tasks] == [
+        ("one", False, ["Done when: a"]), ("two", True, [])]
+    assert second.to_bytes() == data

@@ -624,3 +624,15 @@ def test_the_output_cap_never_goes_below_its_floor(tmp_path):
     free = ScriptedEngine([], price_per_token=0.0)  # output that costs nothing is not capped
     assert EngineCaller(free, fast_limits(budget_usd=0.01), rec,
                         threading.Event()).output_cap(400) is None
+
+
+def test_a_llama_server_model_named_by_its_path_is_shown_by_its_file_and_the_remedy_is_the_server():
+    from app.core.reports import never_used_tools
+
+    said = never_used_tools("/home/me/models/SmolLM2-135M-Instruct.Q4_1.gguf")
+    assert said == ("The AI only answered in words and never used its tools, so nothing could "
+                    "be done: the model 'SmolLM2-135M-Instruct.Q4_1.gguf' is probably too small "
+                    "or not made for tool use. Start llama-server with a larger model that can "
+                    "use tools (for example Qwen2.5-7B-Instruct or Llama-3.1-8B-Instruct), then "
+                    "run again.")
+    assert "'tiny.gguf'" in never_used_tools("C:\\models\\tiny.gguf")

@@ -53,3 +53,16 @@ def test_a_serial_queue_runs_calls_one_at_a_time_in_order(qtbot):
         queue.submit(job(n), results.append)
     qtbot.waitUntil(lambda: len(results) == 8 and queue.idle, timeout=5000)
     assert order == list(range(8)) and results == list(range(8))
+
+
+def test_a_job_that_ends_after_its_carrier_is_gone_says_nothing(qtbot, capsys):
+    """At quit the application takes the signal carriers with it while a pool thread may
+    still be finishing: the job ends quietly, with no traceback on the person's terminal."""
+    import shiboken6
+
+    from app.gui.background import _Job
+
+    job = _Job(lambda: 42)
+    shiboken6.delete(job.carrier)
+    job.run()  # raised "Signal source has been deleted" from the pool thread before
+    assert "Traceback" not in capsys.readouterr().err
