@@ -270,3 +270,21 @@ def _cards_in_order(window):
     layout = window.cards._layout
     widgets = [layout.itemAt(i).widget() for i in range(layout.count())]
     return [w for w in widgets if isinstance(w, (PlanCard, RoundCard))]
+
+
+def test_a_task_unticked_after_a_finished_run_takes_back_done_and_the_offer(qtbot, window, folder):
+    """Done says every task is checked: untick one (or add one) and it is not so any more,
+    so the panel says Ready again and the offer of next tasks goes."""
+    (folder / "TASKS.md").write_text("- [ ] Write the greeting\n", encoding="utf-8")
+    open_in(qtbot, window, folder)
+    qtbot.waitUntil(lambda: len(window.board_view.model.tasks()) == 1, timeout=5000)
+    with qtbot.waitSignal(window.run_ended, timeout=20_000):
+        window.start_run()
+    panel, notice = window.run_panel, window.board_notice
+    assert panel.state_label.text() == "Done" and notice.isVisible()
+    qtbot.waitUntil(lambda: window.board_view.model.task(0).checked, timeout=5000)
+    model = window.board_view.model
+    model.setData(model.index(0), Qt.CheckState.Unchecked, Qt.ItemDataRole.CheckStateRole)
+    qtbot.waitUntil(lambda: panel.state_label.text() == "Ready", timeout=5000)
+    assert not notice.isVisible()
+    assert panel.tasks_bar.value() == 0 and panel.mode == "run"

@@ -157,6 +157,7 @@ class FolderFlow:
 
     def _on_counts_changed(self, done: int, total: int) -> None:
         self.run_panel.show_counts(done, total)
+        self._withdraw_next_tasks_offer(done, total)
 
     # -- drag and drop ---------------------------------------------------------------------
     def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt's name)

@@ -76,6 +76,14 @@ class PlanFlow:
         """After a run that finished every task: offer to suggest what comes next."""
         if result.state != "done" or self.workspace is None:
             return
-        self.board_notice.show_notice(
-            self.tr("Every task is done. Would you like ideas for what could come next?"),
-            self.tr("Suggest next tasks"), lambda: self.open_plan("next"))
+        offer = self.tr("Every task is done. Would you like ideas for what could come next?")
+        self.board_notice.show_notice(offer, self.tr("Suggest next tasks"),
+                                      lambda: self.open_plan("next"))
+        self._next_tasks_offer = offer
+
+    def _withdraw_next_tasks_offer(self, done: int, total: int) -> None:
+        """A task unticked or added after that offer: every task is no longer done."""
+        notice, offer = self.board_notice, getattr(self, "_next_tasks_offer", None)
+        if offer and done < total and notice.isVisible() and notice.text.text() == offer:
+            self._next_tasks_offer = None
+            notice.hide()

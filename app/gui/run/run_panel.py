@@ -30,6 +30,7 @@ class RunPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.mode = "none"
+        self.all_done_shown = False  # "Done: every task on the list is checked" is on screen
         self.is_ai = True
         self.tokens = 0
         self.cost = 0.0
@@ -200,6 +201,7 @@ class RunPanel(QWidget):
         self.welcome.setVisible(bool(text))
 
     def show_state(self, headline: str, detail: str = "", tone: str = "normal") -> None:
+        self.all_done_shown = False
         self.engine_action.hide()  # shown again by an engine's stop (show_engine_action)
         self.state_label.setText(headline)
         look.set_tone(self.state_label, tone if tone in ("ok", "attention") else None)
@@ -208,6 +210,8 @@ class RunPanel(QWidget):
         look.set_accessible(self.state_label, headline)
 
     def show_counts(self, done: int, total: int) -> None:
+        if self.all_done_shown and done < total and self.mode == "run":
+            self.show_ready()  # a task unticked or added since: "every task is checked" is not so
         look.set_bar(self.tasks_bar, min(done, max(1, total)), max(1, total))
         if total == 0:
             self.tasks_bar.setFormat(self.tr("No tasks yet"))
@@ -356,6 +360,7 @@ class RunPanel(QWidget):
             panel.set_mode("continue")
         elif status.state == "done":
             panel.show_state(*wording.finished("done", "all_tasks_done"), tone="ok")
+            panel.all_done_shown = True
             panel.set_mode("run")
         else:
             panel.show_ready()
@@ -391,6 +396,7 @@ class RunPanel(QWidget):
                                                    *engine_words.ENGINE_STOPS)
         detail = hint if known else f"{hint}\n{message}".strip()
         self.show_state(headline, detail, tone)
+        self.all_done_shown = state == "done"
         self.show_engine_action(exit_reason, cause, engine_id)
         self.show_narration("")
         return headline
