@@ -99,13 +99,25 @@ def idle_gaps(app, seconds: float = 1.0) -> list[float]:
 
 
 def wait(app, done, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while not done():
-        if time.monotonic() > deadline:
-            return False
-        app.processEvents()
-        time.sleep(0.001)
-    return True
+    """Run the event loop as the app does (app.exec(): asleep until an event comes) until
+    done() or `seconds` pass. Polling processEvents() with a 1 ms sleep instead would take
+    the GIL back from the run thread a thousand times a second, a load the app never has."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    if done():
+        return True
+    loop = QEventLoop()
+    check, deadline = QTimer(), QTimer()
+    check.setInterval(20)
+    check.timeout.connect(lambda: loop.quit() if done() else None)
+    deadline.setSingleShot(True)
+    deadline.timeout.connect(loop.quit)
+    check.start()
+    deadline.start(round(seconds * 1000))
+    loop.exec()
+    check.stop()
+    deadline.stop()
+    return done()
 
 
 def main() -> int:

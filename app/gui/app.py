@@ -141,16 +141,22 @@ def after_first_expose(window: QWidget, then: Callable[[], None]) -> None:
 
 
 def _after_first_paint(window, path: str | None, demo: bool) -> None:
+    """The frame is on screen: build the window out, and once that has been painted (the
+    next turn of the event loop), load the rest."""
+    window.finish_building()
+    QTimer.singleShot(0, lambda: _after_building(window, path, demo))
+
+
+def _after_building(window, path: str | None, demo: bool) -> None:
     from app.export.fonts import ensure_fonts
     from app.gui.background import run_in_background
     from app.gui.errors import install_error_handler
 
+    install_error_handler(window)
     ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
     app = QApplication.instance()
     dropped_before = getattr(app, "last_opened", None)
     path = path or dropped_before  # the app was started by dropping a folder on its icon
-    window.finish_building()
-    install_error_handler(window)
 
     def load():
         from app.core.settings import load_settings
@@ -174,7 +180,9 @@ def _after_first_paint(window, path: str | None, demo: bool) -> None:
         dropped = getattr(app, "last_opened", None)
         folder = dropped if dropped != dropped_before else folder
         if folder is not None:
-            window.open_workspace(Path(folder))
+            window.open_workspace(Path(folder))  # which warms up the rest once it is shown
+        else:
+            QTimer.singleShot(0, window.warm_up)  # after the welcome page is shown
         if isinstance(app, DeskApplication):  # from now on, straight to the window
             app.folder_opened.connect(lambda dropped: window.open_workspace(Path(dropped)))
 

@@ -52,6 +52,8 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self._last_human: ev.HumanNeeded | None = None
         self._run_is_ai = True
         self._check_engines = check_engines
+        self._defer_pages = defer_pages
+        self._warmed = False
         self._page: WorkspacePage | None = None
         self._welcome: WelcomePage | None = None
         self.setWindowTitle(APP_TITLE)
@@ -65,11 +67,6 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.pages.addWidget(QWidget(self.pages))  # blank until the settings say what to show
         self._column.addWidget(self.pages, 1)
         self.setCentralWidget(central)
-        from app.gui.look import focus_ring
-        from app.gui.look.keyboard import EnterPressesButtons
-
-        focus_ring.install()  # every focus is seen, in every window of the app
-        self._enter_presses = EnterPressesButtons(self)
         if not defer_pages:
             self.finish_building()
         if settings is not None:
@@ -96,6 +93,13 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         """Everything but the frame: the top bar, the notice line, the menus, the pages."""
         if self._page is not None:
             return
+        from app.gui.look import focus_ring
+        from app.gui.look.keyboard import EnterPressesButtons
+
+        # Before the first widget that can take the focus (the frame alone has none), and
+        # after the first paint: these build Qt's whole `Qt` namespace of enums (~50 ms).
+        focus_ring.install()  # every focus is seen, in every window of the app
+        self._enter_presses = EnterPressesButtons(self)
         from app.gui.background import SerialQueue
         from app.gui.look.notice_bar import NoticeBar
         from app.gui.run.runner import RunRunner
@@ -160,10 +164,19 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.scheme = theme.follow_system_scheme(self)
         self._show_folder_label()
         self._show_recent()
+        if not self._defer_pages:  # on start-up: once the first folder is on screen
+            self.warm_up()
+
+    def warm_up(self) -> None:
+        """Import, once and off the UI thread, what the first run and decision will need.
+        On start-up this waits until the first folder (or the welcome page) is on screen:
+        begun earlier, its imports compete for the GIL with the folder's own loading."""
+        if self._warmed:
+            return
+        self._warmed = True
         from app.gui.background import run_in_background
 
         run_in_background(_load_the_rest)
-
 
     def _build_menus(self) -> None:
         """The menus; their shortcuts and why are in window_menus.py."""
@@ -396,3 +409,10 @@ def _load_the_rest() -> None:
     import app.gui.core_calls  # noqa: F401
     import app.gui.run.decision_dialog  # noqa: F401
     import app.gui.folder.workspace_info  # noqa: F401
+    import app.gui.evidence.evidence_data  # noqa: F401 (the rounds list, when a folder opens)
+    import app.engines.demo  # noqa: F401 (the engine a newcomer's first run uses)
+    import app.core.lessons.lessons  # noqa: F401 (read when a run ends)
+    from app.core.events import try_parse_event
+
+    try_parse_event({})  # builds the events' validator (~60 ms, much of it holding the GIL),
+    # which the run's history needs when the first run ends

@@ -126,11 +126,17 @@ def test_no_style_sheet_hard_codes_a_colour_that_fails_on_a_dark_window(qtbot, w
 
 
 def test_a_system_switch_to_dark_recolours_the_window(qtbot, window):
+    state = window.run_panel.state_label
+    look.set_tone(state, "attention")
+    light = look.css(look.attention_colour())
     follower = theme.SchemeFollower(window)
     try:
         follower._on_color_scheme_changed(Qt.ColorScheme.Dark)  # what colorSchemeChanged calls
         qtbot.waitUntil(lambda: theme.is_dark(), timeout=2000)
-        assert theme.is_dark(window.palette())
+        # The window learns of the application's new palette from posted events.
+        qtbot.waitUntil(lambda: theme.is_dark(window.palette()), timeout=2000)
+        dark = look.css(look.attention_colour())
+        assert dark != light and dark in state.styleSheet()  # worked out again, dark
     finally:
         theme.apply_scheme(Qt.ColorScheme.Light)
     assert not theme.is_dark()

@@ -12,14 +12,17 @@ question: the run keeps the change unapplied and puts the question on the board.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QCheckBox
 
-from app.core.folder_settings import FolderSettings
 from app.gui.look import look
 from app.gui.background import run_for
 from app.gui.careful.window_approver import Question, WindowApprover
+
+if TYPE_CHECKING:  # pydantic: loaded with the first folder, not while the window is built
+    from app.core.folder_settings import FolderSettings
 
 
 def _load(root: Path) -> FolderSettings:
@@ -31,7 +34,7 @@ def _load(root: Path) -> FolderSettings:
 
 def _change(root: Path, update: dict) -> FolderSettings:
     """Read, change and save the folder's settings in one go (on a worker thread)."""
-    from app.core.folder_settings import save_folder_settings
+    from app.core.folder_settings import FolderSettings, save_folder_settings
     from app.core.workspace import Workspace
 
     ws = Workspace(root)
@@ -53,7 +56,7 @@ class CarefulFlow(QObject):
         self.window = window
         self.root: Path | None = None
         self._changed_here = False
-        self.folder = FolderSettings()
+        self._folder: FolderSettings | None = None  # the defaults until the folder's are read
         self.approver = WindowApprover(self)
         self.approver.approval_needed.connect(self._on_approval_needed)
         self.approver.approval_withdrawn.connect(self._on_approval_withdrawn)
@@ -70,13 +73,26 @@ class CarefulFlow(QObject):
         button_row.insertWidget(1, self.switch)
 
     @property
+    def folder(self) -> FolderSettings:
+        """The open folder's safety settings (the defaults until they have been read)."""
+        if self._folder is None:
+            from app.core.folder_settings import FolderSettings
+
+            self._folder = FolderSettings()
+        return self._folder
+
+    @folder.setter
+    def folder(self, settings: FolderSettings) -> None:
+        self._folder = settings
+
+    @property
     def careful(self) -> bool:
         return self.switch.isChecked()
 
     # -- the folder's settings ---------------------------------------------------------------
     def folder_opened(self, root: Path) -> None:
         self.root = Path(root)
-        self.folder = FolderSettings()
+        self._folder = None
         self._changed_here = False
         self._show_switch(False)
         run_for(self, lambda: _load(root), lambda s: self._on_folder_loaded(root, s))

@@ -55,7 +55,11 @@ class FolderFlow:
         run_for(self, inspect, self._on_folder_inspected, self._on_open_failed)
 
     def _on_folder_inspected(self, info: FolderInfo) -> None:
+        from PySide6.QtCore import QTimer
+
         from app.gui.folder import first_start
+
+        QTimer.singleShot(0, self.warm_up)  # after this page is shown (a no-op after the first)
 
         if info.problem:
             words = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QProgressBar, QWidget
 
 
 # The one button that matters most, in the palette's highlight colour; a clear focus ring.
@@ -74,6 +74,17 @@ def muted_colour(palette: QPalette | None = None) -> QColor:
     palette = palette or QApplication.palette()
     text = palette.color(QPalette.ColorRole.WindowText)
     grounds = (palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.Base))
+    key = (text.rgba(), grounds[0].rgba(), grounds[1].rgba())
+    found = _muted.get(key)  # each checklist row's tag paints in it: worked out once
+    if found is None:
+        found = _muted[key] = _muted_for(text, grounds)
+    return QColor(found)
+
+
+_muted: dict[tuple[int, int, int], QColor] = {}
+
+
+def _muted_for(text: QColor, grounds: tuple[QColor, QColor]) -> QColor:
     for share in (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 1.0):
         colour = mix(text, grounds[0], share)
         if min(contrast(colour, ground) for ground in grounds) >= MIN_CONTRAST:
@@ -118,13 +129,30 @@ def tone_colour(tone: str | None, palette: QPalette | None = None) -> QColor | N
 def set_tone(widget: QWidget, tone: str | None) -> None:
     """Colour a label's text by meaning ("ok", "attention", "muted"; None for plain text), or
     make a button the window's primary one ("primary").
-    The colour is worked out from the palette now and again whenever the palette changes."""
+    The colour is worked out from the palette now and again whenever the palette changes.
+    The same tone again changes nothing: a new style sheet re-polishes the widget and every
+    widget inside it, which a run's labels would otherwise pay on every event."""
     widget.setProperty(TONE_PROPERTY, tone or "")
     if tone == "primary":
-        widget.setStyleSheet(primary_button_css())
+        sheet = primary_button_css()
+    else:
+        colour = tone_colour(tone)
+        sheet = f"color: {css(colour)};" if colour else ""
+    if widget.styleSheet() != sheet:
+        widget.setStyleSheet(sheet)
+
+
+def set_bar(bar: QProgressBar, value: int, maximum: int) -> None:
+    """Set a progress bar's range (from 0) and value without the synchronous repaint of
+    QProgressBar.setValue (and of the reset a new range may cause): it paints every pending
+    change of the whole window there and then, the checklist too, on each step of a run.
+    The bar is drawn with the window's next ordinary paint instead."""
+    if bar.value() == value and bar.minimum() == 0 and bar.maximum() == maximum:
         return
-    colour = tone_colour(tone)
-    widget.setStyleSheet(f"color: {css(colour)};" if colour else "")
+    bar.setUpdatesEnabled(False)  # repaint() does nothing while updates are disabled
+    bar.setRange(0, maximum)
+    bar.setValue(value)
+    bar.setUpdatesEnabled(True)   # and this schedules the ordinary update()
 
 
 def card_colour(palette: QPalette | None = None) -> QColor:

@@ -49,13 +49,34 @@ def apply_scheme(scheme: Qt.ColorScheme) -> None:
     app = QApplication.instance()
     if app is None:
         return
+    global _recoloured_for
     want_dark = scheme == Qt.ColorScheme.Dark
-    if want_dark != is_dark(app.palette()):
+    switched = want_dark != is_dark(app.palette())
+    if switched:
         app.setPalette(dark_palette() if want_dark else app.style().standardPalette())
+    key = _palette_key(app.palette())
+    if not switched and _recoloured_for in (None, key):
+        # The window's colours were worked out in this palette (each widget derives its own
+        # when it is made): walking every widget and redrawing every icon again, as the
+        # start-up did twice on each of its two calls, would change nothing.
+        _recoloured_for = key
+        return
+    _recoloured_for = key
     recolour()
     # Widgets learn of the new palette from posted events; palette() in their style sheets
     # is read again once they have.
     QTimer.singleShot(0, recolour)
+
+
+_recoloured_for: tuple[int, ...] | None = None  # the palette the last recolour was for
+
+
+def _palette_key(palette: QPalette) -> tuple[int, ...]:
+    """The palette's colours in every group: what a recolour works from."""
+    return tuple(palette.color(group, role).rgba()
+                 for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive,
+                               QPalette.ColorGroup.Disabled)
+                 for role in QPalette.ColorRole if role != QPalette.ColorRole.NColorRoles)
 
 
 def recolour() -> None:

@@ -7,8 +7,6 @@ has added tasks, and after a run that finished every task offers "Suggest next t
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-
 
 class PlanFlow:
     """For `MainWindow`, which provides `workspace`, `settings`, `picker`, `runner`,
@@ -21,6 +19,8 @@ class PlanFlow:
         root = self.workspace
         if root is None or self.settings is None:
             return None
+        from PySide6.QtCore import Qt
+
         from app.gui import core_calls
         from app.gui.plan.plan_dialog import PlanDialog
 

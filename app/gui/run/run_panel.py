@@ -212,8 +212,7 @@ class RunPanel(QWidget):
     def show_counts(self, done: int, total: int) -> None:
         if self.all_done_shown and done < total and self.mode == "run":
             self.show_ready()  # a task unticked or added since: "every task is checked" is not so
-        self.tasks_bar.setRange(0, max(1, total))
-        self.tasks_bar.setValue(min(done, max(1, total)))
+        look.set_bar(self.tasks_bar, min(done, max(1, total)), max(1, total))
         if total == 0:
             self.tasks_bar.setFormat(self.tr("No tasks yet"))
         else:
@@ -223,14 +222,12 @@ class RunPanel(QWidget):
 
     def show_step(self, step: int, max_steps: int) -> None:
         if max_steps <= 0:  # no round going: an empty bar that says so
-            self.steps_bar.setRange(0, 1)
-            self.steps_bar.setValue(0)
+            look.set_bar(self.steps_bar, 0, 1)
             self.steps_bar.setFormat(self.tr("No round going"))
             look.set_accessible(self.steps_bar, self.tr("Steps: no round going"))
             return
         self.steps_bar.setFormat(self.tr("%v of %m steps in this round"))
-        self.steps_bar.setRange(0, max(1, max_steps))
-        self.steps_bar.setValue(min(step, max(1, max_steps)))
+        look.set_bar(self.steps_bar, min(step, max(1, max_steps)), max(1, max_steps))
         look.set_accessible(self.steps_bar, self.tr("Steps: %1 of %2 in this round")
                             .replace("%1", str(step)).replace("%2", str(max_steps)))
 

@@ -19,6 +19,7 @@ LANGUAGES = ("en", "zh_CN")
 SETTING_CHOICES = ("system", "en", "zh_CN")
 LANG_ENV = "HARNESS_DESK_LANG"  # what --lang sets, so a self-test or a child sees it too
 TRANSLATIONS = "translations"
+SETTINGS_FILE = "settings.json"  # app.core.settings.settings_path() names the same file
 
 _installed: list[QTranslator] = []
 _current = "en"
@@ -52,11 +53,13 @@ def system_language() -> str:
 
 def stored_choice() -> str:
     """The language chosen in Settings ("system", "en" or "zh_CN"), read straight from the
-    settings file: this runs before the window, and before the harness is imported."""
+    settings file: this runs before the window, and before the harness is imported (the
+    light `places` module finds the file; `app.core.settings` would load pydantic, which
+    costs more than the whole first paint)."""
     try:
-        from app.core.settings import settings_path
+        from app.core.places import config_dir
 
-        data = json.loads(settings_path().read_text(encoding="utf-8"))
+        data = json.loads((config_dir() / SETTINGS_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError, ImportError, RecursionError):
         return "system"
     if not isinstance(data, dict):

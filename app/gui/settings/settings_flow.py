@@ -9,11 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QToolButton
-
-from app.gui.look import icons, look
-
 if TYPE_CHECKING:
     from app.core.settings import Settings
 
@@ -24,7 +19,9 @@ class SettingsFlow:
 
     def _install_settings(self) -> None:
         from PySide6.QtGui import QAction, QKeySequence
+        from PySide6.QtWidgets import QToolButton
 
+        from app.gui.look import icons, look
         from app.gui.run.notifications import Notifier
 
         self.settings_action = QAction(self.tr("&Settings…"), self)
@@ -56,6 +53,8 @@ class SettingsFlow:
 
     # -- the dialogs -----------------------------------------------------------------------
     def open_settings(self) -> None:
+        from PySide6.QtCore import Qt
+
         from app.core.settings import Settings
         from app.gui.settings.settings_dialog import SettingsDialog
 
@@ -75,6 +74,8 @@ class SettingsFlow:
         dialog.open()
 
     def open_engine_settings(self, engine_id: str | None = None) -> None:
+        from PySide6.QtCore import Qt
+
         from app.core.settings import Settings
         from app.gui.engines.engine_settings import SETUP_ENGINES, EngineSettingsDialog
 
