@@ -72,7 +72,7 @@ def test_stop_does_not_wait_for_the_run(qtbot, tmp_path, config_dir):
 
         began = time.perf_counter()
         runner.stop()
-        assert time.perf_counter() - began < 0.05
+        assert time.perf_counter() - began < 1.0  # a stop that waited would take the 2 s step
 
 
 def test_a_folder_locked_by_another_run_is_a_result_not_a_crash(qtbot, tmp_path, config_dir):
