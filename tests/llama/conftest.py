@@ -44,9 +44,9 @@ def pytest_collection_modifyitems(config, items):
 class Served:
     """One running llama-server: its process, port and /v1 address."""
 
-    def __init__(self, tmp: Path, ctx: int, tools: bool):
+    def __init__(self, tmp: Path, ctx: int, tools: bool, extra: list[str] | None = None):
         self.log = tmp / f"llama-{ctx}-{'tools' if tools else 'plain'}.log"
-        self.proc, self.port = LLAMA.start(ctx=ctx, tools=tools, log=self.log)
+        self.proc, self.port = LLAMA.start(ctx=ctx, tools=tools, log=self.log, extra=extra)
         self.url = f"http://127.0.0.1:{self.port}/v1"
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
@@ -61,13 +61,13 @@ class Served:
 
 @pytest.fixture
 def start_llama(tmp_path):
-    """Start a llama-server (ctx, tools); every one started is stopped at the end."""
+    """Start a llama-server (ctx, tools, extra flags); every one started is stopped at the end."""
     if not LLAMA.built():
         pytest.fail(f"HARNESS_DESK_LLAMA_EXPECTED=1 but {NOT_BUILT}", pytrace=False)
     started: list[Served] = []
 
-    def start(ctx: int = 8192, tools: bool = False) -> Served:
-        served = Served(tmp_path, ctx, tools)
+    def start(ctx: int = 8192, tools: bool = False, extra: list[str] | None = None) -> Served:
+        served = Served(tmp_path, ctx, tools, extra)
         started.append(served)
         return served
 

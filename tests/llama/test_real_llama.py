@@ -120,7 +120,7 @@ def test_a_run_with_a_tool_capable_template_asks_for_calls_and_ends_on_the_cause
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_a_server_that_goes_away_mid_run_ends_the_run_with_one_sentence(start_llama, tmp_path, sig):
-    served = start_llama(ctx=8192, tools=False)
+    served = start_llama(ctx=8192, tools=False, extra=["--ignore-eos"])  # still streaming when killed
     ws = board_workspace(tmp_path, BOARD)
     replying = threading.Event()
     events = []
@@ -149,7 +149,10 @@ def test_a_server_that_goes_away_mid_run_ends_the_run_with_one_sentence(start_ll
 
 
 def test_the_rounds_time_limit_cuts_a_long_reply_inside_the_step(start_llama, tmp_path):
-    served = start_llama(ctx=8192, tools=False)
+    # --ignore-eos: the model's reply runs to the step's cap whatever it samples (CI's SmolLM2
+    # once stopped on its own after 65 tokens, each step inside the limit), so what is tested
+    # is the limit cutting a reply that is still streaming, not the model's mood.
+    served = start_llama(ctx=8192, tools=False, extra=["--ignore-eos"])
     ws = board_workspace(tmp_path, "# Plan\n\n- [ ] Write a very long story about a lighthouse "
                                    "keeper in story.txt\n  - Done when: story.txt exists\n")
     events = []

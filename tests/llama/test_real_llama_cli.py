@@ -78,7 +78,9 @@ def test_a_run_on_a_model_without_tools_ends_at_once_saying_why(start_llama, tmp
 
 
 def test_a_run_on_the_command_line_is_cut_at_the_rounds_time_limit(start_llama, tmp_path):
-    served = start_llama(ctx=8192, tools=True)
+    # --ignore-eos: the reply streams on to the step's cap whatever the model samples, so the
+    # limit, not the model's mood, ends the round (a reply that stopped early failed CI once).
+    served = start_llama(ctx=8192, tools=True, extra=["--ignore-eos"])
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "TASKS.md").write_text(BOARD, encoding="utf-8")
