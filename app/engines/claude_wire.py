@@ -19,7 +19,7 @@ from app.engines.claude_replay import Chain, block_digest, replay_blocks
 from app.engines.claude_send import messages_body
 from app.engines.raw_stream import Body, json_list
 from app.engines.wire import stable_tools
-from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key, shown_of
+from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key
 
 DEFAULT_MAX_TOKENS = 32_000
 # Older models refuse a max_tokens above their own output limit.
@@ -120,9 +120,8 @@ class ClaudeRequests:
         (WireCache), merged into the API's alternating turns, the replay prefix of each
         reply found in one pass (Chain); the turns of the last request up to its last
         message still unchanged taken as they were (Prefix), that turn made again."""
-        shown = shown_of(messages)
         sees = self.sees_pictures()
-        held = self._prefix.held(messages, (sees, self.model, head), shown)
+        shown, held = self._prefix.shown_and_held(messages, lambda _: (sees, self.model, head))
         t = self._prefix.states[held - 1] if held else -1  # the turn of the last one held
         if t < 0:
             start, turns, chain, fed = 0, [], head.copy(), 0

@@ -21,7 +21,7 @@ from app.engines.local_vision import LOCAL_PICTURE_SIDE, PICTURE_TOKENS, ask_vis
 from app.engines.openai_compat import (CHAT_ORDER, OpenAICompatibleEngine, openai_body,
                                        post_stream, result_text)
 from app.engines.raw_stream import Body, json_list
-from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key, shown_of
+from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key
 from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, check_base_url,
                               stable_tools, within)
 
@@ -206,10 +206,11 @@ class LocalEngine(OpenAICompatibleEngine):
         """The Chat Completions request (without `stream`). Each message's entries are built
         once with their size, and the leading messages unchanged since the last request
         taken as they were (see wire_cache); its parts are shared with later requests."""
-        shown = shown_of(messages)
-        sees = bool(shown) and self.sees_pictures()  # the server is asked only for a picture
         fixed = self._stable(system, tools)
-        held = self._prefix.held(messages, (sees, fixed), shown)
+        # The server is asked to see only when a picture is shown.
+        shown, held = self._prefix.shown_and_held(
+            messages, lambda shown: (bool(shown) and self.sees_pictures(), fixed))
+        sees = bool(shown) and self.sees_pictures()
         # The messages' characters (pictures aside) and pictures, as _tokens counts them.
         upto, chars, pictures = self._prefix.states[held - 1] if held else (
             len(fixed.head), fixed.chars, 0)

@@ -20,7 +20,7 @@ from app.engines.openai_compat import (OPENAI_BASE_URL, RESPONSES_ORDER, OpenAIC
 from app.engines.raw_stream import Body, RawStream, json_list
 from app.engines.responses_replay import (make_record, output_items, reasoning_ids,
                                           replay_items)
-from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key, shown_of
+from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key
 from app.engines.wire import (Voice, arguments_json, emit, from_status, parse_arguments,
                               stable_tools, stream_broken)
 
@@ -172,10 +172,9 @@ class OpenAIEngine(OpenAICompatibleEngine):
         """The Responses API request (without `stream`). Each message's items are built once
         and the leading messages unchanged since the last request taken as they were (see
         wire_cache); the request shares them with later ones: read it, do not change it."""
-        shown = shown_of(messages)
         sees, stale = self.sees_pictures(), frozenset(self._stale)
         fixed = self._stable(system, tools)
-        held = self._prefix.held(messages, (sees, stale, fixed), shown)
+        shown, held = self._prefix.shown_and_held(messages, lambda _: (sees, stale, fixed))
         upto = self._prefix.states[held - 1] if held else len(fixed.head)
         items, jsons = self._items[:upto], self._jsons[:upto]
         rows, wire = [], self._wire

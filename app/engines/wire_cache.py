@@ -137,6 +137,23 @@ class Prefix:
             return k
         return self._held_slowly(head, shown)
 
+    def shown_and_held(self, messages: list, context_of: Callable[[set], Any]) -> tuple[set, int]:
+        """The pictures shown (shown_of) and `held`, under the context `context_of(shown)`.
+
+        When the previous request showed no picture and its messages are all held, only the
+        new messages are looked at for pictures: the conversation is not walked twice a step
+        (at step 100 that walk, of objects long out of the processor's cache, cost as much
+        as building the step's new messages)."""
+        if not self._pictured:
+            context = context_of(set())
+            if context == self.context:
+                k = self.held(messages, context, set())
+                if k == len(self.messages) and not any(
+                        map(_PICTURES, chain.from_iterable(map(_RESULTS, messages[k:])))):
+                    return set(), k
+        shown = shown_of(messages)
+        return shown, self.held(messages, context_of(shown), shown)
+
     def _held_slowly(self, head: list, shown: set) -> int:
         bad = {i for i, r, flags in self._pictured if _flags(r, shown) != flags}
         done = (0, 0)

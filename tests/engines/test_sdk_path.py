@@ -223,8 +223,11 @@ def test_a_request_begun_from_the_last_one_is_what_building_it_afresh_gives(
     engine = _engine(kind, server, memory_keychain)
     engine.config.options["vision"] = True
     messages = _conversation(engine, server, kind, 5)
+    # A picture added in place to an old result while none was shown first: the request
+    # before showed no picture, so only its new messages are looked at for pictures
+    # (Prefix.shown_and_held), and the held check is what finds this one.
     changes = [lambda m: None, _two_user_messages, _an_empty_reply_between,
-               _two_replies_in_a_row, _rewrite_one] + [
+               _two_replies_in_a_row, _rewrite_one, _picture_added_in_place(tmp_path)] + [
         _pictures(tmp_path, n) for n in range(0, PICTURES_PER_REQUEST + 4, 3)] + [
         _picture_added_in_place(tmp_path), _text_changed, _grown_in_place, _shorten,
         _shortened_conversation, "no pictures seen"]
