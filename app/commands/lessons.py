@@ -21,7 +21,8 @@ def evidence_lines(lesson: Lesson) -> list[str]:
         detail = f": {ev.detail}" if ev.detail and lesson.kind != "gave_up" else ""
         out.append(f"     · {where}{task}{times}{detail}")
     if len(places) > _EVIDENCE_SHOWN:
-        out.append(f"     · and {len(places) - _EVIDENCE_SHOWN} more rounds")
+        more = len(places) - _EVIDENCE_SHOWN
+        out.append(f"     · and {more} more round{'' if more == 1 else 's'}")
     return out
 
 
