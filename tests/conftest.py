@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
+
+
+def pytest_configure(config):
+    """Ctrl+C as a terminal gives it, whatever started the suite. A shell without job control
+    starts a background job (`cmd &`, nohup) with SIGINT ignored; every process the tests
+    start inherits that, and Python then never installs its KeyboardInterrupt handler, so
+    `harness-desk watch` could not be stopped with Ctrl+C in the tests that send one (a
+    fresh-clone .ci/run started in the background failed that way). Handled here, SIGINT is
+    back to its default in every program the tests start (exec resets what is handled)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
