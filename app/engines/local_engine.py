@@ -207,10 +207,11 @@ class LocalEngine(OpenAICompatibleEngine):
         once with their size, and the leading messages unchanged since the last request
         taken as they were (see wire_cache); its parts are shared with later requests."""
         fixed = self._stable(system, tools)
-        # The server is asked to see only when a picture is shown.
-        shown, held = self._prefix.shown_and_held(
-            messages, lambda shown: (bool(shown) and self.sees_pictures(), fixed))
-        sees = bool(shown) and self.sees_pictures()
+        def context(shown: set) -> tuple:  # the server is asked to see only for a picture
+            return bool(shown) and self.sees_pictures(), fixed
+
+        shown, held = self._prefix.shown_and_held(messages, context)
+        sees = context(shown)[0]
         # The messages' characters (pictures aside) and pictures, as _tokens counts them.
         upto, chars, pictures = self._prefix.states[held - 1] if held else (
             len(fixed.head), fixed.chars, 0)
