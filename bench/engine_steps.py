@@ -3,7 +3,8 @@
     python bench/engine_steps.py [--runs 5] [--steps 100] [--json FILE]
 
 Each engine drives one round of `--steps` tool steps through its loopback server (the
-vendors' wire formats, tests/engines/fake_servers.py), with the official SDK as shipped:
+vendors' wire formats, tests/engines/fake_servers.py, in a process of its own as a real
+service is), with the official SDK as shipped:
 every reply is one thinking/reasoning note, a sentence and a tool call; every tool result
 about 1.5 KB of text, as a read_file gives. A step's harness work is the CPU time of the
 harness's thread for the step (reading the reply's stream, building the next request from
@@ -16,6 +17,7 @@ within each run, so a loaded machine shifts both alike. Target: within 1.3x, und
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import sys
@@ -26,7 +28,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import arguments, hand_back, item, median  # noqa: E402
+from bench.common import REPO, arguments, hand_back, item, median  # noqa: E402
 
 AT = (10, 30, 100)
 RATIO_TARGET = 1.3
@@ -38,51 +40,97 @@ KEYS = {"ANTHROPIC_API_KEY": "sk-ant-api03-BenchKeyForLoopback0123456789abcdef",
 
 
 class Timed:
-    """A loopback server that notes when each request arrived and each reply was sent."""
+    """A loopback server in a process of its own that notes when each request arrived and
+    each reply was sent (perf_counter: the system's monotonic clock, one for every process).
 
-    def __init__(self) -> None:
-        from tests.engines import fake_servers as fake
+    Its own process, as a real service is, so its work on each request (parsing 200 KB of
+    JSON, checking every thinking block's signature) is not done under the harness's
+    interpreter lock or charged to the harness thread's CPU. The checks must also take
+    about as long at step 100 as at step 10: while they hashed the whole prefix per block
+    (78 ms a request at step 100, 2 ms at step 10), the harness thread's same work after
+    the longer wait cost 0.5 ms more CPU (the same step-100 body, the same calls, colder
+    caches), which read as harness cost growing with the round."""
 
-        self.fake = fake
-        self.server = fake.FakeServer()
+    def __init__(self, kind: str, steps: int) -> None:
+        import subprocess
+
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", "from bench.engine_steps import serve; serve()", kind,
+             str(steps)], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.url = self._proc.stdout.readline().strip()
+        if not self.url:
+            self._proc.kill()
+            raise SystemExit("the loopback server did not start")
         self.arrived: list[float] = []
         self.sent: list[float] = []
-        take, send = self.server._next, self.server._send
+        self.trouble: list[str] = []
 
-        def next_reply(path: str):
-            if path.endswith(("/messages", "/responses", "/chat/completions")):
-                self.arrived.append(time.perf_counter())
-            return take(path)
-
-        def send_reply(handler, reply):
-            # No Nagle: else each small SSE write after the first waits for the client's
-            # delayed ACK (40 ms), a wait of the loopback server's, not of the harness.
-            handler.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            send(handler, reply)
-            if reply.events is not None:
-                self.sent.append(time.perf_counter())
-
-        self.server._next, self.server._send = next_reply, send_reply
+    def close(self) -> None:
+        """Stop the server and take what it noted."""
+        try:
+            out, _ = self._proc.communicate("close\n", timeout=30)
+            if out.strip():
+                noted = json.loads(out)
+                self.arrived, self.sent, self.trouble = (noted["arrived"], noted["sent"],
+                                                         noted["trouble"])
+        finally:
+            if self._proc.poll() is None:
+                self._proc.kill()
 
     def gaps(self) -> list[float]:
         """Seconds from reply i sent to request i+1 arrived."""
         return [b - a for a, b in zip(self.sent, self.arrived[1:])]
 
 
-def _engine(kind: str, timed: Timed):
+def serve() -> None:
+    """The server process (argv: engine kind, steps): the fake service with the replies of
+    `steps` steps queued; its address on the first line out, and when a line comes in (or
+    the input ends), what it noted as JSON."""
+    kind, steps = sys.argv[1], int(sys.argv[2])
+    from tests.engines import fake_servers as fake
+
+    server = fake.FakeServer()
+    arrived: list[float] = []
+    sent: list[float] = []
+    take, send = server._next, server._send
+
+    def next_reply(path: str):
+        if path.endswith(("/messages", "/responses", "/chat/completions")):
+            arrived.append(time.perf_counter())
+        return take(path)
+
+    def send_reply(handler, reply):
+        # No Nagle: else each small SSE write after the first waits for the client's
+        # delayed ACK (40 ms), a wait of the loopback server's, not of the harness.
+        handler.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        send(handler, reply)
+        if reply.events is not None:
+            sent.append(time.perf_counter())
+
+    server._next, server._send = next_reply, send_reply
+    if kind == "Local":
+        server.default("/v1/models", fake.oa_models(["qwen3:8b"]))
+        server.default("/api/show", fake.ollama_show(["completion", "tools"]))
+        server.default("/api/ps", fake.ollama_ps("qwen3:8b", 131072))
+    for step in range(steps):
+        server.push(*_reply(kind, fake, step))
+    print(server.url, flush=True)
+    sys.stdin.readline()
+    server.close()
+    trouble = [str(r.body) for r in server.refusals] + list(server.flags)
+    print(json.dumps({"arrived": arrived, "sent": sent, "trouble": trouble}), flush=True)
+
+
+def _engine(kind: str, url: str):
     from app.core.engine import EngineConfig
     from app.engines.anthropic_engine import AnthropicEngine
     from app.engines.local_engine import LocalEngine
     from app.engines.openai_engine import OpenAIEngine
 
-    fake, url = timed.fake, timed.server.url
     if kind == "Claude":
         return AnthropicEngine(EngineConfig(model="claude-sonnet-5-5", base_url=url))
     if kind == "OpenAI":
         return OpenAIEngine(EngineConfig(model="gpt-6.2-sol", base_url=url + "/v1"))
-    timed.server.default("/v1/models", fake.oa_models(["qwen3:8b"]))
-    timed.server.default("/api/show", fake.ollama_show(["completion", "tools"]))
-    timed.server.default("/api/ps", fake.ollama_ps("qwen3:8b", 131072))
     return LocalEngine(EngineConfig(model="qwen3:8b", base_url=url + "/v1"))
 
 
@@ -108,11 +156,9 @@ def one_round(kind: str, steps: int) -> tuple[list[float], list[float]]:
     from app.core.reports import SYSTEM_PROMPT
     from app.core.tools import TOOL_SPECS
 
-    timed = Timed()
+    timed = Timed(kind, steps)
     try:
-        engine = _engine(kind, timed)
-        for step in range(steps):
-            timed.server.push(*_reply(kind, timed.fake, step))
+        engine = _engine(kind, timed.url)
         messages = [Message(role="user", text="Task: summarise the notes.\n" + RESULT)]
         cpu = []
         for _ in range(steps):
@@ -125,12 +171,13 @@ def one_round(kind: str, steps: int) -> tuple[list[float], list[float]]:
             messages.append(Message(role="user", tool_results=[
                 ToolResult(call_id=c.id, name=c.name, content=RESULT) for c in turn.tool_calls]))
             cpu.append(time.thread_time() - began)
-        trouble = timed.server.refusals or timed.server.flags
-        if trouble:
-            raise SystemExit(f"the {kind} server refused or flagged a request: {trouble[0]}")
-        return timed.gaps(), cpu
     finally:
-        timed.server.close()
+        timed.close()
+    if timed.trouble:
+        raise SystemExit(f"the {kind} server refused or flagged a request: {timed.trouble[0]}")
+    if len(timed.arrived) != steps:
+        raise SystemExit(f"the {kind} server noted {len(timed.arrived)} of {steps} requests")
+    return timed.gaps(), cpu
 
 
 def window(per_step: list[float], step: int) -> float:

@@ -316,24 +316,44 @@ def _content(message: dict) -> list[dict]:
     return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
 
 
-def _bound(request: dict, messages: list[dict], before: list[dict], block: dict) -> str:
-    prefix = {"model": request.get("model"), "system": _bare(request.get("system")),
-              "tools": _bare(request.get("tools")), "messages": _bare(messages),
-              "before": _bare(before), "thinking": block.get("thinking", block.get("data"))}
-    text = json.dumps(prefix, sort_keys=True, ensure_ascii=False)
-    return "bound:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+class _Signer:
+    """What a thinking block's signature is bound to, as a chain of hashes: the model, system
+    and tools, then each message before the block's (its content without cache_control, in
+    order), then the blocks before it in its own message and its thinking. Any change to
+    any of them gives another signature; fed message by message, a request of n messages
+    is checked in one pass (a hash of the whole prefix per block took 78 ms at 200)."""
+
+    def __init__(self, request: dict):
+        self._chain = hashlib.sha256(_canonical({
+            "model": request.get("model"), "system": _bare(request.get("system")),
+            "tools": _bare(request.get("tools"))}))
+
+    def feed(self, message: dict) -> None:
+        self._chain.update(hashlib.sha256(_canonical(_bare(message))).digest())
+
+    def sign(self, before: list[dict], block: dict) -> str:
+        h = self._chain.copy()
+        h.update(_canonical({"before": _bare(before),
+                             "thinking": block.get("thinking", block.get("data"))}))
+        return "bound:" + h.hexdigest()[:32]
+
+
+def _canonical(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False).encode()
 
 
 def claude_bound(request: dict, reply: Reply) -> Reply:
     """The reply with each thinking block signed for the request it answers."""
     message = copy.deepcopy(reply.claude)
-    messages = [dict(m, content=_content(m)) for m in request.get("messages", [])]
+    signer = _Signer(request)
+    for m in request.get("messages", []):
+        signer.feed(dict(m, content=_content(m)))
     blocks = message["content"]
     for i, block in enumerate(blocks):
         if block["type"] == "thinking":
-            block["signature"] = _bound(request, messages, blocks[:i], block)
+            block["signature"] = signer.sign(blocks[:i], block)
         elif block["type"] == "redacted_thinking":
-            block["data"] = _bound(request, messages, blocks[:i], block)
+            block["data"] = signer.sign(blocks[:i], block)
     return Reply(status=reply.status, events=claude_events(message), headers=reply.headers,
                  cut_after=reply.cut_after, cut_mode=reply.cut_mode, delay_s=reply.delay_s,
                  claude=message)
@@ -343,18 +363,19 @@ def claude_refusal(request: Any) -> Reply | None:
     """The service's 400 when a thinking block in the request is not where it was written."""
     if not isinstance(request, dict):
         return None
-    messages = [dict(m, content=_content(m)) for m in request.get("messages", [])]
-    for k, m in enumerate(messages):
-        if m.get("role") != "assistant":
-            continue
-        for j, block in enumerate(m["content"]):
-            kind = block.get("type")
-            if kind not in ("thinking", "redacted_thinking"):
-                continue
-            sent = block.get("signature") if kind == "thinking" else block.get("data")
-            if sent != _bound(request, messages[:k], m["content"][:j], block):
-                return claude_error(400, "invalid_request_error",
-                                    f"messages.{k}.content.{j}: {BOUND_TO_ANOTHER}.")
+    signer = _Signer(request)
+    for k, m in enumerate(request.get("messages", [])):
+        m = dict(m, content=_content(m))
+        if m.get("role") == "assistant":
+            for j, block in enumerate(m["content"]):
+                kind = block.get("type")
+                if kind not in ("thinking", "redacted_thinking"):
+                    continue
+                sent = block.get("signature") if kind == "thinking" else block.get("data")
+                if sent != signer.sign(m["content"][:j], block):
+                    return claude_error(400, "invalid_request_error",
+                                        f"messages.{k}.content.{j}: {BOUND_TO_ANOTHER}.")
+        signer.feed(m)
     return None
 
 
