@@ -78,13 +78,13 @@ class FakeServer:
                     if path.endswith("/v1/messages") and self.command == "POST":
                         # What the Messages API enforces on thinking blocks (see claude_rules).
                         body = server.requests[-1].json
-                        refused = claude_refusal(body)
+                        refused, signer = claude_check(body)
                         if refused is not None:
                             server.refusals.append(refused)
                             server.queues.setdefault(path, deque()).appendleft(reply)
                             reply = refused
-                        elif reply.claude is not None:
-                            reply = claude_bound(body, reply)
+                        elif reply.claude is not None and signer is not None:
+                            reply = claude_bound(signer, reply)
                     if path.endswith("/responses") and self.command == "POST":
                         reply = server.responses.answer(server.requests[-1].json, reply)
                     refused = server._check_pictures(path, self.command, raw)
@@ -342,12 +342,9 @@ def _canonical(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, ensure_ascii=False).encode()
 
 
-def claude_bound(request: dict, reply: Reply) -> Reply:
-    """The reply with each thinking block signed for the request it answers."""
+def claude_bound(signer: _Signer, reply: Reply) -> Reply:
+    """The reply with each thinking block signed for the request `signer` was fed."""
     message = copy.deepcopy(reply.claude)
-    signer = _Signer(request)
-    for m in request.get("messages", []):
-        signer.feed(dict(m, content=_content(m)))
     blocks = message["content"]
     for i, block in enumerate(blocks):
         if block["type"] == "thinking":
@@ -359,10 +356,12 @@ def claude_bound(request: dict, reply: Reply) -> Reply:
                  claude=message)
 
 
-def claude_refusal(request: Any) -> Reply | None:
-    """The service's 400 when a thinking block in the request is not where it was written."""
+def claude_check(request: Any) -> tuple[Reply | None, _Signer | None]:
+    """The service's 400 when a thinking block in the request is not where it was written
+    (else None), and a signer fed with the whole request, for signing the reply (None for a
+    body that is not an object)."""
     if not isinstance(request, dict):
-        return None
+        return None, None
     signer = _Signer(request)
     for k, m in enumerate(request.get("messages", [])):
         m = dict(m, content=_content(m))
@@ -374,9 +373,9 @@ def claude_refusal(request: Any) -> Reply | None:
                 sent = block.get("signature") if kind == "thinking" else block.get("data")
                 if sent != signer.sign(m["content"][:j], block):
                     return claude_error(400, "invalid_request_error",
-                                        f"messages.{k}.content.{j}: {BOUND_TO_ANOTHER}.")
+                                        f"messages.{k}.content.{j}: {BOUND_TO_ANOTHER}."), None
         signer.feed(m)
-    return None
+    return None, signer
 
 
 def claude_error(status: int, kind: str, message: str, headers: dict | None = None,
@@ -546,11 +545,16 @@ class ResponsesRules:
         r = len(self.issued)
         self.issued.append(output)
         for pos, out in enumerate(output):
-            keys = {"reasoning": [("reasoning", out.get("id"))],
-                    "function_call": [("function_call", out.get("call_id"))],
-                    "message": [("message", out.get("id")),
-                                ("text", out["content"][0]["text"] if out.get("content")
-                                 else None)]}.get(out["type"], [])
+            if out["type"] == "reasoning":
+                keys = [("reasoning", out.get("id"))]
+            elif out["type"] == "function_call":
+                keys = [("function_call", out.get("call_id"))]
+            elif out["type"] == "message":
+                keys = [("message", out.get("id"))]
+                if out.get("content"):
+                    keys.append(("text", out["content"][0]["text"]))
+            else:
+                keys = []
             for key in keys:
                 self._index.setdefault(key, (r, pos, out))
 
