@@ -265,7 +265,8 @@ class Harness:
         changes = RoundChanges(self.ws.root, BlobStore(self.ws.harness_dir),
                                self.rec.files.undo(number), number)
         self.gate.start_round(number, task)
-        tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes, self.gate)
+        tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes, self.gate,
+                        cancel=self.cancel)
         earlier = self._earlier_rounds()
         agents = read_standing_instructions(self.ws.root)
         report = progress_report(board, task, earlier, agents.text, number, agents.note)

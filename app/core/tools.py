@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -46,8 +47,9 @@ class ToolBox(ReadingTools):
     The reading tools are in tool_reads.py; the changing and ending tools are here."""
 
     def __init__(self, root: Path, board_path: Path, task_text: str, changes: RoundChanges,
-                 gate: "ChangeGate | None" = None):
+                 gate: "ChangeGate | None" = None, cancel: threading.Event | None = None):
         self.sandbox = Sandbox(root)
+        self.cancel = cancel  # Stop: ends a document being read or changed
         self.board_path = Path(board_path)
         self.task_text = task_text
         self.changes = changes
@@ -194,7 +196,7 @@ class ToolBox(ReadingTools):
     def _document_call(self, rel: str, action: Callable, *args):
         """The one way the changing tools reach app.core.documents: a refusal in a sentence."""
         try:
-            return action(*args)
+            return action(*args, cancel=self.cancel)
         except DocumentError as exc:
             raise _Refuse(exc.message) from None
 

@@ -20,9 +20,10 @@ warnings.filterwarnings("ignore", module=r"(openpyxl|docx|pptx|pypdf)(\..*)?$")
 logging.getLogger("pypdf").addHandler(logging.NullHandler())
 
 
-def render(path: Path) -> str:
+def render(path: Path, seconds: float | None = None) -> str:
+    """The Markdown of the document at `path`, within guard's budgets (or `seconds`)."""
     suffix = path.suffix.lower()
-    out = Out()
+    out = Out(seconds=seconds)
     try:
         if suffix == ".pdf":
             import app.core.documents.pdf as pdf
