@@ -12,7 +12,7 @@ from pathlib import Path
 
 from app.core.documents import DocumentError, is_document, kind_of, matching_lines, render_document
 from app.core.files import bounded_lines
-from app.core.pictures import PictureError, is_picture, read_picture
+from app.core.pictures import PictureError, is_picture, read_picture, unshown_sentence
 from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
 from app.core.tool_outcome import Fail as _Fail
 from app.core.tool_outcome import Refuse as _Refuse
@@ -79,6 +79,8 @@ class ReadingTools:
         limit = min(limit, MAX_READ_LINES)
         if is_picture(rel):
             return _picture_outcome(target, rel)
+        if unshown_sentence(rel):
+            raise _Fail(unshown_sentence(rel))
         out: list[str] = []
         chars, total, more, cut = 0, 0, False, ""
         document = is_document(target)

@@ -90,6 +90,16 @@ def set_cells(path: Path, cells: dict, sheet: str | None = None,
                       cancel=cancel)
 
 
+def page_pictures(path: Path, pages: list[int] | None, max_pixels: int, side: int,
+                  most: int) -> list[tuple[int, bytes, tuple[int, int]]]:
+    """The pictures of a PDF's pages without text (pdf_pictures.py), read in the worker."""
+    from app.core.documents import worker
+
+    path = Path(path)
+    return worker.run("page_pictures", (path, pages, max_pixels, side, most), path.name,
+                      writing=False)
+
+
 SECTION_HEADINGS = ("## Page ", "## Sheet: ", "## Slide ", "## Chart sheet: ")
 
 

@@ -48,6 +48,7 @@ TASKS = {
     "write": "app.core.documents.render:write",
     "edit": "app.core.documents.word_edit:edit_docx",
     "set_cells": "app.core.documents.cells:set_cells",
+    "page_pictures": "app.core.documents.pdf_pictures:page_pictures",
 }
 
 
