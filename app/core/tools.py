@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.conversation import ToolSpec
-from app.core.documents import (DocumentError, edit_document, is_document, kind_of, set_cells,
-                                write_document)
+from app.core.documents import (DocumentError, edit_document, is_document, kind_of,
+                                prewarm_documents, set_cells, write_document)
 from app.core.endings import Asked, Completed, GaveUp
 from app.core.policies.gate import ChangeNotAllowed, ChangeWaits
 from app.core.sandbox import PathRefused, Sandbox
@@ -50,6 +50,8 @@ class ToolBox(ReadingTools):
                  gate: "ChangeGate | None" = None, cancel: threading.Event | None = None):
         self.sandbox = Sandbox(root)
         self.cancel = cancel  # Stop: ends a document being read or changed
+        if cancel is not None and _has_documents(self.sandbox.root):
+            prewarm_documents()  # the worker that reads them starts while the model thinks
         self.board_path = Path(board_path)
         self.task_text = task_text
         self.changes = changes
@@ -267,6 +269,20 @@ class ToolBox(ReadingTools):
             raise _Refuse("reason must not be empty; say why the task cannot be done now.")
         return ToolOutcome("The round is over. Your reason and findings are recorded for the next "
                            "attempt.", ending=GaveUp(reason, findings.strip()))
+
+
+def _has_documents(root: Path, most: int = 1000) -> bool:
+    """Does the workspace's top folder hold a document (a cheap guess that one is read)?"""
+    try:
+        with os.scandir(root) as it:
+            for n, entry in enumerate(it):
+                if n >= most:
+                    return False
+                if is_document(entry.name):
+                    return True
+    except OSError:
+        pass
+    return False
 
 
 def _encode(text: str) -> bytes:

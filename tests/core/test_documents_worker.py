@@ -162,3 +162,21 @@ def test_stop_ends_a_document_read_by_a_tool(ws, monkeypatch):
     out = _box(ws, cancel).call("read_file", {"path": "slow.pdf"})
     assert time.monotonic() - started < 6
     assert out.is_error and out.content == "Reading 'slow.pdf' was stopped."
+
+
+def test_a_round_in_a_folder_with_documents_starts_a_worker_while_the_model_thinks(ws):
+    (ws / "notes.md").write_text("x\n")
+    _box(ws, threading.Event())
+    time.sleep(0.5)
+    assert not worker._warming.is_set() and not worker._idle  # no document: nothing started
+    brief_docx(ws / "brief.docx")
+    _box(ws, threading.Event())
+    deadline = time.monotonic() + 60
+    while not worker._idle and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert worker._idle, "no worker was started"
+    warmed = worker._idle[0].proc.pid
+    started = time.monotonic()
+    assert "Bakery brief" in render_document(ws / "brief.docx")
+    assert time.monotonic() - started < 5
+    assert worker._idle and worker._idle[0].proc.pid == warmed  # the warm one read it

@@ -100,6 +100,12 @@ def page_pictures(path: Path, pages: list[int] | None, max_pixels: int, side: in
                       writing=False)
 
 
+def prewarm_documents() -> None:
+    """Start the document worker in the background (worker.prewarm)."""
+    from app.core.documents import worker
+    worker.prewarm()
+
+
 SECTION_HEADINGS = ("## Page ", "## Sheet: ", "## Slide ", "## Chart sheet: ")
 
 

@@ -17,7 +17,8 @@ again. A thread cannot be stopped; a process can. So the work is sent to a worke
   runs the worker through multiprocessing.freeze_support() in app/__main__.py.
 - a worker is kept for the next document (a small document's read then costs a message,
   not a new process) and ends by itself after IDLE_SECONDS; one that grew past
-  RETIRE_BYTES is not kept.
+  RETIRE_BYTES is not kept. A round in a folder with documents starts one in the
+  background (prewarm), so even its first document does not wait for a process to start.
 
 `ISOLATED = False` runs the same work in the calling process (the tests that reach into
 the document modules' limits use it); the bounds then do not hold.
@@ -157,6 +158,46 @@ def _give_back(worker: _Worker, peak: int, kind: str) -> None:
             _idle.append(worker)
             return
     worker.kill()
+
+
+_warming = threading.Event()
+
+
+def prewarm() -> None:
+    """Start a worker in the background, its libraries imported, so the first document a
+    round reads costs a message, not a process start (called when a round may read one)."""
+    if not ISOLATED or _warming.is_set():
+        return
+    with _lock:
+        if _idle:
+            return
+    _warming.set()
+
+    def start() -> None:
+        try:
+            worker = _Worker()
+            worker.conn.send(("app.core.documents.worker:warm", ()))
+            if worker.conn.poll(60):
+                kind, _value, peak = worker.conn.recv()
+                _give_back(worker, peak, kind)
+            else:
+                worker.kill()
+        except (OSError, EOFError):
+            pass
+        finally:
+            _warming.clear()
+
+    threading.Thread(target=start, name="documents warm-up", daemon=True).start()
+
+
+def warm() -> None:
+    """In the worker: import what reading a document needs."""
+    import app.core.documents.pdf  # noqa: F401  (pypdf is imported when a PDF is read)
+    import app.core.documents.render  # noqa: F401
+    import docx  # noqa: F401
+    import openpyxl  # noqa: F401
+    import pptx  # noqa: F401
+    import pypdf  # noqa: F401
 
 
 def shutdown() -> None:
