@@ -4,6 +4,7 @@ controls, direction controls or NUL, and legitimate text passes unchanged (issue
 from __future__ import annotations
 
 import io
+import sys
 import random
 
 import pytest
@@ -131,3 +132,14 @@ def test_the_stream_guard_cleans_every_write():
     assert stream.write("a\x1b[8m") == len("a\x1b[8m")
     assert out.getvalue() == "Question: which? 扫描 😀\na"
     assert stream.getvalue() == out.getvalue()  # anything else is the wrapped stream's
+
+
+def test_the_command_line_guards_what_it_prints_and_gives_its_streams_back(tmp_path, capsys):
+    from app.cli import main
+
+    out, err = sys.stdout, sys.stderr
+    missing = tmp_path / "notes\x1b]0;pwned\x07\x1b[2J\u202e"
+    assert main(["status", str(missing)]) == 2
+    assert (sys.stdout, sys.stderr) == (out, err)
+    said = capsys.readouterr().err
+    assert said == f"The folder {tmp_path / 'notes'} does not exist.\n"

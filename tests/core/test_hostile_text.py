@@ -189,3 +189,23 @@ def test_board_verbs_keep_the_board_and_drop_controls_but_not_chinese_or_emoji(t
         "存在\r\n\r\nNotes",
         "存在\r\n- [ ] Bell NUL backspace RLO 家庭 👨\u200d👩\u200d👧 again\r\n"
         "  - Done when: done when hidden\r\n  - Option: ab\r\n\r\nNotes")
+
+
+def test_careful_mode_spells_out_controls_in_the_diff_and_writes_what_was_approved(tmp_path):
+    import io
+
+    from app.commands.approve import TerminalApprover
+
+    ws = board_workspace(tmp_path, "- [ ] Tidy the notes\n", {"notes.md": "old notes\n"})
+    screen = io.StringIO()
+    approver = TerminalApprover(stdin=io.StringIO("y\n"), out=screen)
+    engine = ScriptedEngine([
+        call("edit_file", path="notes.md", old_text="old notes",
+             new_text="tidy notes\x1b[2J\x1b]0;pwned\x07 \u202efdp.bat"),
+        call("complete_task", summary="Tidied", evidence=["notes.md"])])
+    Harness(ws, engine, fast_limits(), careful=True, approver=approver).run()
+    seen = screen.getvalue()
+    assert controls_in(seen) == []
+    assert "    +tidy notes\\x1b[2J\\x1b]0;pwned\\x07 \\u202efdp.bat" in seen
+    assert (ws.root / "notes.md").read_bytes() == \
+        "tidy notes\x1b[2J\x1b]0;pwned\x07 \u202efdp.bat\n".encode()
