@@ -40,16 +40,26 @@ _SEQUENCE = re.compile(
 _BREAKS = re.compile("\r\n|[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 _STRIP = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _LINE_BREAK = re.compile(r"\s*\n\s*")
+# The ASCII ones among them, for the quick look at ASCII text (nearly all): deleting bytes
+# is ten times faster than a regular expression's search.
+_ASCII_CONTROLS = bytes(c for c in range(0x20) if c not in (0x09, 0x0a)) + b"\x7f"
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 def clean(text: str) -> str:
     """`text` without terminal controls, direction controls or NUL; tabs and line breaks
     stay (every line break as a newline). clean(clean(x)) == clean(x)."""
-    if not _ANY.search(text):
+    if not _needs_cleaning(text):
         return text
     text = _SEQUENCE.sub("", text)
     text = _BREAKS.sub("\n", text)
     return _STRIP.sub("", text)
+
+
+def _needs_cleaning(text: str) -> bool:
+    if text.isascii():
+        data = text.encode("ascii")
+        return len(data.translate(None, _ASCII_CONTROLS)) != len(data)
+    return _ANY.search(text) is not None
 
 
 def clean_line(text: str) -> str:
@@ -78,7 +88,7 @@ def reveal(text: str) -> str:
     """`text` with each character clean() would remove or change (but tab and newline)
     spelled out, like \\x1b or \\u202e: for what must be shown as it is, such as a file's
     content waiting for approval, where cleaning would show something else than is written."""
-    if not _ANY.search(text):
+    if not _needs_cleaning(text):
         return text
     return _STRIP.sub(_spelled, text.replace("\r\n", "\n")).translate(_SEPARATORS)
 
