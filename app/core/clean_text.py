@@ -25,47 +25,66 @@ unchanged.
 from __future__ import annotations
 
 import re
-from typing import Any
 
-# Any character clean() changes. Text without one (nearly all) is returned as it is.
-_ANY = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-                  "\u2028\u2029]")
-_SEQUENCE = re.compile(
-    # CSI: parameters, intermediates, a final byte (cut short at the end of the text).
-    "(?:\x1b\\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
-    # OSC, DCS, SOS, PM, APC: their payload up to BEL or ST, never past the end of a line.
-    "|(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\\\|\x9c)?"
-    # Any other escape: intermediates and a final byte.
-    "|\x1b[\x20-\x2f]*[\x30-\x7e]?")
-_BREAKS = re.compile("\r\n|[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-_STRIP = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_LINE_BREAK = re.compile(r"\s*\n\s*")
-# The ASCII ones among them, for the quick look at ASCII text (nearly all): deleting bytes
+# Not `typing`: `status` imports this module, and typing costs it 5-8 ms (status_view.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# The patterns, compiled on first use: `status` imports this module, and compiling them
+# costs more than its text ever will (ASCII text is looked at without them).
+_SOURCES = {
+    # Any character clean() changes. Text without one (nearly all) is returned as it is.
+    "any": "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+           "\u2028\u2029]",
+    "sequence": (
+        # CSI: parameters, intermediates, a final byte (cut short at the end of the text).
+        "(?:\x1b\\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
+        # OSC, DCS, SOS, PM, APC: their payload up to BEL or ST, never past the end of a line.
+        "|(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\\\|\x9c)?"
+        # Any other escape: intermediates and a final byte.
+        "|\x1b[\x20-\x2f]*[\x30-\x7e]?"),
+    "breaks": "\r\n|[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]",
+    "strip": "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]",
+    "line_break": r"\s*\n\s*",
+}
+_compiled: dict[str, re.Pattern] = {}
+
+
+def _re(name: str) -> re.Pattern:
+    pattern = _compiled.get(name)
+    if pattern is None:
+        pattern = _compiled[name] = re.compile(_SOURCES[name])
+    return pattern
+
+
+# The ASCII characters clean() changes, for the quick look at ASCII text (nearly all): deleting bytes
 # is ten times faster than a regular expression's search.
 _ASCII_CONTROLS = bytes(c for c in range(0x20) if c not in (0x09, 0x0a)) + b"\x7f"
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
 
 def clean(text: str) -> str:
     """`text` without terminal controls, direction controls or NUL; tabs and line breaks
     stay (every line break as a newline). clean(clean(x)) == clean(x)."""
     if not _needs_cleaning(text):
         return text
-    text = _SEQUENCE.sub("", text)
-    text = _BREAKS.sub("\n", text)
-    return _STRIP.sub("", text)
+    text = _re("sequence").sub("", text)
+    text = _re("breaks").sub("\n", text)
+    return _re("strip").sub("", text)
 
 
 def _needs_cleaning(text: str) -> bool:
     if text.isascii():
         data = text.encode("ascii")
         return len(data.translate(None, _ASCII_CONTROLS)) != len(data)
-    return _ANY.search(text) is not None
+    return _re("any").search(text) is not None
 
 
 def clean_line(text: str) -> str:
     """clean(text) on one line: line breaks, and the spaces around them, become one space;
     no space at either end."""
-    return _LINE_BREAK.sub(" ", clean(text)).strip()
+    return _re("line_break").sub(" ", clean(text)).strip()
 
 
 def clean_obj(obj: Any) -> Any:
@@ -90,7 +109,7 @@ def reveal(text: str) -> str:
     content waiting for approval, where cleaning would show something else than is written."""
     if not _needs_cleaning(text):
         return text
-    return _STRIP.sub(_spelled, text.replace("\r\n", "\n")).translate(_SEPARATORS)
+    return _re("strip").sub(_spelled, text.replace("\r\n", "\n")).translate(_SEPARATORS)
 
 
 def _spelled(m: re.Match) -> str:
