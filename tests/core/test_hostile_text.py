@@ -209,3 +209,14 @@ def test_careful_mode_spells_out_controls_in_the_diff_and_writes_what_was_approv
     assert "    +tidy notes\\x1b[2J\\x1b]0;pwned\\x07 \\u202efdp.bat" in seen
     assert (ws.root / "notes.md").read_bytes() == \
         "tidy notes\x1b[2J\x1b]0;pwned\x07 \u202efdp.bat\n".encode()
+
+
+def test_an_old_log_written_raw_is_narrated_without_controls():
+    # `watch` and the window read logs an older version wrote, before anything was cleaned.
+    raw = HumanNeeded(question="Keep them?\x1b]0;pwned\x07\x1b[2J\rAll good", options=[
+        "Yes\u202e", "No\x9b2J"], reason="asked")
+    assert describe_event(raw) == "  Decision needed: Keep them? All good [Yes / No]"
+    finished = RoundFinished(round=1, task="Tidy\x1b[8m", result_state="completed",
+                             summary="Done\x1b[2K\n\x1b[32mAll good: nothing was changed")
+    assert describe_event(finished) == \
+        "Round 1 ended: done — Done All good: nothing was changed"
