@@ -139,6 +139,52 @@ def many_entries_zip(path: Path, entries: int) -> Path:
     return path
 
 
+def many_slides_pptx(path: Path, slides: int) -> Path:
+    """A real deck of `slides` slides, each with a title, a point and notes: the first
+    slide of a python-pptx deck copied (python-pptx itself slows down with each slide)."""
+    import re
+
+    from tests.document_files import deck_pptx
+
+    deck_pptx(path)
+    with zipfile.ZipFile(path) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    slide, rels = parts["ppt/slides/slide1.xml"], parts["ppt/slides/_rels/slide1.xml.rels"]
+    notes = parts["ppt/notesSlides/notesSlide1.xml"]
+    notes_rels = parts["ppt/notesSlides/_rels/notesSlide1.xml.rels"]
+    for name in [n for n in parts if re.match(r"ppt/(notesSlides|slides)/(_rels/)?\w+\d", n)]:
+        del parts[name]
+    types, ids, links = [], [], []
+    for n in range(1, slides + 1):
+        parts[f"ppt/slides/slide{n}.xml"] = slide.replace(b"Spring menu", b"Slide %d" % n)
+        parts[f"ppt/slides/_rels/slide{n}.xml.rels"] = rels.replace(
+            b"notesSlide1.xml", b"notesSlide%d.xml" % n)
+        parts[f"ppt/notesSlides/notesSlide{n}.xml"] = notes
+        parts[f"ppt/notesSlides/_rels/notesSlide{n}.xml.rels"] = notes_rels.replace(
+            b"slide1.xml", b"slide%d.xml" % n)
+        types.append(f'<Override PartName="/ppt/slides/slide{n}.xml" ContentType="application/'
+                     'vnd.openxmlformats-officedocument.presentationml.slide+xml"/><Override '
+                     f'PartName="/ppt/notesSlides/notesSlide{n}.xml" ContentType="application/'
+                     'vnd.openxmlformats-officedocument.presentationml.notesSlide+xml"/>')
+        ids.append(f'<p:sldId id="{255 + n}" r:id="rIdS{n}"/>')
+        links.append(f'<Relationship Id="rIdS{n}" Type="http://schemas.openxmlformats.org/'
+                     f'officeDocument/2006/relationships/slide" Target="slides/slide{n}.xml"/>')
+    ct = re.sub(rb'<Override PartName="/ppt/(slides|notesSlides)/[^>]*/>', b"",
+                parts["[Content_Types].xml"])
+    parts["[Content_Types].xml"] = ct.replace(b"</Types>", "".join(types).encode() + b"</Types>")
+    pres = re.sub(rb"<p:sldIdLst>.*</p:sldIdLst>", b"<p:sldIdLst>" + "".join(ids).encode()
+                  + b"</p:sldIdLst>", parts["ppt/presentation.xml"])
+    parts["ppt/presentation.xml"] = pres
+    prels = re.sub(rb'<Relationship [^>]*relationships/slide" [^>]*/>', b"",
+                   parts["ppt/_rels/presentation.xml.rels"])
+    parts["ppt/_rels/presentation.xml.rels"] = prels.replace(
+        b"</Relationships>", "".join(links).encode() + b"</Relationships>")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, body in parts.items():
+            zf.writestr(name, body)
+    return path
+
+
 def replace_member(path: Path, member: str, data: bytes) -> Path:
     with zipfile.ZipFile(path) as zf:
         parts = {n: zf.read(n) for n in zf.namelist()}
@@ -169,5 +215,6 @@ if __name__ == "__main__":
             "shared-stream": lambda: shared_stream_pdf(out, 300, number or 200_000),
             "lying-docx": lambda: lying_docx(out, number or 1 << 30),
             "many-entries": lambda: many_entries_zip(out, number or 1_900_000),
+            "slides": lambda: many_slides_pptx(out, number or 5_000),
             "big-workbook": lambda: big_workbook(out, number or 200_000)}[kind]()
     print(made, made.stat().st_size)

@@ -164,6 +164,18 @@ def test_a_deck_with_the_parts_of_thousands_of_slides_opens(tmp_path):
     assert "## Slide 1: Spring menu" in render_document(path)
 
 
+def test_a_real_deck_of_5000_slides_is_read_whole_within_the_budget(tmp_path):
+    from tests.hostile_documents import many_slides_pptx
+
+    path = many_slides_pptx(tmp_path / "year.pptx", 5_000)  # 20,000 parts, with notes
+    started = time.monotonic()
+    text = render_document(path)
+    assert time.monotonic() - started < guard.MAX_RENDER_SECONDS
+    assert "## Slide 5000: Slide 5000\n\n- Rye loaf\n  - Seeded\n\nNotes:\n> Mention the oven." \
+        in text
+    assert "The rendering stops here" not in text
+
+
 # -- PDFs that make pypdf repeat itself ----------------------------------------------------
 def _counting(monkeypatch, module, name) -> list:
     calls = []

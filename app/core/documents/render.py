@@ -38,7 +38,7 @@ def render(path: Path, seconds: float | None = None) -> str:
                     sheets.render(path, out)
                 elif suffix == ".pptx":
                     import app.core.documents.slides as slides
-                    slides.render(path, out)
+                    slides.render(path, zf, out)
                 elif suffix in (".odt", ".ods", ".odp"):
                     import app.core.documents.odf as odf
                     odf.render(path, zf, out)

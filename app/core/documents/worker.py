@@ -195,8 +195,8 @@ def warm() -> None:
     import app.core.documents.pdf  # noqa: F401  (pypdf is imported when a PDF is read)
     import app.core.documents.render  # noqa: F401
     import docx  # noqa: F401
+    import lxml.etree  # noqa: F401  (slides are read with it)
     import openpyxl  # noqa: F401
-    import pptx  # noqa: F401
     import pypdf  # noqa: F401
 
 
