@@ -37,11 +37,18 @@ def whose() -> int:
     return os.getpid()
 
 
+def _shutdown():
+    deadline = time.monotonic() + 60
+    while worker._warming.is_set() and time.monotonic() < deadline:
+        time.sleep(0.05)  # a worker warming up for an earlier test is ended too
+    worker.shutdown()
+
+
 @pytest.fixture(autouse=True)
 def fresh_workers():
-    worker.shutdown()
+    _shutdown()
     yield
-    worker.shutdown()
+    _shutdown()
 
 
 @pytest.fixture
@@ -180,3 +187,27 @@ def test_a_round_in_a_folder_with_documents_starts_a_worker_while_the_model_thin
     assert "Bakery brief" in render_document(ws / "brief.docx")
     assert time.monotonic() - started < 5
     assert worker._idle and worker._idle[0].proc.pid == warmed  # the warm one read it
+
+
+def test_a_worker_that_cannot_start_gives_a_sentence(monkeypatch):
+    def refuse():
+        raise OSError("no processes left")
+
+    monkeypatch.setattr(worker, "_Worker", refuse)
+    with pytest.raises(DocumentError) as err:
+        worker.run("render", ("x.docx", None), "x.docx", writing=False)
+    assert err.value.message == ("'x.docx' could not be opened: the helper that reads "
+                                 "documents could not start.")
+
+
+def test_no_more_than_a_few_workers_work_at_once(tasks, monkeypatch):
+    monkeypatch.setattr(worker, "_at_once", threading.BoundedSemaphore(1))
+    results = []
+    slow = threading.Thread(target=lambda: results.append(
+        worker.run("sleep_long", (2,), "a.docx", writing=False)))
+    slow.start()
+    time.sleep(0.3)
+    with pytest.raises(DocumentError, match="could not be read within 1 seconds"):
+        worker.run("whose", (), "b.docx", writing=False, seconds=1)  # waited for a turn
+    slow.join()
+    assert results == ["slept"]

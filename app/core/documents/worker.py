@@ -41,6 +41,7 @@ MEMORY_BYTES = 1_000_000_000
 RETIRE_BYTES = 300 * 1024 * 1024
 IDLE_SECONDS = 120.0
 KEPT = 2                    # idle workers kept for the next document
+AT_ONCE = 3                 # workers at work at once (the window may preview while a run reads)
 MEMORY_EXIT = 75            # the worker's exit code when it ended itself over MEMORY_BYTES
 
 # The work a worker does, by name: "module:function", imported only in the worker.
@@ -61,14 +62,27 @@ def run(task: str, args: tuple, name: str, writing: bool, seconds: float | None 
     if not ISOLATED:
         return _function(target)(*args)
     limit = seconds if seconds is not None else WRITE_SECONDS if writing else READ_SECONDS
-    worker = _take()
-    try:
-        worker.conn.send((target, args))
-    except OSError:  # it ended while idle: a fresh one
-        worker.kill()
-        worker = _take(fresh=True)
-        worker.conn.send((target, args))
     deadline = time.monotonic() + limit
+    if not _at_once.acquire(timeout=limit):
+        raise DocumentError(_sentence("time", name, writing, limit))
+    try:
+        return _run(target, args, name, writing, limit, deadline, cancel)
+    finally:
+        _at_once.release()
+
+
+def _run(target: str, args: tuple, name: str, writing: bool, limit: float, deadline: float,
+         cancel: threading.Event | None) -> Any:
+    try:
+        worker = _take()
+        try:
+            worker.conn.send((target, args))
+        except OSError:  # it ended while idle: a fresh one
+            worker.kill()
+            worker = _take(fresh=True)
+            worker.conn.send((target, args))
+    except (OSError, RuntimeError):  # no process could be started
+        raise DocumentError(_sentence("start", name, writing, limit)) from None
     while True:
         if worker.conn.poll(0.05):
             try:
@@ -105,6 +119,8 @@ def _sentence(kind: str, name: str, writing: bool, seconds: float) -> str:
             "memory": f"Changing '{name}' needed more than {gigabytes} of memory (it is too "
                       "big or too complex), so nothing was changed.",
             "stopped": f"Changing '{name}' was stopped, so nothing was changed.",
+            "start": f"'{name}' could not be changed: the helper that works on documents "
+                     "could not start, so nothing was changed.",
         }.get(kind, f"'{name}' could not be changed: it could not be processed, so nothing "
                     "was changed.")
     return {
@@ -113,6 +129,8 @@ def _sentence(kind: str, name: str, writing: bool, seconds: float) -> str:
         "memory": f"'{name}' needs more than {gigabytes} of memory to be read (it is too big "
                   "or too complex), so it was not opened.",
         "stopped": f"Reading '{name}' was stopped.",
+        "start": f"'{name}' could not be opened: the helper that reads documents could not "
+                 "start.",
     }.get(kind, f"'{name}' could not be opened as {kind_of(name) or 'a document'}: the file "
                 "is damaged or is not really that kind of file.")
 
@@ -139,6 +157,7 @@ class _Worker:
 
 _idle: list[_Worker] = []
 _lock = threading.Lock()
+_at_once = threading.BoundedSemaphore(AT_ONCE)
 
 
 def _take(fresh: bool = False) -> _Worker:
