@@ -11,6 +11,7 @@ DOCTYPE) by guard.open_package before they are read.
 from __future__ import annotations
 
 import posixpath
+import threading
 import zipfile
 from pathlib import Path
 
@@ -20,6 +21,7 @@ _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 _P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_parsers = threading.local()
 _SHAPES = (_P + "sp", _P + "grpSp", _P + "graphicFrame", _P + "cxnSp", _P + "pic",
            _P + "contentPart")
 
@@ -135,7 +137,10 @@ def _placeholder_type(shape) -> str | None:
 def _xml(zf: zipfile.ZipFile, part: str):
     from lxml import etree
 
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    parser = getattr(_parsers, "parser", None)
+    if parser is None:  # one per thread, as lxml's parsers want; made once, not per part
+        parser = _parsers.parser = etree.XMLParser(resolve_entities=False, no_network=True,
+                                                   load_dtd=False)
     return etree.fromstring(zf.read(part), parser)
 
 

@@ -306,8 +306,10 @@ def peak_bytes() -> int:
         counters.cb = ctypes.sizeof(Counters)
         kernel32 = ctypes.WinDLL("kernel32")
         kernel32.GetCurrentProcess.restype = wintypes.HANDLE
-        if not kernel32.K32GetProcessMemoryInfo(kernel32.GetCurrentProcess(),
-                                                ctypes.byref(counters), counters.cb):
+        query = kernel32.K32GetProcessMemoryInfo  # psapi's, in kernel32 since Windows 7
+        query.argtypes = [wintypes.HANDLE, ctypes.POINTER(Counters), wintypes.DWORD]
+        query.restype = wintypes.BOOL
+        if not query(kernel32.GetCurrentProcess(), ctypes.byref(counters), counters.cb):
             return 0
         return max(counters.PeakWorkingSetSize, counters.PeakPagefileUsage)
     import resource
