@@ -154,6 +154,9 @@ class ReadingTools:
                 hits.append(f"... stopped after {MAX_SEARCH_FILES:,} files; give a path to "
                             "search a smaller folder.")
                 break
+            if self.cancel is not None and self.cancel.is_set():
+                hits.append("... stopped: the run was stopped.")
+                break
             if is_document(rel) and time.monotonic() > deadline:
                 hits.append(f"... stopped after {MAX_SEARCH_SECONDS} seconds of reading "
                             "documents; give a path to search a smaller folder.")

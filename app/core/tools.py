@@ -51,7 +51,7 @@ class ToolBox(ReadingTools):
                  gate: "ChangeGate | None" = None, cancel: threading.Event | None = None):
         self.sandbox = Sandbox(root)
         self.cancel = cancel  # Stop: ends a document being read or changed
-        if cancel is not None and _has_documents(self.sandbox.root):
+        if cancel is not None and not cancel.is_set() and _has_documents(self.sandbox.root):
             prewarm_documents()  # the worker that reads them starts while the model thinks
         self.board_path = Path(board_path)
         self.task_text = task_text

@@ -211,3 +211,15 @@ def test_no_more_than_a_few_workers_work_at_once(tasks, monkeypatch):
         worker.run("whose", (), "b.docx", writing=False, seconds=1)  # waited for a turn
     slow.join()
     assert results == ["slept"]
+
+
+def test_a_search_after_stop_reads_no_more_documents(ws, monkeypatch):
+    for n in range(5):
+        brief_docx(ws / f"brief{n}.docx")
+    cancel = threading.Event()
+    cancel.set()
+    started = []
+    monkeypatch.setattr(worker, "_Worker", lambda: started.append(1) or pytest.fail("started"))
+    out = _box(ws, cancel).call("search_files", {"query": "bakery"})
+    assert out.content == "... stopped: the run was stopped."
+    assert started == []

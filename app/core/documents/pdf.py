@@ -75,7 +75,6 @@ def _render(path: Path, out: Out) -> None:
                             "picture), so its text cannot be read.")
 
 
-
 def _drawn_by(page) -> tuple | None:
     """What a page's text comes from: its content streams and its resources. Pages that
     share both (300 pages showing one huge stream) have the same text, read once."""

@@ -62,6 +62,8 @@ def run(task: str, args: tuple, name: str, writing: bool, seconds: float | None 
     if not ISOLATED:
         return _function(target)(*args)
     limit = seconds if seconds is not None else WRITE_SECONDS if writing else READ_SECONDS
+    if cancel is not None and cancel.is_set():
+        raise DocumentError(_sentence("stopped", name, writing, limit))
     deadline = time.monotonic() + limit
     if not _at_once.acquire(timeout=limit):
         raise DocumentError(_sentence("time", name, writing, limit))
@@ -201,7 +203,7 @@ def prewarm() -> None:
                 _give_back(worker, peak, kind)
             else:
                 worker.kill()
-        except (OSError, EOFError):
+        except Exception:  # no worker now: the first document starts one
             pass
         finally:
             _warming.clear()
