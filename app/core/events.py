@@ -160,6 +160,7 @@ class ChangeAsked(_Event):
     action: ChangeAction = "change"
     policies: list[str] = Field(default_factory=list)
     reasons: list[str] = Field(default_factory=list)
+    change_id: str = ""           # names this very change (core/policies/pending.py)
 
 
 class ChangeAnswered(_Event):
@@ -173,6 +174,7 @@ class ChangeAnswered(_Event):
     answer: ChangeAnswer
     on_board: bool = False
     note: str = ""                # what the model was told, when more than the answer
+    change_id: str = ""
 
 
 class ChangeRefused(_Event):
@@ -195,6 +197,7 @@ class ChangeWaiting(_Event):
     path: str
     action: ChangeAction = "change"
     question: str = ""
+    change_id: str = ""           # the id its question carries on the board
 
 
 class TasksCounted(_Event):

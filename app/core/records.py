@@ -105,6 +105,7 @@ class Approval(Record):
     answer: str          # allowed, allowed_for_task, edited, not_allowed, refused, waiting
     policy: str = ""
     reason: str = ""
+    change_id: str = ""  # the change it was about (pending.py), when one was asked
 
 
 def continued_from(ws_run_ids: list[str], read) -> tuple[str | None, int]:
