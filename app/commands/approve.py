@@ -168,7 +168,7 @@ def _ask_kept() -> str | None:
     from app.core.policies.pending import ALLOW, DENY
 
     while True:
-        print("Allow this change? [y] yes, [n] no, [Enter] decide later: ", end="", flush=True)
+        print("Allow this? [y] yes, [n] no, [Enter] decide later: ", end="", flush=True)
         line = sys.stdin.readline()
         word = line.strip().lower()
         if not line or not word:
