@@ -116,14 +116,14 @@ def cmd_approve(args) -> int:
     ask Allow / Don't allow / later. Showing it is what lets `decide --answer Allow` allow it."""
     from pathlib import Path
 
-    from app.cli import _quote
     from app.core.board import Board
     from app.core.decide import decide
     from app.core.policies import pending
     from app.core.workspace import Workspace
 
     ws = Workspace(args.path).require()
-    folder = _quote(Path(args.path).expanduser())
+    folder = str(Path(args.path).expanduser())
+    folder = f'"{folder}"' if " " in folder else folder  # as the other commands print it
     board = Board.load(ws.board_path)
     changes = pending.open_changes(ws.harness_dir / "pending", board)
     if not changes:

@@ -31,7 +31,8 @@ FileChange = Literal["wrote", "deleted"]
 HumanReason = Literal["asked", "no_progress", "approval"]
 ChangeAction = Literal["change", "delete"]
 # How the person answered a proposed change (careful mode, many changes at once).
-ChangeAnswer = Literal["allowed", "allowed_for_task", "edited", "not_allowed"]
+# "not_shown": Allow was typed on the board for a kept change never shown: not made.
+ChangeAnswer = Literal["allowed", "allowed_for_task", "edited", "not_allowed", "not_shown"]
 
 
 class _Event(Record):

@@ -937,6 +937,10 @@
         <translation>未允许</translation>
     </message>
     <message>
+        <source>not made: you had not seen the change</source>
+        <translation>未执行：你还没有看过这项修改</translation>
+    </message>
+    <message>
         <source>refused: protected</source>
         <translation>已拒绝：受保护</translation>
     </message>

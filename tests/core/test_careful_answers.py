@@ -111,8 +111,11 @@ def test_text_typed_on_the_board_never_allows_a_change(tmp_path, way):
     assert not kept(ws)  # dropped: no later run can make it either
     assert "without being shown the change" in engine.requests[0]["messages"][0].text
     answered = [e for e in events if isinstance(e, ChangeAnswered)]
-    assert [(e.answer, e.change_id) for e in answered] == [("not_allowed", cid)]
-    assert "never shown" in answered[0].note
+    assert [(e.answer, e.change_id, e.note) for e in answered] == [("not_shown", cid, "Allow")]
+    from app.core.narrate import describe_event
+
+    assert describe_event(answered[0]) == ("  You answered on the board: change notes.md: not made, "
+                                    "as you had not seen the change")
 
 
 def test_decide_allow_refuses_a_change_nobody_was_shown(tmp_path):

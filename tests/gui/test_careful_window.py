@@ -232,6 +232,12 @@ def test_stop_while_the_dialog_is_open_keeps_the_change_for_the_board(qtbot, cla
     assert (folder / "draft.md").exists()
     task = Board.load(folder / "TASKS.md").next_task()
     assert task.is_human and "draft.md" in task.question
+    # The dialog showed the change before Stop: the kept change remembers it, so the
+    # person may allow it later with `decide` too.
+    from app.core.policies import pending
+
+    (kept,) = pending.waiting(folder / ".harness" / "pending")
+    assert kept.shown == ("window",) and kept.id in task.question
 
 
 def test_closing_the_window_while_asking_is_no_answer(qtbot, claude_window, server, folder):

@@ -233,16 +233,13 @@ class ChangeGate:
             return (f"Your earlier change to '{rel}' was not made: its question was taken off "
                     "the board without an answer. The file is as it was.")
         if state in ("not_allowed", "not_shown"):
-            note = answer or ""
-            if state == "not_shown":
-                note = (f"answered “{answer}” on the board, but the change was never shown to "
-                        "the person, so it was not made")
+            word = state
             self.emit(ChangeAnswered(round=number, path=rel, action=action,  # type: ignore[arg-type]
-                                     answer="not_allowed", on_board=True, note=note,
+                                     answer=word, on_board=True, note=answer or "",
                                      change_id=cid))
-            self.now.approvals.append(Approval(path=rel, action=action, answer="not_allowed",
+            self.now.approvals.append(Approval(path=rel, action=action, answer=word,
                                                policy=policy, change_id=cid,
-                                               reason=f"answered on the board: {note}"))
+                                               reason=f"answered on the board: {answer}"))
             if state == "not_shown":
                 return (f"Your earlier change to '{rel}' was not made: the person answered on "
                         "the board without being shown the change. The file is as it was.")

@@ -14,6 +14,8 @@ def answer_words(answer: str) -> str:
         "allowed_for_task": QCoreApplication.translate("CarefulWording", "allowed for the whole task"),
         "edited": QCoreApplication.translate("CarefulWording", "allowed with your edit"),
         "not_allowed": QCoreApplication.translate("CarefulWording", "not allowed"),
+        "not_shown": QCoreApplication.translate("CarefulWording",
+                                                "not made: you had not seen the change"),
         "refused": QCoreApplication.translate("CarefulWording", "refused: protected"),
         "waiting": QCoreApplication.translate("CarefulWording", "waiting for your answer"),
     }
