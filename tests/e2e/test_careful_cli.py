@@ -73,6 +73,7 @@ def test_with_no_one_at_a_terminal_the_change_waits_on_the_board(cli, ws, server
               timeout=90)
     assert res.code == BLOCKED, res
     assert "Careful mode: may the AI change your file notes.md? (change " in res.out
+    assert f'See the change and answer with: harness-desk approve "{ws}"' in res.out
     assert (ws / "summary.md").read_text() == "A new summary\n"     # new files are free
     assert (ws / "notes.md").read_text() == "old notes\nsecond line\n"  # never applied
     kept = [p for p in (ws / ".harness" / "pending").iterdir()]
