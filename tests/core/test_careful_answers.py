@@ -184,3 +184,23 @@ def test_the_many_changes_question_does_not_say_careful_mode_when_it_is_off(tmp_
     assert not question.startswith("Careful mode")
     assert question.startswith("The AI is changing more than 2 of your files in one round: "
                                "may it change your file n2.md? (change ")
+
+
+def test_approve_without_a_terminal_shows_each_change_and_says_how_to_answer(tmp_path, capsys):
+    ws = board_workspace(tmp_path, BOARD, FILES)
+    look(ws)
+    assert capsys.readouterr().out == "No change is waiting for your approval in this folder.\n"
+    run(ws, [call("edit_file", path="notes.md", old_text="old", new_text="tidy")])
+    capsys.readouterr()
+    look(ws)
+    out = capsys.readouterr().out
+    cid = kept(ws)[0].id
+    assert f"The AI wants to change notes.md (change {cid})." in out
+    assert "    -old notes" in out and "    +tidy notes" in out
+    assert f"To answer it: harness-desk decide {ws.root} --answer Allow" in out
+    assert kept(ws)[0].shown == ("approve",)
+    (ws.root / "notes.md").write_text("the person's own edit\n")  # changed since: cannot be made
+    look(ws)
+    out = capsys.readouterr().out
+    assert "notes.md changed after the AI proposed this, so this change can no longer be made" \
+        in out and "To answer it" not in out
