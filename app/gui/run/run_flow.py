@@ -184,7 +184,9 @@ class RunFlow:
             return
         if self.decision_dialog is not None:
             self.decision_dialog.close()
-        self._update_decision_banner(task.question)
+        from app.gui.careful.wording import board_question
+
+        self._update_decision_banner(board_question(task) or task.question)
         self.careful.show_kept(task, request, self._on_kept_answered)
 
     def _on_kept_answered(self, answer: str) -> None:
