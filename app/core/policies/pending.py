@@ -26,7 +26,6 @@ from pathlib import Path
 from app.core.blobs import sha256_bytes
 from app.core.board import Board, Task
 from app.core.files import atomic_write_bytes, atomic_write_json, read_json
-from app.core.records import now_iso
 
 ALLOW, DENY = "Allow", "Don't allow"
 OPTIONS = [ALLOW, DENY]
@@ -37,6 +36,13 @@ MARK = re.compile(r"\(change ([0-9a-f]{%d})\)\s*$" % ID_LENGTH)
 LOOKALIKE = re.compile(r"\s*careful[ \t]*mode\s*[:：]|.*\(\s*change\s+[0-9a-f]{4}", re.I)
 LOOKALIKE_REFUSAL = ("questions that start with 'Careful mode:' or name a change id are the "
                      "harness's own, about a file change it kept; ask in your own words.")
+
+
+def now_iso() -> str:
+    """As records.now_iso, without loading the records' models (`decide` stays light)."""
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 def is_yes(answer: str) -> bool:
