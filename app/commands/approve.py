@@ -7,6 +7,7 @@ import queue
 import sys
 import threading
 
+from app.core.clean_text import clean_line, reveal
 from app.core.policies.approver import Answer, ApprovalRequest
 
 MAX_DIFF_LINES = 40
@@ -26,7 +27,7 @@ def short_diff(request: ApprovalRequest, limit: int = MAX_DIFF_LINES) -> list[st
             before, after = _rendered(request.before, request.path), _rendered(request.after,
                                                                              request.path)
         except DocumentError as exc:
-            return [exc.message]
+            return [clean_line(exc.message)]
     else:
         before, after = _text(request.before), _text(request.after)
     if before is None and request.before is not None or after is None:
@@ -38,7 +39,9 @@ def short_diff(request: ApprovalRequest, limit: int = MAX_DIFF_LINES) -> list[st
         return ["(no visible change)"]
     if len(lines) > limit:
         lines = lines[:limit] + [f"… and {len(lines) - limit} more lines"]
-    return lines
+    # The content is what would be written, controls and all: spelled out (\x1b, \u202e),
+    # never obeyed by the terminal nor dropped from view, so what is allowed is what is seen.
+    return [reveal(line) for line in lines]
 
 
 def _rendered(data: bytes | None, name: str) -> str | None:
@@ -70,7 +73,7 @@ class TerminalApprover:
         verb = "delete" if request.action == "delete" else "change"
         print(f"\nThe AI wants to {verb} {request.path}.", file=self.out)
         for reason in request.reasons:
-            print(f"  {reason}", file=self.out)
+            print(f"  {clean_line(reason)}", file=self.out)
         for line in short_diff(request):
             print(f"    {line}", file=self.out)
         request.shown.mark("terminal")
@@ -133,14 +136,15 @@ def cmd_approve(args) -> int:
     answered = False
     for kept in changes:
         verb = "delete" if kept.action == "delete" else "change"
-        print(f"\nThe AI wants to {verb} {kept.path} (change {kept.id}).")
+        name = clean_line(kept.path)
+        print(f"\nThe AI wants to {verb} {name} (change {kept.id}).")
         request = pending.kept_request(ws.root, kept)
         if request is None:
-            print(f"  {kept.path} changed after the AI proposed this, so this change can no "
+            print(f"  {name} changed after the AI proposed this, so this change can no "
                   "longer be made; the next run tells the AI.")
             continue
         for reason in kept.reasons:
-            print(f"  {reason}")
+            print(f"  {clean_line(reason)}")
         for line in short_diff(request):
             print(f"    {line}")
         kept = pending.mark_shown(kept, "approve")
@@ -155,10 +159,10 @@ def cmd_approve(args) -> int:
             continue
         decide(ws.root, choice, task_text=question.text, seen="approve", folder_word=folder)
         answered = True
-        print(f"Allowed: {kept.path} will be changed exactly as shown when the run continues."
+        print(f"Allowed: {name} will be changed exactly as shown when the run continues."
               if choice == pending.ALLOW and kept.action != "delete" else
-              f"Allowed: {kept.path} will be deleted when the run continues."
-              if choice == pending.ALLOW else f"Not allowed: {kept.path} stays as it is.")
+              f"Allowed: {name} will be deleted when the run continues."
+              if choice == pending.ALLOW else f"Not allowed: {name} stays as it is.")
     if answered:
         print(f"Continue the run with: harness-desk run {folder}")
     return 0
