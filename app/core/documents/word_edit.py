@@ -1,48 +1,51 @@
-"""edit_file on a .docx: replace text within one paragraph, even when Word split it over many
-runs, keeping the paragraph's style and the formatting of the text around it.
+"""edit_file on a .docx: replace text within one paragraph wherever read_file shows it (the
+body, tables, content controls, text boxes, tracked insertions, headers, footers, footnotes,
+endnotes, comments), keeping the formatting of the text around it.
 
-The replacement takes the formatting of the run where the old text began; runs after it
-lose only the characters that were replaced. Everything else in the file is written back
-as python-docx read it, and the save is checked (keep.check_kept) before it is used.
+The paragraphs are found by the same walk that renders the document (word.Reader), so text
+copied from read_file, marks and all, is found again exactly; text with its marks left
+out (or partly out) is found in the paragraph's plain text. Only the characters that differ
+are replaced: the text the old and new share at either end stays in its own runs. The
+replacement takes the formatting of the run where the changed text begins; runs after it
+lose only the characters that were replaced.
+
+A text box is stored twice (a drawing and an older copy for other programs): both copies are
+changed, and count as one. Only the XML part holding the paragraph is written again; every
+other member of the package is copied as it was.
 """
 
 from __future__ import annotations
 
-import io
 import re
+import zipfile
 from pathlib import Path
 
 from app.core.documents.base import DocumentError
-from app.core.documents.keep import check_kept
+from app.core.documents.guard import Full, Out
 from app.core.documents.render import guarded
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*\*|\*\*|\*)(?=\S)(.+?)(?<=\S)\1")
-_LINE_MARK = re.compile(r"^(#{1,6} |> |\s*[-*+] |\s*\d+[.)] )")
+_INSERTED = re.compile(r"\[inserted: (.*?)\]")
+_DROPPED = re.compile(r"\[deleted: .*?\]|\[\^[0-9ivxlcdm]{1,8}\]|\[comment \d{1,6}\]")
+_LINE_MARK = re.compile(
+    r"^(?:\[(?:Header|Footer|First-page header|First-page footer|Even-page header|"
+    r"Even-page footer|Text box)\] )?(?:\[\^[0-9ivxlcdm]{1,8}\]: |\[comment \d{1,6}\] [^:]{0,80}: "
+    r"|#{1,6} |> |\s*[-*+] |\s*\d+(?:\.\d+)*[.)]? |\s*[a-zA-Z][.)] )?")
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+_INDEX_CHARS = 50_000_000
+_INDEX_SECONDS = 60.0
 
 
 def plain(text: str) -> str:
-    """read_file's Markdown marks taken off: what Word itself holds as text."""
-    text = _LINE_MARK.sub("", text)
+    """read_file's marks taken off: what Word itself holds as text (tracked insertions as
+    text, deletions and note marks left out)."""
+    text = _LINE_MARK.sub("", text, count=1)
+    text = _INSERTED.sub(r"\1", text)
+    text = _DROPPED.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
     return text.replace("\\|", "|").replace("<br>", "")
-
-
-def _segments(paragraph_el):
-    """The w:t elements of one paragraph (runs inside links included, nested paragraphs of
-    text boxes not), in order."""
-    from docx.oxml.ns import qn
-
-    p_tag, t_tag = qn("w:p"), qn("w:t")
-    found = []
-    for t in paragraph_el.iter(t_tag):
-        parent = t.getparent()
-        while parent is not None and parent.tag != p_tag:
-            parent = parent.getparent()
-        if parent is paragraph_el:
-            found.append(t)
-    return found
 
 
 def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:
@@ -51,33 +54,73 @@ def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:
                             "make one call per paragraph, without line breaks.")
     old_text, new_text = old_text.strip("\n"), new_text.strip("\n")
 
-    def action(_zf):
-        from docx import Document
-        from docx.oxml.ns import qn
+    def action(_checked):
+        with zipfile.ZipFile(path) as zf:
+            return _edit(zf, path.name, old_text, new_text)
 
-        doc = Document(str(path))
-        paragraphs = [(p, _segments(p)) for p in doc.element.body.iter(qn("w:p"))]
-        texts = ["".join(t.text or "" for t in segs) for _, segs in paragraphs]
-        needle, replacement = old_text, new_text
-        count = sum(t.count(needle) for t in texts)
-        if count == 0 and plain(old_text) != old_text:
-            needle, replacement = plain(old_text), plain(new_text)
-            count = sum(t.count(needle) for t in texts) if needle else 0
-        if count != 1:
-            hint = ("Copy it from read_file, within one paragraph" if count == 0
-                    else "Include more of the paragraph so it is unique")
-            raise DocumentError(f"old_text was found {count} times in '{path.name}'; it must be "
-                                f"found exactly once. {hint}.")
-        index = next(n for n, t in enumerate(texts) if needle in t)
-        start, length, replacement = _narrowed(texts[index].index(needle), needle, replacement)
-        _replace(paragraphs[index][1], start, length, replacement)
-        out = io.BytesIO()
-        doc.save(out)
-        return out.getvalue()
+    return guarded(path, action)
 
-    data = guarded(path, action)
-    check_kept(path, data, action="This edit")
-    return data
+
+def _edit(zf: zipfile.ZipFile, name: str, old_text: str, new_text: str) -> bytes:
+    from app.core.documents.word import Reader
+    from app.core.documents.word_parts import WordPackage, replaced, serialise
+    from app.core.documents.word_text import Paragraph
+
+    pkg = WordPackage(zf)
+    shown: list = []
+    reader = Reader(pkg, collect=shown)
+    try:
+        reader.render(Out(max_chars=_INDEX_CHARS, seconds=_INDEX_SECONDS))
+    except Full:
+        raise DocumentError(f"'{name}' is too large to be edited in place; write the result "
+                            "to a new file instead.") from None
+    part, para, start, old_plain, twin, marked = _find(shown, name, old_text)
+    new_plain = plain(new_text) if marked else new_text
+    at, length, replacement = _narrowed(start, old_plain, new_plain)
+    before = para.plain()
+    _replace(para.segments(), at, length, replacement)
+    if twin is not None:
+        copy = Paragraph(twin, reader)
+        if copy.plain() == before:
+            _replace(copy.segments(), at, length, replacement)
+    return replaced(zf, {part: serialise(pkg.tree(part))})
+
+
+def _find(shown, name: str, old_text: str):
+    """(part, paragraph, start in its plain text, the plain text matched, twin, whether
+    old_text carried read_file's marks) of the one place old_text stands; DocumentError
+    when it stands nowhere or in several places."""
+    marked = plain(old_text) != old_text
+    hits = [(entry, i) for entry in shown for i in _all(entry[2].text, old_text)]
+    if len(hits) == 1:
+        (part, para, line, twin), i = hits[0]
+        where = [p for p in line.pos[i:i + len(old_text)] if p >= 0]
+        if where:
+            first, last = min(where), max(where) + 1
+            return part, para, first, para.plain()[first:last], twin, marked
+    if not hits:
+        for needle in dict.fromkeys((old_text, plain(old_text))):
+            if not needle:
+                continue
+            hits = [(entry, i) for entry in shown for i in _all(entry[1].plain(), needle)]
+            if hits:
+                break
+        if len(hits) == 1:
+            (part, para, _line, twin), i = hits[0]
+            return part, para, i, needle, twin, needle != old_text
+    count = len(hits)
+    hint = ("Copy it from read_file, within one paragraph" if count == 0
+            else "Include more of the paragraph so it is unique")
+    raise DocumentError(f"old_text was found {count} times in '{name}'; it must be found "
+                        f"exactly once. {hint}.")
+
+
+def _all(text: str, needle: str) -> list[int]:
+    found, at = [], text.find(needle)
+    while at >= 0 and needle:
+        found.append(at)
+        at = text.find(needle, at + len(needle))
+    return found
 
 
 def _narrowed(start: int, old: str, new: str) -> tuple[int, int, str]:
@@ -93,26 +136,35 @@ def _narrowed(start: int, old: str, new: str) -> tuple[int, int, str]:
 
 
 def _replace(segments, start: int, length: int, new_text: str) -> None:
-    """Replace characters [start, start + length) of the paragraph's joined text."""
-    end, pos, placed = start + length, 0, False
-    if length == 0:  # an insertion: it joins the text before it (or begins the paragraph)
-        for t in segments:
-            text = t.text or ""
-            if pos < start <= pos + len(text) or (start == 0 and text):
-                t.text = text[:start - pos] + new_text + text[start - pos:]
-                t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
-                return
-            pos += len(text)
+    """Replace characters [start, start + length) of the paragraph's plain text. Tabs and
+    breaks inside the range go; the new text goes into the first run of text it touches."""
+    spans, pos = [], 0
+    for seg in segments:
+        spans.append((seg, pos, pos + len(seg.text)))
+        pos += len(seg.text)
+    end, placed = start + length, not new_text
+    if length:
+        for seg, a, b in spans:
+            if b <= start or a >= end:
+                continue
+            if seg.kind == "fixed":
+                seg.el.getparent().remove(seg.el)
+                continue
+            text = seg.el.text or ""
+            lo, hi = max(start, a) - a, min(end, b) - a
+            seg.el.text = text[:lo] + ("" if placed else new_text) + text[hi:]
+            seg.el.set(_XML_SPACE, "preserve")
+            placed = True
+    if placed:
         return
-    for t in segments:
-        text = t.text or ""
-        seg_start, seg_end = pos, pos + len(text)
-        pos = seg_end
-        if seg_end <= start:
-            continue
-        if seg_start >= end:
-            break
-        tail = text[end - seg_start:] if end < seg_end else ""
-        t.text = (text[:start - seg_start] + new_text + tail) if not placed else tail
-        placed = True
-        t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+    # An insertion (or a range of tabs only): join the text before it, else the text after.
+    texts = [(seg, a, b) for seg, a, b in spans if seg.kind == "t"]
+    target = next(((s, start - a) for s, a, b in texts if a < start <= b), None) or \
+        next(((s, 0) for s, a, b in texts if a >= start), None)
+    if target is None:
+        raise DocumentError("That paragraph holds no text to change; change the text next "
+                            "to it instead.")
+    seg, offset = target
+    text = seg.el.text or ""
+    seg.el.text = text[:offset] + new_text + text[offset:]
+    seg.el.set(_XML_SPACE, "preserve")
