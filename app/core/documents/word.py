@@ -49,6 +49,7 @@ class Reader:
         self.part = pkg.main
         self.links: dict[str, str] = {}
         self.twins: dict[object, object] = {}
+        self.in_note = False  # a note's or comment's paragraphs follow its label plainly
 
     # -- the context word_text asks -----------------------------------------------------
     def link(self, el) -> str | None:
@@ -128,13 +129,18 @@ class Reader:
         by_id = {c.get(w("id")): c for c in comments}
         for comment_id, label in list(numbers.items()):
             if comment_id in by_id:
-                author = by_id[comment_id].get(w("author")) or "Someone"
-                self._note(by_id[comment_id], out, f"[comment {label}] {author}: ")
+                author = (by_id[comment_id].get(w("author")) or "").strip()
+                self._note(by_id[comment_id], out,
+                           f"[comment {label}] {author}: " if author else f"[comment {label}] ")
 
     def _note(self, note, out: Out, first: str) -> None:
         out.blank()
         sink = Body(out, packed=True)
-        self.blocks(note, sink, first, later="    ")
+        self.in_note = True
+        try:
+            self.blocks(note, sink, first, later="    ")
+        finally:
+            self.in_note = False
 
     # -- blocks ---------------------------------------------------------------------------
     def blocks(self, container, sink, prefix: str, later: str | None = None) -> None:
@@ -179,6 +185,8 @@ class Reader:
         return shown
 
     def _lead(self, style_id: str | None, listed) -> tuple[str, bool]:
+        if self.in_note:
+            return "", False
         lower = self.styles.name(style_id).lower()
         level = self.styles.heading(style_id)
         if level:

@@ -40,7 +40,11 @@ _INDEX_SECONDS = 60.0
 def plain(text: str) -> str:
     """read_file's marks taken off: what Word itself holds as text (tracked insertions as
     text, deletions and note marks left out)."""
-    text = _LINE_MARK.sub("", text, count=1)
+    return inline_plain(_LINE_MARK.sub("", text, count=1))
+
+
+def inline_plain(text: str) -> str:
+    """The marks within a line taken off (not those that begin one)."""
     text = _INSERTED.sub(r"\1", text)
     text = _DROPPED.sub("", text)
     text = _LINK.sub(r"\1", text)
@@ -74,30 +78,25 @@ def _edit(zf: zipfile.ZipFile, name: str, old_text: str, new_text: str) -> bytes
     except Full:
         raise DocumentError(f"'{name}' is too large to be edited in place; write the result "
                             "to a new file instead.") from None
-    part, para, start, old_plain, twin, marked = _find(shown, name, old_text)
-    new_plain = plain(new_text) if marked else new_text
-    at, length, replacement = _narrowed(start, old_plain, new_plain)
+    part, para, twin, (at, length, replacement) = _find(shown, name, old_text, new_text)
     before = para.plain()
     _replace(para.segments(), at, length, replacement)
     if twin is not None:
         copy = Paragraph(twin, reader)
         if copy.plain() == before:
             _replace(copy.segments(), at, length, replacement)
-    return replaced(zf, {part: serialise(pkg.tree(part))})
+    return replaced(zf, {part: serialise(pkg.tree(part), zf.read(part))})
 
 
-def _find(shown, name: str, old_text: str):
-    """(part, paragraph, start in its plain text, the plain text matched, twin, whether
-    old_text carried read_file's marks) of the one place old_text stands; DocumentError
-    when it stands nowhere or in several places."""
-    marked = plain(old_text) != old_text
+def _find(shown, name: str, old_text: str, new_text: str):
+    """(part, paragraph, twin, (start, length, replacement) in the paragraph's plain text)
+    for the one place old_text stands; DocumentError when it stands nowhere or in several
+    places. Text copied from read_file is found as shown, marks and all; the two texts are
+    compared as shown, so only what differs between them is replaced."""
     hits = [(entry, i) for entry in shown for i in _all(entry[2].text, old_text)]
     if len(hits) == 1:
         (part, para, line, twin), i = hits[0]
-        where = [p for p in line.pos[i:i + len(old_text)] if p >= 0]
-        if where:
-            first, last = min(where), max(where) + 1
-            return part, para, first, para.plain()[first:last], twin, marked
+        return part, para, twin, _as_shown(line, i, old_text, new_text, len(para.plain()))
     if not hits:
         for needle in dict.fromkeys((old_text, plain(old_text))):
             if not needle:
@@ -107,12 +106,32 @@ def _find(shown, name: str, old_text: str):
                 break
         if len(hits) == 1:
             (part, para, _line, twin), i = hits[0]
-            return part, para, i, needle, twin, needle != old_text
+            new = new_text if needle == old_text else plain(new_text)
+            return part, para, twin, _narrowed(i, needle, new)
     count = len(hits)
     hint = ("Copy it from read_file, within one paragraph" if count == 0
             else "Include more of the paragraph so it is unique")
     raise DocumentError(f"old_text was found {count} times in '{name}'; it must be found "
                         f"exactly once. {hint}.")
+
+
+def _as_shown(line, i: int, old: str, new: str, size: int) -> tuple[int, int, str]:
+    """What to replace in the plain text when `old` stands at `i` of the shown line: the
+    part that differs from `new` ("**fresh** bread" -> "**warm** bread": "fresh")."""
+    _at, length, middle = _narrowed(0, old, new)
+    head = _at
+    mapped = [line.pos[j] for j in range(i + head, i + head + length) if line.pos[j] >= 0]
+    replacement = inline_plain(middle)
+    if mapped:
+        return min(mapped), max(mapped) + 1 - min(mapped), replacement
+    if not replacement:
+        raise DocumentError("That change touches only marks read_file adds (such as [^1], "
+                            "[comment 1] or [inserted: …]), not the text itself, so nothing "
+                            "was changed.")
+    after = next((p for p in line.pos[i + head:] if p >= 0), None)
+    if after is None:
+        after = next((p + 1 for p in reversed(line.pos[:i + head]) if p >= 0), size)
+    return after, 0, replacement
 
 
 def _all(text: str, needle: str) -> list[int]:

@@ -92,8 +92,16 @@ class WordPackage:
         return [self.main] + [p for kind in TEXT_PARTS for p in self.part_of(kind)]
 
 
-def serialise(tree) -> bytes:
+def serialise(tree, original: bytes = b"") -> bytes:
+    """The part's XML; with the `original` bytes, under their own declaration (Word's
+    double quotes and line end), so only what changed differs."""
     from lxml import etree
+
+    if original.startswith(b"<?xml") and b"?>" in original[:200]:
+        end = original.index(b"?>") + 2
+        while original[end:end + 1] in (b"\r", b"\n"):
+            end += 1
+        return original[:end] + etree.tostring(tree, xml_declaration=False, encoding="UTF-8")
     return etree.tostring(tree, xml_declaration=True, encoding="UTF-8", standalone=True)
 
 
