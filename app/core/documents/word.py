@@ -29,6 +29,11 @@ _KINDS = {"footnoteReference": "footnotes", "endnoteReference": "endnotes",
           "commentReference": "comments"}
 _HEADS = (("headerReference", "Header"), ("footerReference", "Footer"))
 _PAGES = {"first": "First-page ", "even": "Even-page "}
+_P, _TBL, _SDT, _SDT_CONTENT, _PPR, _PSTYLE, _VAL = (w("p"), w("tbl"), w("sdt"),
+                                                     w("sdtContent"), w("pPr"), w("pStyle"),
+                                                     w("val"))
+_TR, _TC, _SPAN = w("tr"), w("tc"), f"{w('tcPr')}/{w('gridSpan')}"
+_ALTERNATE, _CHOICE = f"{{{MC}}}AlternateContent", f"{{{MC}}}Choice"
 
 
 def render(path: Path, out: Out) -> None:
@@ -146,28 +151,28 @@ class Reader:
     def blocks(self, container, sink, prefix: str, later: str | None = None) -> None:
         for el in container:
             tag = el.tag
-            if tag == w("p"):
+            if tag == _P:
                 if self.paragraph(el, sink, prefix) and later is not None:
                     prefix = later
-            elif tag == w("tbl"):
+            elif tag == _TBL:
                 self.table(el, sink)
-            elif tag == w("sdt"):
-                content = el.find(w("sdtContent"))
+            elif tag == _SDT:
+                content = el.find(_SDT_CONTENT)
                 if content is not None:
                     self.blocks(content, sink, prefix, later)
             elif tag in _THROUGH:
                 self.blocks(el, sink, prefix, later)
-            elif tag == f"{{{MC}}}AlternateContent":
-                choice = el.find(f"{{{MC}}}Choice")
+            elif tag == _ALTERNATE:
+                choice = el.find(_CHOICE)
                 if choice is not None:
                     self.blocks(choice, sink, prefix, later)
             sink.tick()
 
     def paragraph(self, p, sink, prefix: str) -> bool:
         para = Paragraph(p, self)
-        ppr = p.find(w("pPr"))
-        style_el = ppr.find(w("pStyle")) if ppr is not None else None
-        style_id = style_el.get(w("val")) if style_el is not None else None
+        ppr = p.find(_PPR)
+        style_el = ppr.find(_PSTYLE) if ppr is not None else None
+        style_id = style_el.get(_VAL) if style_el is not None else None
         listed = self.lists.mark(ppr, style_id)
         inline = para.inline().strip()
         shown = bool(inline.chars)
@@ -202,7 +207,7 @@ class Reader:
 
     def _box(self, box, twin, sink) -> None:
         if twin is not None:
-            mine, theirs = list(box.iter(w("p"))), list(twin.iter(w("p")))
+            mine, theirs = list(box.iter(_P)), list(twin.iter(_P))
             if len(mine) == len(theirs):
                 self.twins.update(zip(mine, theirs))
         sink.gap()
@@ -211,15 +216,15 @@ class Reader:
 
     def table(self, tbl, sink) -> None:
         rows = []
-        for tr in _through(tbl, w("tr")):
+        for tr in _through(tbl, _TR):
             cells = []
-            for tc in _through(tr, w("tc")):
+            for tc in _through(tr, _TC):
                 cell = Cell(sink)
                 self.blocks(tc, cell, "")
                 cells.append(cell.text())
-                span = tc.find(f"{w('tcPr')}/{w('gridSpan')}")
-                extra = int(span.get(w("val")) or 1) - 1 if span is not None and \
-                    (span.get(w("val")) or "").isdigit() else 0
+                span = tc.find(_SPAN)
+                extra = int(span.get(_VAL) or 1) - 1 if span is not None and \
+                    (span.get(_VAL) or "").isdigit() else 0
                 cells.extend([""] * min(extra, 60))
             rows.append(cells)
         sink.table(rows)
@@ -230,8 +235,8 @@ def _through(el, tag: str):
     for child in el:
         if child.tag == tag:
             yield child
-        elif child.tag == w("sdt"):
-            content = child.find(w("sdtContent"))
+        elif child.tag == _SDT:
+            content = child.find(_SDT_CONTENT)
             if content is not None:
                 yield from _through(content, tag)
         elif child.tag in _THROUGH:

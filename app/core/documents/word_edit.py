@@ -181,8 +181,9 @@ def _replace(segments, start: int, length: int, new_text: str) -> None:
     target = next(((s, start - a) for s, a, b in texts if a < start <= b), None) or \
         next(((s, 0) for s, a, b in texts if a >= start), None)
     if target is None:
-        raise DocumentError("That paragraph holds no text to change; change the text next "
-                            "to it instead.")
+        raise DocumentError("All of that paragraph's text is marked as deleted (a tracked "
+                            "change), so there is no text there to change; change the text "
+                            "next to it instead.")
     seg, offset = target
     text = seg.el.text or ""
     seg.el.text = text[:offset] + new_text + text[offset:]

@@ -27,6 +27,13 @@ _FIXED = {w("tab"): " ", w("br"): " ", w("cr"): " ", w("noBreakHyphen"): "-",
 _DRAWN = {w("drawing"), w("pict"), w("object"), f"{{{MC}}}AlternateContent"}
 _CHOICE, _FALLBACK = f"{{{MC}}}Choice", f"{{{MC}}}Fallback"
 _R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+_R, _RPR, _T, _DEL_TEXT, _B, _I, _ID = (w("r"), w("rPr"), w("t"), w("delText"), w("b"),
+                                        w("i"), w("id"))
+_HYPERLINK, _INS_TAGS, _DEL_TAGS = w("hyperlink"), (w("ins"), w("moveTo")), (w("del"),
+                                                                              w("moveFrom"))
+_REFS = {w("footnoteReference"): "footnoteReference", w("endnoteReference"): "endnoteReference",
+         w("commentReference"): "commentReference"}
+_ALTERNATE = f"{{{MC}}}AlternateContent"
 
 
 class Piece:
@@ -84,49 +91,51 @@ class Paragraph:
         return _inline(self.pieces)
 
 
+_VAL = w("val")
+
+
 def on(el) -> bool:
-    return el is not None and el.get(w("val")) in _ON
+    return el is not None and el.get(_VAL) in _ON
 
 
 def _walk(el, ctx, para: Paragraph, bold, italic, link, change) -> None:
     for child in el:
         tag = child.tag
-        if tag == w("r"):
+        if tag == _R:
             _run(child, ctx, para, link, change)
         elif tag in _PASS:
             sub_link, sub_change = link, change
-            if tag == w("hyperlink"):
+            if tag == _HYPERLINK:
                 sub_link = ctx.link(child) or link
-            elif tag in (w("ins"), w("moveTo")):
+            elif tag in _INS_TAGS:
                 sub_change = "inserted" if change is None else change
-            elif tag in (w("del"), w("moveFrom")):
+            elif tag in _DEL_TAGS:
                 sub_change = "deleted"
             _walk(child, ctx, para, bold, italic, sub_link, sub_change)
-        elif tag == f"{{{MC}}}AlternateContent":
+        elif tag == _ALTERNATE:
             choice = child.find(_CHOICE)
             if choice is not None:
                 _walk(choice, ctx, para, bold, italic, link, change)
 
 
 def _run(r, ctx, para: Paragraph, link, change) -> None:
-    props = r.find(w("rPr"))
     bold = italic = False
-    if props is not None:
-        bold, italic = on(props.find(w("b"))), on(props.find(w("i")))
     for child in r:
         tag = child.tag
-        if tag == w("t"):
+        if tag == _RPR:
+            bold, italic = on(child.find(_B)), on(child.find(_I))
+        elif tag == _T:
             kind = "del" if change == "deleted" else "t"
             para.pieces.append(Piece(_flat(child.text or ""), child, kind, bold, italic, link,
                                      change))
-        elif tag == w("delText"):
+        elif tag == _DEL_TEXT:
             para.pieces.append(Piece(_flat(child.text or ""), child, "del", bold, italic, link,
                                      "deleted"))
         elif tag in _FIXED:
             kind = "del" if change == "deleted" else "fixed"
             para.pieces.append(Piece(_FIXED[tag], child, kind, False, False, link, change))
-        elif tag in (w("footnoteReference"), w("endnoteReference"), w("commentReference")):
-            mark = ctx.mark(tag.rsplit("}", 1)[1], child.get(w("id")))
+        elif tag in _REFS:
+            mark = ctx.mark(_REFS[tag], child.get(_ID))
             if mark:
                 para.pieces.append(Piece(mark, child, "mark"))
         elif tag in _DRAWN:
