@@ -205,3 +205,16 @@ def test_libreoffice_reads_the_edited_document(ws, tmp_path):
     text = (outdir / "Bug54849.txt").read_text(encoding="utf-8-sig")
     assert "Plain text edited by the AI" in text and "Cell text edited by the AI" in text
     assert "Plain_text_no_newlines" not in text and "Rich_text_pre_table" in text
+
+
+@pytest.mark.parametrize("old, new", [
+    ("[deleted: Tika Waylan, a major character", "[deleted: Tika Waylan, the major character"),
+    ("[deleted: Tika Waylan, a major", "[deleted: Tika Waylan, a very major"),
+    ("[inserted: March 2009: Apache Tika Release]", "March 2009: Apache Tika Release"),
+])
+def test_an_edit_inside_deleted_text_or_a_mark_is_refused(ws, old, new):
+    path = _copy(ws, TRACKED)
+    before = path.read_bytes()
+    out = _box(ws).call("edit_file", {"path": path.name, "old_text": old, "new_text": new})
+    assert out.refused and out.content.startswith("That change is in text shown as deleted")
+    assert path.read_bytes() == before

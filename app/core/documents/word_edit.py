@@ -23,6 +23,7 @@ from pathlib import Path
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out
 from app.core.documents.render import guarded
+from app.core.documents.word_text import DELETED
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*\*|\*\*|\*)(?=\S)(.+?)(?<=\S)\1")
@@ -96,7 +97,7 @@ def _find(shown, name: str, old_text: str, new_text: str):
     hits = [(entry, i) for entry in shown for i in _all(entry[2].text, old_text)]
     if len(hits) == 1:
         (part, para, line, twin), i = hits[0]
-        return part, para, twin, _as_shown(line, i, old_text, new_text, len(para.plain()))
+        return part, para, twin, _as_shown(line, i, old_text, new_text, para.plain())
     if not hits:
         for needle in dict.fromkeys((old_text, plain(old_text))):
             if not needle:
@@ -115,23 +116,26 @@ def _find(shown, name: str, old_text: str, new_text: str):
                         f"exactly once. {hint}.")
 
 
-def _as_shown(line, i: int, old: str, new: str, size: int) -> tuple[int, int, str]:
+def _as_shown(line, i: int, old: str, new: str, text: str) -> tuple[int, int, str]:
     """What to replace in the plain text when `old` stands at `i` of the shown line: the
     part that differs from `new` ("**fresh** bread" -> "**warm** bread": "fresh")."""
-    _at, length, middle = _narrowed(0, old, new)
-    head = _at
-    mapped = [line.pos[j] for j in range(i + head, i + head + length) if line.pos[j] >= 0]
+    head, length, middle = _narrowed(0, old, new)
+    at = i + head
+    mapped = [line.pos[j] for j in range(at, at + length) if line.pos[j] >= 0]
     replacement = inline_plain(middle)
-    if mapped:
-        return min(mapped), max(mapped) + 1 - min(mapped), replacement
-    if not replacement:
-        raise DocumentError("That change touches only marks read_file adds (such as [^1], "
-                            "[comment 1] or [inserted: …]), not the text itself, so nothing "
-                            "was changed.")
-    after = next((p for p in line.pos[i + head:] if p >= 0), None)
-    if after is None:
-        after = next((p + 1 for p in reversed(line.pos[:i + head]) if p >= 0), size)
-    return after, 0, replacement
+    first, last = (min(mapped), max(mapped) + 1) if mapped else (0, 0)
+    if mapped and text[first:last] != replacement:
+        return first, last - first, replacement
+    before = line.pos[at - 1] if at > 0 else None
+    after = line.pos[at] if at < len(line.pos) else None
+    if mapped or length or not replacement or before == after == DELETED:
+        raise DocumentError("That change is in text shown as deleted or in a mark read_file "
+                            "adds (such as [^1], [comment 1] or [inserted: …]), not in the "
+                            "document's text, so nothing was changed.")
+    following = next((p for p in line.pos[at:] if p >= 0), None)
+    if following is None:
+        following = next((p + 1 for p in reversed(line.pos[:at]) if p >= 0), len(text))
+    return following, 0, replacement
 
 
 def _all(text: str, needle: str) -> list[int]:

@@ -36,6 +36,9 @@ _REFS = {w("footnoteReference"): "footnoteReference", w("endnoteReference"): "en
 _ALTERNATE = f"{{{MC}}}AlternateContent"
 
 
+DELETED = -2  # Line.pos of a character shown as deleted
+
+
 class Piece:
     __slots__ = ("text", "el", "kind", "bold", "italic", "link", "change")
 
@@ -52,8 +55,10 @@ class Line:
         self.pos: list[int] = []
 
     def add(self, text: str, start: int = -1) -> None:
+        """`start`: where `text` begins in the plain text; -1 for a mark, -2 for text
+        shown as deleted."""
         self.chars.extend(text)
-        self.pos.extend(range(start, start + len(text)) if start >= 0 else [-1] * len(text))
+        self.pos.extend(range(start, start + len(text)) if start >= 0 else [start] * len(text))
 
     def extend(self, other: "Line") -> None:
         self.chars.extend(other.chars)
@@ -193,7 +198,8 @@ def _inline(pieces: list[Piece]) -> Line:
     out, plain_at = Line(), 0
     starts = []
     for piece in pieces:
-        starts.append(plain_at if piece.kind in ("t", "fixed") else -1)
+        starts.append(plain_at if piece.kind in ("t", "fixed") else
+                      DELETED if piece.kind == "del" else -1)
         if piece.kind in ("t", "fixed"):
             plain_at += len(piece.text)
     items = [(p, s) for p, s in zip(pieces, starts) if p.text]
