@@ -120,8 +120,34 @@ def test_write_file_refusal_names_what_a_person_would_miss(ws):
     assert (ws / "report.docx").read_bytes() == before
 
 
+def test_write_file_over_a_password_protected_document_says_so(ws):
+    shutil.copyfile(DATA / "poi/bug53475-password-is-pass.docx", ws / "secret.docx")
+    out = _box(ws).call("write_file", {"path": "secret.docx", "content": "# New\n"})
+    assert out.refused and out.content == (
+        "'secret.docx' is protected with a password, so it cannot be opened; ask the person "
+        "to save a copy without the password.")
+
+
+def test_libreoffice_opens_the_document_written_over_a_labelled_one(ws, tmp_path):
+    import subprocess
+
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if not soffice:
+        pytest.skip("LibreOffice (soffice) is not installed")
+    _labelled(ws / "brief.docx")
+    out = _box(ws).call("write_file", {"path": "brief.docx",
+                                       "content": "# New brief\n\n- Open at 7.\n"})
+    assert not out.is_error, out.content
+    subprocess.run([soffice, f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+                    "--headless", "--convert-to", "txt:Text", "--outdir", str(tmp_path / "txt"),
+                    str(ws / "brief.docx")], check=True, capture_output=True, timeout=180)
+    text = (tmp_path / "txt" / "brief.txt").read_text(encoding="utf-8-sig")
+    assert "New brief" in text and "Open at 7." in text
+
+
 @pytest.mark.parametrize("name", sorted(str(p.relative_to(DATA))
-                                        for p in DATA.rglob("*.docx")))
+                                        for p in DATA.rglob("*.docx")
+                                        if "password" not in p.name))
 def test_write_file_over_any_word_saved_document_speaks_plainly(ws, name):
     shutil.copyfile(DATA / name, ws / "doc.docx")
     out = _box(ws).call("write_file", {"path": "doc.docx", "content": "# Short\n\nText.\n"})

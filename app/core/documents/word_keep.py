@@ -23,6 +23,8 @@ import posixpath
 import zipfile
 from pathlib import Path
 
+from app.core.documents.base import DocumentError
+from app.core.documents.guard import corrupt_sentence, open_package
 from app.core.documents.word_parts import (CT, MAIN_TYPE, PKG_RELS, STRICT_MAIN, parse,
                                            relationships, rels_name, serialise)
 
@@ -40,17 +42,12 @@ def finished(new_data: bytes, old_path: Path | None) -> bytes:
         new_rels = relationships(new, "")
     carried, old_rels, old_types = {}, [], None
     if old_path is not None:
-        with zipfile.ZipFile(old_path) as old:
-            names = set(old.namelist())
-            old_rels = [r for r in relationships(old, "")
-                        if r[1] not in _MAIN + _NO_THUMBNAIL and (r[3] or r[2] in names)]
-            for _rid, _kind, target, external in old_rels:
-                if not external:
-                    carried[target] = old.read(target)
-                    if rels_name(target) in names:
-                        carried[rels_name(target)] = old.read(rels_name(target))
-            old_types = parse(old.read("[Content_Types].xml")) \
-                if "[Content_Types].xml" in names else None
+        try:
+            carried, old_rels, old_types = _properties(old_path)
+        except DocumentError:
+            raise
+        except Exception:  # a damaged part surfaces as any kind of library error
+            raise DocumentError(corrupt_sentence(old_path)) from None
     replaced_kinds = {kind for _i, kind, _t, _e in old_rels}
     keep = [r for r in new_rels if r[1] in _MAIN or
             (r[1] not in _NO_THUMBNAIL and r[1] not in replaced_kinds)]
@@ -68,6 +65,24 @@ def finished(new_data: bytes, old_path: Path | None) -> bytes:
             zf.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), parts[name],
                         compress_type=zipfile.ZIP_DEFLATED)
     return out.getvalue()
+
+
+def _properties(old_path: Path):
+    """What the package `old_path` relates to itself, but its main document and thumbnail:
+    (part name -> bytes, the relationships, its content types)."""
+    carried: dict[str, bytes] = {}
+    with open_package(old_path) as old:  # the size, encryption and DOCTYPE checks
+        names = set(old.namelist())
+        old_rels = [r for r in relationships(old, "")
+                    if r[1] not in _MAIN + _NO_THUMBNAIL and (r[3] or r[2] in names)]
+        for _rid, _kind, target, external in old_rels:
+            if not external:
+                carried[target] = old.read(target)
+                if rels_name(target) in names:
+                    carried[rels_name(target)] = old.read(rels_name(target))
+        old_types = parse(old.read("[Content_Types].xml")) \
+            if "[Content_Types].xml" in names else None
+    return carried, old_rels, old_types
 
 
 def r_not_in(target: str, rels) -> bool:
