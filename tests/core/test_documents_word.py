@@ -218,3 +218,18 @@ def test_an_edit_inside_deleted_text_or_a_mark_is_refused(ws, old, new):
     out = _box(ws).call("edit_file", {"path": path.name, "old_text": old, "new_text": new})
     assert out.refused and out.content.startswith("That change is in text shown as deleted")
     assert path.read_bytes() == before
+
+
+def test_text_typed_over_a_placeholder_is_no_longer_a_placeholder(ws):
+    path = _copy(ws, RESUME)
+    flags = _members(path.read_bytes())["word/document.xml"].count(b"showingPlcHdr")
+    out = _box(ws).call("edit_file", {"path": path.name, "old_text": "[Telephone]",
+                                      "new_text": "+44 20 7946 0000"})
+    assert not out.is_error, out.content
+    xml = _members(path.read_bytes())["word/document.xml"].decode()
+    assert xml.count("+44 20 7946 0000") == 2 and "[Telephone]" not in xml  # both copies
+    for start in [i for i in range(len(xml)) if xml.startswith("+44 20 7946 0000", i)]:
+        control = xml[xml.rfind("<w:sdt>", 0, start):start]
+        assert "showingPlcHdr" not in control and "PlaceholderText" not in control
+    assert xml.count("showingPlcHdr") == flags - 2  # the other placeholders stay as they were
+    assert "[Text box] +44 20 7946 0000" in render_document(path)

@@ -81,11 +81,12 @@ def _edit(zf: zipfile.ZipFile, name: str, old_text: str, new_text: str) -> bytes
                             "to a new file instead.") from None
     part, para, twin, (at, length, replacement) = _find(shown, name, old_text, new_text)
     before = para.plain()
-    _replace(para.segments(), at, length, replacement)
+    touched = _replace(para.segments(), at, length, replacement)
     if twin is not None:
         copy = Paragraph(twin, reader)
         if copy.plain() == before:
-            _replace(copy.segments(), at, length, replacement)
+            touched += _replace(copy.segments(), at, length, replacement)
+    _no_longer_placeholders(touched)
     return replaced(zf, {part: serialise(pkg.tree(part), zf.read(part))})
 
 
@@ -158,14 +159,15 @@ def _narrowed(start: int, old: str, new: str) -> tuple[int, int, str]:
     return start + head, len(old) - head - tail, new[head:len(new) - tail]
 
 
-def _replace(segments, start: int, length: int, new_text: str) -> None:
+def _replace(segments, start: int, length: int, new_text: str) -> list:
     """Replace characters [start, start + length) of the paragraph's plain text. Tabs and
-    breaks inside the range go; the new text goes into the first run of text it touches."""
+    breaks inside the range go; the new text goes into the first run of text it touches.
+    Returns the text elements changed."""
     spans, pos = [], 0
     for seg in segments:
         spans.append((seg, pos, pos + len(seg.text)))
         pos += len(seg.text)
-    end, placed = start + length, not new_text
+    end, placed, touched = start + length, not new_text, []
     if length:
         for seg, a, b in spans:
             if b <= start or a >= end:
@@ -177,9 +179,10 @@ def _replace(segments, start: int, length: int, new_text: str) -> None:
             lo, hi = max(start, a) - a, min(end, b) - a
             seg.el.text = text[:lo] + ("" if placed else new_text) + text[hi:]
             seg.el.set(_XML_SPACE, "preserve")
+            touched.append(seg.el)
             placed = True
     if placed:
-        return
+        return touched
     # An insertion (or a range of tabs only): join the text before it, else the text after.
     texts = [(seg, a, b) for seg, a, b in spans if seg.kind == "t"]
     target = next(((s, start - a) for s, a, b in texts if a < start <= b), None) or \
@@ -192,3 +195,24 @@ def _replace(segments, start: int, length: int, new_text: str) -> None:
     text = seg.el.text or ""
     seg.el.text = text[:offset] + new_text + text[offset:]
     seg.el.set(_XML_SPACE, "preserve")
+    return [seg.el]
+
+
+def _no_longer_placeholders(elements) -> None:
+    """Text typed into a content control that showed its placeholder ("[Telephone]",
+    "Click here to enter text.") is the person's text now: Word must not show it grey or
+    replace it when the control is clicked."""
+    from app.core.documents.word_parts import w
+
+    for el in elements:
+        node = el.getparent()
+        while node is not None:
+            if node.tag == w("sdt"):
+                flag = node.find(f"{w('sdtPr')}/{w('showingPlcHdr')}")
+                if flag is not None:
+                    flag.getparent().remove(flag)
+                    for style in node.iter(w("rStyle")):
+                        if style.get(w("val")) == "PlaceholderText":
+                            style.getparent().remove(style)
+                break
+            node = node.getparent()
