@@ -22,6 +22,7 @@ from pathlib import Path
 from app.core.documents.guard import Out
 from app.core.documents.word_lists import Lists, Styles, roman
 from app.core.documents.word_parts import MC, R, WordPackage, w
+from app.core.documents.word_sinks import Body, Cell
 from app.core.documents.word_text import Line, Paragraph, link_of
 
 _THROUGH = {w("customXml"), w("ins"), w("del"), w("moveTo"), w("moveFrom")}
@@ -246,72 +247,3 @@ def _through(el, tag: str):
 def _rels(pkg: WordPackage, part: str):
     from app.core.documents.word_parts import relationships
     return pkg.rels if part == pkg.main else relationships(pkg.zf, part)
-
-
-class Body:
-    """Lines going to the rendering: a blank line between paragraphs, none within a list
-    (or, `packed`, within one note)."""
-
-    def __init__(self, out: Out, packed: bool = False):
-        self.out, self.packed, self.previous_item = out, packed, False
-
-    def shown(self, line: Line) -> Line:
-        return line
-
-    def line(self, text: str, item: bool) -> None:
-        if not (self.packed or (item and self.previous_item)):
-            self.out.blank()
-        self.out.add(text)
-        self.previous_item = item
-
-    def gap(self) -> None:
-        self.out.blank()
-        self.previous_item = False
-
-    def table(self, rows: list[list[str]]) -> None:
-        if not rows:
-            return
-        width = max(len(r) for r in rows)
-        self.out.blank()
-        for n, row in enumerate(rows):
-            self.out.add("| " + " | ".join(row + [""] * (width - len(row))) + " |")
-            if n == 0:
-                self.out.add("|" + " --- |" * width)
-        self.out.blank()
-        self.previous_item = False
-
-    def tick(self) -> None:
-        self.out.tick()
-
-
-class Cell:
-    """The lines of one table cell, joined with <br>; a table inside it flattened."""
-
-    def __init__(self, outer):
-        self.outer, self.lines = outer, []
-
-    def shown(self, line: Line) -> Line:
-        """'|' would end the cell in Markdown: it is shown as '\\|'."""
-        out = Line()
-        for char, pos in zip(line.chars, line.pos):
-            if char == "|":
-                out.add("\\")
-            out.chars.append(char)
-            out.pos.append(pos)
-        return out
-
-    def line(self, text: str, item: bool) -> None:
-        self.lines.append(text)
-
-    def gap(self) -> None:
-        pass
-
-    def table(self, rows: list[list[str]]) -> None:
-        self.lines.extend(c for row in rows for c in row if c)
-
-    def tick(self) -> None:
-        self.outer.tick()
-
-    def text(self) -> str:
-        return "<br>".join(self.lines)
-
