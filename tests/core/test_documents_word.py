@@ -82,6 +82,8 @@ def _differing(before: bytes, after: bytes) -> list[str]:
                 "[comment 1] Steve Canny: Text with hyperlink [https://google.com]"
                 "(https://google.com) embedded.", "[comment 3] Text with character style."]),
     (HEADERS, ["[Header] Header for section-1", "[Footer] Footer for section 1"]),
+    ("poi/checkboxes.docx", ["- unchecked: [ ]", "***Or checked:*** [x]", "| [ ] | [x] |",
+                             "[x][ ][x]"]),
     (LISTS, ["1. Entry #1\n2. Entry #2, with children\n  a. 2-a\n  b. 2-b\n  c. 2-c\n"
              "3. Entry #3", "1. Restarted to 1 from 5", "10. Jump to new list at 10\n"
              "11. Now 11", "12. Carrying on @ 12"]),
@@ -91,6 +93,13 @@ def test_read_file_shows_every_kind_of_text_word_saved(name, shown):
     for piece in shown:
         assert piece in text, piece
         assert text.count(piece) == 1, piece  # a text box once, not also its older copy
+
+
+def test_a_table_cell_shows_its_text_without_heading_marks_and_with_its_notes():
+    text = render_document(DATA / "poi/form_footnotes.docx")
+    assert "| [^1] | REPÚBLICA  FEDERATIVA DO BRASIL<br>MINISTÉRIO DAS RELAÇÕES EXTERIORES" in text
+    assert "|  | Attach photo here |  |" in text and "| #" not in text
+    assert "\n#### VISA APPLICATION FORM\n" in text  # outside the tables, a heading still
 
 
 def test_the_text_is_in_reading_order_header_body_notes_footer():

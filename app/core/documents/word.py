@@ -179,6 +179,8 @@ class Reader:
         shown = bool(inline.chars)
         if shown:
             head, item = self._lead(style_id, listed)
+            if sink.in_cell and not item:
+                head = ""  # a heading or a quote mark would not read as one in a table cell
             line = Line()
             line.add(prefix + head)
             line.extend(inline)

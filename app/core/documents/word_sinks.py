@@ -11,6 +11,8 @@ class Body:
     """Lines going to the rendering: a blank line between paragraphs, none within a list
     (or, `packed`, within one note)."""
 
+    in_cell = False
+
     def __init__(self, out: Out, packed: bool = False):
         self.out, self.packed, self.previous_item = out, packed, False
 
@@ -45,6 +47,8 @@ class Body:
 
 class Cell:
     """The lines of one table cell, joined with <br>; a table inside it flattened."""
+
+    in_cell = True
 
     def __init__(self, outer):
         self.outer, self.lines = outer, []

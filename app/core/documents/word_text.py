@@ -34,6 +34,8 @@ _HYPERLINK, _INS_TAGS, _DEL_TAGS = w("hyperlink"), (w("ins"), w("moveTo")), (w("
 _REFS = {w("footnoteReference"): "footnoteReference", w("endnoteReference"): "endnoteReference",
          w("commentReference"): "commentReference"}
 _ALTERNATE = f"{{{MC}}}AlternateContent"
+_FLD_CHAR, _CHECK_BOX = w("fldChar"), f"{w('ffData')}/{w('checkBox')}"
+_CHECKED, _DEFAULT = w("checked"), w("default")
 
 
 DELETED = -2  # Line.pos of a character shown as deleted
@@ -145,6 +147,12 @@ def _run(r, ctx, para: Paragraph, link, change) -> None:
                 para.pieces.append(Piece(mark, child, "mark"))
         elif tag in _DRAWN:
             para.boxes.extend(text_boxes(child))
+        elif tag == _FLD_CHAR:
+            box = child.find(_CHECK_BOX)
+            if box is not None:  # a form's check box, shown as a person sees it
+                state = box.find(_CHECKED)
+                state = state if state is not None else box.find(_DEFAULT)
+                para.pieces.append(Piece("[x]" if on(state) else "[ ]", child, "mark"))
 
 
 def _flat(text: str) -> str:
