@@ -14,6 +14,7 @@ import docx
 import pytest
 
 from app.core.documents import render_document
+from app.core.documents.word_edit import inline_plain, plain
 from app.core.tools import ToolBox
 from app.core.undo import BlobStore, RoundChanges, undo_manifest
 
@@ -49,6 +50,11 @@ def _copy(ws, name: str) -> Path:
 def _members(data: bytes) -> dict[str, bytes]:
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         return {info.filename: zf.read(info) for info in zf.infolist()}
+
+
+def _accepted(text: str) -> str:
+    """read_file's text as it reads with every tracked change accepted."""
+    return inline_plain(text).replace("[inserted: ", "")
 
 
 def _differing(before: bytes, after: bytes) -> list[str]:
@@ -137,10 +143,10 @@ def test_edit_file_changes_text_wherever_read_file_shows_it_and_nothing_else(
     out = box.call("edit_file", {"path": path.name, "old_text": old, "new_text": new})
     assert not out.is_error, out.content
     assert _differing(before, path.read_bytes()) == [part]
-    shown = render_document(path)
-    changed = new.split("] ", 1)[-1].replace("[^1]", "")
-    assert changed in shown.replace("[^1]", "")
-    assert old.split("] ", 1)[-1] not in shown
+    tracked = name == TRACKED  # a document that tracks changes gets a tracked change
+    assert (b"Harness Desk" in _members(path.read_bytes())[part]) == tracked
+    shown = _accepted(render_document(path))  # as it reads with the changes accepted
+    assert _accepted(plain(new)) in shown and _accepted(plain(old)) not in shown
     undo_manifest(ws, ws / ".harness", ws / ".harness/runs/r/undo/1.json")
     assert path.read_bytes() == before
 
@@ -157,17 +163,30 @@ def test_a_text_box_is_changed_in_both_of_its_copies_and_counted_once(ws):
     assert render_document(path).count(f"[Text box] **{new} на 2017 год.**") == 1
 
 
-def test_an_edit_across_runs_and_a_link_changes_only_what_differs(ws):
-    path = _copy(ws, TRACKED)
+def test_an_edit_across_runs_and_a_link_changes_only_what_differs_as_a_tracked_change(ws):
+    path = _copy(ws, TRACKED)  # Word saved it with Track Changes on
     out = _box(ws).call("edit_file", {
         "path": path.name,
         "old_text": "Saturn's satellite [Rhea](http://en.wikipedia.org/wiki/Rhea), named",
         "new_text": "Saturn's moon [Rhea](http://en.wikipedia.org/wiki/Rhea), named"})
     assert not out.is_error, out.content
+    assert ("- A place on Saturn's [deleted: satellite][inserted: moon] [Rhea]"
+            "(http://en.wikipedia.org/wiki/Rhea), named after the last place"
+            ) in render_document(path)
     para = next(p for p in docx.Document(path).paragraphs if "Saturn" in p.text)
-    assert para.text == "A place on Saturn's moon Rhea, named after the last place"
     assert [(h.text, h.url) for h in para.hyperlinks] == [("Rhea",
                                                            "http://en.wikipedia.org/wiki/Rhea")]
+    xml = _members(path.read_bytes())["word/document.xml"].decode()
+    assert xml.count('w:author="Harness Desk"') == 2  # one deletion, one insertion
+    assert '<w:delText xml:space="preserve">satellite</w:delText>' in xml
+
+
+def test_an_insertion_in_a_tracked_document_takes_the_formatting_after_it(ws):
+    path = _copy(ws, TRACKED)
+    out = _box(ws).call("edit_file", {"path": path.name, "old_text": "**Tika** can",
+                                      "new_text": "**Apache Tika** can"})
+    assert not out.is_error, out.content
+    assert render_document(path).startswith("[inserted: **Apache** ]**Tika** can be:\n")
 
 
 def test_an_edit_keeps_the_bold_of_the_text_after_it(ws):
@@ -242,3 +261,25 @@ def test_text_typed_over_a_placeholder_is_no_longer_a_placeholder(ws):
         assert "showingPlcHdr" not in control and "PlaceholderText" not in control
     assert xml.count("showingPlcHdr") == flags - 2  # the other placeholders stay as they were
     assert "[Text box] +44 20 7946 0000" in render_document(path)
+
+
+def test_libreoffice_sees_the_tracked_change_by_harness_desk(ws, tmp_path):
+    import subprocess
+
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if not soffice:
+        pytest.skip("LibreOffice (soffice) is not installed")
+    path = _copy(ws, TRACKED)
+    out = _box(ws).call("edit_file", {"path": path.name, "old_text": "A nickname for Petrika",
+                                      "new_text": "A short name for Petrika"})
+    assert not out.is_error, out.content
+    subprocess.run([soffice, f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+                    "--headless", "--convert-to", "odt", "--outdir", str(tmp_path / "odt"),
+                    str(path)], check=True, capture_output=True, timeout=180)
+    with zipfile.ZipFile(tmp_path / "odt" / "delins.odt") as odt:
+        content = odt.read("content.xml").decode()
+    ours = [region for region in content.split("<text:changed-region")[1:]
+            if "<dc:creator>Harness Desk</dc:creator>" in region]
+    assert len(ours) == 2
+    assert "<text:deletion>" in ours[0] and ">nick<" in ours[0]
+    assert "<text:insertion>" in ours[1]

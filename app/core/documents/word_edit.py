@@ -9,6 +9,9 @@ are replaced: the text the old and new share at either end stays in its own runs
 replacement takes the formatting of the run where the changed text begins; runs after it
 lose only the characters that were replaced.
 
+In a document that tracks changes, the edit is a tracked change (word_track): the old text
+marked deleted, the new inserted, by "Harness Desk".
+
 A text box is stored twice (a drawing and an older copy for other programs): both copies are
 changed, and count as one. Only the XML part holding the paragraph is written again; every
 other member of the package is copied as it was.
@@ -70,6 +73,7 @@ def _edit(zf: zipfile.ZipFile, name: str, old_text: str, new_text: str) -> bytes
     from app.core.documents.word import Reader
     from app.core.documents.word_parts import WordPackage, replaced, serialise
     from app.core.documents.word_text import Paragraph
+    from app.core.documents.word_track import Revisions, tracked_replace, tracks_changes
 
     pkg = WordPackage(zf)
     shown: list = []
@@ -80,12 +84,20 @@ def _edit(zf: zipfile.ZipFile, name: str, old_text: str, new_text: str) -> bytes
         raise DocumentError(f"'{name}' is too large to be edited in place; write the result "
                             "to a new file instead.") from None
     part, para, twin, (at, length, replacement) = _find(shown, name, old_text, new_text)
+    if tracks_changes(pkg):  # as a tracked change, as Word would make it
+        revisions = Revisions(pkg.trees.values())
+
+        def change(segments):
+            return tracked_replace(segments, at, length, replacement, revisions)
+    else:
+        def change(segments):
+            return _replace(segments, at, length, replacement)
     before = para.plain()
-    touched = _replace(para.segments(), at, length, replacement)
+    touched = change(para.segments())
     if twin is not None:
         copy = Paragraph(twin, reader)
         if copy.plain() == before:
-            touched += _replace(copy.segments(), at, length, replacement)
+            touched += change(copy.segments())
     _no_longer_placeholders(touched)
     return replaced(zf, {part: serialise(pkg.tree(part), zf.read(part))})
 
