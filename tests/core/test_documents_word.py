@@ -283,3 +283,18 @@ def test_libreoffice_sees_the_tracked_change_by_harness_desk(ws, tmp_path):
     assert len(ours) == 2
     assert "<text:deletion>" in ours[0] and ">nick<" in ours[0]
     assert "<text:insertion>" in ours[1]
+
+
+@pytest.mark.parametrize("name, old, sentence", [
+    (TRACKED, "- [deleted: Tika Waylan, a major character in the DragonLance series of fantasy "
+     "novels]", "All of that paragraph's text is marked as deleted (a tracked change)"),
+    ("poi/checkboxes.docx", "[x][ ][x]", "That paragraph holds no text of its own (only marks "
+     "such as check boxes)"),
+])
+def test_adding_to_a_paragraph_without_live_text_gets_a_sentence(ws, name, old, sentence):
+    path = _copy(ws, name)
+    before = path.read_bytes()
+    out = _box(ws).call("edit_file", {"path": path.name, "old_text": old,
+                                      "new_text": old + " more"})
+    assert out.refused and out.content.startswith(sentence), out.content
+    assert path.read_bytes() == before

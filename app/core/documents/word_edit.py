@@ -84,6 +84,13 @@ def _edit(zf: zipfile.ZipFile, name: str, old_text: str, new_text: str) -> bytes
         raise DocumentError(f"'{name}' is too large to be edited in place; write the result "
                             "to a new file instead.") from None
     part, para, twin, (at, length, replacement) = _find(shown, name, old_text, new_text)
+    if not any(seg.kind == "t" for seg in para.segments()):
+        deleted = any(piece.kind == "del" for piece in para.pieces)
+        raise DocumentError(
+            "All of that paragraph's text is marked as deleted (a tracked change), so there is "
+            "no text there to change; change the text next to it instead." if deleted else
+            "That paragraph holds no text of its own (only marks such as check boxes), so "
+            "there is nothing there to change; change the text next to it instead.")
     if tracks_changes(pkg):  # as a tracked change, as Word would make it
         revisions = Revisions(pkg.trees.values())
 
