@@ -157,3 +157,20 @@ def test_write_file_over_any_word_saved_document_speaks_plainly(ws, name):
             assert word not in out.content, out.content
     else:
         assert render_document(ws / "doc.docx") == "# Short\n\nText.\n"
+
+
+def test_write_file_refuses_to_drop_sharepoint_properties(ws):
+    """SharePoint keeps a library's columns (here a 'Client' column) in the document as
+    custom XML; python-docx's own template has only an empty list of bibliography sources."""
+    parts = _members((DATA / "poi/Bug66988.docx").read_bytes())
+    parts["customXml/item1.xml"] = (
+        b'<?xml version="1.0" encoding="UTF-8"?><p:properties xmlns:p="http://schemas.micro'
+        b'soft.com/office/2006/metadata/properties"><documentManagement><Client xmlns="3f6c">'
+        b'Northwind Bakery</Client></documentManagement></p:properties>')
+    with zipfile.ZipFile(ws / "contract.docx", "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    out = _box(ws).call("write_file", {"path": "contract.docx", "content": "# Contract\n"})
+    assert out.refused and out.content.startswith(
+        "Replacing it with write_file would drop its custom data (such as SharePoint "
+        "properties) from 'contract.docx'")

@@ -4,12 +4,14 @@ something Markdown cannot carry and the new document would not have.
 write_file replaces a document's text and look (its styles, fonts and layout come from the
 writer, its properties are kept: word_keep). What a person would miss is named: its
 pictures, headers, footers, footnotes, comments, tracked changes, text boxes, form fields,
-fields such as page numbers or a table of contents, equations, charts, embedded files. The
+fields such as page numbers or a table of contents, equations, charts, embedded files,
+custom data such as SharePoint's document properties. The
 bookkeeping Word writes in every file (bookmarks, language marks, revision ids) is not.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import zipfile
 from pathlib import Path
@@ -54,7 +56,26 @@ def features(data: bytes) -> list[str]:
         for kind, words in _HEADS:
             if any(_holds_something(pkg.tree(part)) for part in pkg.part_of(kind)):
                 found.append(words)
+        found.extend(_custom_data(zf))
     return list(dict.fromkeys(found))
+
+
+def _custom_data(zf: zipfile.ZipFile) -> list[str]:
+    """Custom data a program stored in the document (SharePoint's document properties,
+    a form's data, the sources of a bibliography), each marked with a digest of its bytes
+    so that one kept is not taken for another; an empty list of bibliography sources, which
+    every new document has, is not counted."""
+    found = []
+    for name in sorted(n for n in zf.namelist() if n.startswith("customXml/item")
+                       and "/_rels/" not in n and not n.split("/")[-1].startswith("itemProps")):
+        data = zf.read(name)
+        digest = hashlib.sha256(data).hexdigest()[:12]
+        if b"bibliography" in data[:600]:
+            if b"Source>" in data or b"Source " in data:  # a source the person added
+                found.append(f"its bibliography sources\0{digest}")
+            continue
+        found.append(f"its custom data (such as SharePoint properties)\0{digest}")
+    return found
 
 
 def _holds_something(tree) -> bool:
@@ -80,7 +101,7 @@ def check_word_replacement(path: Path, new_data: bytes) -> None:
         after = set(features(new_data))
     except Exception:  # a damaged part surfaces as any kind of library error
         raise DocumentError(corrupt_sentence(path)) from None
-    lost = [f for f in before if f not in after]
+    lost = list(dict.fromkeys(f.split("\0")[0] for f in before if f not in after))
     if lost:
         things = lost[0] if len(lost) == 1 else ", ".join(lost[:-1]) + " and " + lost[-1]
         raise DocumentError(
