@@ -84,3 +84,15 @@ def test_a_lesson_accepted_with_no_run_since_says_so(chinese, qtbot, tmp_path):
     assert text.startswith("2026年12月") and text.endswith("接受 · 接受后还没有新的运行")
     lesson.effect = Effect(runs_since=3, runs_with_pattern=1)
     assert dialog._state_text(lesson).endswith("接受后的 3 次运行里又出现了 1 次")
+
+
+def test_the_window_exports_its_summary_in_its_own_language(chinese, tmp_path):
+    from app.gui import core_calls
+    from tests.export_fixtures import fixture_workspace
+
+    ws = fixture_workspace(tmp_path, chinese=True)
+    text = core_calls.export_summary(ws, "md", tmp_path / "s.md").read_text(encoding="utf-8")
+    assert "## 概览" in text and "At a glance" not in text and "HUMAN" not in text
+    language.install(chinese, "en")
+    text = core_calls.export_summary(ws, "md", tmp_path / "e.md").read_text(encoding="utf-8")
+    assert "## At a glance" in text
