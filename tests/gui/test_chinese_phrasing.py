@@ -96,3 +96,36 @@ def test_the_window_exports_its_summary_in_its_own_language(chinese, tmp_path):
     language.install(chinese, "en")
     text = core_calls.export_summary(ws, "md", tmp_path / "e.md").read_text(encoding="utf-8")
     assert "## At a glance" in text
+
+
+# -- type: the CJK face first, no italic, Chinese lines joined --------------------------------
+def test_the_chinese_window_draws_full_width_quotes_in_its_chinese_face(chinese):
+    from PySide6.QtGui import QFontMetricsF
+    from PySide6.QtWidgets import QApplication
+
+    from app.export.fonts import CJK
+
+    font = QApplication.font()
+    assert font.families()[0] in CJK
+    metrics = QFontMetricsF(font)
+    assert metrics.horizontalAdvance("“") >= 0.9 * metrics.horizontalAdvance("中")
+    language.install(chinese, "en")
+    assert QApplication.font().families()[0] not in CJK
+
+
+def test_markdown_joins_chinese_lines_and_never_slants(qapp):
+    from app.gui.evidence.markdown_view import markdown_html
+
+    html = markdown_html("罗西面包房的\n新网站，*强调*信任。\nNext line\nand more", muted="#5c6470")
+    assert "罗西面包房的新网站" in html and "<em>" not in html
+    assert '<span style="color: #5c6470;">强调</span>' in html
+    assert "信任。Next" not in html and "Next line\nand more" in html
+
+
+def test_the_live_line_is_muted_not_italic(chinese, qtbot):
+    from app.gui.run.run_panel import RunPanel
+
+    panel = RunPanel()
+    qtbot.addWidget(panel)
+    assert not panel.narration.font().italic()
+    assert "color:" in panel.narration.styleSheet()

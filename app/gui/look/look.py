@@ -70,10 +70,14 @@ def removed_colour(palette: QPalette | None = None) -> QColor:
 
 
 def muted_colour(palette: QPalette | None = None) -> QColor:
-    """A quieter text colour that still reads on the window and on cards (contrast ≥ 4.5)."""
+    """The second text grey (the palette's placeholder colour), quieter but still reading on
+    the window and on cards (contrast ≥ 4.5); mixed from the text where a palette's does not."""
     palette = palette or QApplication.palette()
     text = palette.color(QPalette.ColorRole.WindowText)
     grounds = (palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.Base))
+    own = palette.color(QPalette.ColorRole.PlaceholderText)
+    if min(contrast(own, ground) for ground in grounds) >= MIN_CONTRAST and own != text:
+        return QColor(own)
     key = (text.rgba(), grounds[0].rgba(), grounds[1].rgba())
     found = _muted.get(key)  # each checklist row's tag paints in it: worked out once
     if found is None:
