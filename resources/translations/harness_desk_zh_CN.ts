@@ -1737,7 +1737,7 @@
     </message>
     <message>
         <source>A run is going in %1. Stop it before opening another folder.</source>
-        <translation>%1 正在运行。请先停止它，再打开别的文件夹。</translation>
+        <translation>“%1”正在运行。请先停止它，再打开别的文件夹。</translation>
     </message>
     <message>
         <source>%1 does not exist (any more).</source>
