@@ -134,7 +134,7 @@ def test_one_accent_two_surfaces_one_border_two_text_greys(qapp, scheme):
     assert "#0000ff" not in {palette.color(r).name() for r in ROLES
                              if r != ROLES.NColorRoles}
     surfaces = {palette.color(r).name() for r in (ROLES.Window, ROLES.Base, ROLES.AlternateBase,
-                                                  ROLES.Button)}
+                                                  ROLES.Button, ROLES.ToolTipBase)}
     assert len(surfaces) == 2
     greys = {palette.color(r).name() for r in (ROLES.WindowText, ROLES.Text, ROLES.ButtonText)}
     assert len(greys) == 1 and look.muted_colour().name() == \

@@ -22,7 +22,7 @@ _ROLES = QPalette.ColorRole
 LIGHT_COLOURS = ("#f4f5f7", "#ffffff", "#1f2328", "#5c6470", "#7d848e", "#2874a5", "#ffffff",
                  "#ffffff")
 DARK_COLOURS = ("#2b2d30", "#1f2023", "#e8e8e8", "#a4a9b0", "#868c95", "#6cb0df", "#111417",
-                "#3a3d41")
+                "#1f2023")
 _DISABLED_TEXT = {False: "#8c9299", True: "#80848a"}
 
 
