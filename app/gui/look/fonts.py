@@ -27,7 +27,8 @@ def for_language(lang: str, app: QApplication | None = None) -> QFont | None:
         from app.export.fonts import CJK, ensure_fonts
 
         cjk = [f for f in ensure_fonts("zh_CN") if f in CJK]
-        font.setFamilies(cjk + [f for f in _platform.families() if f not in cjk])
+        platform = _platform.families() or [_platform.family()]
+        font.setFamilies(cjk + [f for f in platform if f not in cjk])
     if font != app.font() or font.families() != app.font().families():
         app.setFont(font)
     return font
