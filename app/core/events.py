@@ -53,6 +53,7 @@ class RunStarted(_Event):
     total_tasks: int = 0
     continues: str | None = None  # the run this one carries on (after a decision)
     round_offset: int = 0         # so its first round is round_offset + 1
+    cost_is_upper_estimate: bool = False  # the model's price is not known: costs are at most
 
 
 class RoundStarted(_Event):
@@ -244,6 +245,7 @@ class RunFinished(_Event):
     rounds: int = 0
     completed_tasks: int = 0
     total_tasks: int = 0
+    cost_is_upper_estimate: bool = False  # cost_usd is an upper estimate (see RunStarted)
 
 
 class PlanStarted(_Event):

@@ -120,6 +120,7 @@ class Harness:
                 run_id=self.ws.new_run_id(), workspace=str(self.ws.root.resolve()),
                 engine=self.engine.id, engine_label=self.engine.label, model=self.engine.model,
                 is_ai=self.engine.is_ai, limits=self.limits,
+                cost_is_upper_estimate=self.engine.is_ai and self.engine.cost_is_upper_estimate(),
                 started_at=now_iso(), app_version=__version__, careful=self.careful,
                 continues=continues, round_offset=offset)
             self.rec = self._start_records(info)
@@ -134,7 +135,8 @@ class Harness:
                 self.rec.emit(RunStarted(engine=info.engine, engine_label=info.engine_label,
                                          model=info.model, is_ai=info.is_ai,
                                          completed_tasks=done, total_tasks=total,
-                                         continues=continues, round_offset=offset))
+                                         continues=continues, round_offset=offset,
+                                         cost_is_upper_estimate=info.cost_is_upper_estimate))
                 self._rounds()
             except RunStop as s:
                 stop = s

@@ -9,6 +9,7 @@ from app.core.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeW
                              PlanFinished, PlanStarted,
                              RetryWaiting, RoundFinished, RoundStarted, RunFinished, RunStarted,
                              TaskCompleted, ToolCalled, ToolRefused)
+from app.core.cost_words import cost_text, upper_estimate_notice
 from app.core.records import EXIT_REASON_WORDS
 
 
@@ -40,7 +41,8 @@ def describe_event(event: Event) -> str | None:
     if isinstance(e, RunStarted):
         return (f"Run started with {e.engine_label or e.engine}"
                 f"{' (' + e.model + ')' if e.model else ''}: "
-                f"{e.completed_tasks} of {e.total_tasks} tasks done")
+                f"{e.completed_tasks} of {e.total_tasks} tasks done"
+                + (f". {upper_estimate_notice(e.model)}" if e.cost_is_upper_estimate else ""))
     if isinstance(e, RoundStarted):
         return f"Round {e.round}: {_short(e.task)}"
     if isinstance(e, ModelReplied):
@@ -87,6 +89,8 @@ def describe_event(event: Event) -> str | None:
         return f"Planning ended ({e.result}): {_short(e.message, 90)}"
     if isinstance(e, RunFinished):
         words = e.message or EXIT_REASON_WORDS.get(e.exit_reason, e.exit_reason)
+        cost = (f"; cost {cost_text(f'${e.cost_usd:.4f}', True, '')}"
+                if e.cost_is_upper_estimate else "")
         return (f"Run ended: {words} "
-                f"{e.completed_tasks} of {e.total_tasks} tasks done")
+                f"{e.completed_tasks} of {e.total_tasks} tasks done{cost}")
     return None

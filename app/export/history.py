@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from app import NAME, __version__
 from app.core.conversation import Usage
+from app.core.cost_words import cost_text
 from app.core.lessons.lessons import Lesson, find_lessons
 from app.core.lessons.words import headline
 from app.core.redact import redact
@@ -37,6 +38,7 @@ class HistorySummary(BaseModel):
     cost_usd: float = 0.0
     is_ai: bool = False  # any run used an AI
     price_known: bool = True
+    cost_is_upper_estimate: bool = False  # some run's model had no known price: at most
     decisions: list[RunDecision] = Field(default_factory=list)
     lessons: list[Lesson] = Field(default_factory=list)  # accepted and open, not dismissed
     generated_at: str = ""
@@ -61,6 +63,7 @@ def build_history(workspace_root: Path | str) -> HistorySummary:
         rounds_count=sum(r.rounds_count for r in runs), tasks_done=latest.tasks_done,
         tasks_total=latest.tasks_total, usage=usage, cost_usd=sum(r.cost_usd for r in runs),
         is_ai=any(r.is_ai for r in runs), price_known=all(r.price_known for r in runs),
+        cost_is_upper_estimate=any(r.cost_is_upper_estimate for r in runs),
         decisions=_decisions(runs),
         lessons=find_lessons(ws.root, save_numbers=False).shown(),
         generated_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
@@ -97,8 +100,11 @@ def render_history_markdown(h: HistorySummary) -> str:
         out += table([NOTES_HEADER], [[md_cell(n)] for n in notes])
     out += ["## At a glance", ""]
     first, last = h.runs[0], h.runs[-1]
-    cost = format_cost(h.cost_usd, h.is_ai) + ("" if h.price_known else
-                                                " (estimate: a price was not known)")
+    unpriced = ", ".join(dict.fromkeys(r.model or "(unnamed)" for r in h.runs
+                                       if r.cost_is_upper_estimate))
+    cost = cost_text(format_cost(h.cost_usd, h.is_ai), h.cost_is_upper_estimate, unpriced)
+    if not h.price_known and not h.cost_is_upper_estimate:
+        cost += " (estimate: a price was not known)"
     out += table(["Item", "Detail"], [
         ["Runs", str(len(h.runs))],
         ["First run started", format_time(first.started_at)],
@@ -111,7 +117,8 @@ def render_history_markdown(h: HistorySummary) -> str:
     out += ["## Runs", ""]
     out += table(["#", "Started", "Engine", "How it ended", "Rounds", "Cost"], [
         [str(i), format_time(r.started_at), md_cell(_engine(r)), md_cell(r.ending),
-         str(r.rounds_count), format_cost(r.cost_usd, r.is_ai)]
+         str(r.rounds_count),
+         ("at most " if r.cost_is_upper_estimate else "") + format_cost(r.cost_usd, r.is_ai)]
         for i, r in enumerate(h.runs, 1)])
     out += ["## Decisions", ""]
     if not h.decisions:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from app.core.conversation import Usage
+from app.core.cost_words import cost_text
 from app.core.redact import redact
 from app.export.summary import NOT_ANSWERED, NOTES_HEADER, RunSummary, norm, parse_time
 
@@ -119,7 +120,9 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
     rows.append(["Rounds", str(s.rounds_count)])
     rows.append(["Tasks done", f"{s.tasks_done} of {s.tasks_total}"])
     rows.append(["Tokens", format_tokens(s.usage)])
-    cost = format_cost(s.cost_usd, s.is_ai) + ("" if s.price_known else " (estimate: price not known)")
+    cost = cost_text(format_cost(s.cost_usd, s.is_ai), s.cost_is_upper_estimate, s.model)
+    if not s.price_known and not s.cost_is_upper_estimate:
+        cost += " (estimate: price not known)"
     rows.append(["Cost", md_cell(cost)])
     out += table(["Item", "Detail"], rows)
     if chart:

@@ -32,6 +32,18 @@
         <translation>%1 小时 %2 分</translation>
     </message>
     <message>
+        <source>about %1 at most</source>
+        <translation>最多约 %1</translation>
+    </message>
+    <message>
+        <source>The price of %1 is not known, so the highest price is used: the real cost is at most this.</source>
+        <translation>不知道 %1 的价格，所以按最高价格计算：实际费用最多就是这个数。</translation>
+    </message>
+    <message>
+        <source>this model</source>
+        <translation>这个模型</translation>
+    </message>
+    <message>
         <source>no AI used, so no tokens and no cost</source>
         <translation>没有用到 AI，不耗用量，也不花钱</translation>
     </message>

@@ -101,3 +101,21 @@ def test_the_narration_names_set_cells_in_plain_words(qtbot):
 
     assert narration_for_tool("set_cells", {"path": "prices.xlsx", "cells": {"B2": 1}}) == \
         "Changing cells in prices.xlsx…"
+
+
+def test_a_model_without_a_known_price_reads_at_most_and_says_why(qtbot, tmp_path, panel):
+    from tests.engines.test_unknown_price_run import ClaudeScript, reads
+
+    ws = board_workspace(tmp_path, BOARD, {"notes.md": "x"})
+    runner = RunRunner()
+    watch(panel, runner)
+    with qtbot.waitSignal(runner.run_finished, timeout=30_000):
+        runner.start(ws.root, lambda: ClaudeScript(reads(2)), fast_limits(max_steps=2,
+                                                                          stall_limit=1))
+    # two turns of 100 input and 20 output tokens at the highest Claude price: $0.01
+    assert panel.meta_label.text().endswith("240 tokens · about $0.01 at most")
+    assert panel.price_note.isVisible()
+    assert panel.price_note.text() == ("The price of claude-fable-9 is not known, so the "
+                                       "highest price is used: the real cost is at most this.")
+    panel.reset()
+    assert not panel.price_note.isVisible()

@@ -34,6 +34,7 @@ class RunPanel(QWidget):
         self.is_ai = True
         self.tokens = 0
         self.cost = 0.0
+        self.upper = False  # the cost is an upper estimate: the model's price is not known
         self.max_steps = 0
         self.current_task = ""
         self._retry_left = 0.0
@@ -127,6 +128,13 @@ class RunPanel(QWidget):
         self.meta_label = QLabel(self)
         self.meta_label.setObjectName("meta")
         self.meta_label.setTextFormat(Qt.TextFormat.PlainText)
+        # Shown only while the cost is an upper estimate (the model's price is not known).
+        self.price_note = QLabel(self)
+        self.price_note.setObjectName("priceNote")
+        self.price_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.price_note.setWordWrap(True)
+        look.set_tone(self.price_note, "muted")
+        self.price_note.hide()
         self.narration = QLabel(self)
         self.narration.setObjectName("narration")
         self.narration.setTextFormat(Qt.TextFormat.PlainText)
@@ -137,6 +145,7 @@ class RunPanel(QWidget):
         self.narration.setToolTip(self.tr("What the AI is doing right now"))
         look.set_accessible(self.narration, self.tr("What the AI is doing"))
         layout.addWidget(self.meta_label)
+        layout.addWidget(self.price_note)
         layout.addWidget(self.narration)
 
         # Quiet on purpose: a flat link-like button under the state, shown only when the run
@@ -242,7 +251,7 @@ class RunPanel(QWidget):
         parts = []
         if elapsed_s is not None:
             parts.append(wording.duration(elapsed_s))
-        parts.append(wording.tokens_and_cost(self.tokens, self.cost, self.is_ai))
+        parts.append(wording.tokens_and_cost(self.tokens, self.cost, self.is_ai, self.upper))
         self.meta_label.setText(" · ".join(parts))
 
     def prepare(self, max_steps: int) -> None:
@@ -252,12 +261,20 @@ class RunPanel(QWidget):
     def reset(self, is_ai: bool = True) -> None:
         """Forget the last run's numbers (a new workspace, or a new run starting)."""
         self.is_ai, self.tokens, self.cost = is_ai, 0, 0.0
+        self.show_price(False)
         self.current_task = ""
         self._ticker.stop()
         self.show_step(0, 0)
         self.show_narration("")
         self.meta_label.setText("")
         self.show_lessons(0)
+
+    def show_price(self, upper: bool, model: str = "") -> None:
+        """Say, under the cost, when it is an upper estimate and why."""
+        self.upper = upper
+        self.price_note.setText(wording.unknown_price(model) if upper else "")
+        self.meta_label.setToolTip(self.price_note.text())
+        self.price_note.setVisible(upper)
 
     def show_lessons(self, count: int) -> None:
         """How many open lessons the run that just ended taught (0 hides the link)."""
@@ -273,6 +290,7 @@ class RunPanel(QWidget):
 
         if isinstance(event, ev.RunStarted):
             self.reset(is_ai=event.is_ai and event.engine != "demo")
+            self.show_price(self.is_ai and event.cost_is_upper_estimate, event.model)
             self._clock.start()
             self._ticker.start()
             self.show_counts(event.completed_tasks, event.total_tasks)
