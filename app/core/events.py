@@ -105,6 +105,7 @@ class ToolCalled(_Event):
     arguments: dict[str, Any] = Field(default_factory=dict)
     result: str = ""
     is_error: bool = False
+    held_open: str = ""  # the file another program holds locked: the person is asked to close it
 
 
 class ToolRefused(_Event):

@@ -403,7 +403,8 @@ class Harness:
                                       reason=outcome.content))
         else:
             self.rec.emit(ToolCalled(round=st.number, tool=name, arguments=_brief(args),
-                                     result=outcome.content[:300], is_error=outcome.is_error))
+                                     result=outcome.content[:300], is_error=outcome.is_error,
+                                     held_open=outcome.held_open))
         for path in outcome.changed:
             change = "deleted" if name == "delete_file" else "wrote"
             self.rec.emit(FileChanged(round=st.number, path=path, change=change))

@@ -52,7 +52,8 @@ def describe_event(event: Event) -> str | None:
         return f"  Step {e.step}: the AI answered without using a tool: “{_short(e.text, 60)}”"
     if isinstance(e, ToolCalled):
         result = e.result.strip().splitlines() or [""]
-        return f"  {e.tool}{_target(e.arguments)}: {_short(result[0], 80)}"
+        # A file another program holds: the whole sentence, it asks the person to act.
+        return f"  {e.tool}{_target(e.arguments)}: {_short(result[0], 200 if e.held_open else 80)}"
     if isinstance(e, ToolRefused):
         return f"  {e.tool}{_target(e.arguments)} refused: {_short(e.reason, 80)}"
     if isinstance(e, FileChanged):

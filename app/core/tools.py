@@ -78,7 +78,7 @@ class ToolBox(ReadingTools):
         except ChangedOnDisk as exc:  # the person saved it meanwhile: their save stands
             return ToolOutcome(str(exc), is_error=True)
         except FileInUse as exc:  # locked by Word or Excel: the round goes on without it
-            return ToolOutcome(exc.strerror, is_error=True)
+            return ToolOutcome(exc.strerror, is_error=True, held_open=self._call_path())
         except PathRefused as exc:
             return ToolOutcome(exc.message, is_error=True, refused=True)
         except _Refuse as exc:
@@ -91,6 +91,14 @@ class ToolBox(ReadingTools):
         except Exception as exc:  # a bug here must cost one tool call, not the whole round
             return ToolOutcome(f"{name} failed unexpectedly ({type(exc).__name__}); nothing more "
                                "was done.", is_error=True)
+
+    def _call_path(self) -> str:
+        path = self._call[1].get("path")
+        try:
+            return self.sandbox.rel(self.sandbox.resolve_write(path)) if isinstance(path, str) \
+                else ""
+        except PathRefused:
+            return ""
 
     # -- changing files ------------------------------------------------------------------
     def _prepare_write(self, path: str) -> str:

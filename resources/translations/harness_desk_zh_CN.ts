@@ -192,6 +192,10 @@
         <translation>正在使用 %1</translation>
     </message>
     <message>
+        <source>%1 is open in another program; close it there and the AI will try again next round.</source>
+        <translation>%1 正在另一个程序里打开着；请在那里把它关掉，AI 会在下一轮再试。</translation>
+    </message>
+    <message>
         <source>The harness reminded the AI to use its tools.</source>
         <translation>系统提醒 AI 动手使用它的工具。</translation>
     </message>

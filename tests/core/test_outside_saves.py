@@ -14,6 +14,7 @@ import pytest
 import app.core.files as files
 import app.core.tools as tools
 from app.core.loop import Harness
+from app.core.narrate import describe_event
 from app.core.policies.approver import Answer
 from app.core.records import read_rounds
 from app.core.tools import ToolBox
@@ -192,10 +193,15 @@ def test_a_document_locked_by_another_program_asks_the_person_to_close_it(tmp_pa
                              call("write_file", path="notes.txt", content="new prices asked\n"),
                              call("complete_task", summary="Wrote the notes",
                                   evidence=["notes.txt"])])
-    result = Harness(ws, engine, fast_limits()).run()
+    events = []
+    result = Harness(ws, engine, fast_limits(), listeners=[events.append]).run()
     told = [r.content for m in engine.requests[1]["messages"] for r in m.tool_results]
-    assert told[-1] == ("prices.xlsx is open in another program; close it there and the AI "
-                        "will try again next round.")
+    sentence = ("prices.xlsx is open in another program; close it there and the AI will try "
+                "again next round.")
+    assert told[-1] == sentence
+    (called,) = [e for e in events if e.type == "tool_called" and e.tool == "set_cells"]
+    assert called.held_open == "prices.xlsx"  # the window asks the person to close it
+    assert describe_event(called) == f"  set_cells prices.xlsx: {sentence}"  # and `run` does
     assert target.read_bytes() == before
     assert result.state == "done"  # the round carried on: the next tools ran
     assert (ws.root / "notes.txt").read_text() == "new prices asked\n"

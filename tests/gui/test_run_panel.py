@@ -119,3 +119,24 @@ def test_a_model_without_a_known_price_reads_at_most_and_says_why(qtbot, tmp_pat
                                        "highest price is used: the real cost is at most this.")
     panel.reset()
     assert not panel.price_note.isVisible()
+
+
+def test_a_document_another_program_holds_asks_the_person_to_close_it(qtbot, tmp_path, panel,
+                                                                      monkeypatch):
+    import app.core.files as files
+    from tests.core.test_outside_saves import sharing_violation
+    from tests.document_files import prices_xlsx
+
+    ws = board_workspace(tmp_path, BOARD, {"notes.md": "x"})
+    prices_xlsx(ws.root / "prices.xlsx")
+    monkeypatch.setattr(files.os, "replace", sharing_violation("prices.xlsx"))
+    runner = RunRunner()
+    seen: list = []
+    watch(panel, runner, seen)
+    engine = ScriptedEngine([call("set_cells", path="prices.xlsx", cells={"B2": 9.99})],
+                            then=text("Waiting for the person to close it."))
+    with qtbot.waitSignal(runner.run_finished, timeout=30_000):
+        runner.start(ws.root, lambda: engine, fast_limits(stall_limit=1))
+    sentence = ("prices.xlsx is open in another program; close it there and the AI will try "
+                "again next round.")
+    assert sentence in [state for _event, state in seen]

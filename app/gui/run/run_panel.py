@@ -317,6 +317,8 @@ class RunPanel(QWidget):
             self.show_totals(self._clock.elapsed() / 1000 if self._clock.isValid() else None)
         elif isinstance(event, ev.ToolCalled):
             self.show_narration(wording.narration_for_tool(event.tool, event.arguments))
+            if event.held_open:  # Word or Excel holds it: only the person can close it
+                self.show_state(wording.held_open(event.held_open), tone="attention")
         elif isinstance(event, ev.NoticeSent):
             self.show_narration(wording.narration_for_notice(event.kind))
         elif isinstance(event, ev.TasksCounted):

@@ -156,6 +156,11 @@ def narration_for_tool(tool: str, arguments: dict) -> str:
     return text.replace("%1", short(path, 60)) + "…"
 
 
+def held_open(path: str) -> str:
+    return tr("%1 is open in another program; close it there and the AI will try again next "
+              "round.").replace("%1", path)
+
+
 def narration_for_notice(kind: str) -> str:
     return {
         "nudge": tr("The harness reminded the AI to use its tools."),
