@@ -216,3 +216,20 @@ def test_a_lock_on_our_own_records_still_reads_as_a_failed_save(tmp_path, monkey
         files.atomic_write_json(tmp_path / "status.json", {"a": 1})
     assert "is open in another program" in str(caught.value)
     assert not (tmp_path / "status.json").exists()
+
+
+def test_the_stamp_tells_a_changed_file_from_an_unchanged_one(tmp_path):
+    from app.core.write_guard import FileStamp
+
+    path = tmp_path / "a.txt"
+    absent = FileStamp.of(path)
+    assert absent.holds()  # no file, still none
+    path.write_bytes(b"one")
+    assert not absent.holds()  # created meanwhile
+    stamp = FileStamp.of(path)
+    assert stamp.holds()
+    path.write_bytes(b"two")
+    assert not stamp.holds()
+    gone = FileStamp.of(path)
+    path.unlink()
+    assert not gone.holds()
