@@ -95,3 +95,16 @@ def test_the_export_says_the_cost_is_at_most(tmp_path):
     md = render_markdown(summary)
     assert f"| Cost | about ${summary.cost_usd:.2f} at most – {SENTENCE} |" in md
     assert any("the real cost is at most the amount shown" in n for n in summary.notes)
+
+
+def test_planning_with_an_unknown_model_says_at_most_too(tmp_path):
+    from app.core.plan_records import read_plans
+    from app.core.planning import Planner
+    from tests.core.test_planning import GOOD
+
+    ws = board_workspace(tmp_path, BOARD, {"notes.md": "x"})
+    outcome = Planner(ws, ClaudeScript([call("propose_tasks", tasks=GOOD)]),
+                      fast_limits()).plan("Plan the fair")
+    assert outcome.ok and outcome.cost_is_upper_estimate is True
+    assert outcome.cost_usd == pytest.approx(0.005)
+    assert read_plans(ws.root)[-1].cost_is_upper_estimate is True
