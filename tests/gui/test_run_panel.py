@@ -140,3 +140,32 @@ def test_a_document_another_program_holds_asks_the_person_to_close_it(qtbot, tmp
     sentence = ("prices.xlsx is open in another program; close it there and the AI will try "
                 "again next round.")
     assert sentence in [state for _event, state in seen]
+
+
+def test_the_history_names_an_upper_estimate_as_at_most(qtbot):
+    from app.core.records import RunInfo
+    from app.gui.run.history_picker import HistoryPicker
+
+    picker = HistoryPicker()
+    qtbot.addWidget(picker)
+    run = RunInfo(run_id="20261204-101500-000-aaaaaa", workspace="/w", engine="anthropic",
+                  engine_label="Claude", model="claude-fable-9", started_at="2026-12-04T10:15:00Z",
+                  state="done", cost_usd=0.42, cost_is_upper_estimate=True)
+    assert picker.label_for(run).endswith(" · about $0.42 at most")
+    known = run.model_copy(update={"model": "claude-opus-5", "cost_is_upper_estimate": False})
+    assert picker.label_for(known).endswith(" · $0.42")
+
+
+def test_a_round_card_names_an_upper_estimate_as_at_most(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from app.gui.run.round_cards import RoundCard, RoundView
+
+    texts = {}
+    for upper in (False, True):
+        card = RoundCard(RoundView(1, "Update the prices", "completed", ["prices.xlsx"], 12.0,
+                                   0.42, "Done.", True, "r1", upper=upper))
+        qtbot.addWidget(card)
+        texts[upper] = [label.text() for label in card.findChildren(QLabel)]
+    assert any(t.endswith("$0.42") and "at most" not in t for t in texts[False])
+    assert any(t.endswith("about $0.42 at most") for t in texts[True])
