@@ -12,6 +12,7 @@ from app.core.loop import Harness
 from app.core.records import read_run
 from app.core.status_view import read_status_view
 from app.engines.prices import PricedEngine
+from app.export.history import build_history, render_history_markdown
 from app.export.markdown import render_markdown
 from app.export.summary import build_summary
 from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits
@@ -95,6 +96,12 @@ def test_the_export_says_the_cost_is_at_most(tmp_path):
     md = render_markdown(summary)
     assert f"| Cost | about ${summary.cost_usd:.2f} at most – {SENTENCE} |" in md
     assert any("the real cost is at most the amount shown" in n for n in summary.notes)
+    history = render_history_markdown(build_history(ws.root))
+    assert f"| Cost | about ${summary.cost_usd:.2f} at most – {SENTENCE} |" in history
+    assert f"| at most ${summary.cost_usd:.2f} |" in history  # the run's row
+    chinese = render_markdown(build_summary(ws.root, lang="zh_CN"))
+    assert (f"| 费用 | 最多约 ${summary.cost_usd:.2f}——不知道 claude-fable-9 的价格，所以按最高价格计算 |"
+            in chinese)
 
 
 def test_planning_with_an_unknown_model_says_at_most_too(tmp_path):
