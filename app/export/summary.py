@@ -29,6 +29,7 @@ OUTCOME_WORDS: dict[str, str] = {
     "timeout": "Ran out of time",
     "engine_error": "AI engine error",
     "cancelled": "Stopped",
+    "sample": "Shown as a sample, not done",
 }
 STATE_WORDS: dict[str, str] = {
     "running": "Still running", "waiting": "Waiting to retry", "done": "Done",
@@ -194,7 +195,8 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     for r in round_rows:
         tries[norm(r.task)] = tries.get(norm(r.task), 0) + 1
 
-    tasks = [_task_row(t, tries) for t in board_tasks]
+    sampled = {norm(r.task) for r in round_rows if r.result_state == "sample"}
+    tasks = [_task_row(t, tries, sampled) for t in board_tasks]
     decisions = _decisions(board_tasks, events, rounds)
     usage = sum((i.usage for i in earlier), info.usage)
     cost = info.cost_usd + sum(i.cost_usd for i in earlier)
@@ -353,13 +355,15 @@ def _interrupted_rounds(events: list[Event], recorded: set[int]) -> list[RoundRo
     return list(out.values())
 
 
-def _task_row(task, tries: dict[str, int]) -> TaskRow:
+def _task_row(task, tries: dict[str, int], sampled: set[str] = frozenset()) -> TaskRow:
     n = tries.get(norm(task.text), 0)
     if task.is_human:
         state = (f"Decided: {task.answer}" if task.answer else "Decided") if task.checked \
             else "Waiting for your decision"
     elif task.checked:
         state = "Done"
+    elif norm(task.text) in sampled:  # the Demo engine on the person's task: nothing done
+        state = OUTCOME_WORDS["sample"]
     else:
         state = "Worked on, not done yet" if n else "Not started"
     return TaskRow(text=task.text, state=state, is_human=task.is_human, done=task.checked,

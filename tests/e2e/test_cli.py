@@ -342,18 +342,22 @@ def test_watch_wait_follows_the_next_run_that_starts(cli, demo_ws, procs):
     assert event_lines(res.out) == event_lines(ran.out)
 
 
-def test_init_then_run_on_a_new_folder_works_with_the_demo_engine(cli, tmp_path):
+def test_init_then_run_on_a_new_folder_shows_samples_and_ticks_nothing(cli, tmp_path):
+    # Issue 35: on a person's own board the Demo engine never ticks a task. It shows how a
+    # run looks, writes sample notes under demo-output/, and says so: exit 4 (stopped).
     folder = tmp_path / "my-folder"
     assert cli("init", folder).code == 0
+    before = (folder / "TASKS.md").read_bytes()
     res = cli("run", folder, "--engine", "demo")
-    assert res.code == DONE, res
-    board = Board.load(folder / "TASKS.md")
-    assert all(t.checked for t in board.tasks)
-    # On a person's own board the demo ticks a task only when its Done when is met: it writes
-    # each new file a Done when names, labelled as no-AI demo output.
-    drafts = [folder / "overview.md", folder / "titles.md"]
-    assert all("Demo engine" in d.read_text(encoding="utf-8") for d in drafts)
-    assert not (folder / "demo-output").exists()
+    assert res.code == 4, res
+    assert "shown as a sample, not done" in res.out
+    assert "Shown as a sample, not done: 2 tasks left unticked" in res.out
+    assert (folder / "TASKS.md").read_bytes() == before
+    assert not (folder / "overview.md").exists() and not (folder / "titles.md").exists()
+    notes = list((folder / "demo-output").iterdir())
+    assert len(notes) == 2 and all("Demo engine" in n.read_text(encoding="utf-8") for n in notes)
+    status = cli("status", folder)
+    assert "Shown as a sample, not done" in status.out, status
 
 # -- 2. errors: one plain sentence, the §9 exit code, never a traceback ---------------------
 

@@ -15,7 +15,7 @@ from app.core.settings import Limits
 from app.engines.demo import DemoEngine
 from app.gui.plan.plan_card import PlanCard
 from app.gui.plan.plan_dialog import PlanDialog
-from tests.gui.helpers import open_in
+from tests.gui.helpers import open_in, demo_task_board
 from tests.gui.test_chinese import chinese  # noqa: F401  (the fixture)
 
 BOARD = b"# Party\r\n\r\nMy notes.\r\n\r\n- [x] Book the garden\r\n"
@@ -154,7 +154,7 @@ def test_adding_a_task_already_on_the_list_adds_nothing_and_says_so(qtbot, folde
 
 
 def test_suggest_next_tasks_after_a_finished_run(qtbot, window, folder):
-    (folder / "TASKS.md").write_text("- [ ] Write the greeting\n", encoding="utf-8")
+    demo_task_board(folder)  # a task the Demo engine finishes
     open_in(qtbot, window, folder)
     qtbot.waitUntil(lambda: len(window.board_view.model.tasks()) == 1, timeout=5000)
     with qtbot.waitSignal(window.run_ended, timeout=20_000):
@@ -275,7 +275,7 @@ def _cards_in_order(window):
 def test_a_task_unticked_after_a_finished_run_takes_back_done_and_the_offer(qtbot, window, folder):
     """Done says every task is checked: untick one (or add one) and it is not so any more,
     so the panel says Ready again and the offer of next tasks goes."""
-    (folder / "TASKS.md").write_text("- [ ] Write the greeting\n", encoding="utf-8")
+    demo_task_board(folder)  # a task the Demo engine finishes
     open_in(qtbot, window, folder)
     qtbot.waitUntil(lambda: len(window.board_view.model.tasks()) == 1, timeout=5000)
     with qtbot.waitSignal(window.run_ended, timeout=20_000):
