@@ -288,3 +288,47 @@ def test_a_task_unticked_after_a_finished_run_takes_back_done_and_the_offer(qtbo
     qtbot.waitUntil(lambda: panel.state_label.text() == "Ready", timeout=5000)
     assert not notice.isVisible()
     assert panel.tasks_bar.value() == 0 and panel.mode == "run"
+
+
+def test_proposals_closed_by_esc_are_kept_and_shown_again_until_added_or_dismissed(
+        qtbot, window, folder):
+    """Issue 35: Esc lost paid proposals without a word."""
+    open_in(qtbot, window, folder)
+    dialog = window.open_plan()
+    plan_in(qtbot, dialog, "Plan a birthday party")
+    proposed = texts(dialog)
+    assert proposed
+    qtbot.keyClick(dialog.list.tree, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: window.plan_dialog is None or not window.plan_dialog.isVisible(),
+                    timeout=3000)
+    notice = window.board_notice
+    assert notice.isVisible() and "kept" in notice.text.text()
+    again = window.open_plan()
+    assert texts(again) == proposed and again.goal.text() == "Plan a birthday party"
+    assert not again.runner.running and again.add_button.isEnabled()
+    again.dismiss_button.click()
+    qtbot.waitUntil(lambda: window.plan_dialog is None or not window.plan_dialog.isVisible(),
+                    timeout=3000)
+    fresh = window.open_plan()
+    assert texts(fresh) == [] and not fresh.list.isVisible()  # dismissed: gone
+    fresh.close()
+
+
+def test_tab_in_done_when_moves_on_and_a_try_that_did_nothing_leaves_no_card(
+        qtbot, window, folder):
+    open_in(qtbot, window, folder)
+    dialog = window.open_plan()
+    plan_in(qtbot, dialog, "Plan a birthday party")
+    details = dialog.list
+    details.tree.setCurrentItem(details.tree.topLevelItem(0))
+    details.done_when.setFocus()
+    before = details.done_when.toPlainText()
+    qtbot.keyClick(details.done_when, Qt.Key.Key_Tab)
+    assert details.done_when.toPlainText() == before and not details.done_when.hasFocus()
+    cards = len(window.cards.findChildren(PlanCard))
+    from app.core.planning import PlanOutcome
+    failed = PlanOutcome("plan-x", "engine_error", "The engine could not be reached.")
+    dialog.planned.emit("Plan a birthday party", failed, 0.1)
+    assert len(window.cards.findChildren(PlanCard)) == cards  # no empty "0 steps" card
+    dialog._show_card(failed)
+    assert not dialog.card.isVisible()
