@@ -258,7 +258,7 @@ class Harness:
         findings = state.ending.findings if isinstance(state.ending, GaveUp) else ""
         reason = state.ending.reason if isinstance(state.ending, GaveUp) else ""
         evidence = [no_progress_evidence(state.result, state.number,
-                                         findings or reason or state.error or "")]
+                                         reason or state.error or "", findings)]
         question = no_progress_question(task)
         options = list(NO_PROGRESS_OPTIONS)
         update_board(self.ws.board_path, lambda b: b.insert_human_before(

@@ -154,18 +154,21 @@ _ENDED = {"gave_up": "the AI gave up", "step_limit": "the AI ran out of steps",
           "timeout": "the AI ran out of time", "engine_error": "the AI engine had a problem"}
 
 
-def no_progress_evidence(result: str, round_no: int, detail: str = "") -> str:
-    """One line under a no-progress decision: what happened in the last round, in words."""
+def no_progress_evidence(result: str, round_no: int, reason: str = "",
+                         findings: str = "") -> str:
+    """One line under a no-progress decision: what happened in the last round, in words
+    ("In round 6 the AI gave up: the price list is missing. What it found: …")."""
     said = _ENDED.get(result, "the task was not finished")
-    detail = " ".join(detail.split()).rstrip(".")
-    return f"In round {round_no} {said}" + (f": {detail}." if detail else ".")
+    reason, findings = (" ".join(t.split()).rstrip(".") for t in (reason, findings))
+    line = f"In round {round_no} {said}" + (f": {reason}." if reason else ".")
+    return line + (f" What it found: {findings}." if findings else "")
 
 
 def samples_message(count: int) -> str:
     """How a run of an engine that only shows samples ends (Engine.only_samples)."""
     tasks = "1 task" if count == 1 else f"{count} tasks"
-    return (f"Shown as a sample, not done: {tasks} left unticked. The Demo engine wrote sample "
-            "notes under demo-output/ and changed nothing of yours; choose an AI engine to do "
+    return (f"The Demo engine showed {tasks} as a sample and ticked none: it wrote sample "
+            "notes under demo-output/ and changed nothing of yours. Choose an AI engine to do "
             "the work.")
 
 

@@ -51,7 +51,7 @@ EXIT_REASON_WORDS: dict[str, str] = {
     "engine_unreachable": "Stopped because the AI engine could not be reached.",
     "bad_request": "Stopped because the AI engine refused the request as it stands.",
     "error": "Stopped because of an error on this computer (see the message).",
-    "samples_shown": "Shown as a sample, not done: the Demo engine changes nothing of yours.",
+    "samples_shown": "Shown as a sample, not done.",
 }
 
 DAMAGED = "The status file was damaged; it will be rewritten by the next run."

@@ -104,7 +104,7 @@ def test_on_a_persons_board_the_demo_never_ticks_and_says_shown_as_a_sample(tmp_
     before = ws.board_path.read_bytes()
     result = Harness(ws, DemoEngine(), fast_limits()).run()
     assert (result.state, result.exit_reason) == ("stopped", "samples_shown")
-    assert "Shown as a sample, not done: 2 tasks left unticked" in result.message
+    assert "The Demo engine showed 2 tasks as a sample and ticked none" in result.message
     assert ws.board_path.read_bytes() == before  # not one box ticked, nothing asked
     assert not (ws.root / "invitation.md").exists() and not (ws.root / "menu.md").exists()
     finished = [e for e in events_of(ws, result.run_id) if isinstance(e, RoundFinished)]

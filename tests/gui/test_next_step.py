@@ -65,10 +65,16 @@ def test_the_demo_on_a_persons_folder_says_what_it_will_do_and_ticks_nothing(
     assert "Shown as a sample, not done" in text
     assert "| Done |" not in text and "Every task on the board is done" not in text
 
-    # "Choose an AI engine…" opens the engine list.
+    # "Choose an AI engine…" opens the engine list; choosing one makes Run the next step,
+    # with nothing to untick first.
     panel.primary.click()
     qtbot.waitUntil(lambda: window.picker.combo.view().isVisible(), timeout=3000)
     window.picker.combo.hidePopup()
+    combo = window.picker.combo
+    combo.setCurrentIndex(next(i for i in range(combo.count())
+                               if combo.itemData(i) not in ("demo", None)))
+    qtbot.waitUntil(lambda: panel.mode == "run", timeout=3000)
+    assert panel.primary.text() == "Run" and not panel.choose_engine.isVisible()
 
 
 def test_run_with_nothing_left_says_so_and_starts_no_run(qtbot, window, tmp_path):

@@ -122,6 +122,8 @@ class RunFlow:
             for t in self.board_view.tasks())
         if not self.runner.running:
             self.run_panel.set_demo_samples(samples)
+            if self.run_panel.mode == "choose_engine" and self.picker.engine_id != "demo":
+                self.run_panel.show_ready()  # an AI engine chosen: Run is the next step
 
     def _on_run_finished(self, result) -> None:
         self.board_view.set_current_task(None)

@@ -218,7 +218,7 @@ class RunPanel(QWidget):
                      self.tr("Write a new task at the end of the list (Ctrl+N)"), "continue"),
             "choose_engine": (self.tr("Choose an AI engine…"), self.tr("Choose an AI engine"),
                               self.tr("The Demo engine only shows samples on your own tasks; "
-                                      "an AI engine does the work"), "run"),
+                                      "an AI engine does the work"), "settings"),
         }[mode]
         self.primary.setText(text)
         icons.set_icon(self.primary, icon, QPalette.ColorRole.HighlightedText)
