@@ -65,6 +65,15 @@ def test_the_demo_on_a_persons_folder_says_what_it_will_do_and_ticks_nothing(
     assert "Shown as a sample, not done" in text
     assert "| Done |" not in text and "Every task on the board is done" not in text
 
+    # Opened again later, the folder says the same, with the same next step.
+    other = tmp_path / "Other"
+    other.mkdir()
+    open_in(qtbot, window, other)
+    assert panel.mode != "choose_engine"
+    open_in(qtbot, window, folder)
+    assert panel.state_label.text() == "Shown as a sample, not done"
+    assert panel.mode == "choose_engine"
+
     # "Choose an AI engine…" opens the engine list; choosing one makes Run the next step,
     # with nothing to untick first.
     panel.primary.click()

@@ -392,7 +392,8 @@ class RunPanel(QWidget):
                                               button=self.tr("Continue"))
             panel.show_state(headline, hint, tone="attention")
             panel.show_engine_action(status.exit_reason or "", "", engine_id)
-            panel.set_mode("continue")
+            panel.set_mode("choose_engine" if status.exit_reason == "samples_shown"
+                           else "continue")
         elif status.state == "done":
             panel.show_state(*wording.finished("done", "all_tasks_done"), tone="ok")
             panel.all_done_shown = True
