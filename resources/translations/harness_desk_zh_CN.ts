@@ -132,6 +132,102 @@
         <translation>运行</translation>
     </message>
     <message>
+        <source>Open a folder first</source>
+        <translation>请先打开一个文件夹</translation>
+    </message>
+    <message>
+        <source>Create the task list first</source>
+        <translation>请先新建任务清单</translation>
+    </message>
+    <message>
+        <source>Start the AI on the first unchecked task (Ctrl+R)</source>
+        <translation>让 AI 从第一个未勾选的任务开始（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop after the current step; nothing is left half-written (Ctrl+.)</source>
+        <translation>当前这一步结束后停止，不会留下写了一半的文件（Ctrl+.）</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Stopping after the current step…</source>
+        <translation>当前这一步结束后停止…</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Carry on from where the run stopped (Ctrl+R)</source>
+        <translation>从上次停下的地方接着做（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Answer the question…</source>
+        <translation>回答问题…</translation>
+    </message>
+    <message>
+        <source>Answer the question</source>
+        <translation>回答问题</translation>
+    </message>
+    <message>
+        <source>Open the question and choose your answer (Ctrl+D)</source>
+        <translation>打开问题并选择你的回答（Ctrl+D）</translation>
+    </message>
+    <message>
+        <source>Review the change…</source>
+        <translation>查看修改…</translation>
+    </message>
+    <message>
+        <source>Review the change</source>
+        <translation>查看修改</translation>
+    </message>
+    <message>
+        <source>See the change the AI asks to make, and allow it or not</source>
+        <translation>查看 AI 想做的修改，再决定是否允许</translation>
+    </message>
+    <message>
+        <source>Export summary…</source>
+        <translation>导出总结…</translation>
+    </message>
+    <message>
+        <source>Export summary</source>
+        <translation>导出总结</translation>
+    </message>
+    <message>
+        <source>Save a PDF, document or web page that tells what the last run did, to read or share (Ctrl+E).</source>
+        <translation>把上次运行做了什么保存成 PDF、文档或网页，方便阅读或分享（Ctrl+E）。</translation>
+    </message>
+    <message>
+        <source>Add a task</source>
+        <translation>添加任务</translation>
+    </message>
+    <message>
+        <source>Write a new task at the end of the list (Ctrl+N)</source>
+        <translation>在任务清单末尾写一项新任务（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>Choose an AI engine…</source>
+        <translation>选择 AI 引擎…</translation>
+    </message>
+    <message>
+        <source>Choose an AI engine</source>
+        <translation>选择 AI 引擎</translation>
+    </message>
+    <message>
+        <source>The Demo engine only shows samples on your own tasks; an AI engine does the work</source>
+        <translation>在你自己的任务上，演示引擎只做示例；真正的工作由 AI 引擎完成</translation>
+    </message>
+    <message>
         <source>Stopped because of a problem</source>
         <translation>出了问题，已停止</translation>
     </message>
@@ -2608,18 +2704,6 @@
         <translation>运行</translation>
     </message>
     <message>
-        <source>Stopping…</source>
-        <translation>正在停止…</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Stopping</source>
-        <translation>正在停止</translation>
-    </message>
-    <message>
         <source>Continue</source>
         <translation>继续</translation>
     </message>
@@ -2650,74 +2734,6 @@
     <message>
         <source>What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, the standing instructions the AI reads</source>
         <translation>这次运行中出错或白费功夫的地方，以及一句可以加到 AGENTS.md（AI 会读的长期指示）里的话</translation>
-    </message>
-    <message>
-        <source>Open a folder first</source>
-        <translation>请先打开一个文件夹</translation>
-    </message>
-    <message>
-        <source>Create the task list first</source>
-        <translation>请先新建任务清单</translation>
-    </message>
-    <message>
-        <source>Start the AI on the first unchecked task (Ctrl+R)</source>
-        <translation>让 AI 从第一个未勾选的任务开始（Ctrl+R）</translation>
-    </message>
-    <message>
-        <source>Stop after the current step; nothing is left half-written (Ctrl+.)</source>
-        <translation>当前这一步结束后停止，不会留下写了一半的文件（Ctrl+.）</translation>
-    </message>
-    <message>
-        <source>Stopping after the current step…</source>
-        <translation>当前这一步结束后停止…</translation>
-    </message>
-    <message>
-        <source>Carry on from where the run stopped (Ctrl+R)</source>
-        <translation>从上次停下的地方接着做（Ctrl+R）</translation>
-    </message>
-    <message>
-        <source>Answer the question…</source>
-        <translation>回答问题…</translation>
-    </message>
-    <message>
-        <source>Answer the question</source>
-        <translation>回答问题</translation>
-    </message>
-    <message>
-        <source>Open the question and choose your answer (Ctrl+D)</source>
-        <translation>打开问题并选择你的回答（Ctrl+D）</translation>
-    </message>
-    <message>
-        <source>Review the change…</source>
-        <translation>查看修改…</translation>
-    </message>
-    <message>
-        <source>Review the change</source>
-        <translation>查看修改</translation>
-    </message>
-    <message>
-        <source>See the change the AI asks to make, and allow it or not</source>
-        <translation>查看 AI 想做的修改，再决定是否允许</translation>
-    </message>
-    <message>
-        <source>Export summary</source>
-        <translation>导出总结</translation>
-    </message>
-    <message>
-        <source>Add a task</source>
-        <translation>添加任务</translation>
-    </message>
-    <message>
-        <source>Write a new task at the end of the list (Ctrl+N)</source>
-        <translation>在任务清单末尾写一项新任务（Ctrl+N）</translation>
-    </message>
-    <message>
-        <source>Choose an AI engine</source>
-        <translation>选择 AI 引擎</translation>
-    </message>
-    <message>
-        <source>The Demo engine only shows samples on your own tasks; an AI engine does the work</source>
-        <translation>在你自己的任务上，演示引擎只做示例；真正的工作由 AI 引擎完成</translation>
     </message>
     <message>
         <source>No tasks yet</source>

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QProgressBar, QPushB
 
 from app.gui.look import icons, look
 
-from app.gui.run import wording
+from app.gui.run import next_step, wording
 
 # The one filled button follows the state (WINDOW.md, "Visual system"): Run, Stop, Continue,
 # "Answer the question…" (a decision waits), "Review the change…" (careful mode waits), Export
@@ -192,34 +192,7 @@ class RunPanel(QWidget):
         assert mode in MODES, mode
         self.mode = mode
         exported = self.export_button.isEnabled()
-        text, name, tip, icon = {
-            "none": (self.tr("Run"), self.tr("Run"), self.tr("Open a folder first"), "run"),
-            "no_board": (self.tr("Run"), self.tr("Run"), self.tr("Create the task list first"),
-                         "run"),
-            "run": (self.tr("Run"), self.tr("Run"),
-                    self.tr("Start the AI on the first unchecked task (Ctrl+R)"), "run"),
-            "running": (self.tr("Stop"), self.tr("Stop"),
-                        self.tr("Stop after the current step; nothing is left half-written "
-                                "(Ctrl+.)"), "stop"),
-            "stopping": (self.tr("Stopping…"), self.tr("Stopping"),
-                         self.tr("Stopping after the current step…"), "stop"),
-            "continue": (self.tr("Continue"), self.tr("Continue"),
-                         self.tr("Carry on from where the run stopped (Ctrl+R)"), "continue"),
-            "answer": (self.tr("Answer the question…"), self.tr("Answer the question"),
-                       self.tr("Open the question and choose your answer (Ctrl+D)"), "decision"),
-            "review": (self.tr("Review the change…"), self.tr("Review the change"),
-                       self.tr("See the change the AI asks to make, and allow it or not"),
-                       "decision"),
-            # Everything done: what there is to share, else (nothing run here) a new task.
-            "done": (self.tr("Export summary…"), self.tr("Export summary"),
-                     self.tr("Save a PDF, document or web page that tells what the last run "
-                             "did, to read or share (Ctrl+E)."), "export") if exported else
-                    (self.tr("Add a task"), self.tr("Add a task"),
-                     self.tr("Write a new task at the end of the list (Ctrl+N)"), "continue"),
-            "choose_engine": (self.tr("Choose an AI engine…"), self.tr("Choose an AI engine"),
-                              self.tr("The Demo engine only shows samples on your own tasks; "
-                                      "an AI engine does the work"), "settings"),
-        }[mode]
+        text, name, tip, icon = next_step.words(mode, exported)
         self.primary.setText(text)
         icons.set_icon(self.primary, icon, QPalette.ColorRole.HighlightedText)
         look.set_accessible(self.primary, name)
