@@ -86,6 +86,10 @@ def _decide_args(s: argparse.ArgumentParser) -> None:
     s.add_argument("--answer", required=True)
 
 
+def _approve_args(s: argparse.ArgumentParser) -> None:
+    s.add_argument("path")
+
+
 def _undo_args(s: argparse.ArgumentParser) -> None:
     s.add_argument("path")
     s.add_argument("--round", type=_positive_int, required=True)
@@ -158,6 +162,7 @@ COMMANDS = {
     "status": ("print the status of the current or last run", _status_args),
     "watch": ("follow a run live until it ends", _watch_args),
     "decide": ("answer the first open HUMAN decision", _decide_args),
+    "approve": ("show the changes waiting for your approval, and answer them", _approve_args),
     "undo": ("restore what a round changed", _undo_args),
     "export": ("write the run summary document", _export_args),
     "plan": ("propose tasks for a goal; --add puts them on the board", _plan_args),
@@ -189,7 +194,20 @@ def _non_negative_float(text: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    # Whatever a command prints (a model's question, a document's part name, an old record)
+    # reaches the terminal without the controls that would drive it (clean_text); the
+    # commands clean what they print themselves, and this is the guard behind them.
+    from app.core.clean_text import CleanStream
+
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = (None if s is None else CleanStream(s) for s in streams)
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: list[str]) -> int:
     # We use no pydantic plugins; looking for them scans every installed package's metadata
     # on the first validation, a sixth of what `status` costs.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -247,6 +265,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             return cmd_watch(args)
         if args.command == "decide":
             return cmd_decide(args)
+        if args.command == "approve":
+            from app.commands.approve import cmd_approve
+
+            return cmd_approve(args)
         if args.command == "undo":
             return cmd_undo(args)
         if args.command == "export":
@@ -295,13 +317,15 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_decide(args: argparse.Namespace) -> int:
+    from app.core.clean_text import clean_line
     from app.core.decide import EmptyAnswer, decide
 
     try:
-        decided = decide(args.path, args.answer)
+        decided = decide(args.path, args.answer,
+                         folder_word=_quote(Path(args.path).expanduser()))
     except EmptyAnswer:  # the library's sentence cannot name the flag
         raise UsageError("The answer is empty. Write what you decided after --answer.") from None
-    print(f"Answered: {decided.question} → {decided.answer}")
+    print(f"Answered: {clean_line(decided.question)} → {decided.answer}")
     print(f"Continue the run with: harness-desk run {_quote(Path(args.path).expanduser())}")
     return 0
 

@@ -189,6 +189,7 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
 
 APPROVAL_WORDS = {"allowed": "Allowed", "allowed_for_task": "Allowed, with the rest of the task",
                   "edited": "Allowed with your edit", "not_allowed": "Not allowed",
+                  "not_shown": "Not made: allowed in TASKS.md without seeing the change",
                   "refused": "Refused: a protected file", "waiting": "Waiting for your answer"}
 
 

@@ -1021,6 +1021,10 @@
         <source>A change to %1 waits for your approval. The AI waits too.</source>
         <translation>对 %1 的修改正在等待你的同意，AI 也在等待。</translation>
     </message>
+    <message>
+        <source>Your answer could not be saved: %1</source>
+        <translation>你的回答未能保存：%1</translation>
+    </message>
 </context>
 <context>
     <name>CarefulWording</name>
@@ -1039,6 +1043,10 @@
     <message>
         <source>not allowed</source>
         <translation>未允许</translation>
+    </message>
+    <message>
+        <source>not made: you had not seen the change</source>
+        <translation>未执行：你还没有看过这项修改</translation>
     </message>
     <message>
         <source>refused: protected</source>
@@ -1063,6 +1071,14 @@
     <message>
         <source>Careful mode: may the AI change your file %1?</source>
         <translation>谨慎模式：允许 AI 修改你的文件 %1 吗？</translation>
+    </message>
+    <message>
+        <source>The AI is changing more than %1 of your files in one round: may it delete your file %2?</source>
+        <translation>AI 正在一轮中修改你的 %1 个以上文件：允许它删除你的文件 %2 吗？</translation>
+    </message>
+    <message>
+        <source>The AI is changing more than %1 of your files in one round: may it change your file %2?</source>
+        <translation>AI 正在一轮中修改你的 %1 个以上文件：允许它修改你的文件 %2 吗？</translation>
     </message>
     <message>
         <source>Allow</source>
