@@ -64,6 +64,9 @@ def test_the_demo_on_a_persons_folder_says_what_it_will_do_and_ticks_nothing(
     text = render_markdown(build_summary(folder))
     assert "Shown as a sample, not done" in text
     assert "| Done |" not in text and "Every task on the board is done" not in text
+    chinese = build_summary(folder, lang="zh_CN")
+    assert [t.state for t in chinese.tasks] == ["只是示例，并未完成"] * 3
+    assert chinese.ending.startswith("只是示例，并未完成。")
 
     # Opened again later, the folder says the same, with the same next step.
     other = tmp_path / "Other"
