@@ -141,3 +141,8 @@ class Engine:
         """What a turn with this usage cost. Engines that charge override this (from the
         price table the person can edit); the base costs nothing."""
         return 0.0
+
+    def cost_is_upper_estimate(self) -> bool:
+        """True when the model's price is not known, so cost_usd counts it at the highest
+        price known for the engine: the real cost is at most what is counted."""
+        return False

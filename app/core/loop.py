@@ -122,6 +122,7 @@ class Harness:
                 run_id=self.ws.new_run_id(), workspace=str(self.ws.root.resolve()),
                 engine=self.engine.id, engine_label=self.engine.label, model=self.engine.model,
                 is_ai=self.engine.is_ai, limits=self.limits,
+                cost_is_upper_estimate=self.engine.is_ai and self.engine.cost_is_upper_estimate(),
                 started_at=now_iso(), app_version=__version__, careful=self.careful,
                 continues=continues, round_offset=offset)
             self.rec = self._start_records(info)
@@ -136,7 +137,8 @@ class Harness:
                 self.rec.emit(RunStarted(engine=info.engine, engine_label=info.engine_label,
                                          model=info.model, is_ai=info.is_ai,
                                          completed_tasks=done, total_tasks=total,
-                                         continues=continues, round_offset=offset))
+                                         continues=continues, round_offset=offset,
+                                         cost_is_upper_estimate=info.cost_is_upper_estimate))
                 self._rounds()
             except RunStop as s:
                 stop = s
@@ -412,7 +414,8 @@ class Harness:
                                       reason=outcome.content))
         else:
             self.rec.emit(ToolCalled(round=st.number, tool=name, arguments=_brief(args),
-                                     result=outcome.content[:300], is_error=outcome.is_error))
+                                     result=outcome.content[:300], is_error=outcome.is_error,
+                                     held_open=outcome.held_open))
         for path in outcome.changed:
             change = "deleted" if name == "delete_file" else "wrote"
             self.rec.emit(FileChanged(round=st.number, path=path, change=change))

@@ -64,6 +64,9 @@ class Status(Record):
     next_attempt_at: str | None = None  # set while state is "waiting" on a retry
     step_tokens: int = 0  # about how many tokens the current step's reply has so far
     pid: int | None = None
+    # The model's price is not known, so cost_usd counts it at the highest price known for
+    # its engine: the real cost is at most cost_usd (app/engines/prices.py).
+    cost_is_upper_estimate: bool = False
 
 
 class RunInfo(Record):
@@ -88,6 +91,7 @@ class RunInfo(Record):
     tasks_total: int = 0
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float = 0.0
+    cost_is_upper_estimate: bool = False  # as in Status: the real cost is at most cost_usd
     app_version: str = ""
     careful: bool = False  # careful mode: the person's own files changed only with their yes
     # The work goes on after a decision: this run continues `continues` (the run that stopped

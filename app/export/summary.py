@@ -122,7 +122,10 @@ class RunSummary(BaseModel):
     tasks_total: int = 0
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float = 0.0
-    price_known: bool = True  # False: the model is not in the price table, the cost a guess
+    price_known: bool = True  # False: the model is not in the price table
+    # The run counted an unknown model at the highest price known for its engine: the real
+    # cost is at most cost_usd (a run recorded before that was priced at a guess).
+    cost_is_upper_estimate: bool = False
     tasks: list[TaskRow] = Field(default_factory=list)
     decisions: list[Decision] = Field(default_factory=list)
     rounds: list[RoundRow] = Field(default_factory=list)
@@ -223,7 +226,14 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     if board_tasks and not is_latest:
         notes.append(tr(lang, LATER_RUNS_NOTE))
     known = not info.is_ai or price_known(info.engine, info.model)
-    if not known:
+    upper = info.is_ai and any(i.cost_is_upper_estimate for i in [*earlier, info])
+    if upper:
+        notes.append(tr(lang, "The price of the model {model} is not in Harness Desk's price "
+                              "table, so its cost is counted at the highest price the table knows "
+                              "for its engine: the real cost is at most the amount shown. Add the "
+                              "model to your prices.json to count it exactly.",
+                        model=info.model or tr(lang, "(unnamed)")))
+    elif not known:  # recorded by an older version, which priced it at a guess
         notes.append(tr(lang, "The price of the model {model} is not in Harness Desk's price "
                               "table, so the cost shown is an estimate from the engine's default "
                               "price, not the bill. Add the model to your prices.json to count "
@@ -251,6 +261,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
         usage=usage,
         cost_usd=cost,
         price_known=known,
+        cost_is_upper_estimate=upper,
         tasks=tasks,
         decisions=decisions,
         rounds=round_rows,

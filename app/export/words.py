@@ -84,6 +84,11 @@ ZH: dict[str, str] = {
     "prices.json to count it exactly.":
         "Harness Desk 的价格表里没有模型 {model} 的价格，所以这里的花费是按引擎默认价格估算的，"
         "不是实际账单。把这个模型加到你的 prices.json 里，就能准确计算。",
+    "The price of the model {model} is not in Harness Desk's price table, so its cost is "
+    "counted at the highest price the table knows for its engine: the real cost is at most the "
+    "amount shown. Add the model to your prices.json to count it exactly.":
+        "Harness Desk 的价格表里没有模型 {model} 的价格，所以它的花费按这个引擎在价格表里的最高价格计算："
+        "实际花费最多就是这里显示的数。把这个模型加到你的 prices.json 里，就能准确计算。",
     "(unnamed)": "（未命名）",
     "The run's own record (run.json) was missing or damaged; details come from its event log.":
         "这次运行自己的记录（run.json）缺失或损坏；细节来自它的事件日志。",
@@ -124,6 +129,9 @@ ZH: dict[str, str] = {
     "Tokens": "用量（词元）",
     "Cost": "费用",
     " (estimate: price not known)": "（估算：价格未知）",
+    "about {amount} at most – the price of {model} is not known, so the highest price is used":
+        "最多约 {amount}——不知道 {model} 的价格，所以按最高价格计算",
+    "at most {amount}": "最多 {amount}",
     " (estimate: a price was not known)": "（估算：有价格未知）",
     "Chart: each round of this run, coloured by outcome": "图表：这次运行的每一轮，颜色表示结果",
     "Tasks": "任务",

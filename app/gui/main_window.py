@@ -51,6 +51,7 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self._run_began: str | None = None   # the run going has no round yet
         self._last_human: ev.HumanNeeded | None = None
         self._run_is_ai = True
+        self._run_upper = False  # the running model's price is not known: costs are at most
         self._check_engines = check_engines
         self._defer_pages = defer_pages
         self._warmed = False

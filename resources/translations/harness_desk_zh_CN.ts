@@ -32,6 +32,18 @@
         <translation>%1 小时 %2 分</translation>
     </message>
     <message>
+        <source>about %1 at most</source>
+        <translation>最多约 %1</translation>
+    </message>
+    <message>
+        <source>The price of %1 is not known, so the highest price is used: the real cost is at most this.</source>
+        <translation>不知道 %1 的价格，所以按最高价格计算：实际费用最多就是这个数。</translation>
+    </message>
+    <message>
+        <source>this model</source>
+        <translation>这个模型</translation>
+    </message>
+    <message>
         <source>no AI used, so no tokens and no cost</source>
         <translation>没有用到 AI，不产生用量和费用</translation>
     </message>
@@ -287,6 +299,10 @@
     <message>
         <source>Using %1</source>
         <translation>正在使用 %1</translation>
+    </message>
+    <message>
+        <source>%1 is open in another program; close it there and the AI will try again next round.</source>
+        <translation>%1 正在另一个程序里打开着；请在那里把它关掉，AI 会在下一轮再试。</translation>
     </message>
     <message>
         <source>The harness reminded the AI to use its tools.</source>

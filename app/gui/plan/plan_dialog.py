@@ -20,6 +20,7 @@ from app.gui.background import run_for
 from app.gui.plan.plan_card import proposed_words, steps_words
 from app.gui.plan.plan_runner import PlanRunner
 from app.gui.plan.proposal_list import ProposalList
+from app.gui.run import wording
 
 if TYPE_CHECKING:
     from app.core.engine import Engine
@@ -281,7 +282,7 @@ class PlanDialog(QDialog):
         what = proposed_words(len(outcome.proposals) if outcome.ok else None)
         parts = [what, steps_words(outcome.steps)]
         if self._is_ai:
-            parts.append(f"${outcome.cost_usd:.4f}")
+            parts.append(wording.cost(outcome.cost_usd, outcome.cost_is_upper_estimate))
         self.card.setText(self.tr("This plan: %1").replace("%1", " · ".join(parts)))
         self.card.setAccessibleName(self.card.text())
         self.card.show()

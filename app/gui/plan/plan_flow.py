@@ -81,7 +81,8 @@ class PlanFlow:
 
         self.cards.add_other(PlanCard(goal, len(outcome.proposals) if outcome.ok else None,
                                       outcome.steps, seconds,
-                                      outcome.cost_usd if is_ai else None))
+                                      outcome.cost_usd if is_ai else None,
+                                      upper=outcome.cost_is_upper_estimate))
 
     def _on_plan_added(self, count: int) -> None:
         self._kept_plan = None  # added: nothing is kept any more

@@ -66,7 +66,7 @@ class HistoryPicker(QComboBox):
                          else _ENDINGS.get(run.state, _UNFINISHED))
         parts = [_when(run.started_at), engine, ending]
         if run.is_ai and run.engine != "demo":
-            parts.append(wording.money(run.cost_usd))
+            parts.append(wording.cost(run.cost_usd, run.cost_is_upper_estimate))
         return " · ".join(parts)
 
     def show_runs(self, runs: list) -> None:
@@ -157,8 +157,9 @@ class HistoryFlow(QObject):
     def _show_run(self, found) -> None:
         run, rounds, undone = found
         is_ai = bool(run.is_ai and run.engine != "demo") if run else True
+        upper = bool(run and run.cost_is_upper_estimate)
         self.cards.show_history([(run.started_at if run else None,
-                                  [RoundView.from_record(r, is_ai, r.round in undone)
+                                  [RoundView.from_record(r, is_ai, r.round in undone, upper)
                                    for r in rounds])])
 
     def open_round(self, view: RoundView) -> None:

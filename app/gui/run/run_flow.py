@@ -88,6 +88,7 @@ class RunFlow:
         self.run_panel.show_event(event)
         if isinstance(event, ev.RunStarted):
             self._run_is_ai = event.is_ai and event.engine != "demo"
+            self._run_upper = event.cost_is_upper_estimate
             self._run_engine = (event.engine, event.model)
             self.history.run_started()
             self._run_began = event.time  # a run shows in the cards once it has a round
@@ -100,7 +101,7 @@ class RunFlow:
                     self.cards.begin_run(self._last_run_started)
                 self._last_run_started, self._run_began = self._run_began, None
                 self.run_panel.export_button.setEnabled(True)
-            self.cards.round_finished(event, self._run_is_ai)
+            self.cards.round_finished(event, self._run_is_ai, self._run_upper)
         elif isinstance(event, ev.HumanNeeded):
             self._last_human = event
         elif isinstance(event, (ev.ChangeAnswered, ev.ChangeRefused, ev.ChangeWaiting)):

@@ -44,6 +44,7 @@ class RunPanel(QWidget):
         self.is_ai = True
         self.tokens = 0
         self.cost = 0.0
+        self.upper = False  # the cost is an upper estimate: the model's price is not known
         self.max_steps = 0
         self.current_task = ""
         self._retry_left = 0.0
@@ -145,6 +146,13 @@ class RunPanel(QWidget):
         self.meta_label = QLabel(self)
         self.meta_label.setObjectName("meta")
         self.meta_label.setTextFormat(Qt.TextFormat.PlainText)
+        # Shown only while the cost is an upper estimate (the model's price is not known).
+        self.price_note = QLabel(self)
+        self.price_note.setObjectName("priceNote")
+        self.price_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.price_note.setWordWrap(True)
+        look.set_tone(self.price_note, "muted")
+        self.price_note.hide()
         self.narration = QLabel(self)
         self.narration.setObjectName("narration")
         self.narration.setTextFormat(Qt.TextFormat.PlainText)
@@ -153,6 +161,7 @@ class RunPanel(QWidget):
         self.narration.setToolTip(self.tr("What the AI is doing right now"))
         look.set_accessible(self.narration, self.tr("What the AI is doing"))
         layout.addWidget(self.meta_label)
+        layout.addWidget(self.price_note)
         layout.addWidget(self.narration)
 
         # Quiet on purpose: a flat link-like button under the state, shown only when the run
@@ -248,7 +257,7 @@ class RunPanel(QWidget):
         parts = []
         if elapsed_s is not None:
             parts.append(wording.duration(elapsed_s))
-        parts.append(wording.tokens_and_cost(self.tokens, self.cost, self.is_ai))
+        parts.append(wording.tokens_and_cost(self.tokens, self.cost, self.is_ai, self.upper))
         self.meta_label.setText(" · ".join(parts))
 
     def prepare(self, max_steps: int) -> None:
@@ -258,12 +267,20 @@ class RunPanel(QWidget):
     def reset(self, is_ai: bool = True) -> None:
         """Forget the last run's numbers (a new workspace, or a new run starting)."""
         self.is_ai, self.tokens, self.cost = is_ai, 0, 0.0
+        self.show_price(False)
         self.current_task = ""
         self._ticker.stop()
         self.show_step(0, 0)
         self.show_narration("")
         self.meta_label.setText("")
         self.show_lessons(0)
+
+    def show_price(self, upper: bool, model: str = "") -> None:
+        """Say, under the cost, when it is an upper estimate and why."""
+        self.upper = upper
+        self.price_note.setText(wording.unknown_price(model) if upper else "")
+        self.meta_label.setToolTip(self.price_note.text())
+        self.price_note.setVisible(upper)
 
     def show_lessons(self, count: int) -> None:
         """How many open lessons the run that just ended taught (0 hides the link)."""
@@ -279,6 +296,7 @@ class RunPanel(QWidget):
 
         if isinstance(event, ev.RunStarted):
             self.reset(is_ai=event.is_ai and event.engine != "demo")
+            self.show_price(self.is_ai and event.cost_is_upper_estimate, event.model)
             self._clock.start()
             self._ticker.start()
             self.show_counts(event.completed_tasks, event.total_tasks)
@@ -305,6 +323,8 @@ class RunPanel(QWidget):
             self.show_totals(self._clock.elapsed() / 1000 if self._clock.isValid() else None)
         elif isinstance(event, ev.ToolCalled):
             self.show_narration(wording.narration_for_tool(event.tool, event.arguments))
+            if event.held_open:  # Word or Excel holds it: only the person can close it
+                self.show_state(wording.held_open(event.held_open), tone="attention")
         elif isinstance(event, ev.NoticeSent):
             self.show_narration(wording.narration_for_notice(event.kind))
         elif isinstance(event, ev.TasksCounted):

@@ -84,10 +84,22 @@ def money(usd: float) -> str:
     return f"${usd:.4f}" if usd < 0.01 else f"${usd:,.2f}"
 
 
-def tokens_and_cost(tokens: int, cost: float, is_ai: bool) -> str:
+def cost(usd: float, upper: bool = False) -> str:
+    """'$0.42', or 'about $0.42 at most' when the model's price is not known (it is then
+    counted at the highest price known for its engine)."""
+    return tr("about %1 at most").replace("%1", money(usd)) if upper else money(usd)
+
+
+def unknown_price(model: str) -> str:
+    """Why a cost reads 'at most', in a sentence."""
+    return tr("The price of %1 is not known, so the highest price is used: the real cost is "
+              "at most this.").replace("%1", model or tr("this model"))
+
+
+def tokens_and_cost(tokens: int, usd: float, is_ai: bool, upper: bool = False) -> str:
     if not is_ai:
         return tr("no AI used, so no tokens and no cost")
-    return tr("%1 tokens · %2").replace("%1", f"{tokens:,}").replace("%2", money(cost))
+    return tr("%1 tokens · %2").replace("%1", f"{tokens:,}").replace("%2", cost(usd, upper))
 
 
 # -- the state of a run --------------------------------------------------------------------
@@ -171,6 +183,11 @@ def narration_for_tool(tool: str, arguments: dict) -> str:
     if tool == "search_files":
         return text.replace("%1", short(str(arguments.get("query") or ""), 40)) + "…"
     return text.replace("%1", short(path, 60)) + "…"
+
+
+def held_open(path: str) -> str:
+    return tr("%1 is open in another program; close it there and the AI will try again next "
+              "round.").replace("%1", path)
 
 
 def narration_for_notice(kind: str) -> str:
