@@ -12,7 +12,7 @@ from app.core.clean_text import clean, clean_line
 from app.core.conversation import ToolSpec
 from app.core.documents import (DocumentError, edit_document, is_document, kind_of, set_cells,
                                 write_document)
-from app.core.endings import Asked, Completed, GaveUp
+from app.core.endings import Asked, Completed, GaveUp, Sampled
 from app.core.files import FileInUse
 from app.core.policies.gate import ChangeNotAllowed, ChangeWaits
 from app.core.policies.pending import LOOKALIKE, LOOKALIKE_REFUSAL
@@ -50,8 +50,9 @@ class ToolBox(ReadingTools):
     The reading tools are in tool_reads.py; the changing and ending tools are here."""
 
     def __init__(self, root: Path, board_path: Path, task_text: str, changes: RoundChanges,
-                 gate: "ChangeGate | None" = None):
+                 gate: "ChangeGate | None" = None, sample: bool = False):
         self.sandbox = Sandbox(root)
+        self.sample = sample  # complete_task shows a sample and never ticks (Engine.only_samples)
         self.board_path = Path(board_path)
         self.task_text = task_text
         self.changes = changes
@@ -268,6 +269,9 @@ class ToolBox(ReadingTools):
             raise _Refuse("complete_task needs evidence: at least one existing file or verified "
                           "fact that shows the task is done.")
         items = self._check_evidence(evidence)
+        if self.sample:
+            return ToolOutcome("Shown as a sample: the task stays open for an engine that does "
+                               "the work. The round is over.", ending=Sampled(summary, items))
         try:
             update_board(self.board_path, lambda b: b.set_checked(self.task_text, True))
         except BoardError as exc:
