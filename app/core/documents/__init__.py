@@ -10,7 +10,9 @@ python-pptx and pypdf are imported only when a document is actually read or writ
     refused_write(name) -> str | None       the sentence for formats that cannot be written
     write_document(path, markdown, existing) -> bytes    the file write_file would save
     edit_document(path, old, new) -> bytes  a .docx with one paragraph's text replaced
-    set_cells(path, cells, sheet) -> (bytes, int)        a workbook with cells set
+    set_cells(path, cells, sheet, formats) -> (bytes, int, str)
+                                            a workbook with cells set, and which formulas
+                                            are calculated afresh when it is opened
 """
 
 from __future__ import annotations
@@ -58,9 +60,10 @@ def edit_document(path: Path, old_text: str, new_text: str) -> bytes:
     return edit_docx(Path(path), old_text, new_text)
 
 
-def set_cells(path: Path, cells: dict, sheet: str | None = None) -> tuple[bytes, int]:
+def set_cells(path: Path, cells: dict, sheet: str | None = None,
+              formats: dict | None = None) -> tuple[bytes, int, str]:
     from app.core.documents.cells import set_cells as _set
-    return _set(Path(path), cells, sheet)
+    return _set(Path(path), cells, sheet, formats)
 
 
 SECTION_HEADINGS = ("## Page ", "## Sheet: ", "## Slide ", "## Chart sheet: ")

@@ -1,0 +1,311 @@
+"""Cells of a workbook set in the package's own XML, everything else kept byte for byte.
+
+Only the sheets whose cells change are rewritten (and styles.xml when a value needs a
+number format no style has yet). Formulas that depend on a changed cell lose their saved
+result, and the workbook asks to be recalculated when opened (calcPr fullCalcOnLoad), so
+Excel, LibreOffice and the others show the new values; the calculation chain loses only the
+entries of cells that no longer hold a formula (Excel reports a damaged file otherwise).
+"""
+
+from __future__ import annotations
+
+import time
+
+from app.core.documents.base import DocumentError
+from app.core.documents.xlsx_package import Package, Sheet
+from app.core.documents.xlsx_refs import Book, Formula, dependents, references, shifted
+from app.core.documents.xlsx_sheet import SheetXml, address, area
+from app.core.documents.xlsx_styles import Styles
+from app.core.documents.xlsx_values import Value, parse
+
+CALC_CHAIN = "xl/calcChain.xml"
+_BEFORE_CALC = ("fileVersion", "fileSharing", "workbookPr", "workbookProtection", "bookViews",
+                "sheets", "functionGroups", "externalReferences", "definedNames")
+MAX_DEPENDENCY_SECONDS = 8.0
+SHOWN_FORMULAS = 12
+
+
+def sheet_label(name: str, addr: str) -> str:
+    quoted = name if name.replace("_", "").isalnum() else "'" + name.replace("'", "''") + "'"
+    return f"{quoted}!{addr}"
+
+
+class WorkbookEdit:
+    def __init__(self, package: Package):
+        self.package = package
+        self.styles = Styles(package)
+        self.sheets: dict[str, SheetXml] = {}
+        self.changed: set[tuple[str, int, int]] = set()
+        self.new_formulas: list[tuple[str, int, int]] = []
+        self.lost: set[tuple[str, str]] = set()     # (sheetId, address): formulas gone
+        self._strings: list[str] | None = None
+        self.date1904 = package.date1904()
+
+    def find_sheet(self, name: str) -> Sheet:
+        sheets = self.package.sheets
+        match = next((s for s in sheets if s.name == name), None) or next(
+            (s for s in sheets if s.name.casefold() == name.casefold()), None)
+        book = self.package.path.name
+        if match is None:
+            raise DocumentError(f"'{book}' has no sheet '{name}'; its sheets are "
+                                + ", ".join(f"'{s.name}'" for s in sheets) + ".")
+        if match.kind == "chartsheet":
+            raise DocumentError(f"'{match.name}' in '{book}' is a chart sheet; it has no cells.")
+        if match.kind != "worksheet" or match.part not in self.package.parts:
+            raise DocumentError(f"'{match.name}' in '{book}' is not a sheet of cells, so its "
+                                "cells cannot be set.")
+        return match
+
+    def sheet_xml(self, sheet: Sheet) -> SheetXml:
+        if sheet.name not in self.sheets:
+            self.sheets[sheet.name] = SheetXml(self.package, sheet)
+        return self.sheets[sheet.name]
+
+    # -- one cell ---------------------------------------------------------------------------
+    def set(self, sheet: Sheet, row: int, col: int, raw, code: str | None = None) -> bool:
+        """Set one cell; False when it already holds that value (nothing changes)."""
+        xml = self.sheet_xml(sheet)
+        where = sheet_label(sheet.name, address(row, col))
+        merged = xml.merged_with(row, col)
+        if merged:
+            raise DocumentError(f"{where} is inside merged cells; set the first cell of the "
+                                f"merged range ({address(merged[0], merged[1])}) instead.")
+        spill = xml.array_over(row, col)
+        if spill and (spill[1][0], spill[1][1]) != (row, col):
+            box = spill[1]
+            raise DocumentError(f"{where} is part of one formula that fills "
+                                f"{address(box[0], box[1])}:{address(box[2], box[3])}; set "
+                                f"{address(box[0], box[1])} to change it.")
+        c = xml.cell(row, col)
+        value = parse(raw, self.date1904)
+        base = int(c.get("s", "0") or 0) if c is not None else xml.style_for_new(row, col, value)
+        if isinstance(raw, str) and value.kind != "text" and self.styles.kind(base) == "text":
+            value = parse(raw, self.date1904, as_text=True)   # a cell formatted as Text
+        style = xml.final_style(base, value, self.styles, code)
+        if self._holds(xml, c, value) and style == base:
+            return False
+        if value.kind == "empty" and c is None:
+            return False
+        c = c if c is not None else xml.cell(row, col, create=True)
+        f = c.find(xml.q("f"))
+        if f is not None:
+            if f.get("t") == "shared" and f.get("ref"):
+                xml.unshare(c)
+            if f.get("t") in ("array", "dataTable") and spill:
+                self._empty_spill(xml, spill[1], (row, col))
+            if value.kind != "formula":
+                self.lost.add((sheet.sheet_id, address(row, col)))
+        xml.write(c, value, style if style != int(c.get("s", "0") or 0) else None)
+        if value.kind == "empty" and not c.get("s") and len(c) == 0:
+            c.getparent().remove(c)
+        self.changed.add((sheet.name, row, col))
+        if value.kind == "formula":
+            self.new_formulas.append((sheet.name, row, col))
+        xml.touch()
+        return True
+
+    def _empty_spill(self, xml: SheetXml, box, anchor) -> None:
+        for r in range(box[0], box[2] + 1):
+            for c in range(box[1], box[3] + 1):
+                cell = xml.cell(r, c)
+                if (r, c) != anchor and cell is not None:
+                    xml.drop_cached(cell)
+                    self.changed.add((xml.sheet.name, r, c))
+
+    def _holds(self, xml: SheetXml, c, value: Value) -> bool:
+        """Whether the cell already holds exactly this value."""
+        if c is None:
+            return value.kind == "empty"
+        f = c.find(xml.q("f"))
+        v = c.find(xml.q("v"))
+        t = c.get("t", "n")
+        if value.kind == "formula":
+            return f is not None and xml.formula_text(c, f) == value.data
+        if f is not None:
+            return False
+        if value.kind == "empty":
+            return v is None and c.find(xml.q("is")) is None
+        if value.kind == "number":
+            try:
+                return t == "n" and v is not None and float(v.text) == float(value.data)
+            except (TypeError, ValueError):
+                return False
+        if value.kind == "bool":
+            return t == "b" and v is not None and v.text == ("1" if value.data else "0")
+        return self._text(xml, c, t, v) == value.data
+
+    def _text(self, xml: SheetXml, c, t: str, v) -> str | None:
+        if t == "inlineStr":
+            is_ = c.find(xml.q("is"))
+            return None if is_ is None else _joined(is_, xml)
+        if t == "str":
+            return v.text if v is not None else None
+        if t == "s" and v is not None:
+            strings = self.strings()
+            try:
+                return strings[int(v.text)]
+            except (ValueError, IndexError, TypeError):
+                return None
+        return None
+
+    def strings(self) -> list[str]:
+        if self._strings is None:
+            self._strings = []
+            target = next((t for _i, kind, t in self.package.rels("xl/workbook.xml")
+                           if kind.endswith("/sharedStrings")), None)
+            if target in self.package.parts:
+                root = self.package.tree(target)
+                ns = root.tag[1:].split("}", 1)[0] if root.tag.startswith("{") else ""
+                self._strings = [_joined(si, None, ns) for si in root]
+        return self._strings
+
+    # -- after the cells ----------------------------------------------------------------------
+    def finish(self) -> list[str]:
+        """Stale results dropped, recalculation asked for; the formula cells that will show
+        new values when the workbook is opened, as 'Sheet!A1'."""
+        for xml in self.sheets.values():
+            xml.grow_dimension()
+            xml.touch()
+        if not self.changed:
+            return []
+        stale = dependents(self._formulas(), self.changed, MAX_DEPENDENCY_SECONDS)
+        for f in stale:
+            sheet = next(s for s in self.package.sheets if s.name == f.sheet)
+            xml = self.sheet_xml(sheet)
+            cells = [(f.row, f.col)] if f.spill is None else [
+                (r, c) for r in range(f.spill[0], f.spill[2] + 1)
+                for c in range(f.spill[1], f.spill[3] + 1)]
+            for r, c in cells:
+                cell = xml.cell(r, c)
+                if cell is not None and cell.find(xml.q("v")) is not None:
+                    xml.drop_cached(cell)
+                    xml.touch()
+        updated = {(f.sheet, f.row, f.col) for f in stale} | set(self.new_formulas)
+        if updated:
+            self._calculate_on_open()
+        if self.lost:
+            self._drop_from_chain()
+        order = {s.name: s.index for s in self.package.sheets}
+        return [sheet_label(s, address(r, c))
+                for s, r, c in sorted(updated, key=lambda x: (order[x[0]], x[1], x[2]))]
+
+    def _formulas(self) -> list[Formula]:
+        book = self._book()
+        found: list[Formula] = []
+        deadline = time.monotonic() + MAX_DEPENDENCY_SECONDS
+        for sheet in self.package.sheets:
+            if sheet.kind != "worksheet" or sheet.part not in self.package.parts:
+                continue
+            if sheet.name not in self.sheets and b"<f" not in self.package.parts[sheet.part] \
+                    and b":f" not in self.package.parts[sheet.part]:
+                continue
+            xml = self.sheet_xml(sheet)
+            masters: dict[str, tuple] = {}
+            followers = []
+            for f in xml.root.iter(xml.q("f")):
+                c = f.getparent()
+                try:
+                    row, col = area(c.get("r", ""))[:2]
+                except ValueError:
+                    continue
+                spill = area(f.get("ref")) if f.get("t") in ("array", "dataTable") and \
+                    f.get("ref") else None
+                if f.get("t") == "dataTable":
+                    found.append(Formula(sheet.name, row, col, None, spill))
+                elif f.get("t") == "shared" and not (f.text or "").strip():
+                    followers.append((f.get("si"), row, col))
+                else:
+                    refs = references(f.text or "", sheet.name, (row, col), book)
+                    found.append(Formula(sheet.name, row, col, refs, spill))
+                    if f.get("t") == "shared":
+                        masters[f.get("si")] = (row, col, refs)
+                if time.monotonic() > deadline:
+                    return [Formula(sheet.name, row, col, None)]
+            for si, row, col in followers:
+                master = masters.get(si)
+                refs = None if master is None or master[2] is None else \
+                    shifted(master[2], row - master[0], col - master[1])
+                found.append(Formula(sheet.name, row, col, refs))
+        return found
+
+    def _book(self) -> Book:
+        names = [s.name for s in self.package.sheets]
+        book = Book(names)
+        workbook = self.package.tree("xl/workbook.xml")
+        for el in workbook.iter("{*}definedName"):
+            local = el.get("localSheetId")
+            key = (el.get("name", "").casefold(), int(local) if local and local.isdigit() else None)
+            book.names[key] = el.text or ""
+        for sheet in self.package.sheets:
+            for _rid, kind, target in self.package.rels(sheet.part):
+                if kind.endswith("/table") and target in self.package.parts:
+                    table = self.package.tree(target)
+                    try:
+                        box = area(table.get("ref", ""))
+                    except ValueError:
+                        continue
+                    for key in (table.get("name"), table.get("displayName")):
+                        if key:
+                            book.tables[key.casefold()] = (sheet.name,) + box
+        return book
+
+    def _calculate_on_open(self) -> None:
+        from lxml import etree
+
+        root = self.package.tree("xl/workbook.xml")
+        ns = root.tag[1:].split("}", 1)[0]
+        calc = root.find(f"{{{ns}}}calcPr")
+        if calc is None:
+            calc = etree.Element(f"{{{ns}}}calcPr")
+            before = [el for el in root if isinstance(el.tag, str) and
+                      el.tag.rsplit("}", 1)[-1] in _BEFORE_CALC]
+            if before:
+                before[-1].addnext(calc)
+            else:
+                root.insert(0, calc)
+        if calc.get("fullCalcOnLoad") not in ("1", "true"):
+            calc.set("fullCalcOnLoad", "1")
+            self.package.touch("xl/workbook.xml")
+
+    def _drop_from_chain(self) -> None:
+        if CALC_CHAIN not in self.package.parts:
+            return
+        root = self.package.tree(CALC_CHAIN)
+        current = None
+        for el in list(root):
+            current = el.get("i") or current
+            if (current, el.get("r")) not in self.lost:
+                continue
+            following = el.getnext()
+            if following is not None:
+                for attr in ("i", "l"):
+                    if el.get(attr) and not following.get(attr):
+                        following.set(attr, el.get(attr))
+            root.remove(el)
+        if len(root):
+            self.package.touch(CALC_CHAIN)
+        else:
+            self._remove_chain()
+
+    def _remove_chain(self) -> None:
+        """An empty calculation chain is not allowed: the part goes, with its mentions."""
+        self.package.remove(CALC_CHAIN)
+        rels = "xl/_rels/workbook.xml.rels"
+        root = self.package.tree(rels)
+        for rel in list(root):
+            if rel.get("Target", "").lstrip("/").endswith("calcChain.xml"):
+                root.remove(rel)
+        self.package.touch(rels)
+        types = self.package.tree("[Content_Types].xml")
+        for el in list(types):
+            if el.get("PartName", "").lower() == "/" + CALC_CHAIN.lower():
+                types.remove(el)
+        self.package.touch("[Content_Types].xml")
+
+
+def _joined(el, xml: SheetXml | None, ns: str | None = None) -> str:
+    """The text of a string item (runs joined, phonetic guides left out)."""
+    ns = ns if ns is not None else xml.ns
+    phonetic = f"{{{ns}}}rPh"
+    return "".join(t.text or "" for t in el.iter(f"{{{ns}}}t")
+                   if t.getparent().tag != phonetic)
