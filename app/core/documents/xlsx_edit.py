@@ -172,11 +172,13 @@ class WorkbookEdit:
         for f in stale:
             sheet = next(s for s in self.package.sheets if s.name == f.sheet)
             xml = self.sheet_xml(sheet)
-            cells = [(f.row, f.col)] if f.spill is None else [
-                (r, c) for r in range(f.spill[0], f.spill[2] + 1)
-                for c in range(f.spill[1], f.spill[3] + 1)]
-            for r, c in cells:
-                cell = xml.cell(r, c)
+            if f.spill is None and f.cell is not None:
+                cells = [f.cell]
+            else:
+                box = f.spill or (f.row, f.col, f.row, f.col)
+                cells = [xml.cell(r, c) for r in range(box[0], box[2] + 1)
+                         for c in range(box[1], box[3] + 1)]
+            for cell in cells:
                 if cell is not None and cell.find(xml.q("v")) is not None:
                     xml.drop_cached(cell)
                     xml.touch()
@@ -192,7 +194,7 @@ class WorkbookEdit:
     def _formulas(self) -> list[Formula]:
         book = self._book()
         found: list[Formula] = []
-        deadline = time.monotonic() + MAX_DEPENDENCY_SECONDS
+        deadline = time.process_time() + MAX_DEPENDENCY_SECONDS
         for sheet in self.package.sheets:
             if sheet.kind != "worksheet" or sheet.part not in self.package.parts:
                 continue
@@ -211,21 +213,38 @@ class WorkbookEdit:
                 spill = area(f.get("ref")) if f.get("t") in ("array", "dataTable") and \
                     f.get("ref") else None
                 if f.get("t") == "dataTable":
-                    found.append(Formula(sheet.name, row, col, None, spill))
+                    found.append(Formula(sheet.name, row, col, None, spill, c))
                 elif f.get("t") == "shared" and not (f.text or "").strip():
-                    followers.append((f.get("si"), row, col))
+                    followers.append((f.get("si"), row, col, c))
                 else:
                     refs = references(f.text or "", sheet.name, (row, col), book)
-                    found.append(Formula(sheet.name, row, col, refs, spill))
+                    found.append(Formula(sheet.name, row, col, refs, spill, c))
                     if f.get("t") == "shared":
                         masters[f.get("si")] = (row, col, refs)
-                if time.monotonic() > deadline:
-                    return [Formula(sheet.name, row, col, None)]
-            for si, row, col in followers:
+                if time.process_time() > deadline:
+                    return self._every_formula()   # too many to follow in time: all go
+            for si, row, col, c in followers:
                 master = masters.get(si)
                 refs = None if master is None or master[2] is None else \
                     shifted(master[2], row - master[0], col - master[1])
-                found.append(Formula(sheet.name, row, col, refs))
+                found.append(Formula(sheet.name, row, col, refs, None, c))
+        return found
+
+    def _every_formula(self) -> list[Formula]:
+        """Every formula of the workbook, each counted as depending on everything."""
+        found = []
+        for sheet in self.package.sheets:
+            if sheet.kind != "worksheet" or sheet.part not in self.package.parts:
+                continue
+            xml = self.sheet_xml(sheet)
+            for f in xml.root.iter(xml.q("f")):
+                try:
+                    row, col = area(f.getparent().get("r", ""))[:2]
+                except ValueError:
+                    continue
+                spill = area(f.get("ref")) if f.get("t") in ("array", "dataTable") and \
+                    f.get("ref") else None
+                found.append(Formula(sheet.name, row, col, None, spill, f.getparent()))
         return found
 
     def _book(self) -> Book:

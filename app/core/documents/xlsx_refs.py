@@ -10,6 +10,7 @@ counts as depending on every cell, which only ever clears more results than need
 
 from __future__ import annotations
 
+import bisect
 import re
 import time
 from collections import defaultdict, deque
@@ -197,13 +198,18 @@ class Formula:
     col: int
     refs: list | None          # resolved: (sheet, r1, c1, r2, c2, ...) or EVERYTHING
     spill: tuple | None = None  # an array formula's area
+    cell: object = None         # its <c> element, where known
 
 
 def dependents(formulas: list[Formula], changed: set[tuple[str, int, int]],
                seconds: float = 5.0) -> list[Formula]:
-    """The formulas whose results change when the cells `changed` do (transitively)."""
+    """The formulas whose results change when the cells `changed` do (transitively).
+
+    Small ranges are indexed cell by cell, ranges a few columns wide (B2:B900, B:B) column
+    by column as row intervals, wider ones are checked one by one."""
     small: dict[tuple[str, int, int], list[int]] = defaultdict(list)
-    large: dict[str, list[tuple[int, int, int, int, int]]] = defaultdict(list)
+    columns: dict[tuple[str, int], list[tuple[int, int, int]]] = defaultdict(list)
+    wide: dict[str, list[tuple[int, int, int, int, int]]] = defaultdict(list)
     always: list[int] = []
     for i, f in enumerate(formulas):
         if f.refs is EVERYTHING:
@@ -216,25 +222,36 @@ def dependents(formulas: list[Formula], changed: set[tuple[str, int, int]],
                 for r in range(r1, r2 + 1):
                     for c in range(c1, c2 + 1):
                         small[(sheet, r, c)].append(i)
+            elif c2 - c1 < 16:
+                for c in range(c1, c2 + 1):
+                    columns[(sheet, c)].append((r1, r2, i))
             else:
-                large[sheet].append((r1, c1, r2, c2, i))
+                wide[sheet].append((r1, c1, r2, c2, i))
+    starts = {}
+    for key, spans in columns.items():
+        spans.sort()
+        starts[key] = [span[0] for span in spans]
     hit: set[int] = set(always) if changed else set()
     queue = deque(changed)
     for i in always:
         queue.extend(_cells_of(formulas[i]))
-    deadline = time.monotonic() + seconds
+    deadline = time.process_time() + seconds
     steps = 0
     while queue:
         sheet, r, c = queue.popleft()
-        found = small.get((sheet, r, c), [])
-        found = found + [b[4] for b in large.get(sheet, ())
-                         if b[0] <= r <= b[2] and b[1] <= c <= b[3]]
+        found = list(small.get((sheet, r, c), ()))
+        spans = columns.get((sheet, c))
+        if spans:
+            upto = bisect.bisect_right(starts[(sheet, c)], r)
+            found.extend(i for r1, r2, i in spans[:upto] if r <= r2 and i not in hit)
+        found.extend(b[4] for b in wide.get(sheet, ())
+                     if b[0] <= r <= b[2] and b[1] <= c <= b[3] and b[4] not in hit)
         for i in found:
             if i not in hit:
                 hit.add(i)
                 queue.extend(_cells_of(formulas[i]))
         steps += 1
-        if steps % 512 == 0 and time.monotonic() > deadline:
+        if steps % 64 == 0 and time.process_time() > deadline:
             return list(formulas)    # too tangled to follow in time: every result goes
     return [formulas[i] for i in sorted(hit)]
 
