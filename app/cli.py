@@ -189,7 +189,20 @@ def _non_negative_float(text: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    # Whatever a command prints (a model's question, a document's part name, an old record)
+    # reaches the terminal without the controls that would drive it (clean_text); the
+    # commands clean what they print themselves, and this is the guard behind them.
+    from app.core.clean_text import CleanStream
+
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = (None if s is None else CleanStream(s) for s in streams)
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: list[str]) -> int:
     # We use no pydantic plugins; looking for them scans every installed package's metadata
     # on the first validation, a sixth of what `status` costs.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -295,13 +308,14 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_decide(args: argparse.Namespace) -> int:
+    from app.core.clean_text import clean_line
     from app.core.decide import EmptyAnswer, decide
 
     try:
         decided = decide(args.path, args.answer)
     except EmptyAnswer:  # the library's sentence cannot name the flag
         raise UsageError("The answer is empty. Write what you decided after --answer.") from None
-    print(f"Answered: {decided.question} → {decided.answer}")
+    print(f"Answered: {clean_line(decided.question)} → {decided.answer}")
     print(f"Continue the run with: harness-desk run {_quote(Path(args.path).expanduser())}")
     return 0
 

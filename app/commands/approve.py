@@ -7,6 +7,7 @@ import queue
 import sys
 import threading
 
+from app.core.clean_text import clean_line, reveal
 from app.core.policies.approver import Answer, ApprovalRequest
 
 MAX_DIFF_LINES = 40
@@ -26,7 +27,7 @@ def short_diff(request: ApprovalRequest, limit: int = MAX_DIFF_LINES) -> list[st
             before, after = _rendered(request.before, request.path), _rendered(request.after,
                                                                              request.path)
         except DocumentError as exc:
-            return [exc.message]
+            return [clean_line(exc.message)]
     else:
         before, after = _text(request.before), _text(request.after)
     if before is None and request.before is not None or after is None:
@@ -38,7 +39,9 @@ def short_diff(request: ApprovalRequest, limit: int = MAX_DIFF_LINES) -> list[st
         return ["(no visible change)"]
     if len(lines) > limit:
         lines = lines[:limit] + [f"… and {len(lines) - limit} more lines"]
-    return lines
+    # The content is what would be written, controls and all: spelled out (\x1b, \u202e),
+    # never obeyed by the terminal nor dropped from view, so what is allowed is what is seen.
+    return [reveal(line) for line in lines]
 
 
 def _rendered(data: bytes | None, name: str) -> str | None:
@@ -70,7 +73,7 @@ class TerminalApprover:
         verb = "delete" if request.action == "delete" else "change"
         print(f"\nThe AI wants to {verb} {request.path}.", file=self.out)
         for reason in request.reasons:
-            print(f"  {reason}", file=self.out)
+            print(f"  {clean_line(reason)}", file=self.out)
         for line in short_diff(request):
             print(f"    {line}", file=self.out)
         while True:

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from app.core.clean_text import clean_line
 from app.core.errors import EXIT_FAILED, STATE_EXIT_CODES
 from app.core.status_view import (EXIT_REASON_WORDS, FINAL_STATES, StatusView,
                                   read_status_view)
@@ -62,7 +63,9 @@ def format_status(s: StatusView) -> str:
     lines.append(f"Engine: {s.engine}{' / ' + s.model if s.model else ''}; "
                  f"tokens {s.usage.total_tokens:,}{live}; cost ${s.cost_usd:.4f}")
     lines.append(f"Run: {s.run_id}, started {s.started_at}")
-    return "\n".join(lines)
+    # status.json's words come from the model and the board (a task, an engine's error):
+    # each line shown as one line, without anything that would drive the terminal.
+    return "\n".join(map(clean_line, lines))
 
 
 def cmd_watch(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ import signal
 import sys
 import threading
 
+from app.core.clean_text import clean_line
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
 from app.core.loop import Harness, RunResult
 from app.core.narrate import describe_event
@@ -126,12 +127,12 @@ def report_result(ws: Workspace, result: RunResult) -> int:
         from app.core.decide import open_decision
 
         task = open_decision(ws.root)
-        if task is not None:
-            print(f"\nDecision needed: {task.question}")
+        if task is not None:  # the board's words, whoever wrote them: shown without controls
+            print(f"\nDecision needed: {clean_line(task.question)}")
             for option in task.options:
-                print(f"  - {option}")
+                print(f"  - {clean_line(option)}")
             if task.recommendation:
-                print(f"  Recommended: {task.recommendation}")
+                print(f"  Recommended: {clean_line(task.recommendation)}")
             print(f'Answer with: harness-desk decide "{ws.root}" --answer "..."')
     return code
 

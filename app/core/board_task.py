@@ -6,14 +6,14 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from app.core.clean_text import clean_line
+
 # Unindented bullet, whitespace, checkbox; the text must be separated by whitespace (CommonMark).
 # Which matching lines are tasks is board_md's call (not in a comment, fence, ...).
 TASK_LINE = re.compile(r"([-*+])[ \t]+\[([ xX])\](?=[ \t]|$)")
 _DETAIL_BULLET = re.compile(r"([-*+])(?:[ \t]+|$)")
 KEYED_DETAIL = re.compile(r"(done[ \t]+when|option|evidence|answer|recommendation)[ \t]*:[ \t]*(.*)", re.I)
 HUMAN_PREFIX = re.compile(r"HUMAN[ \t]*:", re.I)
-# Any line break an editor might honour; a value must stay on one line of the board.
-_BREAKS = re.compile(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")
 
 
 class BoardError(ValueError):
@@ -40,8 +40,10 @@ class TaskRef:
 
 
 def one_line(value: str) -> str:
-    """Collapse line breaks (and the spaces around them) so a value stays on one board line."""
-    return _BREAKS.sub(" ", str(value)).strip()
+    """A value as one board line: line breaks (any an editor might honour, and the spaces
+    around them) collapse to a space, and terminal and direction controls go (clean_text):
+    every new task, detail and answer passes here, so the board gets what is shown."""
+    return clean_line(str(value))
 
 
 def norm(text: str) -> str:

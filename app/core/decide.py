@@ -40,7 +40,8 @@ def decide(root: Path | str, answer: str, *, task_text: str | None = None) -> De
     sentence when the folder has no board, the answer is empty, or nothing waits for one.
     """
     ws = Workspace(root).require()
-    answer = " ".join((answer or "").split())  # one line, single spaces: as the board shows it
+    answer = " ".join(one_line(answer or "").split())  # as the board shows it: one line,
+    # single spaces, no terminal or direction controls
     if not answer:
         raise EmptyAnswer("The answer is empty. Write what you decided.")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.core.clean_text import clean
 from app.core.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeWaiting,
                              Event, FileChanged, HumanNeeded, ModelReplied, NoticeSent,
                              PlanFinished, PlanStarted,
@@ -35,8 +36,13 @@ ROUND_WORDS = {"completed": "done", "needs_human": "asked for your decision",
 
 def describe_event(event: Event) -> str | None:
     """The event's line, or None for the kinds a line-per-event view leaves out: the live
-    view's own (step_started, model_text, tasks_counted, retry_resumed)."""
-    e = event
+    view's own (step_started, model_text, tasks_counted, retry_resumed). One line, without
+    terminal or direction controls whatever the event holds (an old log, a model's words)."""
+    line = _describe(event)
+    return None if line is None else clean(line).replace("\n", " ")
+
+
+def _describe(e: Event) -> str | None:
     if isinstance(e, RunStarted):
         return (f"Run started with {e.engine_label or e.engine}"
                 f"{' (' + e.model + ')' if e.model else ''}: "

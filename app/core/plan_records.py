@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
+from app.core.clean_text import clean_obj
 from app.core.conversation import Usage
 from app.core.crash import save_crash_report
 from app.core.events import LIVE_ONLY, Event
@@ -81,8 +82,8 @@ class PlanRecorder:
         return self.dir / "events.jsonl"
 
     def emit(self, event: Event) -> Event:
-        data = redact_obj({**event.model_dump(mode="json"), "time": now_iso(),
-                           "run_id": self.record.plan_id})
+        data = clean_obj(redact_obj({**event.model_dump(mode="json"), "time": now_iso(),
+                                     "run_id": self.record.plan_id}))
         event = type(event).model_validate(data)
         if event.type not in LIVE_ONLY:
             append_jsonl(self.events_path, data, sync=False)
@@ -108,7 +109,7 @@ class PlanRecorder:
 
     def save(self) -> None:
         atomic_write_json(self.dir / "plan.json",
-                          redact_obj(self.record.model_dump(mode="json")))
+                          clean_obj(redact_obj(self.record.model_dump(mode="json"))))
 
 
 def new_plan_id() -> str:

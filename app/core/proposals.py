@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.board import Board
+from app.core.clean_text import clean
 from app.core.board_task import HUMAN_PREFIX, BoardError, TaskRef, norm
 from app.core.board_verbs import NewTask, add_tasks, apply_new_tasks
 from app.core.files import atomic_write_bytes
@@ -38,6 +39,14 @@ class Proposal:
     done_when: list[str] = field(default_factory=list)
     human: bool = False
     options: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # However a proposal is made (the model's call, an old plan record, the window), it
+        # holds no terminal or direction controls: what `plan` prints, the window lists and
+        # `--add` writes is the same text.
+        self.text = clean(self.text)
+        self.done_when = [clean(x) for x in self.done_when]
+        self.options = [clean(x) for x in self.options]
 
     @property
     def board_text(self) -> str:
@@ -97,6 +106,8 @@ def _check_one(n: int, item: Any) -> tuple[Proposal | None, str | None]:
     if unknown:
         return None, f"Task {n} has unknown fields: {', '.join(unknown)}."
     text = item.get("text")
+    if isinstance(text, str):
+        text = clean(text)
     if not isinstance(text, str) or not text.strip():
         return None, f"Task {n} has no text."
     human = item.get("human", False)
@@ -144,7 +155,7 @@ def _one_line_list(value: Any, name: str) -> tuple[list[str], str | None]:
         return [], None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         return [], f"{name} must be a list of text lines."
-    items = [v.strip() for v in value if v.strip()]
+    items = [v.strip() for v in map(clean, value) if v.strip()]
     if any(_BREAK.search(v) for v in items):
         return [], f"{name}: each item must be one line."
     if any(len(v) > MAX_TASK_CHARS for v in items):

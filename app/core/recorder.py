@@ -6,6 +6,7 @@ import os
 import time
 from typing import Callable
 
+from app.core.clean_text import clean_obj
 from app.core.conversation import Usage
 from app.core.crash import save_crash_report
 from app.core.events import (LIVE_ONLY, Event, ModelText, RetryResumed, RetryWaiting,
@@ -68,9 +69,10 @@ class Recorder:
 
     # -- the event stream ----------------------------------------------------------------
     def emit(self, event: Event) -> Event:
-        """Record `event` and tell the listeners; returns it as recorded (stamped, redacted)."""
-        data = redact_obj({**event.model_dump(mode="json"),
-                           "time": now_iso(), "run_id": self.info.run_id})
+        """Record `event` and tell the listeners; returns it as recorded (stamped, redacted,
+        without terminal or direction controls: the window, `watch` and the log show it)."""
+        data = clean_obj(redact_obj({**event.model_dump(mode="json"),
+                                     "time": now_iso(), "run_id": self.info.run_id}))
         event = type(event).model_validate(data)
         if event.type not in LIVE_ONLY:
             now = time.monotonic()
@@ -136,14 +138,14 @@ class Recorder:
 
     def _write_status(self, sync: bool) -> None:  # the status writer's, under its lock
         self.status.updated_at = now_iso()
-        atomic_write_json(self.ws.status_path, redact_obj(self.status.model_dump(mode="json")),
-                          sync=sync)
+        atomic_write_json(self.ws.status_path,
+                          clean_obj(redact_obj(self.status.model_dump(mode="json"))), sync=sync)
 
     def write_run(self) -> None:
-        atomic_write_json(self.files.run, redact_obj(self.info.model_dump(mode="json")))
+        atomic_write_json(self.files.run, clean_obj(redact_obj(self.info.model_dump(mode="json"))))
 
     def add_round(self, record: RoundRecord) -> None:
-        append_jsonl(self.files.rounds, redact_obj(record.model_dump(mode="json")))
+        append_jsonl(self.files.rounds, clean_obj(redact_obj(record.model_dump(mode="json"))))
         self.info.rounds = record.round
         self.write_run()
 

@@ -10,6 +10,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
+from app.core.clean_text import has_direction_control
 from app.core.errors import HarnessError
 from app.core.files import is_our_temp, is_read_only, read_only_sentence
 
@@ -28,6 +29,8 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 # Control characters and line separators: never in a real file name, and they would break
 # the one-line messages and event logs that echo the path.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_HIDDEN = ("a file name cannot contain invisible direction or control characters; choose a "
+           "plain name")
 _EXAMPLE = "use a path relative to the workspace folder, like 'notes/plan.md'"
 
 
@@ -183,8 +186,7 @@ class Sandbox:
         if not isinstance(rel, str):
             raise PathRefused(f"Refused {_show(rel)}: a path must be text; {_EXAMPLE}.")
         if "\x00" in rel:
-            raise PathRefused("Refused a path containing a NUL character; "
-                              f"{_EXAMPLE}.")
+            raise PathRefused(f"Refused a path containing a NUL character: {_HIDDEN}.")
         if not rel.strip():
             raise PathRefused(f"Refused an empty path; {_EXAMPLE}.")
         if len(rel) > MAX_PATH_CHARS:
@@ -196,9 +198,10 @@ class Sandbox:
         if rel.startswith(("/", "\\")) or _DRIVE.match(rel):
             raise PathRefused(f"Refused '{_show(rel)}': absolute paths are not allowed; "
                               f"{_EXAMPLE}.")
-        if _CONTROL.search(rel):
-            raise PathRefused(f"Refused '{_show(rel)}': paths may not contain control "
-                              f"characters; {_EXAMPLE}.")
+        if _CONTROL.search(rel) or has_direction_control(rel):
+            # A direction control shows `invoice\u202efdp.bat` as "invoicetab.pdf": the
+            # person would see another name, and another kind of file, than is there.
+            raise PathRefused(f"Refused '{_show(rel)}': {_HIDDEN}.")
         raw = rel.replace("\\", "/").split("/")
         if raw[0] == "~":
             raise PathRefused(f"Refused '{_show(rel)}': '~' (the home folder) is outside the "

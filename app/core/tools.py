@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.core.board import BoardError, update_board
+from app.core.clean_text import clean, clean_line
 from app.core.conversation import ToolSpec
 from app.core.documents import (DocumentError, edit_document, is_document, kind_of, set_cells,
                                 write_document)
@@ -32,7 +33,7 @@ _EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(clean_line(text).split())
 
 
 def looks_like_path(item: str) -> bool:
@@ -231,7 +232,7 @@ class ToolBox(ReadingTools):
         return clean
 
     def _complete_task(self, summary: str, evidence: list[str]) -> ToolOutcome:
-        summary = summary.strip()
+        summary = clean(summary).strip()
         if not summary:
             raise _Refuse("summary must not be empty; say in a sentence what was done.")
         if not any(e.strip() for e in evidence):
@@ -264,11 +265,13 @@ class ToolBox(ReadingTools):
                            ending=Asked(question, opts, items, rec or None))
 
     def _give_up(self, reason: str, findings: str) -> ToolOutcome:
-        reason = reason.strip()
+        # What the round leaves for the next one, the records, the person and any lesson drawn
+        # from it: without terminal or direction controls from the start (clean_text).
+        reason = clean(reason).strip()
         if not reason:
             raise _Refuse("reason must not be empty; say why the task cannot be done now.")
         return ToolOutcome("The round is over. Your reason and findings are recorded for the next "
-                           "attempt.", ending=GaveUp(reason, findings.strip()))
+                           "attempt.", ending=GaveUp(reason, clean(findings).strip()))
 
 
 def _encode(text: str) -> bytes:

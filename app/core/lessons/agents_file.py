@@ -8,6 +8,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.core.clean_text import clean_line
 from app.core.errors import UsageError
 from app.core.files import atomic_write_bytes
 from app.core.instructions import MAX_INSTRUCTIONS_CHARS
@@ -73,13 +74,19 @@ def with_line(current: bytes, line: str) -> bytes:
     head = current
     if head.removeprefix(BOM) and not head.endswith((b"\n", b"\r")):
         head += eol
-    return head + b"- " + " ".join(line.split()).encode("utf-8") + eol
+    return head + b"- " + plain_line(line).encode("utf-8") + eol
 
 
 def contains_line(current: bytes, line: str) -> bool:
-    want = "- " + " ".join(line.split())
+    want = "- " + plain_line(line)
     text = current.removeprefix(BOM).decode("utf-8", errors="replace")
     return any(x.strip() == want for x in text.splitlines())
+
+
+def plain_line(line: str) -> str:
+    """A lesson's line as AGENTS.md gets it, and so as it is shown: one line, single spaces,
+    no terminal or direction controls (an AI's rewording, a model's findings quoted)."""
+    return " ".join(clean_line(line).split())
 
 
 def add_line(root: Path | str, line: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from app.core.clean_text import clean_line
 from app.core.events import (ChangeAnswered, ChangeRefused, HumanNeeded, NoticeSent, ToolCalled,
                              ToolRefused)
 from app.core.lessons.history import FolderHistory, RunHistory, norm_words
@@ -38,8 +39,10 @@ class Sighting:
 
 
 def _seen(run: RunHistory, kind: str, subject: str, round_no: int, detail: str = "") -> Sighting:
-    return Sighting(kind, subject, run.run_id, run.number, round_no, run.task_of(round_no),
-                    " ".join(detail.split())[:300])
+    # Whatever the records hold (a model's findings, an old log), a lesson's words have no
+    # terminal or direction controls: they are shown, and may go into AGENTS.md.
+    return Sighting(kind, clean_line(subject), run.run_id, run.number, round_no,
+                    clean_line(run.task_of(round_no)), " ".join(clean_line(detail).split())[:300])
 
 
 def _path_refused(e: ToolRefused) -> bool:

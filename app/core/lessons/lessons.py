@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from app.core.lessons.agents_file import plain_line
 from app.core.lessons.detectors import Sighting, min_count, sightings
 from app.core.lessons.history import FolderHistory, read_history
 from app.core.lessons.store import LessonStore, load_store, save_store
@@ -120,6 +121,7 @@ def group(history: FolderHistory, store: LessonStore, language: str) -> list[Les
         line = store.reworded.get(first.key) or lines[language]
         if decision is not None and decision.state == "accepted" and decision.line:
             line = decision.line
+        line = plain_line(line)  # as shown, so as written (agents_file.with_line)
         lesson = Lesson(
             number=store.number_for(first.key), key=first.key, kind=first.kind,
             subject=first.subject, count=len(seen),

@@ -9,6 +9,7 @@ import re
 import threading
 from pathlib import Path
 
+from app.core.clean_text import clean_line
 from app.core.conversation import Message
 from app.core.engine import Engine
 from app.core.lessons.lessons import find_lessons
@@ -62,7 +63,7 @@ def parse_lines(text: str, count: int) -> list[str] | None:
         return None
     if not isinstance(data, list) or len(data) != count:
         return None
-    lines = [" ".join(x.split()) if isinstance(x, str) else "" for x in data]
+    lines = [" ".join(clean_line(x).split()) if isinstance(x, str) else "" for x in data]
     if any(not x or len(x) > MAX_LINE for x in lines):
         return None
     return lines

@@ -17,6 +17,8 @@ import html
 import time
 from collections import Counter
 
+from app.core.clean_text import reveal
+
 CONTEXT = 3  # unchanged lines shown around each change
 TIME_LIMIT_S = 2.0  # past this the change is "too big to compare here"
 MAX_CHANGED_LINES = 5000  # removed plus added lines shown at most
@@ -237,7 +239,9 @@ def diff_html(before: str, after: str, *, removed: str, added: str, muted: str,
     """The change from `before` to `after` as HTML rows (monospace, no wrapping of meaning).
     Raises TooBig past `time_limit_s` or MAX_CHANGED_LINES changed lines."""
     deadline = time.monotonic() + time_limit_s
-    a, b = before.splitlines(), after.splitlines()
+    # Controls spelled out (\x1b, \u202e), not obeyed: a direction override would reorder
+    # the line on screen, and what the person allows must read as what is written.
+    a, b = [reveal(x) for x in before.splitlines()], [reveal(x) for x in after.splitlines()]
     groups = grouped(opcodes(matching_lines(a, b, deadline), len(a), len(b)))
     changed = sum(i2 - i1 + j2 - j1 for g in groups for tag, i1, i2, j1, j2 in g
                   if tag != "equal")
