@@ -12,15 +12,13 @@ from __future__ import annotations
 import time
 
 from app.core.documents.base import DocumentError
+from app.core.documents.xlsx_calc import calculate_on_open, drop_from_chain
 from app.core.documents.xlsx_package import Package, Sheet
 from app.core.documents.xlsx_refs import Book, Formula, dependents, references, shifted
 from app.core.documents.xlsx_sheet import SheetXml, address, area
 from app.core.documents.xlsx_styles import Styles
 from app.core.documents.xlsx_values import Value, parse
 
-CALC_CHAIN = "xl/calcChain.xml"
-_BEFORE_CALC = ("fileVersion", "fileSharing", "workbookPr", "workbookProtection", "bookViews",
-                "sheets", "functionGroups", "externalReferences", "definedNames")
 MAX_DEPENDENCY_SECONDS = 8.0
 SHOWN_FORMULAS = 12
 
@@ -184,9 +182,9 @@ class WorkbookEdit:
                     xml.touch()
         updated = {(f.sheet, f.row, f.col) for f in stale} | set(self.new_formulas)
         if updated:
-            self._calculate_on_open()
+            calculate_on_open(self.package)
         if self.lost:
-            self._drop_from_chain()
+            drop_from_chain(self.package, self.lost)
         order = {s.name: s.index for s in self.package.sheets}
         return [sheet_label(s, address(r, c))
                 for s, r, c in sorted(updated, key=lambda x: (order[x[0]], x[1], x[2]))]
@@ -267,60 +265,6 @@ class WorkbookEdit:
                         if key:
                             book.tables[key.casefold()] = (sheet.name,) + box
         return book
-
-    def _calculate_on_open(self) -> None:
-        from lxml import etree
-
-        root = self.package.tree("xl/workbook.xml")
-        ns = root.tag[1:].split("}", 1)[0]
-        calc = root.find(f"{{{ns}}}calcPr")
-        if calc is None:
-            calc = etree.Element(f"{{{ns}}}calcPr")
-            before = [el for el in root if isinstance(el.tag, str) and
-                      el.tag.rsplit("}", 1)[-1] in _BEFORE_CALC]
-            if before:
-                before[-1].addnext(calc)
-            else:
-                root.insert(0, calc)
-        if calc.get("fullCalcOnLoad") not in ("1", "true"):
-            calc.set("fullCalcOnLoad", "1")
-            self.package.touch("xl/workbook.xml")
-
-    def _drop_from_chain(self) -> None:
-        if CALC_CHAIN not in self.package.parts:
-            return
-        root = self.package.tree(CALC_CHAIN)
-        current = None
-        for el in list(root):
-            current = el.get("i") or current
-            if (current, el.get("r")) not in self.lost:
-                continue
-            following = el.getnext()
-            if following is not None:
-                for attr in ("i", "l"):
-                    if el.get(attr) and not following.get(attr):
-                        following.set(attr, el.get(attr))
-            root.remove(el)
-        if len(root):
-            self.package.touch(CALC_CHAIN)
-        else:
-            self._remove_chain()
-
-    def _remove_chain(self) -> None:
-        """An empty calculation chain is not allowed: the part goes, with its mentions."""
-        self.package.remove(CALC_CHAIN)
-        rels = "xl/_rels/workbook.xml.rels"
-        root = self.package.tree(rels)
-        for rel in list(root):
-            if rel.get("Target", "").lstrip("/").endswith("calcChain.xml"):
-                root.remove(rel)
-        self.package.touch(rels)
-        types = self.package.tree("[Content_Types].xml")
-        for el in list(types):
-            if el.get("PartName", "").lower() == "/" + CALC_CHAIN.lower():
-                types.remove(el)
-        self.package.touch("[Content_Types].xml")
-
 
 def _joined(el, xml: SheetXml | None, ns: str | None = None) -> str:
     """The text of a string item (runs joined, phonetic guides left out)."""
