@@ -42,20 +42,23 @@ def choose_cells(path: Path) -> tuple[str, dict, dict]:
         from openpyxl.worksheet.cell_range import CellRange
         merged = list(ws.merged_cells.ranges) + [CellRange(r) for r in ws.array_formulae.values()]
         number = text = None
-        last_row = 1
+        last_row = ws.max_row
         for row in ws.iter_rows():
             for cell in row:
                 if cell.value is None:
                     continue
-                last_row = max(last_row, cell.row)
-                if any(cell.coordinate in r for r in merged):
+                is_number = number is None and cell.data_type == "n" and isinstance(
+                    cell.value, (int, float)) and not isinstance(cell.value, bool)
+                is_text = text is None and cell.data_type == "s" and isinstance(
+                    cell.value, str) and not cell.value.startswith("=")
+                if not (is_number or is_text) or any(cell.coordinate in r for r in merged):
                     continue
-                if number is None and cell.data_type == "n" and isinstance(cell.value, (int, float)) \
-                        and not isinstance(cell.value, bool):
+                if is_number:
                     number = cell
-                if text is None and cell.data_type == "s" and isinstance(cell.value, str) \
-                        and not cell.value.startswith("="):
+                else:
                     text = cell
+            if number is not None and text is not None:
+                break
         cells, expect = {}, {}
         new_row = max(last_row, ws.max_row) + 2
         if number is not None:

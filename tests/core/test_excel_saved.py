@@ -242,3 +242,29 @@ def test_a_refusal_names_what_a_person_recognises_never_a_part_or_an_element():
     assert lost_in(old, new, {}) == ["cell formatting", "custom data stored in the file",
                                      "other content of the workbook", "slicers",
                                      "workbook settings"]
+
+
+def test_setting_what_a_cell_already_holds_changes_nothing(ws):
+    from app.core.documents import render_document
+
+    shutil.copyfile(DATA / "WithTwoCharts.xlsx", ws / "charts.xlsx")
+    before = (ws / "charts.xlsx").read_bytes()
+    box, changes = _box(ws)
+    same = box.call("set_cells", {"path": "charts.xlsx", "cells": {"B2": 12, "E2": "=D2*D2"}})
+    assert same.content == "The cells already hold these values in 'charts.xlsx'; nothing changed."
+    # read_file's rendering written back as it was shown changes nothing either.
+    again = box.call("write_file", {"path": "charts.xlsx",
+                                    "content": render_document(ws / "charts.xlsx")})
+    assert again.content == "'charts.xlsx' already has exactly this content; nothing changed."
+    assert (ws / "charts.xlsx").read_bytes() == before and changes.touched == []
+
+
+@pytest.mark.parametrize("name", [b for b in BOOKS if b.endswith(".xlsx")])  # not .xlsm
+def test_write_file_of_read_files_own_rendering_leaves_the_workbook_as_it_was(ws, name):
+    from app.core.documents import render_document
+
+    shutil.copyfile(DATA / name, ws / name)
+    box, _ = _box(ws)
+    out = box.call("write_file", {"path": name, "content": render_document(ws / name)})
+    assert out.content == f"'{name}' already has exactly this content; nothing changed."
+    assert (ws / name).read_bytes() == (DATA / name).read_bytes()

@@ -77,10 +77,11 @@ class WorkbookEdit:
         c = xml.cell(row, col)
         value = parse(raw, self.date1904)
         base = int(c.get("s", "0") or 0) if c is not None else xml.style_for_new(row, col, value)
-        if isinstance(raw, str) and value.kind != "text" and self.styles.kind(base) == "text":
+        if isinstance(raw, str) and value.kind in ("number", "bool") and \
+                self.styles.kind(base) == "text":
             value = parse(raw, self.date1904, as_text=True)   # a cell formatted as Text
         style = xml.final_style(base, value, self.styles, code)
-        if self._holds(xml, c, value) and style == base:
+        if self._holds(xml, c, value, raw) and style == base:
             return False
         if value.kind == "empty" and c is None:
             return False
@@ -110,13 +111,20 @@ class WorkbookEdit:
                     xml.drop_cached(cell)
                     self.changed.add((xml.sheet.name, r, c))
 
-    def _holds(self, xml: SheetXml, c, value: Value) -> bool:
-        """Whether the cell already holds exactly this value."""
+    def _holds(self, xml: SheetXml, c, value: Value, raw=None) -> bool:
+        """Whether the cell already holds this value (text as read_file shows it: its
+        spaces and line breaks folded; a number to within a rounding)."""
         if c is None:
             return value.kind == "empty"
         f = c.find(xml.q("f"))
         v = c.find(xml.q("v"))
         t = c.get("t", "n")
+        if isinstance(raw, str) and f is None and t == "e":
+            return v is not None and v.text == raw.strip()     # an error value, #N/A
+        if isinstance(raw, str) and f is None and t in ("s", "inlineStr", "str"):
+            text = self._text(xml, c, t, v)
+            if text is not None and " ".join(text.split()) == " ".join(raw.split()):
+                return True
         if value.kind == "formula":
             return f is not None and xml.formula_text(c, f) == value.data
         if f is not None:
@@ -125,12 +133,14 @@ class WorkbookEdit:
             return v is None and c.find(xml.q("is")) is None
         if value.kind == "number":
             try:
-                return t == "n" and v is not None and float(v.text) == float(value.data)
+                old, new = float(v.text), float(value.data)
+                return t == "n" and v is not None and abs(old - new) <= 1e-9 * max(1, abs(old))
             except (TypeError, ValueError):
                 return False
         if value.kind == "bool":
             return t == "b" and v is not None and v.text == ("1" if value.data else "0")
-        return self._text(xml, c, t, v) == value.data
+        text = self._text(xml, c, t, v)
+        return text is not None and " ".join(text.split()) == " ".join(value.data.split())
 
     def _text(self, xml: SheetXml, c, t: str, v) -> str | None:
         if t == "inlineStr":
@@ -163,7 +173,6 @@ class WorkbookEdit:
         new values when the workbook is opened, as 'Sheet!A1'."""
         for xml in self.sheets.values():
             xml.grow_dimension()
-            xml.touch()
         if not self.changed:
             return []
         stale = dependents(self._formulas(), self.changed, MAX_DEPENDENCY_SECONDS)

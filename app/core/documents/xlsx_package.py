@@ -61,6 +61,7 @@ class Package:
     def __init__(self, path: Path):
         self.path = Path(path)
         with open_package(self.path) as zf:
+            self.raw = self.path.read_bytes()
             self.infos = zf.infolist()
             self.parts = {info.filename: zf.read(info) for info in self.infos}
             self.comment = zf.comment
@@ -134,6 +135,8 @@ class Package:
         """The package with the changed parts, every other part as it was, in the same order
         and with the same compression."""
         self._flush()
+        if not self.changed:
+            return self.raw     # nothing changed: the very same bytes
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w") as zout:
             for info in self.infos:

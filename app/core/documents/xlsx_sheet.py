@@ -278,5 +278,7 @@ class SheetXml:
             return
         for row, col in self.new_cells:
             r1, c1, r2, c2 = min(r1, row), min(c1, col), max(r2, row), max(c2, col)
-        dim.set("ref", address(r1, c1) if (r1, c1) == (r2, c2) else
-                f"{address(r1, c1)}:{address(r2, c2)}")
+        ref = address(r1, c1) if (r1, c1) == (r2, c2) else f"{address(r1, c1)}:{address(r2, c2)}"
+        if dim.get("ref") != ref:
+            dim.set("ref", ref)
+            self.touch()
