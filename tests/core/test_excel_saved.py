@@ -268,3 +268,36 @@ def test_write_file_of_read_files_own_rendering_leaves_the_workbook_as_it_was(ws
     out = box.call("write_file", {"path": name, "content": render_document(ws / name)})
     assert out.content == f"'{name}' already has exactly this content; nothing changed."
     assert (ws / name).read_bytes() == (DATA / name).read_bytes()
+
+
+def test_when_no_formula_is_left_the_calculation_chain_goes_with_its_mentions(ws):
+    shutil.copyfile(DATA / "WithTwoCharts.xlsx", ws / "charts.xlsx")
+    before = _parts(ws / "charts.xlsx")
+    box, _ = _box(ws)
+    out = box.call("set_cells", {"path": "charts.xlsx", "cells": {f"E{r}": r for r in range(1, 7)}})
+    assert not out.is_error, out.content
+    after = _parts(ws / "charts.xlsx")
+    assert [n for n in before if n not in after] == ["xl/calcChain.xml"]
+    assert sorted(n for n in after if after[n] != before[n]) == [
+        "[Content_Types].xml", "xl/_rels/workbook.xml.rels", "xl/worksheets/sheet1.xml"]
+    assert b"calcChain" not in after["[Content_Types].xml"]
+    assert b"calcChain" not in after["xl/_rels/workbook.xml.rels"]
+    assert [c.value for c in openpyxl.load_workbook(ws / "charts.xlsx")["Sheet1"]["E"]] == \
+        [1, 2, 3, 4, 5, 6]
+
+
+def test_write_file_that_leaves_out_a_row_empties_it_and_keeps_the_charts(ws):
+    from app.core.documents import render_document
+
+    shutil.copyfile(DATA / "WithTwoCharts.xlsx", ws / "charts.xlsx")
+    before = _parts(ws / "charts.xlsx")
+    shown = render_document(ws / "charts.xlsx")
+    row6 = next(line for line in shown.splitlines() if line.startswith("| 6 |"))
+    box, _ = _box(ws)
+    out = box.call("write_file", {"path": "charts.xlsx", "content": shown.replace(row6 + "\n", "")})
+    assert not out.is_error, out.content
+    after = _parts(ws / "charts.xlsx")
+    assert all(after[n] == before[n] for n in before if "chart" in n or "drawing" in n)
+    sheet = openpyxl.load_workbook(ws / "charts.xlsx")["Sheet1"]
+    assert [sheet[f"{c}6"].value for c in "ABDE"] == [None] * 4
+    assert sheet["E5"].value == "=D5*D5"

@@ -24,8 +24,7 @@ _DECLARATION = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)")
 
 def parser():
     from lxml import etree
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                           huge_tree=True)
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
 def parse(data: bytes):
