@@ -301,3 +301,14 @@ def test_write_file_that_leaves_out_a_row_empties_it_and_keeps_the_charts(ws):
     sheet = openpyxl.load_workbook(ws / "charts.xlsx")["Sheet1"]
     assert [sheet[f"{c}6"].value for c in "ABDE"] == [None] * 4
     assert sheet["E5"].value == "=D5*D5"
+
+
+def test_newer_functions_are_stored_the_way_excel_stores_them(ws):
+    shutil.copyfile(DATA / "WithTwoCharts.xlsx", ws / "charts.xlsx")
+    box, _ = _box(ws)
+    out = box.call("set_cells", {"path": "charts.xlsx", "cells": {
+        "F1": '=XLOOKUP(5,D1:D6,E1:E6)&TEXTJOIN(",",TRUE,"IFS(")', "F2": "=SUM(FILTER(B1:B6,B1:B6>10))"}})
+    assert not out.is_error, out.content
+    sheet = _parts(ws / "charts.xlsx")["xl/worksheets/sheet1.xml"].decode()
+    assert '<f>_xlfn.XLOOKUP(5,D1:D6,E1:E6)&amp;_xlfn.TEXTJOIN(",",TRUE,"IFS(")</f>' in sheet
+    assert "<f>SUM(_xlfn._xlws.FILTER(B1:B6,B1:B6&gt;10))</f>" in sheet

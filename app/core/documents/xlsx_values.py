@@ -27,6 +27,44 @@ _CURRENCY_FORMATS = {"£": '"£"#,##0.00', "$": '"$"#,##0.00', "€": '#,##0.00\
                      "¥": '"¥"#,##0'}
 
 
+# Functions newer than Excel 2007 are stored with a prefix (ECMA-376 Part 1, §18.17.7 and
+# Excel's "future functions"); without it Excel shows #NAME? until the formula is re-entered.
+_FUTURE = ("ACOT ACOTH AGGREGATE ARABIC BASE BETA.DIST BETA.INV BINOM.DIST BINOM.DIST.RANGE "
+           "BINOM.INV BITAND BITLSHIFT BITOR BITRSHIFT BITXOR CEILING.MATH CEILING.PRECISE "
+           "CHISQ.DIST CHISQ.DIST.RT CHISQ.INV CHISQ.INV.RT CHISQ.TEST COMBINA CONCAT "
+           "CONFIDENCE.NORM CONFIDENCE.T COT COTH COVARIANCE.P COVARIANCE.S CSC CSCH DAYS "
+           "DECIMAL ERF.PRECISE ERFC.PRECISE EXPON.DIST F.DIST F.DIST.RT F.INV F.INV.RT F.TEST "
+           "FLOOR.MATH FLOOR.PRECISE FORECAST.LINEAR FORMULATEXT GAMMA GAMMA.DIST GAMMA.INV "
+           "GAMMALN.PRECISE GAUSS HYPGEOM.DIST IFNA IFS IMCOSH IMCOT IMCSC IMCSCH IMSEC IMSECH "
+           "IMSINH IMTAN ISFORMULA ISOWEEKNUM LET LAMBDA LOGNORM.DIST LOGNORM.INV MAXIFS MINIFS "
+           "MODE.MULT MODE.SNGL MUNIT NEGBINOM.DIST NORM.DIST NORM.INV NORM.S.DIST NORM.S.INV "
+           "NUMBERVALUE PDURATION PERCENTILE.EXC PERCENTILE.INC PERCENTRANK.EXC "
+           "PERCENTRANK.INC PERMUTATIONA PHI POISSON.DIST QUARTILE.EXC QUARTILE.INC "
+           "RANDARRAY RANK.AVG RANK.EQ RRI SEC SECH SEQUENCE SHEET SHEETS SKEW.P SORTBY "
+           "STDEV.P STDEV.S SWITCH T.DIST T.DIST.2T T.DIST.RT T.INV T.INV.2T T.TEST TEXTJOIN "
+           "UNICHAR UNICODE UNIQUE VAR.P VAR.S WEIBULL.DIST XLOOKUP XMATCH XOR Z.TEST "
+           "TEXTBEFORE TEXTAFTER TEXTSPLIT VSTACK HSTACK TOCOL TOROW WRAPROWS WRAPCOLS TAKE "
+           "DROP CHOOSECOLS CHOOSEROWS EXPAND").split()
+_WORKSHEET_FUNCTIONS = ("FILTER", "SORT")
+_CALL = re.compile(r'"(?:[^"]|"")*"|(?<![\w.])([A-Za-z][A-Za-z0-9.]*)(?=\s*\()')
+
+
+def stored_formula(formula: str) -> str:
+    """A formula as Excel stores it: newer functions with their _xlfn. prefix."""
+    def prefix(match: re.Match) -> str:
+        name = match.group(1)
+        if name is None:
+            return match.group(0)
+        upper = name.upper()
+        if upper in _WORKSHEET_FUNCTIONS:
+            return "_xlfn._xlws." + upper
+        return "_xlfn." + upper if upper in _FUTURE_SET else name
+    return _CALL.sub(prefix, formula)
+
+
+_FUTURE_SET = frozenset(_FUTURE)
+
+
 @dataclass
 class Value:
     kind: str          # "empty", "number", "bool", "text", "formula"
@@ -80,7 +118,7 @@ def parse(raw, date1904: bool = False, as_text: bool = False) -> Value:
         formula = stripped[1:].split(ARROW, 1)[0].strip()  # read_file shows "=B2*1.1 → 3.85"
         if len(formula) > MAX_FORMULA:
             raise DocumentError(f"A formula may have at most {MAX_FORMULA:,} characters.")
-        return Value("formula", formula)
+        return Value("formula", stored_formula(formula))
     if _PLAIN.match(stripped):
         return Value("number", _number(stripped))
     match = _PERCENT.match(stripped)
