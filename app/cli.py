@@ -86,6 +86,10 @@ def _decide_args(s: argparse.ArgumentParser) -> None:
     s.add_argument("--answer", required=True)
 
 
+def _approve_args(s: argparse.ArgumentParser) -> None:
+    s.add_argument("path")
+
+
 def _undo_args(s: argparse.ArgumentParser) -> None:
     s.add_argument("path")
     s.add_argument("--round", type=_positive_int, required=True)
@@ -158,6 +162,7 @@ COMMANDS = {
     "status": ("print the status of the current or last run", _status_args),
     "watch": ("follow a run live until it ends", _watch_args),
     "decide": ("answer the first open HUMAN decision", _decide_args),
+    "approve": ("show the changes waiting for your approval, and answer them", _approve_args),
     "undo": ("restore what a round changed", _undo_args),
     "export": ("write the run summary document", _export_args),
     "plan": ("propose tasks for a goal; --add puts them on the board", _plan_args),
@@ -260,6 +265,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             return cmd_watch(args)
         if args.command == "decide":
             return cmd_decide(args)
+        if args.command == "approve":
+            from app.commands.approve import cmd_approve
+
+            return cmd_approve(args)
         if args.command == "undo":
             return cmd_undo(args)
         if args.command == "export":
@@ -312,7 +321,8 @@ def cmd_decide(args: argparse.Namespace) -> int:
     from app.core.decide import EmptyAnswer, decide
 
     try:
-        decided = decide(args.path, args.answer)
+        decided = decide(args.path, args.answer,
+                         folder_word=_quote(Path(args.path).expanduser()))
     except EmptyAnswer:  # the library's sentence cannot name the flag
         raise UsageError("The answer is empty. Write what you decided after --answer.") from None
     print(f"Answered: {clean_line(decided.question)} → {decided.answer}")

@@ -76,6 +76,7 @@ class TerminalApprover:
             print(f"  {clean_line(reason)}", file=self.out)
         for line in short_diff(request):
             print(f"    {line}", file=self.out)
+        request.shown.mark("terminal")
         while True:
             print(f"Allow this? [y] yes, [n] no, [a] yes to every change for this task: ",
                   end="", file=self.out, flush=True)
@@ -110,3 +111,74 @@ class TerminalApprover:
                 self._lines.put(None)  # end of input: nobody will answer
                 return
             self._lines.put(line)
+
+
+# -- harness-desk approve PATH: the changes kept for the board, shown and answered ---------------
+def cmd_approve(args) -> int:
+    """Show each kept change whose question waits on the board, as a diff; at a terminal
+    ask Allow / Don't allow / later. Showing it is what lets `decide --answer Allow` allow it."""
+    from pathlib import Path
+
+    from app.core.board import Board
+    from app.core.decide import decide
+    from app.core.policies import pending
+    from app.core.workspace import Workspace
+
+    ws = Workspace(args.path).require()
+    folder = str(Path(args.path).expanduser())
+    folder = f'"{folder}"' if " " in folder else folder  # as the other commands print it
+    board = Board.load(ws.board_path)
+    changes = pending.open_changes(ws.harness_dir / "pending", board)
+    if not changes:
+        print("No change is waiting for your approval in this folder.")
+        return 0
+    at_terminal = sys.stdin is not None and sys.stdin.isatty()
+    answered = False
+    for kept in changes:
+        verb = "delete" if kept.action == "delete" else "change"
+        name = clean_line(kept.path)
+        print(f"\nThe AI wants to {verb} {name} (change {kept.id}).")
+        request = pending.kept_request(ws.root, kept)
+        if request is None:
+            print(f"  {name} changed after the AI proposed this, so this change can no "
+                  "longer be made; the next run tells the AI.")
+            continue
+        for reason in kept.reasons:
+            print(f"  {clean_line(reason)}")
+        for line in short_diff(request):
+            print(f"    {line}")
+        kept = pending.mark_shown(kept, "approve")
+        question = next(t for t in pending.questions_of(board, kept) if not t.checked)
+        if not at_terminal:
+            print(f"To answer it: harness-desk decide {folder} --answer Allow "
+                  "(or --answer \"Don't allow\").")
+            continue
+        choice = _ask_kept()
+        if choice is None:
+            print("Not answered: the change keeps waiting, unmade.")
+            continue
+        decide(ws.root, choice, task_text=question.text, seen="approve", folder_word=folder)
+        answered = True
+        print(f"Allowed: {name} will be changed exactly as shown when the run continues."
+              if choice == pending.ALLOW and kept.action != "delete" else
+              f"Allowed: {name} will be deleted when the run continues."
+              if choice == pending.ALLOW else f"Not allowed: {name} stays as it is.")
+    if answered:
+        print(f"Continue the run with: harness-desk run {folder}")
+    return 0
+
+
+def _ask_kept() -> str | None:
+    from app.core.policies.pending import ALLOW, DENY
+
+    while True:
+        print("Allow this? [y] yes, [n] no, [Enter] decide later: ", end="", flush=True)
+        line = sys.stdin.readline()
+        word = line.strip().lower()
+        if not line or not word:
+            return None
+        if word in ("y", "yes"):
+            return ALLOW
+        if word in ("n", "no"):
+            return DENY
+        print("Please type y or n, or press Enter to decide later.")

@@ -133,7 +133,12 @@ def report_result(ws: Workspace, result: RunResult) -> int:
                 print(f"  - {clean_line(option)}")
             if task.recommendation:
                 print(f"  Recommended: {clean_line(task.recommendation)}")
-            print(f'Answer with: harness-desk decide "{ws.root}" --answer "..."')
+            from app.core.policies.pending import marker_of
+
+            if marker_of(task.question):  # a kept change: seen before it can be allowed
+                print(f'See the change and answer with: harness-desk approve "{ws.root}"')
+            else:
+                print(f'Answer with: harness-desk decide "{ws.root}" --answer "..."')
     return code
 
 

@@ -31,7 +31,8 @@ FileChange = Literal["wrote", "deleted"]
 HumanReason = Literal["asked", "no_progress", "approval"]
 ChangeAction = Literal["change", "delete"]
 # How the person answered a proposed change (careful mode, many changes at once).
-ChangeAnswer = Literal["allowed", "allowed_for_task", "edited", "not_allowed"]
+# "not_shown": Allow was typed on the board for a kept change never shown: not made.
+ChangeAnswer = Literal["allowed", "allowed_for_task", "edited", "not_allowed", "not_shown"]
 
 
 class _Event(Record):
@@ -160,6 +161,7 @@ class ChangeAsked(_Event):
     action: ChangeAction = "change"
     policies: list[str] = Field(default_factory=list)
     reasons: list[str] = Field(default_factory=list)
+    change_id: str = ""           # names this very change (core/policies/pending.py)
 
 
 class ChangeAnswered(_Event):
@@ -173,6 +175,7 @@ class ChangeAnswered(_Event):
     answer: ChangeAnswer
     on_board: bool = False
     note: str = ""                # what the model was told, when more than the answer
+    change_id: str = ""
 
 
 class ChangeRefused(_Event):
@@ -195,6 +198,7 @@ class ChangeWaiting(_Event):
     path: str
     action: ChangeAction = "change"
     question: str = ""
+    change_id: str = ""           # the id its question carries on the board
 
 
 class TasksCounted(_Event):

@@ -72,7 +72,8 @@ def _describe(e: Event) -> str | None:
         return f"  Asking you first: {_verb(e.action)} {e.path}"
     if isinstance(e, ChangeAnswered):
         words = {"allowed": "allowed", "allowed_for_task": "allowed, with all of this task",
-                 "edited": "allowed with your edit", "not_allowed": "not allowed"}[e.answer]
+                 "edited": "allowed with your edit", "not_allowed": "not allowed",
+                 "not_shown": "not made, as you had not seen the change"}[e.answer]
         return (f"  You {'answered on the board: ' if e.on_board else ''}"
                 f"{_verb(e.action)} {e.path}: {words}")
     if isinstance(e, ChangeRefused):

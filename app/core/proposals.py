@@ -20,6 +20,7 @@ from app.core.clean_text import clean
 from app.core.board_task import HUMAN_PREFIX, BoardError, TaskRef, norm
 from app.core.board_verbs import NewTask, add_tasks, apply_new_tasks
 from app.core.files import atomic_write_bytes
+from app.core.policies.pending import LOOKALIKE, LOOKALIKE_REFUSAL
 from app.core.workspace import BOARD_NAME
 
 MAX_PROPOSALS = 30
@@ -122,6 +123,8 @@ def _check_one(n: int, item: Any) -> tuple[Proposal | None, str | None]:
         if not text:
             return None, f"Task {n} is a decision without a question."
     where = f"Task {n} (“{text[:80]}”)"
+    if LOOKALIKE.match(text):
+        return None, f"{where}: {LOOKALIKE_REFUSAL}"
     if _BREAK.search(text):
         return None, f"{where}: the text must be one line."
     if len(text) > MAX_TASK_CHARS:

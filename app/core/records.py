@@ -102,9 +102,10 @@ class Approval(Record):
 
     path: str
     action: str = "change"
-    answer: str          # allowed, allowed_for_task, edited, not_allowed, refused, waiting
+    answer: str          # allowed, allowed_for_task, edited, not_allowed, not_shown, refused, waiting
     policy: str = ""
     reason: str = ""
+    change_id: str = ""  # the change it was about (pending.py), when one was asked
 
 
 def continued_from(ws_run_ids: list[str], read) -> tuple[str | None, int]:

@@ -14,6 +14,7 @@ from app.core.documents import (DocumentError, edit_document, is_document, kind_
                                 write_document)
 from app.core.endings import Asked, Completed, GaveUp
 from app.core.policies.gate import ChangeNotAllowed, ChangeWaits
+from app.core.policies.pending import LOOKALIKE, LOOKALIKE_REFUSAL
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.tool_outcome import Fail as _Fail
 from app.core.tool_outcome import Refuse as _Refuse
@@ -252,6 +253,8 @@ class ToolBox(ReadingTools):
         question = re.sub(r"^HUMAN\s*:\s*", "", _one_line(question), flags=re.I)[:MAX_TEXT_ARG]
         if not question:
             raise _Refuse("question must not be empty; ask one clear question.")
+        if LOOKALIKE.match(question):
+            raise _Refuse(LOOKALIKE_REFUSAL)
         opts = [_one_line(o)[:MAX_TEXT_ARG] for o in options]
         opts = [o for o in opts if o]
         if not 2 <= len(opts) <= 4 or len({o.casefold() for o in opts}) != len(opts):

@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 
 from app.export.summary import OUTCOME_WORDS, RunSummary
 from app.export.markdown import format_duration
+from app.export.words import tr
 
 # Okabe–Ito: distinguishable with the common colour-vision deficiencies and in greyscale
 # by lightness; the legend names each colour so nothing relies on colour alone.
@@ -45,15 +46,15 @@ def _value(row, metric: str) -> float:
     return row.duration_s or 0.0
 
 
-def _unit(top: float, metric: str) -> tuple[float, str]:
+def _unit(top: float, metric: str, lang: str = "en") -> tuple[float, str]:
     """Divisor and unit name for the y axis: whole seconds, minutes or hours, never mixed."""
     if metric == "cost":
         return 1.0, "$"
     if top >= 2 * 3600:
-        return 3600.0, "h"
+        return 3600.0, tr(lang, "h")
     if top >= 120:
-        return 60.0, "min"
-    return 1.0, "s"
+        return 60.0, tr(lang, "min")
+    return 1.0, tr(lang, "s")
 
 
 def _number(value: float) -> str:
@@ -68,12 +69,12 @@ def _tick_label(value: float, metric: str, unit: tuple[float, str]) -> str:
     return "0" if value == 0 else f"{_number(value / unit[0])} {unit[1]}"
 
 
-def _bar_label(value: float, metric: str) -> str:
+def _bar_label(value: float, metric: str, lang: str = "en") -> str:
     if metric == "cost":
         return f"${value:.2f}" if value >= 0.01 or value == 0 else f"${value:.3f}"
     if value < 10:  # the Demo engine's rounds take milliseconds; "under 1 s" says nothing
-        return f"{value:.2g} s"
-    return format_duration(value)
+        return tr(lang, "{s} s", s=f"{value:.2g}")
+    return format_duration(value, lang)
 
 
 CHART_SIZE = (640, 240)  # logical size, CSS pixels: the text width of an A4 or Letter page
@@ -97,7 +98,8 @@ def draw_chart(painter: QPainter, summary: RunSummary, target: QRectF,
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         painter.fillRect(QRectF(0, 0, width, height), QColor("white"))
         rows = [r for r in summary.rounds if r.recorded]
-        _draw(painter, rows, metric or chart_metric(summary), width, height, families or [])
+        _draw(painter, rows, metric or chart_metric(summary), width, height, families or [],
+              summary.lang)
     finally:
         painter.restore()
 
@@ -133,14 +135,16 @@ def _font(families: list[str], points: float, bold: bool = False) -> QFont:
     return f
 
 
-def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: list[str]) -> None:
+def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: list[str],
+          lang: str = "en") -> None:
     title_f, label_f, small_f = (_font(families, 9.5, True), _font(families, 8),
                                  _font(families, 7.5))
     p.setFont(title_f)
     p.setPen(INK)
-    what = "cost" if metric == "cost" else "time taken"
+    what = tr(lang, "cost" if metric == "cost" else "time taken")
     p.drawText(QRectF(0, 4, width, 20), Qt.AlignmentFlag.AlignLeft |
-               Qt.AlignmentFlag.AlignVCenter, f"Rounds of this run — bar height: {what}")
+               Qt.AlignmentFlag.AlignVCenter,
+               tr(lang, "Rounds of this run — bar height: {what}", what=what))
 
     fm = QFontMetricsF(small_f)
     present = [s for s in OUTCOME_COLOURS if any(r.result_state == s for r in rows)]
@@ -148,7 +152,7 @@ def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: lis
     legend: list[tuple[float, int, str]] = []
     x, line = 0.0, 0
     for state in present:
-        w = 15 + fm.horizontalAdvance(OUTCOME_WORDS.get(state, state)) + 18
+        w = 15 + fm.horizontalAdvance(tr(lang, OUTCOME_WORDS.get(state, state))) + 18
         if x and x + w > width - 80:
             x, line = 0.0, line + 1
         legend.append((x, line, state))
@@ -157,7 +161,7 @@ def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: lis
 
     values = [_value(r, metric) for r in rows] or [0.0]
     peak = max(values)
-    unit = _unit(peak, metric)
+    unit = _unit(peak, metric, lang)
     step = _nice_step(peak / unit[0] if peak > 0 else 1.0) * unit[0]
     top_value = step * max(1, math.ceil(peak / step)) if peak > 0 else step * 4
     n_ticks = int(round(top_value / step))
@@ -171,7 +175,7 @@ def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: lis
     if not rows:
         p.setFont(label_f)
         p.setPen(MUTED)
-        p.drawText(plot, Qt.AlignmentFlag.AlignCenter, "No rounds were recorded.")
+        p.drawText(plot, Qt.AlignmentFlag.AlignCenter, tr(lang, "No rounds were recorded."))
         return
 
     # Grid and y labels first, so bars sit on top of the lines.
@@ -196,7 +200,7 @@ def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: lis
         h = max(h, 2.0)  # an instant round still shows up as a sliver
         colour = QColor(OUTCOME_COLOURS.get(row.result_state, "#777777"))
         p.fillRect(QRectF(cx - bar_w / 2, plot.bottom() - h, bar_w, h), colour)
-        label = _bar_label(v, metric)
+        label = _bar_label(v, metric, lang)
         if fm.horizontalAdvance(label) + 4 < slot:  # the value on top, when there is room
             p.setPen(INK)
             p.drawText(QRectF(cx - slot / 2, plot.bottom() - h - 16, slot, 15),
@@ -211,12 +215,12 @@ def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: lis
     p.setFont(label_f)
     p.setPen(INK)
     p.drawText(QRectF(plot.left(), plot.bottom() + 17, plot.width(), 16),
-               Qt.AlignmentFlag.AlignHCenter, "Round")
+               Qt.AlignmentFlag.AlignHCenter, tr(lang, "Round"))
 
     # Legend: only the outcomes that occur, in a fixed order so documents compare easily.
     p.setFont(small_f)
     for lx, ln, state in legend:
-        text = OUTCOME_WORDS.get(state, state)
+        text = tr(lang, OUTCOME_WORDS.get(state, state))
         x, y = plot.left() + lx, height - legend_h + 20.0 * ln
         p.fillRect(QRectF(x, y + 3, 11, 11), QColor(OUTCOME_COLOURS[state]))
         p.setPen(INK)

@@ -6,8 +6,9 @@ from PySide6.QtGui import (QBrush, QColor, QFont, QTextBlockFormat, QTextCharFor
                            QTextCursor, QTextDocument, QTextFormat, QTextFrameFormat,
                            QTextLength, QTextTable)
 
-from app.export.summary import CHART_NAME, NOTES_HEADER, OUTCOME_WORDS
+from app.export.summary import CHART_NAME, INTERRUPTED, NOTES_HEADER, OUTCOME_WORDS
 from app.export.chart import CHART_SIZE, OUTCOME_COLOURS
+from app.export.words import LANGUAGES, both, tr
 
 # Lengths are CSS pixels (1/96 in); Qt scales them to the paint device (the PDF's dpi).
 INK = QColor("#1f2933")
@@ -29,14 +30,20 @@ def heading_margins_pt() -> set[tuple[str, str]]:
     how the ODT polish step finds headings, which Qt writes as plain paragraphs."""
     return {(f"{above * 0.75:g}pt", f"{below * 0.75:g}pt")
             for _, above, below in _HEADINGS.values()}
-# Column shares for the tables the summary renders, found by their header row.
-_COLUMNS = {("#", "Task", "State", "Rounds"): (5, 53, 29, 13),
-            ("File", "Changed in round"): (70, 30),
-            ("Item", "Detail"): (26, 74),
-            # The every-run history's Runs table: left to Qt, the short columns got only
-            # their widest word and "Rounds" broke in two with another font.
-            ("#", "Started", "Engine", "How it ended", "Rounds", "Cost"): (5, 19, 22, 29, 13, 12)}
-_WORDS_TO_STATE = {v: k for k, v in OUTCOME_WORDS.items()}
+# Column shares for the tables the summary renders, found by their header row (in each
+# language the document may be written in).
+_SHARES = {("#", "Task", "State", "Rounds"): (5, 53, 29, 13),
+           ("File", "Changed in round"): (70, 30),
+           ("Item", "Detail"): (26, 74),
+           # The every-run history's Runs table: left to Qt, the short columns got only
+           # their widest word and "Rounds" broke in two with another font.
+           ("#", "Started", "Engine", "How it ended", "Rounds", "Cost"): (5, 19, 22, 29, 13, 12)}
+_COLUMNS = {tuple(tr(lang, h) for h in header): shares
+            for header, shares in _SHARES.items() for lang in LANGUAGES}
+_KEY_VALUE = {tuple(tr(lang, h) for h in ("Item", "Detail")) for lang in LANGUAGES}
+_WORDS_TO_STATE = {tr(lang, v): k for k, v in OUTCOME_WORDS.items() for lang in LANGUAGES}
+_STATE = both("State")
+_GOOD, _WAITING = both("Done") + both("Decided"), both("Waiting for your decision")
 
 
 def style_document(doc: QTextDocument, mono: list[str], chart_width: int) -> None:
@@ -134,7 +141,7 @@ def _mark_outcome(doc: QTextDocument, block) -> None:
     if not frags or frags[0][2].fontWeight() < QFont.Weight.Bold.value:
         return
     words = block.text()[: frags[0][1]]
-    state = _WORDS_TO_STATE.get(words) or ("cancelled" if words.startswith("Interrupted")
+    state = _WORDS_TO_STATE.get(words) or ("cancelled" if words.startswith(both(INTERRUPTED))
                                            else None)
     if state is None:
         return
@@ -160,8 +167,8 @@ def _cell_text(table: QTextTable, row: int, col: int) -> str:
 
 def _style_table(table: QTextTable) -> None:
     header = tuple(_cell_text(table, 0, c) for c in range(table.columns()))
-    key_value = header == ("Item", "Detail")
-    note = header == (NOTES_HEADER,)
+    key_value = header in _KEY_VALUE
+    note = len(header) == 1 and header[0] in both(NOTES_HEADER)
     if key_value and table.rows() > 1:
         table.removeRows(0, 1)  # a fact box reads better without "Item | Detail" on top
     fmt = table.format()
@@ -181,7 +188,7 @@ def _style_table(table: QTextTable) -> None:
             [QTextLength(QTextLength.Type.PercentageLength, s) for s in shares])
     table.setFormat(fmt)
 
-    state_col = header.index("State") if "State" in header else -1
+    state_col = next((header.index(w) for w in _STATE if w in header), -1)
     for row in range(table.rows()):
         for col in range(table.columns()):
             cell = table.cellAt(row, col)
@@ -197,8 +204,8 @@ def _style_table(table: QTextTable) -> None:
                 cf.setBackground(QBrush(HEADER_BG))
             elif col == state_col:
                 text = _cell_text(table, row, col)
-                colour = GOOD if text.startswith(("Done", "Decided")) else (
-                    WAIT if text.startswith("Waiting") else None)
+                colour = GOOD if text.startswith(_GOOD) else (
+                    WAIT if text.startswith(_WAITING) else None)
             cell.setFormat(cf)
             if colour is not None:
                 cur = cell.firstCursorPosition()

@@ -20,16 +20,20 @@ BUNDLED_CJK = ("fonts", "NotoSansCJKsc-Regular-Subset.otf")
 _bundled: list[str] | None = None  # the families the bundled file added, once loaded
 
 
-def ensure_fonts() -> list[str]:
-    """Make Chinese text drawable, then return the sans families to draw with (Latin first).
+def ensure_fonts(lang: str = "en") -> list[str]:
+    """Make Chinese text drawable, then return the sans families to draw with (Latin first;
+    for Chinese, the CJK face first).
 
     Needs a QGuiApplication; the window calls it at startup, export before each document.
     """
-    return font_families("sans")
+    return font_families("sans", lang)
 
 
-def font_families(kind: str = "sans") -> list[str]:
-    """Installed (or bundled) families: one Latin face, then CJK faces as fallbacks."""
+def font_families(kind: str = "sans", lang: str = "en") -> list[str]:
+    """Installed (or bundled) families: one Latin face, then CJK faces as fallbacks. For a
+    Chinese text (`lang` "zh_CN") the CJK face comes first: full-width punctuation such as
+    “ ” and … is in the Latin faces too, and drawn from them it is narrow and sits wrong
+    among Chinese characters."""
     from PySide6.QtGui import QFontDatabase
 
     _register_bundled_cjk()
@@ -38,6 +42,8 @@ def font_families(kind: str = "sans") -> list[str]:
     first = next((f for f in wanted if f in have), None)
     chosen = [first] if first else []
     chosen += [f for f in CJK if f in have and f not in chosen]
+    if lang == "zh_CN" and kind != "mono":
+        chosen.sort(key=lambda f: f not in CJK)  # the CJK faces first, in their order
     return chosen
 
 

@@ -15,9 +15,11 @@ from app.core.lessons.lessons import Lesson, find_lessons
 from app.core.lessons.words import headline
 from app.core.redact import redact
 from app.core.workspace import Workspace
-from app.export.markdown import (format_cost, format_duration,
-                                 format_time, format_tokens, md_cell, md_code, md_text, table)
-from app.export.summary import LATER_RUNS_NOTE, NOTES_HEADER, Decision, NoRunToExport, RunSummary, build_summary, norm
+from app.export.markdown import (decision_facts, format_cost, format_duration, format_time,
+                                 format_tokens, md_cell, md_code, round_details, table)
+from app.export.summary import (LATER_RUNS_NOTE, NOTES_HEADER, Decision, NoRunToExport,
+                                RunSummary, build_summary, norm)
+from app.export.words import known, lesson_headline, plural, tr
 
 ALL_RUNS = "all"  # the run id that means "every run of the folder" (CLI and window)
 
@@ -41,17 +43,20 @@ class HistorySummary(BaseModel):
     lessons: list[Lesson] = Field(default_factory=list)  # accepted and open, not dismissed
     generated_at: str = ""
     app: str = f"{NAME} {__version__}"
+    lang: str = "en"  # the document's language
 
 
-def build_history(workspace_root: Path | str) -> HistorySummary:
-    """Every recorded run of the folder, oldest first. Raises NoRunToExport when none."""
+def build_history(workspace_root: Path | str, lang: str = "en") -> HistorySummary:
+    """Every recorded run of the folder, oldest first, its words in `lang`. Raises
+    NoRunToExport when none."""
+    lang = known(lang)
     ws = Workspace(workspace_root)
     ws.require(need_board=False)
     run_ids = ws.run_ids()
     if not run_ids:
         raise NoRunToExport(f"There is no recorded run in {ws.root} yet; run the tasks first, "
                             "then export.")
-    runs = [build_summary(ws.root, run_id, whole_work=False) for run_id in run_ids]
+    runs = [build_summary(ws.root, run_id, whole_work=False, lang=lang) for run_id in run_ids]
     usage = Usage()
     for run in runs:
         usage = usage + run.usage
@@ -63,7 +68,7 @@ def build_history(workspace_root: Path | str) -> HistorySummary:
         is_ai=any(r.is_ai for r in runs), price_known=all(r.price_known for r in runs),
         decisions=_decisions(runs),
         lessons=find_lessons(ws.root, save_numbers=False).shown(),
-        generated_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        generated_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), lang=lang)
 
 
 def _decisions(runs: list[RunSummary]) -> list[RunDecision]:
@@ -82,95 +87,113 @@ def _decisions(runs: list[RunSummary]) -> list[RunDecision]:
 
 def _engine(run: RunSummary) -> str:
     if not run.is_ai:
-        return "Demo — no AI was used"
-    return f"{run.engine_label} ({run.model})" if run.model else run.engine_label
+        return tr(run.lang, "Demo — no AI was used")
+    return tr(run.lang, "{engine} ({model})", engine=run.engine_label, model=run.model) \
+        if run.model else run.engine_label
 
 
 def render_history_markdown(h: HistorySummary) -> str:
     """The history document as Markdown: totals, the runs, decisions, then each run's rounds."""
+    lang = h.lang
+
+    def t(text: str, **values) -> str:
+        return tr(lang, text, **values)
+
     out: list[str] = [f"# {md_cell(h.title)}", "",
-                      f"History of the folder **{md_cell(h.workspace_name)}** · "
-                      f"{len(h.runs)} run{'s' if len(h.runs) != 1 else ''}", ""]
-    notes = [f"Run {i}: {n}" for i, run in enumerate(h.runs, 1) for n in run.notes
-             if n != LATER_RUNS_NOTE]  # a history shows the later runs itself
+                      t("History of the folder **{name}** · {runs}",
+                        name=md_cell(h.workspace_name),
+                        runs=plural(lang, len(h.runs), "{n} run", "{n} runs")), ""]
+    later = t(LATER_RUNS_NOTE)
+    notes = [t("Run {i}: {note}", i=i, note=n) for i, run in enumerate(h.runs, 1)
+             for n in run.notes if n != later]  # a history shows the later runs itself
     if notes:
-        out += table([NOTES_HEADER], [[md_cell(n)] for n in notes])
-    out += ["## At a glance", ""]
+        out += table([t(NOTES_HEADER)], [[md_cell(n)] for n in notes])
+    out += [f"## {t('At a glance')}", ""]
     first, last = h.runs[0], h.runs[-1]
-    cost = format_cost(h.cost_usd, h.is_ai) + ("" if h.price_known else
-                                                " (estimate: a price was not known)")
-    out += table(["Item", "Detail"], [
-        ["Runs", str(len(h.runs))],
-        ["First run started", format_time(first.started_at)],
-        ["Last run started", format_time(last.started_at)],
-        ["Rounds", str(h.rounds_count)],
-        ["Tasks done", f"{h.tasks_done} of {h.tasks_total}"],
-        ["Tokens", format_tokens(h.usage)],
-        ["Cost", md_cell(cost)],
+    cost = format_cost(h.cost_usd, h.is_ai, lang) + ("" if h.price_known else
+                                                     t(" (estimate: a price was not known)"))
+    out += table([t("Item"), t("Detail")], [
+        [t("Runs"), str(len(h.runs))],
+        [t("First run started"), format_time(first.started_at, lang)],
+        [t("Last run started"), format_time(last.started_at, lang)],
+        [t("Rounds"), str(h.rounds_count)],
+        [t("Tasks done"), t("{done} of {total}", done=h.tasks_done, total=h.tasks_total)],
+        [t("Tokens"), format_tokens(h.usage, lang)],
+        [t("Cost"), md_cell(cost)],
     ])
-    out += ["## Runs", ""]
-    out += table(["#", "Started", "Engine", "How it ended", "Rounds", "Cost"], [
-        [str(i), format_time(r.started_at), md_cell(_engine(r)), md_cell(r.ending),
-         str(r.rounds_count), format_cost(r.cost_usd, r.is_ai)]
+    out += [t("## Runs"), ""]  # the heading; "Runs" alone is the count
+    out += table([t(w) for w in ("#", "Started", "Engine", "How it ended", "Rounds", "Cost")], [
+        [str(i), format_time(r.started_at, lang), md_cell(_engine(r)), md_cell(r.ending),
+         str(r.rounds_count), format_cost(r.cost_usd, r.is_ai, lang)]
         for i, r in enumerate(h.runs, 1)])
-    out += ["## Decisions", ""]
+    out += [f"## {t('Decisions')}", ""]
     if not h.decisions:
-        out += ["No decisions were needed.", ""]
+        out += [t("No decisions were needed."), ""]
     for i, d in enumerate(h.decisions, 1):
-        out += [f"### Decision {i}: {md_cell(d.question)}", ""]
+        out += ["### " + t("Decision {n}: {question}", n=i, question=md_cell(d.question)), ""]
         if d.asked_in_run is not None:
-            out.append(f"- **Asked in:** run {d.asked_in_run}, round {d.asked_in_round}")
-        if d.options:
-            out.append("- **Options:** " + " · ".join(md_cell(o) for o in d.options))
-        if d.recommendation:
-            out.append(f"- **Recommendation:** {md_cell(d.recommendation)}")
-        out += [f"- **Answer:** {md_cell(d.answer) if d.answer else '*not answered yet*'}", ""]
-    out += _lessons_markdown(h.lessons)
+            out.append(f"- **{t('Asked in:')}** " + t("run {run}, round {round}",
+                                                       run=d.asked_in_run,
+                                                       round=d.asked_in_round))
+        out += decision_facts(d.model_copy(update={"evidence": [], "about_task": None}), lang)
+    out += _lessons_markdown(h.lessons, lang)
     for i, run in enumerate(h.runs, 1):
-        out += [f"## Run {i}: {format_time(run.started_at)}", "",
-                f"{md_cell(_engine(run))} · {md_cell(run.ending)} · run {md_code(run.run_id)}",
-                ""]
+        out += ["## " + t("Run {i}: {time}", i=i, time=format_time(run.started_at, lang)), "",
+                f"{md_cell(_engine(run))} · {md_cell(run.ending)} · "
+                + t("run {run_id}", run_id=md_code(run.run_id)), ""]
         if not run.rounds:
-            out += ["No rounds were recorded in this run.", ""]
+            out += [t("No rounds were recorded in this run."), ""]
         for r in run.rounds:
-            out += [f"### Run {i}, round {r.round}: {md_cell(r.task)}", ""]
+            out += ["### " + t("Run {i}, round {n}: {task}", i=i, n=r.round,
+                               task=md_cell(r.task)), ""]
             facts = [f"**{md_cell(r.outcome)}**"]
             if r.recorded:
-                facts.append(format_duration(r.duration_s))
+                facts.append(format_duration(r.duration_s, lang))
                 if run.is_ai:
-                    facts.append(f"{r.tokens:,} tokens · {format_cost(r.cost_usd)}")
+                    facts.append(t("{tokens} tokens · {cost}", tokens=f"{r.tokens:,}",
+                                   cost=format_cost(r.cost_usd, lang=lang)))
             out += [" · ".join(facts), ""]
-            if r.summary:
-                out += [md_text(r.summary), ""]
-            if r.changed:
-                out += ["Files changed: " + ", ".join(md_code(p) for p in r.changed), ""]
-            if r.undone:
-                out += [f"**{md_text(r.undone)}**", ""]
-            if r.error:
-                out += [f"Error: {md_text(r.error)}", ""]
-    out += ["---", "", f"Made by {md_cell(h.app)} on {format_time(h.generated_at)}.", ""]
+            out += round_details(r, lang)
+    out += ["---", "", t("Made by {app} on {time}.", app=md_cell(h.app),
+                         time=format_time(h.generated_at, lang)), ""]
     return redact("\n".join(out))
 
 
-def _lessons_markdown(lessons: list[Lesson]) -> list[str]:
+def _lessons_markdown(lessons: list[Lesson], lang: str = "en") -> list[str]:
     """The lessons learned from these runs, what was done with each, and its effect since."""
-    out = ["## Lessons", ""]
+    def t(text: str, **values) -> str:
+        return tr(lang, text, **values)
+
+    out = [f"## {t('Lessons')}", ""]
     if not lessons:
-        return out + ["No lessons were found in these runs.", ""]
+        return out + [t("No lessons were found in these runs."), ""]
     for x in lessons:
-        out += [f"### Lesson {x.number}: {md_cell(headline(x.kind, x.subject, x.count))}", ""]
-        where = ", ".join(f"run {e.run_number} round {e.round}" for e in x.evidence[:8])
-        more = f" and {len(x.evidence) - 8} more" if len(x.evidence) > 8 else ""
-        out.append(f"- **Seen in:** {where}{more}")
+        said = headline(x.kind, x.subject, x.count) if lang == "en" else \
+            lesson_headline(lang, x.kind, x.subject, x.count, _cut)
+        out += ["### " + t("Lesson {n}: {headline}", n=x.number, headline=md_cell(said)), ""]
+        where = t(", ").join(t("run {run} round {round}", run=e.run_number, round=e.round)
+                             for e in x.evidence[:8])
+        more = t(" and {n} more", n=len(x.evidence) - 8) if len(x.evidence) > 8 else ""
+        out.append(f"- **{t('Seen in:')}** {where}{more}")
         if x.state == "accepted":
-            out.append(f"- **Accepted:** {format_time(x.decided_at)}; in AGENTS.md: "
-                       f"{md_cell(x.line)}")
+            out.append(f"- **{t('Accepted:')}** " + t("{time}; in AGENTS.md: {line}",
+                                                       time=format_time(x.decided_at, lang),
+                                                       line=md_cell(x.line)))
             if x.effect is not None:
-                out.append(f"- **Effect:** {md_cell(x.effect.sentence())}")
+                effect = x.effect.sentence() if lang == "en" else (
+                    t("since accepted: {seen} of {runs} runs showed it again",
+                      seen=x.effect.runs_with_pattern, runs=x.effect.runs_since)
+                    if x.effect.runs_since else t("no run since it was accepted"))
+                out.append(f"- **{t('Effect:')}** {md_cell(effect)}")
         else:
-            out.append(f"- **Proposed line (not accepted):** {md_cell(x.line)}")
+            out.append(f"- **{t('Proposed line (not accepted):')}** {md_cell(x.line)}")
         out.append("")
     return out
+
+
+def _cut(text: str, n: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
 def render_history(h: HistorySummary, fmt: str, locale=None) -> bytes:
@@ -183,14 +206,15 @@ def render_history(h: HistorySummary, fmt: str, locale=None) -> bytes:
     if fmt not in r.FORMATS:
         raise r.ExportError(f"Unknown format \"{fmt}\"; choose one of {', '.join(r.FORMATS)}.")
     r.ensure_app()
-    title = redact(f"{h.title} — history")
-    doc = r.markdown_document(markdown, title)
+    title = redact(tr(h.lang, "{title} — history", title=h.title))
+    doc = r.markdown_document(markdown, title, lang=h.lang)
     if fmt == "html":
-        return r.html_of(doc)
+        return r.html_of(doc, lang=h.lang)
     if fmt == "odt":
-        return r.odt_of(doc, title)
+        return r.odt_of(doc, title, h.lang)
     from app.export.pdf import write_pdf
 
     return write_pdf(doc, r.page_size_for(locale), title=title,
-                     footer=redact(f"{h.title} · history of {h.workspace_name}"),
-                     families=r.font_families())
+                     footer=redact(tr(h.lang, "{title} · history of {name}", title=h.title,
+                                      name=h.workspace_name)),
+                     families=r.font_families("sans", h.lang), lang=h.lang)

@@ -7,46 +7,50 @@ import re
 from app.core.conversation import Usage
 from app.core.redact import redact
 from app.export.summary import NOT_ANSWERED, NOTES_HEADER, RunSummary, norm, parse_time
+from app.export.words import date_time, plural, tr
 
 # -- words and numbers ---------------------------------------------------------------------
 
-def format_time(value: str | None) -> str:
-    """A recorded UTC time in the reader's local zone: '2025-03-03 14:02 CET'."""
+def format_time(value: str | None, lang: str = "en") -> str:
+    """A recorded UTC time in the reader's local zone: '2025-03-03 14:02 CET' (in Chinese
+    the window's one format, '2025年3月3日 14:02')."""
     t = parse_time(value)
     if t is None:
-        return "unknown"
-    local = t.astimezone()
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname() or ''}".strip()
+        return tr(lang, "unknown")
+    return date_time(t.astimezone(), lang)
 
 
-def format_duration(seconds: float | None) -> str:
+def format_duration(seconds: float | None, lang: str = "en") -> str:
     if seconds is None:
-        return "unknown"
+        return tr(lang, "unknown")
     if seconds < 1:
-        return "under 1 s"
+        return tr(lang, "under 1 s")
     s = int(round(seconds))
     h, rest = divmod(s, 3600)
     m, s = divmod(rest, 60)
     if h:
-        return f"{h} h {m} min"
+        return tr(lang, "{h} h {m} min", h=h, m=m)
     if m:
-        return f"{m} min {s} s" if s else f"{m} min"
-    return f"{s} s"
+        return tr(lang, "{m} min {s} s", m=m, s=s) if s else tr(lang, "{m} min", m=m)
+    return tr(lang, "{s} s", s=s)
 
 
-def format_cost(cost: float, is_ai: bool = True) -> str:
+def format_cost(cost: float, is_ai: bool = True, lang: str = "en") -> str:
     if not is_ai:
-        return "none (no AI was used)"
+        return tr(lang, "none (no AI was used)")
     return f"${cost:.2f}" if cost >= 0.01 or cost == 0 else f"${cost:.4f}"
 
 
-def format_tokens(usage: Usage) -> str:
+def format_tokens(usage: Usage, lang: str = "en") -> str:
     if usage.total_tokens == 0:
         return "0"
-    parts = [f"{usage.input_tokens:,} in", f"{usage.output_tokens:,} out"]
+    parts = [tr(lang, "{n} in", n=f"{usage.input_tokens:,}"),
+             tr(lang, "{n} out", n=f"{usage.output_tokens:,}")]
     cache = usage.cache_read_tokens + usage.cache_write_tokens
     if cache:
-        parts.append(f"{cache:,} cache")
+        parts.append(tr(lang, "{n} cache", n=f"{cache:,}"))
+    if lang == "zh_CN":
+        return f"{usage.total_tokens:,}（{'，'.join(parts)}）"
     return f"{usage.total_tokens:,} ({', '.join(parts)})"
 
 
@@ -91,113 +95,146 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
-    """The summary document as Markdown. `chart` is an image file name to show under the totals."""
-    s = summary
+    """The summary document as Markdown, in the summary's language. `chart` is an image file
+    name to show under the totals."""
+    s, lang = summary, summary.lang
+
+    def t(text: str, **values) -> str:
+        return tr(lang, text, **values)
+
     out: list[str] = [f"# {md_cell(s.title)}", ""]
-    out += [f"Run summary for the folder **{md_cell(s.workspace_name)}** · "
-            f"run {md_code(s.run_id)}",
-            ""]
+    out += [t("Run summary for the folder **{name}** · run {run_id}",
+              name=md_cell(s.workspace_name), run_id=md_code(s.run_id)), ""]
     if s.notes:  # a one-column table: it reads as a box in every format, Markdown included
-        out += table([NOTES_HEADER], [[md_cell(n)] for n in s.notes])
+        out += table([t(NOTES_HEADER)], [[md_cell(n)] for n in s.notes])
 
-    out += ["## At a glance", ""]
-    engine = "Demo — no AI was used" if not s.is_ai else s.engine_label
-    rows = [["Engine", md_cell(engine)]]
+    out += [f"## {t('At a glance')}", ""]
+    engine = t("Demo — no AI was used") if not s.is_ai else s.engine_label
+    rows = [[t("Engine"), md_cell(engine)]]
     if s.is_ai and s.model:
-        rows.append(["Model", md_cell(s.model)])
-    rows.append(["Started", format_time(s.started_at)])
+        rows.append([t("Model"), md_cell(s.model)])
+    rows.append([t("Started"), format_time(s.started_at, lang)])
     if s.finished:
-        rows.append(["Finished", f"{format_time(s.finished_at)} (took "
-                                 f"{format_duration(s.duration_s)})"])
+        rows.append([t("Finished"), t("{time} (took {duration})",
+                                      time=format_time(s.finished_at, lang),
+                                      duration=format_duration(s.duration_s, lang))])
     else:
-        rows.append(["Finished", "did not finish (last record after "
-                                 f"{format_duration(s.duration_s)})"])
+        rows.append([t("Finished"), t("did not finish (last record after {duration})",
+                                      duration=format_duration(s.duration_s, lang))])
     ending = s.ending
-    if s.message and norm(s.message) != norm(ending):
+    # The core's own sentence is English: a Chinese document says how it ended in its words.
+    if s.message and norm(s.message) != norm(ending) and lang == "en":
         ending = f"{ending} {s.message}"
-    rows.append(["How it ended", md_cell(ending)])
-    rows.append(["Rounds", str(s.rounds_count)])
-    rows.append(["Tasks done", f"{s.tasks_done} of {s.tasks_total}"])
-    rows.append(["Tokens", format_tokens(s.usage)])
-    cost = format_cost(s.cost_usd, s.is_ai) + ("" if s.price_known else " (estimate: price not known)")
-    rows.append(["Cost", md_cell(cost)])
-    out += table(["Item", "Detail"], rows)
+    rows.append([t("How it ended"), md_cell(ending)])
+    rows.append([t("Rounds"), str(s.rounds_count)])
+    rows.append([t("Tasks done"), t("{done} of {total}", done=s.tasks_done, total=s.tasks_total)])
+    rows.append([t("Tokens"), format_tokens(s.usage, lang)])
+    cost = format_cost(s.cost_usd, s.is_ai, lang) + ("" if s.price_known else
+                                                     t(" (estimate: price not known)"))
+    rows.append([t("Cost"), md_cell(cost)])
+    out += table([t("Item"), t("Detail")], rows)
     if chart:
-        out += [f"![Chart: each round of this run, coloured by outcome]({chart})", ""]
+        out += [f"![{t('Chart: each round of this run, coloured by outcome')}]({chart})", ""]
 
-    out += ["## Tasks", ""]
+    out += [f"## {t('Tasks')}", ""]
     if s.tasks:
-        out += table(["#", "Task", "State", "Rounds"],
-                      [[str(i), md_cell(t.text), md_cell(t.state), str(t.rounds or "—")]
-                       for i, t in enumerate(s.tasks, 1)])
+        out += table([t("#"), t("Task"), t("State"), t("Rounds")],
+                     [[str(i), md_cell(x.text), md_cell(x.state), str(x.rounds or "—")]
+                      for i, x in enumerate(s.tasks, 1)])
     else:
-        out += ["No tasks could be read from the board.", ""]
+        out += [t("No tasks could be read from the board."), ""]
 
-    out += ["## Decisions", ""]
+    out += [f"## {t('Decisions')}", ""]
     if not s.decisions:
-        out += ["No decisions were needed.", ""]
+        out += [t("No decisions were needed."), ""]
     for i, d in enumerate(s.decisions, 1):
-        out += [f"### Decision {i}: {md_cell(d.question)}", ""]
-        if d.options:
-            out.append("- **Options:** " + " · ".join(md_cell(o) for o in d.options))
-        if d.recommendation:
-            out.append(f"- **Recommendation:** {md_cell(d.recommendation)}")
-        if d.evidence:
-            out.append("- **Evidence:** " + ", ".join(md_code(e) for e in d.evidence))
-        if d.about_task:
-            out.append(f"- **Asked while working on:** {md_cell(d.about_task)}")
-        out += [f"- **Answer:** {md_cell(d.answer) if d.answer else '*' + NOT_ANSWERED + '*'}",
-                ""]
+        out += ["### " + t("Decision {n}: {question}", n=i, question=md_cell(d.question)), ""]
+        out += decision_facts(d, lang)
 
-    out += ["## Rounds", ""]
+    out += [t("## Rounds"), ""]  # the heading; "Rounds" alone is the count
     if not s.rounds:
-        out += ["No rounds were recorded.", ""]
+        out += [t("No rounds were recorded."), ""]
     for r in s.rounds:
-        out += [f"### Round {r.round}: {md_cell(r.task)}", ""]
+        out += ["### " + t("Round {n}: {task}", n=r.round, task=md_cell(r.task)), ""]
         facts = [f"**{md_cell(r.outcome)}**"]
         if r.recorded:
-            facts.append(format_duration(r.duration_s))
-            facts.append(f"{r.steps} step{'s' if r.steps != 1 else ''}")
+            facts.append(format_duration(r.duration_s, lang))
+            facts.append(plural(lang, r.steps, "{n} step", "{n} steps"))
             if s.is_ai:
-                facts.append(f"{r.tokens:,} tokens · {format_cost(r.cost_usd)}")
+                facts.append(t("{tokens} tokens · {cost}", tokens=f"{r.tokens:,}",
+                               cost=format_cost(r.cost_usd, lang=lang)))
         out += [" · ".join(facts), ""]
-        if r.summary:
-            out += [md_text(r.summary), ""]
-        if r.changed:
-            out += ["Files changed: " + ", ".join(md_code(p) for p in r.changed), ""]
-        if r.undone:
-            out += [f"**{md_text(r.undone)}**", ""]
-        if r.error:
-            out += [f"Error: {md_text(r.error)}", ""]
+        out += round_details(r, lang)
 
     if s.careful or s.approvals:
         out += approvals_section(s)
 
-    out += ["## Changed files", ""]
+    out += [f"## {t('Changed files')}", ""]
     if s.changed_files:
-        out += table(["File", "Changed in round"],
-                      [[md_code(f.path, in_table=True),
-                        ", ".join(f"{n} (undone)" if n in f.undone else str(n)
-                                  for n in f.rounds) or "—"]
-                       for f in s.changed_files])
+        out += table([t("File"), t("Changed in round")],
+                     [[md_code(f.path, in_table=True),
+                       t(", ").join(t("{n} (undone)", n=n) if n in f.undone else str(n)
+                                    for n in f.rounds) or "—"]
+                      for f in s.changed_files])
     else:
-        out += ["No files were changed.", ""]
+        out += [t("No files were changed."), ""]
 
-    out += ["---", "", f"Made by {md_cell(s.app)} on {format_time(s.generated_at)}.", ""]
+    out += ["---", "", t("Made by {app} on {time}.", app=md_cell(s.app),
+                         time=format_time(s.generated_at, lang)), ""]
     return redact("\n".join(out))
+
+
+def decision_facts(d, lang: str) -> list[str]:
+    """A decision's options, recommendation, evidence, task and answer, as a list."""
+    def t(text: str, **values) -> str:
+        return tr(lang, text, **values)
+
+    out = []
+    if d.options:
+        out.append(f"- **{t('Options:')}** " + " · ".join(md_cell(o) for o in d.options))
+    if d.recommendation:
+        out.append(f"- **{t('Recommendation:')}** {md_cell(d.recommendation)}")
+    if getattr(d, "evidence", None):
+        out.append(f"- **{t('Evidence:')}** " + t(", ").join(md_code(e) for e in d.evidence))
+    if getattr(d, "about_task", None):
+        out.append(f"- **{t('Asked while working on:')}** {md_cell(d.about_task)}")
+    # No italic for "not answered yet": Chinese has none (it would be slanted by Qt).
+    answer = md_cell(d.answer) if d.answer else t(NOT_ANSWERED)
+    return out + [f"- **{t('Answer:')}** {answer}", ""]
+
+
+def round_details(r, lang: str) -> list[str]:
+    """A round's summary, files, undo and error, under its heading."""
+    out: list[str] = []
+    if r.summary:
+        out += [md_text(r.summary), ""]
+    if r.changed:
+        out += [tr(lang, "Files changed: {files}",
+                   files=tr(lang, ", ").join(md_code(p) for p in r.changed)), ""]
+    if r.undone:
+        out += [f"**{md_text(r.undone)}**", ""]
+    if r.error:
+        # The engine's own message is English: a Chinese document says what happened.
+        error = md_text(r.error) if lang == "en" else \
+            tr(lang, "The AI engine reported an error in this round.")
+        out += [tr(lang, "Error: {error}", error=error), ""]
+    return out
 
 
 APPROVAL_WORDS = {"allowed": "Allowed", "allowed_for_task": "Allowed, with the rest of the task",
                   "edited": "Allowed with your edit", "not_allowed": "Not allowed",
+                  "not_shown": "Not made: allowed in TASKS.md without seeing the change",
                   "refused": "Refused: a protected file", "waiting": "Waiting for your answer"}
 
 
 def approvals_section(s: RunSummary) -> list[str]:
     """What the person allowed and refused (careful mode, protected files, many changes)."""
-    out = ["## What you allowed and refused", ""]
+    lang = s.lang
+    out = [f"## {tr(lang, 'What you allowed and refused')}", ""]
     if not s.approvals:
-        return out + ["Careful mode was on; no change needed your approval.", ""]
+        return out + [tr(lang, "Careful mode was on; no change needed your approval."), ""]
     rows = [[str(a.round), md_code(a.path, in_table=True),
-             "Delete" if a.action == "delete" else "Change",
-             APPROVAL_WORDS.get(a.answer, md_cell(a.answer))] for a in s.approvals]
-    return out + table(["Round", "File", "Change", "Your answer"], rows)
+             tr(lang, "Delete" if a.action == "delete" else "Change"),
+             tr(lang, APPROVAL_WORDS[a.answer]) if a.answer in APPROVAL_WORDS
+             else md_cell(a.answer)] for a in s.approvals]
+    return out + table([tr(lang, w) for w in ("Round", "File", "Change", "Your answer")], rows)

@@ -15,6 +15,7 @@ from PySide6.QtGui import (QColor, QFont, QImage, QPageLayout, QPageSize, QPaint
                            QTextTable)
 
 from app import NAME
+from app.export.words import tr
 
 RESOLUTION = 1200  # QPdfWriter's own default: fine positioning of glyphs and rules
 MARGINS_MM = (20.0, 18.0, 20.0, 22.0)  # left, top, right, bottom (the footer sits inside it)
@@ -58,8 +59,10 @@ def _image_rect(doc: QTextDocument, name: str) -> QRectF | None:
 
 
 def write_pdf(doc: QTextDocument, page_size: QPageSize, title: str, footer: str,
-              families: list[str], vector: tuple[str, ChartPainter] | None = None) -> bytes:
-    """The document as PDF bytes; `vector` names an image to paint as vectors instead."""
+              families: list[str], vector: tuple[str, ChartPainter] | None = None,
+              lang: str = "en") -> bytes:
+    """The document as PDF bytes; `vector` names an image to paint as vectors instead; the
+    page numbers are written in `lang`."""
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -111,7 +114,7 @@ def write_pdf(doc: QTextDocument, page_size: QPageSize, title: str, footer: str,
                 vector[1](painter, chart_at)
             painter.restore()
             _footer(painter, page.width(), page.height(), body, footer,
-                    f"Page {index + 1} of {pages}", families)
+                    tr(lang, "Page {page} of {pages}", page=index + 1, pages=pages), families)
     finally:
         painter.end()
         buf.close()

@@ -10,9 +10,10 @@ import sys
 from app import NAME
 from app.core.errors import HarnessError
 from app.core.redact import redact
-from app.export.fonts import font_families
+from app.export.fonts import CJK, font_families
 from app.export.markdown import render_markdown
 from app.export.summary import CHART_NAME, RunSummary
+from app.export.words import tr
 
 FORMATS = ("md", "html", "pdf", "odt")
 # For the window's save dialog: format and filter, the most shareable first.
@@ -62,12 +63,14 @@ def page_size_for(locale=None):
 def build_document(summary: RunSummary, chart_png: bytes | None):
     """A QTextDocument from the summary's Markdown, styled for reading and printing."""
     return markdown_document(render_markdown(summary, chart=CHART_NAME if chart_png else None),
-                             _doc_title(summary), chart_png)
+                             _doc_title(summary), chart_png, lang=summary.lang)
 
 
-def markdown_document(markdown: str, title: str, chart_png: bytes | None = None):
+def markdown_document(markdown: str, title: str, chart_png: bytes | None = None,
+                      lang: str = "en"):
     """A QTextDocument from Markdown (a run's or a folder's history), styled for reading and
-    printing; `chart_png` is the image the Markdown names CHART_NAME."""
+    printing; `chart_png` is the image the Markdown names CHART_NAME. A Chinese document
+    is set in its Chinese face first (full-width punctuation drawn as Chinese)."""
     from PySide6.QtCore import QUrl
     from PySide6.QtGui import QFont, QImage, QTextDocument, QTextOption
 
@@ -75,7 +78,7 @@ def markdown_document(markdown: str, title: str, chart_png: bytes | None = None)
 
     doc = QTextDocument()
     font = QFont()
-    font.setFamilies(font_families())
+    font.setFamilies(font_families("sans", lang))
     font.setPointSizeF(10)
     # No ligatures: Qt's PDF text map would turn "fi" into one character (U+FB01), and a
     # search for "finish" in the PDF would miss it.
@@ -92,12 +95,12 @@ def markdown_document(markdown: str, title: str, chart_png: bytes | None = None)
     if chart_png:
         image = QImage.fromData(chart_png, "PNG")
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_NAME), image)
-    style_document(doc, font_families("mono"), CHART_WIDTH_PX)
+    style_document(doc, font_families("mono", lang), CHART_WIDTH_PX)
     return doc
 
 
 def _doc_title(summary: RunSummary) -> str:
-    return redact(f"{summary.title} — run summary")
+    return redact(tr(summary.lang, "{title} — run summary", title=summary.title))
 
 
 def _chart(summary: RunSummary) -> bytes | None:
@@ -105,7 +108,7 @@ def _chart(summary: RunSummary) -> bytes | None:
 
     if not any(r.recorded for r in summary.rounds):
         return None
-    return render_chart(summary, families=font_families())
+    return render_chart(summary, families=font_families("sans", summary.lang))
 
 
 # -- the four formats ---------------------------------------------------------------------
@@ -117,12 +120,15 @@ def to_markdown(summary: RunSummary) -> bytes:
 def to_html(summary: RunSummary) -> bytes:
     ensure_app()
     chart = _chart(summary)
-    return html_of(build_document(summary, chart), chart)
+    return html_of(build_document(summary, chart), chart, summary.lang)
 
 
-def html_of(doc, chart: bytes | None = None) -> bytes:
-    """A document as one self-contained web page that reads well in any browser."""
+def html_of(doc, chart: bytes | None = None, lang: str = "en") -> bytes:
+    """A document as one self-contained web page that reads well in any browser, marked
+    with its language (a browser then picks a Chinese face for Chinese)."""
     html = redact(_html_with_escaped_title(doc))
+    html = re.sub(r"<html\b[^>]*>", f'<html lang="{"zh-CN" if lang == "zh_CN" else "en"}">',
+                  html, count=1)
     # The reader's machine may have none of our fonts: end each list with a generic family,
     # or a browser falls back to its default, usually a serif.
     html = re.sub(r"font-family:((?:'[^']*',?)+)",
@@ -166,10 +172,10 @@ def _html_with_escaped_title(doc) -> str:
 
 def to_odt(summary: RunSummary) -> bytes:
     ensure_app()
-    return odt_of(build_document(summary, _chart(summary)), _doc_title(summary))
+    return odt_of(build_document(summary, _chart(summary)), _doc_title(summary), summary.lang)
 
 
-def odt_of(doc, title: str) -> bytes:
+def odt_of(doc, title: str, lang: str = "en") -> bytes:
     """A document as an ODT file that LibreOffice and Word open with its tables intact."""
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtGui import QTextDocumentWriter
@@ -182,7 +188,7 @@ def odt_of(doc, title: str) -> bytes:
     buf.close()
     if not ok:
         raise ExportError("Qt could not write the ODT document.")
-    return _polish_odt(bytes(data.data()), title)
+    return _polish_odt(bytes(data.data()), title, lang)
 
 
 _ODT_META = """<?xml version="1.0" encoding="UTF-8"?>
@@ -215,7 +221,7 @@ def _odt_headings_and_cjk(content: str, families: list[str]) -> str:
             return tag[:-2].rstrip() + ' fo:keep-with-next="always"/>'
         return tag
 
-    cjk = next((f for f in families[1:]), None)
+    cjk = next((f for f in families if f in CJK), None)
 
     def text(m: re.Match) -> str:
         tag, extra = m.group(0), []
@@ -231,7 +237,7 @@ def _odt_headings_and_cjk(content: str, families: list[str]) -> str:
     return re.sub(r"<style:text-properties\b[^>]*/>", text, content)
 
 
-def _polish_odt(data: bytes, title: str) -> bytes:
+def _polish_odt(data: bytes, title: str, lang: str = "en") -> bytes:
     """Fix what Qt's ODF writer gets wrong, and add the title and generator.
 
     Qt writes a 100% wide table as style:width="100pt" (a 3.5 cm sliver in LibreOffice and
@@ -249,7 +255,7 @@ def _polish_odt(data: bytes, title: str) -> bytes:
     content = re.sub(r'style:column-width="([\d.]+)%"',
                      lambda m: f'style:column-width="{float(m[1]) * _ODT_WIDTH_CM / 100:.2f}cm" '
                                f'style:rel-column-width="{round(float(m[1]) * 100)}*"', content)
-    content = _odt_headings_and_cjk(content, font_families())
+    content = _odt_headings_and_cjk(content, font_families("sans", lang))
     manifest = src.read("META-INF/manifest.xml").decode("utf-8").replace(
         "</manifest:manifest>", ' <manifest:file-entry manifest:media-type="text/xml" '
         'manifest:full-path="meta.xml"/>\n</manifest:manifest>')
@@ -274,14 +280,15 @@ def to_pdf(summary: RunSummary, locale=None) -> bytes:
     from app.export.pdf import write_pdf
 
     ensure_app()
-    families = font_families()
+    families = font_families("sans", summary.lang)
     doc = build_document(summary, _chart(summary))
     # In the PDF the chart is painted as vectors where the image stood: crisp at any zoom.
     vector = (CHART_NAME, lambda painter, rect: draw_chart(painter, summary, rect,
                                                            families=families))
     return write_pdf(doc, page_size_for(locale), title=_doc_title(summary),
-                     footer=redact(f"{summary.title} · run {summary.run_id}"),
-                     families=families, vector=vector)
+                     footer=redact(tr(summary.lang, "{title} · run {run_id}",
+                                      title=summary.title, run_id=summary.run_id)),
+                     families=families, vector=vector, lang=summary.lang)
 
 
 def render(summary: RunSummary, fmt: str, locale=None) -> bytes:

@@ -21,14 +21,15 @@ def format_for(output: Path | str) -> str:
 
 
 def export_summary(root: Path | str, fmt: str | None, output: Path | str,
-                   run_id: str | None = None, *, locale=None) -> Path:
+                   run_id: str | None = None, *, locale=None, lang: str = "en") -> Path:
     """Write the summary of a run (the latest by default; "all" for the folder's whole
     history, every run in order) to `output` as `fmt` (md, html, pdf or odt; taken from the
     file name when not given) and return the file written.
 
     Written atomically: a failed export never leaves half a file behind. Raises
     HarnessError (ExportError, NotAWorkspace, NoRunToExport) or DiskWriteError, each with
-    one sentence for the person. `locale` picks the PDF's paper (Letter or A4).
+    one sentence for the person. `locale` picks the PDF's paper (Letter or A4); `lang`
+    ("en" or "zh_CN") the language of every word the document adds to the person's own.
     """
     fmt = (fmt or "").lower().lstrip(".") or format_for(output)
     if not fmt:
@@ -39,8 +40,8 @@ def export_summary(root: Path | str, fmt: str | None, output: Path | str,
     if output.is_dir():
         raise ExportError(f"{output} is a folder; give a file name such as summary.{fmt}.")
     if run_id == ALL_RUNS:
-        data = render_history(build_history(root), fmt, locale)
+        data = render_history(build_history(root, lang), fmt, locale)
     else:
-        data = render(build_summary(root, run_id), fmt, locale)
+        data = render(build_summary(root, run_id, lang=lang), fmt, locale)
     atomic_write_bytes(output, data)
     return output

@@ -18,6 +18,8 @@ from app.core.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, UndoneRec
                               read_events, read_rounds, read_run, read_status, read_undone)
 from app.core.redact import redact_obj
 from app.core.workspace import RunFiles, Workspace, pid_alive
+from app.export import board_words
+from app.export.words import date_time, known as known_lang, tr
 
 # How each round ended, for a person (the raw result_state is never shown).
 OUTCOME_WORDS: dict[str, str] = {
@@ -38,6 +40,7 @@ STATE_WORDS: dict[str, str] = {
 NOT_ANSWERED = "not answered yet"
 CHART_NAME = "harness-run-chart.png"
 NOTES_HEADER = "Please note"
+INTERRUPTED = "Interrupted: the run stopped during this round"
 LATER_RUNS_NOTE = ("Later runs have worked on this board since; the task list and answers show "
                    "the board as it is now.")
 
@@ -127,16 +130,19 @@ class RunSummary(BaseModel):
     approvals: list[ApprovalRow] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)  # plain warnings shown at the top
     generated_at: str = ""
+    lang: str = "en"  # the document's language: every word of ours is written in it
     app: str = f"{NAME} {__version__}"
 
 
 # -- building -------------------------------------------------------------------------------
 
 def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
-                  whole_work: bool = True) -> RunSummary:
+                  whole_work: bool = True, lang: str = "en") -> RunSummary:
     """Everything the document shows, read from disk. Raises NoRunToExport with a plain sentence.
     `whole_work`: a run that carries on after a decision includes the runs before it (one
-    story); the all-runs history takes each run on its own."""
+    story); the all-runs history takes each run on its own. `lang` ("en" or "zh_CN"): the
+    language of every word the summary adds to the person's own."""
+    lang = known_lang(lang)
     ws = Workspace(workspace_root)
     ws.require(need_board=False)
     if run_id is None:
@@ -150,15 +156,16 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
 
     notes: list[str] = []
     events = read_events(files)
-    info = _read_info(files, run_id, ws, events, notes)
+    info = _read_info(files, run_id, ws, events, notes, lang)
     rounds = read_rounds(files)
     for path, label in ((files.rounds, "round records"), (files.events, "event log")):
         damaged = _damaged_lines(path)
         if damaged:
-            notes.append(f"Part of the {label} was cut off or damaged ({damaged} "
-                         f"{'entry' if damaged == 1 else 'entries'} left out).")
+            notes.append(tr(lang, "Part of the {label} was cut off or damaged ({damaged} "
+                                  "{entries} left out).", label=tr(lang, label),
+                            damaged=damaged, entries="entry" if damaged == 1 else "entries"))
 
-    board_tasks, title = _read_board(ws, notes)
+    board_tasks, title = _read_board(ws, notes, lang)
     finished = info.finished_at is not None and info.state not in ("running", "waiting")
     is_latest = run_id == latest_run(ws)
     if not finished:
@@ -166,11 +173,11 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
         # holds the lock for a moment and could refuse a run that starts just then.
         status, _ = read_status(ws.status_path)
         still = is_latest and status.run_id == run_id and pid_alive(status.pid)
-        notes.insert(0, "This run is still in progress; this summary shows what was recorded "
-                        "so far." if still else
-                        "This run did not finish: it stopped without recording an end (the "
-                        "app may have been closed or the computer stopped). This summary "
-                        "shows what was recorded up to then.")
+        notes.insert(0, tr(lang, "This run is still in progress; this summary shows what was "
+                                 "recorded so far.") if still else
+                     tr(lang, "This run did not finish: it stopped without recording an end "
+                              "(the app may have been closed or the computer stopped). This "
+                              "summary shows what was recorded up to then."))
 
     # The work before: runs this one carries on after a decision (one story, one numbering).
     earlier = _earlier_in_work(ws, info) if whole_work else []
@@ -179,23 +186,24 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     if earlier:
         rounds = [r for i in earlier for r in read_rounds(ws.run_files(i.run_id))] + rounds
         events = [e for i in earlier for e in read_events(ws.run_files(i.run_id))] + events
-        notes.append(f"This summary tells the whole piece of work: {len(earlier) + 1} runs, "
-                     "each carrying on after a decision of yours, with the rounds numbered "
-                     "on from one run to the next.")
-    round_rows = [_round_row(r) for r in rounds]
-    round_rows += _interrupted_rounds(events, {r.round for r in rounds})
+        notes.append(tr(lang, "This summary tells the whole piece of work: {runs} runs, each "
+                              "carrying on after a decision of yours, with the rounds numbered "
+                              "on from one run to the next.", runs=len(earlier) + 1))
+    round_rows = [_round_row(r, lang) for r in rounds]
+    round_rows += _interrupted_rounds(events, {r.round for r in rounds}, lang)
     round_rows.sort(key=lambda r: r.round)
     for row in round_rows:
         undone = read_undone(where.get(row.round, files), row.round)
         if undone is not None:
-            row.outcome, row.undone = f"{row.outcome}, then undone", undone_words(undone)
+            row.outcome = tr(lang, "{outcome}, then undone", outcome=row.outcome)
+            row.undone = undone_words(undone, lang)
 
     tries: dict[str, int] = {}
     for r in round_rows:
         tries[norm(r.task)] = tries.get(norm(r.task), 0) + 1
 
-    tasks = [_task_row(t, tries) for t in board_tasks]
-    decisions = _decisions(board_tasks, events, rounds)
+    tasks = [_task_row(t, tries, lang) for t in board_tasks]
+    decisions = _decisions(board_tasks, events, rounds, lang)
     usage = sum((i.usage for i in earlier), info.usage)
     cost = info.cost_usd + sum(i.cost_usd for i in earlier)
     if not finished or (usage.total_tokens == 0 and rounds):
@@ -211,17 +219,17 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     else:  # killed mid-way: run.json lags, the board has every check the run made
         done, total = sum(t.checked for t in board_tasks), len(board_tasks)
     if board_tasks and not is_latest:
-        notes.append(LATER_RUNS_NOTE)
+        notes.append(tr(lang, LATER_RUNS_NOTE))
     known = not info.is_ai or price_known(info.engine, info.model)
     if not known:
-        notes.append(f"The price of the model {info.model or '(unnamed)'} is not in Harness "
-                     "Desk's price table, so the cost shown is an estimate from the engine's "
-                     "default price, not the bill. Add the model to your prices.json to count "
-                     "it exactly.")
+        notes.append(tr(lang, "The price of the model {model} is not in Harness Desk's price "
+                              "table, so the cost shown is an estimate from the engine's default "
+                              "price, not the bill. Add the model to your prices.json to count "
+                              "it exactly.", model=info.model or tr(lang, "(unnamed)")))
     last_time = info.finished_at or _last_time(rounds, events)
     started_at = earlier[0].started_at if earlier else info.started_at
     summary = RunSummary(
-        title=title or "Run summary",
+        title=title or tr(lang, "Run summary"),
         workspace_name=ws.name,
         run_id=run_id,
         engine=info.engine,
@@ -233,7 +241,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
         duration_s=_seconds_between(started_at, last_time),
         finished=finished,
         state=info.state,
-        ending=_ending(info, finished),
+        ending=_ending(info, finished, lang),
         message=info.message,
         rounds_count=max(len(round_rows), info.rounds - (0 if earlier else info.round_offset)),
         tasks_done=done,
@@ -250,6 +258,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
                    for r in rounds for a in r.approvals],
         notes=notes,
         generated_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        lang=lang,
     )
     # Nothing key-shaped leaves through the summary, whatever the records hold.
     return RunSummary.model_validate(_scrub(redact_obj(summary.model_dump(mode="json"))))
@@ -279,13 +288,13 @@ def latest_run(ws: Workspace) -> str | None:
 
 
 def _read_info(files: RunFiles, run_id: str, ws: Workspace, events: list[Event],
-               notes: list[str]) -> RunInfo:
+               notes: list[str], lang: str) -> RunInfo:
     info = read_run(files)
     if info is not None:
         return info
     # No usable run.json: rebuild what we can from the first event so the rest still exports.
-    notes.append("The run's own record (run.json) was missing or damaged; details come from "
-                 "its event log.")
+    notes.append(tr(lang, "The run's own record (run.json) was missing or damaged; details "
+                          "come from its event log."))
     start = next((e for e in events if isinstance(e, RunStarted)), None)
     if start is None:
         return RunInfo(run_id=run_id, workspace=str(ws.root), engine="unknown",
@@ -312,11 +321,13 @@ def _damaged_lines(path: Path) -> int:
     return bad
 
 
-def _read_board(ws: Workspace, notes: list[str]) -> tuple[list, str]:
+def _read_board(ws: Workspace, notes: list[str], lang: str) -> tuple[list, str]:
     try:
         board = Board.load(ws.board_path)
     except BoardError as exc:
-        notes.append(f"{exc} The task list below comes from the run's records only.")
+        notes.append(f"{exc} The task list below comes from the run's records only." if
+                     lang == "en" else tr(lang, "The task list could not be read. The task "
+                                                "list below comes from the run's records only."))
         return [], ""
     title = next((ln.strip()[2:].strip() for ln in board.lines
                   if ln.startswith("# ") and ln.strip()[2:].strip()), "")
@@ -327,10 +338,10 @@ def norm(text: str) -> str:
     return " ".join(str(text).split()).casefold()
 
 
-def _round_row(r: RoundRecord) -> RoundRow:
+def _round_row(r: RoundRecord, lang: str) -> RoundRow:
     return RoundRow(
         round=r.round, task=r.task, result_state=r.result_state,
-        outcome=OUTCOME_WORDS.get(r.result_state, r.result_state.replace("_", " ")),
+        outcome=tr(lang, OUTCOME_WORDS.get(r.result_state, r.result_state.replace("_", " "))),
         started_at=r.started_at, finished_at=r.finished_at,
         duration_s=_seconds_between(r.started_at, r.finished_at),
         summary=r.summary or r.findings, changed=list(r.changed_artifacts), error=r.error,
@@ -338,13 +349,13 @@ def _round_row(r: RoundRecord) -> RoundRow:
         cost_usd=r.cost_usd)
 
 
-def _interrupted_rounds(events: list[Event], recorded: set[int]) -> list[RoundRow]:
+def _interrupted_rounds(events: list[Event], recorded: set[int], lang: str) -> list[RoundRow]:
     """Rounds that started but left no record: the run stopped in the middle of them."""
     out: dict[int, RoundRow] = {}
     for e in events:
         if isinstance(e, RoundStarted) and e.round not in recorded:
             out[e.round] = RoundRow(round=e.round, task=e.task, result_state="cancelled",
-                                    outcome="Interrupted: the run stopped during this round",
+                                    outcome=tr(lang, INTERRUPTED),
                                     started_at=e.time, recorded=False)
         elif isinstance(e, FileChanged) and e.round in out and e.path:
             row = out[e.round]
@@ -353,20 +364,23 @@ def _interrupted_rounds(events: list[Event], recorded: set[int]) -> list[RoundRo
     return list(out.values())
 
 
-def _task_row(task, tries: dict[str, int]) -> TaskRow:
+def _task_row(task, tries: dict[str, int], lang: str) -> TaskRow:
     n = tries.get(norm(task.text), 0)
     if task.is_human:
-        state = (f"Decided: {task.answer}" if task.answer else "Decided") if task.checked \
-            else "Waiting for your decision"
+        answer = board_words.option(task.options, task.answer, lang)
+        state = (tr(lang, "Decided: {answer}", answer=answer) if task.answer
+                 else tr(lang, "Decided")) if task.checked else tr(lang, "Waiting for your decision")
+        text = board_words.question(task.question or task.text, task.options, lang)
     elif task.checked:
-        state = "Done"
+        state, text = tr(lang, "Done"), task.text
     else:
-        state = "Worked on, not done yet" if n else "Not started"
-    return TaskRow(text=task.text, state=state, is_human=task.is_human, done=task.checked,
-                   rounds=n)
+        state = tr(lang, "Worked on, not done yet" if n else "Not started")
+        text = task.text
+    return TaskRow(text=text, state=state, is_human=task.is_human, done=task.checked, rounds=n)
 
 
-def _decisions(board_tasks: list, events: list[Event], rounds: list[RoundRecord]) -> list[Decision]:
+def _decisions(board_tasks: list, events: list[Event], rounds: list[RoundRecord],
+               lang: str = "en") -> list[Decision]:
     asked = [e for e in events if isinstance(e, HumanNeeded)]
     out: list[Decision] = []
     seen: set[str] = set()
@@ -387,7 +401,7 @@ def _decisions(board_tasks: list, events: list[Event], rounds: list[RoundRecord]
             out.append(Decision(question=a.question, options=a.options, evidence=a.evidence,
                                 recommendation=a.recommendation, about_task=a.task or None,
                                 asked_in_round=_round_of(a)))
-    return out
+    return [board_words.worded(d, lang) for d in out]
 
 
 def _round_of(event: HumanNeeded | None) -> int | None:
@@ -425,27 +439,30 @@ def _earlier_in_work(ws: Workspace, info: RunInfo, limit: int = 100) -> list[Run
     return out
 
 
-def undone_words(record: UndoneRecord) -> str:
+def undone_words(record: UndoneRecord, lang: str = "en") -> str:
     """What undoing a round did, in one sentence for the export."""
-    parts = []
+    parts, comma = [], tr(lang, ", ")
     if record.restored:
-        parts.append("put back " + ", ".join(record.restored) + " as before the round")
+        parts.append(tr(lang, "put back {files} as before the round",
+                        files=comma.join(record.restored)))
     if record.removed:
-        parts.append("deleted " + ", ".join(record.removed) + ", which the round had created")
+        parts.append(tr(lang, "deleted {files}, which the round had created",
+                        files=comma.join(record.removed)))
     if record.kept_both:
-        parts.append("kept both versions of " + ", ".join(p for p, _ in record.kept_both)
-                     + ", changed by the person since")
+        parts.append(tr(lang, "kept both versions of {files}, changed by the person since",
+                        files=comma.join(p for p, _ in record.kept_both)))
     when = parse_time(record.undone_at)
-    on = f" on {when.astimezone().strftime('%Y-%m-%d %H:%M')}" if when else ""
-    return f"Undone{on}: " + "; ".join(parts) + "."
+    on = tr(lang, " on {when}", when=date_time(when.astimezone(), lang, zone=False)) \
+        if when else ""
+    return tr(lang, "Undone{on}: {what}.", on=on, what=tr(lang, "; ").join(parts))
 
 
-def _ending(info: RunInfo, finished: bool) -> str:
+def _ending(info: RunInfo, finished: bool, lang: str = "en") -> str:
     if not finished:
-        return "The run did not finish."
+        return tr(lang, "The run did not finish.")
     if info.exit_reason:
-        return EXIT_REASON_WORDS.get(info.exit_reason, "The run ended.")
-    return STATE_WORDS.get(info.state, "The run ended.")
+        return tr(lang, EXIT_REASON_WORDS.get(info.exit_reason, "The run ended."))
+    return tr(lang, STATE_WORDS.get(info.state, "The run ended."))
 
 
 def parse_time(value: str | None) -> datetime | None:

@@ -83,10 +83,14 @@ def create_board(root: Path) -> Path:
     return ws.board_path
 
 
-def export_summary(root: Path, fmt: str, output: Path, run_id: str | None = None) -> Path:
+def export_summary(root: Path, fmt: str, output: Path, run_id: str | None = None,
+                   lang: str | None = None) -> Path:
+    """The summary document, written in the window's language (`lang`, else the one the
+    window shows now)."""
     from app.export.service import export_summary as export
+    from app.gui.settings import language
 
-    return export(root, fmt, output, run_id)
+    return export(root, fmt, output, run_id, lang=lang or language.current())
 
 
 def undo_round(root: Path, round_no: int, run_id: str | None = None):

@@ -33,7 +33,7 @@
     </message>
     <message>
         <source>no AI used, so no tokens and no cost</source>
-        <translation>没有用到 AI，不耗用量，也不花钱</translation>
+        <translation>没有用到 AI，不产生用量和费用</translation>
     </message>
     <message>
         <source>%1 tokens · %2</source>
@@ -41,7 +41,8 @@
     </message>
     <message>
         <source>Working on: %1</source>
-        <translation>正在处理：%1</translation>
+        <translation>正在处理
+%1</translation>
     </message>
     <message>
         <source>the service is busy</source>
@@ -61,7 +62,7 @@
     </message>
     <message>
         <source>Done</source>
-        <translation>完成</translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <source>Every task on the list is checked. The rounds below show which files were written. Add more tasks, or export a summary to share.</source>
@@ -225,7 +226,7 @@
     </message>
     <message>
         <source>Stopped by you</source>
-        <translation>被你停止</translation>
+        <translation>已由你停止</translation>
     </message>
     <message>
         <source>Cut off when the app closed</source>
@@ -285,7 +286,7 @@
     </message>
     <message>
         <source>Removed, because round %1 had created them: %2.</source>
-        <translation>已删除，因为它们是第 %1 轮新建的：%2。</translation>
+        <translation>已删除第 %1 轮新建的文件：%2。</translation>
     </message>
     <message>
         <source>%1 was changed after the round, so your version stays and the version from before the round is saved beside it as %2.</source>
@@ -349,7 +350,7 @@
     </message>
     <message>
         <source>Round %1 of the run started %2: “%3”.</source>
-        <translation>%2 开始的那次运行的第 %1 轮：“%3”。</translation>
+        <translation>第 %1 轮（%2 开始的运行）：“%3”。</translation>
     </message>
     <message>
         <source>Round %1: “%3”.</source>
@@ -361,7 +362,7 @@
     </message>
     <message>
         <source>Deletes, because the round created them: %1.</source>
-        <translation>删除，因为它们是这一轮新建的：%1。</translation>
+        <translation>将删除这一轮新建的文件：%1。</translation>
     </message>
     <message>
         <source>A file you changed yourself since is kept, with the earlier version saved beside it.</source>
@@ -675,7 +676,7 @@
     </message>
     <message>
         <source>Make this change and every other change the AI makes while working on this task, without asking</source>
-        <translation>进行这项修改，并且在处理此任务期间不再询问，允许 AI 的其他所有修改</translation>
+        <translation>允许这项修改；处理这个任务期间，AI 的其他修改也一并允许，不再询问</translation>
     </message>
     <message>
         <source>&amp;Edit before allowing…</source>
@@ -683,7 +684,7 @@
     </message>
     <message>
         <source>Change the proposed text yourself; your version is what gets saved, and the AI is told</source>
-        <translation>自己修改拟议的文字；保存的是你的版本，AI 也会得知</translation>
+        <translation>自己改写 AI 提议的内容；保存你的版本，并告诉 AI</translation>
     </message>
     <message>
         <source>The AI is changing many of your files in this round, so you are asked once for all of them.</source>
@@ -913,6 +914,10 @@
         <source>A change to %1 waits for your approval. The AI waits too.</source>
         <translation>对 %1 的修改正在等待你的同意，AI 也在等待。</translation>
     </message>
+    <message>
+        <source>Your answer could not be saved: %1</source>
+        <translation>你的回答未能保存：%1</translation>
+    </message>
 </context>
 <context>
     <name>CarefulWording</name>
@@ -922,15 +927,19 @@
     </message>
     <message>
         <source>allowed for the whole task</source>
-        <translation>整个任务都已允许</translation>
+        <translation>本任务内已全部允许</translation>
     </message>
     <message>
         <source>allowed with your edit</source>
-        <translation>按你的修改允许</translation>
+        <translation>已按你的修改允许</translation>
     </message>
     <message>
         <source>not allowed</source>
         <translation>未允许</translation>
+    </message>
+    <message>
+        <source>not made: you had not seen the change</source>
+        <translation>未执行：你还没有看过这项修改</translation>
     </message>
     <message>
         <source>refused: protected</source>
@@ -957,6 +966,14 @@
         <translation>谨慎模式：允许 AI 修改你的文件 %1 吗？</translation>
     </message>
     <message>
+        <source>The AI is changing more than %1 of your files in one round: may it delete your file %2?</source>
+        <translation>AI 正在一轮中修改你的 %1 个以上文件：允许它删除你的文件 %2 吗？</translation>
+    </message>
+    <message>
+        <source>The AI is changing more than %1 of your files in one round: may it change your file %2?</source>
+        <translation>AI 正在一轮中修改你的 %1 个以上文件：允许它修改你的文件 %2 吗？</translation>
+    </message>
+    <message>
         <source>Allow</source>
         <translation>允许</translation>
     </message>
@@ -973,7 +990,7 @@
     </message>
     <message>
         <source>The AI stopped to ask you:</source>
-        <translation>AI 停下来问你：</translation>
+        <translation>需要你来决定：</translation>
     </message>
     <message>
         <source>The AI is stuck and needs you to choose:</source>
@@ -989,7 +1006,7 @@
     </message>
     <message>
         <source>%1  (recommended)</source>
-        <translation>%1  （推荐）</translation>
+        <translation>%1（推荐）</translation>
     </message>
     <message>
         <source>Why the AI recommends it: %1</source>
@@ -1061,7 +1078,7 @@
     </message>
     <message>
         <source>Not now</source>
-        <translation>暂不</translation>
+        <translation>以后再说</translation>
     </message>
     <message>
         <source>Continue</source>
@@ -1080,7 +1097,7 @@
     </message>
     <message>
         <source>Which AI model of the engine does the work.</source>
-        <translation>由这个 AI 引擎的哪个模型来干活。</translation>
+        <translation>选择由哪个模型完成工作。</translation>
     </message>
     <message>
         <source>Model</source>
@@ -1227,7 +1244,7 @@
     </message>
     <message>
         <source>Which AI model does the work. The list comes from the engine when it can be reached.</source>
-        <translation>由哪个 AI 模型来干活。能连上 AI 引擎时，列表由它提供。</translation>
+        <translation>选择由哪个 AI 模型完成工作。能连上 AI 引擎时，列表由它提供。</translation>
     </message>
     <message>
         <source>&amp;Model</source>
@@ -1263,7 +1280,7 @@
     </message>
     <message>
         <source>The keychain did not take it: unlock the keychain and try again.</source>
-        <translation>钥匙串没有收下它：请解锁钥匙串后再试。</translation>
+        <translation>未能存入钥匙串：请先解锁钥匙串，再试一次。</translation>
     </message>
     <message>
         <source>There is no key yet: paste your key above and press Keep for this session.</source>
@@ -1315,7 +1332,7 @@
     </message>
     <message>
         <source>Ready. The engine answered and can do the work.</source>
-        <translation>已就绪。AI 引擎有回应，可以开始干活了。</translation>
+        <translation>已就绪。AI 引擎有回应，可以开始工作了。</translation>
     </message>
     <message>
         <source>There is no key yet. Paste your key above and press Save key.</source>
@@ -1453,7 +1470,7 @@
     </message>
     <message>
         <source>What it says it did: %1</source>
-        <translation>它说自己做了：%1</translation>
+        <translation>AI 的说明：%1</translation>
     </message>
     <message>
         <source>What it found: %1</source>
@@ -1461,7 +1478,7 @@
     </message>
     <message>
         <source>Evidence it pointed to: %1</source>
-        <translation>它给出的依据：%1</translation>
+        <translation>依据的文件：%1</translation>
     </message>
     <message>
         <source>Problem: %1</source>
@@ -1610,7 +1627,7 @@
     </message>
     <message>
         <source>Save a document that tells what the AI did in %1: the tasks, the decisions, each round and what it cost.</source>
-        <translation>保存一份文档，记录 AI 在 %1 里做了什么：任务、决定、每一轮以及花费。</translation>
+        <translation>保存一份文档，记录 AI 在“%1”里做了什么：任务、决定、每一轮以及花费。</translation>
     </message>
     <message>
         <source>Format</source>
@@ -1626,7 +1643,7 @@
     </message>
     <message>
         <source>This run (the one picked above the rounds)</source>
-        <translation>这次运行（在“每一轮”上方选中的那次）</translation>
+        <translation>当前选中的那次运行</translation>
     </message>
     <message>
         <source>Every run in this folder, in order</source>
@@ -1736,7 +1753,7 @@
     </message>
     <message>
         <source>A run is going in %1. Stop it before opening another folder.</source>
-        <translation>%1 正在运行。请先停止它，再打开别的文件夹。</translation>
+        <translation>“%1”正在运行。请先停止它，再打开别的文件夹。</translation>
     </message>
     <message>
         <source>%1 does not exist (any more).</source>
@@ -1814,7 +1831,7 @@
     </message>
     <message>
         <source>Stopped by a problem</source>
-        <translation>出了问题而停止</translation>
+        <translation>因出错而停止</translation>
     </message>
     <message>
         <source>Did not finish</source>
@@ -1826,7 +1843,7 @@
     </message>
     <message>
         <source>Show the rounds of</source>
-        <translation>显示哪次运行的每一轮</translation>
+        <translation>查看哪次运行</translation>
     </message>
     <message>
         <source>The recent runs, or one earlier run of this folder</source>
@@ -1849,11 +1866,11 @@
     <name>LessonsDialog</name>
     <message>
         <source>Lessons from this folder&apos;s runs</source>
-        <translation>从这个文件夹的运行中得到的经验</translation>
+        <translation>本文件夹的经验</translation>
     </message>
     <message>
         <source>The harness looked through this folder&apos;s runs for what went wrong or was wasteful. Accepting a lesson adds its line to AGENTS.md, the standing instructions the AI reads at the start of every round. Nothing is added without your Accept.</source>
-        <translation>本程序查看了这个文件夹的各次运行，找出出错或白费功夫的地方。接受一条经验，就会把它的那句话加到 AGENTS.md 里——AI 每一轮开始时都会读的长期指示。不经你接受，什么都不会加进去。</translation>
+        <translation>系统查看了这个文件夹的各次运行，找出出错或白费功夫的地方。接受一条经验，就会把它的那句话加到 AGENTS.md 里——AI 每一轮开始时都会读的长期指示。不经你接受，什么都不会加进去。</translation>
     </message>
     <message>
         <source>Lessons</source>
@@ -1913,11 +1930,11 @@
     </message>
     <message>
         <source>The harness refused %1 %2</source>
-        <translation>本程序拒绝了 %1，共 %2</translation>
+        <translation>系统拒绝了 %1，共 %2</translation>
     </message>
     <message>
         <source>The harness refused %1 %2 (a tool used the wrong way)</source>
-        <translation>本程序拒绝了 %1，共 %2（工具用法不对）</translation>
+        <translation>系统拒绝了 %1，共 %2（工具用法不对）</translation>
     </message>
     <message>
         <source>%1 answered with an error %2</source>
@@ -1937,7 +1954,7 @@
     </message>
     <message>
         <source>The harness corrected the AI for repeating %1 %2</source>
-        <translation>AI 重复调用 %1，本程序纠正了它，共 %2</translation>
+        <translation>AI 重复调用 %1，系统纠正了它，共 %2</translation>
     </message>
     <message>
         <source>A round gave up on “%1” and said what it found</source>
@@ -1945,7 +1962,7 @@
     </message>
     <message>
         <source>You undid changes to %1 %2</source>
-        <translation>你撤销了对 %1 的修改，共 %2</translation>
+        <translation>你撤销过 %2对 %1 的修改</translation>
     </message>
     <message>
         <source>The AI asked again what you already decided: “%1” (%2)</source>
@@ -1969,11 +1986,15 @@
     </message>
     <message>
         <source>Accepted on %1</source>
-        <translation>于 %1 接受</translation>
+        <translation>%1 接受</translation>
+    </message>
+    <message>
+        <source>no run since it was accepted</source>
+        <translation>接受后还没有新的运行</translation>
     </message>
     <message>
         <source>since accepted: %1 of %2 runs showed it again</source>
-        <translation>接受以后：%2 次运行中有 %1 次再次出现</translation>
+        <translation>接受后的 %2 次运行里又出现了 %1 次</translation>
     </message>
     <message>
         <source>Run %1, round %2</source>
@@ -2048,7 +2069,7 @@
     </message>
     <message>
         <source>Open a fresh copy of the &amp;demo</source>
-        <translation>打开一份全新的演示(&amp;D)</translation>
+        <translation>打开全新的演示副本(&amp;D)</translation>
     </message>
     <message>
         <source>&amp;New task</source>
@@ -2080,11 +2101,11 @@
     </message>
     <message>
         <source>Answer the open &amp;decision…</source>
-        <translation>回答待定的决定(&amp;D)…</translation>
+        <translation>去做决定(&amp;D)…</translation>
     </message>
     <message>
         <source>&amp;Lessons from this folder&apos;s runs…</source>
-        <translation>从这个文件夹的运行中得到的经验(&amp;L)…</translation>
+        <translation>本文件夹的经验(&amp;L)…</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -2096,7 +2117,7 @@
     </message>
     <message>
         <source>The AI is waiting before its next step while you choose. Stop it and close? Nothing is left half-written.</source>
-        <translation>在你做出选择之前，AI 会停在下一步之前等待。要停止并关闭吗？不会留下写了一半的内容。</translation>
+        <translation>AI 正在等你做选择。要停止并关闭吗？不会留下写了一半的内容。</translation>
     </message>
     <message>
         <source>Your settings could not be saved: %1</source>
@@ -2283,6 +2304,10 @@
         <translation>这一步结束后停止…</translation>
     </message>
     <message>
+        <source>Looking at the files in the folder…</source>
+        <translation>正在查看文件夹里的文件…</translation>
+    </message>
+    <message>
         <source>Looking at the files in %1…</source>
         <translation>正在查看 %1 里的文件…</translation>
     </message>
@@ -2336,7 +2361,7 @@
     </message>
     <message>
         <source>This plan: %1</source>
-        <translation>这次规划：%1</translation>
+        <translation>这次规划%1</translation>
     </message>
     <message>
         <source>Add to my list (%1)</source>
@@ -2464,7 +2489,7 @@
     </message>
     <message>
         <source>Undone: its changes were taken back</source>
-        <translation>已撤销：它的改动已收回</translation>
+        <translation>已撤销：改动已还原</translation>
     </message>
     <message>
         <source>Round %1</source>
@@ -2472,7 +2497,7 @@
     </message>
     <message>
         <source>Had changed: %1</source>
-        <translation>曾改动：%1</translation>
+        <translation>已撤销 · 原先%1</translation>
     </message>
     <message>
         <source>Press Enter to open it</source>
@@ -2759,7 +2784,7 @@
     </message>
     <message>
         <source>Stop a run when it has cost</source>
-        <translation>花费达到多少时停止运行</translation>
+        <translation>花费达到以下金额时停止运行</translation>
     </message>
     <message>
         <source>What the AI company charges for one run, in US dollars, as Harness Desk counts it. The Demo and local engines cost nothing.</source>
@@ -2823,7 +2848,7 @@
     </message>
     <message>
         <source>How fast the Demo engine works, so you can watch what a run looks like.</source>
-        <translation>演示引擎干活的快慢，方便你看清一次运行是什么样子。</translation>
+        <translation>演示引擎的速度，方便你看清一次运行是什么样子。</translation>
     </message>
     <message>
         <source>Demo engine speed</source>
@@ -2878,7 +2903,7 @@
     </message>
     <message>
         <source>Your decision is needed: %1</source>
-        <translation>需要你来决定：%1</translation>
+        <translation>需要你来决定——%1</translation>
     </message>
     <message>
         <source>Harness Desk needs your decision</source>
@@ -2898,7 +2923,7 @@
     </message>
     <message>
         <source>The run in %1 has ended: %2.</source>
-        <translation>%1 的运行已结束：%2。</translation>
+        <translation>“%1”的运行已结束：%2。</translation>
     </message>
 </context>
 <context>
@@ -3075,7 +3100,7 @@ Drop a folder anywhere on this window to open it.</source>
     </message>
     <message>
         <source>The engine is the AI service that does the work: Demo (offline, no AI, free), Claude, OpenAI, or a local model on this computer.</source>
-        <translation>AI 引擎就是实际干活的 AI 服务：演示（离线、不用 AI、免费）、Claude、OpenAI，或者这台电脑上的本地模型。</translation>
+        <translation>AI 引擎就是实际完成工作的 AI 服务：演示（离线、不用 AI、免费）、Claude、OpenAI，或者这台电脑上的本地模型。</translation>
     </message>
 </context>
 <context>
@@ -3094,7 +3119,7 @@ Drop a folder anywhere on this window to open it.</source>
     </message>
     <message>
         <source>Rounds, newest first</source>
-        <translation>每一轮，最新的在最上面</translation>
+        <translation>运行记录（最新在上）</translation>
     </message>
     <message>
         <source>&amp;Show:</source>

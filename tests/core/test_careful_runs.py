@@ -41,6 +41,16 @@ def run(ws, script, approver=None, careful=True, **limits):
     return result, events, engine
 
 
+def look(ws) -> None:
+    """The person looks at the changes waiting for them: `harness-desk approve` (no terminal,
+    so it shows each change's diff and says how to answer)."""
+    from argparse import Namespace
+
+    from app.commands.approve import cmd_approve
+
+    assert cmd_approve(Namespace(path=str(ws.root))) == 0
+
+
 def results(engine, request_no):
     """The tool results the model was sent in request `request_no` (1-based)."""
     return [r.content for m in engine.requests[request_no - 1]["messages"] for r in m.tool_results]
@@ -113,7 +123,10 @@ def test_no_answer_keeps_the_change_and_puts_the_question_on_the_board(tmp_path)
     assert task.is_human and "notes.md" in task.question
     kept = list((ws.harness_dir / "pending").iterdir())
     assert len(kept) == 1 and (kept[0] / "after").read_bytes() == b"tidy notes\n"
+    assert task.question.endswith(f"(change {kept[0].name})") and waiting[0].change_id == \
+        kept[0].name
 
+    look(ws)
     decide(ws.root, "Allow")
     script = [call("complete_task", summary="Tidied", evidence=["notes.md"])]
     result, events, engine = run(ws, script, approver=None)
@@ -142,6 +155,7 @@ def test_a_change_refused_on_the_board_is_not_made_and_the_model_hears_why(tmp_p
 def test_a_file_changed_while_the_question_waited_is_not_overwritten(tmp_path):
     ws = board_workspace(tmp_path, BOARD, FILES)
     run(ws, [call("write_file", path="notes.md", content="AI\n")], approver=None)
+    look(ws)
     (ws.root / "notes.md").write_text("the person's newer notes\n")
     decide(ws.root, "Allow")
     _, _, engine = run(ws, [call("complete_task", summary="ok", evidence=["notes.md"])])

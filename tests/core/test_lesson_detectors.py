@@ -186,3 +186,16 @@ def test_tries_at_a_protected_file_teach_after_two_in_any_mode(tmp_path):
     assert (lesson.kind, lesson.count, len(lesson.runs)) == ("protected", 2, 2)
     assert (ws.root / "private/diary.md").read_text() == "dear diary\n"
     assert "is protected and will never be changed" in lesson.line
+
+
+def test_a_give_up_finding_ending_in_a_full_stop_is_said_with_one():
+    from app.core.lessons.detectors import Sighting
+    from app.core.lessons.words import proposed_line
+
+    seen = [Sighting("gave_up", "Tidy the notes", "r1", 1, 2, "Tidy the notes",
+                     "notes.md is old. Keep it.")]
+    en = proposed_line("gave_up", "Tidy the notes", seen, "en")
+    assert en == ("About “Tidy the notes”: an earlier round gave up and found: notes.md is old. "
+                  "Keep it. Start from that, or ask me first.")
+    seen_zh = [Sighting("gave_up", "整理笔记", "r1", 1, 2, "整理笔记", "笔记已经过时。")]
+    assert "发现：笔记已经过时。请从" in proposed_line("gave_up", "整理笔记", seen_zh, "zh_CN")

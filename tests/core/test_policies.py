@@ -41,6 +41,17 @@ def test_protected_paths_are_refused_in_any_mode():
         assert protected_paths(Touch("privateer.md", "change", True), s).outcome == "allow"
 
 
+@pytest.mark.parametrize("typed, touched", [
+    ("Re\u0301sume\u0301s", "R\u00e9sum\u00e9s/2024.docx"),    # typed NFD, the tool NFC
+    ("R\u00e9sum\u00e9s", "Re\u0301sume\u0301s/2024.docx"),    # typed NFC, macOS's NFD name
+    ("\u00c5RSRAPPORT.md", "A\u030arsrapport.md"),           # and a different case too
+    ("Stra\u00dfe", "STRASSE/plan.md")])
+def test_a_protected_name_is_the_same_however_its_letters_are_spelled(typed, touched):
+    s = Situation(protected=[typed])
+    assert protected_paths(Touch(touched, "change", True), s).outcome == "refuse"
+    assert protected_paths(Touch("Resumes/2024.docx", "change", True), s).outcome == "allow"
+
+
 def test_many_changes_at_once_asks_once_past_the_limit():
     s = Situation(many_changes=2, changed_this_round={"a.md", "b.md"})
     assert many_changes_at_once(Touch("c.md", "change", True), s).outcome == "ask"

@@ -19,7 +19,7 @@ from app.core.board import Board
 from tests.engines.fake_servers import (FakeServer, claude_stream, claude_usage, oa_call,
                                         oa_stream, oa_usage, tool_use)
 
-from .conftest import BLOCKED, DONE, Cli, jsonl, run_dirs
+from .conftest import BLOCKED, DONE, USAGE, Cli, jsonl, run_dirs
 
 KEY = f"sk-ant-api03-E2E-{uuid.uuid4().hex}"
 OPENAI_KEY = f"sk-proj-E2E-{uuid.uuid4().hex}"
@@ -72,7 +72,8 @@ def test_with_no_one_at_a_terminal_the_change_waits_on_the_board(cli, ws, server
     res = cli("run", ws, "--careful", *engine_args("anthropic", server), env=env_for(cli, **keys()),
               timeout=90)
     assert res.code == BLOCKED, res
-    assert "Careful mode: may the AI change your file notes.md?" in res.out
+    assert "Careful mode: may the AI change your file notes.md? (change " in res.out
+    assert f'See the change and answer with: harness-desk approve "{ws}"' in res.out
     assert (ws / "summary.md").read_text() == "A new summary\n"     # new files are free
     assert (ws / "notes.md").read_text() == "old notes\nsecond line\n"  # never applied
     kept = [p for p in (ws / ".harness" / "pending").iterdir()]
@@ -83,6 +84,19 @@ def test_with_no_one_at_a_terminal_the_change_waits_on_the_board(cli, ws, server
     assert "change_waiting" in [e["type"] for e in events]
     assert "change_answered" not in [e["type"] for e in events]
 
+    # Allowing a change nobody has looked at is refused, in one sentence saying where to look.
+    res = cli("decide", ws, "--answer", "Allow")
+    assert res.code == USAGE, res
+    assert res.err.strip() == (
+        "You have not seen the change to notes.md yet, so it was not allowed: look at it first "
+        f"with `harness-desk approve \"{ws}\"`, or open the folder in the Harness Desk window.")
+    assert Board.load(ws / "TASKS.md").next_task().is_human  # nothing was written
+    # `approve` with no terminal shows the diff and says how to answer.
+    res = cli("approve", ws)
+    assert res.code == DONE, res
+    assert "The AI wants to change notes.md (change " in res.out
+    assert "-old notes" in res.out and "+tidy notes" in res.out
+    assert f"To answer it: harness-desk decide \"{ws}\" --answer Allow" in res.out
     res = cli("decide", ws, "--answer", "Allow")
     assert res.code == DONE, res
     server.push("/v1/messages", claude(9, *SCRIPT[3]))
@@ -185,3 +199,28 @@ def test_a_killed_run_while_asking_changes_nothing(cli, ws, server):
     res = cli("run", ws, "--careful", *engine_args("anthropic", server),
               env=env_for(cli, **keys()), timeout=90)
     assert res.code == BLOCKED, res
+
+
+def test_approve_at_a_terminal_shows_each_waiting_change_and_takes_the_answer(cli, ws, server):
+    # Run 1 wants to change notes.md; run 2 (after the person allowed it) a different change.
+    # Each answer belongs to its own change: the refused one is never made.
+    env = env_for(cli, **keys())
+    server.push("/v1/messages", claude(1, *SCRIPT[1]))
+    assert cli("run", ws, "--careful", *engine_args("anthropic", server), env=env,
+               timeout=90).code == BLOCKED
+    code, out = run_at_a_pty(cli, ["approve", ws], env, ["y"])
+    assert code == DONE, out
+    assert "+tidy notes" in out and "Allow this? [y] yes, [n] no, [Enter] decide later" in out
+    assert "Allowed: notes.md will be changed exactly as shown when the run continues." in out
+    server.push("/v1/messages", claude(2, "write_file", {"path": "notes.md",
+                                                          "content": "REFUSED\n"}))
+    assert cli("run", ws, "--careful", *engine_args("anthropic", server), env=env,
+               timeout=90).code == BLOCKED
+    assert (ws / "notes.md").read_text() == "tidy notes\nsecond line\n"
+    res = cli("decide", ws, "--answer", "Don't allow")
+    assert res.code == DONE, res
+    for n in (3, 4):  # run 3 and any later run: the refused change is never made
+        server.push("/v1/messages", claude(n, *SCRIPT[3]))
+        assert cli("run", ws, "--careful", *engine_args("anthropic", server), env=env,
+                   timeout=90).code == DONE
+        assert (ws / "notes.md").read_text() == "tidy notes\nsecond line\n"

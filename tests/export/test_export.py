@@ -79,8 +79,9 @@ def test_every_format_names_every_task_and_decision(qapp, tmp_path):
     files = export_all(ws, tmp_path / "out")
     for fmt, path in files.items():
         text = visible_text(path, fmt)
-        for task in tasks:
-            assert flat(task.text) in text, (fmt, task.text)
+        for task in tasks:  # a decision by its question: "HUMAN:" is the file's marker
+            assert flat(task.question if task.is_human else task.text) in text, (fmt, task.text)
+        assert "HUMAN" not in text, fmt
         for question in ("Should the homepage emphasize speed or trust?",
                          "Which photo goes on the front page?"):
             assert question in text, (fmt, question)
@@ -271,7 +272,7 @@ def test_real_demo_run_exports_headless_in_every_format(demo_run, tmp_path):
         print(f"export {fmt}: {out.stat().st_size} bytes in {seconds:.2f} s")
         text = visible_text(out, fmt)
         for task in board.tasks:
-            assert flat(task.text) in text, (fmt, task.text)
+            assert flat(task.question if task.is_human else task.text) in text, (fmt, task.text)
         for d in decisions:
             assert flat(d.question) in text and f"Answer: {d.answer}" in text, fmt
         assert "Demo — no AI was used" in text, fmt

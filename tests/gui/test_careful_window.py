@@ -232,6 +232,12 @@ def test_stop_while_the_dialog_is_open_keeps_the_change_for_the_board(qtbot, cla
     assert (folder / "draft.md").exists()
     task = Board.load(folder / "TASKS.md").next_task()
     assert task.is_human and "draft.md" in task.question
+    # The dialog showed the change before Stop: the kept change remembers it, so the
+    # person may allow it later with `decide` too.
+    from app.core.policies import pending
+
+    (kept,) = pending.waiting(folder / ".harness" / "pending")
+    assert kept.shown == ("window",) and kept.id in task.question
 
 
 def test_closing_the_window_while_asking_is_no_answer(qtbot, claude_window, server, folder):
@@ -301,9 +307,12 @@ def test_the_board_question_is_said_in_the_windows_words(qtbot, tmp_path):
     from app.core.board import Board as B
     from app.gui.run.decision_dialog import DecisionDialog
 
-    board = B.parse("- [ ] HUMAN: Careful mode: may the AI delete your file notes.md?\n"
+    board = B.parse("- [ ] HUMAN: Careful mode: may the AI delete your file notes.md? "
+                    "(change 0123456789)\n  - Option: Allow\n  - Option: Don't allow\n"
+                    "- [ ] HUMAN: The AI is changing more than 10 of your files in one round: "
+                    "may it change your file n11.md? (change 9876543210)\n"
                     "  - Option: Allow\n  - Option: Don't allow\n")
-    task = board.tasks[0]
+    task, many = board.tasks
     translator = QTranslator()
     from app.core.resources import resource_path
 
@@ -315,6 +324,10 @@ def test_the_board_question_is_said_in_the_windows_words(qtbot, tmp_path):
         qtbot.addWidget(dialog)
         assert dialog.findChild(type(dialog.other_button), "option").text() == "允许"
         assert "notes.md" in dialog._question_text() and "删除" in dialog._question_text()
+        assert "0123456789" not in dialog._question_text()
+        dialog = DecisionDialog(many, tmp_path, lambda answer: None)
+        qtbot.addWidget(dialog)
+        assert dialog._question_text() == "AI 正在一轮中修改你的 10 个以上文件：允许它修改你的文件 n11.md 吗？"
     finally:
         QCoreApplication.removeTranslator(translator)
 
@@ -351,3 +364,36 @@ def test_in_chinese_the_reasons_run_together_without_a_space(qtbot, chinese):
     qtbot.addWidget(dialog)
     why = dialog.accessibleDescription()
     assert "。" in why and "。 " not in why and "  " not in why
+
+
+def test_a_kept_change_opened_from_the_board_shows_its_diff_and_is_allowed_alone(
+        qtbot, claude_window, server, folder):
+    # A run with no one to answer kept the change. Opened from the board, the window shows
+    # that change's diff (which is what lets it be allowed), and the answer given there is
+    # written for this change alone; the run then carries on and makes it.
+    from app.core.loop import Harness
+    from app.core.policies import pending
+    from app.core.workspace import Workspace
+    from tests.scripted import ScriptedEngine, call, fast_limits
+
+    ws = Workspace(folder)
+    Harness(ws, ScriptedEngine([call("edit_file", path="notes.md", old_text="old",
+                                     new_text="tidy")]), fast_limits(), careful=True).run()
+    (kept,) = pending.waiting(ws.harness_dir / "pending")
+    window = claude_window
+    server.push("/v1/messages", claude(1, "complete_task", {"summary": "Tidied",
+                                                             "evidence": ["notes.md"]}))
+    open_in(qtbot, window, folder)
+    with qtbot.waitSignal(window.careful.dialog_shown, timeout=10_000) as shown:
+        window.show_decision()
+    dialog = shown.args[0]
+    assert dialog.kept and dialog.allow_all.isHidden() and dialog.edit.isHidden()
+    assert "tidy notes" in dialog.diff.toPlainText() and "old notes" in dialog.diff.toPlainText()
+    qtbot.waitUntil(lambda: pending.find(ws.harness_dir / "pending", kept.id).shown
+                    == ("window",), timeout=5000)  # seen: decide may allow it now
+    with qtbot.waitSignal(window.run_ended, timeout=90_000) as ended:
+        dialog.allow.click()
+    assert ended.args[0].state == "done"
+    assert (folder / "notes.md").read_text() == "tidy notes\n"
+    answered = Board.load(folder / "TASKS.md").tasks[0]
+    assert answered.checked and answered.answer == "Allow" and kept.id in answered.question

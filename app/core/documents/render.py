@@ -68,7 +68,7 @@ def write(path: Path, markdown: str, existing: bool) -> bytes:
     try:
         if kind == "docx":
             from app.core.documents.word_write import markdown_to_docx
-            data = markdown_to_docx(markdown)
+            data = markdown_to_docx(markdown, path if existing else None)
         elif kind == "xlsx":
             from app.core.documents.sheet_write import markdown_to_xlsx
             data = markdown_to_xlsx(markdown)
@@ -79,7 +79,10 @@ def write(path: Path, markdown: str, existing: bool) -> bytes:
     except Exception as exc:
         raise DocumentError(f"'{path.name}' could not be made from that Markdown "
                             f"({type(exc).__name__}); nothing was written.") from None
-    if existing:
+    if existing and kind == "docx":
+        from app.core.documents.word_loss import check_word_replacement
+        check_word_replacement(path, data)
+    elif existing:
         from app.core.documents.keep import check_replacement
         check_replacement(path, data)
     return data

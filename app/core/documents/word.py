@@ -1,143 +1,251 @@
-"""A Word document (.docx) as Markdown: headings, lists, bold and italic, links, tables.
+"""A Word document (.docx) as Markdown, all of its text in reading order.
 
-The body is walked in order (paragraphs and tables as they stand). Headings come from
-Word's heading styles (whatever the language of the styles' display names, the built-in
-names are stored in English), list items from the list styles or a paragraph's numbering.
+    [Header] …                       each different header, then the body:
+    # Heading, paragraphs, 1. numbered and - bulleted lists, | tables |, > quotes
+    [Text box] …                     the text of a text box, after the paragraph it sits in
+    [inserted: …] [deleted: …]       tracked changes, where they are
+    text[^1]  text[^i]  text[comment 1]   where a footnote, endnote or comment is anchored
+    [^1]: …  [^i]: …  [comment 1] Ann: …  the notes and comments, after the body
+    [Footer] …                       each different footer, last
+
+Content controls, fields, smart tags and links are read through: their text is shown
+where it stands. Headings come from Word's heading styles (whatever the language of the
+display names, the built-in names are stored in English); list marks are counted from the
+document's own numbering. The same walk tells edit_file where each shown line came from.
 """
 
 from __future__ import annotations
 
-import re
+import zipfile
 from pathlib import Path
 
 from app.core.documents.guard import Out
+from app.core.documents.word_lists import Lists, Styles, roman
+from app.core.documents.word_parts import MC, R, WordPackage, w
+from app.core.documents.word_sinks import Body, Cell
+from app.core.documents.word_text import Line, Paragraph, link_of
 
-_HEADING = re.compile(r"^heading (\d)$", re.I)
-_LIST_LEVEL = re.compile(r"(\d)$")
-
-
-def open_docx(path: Path):
-    from docx import Document
-    return Document(str(path))
-
-
-def style_names(doc) -> dict[str, str]:
-    return {s.style_id: (s.name or "") for s in doc.styles}
+_THROUGH = {w("customXml"), w("ins"), w("del"), w("moveTo"), w("moveFrom")}
+_KINDS = {"footnoteReference": "footnotes", "endnoteReference": "endnotes",
+          "commentReference": "comments"}
+_HEADS = (("headerReference", "Header"), ("footerReference", "Footer"))
+_PAGES = {"first": "First-page ", "even": "Even-page "}
+_P, _TBL, _SDT, _SDT_CONTENT, _PPR, _PSTYLE, _VAL = (w("p"), w("tbl"), w("sdt"),
+                                                     w("sdtContent"), w("pPr"), w("pStyle"),
+                                                     w("val"))
+_TR, _TC, _SPAN = w("tr"), w("tc"), f"{w('tcPr')}/{w('gridSpan')}"
+_ALTERNATE, _CHOICE = f"{{{MC}}}AlternateContent", f"{{{MC}}}Choice"
 
 
 def render(path: Path, out: Out) -> None:
-    from docx.oxml.ns import qn
-    from docx.table import Table
-    from docx.text.paragraph import Paragraph
-
-    doc = open_docx(path)
-    names = style_names(doc)
-    p_tag, tbl_tag = qn("w:p"), qn("w:tbl")
-    previous_item = False
-    for child in doc.element.body.iterchildren():
-        if child.tag == p_tag:
-            line = paragraph_line(Paragraph(child, doc), names)
-            if line is None:
-                continue
-            item = line.lstrip().startswith(("- ", "1. "))
-            if not (item and previous_item):
-                out.blank()
-            out.add(line)
-            previous_item = item
-        elif child.tag == tbl_tag:
-            out.blank()
-            table_lines(Table(child, doc), out)
-            out.blank()
-            previous_item = False
-        else:
-            continue
-        out.tick()
+    with zipfile.ZipFile(path) as zf:
+        Reader(WordPackage(zf)).render(out)
 
 
-def _style_of(paragraph, names: dict[str, str]) -> str:
-    ppr = paragraph._p.pPr
-    style_id = ppr.pStyle.val if ppr is not None and ppr.pStyle is not None else None
-    return names.get(style_id, "") if style_id else ""
+class Reader:
+    """Walks a Word package; `collect`, when given, receives (part, Paragraph, shown Line,
+    the paragraph's twin or None) for every paragraph shown."""
+
+    def __init__(self, pkg: WordPackage, collect: list | None = None):
+        self.pkg = pkg
+        self.styles = Styles(pkg.optional_tree("styles"))
+        self.lists = Lists(pkg.optional_tree("numbering"), self.styles)
+        self.collect = collect
+        self.marks: dict[str, dict[str, str]] = {kind: {} for kind in _KINDS}
+        self.part = pkg.main
+        self.links: dict[str, str] = {}
+        self.twins: dict[object, object] = {}
+        self.in_note = False  # a note's or comment's paragraphs follow its label plainly
+
+    # -- the context word_text asks -----------------------------------------------------
+    def link(self, el) -> str | None:
+        return link_of(el, self.links)
+
+    def mark(self, kind: str, note_id: str | None) -> str:
+        numbers = self.marks.get(kind)
+        if numbers is None or note_id is None:
+            return ""
+        if note_id not in numbers:
+            n = len(numbers) + 1
+            numbers[note_id] = {"footnoteReference": str(n), "endnoteReference": roman(n),
+                                "commentReference": str(n)}[kind]
+        label = numbers[note_id]
+        return f"[comment {label}]" if kind == "commentReference" else f"[^{label}]"
+
+    # -- the whole document -------------------------------------------------------------
+    def render(self, out: Out) -> None:
+        body = self.pkg.tree(self.pkg.main).find(w("body"))
+        heads = self._heads(body)
+        for label, part in heads["Header"]:
+            self._part(part, out, f"[{label}] ")
+        self._use(self.pkg.main)
+        if body is not None:
+            self.blocks(body, Body(out), "")
+        self._notes("footnoteReference", "footnote", out)
+        self._notes("endnoteReference", "endnote", out)
+        self._comments(out)
+        for label, part in heads["Footer"]:
+            self._part(part, out, f"[{label}] ")
+
+    def _use(self, part: str) -> None:
+        self.part = part
+        self.links = {rid: target for rid, kind, target, ext in
+                      _rels(self.pkg, part) if ext}
+
+    def _heads(self, body) -> dict[str, list[tuple[str, str]]]:
+        found: dict[str, list[tuple[str, str]]] = {"Header": [], "Footer": []}
+        if body is None:
+            return found
+        seen = set()
+        for sect in body.iter(w("sectPr")):
+            for tag, word in _HEADS:
+                for ref in sect.findall(w(tag)):
+                    part = self.pkg.by_id.get(ref.get(f"{{{R}}}id") or "")
+                    if part and part not in seen:
+                        seen.add(part)
+                        label = _PAGES.get(ref.get(w("type")) or "", "") + word.lower()
+                        found[word].append((label[0].upper() + label[1:], part))
+        return found
+
+    def _part(self, part: str, out: Out, prefix: str) -> None:
+        self._use(part)
+        sink = Body(out)
+        self.blocks(self.pkg.tree(part), sink, prefix)
+
+    def _notes(self, kind: str, tag: str, out: Out) -> None:
+        numbers = self.marks[kind]
+        parts = self.pkg.part_of(_KINDS[kind])
+        if not numbers or not parts:
+            return
+        self._use(parts[0])
+        notes = {n.get(w("id")): n for n in self.pkg.tree(parts[0]).iter(w(tag))}
+        for note_id, label in list(numbers.items()):
+            if note_id in notes:
+                self._note(notes[note_id], out, f"[^{label}]: ")
+
+    def _comments(self, out: Out) -> None:
+        parts = self.pkg.part_of("comments")
+        if not parts:
+            return
+        self._use(parts[0])
+        numbers = self.marks["commentReference"]
+        comments = list(self.pkg.tree(parts[0]).iter(w("comment")))
+        for comment in comments:  # comments not anchored in the body come last
+            self.mark("commentReference", comment.get(w("id")))
+        by_id = {c.get(w("id")): c for c in comments}
+        for comment_id, label in list(numbers.items()):
+            if comment_id in by_id:
+                author = (by_id[comment_id].get(w("author")) or "").strip()
+                self._note(by_id[comment_id], out,
+                           f"[comment {label}] {author}: " if author else f"[comment {label}] ")
+
+    def _note(self, note, out: Out, first: str) -> None:
+        out.blank()
+        sink = Body(out, packed=True)
+        self.in_note = True
+        try:
+            self.blocks(note, sink, first, later="    ")
+        finally:
+            self.in_note = False
+
+    # -- blocks ---------------------------------------------------------------------------
+    def blocks(self, container, sink, prefix: str, later: str | None = None) -> None:
+        for el in container:
+            tag = el.tag
+            if tag == _P:
+                if self.paragraph(el, sink, prefix) and later is not None:
+                    prefix = later
+            elif tag == _TBL:
+                self.table(el, sink)
+            elif tag == _SDT:
+                content = el.find(_SDT_CONTENT)
+                if content is not None:
+                    self.blocks(content, sink, prefix, later)
+            elif tag in _THROUGH:
+                self.blocks(el, sink, prefix, later)
+            elif tag == _ALTERNATE:
+                choice = el.find(_CHOICE)
+                if choice is not None:
+                    self.blocks(choice, sink, prefix, later)
+            sink.tick()
+
+    def paragraph(self, p, sink, prefix: str) -> bool:
+        para = Paragraph(p, self)
+        ppr = p.find(_PPR)
+        style_el = ppr.find(_PSTYLE) if ppr is not None else None
+        style_id = style_el.get(_VAL) if style_el is not None else None
+        listed = self.lists.mark(ppr, style_id)
+        inline = para.inline().strip()
+        shown = bool(inline.chars)
+        if shown:
+            head, item = self._lead(style_id, listed)
+            if sink.in_cell and not item:
+                head = ""  # a heading or a quote mark would not read as one in a table cell
+            line = Line()
+            line.add(prefix + head)
+            line.extend(inline)
+            line = sink.shown(line)
+            if self.collect is not None:
+                self.collect.append((self.part, para, line, self.twins.get(p)))
+            sink.line(line.text, item)
+        for box, twin in para.boxes:
+            self._box(box, twin, sink)
+        return shown
+
+    def _lead(self, style_id: str | None, listed) -> tuple[str, bool]:
+        if self.in_note:
+            return "", False
+        lower = self.styles.name(style_id).lower()
+        level = self.styles.heading(style_id)
+        if level:
+            return "#" * level + " ", False
+        if lower == "title":
+            return "# ", False
+        if listed is not None:
+            level, mark = listed
+            return "  " * level + (mark + " " if mark else ""), True
+        if lower in ("quote", "intense quote"):
+            return "> ", False
+        return "", False
+
+    def _box(self, box, twin, sink) -> None:
+        if twin is not None:
+            mine, theirs = list(box.iter(_P)), list(twin.iter(_P))
+            if len(mine) == len(theirs):
+                self.twins.update(zip(mine, theirs))
+        sink.gap()
+        self.blocks(box, sink, "[Text box] ")
+        sink.gap()
+
+    def table(self, tbl, sink) -> None:
+        rows = []
+        for tr in _through(tbl, _TR):
+            cells = []
+            for tc in _through(tr, _TC):
+                cell = Cell(sink)
+                self.blocks(tc, cell, "")
+                cells.append(cell.text())
+                span = tc.find(_SPAN)
+                extra = int(span.get(_VAL) or 1) - 1 if span is not None and \
+                    (span.get(_VAL) or "").isdigit() else 0
+                cells.extend([""] * min(extra, 60))
+            rows.append(cells)
+        sink.table(rows)
 
 
-def paragraph_line(paragraph, names: dict[str, str]) -> str | None:
-    """One paragraph as one Markdown line, or None when it holds no text."""
-    text = inline_markdown(paragraph)
-    if not text.strip():
-        return None
-    style = _style_of(paragraph, names)
-    heading = _HEADING.match(style)
-    if heading:
-        return "#" * min(int(heading.group(1)), 6) + " " + text.strip()
-    if style.lower() == "title":
-        return "# " + text.strip()
-    lower = style.lower()
-    ppr = paragraph._p.pPr
-    num = ppr.numPr if ppr is not None else None
-    if lower.startswith(("list bullet", "list number")) or num is not None:
-        level = 0
-        match = _LIST_LEVEL.search(style)
-        if match and lower.startswith("list"):
-            level = max(int(match.group(1)) - 1, 0)
-        elif num is not None and num.ilvl is not None and num.ilvl.val is not None:
-            level = min(int(num.ilvl.val), 8)
-        mark = "1." if lower.startswith("list number") else "-"
-        return "  " * level + f"{mark} " + text.strip()
-    if lower in ("quote", "intense quote"):
-        return "> " + text.strip()
-    return text.strip()
+def _through(el, tag: str):
+    """The children of `el` with `tag`, also inside content controls and custom XML."""
+    for child in el:
+        if child.tag == tag:
+            yield child
+        elif child.tag == _SDT:
+            content = child.find(_SDT_CONTENT)
+            if content is not None:
+                yield from _through(content, tag)
+        elif child.tag in _THROUGH:
+            yield from _through(child, tag)
 
 
-def inline_markdown(paragraph) -> str:
-    """The paragraph's runs with **bold**, *italic* and [links](url); runs of the same
-    formatting are joined first, so Word's many small runs do not leave marks everywhere."""
-    from docx.text.hyperlink import Hyperlink
-
-    pieces: list[tuple[str, bool, bool]] = []
-    parts: list[str] = []
-
-    def flush() -> None:
-        for text, bold, italic in pieces:
-            parts.append(_wrap(text, bold, italic))
-        pieces.clear()
-
-    for item in paragraph.iter_inner_content():
-        if isinstance(item, Hyperlink):
-            flush()
-            label = "".join(r.text for r in item.runs) or item.url
-            parts.append(f"[{label}]({item.url})" if item.url else label)
-            continue
-        text = item.text
-        if not text:
-            continue
-        bold, italic = bool(item.bold), bool(item.italic)
-        if pieces and pieces[-1][1:] == (bold, italic):
-            pieces[-1] = (pieces[-1][0] + text, bold, italic)
-        else:
-            pieces.append((text, bold, italic))
-    flush()
-    return "".join(parts).replace("\n", " ").replace("\t", " ")
-
-
-def _wrap(text: str, bold: bool, italic: bool) -> str:
-    if not (bold or italic) or not text.strip():
-        return text
-    mark = "***" if bold and italic else "**" if bold else "*"
-    lead = text[:len(text) - len(text.lstrip())]
-    trail = text[len(text.rstrip()):]
-    return f"{lead}{mark}{text.strip()}{mark}{trail}"
-
-
-def cell_text(cell) -> str:
-    texts = [inline_markdown(p).strip() for p in cell.paragraphs]
-    return "<br>".join(t for t in texts if t).replace("|", "\\|")
-
-
-def table_lines(table, out: Out) -> None:
-    first = True
-    for row in table.rows:
-        cells = [cell_text(c) for c in row.cells]
-        out.add("| " + " | ".join(cells) + " |")
-        if first:
-            out.add("|" + " --- |" * len(cells))
-            first = False
+def _rels(pkg: WordPackage, part: str):
+    from app.core.documents.word_parts import relationships
+    return pkg.rels if part == pkg.main else relationships(pkg.zf, part)

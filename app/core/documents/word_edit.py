@@ -1,48 +1,59 @@
-"""edit_file on a .docx: replace text within one paragraph, even when Word split it over many
-runs, keeping the paragraph's style and the formatting of the text around it.
+"""edit_file on a .docx: replace text within one paragraph wherever read_file shows it (the
+body, tables, content controls, text boxes, tracked insertions, headers, footers, footnotes,
+endnotes, comments), keeping the formatting of the text around it.
 
-The replacement takes the formatting of the run where the old text began; runs after it
-lose only the characters that were replaced. Everything else in the file is written back
-as python-docx read it, and the save is checked (keep.check_kept) before it is used.
+The paragraphs are found by the same walk that renders the document (word.Reader), so text
+copied from read_file, marks and all, is found again exactly; text with its marks left
+out (or partly out) is found in the paragraph's plain text. Only the characters that differ
+are replaced: the text the old and new share at either end stays in its own runs. The
+replacement takes the formatting of the run where the changed text begins; runs after it
+lose only the characters that were replaced.
+
+In a document that tracks changes, the edit is a tracked change (word_track): the old text
+marked deleted, the new inserted, by "Harness Desk".
+
+A text box is stored twice (a drawing and an older copy for other programs): both copies are
+changed, and count as one. Only the XML part holding the paragraph is written again; every
+other member of the package is copied as it was.
 """
 
 from __future__ import annotations
 
-import io
 import re
+import zipfile
 from pathlib import Path
 
 from app.core.documents.base import DocumentError
-from app.core.documents.keep import check_kept
+from app.core.documents.guard import Full, Out
 from app.core.documents.render import guarded
+from app.core.documents.word_text import DELETED
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*\*|\*\*|\*)(?=\S)(.+?)(?<=\S)\1")
-_LINE_MARK = re.compile(r"^(#{1,6} |> |\s*[-*+] |\s*\d+[.)] )")
+_INSERTED = re.compile(r"\[inserted: (.*?)\]")
+_DROPPED = re.compile(r"\[deleted: .*?\]|\[\^[0-9ivxlcdm]{1,8}\]|\[comment \d{1,6}\]")
+_LINE_MARK = re.compile(
+    r"^(?:\[(?:Header|Footer|First-page header|First-page footer|Even-page header|"
+    r"Even-page footer|Text box)\] )?(?:\[\^[0-9ivxlcdm]{1,8}\]: |\[comment \d{1,6}\] [^:]{0,80}: "
+    r"|#{1,6} |> |\s*[-*+] |\s*\d+(?:\.\d+)*[.)]? |\s*[a-zA-Z][.)] )?")
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+_INDEX_CHARS = 50_000_000
+_INDEX_SECONDS = 60.0
 
 
 def plain(text: str) -> str:
-    """read_file's Markdown marks taken off: what Word itself holds as text."""
-    text = _LINE_MARK.sub("", text)
+    """read_file's marks taken off: what Word itself holds as text (tracked insertions as
+    text, deletions and note marks left out)."""
+    return inline_plain(_LINE_MARK.sub("", text, count=1))
+
+
+def inline_plain(text: str) -> str:
+    """The marks within a line taken off (not those that begin one)."""
+    text = _INSERTED.sub(r"\1", text)
+    text = _DROPPED.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
     return text.replace("\\|", "|").replace("<br>", "")
-
-
-def _segments(paragraph_el):
-    """The w:t elements of one paragraph (runs inside links included, nested paragraphs of
-    text boxes not), in order."""
-    from docx.oxml.ns import qn
-
-    p_tag, t_tag = qn("w:p"), qn("w:t")
-    found = []
-    for t in paragraph_el.iter(t_tag):
-        parent = t.getparent()
-        while parent is not None and parent.tag != p_tag:
-            parent = parent.getparent()
-        if parent is paragraph_el:
-            found.append(t)
-    return found
 
 
 def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:
@@ -51,33 +62,108 @@ def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:
                             "make one call per paragraph, without line breaks.")
     old_text, new_text = old_text.strip("\n"), new_text.strip("\n")
 
-    def action(_zf):
-        from docx import Document
-        from docx.oxml.ns import qn
+    def action(_checked):
+        with zipfile.ZipFile(path) as zf:
+            return _edit(zf, path.name, old_text, new_text)
 
-        doc = Document(str(path))
-        paragraphs = [(p, _segments(p)) for p in doc.element.body.iter(qn("w:p"))]
-        texts = ["".join(t.text or "" for t in segs) for _, segs in paragraphs]
-        needle, replacement = old_text, new_text
-        count = sum(t.count(needle) for t in texts)
-        if count == 0 and plain(old_text) != old_text:
-            needle, replacement = plain(old_text), plain(new_text)
-            count = sum(t.count(needle) for t in texts) if needle else 0
-        if count != 1:
-            hint = ("Copy it from read_file, within one paragraph" if count == 0
-                    else "Include more of the paragraph so it is unique")
-            raise DocumentError(f"old_text was found {count} times in '{path.name}'; it must be "
-                                f"found exactly once. {hint}.")
-        index = next(n for n, t in enumerate(texts) if needle in t)
-        start, length, replacement = _narrowed(texts[index].index(needle), needle, replacement)
-        _replace(paragraphs[index][1], start, length, replacement)
-        out = io.BytesIO()
-        doc.save(out)
-        return out.getvalue()
+    return guarded(path, action)
 
-    data = guarded(path, action)
-    check_kept(path, data, action="This edit")
-    return data
+
+def _edit(zf: zipfile.ZipFile, name: str, old_text: str, new_text: str) -> bytes:
+    from app.core.documents.word import Reader
+    from app.core.documents.word_parts import WordPackage, replaced, serialise
+    from app.core.documents.word_text import Paragraph
+    from app.core.documents.word_track import Revisions, tracked_replace, tracks_changes
+
+    pkg = WordPackage(zf)
+    shown: list = []
+    reader = Reader(pkg, collect=shown)
+    try:
+        reader.render(Out(max_chars=_INDEX_CHARS, seconds=_INDEX_SECONDS))
+    except Full:
+        raise DocumentError(f"'{name}' is too large to be edited in place; write the result "
+                            "to a new file instead.") from None
+    part, para, twin, (at, length, replacement) = _find(shown, name, old_text, new_text)
+    if not any(seg.kind == "t" for seg in para.segments()):
+        deleted = any(piece.kind == "del" for piece in para.pieces)
+        raise DocumentError(
+            "All of that paragraph's text is marked as deleted (a tracked change), so there is "
+            "no text there to change; change the text next to it instead." if deleted else
+            "That paragraph holds no text of its own (only marks such as check boxes), so "
+            "there is nothing there to change; change the text next to it instead.")
+    if tracks_changes(pkg):  # as a tracked change, as Word would make it
+        revisions = Revisions(pkg.trees.values())
+
+        def change(segments):
+            return tracked_replace(segments, at, length, replacement, revisions)
+    else:
+        def change(segments):
+            return _replace(segments, at, length, replacement)
+    before = para.plain()
+    touched = change(para.segments())
+    if twin is not None:
+        copy = Paragraph(twin, reader)
+        if copy.plain() == before:
+            touched += change(copy.segments())
+    _no_longer_placeholders(touched)
+    return replaced(zf, {part: serialise(pkg.tree(part), zf.read(part))})
+
+
+def _find(shown, name: str, old_text: str, new_text: str):
+    """(part, paragraph, twin, (start, length, replacement) in the paragraph's plain text)
+    for the one place old_text stands; DocumentError when it stands nowhere or in several
+    places. Text copied from read_file is found as shown, marks and all; the two texts are
+    compared as shown, so only what differs between them is replaced."""
+    hits = [(entry, i) for entry in shown for i in _all(entry[2].text, old_text)]
+    if len(hits) == 1:
+        (part, para, line, twin), i = hits[0]
+        return part, para, twin, _as_shown(line, i, old_text, new_text, para.plain())
+    if not hits:
+        for needle in dict.fromkeys((old_text, plain(old_text))):
+            if not needle:
+                continue
+            hits = [(entry, i) for entry in shown for i in _all(entry[1].plain(), needle)]
+            if hits:
+                break
+        if len(hits) == 1:
+            (part, para, _line, twin), i = hits[0]
+            new = new_text if needle == old_text else plain(new_text)
+            return part, para, twin, _narrowed(i, needle, new)
+    count = len(hits)
+    hint = ("Copy it from read_file, within one paragraph" if count == 0
+            else "Include more of the paragraph so it is unique")
+    raise DocumentError(f"old_text was found {count} times in '{name}'; it must be found "
+                        f"exactly once. {hint}.")
+
+
+def _as_shown(line, i: int, old: str, new: str, text: str) -> tuple[int, int, str]:
+    """What to replace in the plain text when `old` stands at `i` of the shown line: the
+    part that differs from `new` ("**fresh** bread" -> "**warm** bread": "fresh")."""
+    head, length, middle = _narrowed(0, old, new)
+    at = i + head
+    mapped = [line.pos[j] for j in range(at, at + length) if line.pos[j] >= 0]
+    replacement = inline_plain(middle)
+    first, last = (min(mapped), max(mapped) + 1) if mapped else (0, 0)
+    if mapped and text[first:last] != replacement:
+        return first, last - first, replacement
+    before = line.pos[at - 1] if at > 0 else None
+    after = line.pos[at] if at < len(line.pos) else None
+    if mapped or length or not replacement or before == after == DELETED:
+        raise DocumentError("That change is in text shown as deleted or in a mark read_file "
+                            "adds (such as [^1], [comment 1] or [inserted: …]), not in the "
+                            "document's text, so nothing was changed.")
+    following = next((p for p in line.pos[at:] if p >= 0), None)
+    if following is None:
+        following = next((p + 1 for p in reversed(line.pos[:at]) if p >= 0), len(text))
+    return following, 0, replacement
+
+
+def _all(text: str, needle: str) -> list[int]:
+    found, at = [], text.find(needle)
+    while at >= 0 and needle:
+        found.append(at)
+        at = text.find(needle, at + len(needle))
+    return found
 
 
 def _narrowed(start: int, old: str, new: str) -> tuple[int, int, str]:
@@ -92,27 +178,60 @@ def _narrowed(start: int, old: str, new: str) -> tuple[int, int, str]:
     return start + head, len(old) - head - tail, new[head:len(new) - tail]
 
 
-def _replace(segments, start: int, length: int, new_text: str) -> None:
-    """Replace characters [start, start + length) of the paragraph's joined text."""
-    end, pos, placed = start + length, 0, False
-    if length == 0:  # an insertion: it joins the text before it (or begins the paragraph)
-        for t in segments:
-            text = t.text or ""
-            if pos < start <= pos + len(text) or (start == 0 and text):
-                t.text = text[:start - pos] + new_text + text[start - pos:]
-                t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
-                return
-            pos += len(text)
-        return
-    for t in segments:
-        text = t.text or ""
-        seg_start, seg_end = pos, pos + len(text)
-        pos = seg_end
-        if seg_end <= start:
-            continue
-        if seg_start >= end:
-            break
-        tail = text[end - seg_start:] if end < seg_end else ""
-        t.text = (text[:start - seg_start] + new_text + tail) if not placed else tail
-        placed = True
-        t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+def _replace(segments, start: int, length: int, new_text: str) -> list:
+    """Replace characters [start, start + length) of the paragraph's plain text. Tabs and
+    breaks inside the range go; the new text goes into the first run of text it touches.
+    Returns the text elements changed."""
+    spans, pos = [], 0
+    for seg in segments:
+        spans.append((seg, pos, pos + len(seg.text)))
+        pos += len(seg.text)
+    end, placed, touched = start + length, not new_text, []
+    if length:
+        for seg, a, b in spans:
+            if b <= start or a >= end:
+                continue
+            if seg.kind == "fixed":
+                seg.el.getparent().remove(seg.el)
+                continue
+            text = seg.el.text or ""
+            lo, hi = max(start, a) - a, min(end, b) - a
+            seg.el.text = text[:lo] + ("" if placed else new_text) + text[hi:]
+            seg.el.set(_XML_SPACE, "preserve")
+            touched.append(seg.el)
+            placed = True
+    if placed:
+        return touched
+    # An insertion (or a range of tabs only): join the text before it, else the text after.
+    texts = [(seg, a, b) for seg, a, b in spans if seg.kind == "t"]
+    target = next(((s, start - a) for s, a, b in texts if a < start <= b), None) or \
+        next(((s, 0) for s, a, b in texts if a >= start), None)
+    if target is None:
+        raise DocumentError("All of that paragraph's text is marked as deleted (a tracked "
+                            "change), so there is no text there to change; change the text "
+                            "next to it instead.")
+    seg, offset = target
+    text = seg.el.text or ""
+    seg.el.text = text[:offset] + new_text + text[offset:]
+    seg.el.set(_XML_SPACE, "preserve")
+    return [seg.el]
+
+
+def _no_longer_placeholders(elements) -> None:
+    """Text typed into a content control that showed its placeholder ("[Telephone]",
+    "Click here to enter text.") is the person's text now: Word must not show it grey or
+    replace it when the control is clicked."""
+    from app.core.documents.word_parts import w
+
+    for el in elements:
+        node = el.getparent()
+        while node is not None:
+            if node.tag == w("sdt"):
+                flag = node.find(f"{w('sdtPr')}/{w('showingPlcHdr')}")
+                if flag is not None:
+                    flag.getparent().remove(flag)
+                    for style in node.iter(w("rStyle")):
+                        if style.get(w("val")) == "PlaceholderText":
+                            style.getparent().remove(style)
+                break
+            node = node.getparent()

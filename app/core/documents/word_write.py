@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # not allowed in XML
 _MONO = "Courier New"
@@ -23,13 +24,21 @@ def parse(markdown: str):
     return MarkdownIt("commonmark").enable("table").parse(markdown)
 
 
-def markdown_to_docx(markdown: str) -> bytes:
+def markdown_to_docx(markdown: str, replacing: Path | None = None) -> bytes:
+    """A .docx made from Markdown; over `replacing`, with that document's own properties
+    (word_keep.finished)."""
+    from datetime import datetime, timezone
+
     from docx import Document
+
+    from app.core.documents.word_keep import finished
 
     doc = Document()
     props = doc.core_properties
     props.author, props.last_modified_by, props.comments = "", "", ""
     props.title = props.subject = props.keywords = ""
+    props.created = props.modified = datetime.now(timezone.utc).replace(microsecond=0,
+                                                                         tzinfo=None)
     tokens = parse(markdown)
     lists: list[str] = []       # "Bullet" / "Number", one per open list
     item_started: list[bool] = []
@@ -72,7 +81,7 @@ def markdown_to_docx(markdown: str) -> bytes:
         i += 1
     out = io.BytesIO()
     doc.save(out)
-    return out.getvalue()
+    return finished(out.getvalue(), replacing)
 
 
 def _paragraph_style(lists: list[str], item_started: list[bool], quote: int) -> str | None:

@@ -73,8 +73,9 @@ def proposed_line(kind: str, subject: str, seen: list[Sighting], lang: str) -> s
                 if zh else f"Do not repeat {s or 'a tool'} with the same arguments: the result "
                 f"will not change. Use what it returned and try something else.")
     if kind == "gave_up":
-        return (f"关于“{s}”：之前一轮放弃了，发现：{detail}。请从这个发现开始，或先问我。"
-                if zh else f"About “{s}”: an earlier round gave up and found: {detail}. Start "
+        found = detail.rstrip().rstrip(".。!！?？")  # the finding's own full stop, said once
+        return (f"关于“{s}”：之前一轮放弃了，发现：{found}。请从这个发现开始，或先问我。"
+                if zh else f"About “{s}”: an earlier round gave up and found: {found}. Start "
                 f"from that, or ask me first.")
     if kind == "undone":
         return (f"修改 {s} 之前先问我：我撤销过对它的修改。"

@@ -19,9 +19,30 @@ AnswerKind = Literal["allow", "allow_task", "deny", "edit"]
 EDITABLE_SUFFIXES = (".md", ".markdown", ".txt", ".text")
 
 
+class Shown:
+    """Where a request's diff was put before the person (the terminal, the window): an
+    approver marks it as it shows the change, from any thread. A change kept for the board
+    remembers it, so `decide --answer Allow` can allow only what the person has seen."""
+
+    def __init__(self) -> None:
+        self._where: list[str] = []
+        self._lock = threading.Lock()
+
+    def mark(self, where: str) -> None:
+        with self._lock:
+            if where not in self._where:
+                self._where.append(where)
+
+    @property
+    def where(self) -> list[str]:
+        with self._lock:
+            return list(self._where)
+
+
 @dataclass(frozen=True)
 class ApprovalRequest:
-    """One proposed change, as the person sees it: the file, before and after."""
+    """One proposed change, as the person sees it: the file, before and after, and the id
+    that names this very change in the records (and on the board, if it has to wait)."""
 
     round: int
     task: str
@@ -31,6 +52,8 @@ class ApprovalRequest:
     after: bytes | None           # None: the file would be deleted
     reasons: list[str] = field(default_factory=list)
     policies: list[str] = field(default_factory=list)
+    change_id: str = ""
+    shown: Shown = field(default_factory=Shown, compare=False, repr=False)
 
     @property
     def editable(self) -> bool:

@@ -132,23 +132,28 @@ class ChangeGate:
         before = target.read_bytes() if target.is_file() else None
         after = None if touch.action == "delete" else self._staged(target, write)
         task = self.now.task
+        nonce = pending.new_nonce()
+        before_sha = sha256_bytes(before) if before is not None else None
+        cid = pending.change_id(pending.change_digest(touch.path, touch.action, before_sha,
+                                                      after), nonce)
         request = ApprovalRequest(round=self.now.number, task=task.text if task else "",
                                   path=touch.path, action=touch.action, before=before,
                                   after=after, reasons=[v.reason for v in verdicts],
-                                  policies=[v.policy for v in verdicts])
+                                  policies=[v.policy for v in verdicts], change_id=cid)
         self.emit(ChangeAsked(round=self.now.number, path=touch.path, action=touch.action,
-                              policies=request.policies, reasons=request.reasons))
+                              policies=request.policies, reasons=request.reasons,
+                              change_id=cid))
         started = time.monotonic()
         try:
             answer = self.approver.ask(request, self.cancel)
         finally:
             self.waited_s += time.monotonic() - started
         if answer is None:
-            self._keep_waiting(request, verdicts[0])
+            self._keep_waiting(request, verdicts[0], nonce)
         word = _ANSWER_WORDS[answer.kind]
-        self._note(touch, word, verdicts[0])
+        self._note(touch, word, verdicts[0], cid)
         self.emit(ChangeAnswered(round=self.now.number, path=touch.path, action=touch.action,
-                                 answer=word))  # type: ignore[arg-type]
+                                 answer=word, change_id=cid))  # type: ignore[arg-type]
         if answer.kind == "deny":
             raise ChangeNotAllowed(refusal_sentence(touch.path, touch.action))
         if answer.kind == "allow_task" and task is not None:
@@ -175,12 +180,14 @@ class ChangeGate:
         finally:
             shutil.rmtree(stage, ignore_errors=True)
 
-    def _keep_waiting(self, request: ApprovalRequest, verdict: Verdict) -> None:
+    def _keep_waiting(self, request: ApprovalRequest, verdict: Verdict, nonce: str) -> None:
         task = self.now.task
+        many = load_folder_settings(self.harness_dir).many_changes
         kept = pending.keep(self.pending_dir, path=request.path, action=request.action,
                             before=request.before, after=request.after,
                             task=task.text if task else "", run_id=self.run_id,
-                            round_no=self.now.number)
+                            round_no=self.now.number, nonce=nonce, policies=request.policies,
+                            reasons=request.reasons, shown=request.shown.where, many=many)
         evidence = [request.path, f"The proposed change is kept, unapplied, in "
                     f".harness/pending/{kept.id}"]
         try:
@@ -189,18 +196,20 @@ class ChangeGate:
         except BoardError:
             pending.drop(kept)
             raise
-        self._note(Touch(request.path, request.action, True), "waiting", verdict)
+        self._note(Touch(request.path, request.action, True), "waiting", verdict, kept.id)
         self.emit(ChangeWaiting(round=self.now.number, path=request.path,
-                                action=request.action, question=kept.question))
+                                action=request.action, question=kept.question,
+                                change_id=kept.id))
         raise ChangeWaits(Asked(kept.question, list(pending.OPTIONS), evidence, kind="approval"),
                           f"The person was not there to answer, so the change to "
                           f"'{request.path}' was kept without being made and the question was "
                           "put on the board. The round is over; the run continues after they "
                           "answer.")
 
-    def _note(self, touch: Touch, answer: str, verdict: Verdict) -> None:
+    def _note(self, touch: Touch, answer: str, verdict: Verdict, cid: str = "") -> None:
         self.now.approvals.append(Approval(path=touch.path, action=touch.action, answer=answer,
-                                           policy=verdict.policy, reason=verdict.reason))
+                                           policy=verdict.policy, reason=verdict.reason,
+                                           change_id=cid))
 
     # -- changes answered on the board ---------------------------------------------------
     def apply_answered(self, changes: RoundChanges, board: Board) -> list[str]:
@@ -217,17 +226,23 @@ class ChangeGate:
 
     def _settle(self, kept: pending.PendingChange, state: str, answer: str | None,
                 changes: RoundChanges) -> str:
-        rel, action = kept.path, kept.action
+        rel, action, cid = kept.path, kept.action, kept.id
         number = self.now.number
+        policy = kept.policies[0] if kept.policies else "existing_files_need_approval"
         if state == "unanswered":
             return (f"Your earlier change to '{rel}' was not made: its question was taken off "
                     "the board without an answer. The file is as it was.")
-        if state == "not_allowed":
+        if state in ("not_allowed", "not_shown"):
+            word = state
             self.emit(ChangeAnswered(round=number, path=rel, action=action,  # type: ignore[arg-type]
-                                     answer="not_allowed", on_board=True, note=answer or ""))
-            self.now.approvals.append(Approval(path=rel, action=action, answer="not_allowed",
-                                               policy="existing_files_need_approval",
+                                     answer=word, on_board=True, note=answer or "",
+                                     change_id=cid))
+            self.now.approvals.append(Approval(path=rel, action=action, answer=word,
+                                               policy=policy, change_id=cid,
                                                reason=f"answered on the board: {answer}"))
+            if state == "not_shown":
+                return (f"Your earlier change to '{rel}' was not made: the person answered on "
+                        "the board without being shown the change. The file is as it was.")
             return (refusal_sentence(rel, action) + f" (Their answer on the board: “{answer}”.)")
         target = self.root / rel
         now_sha = sha256_file(target) if target.is_file() else None
@@ -235,6 +250,9 @@ class ChangeGate:
         blocked = protected_paths(Touch(rel, action, True), Situation(protected=folder.protected))
         if blocked.outcome == "refuse":
             return f"Your earlier change to '{rel}' was allowed but not made: {blocked.reason}"
+        if not kept.intact():
+            return (f"Your earlier change to '{rel}' was not made: what was kept no longer "
+                    "matches the change the person allowed. The file is as it was.")
         if now_sha != kept.before_sha:
             return (f"Your earlier change to '{rel}' was allowed, but the file changed after it "
                     "was shown to the person, so it was not made. Read the file again.")
@@ -246,12 +264,12 @@ class ChangeGate:
             write_user_file(target, after)
         changes.after_change(rel)
         self.emit(ChangeAnswered(round=number, path=rel, action=action,  # type: ignore[arg-type]
-                                 answer="allowed", on_board=True))
+                                 answer="allowed", on_board=True, change_id=cid))
         self.emit(FileChanged(round=number, path=rel,
                               change="deleted" if action == "delete" else "wrote"))
         self.now.approvals.append(Approval(path=rel, action=action, answer="allowed",
-                                           policy="existing_files_need_approval",
-                                           reason="answered on the board"))
+                                           policy=policy, reason="answered on the board",
+                                           change_id=cid))
         done = "deleted" if action == "delete" else "changed exactly as you proposed"
         return (f"The person allowed your earlier change: '{rel}' was {done} before this "
                 "round started.")

@@ -9,6 +9,7 @@ refusal refuses; otherwise one "ask" asks (once, with every reason); otherwise a
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Literal
 
@@ -53,13 +54,19 @@ def _verb(touch: Touch) -> str:
     return "delete" if touch.action == "delete" else "change"
 
 
+def _same(path: str) -> str:
+    """A path as compared: one Unicode spelling (NFC; macOS hands out NFD names), any case.
+    Casefolding can un-compose (ß, ﬁ), so it is composed again after."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", path).casefold())
+
+
 def protected_paths(touch: Touch, s: Situation) -> Verdict:
     """Folders and files the person marked as never to be changed: refused in every mode,
     new files inside a protected folder included."""
     name = "protected_paths"
-    target = touch.path.casefold()
+    target = _same(touch.path)
     for entry in s.protected:
-        mark = entry.strip().strip("/").casefold()
+        mark = _same(entry.strip().strip("/"))
         if mark in ("", "."):
             return Verdict("refuse", name, f"The person protected the whole folder, so "
                            f"'{touch.path}' may not be changed.")

@@ -37,8 +37,8 @@ class TaskItemDelegate(QStyledItemDelegate):
     # -- looks -----------------------------------------------------------------------------
 
     def _human_color(self, palette: QPalette) -> QColor:
-        # The palette's link colour: distinct from the text in light and dark themes alike.
-        return palette.color(QPalette.ColorRole.Link)
+        # Decisions are in the "needs you" amber (WINDOW.md), never the link blue.
+        return look.attention_colour(palette)
 
     def _diamond(self, color: QColor, filled: bool) -> QIcon:
         key = (color.name(), filled)

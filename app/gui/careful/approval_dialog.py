@@ -3,6 +3,9 @@ Allow / Don't allow / Allow all for this task, with "Edit before allowing" for t
 
 Closing it is never an answer: `closed_unanswered` lets the window keep the question
 waiting (a banner brings it back); only the buttons answer, through `answered(Answer)`.
+Once on screen, the request is marked as shown in the window (`seen`): a change kept for the
+board may then be allowed. A change kept from an earlier run (`kept`) is answered Allow or
+Don't allow only: its run is over, so "for this task" and an edit have nothing to apply to.
 """
 
 from __future__ import annotations
@@ -28,11 +31,14 @@ class ApprovalDialog(QDialog):
     answered = Signal(object)          # the Answer
     closed_unanswered = Signal()       # closed with no answer: the change keeps waiting
     rendered = Signal()                # a document's or picture's versions are on screen
+    seen = Signal()                    # the change is on screen: the person was shown it
 
-    def __init__(self, request: ApprovalRequest, parent: QWidget | None = None):
+    def __init__(self, request: ApprovalRequest, parent: QWidget | None = None,
+                 kept: bool = False):
         super().__init__(parent)
         self.setObjectName("approvalDialog")
         self.request = request
+        self.kept = kept
         self._answered = False
         self.rendering = False
         deleting = request.action == "delete"
@@ -84,7 +90,8 @@ class ApprovalDialog(QDialog):
         self.edit = QPushButton(self.tr("&Edit before allowing…"), self)
         self.edit.setToolTip(self.tr("Change the proposed text yourself; your version is what "
                                      "gets saved, and the AI is told"))
-        self.edit.setVisible(request.editable)
+        self.edit.setVisible(request.editable and not kept)
+        self.allow_all.setVisible(not kept)
         for button in (self.allow, self.deny, self.allow_all, self.edit):
             button.setAutoDefault(False)
             look.set_accessible(button, button.text().replace("&", ""), button.toolTip())
@@ -202,6 +209,11 @@ class ApprovalDialog(QDialog):
             self.diff.setHtml(note + html + pages_html(self.diff.document(), before, after,
                                                        prefix="approval-page"))
         self.rendered.emit()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self.request.shown.mark("window")
+        self.seen.emit()
 
     # -- answers ---------------------------------------------------------------------------
     def _on_edit_clicked(self) -> None:

@@ -6,7 +6,9 @@ read and written off the UI thread. When a policy asks, the run thread waits on 
 `WindowApprover`; the dialog opens, the banner says a change waits, and a system
 notification finds the person when the window is behind. Closing the dialog answers
 nothing: the banner's Review opens it again. Stop, or closing the window, withdraws the
-question: the run keeps the change unapplied and puts the question on the board.
+question: the run keeps the change unapplied and puts the question on the board. Such a
+kept change, opened from the board, comes back in the same dialog (`show_kept`): its answer
+is written for that change alone, never for another.
 """
 
 from __future__ import annotations
@@ -44,6 +46,21 @@ def _change(root: Path, update: dict) -> FolderSettings:
     ws.ensure_harness_dir()
     save_folder_settings(ws.harness_dir, changed)
     return changed
+
+
+def _mark_shown(root: Path, change_id: str) -> None:
+    from app.core.policies import pending
+    from app.core.workspace import Workspace
+
+    kept = pending.find(Workspace(root).harness_dir / "pending", change_id)
+    if kept is not None:
+        pending.mark_shown(kept, "window")
+
+
+def _decide_kept(root: Path, task_text: str, answer: str):
+    from app.core.decide import decide
+
+    return decide(root, answer, task_text=task_text, seen="window")
 
 
 class CarefulFlow(QObject):
@@ -221,6 +238,42 @@ class CarefulFlow(QObject):
                 self.tr("A change to %1 waits for your approval. The AI waits too.")
                 .replace("%1", question.request.path), self.tr("Review…"), self.show_dialog,
                 tone="attention")
+
+    # -- a change kept from an earlier run, opened from the board ------------------------------
+    def show_kept(self, task, request, on_answered) -> None:
+        """Show a kept change (`request`, from pending.kept_request) for the board's question
+        `task`; once the answer is written, `on_answered(answer)` (Allow or Don't allow)."""
+        from app.gui.careful.approval_dialog import ApprovalDialog
+
+        root = self.root
+        if root is None:
+            return
+        if self.dialog is not None:
+            self.dialog.close()
+        dialog = ApprovalDialog(request, self.window, kept=True)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.seen.connect(lambda: run_for(self, lambda: _mark_shown(root, request.change_id)))
+        dialog.answered.connect(lambda answer: self._on_kept_answered(root, task, answer,
+                                                                      on_answered))
+        dialog.destroyed.connect(lambda *_: self._forget(dialog))
+        self.dialog = dialog
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        look.announce(dialog, dialog.windowTitle(), assertive=True)
+        self.dialog_shown.emit(dialog)
+
+    def _on_kept_answered(self, root: Path, task, answer, on_answered) -> None:
+        from app.core.policies.pending import ALLOW, DENY
+
+        word = ALLOW if answer.kind == "allow" else DENY
+        run_for(self, lambda: _decide_kept(root, task.text, word), lambda _d: on_answered(word),
+                self._on_kept_failed)
+
+    def _on_kept_failed(self, exc: BaseException) -> None:
+        self.window.notice.show_notice(
+            self.tr("Your answer could not be saved: %1").replace(
+                "%1", getattr(exc, "message", None) or str(exc)), tone="attention")
 
     def _on_approval_withdrawn(self, question: Question) -> None:
         if self.question is not question:

@@ -14,6 +14,8 @@ def answer_words(answer: str) -> str:
         "allowed_for_task": QCoreApplication.translate("CarefulWording", "allowed for the whole task"),
         "edited": QCoreApplication.translate("CarefulWording", "allowed with your edit"),
         "not_allowed": QCoreApplication.translate("CarefulWording", "not allowed"),
+        "not_shown": QCoreApplication.translate("CarefulWording",
+                                                "not made: you had not seen the change"),
         "refused": QCoreApplication.translate("CarefulWording", "refused: protected"),
         "waiting": QCoreApplication.translate("CarefulWording", "waiting for your answer"),
     }
@@ -30,23 +32,38 @@ def approvals_line(approvals: list[tuple[str, str]]) -> str:
 
 
 # -- the question careful mode puts on the board when no one was there to answer ---------------
+_CAREFUL = re.compile(r"Careful mode: may the AI (change|delete) your file (.+)\? \(change [0-9a-f]+\)")
+_MANY = re.compile(r"The AI is changing more than (\d+) of your files in one round: may it "
+                   r"(change|delete) your file (.+)\? \(change [0-9a-f]+\)")
+
+
 def board_question(task) -> str | None:
-    """The window's words for careful mode's board question (the core writes it in English
-    for the file), or None when the task is not one."""
+    """The window's words for the question the core puts on the board about a kept change
+    (written in English for the file, with the change's id at its end), or None when the
+    task is not one."""
     from app.core.policies.pending import OPTIONS
 
     if not getattr(task, "is_human", False) or list(task.options) != OPTIONS:
         return None
-    m = re.fullmatch(r"Careful mode: may the AI (change|delete) your file (.+)\?", task.question)
-    if m is None:
-        return None
-    if m.group(1) == "delete":
-        return QCoreApplication.translate("CarefulWording",
-                                          "Careful mode: may the AI delete your file %1?"
-                                          ).replace("%1", m.group(2))
-    return QCoreApplication.translate("CarefulWording",
-                                      "Careful mode: may the AI change your file %1?"
-                                      ).replace("%1", m.group(2))
+    if m := _CAREFUL.fullmatch(task.question):
+        if m.group(1) == "delete":
+            words = QCoreApplication.translate("CarefulWording",
+                                               "Careful mode: may the AI delete your file %1?")
+        else:
+            words = QCoreApplication.translate("CarefulWording",
+                                               "Careful mode: may the AI change your file %1?")
+        return words.replace("%1", m.group(2))
+    if m := _MANY.fullmatch(task.question):
+        if m.group(2) == "delete":
+            words = QCoreApplication.translate(
+                "CarefulWording", "The AI is changing more than %1 of your files in one round: "
+                "may it delete your file %2?")
+        else:
+            words = QCoreApplication.translate(
+                "CarefulWording", "The AI is changing more than %1 of your files in one round: "
+                "may it change your file %2?")
+        return words.replace("%1", m.group(1)).replace("%2", m.group(3))
+    return None
 
 
 def board_option(option: str) -> str:

@@ -248,7 +248,7 @@ class EvidenceDialog(QDialog):
             look.css(look.muted_colour()),
             self.tr("A new file, shown as it reads; every line of it is new."))
         rule = look.css(look.muted_colour())
-        run_for(self, lambda: note + markdown_html(text, rule),
+        run_for(self, lambda: note + markdown_html(text, rule, rule),
                 lambda html: self._on_diff(turn, row, html),
                 lambda exc: self._on_diff_failed(turn, row, f, exc))
 

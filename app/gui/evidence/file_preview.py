@@ -142,7 +142,7 @@ class FilePreviewDialog(QDialog):
         if len(text) > MAX_RENDERED_CHARS:
             return  # too long to format quickly: its text, as it is
         rule = look.css(look.muted_colour())
-        run_for(self, lambda: markdown_html(text, rule), self._on_rendered, lambda _e: None)
+        run_for(self, lambda: markdown_html(text, rule, rule), self._on_rendered, lambda _e: None)
 
     def _on_rendered(self, html: str) -> None:
         self.rendered.setHtml(html)

@@ -8,7 +8,6 @@ written in), since it is what the AI and the person will read there.
 
 from __future__ import annotations
 
-from datetime import datetime
 from html import escape
 from pathlib import Path
 from typing import Callable
@@ -171,7 +170,9 @@ class LessonsDialog(QDialog):
             return (self.tr("Seen in 1 run") if runs == 1 else
                     self.tr("Seen in %1 runs").replace("%1", str(runs)))
         text = self.tr("Accepted on %1").replace("%1", _local_time(lesson.decided_at))
-        if lesson.effect is not None:
+        if lesson.effect is not None and not lesson.effect.runs_since:
+            text += " · " + self.tr("no run since it was accepted")
+        elif lesson.effect is not None:
             text += " · " + self.tr("since accepted: %1 of %2 runs showed it again") \
                 .replace("%1", str(lesson.effect.runs_with_pattern)) \
                 .replace("%2", str(lesson.effect.runs_since))
@@ -352,7 +353,6 @@ def _short(text: str, limit: int) -> str:
 
 
 def _local_time(stamp: str | None) -> str:
-    try:
-        return datetime.fromisoformat(stamp or "").astimezone().strftime("%Y-%m-%d %H:%M")
-    except ValueError:
-        return stamp or ""
+    from app.gui.run.wording import date_time
+
+    return date_time(stamp) or stamp or ""

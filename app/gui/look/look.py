@@ -70,21 +70,26 @@ def removed_colour(palette: QPalette | None = None) -> QColor:
 
 
 def muted_colour(palette: QPalette | None = None) -> QColor:
-    """A quieter text colour that still reads on the window and on cards (contrast ≥ 4.5)."""
+    """The second text grey (the palette's placeholder colour), quieter but still reading on
+    the window and on cards (contrast ≥ 4.5); mixed from the text where a palette's does not."""
     palette = palette or QApplication.palette()
     text = palette.color(QPalette.ColorRole.WindowText)
     grounds = (palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.Base))
-    key = (text.rgba(), grounds[0].rgba(), grounds[1].rgba())
+    own = palette.color(QPalette.ColorRole.PlaceholderText)
+    key = (text.rgba(), grounds[0].rgba(), grounds[1].rgba(), own.rgba())
     found = _muted.get(key)  # each checklist row's tag paints in it: worked out once
     if found is None:
-        found = _muted[key] = _muted_for(text, grounds)
+        found = _muted[key] = _muted_for(text, grounds, own)
     return QColor(found)
 
 
-_muted: dict[tuple[int, int, int], QColor] = {}
+_muted: dict[tuple[int, int, int, int], QColor] = {}
 
 
-def _muted_for(text: QColor, grounds: tuple[QColor, QColor]) -> QColor:
+def _muted_for(text: QColor, grounds: tuple[QColor, QColor], own: QColor | None = None) -> QColor:
+    if own is not None and own != text and \
+            min(contrast(own, ground) for ground in grounds) >= MIN_CONTRAST:
+        return QColor(own)  # the palette's own second grey
     for share in (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 1.0):
         colour = mix(text, grounds[0], share)
         if min(contrast(colour, ground) for ground in grounds) >= MIN_CONTRAST:

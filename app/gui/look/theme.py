@@ -1,10 +1,12 @@
 """Light and dark: the window follows the system's colour scheme and recolours itself live.
 
-Where the platform's own theme supplies a dark palette (Windows 11, macOS, GNOME/KDE with
-their Qt themes), Qt switches the palette itself; where it says "dark" but the style keeps
-its light palette (Fusion on a bare desktop, the offscreen platform), `DARK` is applied. After
-any switch, `recolour` redraws what was worked out from the old palette: toned labels,
-style sheets that name palette() roles, and the SVG icons.
+Both looks are the window's own palettes, built to the visual system (WINDOW.md): one accent
+for the primary button, progress, selection, links and the focus ring; two surfaces (the
+window, and the cards, lists and fields); one border grey for every control's edge; two text
+greys (body and muted). Every text colour reads 4.5:1 on both surfaces and the border and
+accent 3:1 (tests/gui/test_contrast.py measures what is drawn). After any switch, `recolour`
+redraws what was worked out from the old palette: toned labels, style sheets that name
+palette() roles, and the SVG icons.
 """
 
 from __future__ import annotations
@@ -16,27 +18,55 @@ from PySide6.QtWidgets import QApplication
 from app.gui.look import look
 
 _ROLES = QPalette.ColorRole
-# A calm dark palette (near Fusion's own dark one); every text role reads on its ground.
-DARK = {
-    _ROLES.Window: "#2b2d30", _ROLES.WindowText: "#e8e8e8", _ROLES.Base: "#1f2023",
-    _ROLES.AlternateBase: "#2f3135", _ROLES.ToolTipBase: "#3a3d41", _ROLES.ToolTipText: "#f0f0f0",
-    _ROLES.PlaceholderText: "#9a9ea4", _ROLES.Text: "#e8e8e8", _ROLES.Button: "#36393d",
-    _ROLES.ButtonText: "#e8e8e8", _ROLES.BrightText: "#ff6b6b", _ROLES.Light: "#4a4d52",
-    _ROLES.Midlight: "#3e4145", _ROLES.Mid: "#55585d", _ROLES.Dark: "#1a1b1d",
-    _ROLES.Shadow: "#000000", _ROLES.Highlight: "#3d7fd6", _ROLES.HighlightedText: "#ffffff",
-    _ROLES.Link: "#7db4ff", _ROLES.LinkVisited: "#c49bff",
-}
-_DISABLED_TEXT = "#8a8d92"
+# (window, card, body text, muted text, border, accent, text on the accent, tooltip ground)
+LIGHT_COLOURS = ("#f4f5f7", "#ffffff", "#1f2328", "#5c6470", "#7d848e", "#2874a5", "#ffffff",
+                 "#ffffff")
+DARK_COLOURS = ("#2b2d30", "#1f2023", "#e8e8e8", "#a4a9b0", "#868c95", "#6cb0df", "#111417",
+                "#1f2023")
+_DISABLED_TEXT = {False: "#8c9299", True: "#80848a"}
+
+
+def _roles(colours: tuple[str, ...], dark: bool) -> dict:
+    window, card, text, muted, border, accent, on_accent, tip = colours
+    return {
+        _ROLES.Window: window, _ROLES.WindowText: text, _ROLES.Base: card,
+        _ROLES.AlternateBase: window, _ROLES.ToolTipBase: tip, _ROLES.ToolTipText: text,
+        _ROLES.PlaceholderText: muted, _ROLES.Text: text, _ROLES.Button: card,
+        _ROLES.ButtonText: text, _ROLES.BrightText: "#ff7b72" if dark else "#b42318",
+        _ROLES.Light: card, _ROLES.Midlight: window, _ROLES.Mid: border, _ROLES.Dark: border,
+        _ROLES.Shadow: "#000000", _ROLES.Highlight: accent, _ROLES.HighlightedText: on_accent,
+        _ROLES.Link: accent, _ROLES.LinkVisited: accent, _ROLES.Accent: accent,
+    }
+
+
+LIGHT = _roles(LIGHT_COLOURS, dark=False)
+DARK = _roles(DARK_COLOURS, dark=True)
+
+
+def _palette(roles: dict, dark: bool) -> QPalette:
+    palette = QPalette()
+    for role, colour in roles.items():
+        palette.setColor(role, QColor(colour))
+    disabled = QPalette.ColorGroup.Disabled
+    for role in (_ROLES.WindowText, _ROLES.Text, _ROLES.ButtonText, _ROLES.PlaceholderText):
+        palette.setColor(disabled, role, QColor(_DISABLED_TEXT[dark]))
+    palette.setColor(disabled, _ROLES.Highlight, QColor(_DISABLED_TEXT[dark]))
+    palette.setColor(disabled, _ROLES.Mid, look.mix(QColor(roles[_ROLES.Mid]),
+                                                    QColor(roles[_ROLES.Window]), 0.55))
+    return palette
+
+
+def light_palette() -> QPalette:
+    return _palette(LIGHT, dark=False)
 
 
 def dark_palette() -> QPalette:
-    palette = QPalette()
-    for role, colour in DARK.items():
-        palette.setColor(role, QColor(colour))
-    for role in (_ROLES.WindowText, _ROLES.Text, _ROLES.ButtonText):
-        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(_DISABLED_TEXT))
-    palette.setColor(QPalette.ColorGroup.Disabled, _ROLES.Highlight, QColor("#4a4d52"))
-    return palette
+    return _palette(DARK, dark=True)
+
+
+def link_colour(palette: QPalette | None = None) -> QColor:
+    """Links are the accent: one blue in the whole window."""
+    return (palette or QApplication.palette()).color(_ROLES.Link)
 
 
 def is_dark(palette: QPalette | None = None) -> bool:
@@ -45,15 +75,19 @@ def is_dark(palette: QPalette | None = None) -> bool:
 
 
 def apply_scheme(scheme: Qt.ColorScheme) -> None:
-    """Show the window in `scheme`: the platform's palette when it matches, else our own."""
+    """Show the window in `scheme`, in the window's own palette for it."""
     app = QApplication.instance()
     if app is None:
         return
     global _recoloured_for
+    from app.gui.look import style
+
+    style.install(app)
     want_dark = scheme == Qt.ColorScheme.Dark
-    switched = want_dark != is_dark(app.palette())
+    wanted = dark_palette() if want_dark else light_palette()
+    switched = _palette_key(wanted) != _palette_key(app.palette())
     if switched:
-        app.setPalette(dark_palette() if want_dark else app.style().standardPalette())
+        app.setPalette(wanted)
     key = _palette_key(app.palette())
     if not switched and _recoloured_for in (None, key):
         # The window's colours were worked out in this palette (each widget derives its own

@@ -196,6 +196,9 @@ class PlanDialog(QDialog):
 
         if isinstance(event, ev.ToolCalled) and event.tool != "propose_tasks":
             where = event.arguments.get("path") or event.arguments.get("query") or "."
+            if event.tool == "list_files" and where in (".", "./", ""):
+                self.status.setText(self.tr("Looking at the files in the folder…"))
+                return
             self.status.setText({
                 "list_files": self.tr("Looking at the files in %1…"),
                 "read_file": self.tr("Reading %1…"),

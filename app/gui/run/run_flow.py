@@ -145,8 +145,16 @@ class RunFlow:
     def _on_decision_requested(self, task) -> None:
         self.show_decision(getattr(task, "text", None))
 
-    def _open_decision_dialog(self, task, about: str) -> None:
+    def _open_decision_dialog(self, task, about: str, plain: bool = False) -> None:
         if task is None or self.workspace is None:
+            return
+        careful = getattr(self, "careful", None)
+        if not plain and careful is not None and "(change " in task.question:
+            # A change kept for the board: shown with its diff, answered for it alone.
+            root = self.workspace
+            run_for(self, lambda: _kept_request(root, task),
+                    lambda request: self._open_kept(task, about, request),
+                    self._on_board_failed)
             return
         from PySide6.QtCore import Qt
 
@@ -170,6 +178,21 @@ class RunFlow:
         dialog.activateWindow()
         self.decision_shown.emit(dialog)
 
+    def _open_kept(self, task, about: str, request) -> None:
+        if request is None:  # no longer kept, or the file changed since: the plain question
+            self._open_decision_dialog(task, about, plain=True)
+            return
+        if self.decision_dialog is not None:
+            self.decision_dialog.close()
+        from app.gui.careful.wording import board_question
+
+        self._update_decision_banner(board_question(task) or task.question)
+        self.careful.show_kept(task, request, self._on_kept_answered)
+
+    def _on_kept_answered(self, answer: str) -> None:
+        self._hide_decision_banner()
+        self._on_continue_requested()  # answering carries on, as a decision does
+
     def _forget_dialog(self, dialog) -> None:
         if self.decision_dialog is dialog:
             self.decision_dialog = None
@@ -183,3 +206,14 @@ class RunFlow:
             self.run_panel.show_state(self.tr("Answered: %1").replace("%1", answer),
                                       self.tr("Press Continue to let the AI carry on."))
             self.run_panel.set_mode("continue")
+
+
+def _kept_request(root, task):
+    """The kept change the board's question names, as the approval dialog shows it; None
+    when it is no longer kept or can no longer be made (off the UI thread)."""
+    from app.core.policies import pending
+    from app.core.workspace import Workspace
+
+    kept = pending.find(Workspace(root).harness_dir / "pending",
+                        pending.marker_of(task.question))
+    return pending.kept_request(root, kept) if kept is not None else None

@@ -30,7 +30,8 @@ def sentences(parts) -> str:
 
 
 def clock_time(stamp: str | None) -> str:
-    """An event's time as the person reads it: "14:05" today, else "2026-11-30 14:05"."""
+    """An event's time as the person reads it: "14:05" today, else its date too, in the one
+    date format of the window (date_time)."""
     from datetime import datetime
 
     try:
@@ -38,7 +39,23 @@ def clock_time(stamp: str | None) -> str:
     except (TypeError, ValueError):
         return ""
     today = datetime.now().astimezone().date()
-    return when.strftime("%H:%M" if when.date() == today else "%Y-%m-%d %H:%M")
+    return when.strftime("%H:%M") if when.date() == today else date_time(stamp)
+
+
+def date_time(stamp: str | None) -> str:
+    """A recorded time with its date, in the one format the window uses everywhere (the run
+    history's): "4 Dec 2026, 18:31", in Chinese "2026年12月4日 18:31"; "" when unreadable."""
+    from datetime import datetime
+
+    from PySide6.QtCore import QDateTime, QLocale
+
+    try:
+        local = datetime.fromisoformat(stamp or "").astimezone()
+    except (TypeError, ValueError):
+        return ""
+    moment = QDateTime.fromSecsSinceEpoch(int(local.timestamp()))
+    return QLocale().toString(moment, QCoreApplication.translate("HistoryPicker",
+                                                                 "d MMM yyyy, HH:mm"))
 
 
 def short(text: str, limit: int = 80) -> str:

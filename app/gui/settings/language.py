@@ -14,6 +14,7 @@ from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtWidgets import QApplication
 
 from app.core.resources import resource_path
+from app.gui.look import fonts
 
 LANGUAGES = ("en", "zh_CN")
 SETTING_CHOICES = ("system", "en", "zh_CN")
@@ -88,6 +89,7 @@ def install(app: QApplication, lang: str) -> str:
     _current = "en"
     if lang == "en":
         QLocale.setDefault(QLocale("en_US"))
+        fonts.for_language("en", app)
         return _current
     ours = QTranslator(app)
     if not ours.load(str(resource_path(TRANSLATIONS, f"harness_desk_{lang}.qm"))):
@@ -101,6 +103,7 @@ def install(app: QApplication, lang: str) -> str:
     _installed.append(ours)
     QLocale.setDefault(QLocale(lang))
     _current = lang
+    fonts.for_language(lang, app)
     return _current
 
 

@@ -1,0 +1,51 @@
+"""The decisions the harness itself writes on the board (in English, for the file), in the
+document's words: a task that made no progress, and careful mode's question about a file.
+The person's own questions and options are theirs and stay as written (no "HUMAN:")."""
+
+from __future__ import annotations
+
+import re
+
+from app.export.words import tr
+
+_CAREFUL = re.compile(r"Careful mode: may the AI (change|delete) your file (.+)\?")
+
+
+def _no_progress(options) -> bool:
+    from app.core.reports import NO_PROGRESS_OPTIONS
+
+    return tuple(options or ()) == tuple(NO_PROGRESS_OPTIONS)
+
+
+def _careful(options) -> bool:
+    from app.core.policies.pending import OPTIONS
+
+    return list(options or ()) == list(OPTIONS)
+
+
+def question(text: str, options, lang: str) -> str:
+    """A decision's question as the document says it."""
+    if _no_progress(options):
+        return tr(lang, "No progress on “{task}”: what now?", task=text.split(": ", 1)[-1])
+    found = _CAREFUL.fullmatch(text) if _careful(options) else None
+    if found is not None:
+        return tr(lang, f"Careful mode: may the AI {found[1]} your file {{path}}?",
+                  path=found[2])
+    return text
+
+
+def option(options, answer: str | None, lang: str) -> str | None:
+    """One of a decision's options (or its answer) as the document says it."""
+    if answer is not None and (_no_progress(options) or _careful(options)) and answer in options:
+        return tr(lang, answer)
+    return answer
+
+
+def worded(decision, lang: str):
+    """A summary's Decision with the harness's own words put in the document's language."""
+    options = list(decision.options)
+    return decision.model_copy(update={
+        "question": question(decision.question, options, lang),
+        "options": [option(options, o, lang) for o in options],
+        "recommendation": option(options, decision.recommendation, lang),
+        "answer": option(options, decision.answer, lang)})
