@@ -312,3 +312,28 @@ def test_newer_functions_are_stored_the_way_excel_stores_them(ws):
     sheet = _parts(ws / "charts.xlsx")["xl/worksheets/sheet1.xml"].decode()
     assert '<f>_xlfn.XLOOKUP(5,D1:D6,E1:E6)&amp;_xlfn.TEXTJOIN(",",TRUE,"IFS(")</f>' in sheet
     assert "<f>SUM(_xlfn._xlws.FILTER(B1:B6,B1:B6&gt;10))</f>" in sheet
+
+
+def test_an_array_formula_replaced_by_a_value_frees_the_cells_it_filled(ws):
+    shutil.copyfile(DATA / "MatrixFormulaEvalTestData.xlsx", ws / "m.xlsx")
+    sheet = openpyxl.load_workbook(ws / "m.xlsx").worksheets[0]
+    anchor, ref = next(iter(sheet.array_formulae.items()))
+    inner = ref.split(":")[1]
+    box, _ = _box(ws)
+    out = box.call("set_cells", {"path": "m.xlsx", "cells": {anchor: 1, inner: 2},
+                                 "sheet": sheet.title})
+    assert not out.is_error, out.content
+    after = openpyxl.load_workbook(ws / "m.xlsx").worksheets[0]
+    assert after[anchor].value == 1 and after[inner].value == 2
+    assert anchor not in after.array_formulae
+
+
+def test_a_number_in_an_empty_cell_the_template_formatted_takes_that_format(ws):
+    shutil.copyfile(DATA / "61495-test.xlsm", ws / "macros.xlsm")
+    sheet = _parts(ws / "macros.xlsm")["xl/worksheets/sheet1.xml"].decode()
+    assert '<c r="B4" s="3"/>' in sheet                    # styled, with nothing in it
+    box, _ = _box(ws)
+    out = box.call("set_cells", {"path": "macros.xlsm", "cells": {"B4": 4.25}})
+    assert not out.is_error, out.content
+    after = _parts(ws / "macros.xlsm")["xl/worksheets/sheet1.xml"].decode()
+    assert '<c r="B4" s="3"><v>4.25</v></c>' in after

@@ -92,6 +92,7 @@ class WorkbookEdit:
                 xml.unshare(c)
             if f.get("t") in ("array", "dataTable") and spill:
                 self._empty_spill(xml, spill[1], (row, col))
+                xml.forget_arrays()
             if value.kind != "formula":
                 self.lost.add((sheet.sheet_id, address(row, col)))
         xml.write(c, value, style if style != int(c.get("s", "0") or 0) else None)
@@ -133,8 +134,10 @@ class WorkbookEdit:
             return v is None and c.find(xml.q("is")) is None
         if value.kind == "number":
             try:
+                if t != "n" or v is None:
+                    return False
                 old, new = float(v.text), float(value.data)
-                return t == "n" and v is not None and abs(old - new) <= 1e-9 * max(1, abs(old))
+                return abs(old - new) <= 1e-9 * max(1, abs(old))
             except (TypeError, ValueError):
                 return False
         if value.kind == "bool":

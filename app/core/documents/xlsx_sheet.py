@@ -155,6 +155,9 @@ class SheetXml:
         return next(((c, box) for c, box in self._arrays
                      if box[0] <= row <= box[2] and box[1] <= col <= box[3]), None)
 
+    def forget_arrays(self) -> None:
+        self._arrays = None
+
     # -- styles -----------------------------------------------------------------------------
     def style_for_new(self, row: int, col: int, value: Value) -> int:
         numeric = value.kind in ("number", "bool", "formula")
