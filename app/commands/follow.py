@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from app.core.clean_text import clean_line
+from app.core.cost_words import cost_text
 from app.core.errors import EXIT_FAILED, STATE_EXIT_CODES
 from app.core.status_view import (EXIT_REASON_WORDS, FINAL_STATES, StatusView,
                                   read_status_view)
@@ -60,8 +61,9 @@ def format_status(s: StatusView) -> str:
         lines.append(f"Last event: {s.last_event.strip()}")
     live = (f" (and about {s.step_tokens:,} in the reply now arriving)"
             if s.step_tokens and s.state == "running" else "")
+    cost = cost_text(f"${s.cost_usd:.4f}", s.cost_is_upper_estimate, s.model or "")
     lines.append(f"Engine: {s.engine}{' / ' + s.model if s.model else ''}; "
-                 f"tokens {s.usage.total_tokens:,}{live}; cost ${s.cost_usd:.4f}")
+                 f"tokens {s.usage.total_tokens:,}{live}; cost {cost}")
     lines.append(f"Run: {s.run_id}, started {s.started_at}")
     # status.json's words come from the model and the board (a task, an engine's error):
     # each line shown as one line, without anything that would drive the terminal.

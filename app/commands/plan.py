@@ -6,6 +6,7 @@ import argparse
 import sys
 import threading
 
+from app.core.cost_words import cost_text
 from app.core.errors import EXIT_FAILED, EXIT_STOPPED, UsageError
 from app.core.events import Event
 from app.core.plan_prompt import PlanContext
@@ -53,7 +54,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(outcome.message, file=sys.stderr)
         return EXIT_STOPPED if outcome.result in _STOPPED else EXIT_FAILED
     chosen = _chosen(outcome.proposals, picks)
-    cost = f", ${outcome.cost_usd:.4f}" if engine.is_ai else ""
+    cost = (", " + cost_text(f"${outcome.cost_usd:.4f}", outcome.cost_is_upper_estimate,
+                                  engine.model) if engine.is_ai else "")
     title = f"“{goal}”" if goal else "what comes next"
     print(f"Proposed tasks for {title} ({engine.label}, {outcome.steps} steps{cost}):\n")
     print_proposals(outcome.proposals)

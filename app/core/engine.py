@@ -113,6 +113,12 @@ class Engine:
     # which it never used a tool then ends the run with that cause, not a task decision.
     may_lack_tools: ClassVar[bool] = False
 
+    def only_samples(self, task_text: str, done_when: list[str]) -> bool:
+        """True when this engine can only show how a run on this task looks, never do it
+        (the Demo engine on a person's own task): its complete_task then ends the round as a
+        sample and the task stays unticked. Engines that do the work keep False."""
+        return False
+
     def __init__(self, config: EngineConfig | None = None):
         self.config = config or EngineConfig()
         if not self.config.model:
@@ -135,3 +141,8 @@ class Engine:
         """What a turn with this usage cost. Engines that charge override this (from the
         price table the person can edit); the base costs nothing."""
         return 0.0
+
+    def cost_is_upper_estimate(self) -> bool:
+        """True when the model's price is not known, so cost_usd counts it at the highest
+        price known for the engine: the real cost is at most what is counted."""
+        return False

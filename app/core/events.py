@@ -54,6 +54,7 @@ class RunStarted(_Event):
     total_tasks: int = 0
     continues: str | None = None  # the run this one carries on (after a decision)
     round_offset: int = 0         # so its first round is round_offset + 1
+    cost_is_upper_estimate: bool = False  # the model's price is not known: costs are at most
 
 
 class RoundStarted(_Event):
@@ -105,6 +106,7 @@ class ToolCalled(_Event):
     arguments: dict[str, Any] = Field(default_factory=dict)
     result: str = ""
     is_error: bool = False
+    held_open: str = ""  # the file another program holds locked: the person is asked to close it
 
 
 class ToolRefused(_Event):
@@ -248,6 +250,7 @@ class RunFinished(_Event):
     rounds: int = 0
     completed_tasks: int = 0
     total_tasks: int = 0
+    cost_is_upper_estimate: bool = False  # cost_usd is an upper estimate (see RunStarted)
 
 
 class PlanStarted(_Event):

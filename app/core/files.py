@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from app.core.write_guard import ChangedOnDisk, check_expected, expected_for  # noqa: F401
+
 TYPE_CHECKING = False  # not typing's: `status` has no use for importing it (5-8 ms)
 if TYPE_CHECKING:
     from typing import Any, BinaryIO, Iterator
@@ -44,6 +46,30 @@ class ReadOnlyFile(PermissionError):
 
     def __str__(self) -> str:
         return self.strerror
+
+
+class FileInUse(DiskWriteError):
+    """Another program holds the file open and locked (Word or Excel on Windows: a sharing
+    violation on replace); the file is untouched. Its sentence asks the person to close it."""
+
+    def __init__(self, path: Path, cause: OSError, shown: str | None = None):
+        OSError.__init__(self, cause.errno, in_use_sentence(shown or path.name))
+        self.path = path
+        self.cause = cause
+
+
+def in_use_sentence(shown: str) -> str:
+    return (f"{shown} is open in another program; close it there and the AI will try again "
+            "next round.")
+
+
+# Windows' "being used by another process" and "another process has locked a portion".
+_SHARING_VIOLATIONS = (32, 33)
+
+
+def is_sharing_violation(exc: BaseException) -> bool:
+    return isinstance(exc, PermissionError) and \
+        getattr(exc, "winerror", None) in _SHARING_VIOLATIONS
 
 
 def read_only_sentence(shown: str) -> str:
@@ -164,13 +190,20 @@ def fitted_name(stem: str, tag: str, suffix: str, limit: int = 255) -> str:
 
 def commit_temp_file(tmp: Path, path: Path, mode: int | None = None) -> None:
     """Put a finished, fsynced temp file (in `path`'s folder) in place of `path`, by the same
-    rules as atomic_write_bytes. On failure `path` is as it was; the caller removes `tmp`."""
+    rules as atomic_write_bytes. On failure `path` is as it was; the caller removes `tmp`.
+
+    Every replace of a file passes here, so this is where a write that was computed from
+    what a file held (expect_unchanged) is withheld when the file changed since: right
+    before the replace, ChangedOnDisk. A file another program holds locked is FileInUse."""
     if is_read_only(path):
         raise ReadOnlyFile(path)
     try:
         _copy_mode(path, tmp, mode)
+        check_expected(path)
         _replace_with_retry(tmp, path)
     except OSError as exc:
+        if is_sharing_violation(exc):
+            raise FileInUse(path, exc, expected_for(path)[1]) from exc
         raise DiskWriteError(path, exc) from exc
 
 

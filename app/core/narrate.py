@@ -10,6 +10,7 @@ from app.core.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeW
                              PlanFinished, PlanStarted,
                              RetryWaiting, RoundFinished, RoundStarted, RunFinished, RunStarted,
                              TaskCompleted, ToolCalled, ToolRefused)
+from app.core.cost_words import cost_text, upper_estimate_notice
 from app.core.records import EXIT_REASON_WORDS
 
 
@@ -31,7 +32,8 @@ def _verb(action: str) -> str:
 ROUND_WORDS = {"completed": "done", "needs_human": "asked for your decision",
                "gave_up": "gave up", "step_limit": "ran out of steps",
                "no_action": "stopped going round in circles", "timeout": "ran out of time",
-               "engine_error": "engine problem", "cancelled": "stopped by you"}
+               "engine_error": "engine problem", "cancelled": "stopped by you",
+               "sample": "shown as a sample, not done"}
 
 
 def describe_event(event: Event) -> str | None:
@@ -46,7 +48,8 @@ def _describe(e: Event) -> str | None:
     if isinstance(e, RunStarted):
         return (f"Run started with {e.engine_label or e.engine}"
                 f"{' (' + e.model + ')' if e.model else ''}: "
-                f"{e.completed_tasks} of {e.total_tasks} tasks done")
+                f"{e.completed_tasks} of {e.total_tasks} tasks done"
+                + (f". {upper_estimate_notice(e.model)}" if e.cost_is_upper_estimate else ""))
     if isinstance(e, RoundStarted):
         return f"Round {e.round}: {_short(e.task)}"
     if isinstance(e, ModelReplied):
@@ -56,7 +59,8 @@ def _describe(e: Event) -> str | None:
         return f"  Step {e.step}: the AI answered without using a tool: “{_short(e.text, 60)}”"
     if isinstance(e, ToolCalled):
         result = e.result.strip().splitlines() or [""]
-        return f"  {e.tool}{_target(e.arguments)}: {_short(result[0], 80)}"
+        # A file another program holds: the whole sentence, it asks the person to act.
+        return f"  {e.tool}{_target(e.arguments)}: {_short(result[0], 200 if e.held_open else 80)}"
     if isinstance(e, ToolRefused):
         return f"  {e.tool}{_target(e.arguments)} refused: {_short(e.reason, 80)}"
     if isinstance(e, FileChanged):
@@ -94,6 +98,8 @@ def _describe(e: Event) -> str | None:
         return f"Planning ended ({e.result}): {_short(e.message, 90)}"
     if isinstance(e, RunFinished):
         words = e.message or EXIT_REASON_WORDS.get(e.exit_reason, e.exit_reason)
+        cost = (f"; cost {cost_text(f'${e.cost_usd:.4f}', True, '')}"
+                if e.cost_is_upper_estimate else "")
         return (f"Run ended: {words} "
-                f"{e.completed_tasks} of {e.total_tasks} tasks done")
+                f"{e.completed_tasks} of {e.total_tasks} tasks done{cost}")
     return None

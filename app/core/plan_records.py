@@ -53,6 +53,7 @@ class PlanRecord(Record):
     proposals: list[dict[str, Any]] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float = 0.0
+    cost_is_upper_estimate: bool = False  # the model's price is not known: at most cost_usd
 
 
 class _Spending:

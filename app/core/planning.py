@@ -48,6 +48,7 @@ class PlanOutcome:
     proposals: list[Proposal] = field(default_factory=list)
     steps: int = 0
     cost_usd: float = 0.0
+    cost_is_upper_estimate: bool = False  # the model's price is not known: at most cost_usd
 
     @property
     def ok(self) -> bool:
@@ -86,6 +87,8 @@ class Planner:
         record = PlanRecord(plan_id=new_plan_id(), mode=mode, goal=goal, note=context.note,
                             engine=self.engine.id, engine_label=self.engine.label,
                             model=self.engine.model, is_ai=self.engine.is_ai,
+                            cost_is_upper_estimate=(self.engine.is_ai
+                                                    and self.engine.cost_is_upper_estimate()),
                             started_at=now_iso(), max_steps=self.max_steps)
         self.rec = rec = PlanRecorder(self.ws, record, self.listeners)
         caller = EngineCaller(self.engine, self.limits, rec, self.cancel)
@@ -112,7 +115,7 @@ class Planner:
                                   message=end.message, steps=record.steps,
                                   usage=record.usage, cost_usd=record.cost_usd))
         return PlanOutcome(record.plan_id, end.result, redact(end.message), proposals,
-                           record.steps, record.cost_usd)
+                           record.steps, record.cost_usd, record.cost_is_upper_estimate)
 
     # -- the brief -----------------------------------------------------------------------
     def _brief(self, goal: str, mode: str, context: PlanContext) -> str:

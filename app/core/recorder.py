@@ -63,7 +63,7 @@ class Recorder:
         self.status = Status(
             run_id=info.run_id, state="running", started_at=info.started_at,
             engine=info.engine, model=info.model, pid=os.getpid(),
-            max_steps=info.limits.max_steps,
+            max_steps=info.limits.max_steps, cost_is_upper_estimate=info.cost_is_upper_estimate,
         )
         self.write_run()
 
@@ -196,7 +196,8 @@ class Recorder:
                                   cost_usd=self.status.cost_usd, usage=self.status.usage,
                                   rounds=self.info.rounds,
                                   completed_tasks=self.status.completed_tasks,
-                                  total_tasks=self.status.total_tasks))
+                                  total_tasks=self.status.total_tasks,
+                                  cost_is_upper_estimate=self.status.cost_is_upper_estimate))
         finally:
             self.status_writer.close()  # run_finished wrote the status; nothing is left due
             self._events.close()

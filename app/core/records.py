@@ -22,10 +22,10 @@ RunState = Literal["idle", "running", "waiting", "done", "failed", "blocked_by_h
 ExitReason = Literal[
     "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
     "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
-    "engine_unreachable", "bad_request", "error",
+    "engine_unreachable", "bad_request", "error", "samples_shown",
 ]
 RoundResult = Literal["completed", "needs_human", "gave_up", "step_limit", "no_action",
-                      "timeout", "engine_error", "cancelled"]
+                      "timeout", "engine_error", "cancelled", "sample"]
 # The states that end a run, how each way of ending reads to a person, and the damaged
 # file's sentence live with the light reader of status.json (no pydantic there).
 FINAL_STATES, EXIT_REASON_WORDS = status_view.FINAL_STATES, status_view.EXIT_REASON_WORDS
@@ -64,6 +64,9 @@ class Status(Record):
     next_attempt_at: str | None = None  # set while state is "waiting" on a retry
     step_tokens: int = 0  # about how many tokens the current step's reply has so far
     pid: int | None = None
+    # The model's price is not known, so cost_usd counts it at the highest price known for
+    # its engine: the real cost is at most cost_usd (app/engines/prices.py).
+    cost_is_upper_estimate: bool = False
 
 
 class RunInfo(Record):
@@ -88,6 +91,7 @@ class RunInfo(Record):
     tasks_total: int = 0
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float = 0.0
+    cost_is_upper_estimate: bool = False  # as in Status: the real cost is at most cost_usd
     app_version: str = ""
     careful: bool = False  # careful mode: the person's own files changed only with their yes
     # The work goes on after a decision: this run continues `continues` (the run that stopped

@@ -32,7 +32,7 @@ RUN_STATES = ("idle", "running", "waiting", "done", "failed", "blocked_by_human"
 EXIT_REASONS = (
     "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
     "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
-    "engine_unreachable", "bad_request", "error",
+    "engine_unreachable", "bad_request", "error", "samples_shown",
 )
 FINAL_STATES = ("done", "failed", "blocked_by_human", "stopped")
 
@@ -51,13 +51,14 @@ EXIT_REASON_WORDS: dict[str, str] = {
     "engine_unreachable": "Stopped because the AI engine could not be reached.",
     "bad_request": "Stopped because the AI engine refused the request as it stands.",
     "error": "Stopped because of an error on this computer (see the message).",
+    "samples_shown": "Shown as a sample, not done.",
 }
 
 DAMAGED = "The status file was damaged; it will be rewritten by the next run."
 
 # The kinds of value a field holds, as the model declares them.
-TEXT_OR_NONE, COUNT, COUNT_OR_NONE, AMOUNT, STATE, REASON, USAGE = (
-    "str | None", "int", "int | None", "float", "RunState", "ExitReason | None", "Usage")
+TEXT_OR_NONE, COUNT, COUNT_OR_NONE, AMOUNT, STATE, REASON, USAGE, FLAG = (
+    "str | None", "int", "int | None", "float", "RunState", "ExitReason | None", "Usage", "bool")
 
 # Status's fields in the model's order: (kind, default). A test holds it to the model.
 FIELDS: dict[str, tuple[str, Any]] = {
@@ -82,6 +83,7 @@ FIELDS: dict[str, tuple[str, Any]] = {
     "next_attempt_at": (TEXT_OR_NONE, None),
     "step_tokens": (COUNT, 0),
     "pid": (COUNT_OR_NONE, None),
+    "cost_is_upper_estimate": (FLAG, False),
 }
 _PLAIN_DEPTH = 32  # extra fields nested deeper are the model's to judge
 USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
@@ -140,6 +142,7 @@ class StatusView(namedtuple("StatusView", [*FIELDS, "extra"], defaults=[*_DEFAUL
     next_attempt_at: str | None
     step_tokens: int
     pid: int | None
+    cost_is_upper_estimate: bool
     extra: dict[str, Any] | None  # fields this version does not know, as they were
 
     def as_json(self) -> dict[str, Any]:
@@ -215,6 +218,8 @@ def _checked(kind: str, value: Any) -> Any:
     if kind in (COUNT, COUNT_OR_NONE) and type(value) is int:
         return value
     if kind == AMOUNT and type(value) is float and math.isfinite(value):
+        return value
+    if kind == FLAG and type(value) is bool:
         return value
     raise _Unsure  # "3" or 3.0 for a count, 3 for an amount, true, NaN: the model's call
 

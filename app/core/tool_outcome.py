@@ -17,6 +17,7 @@ class ToolOutcome:
     changed: list[str] = field(default_factory=list)
     pictures: list[Picture] = field(default_factory=list)  # read_file on a picture
     ending: RoundEnding | None = None  # set by complete_task, ask_human and give_up
+    held_open: str = ""  # a file another program holds locked, for the person to close
 
     @property
     def ends_round(self) -> str | None:

@@ -12,7 +12,8 @@ from app.core.clean_text import clean, clean_line
 from app.core.conversation import ToolSpec
 from app.core.documents import (DocumentError, edit_document, is_document, kind_of, set_cells,
                                 write_document)
-from app.core.endings import Asked, Completed, GaveUp
+from app.core.endings import Asked, Completed, GaveUp, Sampled
+from app.core.files import FileInUse
 from app.core.policies.gate import ChangeNotAllowed, ChangeWaits
 from app.core.policies.pending import LOOKALIKE, LOOKALIKE_REFUSAL
 from app.core.sandbox import PathRefused, Sandbox
@@ -23,6 +24,7 @@ from app.core.tool_reads import ReadingTools, _binary_message, _is_binary
 from app.core.tool_specs import (FILE_CHANGES, MAX_EDIT_BYTES, MAX_TEXT_ARG,
                                  MAX_WRITE_BYTES, TOOL_SPECS)
 from app.core.undo import RoundChanges, write_user_file
+from app.core.write_guard import ChangedOnDisk, FileStamp, expect_unchanged
 
 if TYPE_CHECKING:
     from app.core.policies.gate import ChangeGate
@@ -48,8 +50,9 @@ class ToolBox(ReadingTools):
     The reading tools are in tool_reads.py; the changing and ending tools are here."""
 
     def __init__(self, root: Path, board_path: Path, task_text: str, changes: RoundChanges,
-                 gate: "ChangeGate | None" = None):
+                 gate: "ChangeGate | None" = None, sample: bool = False):
         self.sandbox = Sandbox(root)
+        self.sample = sample  # complete_task shows a sample and never ticks (Engine.only_samples)
         self.board_path = Path(board_path)
         self.task_text = task_text
         self.changes = changes
@@ -57,6 +60,7 @@ class ToolBox(ReadingTools):
         self._call: tuple[str, dict] = ("", {})
         self._note = ""
         self._rendered: tuple[tuple | None, str] = (None, "")
+        self._stamp: FileStamp | None = None  # what the file being changed held when read
 
     def call(self, name: str, arguments: dict) -> ToolOutcome:
         spec = _SPEC_BY_NAME.get(name) if isinstance(name, str) else None
@@ -74,6 +78,10 @@ class ToolBox(ReadingTools):
             return ToolOutcome(exc.message, is_error=True, refused=True)
         except ChangeWaits as exc:
             return ToolOutcome(exc.message, ending=exc.ending)
+        except ChangedOnDisk as exc:  # the person saved it meanwhile: their save stands
+            return ToolOutcome(str(exc), is_error=True)
+        except FileInUse as exc:  # locked by Word or Excel: the round goes on without it
+            return ToolOutcome(exc.strerror, is_error=True, held_open=self._call_path())
         except PathRefused as exc:
             return ToolOutcome(exc.message, is_error=True, refused=True)
         except _Refuse as exc:
@@ -87,18 +95,31 @@ class ToolBox(ReadingTools):
             return ToolOutcome(f"{name} failed unexpectedly ({type(exc).__name__}); nothing more "
                                "was done.", is_error=True)
 
+    def _call_path(self) -> str:
+        path = self._call[1].get("path")
+        try:
+            return self.sandbox.rel(self.sandbox.resolve_write(path)) if isinstance(path, str) \
+                else ""
+        except PathRefused:
+            return ""
+
     # -- changing files ------------------------------------------------------------------
     def _prepare_write(self, path: str) -> str:
+        """The file a changing tool works on, and what it holds now (before the tool reads
+        it), so a save by someone else before the change is made withholds the change."""
         target = self.sandbox.resolve_write(path)
         if target.is_dir():
             raise _Fail(f"'{self.sandbox.rel(target)}' is a folder; write_file, edit_file and "
                         "delete_file work on files only.")
+        self._stamp = FileStamp.of(target)
         return self.sandbox.rel(target)
 
     def _commit(self, path: str, rel: str, write: Callable[[Path], None]) -> None:
         """Every change to a file goes through here: the tool's declaration (FILE_CHANGES)
         and the safety policies first, then the pre-image, then the path is checked again
-        right before the change itself."""
+        right before the change itself. The file must still hold what it held when the tool
+        read it (_prepare_write's stamp): checked before the person is asked, and again right
+        before the replace (files.commit_temp_file), in careful mode and out of it."""
         name, args = self._call
         declared = FILE_CHANGES.get(name)
         if declared is None:  # a tool that changes files must say so (tool_specs.FILE_CHANGES)
@@ -107,14 +128,26 @@ class ToolBox(ReadingTools):
         if not isinstance(named, str) or \
                 self.sandbox.rel(self.sandbox.resolve_write(named)) != rel:
             raise _Refuse(f"{name} may only change the file it names; nothing was changed.")
+        stamp, self._stamp = self._stamp, None
+        if stamp is not None and not stamp.holds():  # no use asking about a stale change
+            raise ChangedOnDisk(rel)
         if self.gate is not None:
             review = self.gate.review(rel, declared.action, self.sandbox.root / rel, write)
             write, self._note = review.write, review.note
+        fresh = rel not in self.changes.touched
         self.changes.before_change(rel)
         target = self.sandbox.resolve_write(path)
         if self.sandbox.rel(target) != rel:
             raise _Refuse(f"'{rel}' changed on disk while being written; nothing was changed.")
-        write(target)
+        try:
+            if stamp is not None and declared.action == "delete" and not stamp.holds():
+                raise ChangedOnDisk(rel)  # a delete is no replace: checked here, last
+            with expect_unchanged(stamp, rel):
+                write(target)
+        except (ChangedOnDisk, FileInUse):
+            if fresh:  # not changed after all: the round keeps no pre-image of it
+                self.changes.forget(rel)
+            raise
         self.changes.after_change(rel)
 
     def _write_file(self, path: str, content: str) -> ToolOutcome:
@@ -240,6 +273,9 @@ class ToolBox(ReadingTools):
             raise _Refuse("complete_task needs evidence: at least one existing file or verified "
                           "fact that shows the task is done.")
         items = self._check_evidence(evidence)
+        if self.sample:
+            return ToolOutcome("Shown as a sample: the task stays open for an engine that does "
+                               "the work. The round is over.", ending=Sampled(summary, items))
         try:
             update_board(self.board_path, lambda b: b.set_checked(self.task_text, True))
         except BoardError as exc:

@@ -88,6 +88,13 @@ class RoundChanges:
         self._files[rel] = entry
         self._save()
 
+    def forget(self, rel: str) -> None:
+        """Drop what before_change kept for `rel` when the change was then not made (the
+        file changed meanwhile, or another program holds it): the round neither counts it as
+        changed nor takes the person's own save back on undo."""
+        if self._files.pop(rel, None) is not None:
+            self._save()
+
     def after_change(self, rel: str) -> None:
         """Record what the round left in `rel` right after each change, so that after a kill
         undo still tells the round's content from an edit the person made later."""

@@ -35,8 +35,14 @@ class Price(BaseModel):
 @dataclass(frozen=True)
 class PriceQuote:
     price: Price
-    estimated: bool  # the model is not in the table, so the engine's default price was used
-    entry: str       # the table entry used: a model name, or "default"
+    # The model is not in the table, so it is priced at the highest price the table knows
+    # for its engine, field by field: what it costs is at most what is counted.
+    upper_estimate: bool
+    entry: str       # the table entry used: a model name, or HIGHEST (or "default": free)
+
+
+HIGHEST = "highest"
+_FIELDS = ("input", "output", "cache_read", "cache_write")
 
 
 @dataclass
@@ -135,19 +141,30 @@ def override_warning() -> str | None:
     return _table().warning
 
 
+def _highest(default: Price, models: dict[str, Price]) -> Price:
+    """The highest price of each kind of token the table knows for one engine (its default
+    included), taken field by field: no model of the engine costs more of any kind."""
+    known = [default, *models.values()]
+    return Price(**{name: max(getattr(p, name) for p in known) for name in _FIELDS})
+
+
 def price_for(engine_id: str, model: str) -> PriceQuote:
+    """The price a model's turns are counted at. A model the table does not know is counted
+    at the engine's highest known price (an upper estimate), never a cheaper guess: the
+    budget stop may then stop early, but never lets a run spend past it."""
     table = _table()
     models = table.models.get(engine_id, {})
     name = (model or "").strip()
     for candidate in (name, _SNAPSHOT.sub("", name)):
         if candidate in models:
-            return PriceQuote(models[candidate], estimated=False, entry=candidate)
+            return PriceQuote(models[candidate], upper_estimate=False, entry=candidate)
     default = table.defaults.get(engine_id)
     if default is None:
         # An engine the table does not know (e.g. one registered by a test) costs nothing.
-        return PriceQuote(ZERO, estimated=True, entry="default")
-    free = default == ZERO and not models  # local and demo: free, not an estimate
-    return PriceQuote(default, estimated=not free, entry="default")
+        return PriceQuote(ZERO, upper_estimate=False, entry="default")
+    if default == ZERO and not models:  # local and demo: free, not an estimate
+        return PriceQuote(default, upper_estimate=False, entry="default")
+    return PriceQuote(_highest(default, models), upper_estimate=True, entry=HIGHEST)
 
 
 def cost_usd(engine_id: str, model: str, usage: Usage) -> float:
@@ -161,18 +178,10 @@ def cost_usd(engine_id: str, model: str, usage: Usage) -> float:
 def price_known(engine_id: str, model: str) -> bool:
     """Whether this model's price is in the table (or its engine costs nothing).
 
-    False means its cost is a guess from the engine's default price, which the window and
-    the run summary say instead of presenting the guess as the bill. An engine the table
-    does not know charges nothing, so there is nothing to flag."""
-    table = _table()
-    if engine_id not in table.defaults:
-        return True
-    return not price_for(engine_id, model).estimated
-
-
-def is_estimated(engine_id: str, model: str) -> bool:
-    """True when the cost of this model is a guess from the engine's default price."""
-    return price_for(engine_id, model).estimated
+    False means its cost is an upper estimate at the engine's highest known price, which
+    the records, the window, `status`, `run` and the exports say instead of presenting it
+    as the bill. An engine the table does not know charges nothing: nothing to flag."""
+    return not price_for(engine_id, model).upper_estimate
 
 
 class PricedEngine(Engine):
@@ -180,3 +189,6 @@ class PricedEngine(Engine):
 
     def cost_usd(self, usage: Usage) -> float:
         return cost_usd(self.id, self.model, usage)
+
+    def cost_is_upper_estimate(self) -> bool:
+        return not price_known(self.id, self.model)

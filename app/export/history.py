@@ -39,6 +39,7 @@ class HistorySummary(BaseModel):
     cost_usd: float = 0.0
     is_ai: bool = False  # any run used an AI
     price_known: bool = True
+    cost_is_upper_estimate: bool = False  # some run's model had no known price: at most
     decisions: list[RunDecision] = Field(default_factory=list)
     lessons: list[Lesson] = Field(default_factory=list)  # accepted and open, not dismissed
     generated_at: str = ""
@@ -66,6 +67,7 @@ def build_history(workspace_root: Path | str, lang: str = "en") -> HistorySummar
         rounds_count=sum(r.rounds_count for r in runs), tasks_done=latest.tasks_done,
         tasks_total=latest.tasks_total, usage=usage, cost_usd=sum(r.cost_usd for r in runs),
         is_ai=any(r.is_ai for r in runs), price_known=all(r.price_known for r in runs),
+        cost_is_upper_estimate=any(r.cost_is_upper_estimate for r in runs),
         decisions=_decisions(runs),
         lessons=find_lessons(ws.root, save_numbers=False).shown(),
         generated_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), lang=lang)
@@ -110,8 +112,14 @@ def render_history_markdown(h: HistorySummary) -> str:
         out += table([t(NOTES_HEADER)], [[md_cell(n)] for n in notes])
     out += [f"## {t('At a glance')}", ""]
     first, last = h.runs[0], h.runs[-1]
-    cost = format_cost(h.cost_usd, h.is_ai, lang) + ("" if h.price_known else
-                                                     t(" (estimate: a price was not known)"))
+    cost = format_cost(h.cost_usd, h.is_ai, lang)
+    if h.cost_is_upper_estimate:  # a model's price was not known: counted at the highest
+        unpriced = t(", ").join(dict.fromkeys(r.model or t("(unnamed)") for r in h.runs
+                                              if r.cost_is_upper_estimate))
+        cost = t("about {amount} at most – the price of {model} is not known, so the highest price is used",
+                 amount=cost, model=unpriced)
+    elif not h.price_known:
+        cost += t(" (estimate: a price was not known)")
     out += table([t("Item"), t("Detail")], [
         [t("Runs"), str(len(h.runs))],
         [t("First run started"), format_time(first.started_at, lang)],
@@ -124,7 +132,9 @@ def render_history_markdown(h: HistorySummary) -> str:
     out += [t("## Runs"), ""]  # the heading; "Runs" alone is the count
     out += table([t(w) for w in ("#", "Started", "Engine", "How it ended", "Rounds", "Cost")], [
         [str(i), format_time(r.started_at, lang), md_cell(_engine(r)), md_cell(r.ending),
-         str(r.rounds_count), format_cost(r.cost_usd, r.is_ai, lang)]
+         str(r.rounds_count),
+         t("at most {amount}", amount=format_cost(r.cost_usd, r.is_ai, lang))
+         if r.cost_is_upper_estimate else format_cost(r.cost_usd, r.is_ai, lang)]
         for i, r in enumerate(h.runs, 1)])
     out += [f"## {t('Decisions')}", ""]
     if not h.decisions:

@@ -129,8 +129,12 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
     rows.append([t("Rounds"), str(s.rounds_count)])
     rows.append([t("Tasks done"), t("{done} of {total}", done=s.tasks_done, total=s.tasks_total)])
     rows.append([t("Tokens"), format_tokens(s.usage, lang)])
-    cost = format_cost(s.cost_usd, s.is_ai, lang) + ("" if s.price_known else
-                                                     t(" (estimate: price not known)"))
+    cost = format_cost(s.cost_usd, s.is_ai, lang)
+    if s.cost_is_upper_estimate:  # the model's price is not known: counted at the highest
+        cost = t("about {amount} at most – the price of {model} is not known, so the highest price is used",
+                 amount=cost, model=s.model or t("(unnamed)"))
+    elif not s.price_known:
+        cost += t(" (estimate: price not known)")
     rows.append([t("Cost"), md_cell(cost)])
     out += table([t("Item"), t("Detail")], rows)
     if chart:

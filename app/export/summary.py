@@ -31,6 +31,7 @@ OUTCOME_WORDS: dict[str, str] = {
     "timeout": "Ran out of time",
     "engine_error": "AI engine error",
     "cancelled": "Stopped",
+    "sample": "Shown as a sample, not done",
 }
 STATE_WORDS: dict[str, str] = {
     "running": "Still running", "waiting": "Waiting to retry", "done": "Done",
@@ -121,7 +122,10 @@ class RunSummary(BaseModel):
     tasks_total: int = 0
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float = 0.0
-    price_known: bool = True  # False: the model is not in the price table, the cost a guess
+    price_known: bool = True  # False: the model is not in the price table
+    # The run counted an unknown model at the highest price known for its engine: the real
+    # cost is at most cost_usd (a run recorded before that was priced at a guess).
+    cost_is_upper_estimate: bool = False
     tasks: list[TaskRow] = Field(default_factory=list)
     decisions: list[Decision] = Field(default_factory=list)
     rounds: list[RoundRow] = Field(default_factory=list)
@@ -202,7 +206,8 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     for r in round_rows:
         tries[norm(r.task)] = tries.get(norm(r.task), 0) + 1
 
-    tasks = [_task_row(t, tries, lang) for t in board_tasks]
+    sampled = {norm(r.task) for r in round_rows if r.result_state == "sample"}
+    tasks = [_task_row(t, tries, lang, sampled) for t in board_tasks]
     decisions = _decisions(board_tasks, events, rounds, lang)
     usage = sum((i.usage for i in earlier), info.usage)
     cost = info.cost_usd + sum(i.cost_usd for i in earlier)
@@ -221,7 +226,14 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     if board_tasks and not is_latest:
         notes.append(tr(lang, LATER_RUNS_NOTE))
     known = not info.is_ai or price_known(info.engine, info.model)
-    if not known:
+    upper = info.is_ai and any(i.cost_is_upper_estimate for i in [*earlier, info])
+    if upper:
+        notes.append(tr(lang, "The price of the model {model} is not in Harness Desk's price "
+                              "table, so its cost is counted at the highest price the table knows "
+                              "for its engine: the real cost is at most the amount shown. Add the "
+                              "model to your prices.json to count it exactly.",
+                        model=info.model or tr(lang, "(unnamed)")))
+    elif not known:  # recorded by an older version, which priced it at a guess
         notes.append(tr(lang, "The price of the model {model} is not in Harness Desk's price "
                               "table, so the cost shown is an estimate from the engine's default "
                               "price, not the bill. Add the model to your prices.json to count "
@@ -249,6 +261,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
         usage=usage,
         cost_usd=cost,
         price_known=known,
+        cost_is_upper_estimate=upper,
         tasks=tasks,
         decisions=decisions,
         rounds=round_rows,
@@ -364,7 +377,8 @@ def _interrupted_rounds(events: list[Event], recorded: set[int], lang: str) -> l
     return list(out.values())
 
 
-def _task_row(task, tries: dict[str, int], lang: str) -> TaskRow:
+def _task_row(task, tries: dict[str, int], lang: str,
+              sampled: set[str] = frozenset()) -> TaskRow:
     n = tries.get(norm(task.text), 0)
     if task.is_human:
         answer = board_words.option(task.options, task.answer, lang)
@@ -373,6 +387,8 @@ def _task_row(task, tries: dict[str, int], lang: str) -> TaskRow:
         text = board_words.question(task.question or task.text, task.options, lang)
     elif task.checked:
         state, text = tr(lang, "Done"), task.text
+    elif norm(task.text) in sampled:  # the Demo engine on the person's task: nothing done
+        state, text = tr(lang, OUTCOME_WORDS["sample"]), task.text
     else:
         state = tr(lang, "Worked on, not done yet" if n else "Not started")
         text = task.text

@@ -21,6 +21,7 @@ ZH: dict[str, str] = {
     "Ran out of time": "超时了",
     "AI engine error": "AI 引擎出错",
     "Stopped": "已停止",
+    "Shown as a sample, not done": "只是示例，并未完成",
     "Interrupted: the run stopped during this round": "中断：运行在这一轮中途停止了",
     "{outcome}, then undone": "{outcome}，后来已撤销",
     "Still running": "仍在运行",
@@ -37,6 +38,7 @@ ZH: dict[str, str] = {
     "Stopped at the round limit.": "达到轮数上限而停止。",
     "Stopped at the spending limit.": "达到花费上限而停止。",
     "Stopped by you.": "已由你停止。",
+    "Shown as a sample, not done.": "只是示例，并未完成。",
     "Stopped after the AI engine failed repeatedly.": "AI 引擎多次出错，运行已停止。",
     "Stopped because the API key was rejected.": "API 密钥被拒绝，运行已停止。",
     "Stopped because the account's quota or spending limit is used up.":
@@ -82,6 +84,11 @@ ZH: dict[str, str] = {
     "prices.json to count it exactly.":
         "Harness Desk 的价格表里没有模型 {model} 的价格，所以这里的花费是按引擎默认价格估算的，"
         "不是实际账单。把这个模型加到你的 prices.json 里，就能准确计算。",
+    "The price of the model {model} is not in Harness Desk's price table, so its cost is "
+    "counted at the highest price the table knows for its engine: the real cost is at most the "
+    "amount shown. Add the model to your prices.json to count it exactly.":
+        "Harness Desk 的价格表里没有模型 {model} 的价格，所以它的花费按这个引擎在价格表里的最高价格计算："
+        "实际花费最多就是这里显示的数。把这个模型加到你的 prices.json 里，就能准确计算。",
     "(unnamed)": "（未命名）",
     "The run's own record (run.json) was missing or damaged; details come from its event log.":
         "这次运行自己的记录（run.json）缺失或损坏；细节来自它的事件日志。",
@@ -122,6 +129,9 @@ ZH: dict[str, str] = {
     "Tokens": "用量（词元）",
     "Cost": "费用",
     " (estimate: price not known)": "（估算：价格未知）",
+    "about {amount} at most – the price of {model} is not known, so the highest price is used":
+        "最多约 {amount}——不知道 {model} 的价格，所以按最高价格计算",
+    "at most {amount}": "最多 {amount}",
     " (estimate: a price was not known)": "（估算：有价格未知）",
     "Chart: each round of this run, coloured by outcome": "图表：这次运行的每一轮，颜色表示结果",
     "Tasks": "任务",

@@ -20,7 +20,7 @@ from tests.core.test_deep_json import DEEP, DEEP_OBJ
 
 ANNOTATIONS = {sv.TEXT_OR_NONE: str | None, sv.COUNT: int, sv.COUNT_OR_NONE: int | None,
                sv.AMOUNT: float, sv.STATE: RunState, sv.REASON: ExitReason | None,
-               sv.USAGE: Usage}
+               sv.USAGE: Usage, sv.FLAG: bool}
 SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
@@ -59,6 +59,7 @@ def _values(kind: str):
         sv.STATE: st.sampled_from(sv.RUN_STATES),
         sv.REASON: st.none() | st.sampled_from(sv.EXIT_REASONS),
         sv.USAGE: st.builds(Usage, **{n: st.integers(0, 10 ** 9) for n in sv.USAGE_FIELDS}),
+        sv.FLAG: st.booleans(),
     }[kind]
 
 
@@ -135,6 +136,8 @@ def test_any_record_is_judged_as_the_model_judges_it(tmp_path, data):
     {"exit_reason": "tired"}, {"round": [1]}, {"round": None}, {"cost_usd": {}},
     {"run_id": 7}, {"run_id": True}, {"message": ["a"]}, {"usage": "lots"}, {"usage": None},
     {"usage": {"input_tokens": "many"}}, {"pid": 2.5}, {"step": "three"},
+    {"cost_is_upper_estimate": None}, {"cost_is_upper_estimate": [True]},
+    {"cost_is_upper_estimate": "perhaps"},
 ], ids=repr)
 def test_a_record_both_refuse_reads_as_damaged_in_one_sentence(tmp_path, record):
     path = tmp_path / "status.json"

@@ -122,15 +122,16 @@ def test_a_hostile_document_file_name_and_findings_reach_no_terminal_nor_agents_
     assert_terminal_safe(res)
     lines = res.out.splitlines()
     assert not any(line.lstrip().startswith("All good") for line in lines), res
-    assert any(line.startswith("  write_file report.docx refused: Replacing it with write_file "
-                               "would drop the part word/ All good: nothing was")
-               for line in lines), res
+    # The stray part belongs to nothing in the document (Word drops such parts too): the write
+    # goes through, and the part's name never reaches the terminal.
+    assert any(line.startswith("  write_file report.docx") for line in lines), res
+    assert "nothing was changed" not in res.out, res
     assert any(line.startswith("  write_file invoicefdp.bat refused: Refused "
                                "'invoice\\u202efdp.bat': a file name cannot contain invisible "
                                "direction") for line in lines), res
     assert sorted(p.name for p in ws.iterdir()) == [".harness", "TASKS.md", "notes.md",
                                                     "report.docx"]
-    assert (ws / "report.docx").read_bytes() == report
+    assert (ws / "report.docx").read_bytes() != report
 
     res = cli("lessons", ws)
     assert res.code == 0, res

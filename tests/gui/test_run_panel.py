@@ -101,3 +101,71 @@ def test_the_narration_names_set_cells_in_plain_words(qtbot):
 
     assert narration_for_tool("set_cells", {"path": "prices.xlsx", "cells": {"B2": 1}}) == \
         "Changing cells in prices.xlsx…"
+
+
+def test_a_model_without_a_known_price_reads_at_most_and_says_why(qtbot, tmp_path, panel):
+    from tests.engines.test_unknown_price_run import ClaudeScript, reads
+
+    ws = board_workspace(tmp_path, BOARD, {"notes.md": "x"})
+    runner = RunRunner()
+    watch(panel, runner)
+    with qtbot.waitSignal(runner.run_finished, timeout=30_000):
+        runner.start(ws.root, lambda: ClaudeScript(reads(2)), fast_limits(max_steps=2,
+                                                                          stall_limit=1))
+    # two turns of 100 input and 20 output tokens at the highest Claude price: $0.01
+    assert panel.meta_label.text().endswith("240 tokens · about $0.01 at most")
+    assert panel.price_note.isVisible()
+    assert panel.price_note.text() == ("The price of claude-fable-9 is not known, so the "
+                                       "highest price is used: the real cost is at most this.")
+    panel.reset()
+    assert not panel.price_note.isVisible()
+
+
+def test_a_document_another_program_holds_asks_the_person_to_close_it(qtbot, tmp_path, panel,
+                                                                      monkeypatch):
+    import app.core.files as files
+    from tests.core.test_outside_saves import sharing_violation
+    from tests.document_files import prices_xlsx
+
+    ws = board_workspace(tmp_path, BOARD, {"notes.md": "x"})
+    prices_xlsx(ws.root / "prices.xlsx")
+    monkeypatch.setattr(files.os, "replace", sharing_violation("prices.xlsx"))
+    runner = RunRunner()
+    seen: list = []
+    watch(panel, runner, seen)
+    engine = ScriptedEngine([call("set_cells", path="prices.xlsx", cells={"B2": 9.99})],
+                            then=text("Waiting for the person to close it."))
+    with qtbot.waitSignal(runner.run_finished, timeout=30_000):
+        runner.start(ws.root, lambda: engine, fast_limits(stall_limit=1))
+    sentence = ("prices.xlsx is open in another program; close it there and the AI will try "
+                "again next round.")
+    assert sentence in [state for _event, state in seen]
+
+
+def test_the_history_names_an_upper_estimate_as_at_most(qtbot):
+    from app.core.records import RunInfo
+    from app.gui.run.history_picker import HistoryPicker
+
+    picker = HistoryPicker()
+    qtbot.addWidget(picker)
+    run = RunInfo(run_id="20261204-101500-000-aaaaaa", workspace="/w", engine="anthropic",
+                  engine_label="Claude", model="claude-fable-9", started_at="2026-12-04T10:15:00Z",
+                  state="done", cost_usd=0.42, cost_is_upper_estimate=True)
+    assert picker.label_for(run).endswith(" · about $0.42 at most")
+    known = run.model_copy(update={"model": "claude-opus-5", "cost_is_upper_estimate": False})
+    assert picker.label_for(known).endswith(" · $0.42")
+
+
+def test_a_round_card_names_an_upper_estimate_as_at_most(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from app.gui.run.round_cards import RoundCard, RoundView
+
+    texts = {}
+    for upper in (False, True):
+        card = RoundCard(RoundView(1, "Update the prices", "completed", ["prices.xlsx"], 12.0,
+                                   0.42, "Done.", True, "r1", upper=upper))
+        qtbot.addWidget(card)
+        texts[upper] = [label.text() for label in card.findChildren(QLabel)]
+    assert any(t.endswith("$0.42") and "at most" not in t for t in texts[False])
+    assert any(t.endswith("about $0.42 at most") for t in texts[True])

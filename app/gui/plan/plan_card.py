@@ -7,6 +7,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from app.gui.look import look
+from app.gui.run import wording
 
 
 def proposed_words(count: int | None) -> str:
@@ -28,7 +29,7 @@ class PlanCard(QFrame):
     """One planning round. It changed no file, so it opens no evidence: everything is here."""
 
     def __init__(self, goal: str, proposed: int | None, steps: int, seconds: float | None,
-                 cost_usd: float | None, parent: QWidget | None = None):
+                 cost_usd: float | None, parent: QWidget | None = None, upper: bool = False):
         super().__init__(parent)
         self.setObjectName("planCard")
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -47,7 +48,7 @@ class PlanCard(QFrame):
         if seconds is not None:
             numbers.append(self.tr("%1 s").replace("%1", f"{seconds:.1f}"))
         if cost_usd is not None:
-            numbers.append(f"${cost_usd:.4f}")
+            numbers.append(wording.cost(cost_usd, upper))
         numbers.append(self.tr("no file changed"))
         meta = QLabel(" · ".join(numbers), self)
         look.set_tone(meta, "muted")
@@ -77,5 +78,6 @@ def plan_cards(plans) -> list[tuple[str, "PlanCard"]]:
         seconds = max(0.0, (end - start).total_seconds()) if start and end else None
         proposed = len(plan.proposals) if plan.result == "proposed" else None
         out.append((plan.started_at, PlanCard(plan.goal, proposed, plan.steps, seconds,
-                                              plan.cost_usd if plan.is_ai else None)))
+                                              plan.cost_usd if plan.is_ai else None,
+                                              upper=plan.cost_is_upper_estimate)))
     return out

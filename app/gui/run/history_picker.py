@@ -25,6 +25,7 @@ _ENDINGS = {  # how a run ended, in the picker's few words (translated where sho
     "failed": QT_TRANSLATE_NOOP("HistoryPicker", "Stopped by a problem"),
 }
 _UNFINISHED = QT_TRANSLATE_NOOP("HistoryPicker", "Did not finish")
+_SAMPLES = QT_TRANSLATE_NOOP("HistoryPicker", "Shown as a sample, not done")
 
 
 def _when(stamp: str | None) -> str:
@@ -61,10 +62,11 @@ class HistoryPicker(QComboBox):
     def label_for(self, run) -> str:
         engine = self.tr("Demo") if not run.is_ai or run.engine == "demo" else (
             run.engine_label or run.engine)
-        ending = self.tr(_ENDINGS.get(run.state, _UNFINISHED))
+        ending = self.tr(_SAMPLES if getattr(run, "exit_reason", None) == "samples_shown"
+                         else _ENDINGS.get(run.state, _UNFINISHED))
         parts = [_when(run.started_at), engine, ending]
         if run.is_ai and run.engine != "demo":
-            parts.append(wording.money(run.cost_usd))
+            parts.append(wording.cost(run.cost_usd, run.cost_is_upper_estimate))
         return " · ".join(parts)
 
     def show_runs(self, runs: list) -> None:
@@ -155,8 +157,9 @@ class HistoryFlow(QObject):
     def _show_run(self, found) -> None:
         run, rounds, undone = found
         is_ai = bool(run.is_ai and run.engine != "demo") if run else True
+        upper = bool(run and run.cost_is_upper_estimate)
         self.cards.show_history([(run.started_at if run else None,
-                                  [RoundView.from_record(r, is_ai, r.round in undone)
+                                  [RoundView.from_record(r, is_ai, r.round in undone, upper)
                                    for r in rounds])])
 
     def open_round(self, view: RoundView) -> None:

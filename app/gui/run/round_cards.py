@@ -35,15 +35,18 @@ class RoundView:
     approvals: list[tuple[str, str]] = field(default_factory=list)  # (path, answer)
     undone: bool = False       # the person undid it: its changes were taken back
     run_started: str = ""      # when its run started (two runs each have a "Round 2")
+    upper: bool = False        # its cost is an upper estimate: the model's price is not known
 
     @classmethod
-    def from_record(cls, record, is_ai: bool = True, undone: bool = False) -> "RoundView":
+    def from_record(cls, record, is_ai: bool = True, undone: bool = False,
+                    upper: bool = False) -> "RoundView":
         return cls(record.round, record.task, record.result_state,
                    list(record.changed_artifacts), _seconds(record.started_at,
                                                             record.finished_at),
                    record.cost_usd, record.summary or record.findings or record.error or "",
                    is_ai, record.run_id,
-                   [(a.path, a.answer) for a in getattr(record, "approvals", [])], undone)
+                   [(a.path, a.answer) for a in getattr(record, "approvals", [])], undone,
+                   upper=upper)
 
 
 def _seconds(start: str | None, end: str | None) -> float | None:
@@ -99,7 +102,7 @@ class RoundCard(QFrame):
         if view.seconds is not None:
             numbers.append(wording.duration(view.seconds))
         if view.is_ai:
-            numbers.append(wording.money(view.cost_usd))
+            numbers.append(wording.cost(view.cost_usd, view.upper))
         meta = QLabel(" · ".join(numbers), self)
         look.set_tone(meta, "muted")
         layout.addWidget(head)
@@ -252,10 +255,10 @@ class RoundCardList(QScrollArea):
             event.type, getattr(event, "answer", ""))
         self._approvals.setdefault(event.round, []).append((event.path, answer))
 
-    def round_finished(self, event, is_ai: bool) -> RoundCard:
+    def round_finished(self, event, is_ai: bool, upper: bool = False) -> RoundCard:
         started = self._started.pop(event.round, None)
         return self.add(RoundView(event.round, event.task, event.result_state,
                                   list(event.changed_artifacts),
                                   _seconds(started, event.time), event.cost_usd,
                                   event.summary, is_ai, event.run_id,
-                                  self._approvals.pop(event.round, [])))
+                                  self._approvals.pop(event.round, []), upper=upper))

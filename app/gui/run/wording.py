@@ -84,10 +84,22 @@ def money(usd: float) -> str:
     return f"${usd:.4f}" if usd < 0.01 else f"${usd:,.2f}"
 
 
-def tokens_and_cost(tokens: int, cost: float, is_ai: bool) -> str:
+def cost(usd: float, upper: bool = False) -> str:
+    """'$0.42', or 'about $0.42 at most' when the model's price is not known (it is then
+    counted at the highest price known for its engine)."""
+    return tr("about %1 at most").replace("%1", money(usd)) if upper else money(usd)
+
+
+def unknown_price(model: str) -> str:
+    """Why a cost reads 'at most', in a sentence."""
+    return tr("The price of %1 is not known, so the highest price is used: the real cost is "
+              "at most this.").replace("%1", model or tr("this model"))
+
+
+def tokens_and_cost(tokens: int, usd: float, is_ai: bool, upper: bool = False) -> str:
     if not is_ai:
         return tr("no AI used, so no tokens and no cost")
-    return tr("%1 tokens · %2").replace("%1", f"{tokens:,}").replace("%2", money(cost))
+    return tr("%1 tokens · %2").replace("%1", f"{tokens:,}").replace("%2", cost(usd, upper))
 
 
 # -- the state of a run --------------------------------------------------------------------
@@ -111,6 +123,11 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
     if state == "done":
         return tr("Done"), tr("Every task on the list is checked. The rounds below show which "
                               "files were written. Add more tasks, or export a summary to share.")
+    if exit_reason == "samples_shown":
+        return tr("Shown as a sample, not done"), tr(
+            "The Demo engine wrote sample notes in the demo-output folder and ticked no task: "
+            "your tasks and files are as you left them. Choose an AI engine to get the work "
+            "done.")
     if exit_reason == "human_decision_needed":
         return tr("Needs your decision"), tr("Answer the question to let the work carry on.")
     if exit_reason == "no_progress":
@@ -139,6 +156,13 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
     return tr("Stopped because of a problem"), tr("See the details below. Your files are safe.")
 
 
+def demo_samples_sentence() -> str:
+    """What the Demo engine will do on a person's own folder, before the run, in one sentence."""
+    return tr("The Demo engine uses no AI: on your tasks it only shows how a run looks and "
+              "writes sample notes in a demo-output folder, ticking nothing and changing "
+              "nothing of yours; to get the work done, choose an AI engine.")
+
+
 # -- what the AI is doing now ---------------------------------------------------------------
 def narration_for_tool(tool: str, arguments: dict) -> str:
     path = str(arguments.get("path") or "")
@@ -159,6 +183,11 @@ def narration_for_tool(tool: str, arguments: dict) -> str:
     if tool == "search_files":
         return text.replace("%1", short(str(arguments.get("query") or ""), 40)) + "…"
     return text.replace("%1", short(path, 60)) + "…"
+
+
+def held_open(path: str) -> str:
+    return tr("%1 is open in another program; close it there and the AI will try again next "
+              "round.").replace("%1", path)
 
 
 def narration_for_notice(kind: str) -> str:
@@ -182,6 +211,7 @@ def round_outcome(result_state: str) -> tuple[str, str]:
         "timeout": ("!", tr("Ran out of time")),
         "engine_error": ("!", tr("Engine problem")),
         "cancelled": ("■", tr("Stopped by you")),
+        "sample": ("◇", tr("Shown as a sample, not done")),
         "interrupted": ("■", tr("Cut off when the app closed")),
     }.get(result_state, ("•", result_state))
 

@@ -1,0 +1,132 @@
+"""A write computed from what a file held goes ahead only if the file still holds it.
+
+A tool reads a person's file, computes its change (seconds, for a big workbook), and writes.
+Meanwhile the person may have saved the file in Excel or their editor. FileStamp is what the
+file held when the tool read it; inside `expect_unchanged(stamp)`, files.commit_temp_file,
+which every replace of a file passes through, checks right before the replace that the file
+still holds it, and otherwise raises ChangedOnDisk: nothing is written, and the sentence
+says so. Light: no imports beyond the standard library's, and those lazily."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+class ChangedOnDisk(Exception):
+    """The file is no longer what the writer read (someone saved it meanwhile): nothing was
+    written. Not an OSError: nothing failed, the write was withheld on purpose."""
+
+    def __init__(self, shown: str):
+        super().__init__(changed_sentence(shown))
+        self.shown = shown
+
+
+def changed_sentence(shown: str) -> str:
+    return (f"{shown} was changed by someone else while this edit was being made, so nothing "
+            "was written; read it again and redo the change.")
+
+
+class FileStamp:
+    """What a file held when a writer read it: size, modification time and a SHA-256 of its
+    bytes (all None: there was no file). Taken before the writer reads, so any save after it
+    shows."""
+
+    __slots__ = ("path", "size", "mtime_ns", "sha256")
+
+    def __init__(self, path: Path | str, size: int | None, mtime_ns: int | None,
+                 sha256: str | None):
+        self.path, self.size, self.mtime_ns, self.sha256 = Path(path), size, mtime_ns, sha256
+
+    @classmethod
+    def of(cls, path: Path | str) -> "FileStamp":
+        """The file's stamp now; read again if it changed while being read."""
+        path = Path(path)
+        for _ in range(3):
+            try:
+                before = os.stat(path)
+                try:
+                    digest = _sha256_of(path)
+                except PermissionError:  # a file we may write but not read: its times tell
+                    digest = ""
+                after = os.stat(path)
+            except FileNotFoundError:
+                return cls(path, None, None, None)
+            if (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
+                break
+        return cls(path, after.st_size, after.st_mtime_ns, digest)
+
+    def holds(self) -> bool:
+        """True while the file is still what was stamped: same size and time, and (as a
+        time may not move for a quick save) the same bytes."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return self.size is None
+        if self.size is None or (st.st_size, st.st_mtime_ns) != (self.size, self.mtime_ns):
+            return False
+        if not self.sha256:
+            return True
+        try:
+            return _sha256_of(self.path) == self.sha256
+        except OSError:
+            return False
+
+
+def _sha256_of(path: Path) -> str:
+    import hashlib  # here: `status` never writes
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _key(path: Path | str) -> str:
+    return os.path.normcase(os.path.realpath(path))
+
+
+_EXPECTED = None  # a ContextVar of {key: (stamp, shown name)}, made on first use
+
+
+def _expected_var():
+    global _EXPECTED
+    if _EXPECTED is None:
+        import contextvars
+
+        _EXPECTED = contextvars.ContextVar("hd_expected_files", default={})
+    return _EXPECTED
+
+
+class expect_unchanged:
+    """While inside, a replace of the stamped file goes ahead only if the file is still what
+    the stamp says (checked in commit_temp_file, right before the replace); otherwise
+    ChangedOnDisk and nothing is written. `shown` names the file in the sentences."""
+
+    def __init__(self, stamp: FileStamp | None, shown: str | None = None):
+        self.stamp, self.shown = stamp, shown
+        self._token = None
+
+    def __enter__(self) -> "expect_unchanged":
+        if self.stamp is not None:
+            var = _expected_var()
+            shown = self.shown or self.stamp.path.name
+            self._token = var.set({**var.get(), _key(self.stamp.path): (self.stamp, shown)})
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._token is not None:
+            _expected_var().reset(self._token)
+
+
+def expected_for(path: Path) -> tuple[FileStamp | None, str | None]:
+    if _EXPECTED is None:
+        return None, None
+    return _EXPECTED.get().get(_key(path), (None, None))
+
+
+def check_expected(path: Path) -> None:
+    stamp, shown = expected_for(path)
+    if stamp is not None and not stamp.holds():
+        raise ChangedOnDisk(shown or path.name)
