@@ -90,13 +90,16 @@ TOOL_SPECS: list[ToolSpec] = [
           {"reason": _STR, "findings": _STR},
           ["reason", "findings"]),
     _spec("set_cells", "Set cells of an existing workbook (.xlsx, .xlsm); all else stays as it "
-          "was. Refused, changing nothing, if saving would lose anything.",
+          "was.",
           {"path": _STR,
            "cells": {"type": "object", "additionalProperties": {
                "type": ["string", "number", "boolean", "null"]},
                "description": "Address ('B2' or 'Prices!B2') to value; null empties a cell, "
                               "'=' starts a formula, e.g. {\"B2\": 4.5, \"C2\": \"=B2*1.1\"}."},
-           "sheet": {**_STR, "description": "For addresses without a sheet; default the first."}},
+           "sheet": {**_STR, "description": "For addresses without a sheet; default the first."},
+           "formats": {"type": "object", "additionalProperties": _STR,
+                       "description": "Address to number format, e.g. {\"B2\": \"0.0%\"}; "
+                                      "default: as the cells above."}},
           ["path", "cells"]),
 ]
 

@@ -220,16 +220,20 @@ class ToolBox(ReadingTools):
         return ToolOutcome(f"Edited '{rel}': replaced 1 occurrence; the rest of the document is "
                            "as it was.", changed=[rel])
 
-    def _set_cells(self, path: str, cells: dict, sheet: str | None = None) -> ToolOutcome:
+    def _set_cells(self, path: str, cells: dict, sheet: str | None = None,
+                   formats: dict | None = None) -> ToolOutcome:
         rel = self._prepare_write(path)
         target = self.sandbox.root / rel
         if not target.is_file():
             raise _Fail(f"There is no workbook '{rel}'. Use write_file to create a .xlsx from "
                         "Markdown tables.")
-        data, count = self._document_call(rel, set_cells, target, cells, sheet)
+        data, count, note = self._document_call(rel, set_cells, target, cells, sheet, formats)
+        if target.stat().st_size == len(data) and target.read_bytes() == data:
+            return ToolOutcome(f"The {'cell already holds' if count == 1 else 'cells already hold'}"
+                               f" these values in '{rel}'; nothing changed.")
         self._commit(path, rel, lambda t: write_user_file(t, data))
         return ToolOutcome(f"Set {count} {'cell' if count == 1 else 'cells'} in '{rel}'; the "
-                           "rest of the workbook is as it was.", changed=[rel])
+                           f"rest of the workbook is as it was.{note}", changed=[rel])
 
     def _document_call(self, rel: str, action: Callable, *args):
         """The one way the changing tools reach app.core.documents: a refusal in a sentence."""

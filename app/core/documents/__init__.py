@@ -12,7 +12,9 @@ Stop) ends that work at once.
     refused_write(name) -> str | None       the sentence for formats that cannot be written
     write_document(path, markdown, existing, cancel) -> bytes   the file write_file would save
     edit_document(path, old, new, cancel) -> bytes  a .docx with one paragraph's text replaced
-    set_cells(path, cells, sheet, cancel) -> (bytes, int)      a workbook with cells set
+    set_cells(path, cells, sheet, formats, cancel) -> (bytes, int, str)
+                                            a workbook with cells set, and which formulas
+                                            are calculated afresh when it is opened
 """
 
 from __future__ import annotations
@@ -82,11 +84,12 @@ def edit_document(path: Path, old_text: str, new_text: str,
 
 
 def set_cells(path: Path, cells: dict, sheet: str | None = None,
-              cancel: threading.Event | None = None) -> tuple[bytes, int]:
+              formats: dict | None = None,
+              cancel: threading.Event | None = None) -> tuple[bytes, int, str]:
     from app.core.documents import worker
 
     path = Path(path)
-    return worker.run("set_cells", (path, cells, sheet), path.name, writing=True,
+    return worker.run("set_cells", (path, cells, sheet, formats), path.name, writing=True,
                       cancel=cancel)
 
 

@@ -63,6 +63,9 @@ def write(path: Path, markdown: str, existing: bool) -> bytes:
     if sentence:
         raise DocumentError(sentence)
     kind = writable_kind(path)
+    if existing and kind == "xlsx":   # the workbook's own XML, changed cell by cell
+        from app.core.documents.xlsx_rewrite import rewrite
+        return rewrite(path, markdown)
     try:
         if kind == "docx":
             from app.core.documents.word_write import markdown_to_docx
