@@ -156,6 +156,11 @@ def test_the_tools_read_search_write_edit_and_set_cells_through_the_worker(ws):
     cells = box.call("set_cells", {"path": "prices.xlsx", "cells": {"B2": 4.25}})
     assert cells.content.startswith("Set 1 cell in 'prices.xlsx'"), cells.content
     assert "| 2 | Bread | 4.25 |" in render_document(ws / "prices.xlsx")
+    formatted = box.call("set_cells", {"path": "prices.xlsx", "cells": {"B3": 0.5},
+                                       "formats": {"B3": "0%"}})
+    assert formatted.content.startswith("Set 1 cell in 'prices.xlsx'"), formatted.content
+    import openpyxl
+    assert openpyxl.load_workbook(ws / "prices.xlsx")["Prices"]["B3"].number_format == "0%"
     refused = box.call("edit_file", {"path": "new.docx", "old_text": "Nothing like it",
                                      "new_text": "x"})
     assert refused.is_error and "old_text was found 0 times in 'new.docx'" in refused.content
