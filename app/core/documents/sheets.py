@@ -1,6 +1,7 @@
 """A workbook (.xlsx, .xlsm) as Markdown: one `## Sheet: NAME` section per sheet, a table
-with column letters above and row numbers on the left, and each formula as its formula
-with the value the file last saved (`=B2*1.1 → 3.85`).
+with column letters above and row numbers on the left, each value as the sheet displays it
+through its number format (xlsx_display: £4.62, 9.8% (0.09756097561), 2024-05-01), and each
+formula as its formula with the value the file last saved (`=B2*1.1 → £3.85`).
 
 openpyxl reads in its streaming (read-only) mode, once for formulas and once for the saved
 values, so a big sheet is never held whole; rows and columns are capped.
@@ -26,13 +27,16 @@ def number_text(value: float | int) -> str:
     return str(value)
 
 
-def value_text(value) -> str:
+def value_text(value, code: str | None = None, formula: bool = False) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, (int, float)):
-        return number_text(value)
+        if code is None:
+            return number_text(value)
+        from app.core.documents.xlsx_display import displayed
+        return displayed(value, code, formula)
     if isinstance(value, dt.datetime):
         return value.date().isoformat() if value.time() == dt.time() else value.isoformat(" ")
     if isinstance(value, (dt.date, dt.time)):
@@ -43,10 +47,16 @@ def value_text(value) -> str:
     return str(value)
 
 
-def cell_markdown(formula, saved) -> str:
+def cell_markdown(formula, saved, saved_cell=None) -> str:
+    """A cell's text; `saved_cell` (its cell in the saved-values workbook) gives the number
+    format a number is displayed through."""
+    if isinstance(formula, (int, float)) and not isinstance(formula, bool):
+        return value_text(formula, getattr(saved_cell, "number_format", "General"))
     shown = value_text(formula)
     if shown.startswith("="):
-        saved_text = value_text(saved)
+        code = getattr(saved_cell, "number_format", "General") \
+            if isinstance(saved, (int, float)) else None
+        saved_text = value_text(saved, code, formula=True)
         if saved_text and saved_text != shown:
             shown += ARROW + saved_text
     return shown.replace("\r", "").replace("\n", " ").replace("|", "\\|")
@@ -92,7 +102,8 @@ def _sheet(sheet, saved_sheet, out: Out) -> None:
             break
         if n % 256 == 0:
             out.tick()
-        texts = [cell_markdown(c.value, s.value) for c, s in zip(row, saved_row)]
+        texts = [cell_markdown(c.value, s.value, s)
+                 for c, s in zip(row, saved_row)]
         while texts and not texts[-1]:
             texts.pop()
         if not texts:

@@ -20,6 +20,9 @@ _NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?"
 _PLAIN = re.compile(rf"^[-+]?(?:{_NUMBER})$")
 _PERCENT = re.compile(rf"^([-+]?(?:{_NUMBER}))\s?%$")
 _CURRENCY = re.compile(rf"^(-?)([£$€¥])\s?(-?)({_NUMBER})$")
+_CURRENCY_AFTER = re.compile(rf"^(-?)({_NUMBER})\s?([£$€¥])$")
+# read_file's "9.8% (0.09756097561)": a displayed number, then the value the cell stores.
+_WITH_STORED = re.compile(rf"^(.+?) \(([-+]?(?:{_NUMBER}))\)$")
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?$")
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?$")
 _BAD_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -121,6 +124,16 @@ def parse(raw, date1904: bool = False, as_text: bool = False) -> Value:
         return Value("formula", stored_formula(formula))
     if _PLAIN.match(stripped):
         return Value("number", _number(stripped))
+    match = _WITH_STORED.match(stripped)
+    if match:
+        shown = parse(match.group(1), date1904)
+        if shown.kind == "number" and shown.shown not in ("date", "datetime", "time"):
+            return Value("number", _number(match.group(2)), shown.shown, shown.currency)
+    if stripped.startswith("(") and stripped.endswith(")") and "(" not in stripped[1:]:
+        inner = parse(stripped[1:-1], date1904)   # (1,234): a negative, as Excel reads it
+        if inner.kind == "number" and inner.shown not in ("date", "datetime", "time") \
+                and inner.data >= 0:
+            return Value("number", -inner.data, inner.shown, inner.currency)
     match = _PERCENT.match(stripped)
     if match:
         decimals = "." in match.group(1)
@@ -130,6 +143,10 @@ def parse(raw, date1904: bool = False, as_text: bool = False) -> Value:
     if match:
         sign = -1 if (match.group(1) or match.group(3)) else 1
         return Value("number", sign * _number(match.group(4)), "currency", match.group(2))
+    match = _CURRENCY_AFTER.match(stripped)
+    if match:
+        sign = -1 if match.group(1) else 1
+        return Value("number", sign * _number(match.group(2)), "currency", match.group(3))
     if stripped.upper() in ("TRUE", "FALSE"):
         return Value("bool", stripped.upper() == "TRUE")
     moment = _moment(stripped)
