@@ -1,4 +1,7 @@
 """A slide deck (.pptx) slide by slide: title, the text of each shape, tables, and notes.
+Shapes are read in their order on the slide, top to bottom and then left to right (boxes
+whose tops are within a quarter inch count as one line), not in the file's order; a
+placeholder that does not say where it is sits where its layout (or master) puts it.
 
 Read straight from the package, one slide's XML at a time, in the order the presentation
 lists them: python-pptx loads and parses every part of a deck before its first slide can be
@@ -22,6 +25,7 @@ _P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _parsers = threading.local()
+_LINE = 228_600   # EMU: a quarter inch; tops closer than this read left to right
 _SHAPES = (_P + "sp", _P + "grpSp", _P + "graphicFrame", _P + "cxnSp", _P + "pic",
            _P + "contentPart")
 
@@ -47,9 +51,9 @@ def _slide(zf: zipfile.ZipFile, part: str, number: int, out: Out) -> None:
     out.blank()
     out.add(f"## Slide {number}" + (f": {heading}" if heading else ""))
     out.add("")
-    for shape in shapes:
-        if shape is not title:
-            _shape(shape, out)
+    places = _layout_places(zf, part)
+    for shape in _reading_order([s for s in shapes if s is not title], places):
+        _shape(shape, out, places)
     notes = _rels_target(zf, part, "notesSlide")
     if notes and notes in zf.NameToInfo:
         body = next((el for el in _xml(zf, notes).iter(_P + "sp")
@@ -62,7 +66,69 @@ def _slide(zf: zipfile.ZipFile, part: str, number: int, out: Out) -> None:
                 out.add("> " + line if line.strip() else ">")
 
 
-def _shape(shape, out: Out) -> None:
+def _layout_places(zf: zipfile.ZipFile, part: str) -> dict:
+    """Where the slide's layout, then its master, puts each placeholder: ("idx", n) and
+    ("type", kind) -> (top, left)."""
+    places: dict = {}
+    layout = _rels_target(zf, part, "slideLayout")
+    master = _rels_target(zf, layout, "slideMaster") if layout in zf.NameToInfo else None
+    for source in (master, layout):   # the layout's own places win
+        if not source or source not in zf.NameToInfo:
+            continue
+        for shape in _xml(zf, source).iter(_P + "sp"):
+            ph, at = _placeholder(shape), _offset(shape)
+            if ph is None or at is None:
+                continue
+            places[("type", ph.get("type", "obj"))] = at
+            if ph.get("idx") is not None:
+                places[("idx", ph.get("idx"))] = at
+    return places
+
+
+def _offset(shape) -> tuple[int, int] | None:
+    for holder in (_P + "spPr", _P + "grpSpPr", _P + "xfrm"):
+        box = shape.find(holder)
+        if box is None:
+            continue
+        off = box.find(f"{_A}xfrm/{_A}off") if holder != _P + "xfrm" else box.find(_A + "off")
+        if off is not None:
+            try:
+                return int(off.get("y", "0")), int(off.get("x", "0"))
+            except ValueError:
+                return None
+    return None
+
+
+def _where(shape, places: dict) -> tuple[int, int] | None:
+    at = _offset(shape)
+    if at is None:
+        ph = _placeholder(shape)
+        if ph is not None:
+            at = places.get(("idx", ph.get("idx"))) if ph.get("idx") is not None else None
+            at = at or places.get(("type", ph.get("type", "obj")))
+    return at
+
+
+def _reading_order(shapes: list, places: dict) -> list:
+    """Top to bottom, then left to right; a shape with no known place stays after the one
+    before it in the file."""
+    placed, last = [], (-1, -1)
+    for n, shape in enumerate(shapes):
+        at = _where(shape, places) or last
+        last = at
+        placed.append((at, n, shape))
+    placed.sort(key=lambda p: (p[0][0], p[1]))
+    lines: list[list] = []
+    for item in placed:
+        if lines and item[0][0] - lines[-1][0][0][0] < _LINE:
+            lines[-1].append(item)
+        else:
+            lines.append([item])
+    return [shape for line in lines
+            for _at, _n, shape in sorted(line, key=lambda p: (p[0][1], p[1]))]
+
+
+def _shape(shape, out: Out, places: dict | None = None) -> None:
     table = shape.find(f"{_A}graphic/{_A}graphicData/{_A}tbl")
     if shape.tag == _P + "graphicFrame" and table is not None:
         out.blank()
@@ -75,9 +141,8 @@ def _shape(shape, out: Out) -> None:
         out.blank()
         return
     if shape.tag == _P + "grpSp":
-        for inner in shape:
-            if inner.tag in _SHAPES:
-                _shape(inner, out)
+        for inner in _reading_order([el for el in shape if el.tag in _SHAPES], {}):
+            _shape(inner, out)
         return
     body = shape.find(_P + "txBody")
     if shape.tag != _P + "sp" or body is None:
