@@ -1,4 +1,5 @@
-"""A PDF page by page (`## Page N`), with pypdf; capped in pages, text and time."""
+"""A PDF page by page (`## Page N`), with pypdf; capped in pages, text and time. Each page's
+text as paragraphs, list items and tables (pdf_text)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Out, check_size, corrupt_sentence, encrypted_sentence
 from app.core.documents.pdf_fonts import fonts_read_once
+from app.core.documents.pdf_text import page_lines
 
 MAX_PAGES = 300
 
@@ -41,13 +43,13 @@ def _render(path: Path, out: Out) -> None:
         out.add(f"[This PDF has {count:,} pages; only pages 1-{MAX_PAGES} are shown.]")
         out.add("")
     with_text = damaged = 0
-    seen: dict[tuple, str | None] = {}
+    seen: dict[tuple, list[str] | None] = {}
     for number in range(1, min(count, MAX_PAGES) + 1):
         out.tick()
         try:
             page = reader.pages[number - 1]
             key = _drawn_by(page)
-            text = seen[key] if key in seen else page.extract_text() or ""
+            text = seen[key] if key in seen else page_lines(page)
         except FileNotDecryptedError:
             raise DocumentError(encrypted_sentence(path)) from None
         except Exception:
@@ -61,7 +63,7 @@ def _render(path: Path, out: Out) -> None:
             damaged += 1
             out.add("(this page could not be read: it is damaged)")
             continue
-        lines = [line.rstrip() for line in text.splitlines()]
+        lines = text
         if not any(lines):
             out.add("(no text on this page: it is probably a picture, such as a scan)")
             continue
