@@ -57,6 +57,12 @@ BENCHMARKS = [
        "<= 100x time, <= 3x memory"),
       ("documents_long_pdf", "Reading a 200-page PDF whole / the same text",
        "<= 100x time, <= 3x memory")]),
+    ("fidelity", "fidelity.py", ["--runs", "3"], ["--runs", "1"], None,
+     [("fidelity_checks", "Model's needs kept (footnotes, numbering, tables, lists, number "
+       "formats, slide order), ours / markitdown", ">= markitdown's"),
+      ("fidelity_tokens", "Tokens of the corpus, ours / markitdown", "<= 1.0x"),
+      ("fidelity_time", "Reading the corpus, CPU time, ours / markitdown", "<= 1.0x"),
+      ("fidelity_memory", "Reading the corpus, peak memory, ours / markitdown", "<= 1.0x")]),
     ("footprint", "footprint.py", ["--runs", "3"], ["--runs", "1"], None,
      [("bundle_size", "Frozen onedir build on disk", "<= 130 MB")]),
 ]

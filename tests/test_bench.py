@@ -28,3 +28,34 @@ def test_a_benchmark_this_checkout_cannot_run_is_shown_as_not_available(tmp_path
     assert "not available" in ran["status"]
     table = run_all.table(rows)
     assert "| Launch to the window | <= 1.5x | not available | -" in table
+
+
+def test_the_markitdown_comparison_says_not_available_without_markitdown(tmp_path):
+    # The app does not depend on markitdown; a Python that cannot import it gets the rows
+    # as "not available", never a failure.
+    blocker = tmp_path / "markitdown.py"
+    blocker.write_text("raise ImportError('not here')\n")
+    out = tmp_path / "out.json"
+    import os
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "fidelity.py"), "--json",
+                           str(out)], capture_output=True, text=True, timeout=120, cwd=REPO,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    assert "markitdown comparison: not available (markitdown is not installed)" in done.stdout
+    import json
+    rows = json.loads(out.read_text())["items"]
+    assert [r["key"] for r in rows] == ["fidelity_checks", "fidelity_tokens", "fidelity_time",
+                                        "fidelity_memory"]
+    assert all(r["measured"] is None for r in rows)
+
+
+def test_the_fidelity_checks_count_what_a_rendering_keeps():
+    import re
+
+    from bench.fidelity import holds
+
+    assert holds("## Slide 1\n- Step 1\n- Step 2\n- Step 3", ["Step 1", "Step 2", "Step 3"])
+    assert not holds("- Step 3\n- Step 2\n- Step 1", ["Step 1", "Step 2", "Step 3"])
+    assert holds("| Item |  Price | Stock |", re.compile(r"\|\s*Item\s*\|\s*Price"))
+    assert holds("costs  £4.62\nnow", "costs £4.62 now") and not holds("4.62", "£4.62")
