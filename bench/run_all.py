@@ -57,6 +57,9 @@ BENCHMARKS = [
        "<= 100x time, <= 3x memory"),
       ("documents_long_pdf", "Reading a 200-page PDF whole / the same text",
        "<= 100x time, <= 3x memory")]),
+    ("search_documents", "search_documents.py", ["--runs", "7"], ["--runs", "3"], None,
+     [("search_documents_again", "Second search_files over 50 Office files / the same search "
+       "over their text", "<= 1.2x")]),
     ("footprint", "footprint.py", ["--runs", "3"], ["--runs", "1"], None,
      [("bundle_size", "Frozen onedir build on disk", "<= 130 MB")]),
 ]
