@@ -118,12 +118,26 @@ def test_a_write_through_the_tools_drops_the_rendering(ws, renders, tool, argume
     assert f"{arguments['path']}:" in out.content and expect in out.content
 
 
-def test_a_file_just_written_is_rendered_but_not_kept(ws, renders):
-    brief_docx(ws / "new.docx")   # dated now: its stamps may not yet tell saves apart
+def test_a_file_just_written_is_kept_and_checked_by_its_bytes(ws, renders, monkeypatch):
+    import app.core.document_cache as document_cache
+
+    brief_docx(ws / "new.docx")   # dated now: a save in the same tick could keep its times
     _box(ws).call("read_file", {"path": "new.docx"})
+    _box(ws).call("read_file", {"path": "new.docx", "offset": 3})
+    assert renders == ["new.docx"]
+    # A file system whose times are coarse and which tells no inode or change time: the
+    # bytes, read before the rendering, tell the save apart.
+    monkeypatch.setattr(document_cache, "stamp_of",
+                        lambda p: (os.stat(p).st_size, os.stat(p).st_mtime_ns, 0, 0, 0))
+    RENDERINGS.clear()
     _box(ws).call("read_file", {"path": "new.docx"})
-    assert renders == ["new.docx", "new.docx"]
-    assert ws / "new.docx" not in RENDERINGS
+    st = (ws / "new.docx").stat()
+    data = (ws / "new.docx").read_bytes()
+    i = data.index(b"PK\x03\x04", 1)   # another byte of the same size: another file
+    (ws / "new.docx").write_bytes(data[:i - 1] + bytes([data[i - 1] ^ 1]) + data[i:])
+    os.utime(ws / "new.docx", ns=(st.st_atime_ns, st.st_mtime_ns))
+    _box(ws).call("read_file", {"path": "new.docx"})
+    assert renders == ["new.docx", "new.docx", "new.docx"]
 
 
 def test_the_store_holds_its_bound_and_lets_the_least_used_go_first(tmp_path):
