@@ -44,8 +44,8 @@ opener = Opener()
 MISSING, NO_PROGRAM, FAILED = "missing", "no_program", "failed"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("FileOpener", text)
+def tr(text: str) -> str:
+    return QCoreApplication.translate("", text)  # where lupdate files a module-level tr()
 
 
 def _opened(path: Path) -> str | None:
@@ -75,9 +75,9 @@ def open_file(owner: QObject, path: Path, say: Callable[[str], None]) -> None:
 
     def told(problem: str | None) -> None:
         if problem == MISSING:
-            say(_tr("%1 is no longer in the folder, so it cannot be opened.").replace("%1", name))
+            say(tr("%1 is no longer in the folder, so it cannot be opened.").replace("%1", name))
         elif problem is not None:
-            say(_tr("No program opened %1: your computer has no program set for this kind of "
+            say(tr("No program opened %1: your computer has no program set for this kind of "
                     "file. Use Show in folder and open it from there.").replace("%1", name))
 
     run_for(owner, lambda: _opened(path), told, lambda exc: say(_failed_open(name, exc)))
@@ -90,7 +90,7 @@ def show_in_folder(owner: QObject, path: Path, say: Callable[[str], None]) -> No
 
     def told(problem: str | None) -> None:
         if problem == MISSING:
-            say(_tr("%1 and its folder are no longer there, so they cannot be shown.")
+            say(tr("%1 and its folder are no longer there, so they cannot be shown.")
                 .replace("%1", name))
         elif problem is not None:
             say(_failed_show(name, None))
@@ -103,15 +103,15 @@ def _reason(exc: BaseException | None) -> str:
 
 
 def _failed_open(name: str, exc: BaseException) -> str:
-    return _tr("%1 could not be opened: %2").replace("%1", name).replace("%2", _reason(exc))
+    return tr("%1 could not be opened: %2").replace("%1", name).replace("%2", _reason(exc))
 
 
 def _failed_show(name: str, exc: BaseException | None) -> str:
     reason = _reason(exc)
     if not reason:
-        return _tr("The folder of %1 could not be shown: your computer has no file manager "
+        return tr("The folder of %1 could not be shown: your computer has no file manager "
                    "set to show it.").replace("%1", name)
-    return _tr("The folder of %1 could not be shown: %2").replace("%1", name).replace(
+    return tr("The folder of %1 could not be shown: %2").replace("%1", name).replace(
         "%2", reason)
 
 
@@ -121,14 +121,14 @@ def open_saved(owner: QObject, path: Path, say: Callable[[str], None]) -> None:
 
     def told(problem: str | None) -> None:
         if problem == MISSING:
-            say(_tr("The summary was saved, but no program opened it: it is no longer at %1.")
+            say(tr("The summary was saved, but no program opened it: it is no longer at %1.")
                 .replace("%1", str(path)))
         elif problem is not None:
-            say(_tr("The summary was saved, but no program opened it: your computer has no "
+            say(tr("The summary was saved, but no program opened it: your computer has no "
                     "program set for this kind of file. It is at %1.").replace("%1", str(path)))
 
     def failed(exc: BaseException) -> None:
-        say(_tr("The summary was saved, but no program opened it: %1. It is at %2.")
+        say(tr("The summary was saved, but no program opened it: %1. It is at %2.")
             .replace("%1", _reason(exc)).replace("%2", str(path)))
 
     run_for(owner, lambda: _opened(path), told, failed)

@@ -31,7 +31,7 @@ def test_only_a_paid_engines_first_run_in_a_folder_asks():
 
 
 @pytest.fixture
-def started(window, monkeypatch):
+def started(window, monkeypatch, budget_question):
     """The limits each run started with (the runner records instead of calling Claude)."""
     runs: list = []
     monkeypatch.setattr(window.runner, "start",

@@ -196,8 +196,8 @@ class EvidenceDialog(QDialog):
         for kind in evidence.notice_kinds:
             lines.append(wording.narration_for_notice(kind))
         if evidence.refusals:
-            lines.append(self.tr("The harness refused %n file action(s) outside what the AI "
-                                 "may touch.", "", evidence.refusals))
+            lines.append(self.tr("Harness Desk turned down %n file action(s) outside what "
+                                 "the AI may touch.", "", evidence.refusals))
         return lines or [self.tr("No summary was recorded for this round.")]
 
     def _change_words(self, f) -> str:
