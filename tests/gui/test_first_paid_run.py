@@ -75,3 +75,17 @@ def test_the_demo_runs_without_asking(qtbot, window, tmp_path, started):
     window.picker.select("demo")
     window.start_run()
     assert len(started) == 1 and getattr(window, "budget_dialog", None) is None
+
+
+def test_enter_in_the_amount_runs_with_it(qtbot, window, tmp_path, started):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLineEdit
+
+    dialog = _claude_first_run(qtbot, window, tmp_path)
+    [field] = [f for f in dialog.findChildren(QLineEdit) if f.isVisible()]
+    assert field.parentWidget() is dialog.line.amount  # the only one-line field
+    dialog.line.amount.setValue(3.5)
+    field.setFocus()
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert [limits.budget_usd for limits in started] == [3.5]
+    assert not dialog.isVisible()
