@@ -15,7 +15,6 @@ import threading
 from typing import Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.engines import demo_planner, demo_script
 from app.core.engine import Availability, Engine
 
 DELAY_ENV = "HARNESS_DESK_DEMO_DELAY"
@@ -49,6 +48,9 @@ class DemoEngine(Engine):
              max_output_tokens: int | None = None) -> ModelTurn:
         if self.delay_s:
             (cancel or threading.Event()).wait(self.delay_s)
+        # The scripts load with the first turn: listing engines never needs them (issue 36).
+        from app.engines import demo_planner, demo_script
+
         if any(t.name == "propose_tasks" for t in tools):  # a planning round (core/planning.py)
             name, args = demo_planner.plan_turn(messages)
             return _call(sum(1 for m in messages if m.role == "assistant"), name, **args)
