@@ -46,6 +46,8 @@ class DemoEngine(Engine):
     def only_samples(self, task_text: str, done_when: list[str]) -> bool:
         """A person's own task is shown as a sample, never ticked: only the bundled demo's
         tasks are the Demo engine's to do (demo_script.is_scripted)."""
+        from app.engines import demo_script  # loaded when used: listing engines never is
+
         return not demo_script.is_scripted(task_text, done_when)
 
     def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
