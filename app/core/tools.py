@@ -139,7 +139,6 @@ class ToolBox(ReadingTools):
         if self.gate is not None:
             review = self.gate.review(rel, declared.action, self.sandbox.root / rel, write)
             write, self._note = review.write, review.note
-        fresh = rel not in self.changes.touched
         self.changes.before_change(rel)
         target = self.sandbox.resolve_write(path)
         if self.sandbox.rel(target) != rel:
@@ -151,8 +150,9 @@ class ToolBox(ReadingTools):
             with expect_unchanged(stamp, rel):
                 write(target)
         except (ChangedOnDisk, FileInUse):
-            if fresh:  # not changed after all: the round keeps no pre-image of it
-                self.changes.forget(rel)
+            # Not changed after all: the round keeps no pre-image of a file it had not
+            # touched, and of one it had, what it left there before.
+            self.changes.forget(rel)
             raise
         finally:
             RENDERINGS.drop(self.sandbox.root / rel)
