@@ -226,6 +226,7 @@ class EngineSettingsDialog(QDialog):
         if engine_id == self.engine_id:
             self._show_key_state(state)
             self._update_buttons()
+            self._fit()  # the button's words changed too ("Keep for this session")
         self.key_state_shown.emit(engine_id)
 
     def _on_save_key_clicked(self) -> None:
@@ -417,6 +418,20 @@ class EngineSettingsDialog(QDialog):
         self.setMinimumHeight(needed)
         if needed > self.height():
             self.resize(self.width(), needed)
+
+    def event(self, event) -> bool:  # noqa: D401 (Qt's name)
+        """After the layout settles (a sentence arrived from a background check, a button's
+        words changed), keep the minimum height at what the sentences now need."""
+        handled = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest and self.layout() is not None:
+            layout = self.layout()
+            needed = (layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth()
+                      else layout.totalSizeHint().height())
+            if needed > self.minimumHeight():
+                self.setMinimumHeight(needed)
+                if needed > self.height():
+                    self.resize(self.width(), needed)
+        return handled
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
