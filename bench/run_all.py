@@ -35,8 +35,13 @@ BENCHMARKS = [
        "<= 1.5x")]),
     ("status", "status_latency.py", ["--runs", "21"], ["--runs", "7"], None,
      [("status_vs_python", "`harness-desk status` over `python -c pass`", "<= +100 ms")]),
+    ("engines", "engines_latency.py", ["--runs", "11"], ["--runs", "5"], None,
+     [("engines_vs_python", "`harness-desk engines` over `python -c pass`, no server answering",
+       "<= +150 ms")]),
     ("steps", "step_overhead.py", ["--runs", "5"], ["--runs", "1", "--no-fsync-variant"], None,
-     [("step_overhead_100", "Harness overhead per step, 100 files", "<= 5 ms")]),
+     [("step_overhead_100", "Harness overhead per step, 100 files", "<= 5 ms"),
+      ("step_gap_slow_fsync", "Gap after a write / after a read, every fsync 10 ms slower",
+       "<= 2x")]),
     ("engine_steps", "engine_steps.py", ["--runs", "5"], ["--runs", "1", "--steps", "30"], None,
      [(f"engine_step_{k}_ratio", f"{n}: harness CPU per step, step 100 / step 10", "<= 1.3x")
       for k, n in (("claude", "Claude"), ("openai", "OpenAI"), ("local", "Local"))]),
@@ -63,6 +68,9 @@ BENCHMARKS = [
       ("fidelity_tokens", "Tokens of the corpus, ours / markitdown", "<= 1.0x"),
       ("fidelity_time", "Reading the corpus, CPU time, ours / markitdown", "<= 1.0x"),
       ("fidelity_memory", "Reading the corpus, peak memory, ours / markitdown", "<= 1.0x")]),
+    ("search_documents", "search_documents.py", ["--runs", "7"], ["--runs", "3"], None,
+     [("search_documents_again", "Second search_files over 50 Office files / the same search "
+       "over their text", "<= 1.2x")]),
     ("footprint", "footprint.py", ["--runs", "3"], ["--runs", "1"], None,
      [("bundle_size", "Frozen onedir build on disk", "<= 130 MB")]),
 ]
@@ -123,7 +131,7 @@ def shown(row: dict) -> tuple[str, str]:
         text += f" {unit}"
     elif unit:
         text += unit
-    if row["key"] == "status_vs_python":
+    if row["key"] in ("status_vs_python", "engines_vs_python"):
         text = "+" + text
     if row["pass"] is None:
         return text, "-"  # shown for what it says, with no target

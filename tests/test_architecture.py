@@ -96,8 +96,8 @@ def test_the_window_is_grouped_by_its_parts():
     """app/gui holds the window's frame; its parts live in subpackages (see docs/architecture.md)."""
     top = sorted(p.stem for p in (REPO / "app/gui").glob("*.py"))
     assert top == sorted(["__init__", "app", "background", "core_calls", "errors",
-                          "main_window", "self_test", "window_menus", "window_state",
-                          "worker_bridge"]), top
+                          "file_opener", "main_window", "self_test", "window_menus",
+                          "window_state", "worker_bridge"]), top
     for part in ("board", "run", "evidence", "engines", "settings", "look", "folder"):
         assert (REPO / "app/gui" / part / "__init__.py").is_file(), part
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from app.core.board import Board, Task
+from app.core.model_names import model_shown  # noqa: F401 (re-exported)
 from app.core.records import RoundRecord
 
 SYSTEM_PROMPT = """\
@@ -192,14 +193,6 @@ def empty_question_message(task: Task) -> str:
     """A HUMAN line with no question after it: there is nothing to answer."""
     return (f"The decision on line {task.line_no + 1} of TASKS.md has no question. Write the "
             "question after \"HUMAN:\", or delete the line, then run again.")
-
-
-def model_shown(model: str) -> str:
-    """A model as a person knows it: llama.cpp's llama-server names it by the path given to
-    -m, so a .gguf path is shown by its file name."""
-    if model.lower().endswith(".gguf") and ("/" in model or "\\" in model):
-        return model.replace("\\", "/").rsplit("/", 1)[-1]
-    return model
 
 
 def never_used_tools(model: str) -> str:

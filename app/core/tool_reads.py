@@ -10,7 +10,9 @@ import threading
 import time
 from pathlib import Path
 
-from app.core.documents import DocumentError, is_document, kind_of, matching_lines, render_document
+from app.core.document_cache import RENDERINGS
+from app.core.documents import (SECTION_HEADINGS, DocumentError, is_document, kind_of,
+                                render_document)
 from app.core.files import bounded_lines
 from app.core.pictures import PictureError, is_picture, read_picture, unshown_sentence
 from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
@@ -23,11 +25,10 @@ from app.core.tool_specs import (BINARY_SNIFF, MAX_LIST_ENTRIES, MAX_MATCH_CHARS
 
 
 class ReadingTools:
-    """Needs `sandbox` (a Sandbox), `_rendered` (the last document rendering kept) and
-    `cancel` (the person's Stop, which ends a document being read)."""
+    """Needs `sandbox` (a Sandbox) and `cancel` (the person's Stop, which ends a document
+    being read). Documents' renderings are kept for the run (document_cache.RENDERINGS)."""
 
     sandbox: Sandbox
-    _rendered: tuple[tuple | None, str]
     cancel: threading.Event | None
 
     def _list_files(self, path: str = ".") -> ToolOutcome:
@@ -128,13 +129,10 @@ class ReadingTools:
 
     def _rendering(self, target: Path) -> str:
         """A document's Markdown, kept while the file is unchanged, so paging through it
-        with offset does not parse it again."""
+        with offset, or searching it again, does not parse it again."""
         try:
-            st = target.stat()
-            key = (str(target), st.st_size, st.st_mtime_ns)
-            if self._rendered[0] != key:
-                self._rendered = (key, render_document(target, cancel=self.cancel))
-            return self._rendered[1]
+            return RENDERINGS.rendering(target, lambda: render_document(target,
+                                                                        cancel=self.cancel))
         except DocumentError as exc:
             raise _Fail(exc.message) from None
 
@@ -244,7 +242,7 @@ def _lines_with(path: Path, needle: str, deadline: float,
     rendering (read within the search's time left), that holds `needle` (casefolded);
     nothing for binary or unreadable files."""
     if is_document(path):
-        yield from matching_lines(path, needle, max(deadline - time.monotonic(), 1.0), cancel)
+        yield from _document_lines(path, needle, deadline, cancel)
         return
     try:
         raw = path.read_bytes()
@@ -260,3 +258,24 @@ def _lines_with(path: Path, needle: str, deadline: float,
     for n, line in enumerate(text.splitlines(), 1):
         if needle in line.casefold():
             yield n, line, ""
+
+
+def _document_lines(path: Path, needle: str, deadline: float,
+                    cancel: threading.Event | None = None):
+    """(line number in the rendering, line, section such as 'Page 3' or 'Sheet: Prices') of
+    each line of a document's rendering that holds `needle`, the rendering kept for the run
+    (document_cache); nothing for a document that cannot be read: search_files passes over
+    it, as over a binary file."""
+    seconds = max(deadline - time.monotonic(), 1.0)
+    try:
+        text = RENDERINGS.rendering(path, lambda: render_document(path, seconds, cancel))
+    except DocumentError:
+        return
+    if needle not in text.casefold():
+        return
+    section = ""
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.startswith(SECTION_HEADINGS):
+            section = line[3:]
+        if needle in line.casefold():
+            yield n, line, section

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from app.core.board import BoardError, update_board
 from app.core.clean_text import clean, clean_line
 from app.core.conversation import ToolSpec
+from app.core.document_cache import RENDERINGS
 from app.core.documents import (DocumentError, edit_document, is_document, kind_of,
                                 prewarm_documents, set_cells, write_document)
 from app.core.endings import Asked, Completed, GaveUp, Sampled
@@ -64,7 +65,6 @@ class ToolBox(ReadingTools):
         self.gate = gate      # the safety policies and the person's approval (core/policies)
         self._call: tuple[str, dict] = ("", {})
         self._note = ""
-        self._rendered: tuple[tuple | None, str] = (None, "")
         self._stamp: FileStamp | None = None  # what the file being changed held when read
 
     def call(self, name: str, arguments: dict) -> ToolOutcome:
@@ -139,20 +139,23 @@ class ToolBox(ReadingTools):
         if self.gate is not None:
             review = self.gate.review(rel, declared.action, self.sandbox.root / rel, write)
             write, self._note = review.write, review.note
-        fresh = rel not in self.changes.touched
         self.changes.before_change(rel)
         target = self.sandbox.resolve_write(path)
         if self.sandbox.rel(target) != rel:
             raise _Refuse(f"'{rel}' changed on disk while being written; nothing was changed.")
+        RENDERINGS.drop(self.sandbox.root / rel)  # and again once written, below
         try:
             if stamp is not None and declared.action == "delete" and not stamp.holds():
                 raise ChangedOnDisk(rel)  # a delete is no replace: checked here, last
             with expect_unchanged(stamp, rel):
                 write(target)
         except (ChangedOnDisk, FileInUse):
-            if fresh:  # not changed after all: the round keeps no pre-image of it
-                self.changes.forget(rel)
+            # Not changed after all: the round keeps no pre-image of a file it had not
+            # touched, and of one it had, what it left there before.
+            self.changes.forget(rel)
             raise
+        finally:
+            RENDERINGS.drop(self.sandbox.root / rel)
         self.changes.after_change(rel)
 
     def _write_file(self, path: str, content: str) -> ToolOutcome:

@@ -13,6 +13,8 @@ from app.core.files import (atomic_write_bytes, atomic_write_json, fitted_name, 
                             name_limit, read_json)
 from app.core.records import now_iso, read_rounds
 from app.core.sandbox import PathRefused, Sandbox
+from app.core.undo_journal import append as journal_append
+from app.core.undo_journal import has_record, read_manifest
 from app.core.workspace import Workspace
 
 ABSENT = "absent"
@@ -44,7 +46,8 @@ def _state(path: Path) -> str:
 
 
 class RoundChanges:
-    """Records what one round changes, BEFORE each change happens."""
+    """Records what one round changes, BEFORE each change happens: a line appended to the
+    round's journal (undo_journal.py) before each change, the whole record at the end."""
 
     def __init__(self, root: Path | str, blobs: BlobStore, manifest_path: Path | str,
                  round_no: int):
@@ -53,8 +56,9 @@ class RoundChanges:
         self.manifest_path = Path(manifest_path)
         self.round = round_no
         self._files: dict[str, dict] = {}
+        self._again: dict[str, str] = {}  # file -> what the round left before changing it again
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
-        old = read_json(self.manifest_path)
+        old = read_manifest(self.manifest_path)
         if isinstance(old, dict) and isinstance(old.get("files"), dict):
             self._files = {k: dict(v) for k, v in old["files"].items() if isinstance(v, dict)}
 
@@ -63,9 +67,20 @@ class RoundChanges:
         return sorted(self._files)
 
     def before_change(self, rel: str) -> None:
-        """Keep the pre-image of `rel` the first time this round touches it, and write the
-        manifest at once: if the process dies right after the change, undo still works."""
+        """Keep the pre-image of `rel` the first time this round touches it, and append it to
+        the journal at once (flushed): if the process dies right after the change, undo still
+        works. The copy itself is not flushed: the journal names it by its SHA-256, which undo
+        checks (undo_journal.py), so a write step flushes only the journal and the file."""
         if rel in self._files:
+            # Changed again: until after_change, what is there is the round's, whatever its
+            # content, so a kill in between still undoes it (not flushed: a power cut that
+            # loses the line leaves undo keeping both versions, never losing one).
+            entry = self._files[rel]
+            if entry.get("after") is not None:
+                self._again[rel] = entry["after"]
+                entry["after"] = None
+                journal_append(self.manifest_path, [{"op": "after", "file": rel,
+                                                     "after": None}], sync=False)
             return
         path = self.root / rel
         if path.is_dir():
@@ -73,7 +88,7 @@ class RoundChanges:
         entry: dict = {"before": ABSENT, "after": None}
         if os.path.lexists(path):
             mode = _mode_of(path)
-            entry["before"] = self.blobs.put_file(path, mode)
+            entry["before"] = self.blobs.put_file(path, mode, sync=False)
             if mode is not None:
                 entry["mode"] = mode  # so undo gives a private file back private
         else:
@@ -86,14 +101,17 @@ class RoundChanges:
             if new_dirs:
                 entry["new_dirs"] = new_dirs
         self._files[rel] = entry
-        self._save()
+        journal_append(self.manifest_path, [{"op": "before", "file": rel, "entry": entry}])
 
     def forget(self, rel: str) -> None:
         """Drop what before_change kept for `rel` when the change was then not made (the
         file changed meanwhile, or another program holds it): the round neither counts it as
         changed nor takes the person's own save back on undo."""
-        if self._files.pop(rel, None) is not None:
-            self._save()
+        if rel in self._again:  # changed earlier in the round: as it was after that change
+            after = self._files[rel]["after"] = self._again.pop(rel)
+            journal_append(self.manifest_path, [{"op": "after", "file": rel, "after": after}])
+        elif self._files.pop(rel, None) is not None:
+            journal_append(self.manifest_path, [{"op": "forget", "file": rel}])
 
     def after_change(self, rel: str) -> None:
         """Record what the round left in `rel` right after each change, so that after a kill
@@ -105,18 +123,23 @@ class RoundChanges:
         # reads only the post-image's fingerprint, never its copy, and if a power cut loses
         # the record it says "after: null", which undo reads as a round that never finished,
         # as it was (the pre-image is safe). finish() flushes both at the round's end.
+        self._again.pop(rel, None)
         entry["after"] = self._keep(self.root / rel, sync=False)
-        self._save(sync=False)
+        journal_append(self.manifest_path, [{"op": "after", "file": rel,
+                                             "after": entry["after"]}], sync=False)
 
     def finish(self) -> list[str]:
         """Record each touched file's post-image; return the paths whose content changed."""
-        changed = []
+        changed, lines = [], []
         for rel, entry in sorted(self._files.items()):
             # Post-images are kept too, so the round's evidence can show before and after.
             entry["after"] = self._keep(self.root / rel)
+            lines.append({"op": "after", "file": rel, "after": entry["after"]})
             if entry["after"] != entry["before"]:
                 changed.append(rel)
-        self._save()
+        # The journal first (it is applied over the record when read), then the whole record.
+        journal_append(self.manifest_path, lines)
+        atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files})
         return changed
 
     def _keep(self, path: Path, sync: bool = True) -> str:
@@ -126,10 +149,6 @@ class RoundChanges:
         if path.is_dir():
             return "folder"
         return self.blobs.put_file(path, _mode_of(path), sync=sync)
-
-    def _save(self, sync: bool = True) -> None:
-        atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files},
-                          sync=sync)
 
 
 @dataclass
@@ -194,7 +213,7 @@ def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path
     `round_no` names the round in the report; by default the record's own. `later` says
     what later rounds left in each file (file -> {content's SHA-256 -> round}), so a file a
     later round rewrote is not called the person's edit."""
-    manifest = read_json(manifest_path)
+    manifest = read_manifest(manifest_path)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         raise UndoError(f"There is no readable undo record at {manifest_path}.")
     sandbox = Sandbox(root)
@@ -296,13 +315,13 @@ def _later_versions(ws: Workspace, runs: list[str], run_id: str,
     for rid in runs[runs.index(run_id):]:
         folder = ws.run_files(rid).undo(1).parent
         try:
-            names = [p.stem for p in folder.glob("*.json")]
+            names = {p.stem for p in folder.iterdir() if p.suffix in (".json", ".jsonl")}
         except OSError:
             continue
         for n in sorted(int(x) for x in names if x.isdigit()):
             if rid == run_id and n <= round_no:
                 continue
-            record = read_json(folder / f"{n}.json")
+            record = read_manifest(folder / f"{n}.json")
             files = record.get("files") if isinstance(record, dict) else None
             for rel, entry in (files.items() if isinstance(files, dict) else ()):
                 after = entry.get("after") if isinstance(entry, dict) else None
@@ -341,7 +360,7 @@ def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> Un
     if not runs:
         raise UsageError("There is no run to undo in this folder yet.")
     candidates = [run_id] if run_id is not None else list(reversed(runs))
-    found = next((r for r in candidates if ws.run_files(r).undo(round_no).exists()), None)
+    found = next((r for r in candidates if has_record(ws.run_files(r).undo(round_no))), None)
     if found is None:
         where = f"run {run_id}" if run_id is not None else "any run in this folder"
         raise UsageError(f"Round {round_no} of {where} changed no files, or there is no "

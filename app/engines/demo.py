@@ -16,7 +16,6 @@ import threading
 from typing import Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.engines import demo_planner, demo_script
 from app.core.engine import Availability, Engine
 
 DELAY_ENV = "HARNESS_DESK_DEMO_DELAY"
@@ -47,6 +46,8 @@ class DemoEngine(Engine):
     def only_samples(self, task_text: str, done_when: list[str]) -> bool:
         """A person's own task is shown as a sample, never ticked: only the bundled demo's
         tasks are the Demo engine's to do (demo_script.is_scripted)."""
+        from app.engines import demo_script  # loaded when used: listing engines never is
+
         return not demo_script.is_scripted(task_text, done_when)
 
     def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
@@ -55,6 +56,9 @@ class DemoEngine(Engine):
              max_output_tokens: int | None = None) -> ModelTurn:
         if self.delay_s:
             (cancel or threading.Event()).wait(self.delay_s)
+        # The scripts load with the first turn: listing engines never needs them (issue 36).
+        from app.engines import demo_planner, demo_script
+
         if any(t.name == "propose_tasks" for t in tools):  # a planning round (core/planning.py)
             name, args = demo_planner.plan_turn(messages)
             return _call(sum(1 for m in messages if m.role == "assistant"), name, **args)

@@ -58,7 +58,11 @@ def build_engine(settings: Settings, root: Path, engine_id: str, *, model: str |
 
 
 def run_limits(settings: Settings) -> Limits:
-    return settings.limits
+    """The limits of a run from the window: the budget per run is on until the person
+    chooses (app.gui.settings.budget)."""
+    from app.gui.settings.budget_rules import run_limits as with_default_budget
+
+    return with_default_budget(settings)
 
 
 def open_decision(root: Path) -> Task | None:

@@ -212,6 +212,9 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
             self.stop_run(), "Ctrl+.", "stop")
         add(run_menu, self.tr("Answer the open &decision…"), lambda: self.show_decision(),
             "Ctrl+D", "decision")
+        self.history_action = add(run_menu, self.tr("Run &history"), self.show_history)
+        self.history_action.setToolTip(self.tr("Every earlier run of this folder: pick one to "
+                                               "see its rounds"))
         add(run_menu, self.tr("&Lessons from this folder's runs…"), self.show_lessons)
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         self.about_action = add(help_menu, self.tr("&About Harness Desk…"), self.show_about)
@@ -222,6 +225,13 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
 
         self.about_dialog = AboutDialog(self)
         self.about_dialog.open()
+
+    def show_history(self) -> None:
+        """The run history: the picker above the rounds, opened."""
+        picker = self.history.picker
+        if picker.isVisible():
+            picker.setFocus()
+            picker.showPopup()
 
     def show_lessons(self) -> None:
         from app.gui.lessons.lessons_flow import open_lessons

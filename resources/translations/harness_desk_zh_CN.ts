@@ -688,6 +688,42 @@
         <source>The AI engine did not answer in this round; the run&apos;s state says why.</source>
         <translation>这一轮里 AI 引擎没有回应；运行状态里写明了原因。</translation>
     </message>
+    <message>
+        <source>%1 is no longer in the folder, so it cannot be opened.</source>
+        <translation>%1 已经不在文件夹里了，所以无法打开。</translation>
+    </message>
+    <message>
+        <source>No program opened %1: your computer has no program set for this kind of file. Use Show in folder and open it from there.</source>
+        <translation>没有程序打开 %1：你的电脑没有为这类文件设定程序。请用“在文件夹中显示”，再从那里打开它。</translation>
+    </message>
+    <message>
+        <source>%1 and its folder are no longer there, so they cannot be shown.</source>
+        <translation>%1 和它所在的文件夹都已经不在了，所以无法显示。</translation>
+    </message>
+    <message>
+        <source>%1 could not be opened: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>The folder of %1 could not be shown: your computer has no file manager set to show it.</source>
+        <translation>无法显示 %1 所在的文件夹：你的电脑没有设定用来显示它的文件管理器。</translation>
+    </message>
+    <message>
+        <source>The folder of %1 could not be shown: %2</source>
+        <translation>无法显示 %1 所在的文件夹：%2</translation>
+    </message>
+    <message>
+        <source>The summary was saved, but no program opened it: it is no longer at %1.</source>
+        <translation>总结已保存，但没有程序打开它：它已经不在 %1 了。</translation>
+    </message>
+    <message>
+        <source>The summary was saved, but no program opened it: your computer has no program set for this kind of file. It is at %1.</source>
+        <translation>总结已保存，但没有程序打开它：你的电脑没有为这类文件设定程序。文件在 %1。</translation>
+    </message>
+    <message>
+        <source>The summary was saved, but no program opened it: %1. It is at %2.</source>
+        <translation>总结已保存，但没有程序打开它：%1。文件在 %2。</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -978,6 +1014,13 @@
     <message>
         <source>The AI is working on this task. Stop the run to change or delete it.</source>
         <translation>AI 正在处理这个任务。要修改或删除它，请先停止运行。</translation>
+    </message>
+</context>
+<context>
+    <name>BudgetLine</name>
+    <message>
+        <source>Budget per run, in US dollars</source>
+        <translation>每次运行的预算（美元）</translation>
     </message>
 </context>
 <context>
@@ -1411,8 +1454,8 @@
         <translation>密钥没有保存。</translation>
     </message>
     <message>
-        <source>The keychain did not take it: unlock the keychain and try again.</source>
-        <translation>未能存入钥匙串：请先解锁钥匙串，再试一次。</translation>
+        <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file. Paste the key above and press Keep for this session; next time, paste it again.</source>
+        <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件。请把密钥粘贴到上面，再按“只为本次保留”；下次打开时需要重新粘贴。</translation>
     </message>
     <message>
         <source>There is no key yet: paste your key above and press Keep for this session.</source>
@@ -1421,10 +1464,6 @@
     <message>
         <source>Kept for this session only: in memory until you quit Harness Desk, never written to a file.</source>
         <translation>只为本次使用保留：在你退出 Harness Desk 之前保存在内存里，从不写入文件。</translation>
-    </message>
-    <message>
-        <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file.</source>
-        <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次使用保留：在你退出之前保存在内存里，从不写入文件。</translation>
     </message>
     <message>
         <source>Keep for this &amp;session</source>
@@ -1437,6 +1476,10 @@
     <message>
         <source>Removing the key…</source>
         <translation>正在删除密钥…</translation>
+    </message>
+    <message>
+        <source>Your computer&apos;s keychain (where it keeps passwords) did not accept it: unlock the keychain, which may ask for the password you log in with, then press Save key again.</source>
+        <translation>未能存入钥匙串（电脑保存密码的地方）：请先解锁钥匙串（可能需要输入你登录电脑的密码），再按一次“保存密钥”。</translation>
     </message>
     <message>
         <source>The key kept for this session is forgotten.</source>
@@ -1493,10 +1536,6 @@
     <message>
         <source>Looking in the keychain…</source>
         <translation>正在查看钥匙串…</translation>
-    </message>
-    <message>
-        <source>Details: %1</source>
-        <translation>详情：%1</translation>
     </message>
     <message>
         <source>Stored in %1.</source>
@@ -1616,12 +1655,6 @@
         <source>Problem: %1</source>
         <translation>问题：%1</translation>
     </message>
-    <message numerus="yes">
-        <source>The harness refused %n file action(s) outside what the AI may touch.</source>
-        <translation>
-            <numerusform>系统拒绝了 %n 个超出 AI 权限范围的文件操作。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>No summary was recorded for this round.</source>
         <translation>这一轮没有记录总结。</translation>
@@ -1722,6 +1755,12 @@
         <source>Undone</source>
         <translation>已撤销</translation>
     </message>
+    <message numerus="yes">
+        <source>Harness Desk turned down %n file action(s) outside what the AI may touch.</source>
+        <translation>
+            <numerusform>系统拒绝了 %n 次超出 AI 权限范围的文件操作。</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Undo round %1?</source>
         <translation>撤销第 %1 轮？</translation>
@@ -1811,6 +1850,37 @@
     </message>
 </context>
 <context>
+    <name>FileActions</name>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Open the file in the program your computer uses for it</source>
+        <translation>用电脑上对应的程序打开这个文件</translation>
+    </message>
+    <message>
+        <source>Show in &amp;folder</source>
+        <translation>在文件夹中显示(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Show where the file is on your computer</source>
+        <translation>显示这个文件在电脑上的位置</translation>
+    </message>
+    <message>
+        <source>The round deleted this file: it cannot be opened</source>
+        <translation>这一轮删除了这个文件，所以无法打开</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+</context>
+<context>
     <name>FilePreviewDialog</name>
     <message>
         <source>Reading %1…</source>
@@ -1875,6 +1945,29 @@
     <message>
         <source>%1 cannot be shown: %2</source>
         <translation>%1 无法显示：%2</translation>
+    </message>
+</context>
+<context>
+    <name>FirstPaidRunDialog</name>
+    <message>
+        <source>Before the first run with %1</source>
+        <translation>第一次用 %1 运行之前</translation>
+    </message>
+    <message>
+        <source>%1 charges for the work it does. So that this first run in “%2” never costs more than you expect, it stops once it has cost the amount below; you can then look at what it did and carry on.</source>
+        <translation>%1 按工作量收费。为了让在“%2”里的第一次运行不超出你的预期，花费达到下面的金额时运行就会停止；之后你可以先看看它做了什么，再决定是否继续。</translation>
+    </message>
+    <message>
+        <source>Stop the run when it has cost</source>
+        <translation>花费达到以下金额时停止运行</translation>
+    </message>
+    <message>
+        <source>You can change this any time under Settings, “Budget per run”.</source>
+        <translation>你随时可以在“设置”的“每次运行的预算”里修改。</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -2005,10 +2098,6 @@
         <translation>本文件夹的经验</translation>
     </message>
     <message>
-        <source>The harness looked through this folder&apos;s runs for what went wrong or was wasteful. Accepting a lesson adds its line to AGENTS.md, the standing instructions the AI reads at the start of every round. Nothing is added without your Accept.</source>
-        <translation>系统查看了这个文件夹的各次运行，找出出错或白费功夫的地方。接受一条经验，就会把它的那句话加到 AGENTS.md 里——AI 每一轮开始时都会读的长期指示。不经你接受，什么都不会加进去。</translation>
-    </message>
-    <message>
         <source>Lessons</source>
         <translation>经验</translation>
     </message>
@@ -2065,14 +2154,6 @@
         <translation>%1 次</translation>
     </message>
     <message>
-        <source>The harness refused %1 %2</source>
-        <translation>系统拒绝了 %1，共 %2</translation>
-    </message>
-    <message>
-        <source>The harness refused %1 %2 (a tool used the wrong way)</source>
-        <translation>系统拒绝了 %1，共 %2（工具用法不对）</translation>
-    </message>
-    <message>
         <source>%1 answered with an error %2</source>
         <translation>%1 出错，共 %2</translation>
     </message>
@@ -2089,8 +2170,20 @@
         <translation>有几轮做了很久也没完成，共 %2</translation>
     </message>
     <message>
-        <source>The harness corrected the AI for repeating %1 %2</source>
-        <translation>AI 重复调用 %1，系统纠正了它，共 %2</translation>
+        <source>Harness Desk looked through this folder&apos;s runs for what went wrong or was wasteful. Accepting a lesson adds its line to AGENTS.md: the standing instructions, a note in your folder that the AI reads at the start of every round, like a brief you give a new helper. Nothing is added without your Accept.</source>
+        <translation>系统查看了这个文件夹的各次运行，找出出错或白费功夫的地方。接受一条经验，就会把它那一行加到 AGENTS.md 里。AGENTS.md 是长期指示：放在你文件夹里的一份说明，AI 每一轮开始时都会先读，就像你交给新帮手的一份工作须知。不经你接受，什么都不会添加。</translation>
+    </message>
+    <message>
+        <source>Harness Desk kept the AI away from %1 %2</source>
+        <translation>系统阻止了 AI 访问 %1，%2</translation>
+    </message>
+    <message>
+        <source>Harness Desk turned down %1 %2 (the AI asked for it the wrong way)</source>
+        <translation>系统拒绝了 %1，%2（AI 的请求方式不对）</translation>
+    </message>
+    <message>
+        <source>Harness Desk stopped the AI repeating %1 %2</source>
+        <translation>系统制止了 AI 重复 %1，%2</translation>
     </message>
     <message>
         <source>A round gave up on “%1” and said what it found</source>
@@ -2238,6 +2331,14 @@
     <message>
         <source>Answer the open &amp;decision…</source>
         <translation>去做决定(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Run &amp;history</source>
+        <translation>运行历史(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Every earlier run of this folder: pick one to see its rounds</source>
+        <translation>这个文件夹以前的每次运行：选一次即可查看它的每一轮</translation>
     </message>
     <message>
         <source>&amp;Lessons from this folder&apos;s runs…</source>
@@ -2899,6 +3000,10 @@
         <translation>每次运行的轮数(&amp;R)</translation>
     </message>
     <message>
+        <source>A round is the AI working on one task; the run stops after this many.</source>
+        <translation>一轮就是 AI 处理一项任务；达到这个轮数后，运行就会停止。</translation>
+    </message>
+    <message>
         <source>Steps per round</source>
         <translation>每轮的步数</translation>
     </message>
@@ -2909,6 +3014,10 @@
     <message>
         <source>&amp;Steps per round</source>
         <translation>每轮的步数(&amp;S)</translation>
+    </message>
+    <message>
+        <source>A step is one thing the AI does, such as reading or writing a file; a round stops after this many.</source>
+        <translation>一步就是 AI 做的一件事，比如读或写一个文件；达到这个步数后，这一轮就会停止。</translation>
     </message>
     <message>
         <source>Rounds without progress</source>
@@ -2923,16 +3032,16 @@
         <translation>没有进展的轮数(&amp;P)</translation>
     </message>
     <message>
+        <source>When this many rounds in a row finish no task, the run stops so it does not go round in circles.</source>
+        <translation>如果连续这么多轮都没有完成任何任务，运行就会停止，免得原地打转。</translation>
+    </message>
+    <message>
         <source>Stop a run when it has cost</source>
         <translation>花费达到以下金额时停止运行</translation>
     </message>
     <message>
         <source>What the AI company charges for one run, in US dollars, as Harness Desk counts it. The Demo and local engines cost nothing.</source>
         <translation>AI 公司对一次运行收取的费用，以美元计，按 Harness Desk 的统计。演示引擎和本机引擎不花钱。</translation>
-    </message>
-    <message>
-        <source>Budget per run, in US dollars</source>
-        <translation>每次运行的预算（美元）</translation>
     </message>
     <message>
         <source>Budget per run</source>
@@ -2965,6 +3074,10 @@
     <message>
         <source>Fast</source>
         <translation>快</translation>
+    </message>
+    <message>
+        <source>Claude and OpenAI charge for each run; the Demo and local engines are free.</source>
+        <translation>Claude 和 OpenAI 每次运行都会收费；演示引擎和本地引擎免费。</translation>
     </message>
     <message>
         <source>Normal</source>
@@ -3262,8 +3375,8 @@ Drop a folder anywhere on this window to open it.</source>
         <translation>运行记录（最新在上）</translation>
     </message>
     <message>
-        <source>&amp;Show:</source>
-        <translation>显示(&amp;S)：</translation>
+        <source>H&amp;istory:</source>
+        <translation>历史记录(&amp;I)：</translation>
     </message>
 </context>
 </TS>

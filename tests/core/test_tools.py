@@ -15,6 +15,7 @@ from app.core.tool_specs import (MAX_LIST_ENTRIES, MAX_READ_CHARS, MAX_READ_LINE
                                  MAX_SEARCH_MATCHES, TOOL_SPECS)
 from app.core.tools import ToolBox, looks_like_path
 from app.core.undo import BlobStore, RoundChanges, undo_manifest
+from app.core.undo_journal import read_manifest
 
 TASK = "Compare the three strongest positioning options"
 BOARD = f"""# Homepage
@@ -260,7 +261,7 @@ def test_write_file_creates_parents_and_records_the_pre_image_first(box, ws):
     out = box.call("write_file", {"path": "site/pages/index.html", "content": "<h1>Hi</h1>\n"})
     assert not out.is_error and out.changed == ["site/pages/index.html"]
     assert (ws / "site/pages/index.html").read_text() == "<h1>Hi</h1>\n"
-    manifest = json.loads((ws / ".harness/runs/r/undo/1.json").read_text())
+    manifest = read_manifest(ws / ".harness/runs/r/undo/1.json")  # the round's journal
     assert manifest["files"]["site/pages/index.html"]["before"] == "absent"
     same = box.call("write_file", {"path": "site/pages/index.html", "content": "<h1>Hi</h1>\n"})
     assert same.changed == [] and "nothing changed" in same.content

@@ -10,6 +10,7 @@ import pytest
 
 from app.core.undo import (ABSENT, BlobStore, RoundChanges, UndoError, sha256_bytes,
                            undo_manifest)
+from app.core.undo_journal import read_manifest
 
 BINARY = bytes(range(256)) * 40 + b"\x00\xff\r\n\r"
 
@@ -49,7 +50,7 @@ def test_manifest_is_written_before_the_change(ws):
     changes = recorder(ws)
     changes.before_change("old.txt")
     changes.before_change("new/file.md")
-    data = json.loads(manifest_for(ws).read_text())
+    data = read_manifest(manifest_for(ws))  # the round's journal: no record before its end
     assert data["round"] == 1
     assert data["files"]["old.txt"] == {"before": sha256_bytes(b"line one\r\nline two\r\n"),
                                         "after": None,
@@ -64,7 +65,7 @@ def test_first_pre_image_wins_within_a_round(ws):
     changes.before_change("keep.md")
     (ws / "keep.md").write_text("changed once\n")
     changes.before_change("keep.md")
-    data = json.loads(manifest_for(ws).read_text())
+    data = read_manifest(manifest_for(ws))
     assert data["files"]["keep.md"]["before"] == sha256_bytes(b"keep\n")
 
 
@@ -128,7 +129,7 @@ def test_undo_keeps_folders_that_existed_or_are_not_empty(ws):
 def test_undo_after_a_kill_without_finish_still_restores(ws):
     _agent_round(ws, finish=False)  # the process died before finish(): "after" is null
     assert all(v["after"] is None
-               for v in json.loads(manifest_for(ws).read_text())["files"].values())
+               for v in read_manifest(manifest_for(ws))["files"].values())
     report = undo_manifest(ws, ws / ".harness", manifest_for(ws))
     assert (ws / "img" / "logo.png").read_bytes() == BINARY
     assert (ws / "old.txt").exists() and not (ws / "made.md").exists()

@@ -34,3 +34,30 @@ def no_real_file_dialogs(monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: ""))
+
+
+@pytest.fixture(autouse=True)
+def no_budget_question(monkeypatch):
+    """The question before a folder's first Claude or OpenAI run (its budget per run) would
+    wait for a person forever in the tests that run those engines against a loopback server:
+    there it counts as answered with the $2 default. tests/gui/test_first_paid_run.py asks it
+    (the `budget_question` fixture)."""
+    from app.gui.run.run_flow import RunFlow
+
+    monkeypatch.setattr(RunFlow, "_ask_budget_first", lambda self, root: False)
+
+
+@pytest.fixture
+def budget_question(monkeypatch):
+    from app.gui.run.run_flow import RunFlow
+
+    monkeypatch.setattr(RunFlow, "_ask_budget_first", ASK_BUDGET_FIRST)
+
+
+def _original_question():
+    from app.gui.run.run_flow import RunFlow
+
+    return RunFlow._ask_budget_first
+
+
+ASK_BUDGET_FIRST = _original_question()

@@ -323,3 +323,29 @@ def test_the_gear_and_a_not_ready_engines_message_open_it(qtbot, tmp_path):
     dialog = window.engine_settings_dialog
     assert dialog.isVisible() and dialog.engine_id == "local"
     assert window.engine_settings_action.text() == "&Engine settings…"
+
+
+def test_the_dialog_keeps_every_sentence_whole_when_made_smaller(qtbot):
+    """No keychain: the long note about keeping the key for this session is never cut off,
+    however small the dialog is dragged, and it says what to do."""
+    from PySide6.QtWidgets import QLabel
+
+    keyring.set_keyring(fail.Keyring())
+    dialog = EngineSettingsDialog(Settings(), "anthropic")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: "anthropic" in dialog._states, timeout=5000)
+    assert "Paste the key above and press Keep for this session" in dialog.key_status.text()
+    assert "D-Bus" not in dialog.key_status.text() and "backend" not in dialog.key_status.text()
+    layout = dialog.layout()
+    layout.invalidate()
+    assert dialog.minimumHeight() >= layout.totalHeightForWidth(dialog.width())
+    dialog.resize(dialog.width(), 120)
+    qtbot.wait(100)  # the layout places its widgets
+    for label in dialog.findChildren(QLabel):
+        if label.isVisible() and label.wordWrap() and label.text():
+            assert label.height() >= label.heightForWidth(label.width()), label.text()
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    buttons = dialog.findChild(QDialogButtonBox)
+    assert buttons.geometry().bottom() <= dialog.height()

@@ -31,14 +31,41 @@ def test_the_dialog_shows_the_current_settings(qtbot):
         assert box.accessibleName() and box.toolTip()
 
 
-def test_no_budget_by_default_and_the_core_ranges_hold(qtbot):
+def test_a_two_dollar_budget_by_default_and_the_core_ranges_hold(qtbot):
     dialog = SettingsDialog(Settings())
     qtbot.addWidget(dialog)
-    assert not dialog.budget_on.isChecked() and not dialog.budget.isEnabled()
+    assert dialog.budget_on.isChecked() and dialog.budget.value() == 2.0
     fields = Limits.model_fields
     assert dialog.steps.maximum() == 500 and dialog.rounds.maximum() == 10_000
     assert dialog.stall.maximum() == 100 and fields["max_steps"].default == dialog.steps.value()
-    assert dialog.chosen_settings().limits.budget_usd is None
+    chosen = dialog.chosen_settings()
+    assert chosen.limits.budget_usd == 2.0 and chosen.ui["budget_chosen"]
+
+
+def test_a_budget_turned_off_stays_off(qtbot):
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    dialog.budget_on.setChecked(False)
+    assert not dialog.budget.isEnabled()
+    chosen = dialog.chosen_settings()
+    assert chosen.limits.budget_usd is None and chosen.ui["budget_chosen"]
+    again = SettingsDialog(chosen)
+    qtbot.addWidget(again)
+    assert not again.budget_on.isChecked()
+
+
+def test_each_limit_is_explained_in_a_line(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    lines = [label.text() for label in dialog.findChildren(QLabel)]
+    for words in ("A round is the AI working on one task; the run stops after this many.",
+                  "A step is one thing the AI does, such as reading or writing a file; a round "
+                  "stops after this many.",
+                  "When this many rounds in a row finish no task, the run stops so it does not "
+                  "go round in circles."):
+        assert words in lines
 
 
 def test_ctrl_comma_opens_it_and_the_file_menu_lists_it(qtbot, window):

@@ -110,22 +110,3 @@ def prewarm_documents() -> None:
 
 
 SECTION_HEADINGS = ("## Page ", "## Sheet: ", "## Slide ", "## Chart sheet: ")
-
-
-def matching_lines(path: Path, needle: str, seconds: float | None = None,
-                   cancel: threading.Event | None = None):
-    """(line number in the rendering, line, section such as 'Page 3' or 'Sheet: Prices')
-    of each line of a document's rendering that holds `needle` (casefolded). Nothing for a
-    document that cannot be read: search_files passes over it, as over a binary file."""
-    try:
-        text = render_document(path, seconds, cancel)
-    except DocumentError:
-        return
-    if needle not in text.casefold():
-        return
-    section = ""
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.startswith(SECTION_HEADINGS):
-            section = line[3:]
-        if needle in line.casefold():
-            yield n, line, section

@@ -149,27 +149,19 @@ class CarefulFlow(QObject):
         if entry not in self.folder.protected:
             self.save({"protected": [*self.folder.protected, entry]})
 
-    def offer_protection(self, file_list, path_at) -> None:
-        """A "Protect this file" item in the context menu (right click, the menu key or
-        Shift+F10) of a list of the folder's files; `path_at(row)` is the row's path."""
-        file_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+    def offer_protection(self, actions) -> None:
+        """A "Protect this file" item in the context menu of a list of the folder's files
+        (`actions`: the list's FileActions, which also offers Open and Show in folder)."""
 
-        def menu(point) -> None:
-            from PySide6.QtWidgets import QMenu
-
-            item = file_list.itemAt(point) or file_list.currentItem()
-            path = path_at(file_list.row(item)) if item is not None else None
-            if not path:
-                return
-            box = QMenu(file_list)
+        def add(box, path: str) -> None:
             action = box.addAction(self.tr("Protect this file"))
             action.setToolTip(self.tr("Never let the AI change this file (Settings lists what "
                                       "is protected)"))
             action.setEnabled(path not in self.folder.protected)
             action.triggered.connect(lambda: self._protect_and_say(path))
-            box.popup(file_list.viewport().mapToGlobal(point))
-            self.protect_menu_shown.emit(box)
-        file_list.customContextMenuRequested.connect(menu)
+
+        actions.extra_items.append(add)
+        actions.menu_shown.connect(self.protect_menu_shown)
 
     def _protect_and_say(self, path: str) -> None:
         self.protect(path)

@@ -74,6 +74,10 @@ class EnginePicker(QWidget):
         self.model.activated.connect(lambda _i: self._on_model_edited())
         self._update_model_box()
 
+    def label(self, engine_id: str) -> str:
+        """The engine's name as the person reads it ("Claude")."""
+        return self._label(engine_id)
+
     def _label(self, engine_id: str) -> str:
         return {"demo": self.tr("Demo (offline, no AI)"), "anthropic": self.tr("Claude"),
                 "openai": self.tr("OpenAI"), "local": self.tr("Local (Ollama, LM Studio)")

@@ -226,6 +226,7 @@ class EngineSettingsDialog(QDialog):
         if engine_id == self.engine_id:
             self._show_key_state(state)
             self._update_buttons()
+            self._fit()  # the button's words changed too ("Keep for this session")
         self.key_state_shown.emit(engine_id)
 
     def _on_save_key_clicked(self) -> None:
@@ -265,7 +266,9 @@ class EngineSettingsDialog(QDialog):
         # The keychain's own reason is an English sentence: in English only.
         reason = getattr(exc, "message", None) if language.current() == "en" else None
         self._show_verdict(self.tr("The key was not saved."), reason or self.tr(
-            "The keychain did not take it: unlock the keychain and try again."), attention=True)
+            "Your computer's keychain (where it keeps passwords) did not accept it: unlock the "
+            "keychain, which may ask for the password you log in with, then press Save key "
+            "again."), attention=True)
 
     def _on_remove_key_clicked(self) -> None:
         engine_id = self.engine_id
@@ -371,13 +374,14 @@ class EngineSettingsDialog(QDialog):
                 "Kept for this session only: in memory until you quit Harness Desk, never "
                 "written to a file."))
         elif not state.usable:
-            self.key_status.setText(
-                self.tr("This computer has no keychain Harness Desk can use, so the key can be "
-                        "kept for this session only: in memory until you quit, never written "
-                        "to a file.")
-                # the keychain's own reason is an English sentence: in English only
-                + ("\n" + self.tr("Details: %1").replace("%1", state.problem)
-                   if language.current() == "en" else ""))
+            self.key_status.setText(self.tr(
+                "This computer has no keychain Harness Desk can use, so the key can be kept "
+                "for this session only: in memory until you quit, never written to a file. "
+                "Paste the key above and press Keep for this session; next time, paste it "
+                "again."))
+            # the keychain's own reason is a technical English sentence: for a helper, in
+            # the tooltip, in English only
+            self.key_status.setToolTip(state.problem if language.current() == "en" else "")
         elif state.stored:
             self.key_status.setText(self.tr("Stored in %1.").replace("%1", state.keychain))
         elif state.env_set:
@@ -385,6 +389,8 @@ class EngineSettingsDialog(QDialog):
                                     .replace("%1", state.env_var))
         else:
             self.key_status.setText(self.tr("No key is stored yet."))
+        if state is None or state.usable:
+            self.key_status.setToolTip("")
         look.set_accessible(self.key_status, self.key_status.text())
         self._fit()
 
@@ -398,12 +404,39 @@ class EngineSettingsDialog(QDialog):
             look.announce(self, headline)
 
     def _fit(self) -> None:
-        """Grow to show every sentence whole (never shrink while the person reads)."""
+        """Grow to show every sentence whole (never shrink while the person reads), and never
+        let the dialog be made smaller than its sentences need at its width: a layout's own
+        minimum leaves out the lines a wrapped sentence needs, so a window manager or a
+        drag could cut them off."""
         layout = self.layout()
+        for row in (self.key_row, self.address_row):  # nested rows cache their old heights
+            row.layout().invalidate()
+        layout.invalidate()
+        layout.activate()
         needed = (layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth()
                   else layout.totalSizeHint().height())
+        self.setMinimumHeight(needed)
         if needed > self.height():
             self.resize(self.width(), needed)
+
+    def event(self, event) -> bool:  # noqa: D401 (Qt's name)
+        """After the layout settles (a sentence arrived from a background check, a button's
+        words changed), keep the minimum height at what the sentences now need."""
+        handled = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest and self.layout() is not None:
+            layout = self.layout()
+            needed = (layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth()
+                      else layout.totalSizeHint().height())
+            if needed > self.minimumHeight():
+                self.setMinimumHeight(needed)
+                if needed > self.height():
+                    self.resize(self.width(), needed)
+        return handled
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit()  # narrower: the sentences take more lines
 
     def _fill_models(self, models: list[str]) -> None:
         chosen = self._drafts[self.engine_id].model

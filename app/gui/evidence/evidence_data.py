@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.core.blobs import BlobStore
-from app.core.files import read_json
 from app.core.records import (RoundRecord, RunInfo, UndoneRecord, read_events, read_rounds,
                               read_run, read_undone, undone_rounds)
+from app.core.undo_journal import read_manifest
 from app.core.workspace import Workspace
 from app.gui.evidence.renderings import Shown, kind, show_file
 
@@ -117,7 +117,7 @@ def read_evidence(root: Path | str, run_id: str, round_no: int) -> RoundEvidence
             evidence.notice_kinds.append(event.kind)
         elif event.type == "tool_refused":
             evidence.refusals += 1
-    manifest = read_json(files.undo(round_no))
+    manifest = read_manifest(files.undo(round_no))  # the journal too, after a kill
     entries = manifest.get("files") if isinstance(manifest, dict) else None
     if isinstance(entries, dict):
         blobs = BlobStore(ws.harness_dir)

@@ -93,7 +93,11 @@ class EvidenceDialog(QDialog):
         self.source_toggle.hide()
         right_column.addWidget(self.source_toggle, 0, Qt.AlignmentFlag.AlignRight)
         split = QSplitter(Qt.Orientation.Horizontal, self)
-        split.addWidget(self.file_list)
+        from app.gui.evidence.file_actions import FileActions
+
+        # "Open" and "Show in folder" under the list and in its menu; others add to the menu.
+        self.file_actions = FileActions(self.file_list, root, self._file_at, self)
+        split.addWidget(self.file_actions.widget)
         split.addWidget(right)
         split.setSizes([260, 640])
         split.setChildrenCollapsible(False)
@@ -131,6 +135,13 @@ class EvidenceDialog(QDialog):
         root, run_id, n = self.root, self.view.run_id, self.view.round
         run_for(self, lambda: read_evidence(root, run_id, n), self._on_loaded, self._on_failed)
 
+    def _file_at(self, row: int) -> tuple[str, bool] | None:
+        """The file at a row of the list: its path in the folder, and whether it was deleted."""
+        if self.evidence is None or not 0 <= row < len(self.evidence.files):
+            return None
+        f = self.evidence.files[row]
+        return f.path, bool(f.deleted)
+
     def _on_failed(self, exc: BaseException) -> None:
         self.details.setText(self.tr("This round's records could not be read: %1").replace(
             "%1", getattr(exc, "message", None) or getattr(exc, "strerror", None) or str(exc)))
@@ -147,6 +158,7 @@ class EvidenceDialog(QDialog):
             self.file_list.addItem(item)
         if evidence.files:
             self.file_list.setCurrentRow(0)
+            self.file_actions.update_buttons(0)
         else:
             self.diff.setPlainText(self.tr("This round changed no files."))
         self.undo_button.setEnabled(evidence.can_undo and bool(evidence.files)
@@ -184,8 +196,8 @@ class EvidenceDialog(QDialog):
         for kind in evidence.notice_kinds:
             lines.append(wording.narration_for_notice(kind))
         if evidence.refusals:
-            lines.append(self.tr("The harness refused %n file action(s) outside what the AI "
-                                 "may touch.", "", evidence.refusals))
+            lines.append(self.tr("Harness Desk turned down %n file action(s) outside what "
+                                 "the AI may touch.", "", evidence.refusals))
         return lines or [self.tr("No summary was recorded for this round.")]
 
     def _change_words(self, f) -> str:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
                                QLabel, QRadioButton, QVBoxLayout, QWidget)
 
@@ -122,8 +121,11 @@ def write(owner: QWidget, root: Path, fmt: str, output: Path, run_id: str | None
     tell_failed = while_alive(dialog, dialog.failed.emit) if dialog is not None else None
 
     def done(path: Path) -> None:
+        from app.gui.file_opener import open_saved
+
         notice.show_notice(tr("Saved the summary as %1").replace("%1", str(path)), tr("Open it"),
-                           lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))))
+                           lambda: open_saved(owner, path, lambda sentence: notice.show_notice(
+                               sentence, tone="attention")))
         if tell_saved is not None:
             tell_saved(path)
 

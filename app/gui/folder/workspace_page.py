@@ -46,7 +46,7 @@ class WorkspacePage(QSplitter):
         rounds_row = QHBoxLayout()
         rounds_row.addWidget(rounds_title)
         rounds_row.addStretch(1)
-        show = QLabel(self.tr("&Show:"), right)
+        show = QLabel(self.tr("H&istory:"), right)
         show.setBuddy(self.history_picker)
         rounds_row.addWidget(show)
         rounds_row.addWidget(self.history_picker)

@@ -50,9 +50,10 @@ class LessonsDialog(QDialog):
     # -- layout --------------------------------------------------------------------------
     def _build(self) -> None:
         intro = QLabel(self.tr(
-            "The harness looked through this folder's runs for what went wrong or was "
-            "wasteful. Accepting a lesson adds its line to AGENTS.md, the standing instructions "
-            "the AI reads at the start of every round. Nothing is added without your Accept."),
+            "Harness Desk looked through this folder's runs for what went wrong or was "
+            "wasteful. Accepting a lesson adds its line to AGENTS.md: the standing instructions, "
+            "a note in your folder that the AI reads at the start of every round, like a brief "
+            "you give a new helper. Nothing is added without your Accept."),
             self)
         intro.setWordWrap(True)
 
@@ -149,13 +150,14 @@ class LessonsDialog(QDialog):
         n, s = lesson.count, lesson.subject
         times = self.tr("once") if n == 1 else self.tr("%1 times").replace("%1", str(n))
         text = {
-            "refused_path": self.tr("The harness refused %1 %2"),
-            "refused_tool": self.tr("The harness refused %1 %2 (a tool used the wrong way)"),
+            "refused_path": self.tr("Harness Desk kept the AI away from %1 %2"),
+            "refused_tool": self.tr("Harness Desk turned down %1 %2 (the AI asked for it the "
+                                    "wrong way)"),
             "tool_error": self.tr("%1 answered with an error %2"),
             "reread": self.tr("%1 was read in round after round that made no progress (%2)"),
             "text_only": self.tr("The AI answered without using a tool %2"),
             "long_round": self.tr("Rounds ran long without finishing %2"),
-            "repeated_call": self.tr("The harness corrected the AI for repeating %1 %2"),
+            "repeated_call": self.tr("Harness Desk stopped the AI repeating %1 %2"),
             "gave_up": self.tr("A round gave up on “%1” and said what it found"),
             "undone": self.tr("You undid changes to %1 %2"),
             "asked_again": self.tr("The AI asked again what you already decided: “%1” (%2)"),

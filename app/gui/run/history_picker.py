@@ -175,9 +175,6 @@ class HistoryFlow(QObject):
         dialog.undone.connect(self.round_undone)
         careful = getattr(self.window, "careful", None)
         if careful is not None:  # "Protect this file" on the files the round changed
-            careful.offer_protection(dialog.file_list, lambda row: (
-                dialog.evidence.files[row].path
-                if dialog.evidence is not None and 0 <= row < len(dialog.evidence.files)
-                else None))
+            careful.offer_protection(dialog.file_actions)
         dialog.show()
         self.evidence_shown.emit(dialog)

@@ -40,6 +40,8 @@ class RunFlow:
             return
         from app.gui import core_calls
 
+        if self._ask_budget_first(root):
+            return
         settings = self.settings.model_copy(deep=True)
         engine_id, model, delay = self.picker.engine_id, self.picker.model_name, self._demo_delay()
         self._run_engine = (engine_id, model)  # the model in full once the run says it
@@ -57,6 +59,34 @@ class RunFlow:
         self.board_view.set_run_active(True)
         self.picker.setEnabled(False)
         self.open_button.setEnabled(False)
+
+    def _ask_budget_first(self, root) -> bool:
+        """Before the folder's first run of a paid engine, show the budget per run and let
+        the person change it (FirstPaidRunDialog); True while the question is open."""
+        from app.gui.settings.budget_rules import first_paid_run
+
+        engine_id = self.picker.engine_id
+        if getattr(self, "_budget_seen", None) == (root, engine_id) or not first_paid_run(
+                engine_id, getattr(self.history.picker, "runs", [])):
+            return False
+        from PySide6.QtCore import Qt
+
+        from app.gui.settings.budget import FirstPaidRunDialog
+        from app.gui.settings.budget_rules import with_budget
+
+        def start(usd: float | None) -> None:
+            self.settings = with_budget(self.settings, usd)
+            self._save_settings()
+            self._budget_seen = (root, engine_id)
+            if self.workspace == root:
+                self.start_run()
+
+        dialog = FirstPaidRunDialog(self.settings, self.picker.label(engine_id), root.name,
+                                    start, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.budget_dialog = dialog
+        dialog.open()
+        return True
 
     def stop_run(self) -> None:
         if self.runner.running:

@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
-                               QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
+                               QLabel, QSpinBox, QVBoxLayout, QWidget)
 
 from app.gui.look import look
 
@@ -68,37 +67,37 @@ class SettingsDialog(QDialog):
                                   self.tr("A round is one task worked on. The run stops after "
                                           "this many rounds."))
         form.addRow(self.tr("&Rounds per run"), self.rounds)
+        form.addRow("", self._explain(group, self.tr(
+            "A round is the AI working on one task; the run stops after this many.")))
         self.steps = self._count(1, 500, limits.max_steps, self.tr("Steps per round"),
                                  self.tr("A step is one answer from the AI (reading a file, "
                                          "writing one). A round stops after this many."))
         form.addRow(self.tr("&Steps per round"), self.steps)
+        form.addRow("", self._explain(group, self.tr(
+            "A step is one thing the AI does, such as reading or writing a file; a round stops "
+            "after this many.")))
         self.stall = self._count(1, 100, limits.stall_limit,
                                  self.tr("Rounds without progress"),
                                  self.tr("The run stops and asks you when this many rounds in a "
                                          "row tick off no task."))
         form.addRow(self.tr("Rounds without &progress"), self.stall)
-        budget_line = QWidget(group)
-        row = QHBoxLayout(budget_line)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.budget_on = QCheckBox(self.tr("Stop a run when it has cost"), group)
-        self.budget = QDoubleSpinBox(group)
-        self.budget.setRange(0.01, 10_000)
-        self.budget.setDecimals(2)
-        self.budget.setPrefix("$ ")
-        self.budget.setSingleStep(0.5)
-        self.budget.setValue(limits.budget_usd if limits.budget_usd else 2.0)
-        self.budget_on.setChecked(limits.budget_usd is not None)
-        self.budget.setEnabled(self.budget_on.isChecked())
-        self.budget_on.toggled.connect(self.budget.setEnabled)
+        form.addRow("", self._explain(group, self.tr(
+            "When this many rounds in a row finish no task, the run stops so it does not go "
+            "round in circles.")))
+        from app.gui.settings.budget import BudgetLine
+        from app.gui.settings.budget_rules import budget_of
+
+        budget_line = BudgetLine(budget_of(settings), self.tr("Stop a run when it has cost"),
+                                 group)
+        self.budget_on, self.budget = budget_line.on, budget_line.amount
+        self._budget_line = budget_line
         tip = self.tr("What the AI company charges for one run, in US dollars, as Harness Desk "
                       "counts it. The Demo and local engines cost nothing.")
         for widget in (self.budget_on, self.budget):
             widget.setToolTip(tip)
-        look.set_accessible(self.budget, self.tr("Budget per run, in US dollars"))
-        row.addWidget(self.budget_on)
-        row.addWidget(self.budget)
-        row.addStretch(1)
         form.addRow(self.tr("Budget per run"), budget_line)
+        form.addRow("", self._explain(group, self.tr(
+            "Claude and OpenAI charge for each run; the Demo and local engines are free.")))
         return group
 
     def _other_group(self, settings: Settings) -> QGroupBox:
@@ -148,6 +147,15 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("L&ook"), self.look)
         return group
 
+    @staticmethod
+    def _explain(parent: QWidget, text: str) -> QLabel:
+        """A line under a setting that says in plain words what it does."""
+        line = QLabel(text, parent)
+        line.setWordWrap(True)
+        line.setTextFormat(Qt.TextFormat.PlainText)
+        look.set_tone(line, "muted")
+        return line
+
     def _count(self, low: int, high: int, value: int, name: str, tip: str) -> QSpinBox:
         box = QSpinBox(self)
         box.setRange(low, high)
@@ -163,14 +171,15 @@ class SettingsDialog(QDialog):
         limits = self.settings.limits.with_overrides(
             max_rounds=self.rounds.value(), max_steps=self.steps.value(),
             stall_limit=self.stall.value())
-        budget = round(self.budget.value(), 2) if self.budget_on.isChecked() else None
-        limits = limits.model_copy(update={"budget_usd": budget})
-        limits = type(limits).model_validate(limits.model_dump())
+        from app.gui.settings.budget_rules import with_budget
+
+        chosen = with_budget(self.settings.model_copy(update={"limits": limits}),
+                             self._budget_line.value())
         demo_delay = float(self.demo_speed.currentData())
         if not self.settings.demo_delay_s and demo_delay == NORMAL_SPEED:
             demo_delay = 0.0  # unset stays unset: the window's normal pace, the CLI's none
-        return self.settings.model_copy(update={
-            "limits": limits, "demo_delay_s": demo_delay,
+        return chosen.model_copy(update={
+            "demo_delay_s": demo_delay,
             "language": self.language.currentData(), "look": self.look.currentData()})
 
     def accept(self) -> None:

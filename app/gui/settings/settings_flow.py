@@ -93,7 +93,9 @@ class SettingsFlow:
             return
         self.settings = self.settings.model_copy(update={
             "limits": chosen.limits, "demo_delay_s": chosen.demo_delay_s,
-            "language": chosen.language, "look": chosen.look})
+            "language": chosen.language, "look": chosen.look,
+            "ui": {**self.settings.ui, **{k: v for k, v in chosen.ui.items()
+                                          if k == "budget_chosen"}}})
         self.scheme.set_mode(chosen.look)  # the look changes at once
         self._save_settings()
 
