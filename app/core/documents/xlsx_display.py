@@ -117,6 +117,8 @@ def _digits(value: float, pattern: str) -> str | None:
 
 def displayed(number: float | int, code: str, formula: bool = False) -> str:
     """A number as read_file shows it (see the module's rule)."""
+    if not code or code == "General":
+        return general(number)   # 10 significant digits always read back as the number
     from app.core.documents.xlsx_values import parse
 
     shown = formatted(number, code)
