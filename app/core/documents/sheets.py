@@ -13,10 +13,10 @@ import datetime as dt
 from pathlib import Path
 
 from app.core.documents.guard import Out
+from app.core.documents.xlsx_values import ARROW
 
 MAX_ROWS = 20_000     # rows read per sheet (empty ones included)
 MAX_COLS = 200        # columns shown per sheet
-ARROW = " → "
 
 
 def number_text(value: float | int) -> str:

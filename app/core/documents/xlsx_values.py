@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 
 from app.core.documents.base import DocumentError
-from app.core.documents.sheets import ARROW
 
+ARROW = " → "         # read_file shows a formula with its value: "=B2*1.1 → 3.85"
 MAX_TEXT = 32_767      # characters in one cell (Excel's limit)
 MAX_FORMULA = 8_192    # characters in one formula (Excel's limit)
 _NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?"
