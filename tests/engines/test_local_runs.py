@@ -83,11 +83,13 @@ def test_status_shows_the_reply_now_arriving():
 
 def test_a_context_too_small_for_the_first_request_ends_the_run_with_what_to_change(server, tmp_path):
     ws = board_workspace(tmp_path, BOARD)
-    server.rules[CHAT] = llama_context_rule(2048)
-    result = Harness(ws, local(server, n_ctx=2048), fast_limits(max_rounds=1)).run()
+    # 1,024 tokens: since issue 36 the tools and system prompt are light enough that this
+    # small board's first request fits 2,048 with room for the reply.
+    server.rules[CHAT] = llama_context_rule(1024)
+    result = Harness(ws, local(server, n_ctx=1024), fast_limits(max_rounds=1)).run()
     assert result.state == "failed"
     assert result.message.startswith("The conversation (about ")
-    assert result.message.endswith("tokens) does not fit the model's context of 2,048 tokens with "
+    assert result.message.endswith("tokens) does not fit the model's context of 1,024 tokens with "
                                    "room for a reply. Start llama-server with a larger context, "
                                    "for example -c 4096.")
     assert server.bodies(CHAT) == []
