@@ -1,4 +1,4 @@
-"""What every round's first request carries before the task: the tool definitions and the system prompt.
+"""What every round's first request carries before the task: tool definitions and system prompt.
 
     python bench/request_size.py [--json FILE]
 
