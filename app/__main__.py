@@ -1,8 +1,15 @@
-"""Entry point for `python -m app`."""
+"""Entry point for `python -m app` and for the frozen app (build.spec starts here)."""
 
 import sys
 
-from app.cli import main
-
 if __name__ == "__main__":
+    # Documents are read in a worker process (app/core/documents/worker.py), started with
+    # multiprocessing's spawn: in the frozen app that worker is this very program, told so
+    # by its arguments, and freeze_support() runs it and exits before anything else does.
+    import multiprocessing
+
+    multiprocessing.freeze_support()
+
+    from app.cli import main
+
     sys.exit(main())

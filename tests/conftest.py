@@ -18,6 +18,17 @@ def pytest_configure(config):
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.fixture(autouse=True)
+def documents_in_process(request, monkeypatch):
+    """Documents are read and written in this process, as plain calls, so a test may change
+    the document modules' limits; the app itself (and every program a test starts) uses a
+    worker process bounded in time and memory. Tests marked `documents_worker` use it too."""
+    if request.node.get_closest_marker("documents_worker") is None:
+        from app.core.documents import worker
+
+        monkeypatch.setattr(worker, "ISOLATED", False)
+
+
 @pytest.fixture
 def server():
     """A loopback server speaking the vendors' wire formats (tests/engines/fake_servers.py),

@@ -1,4 +1,5 @@
-"""How the agent ended a round through a tool: completed, asked the person, or gave up."""
+"""How the agent ended a round through a tool: completed, asked the person, gave up, or (an
+engine without AI on a person's task) showed a sample."""
 
 from __future__ import annotations
 
@@ -36,5 +37,15 @@ class GaveUp:
     findings: str = ""
 
 
+@dataclass(frozen=True)
+class Sampled:
+    """complete_task from an engine that only shows how a run looks (the Demo engine on a
+    person's own task): the task stays unticked; what it wrote is a sample, not the work."""
+
+    result: ClassVar[str] = "sample"
+    summary: str
+    evidence: list[str] = field(default_factory=list)
+
+
 # `result` is the round's result_state in the round record.
-RoundEnding = Union[Completed, Asked, GaveUp]
+RoundEnding = Union[Completed, Asked, GaveUp, Sampled]

@@ -113,6 +113,12 @@ class Engine:
     # which it never used a tool then ends the run with that cause, not a task decision.
     may_lack_tools: ClassVar[bool] = False
 
+    def only_samples(self, task_text: str, done_when: list[str]) -> bool:
+        """True when this engine can only show how a run on this task looks, never do it
+        (the Demo engine on a person's own task): its complete_task then ends the round as a
+        sample and the task stays unticked. Engines that do the work keep False."""
+        return False
+
     def __init__(self, config: EngineConfig | None = None):
         self.config = config or EngineConfig()
         if not self.config.model:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from app import __version__
 from app.core.board import Board, BoardError, Task, update_board
 from app.core.conversation import Message, ModelTurn, ToolResult, Usage
-from app.core.endings import Asked, Completed, GaveUp, RoundEnding
+from app.core.endings import Asked, Completed, GaveUp, RoundEnding, Sampled
 from app.core.engine_calls import EngineCaller, EngineStop
 from app.core.errors import HarnessError
 from app.core.files import SpaceReserve, is_disk_full, no_space_sentence
@@ -33,8 +33,9 @@ from app.core.records import (RoundRecord, RunInfo, continued_from, now_iso, rea
                               read_run)
 from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, correction,
                               empty_question_message, empty_task_message, final_warning,
-                              never_used_tools, no_progress_question, no_tasks_message, nudge,
-                              progress_report, stall_notice)
+                              never_used_tools, no_progress_evidence, no_progress_question,
+                              no_tasks_message, nudge, progress_report, samples_message,
+                              stall_notice)
 from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
 from app.core.undo import BlobStore, RoundChanges
@@ -85,6 +86,7 @@ class RoundState:
     changed: list[str] = field(default_factory=list)
     fatal: RunStop | None = None
     tool_steps: int = 0  # steps in which the AI used a tool
+    sample: bool = False  # the engine can only show this task as a sample (Engine.only_samples)
     recorded: bool = True  # False: the engine never answered in this run, nothing changed
 
 
@@ -189,13 +191,17 @@ class Harness:
     def _rounds(self) -> None:
         stalled = 0
         engine_failures = 0
+        sampled: set[str] = set()  # tasks shown as a sample in this run (never ticked)
         round_no = self.rec.info.round_offset  # numbered on after a decision: one story
         while True:
             board = Board.load(self.ws.board_path)  # re-read: the person may have edited it
             self.rec.set_tasks(*board.counts())
             if not board.tasks:
                 raise RunStop("failed", "error", no_tasks_message(board))
-            task = board.next_task()
+            task = next((t for t in board.tasks if not t.checked and t.task_id not in sampled),
+                        None)
+            if task is None and sampled:
+                raise RunStop("stopped", "samples_shown", samples_message(len(sampled)))
             if task is None:
                 raise RunStop("done", "all_tasks_done", "Every task on the board is done.")
             if task.is_human and not task.question.strip():
@@ -234,6 +240,9 @@ class Harness:
                 raise RunStop("failed", "engine_failures",
                               f"The AI engine failed in {engine_failures} rounds in a row: "
                               f"{state.error}")
+            if state.sample and state.result not in ("engine_error", "needs_human"):
+                sampled.add(task.task_id)  # shown, never done: the sample run moves on
+                continue
             if state.result in ("completed", "needs_human", "engine_error"):
                 continue  # an engine error says nothing about the task: it has its own limit
             if state.result == "no_action" and not state.tool_steps and self.engine.may_lack_tools:
@@ -248,10 +257,10 @@ class Harness:
                               "A decision was added to the board for you.")
 
     def _ask_about_no_progress(self, task: Task, state: RoundState) -> None:
-        evidence = [f"{state.result} in round {state.number}"]
         findings = state.ending.findings if isinstance(state.ending, GaveUp) else ""
-        if findings or state.error:
-            evidence.append(findings or state.error or "")
+        reason = state.ending.reason if isinstance(state.ending, GaveUp) else ""
+        evidence = [no_progress_evidence(state.result, state.number,
+                                         reason or state.error or "", findings)]
         question = no_progress_question(task)
         options = list(NO_PROGRESS_OPTIONS)
         update_board(self.ws.board_path, lambda b: b.insert_human_before(
@@ -261,13 +270,15 @@ class Harness:
 
     # -- one round -----------------------------------------------------------------------
     def _round(self, board: Board, task: Task, number: int) -> "RoundState":
-        st = RoundState(task=task, number=number)
+        st = RoundState(task=task, number=number,
+                        sample=self.engine.only_samples(task.text, task.done_when))
         self.rec.emit(RoundStarted(round=number, task=task.text, task_id=task.task_id,
                                    max_steps=self.limits.max_steps))
         changes = RoundChanges(self.ws.root, BlobStore(self.ws.harness_dir),
                                self.rec.files.undo(number), number)
         self.gate.start_round(number, task)
-        tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes, self.gate)
+        tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes, self.gate,
+                        sample=st.sample, cancel=self.cancel)
         earlier = self._earlier_rounds()
         agents = read_standing_instructions(self.ws.root)
         report = progress_report(board, task, earlier, agents.text, number, agents.note)
@@ -427,6 +438,7 @@ class Harness:
             pass  # the record matters more; the next round reports the board problem
         next_action = {
             "completed": "next task", "needs_human": "wait for the person's decision",
+            "sample": "run the task with an AI engine to do it",
             "cancelled": st.error or "stopped by the person",
         }.get(st.result, "try again or ask the person")
         summary, evidence, findings = _ending_record(st.ending)
@@ -463,7 +475,7 @@ def _cut_at_time_limit(seconds: float) -> str:
 
 def _ending_record(ending: RoundEnding | None) -> tuple[str, list[str], str]:
     """The round record's summary, evidence and findings, from how the round ended."""
-    if isinstance(ending, Completed):
+    if isinstance(ending, (Completed, Sampled)):
         return ending.summary, ending.evidence, ""
     if isinstance(ending, Asked):
         return ending.question, ending.evidence, ""

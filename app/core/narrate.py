@@ -32,7 +32,8 @@ def _verb(action: str) -> str:
 ROUND_WORDS = {"completed": "done", "needs_human": "asked for your decision",
                "gave_up": "gave up", "step_limit": "ran out of steps",
                "no_action": "stopped going round in circles", "timeout": "ran out of time",
-               "engine_error": "engine problem", "cancelled": "stopped by you"}
+               "engine_error": "engine problem", "cancelled": "stopped by you",
+               "sample": "shown as a sample, not done"}
 
 
 def describe_event(event: Event) -> str | None:

@@ -1,4 +1,6 @@
-"""Pictures for the model: read_file on a .png/.jpg/.jpeg/.gif/.webp becomes a Picture.
+"""Pictures for the model: read_file on a .png/.jpg/.jpeg/.gif/.webp/.tif/.tiff becomes a
+Picture. A HEIC, HEIF or AVIF photo (as phones save them) is named in a sentence instead:
+Pillow cannot decode HEIC, and the app's build leaves its AVIF decoder out.
 
 The picture is decoded with Pillow (imported only when a picture is read), scaled so its
 longest side is at most PICTURE_MAX_SIDE (the largest any engine takes) and re-encoded as
@@ -17,13 +19,16 @@ from pathlib import Path
 
 from app.core.record_model import Record
 
-PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff")
+# Pictures in formats that cannot be shown, by suffix -> the format's name.
+UNSHOWN_PICTURES = {".heic": "HEIC", ".heif": "HEIF", ".avif": "AVIF"}
 PICTURE_MAX_SIDE = 2048            # OpenAI's high detail fits a picture into 2048 x 2048
 PICTURE_MAX_BYTES = 3_000_000      # under Claude's 5 MB per picture once base64 adds a third
 PICTURE_MAX_FILE_BYTES = 40_000_000
 PICTURE_MAX_PIXELS = 60_000_000    # a decompression bomb is refused before it is decoded
 PICTURES_PER_REQUEST = 8           # older pictures go as their sentence: bodies stay bounded
-_FORMATS = {"PNG": "PNG", "JPEG": "JPEG", "GIF": "GIF", "WEBP": "WebP", "MPO": "JPEG"}
+_FORMATS = {"PNG": "PNG", "JPEG": "JPEG", "GIF": "GIF", "WEBP": "WebP", "MPO": "JPEG",
+            "TIFF": "TIFF"}
 
 
 class PictureError(Exception):
@@ -62,6 +67,15 @@ def is_picture(name: str | Path) -> bool:
     return str(name).lower().endswith(PICTURE_SUFFIXES)
 
 
+def unshown_sentence(name: str | Path) -> str | None:
+    """The sentence for a picture in a format that cannot be shown (HEIC...), else None."""
+    kind = UNSHOWN_PICTURES.get(Path(str(name)).suffix.lower())
+    if kind is None:
+        return None
+    return (f"'{name}' is a photo in the {kind} format, which cannot be shown to the AI; ask "
+            "the person to save it as a JPEG or PNG picture.")
+
+
 def read_picture(path: Path, rel: str) -> Picture:
     """The picture at `path`, scaled and re-encoded; PictureError with one sentence if not."""
     size = path.stat().st_size
@@ -76,8 +90,8 @@ def read_picture(path: Path, rel: str) -> Picture:
         with Image.open(path) as img:
             kind = _FORMATS.get(img.format or "")
             if kind is None:
-                raise PictureError(f"'{rel}' is not a PNG, JPEG, GIF or WebP picture, so it "
-                                   "cannot be shown.")
+                raise PictureError(f"'{rel}' is not a PNG, JPEG, GIF, WebP or TIFF picture, "
+                                   "so it cannot be shown.")
             width, height = img.size
             if width * height > PICTURE_MAX_PIXELS:
                 raise PictureError(_too_many(rel))

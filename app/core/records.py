@@ -22,10 +22,10 @@ RunState = Literal["idle", "running", "waiting", "done", "failed", "blocked_by_h
 ExitReason = Literal[
     "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
     "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
-    "engine_unreachable", "bad_request", "error",
+    "engine_unreachable", "bad_request", "error", "samples_shown",
 ]
 RoundResult = Literal["completed", "needs_human", "gave_up", "step_limit", "no_action",
-                      "timeout", "engine_error", "cancelled"]
+                      "timeout", "engine_error", "cancelled", "sample"]
 # The states that end a run, how each way of ending reads to a person, and the damaged
 # file's sentence live with the light reader of status.json (no pydantic there).
 FINAL_STATES, EXIT_REASON_WORDS = status_view.FINAL_STATES, status_view.EXIT_REASON_WORDS

@@ -6,6 +6,8 @@ tool list. Everything that changes goes into user-seat messages, which are appen
 
 from __future__ import annotations
 
+import re
+
 from app.core.board import Board, Task
 from app.core.records import RoundRecord
 
@@ -124,7 +126,39 @@ NO_PROGRESS_OPTIONS = ("Try again", "Skip this task (check it yourself)", "Rewri
 
 
 def no_progress_question(task: Task) -> str:
-    return f"The loop stopped because no progress was detected on: {task.text}"
+    return f"The AI made no progress on “{task.text}”. What should happen next?"
+
+
+def no_progress_task(question: str) -> str:
+    """The task a no-progress question is about (also from the older wording on a board:
+    "The loop stopped because no progress was detected on: <task>")."""
+    found = re.match(r"The AI made no progress on “(.*)”\. What should happen next\?$",
+                     question.strip(), re.S)
+    return found.group(1) if found else question.split(": ", 1)[-1]
+
+
+# How a round that made no progress ended, as a person would say it on the board.
+_ENDED = {"gave_up": "the AI gave up", "step_limit": "the AI ran out of steps",
+          "no_action": "the AI kept going round in circles",
+          "timeout": "the AI ran out of time", "engine_error": "the AI engine had a problem"}
+
+
+def no_progress_evidence(result: str, round_no: int, reason: str = "",
+                         findings: str = "") -> str:
+    """One line under a no-progress decision: what happened in the last round, in words
+    ("In round 6 the AI gave up: the price list is missing. What it found: …")."""
+    said = _ENDED.get(result, "the task was not finished")
+    reason, findings = (" ".join(t.split()).rstrip(".") for t in (reason, findings))
+    line = f"In round {round_no} {said}" + (f": {reason}." if reason else ".")
+    return line + (f" What it found: {findings}." if findings else "")
+
+
+def samples_message(count: int) -> str:
+    """How a run of an engine that only shows samples ends (Engine.only_samples)."""
+    tasks = "1 task" if count == 1 else f"{count} tasks"
+    return (f"The Demo engine showed {tasks} as a sample and ticked none: it wrote sample "
+            "notes under demo-output/ and changed nothing of yours. Choose an AI engine to do "
+            "the work.")
 
 
 def no_tasks_message(board: Board) -> str:

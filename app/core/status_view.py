@@ -32,7 +32,7 @@ RUN_STATES = ("idle", "running", "waiting", "done", "failed", "blocked_by_human"
 EXIT_REASONS = (
     "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
     "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
-    "engine_unreachable", "bad_request", "error",
+    "engine_unreachable", "bad_request", "error", "samples_shown",
 )
 FINAL_STATES = ("done", "failed", "blocked_by_human", "stopped")
 
@@ -51,6 +51,7 @@ EXIT_REASON_WORDS: dict[str, str] = {
     "engine_unreachable": "Stopped because the AI engine could not be reached.",
     "bad_request": "Stopped because the AI engine refused the request as it stands.",
     "error": "Stopped because of an error on this computer (see the message).",
+    "samples_shown": "Shown as a sample, not done.",
 }
 
 DAMAGED = "The status file was damaged; it will be rewritten by the next run."

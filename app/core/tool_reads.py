@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import time
 from pathlib import Path
 
 from app.core.documents import DocumentError, is_document, kind_of, matching_lines, render_document
 from app.core.files import bounded_lines
-from app.core.pictures import PictureError, is_picture, read_picture
+from app.core.pictures import PictureError, is_picture, read_picture, unshown_sentence
 from app.core.sandbox import MAX_PATH_CHARS, PathRefused, Sandbox
 from app.core.tool_outcome import Fail as _Fail
 from app.core.tool_outcome import Refuse as _Refuse
@@ -22,10 +23,12 @@ from app.core.tool_specs import (BINARY_SNIFF, MAX_LIST_ENTRIES, MAX_MATCH_CHARS
 
 
 class ReadingTools:
-    """Needs `sandbox` (a Sandbox) and `_rendered` (the last document rendering kept)."""
+    """Needs `sandbox` (a Sandbox), `_rendered` (the last document rendering kept) and
+    `cancel` (the person's Stop, which ends a document being read)."""
 
     sandbox: Sandbox
     _rendered: tuple[tuple | None, str]
+    cancel: threading.Event | None
 
     def _list_files(self, path: str = ".") -> ToolOutcome:
         folder = self.sandbox.resolve_read(path or ".")  # "" from a model means the workspace
@@ -76,6 +79,8 @@ class ReadingTools:
         limit = min(limit, MAX_READ_LINES)
         if is_picture(rel):
             return _picture_outcome(target, rel)
+        if unshown_sentence(rel):
+            raise _Fail(unshown_sentence(rel))
         out: list[str] = []
         chars, total, more, cut = 0, 0, False, ""
         document = is_document(target)
@@ -128,7 +133,7 @@ class ReadingTools:
             st = target.stat()
             key = (str(target), st.st_size, st.st_mtime_ns)
             if self._rendered[0] != key:
-                self._rendered = (key, render_document(target))
+                self._rendered = (key, render_document(target, cancel=self.cancel))
             return self._rendered[1]
         except DocumentError as exc:
             raise _Fail(exc.message) from None
@@ -149,11 +154,15 @@ class ReadingTools:
                 hits.append(f"... stopped after {MAX_SEARCH_FILES:,} files; give a path to "
                             "search a smaller folder.")
                 break
+            if self.cancel is not None and self.cancel.is_set():
+                hits.append("... stopped: the run was stopped.")
+                break
             if is_document(rel) and time.monotonic() > deadline:
                 hits.append(f"... stopped after {MAX_SEARCH_SECONDS} seconds of reading "
                             "documents; give a path to search a smaller folder.")
                 break
-            for n, line, section in _lines_with(self.sandbox.root / rel, needle):
+            for n, line, section in _lines_with(self.sandbox.root / rel, needle, deadline,
+                                                self.cancel):
                 if len(hits) == MAX_SEARCH_MATCHES:
                     hits.append(f"... more matches not shown (limit {MAX_SEARCH_MATCHES}); "
                                 "use a longer query or a path to narrow the search.")
@@ -229,11 +238,13 @@ def _binary_message(rel: str) -> str:
             "text. Work with text files such as .md, .txt, .html or .csv.")
 
 
-def _lines_with(path: Path, needle: str):
+def _lines_with(path: Path, needle: str, deadline: float,
+                cancel: threading.Event | None = None):
     """(line number, text, section) of each line of a UTF-8 text file, or of a document's
-    rendering, that holds `needle` (casefolded); nothing for binary or unreadable files."""
+    rendering (read within the search's time left), that holds `needle` (casefolded);
+    nothing for binary or unreadable files."""
     if is_document(path):
-        yield from matching_lines(path, needle)
+        yield from matching_lines(path, needle, max(deadline - time.monotonic(), 1.0), cancel)
         return
     try:
         raw = path.read_bytes()

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.core.board import BoardError, update_board
 from app.core.clean_text import clean, clean_line
 from app.core.conversation import ToolSpec
-from app.core.documents import (DocumentError, edit_document, is_document, kind_of, set_cells,
-                                write_document)
-from app.core.endings import Asked, Completed, GaveUp
+from app.core.documents import (DocumentError, edit_document, is_document, kind_of,
+                                prewarm_documents, set_cells, write_document)
+from app.core.endings import Asked, Completed, GaveUp, Sampled
 from app.core.files import FileInUse
 from app.core.policies.gate import ChangeNotAllowed, ChangeWaits
 from app.core.policies.pending import LOOKALIKE, LOOKALIKE_REFUSAL
@@ -50,8 +51,13 @@ class ToolBox(ReadingTools):
     The reading tools are in tool_reads.py; the changing and ending tools are here."""
 
     def __init__(self, root: Path, board_path: Path, task_text: str, changes: RoundChanges,
-                 gate: "ChangeGate | None" = None):
+                 gate: "ChangeGate | None" = None, sample: bool = False,
+                 cancel: threading.Event | None = None):
         self.sandbox = Sandbox(root)
+        self.sample = sample  # complete_task shows a sample and never ticks (Engine.only_samples)
+        self.cancel = cancel  # Stop: ends a document being read or changed
+        if cancel is not None and not cancel.is_set() and _has_documents(self.sandbox.root):
+            prewarm_documents()  # the worker that reads them starts while the model thinks
         self.board_path = Path(board_path)
         self.task_text = task_text
         self.changes = changes
@@ -214,21 +220,25 @@ class ToolBox(ReadingTools):
         return ToolOutcome(f"Edited '{rel}': replaced 1 occurrence; the rest of the document is "
                            "as it was.", changed=[rel])
 
-    def _set_cells(self, path: str, cells: dict, sheet: str | None = None) -> ToolOutcome:
+    def _set_cells(self, path: str, cells: dict, sheet: str | None = None,
+                   formats: dict | None = None) -> ToolOutcome:
         rel = self._prepare_write(path)
         target = self.sandbox.root / rel
         if not target.is_file():
             raise _Fail(f"There is no workbook '{rel}'. Use write_file to create a .xlsx from "
                         "Markdown tables.")
-        data, count = self._document_call(rel, set_cells, target, cells, sheet)
+        data, count, note = self._document_call(rel, set_cells, target, cells, sheet, formats)
+        if target.stat().st_size == len(data) and target.read_bytes() == data:
+            return ToolOutcome(f"The {'cell already holds' if count == 1 else 'cells already hold'}"
+                               f" these values in '{rel}'; nothing changed.")
         self._commit(path, rel, lambda t: write_user_file(t, data))
         return ToolOutcome(f"Set {count} {'cell' if count == 1 else 'cells'} in '{rel}'; the "
-                           "rest of the workbook is as it was.", changed=[rel])
+                           f"rest of the workbook is as it was.{note}", changed=[rel])
 
     def _document_call(self, rel: str, action: Callable, *args):
         """The one way the changing tools reach app.core.documents: a refusal in a sentence."""
         try:
-            return action(*args)
+            return action(*args, cancel=self.cancel)
         except DocumentError as exc:
             raise _Refuse(exc.message) from None
 
@@ -268,6 +278,9 @@ class ToolBox(ReadingTools):
             raise _Refuse("complete_task needs evidence: at least one existing file or verified "
                           "fact that shows the task is done.")
         items = self._check_evidence(evidence)
+        if self.sample:
+            return ToolOutcome("Shown as a sample: the task stays open for an engine that does "
+                               "the work. The round is over.", ending=Sampled(summary, items))
         try:
             update_board(self.board_path, lambda b: b.set_checked(self.task_text, True))
         except BoardError as exc:
@@ -303,6 +316,20 @@ class ToolBox(ReadingTools):
             raise _Refuse("reason must not be empty; say why the task cannot be done now.")
         return ToolOutcome("The round is over. Your reason and findings are recorded for the next "
                            "attempt.", ending=GaveUp(reason, clean(findings).strip()))
+
+
+def _has_documents(root: Path, most: int = 1000) -> bool:
+    """Does the workspace's top folder hold a document (a cheap guess that one is read)?"""
+    try:
+        with os.scandir(root) as it:
+            for n, entry in enumerate(it):
+                if n >= most:
+                    return False
+                if is_document(entry.name):
+                    return True
+    except OSError:
+        pass
+    return False
 
 
 def _encode(text: str) -> bytes:

@@ -4,8 +4,9 @@ Each round it reads the progress report (the first user message), picks a plan f
 current task, and returns one tool call per turn: look around, read the sources, write the
 draft, then complete_task with the file as evidence. On the bundled bakery board (its tasks
 recognised by their exact words) it writes real drafts and asks the person one decision; on
-any other board it never touches the person's files: it writes a short, clearly-labelled
-draft per task as a new file under demo-output/, so the whole flow can be tried without a key.
+any other task it never touches the person's files and never ticks the task: it writes a
+short, clearly-labelled sample note under demo-output/, and the harness records the round as
+"shown as a sample, not done" (only_samples), so the whole flow can be tried without a key.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ class DemoEngine(Engine):
 
     def cost_usd(self, usage: Usage) -> float:
         return 0.0
+
+    def only_samples(self, task_text: str, done_when: list[str]) -> bool:
+        """A person's own task is shown as a sample, never ticked: only the bundled demo's
+        tasks are the Demo engine's to do (demo_script.is_scripted)."""
+        return not demo_script.is_scripted(task_text, done_when)
 
     def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
              cancel: threading.Event | None = None,

@@ -107,15 +107,14 @@ BAKERY_TASKS: dict[str, tuple[str, Callable[[str, list[str], str], Plan]]] = {
 
 
 def _generic(task: str, done_when: list[str], named: str | None, results: list[str]) -> Plan:
-    """A labelled draft, and a tick only for a "Done when" that is met.
+    """A labelled sample note under demo-output/, ended by complete_task, which the harness
+    takes as a sample (DemoEngine.only_samples): the task stays unticked.
 
     It lists the folder (and the folders the task's file names lie in) to learn which of
     those files exist. A file the task names and that exists is the person's: it may be
-    read as material but is never written. The draft goes into the first file the "Done
-    when" names that does not exist yet and is a text file (.md, .txt: a new file, nothing
-    of the person's is changed), else to a new file under demo-output/. If the "Done when" names another file still
-    missing, it gives up rather than tick the task. Each step depends only on the results
-    before it, so the plan comes out the same every turn."""
+    read as material but is never written, and no file the task asks for is made, so an AI
+    engine run later finds the folder as the person left it. Each step depends only on the
+    results before it, so the plan comes out the same every turn."""
     texts = done_when + [task]
     plan: Plan = [("list_files", {"path": "."})]
     folders = ["."]
@@ -132,37 +131,30 @@ def _generic(task: str, done_when: list[str], named: str | None, results: list[s
             break
         folders.append(more)
         plan.append(("list_files", {"path": more}))
-    wanted = [whole_name(p, listings, texts) for p in named_paths(done_when)]
     mentioned = [whole_name(p, listings, texts) for p in named_paths(texts)]
-    missing = [p for p in wanted if not exists(p, listings)]
-    # Only a text draft's own kind of file: a Markdown draft is no spreadsheet or Word file.
-    new_text = [p for p in missing if p.lower().endswith((".md", ".txt"))]
-    target = new_text[0] if new_text else draft_path(task)
+    target = draft_path(task)
     mine = next((p for p in mentioned if exists(p, listings)), None)  # the person's file
     source = mine  # only a file the task names: never some other file of the folder
     if source:
         plan.append(_read(source))
     excerpt = _excerpt(results[len(folders)]) if source and len(results) > len(folders) else ""
-    if demo_script_zh.is_chinese(task):  # a task written in Chinese gets its draft in Chinese
+    if demo_script_zh.is_chinese(task):  # a task written in Chinese gets its note in Chinese
         body = demo_script_zh.generic_draft(task, done_when, mine, source, excerpt, DEMO_FOLDER,
-                                            created=target if new_text else None)
+                                            created=None)
         summary = demo_script_zh.GENERIC_SUMMARY
     else:
-        body = _generic_draft(task, done_when, mine, source, excerpt,
-                              target if new_text else None)
-        summary = "Wrote a demo draft for this task (no AI was used)."
+        body = _generic_draft(task, done_when, mine, source, excerpt, None)
+        summary = "Wrote a sample note for this task (no AI was used)."
     plan.append(_write(target, body))
-    still_missing = [p for p in missing if p != target]
-    if still_missing:
-        names = ", ".join(still_missing)
-        plan.append(("give_up", demo_script_zh.unmet(target, names)
-                     if demo_script_zh.is_chinese(task) else {
-            "reason": f"The Demo engine wrote {target}, but this task's Done when also asks "
-                      f"for {names}, which it did not write, so it leaves the task unticked.",
-            "findings": "Run the task with an AI engine, or make those files yourself."}))
-        return plan
-    evidence = [target] + [p for p in wanted if p != target]
-    return plan + [("complete_task", {"summary": summary, "evidence": evidence})]
+    return plan + [("complete_task", {"summary": summary, "evidence": [target]})]
+
+
+def is_scripted(task: str, done_when: list[str]) -> bool:
+    """True for a task of the bundled demo boards, word for word with its file: the Demo
+    engine's own story, which it works through for real. Any other task is the person's,
+    and the Demo engine only shows a sample of a run on it."""
+    bakery = BAKERY_TASKS.get(task) or BAKERY_TASKS_ZH.get(task)
+    return bakery is not None and bakery[0] == named_path(task, done_when)
 
 
 def _generic_draft(task: str, done_when: list[str], mine: str | None, source: str | None,

@@ -15,7 +15,7 @@ from app.engines.demo_steps import write_step as _write
 HOMEPAGE_QUESTION = "首页主打哪个方向：速度（一分钟在线订好蛋糕），还是信任（我们的故事、我们的面包师傅、本地面粉）？"
 DEMO_NOTE = "_由演示引擎写成，没有用到 AI。这段文字按固定脚本生成，让你看看一次运行是怎么进行的。_"
 SPEED, TRUST = "速度", "信任"
-GENERIC_SUMMARY = "为这个任务写了一份演示草稿（没有用到 AI）。"
+GENERIC_SUMMARY = "为这个任务写了一份示例笔记（没有用到 AI）。"
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 TOPIC = "首页"  # how the person's answer to the question above is found among the decisions
 
@@ -142,10 +142,3 @@ def generic_draft(task: str, done_when: list[str], named: str | None, source: st
     body += ["## 下一步", "", f"- 看看这份草稿，把用得上的内容{where}；",
              "- 或者换一个 AI 引擎重新运行这个任务，得到一份真正的草稿。", ""]
     return "\n".join(body)
-
-
-def unmet(target: str, names: str) -> dict:
-    """give_up's words when a Chinese task's "Done when" names a file the Demo did not write."""
-    return {"reason": f"演示引擎写了 {target}，但这个任务的完成标准还要求 {names}，它没有写这些文件，"
-                      "所以不勾选这个任务。",
-            "findings": "换一个 AI 引擎运行这个任务，或者自己做好这些文件。"}

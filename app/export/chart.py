@@ -22,6 +22,7 @@ OUTCOME_COLOURS: dict[str, str] = {
     "engine_error": "#000000",  # black
     "no_action": "#999999",     # grey
     "cancelled": "#56B4E9",     # sky blue
+    "sample": "#F0E442",        # yellow: shown as a sample, not done
 }
 INK = QColor("#1f2933")
 GRID = QColor("#d9dee3")

@@ -31,6 +31,7 @@ OUTCOME_WORDS: dict[str, str] = {
     "timeout": "Ran out of time",
     "engine_error": "AI engine error",
     "cancelled": "Stopped",
+    "sample": "Shown as a sample, not done",
 }
 STATE_WORDS: dict[str, str] = {
     "running": "Still running", "waiting": "Waiting to retry", "done": "Done",
@@ -205,7 +206,8 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     for r in round_rows:
         tries[norm(r.task)] = tries.get(norm(r.task), 0) + 1
 
-    tasks = [_task_row(t, tries, lang) for t in board_tasks]
+    sampled = {norm(r.task) for r in round_rows if r.result_state == "sample"}
+    tasks = [_task_row(t, tries, lang, sampled) for t in board_tasks]
     decisions = _decisions(board_tasks, events, rounds, lang)
     usage = sum((i.usage for i in earlier), info.usage)
     cost = info.cost_usd + sum(i.cost_usd for i in earlier)
@@ -375,7 +377,8 @@ def _interrupted_rounds(events: list[Event], recorded: set[int], lang: str) -> l
     return list(out.values())
 
 
-def _task_row(task, tries: dict[str, int], lang: str) -> TaskRow:
+def _task_row(task, tries: dict[str, int], lang: str,
+              sampled: set[str] = frozenset()) -> TaskRow:
     n = tries.get(norm(task.text), 0)
     if task.is_human:
         answer = board_words.option(task.options, task.answer, lang)
@@ -384,6 +387,8 @@ def _task_row(task, tries: dict[str, int], lang: str) -> TaskRow:
         text = board_words.question(task.question or task.text, task.options, lang)
     elif task.checked:
         state, text = tr(lang, "Done"), task.text
+    elif norm(task.text) in sampled:  # the Demo engine on the person's task: nothing done
+        state, text = tr(lang, OUTCOME_WORDS["sample"]), task.text
     else:
         state = tr(lang, "Worked on, not done yet" if n else "Not started")
         text = task.text

@@ -21,6 +21,7 @@ ZH: dict[str, str] = {
     "Ran out of time": "超时了",
     "AI engine error": "AI 引擎出错",
     "Stopped": "已停止",
+    "Shown as a sample, not done": "只是示例，并未完成",
     "Interrupted: the run stopped during this round": "中断：运行在这一轮中途停止了",
     "{outcome}, then undone": "{outcome}，后来已撤销",
     "Still running": "仍在运行",
@@ -37,6 +38,7 @@ ZH: dict[str, str] = {
     "Stopped at the round limit.": "达到轮数上限而停止。",
     "Stopped at the spending limit.": "达到花费上限而停止。",
     "Stopped by you.": "已由你停止。",
+    "Shown as a sample, not done.": "只是示例，并未完成。",
     "Stopped after the AI engine failed repeatedly.": "AI 引擎多次出错，运行已停止。",
     "Stopped because the API key was rejected.": "API 密钥被拒绝，运行已停止。",
     "Stopped because the account's quota or spending limit is used up.":

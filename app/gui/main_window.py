@@ -134,6 +134,7 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self._welcome.recent_requested.connect(lambda f: self.open_workspace(Path(f)))
         page = WorkspacePage(self.pages)
         page.board_view.counts_changed.connect(self._on_counts_changed)
+        page.board_view.tasks_changed.connect(self._update_demo_samples)
         page.board_view.decision_requested.connect(self._on_decision_requested)
         page.board_view.board_missing.connect(self._on_board_missing)
         page.board_view.board_found.connect(self._on_board_found)
@@ -145,6 +146,10 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         page.run_panel.stop_requested.connect(self.stop_run)
         page.run_panel.export_requested.connect(self.export_summary)
         page.run_panel.lessons_requested.connect(self.show_lessons)
+        page.run_panel.answer_requested.connect(lambda: self.show_decision())
+        page.run_panel.review_requested.connect(lambda: self.careful.show_dialog())
+        page.run_panel.add_task_requested.connect(self.focus_new_task)
+        page.run_panel.choose_engine_requested.connect(self.choose_engine)
         page.run_panel.engine_settings_requested.connect(
             lambda engine_id: self.open_engine_settings(engine_id or None))
         from app.gui.run.history_picker import HistoryFlow
@@ -203,7 +208,8 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.primary_action = add(run_menu, self.tr("&Run or continue"), lambda: press_primary(
             self.run_panel, ("run", "continue")), "Ctrl+R", "run")
         self.stop_action = add(run_menu, self.tr("&Stop"), lambda: press_primary(
-            self.run_panel, ("running",)), "Ctrl+.", "stop")
+            self.run_panel, ("running",)) if self.run_panel.mode == "running" else
+            self.stop_run(), "Ctrl+.", "stop")
         add(run_menu, self.tr("Answer the open &decision…"), lambda: self.show_decision(),
             "Ctrl+D", "decision")
         add(run_menu, self.tr("&Lessons from this folder's runs…"), self.show_lessons)
@@ -272,6 +278,7 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
 
     def _on_engine_changed(self, engine_id: str) -> None:
         self._on_readiness_checked(engine_id)  # a known answer shows at once
+        self._update_demo_samples()
         if self.settings is None:
             return
         self.settings = self.settings.model_copy(update={"engine": engine_id})

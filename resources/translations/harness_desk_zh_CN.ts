@@ -81,6 +81,14 @@
         <translation>清单上的任务都已完成。下方每一轮都列出了写过哪些文件。你可以再添加任务，或导出一份总结发给别人。</translation>
     </message>
     <message>
+        <source>Shown as a sample, not done</source>
+        <translation>只是示例，并未完成</translation>
+    </message>
+    <message>
+        <source>The Demo engine wrote sample notes in the demo-output folder and ticked no task: your tasks and files are as you left them. Choose an AI engine to get the work done.</source>
+        <translation>演示引擎只在 demo-output 文件夹里写了示例笔记，没有勾选任何任务：你的任务和文件都保持原样。要真正完成这些工作，请选择一个 AI 引擎。</translation>
+    </message>
+    <message>
         <source>Needs your decision</source>
         <translation>需要你来决定</translation>
     </message>
@@ -137,12 +145,112 @@
         <translation>运行</translation>
     </message>
     <message>
+        <source>Open a folder first</source>
+        <translation>请先打开一个文件夹</translation>
+    </message>
+    <message>
+        <source>Create the task list first</source>
+        <translation>请先新建任务清单</translation>
+    </message>
+    <message>
+        <source>Start the AI on the first unchecked task (Ctrl+R)</source>
+        <translation>让 AI 从第一个未勾选的任务开始（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop after the current step; nothing is left half-written (Ctrl+.)</source>
+        <translation>当前这一步结束后停止，不会留下写了一半的文件（Ctrl+.）</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Stopping after the current step…</source>
+        <translation>当前这一步结束后停止…</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Carry on from where the run stopped (Ctrl+R)</source>
+        <translation>从上次停下的地方接着做（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Answer the question…</source>
+        <translation>回答问题…</translation>
+    </message>
+    <message>
+        <source>Answer the question</source>
+        <translation>回答问题</translation>
+    </message>
+    <message>
+        <source>Open the question and choose your answer (Ctrl+D)</source>
+        <translation>打开问题并选择你的回答（Ctrl+D）</translation>
+    </message>
+    <message>
+        <source>Review the change…</source>
+        <translation>查看修改…</translation>
+    </message>
+    <message>
+        <source>Review the change</source>
+        <translation>查看修改</translation>
+    </message>
+    <message>
+        <source>See the change the AI asks to make, and allow it or not</source>
+        <translation>查看 AI 想做的修改，再决定是否允许</translation>
+    </message>
+    <message>
+        <source>Export summary…</source>
+        <translation>导出总结…</translation>
+    </message>
+    <message>
+        <source>Export summary</source>
+        <translation>导出总结</translation>
+    </message>
+    <message>
+        <source>Save a PDF, document or web page that tells what the last run did, to read or share (Ctrl+E).</source>
+        <translation>把上次运行做了什么保存成 PDF、文档或网页，方便阅读或分享（Ctrl+E）。</translation>
+    </message>
+    <message>
+        <source>Add a task</source>
+        <translation>添加任务</translation>
+    </message>
+    <message>
+        <source>Write a new task at the end of the list (Ctrl+N)</source>
+        <translation>在任务清单末尾写一项新任务（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>Choose an AI engine…</source>
+        <translation>选择 AI 引擎…</translation>
+    </message>
+    <message>
+        <source>Choose an AI engine</source>
+        <translation>选择 AI 引擎</translation>
+    </message>
+    <message>
+        <source>The Demo engine only shows samples on your own tasks; an AI engine does the work</source>
+        <translation>在你自己的任务上，演示引擎只做示例；真正的工作由 AI 引擎完成</translation>
+    </message>
+    <message>
         <source>Stopped because of a problem</source>
         <translation>出了问题，已停止</translation>
     </message>
     <message>
         <source>See the details below. Your files are safe.</source>
         <translation>详情见下方。你的文件都安然无恙。</translation>
+    </message>
+    <message>
+        <source>The Demo engine uses no AI: on your tasks it only shows how a run looks and writes sample notes in a demo-output folder, ticking nothing and changing nothing of yours; to get the work done, choose an AI engine.</source>
+        <translation>演示引擎不使用 AI：在你的任务上，它只演示一次运行的样子，并在 demo-output 文件夹里写示例笔记，不勾选任务，也不改动你的任何文件；要真正完成工作，请选择一个 AI 引擎。</translation>
     </message>
     <message>
         <source>Looking at the files in %1</source>
@@ -1013,6 +1121,10 @@
         <translation>AI 卡住了，需要你来选：</translation>
     </message>
     <message>
+        <source>Your decision:</source>
+        <translation>需要你来决定：</translation>
+    </message>
+    <message>
         <source>Yes</source>
         <translation>是</translation>
     </message>
@@ -1043,6 +1155,10 @@
     <message>
         <source>Use this answer</source>
         <translation>就用这个答案</translation>
+    </message>
+    <message>
+        <source>Write your answer</source>
+        <translation>写下你的回答</translation>
     </message>
     <message>
         <source>What the AI based this on:</source>
@@ -1854,6 +1970,10 @@
         <translation>没有完成</translation>
     </message>
     <message>
+        <source>Shown as a sample, not done</source>
+        <translation>只是示例，并未完成</translation>
+    </message>
+    <message>
         <source>d MMM yyyy, HH:mm</source>
         <translation>yyyy年M月d日 HH:mm</translation>
     </message>
@@ -2308,6 +2428,18 @@
         <translation>关闭</translation>
     </message>
     <message>
+        <source>Dismiss these tasks</source>
+        <translation>不要这些任务</translation>
+    </message>
+    <message>
+        <source>Forget these proposed tasks; your list stays as it is</source>
+        <translation>放弃这些提议的任务；你的任务清单保持不变</translation>
+    </message>
+    <message>
+        <source>These are the tasks proposed last time. Tick the ones you want, then add them to your list.</source>
+        <translation>这是上次提议的任务。勾选你想要的，再把它们添加到任务清单。</translation>
+    </message>
+    <message>
         <source>Write your goal first, in a sentence.</source>
         <translation>请先用一句话写下你的目标。</translation>
     </message>
@@ -2394,6 +2526,14 @@
 </context>
 <context>
     <name>PlanFlow</name>
+    <message>
+        <source>The proposed tasks are kept. Open Plan with AI to see them again.</source>
+        <translation>提议的任务已保留。再次打开“用 AI 规划”即可看到。</translation>
+    </message>
+    <message>
+        <source>Show them</source>
+        <translation>查看</translation>
+    </message>
     <message>
         <source>Added 1 task to your list. Press Run when you are ready.</source>
         <translation>已把 1 项任务添加到你的清单。准备好后请按“运行”。</translation>
@@ -2605,18 +2745,6 @@
         <translation>运行</translation>
     </message>
     <message>
-        <source>Stopping…</source>
-        <translation>正在停止…</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Stopping</source>
-        <translation>正在停止</translation>
-    </message>
-    <message>
         <source>Continue</source>
         <translation>继续</translation>
     </message>
@@ -2637,32 +2765,16 @@
         <translation>你的 API 密钥、模型和本机服务器的地址，还可以测试连接。</translation>
     </message>
     <message>
+        <source>Choose an AI engine…</source>
+        <translation>选择 AI 引擎…</translation>
+    </message>
+    <message>
+        <source>Opens the engine list</source>
+        <translation>打开引擎列表</translation>
+    </message>
+    <message>
         <source>What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, the standing instructions the AI reads</source>
         <translation>这次运行中出错或白费功夫的地方，以及一句可以加到 AGENTS.md（AI 会读的长期指示）里的话</translation>
-    </message>
-    <message>
-        <source>Open a folder first</source>
-        <translation>请先打开一个文件夹</translation>
-    </message>
-    <message>
-        <source>Create the task list first</source>
-        <translation>请先新建任务清单</translation>
-    </message>
-    <message>
-        <source>Start the AI on the first unchecked task (Ctrl+R)</source>
-        <translation>让 AI 从第一个未勾选的任务开始（Ctrl+R）</translation>
-    </message>
-    <message>
-        <source>Stop after the current step; nothing is left half-written (Ctrl+.)</source>
-        <translation>当前这一步结束后停止，不会留下写了一半的文件（Ctrl+.）</translation>
-    </message>
-    <message>
-        <source>Stopping after the current step…</source>
-        <translation>当前这一步结束后停止…</translation>
-    </message>
-    <message>
-        <source>Carry on from where the run stopped (Ctrl+R)</source>
-        <translation>从上次停下的地方接着做（Ctrl+R）</translation>
     </message>
     <message>
         <source>No tasks yet</source>
@@ -2725,12 +2837,24 @@
         <translation>上次运行被中断了</translation>
     </message>
     <message>
+        <source>Ready to show a sample</source>
+        <translation>可以演示一次运行了</translation>
+    </message>
+    <message>
         <source>Ready</source>
         <translation>准备就绪</translation>
     </message>
     <message>
         <source>Press Run to start the AI on the first unchecked task.</source>
         <translation>按“运行”，让 AI 从第一个未勾选的任务开始。</translation>
+    </message>
+    <message>
+        <source>Nothing left to do</source>
+        <translation>没有要做的了</translation>
+    </message>
+    <message>
+        <source>Every task on the list is checked. Add a task, or untick one to do it again.</source>
+        <translation>清单上的任务都已勾选。添加一项任务，或取消勾选某项让它重新做。</translation>
     </message>
     <message>
         <source>No task list yet</source>

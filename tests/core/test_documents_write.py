@@ -187,7 +187,10 @@ def test_set_cells_sets_values_and_formulas_keeping_the_rest(ws):
                                  "cells": {"B2": 3.8, "C2": "=B2*1.2", "A5": "Bun",
                                            "Notes!B3": "Closed on Monday", "B5": "2.5"}})
     assert not out.is_error, out.content
-    assert out.content == "Set 5 cells in 'prices.xlsx'; the rest of the workbook is as it was."
+    assert out.content == ("Set 5 cells in 'prices.xlsx'; the rest of the workbook is as it "
+                           "was. This formula cell is calculated afresh when the workbook is "
+                           "next opened, in Excel, LibreOffice or another spreadsheet program: "
+                           "Prices!C2.")
     assert out.changed == ["prices.xlsx"]
     book = openpyxl.load_workbook(ws / "prices.xlsx")
     sheet = book["Prices"]
@@ -213,26 +216,27 @@ def test_set_cells_sheet_argument_and_bad_addresses(ws):
     assert notbook.refused
 
 
-def test_set_cells_refuses_when_openpyxl_would_drop_a_part(ws):
+def test_set_cells_keeps_parts_openpyxl_would_drop_byte_for_byte(ws):
     path = prices_xlsx(ws / "prices.xlsx")
     with zipfile.ZipFile(path) as zf:
         parts = {n: zf.read(n) for n in zf.namelist()}
-    # customXml: one of the things openpyxl leaves out when it saves.
+    # customXml: one of the things openpyxl leaves out when it saves (set_cells once
+    # refused here; it edits the package's own XML now).
     parts["customXml/item1.xml"] = b"<?xml version='1.0'?><data><order>42</order></data>"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in parts.items():
             zf.writestr(name, data)
-    before = path.read_bytes()
     box, changes = _box(ws)
-    out = box.call("set_cells", {"path": "prices.xlsx", "cells": {"B2": 1}})
-    assert out.refused
-    assert out.content == ("Setting these cells would drop custom data (customXml) from "
-                           "'prices.xlsx', so nothing was changed; write the result to a new "
-                           "file beside it instead, such as 'prices (new).xlsx'.")
-    assert path.read_bytes() == before and changes.touched == []
+    out = box.call("set_cells", {"path": "prices.xlsx", "cells": {"A2": "Rye"}})
+    assert not out.is_error, out.content
+    with zipfile.ZipFile(path) as zf:
+        after = {n: zf.read(n) for n in zf.namelist()}
+    assert list(after) == list(parts)
+    assert [n for n in parts if parts[n] != after[n]] == ["xl/worksheets/sheet1.xml"]
+    assert openpyxl.load_workbook(path)["Prices"]["A2"].value == "Rye"
 
 
-def test_set_cells_refuses_when_openpyxl_would_drop_an_element_it_does_not_read(ws):
+def test_set_cells_keeps_elements_openpyxl_does_not_read(ws):
     path = prices_xlsx(ws / "prices.xlsx")
     with zipfile.ZipFile(path) as zf:
         parts = {n: zf.read(n) for n in zf.namelist()}
@@ -250,7 +254,10 @@ def test_set_cells_refuses_when_openpyxl_would_drop_an_element_it_does_not_read(
             zf.writestr(name, data)
     box, _ = _box(ws)
     out = box.call("set_cells", {"path": "prices.xlsx", "cells": {"B2": 1}})
-    assert out.refused and "would drop sparklines" in out.content
+    assert not out.is_error, out.content
+    with zipfile.ZipFile(path) as zf:
+        assert "<x14:sparklineGroups><x14:sparklineGroup>" in zf.read(
+            "xl/worksheets/sheet1.xml").decode()
 
 
 def test_write_file_over_a_document_with_pictures_is_refused(ws):

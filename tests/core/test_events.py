@@ -220,7 +220,8 @@ def test_human_needed_has_one_shape_for_asked_and_no_progress(tmp_path):
     assert (asked.reason, stuck.reason) == ("asked", "no_progress")
     assert (asked.round, stuck.round) == (1, 2)  # the stuck task's last attempt
     assert asked.task == stuck.task == "Write a.md"
-    assert stuck.evidence == ["gave_up in round 2", "looked in notes/"]
+    assert stuck.evidence == ["In round 2 the AI gave up: no source. What it found: looked in "
+                              "notes/."]
     assert stuck.question == Board.load(stuck_ws.board_path).next_task().question
 
 

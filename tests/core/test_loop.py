@@ -133,7 +133,14 @@ def test_stall_limit_inserts_a_human_task_before_the_stuck_task(tmp_path):
     board = Board.load(ws.board_path)
     human = board.next_task()
     assert human.is_human
-    assert human.question == "The loop stopped because no progress was detected on: Write a.md"
+    # Issue 35: a sentence a person would write, not the harness's log line.
+    assert human.question == "The AI made no progress on “Write a.md”. What should happen next?"
+    assert human.evidence == ["In round 2 the AI kept going round in circles: The AI kept "
+                              "replying without using tools."]
+    written = ws.board_path.read_text(encoding="utf-8")
+    assert "The loop stopped" not in written and "no_action" not in written
+    from app.core.reports import no_progress_task
+    assert no_progress_task(human.question) == "Write a.md"
     assert board.tasks[human.index + 1].text == "Write a.md"
     assert "Keep this line." in ws.board_path.read_text(encoding="utf-8")
     assert any(e.type == "human_needed" for e in events)

@@ -342,18 +342,22 @@ def test_watch_wait_follows_the_next_run_that_starts(cli, demo_ws, procs):
     assert event_lines(res.out) == event_lines(ran.out)
 
 
-def test_init_then_run_on_a_new_folder_works_with_the_demo_engine(cli, tmp_path):
+def test_init_then_run_on_a_new_folder_shows_samples_and_ticks_nothing(cli, tmp_path):
+    # Issue 35: on a person's own board the Demo engine never ticks a task. It shows how a
+    # run looks, writes sample notes under demo-output/, and says so: exit 4 (stopped).
     folder = tmp_path / "my-folder"
     assert cli("init", folder).code == 0
+    before = (folder / "TASKS.md").read_bytes()
     res = cli("run", folder, "--engine", "demo")
-    assert res.code == DONE, res
-    board = Board.load(folder / "TASKS.md")
-    assert all(t.checked for t in board.tasks)
-    # On a person's own board the demo ticks a task only when its Done when is met: it writes
-    # each new file a Done when names, labelled as no-AI demo output.
-    drafts = [folder / "overview.md", folder / "titles.md"]
-    assert all("Demo engine" in d.read_text(encoding="utf-8") for d in drafts)
-    assert not (folder / "demo-output").exists()
+    assert res.code == 4, res
+    assert "shown as a sample, not done" in res.out
+    assert "The Demo engine showed 2 tasks as a sample and ticked none" in res.out
+    assert (folder / "TASKS.md").read_bytes() == before
+    assert not (folder / "overview.md").exists() and not (folder / "titles.md").exists()
+    notes = list((folder / "demo-output").iterdir())
+    assert len(notes) == 2 and all("Demo engine" in n.read_text(encoding="utf-8") for n in notes)
+    status = cli("status", folder)
+    assert "The Demo engine showed 2 tasks as a sample and ticked none" in status.out, status
 
 # -- 2. errors: one plain sentence, the §9 exit code, never a traceback ---------------------
 
@@ -497,12 +501,17 @@ def test_a_board_with_a_non_utf8_byte_runs_and_keeps_the_byte(cli, tmp_path):
     original = "# Menu\n\n- [ ] Write the caf\xe9 menu\n".encode("latin-1")
     (ws / "TASKS.md").write_bytes(original)
     res = cli("run", ws, "--engine", "demo")
-    assert res.code == DONE, res
+    assert res.code == STOPPED, res  # the Demo on a person's board: a sample, not done
     assert "Traceback" not in res.err and "Something went wrong" not in res.err, res
-    assert status_file(ws)["state"] == "done"
-    # The person's byte is kept as it was; only the checkbox changed.
-    assert only_checkboxes_changed(original, (ws / "TASKS.md").read_bytes())
-    assert (ws / "TASKS.md").read_bytes() != original
+    assert status_file(ws)["state"] == "stopped"
+    assert status_file(ws)["exit_reason"] == "samples_shown"
+    assert (ws / "TASKS.md").read_bytes() == original  # the person's byte kept, nothing ticked
+    # A change the board does get (a tick by the person, here through decide's board verbs
+    # on a decision) keeps the byte too.
+    (ws / "TASKS.md").write_bytes(original + b"- [ ] HUMAN: Open the caf\xe9 on Sundays?\n")
+    assert cli("decide", ws, "--answer", "yes").code == 0
+    after = (ws / "TASKS.md").read_bytes()
+    assert after.startswith(original) and b"caf\xe9" in after[len(original):]
     assert cli("status", ws).code == 0
 
 
@@ -538,12 +547,12 @@ def test_max_steps_2_ends_blocked_by_no_progress_with_a_human_task_before_the_ta
     assert len(ops) == 1 and ops[0][0] == "insert" and ops[0][1] == first_task, ops
     inserted = after[ops[0][3]:ops[0][4]]
     task_text = before[first_task][len("- [ ] "):].rstrip("\n")
-    assert inserted[0] == ("- [ ] HUMAN: The loop stopped because no progress was detected on: "
-                           f"{task_text}\n")
+    assert inserted[0] == (f"- [ ] HUMAN: The AI made no progress on “{task_text}”. What "
+                           "should happen next?\n")
     assert all(ln.startswith("  - ") for ln in inserted[1:]), inserted
     assert any("Evidence:" in ln for ln in inserted)
     # The run's decision epilogue names the same question.
-    assert "no progress was detected" in res.out
+    assert "The AI made no progress on" in res.out
 
 
 # -- 6. damaged records and settings (RELIABILITY case 10) ---------------------------------

@@ -69,14 +69,14 @@ def test_on_any_board_each_task_gets_one_draft_written_once(tmp_path):
              "  - Done when: summary/plan-summary.md exists\n")
     ws = board_workspace(tmp_path, board, {"plan.txt": "Open a second shop.\nBudget is tight.\n"})
     result = Harness(ws, DemoEngine(), fast_limits()).run()
-    assert result.state == "done"
+    assert (result.state, result.exit_reason) == ("stopped", "samples_shown")
     writes = [e.path for e in events_of(ws, result.run_id) if isinstance(e, FileChanged)]
     assert len(writes) == len(set(writes)) == 2
-    assert writes[0].startswith("demo-output/")  # no file named: a draft of its own
-    assert writes[1] == "summary/plan-summary.md"  # the new file its Done when asks for
+    assert all(w.startswith("demo-output/") for w in writes)  # a sample note of its own
+    assert not (ws.root / "summary").exists()  # the file its Done when asks for: not made
     summary = (ws.root / writes[1]).read_text(encoding="utf-8")
     assert "> Open a second shop." in summary and "no AI was used" in summary
-    assert "summary/plan-summary.md" in summary  # the draft says why it is there
+    assert not any(t.checked for t in Board.load(ws.board_path).tasks)  # shown, not done
 
 
 def test_a_file_named_in_done_when_is_left_untouched_and_the_draft_goes_to_demo_output(tmp_path):
@@ -85,7 +85,7 @@ def test_a_file_named_in_done_when_is_left_untouched_and_the_draft_goes_to_demo_
     ws = board_workspace(tmp_path, board)
     (ws.root / "essay.md").write_bytes(essay)
     result = Harness(ws, DemoEngine(), fast_limits()).run()
-    assert result.state == "done"
+    assert result.exit_reason == "samples_shown"
     assert (ws.root / "essay.md").read_bytes() == essay
     drafts = demo_drafts(ws)
     assert len(drafts) == 1 and drafts[0].startswith("demo-output/proofread-my-essay-")
@@ -95,19 +95,38 @@ def test_a_file_named_in_done_when_is_left_untouched_and_the_draft_goes_to_demo_
     assert writes == drafts
 
 
-def test_the_demo_writes_the_file_its_done_when_asks_for_or_does_not_tick_the_task(tmp_path):
+def test_on_a_persons_board_the_demo_never_ticks_and_says_shown_as_a_sample(tmp_path):
+    # Issue 35: the Demo ticked all 8 of a bakery owner's tasks and the window said "Done".
     board = ("# Party\n\n- [ ] Write an invitation\n  - Done when: invitation.md exists\n"
-             "- [ ] Plan the menu\n  - Done when: menu.md and shopping.csv exist\n")
+             "- [ ] Plan the menu\n  - Done when: menu.md and shopping.csv exist\n"
+             "- [x] Book the hall\n")
     ws = board_workspace(tmp_path, board)
+    before = ws.board_path.read_bytes()
     result = Harness(ws, DemoEngine(), fast_limits()).run()
-    tasks = Board.load(ws.board_path).tasks
-    invitation = (ws.root / "invitation.md").read_text(encoding="utf-8")
-    assert tasks[0].checked and "no AI was used" in invitation  # met: the file is there
-    assert (ws.root / "menu.md").is_file() and not (ws.root / "shopping.csv").exists()
-    assert not tasks[1].checked  # shopping.csv was never written: no tick
+    assert (result.state, result.exit_reason) == ("stopped", "samples_shown")
+    assert "The Demo engine showed 2 tasks as a sample and ticked none" in result.message
+    assert ws.board_path.read_bytes() == before  # not one box ticked, nothing asked
+    assert not (ws.root / "invitation.md").exists() and not (ws.root / "menu.md").exists()
     finished = [e for e in events_of(ws, result.run_id) if isinstance(e, RoundFinished)]
-    assert finished[-1].result_state != "completed"
-    assert "shopping.csv" in str(finished[-1])  # it says which file is missing
+    assert [e.result_state for e in finished] == ["sample", "sample"]  # one round a task
+    from app.core.records import read_rounds, read_status
+    assert [r.result_state for r in read_rounds(ws.run_files(result.run_id))] == ["sample"] * 2
+    status, _ = read_status(ws.status_path)
+    assert (status.state, status.exit_reason, status.completed_tasks) == (
+        "stopped", "samples_shown", 1)
+
+
+def test_after_a_sample_run_an_ai_engine_starts_on_the_first_task(tmp_path):
+    # Nothing was ticked, so switching engines needs no unticking by hand.
+    from tests.scripted import ScriptedEngine, call
+    board = "- [ ] Write an invitation\n- [ ] Plan the menu\n"
+    ws = board_workspace(tmp_path, board)
+    Harness(ws, DemoEngine(), fast_limits()).run()
+    (ws.root / "invite.md").write_text("Come!\n", encoding="utf-8")
+    engine = ScriptedEngine([call("complete_task", summary="Wrote it.", evidence=["invite.md"])])
+    Harness(ws, engine, fast_limits(max_rounds=1)).run()
+    assert "Current task: Write an invitation" in engine.requests[0]["messages"][0].text
+    assert Board.load(ws.board_path).tasks[0].checked  # the AI engine's work is ticked
 
 
 def test_a_name_with_spaces_is_kept_whole_and_no_other_file_is_quoted(tmp_path):
@@ -117,7 +136,7 @@ def test_a_name_with_spaces_is_kept_whole_and_no_other_file_is_quoted(tmp_path):
     log = "".join(f"2026-11-30 12:{i % 60:02d} GET /index.html 200\n" for i in range(20_000))
     ws = board_workspace(tmp_path, board, {"guest list.md": guests, "access-log.txt": log})
     result = Harness(ws, DemoEngine(), fast_limits()).run()
-    assert result.state == "done"
+    assert result.exit_reason == "samples_shown"
     assert (ws.root / "guest list.md").read_text(encoding="utf-8") == guests  # theirs: kept
     assert not (ws.root / "list.md").exists()
     first, second = (p.read_text(encoding="utf-8") for p in sorted(
@@ -133,9 +152,8 @@ def test_a_foreign_board_naming_a_bakery_file_never_gets_bakery_text(tmp_path):
              "- [ ] Draft the \"About us\" page\n  - Done when: site/about-us.md is short\n")
     ws = board_workspace(tmp_path, board, {"clinic.md": "Smile Dental, open since 2005.\n"})
     result = Harness(ws, DemoEngine(), fast_limits()).run()
-    assert (result.state, result.exit_reason) == ("done", "all_tasks_done")  # no failed reads
-    written = " ".join((ws.root / p).read_text(encoding="utf-8") for p in (
-        "site/homepage.md", "notes/homepage-options.md", "site/about-us.md"))
+    assert (result.state, result.exit_reason) == ("stopped", "samples_shown")  # no failed reads
+    written = " ".join(p.read_text(encoding="utf-8") for p in (ws.root / "demo-output").iterdir())
     assert written.count("no AI was used") == 3  # each labelled as the Demo's
     for bakery in ("Mill Lane", "Rosie", "bakery", "Hartley Mill", "cake"):
         assert bakery not in written
@@ -150,17 +168,17 @@ def test_an_edited_bakery_task_falls_back_to_the_generic_draft(tmp_path):
     update_board(ws.board_path, lambda b: [b.set_checked(t.text, True) for t in b.tasks
                                            if not t.text.startswith("Draft the homepage")])
     result = Harness(ws, DemoEngine(), fast_limits()).run()
-    assert result.state == "done"
-    draft = (ws.root / "drafts" / "homepage.md").read_text(encoding="utf-8")  # it was missing
-    assert "Baked by hand" not in draft and "`drafts/homepage.md`" in draft
-    assert "no AI was used" in draft
+    assert result.exit_reason == "samples_shown"
+    assert not (ws.root / "drafts" / "homepage.md").exists()  # not made: a sample instead
+    draft = "".join(p.read_text(encoding="utf-8") for p in (ws.root / "demo-output").iterdir())
+    assert "Baked by hand" not in draft and "no AI was used" in draft
 
 
 def test_two_chinese_tasks_get_two_different_readable_files(tmp_path):
     board = "- [ ] 整理会议记录\n- [ ] 写一份周报\n- [ ] 整理会议记录！\n"
     ws = board_workspace(tmp_path, board)
     result = Harness(ws, DemoEngine(), fast_limits()).run()
-    assert result.state == "done"
+    assert result.exit_reason == "samples_shown"
     drafts = demo_drafts(ws)
     assert len(drafts) == 3
     assert sum(d.startswith("demo-output/整理会议记录-") for d in drafts) == 2
@@ -185,7 +203,8 @@ def test_a_refused_step_makes_the_demo_give_up_honestly(tmp_path):
     board = "- [ ] Write the notes\n"
     ws = board_workspace(tmp_path, board, {"demo-output": "mine\n"})
     result = Harness(ws, DemoEngine(), fast_limits(stall_limit=1)).run()
-    assert result.exit_reason == "no_progress"
+    assert result.exit_reason == "samples_shown"  # no decision written on the person's board
+    assert ws.board_path.read_text(encoding="utf-8") == board
     finished = [e for e in events_of(ws, result.run_id) if isinstance(e, RoundFinished)]
     assert finished[0].result_state == "gave_up"
     assert (ws.root / "demo-output").read_text(encoding="utf-8") == "mine\n"

@@ -66,7 +66,7 @@ def test_on_any_board_a_task_written_in_chinese_gets_its_demo_draft_in_chinese(t
     board = "# 计划\n\n- [ ] 整理会议记录\n  - Done when: 会议记录.md 按日期排好\n- [ ] Tidy the notes\n"
     ws = board_workspace(tmp_path, board, {"会议记录.md": "周一：开第二家店。\n预算很紧。\n"})
     result = Harness(ws, DemoEngine(), fast_limits()).run()
-    assert result.state == "done"
+    assert result.exit_reason == "samples_shown"
     writes = [e.path for e in read_events(ws.run_files(result.run_id))
               if isinstance(e, FileChanged)]
     chinese, english = ((ws.root / w).read_text(encoding="utf-8") for w in writes)
@@ -76,7 +76,7 @@ def test_on_any_board_a_task_written_in_chinese_gets_its_demo_draft_in_chinese(t
     assert "## What the task asks" in english  # an English task still gets English
 
 
-def test_a_chinese_task_whose_done_when_is_not_met_is_left_unticked_in_chinese(tmp_path):
+def test_a_chinese_task_of_the_persons_is_shown_as_a_sample_in_chinese(tmp_path):
     from app.core.events import RoundFinished
     from app.core.records import read_events
 
@@ -84,6 +84,7 @@ def test_a_chinese_task_whose_done_when_is_not_met_is_left_unticked_in_chinese(t
     ws = board_workspace(tmp_path, board)
     result = Harness(ws, DemoEngine(), fast_limits()).run()
     assert not Board.load(ws.board_path).tasks[0].checked
+    assert not (ws.root / "menu.md").exists()
     finished = [e for e in read_events(ws.run_files(result.run_id))
                 if isinstance(e, RoundFinished)]
-    assert "shopping.csv" in str(finished[-1]) and "没有写" in str(finished[-1])
+    assert finished[-1].result_state == "sample" and "示例笔记" in finished[-1].summary

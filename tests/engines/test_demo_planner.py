@@ -77,9 +77,15 @@ def test_next_suggestions_follow_a_finished_run(tmp_path, summary, chinese):
 
 
 def test_added_demo_tasks_run_with_the_demo_engine_up_to_the_decision(tmp_path):
+    # The person's own tasks: the Demo shows the first two as samples (never ticked, issue
+    # 35) and stops at the decision, the person's to answer.
+    from app.core.records import read_rounds
+
     outcome, _ = plan(tmp_path, "Plan a garden party")
     add_proposals(tmp_path, outcome.proposals)
-    result = Harness(Workspace(tmp_path), DemoEngine()).run()
+    ws = Workspace(tmp_path)
+    result = Harness(ws, DemoEngine()).run()
     assert result.state == "blocked_by_human"
     board = Board.load(tmp_path / "TASKS.md")
-    assert [t.checked for t in board.tasks] == [True, True, False, False, False]
+    assert [t.checked for t in board.tasks] == [False] * 5 and board.next_task().is_human is False
+    assert [r.result_state for r in read_rounds(ws.run_files(result.run_id))] == ["sample"] * 2

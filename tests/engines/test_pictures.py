@@ -248,3 +248,24 @@ def test_trimming_old_tool_output_drops_its_pictures_and_pictures_count_in_the_s
     first, second = messages[2].tool_results[0], messages[4].tool_results[0]
     assert first.content == TRIMMED and first.pictures == [] and second.pictures
     assert _prompt_chars("", [], messages) < with_pictures
+
+
+def test_a_tiff_is_shown_and_a_heic_photo_is_named_in_a_sentence(tmp_path):
+    from app.core.tools import ToolBox
+    from app.core.undo import RoundChanges
+
+    photo(tmp_path, "scan.tiff", (3000, 1500), "TIFF")
+    photo(tmp_path, "old.TIF", (40, 30), "TIFF")
+    (tmp_path / "IMG_0001.HEIC").write_bytes(b"\0\0\0\x18ftypheic" + bytes(64))
+    (tmp_path / "TASKS.md").write_text("- [ ] x\n")
+    box = ToolBox(tmp_path, tmp_path / "TASKS.md", "x", RoundChanges.__new__(RoundChanges))
+    shown = box.call("read_file", {"path": "scan.tiff"})
+    assert not shown.is_error and shown.content == ("'scan.tiff' is a picture (TIFF, 3000×1500 "
+                                                    "pixels); it is shown to you here as a "
+                                                    "picture.")
+    assert sides(shown.pictures[0].data) == (2048, 1024)
+    assert box.call("read_file", {"path": "old.TIF"}).pictures[0].kind == "TIFF"
+    heic = box.call("read_file", {"path": "IMG_0001.HEIC"})
+    assert heic.is_error and heic.content == ("'IMG_0001.HEIC' is a photo in the HEIC format, "
+                                              "which cannot be shown to the AI; ask the person "
+                                              "to save it as a JPEG or PNG picture.")

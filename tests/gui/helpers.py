@@ -57,3 +57,16 @@ def run_past_the_decision(qtbot, window, folder: Path, between=None):
     with qtbot.waitSignal(window.run_ended, timeout=60_000) as ended:
         dialog.recommended_button.click()  # answering carries on at once
     return first, ended.args[0]
+
+
+# A task of the bundled demo, word for word: the Demo engine does it for real (and ticks it);
+# any other task it only shows as a sample (issue 35).
+DEMO_TASK = ("- [ ] Summarise the brief in five bullet points\n"
+             "  - Done when: notes/brief-summary.md lists the five most important points of "
+             "brief.md\n")
+
+
+def demo_task_board(folder: Path) -> None:
+    """TASKS.md with one task the Demo engine finishes, and the brief it reads."""
+    (folder / "TASKS.md").write_text(DEMO_TASK, encoding="utf-8")
+    shutil.copy(DEMO / "brief.md", folder / "brief.md")

@@ -61,7 +61,7 @@ def test_the_state_is_spoken_as_shown(qtbot, window, tmp_path):
     with qtbot.waitSignal(window.run_ended, timeout=60_000):
         window.run_panel.primary.click()
     assert spoken_name(window.run_panel.state_label) == "Needs your decision"
-    assert spoken_name(window.run_panel.primary) == "Continue"
+    assert spoken_name(window.run_panel.primary) == "Answer the question"
     assert spoken_name(window.run_panel.tasks_bar) == "Tasks: 2 of 6 done"
 
 

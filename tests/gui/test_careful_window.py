@@ -197,10 +197,14 @@ def test_a_careful_run_in_the_window(qtbot, claude_window, server, folder):
     qtbot.wait(300)
     assert window.runner.running and (folder / "draft.md").exists()
     assert window.notice.action.text() == "Review…"
-    window.notice.action.click()
+    # The one next step is the filled button (issue 35): Review the change…
+    panel = window.run_panel
+    assert panel.mode == "review" and panel.primary.text() == "Review the change…"
+    panel.primary.click()
     qtbot.waitUntil(lambda: window.careful.dialog is not None, timeout=5000)
     window.careful.dialog.deny.click()
 
+    qtbot.waitUntil(lambda: panel.mode in ("running", "review"), timeout=5000)
     dialog = next_dialog(qtbot, window)  # the rewrite: edited before allowing
     dialog.edit.click()
     dialog.editor.setPlainText("notes as I want them\n")

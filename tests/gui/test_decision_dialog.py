@@ -127,7 +127,8 @@ def test_a_no_progress_decision_names_the_stuck_task_and_says_what_to_do(qtbot, 
     assert "Draw the logo" in dialog.findChild(type(dialog.saved_text), "question").text()
     assert [b.text() for b in dialog.option_buttons] == [
         "Try again", "Skip this task (check it yourself)", "Rewrite the task"]
-    with qtbot.waitSignal(dialog.answered, timeout=5000):
+    # Issue 35: "Rewrite the task" opens the task itself for editing, not a page about it.
+    with qtbot.waitSignal(dialog.rewrite_requested, timeout=5000) as rewrite:
         dialog.option_buttons[2].click()
-    assert "Change the task's words" in dialog.next_text.text()
+    assert rewrite.args == ["Draw the logo"] and not dialog.isVisible()
     assert Board.load(tmp_path / "TASKS.md").tasks[0].answer == "Rewrite the task"

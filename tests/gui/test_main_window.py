@@ -61,7 +61,7 @@ def test_the_demo_runs_to_its_decision_is_answered_and_continues_to_done(qtbot, 
         first = run_until_end(qtbot, window)
     assert first.state == "blocked_by_human"
     assert window.run_panel.state_label.text() == "Needs your decision"
-    assert window.run_panel.mode == "continue"
+    assert window.run_panel.mode == "answer"  # the one next step: answer the question
     dialog = shown.args[0]
     assert "speed" in dialog.task.question and dialog.isVisible()
     assert "(recommended)" in dialog.recommended_button.text()
@@ -216,7 +216,8 @@ def test_a_folder_reopened_with_its_decision_waiting_says_so(qtbot, window, tmp_
     assert window.run_panel.state_label.text() == "Ready"
     open_in(qtbot, window, folder)
     assert window.run_panel.state_label.text() == "Needs your decision"
-    assert window.run_panel.mode == "continue"
+    assert window.run_panel.mode == "answer"
+    assert window.run_panel.primary.text() == "Answer the question…"
     assert len(window.cards.cards) == 3  # the last run's rounds, read back from its records
 
 

@@ -69,8 +69,11 @@ def test_a_decision_further_down_does_not_block_the_tasks_above_it(qtbot, window
         result = run_until_end(qtbot, window)
     assert result.state == "blocked_by_human"
     tasks = Board.load(folder / "TASKS.md").tasks
-    assert tasks[0].checked and not tasks[1].checked  # task 1 was done first
-    assert shown.args[0].task.text == tasks[1].text   # then the run asked
+    # Task 1 came first: the Demo showed it as a sample (never ticked on a person's own
+    # board, issue 35), then the run asked.
+    assert not tasks[0].checked and not tasks[1].checked
+    assert [c.view.result_state for c in window.cards.cards] == ["sample"]
+    assert shown.args[0].task.text == tasks[1].text
 
 
 def test_decide_later_on_a_later_decision_leaves_run_for_the_task_above(qtbot, window,
@@ -83,7 +86,7 @@ def test_decide_later_on_a_later_decision_leaves_run_for_the_task_above(qtbot, w
     assert window.run_panel.mode == "run"
     with qtbot.waitSignal(window.runner.run_finished, timeout=60_000):
         window.run_panel.primary.click()  # runs task 1, not the dialog again
-    assert Board.load(folder / "TASKS.md").tasks[0].checked
+    assert [c.view.task for c in window.cards.cards] == ["Write the guest list"]
 
 
 # -- 3. an empty folder: the next step is the board, never a command ---------------------
@@ -105,7 +108,9 @@ def test_an_empty_folder_offers_the_board_not_a_run_nor_a_command(qtbot, window,
     board.create_button.click()
     qtbot.waitUntil(lambda: panel.primary.isEnabled(), timeout=5000)
     assert (folder / "TASKS.md").is_file() and Board.load(folder / "TASKS.md").tasks
-    assert panel.state_label.text() == "Ready" and panel.mode == "run"
+    # The Demo engine on the person's own new list: it says what it will do there.
+    qtbot.waitUntil(lambda: panel.state_label.text() == "Ready to show a sample", timeout=5000)
+    assert panel.mode == "run"
     assert board.add_field.isVisible() and board.add_field.isEnabled()
     assert not board.create_button.isVisible()
 

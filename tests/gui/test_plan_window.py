@@ -15,7 +15,7 @@ from app.core.settings import Limits
 from app.engines.demo import DemoEngine
 from app.gui.plan.plan_card import PlanCard
 from app.gui.plan.plan_dialog import PlanDialog
-from tests.gui.helpers import open_in
+from tests.gui.helpers import open_in, demo_task_board
 from tests.gui.test_chinese import chinese  # noqa: F401  (the fixture)
 
 BOARD = b"# Party\r\n\r\nMy notes.\r\n\r\n- [x] Book the garden\r\n"
@@ -154,7 +154,7 @@ def test_adding_a_task_already_on_the_list_adds_nothing_and_says_so(qtbot, folde
 
 
 def test_suggest_next_tasks_after_a_finished_run(qtbot, window, folder):
-    (folder / "TASKS.md").write_text("- [ ] Write the greeting\n", encoding="utf-8")
+    demo_task_board(folder)  # a task the Demo engine finishes
     open_in(qtbot, window, folder)
     qtbot.waitUntil(lambda: len(window.board_view.model.tasks()) == 1, timeout=5000)
     with qtbot.waitSignal(window.run_ended, timeout=20_000):
@@ -275,7 +275,7 @@ def _cards_in_order(window):
 def test_a_task_unticked_after_a_finished_run_takes_back_done_and_the_offer(qtbot, window, folder):
     """Done says every task is checked: untick one (or add one) and it is not so any more,
     so the panel says Ready again and the offer of next tasks goes."""
-    (folder / "TASKS.md").write_text("- [ ] Write the greeting\n", encoding="utf-8")
+    demo_task_board(folder)  # a task the Demo engine finishes
     open_in(qtbot, window, folder)
     qtbot.waitUntil(lambda: len(window.board_view.model.tasks()) == 1, timeout=5000)
     with qtbot.waitSignal(window.run_ended, timeout=20_000):
@@ -288,3 +288,47 @@ def test_a_task_unticked_after_a_finished_run_takes_back_done_and_the_offer(qtbo
     qtbot.waitUntil(lambda: panel.state_label.text() == "Ready", timeout=5000)
     assert not notice.isVisible()
     assert panel.tasks_bar.value() == 0 and panel.mode == "run"
+
+
+def test_proposals_closed_by_esc_are_kept_and_shown_again_until_added_or_dismissed(
+        qtbot, window, folder):
+    """Issue 35: Esc lost paid proposals without a word."""
+    open_in(qtbot, window, folder)
+    dialog = window.open_plan()
+    plan_in(qtbot, dialog, "Plan a birthday party")
+    proposed = texts(dialog)
+    assert proposed
+    qtbot.keyClick(dialog.list.tree, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: window.plan_dialog is None or not window.plan_dialog.isVisible(),
+                    timeout=3000)
+    notice = window.board_notice
+    assert notice.isVisible() and "kept" in notice.text.text()
+    again = window.open_plan()
+    assert texts(again) == proposed and again.goal.text() == "Plan a birthday party"
+    assert not again.runner.running and again.add_button.isEnabled()
+    again.dismiss_button.click()
+    qtbot.waitUntil(lambda: window.plan_dialog is None or not window.plan_dialog.isVisible(),
+                    timeout=3000)
+    fresh = window.open_plan()
+    assert texts(fresh) == [] and not fresh.list.isVisible()  # dismissed: gone
+    fresh.close()
+
+
+def test_tab_in_done_when_moves_on_and_a_try_that_did_nothing_leaves_no_card(
+        qtbot, window, folder):
+    open_in(qtbot, window, folder)
+    dialog = window.open_plan()
+    plan_in(qtbot, dialog, "Plan a birthday party")
+    details = dialog.list
+    details.tree.setCurrentItem(details.tree.topLevelItem(0))
+    details.done_when.setFocus()
+    before = details.done_when.toPlainText()
+    qtbot.keyClick(details.done_when, Qt.Key.Key_Tab)
+    assert details.done_when.toPlainText() == before and not details.done_when.hasFocus()
+    cards = len(window.cards.findChildren(PlanCard))
+    from app.core.planning import PlanOutcome
+    failed = PlanOutcome("plan-x", "engine_error", "The engine could not be reached.")
+    dialog.planned.emit("Plan a birthday party", failed, 0.1)
+    assert len(window.cards.findChildren(PlanCard)) == cards  # no empty "0 steps" card
+    dialog._show_card(failed)
+    assert not dialog.card.isVisible()

@@ -1,30 +1,47 @@
 """Office documents and PDFs as Markdown: the one place the tools and the window go through.
 
 Light on purpose: importing this package imports no document library. python-docx, openpyxl,
-python-pptx and pypdf are imported only when a document is actually read or written.
+python-pptx and pypdf are imported only when a document is actually read or written, and
+then in a worker process bounded in time and memory (worker.py); `cancel` (the person's
+Stop) ends that work at once.
 
     is_document(path_or_name) -> bool       a format read_file renders (by the name's suffix)
-    render_document(path) -> str            the Markdown rendering (raises DocumentError)
+    render_document(path, seconds, cancel) -> str    the Markdown rendering (DocumentError)
     render_bytes(data, name) -> str         the same for a version not on disk (a proposed change)
     writable_kind(name) -> str | None       "docx" / "xlsx" for write_file, else None
     refused_write(name) -> str | None       the sentence for formats that cannot be written
-    write_document(path, markdown, existing) -> bytes    the file write_file would save
-    edit_document(path, old, new) -> bytes  a .docx with one paragraph's text replaced
-    set_cells(path, cells, sheet) -> (bytes, int)        a workbook with cells set
+    write_document(path, markdown, existing, cancel) -> bytes   the file write_file would save
+    edit_document(path, old, new, cancel) -> bytes  a .docx with one paragraph's text replaced
+    set_cells(path, cells, sheet, formats, cancel) -> (bytes, int, str)
+                                            a workbook with cells set, and which formulas
+                                            are calculated afresh when it is opened
 """
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from app.core.documents.base import (KINDS, DocumentError, is_document, kind_of,  # noqa: F401
                                      refused_write, writable_kind)
 
 
-def render_document(path: Path) -> str:
-    """The Markdown rendering of a document, bounded in characters, pages, rows and time."""
-    from app.core.documents.render import render
-    return render(Path(path))
+# What a rendering keeps of its time for the worker to start and to hand the text back:
+# the rendering stops by itself this long before the worker would be killed.
+READ_GRACE = 5.0
+
+
+def render_document(path: Path, seconds: float | None = None,
+                    cancel: threading.Event | None = None) -> str:
+    """The Markdown rendering of a document, bounded in characters, pages, rows, time
+    (`seconds`, at most worker.READ_SECONDS) and memory."""
+    from app.core.documents import worker
+
+    path = Path(path)
+    hard = worker.READ_SECONDS if seconds is None else min(seconds, worker.READ_SECONDS)
+    soft = None if seconds is None else max(hard - READ_GRACE, min(hard, 1.0))
+    return worker.run("render", (path, soft), path.name, writing=False, seconds=hard,
+                      cancel=cancel)
 
 
 def render_bytes(data: bytes, name: str) -> str:
@@ -46,32 +63,62 @@ def render_bytes(data: bytes, name: str) -> str:
         Path(temp).unlink(missing_ok=True)
 
 
-def write_document(path: Path, markdown: str, existing: bool) -> bytes:
+def write_document(path: Path, markdown: str, existing: bool,
+                   cancel: threading.Event | None = None) -> bytes:
     """The bytes of a .docx or .xlsx made from Markdown. With `existing`, refuses (with a
     DocumentError) when the file on disk holds parts the new one would not keep."""
-    from app.core.documents.render import write
-    return write(Path(path), markdown, existing)
+    from app.core.documents import worker
+
+    path = Path(path)
+    return worker.run("write", (path, markdown, existing), path.name, writing=True,
+                      cancel=cancel)
 
 
-def edit_document(path: Path, old_text: str, new_text: str) -> bytes:
-    from app.core.documents.word_edit import edit_docx
-    return edit_docx(Path(path), old_text, new_text)
+def edit_document(path: Path, old_text: str, new_text: str,
+                  cancel: threading.Event | None = None) -> bytes:
+    from app.core.documents import worker
+
+    path = Path(path)
+    return worker.run("edit", (path, old_text, new_text), path.name, writing=True,
+                      cancel=cancel)
 
 
-def set_cells(path: Path, cells: dict, sheet: str | None = None) -> tuple[bytes, int]:
-    from app.core.documents.cells import set_cells as _set
-    return _set(Path(path), cells, sheet)
+def set_cells(path: Path, cells: dict, sheet: str | None = None,
+              formats: dict | None = None,
+              cancel: threading.Event | None = None) -> tuple[bytes, int, str]:
+    from app.core.documents import worker
+
+    path = Path(path)
+    return worker.run("set_cells", (path, cells, sheet, formats), path.name, writing=True,
+                      cancel=cancel)
+
+
+def page_pictures(path: Path, pages: list[int] | None, max_pixels: int, side: int,
+                  most: int) -> list[tuple[int, bytes, tuple[int, int]]]:
+    """The pictures of a PDF's pages without text (pdf_pictures.py), read in the worker."""
+    from app.core.documents import worker
+
+    path = Path(path)
+    return worker.run("page_pictures", (path, pages, max_pixels, side, most), path.name,
+                      writing=False)
+
+
+def prewarm_documents() -> None:
+    """Start the document worker in the background (worker.prewarm)."""
+    from app.core.documents import worker
+    worker.prewarm()
 
 
 SECTION_HEADINGS = ("## Page ", "## Sheet: ", "## Slide ", "## Chart sheet: ")
 
 
-def matching_lines(path: Path, needle: str):
+def matching_lines(path: Path, needle: str, seconds: float | None = None,
+                   cancel: threading.Event | None = None):
     """(line number in the rendering, line, section such as 'Page 3' or 'Sheet: Prices')
     of each line of a document's rendering that holds `needle` (casefolded). Nothing for a
     document that cannot be read: search_files passes over it, as over a binary file."""
     try:
-        text = render_document(path)
+        text = render_document(path, seconds, cancel)
     except DocumentError:
         return
     if needle not in text.casefold():

@@ -1,22 +1,17 @@
-"""set_cells: set cells of an existing workbook, keeping everything else.
+"""set_cells: set cells of an existing workbook, changing nothing else.
 
-openpyxl loads the whole workbook (macros kept for .xlsm, rich text kept), the cells are
-set, the workbook is saved in memory, and keep.check_kept compares the result with the file
-on disk: if openpyxl would drop anything (shapes, form controls, conditional formats it does
-not read...), nothing is written and the sentence says what and suggests a new file.
+The package is edited in its own XML (xlsx_edit): the sheets whose cells change are
+rewritten, every other part of the file keeps its bytes. No library rebuilds the workbook,
+so nothing Excel wrote (styles, charts, pivot caches, macros...) can be lost.
 """
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 from pathlib import Path
 
 from app.core.documents.base import DocumentError
-from app.core.documents.keep import CELL_CONTENT, check_kept, sheet_parts
 from app.core.documents.render import guarded
-from app.core.documents.sheet_write import cell_value
 
 MAX_CELLS = 2000
 _ADDRESS = re.compile(r"^(?:(?:'((?:[^']|'')+)'|([^!]+))!)?\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$")
@@ -42,15 +37,20 @@ def _column_number(letters: str) -> int:
     return n
 
 
-def _value(raw):
-    if raw is None or isinstance(raw, bool) or isinstance(raw, (int, float)):
-        return raw
-    if isinstance(raw, str):
-        return cell_value(raw)
-    raise DocumentError("Each cell's value must be text, a number, true/false or null.")
+def formula_note(updated: list[str], limit: int = 12) -> str:
+    """The sentence saying which formula cells show new values when the file is opened."""
+    if not updated:
+        return ""
+    shown = ", ".join(updated[:limit]) + (f" and {len(updated) - limit:,} more"
+                                          if len(updated) > limit else "")
+    return (f" {'This formula cell is' if len(updated) == 1 else 'These formula cells are'} "
+            f"calculated afresh when the workbook is next opened, in Excel, LibreOffice or "
+            f"another spreadsheet program: {shown}.")
 
 
-def set_cells(path: Path, cells: dict, sheet: str | None) -> tuple[bytes, int]:
+def set_cells(path: Path, cells: dict, sheet: str | None,
+              formats: dict | None = None) -> tuple[bytes, int, str]:
+    """The workbook's new bytes, the number of cells set, and the formula sentence."""
     if path.suffix.lower() not in (".xlsx", ".xlsm"):
         raise DocumentError(f"set_cells works on .xlsx and .xlsm workbooks, not on "
                             f"'{path.name}'.")
@@ -60,44 +60,28 @@ def set_cells(path: Path, cells: dict, sheet: str | None) -> tuple[bytes, int]:
     if len(cells) > MAX_CELLS:
         raise DocumentError(f"set_cells takes at most {MAX_CELLS:,} cells per call; got "
                             f"{len(cells):,}.")
-    wanted = [(split_address(str(a)), _value(v)) for a, v in cells.items()]
+    wanted = [(split_address(str(a)), v) for a, v in cells.items()]
+    codes = {}
+    for a, code in (formats or {}).items():
+        if not isinstance(code, str) or not code.strip() or len(code) > 255:
+            raise DocumentError(f"The number format for '{str(a)[:40]}' must be a format code "
+                                "such as '£#,##0.00', '0%' or 'yyyy-mm-dd'.")
+        codes[split_address(str(a))] = code.strip()
 
     def action(_zf):
-        from openpyxl import load_workbook
-        from openpyxl.cell.cell import MergedCell
+        from app.core.documents.xlsx_edit import WorkbookEdit
+        from app.core.documents.xlsx_package import Package
 
-        book = load_workbook(str(path), keep_vba=path.suffix.lower() == ".xlsm",
-                             rich_text=True, keep_links=True)
-        names = book.sheetnames
-        default = sheet if sheet is not None else names[0]
-        touched: set[str] = set()
-        for (sheet_name, address), value in wanted:
-            name = sheet_name or default
-            match = next((n for n in names if n == name), None) or next(
-                (n for n in names if n.casefold() == name.casefold()), None)
-            if match is None:
-                raise DocumentError(f"'{path.name}' has no sheet '{name}'; its sheets are "
-                                    + ", ".join(f"'{n}'" for n in names) + ".")
-            target = book[match]
-            if not hasattr(target, "cell"):
-                raise DocumentError(f"'{match}' in '{path.name}' is a chart sheet; it has no "
-                                    "cells.")
-            cell = target[address]
-            if isinstance(cell, MergedCell):
-                raise DocumentError(f"{match}!{address} is inside merged cells; set the first "
-                                    "cell of the merged range instead.")
-            cell.value = value
-            touched.add(match)
-        out = io.BytesIO()
-        book.save(out)
-        return out.getvalue(), touched
+        edit = WorkbookEdit(Package(path))
+        default = sheet if sheet is not None else edit.package.sheets[0].name
+        for (sheet_name, addr), raw in wanted:
+            target = edit.find_sheet(sheet_name or default)
+            code = codes.get((sheet_name, addr))
+            row, col = int(addr.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")), _column_number(
+                addr.rstrip("0123456789"))
+            edit.set(target, row, col, raw, code)
+        updated = edit.finish()
+        return edit.package.to_bytes(), updated
 
-    data, touched = guarded(path, action)
-    with zipfile.ZipFile(path) as zf:
-        names = sheet_parts({n: zf.read(n) for n in ("xl/workbook.xml",
-                                                      "xl/_rels/workbook.xml.rels")})
-    # Only the cells set may lose their old contents (a formula set to a number...).
-    spare = {names[s]: CELL_CONTENT for s in touched if s in names}
-    spare["xl/sharedStrings.xml"] = CELL_CONTENT | {"si", "sst"}
-    check_kept(path, data, spare=spare, action="Setting these cells")
-    return data, len(wanted)
+    data, updated = guarded(path, action)
+    return data, len(wanted), formula_note(updated)

@@ -1,11 +1,12 @@
 """Hostile documents get one sentence, quickly: checks made before any library parses a file.
 
 - Office files and ODF are zip packages. Their sizes are checked from the zip directory
-  before anything is inflated (zipfile never inflates a member past the size the directory
-  declares, so the declared sizes bound the memory).
-- No XML part may carry a DOCTYPE: Office and ODF never need one, and entity declarations
-  are how "billion laughs" bombs work. Parts are scanned as streams, so entities are never
-  resolved by anyone.
+  before anything is inflated, then every member is streamed once through a reader that
+  stops at the declared size (package.py): a member that would inflate past what it
+  declares is refused, so the libraries' own reads are bounded by the declared sizes.
+- No part holding XML, whatever its name or encoding, may carry a DOCTYPE: Office and ODF
+  never need one, and entity declarations are how "billion laughs" bombs work. Parts are
+  scanned as streams, so entities are never resolved by anyone.
 - An encrypted Office file is not a zip but an OLE compound file; ODF marks encryption in
   its manifest.
 - Rendering keeps to a character and a time budget (Out), so a pathological file costs
@@ -18,17 +19,18 @@ import time
 import zipfile
 from pathlib import Path
 
+from app.core.documents import package
 from app.core.documents.base import DocumentError, kind_of
 
 MAX_FILE_BYTES = 100 * 1024 * 1024        # on disk
 MAX_UNPACKED_BYTES = 200 * 1024 * 1024    # all members, as the zip directory declares them
 MAX_PART_BYTES = 32 * 1024 * 1024         # one member
-MAX_PARTS = 10_000
+MAX_PARTS = package.MAX_PARTS
 MAX_RENDER_CHARS = 4_000_000
-MAX_RENDER_SECONDS = 20.0
+MAX_RENDER_SECONDS = 15.0     # then worker.py ends it at 20
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_DOCTYPE = b"<!doctype"
-_CHUNK = 1 << 16
+DOCTYPE_SENTENCE = ("'{name}' contains XML with a DOCTYPE or entity declarations, which "
+                    "documents never need (it may be an attack), so it was not opened.")
 
 
 def name_of(path: Path) -> str:
@@ -65,8 +67,11 @@ def open_package(path: Path) -> zipfile.ZipFile:
     if head == _OLE_MAGIC:
         raise DocumentError(encrypted_sentence(path))
     try:
+        package.check_directory(path)
         zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError):
+    except package.Refusal as refusal:
+        raise DocumentError(refused_sentence(path, refusal)) from None
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError):
         raise DocumentError(corrupt_sentence(path)) from None
     try:
         check_members(path, zf)
@@ -79,8 +84,7 @@ def open_package(path: Path) -> zipfile.ZipFile:
 def check_members(path: Path, zf: zipfile.ZipFile) -> None:
     infos = zf.infolist()
     if len(infos) > MAX_PARTS:
-        raise DocumentError(f"'{name_of(path)}' holds {len(infos):,} parts, more than a real "
-                            "document has, so it was not opened.")
+        raise DocumentError(refused_sentence(path, package.Refusal("parts", len(infos))))
     total = 0
     for info in infos:
         if info.flag_bits & 0x1:
@@ -91,26 +95,28 @@ def check_members(path: Path, zf: zipfile.ZipFile) -> None:
                 f"'{name_of(path)}' would unpack to more than "
                 f"{(MAX_PART_BYTES if info.file_size > MAX_PART_BYTES else MAX_UNPACKED_BYTES) // (1024 * 1024)}"
                 " MB (it may be a 'zip bomb'), so it was not opened.")
-    for info in infos:
-        if info.filename.lower().endswith((".xml", ".rels", ".vml")) and _has_doctype(zf, info):
-            raise DocumentError(
-                f"'{name_of(path)}' contains XML with a DOCTYPE or entity declarations, which "
-                "documents never need (it may be an attack), so it was not opened.")
-
-
-def _has_doctype(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
-    tail = b""
     try:
-        with zf.open(info) as fh:
-            while chunk := fh.read(_CHUNK):
-                if _DOCTYPE in (tail + chunk).lower():
-                    return True
-                tail = chunk[-(len(_DOCTYPE) - 1):]
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
-        return False  # an unreadable member: the library's own open reports the damage
-    except RuntimeError:
-        return True  # a member needing a password
-    return False
+        package.verify_members(path, infos)
+    except package.Refusal as refusal:
+        raise DocumentError(refused_sentence(path, refusal)) from None
+    except OSError:
+        raise DocumentError(corrupt_sentence(path)) from None
+
+
+def refused_sentence(path: Path, refusal: package.Refusal) -> str:
+    name = name_of(path)
+    if refusal.why == "parts":
+        return (f"'{name}' holds more than {MAX_PARTS:,} parts, far more than even a very "
+                "large document has, so it was not opened.")
+    if refusal.why == "bomb":
+        return (f"'{name}' unpacks to far more than it says it holds (it may be a 'zip "
+                "bomb'), so it was not opened.")
+    if refusal.why == "doctype":
+        return DOCTYPE_SENTENCE.format(name=name)
+    if refusal.why == "encoding":
+        return (f"'{name}' contains XML in an unusual text encoding, which documents never "
+                "use (it may be an attack), so it was not opened.")
+    return corrupt_sentence(path)
 
 
 class Full(Exception):

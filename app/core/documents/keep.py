@@ -39,7 +39,7 @@ CELL_CONTENT = {"f", "v", "is", "t", "r", "rPr", "rFont", "b", "i", "u", "sz", "
 _KINDS = (("media/", "pictures"), ("header", "headers"), ("footer", "footers"),
           ("comments", "comments"), ("footnotes", "footnotes"), ("endnotes", "endnotes"),
           ("charts/", "charts"), ("drawings/", "drawings or shapes"),
-          ("embeddings/", "embedded files"), ("customXml/", "custom data (customXml)"),
+          ("embeddings/", "embedded files"), ("customXml/", "custom data stored in the file"),
           ("vbaProject", "macros"), ("activeX", "form controls"), ("ctrlProps", "form controls"),
           ("pivot", "pivot tables"), ("slicer", "slicers"), ("timeline", "timelines"),
           ("threadedComments", "comments"), ("persons/", "comment authors"),
@@ -130,7 +130,7 @@ def lost_in(old: dict[str, bytes], new: dict[str, bytes], spare: dict[str, set[s
         allowed = spare.get(name, set()) | _BOOKKEEPING
         kept = _tags(new[new_name]) | (capable or {}).get(new_name, set())
         missing = {t for t in _tags(data) - kept if _local(t) not in allowed}
-        lost.extend(_FEATURES.get(_local(t), f"'{_local(t)}' elements in {name}")
+        lost.extend(_FEATURES.get(_local(t)) or _detail_words(name)
                     for t in _outermost(data, missing))
     return sorted(set(lost))
 
@@ -170,7 +170,26 @@ def _part_words(name: str) -> str:
     for marker, words in _KINDS:
         if marker in name:
             return words
-    return f"the part {name}"
+    return _detail_words(name)
+
+
+# What a person calls what is in a part, for anything not named more precisely above: a
+# sentence never names a part or an XML element.
+_DETAILS = (("xl/styles", "cell formatting"), ("xl/workbook", "workbook settings"),
+            ("xl/sharedStrings", "text in cells"), ("xl/worksheets/", "details of its sheets"),
+            ("theme/", "its theme (colours and fonts)"), ("word/styles", "its styles"),
+            ("word/settings", "document settings"), ("word/numbering", "list numbering"),
+            ("word/fontTable", "its fonts"), ("word/document", "details of its text"),
+            ("docProps/custom", "custom document properties"),
+            ("docProps/", "document properties"), ("ppt/", "details of its slides"),
+            ("word/", "other content of the document"), ("xl/", "other content of the workbook"))
+
+
+def _detail_words(name: str) -> str:
+    for marker, words in _DETAILS:
+        if name.startswith(marker) or f"/{marker}" in name:
+            return words
+    return "other content of the file"
 
 
 def check_kept(path: Path, new_data: bytes, spare: dict[str, set[str]] | None = None,

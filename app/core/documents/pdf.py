@@ -6,11 +6,17 @@ from pathlib import Path
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Out, check_size, corrupt_sentence, encrypted_sentence
+from app.core.documents.pdf_fonts import fonts_read_once
 
 MAX_PAGES = 300
 
 
 def render(path: Path, out: Out) -> None:
+    with fonts_read_once():
+        _render(path, out)
+
+
+def _render(path: Path, out: Out) -> None:
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
@@ -35,14 +41,19 @@ def render(path: Path, out: Out) -> None:
         out.add(f"[This PDF has {count:,} pages; only pages 1-{MAX_PAGES} are shown.]")
         out.add("")
     with_text = damaged = 0
+    seen: dict[tuple, str | None] = {}
     for number in range(1, min(count, MAX_PAGES) + 1):
         out.tick()
         try:
-            text = reader.pages[number - 1].extract_text() or ""
+            page = reader.pages[number - 1]
+            key = _drawn_by(page)
+            text = seen[key] if key in seen else page.extract_text() or ""
         except FileNotDecryptedError:
             raise DocumentError(encrypted_sentence(path)) from None
         except Exception:
-            text = None
+            key, text = None, None
+        if key is not None:
+            seen[key] = text
         out.blank()
         out.add(f"## Page {number}")
         out.add("")
@@ -63,3 +74,17 @@ def render(path: Path, out: Out) -> None:
         raise DocumentError(f"'{path.name}' has no text layer (it is probably a scanned "
                             "picture), so its text cannot be read.")
 
+
+def _drawn_by(page) -> tuple | None:
+    """What a page's text comes from: its content streams and its resources. Pages that
+    share both (300 pages showing one huge stream) have the same text, read once."""
+    from pypdf.generic import ArrayObject, IndirectObject
+
+    contents, resources = page.raw_get("/Contents"), page.raw_get("/Resources")
+    refs = list(contents) if isinstance(contents, ArrayObject) else [contents]
+    if not refs or not all(isinstance(r, IndirectObject) for r in refs):
+        return None
+    # A direct dictionary is told by its id: the reader holds every page, so ids stay put.
+    drawn = (resources.idnum, resources.generation) if isinstance(resources, IndirectObject) \
+        else ("direct", id(resources))
+    return tuple((r.idnum, r.generation) for r in refs) + (drawn,)

@@ -20,9 +20,10 @@ warnings.filterwarnings("ignore", module=r"(openpyxl|docx|pptx|pypdf)(\..*)?$")
 logging.getLogger("pypdf").addHandler(logging.NullHandler())
 
 
-def render(path: Path) -> str:
+def render(path: Path, seconds: float | None = None) -> str:
+    """The Markdown of the document at `path`, within guard's budgets (or `seconds`)."""
     suffix = path.suffix.lower()
-    out = Out()
+    out = Out(seconds=seconds)
     try:
         if suffix == ".pdf":
             import app.core.documents.pdf as pdf
@@ -37,7 +38,7 @@ def render(path: Path) -> str:
                     sheets.render(path, out)
                 elif suffix == ".pptx":
                     import app.core.documents.slides as slides
-                    slides.render(path, out)
+                    slides.render(path, zf, out)
                 elif suffix in (".odt", ".ods", ".odp"):
                     import app.core.documents.odf as odf
                     odf.render(path, zf, out)
@@ -62,6 +63,9 @@ def write(path: Path, markdown: str, existing: bool) -> bytes:
     if sentence:
         raise DocumentError(sentence)
     kind = writable_kind(path)
+    if existing and kind == "xlsx":   # the workbook's own XML, changed cell by cell
+        from app.core.documents.xlsx_rewrite import rewrite
+        return rewrite(path, markdown)
     try:
         if kind == "docx":
             from app.core.documents.word_write import markdown_to_docx

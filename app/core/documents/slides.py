@@ -1,63 +1,165 @@
-"""A slide deck (.pptx) slide by slide: title, the text of each shape, tables, and notes."""
+"""A slide deck (.pptx) slide by slide: title, the text of each shape, tables, and notes.
+
+Read straight from the package, one slide's XML at a time, in the order the presentation
+lists them: python-pptx loads and parses every part of a deck before its first slide can be
+shown (17 seconds for a real deck of 5,000 slides on a slow machine), so a big deck went
+past the reading's time bound with nothing shown. Here the first slides come at once and
+the time budget cuts a huge deck with what it has. The members were checked (sizes, no
+DOCTYPE) by guard.open_package before they are read.
+"""
 
 from __future__ import annotations
 
+import posixpath
+import threading
+import zipfile
 from pathlib import Path
 
 from app.core.documents.guard import Out
 
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+_P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
+_R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_parsers = threading.local()
+_SHAPES = (_P + "sp", _P + "grpSp", _P + "graphicFrame", _P + "cxnSp", _P + "pic",
+           _P + "contentPart")
 
-def render(path: Path, out: Out) -> None:
-    from pptx import Presentation
 
-    deck = Presentation(str(path))
-    for number, slide in enumerate(deck.slides, 1):
+def render(path: Path, zf: zipfile.ZipFile, out: Out) -> None:
+    root = _rels_target(zf, "", "officeDocument") or "ppt/presentation.xml"
+    presentation = _xml(zf, root)
+    targets = _rels(zf, root)
+    ids = presentation.find(_P + "sldIdLst")
+    for number, sld in enumerate(ids if ids is not None else [], 1):
         out.tick()
-        out.blank()
-        title_shape = slide.shapes.title
-        title = title_shape.text_frame.text.strip() if title_shape is not None else ""
-        out.add(f"## Slide {number}" + (f": {title}" if title else ""))
-        out.add("")
-        for shape in slide.shapes:
-            if title_shape is not None and shape.shape_id == title_shape.shape_id:
-                continue
+        part = targets.get(sld.get(_R + "id"), ("", ""))[1]
+        if not part or part not in zf.NameToInfo:
+            continue
+        _slide(zf, part, number, out)
+
+
+def _slide(zf: zipfile.ZipFile, part: str, number: int, out: Out) -> None:
+    tree = _xml(zf, part).find(f"{_P}cSld/{_P}spTree")
+    shapes = [el for el in tree if el.tag in _SHAPES] if tree is not None else []
+    title = next((el for el in shapes if _placeholder_index(el) == "0"), None)
+    heading = _text_frame(title).strip() if title is not None else ""
+    out.blank()
+    out.add(f"## Slide {number}" + (f": {heading}" if heading else ""))
+    out.add("")
+    for shape in shapes:
+        if shape is not title:
             _shape(shape, out)
-        if slide.has_notes_slide:
-            notes = slide.notes_slide.notes_text_frame
-            text = notes.text.strip() if notes is not None else ""
-            if text:
-                out.blank()
-                out.add("Notes:")
-                for line in text.splitlines():
-                    out.add("> " + line if line.strip() else ">")
+    notes = _rels_target(zf, part, "notesSlide")
+    if notes and notes in zf.NameToInfo:
+        body = next((el for el in _xml(zf, notes).iter(_P + "sp")
+                     if _placeholder_type(el) == "body"), None)
+        text = _text_frame(body).strip() if body is not None else ""
+        if text:
+            out.blank()
+            out.add("Notes:")
+            for line in text.splitlines():
+                out.add("> " + line if line.strip() else ">")
 
 
 def _shape(shape, out: Out) -> None:
-    if getattr(shape, "has_table", False) and shape.has_table:
+    table = shape.find(f"{_A}graphic/{_A}graphicData/{_A}tbl")
+    if shape.tag == _P + "graphicFrame" and table is not None:
         out.blank()
-        for n, row in enumerate(shape.table.rows):
-            cells = [c.text.replace("\n", " ").replace("|", "\\|").strip() for c in row.cells]
+        for n, row in enumerate(table.iter(_A + "tr")):
+            cells = [_text_frame(c).replace("\n", " ").replace("|", "\\|").strip()
+                     for c in row if c.tag == _A + "tc"]
             out.add("| " + " | ".join(cells) + " |")
             if n == 0:
                 out.add("|" + " --- |" * len(cells))
         out.blank()
         return
-    if getattr(shape, "shape_type", None) is not None and hasattr(shape, "shapes"):
-        for inner in shape.shapes:  # a group
-            _shape(inner, out)
+    if shape.tag == _P + "grpSp":
+        for inner in shape:
+            if inner.tag in _SHAPES:
+                _shape(inner, out)
         return
-    if not getattr(shape, "has_text_frame", False) or not shape.has_text_frame:
+    body = shape.find(_P + "txBody")
+    if shape.tag != _P + "sp" or body is None:
         return
-    for paragraph in shape.text_frame.paragraphs:
-        text = "".join(_run(r) for r in paragraph.runs).strip() or paragraph.text.strip()
+    for paragraph in body.iter(_A + "p"):
+        text = "".join(_run(r) for r in paragraph.iter(_A + "r")).strip() or \
+            _paragraph(paragraph).strip()
         if text:
-            out.add("  " * min(paragraph.level, 8) + "- " + text)
+            ppr = paragraph.find(_A + "pPr")
+            level = int(ppr.get("lvl", "0") or 0) if ppr is not None else 0
+            out.add("  " * min(max(level, 0), 8) + "- " + text)
 
 
 def _run(run) -> str:
-    text = run.text
+    text = "".join(t.text or "" for t in run.iter(_A + "t"))
     if not text.strip():
         return text
-    bold, italic = bool(run.font.bold), bool(run.font.italic)
+    props = run.find(_A + "rPr")
+    bold = props is not None and props.get("b") in ("1", "true")
+    italic = props is not None and props.get("i") in ("1", "true")
     mark = "***" if bold and italic else "**" if bold else "*" if italic else ""
     return f"{mark}{text}{mark}" if mark else text
+
+
+def _paragraph(paragraph) -> str:
+    """A paragraph's text as python-pptx gives it: runs, fields, and line breaks as \\v."""
+    parts = []
+    for el in paragraph:
+        if el.tag in (_A + "r", _A + "fld"):
+            parts.append("".join(t.text or "" for t in el.iter(_A + "t")))
+        elif el.tag == _A + "br":
+            parts.append("\v")
+    return "".join(parts)
+
+
+def _text_frame(shape) -> str:
+    return "\n".join(_paragraph(p) for p in shape.iter(_A + "p"))
+
+
+def _placeholder(shape):
+    for nv in shape:
+        if nv.tag.startswith(_P + "nv"):
+            return nv.find(f"{_P}nvPr/{_P}ph")
+    return None
+
+
+def _placeholder_index(shape) -> str | None:
+    ph = _placeholder(shape)
+    return None if ph is None else ph.get("idx", "0")
+
+
+def _placeholder_type(shape) -> str | None:
+    ph = _placeholder(shape)
+    return None if ph is None else ph.get("type", "obj")
+
+
+def _xml(zf: zipfile.ZipFile, part: str):
+    from lxml import etree
+
+    parser = getattr(_parsers, "parser", None)
+    if parser is None:  # one per thread, as lxml's parsers want; made once, not per part
+        parser = _parsers.parser = etree.XMLParser(resolve_entities=False, no_network=True,
+                                                   load_dtd=False)
+    return etree.fromstring(zf.read(part), parser)
+
+
+def _rels(zf: zipfile.ZipFile, part: str) -> dict[str, tuple[str, str]]:
+    """Relationship id -> (type's last word, the target part's name) of `part`."""
+    folder, name = posixpath.split(part)
+    rels = posixpath.join(folder, "_rels", name + ".rels")
+    if rels not in zf.NameToInfo:
+        return {}
+    found = {}
+    for rel in _xml(zf, rels).iter(_REL + "Relationship"):
+        if rel.get("TargetMode") == "External":
+            continue
+        target = rel.get("Target", "")
+        target = target.lstrip("/") if target.startswith("/") else \
+            posixpath.normpath(posixpath.join(folder, target))
+        found[rel.get("Id")] = (rel.get("Type", "").rsplit("/", 1)[-1], target)
+    return found
+
+
+def _rels_target(zf: zipfile.ZipFile, part: str, kind: str) -> str | None:
+    return next((target for k, target in _rels(zf, part).values() if k == kind), None)

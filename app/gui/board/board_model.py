@@ -72,8 +72,9 @@ def shown_text(task: Task) -> str:
     if not task.is_human:
         return task.text
     if is_no_progress(task):
-        about = task.question.split(": ", 1)[-1]
-        return wording.no_progress_question(about)
+        from app.core.reports import no_progress_task
+
+        return wording.no_progress_question(no_progress_task(task.question))
     from app.gui.careful.wording import board_question
 
     return board_question(task) or task.question

@@ -34,6 +34,7 @@ class BoardView(QWidget):
 
     decision_requested = Signal(object)   # Task: an open HUMAN task the person wants to decide
     counts_changed = Signal(int, int)     # done, total
+    tasks_changed = Signal()  # rows added, removed, edited or reloaded
     board_missing = Signal(object)        # Path: there is no TASKS.md there
     board_found = Signal(object)          # Path: a TASKS.md is there (again), readable
     create_requested = Signal()           # the person pressed "Create a task list"
@@ -430,10 +431,15 @@ class BoardView(QWidget):
         self._stack.setCurrentWidget(self._no_board if self._missing else
                                      self._empty if empty else self._list)
         self._show_details(self._list.currentIndex())
+        self.tasks_changed.emit()
         counts = self._model.counts()
         if counts != self._counts:
             self._counts = counts
             self.counts_changed.emit(*counts)
+
+    def tasks(self) -> list:
+        """The list's tasks as the window shows them now (core Tasks, board order)."""
+        return self._model.tasks()
 
     # -- the file ----------------------------------------------------------------------------
 

@@ -116,7 +116,11 @@ class ApprovalDialog(QDialog):
         layout.addLayout(row)
         self.setAccessibleName(head.text())
         self.setAccessibleDescription(why.text())
-        self.deny.setFocus()
+        self.deny.setFocus()  # the keyboard's default stays Don't allow
+        # Allow is the filled button once the change is on screen (WINDOW.md, Visual system).
+        self.rendered.connect(lambda: look.set_tone(self.allow, "primary"))
+        if not getattr(self, "rendering", False):
+            look.set_tone(self.allow, "primary")
 
     def _reason(self, policy: str) -> str:
         if policy == "many_changes_at_once":

@@ -194,6 +194,7 @@ class CarefulFlow(QObject):
                 else self.tr("The AI asks before changing %1.")).replace("%1", request.path)
         self.window.run_panel.show_state(self.tr("Waiting for your approval"), verb,
                                          tone="attention")
+        self.window.run_panel.set_mode("review")  # the one next step: the filled button
         self.window.notifier.notify(self.tr("Your approval is needed"), verb,
                                     self.tr("Review…"), self.show_dialog, attention=True)
         self.show_dialog()
@@ -229,6 +230,7 @@ class CarefulFlow(QObject):
         if self.question is question:
             self.question = None
         self.window.notice.hide()
+        self._back_to_running()
         self.window.run_panel.show_state(self.tr("Working…"))
 
     def _on_closed_unanswered(self, question: Question) -> None:
@@ -284,3 +286,9 @@ class CarefulFlow(QObject):
             dialog.closed_unanswered.disconnect()
             dialog.close()
         self.window.notice.hide()
+        self._back_to_running()
+
+    def _back_to_running(self) -> None:
+        panel = self.window.run_panel
+        if panel.mode == "review":
+            panel.set_mode("running" if self.window.runner.running else "continue")

@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.core.documents import DocumentError, is_document, render_document
+from app.core.documents import DocumentError, is_document, page_pictures, render_document
 from app.core.pictures import PICTURE_MAX_PIXELS, is_picture
 
 THUMBNAIL_SIDE = 420           # a picture's longest side in the window
@@ -113,50 +113,13 @@ def _rendered(path: Path, name: str) -> Shown:
 
 def _page_pictures(path: Path, pages: list[int] | None) -> list[PagePicture]:
     """The picture each page in `pages` (None: the first pages) carries, its largest one,
-    made small. pypdf cannot draw a page; a page without text is almost always one scanned
-    picture, so that picture is the page. Bounded: a few pages, no picture past the pixel
-    cap decoded, and any failure is simply no picture."""
-    from pypdf import PdfReader
-
-    out: list[PagePicture] = []
+    made small (app.core.documents.pdf_pictures, in the bounded document worker). Any
+    failure, a worker ended past its bounds included, is simply no picture."""
     try:
-        reader = PdfReader(str(path))
-        if reader.is_encrypted and not reader.decrypt(""):
-            return []
-        numbers = pages if pages is not None else range(1, len(reader.pages) + 1)
-        for number in list(numbers)[:MAX_PAGE_PICTURES]:
-            page = reader.pages[number - 1]
-            best = _largest_picture(page)
-            if best is not None:
-                out.append(PagePicture(number, *_small_png(page.images[best].image)))
-    except Exception:  # a damaged page or picture: show what could be shown
-        return out
-    return out
-
-
-def _largest_picture(page) -> str | None:
-    """The name of the page's biggest picture within the pixel cap, read from its size
-    fields before anything is decoded."""
-    best, most = None, 0
-    xobjects = page.get("/Resources", {}).get_object().get("/XObject", {}).get_object()
-    for name, ref in xobjects.items():
-        obj = ref.get_object()
-        if obj.get("/Subtype") != "/Image":
-            continue
-        pixels = int(obj.get("/Width", 0)) * int(obj.get("/Height", 0))
-        if most < pixels <= PICTURE_MAX_PIXELS:
-            best, most = name, pixels
-    return best
-
-
-def _small_png(img) -> tuple[bytes, tuple[int, int]]:
-    size = img.size
-    img.draft("RGB", (THUMBNAIL_SIDE, THUMBNAIL_SIDE))
-    small = img.convert("RGBA")
-    small.thumbnail((THUMBNAIL_SIDE, THUMBNAIL_SIDE))
-    out = io.BytesIO()
-    small.save(out, "PNG")
-    return out.getvalue(), size
+        found = page_pictures(path, pages, PICTURE_MAX_PIXELS, THUMBNAIL_SIDE, MAX_PAGE_PICTURES)
+    except DocumentError:
+        return []
+    return [PagePicture(number, png, size) for number, png, size in found]
 
 
 def _thumbnail(path: Path) -> Shown:

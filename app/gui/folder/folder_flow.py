@@ -95,6 +95,7 @@ class FolderFlow:
         self._last_run_started = info.history[-1][0] if info.history else None
         self.run_panel.export_button.setEnabled(not info.never_run)
         self._pick_engine_for(info)
+        self.run_panel.demo_samples = False  # known once the list is read (tasks_changed)
         self.run_panel.show_folder(info)
         self.history.folder_opened(info.folder)
         self.careful.folder_opened(info.folder)

@@ -96,6 +96,7 @@ def _plans_since(folder: Path, started: str | None) -> list:
     from app.core.plan_records import read_plans
 
     plans = [p for p in read_plans(folder) if p.result != "planning"
+             and (p.result == "proposed" or p.steps)  # a try that did nothing: no card
              and (started is None or p.started_at >= started)]
     return plans[-PLANS_SHOWN:]
 

@@ -62,6 +62,8 @@ class PlanDialog(QDialog):
 
     tasks_added = Signal(int)  # how many tasks went onto the board
     planned = Signal(str, object, float)  # the goal, the PlanOutcome, seconds it took
+    # Closed with proposals neither added nor dismissed: (goal, note, proposals) to keep.
+    proposals_kept = Signal(str, str, list)
 
     def __init__(self, root: Path, make_engine: Callable[[], "Engine"], limits: "Limits",
                  engine_label: str, parent: QWidget | None = None, mode: str = "goal",
@@ -93,7 +95,6 @@ class PlanDialog(QDialog):
             self.tr("Optional: what you would like next") if mode == "next"
             else self.tr("For example: Plan a birthday party for my daughter"))
         self.plan_button = QPushButton(self.tr("Plan"), self)
-        self.plan_button.setDefault(True)
         self.plan_button.setAccessibleName(self.tr("Plan"))
         self.plan_button.setToolTip(self.tr("Ask the AI for a list of tasks (it changes no "
                                             "files)"))
@@ -128,6 +129,10 @@ class PlanDialog(QDialog):
         self.add_button.setToolTip(self.tr("Put the ticked tasks at the end of your list"))
         self.close_button = QPushButton(self.tr("Close"), self)
         self.close_button.setAccessibleName(self.tr("Close"))
+        self.dismiss_button = QPushButton(self.tr("Dismiss these tasks"), self)
+        self.dismiss_button.setAccessibleName(self.tr("Dismiss these tasks"))
+        self.dismiss_button.setToolTip(self.tr("Forget these proposed tasks; your list stays "
+                                               "as it is"))
         for w in (self.note, self.again_button, self.add_button):
             w.setEnabled(False)
 
@@ -139,6 +144,7 @@ class PlanDialog(QDialog):
         again.addWidget(self.note, 1)
         again.addWidget(self.again_button)
         bottom = QHBoxLayout()
+        bottom.addWidget(self.dismiss_button)
         bottom.addStretch(1)
         bottom.addWidget(self.add_button)
         bottom.addWidget(self.close_button)
@@ -159,6 +165,36 @@ class PlanDialog(QDialog):
         self.note.returnPressed.connect(self._on_try_again)
         self.add_button.clicked.connect(self.add_ticked)
         self.close_button.clicked.connect(self.close)
+        self.dismiss_button.clicked.connect(self.dismiss)
+        self._kept = False  # the proposals went onto the list or were dismissed
+        self._reveal()
+
+    def _reveal(self) -> None:
+        """The parts for proposals appear once there are proposals."""
+        shown = bool(self._last)
+        for w in (self.list, self.note, self.again_button, self.add_button,
+                  self.dismiss_button):
+            w.setVisible(shown)
+
+    def show_kept(self, goal: str, note: str, proposals: list) -> None:
+        """Show proposals kept from the last time the dialog was closed."""
+        self.goal.setText(goal)
+        self.note.setText(note)
+        self._last = list(proposals)
+        self.list.set_proposals(self._last)
+        self.status.setText(self.tr("These are the tasks proposed last time. Tick the ones "
+                                    "you want, then add them to your list."))
+        self._reveal()
+        self._busy(False)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        # Enter does what the field it is typed in says (returnPressed), and a focused button
+        # takes it itself; what a field passes on never presses the dialog's default button,
+        # which by then may be Stop: planning disabled the goal box and the focus moved.
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     # -- planning --------------------------------------------------------------------------
     def start_planning(self, note: str = "", previous: list | None = None) -> bool:
@@ -215,6 +251,7 @@ class PlanDialog(QDialog):
         if outcome.ok:
             self._last = list(outcome.proposals)
             self.list.set_proposals(outcome.proposals)
+            self._reveal()
             self.status.setText(self.tr("Tick the tasks you want, change their words if you "
                                         "like, then add them to your list."))
         else:
@@ -239,6 +276,9 @@ class PlanDialog(QDialog):
         return words or self.tr("Planning did not work: %1").replace("%1", message)
 
     def _show_card(self, outcome: Any) -> None:
+        if not outcome.ok and not outcome.steps:  # nothing happened: no empty "0 steps" card
+            self.card.hide()
+            return
         what = proposed_words(len(outcome.proposals) if outcome.ok else None)
         parts = [what, steps_words(outcome.steps)]
         if self._is_ai:
@@ -267,8 +307,27 @@ class PlanDialog(QDialog):
 
     def _on_added(self, result: tuple[int, bool]) -> None:
         count, _created = result
+        self._kept = True  # added: nothing left to keep
         self.tasks_added.emit(count)
         self.accept()
+
+    def dismiss(self) -> None:
+        """Forget the proposals (the person said so) and close."""
+        self._kept = True
+        self._last = []
+        self.proposals_kept.emit("", "", [])
+        self.close()
+
+    def _keep_unadded(self) -> None:
+        """Closing (the button, Esc, the close box) keeps proposals nobody added or
+        dismissed: they were paid for, and reopening shows them."""
+        if self._kept:
+            return
+        self._kept = True
+        proposals = self.list.proposals() or self._last
+        if proposals:
+            self.proposals_kept.emit(" ".join(self.goal.text().split()),
+                                     self.note.text().strip(), list(proposals))
 
     def _on_add_failed(self, exc: BaseException) -> None:
         if isinstance(exc, AlreadyOnTheList):
@@ -280,8 +339,10 @@ class PlanDialog(QDialog):
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         self.runner.stop()  # planning ends after its current step; nothing is written
+        self._keep_unadded()
         super().closeEvent(event)
 
     def reject(self) -> None:
         self.runner.stop()
+        self._keep_unadded()
         super().reject()

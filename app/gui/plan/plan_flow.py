@@ -39,15 +39,34 @@ class PlanFlow:
         dialog.planned.connect(lambda goal, outcome, seconds: self._on_planned(
             goal, outcome, seconds, is_ai))
         dialog.destroyed.connect(lambda *_: self._forget_plan_dialog(dialog))
+        dialog.proposals_kept.connect(lambda goal, note, proposals: self._keep_proposals(
+            root, mode, goal, note, proposals))
+        kept = getattr(self, "_kept_plan", None)
+        if kept is not None and kept[0] == root and kept[1] == mode:
+            dialog.show_kept(*kept[2:])  # the proposals of last time, until added or dismissed
         self.plan_dialog = dialog
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
-        if mode == "next":
+        if kept is not None and kept[0] == root and kept[1] == mode:
+            dialog.list.tree.setFocus()
+        elif mode == "next":
             dialog.start_planning()
         else:
             dialog.goal.setFocus()
         return dialog
+
+    def _keep_proposals(self, root, mode: str, goal: str, note: str, proposals: list) -> None:
+        """Proposals closed without adding are kept (for this folder) until added or
+        dismissed, and the window says so once."""
+        if not proposals:
+            self._kept_plan = None
+            return
+        self._kept_plan = (root, mode, goal, note, list(proposals))
+        if root == self.workspace:
+            self.board_notice.show_notice(
+                self.tr("The proposed tasks are kept. Open Plan with AI to see them again."),
+                self.tr("Show them"), lambda: self.open_plan(mode))
 
     def _forget_plan_dialog(self, dialog) -> None:
         if self.plan_dialog is dialog:
@@ -56,6 +75,8 @@ class PlanFlow:
     def _on_planned(self, goal: str, outcome, seconds: float, is_ai: bool) -> None:
         if not outcome.plan_id:
             return  # planning never began (no engine): nothing was recorded
+        if not outcome.ok and not outcome.steps:
+            return  # a try that did nothing leaves no empty "0 steps" card among the rounds
         from app.gui.plan.plan_card import PlanCard
 
         self.cards.add_other(PlanCard(goal, len(outcome.proposals) if outcome.ok else None,
@@ -64,6 +85,7 @@ class PlanFlow:
                                       upper=outcome.cost_is_upper_estimate))
 
     def _on_plan_added(self, count: int) -> None:
+        self._kept_plan = None  # added: nothing is kept any more
         root = self.workspace
         if root is None:
             return

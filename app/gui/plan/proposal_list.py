@@ -58,6 +58,8 @@ class ProposalList(QWidget):
         self.options.setAccessibleName(self.tr("Options, one per line"))
         self.options.setPlaceholderText(self.tr("2 to 4 answers, one per line"))
         self.options.setFixedHeight(56)
+        for box in (self.done_when, self.options):
+            box.setTabChangesFocus(True)  # Tab moves on, as in every other field
         self._options_label = QLabel(self.tr("Options:"), self)
         self._options_label.setToolTip(self.tr("A decision is a task only you answer; the run "
                                                "stops and asks you to choose."))

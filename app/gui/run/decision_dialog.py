@@ -41,10 +41,12 @@ def recommended_option(task: Task) -> str | None:
 class DecisionDialog(QDialog):
     answered = Signal(str)            # the answer is on the board
     continue_requested = Signal()     # carry on: at once after an answer, or Continue pressed
+    rewrite_requested = Signal(str)   # "Rewrite the task" chosen: open this task for editing
 
     def __init__(self, task: Task, root: Path, write_answer: Callable[[str], object],
-                 parent: QWidget | None = None, about_task: str = ""):
+                 parent: QWidget | None = None, about_task: str = "", asked_now: bool = False):
         super().__init__(parent)
+        self.asked_now = asked_now  # a run has just stopped to ask (else the person opened it)
         self.task = task
         self.root = Path(root)
         self.write_answer = write_answer
@@ -66,8 +68,9 @@ class DecisionDialog(QDialog):
         page = QWidget(self)
         layout = QVBoxLayout(page)
         layout.setSpacing(10)
-        caption = QLabel(self.tr("The AI stopped to ask you:") if not self.no_progress
-                         else self.tr("The AI is stuck and needs you to choose:"), page)
+        caption = QLabel(self.tr("The AI is stuck and needs you to choose:") if self.no_progress
+                         else self.tr("The AI stopped to ask you:") if self.asked_now
+                         else self.tr("Your decision:"), page)
         question = QLabel(self._question_text(), page)
         question.setObjectName("question")
         question.setWordWrap(True)
@@ -78,7 +81,14 @@ class DecisionDialog(QDialog):
         layout.addWidget(question)
 
         recommended = recommended_option(self.task)
-        options = self.task.options or [self.tr("Yes"), self.tr("No")]
+        from app.core.questions import OPTIONS, TEXT, YES_NO, answer_choices
+
+        # Answered in its own words: its options, the alternatives of an either/or question,
+        # yes or no for a yes/no question, else a line of the person's own.
+        choices = answer_choices(self.task.question, self.task.options)
+        self.text_only = choices.kind == TEXT
+        options = (choices.options if choices.kind == OPTIONS else
+                   [self.tr("Yes"), self.tr("No")] if choices.kind == YES_NO else [])
         for option in options:
             shown = self._option_words(option)
             if option == recommended:
@@ -93,6 +103,7 @@ class DecisionDialog(QDialog):
             if option == recommended:
                 self.recommended_button = button
                 button.setDefault(True)
+                look.set_tone(button, "primary")  # the one filled button
         if recommended and self.task.recommendation:
             why = re.split("[:：]", self.task.recommendation, maxsplit=1)[-1].strip()
             if why and why != recommended:
@@ -115,8 +126,13 @@ class DecisionDialog(QDialog):
         other_row = QHBoxLayout()
         other_row.addWidget(self.other_edit, 1)
         other_row.addWidget(self.other_use)
-        self.other_edit.hide()
-        self.other_use.hide()
+        if self.text_only:  # no options to choose from: the answer is written at once
+            self.other_button.hide()
+            self.other_edit.setPlaceholderText(self.tr("Write your answer"))
+            look.set_tone(self.other_use, "primary")
+        else:
+            self.other_edit.hide()
+            self.other_use.hide()
         layout.addWidget(self.other_button)
         layout.addLayout(other_row)
 
@@ -149,8 +165,9 @@ class DecisionDialog(QDialog):
         super().showEvent(event)
         # The keyboard starts on the recommended option (else the first): Enter or Space takes it.
         if self.pages.currentIndex() == 0:
-            first = self.recommended_button or (self.option_buttons[0] if self.option_buttons
-                                                else self.other_button)
+            first = self.recommended_button or (
+                self.option_buttons[0] if self.option_buttons else
+                self.other_edit if self.text_only else self.other_button)
             first.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
         else:
             self.continue_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
@@ -220,6 +237,13 @@ class DecisionDialog(QDialog):
             self.answered.emit(answer)
             self.accept()
             self.continue_requested.emit()
+            return
+        if self.no_progress and answer == NO_PROGRESS_OPTIONS[2] and self.about_task:
+            # Rewrite the task: the task itself opens for editing in the list, not a page
+            # that tells the person to go and find it.
+            self.answered.emit(answer)
+            self.accept()
+            self.rewrite_requested.emit(self.about_task)
             return
         self.saved_text.setText(self.tr("Saved your answer: %1").replace("%1", answer))
         look.set_accessible(self.saved_text, self.saved_text.text())

@@ -25,6 +25,7 @@ _ENDINGS = {  # how a run ended, in the picker's few words (translated where sho
     "failed": QT_TRANSLATE_NOOP("HistoryPicker", "Stopped by a problem"),
 }
 _UNFINISHED = QT_TRANSLATE_NOOP("HistoryPicker", "Did not finish")
+_SAMPLES = QT_TRANSLATE_NOOP("HistoryPicker", "Shown as a sample, not done")
 
 
 def _when(stamp: str | None) -> str:
@@ -61,7 +62,8 @@ class HistoryPicker(QComboBox):
     def label_for(self, run) -> str:
         engine = self.tr("Demo") if not run.is_ai or run.engine == "demo" else (
             run.engine_label or run.engine)
-        ending = self.tr(_ENDINGS.get(run.state, _UNFINISHED))
+        ending = self.tr(_SAMPLES if getattr(run, "exit_reason", None) == "samples_shown"
+                         else _ENDINGS.get(run.state, _UNFINISHED))
         parts = [_when(run.started_at), engine, ending]
         if run.is_ai and run.engine != "demo":
             parts.append(wording.cost(run.cost_usd, run.cost_is_upper_estimate))

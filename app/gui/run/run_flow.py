@@ -34,6 +34,10 @@ class RunFlow:
         root = self.workspace
         if root is None or self.runner.running or self.settings is None:
             return
+        panel = self.run_panel
+        if panel.total_tasks and panel.done_tasks >= panel.total_tasks:
+            panel.nothing_left()  # no empty run: say so, and offer the next step
+            return
         from app.gui import core_calls
 
         settings = self.settings.model_copy(deep=True)
@@ -103,6 +107,25 @@ class RunFlow:
         elif isinstance(event, (ev.ChangeAnswered, ev.ChangeRefused, ev.ChangeWaiting)):
             self.cards.approval_noted(event)
 
+    def choose_engine(self) -> None:
+        """Open the engine list, for the person to choose an AI engine instead of the Demo."""
+        combo = self.picker.combo
+        combo.setFocus()
+        combo.showPopup()
+
+    def _update_demo_samples(self) -> None:
+        """Whether Run would only show samples: the Demo engine, and a task of the person's
+        own open on the list (the bundled demo's tasks it works through for real)."""
+        from app.engines.demo_script import is_scripted
+
+        samples = self.picker.engine_id == "demo" and any(
+            not t.checked and not t.is_human and not is_scripted(t.text, t.done_when)
+            for t in self.board_view.tasks())
+        if not self.runner.running:
+            self.run_panel.set_demo_samples(samples)
+            if self.run_panel.mode == "choose_engine" and self.picker.engine_id != "demo":
+                self.run_panel.show_ready()  # an AI engine chosen: Run is the next step
+
     def _on_run_finished(self, result) -> None:
         self.board_view.set_current_task(None)
         self.board_view.set_run_active(False)
@@ -117,7 +140,7 @@ class RunFlow:
         if result.state == "failed" and result.exit_reason in ("auth_failed", "model_not_found",
                                                                 "engine_unreachable"):
             self.picker.check(engine_id)  # the mark beside the engine says it too
-        self.run_panel.set_mode("run" if result.state in ("done", "failed") else "continue")
+        self.run_panel.set_mode(_next_mode(result.state, result.exit_reason))
         from app.gui.look import look
 
         look.announce(self, headline, assertive=result.state == "blocked_by_human")
@@ -126,6 +149,7 @@ class RunFlow:
             self.close()
             return
         if result.state == "blocked_by_human":
+            self._asked_now = True  # "The AI stopped to ask you:" (else "Your decision:")
             self.show_decision()
         from app.gui.lessons.lessons_flow import count_after_run
 
@@ -165,12 +189,14 @@ class RunFlow:
         if self.decision_dialog is not None:
             self.decision_dialog.close()
         root = self.workspace
+        asked_now, self._asked_now = getattr(self, "_asked_now", False), False
         dialog = DecisionDialog(task, root, lambda answer: core_calls.decide(root, answer,
                                                                              task.text),
-                                self, about_task=about)
+                                self, about_task=about, asked_now=asked_now)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.answered.connect(self._on_decision_answered)
         dialog.continue_requested.connect(self._on_continue_requested)
+        dialog.rewrite_requested.connect(self._rewrite_task)
         dialog.destroyed.connect(lambda *_: self._forget_dialog(dialog))
         self.decision_dialog = dialog
         self._update_decision_banner(task.question)
@@ -178,6 +204,13 @@ class RunFlow:
         dialog.raise_()
         dialog.activateWindow()
         self.decision_shown.emit(dialog)
+
+    def _rewrite_task(self, text: str) -> None:
+        """Open the stuck task for editing in the list ("Rewrite the task")."""
+        rows = [t.index for t in self.board_view.tasks() if t.text == text and not t.checked]
+        if rows:
+            self.board_view.list_view.setFocus()
+            self.board_view.edit_task(rows[0])
 
     def _open_kept(self, task, about: str, request) -> None:
         if request is None:  # no longer kept, or the file changed since: the plain question
@@ -208,6 +241,16 @@ class RunFlow:
                                       self.tr("Press Continue to let the AI carry on."))
             self.run_panel.set_mode("continue")
 
+
+def _next_mode(state: str, exit_reason: str) -> str:
+    """The run panel's one button after a run: the next step its ending names."""
+    if state == "done":
+        return "done"
+    if state == "blocked_by_human":
+        return "answer"
+    if exit_reason == "samples_shown":
+        return "choose_engine"
+    return "run" if state == "failed" else "continue"
 
 def _kept_request(root, task):
     """The kept change the board's question names, as the approval dialog shows it; None

@@ -14,9 +14,13 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QProgressBar, QPushB
 
 from app.gui.look import icons, look
 
-from app.gui.run import wording
+from app.gui.run import next_step, wording
 
-MODES = ("none", "no_board", "run", "running", "stopping", "continue")
+# The one filled button follows the state (WINDOW.md, "Visual system"): Run, Stop, Continue,
+# "Answer the question…" (a decision waits), "Review the change…" (careful mode waits), Export
+# summary… or Add a task (everything done), "Choose an AI engine…" (the Demo showed samples).
+MODES = ("none", "no_board", "run", "running", "stopping", "continue", "answer", "review",
+         "done", "choose_engine")
 
 
 class RunPanel(QWidget):
@@ -26,10 +30,16 @@ class RunPanel(QWidget):
     export_requested = Signal()     # Export summary pressed
     lessons_requested = Signal()    # "1 lesson from this run" pressed
     engine_settings_requested = Signal(str)  # "Engine settings…" under an engine's stop (its id)
+    answer_requested = Signal()     # "Answer the question…" pressed
+    review_requested = Signal()     # "Review the change…" pressed
+    add_task_requested = Signal()   # "Add a task" pressed (everything on the list is done)
+    choose_engine_requested = Signal()  # "Choose an AI engine…" pressed
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.mode = "none"
+        self.done_tasks, self.total_tasks = 0, 0  # the list's counts, as last shown
+        self.demo_samples = False  # Run would only show samples (the Demo on the person's tasks)
         self.all_done_shown = False  # "Done: every task on the list is checked" is on screen
         self.is_ai = True
         self.tokens = 0
@@ -117,6 +127,14 @@ class RunPanel(QWidget):
             lambda: self.engine_settings_requested.emit(self._action_engine))
         self.engine_action.hide()
         layout.addWidget(self.engine_action, 0, Qt.AlignmentFlag.AlignLeft)
+        # Beside the Demo's sentence on a person's own folder: the way to get the work done.
+        self.choose_engine = QPushButton(self.tr("Choose an AI engine…"), self)
+        self.choose_engine.setObjectName("chooseEngine")
+        look.set_accessible(self.choose_engine, self.tr("Choose an AI engine…"),
+                            self.tr("Opens the engine list"))
+        self.choose_engine.clicked.connect(self.choose_engine_requested)
+        self.choose_engine.hide()
+        layout.addWidget(self.choose_engine, 0, Qt.AlignmentFlag.AlignLeft)
 
         self.tasks_bar = self._bar(layout, self.tr("Tasks"), self.tr("%v of %m tasks done"),
                                    self.tr("How many tasks on the list are checked."))
@@ -180,27 +198,15 @@ class RunPanel(QWidget):
     def set_mode(self, mode: str) -> None:
         assert mode in MODES, mode
         self.mode = mode
-        text = {"none": self.tr("Run"), "no_board": self.tr("Run"), "run": self.tr("Run"),
-                "running": self.tr("Stop"),
-                "stopping": self.tr("Stopping…"), "continue": self.tr("Continue")}[mode]
+        exported = self.export_button.isEnabled()
+        text, name, tip, icon = next_step.words(mode, exported)
         self.primary.setText(text)
-        icons.set_icon(self.primary, {"running": "stop", "stopping": "stop",
-                                      "continue": "continue"}.get(mode, "run"),
-                       QPalette.ColorRole.HighlightedText)
-        name = {"none": self.tr("Run"), "no_board": self.tr("Run"), "run": self.tr("Run"),
-                "running": self.tr("Stop"),
-                "stopping": self.tr("Stopping"), "continue": self.tr("Continue")}[mode]
+        icons.set_icon(self.primary, icon, QPalette.ColorRole.HighlightedText)
         look.set_accessible(self.primary, name)
-        self.primary.setToolTip({
-            "none": self.tr("Open a folder first"),
-            "no_board": self.tr("Create the task list first"),
-            "run": self.tr("Start the AI on the first unchecked task (Ctrl+R)"),
-            "running": self.tr("Stop after the current step; nothing is left half-written "
-                               "(Ctrl+.)"),
-            "stopping": self.tr("Stopping after the current step…"),
-            "continue": self.tr("Carry on from where the run stopped (Ctrl+R)"),
-        }[mode])
+        self.primary.setToolTip(tip)
         self.primary.setEnabled(mode not in ("none", "no_board", "stopping"))
+        # Export summary is the filled button when all is done: not twice on screen.
+        self.export_button.setVisible(not (mode == "done" and exported))
 
     def show_welcome(self, text: str | None) -> None:
         self.welcome_text.setText(text or "")
@@ -210,6 +216,7 @@ class RunPanel(QWidget):
     def show_state(self, headline: str, detail: str = "", tone: str = "normal") -> None:
         self.all_done_shown = False
         self.engine_action.hide()  # shown again by an engine's stop (show_engine_action)
+        self.choose_engine.hide()  # shown again by the Demo's sentence (show_choose_engine)
         self.state_label.setText(headline)
         look.set_tone(self.state_label, tone if tone in ("ok", "attention") else None)
         self.detail_label.setText(detail)
@@ -217,7 +224,8 @@ class RunPanel(QWidget):
         look.set_accessible(self.state_label, headline)
 
     def show_counts(self, done: int, total: int) -> None:
-        if self.all_done_shown and done < total and self.mode == "run":
+        self.done_tasks, self.total_tasks = done, total
+        if self.all_done_shown and done < total and self.mode in ("run", "done"):
             self.show_ready()  # a task unticked or added since: "every task is checked" is not so
         look.set_bar(self.tasks_bar, min(done, max(1, total)), max(1, total))
         if total == 0:
@@ -365,7 +373,7 @@ class RunPanel(QWidget):
         elif info.open_decision is not None:
             panel.show_state(self.tr("Needs your decision"), info.open_decision.question,
                              tone="attention")
-            panel.set_mode("continue")
+            panel.set_mode("answer")
         elif status.state in ("stopped", "failed") and status.exit_reason not in (None,
                                                                                    "error"):
             engine_id = getattr(status, "engine", "") or ""
@@ -375,18 +383,42 @@ class RunPanel(QWidget):
                                               button=self.tr("Continue"))
             panel.show_state(headline, hint, tone="attention")
             panel.show_engine_action(status.exit_reason or "", "", engine_id)
-            panel.set_mode("continue")
+            panel.set_mode("choose_engine" if status.exit_reason == "samples_shown"
+                           else "continue")
         elif status.state == "done":
             panel.show_state(*wording.finished("done", "all_tasks_done"), tone="ok")
             panel.all_done_shown = True
-            panel.set_mode("run")
+            panel.set_mode("done")
         else:
             panel.show_ready()
 
     def show_ready(self) -> None:
-        self.show_state(self.tr("Ready"), self.tr(
-            "Press Run to start the AI on the first unchecked task."))
+        if self.demo_samples:
+            self.show_state(self.tr("Ready to show a sample"), wording.demo_samples_sentence())
+            self.show_choose_engine(True)
+        else:
+            self.show_state(self.tr("Ready"), self.tr(
+                "Press Run to start the AI on the first unchecked task."))
         self.set_mode("run")
+
+    def set_demo_samples(self, samples: bool) -> None:
+        """Whether Run would only show samples (the Demo engine on the person's own tasks);
+        the ready state then says what Demo will do there, and offers an AI engine."""
+        changed = samples != self.demo_samples
+        self.demo_samples = samples
+        if changed and self.mode == "run" and not self.all_done_shown:
+            self.show_ready()
+
+    def show_choose_engine(self, shown: bool) -> None:
+        self.choose_engine.setVisible(shown)
+
+    def nothing_left(self) -> None:
+        """Run pressed with every task checked: say so, start nothing."""
+        self.show_state(self.tr("Nothing left to do"), self.tr(
+            "Every task on the list is checked. Add a task, or untick one to do it again."),
+            tone="ok")
+        self.all_done_shown = True
+        self.set_mode("done")
 
     def show_no_board(self) -> None:
         """A folder without TASKS.md: nothing to run until the task list exists."""
@@ -410,7 +442,7 @@ class RunPanel(QWidget):
                                           button=button)
         tone = "ok" if state == "done" else "attention"
         known = state == "done" or exit_reason in ("human_decision_needed", "stopped_by_user",
-                                                   "no_progress", "max_rounds",
+                                                   "no_progress", "max_rounds", "samples_shown",
                                                    *engine_words.ENGINE_STOPS)
         detail = hint if known else f"{hint}\n{message}".strip()
         self.show_state(headline, detail, tone)
@@ -442,3 +474,12 @@ class RunPanel(QWidget):
             self.stop_requested.emit()
         elif self.mode == "continue":
             self.continue_requested.emit()
+        elif self.mode == "answer":
+            self.answer_requested.emit()
+        elif self.mode == "review":
+            self.review_requested.emit()
+        elif self.mode == "done":
+            (self.export_requested if self.export_button.isEnabled()
+             else self.add_task_requested).emit()
+        elif self.mode == "choose_engine":
+            self.choose_engine_requested.emit()

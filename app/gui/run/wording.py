@@ -123,6 +123,11 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
     if state == "done":
         return tr("Done"), tr("Every task on the list is checked. The rounds below show which "
                               "files were written. Add more tasks, or export a summary to share.")
+    if exit_reason == "samples_shown":
+        return tr("Shown as a sample, not done"), tr(
+            "The Demo engine wrote sample notes in the demo-output folder and ticked no task: "
+            "your tasks and files are as you left them. Choose an AI engine to get the work "
+            "done.")
     if exit_reason == "human_decision_needed":
         return tr("Needs your decision"), tr("Answer the question to let the work carry on.")
     if exit_reason == "no_progress":
@@ -149,6 +154,13 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
     if said is not None:
         return said
     return tr("Stopped because of a problem"), tr("See the details below. Your files are safe.")
+
+
+def demo_samples_sentence() -> str:
+    """What the Demo engine will do on a person's own folder, before the run, in one sentence."""
+    return tr("The Demo engine uses no AI: on your tasks it only shows how a run looks and "
+              "writes sample notes in a demo-output folder, ticking nothing and changing "
+              "nothing of yours; to get the work done, choose an AI engine.")
 
 
 # -- what the AI is doing now ---------------------------------------------------------------
@@ -199,6 +211,7 @@ def round_outcome(result_state: str) -> tuple[str, str]:
         "timeout": ("!", tr("Ran out of time")),
         "engine_error": ("!", tr("Engine problem")),
         "cancelled": ("■", tr("Stopped by you")),
+        "sample": ("◇", tr("Shown as a sample, not done")),
         "interrupted": ("■", tr("Cut off when the app closed")),
     }.get(result_state, ("•", result_state))
 
