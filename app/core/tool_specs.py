@@ -58,7 +58,7 @@ TOOL_SPECS: list[ToolSpec] = [
           "Not for TASKS.md.",
           {"path": _STR, "old_text": _STR, "new_text": _STR},
           ["path", "old_text", "new_text"]),
-    _spec("search_files", "Find lines containing a text (any case) in files and documents "
+    _spec("search_files", "Find lines with a text (any case) in files and documents "
           "under path (default all).",
           {"query": _STR, "path": _STR}, ["query"]),
     _spec("delete_file", "Delete one file (not a folder). Not for TASKS.md.",
@@ -68,7 +68,7 @@ TOOL_SPECS: list[ToolSpec] = [
           {"summary": _STR, "evidence": {**_STRS, "minItems": 1}},
           ["summary", "evidence"]),
     _spec("ask_human", "Ask for a decision only the person can make (taste, money, risk, "
-          "private facts), never guess: distinct options, helpful evidence, your "
+          "private facts), never guess: distinct options, evidence, your "
           "recommendation. Ends the round.",
           {"question": _STR, "options": {**_STRS, "minItems": 2, "maxItems": 4},
            "evidence": _STRS, "recommendation": _STR},
@@ -77,13 +77,13 @@ TOOL_SPECS: list[ToolSpec] = [
           "for the next try. An honest stop beats a loop.",
           {"reason": _STR, "findings": _STR},
           ["reason", "findings"]),
-    _spec("set_cells", "Set cells of an existing .xlsx or .xlsm, keeping all else; refused if "
-          "that would lose anything. cells: 'B2' or 'Prices!B2' to value (null empties, '=' "
-          "starts a formula, in write_file too); sheet: for bare addresses (default first).",
+    _spec("set_cells", "Set cells of an existing .xlsx/.xlsm; all else stays. cells: 'B2' or "
+          "'Prices!B2' to value (null empties, '=' starts a formula, in write_file too); sheet: "
+          "for bare addresses; formats: address to format ('0%'), else as above.",
           {"path": _STR,
            "cells": {"type": "object", "additionalProperties": {
                "type": ["string", "number", "boolean", "null"]}},
-           "sheet": _STR},
+           "sheet": _STR, "formats": {"type": "object"}},
           ["path", "cells"]),
 ]
 

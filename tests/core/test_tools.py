@@ -121,7 +121,7 @@ RULES_SAID_ONCE = [
     ("found exactly once (spaces and line breaks too)", "edit_file"),
     ("within one paragraph", "edit_file"),
     ("'=' starts a formula", "set_cells"),
-    ("refused if that would lose anything", "set_cells"),
+    ("all else stays", "set_cells"),
     ("(any case)", "search_files"),
 ]
 
