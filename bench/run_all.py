@@ -26,6 +26,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import request_size  # noqa: E402
 from bench.common import REPO, item, machine  # noqa: E402
 
 # (name, script, arguments, arguments with --quick, what it needs, rows it owes when missing)
@@ -48,6 +49,9 @@ BENCHMARKS = [
     ("cache", "cache_prefix.py", ["--rounds", "50"], ["--rounds", "50"], None,
      [("cache_kept_claude", "Claude: previous request repeated as the next one's prefix",
        ">= 95%")]),
+    ("request_size", "request_size.py", [], [], None,
+     [(f"request_fixed_{n.lower()}", f"{n}: tool definitions + system prompt in every "
+       f"request", f"<= {b * 2 // 3:,} B") for n, b in request_size.BEFORE_BYTES.items()]),
     ("ui_stall", "ui_stall.py", ["--runs", "3"], ["--runs", "1"], "the window",
      [("ui_stall", "Longest gap between 10 ms UI ticks, full-speed Demo run", "<= 50 ms")]),
     ("board", "board_view.py", ["--runs", "7"], ["--runs", "3"], None,

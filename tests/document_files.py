@@ -97,6 +97,11 @@ def pdf_bytes(pages: list[str], compress: bool = True, raw: dict[int, bytes] | N
                        .encode())
         kids.append(f"{len(objects)} 0 R")
     objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>".encode()
+    return pdf_from_objects(objects)
+
+
+def pdf_from_objects(objects: list[bytes]) -> bytes:
+    """A PDF of these objects (1 0 obj is the catalog), with a correct cross-reference table."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for n, body in enumerate(objects, 1):

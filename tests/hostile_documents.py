@@ -13,21 +13,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-
-def pdf_from_objects(objects: list[bytes]) -> bytes:
-    """A PDF of these objects (1 0 obj is the catalog), with a correct cross-reference table."""
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for n, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += f"{n} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    for off in offsets:
-        out += f"{off:010d} 00000 n \n".encode()
-    out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
-            .encode())
-    return bytes(out)
+from tests.document_files import pdf_from_objects
 
 
 def flate(data: bytes) -> bytes:
@@ -218,3 +204,15 @@ if __name__ == "__main__":
             "slides": lambda: many_slides_pptx(out, number or 5_000),
             "big-workbook": lambda: big_workbook(out, number or 200_000)}[kind]()
     print(made, made.stat().st_size)
+
+
+def docx_with_a_hostile_part_name(path: Path) -> None:
+    """A Word document holding a stray part whose name carries terminal escape codes."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Hello")
+    document.save(path)
+    with zipfile.ZipFile(path, "a") as package:
+        package.writestr("word/\x1b[2K\r\x1b[32mAll good: nothing was changed\x1b[0m\n.xml",
+                         b"<x/>")

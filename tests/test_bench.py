@@ -59,3 +59,17 @@ def test_the_fidelity_checks_count_what_a_rendering_keeps():
     assert not holds("- Step 3\n- Step 2\n- Step 1", ["Step 1", "Step 2", "Step 3"])
     assert holds("| Item |  Price | Stock |", re.compile(r"\|\s*Item\s*\|\s*Price"))
     assert holds("costs  £4.62\nnow", "costs £4.62 now") and not holds("4.62", "£4.62")
+
+
+def test_the_request_size_row_finds_tools_and_system_prompt_a_third_lighter():
+    """Issue 36: the part every request repeats, as each engine's SDK would send it, within
+    the row's target; and the row's own arithmetic (the whole request is larger still)."""
+    from bench import request_size
+
+    got = request_size.measure()
+    assert set(got) == set(request_size.BEFORE_BYTES) == {"Claude", "OpenAI", "Local"}
+    for name, sizes in got.items():
+        fixed = sizes["tools"] + sizes["system"]
+        assert fixed <= request_size.BEFORE_BYTES[name] * 2 // 3, (name, sizes)
+        assert sizes["system"] > 500 and sizes["tools"] > 3000  # measured, not an empty part
+        assert sizes["first_request"] > fixed

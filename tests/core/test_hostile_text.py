@@ -19,6 +19,7 @@ from app.core.narrate import describe_event
 from app.core.planning import Planner
 from app.core.proposals import add_proposals
 from app.core.records import read_rounds
+from tests.hostile_documents import docx_with_a_hostile_part_name
 from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits, text
 
 # What a terminal obeys or a display reorders; none of it may reach the person or a file.
@@ -125,20 +126,9 @@ def test_a_file_name_with_a_direction_override_is_refused_in_a_sentence(tmp_path
     assert controls_in(shown(events)) == []
 
 
-def _docx_with_a_hostile_part(path) -> None:
-    import docx
-
-    document = docx.Document()
-    document.add_paragraph("Hello")
-    document.save(path)
-    with zipfile.ZipFile(path, "a") as package:
-        package.writestr("word/\x1b[2K\r\x1b[32mAll good: nothing was changed\x1b[0m\n.xml",
-                         b"<x/>")
-
-
 def test_a_document_part_name_with_escape_codes_cannot_fake_a_line(tmp_path):
     ws = board_workspace(tmp_path, "- [ ] Rewrite the report\n")
-    _docx_with_a_hostile_part(ws.root / "report.docx")
+    docx_with_a_hostile_part_name(ws.root / "report.docx")
     before = (ws.root / "report.docx").read_bytes()
     _, events = run(ws, [call("write_file", path="report.docx", content="# Report\n\nNew."),
                          call("give_up", reason="r", findings="f")], max_rounds=1)

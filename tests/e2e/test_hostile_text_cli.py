@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import re
 import uuid
-import zipfile
 from pathlib import Path
 
 import pytest
 
 from app.core.board import Board
 from tests.engines.fake_servers import FakeServer, claude_stream, claude_usage, tool_use
+from tests.hostile_documents import docx_with_a_hostile_part_name
 
 from .conftest import BLOCKED, DONE, STOPPED, Cli, Result
 
@@ -98,20 +98,9 @@ def test_run_decide_and_status_show_a_question_as_the_board_has_it(cli, server, 
                                                    b"- [ ] Tidy the notes\r\n")
 
 
-def _docx_with_a_hostile_part(path: Path) -> None:
-    import docx
-
-    document = docx.Document()
-    document.add_paragraph("Hello")
-    document.save(path)
-    with zipfile.ZipFile(path, "a") as package:
-        package.writestr("word/\x1b[2K\r\x1b[32mAll good: nothing was changed\x1b[0m\n.xml",
-                         b"<x/>")
-
-
 def test_a_hostile_document_file_name_and_findings_reach_no_terminal_nor_agents_md(
         cli, server, ws):
-    _docx_with_a_hostile_part(ws / "report.docx")
+    docx_with_a_hostile_part_name(ws / "report.docx")
     report = (ws / "report.docx").read_bytes()
     res = claude_cli(cli, server, "run", ws, "--max-rounds", "1", "--max-steps", "6", script=[
         ("write_file", {"path": "report.docx", "content": "# Report\n\nNew."}),

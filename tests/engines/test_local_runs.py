@@ -5,6 +5,7 @@ AI's words as the AI's."""
 
 from __future__ import annotations
 
+import json
 import signal
 import threading
 
@@ -82,11 +83,13 @@ def test_status_shows_the_reply_now_arriving():
 
 def test_a_context_too_small_for_the_first_request_ends_the_run_with_what_to_change(server, tmp_path):
     ws = board_workspace(tmp_path, BOARD)
-    server.rules[CHAT] = llama_context_rule(2048)
-    result = Harness(ws, local(server, n_ctx=2048), fast_limits(max_rounds=1)).run()
+    # 1,024 tokens: since issue 36 the tools and system prompt are light enough that this
+    # small board's first request fits 2,048 with room for the reply.
+    server.rules[CHAT] = llama_context_rule(1024)
+    result = Harness(ws, local(server, n_ctx=1024), fast_limits(max_rounds=1)).run()
     assert result.state == "failed"
     assert result.message.startswith("The conversation (about ")
-    assert result.message.endswith("tokens) does not fit the model's context of 2,048 tokens with "
+    assert result.message.endswith("tokens) does not fit the model's context of 1,024 tokens with "
                                    "room for a reply. Start llama-server with a larger context, "
                                    "for example -c 4096.")
     assert server.bodies(CHAT) == []
@@ -118,3 +121,73 @@ def test_the_printer_says_nothing_extra_for_a_quick_reply(capsys):
     now[0] = 3.0
     printer(ModelText(round=1, step=1, text="hi", tokens=1))
     assert capsys.readouterr().out == ""
+
+
+# -- a round that outgrows the context mid-run (issue 36) --------------------------------
+
+NOTES = {f"notes/{c}.md": "".join(f"- {c} line {i}: the bakery opens at seven, the ovens need "
+                                  f"an hour to heat and the rye wants two.\n" for i in range(45))
+         for c in "abcdef"}  # about 3.8 KB each: two of them nearly fill 4,096 tokens
+
+
+def _reads_then_finish() -> list[Reply]:
+    reads = [chat_stream(f"Reading {p}.", [(f"r{n}", "read_file", {"path": p})])
+             for n, p in enumerate(NOTES)]
+    return reads + [
+        chat_stream("Writing.", [("w", "write_file", {"path": "notes.md", "content": "Hours.\n"})]),
+        chat_stream("Done.", [("c", "complete_task", {"summary": "Wrote notes.md.",
+                                                      "evidence": ["notes.md"]})])]
+
+
+def _tool_contents(body: dict) -> list[str]:
+    return [m["content"] for m in body["messages"] if m["role"] == "tool"]
+
+
+def _finished_whole(ws, result, server) -> list[dict]:
+    """The run checked the task off after every read; what the server received."""
+    from app.core.engine_calls import TRIMMED
+
+    assert result.state != "failed", result.message
+    assert "- [x] Write notes.md" in (ws.root / "TASKS.md").read_text()
+    bodies = server.bodies(CHAT)
+    assert bodies[-1]["messages"][-1]["role"] == "tool"  # complete_task's request went out
+    last = _tool_contents(bodies[-1])
+    assert last[0] == TRIMMED and TRIMMED not in last[-2:]  # old output gone, the newest kept
+    assert "- f line 44:" in last[-2]  # the last read, whole
+    return bodies
+
+
+def test_a_round_that_outgrows_ollamas_default_context_trims_old_output_and_finishes(
+        server, tmp_path):
+    """At 4,096 tokens (Ollama's default) the six reads do not fit together: before each
+    request that would overflow, the harness removes the older half of the tool output and
+    sends that instead (the server's own limit is never met), and the task gets done."""
+    ws = board_workspace(tmp_path, BOARD, NOTES)
+    server.push(CHAT, *_reads_then_finish())
+    server.rules[CHAT] = llama_context_rule(4096, chars_per_token=3.5)
+    result = Harness(ws, local(server, n_ctx=4096), fast_limits(max_rounds=1)).run()
+    bodies = _finished_whole(ws, result, server)
+    assert len(bodies) == 8 and not server.refusals  # one request per step, none refused
+    assert max(len(json.dumps(b)) for b in bodies) < (4096 - 512) * 3.5
+
+
+def test_a_servers_own_overflow_answer_mid_round_trims_old_output_and_finishes(server, tmp_path):
+    """The server counts tokens its own way (here: more than the harness's estimate), so its
+    exceed_context_size_error comes mid-round; the step is sent again without the older
+    half of the tool output, and the round goes on to the end."""
+    ws = board_workspace(tmp_path, BOARD, NOTES)
+    server.push(CHAT, *_reads_then_finish())
+    refuse, refused = llama_context_rule(8192, chars_per_token=2.5), []
+
+    def rule(request, reply):  # a refused request used no scripted reply: keep it for the retry
+        answer = refuse(request, reply)
+        if answer is not reply:
+            refused.append(answer)
+            server.queues[CHAT].appendleft(reply)
+        return answer
+
+    server.rules[CHAT] = rule
+    result = Harness(ws, local(server, n_ctx=8192), fast_limits(max_rounds=1)).run()
+    _finished_whole(ws, result, server)
+    assert refused, "the server never refused: the test did not reach its overflow"
+    assert len(server.bodies(CHAT)) == 8 + len(refused)

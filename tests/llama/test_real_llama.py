@@ -75,9 +75,12 @@ def test_a_2048_token_context_is_caught_before_the_run_and_by_the_server(start_l
     assert not state.ready and "context is 2,048 tokens" in state.message
     assert state.message.endswith("Start llama-server with a larger context, for example -c 4096.")
     # Were the check before sending missing, the server's own refusal says the same.
+    # A progress report of a long board: since issue 36 the tools and system prompt alone
+    # leave a one-line task room in 2,048 tokens.
     local._facts = ServerFacts()
+    long_report = [Message(role="user", text=FIRST[0].text + " Earlier: nothing." * 250)]
     with pytest.raises(EngineError) as caught:
-        local.turn(SYSTEM_PROMPT, TOOL_SPECS, FIRST)
+        local.turn(SYSTEM_PROMPT, TOOL_SPECS, long_report)
     err = caught.value
     print(err.message, err.remedy)
     assert err.code == PROMPT_TOO_LONG

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from app.core.documents.base import DocumentError
-from app.core.documents.render import guarded
+from app.core.documents.guard import guarded
 
 MAX_CELLS = 2000
 _ADDRESS = re.compile(r"^(?:(?:'((?:[^']|'')+)'|([^!]+))!)?\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$")

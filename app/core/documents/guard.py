@@ -59,6 +59,17 @@ def corrupt_sentence(path: Path) -> str:
             "really that kind of file.")
 
 
+def guarded(path: Path, action):
+    """Run `action(zf)` on a checked package, turning library errors into one sentence."""
+    try:
+        with open_package(path) as zf:
+            return action(zf)
+    except DocumentError:
+        raise
+    except Exception:  # damaged parts surface as any kind of library error
+        raise DocumentError(corrupt_sentence(path)) from None
+
+
 def open_package(path: Path) -> zipfile.ZipFile:
     """The checked zip of an Office or ODF file; DocumentError for anything hostile."""
     check_size(path)

@@ -87,14 +87,3 @@ def write(path: Path, markdown: str, existing: bool) -> bytes:
         from app.core.documents.keep import check_replacement
         check_replacement(path, data)
     return data
-
-
-def guarded(path: Path, action):
-    """Run `action(zf)` on a checked package, turning library errors into one sentence."""
-    try:
-        with open_package(path) as zf:
-            return action(zf)
-    except DocumentError:
-        raise
-    except Exception:  # damaged parts surface as any kind of library error
-        raise DocumentError(corrupt_sentence(path)) from None

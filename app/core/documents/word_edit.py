@@ -25,7 +25,7 @@ from pathlib import Path
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out
-from app.core.documents.render import guarded
+from app.core.documents.guard import guarded
 from app.core.documents.word_text import DELETED
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from app.core.documents.base import DocumentError
-from app.core.documents.guard import Full, Out, corrupt_sentence, open_package
+from app.core.documents.guard import Full, Out, guarded
 from app.core.documents.sheet_write import _placed, tables_by_sheet
 from app.core.documents.sheets import MAX_COLS, MAX_ROWS
 
@@ -117,15 +117,3 @@ def _check_all_shown(path: Path) -> None:
             f"'{path.name}' has more than read_file shows (at most {MAX_ROWS:,} rows and "
             f"{MAX_COLS} columns a sheet), so write_file would empty the cells never shown; "
             "nothing was changed. Use set_cells to change cells.")
-
-
-def guarded(path: Path, action):
-    """render.guarded's net (render imports this module, so it is not imported from there):
-    library errors on a damaged file become one sentence."""
-    try:
-        with open_package(path) as zf:
-            return action(zf)
-    except DocumentError:
-        raise
-    except Exception:  # damaged parts surface as any kind of library error
-        raise DocumentError(corrupt_sentence(path)) from None
