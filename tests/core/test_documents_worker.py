@@ -121,6 +121,20 @@ def test_a_worker_is_kept_for_the_next_document_and_a_killed_one_is_not(tasks):
     assert worker.run("whose", (), "d.docx", writing=False) != first
 
 
+def test_a_big_calling_process_does_not_count_as_the_workers_memory(tasks, monkeypatch):
+    """Linux carries a parent's memory high-water mark across exec: a worker started by a
+    window (or a test run) already holding more than RETIRE_BYTES must still be kept, and
+    must measure only its own memory."""
+    monkeypatch.setitem(worker.TASKS, "peak", "app.core.documents.worker:peak_bytes")
+    held = bytearray(worker.RETIRE_BYTES + (64 << 20))
+    for i in range(0, len(held), 4096):
+        held[i] = 1  # resident, not only reserved
+    first = worker.run("peak", (), "a.docx", writing=False)
+    assert first < worker.RETIRE_BYTES // 2, first
+    assert worker._idle, "the worker was retired as if it held the caller's memory"
+    del held
+
+
 def test_the_watch_ends_a_process_past_its_memory_where_no_limit_is_enforced():
     ended = []
     peaks = iter([10, 20, 2000])

@@ -314,6 +314,18 @@ def peak_bytes() -> int:
         if not query(kernel32.GetCurrentProcess(), ctypes.byref(counters), counters.cb):
             return 0
         return max(counters.PeakWorkingSetSize, counters.PeakPagefileUsage)
+    if sys.platform.startswith("linux"):
+        # Not ru_maxrss: Linux carries the parent's high-water mark across the exec that
+        # starts a worker, so a worker of a 600 MB window would read 600 MB before its first
+        # document (and be retired at once, or refused every document past 900 MB).
+        # VmHWM belongs to this process's own memory only.
+        try:
+            with open("/proc/self/status", "rb") as fh:
+                for line in fh:
+                    if line.startswith(b"VmHWM:"):
+                        return int(line.split()[1]) * 1024
+        except (OSError, ValueError, IndexError):
+            pass
     import resource
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
