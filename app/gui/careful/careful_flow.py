@@ -205,6 +205,10 @@ class CarefulFlow(QObject):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.answered.connect(lambda answer: self._on_answered(question, answer))
         dialog.closed_unanswered.connect(lambda: self._on_closed_unanswered(question))
+        self._open(dialog)
+
+    def _open(self, dialog) -> None:
+        """Show an approval dialog in front, said aloud, as the one open."""
         dialog.destroyed.connect(lambda *_: self._forget(dialog))
         self.dialog = dialog
         dialog.show()
@@ -249,13 +253,7 @@ class CarefulFlow(QObject):
         dialog.seen.connect(lambda: run_for(self, lambda: _mark_shown(root, request.change_id)))
         dialog.answered.connect(lambda answer: self._on_kept_answered(root, task, answer,
                                                                       on_answered))
-        dialog.destroyed.connect(lambda *_: self._forget(dialog))
-        self.dialog = dialog
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
-        look.announce(dialog, dialog.windowTitle(), assertive=True)
-        self.dialog_shown.emit(dialog)
+        self._open(dialog)
 
     def _on_kept_answered(self, root: Path, task, answer, on_answered) -> None:
         from app.core.policies.pending import ALLOW, DENY
