@@ -10,7 +10,7 @@ from pathlib import Path
 from app.core.blobs import BlobStore, DamagedCopy, sha256_bytes, sha256_file  # noqa: F401 (re-exported)
 from app.core.errors import HarnessError, UsageError
 from app.core.files import (atomic_write_bytes, atomic_write_json, fitted_name,  # noqa: F401
-                            name_limit, read_json)
+                            name_limit, read_json, remove_stale_temps)
 from app.core.records import now_iso, read_rounds
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.undo_journal import append as journal_append
@@ -221,6 +221,7 @@ def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path
     recorded = manifest.get("round")
     n = round_no if round_no is not None else recorded if isinstance(recorded, int) else 0
     report = UndoReport(round=n)
+    _remove_dead_temps(sandbox, manifest["files"])
     for rel, entry in sorted(manifest["files"].items()):
         if not isinstance(entry, dict) or not isinstance(entry.get("before"), str):
             report.failed.append(rel)
@@ -328,6 +329,20 @@ def _later_versions(ws: Workspace, runs: list[str], run_id: str,
                 if isinstance(after, str) and after not in (ABSENT, "folder"):
                     out.setdefault(rel, {})[after] = n if rid == run_id else 0
     return out
+
+
+def _remove_dead_temps(sandbox: Sandbox, files: dict) -> None:
+    """Remove our temporary files, whatever their age, beside the files a round changed: a
+    round killed mid-write leaves one (a folder it created would stay behind for it). Undo
+    runs under the workspace lock (undo_round), so no write of ours is under way there."""
+    folders = set()
+    for rel in files:
+        try:
+            folders.add(sandbox.resolve_write(rel).parent)
+        except (PathRefused, OSError):
+            continue
+    for folder in folders:
+        remove_stale_temps(folder, older_than_s=-1.0)  # any age
 
 
 def _remove_new_dirs(sandbox: Sandbox, new_dirs: object) -> None:
