@@ -8,6 +8,7 @@ from pydantic import Field
 
 from app.core.pictures import Picture
 from app.core.record_model import Record
+from app.core.web_types import WebActivity
 
 
 class ToolSpec(Record):
@@ -91,3 +92,4 @@ class ModelTurn(Record):
     stop_reason: str = ""
     cost_usd: float = 0.0
     record: Any = None
+    web: WebActivity | None = None  # what the reply looked up on the web (issue 37)

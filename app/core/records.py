@@ -14,6 +14,7 @@ from app.core.files import read_json, read_jsonl
 from app.core.record_model import Record
 from app.core.settings import Limits
 from app.core.workspace import RunFiles
+from app.core.web_types import WebActivity
 
 if TYPE_CHECKING:
     from app.core.events import Event
@@ -146,6 +147,7 @@ class RoundRecord(Record):
     evidence: list[str] = Field(default_factory=list)
     findings: str = ""
     approvals: list[Approval] = Field(default_factory=list)
+    web: WebActivity | None = None  # the round's lookups on the web (issue 37), summed
 
 
 def read_status(path: Path) -> tuple[Status, str | None]:
