@@ -54,7 +54,7 @@ BENCHMARKS = [
        f"request", f"<= {b * 2 // 3:,} B") for n, b in request_size.BEFORE_BYTES.items()]),
     ("ui_stall", "ui_stall.py", ["--runs", "3"], ["--runs", "1"], "the window",
      [("ui_stall", "Longest gap between 10 ms UI ticks, full-speed Demo run", "<= 50 ms")]),
-    ("rounds_list", "rounds_list.py", ["--rounds", "1000"], ["--rounds", "1000"], "the window",
+    ("rounds_list", "rounds_list.py", ["--runs", "3"], ["--runs", "1"], "the window",
      [("rounds_memory", "Window's memory after 1,000 Demo rounds, over the idle window",
        "<= +30 MB"),
       ("rounds_stall", "Longest UI-thread stall over 1,000 Demo rounds", "<= 50 ms")]),

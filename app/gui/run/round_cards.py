@@ -6,8 +6,8 @@ is one focusable widget whose accessible name says it all, so a screen reader re
 what it says comes from `round_text.card_text`.
 
 The list keeps every round's few words (a RoundView) but widgets only for the newest PAGE
-entries: a window that ran a thousand rounds holds as many cards as one that ran thirty,
-and adding a card lays out thirty, not a thousand (issue 36). "Show older rounds" under the
+entries: a window that ran a thousand rounds holds as many cards as one that ran twenty,
+and adding a card lays out twenty, not a thousand (issue 36). "Show older rounds" under the
 last card brings the next page in.
 """
 
@@ -22,7 +22,7 @@ from app.gui.run import wording
 from app.gui.run.round_text import CardText, RoundView, card_text, seconds_between
 
 __all__ = ["RoundCard", "RoundCardList", "RoundView", "card_text"]
-PAGE = 30  # entries (cards, dividers, planning cards) that have a widget until more are asked
+PAGE = 20  # entries (cards, dividers, planning cards) that have a widget until more are asked
 
 
 def _seconds(start: str | None, end: str | None) -> float | None:
