@@ -53,10 +53,11 @@ def render(s: Schedule, now: datetime | None = None) -> str:
     start = (now or datetime.now()).replace(hour=s.hour, minute=s.minute, second=0,
                                             microsecond=0)
     argv = run_command(s.folder)
+    command, arguments = argv[0], _command_line(argv[1:])
     env = app_environment()
-    if env:  # Task Scheduler has no environment of its own: a cmd line sets it
+    if env:  # Task Scheduler has no environment of its own: cmd sets it (/s: the line as is)
         sets = " && ".join(f'set "{k}={v}"' for k, v in sorted(env.items()))
-        argv = ["cmd.exe", "/d", "/c", f"{sets} && {_command_line(argv)}"]
+        command, arguments = "cmd.exe", f'/d /s /c "{sets} && {_command_line(argv)}"'
     return (
         '<?xml version="1.0" encoding="UTF-16"?>\n'
         f'<Task version="1.2" xmlns="{NS}">\n'
@@ -88,8 +89,8 @@ def render(s: Schedule, now: datetime | None = None) -> str:
         "  </Settings>\n"
         '  <Actions Context="Author">\n'
         "    <Exec>\n"
-        f"      <Command>{escape(argv[0])}</Command>\n"
-        f"      <Arguments>{escape(_command_line(argv[1:]))}</Arguments>\n"
+        f"      <Command>{escape(command)}</Command>\n"
+        f"      <Arguments>{escape(arguments)}</Arguments>\n"
         "    </Exec>\n"
         "  </Actions>\n"
         "</Task>\n")
