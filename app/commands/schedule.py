@@ -72,27 +72,15 @@ def make(args: argparse.Namespace) -> int:
 
 
 def install(schedule: Schedule) -> None:
-    """Save the schedule and write its entry; an entry the scheduler refuses leaves no
-    schedule behind (nor the old one's entry, which this one replaces)."""
-    from app.schedulers import backend_module, choose_backend
+    from app.schedulers.service import install as write
 
-    old = store.get(schedule.id)
-    schedule.backend = choose_backend()
-    if old is not None and old.backend and old.backend != schedule.backend:
-        backend_module(old.backend).remove(old.id)
-    store.save(schedule)
-    try:
-        backend_module(schedule.backend).install(schedule)
-    except Exception:
-        store.delete(schedule.id)
-        raise
+    write(schedule)
 
 
 def remove(schedule: Schedule) -> None:
-    from app.schedulers import backend_module, choose_backend
+    from app.schedulers.service import remove as take
 
-    backend_module(schedule.backend or choose_backend()).remove(schedule.id)
-    store.delete(schedule.id)
+    take(schedule)
 
 
 def change(path: str, drop: bool = False, paused: bool = False) -> int:
@@ -161,21 +149,9 @@ def catch_up() -> int:
 
 def remove_all() -> int:
     """Every schedule and every entry this app wrote (the uninstallers call this)."""
-    from app.schedulers import SchedulerError, backend_module, choose_backend
+    from app.schedulers.service import remove_all as remove_every
 
-    count = 0
-    for s in store.all_schedules():
-        try:
-            remove(s)
-            count += 1
-        except SchedulerError:
-            store.delete(s.id)
-    try:
-        module = backend_module(choose_backend())
-        for sid in getattr(module, "installed_ids", lambda: [])():
-            module.remove(sid)  # entries whose schedule the store lost
-    except SchedulerError:
-        pass
+    count = remove_every()
     print(f"Removed {count} schedule{'' if count == 1 else 's'}.")
     return 0
 

@@ -128,10 +128,6 @@ def _folder_gone(schedule: Schedule) -> int:
 
 
 def _remove_entry(sid: str, backend: str = "") -> None:
-    """Take the scheduler's entry away; best effort (a wake must not fail over it)."""
-    from app.schedulers import SchedulerError, backend_module, choose_backend
+    from app.schedulers.service import remove_entry
 
-    try:
-        backend_module(backend or choose_backend()).remove(sid)
-    except (SchedulerError, OSError):
-        pass
+    remove_entry(sid, backend)

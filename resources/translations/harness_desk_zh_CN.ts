@@ -3151,12 +3151,19 @@
         <translation>暂停</translation>
     </message>
     <message>
+        <source>The schedule could not be removed: %1</source>
+        <translation>无法删除定时：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ScheduleLine</name>
+    <message>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <source>The schedule could not be removed: %1</source>
-        <translation>无法删除定时：%1</translation>
+        <source>Remove this folder&apos;s schedule</source>
+        <translation>删除此文件夹的定时</translation>
     </message>
 </context>
 <context>

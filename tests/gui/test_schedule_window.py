@@ -43,7 +43,9 @@ def test_a_schedule_made_in_the_window_is_written_and_shown(qtbot, window, tmp_p
     ws = demo_copy(tmp_path)
     open_in(qtbot, window, ws)
     wait_shown(qtbot, window)
-    assert "Run this folder on a schedule…" in window.schedules.view.line.text()
+    view = window.schedules.view
+    assert view.change_button.text() == "Run this folder on a schedule…"
+    assert not view.line.isVisible() and not view.remove_button.isVisible()
     dialog = window.schedules.open_dialog()
     dialog.kind.setCurrentIndex(1)  # on these days
     for d, box in enumerate(dialog.day_boxes):
@@ -64,16 +66,18 @@ def test_a_schedule_made_in_the_window_is_written_and_shown(qtbot, window, tmp_p
     line = window.schedules.view.line.text()
     assert "Runs on a schedule, every Monday, Thursday at 07:00, with at most $1.50 a run." \
         in line and "Next run: " in line
-    assert "Pause" in line and "Remove" in line
+    assert view.pause_button.text() == "Pause" and view.remove_button.isVisible()
+    assert view.change_button.text() == "Change…"
 
-    window.schedules._on_link("pause")
+    view.pause_button.click()
     qtbot.waitUntil(lambda: store.for_folder(ws).paused, timeout=5_000)
     qtbot.waitUntil(lambda: "The schedule is paused" in window.schedules.view.line.text(),
                     timeout=5_000)
-    window.schedules._on_link("remove")
+    assert view.pause_button.text() == "Resume"
+    view.remove_button.click()
     qtbot.waitUntil(lambda: store.for_folder(ws) is None, timeout=5_000)
     assert "harness-desk" not in crontab.read_text()
-    qtbot.waitUntil(lambda: "Run this folder on a schedule…" in window.schedules.view.line.text(),
+    qtbot.waitUntil(lambda: view.change_button.text() == "Run this folder on a schedule…",
                     timeout=5_000)
 
 

@@ -137,7 +137,7 @@ class ScheduleDialog(QDialog):
         look.set_tone(self.hint, tone)
 
     def _save(self) -> None:
-        from app.commands.schedule import install
+        from app.schedulers.service import install
         from app.gui.background import run_in_background
 
         schedule = self.schedule().check()
@@ -153,7 +153,7 @@ class ScheduleDialog(QDialog):
         self.accept()
 
     def _remove(self) -> None:
-        from app.commands.schedule import remove
+        from app.schedulers.service import remove
         from app.gui.background import run_in_background
 
         current = self.current

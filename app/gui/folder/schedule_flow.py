@@ -1,5 +1,5 @@
 """The folder's schedule in the window: a line on the folder's page (when it runs next, with
-Change, Pause or Resume, and Remove), what scheduled runs did since the page last showed them,
+Change…, Pause or Resume, and Remove), what scheduled runs did since the page last showed them,
 and the "Run this folder on a schedule…" dialog. Reads and writes off the UI thread."""
 
 from __future__ import annotations
@@ -7,37 +7,39 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.gui.folder import schedule_words as words
 from app.gui.look import look
 
 
 class ScheduleLine(QWidget):
-    """Two short lines under the run panel: the schedule, and the runs since last looked."""
+    """Under the run panel: the schedule in a sentence with its buttons, and below it what
+    scheduled runs did since the page last showed them."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 2, 0, 2)
+        row = QHBoxLayout()
         self.line = QLabel(self)
         self.line.setWordWrap(True)
-        self.line.setTextFormat(Qt.TextFormat.RichText)
-        self.line.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
-                                          | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.line.setTextFormat(Qt.TextFormat.PlainText)
+        row.addWidget(self.line, 1)
+        self.change_button = QPushButton(self)
+        self.pause_button = QPushButton(self)
+        self.remove_button = QPushButton(self.tr("Remove"), self)
+        self.remove_button.setToolTip(self.tr("Remove this folder's schedule"))
+        for button in (self.change_button, self.pause_button, self.remove_button):
+            button.setFlat(True)
+            row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
         self.since = QLabel(self)
         self.since.setWordWrap(True)
         self.since.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         look.set_tone(self.since, "attention")
-        column.addWidget(self.line)
+        column.addLayout(row)
         column.addWidget(self.since)
         self.since.hide()
-
-
-def _link(href: str, text: str) -> str:
-    from html import escape
-
-    return f'<a href="{href}">{escape(text)}</a>'
 
 
 class ScheduleFlow(QObject):
@@ -49,7 +51,10 @@ class ScheduleFlow(QObject):
         self.view = ScheduleLine(page)
         right = page.run_panel.parentWidget().layout()
         right.insertWidget(right.indexOf(page.run_panel) + 1, self.view)
-        self.view.line.linkActivated.connect(self._on_link)
+        self.view.change_button.clicked.connect(self.open_dialog)
+        self.view.pause_button.clicked.connect(
+            lambda: self._set_paused(not self.schedule.paused) if self.schedule else None)
+        self.view.remove_button.clicked.connect(self._remove)
         window.workspace_opened.connect(self.folder_opened)
         self.view.hide()
 
@@ -83,28 +88,18 @@ class ScheduleFlow(QObject):
         self.view.since.setVisible(bool(text))
 
     def _show_line(self) -> None:
-        s = self.schedule
-        if s is None:
-            self.view.line.setText(_link("change", self.tr("Run this folder on a schedule…")))
-        else:
-            links = [_link("change", self.tr("Change…")),
-                     _link("resume", self.tr("Resume")) if s.paused else
-                     _link("pause", self.tr("Pause")),
-                     _link("remove", self.tr("Remove"))]
-            from html import escape
-
-            self.view.line.setText(escape(words.summary(s)) + " " + " · ".join(links))
-        self.view.show()
+        s, v = self.schedule, self.view
+        v.line.setText("" if s is None else words.summary(s))
+        v.line.setVisible(s is not None)
+        v.change_button.setText(self.tr("Run this folder on a schedule…") if s is None
+                                else self.tr("Change…"))
+        if s is not None:
+            v.pause_button.setText(self.tr("Resume") if s.paused else self.tr("Pause"))
+        v.pause_button.setVisible(s is not None)
+        v.remove_button.setVisible(s is not None)
+        v.show()
 
     # -- acting --------------------------------------------------------------------------
-    def _on_link(self, href: str) -> None:
-        if href == "change":
-            self.open_dialog()
-        elif href in ("pause", "resume"):
-            self._set_paused(href == "pause")
-        elif href == "remove":
-            self._remove()
-
     def open_dialog(self):
         if self.folder is None:
             return None
@@ -133,7 +128,7 @@ class ScheduleFlow(QObject):
         run_in_background(lambda: store.save(schedule), lambda _: self._saved(schedule))
 
     def _remove(self) -> None:
-        from app.commands.schedule import remove
+        from app.schedulers.service import remove
         from app.gui.background import run_in_background
 
         schedule = self.schedule
