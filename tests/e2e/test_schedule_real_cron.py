@@ -66,7 +66,7 @@ def test_cron_runs_a_schedule_set_a_minute_ahead(cron_running, cli, demo_ws):
                   "--budget-usd", "1")
         assert res.code == DONE, res
         tab = subprocess.run(["crontab", "-l"], capture_output=True, text=True).stdout
-        assert f" --scheduled " in tab and marker in tab, tab
+        assert " --scheduled " in tab and marker in tab, tab
         deadline = time.monotonic() + WAIT_S
         while not records.exists() and time.monotonic() < deadline:
             time.sleep(1)

@@ -14,6 +14,7 @@ from pathlib import Path
 from app.core.schedule import records as R
 
 TIMEOUT_S = 5
+_ENDS = (".", "?", "!", "。", "？", "！")
 APP_NAME = "Harness Desk"
 
 
@@ -51,9 +52,10 @@ def words(rec: R.WakeRecord, lang: str = "en") -> tuple[str, str] | None:
                  f"${rec.cost_usd:.2f} spent."))
     if rec.outcome == R.BLOCKED:
         q = rec.question or ("一个决定" if zh else "a decision")
+        stop = "" if q.endswith(_ENDS) else ("。" if zh else ".")
         return (("定时运行需要您决定" if zh else "Scheduled run needs you"),
-                (f"“{name}”在等您决定：{q}。打开该文件夹来回答。" if zh else
-                 f"“{name}” is waiting for your decision: {q}. Open the folder to answer."))
+                (f"“{name}”在等您决定：{q}{stop}打开该文件夹来回答。" if zh else
+                 f"“{name}” is waiting for your decision: {q}{stop} Open the folder to answer."))
     if rec.outcome == R.SKIPPED_BUSY:
         return (("定时运行已跳过" if zh else "Scheduled run skipped"),
                 (f"“{name}”：另一次运行正在该文件夹中工作，这次定时运行没有开始。" if zh else
