@@ -20,7 +20,7 @@ from app.core.schedule import store
 from app.core.schedule.model import Schedule, last_due
 from tests.engines.fake_servers import claude_stream, claude_usage, tool_use
 
-from .conftest import BLOCKED, DONE, FAILED, LOCKED, USAGE, jsonl, run_dirs, wait_until
+from .conftest import BLOCKED, DONE, FAILED, LOCKED, STOPPED, USAGE, jsonl, run_dirs, wait_until
 
 BOARD = "# Tidy\n\n- [ ] Tidy my notes\n  - Done when: notes.md is tidy\n"
 KEY = f"sk-ant-api03-E2E-{uuid.uuid4().hex}"
@@ -161,6 +161,23 @@ def test_careful_mode_keeps_a_change_to_an_existing_file_as_a_decision(cli, env,
     assert "HUMAN: Careful mode: may the AI change your file notes.md?" in (
         ws / "TASKS.md").read_text()
     assert wakes(ws)[0]["outcome"] == "blocked_by_human"
+
+
+def test_the_schedules_budget_stops_the_run(cli, env, ws, server):
+    server.push("/v1/messages", *[claude_stream([tool_use(f"toolu_{n}", "list_files", {})],
+                                                usage=claude_usage(input_tokens=4000))
+                                  for n in range(6)])
+    due_schedule(ws, engine="anthropic", budget_usd=None, budget_tokens=5000)
+    env.update(ANTHROPIC_API_KEY=KEY, ANTHROPIC_BASE_URL=server.url,
+               NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost")
+    res = cli("run", ws, "--scheduled", timeout=90)
+    assert res.code == STOPPED, res
+    [wake] = wakes(ws)
+    assert wake["outcome"] == "stopped" and "token limit" in wake["message"], wake
+    assert "of 5,000" in wake["message"]
+    run = json.loads((run_dirs(ws)[0] / "run.json").read_text())
+    assert run["limits"]["budget_tokens"] == 5000
+    assert len(server.requests) <= 2  # stopped at the budget, not after six turns
 
 
 def test_a_run_already_going_makes_the_scheduled_run_skip_with_a_record(cli, env, ws):
