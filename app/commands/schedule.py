@@ -134,7 +134,7 @@ def catch_up() -> int:
 
     started = 0
     for s in store.all_schedules():
-        if s.backend != "cron" or s.paused or not store.is_due(s, datetime.now()):
+        if s.backend != "cron" or s.paused or not store.is_due(s, datetime.now(), slack_s=0):
             continue
         log = output_log(s.id)
         log.parent.mkdir(parents=True, exist_ok=True)
