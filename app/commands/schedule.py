@@ -42,6 +42,9 @@ def make(args: argparse.Namespace) -> int:
 
     ws = Workspace(args.path).require_runnable()
     confirm_folder(ws, args.yes)
+    if not (args.budget_usd or args.budget_tokens):
+        raise UsageError("A scheduled run needs a budget, so it can never spend more than you "
+                         "meant: add --budget-usd X or --budget-tokens N.")
     try:
         kind, days = parse_every(args.every)
         if args.day is not None and kind != "monthly":
@@ -56,11 +59,7 @@ def make(args: argparse.Namespace) -> int:
             careful=args.careful, created_at=datetime.now().isoformat(timespec="seconds"))
         schedule.check()
     except ScheduleError as err:
-        text = str(err)
-        if "budget" in text:
-            text = ("A scheduled run needs a budget, so it can never spend more than you "
-                    "meant: add --budget-usd X or --budget-tokens N.")
-        raise UsageError(text) from None
+        raise UsageError(str(err)) from None
     install(schedule)
     print(f"Scheduled: {schedule.folder} {describe(schedule)}, with the {engine} engine"
           f"{f' ({schedule.model})' if schedule.model else ''}, at most "
