@@ -234,3 +234,22 @@ def test_cron_catch_up_starts_a_missed_run_once(cli, env, ws):
     assert res.code == DONE and "Started 1 missed scheduled run." in res.out, res
     wait_until(lambda: len(wakes(ws)) == 1, timeout=60, what="the caught-up run's record")
     assert cli("schedule", "--catch-up").out.strip() == "Started 0 missed scheduled runs."
+
+
+def test_scheduling_again_replaces_the_entry(cli, env, ws, tmp_path):
+    for at in ("07:30", "18:45"):
+        assert cli("schedule", ws, "--every", "day", "--at", at, "--engine", "demo",
+                   "--budget-usd", "1").code == DONE
+    ours = [x for x in crontab(tmp_path).splitlines() if "# harness-desk-schedule " in x]
+    assert len(ours) == 1 and ours[0].startswith("45 18 * * * ")
+    assert len(store.all_schedules()) == 1
+
+
+def test_the_run_summary_covers_a_scheduled_run(cli, env, demo_ws, tmp_path):
+    due_schedule(demo_ws)
+    res = cli("run", demo_ws, "--scheduled")
+    assert res.code in (DONE, BLOCKED), res
+    [wake] = wakes(demo_ws)
+    out = tmp_path / "summary.md"
+    assert cli("export", demo_ws, "--format", "md", "--output", out, "--run", "all").code == DONE
+    assert wake["run_id"] in out.read_text(encoding="utf-8")
