@@ -77,6 +77,7 @@ def _run(schedule: Schedule, wake: R.WakeRecord) -> int:
     result = Harness(ws, engine, limits, listeners=[EventPrinter()], careful=schedule.careful,
                      approver=None).run()
     wake.run_id = result.run_id if result.reached_ai else ""
+    wake.exit_reason, wake.cause, wake.engine = result.exit_reason, result.cause, engine.id
     status = _status(ws)
     wake.tasks_done = int(status.get("completed_tasks") or 0)
     wake.tasks_total = int(status.get("total_tasks") or 0)

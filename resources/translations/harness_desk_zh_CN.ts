@@ -777,6 +777,10 @@
         <translation>%1：没有开始，因为该定时没有设置预算。</translation>
     </message>
     <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
         <source>%1: stopped: %2</source>
         <translation>%1：已停止：%2</translation>
     </message>

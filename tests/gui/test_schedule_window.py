@@ -90,13 +90,38 @@ def test_the_page_says_what_scheduled_runs_did_since_it_last_looked(qtbot, windo
                           tasks_total=3, cost_usd=0.04))
     R.record(R.WakeRecord(time=R.now_local(), schedule_id="x", folder=str(ws),
                           outcome=R.BLOCKED, exit_code=3, question="Which flour supplier?"))
+    R.record(R.WakeRecord(time=R.now_local(), schedule_id="x", folder=str(ws),
+                          outcome=R.STOPPED, exit_code=4, exit_reason="budget_exhausted",
+                          message="The budget of $0.50 was reached."))
     open_in(qtbot, window, ws)
     qtbot.waitUntil(lambda: window.schedules.view.since.isVisible(), timeout=10_000)
     text = window.schedules.view.since.text()
-    assert text.startswith("Since you last looked, 2 scheduled runs:")
+    assert text.startswith("Since you last looked, 3 scheduled runs:")
+    assert text.endswith(": Stopped at the spending limit")  # the run panel's own words
     assert ": finished, 3 of 3 tasks done, $0.04 spent." in text
     assert ": stopped to wait for your decision: Which flour supplier?" in text
     # Seen: opening the folder again says nothing more.
     open_in(qtbot, window, ws)
     qtbot.waitUntil(lambda: not window.schedules.view.since.isVisible(), timeout=10_000)
     assert json.loads(store.store_path().read_text())["seen"][str(ws.resolve())]
+
+
+def test_the_schedule_and_its_runs_read_in_chinese(qapp):
+    from app.core.schedule.model import Schedule
+    from app.gui.folder import schedule_words as words
+    from app.gui.settings import language
+
+    assert language.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        s = Schedule(folder="/x", kind="weekdays", days=[0, 3], time="07:00",
+                     budget_usd=0.5).check()
+        text = words.summary(s, datetime(2026, 12, 4, 12, 0))
+        assert text.startswith("按定时运行：每") and "07:00" in text and "$0.50" in text
+        said = words.since_last_looked([
+            R.WakeRecord(time="2026-12-07T07:02:00", schedule_id="x", folder="/x",
+                         outcome=R.STOPPED, exit_code=4, due="2026-12-07T07:00",
+                         exit_reason="budget_exhausted")])
+        assert said.startswith("自您上次查看以来，有 1 次定时运行：")
+        assert not any(w in said for w in ("Stopped", "spending", "limit"))
+    finally:
+        language.install(qapp, "en")

@@ -37,6 +37,9 @@ class WakeRecord:
     tasks_total: int = 0
     cost_usd: float = 0.0
     question: str = ""        # the decision it stopped at
+    exit_reason: str = ""     # the run's (records.ExitReason), for the window's own words
+    cause: str = ""           # an engine stop's finer cause (app.core.engine)
+    engine: str = ""
 
 
 def now_local() -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QTime
+from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
 from app.core.schedule import records as R
 from app.core.schedule.model import Schedule, next_time
@@ -22,7 +22,7 @@ def day_name(day: int, short: bool = False) -> str:
 
 
 def when(s: Schedule) -> str:
-    at = QLocale().toString(QTime(s.hour, s.minute), QLocale.FormatType.ShortFormat)
+    at = f"{s.hour:02d}:{s.minute:02d}"  # the 24-hour clock, as the window shows every time
     if s.kind == "daily":
         return tr("every day at %1").replace("%1", at)
     if s.kind == "weekdays" and s.days == [0, 1, 2, 3, 4]:
@@ -71,6 +71,11 @@ def wake(r: R.WakeRecord) -> str:
         text = tr("%1: did not start, because another run was already working in the folder.")
     elif r.outcome == R.NO_BUDGET:
         text = tr("%1: did not start, because the schedule has no budget.")
+    elif r.exit_reason:  # the run's own end, as the run panel words it
+        from app.gui.run.wording import finished
+
+        head, _ = finished(r.outcome, r.exit_reason, engine_id=r.engine, cause=r.cause)
+        text = tr("%1: %2").replace("%2", head)
     elif r.outcome == R.STOPPED:
         text = tr("%1: stopped: %2").replace("%2", r.message)
     else:
