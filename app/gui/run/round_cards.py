@@ -234,7 +234,8 @@ class RoundCardList(QScrollArea):
                                   list(event.changed_artifacts),
                                   _seconds(started, event.time), event.cost_usd,
                                   event.summary, is_ai, event.run_id,
-                                  self._approvals.pop(event.round, []), upper=upper))
+                                  self._approvals.pop(event.round, []), upper=upper,
+                                  web=getattr(event, "web", None)))
 
     def _push(self, entry) -> QWidget | None:
         """`entry` on top; its widget too (and the oldest widget beyond the page let go)."""

@@ -33,6 +33,7 @@ class RoundView:
     undone: bool = False       # the person undid it: its changes were taken back
     run_started: str = ""      # when its run started (two runs each have a "Round 2")
     upper: bool = False        # its cost is an upper estimate: the model's price is not known
+    web: object = None         # what it looked up on the web (core.web_types.WebActivity)
 
     @classmethod
     def from_record(cls, record, is_ai: bool = True, undone: bool = False,
@@ -43,7 +44,7 @@ class RoundView:
                    record.cost_usd, record.summary or record.findings or record.error or "",
                    is_ai, record.run_id,
                    [(a.path, a.answer) for a in getattr(record, "approvals", [])], undone,
-                   upper=upper)
+                   upper=upper, web=getattr(record, "web", None))
 
 
 def seconds_between(start: str | None, end: str | None) -> float | None:
