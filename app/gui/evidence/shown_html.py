@@ -81,3 +81,64 @@ def pages_html(document: QTextDocument, before: Shown | None, after: Shown | Non
                          f"<td><img src='{url.toString()}'></td></tr></table>")
         cells.append("<td valign='top'>" + "<br><br>".join(parts) + "</td>")
     return f"<br><b>{title}</b><table cellspacing='12'><tr>{''.join(cells)}</tr></table>"
+
+
+# -- a document's change as the person sees it in Office (app.core.documents.change_view) --
+def change_words() -> dict:
+    """The words of the change view, translated (read on the UI thread, used in the worker)."""
+    def t(text: str) -> str:
+        return QCoreApplication.translate("EvidenceDialog", text)
+
+    return {
+        "sheet": t("Sheet: %1"), "sheet_added": t("Sheet: %1 (new)"),
+        "sheet_removed": t("Sheet: %1 (removed)"), "sheet_empty": t("No cells."),
+        "empty": t("(empty)"), "formula": t("formula %1"), "before": t("Before: %1"),
+        "after": t("After: %1"), "changed_cells": t("Changed cells:"),
+        "more_cells": t("and %1 more"),
+        "recalc": t("Calculated afresh when the workbook is next opened"),
+        "recalc_cells": t("↻ These formulas are calculated afresh when the workbook is next "
+                          "opened (shown with the value they had): %1."),
+        "formatting_changed": t("(only its formatting changed)"),
+        "only_bytes": t("The text and the values shown are the same; only the way the file "
+                        "is stored changes."),
+        "same_shown": t("The text and the values shown are the same; what changes is %1."),
+        "also": t("Besides what is marked, this also changes %1."),
+        "list_sep": t(", "), "list_and": t(" and "),
+        "part_layout": t("its formatting or layout"), "part_formatting": t("its styles"),
+        "part_properties": t("its properties (such as title and author)"),
+        "part_pictures": t("its pictures"), "part_charts": t("its charts"),
+        "part_comments": t("its comments"), "part_settings": t("its settings"),
+        "part_text": t("its stored text"), "part_other": t("other parts of the file"),
+    }
+
+
+def change_colours() -> dict:
+    """The change view's colours for the current palette (read on the UI thread)."""
+    from app.gui.evidence.evidence_dialog import _tint
+    from app.gui.look import look
+
+    removed, added = look.removed_colour(), look.ok_colour()
+    return {"removed": look.css(removed), "added": look.css(added),
+            "muted": look.css(look.muted_colour()), "changed_bg": _tint(added)}
+
+
+def change_legend(name: str) -> str:
+    """How to read the change view of the document `name`."""
+    if name.lower().endswith((".xlsx", ".xlsm")):
+        return QCoreApplication.translate(
+            "EvidenceDialog", "The sheet as it looks, with the changed cells shaded: the old "
+            "value struck through above the new one. Hover over a cell for its formula.")
+    return QCoreApplication.translate(
+        "EvidenceDialog", "The document as it looks: added words underlined, removed words "
+        "struck through, as Word shows tracked changes.")
+
+
+def shows_change(name: str) -> bool:
+    """Is a change to `name` shown as the document (a grid, a formatted page)?"""
+    return name.lower().endswith((".xlsx", ".xlsm", ".docx"))
+
+
+def note_html(note: str, colour: str) -> str:
+    import html
+
+    return f'<p style="color:{colour};">{html.escape(note)}</p>' if note else ""

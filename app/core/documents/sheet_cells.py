@@ -1,0 +1,106 @@
+"""A workbook's cells as a person sees them in Excel, for comparing two versions of it: each
+cell's displayed value (through its number format: $1,234.50, 74%), its formula if it has
+one, whether it is a number (Excel aligns those right), and the sheet's merged areas.
+
+Read like the rendering (sheets.py): openpyxl in its streaming mode, once for formulas and
+once for the saved values, within the same row and column bounds. Runs in the worker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.core.documents.sheets import MAX_COLS, MAX_ROWS, value_text
+
+_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Z]{1,3}\d+(?::[A-Z]{1,3}\d+)?)"')
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One cell as the sheet shows it."""
+
+    text: str
+    formula: str | None = None
+    number: bool = False
+
+
+@dataclass
+class SheetCells:
+    cells: dict[tuple[int, int], Shown] = field(default_factory=dict)
+    merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # r1, c1, r2, c2
+    chart: bool = False      # a chart sheet: no cells
+    cut: bool = False        # rows or columns past the bounds were not read
+
+
+def read_cells(path: Path, out=None) -> dict[str, SheetCells]:
+    """Every sheet's shown cells, by sheet name, in the workbook's order."""
+    from openpyxl import load_workbook
+
+    formulas = load_workbook(str(path), read_only=True, data_only=False, keep_links=False)
+    values = load_workbook(str(path), read_only=True, data_only=True, keep_links=False)
+    sheets: dict[str, SheetCells] = {}
+    try:
+        for name in formulas.sheetnames:
+            sheet = formulas[name]
+            if not hasattr(sheet, "iter_rows"):
+                sheets[name] = SheetCells(chart=True)
+                continue
+            sheets[name] = _sheet(sheet, values[name], out)
+            sheets[name].merges = _merges(formulas, sheet)
+    finally:
+        formulas.close()
+        values.close()
+    return sheets
+
+
+def _sheet(sheet, saved_sheet, out) -> SheetCells:
+    found = SheetCells(cut=(sheet.max_column or 0) > MAX_COLS)
+    width = min(sheet.max_column or MAX_COLS, MAX_COLS)
+    pairs = zip(sheet.iter_rows(max_col=width), saved_sheet.iter_rows(max_col=width))
+    for n, (row, saved_row) in enumerate(pairs, 1):
+        if n > MAX_ROWS:
+            found.cut = True
+            break
+        if out is not None and n % 256 == 0:
+            out.tick()
+        for c, s in zip(row, saved_row):
+            shown = shown_cell(c.value, s.value, getattr(s, "number_format", "General"))
+            if shown is not None:
+                column = getattr(c, "column", None) or getattr(s, "column", None)
+                if column:
+                    found.cells[(n, column)] = shown
+    return found
+
+
+def shown_cell(value, saved, code: str | None) -> Shown | None:
+    """The cell whose formula (or value) is `value` and saved value `saved`, as shown."""
+    if value is None or value == "":
+        return None
+    numeric = isinstance(saved, (int, float)) and not isinstance(saved, bool)
+    text = value_text(value)
+    if text.startswith("="):
+        return Shown(value_text(saved, code if numeric else None, formula=True), text, numeric)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return Shown(value_text(value, code or "General", formula=True), None, True)
+    return Shown(text, None, False)
+
+
+def _merges(workbook, sheet) -> list[tuple[int, int, int, int]]:
+    """The merged areas of a sheet, read from its part (the streaming reader skips them)."""
+    from app.core.documents.xlsx_sheet import area
+
+    part = getattr(sheet, "_worksheet_path", None)
+    archive = getattr(workbook, "_archive", None)
+    if not part or archive is None:
+        return []
+    try:
+        data = archive.read(part)
+    except (KeyError, OSError, ValueError):
+        return []
+    merges = []
+    for ref in _MERGE.findall(data)[:5000]:
+        text = ref.decode("ascii")
+        merges.append(area(text if ":" in text else f"{text}:{text}"))
+    return merges
