@@ -153,4 +153,5 @@ def _word(before, after, words, colours, deadline) -> dict:
 def _markdown(path: Path, deadline: float) -> str:
     from app.core.documents.render import render
 
-    return render(path, seconds=max(1.0, deadline - time.monotonic()))
+    text = render(path, seconds=max(1.0, deadline - time.monotonic()))
+    return "" if text == f"('{path.name}' holds no text.)\n" else text  # names differ

@@ -22,6 +22,7 @@ CONTEXT = 3            # unchanged paragraphs shown around each change
 WHOLE_BELOW = 80       # a document of fewer paragraphs is shown whole
 WORD_MARK_CHARS = 6000  # a longer rewritten paragraph is shown removed, then added
 MAX_BLOCKS = 1500      # paragraphs shown at most
+FIRST = "first-change"  # the anchor before the first change
 
 _HEADING = re.compile(r"^(#{1,6}) (.*)$")
 _ITEM = re.compile(r"^( *)(-|[•◦▪]|\w{1,6}[.)]) (.*)$")
@@ -72,7 +73,14 @@ def tokens(inline: str) -> list[Token]:
             if len(mark) in (1, 3):
                 italic = not italic
     out.extend(_words(inline[pos:], (bold, italic, link, tuple(tracked))))
-    return [(w.replace("\x01", "").replace("\x02", ""), look) for w, look in _linked(out)]
+    merged: list[Token] = []
+    for word, look in _linked(out):
+        word = word.replace("\x01", "").replace("\x02", "")
+        if merged and (not word.strip() or not merged[-1][0][-1:].isspace()):
+            merged[-1] = (merged[-1][0] + word, merged[-1][1])  # a space or a word's rest
+        elif word:
+            merged.append((word, look))
+    return merged
 
 
 def _linked(items: list[Token]) -> list[Token]:
@@ -146,7 +154,7 @@ def _inline_html(old: str | None, new: str | None, colours: dict) -> tuple[str, 
     if len(old) + len(new) > WORD_MARK_CHARS:
         return (_inline_html(old, None, colours)[0] + " " + _inline_html(None, new, colours)[0],
                 False)
-    words_a, words_b = [w for w, _ in a], [w for w, _ in b]
+    words_a, words_b = [w.strip() for w, _ in a], [w.strip() for w, _ in b]
     only_look = words_a == words_b
     out = []
     matcher = difflib.SequenceMatcher(None, words_a, words_b, autojunk=False)
@@ -218,17 +226,24 @@ def document_html(before: str, after: str, words: dict, colours: dict,
     changed = sum(max(i2 - i1, j2 - j1) for g in groups for op, i1, i2, j1, j2 in g
                   if op != "equal")
     items: list[tuple[str, str]] = []
+    anchored = False
     for n, group in enumerate(groups):
         if n or group[0][1] > 0 or group[0][3] > 0:
             items.append(("p", f'<p style="color:{colours["muted"]};">⋯</p>'))
         for op, i1, i2, j1, j2 in group:
             if op == "equal":
                 items.extend(_block(line, line, words, colours) for line in b[j1:j2])
-            elif op == "replace" and i2 - i1 == j2 - j1:
+                continue
+            start = len(items)
+            if op == "replace" and i2 - i1 == j2 - j1:
                 items.extend(_block(x, y, words, colours) for x, y in zip(a[i1:i2], b[j1:j2]))
             else:
                 items.extend(_block(x, None, words, colours) for x in a[i1:i2])
                 items.extend(_block(None, y, words, colours) for y in b[j1:j2])
+            if not anchored and len(items) > start:  # the window scrolls to the first change
+                kind, html = items[start]
+                items[start] = (kind, html.replace(">", f'><a name="{FIRST}"></a>', 1))
+                anchored = True
             if len(items) > MAX_BLOCKS:
                 break
     if groups and (groups[-1][-1][2] < len(a) or groups[-1][-1][4] < len(b)):

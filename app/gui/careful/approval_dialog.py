@@ -248,6 +248,7 @@ class ApprovalDialog(QDialog):
             self.legend.setText(change_legend(self.request.path) + " " + self.tr(
                 "Nothing is changed until you allow it; Undo can take it back later."))
             self.diff.setHtml(html)
+            self.diff.scrollToAnchor("first-change")
         else:
             self.legend.setText(self._lines_legend())
             note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),

@@ -375,6 +375,7 @@ class EvidenceDialog(QDialog):
             return  # the person chose another file meanwhile
         self.comparing = False
         self.diff.setHtml(html)
+        self.diff.scrollToAnchor("first-change")  # a long document's first change
         self.diff_shown.emit(row)
 
     def _on_diff_failed(self, turn: int, row: int, f, exc: BaseException) -> None:
