@@ -811,6 +811,14 @@
         <translation>你改过的文件内容</translation>
     </message>
     <message>
+        <source>Show as the AI reads it</source>
+        <translation>按 AI 读到的样子显示</translation>
+    </message>
+    <message>
+        <source>Switch between the document as it looks and its text as the AI reads it</source>
+        <translation>在文档的原样和 AI 读到的文字之间切换</translation>
+    </message>
+    <message>
         <source>What you write here is what will be saved</source>
         <translation>这里写的内容就是将要保存的内容</translation>
     </message>
@@ -861,6 +869,10 @@
     <message>
         <source>The text is the same (only the file&apos;s bytes would change, e.g. line endings).</source>
         <translation>文字内容相同（只有文件的字节会变，例如换行符）。</translation>
+    </message>
+    <message>
+        <source>Show as it looks</source>
+        <translation>按原样显示</translation>
     </message>
     <message>
         <source>Reading the two versions…</source>
@@ -1688,6 +1700,14 @@
         <translation>正在比较两个版本…</translation>
     </message>
     <message>
+        <source>Show as it looks</source>
+        <translation>按原样显示</translation>
+    </message>
+    <message>
+        <source>Show as the AI reads it</source>
+        <translation>按 AI 读到的样子显示</translation>
+    </message>
+    <message>
         <source>Show formatted</source>
         <translation>显示排版效果</translation>
     </message>
@@ -1722,6 +1742,122 @@
     <message>
         <source>Page %1 (%2 × %3 pixels)</source>
         <translation>第 %1 页（%2 × %3 像素）</translation>
+    </message>
+    <message>
+        <source>Sheet: %1</source>
+        <translation>工作表：%1</translation>
+    </message>
+    <message>
+        <source>Sheet: %1 (new)</source>
+        <translation>工作表：%1（新建）</translation>
+    </message>
+    <message>
+        <source>Sheet: %1 (removed)</source>
+        <translation>工作表：%1（已删除）</translation>
+    </message>
+    <message>
+        <source>No cells.</source>
+        <translation>没有单元格。</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <source>formula %1</source>
+        <translation>公式 %1</translation>
+    </message>
+    <message>
+        <source>Before: %1</source>
+        <translation>修改前：%1</translation>
+    </message>
+    <message>
+        <source>After: %1</source>
+        <translation>修改后：%1</translation>
+    </message>
+    <message>
+        <source>Changed cells:</source>
+        <translation>改动的单元格：</translation>
+    </message>
+    <message>
+        <source>and %1 more</source>
+        <translation>另有 %1 个</translation>
+    </message>
+    <message>
+        <source>Calculated afresh when the workbook is next opened</source>
+        <translation>下次打开工作簿时重新计算</translation>
+    </message>
+    <message>
+        <source>↻ These formulas are calculated afresh when the workbook is next opened (shown with the value they had): %1.</source>
+        <translation>↻ 这些公式会在下次打开工作簿时重新计算（此处显示的是原来的值）：%1。</translation>
+    </message>
+    <message>
+        <source>(only its formatting changed)</source>
+        <translation>（只改了格式）</translation>
+    </message>
+    <message>
+        <source>The text and the values shown are the same; only the way the file is stored changes.</source>
+        <translation>显示的文字和数值都没有变，变的只是文件的存储方式。</translation>
+    </message>
+    <message>
+        <source>The text and the values shown are the same; what changes is %1.</source>
+        <translation>显示的文字和数值都没有变，变的是%1。</translation>
+    </message>
+    <message>
+        <source>Besides what is marked, this also changes %1.</source>
+        <translation>除了标出的内容，这次还会改动%1。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>和</translation>
+    </message>
+    <message>
+        <source>its formatting or layout</source>
+        <translation>它的格式或版式</translation>
+    </message>
+    <message>
+        <source>its styles</source>
+        <translation>它的样式</translation>
+    </message>
+    <message>
+        <source>its properties (such as title and author)</source>
+        <translation>它的属性（如标题和作者）</translation>
+    </message>
+    <message>
+        <source>its pictures</source>
+        <translation>它的图片</translation>
+    </message>
+    <message>
+        <source>its charts</source>
+        <translation>它的图表</translation>
+    </message>
+    <message>
+        <source>its comments</source>
+        <translation>它的批注</translation>
+    </message>
+    <message>
+        <source>its settings</source>
+        <translation>它的设置</translation>
+    </message>
+    <message>
+        <source>its stored text</source>
+        <translation>它存储的文字</translation>
+    </message>
+    <message>
+        <source>other parts of the file</source>
+        <translation>文件的其他部分</translation>
+    </message>
+    <message>
+        <source>The sheet as it looks, with the changed cells shaded: the old value struck through above the new one. Hover over a cell for its formula.</source>
+        <translation>按工作表的样子显示，改动的单元格带底色：旧值划掉，新值在下方。鼠标停在单元格上可看到公式。</translation>
+    </message>
+    <message>
+        <source>The document as it looks: added words underlined, removed words struck through, as Word shows tracked changes.</source>
+        <translation>按文档的样子显示：新增的文字加下划线，删除的文字划掉，和 Word 的修订标记一样。</translation>
     </message>
     <message>
         <source>This file is too large to show here.</source>

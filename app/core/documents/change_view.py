@@ -45,7 +45,8 @@ WORDS = {
     "more_cells": "and %1 more",
     "recalc": "Calculated afresh when the workbook is next opened",
     "recalc_cells": "↻ These formulas are calculated afresh when the workbook is next "
-    "opened (shown with the value they had): %1.", "formatting_changed": "(only its formatting changed)",
+    "opened (shown with the value they had): %1.",
+    "formatting_changed": "(only its formatting changed)",
     "only_bytes": "The text and the values shown are the same; only the way the file is "
     "stored changes.",
     "same_shown": "The text and the values shown are the same; what changes is %1.",

@@ -245,8 +245,10 @@ class ApprovalDialog(QDialog):
         elif as_looks:
             from app.gui.evidence.shown_html import change_legend
 
-            self.legend.setText(change_legend(self.request.path) + " " + self.tr(
-                "Nothing is changed until you allow it; Undo can take it back later."))
+            from app.gui.run.wording import sentences
+
+            self.legend.setText(sentences([change_legend(self.request.path), self.tr(
+                "Nothing is changed until you allow it; Undo can take it back later.")]))
             self.diff.setHtml(html)
             self.diff.scrollToAnchor("first-change")
         else:

@@ -86,29 +86,43 @@ def pages_html(document: QTextDocument, before: Shown | None, after: Shown | Non
 # -- a document's change as the person sees it in Office (app.core.documents.change_view) --
 def change_words() -> dict:
     """The words of the change view, translated (read on the UI thread, used in the worker)."""
-    def t(text: str) -> str:
-        return QCoreApplication.translate("EvidenceDialog", text)
-
     return {
-        "sheet": t("Sheet: %1"), "sheet_added": t("Sheet: %1 (new)"),
-        "sheet_removed": t("Sheet: %1 (removed)"), "sheet_empty": t("No cells."),
-        "empty": t("(empty)"), "formula": t("formula %1"), "before": t("Before: %1"),
-        "after": t("After: %1"), "changed_cells": t("Changed cells:"),
-        "more_cells": t("and %1 more"),
-        "recalc": t("Calculated afresh when the workbook is next opened"),
-        "recalc_cells": t("↻ These formulas are calculated afresh when the workbook is next "
-                          "opened (shown with the value they had): %1."),
-        "formatting_changed": t("(only its formatting changed)"),
-        "only_bytes": t("The text and the values shown are the same; only the way the file "
-                        "is stored changes."),
-        "same_shown": t("The text and the values shown are the same; what changes is %1."),
-        "also": t("Besides what is marked, this also changes %1."),
-        "list_sep": t(", "), "list_and": t(" and "),
-        "part_layout": t("its formatting or layout"), "part_formatting": t("its styles"),
-        "part_properties": t("its properties (such as title and author)"),
-        "part_pictures": t("its pictures"), "part_charts": t("its charts"),
-        "part_comments": t("its comments"), "part_settings": t("its settings"),
-        "part_text": t("its stored text"), "part_other": t("other parts of the file"),
+        "sheet": QCoreApplication.translate("EvidenceDialog", "Sheet: %1"),
+        "sheet_added": QCoreApplication.translate("EvidenceDialog", "Sheet: %1 (new)"),
+        "sheet_removed": QCoreApplication.translate("EvidenceDialog", "Sheet: %1 (removed)"),
+        "sheet_empty": QCoreApplication.translate("EvidenceDialog", "No cells."),
+        "empty": QCoreApplication.translate("EvidenceDialog", "(empty)"),
+        "formula": QCoreApplication.translate("EvidenceDialog", "formula %1"),
+        "before": QCoreApplication.translate("EvidenceDialog", "Before: %1"),
+        "after": QCoreApplication.translate("EvidenceDialog", "After: %1"),
+        "changed_cells": QCoreApplication.translate("EvidenceDialog", "Changed cells:"),
+        "more_cells": QCoreApplication.translate("EvidenceDialog", "and %1 more"),
+        "recalc": QCoreApplication.translate(
+            "EvidenceDialog", "Calculated afresh when the workbook is next opened"),
+        "recalc_cells": QCoreApplication.translate(
+            "EvidenceDialog", "↻ These formulas are calculated afresh when the workbook is "
+            "next opened (shown with the value they had): %1."),
+        "formatting_changed": QCoreApplication.translate(
+            "EvidenceDialog", "(only its formatting changed)"),
+        "only_bytes": QCoreApplication.translate(
+            "EvidenceDialog", "The text and the values shown are the same; only the way the "
+            "file is stored changes."),
+        "same_shown": QCoreApplication.translate(
+            "EvidenceDialog", "The text and the values shown are the same; what changes is %1."),
+        "also": QCoreApplication.translate(
+            "EvidenceDialog", "Besides what is marked, this also changes %1."),
+        "list_sep": QCoreApplication.translate("EvidenceDialog", ", "),
+        "list_and": QCoreApplication.translate("EvidenceDialog", " and "),
+        "part_layout": QCoreApplication.translate("EvidenceDialog", "its formatting or layout"),
+        "part_formatting": QCoreApplication.translate("EvidenceDialog", "its styles"),
+        "part_properties": QCoreApplication.translate(
+            "EvidenceDialog", "its properties (such as title and author)"),
+        "part_pictures": QCoreApplication.translate("EvidenceDialog", "its pictures"),
+        "part_charts": QCoreApplication.translate("EvidenceDialog", "its charts"),
+        "part_comments": QCoreApplication.translate("EvidenceDialog", "its comments"),
+        "part_settings": QCoreApplication.translate("EvidenceDialog", "its settings"),
+        "part_text": QCoreApplication.translate("EvidenceDialog", "its stored text"),
+        "part_other": QCoreApplication.translate("EvidenceDialog", "other parts of the file"),
     }
 
 
