@@ -437,10 +437,7 @@ class EvidenceDialog(QDialog):
 
 
 def _tint(colour: QColor) -> str:
-    """The colour a quarter strong over the text background: a highlight that reads in light
-    and dark palettes alike."""
-    base = look.card_colour()
-    mix = [round(0.25 * c + 0.75 * b) for c, b in
-           zip((colour.red(), colour.green(), colour.blue()), (base.red(), base.green(),
-                                                                base.blue()))]
-    return QColor(*mix).name()
+    """The colour a quarter strong over the text background (shown_html.tint)."""
+    from app.gui.evidence.shown_html import tint
+
+    return tint(colour)

@@ -128,12 +128,25 @@ def change_words() -> dict:
 
 def change_colours() -> dict:
     """The change view's colours for the current palette (read on the UI thread)."""
-    from app.gui.evidence.evidence_dialog import _tint
     from app.gui.look import look
 
     removed, added = look.removed_colour(), look.ok_colour()
     return {"removed": look.css(removed), "added": look.css(added),
-            "muted": look.css(look.muted_colour()), "changed_bg": _tint(added)}
+            "muted": look.css(look.muted_colour()), "changed_bg": tint(added)}
+
+
+def tint(colour) -> str:
+    """The colour a quarter strong over the text background: a highlight that reads in light
+    and dark palettes alike."""
+    from PySide6.QtGui import QColor
+
+    from app.gui.look import look
+
+    base = look.card_colour()
+    mix = [round(0.25 * c + 0.75 * b) for c, b in
+           zip((colour.red(), colour.green(), colour.blue()), (base.red(), base.green(),
+                                                                base.blue()))]
+    return QColor(*mix).name()
 
 
 def change_legend(name: str) -> str:
