@@ -203,3 +203,34 @@ def test_the_worker_shows_the_change_and_a_broken_file_gets_one_sentence(tmp_pat
     with pytest.raises(DocumentError) as caught:
         show_change(budget, broken, "budget.xlsx", {}, {})
     assert "budget.xlsx" in caught.value.message and "Traceback" not in caught.value.message
+
+
+def test_only_the_sheets_whose_part_changed_are_read(tmp_path):
+    from app.core.documents.sheet_cells import read_cells, unchanged_sheets
+
+    source = EXCEL / "DateFormatTests.xlsx"
+    after = _changed(tmp_path, source, set_cells(source, {"Tests!D2": "Dates"})[0])
+    skip = unchanged_sheets(source, after)
+    sheets = read_cells(after, skip=skip)
+    assert sheets["Flags"].same and not sheets["Flags"].cells
+    assert not sheets["Tests"].same and sheets["Tests"].cells[(2, 4)].text == "Dates"
+    # a new number format changes the styles: then every sheet is read
+    restyled = _changed(tmp_path, source, set_cells(source, {"Tests!C2": 5},
+                                                    formats={"Tests!C2": "0.000%"})[0])
+    assert unchanged_sheets(source, restyled) is None
+
+
+def test_a_workbook_too_big_to_compare_in_time_falls_back_to_the_text(tmp_path, monkeypatch):
+    import app.core.documents.change_view as change_view_module
+
+    budget = EXCEL / "simple-monthly-budget.xlsx"
+    after = _changed(tmp_path, budget, set_cells(budget, {"C6": 1})[0])
+    monkeypatch.setattr(change_view_module, "SECONDS", 0.0)
+    monkeypatch.setattr("app.core.documents.sheet_cells._sheet", _time_is_up)
+    assert change_view(budget, after, "b.xlsx", {}, {}) == {"html": "", "note": ""}
+
+
+def _time_is_up(*_args):
+    from app.core.documents.guard import Full
+
+    raise Full("[The rendering stops here]")

@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 from app.core.documents.base import DocumentError
-from app.core.documents.guard import Out, corrupt_sentence
+from app.core.documents.guard import Full, Out, corrupt_sentence
 
 SECONDS = 12.0  # reading both versions and comparing them, at most
 
@@ -126,12 +126,17 @@ def change_view(before: Path | None, after: Path | None, name: str, words: dict,
 
 def _workbook(before, after, words, colours, deadline) -> dict:
     import app.core.documents.render  # noqa: F401  (quiets the libraries' warnings)
-    from app.core.documents.sheet_cells import read_cells
+    from app.core.documents.sheet_cells import read_cells, unchanged_sheets
     from app.core.documents.sheet_change import sheets_html
 
     out = Out(seconds=max(1.0, deadline - time.monotonic()))
-    old = read_cells(before, out) if before is not None else {}
-    new = read_cells(after, out) if after is not None else {}
+    skip = unchanged_sheets(before, after) if before is not None and after is not None \
+        else None
+    try:
+        old = read_cells(before, out, skip) if before is not None else {}
+        new = read_cells(after, out, skip) if after is not None else {}
+    except Full:  # too big to compare as a grid in time: the window shows the text diff
+        return {"html": "", "note": ""}
     html, changed = sheets_html(old, new, words, colours)
     kinds = [k for k in changed_parts(before, after)
              if k not in ("layout", "text", "settings", "other")]

@@ -32,10 +32,12 @@ class SheetCells:
     merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # r1, c1, r2, c2
     chart: bool = False      # a chart sheet: no cells
     cut: bool = False        # rows or columns past the bounds were not read
+    same: bool = False       # not read: its part is the same in both versions
 
 
-def read_cells(path: Path, out=None) -> dict[str, SheetCells]:
-    """Every sheet's shown cells, by sheet name, in the workbook's order."""
+def read_cells(path: Path, out=None, skip=None) -> dict[str, SheetCells]:
+    """Every sheet's shown cells, by sheet name, in the workbook's order; a sheet whose part
+    `skip(part)` says is unchanged comes as SheetCells(same=True), unread."""
     from openpyxl import load_workbook
 
     formulas = load_workbook(str(path), read_only=True, data_only=False, keep_links=False)
@@ -46,6 +48,9 @@ def read_cells(path: Path, out=None) -> dict[str, SheetCells]:
             sheet = formulas[name]
             if not hasattr(sheet, "iter_rows"):
                 sheets[name] = SheetCells(chart=True)
+                continue
+            if skip is not None and skip(getattr(sheet, "_worksheet_path", None)):
+                sheets[name] = SheetCells(same=True)
                 continue
             sheets[name] = _sheet(sheet, values[name], out)
             sheets[name].merges = _merges(formulas, sheet)
@@ -104,3 +109,32 @@ def _merges(workbook, sheet) -> list[tuple[int, int, int, int]]:
         text = ref.decode("ascii")
         merges.append(area(text if ":" in text else f"{text}:{text}"))
     return merges
+
+
+def unchanged_sheets(before: Path, after: Path):
+    """A test `skip(part)` for read_cells: is the sheet part byte for byte the same in both
+    versions, with the cell styles the same and the shared strings the same or only added
+    to (so every cell of it shows the same)? None when anything else could change them."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(before) as za, zipfile.ZipFile(after) as zb:
+            crc_a = {i.filename: i.CRC for i in za.infolist()}
+            crc_b = {i.filename: i.CRC for i in zb.infolist()}
+            strings = "xl/sharedStrings.xml"
+            if crc_a.get("xl/styles.xml") != crc_b.get("xl/styles.xml"):
+                return None
+            if crc_a.get(strings) != crc_b.get(strings) and (
+                    strings not in crc_a or strings not in crc_b or
+                    not _body(zb.read(strings)).startswith(_body(za.read(strings)))):
+                return None
+    except (zipfile.BadZipFile, OSError, ValueError, KeyError):
+        return None
+    return lambda part: bool(part) and part in crc_a and crc_a.get(part) == crc_b.get(part)
+
+
+def _body(sst: bytes) -> bytes:
+    """The shared strings' list, without the counts in its opening tag or its closing tag."""
+    start = sst.find(b">", sst.find(b"<sst")) + 1 if b"<sst" in sst else 0
+    end = sst.rfind(b"</")
+    return sst[start:end if end > start else len(sst)]

@@ -50,6 +50,8 @@ def sheets_html(before: dict[str, SheetCells], after: dict[str, SheetCells], wor
     parts, total = [], 0
     for name in list(after) + [n for n in before if n not in after]:
         old, new = before.get(name), after.get(name)
+        if old is not None and new is not None and old.same and new.same:
+            continue  # the same part in both versions
         changed = changed_cells(old, new)
         if new is not None and new.chart or old is not None and old.chart:
             if old is None or new is None:
