@@ -234,3 +234,22 @@ def _time_is_up(*_args):
     from app.core.documents.guard import Full
 
     raise Full("[The rendering stops here]")
+
+
+def test_dates_are_shown_as_excel_shows_them_through_their_format(tmp_path):
+    """DateFormatTests.xlsx holds Excel's own results of TEXT(date, format) for 45 formats
+    (column A, as Excel saved it): each is what the grid shows for that date and format."""
+    from openpyxl import load_workbook
+
+    from app.core.documents.xlsx_dates import date_text
+
+    book = load_workbook(EXCEL / "DateFormatTests.xlsx", data_only=True)
+    rows = [r[:3] for r in book["Tests"].iter_rows(min_row=2, values_only=True) if r[0]]
+    assert len(rows) == 45
+    assert [(code, date_text(moment, code)) for _, code, moment in rows] == \
+        [(code, excel) for excel, code, _ in rows]
+    assert date_text(rows[0][2], "[h]:mm") is None and date_text(rows[0][2], "0.00") is None
+    source = EXCEL / "DateFormatTests.xlsx"
+    after = _changed(tmp_path, source, set_cells(source, {"Tests!D2": "Dates"})[0])
+    html = change_view(source, after, "d.xlsx", {}, {})["html"]
+    assert ">11-Oct-1952 14:35:27.000</td>" in html and "1952-10-11" not in html

@@ -8,6 +8,7 @@ once for the saved values, within the same row and column bounds. Runs in the wo
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,10 +87,21 @@ def shown_cell(value, saved, code: str | None) -> Shown | None:
     numeric = isinstance(saved, (int, float)) and not isinstance(saved, bool)
     text = value_text(value)
     if text.startswith("="):
-        return Shown(value_text(saved, code if numeric else None, formula=True), text, numeric)
+        return Shown(_dated(saved, code) or value_text(saved, code if numeric else None,
+                                                      formula=True), text, numeric)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return Shown(value_text(value, code or "General", formula=True), None, True)
-    return Shown(text, None, False)
+    dated = _dated(value, code)
+    return Shown(dated, None, True) if dated else Shown(text, None, False)
+
+
+def _dated(value, code: str | None) -> str | None:
+    """A date or time as its format shows it (01-02-03, 4:05 PM), or None."""
+    if not isinstance(value, (dt.datetime, dt.date, dt.time)) or not code:
+        return None
+    from app.core.documents.xlsx_dates import date_text
+
+    return date_text(value, code)
 
 
 def _merges(workbook, sheet) -> list[tuple[int, int, int, int]]:
