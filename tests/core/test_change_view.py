@@ -253,3 +253,12 @@ def test_dates_are_shown_as_excel_shows_them_through_their_format(tmp_path):
     after = _changed(tmp_path, source, set_cells(source, {"Tests!D2": "Dates"})[0])
     html = change_view(source, after, "d.xlsx", {}, {})["html"]
     assert ">11-Oct-1952 14:35:27.000</td>" in html and "1952-10-11" not in html
+
+
+def test_a_fold_never_hides_only_a_row_or_two(tmp_path):
+    budget = EXCEL / "simple-monthly-budget.xlsx"
+    data, _, _ = set_cells(budget, {"C6": 1234.5, "C12": 135, "C30": 1})
+    html = change_view(budget, _changed(tmp_path, budget, data), "b.xlsx", {}, {})["html"]
+    rows = [int(n) for n in re.findall(r'<td align="right" style="color:[^"]*;">(\d+)</td>', html)]
+    assert rows[:14] == list(range(1, 15))  # rows 2-3 and 9 shown, not folded
+    assert html.count("⋯") == 1 and rows[14:] == list(range(28, 33))  # 15-27 folded

@@ -106,6 +106,7 @@ def _grid(old: SheetCells, new: SheetCells, shown: SheetCells, changed, words: d
     first_row = min((r for r, _ in cells), default=1)
     if row_list and first_row < row_list[0]:
         row_list.insert(0, first_row)  # the sheet's first row: its column titles, mostly
+    row_list = _filled(row_list)
     col_list = _spans(cols, CONTEXT, MAX_GRID_COLS)
     if col_list and col_list[-1] <= MAX_GRID_COLS:
         col_list = list(range(1, col_list[-1] + 1))  # narrow enough: from column A, as Excel
@@ -134,6 +135,17 @@ def _grid(old: SheetCells, new: SheetCells, shown: SheetCells, changed, words: d
         out.append("<tr>" + "".join(tds) + "</tr>")
     out.append("</table>")
     return "".join(out)
+
+
+def _filled(rows: list[int], gap: int = 2) -> list[int]:
+    """The rows with the small gaps between them shown too: folding away one or two rows
+    hides more than it saves."""
+    out: list[int] = []
+    for r in rows:
+        if out and 1 < r - out[-1] <= gap + 1:
+            out.extend(range(out[-1] + 1, r))
+        out.append(r)
+    return out
 
 
 def _merge_map(merges, row_list: list[int], col_list: list[int]) -> dict:

@@ -240,9 +240,11 @@ def document_html(before: str, after: str, words: dict, colours: dict,
             else:
                 items.extend(_block(x, None, words, colours) for x in a[i1:i2])
                 items.extend(_block(None, y, words, colours) for y in b[j1:j2])
-            if not anchored and len(items) > start:  # the window scrolls to the first change
-                kind, html = items[start]
-                items[start] = (kind, html.replace(">", f'><a name="{FIRST}"></a>', 1))
+            if not anchored and len(items) > start:
+                # The window scrolls to the first change, with the paragraph before it.
+                at = start - 1 if start and items[start - 1][0] == "p" else start
+                kind, html = items[at]
+                items[at] = (kind, html.replace(">", f'><a name="{FIRST}"></a>', 1))
                 anchored = True
             if len(items) > MAX_BLOCKS:
                 break
