@@ -262,3 +262,14 @@ def test_a_fold_never_hides_only_a_row_or_two(tmp_path):
     rows = [int(n) for n in re.findall(r'<td align="right" style="color:[^"]*;">(\d+)</td>', html)]
     assert rows[:14] == list(range(1, 15))  # rows 2-3 and 9 shown, not folded
     assert html.count("⋯") == 1 and rows[14:] == list(range(28, 33))  # 15-27 folded
+
+
+def test_a_paragraph_made_a_heading_says_its_formatting_changed():
+    from app.core.documents.word_change import document_html
+
+    html, changed = document_html("Intro\n\nOpening hours\n\nClosed Monday.\n",
+                                  "Intro\n\n## Opening hours\n\nClosed Monday.\n", {
+                                      "formatting_changed": "(only its formatting changed)"},
+                                  COLOURS)
+    assert changed == 1 and "<h2>" in html and "Opening hours" in html
+    assert "(only its formatting changed)" in html and "<del" not in html

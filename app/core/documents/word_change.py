@@ -192,6 +192,8 @@ def _block(old: str | None, new: str | None, words: dict, colours: dict) -> tupl
     old_body = _shape(old)[2] if old is not None else None
     new_body = _shape(new)[2] if new is not None else None
     body, only_look = _inline_html(old_body, new_body, colours)
+    if old is not None and new is not None and old != new and old_body == new_body:
+        only_look = True  # the same words, another heading level, list level or quote
     if only_look:
         body += (f' <span style="color:{colours["muted"]};">'
                  f'{escape(words["formatting_changed"])}</span>')
