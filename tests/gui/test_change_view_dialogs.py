@@ -83,3 +83,28 @@ def test_an_approval_of_a_change_no_text_shows_names_what_changes(qtbot, tmp_pat
     text = dialog.diff.toPlainText()
     assert "what changes is its formatting or layout." in text
     assert "no visible change" not in text and "line endings" not in text
+
+
+def test_hovering_a_changed_cell_in_the_approval_shows_before_after_and_formula(qtbot):
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    after, _, _ = set_cells(BUDGET, {"C6": 1234.5})
+    dialog = ApprovalDialog(request(path="budget.xlsx", before=BUDGET.read_bytes(),
+                                    after=after))
+    qtbot.addWidget(dialog)
+    dialog.resize(900, 640)
+    dialog.show()
+    qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
+
+    def hover(text: str) -> str:
+        QToolTip.hideText()
+        spot = dialog.diff.cursorRect(dialog.diff.document().find(text)).center()
+        QApplication.sendEvent(dialog.diff.viewport(), QHelpEvent(
+            QEvent.Type.ToolTip, spot, dialog.diff.viewport().mapToGlobal(spot)))
+        return QToolTip.text()
+
+    assert hover("$1,234.50") == "Before: $1,000.00\nAfter: $1,234.50"
+    assert hover("2336") == "formula =TotalMonthlyExpenses"  # formulas on demand
+    assert "Sheet: Simple Monthly Budget" in dialog.diff.toPlainText()
