@@ -108,3 +108,16 @@ def test_hovering_a_changed_cell_in_the_approval_shows_before_after_and_formula(
     assert hover("$1,234.50") == "Before: $1,000.00\nAfter: $1,234.50"
     assert hover("2336") == "formula =TotalMonthlyExpenses"  # formulas on demand
     assert "Sheet: Simple Monthly Budget" in dialog.diff.toPlainText()
+
+
+def test_a_pdf_whose_text_stays_says_what_changes_in_the_evidence(qtbot, tmp_path):
+    from tests.document_files import pdf_bytes
+
+    a_round(tmp_path, {"menu.pdf": (pdf_bytes(["Soup of the day"], compress=True),
+                                    pdf_bytes(["Soup of the day"], compress=False))})
+    dialog = open_evidence(qtbot, tmp_path)
+    dialog.file_list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=20_000)
+    text = dialog.diff.toPlainText()
+    assert "only the way the file is stored changes." in text  # the text diff, with words
+    assert "line endings" not in text and dialog.source_toggle.isHidden()
