@@ -38,11 +38,19 @@ class SheetCells:
 
 def read_cells(path: Path, out=None, skip=None) -> dict[str, SheetCells]:
     """Every sheet's shown cells, by sheet name, in the workbook's order; a sheet whose part
-    `skip(part)` says is unchanged comes as SheetCells(same=True), unread."""
+    `skip(part)` says is unchanged comes as SheetCells(same=True), unread. The saved values
+    are read (a second pass) only for sheets with formulas, and only their values."""
     from openpyxl import load_workbook
 
     formulas = load_workbook(str(path), read_only=True, data_only=False, keep_links=False)
-    values = load_workbook(str(path), read_only=True, data_only=True, keep_links=False)
+    opened: list = []
+
+    def values():
+        if not opened:
+            opened.append(load_workbook(str(path), read_only=True, data_only=True,
+                                        keep_links=False))
+        return opened[0]
+
     sheets: dict[str, SheetCells] = {}
     try:
         for name in formulas.sheetnames:
@@ -53,30 +61,47 @@ def read_cells(path: Path, out=None, skip=None) -> dict[str, SheetCells]:
             if skip is not None and skip(getattr(sheet, "_worksheet_path", None)):
                 sheets[name] = SheetCells(same=True)
                 continue
-            sheets[name] = _sheet(sheet, values[name], out)
+            sheets[name] = _sheet(sheet, lambda: values()[name], out)
             sheets[name].merges = _merges(formulas, sheet)
     finally:
         formulas.close()
-        values.close()
+        for book in opened:
+            book.close()
     return sheets
 
 
 def _sheet(sheet, saved_sheet, out) -> SheetCells:
     found = SheetCells(cut=(sheet.max_column or 0) > MAX_COLS)
     width = min(sheet.max_column or MAX_COLS, MAX_COLS)
-    pairs = zip(sheet.iter_rows(max_col=width), saved_sheet.iter_rows(max_col=width))
-    for n, (row, saved_row) in enumerate(pairs, 1):
+    formulas: dict[tuple[int, int], tuple[str, str]] = {}  # place -> (formula, format)
+    for n, row in enumerate(sheet.iter_rows(max_col=width), 1):
         if n > MAX_ROWS:
             found.cut = True
             break
         if out is not None and n % 256 == 0:
             out.tick()
-        for c, s in zip(row, saved_row):
-            shown = shown_cell(c.value, s.value, getattr(s, "number_format", "General"))
-            if shown is not None:
-                column = getattr(c, "column", None) or getattr(s, "column", None)
-                if column:
-                    found.cells[(n, column)] = shown
+        for c in row:
+            value = c.value
+            if value is None or value == "":
+                continue
+            code = getattr(c, "number_format", "General")
+            text = value_text(value)
+            if text.startswith("="):
+                formulas[(n, c.column)] = (text, code)
+                continue
+            found.cells[(n, c.column)] = shown_cell(value, value, code)
+    if formulas:
+        last = max(r for r, _ in formulas)
+        rows = saved_sheet().iter_rows(max_col=width, max_row=last, values_only=True)
+        for n, row in enumerate(rows, 1):
+            if out is not None and n % 256 == 0:
+                out.tick()
+            for column, saved in enumerate(row, 1):
+                if (n, column) in formulas:
+                    formula, code = formulas.pop((n, column))
+                    found.cells[(n, column)] = shown_cell(formula, saved, code)
+        for (n, column), (formula, code) in formulas.items():  # no saved value read
+            found.cells[(n, column)] = shown_cell(formula, None, code)
     return found
 
 
