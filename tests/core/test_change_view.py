@@ -273,3 +273,13 @@ def test_a_paragraph_made_a_heading_says_its_formatting_changed():
                                   COLOURS)
     assert changed == 1 and "<h2>" in html and "Opening hours" in html
     assert "(only its formatting changed)" in html and "<del" not in html
+
+
+def test_a_word_change_too_tangled_to_compare_in_time_falls_back_to_the_text(tmp_path,
+                                                                             monkeypatch):
+    import app.core.documents.change_view as change_view_module
+
+    source = WORD / "poi" / "60316.docx"
+    after = _word_after(tmp_path, source, "Getting the perfect job", "Getting the ideal job")
+    monkeypatch.setattr(change_view_module, "SECONDS", -60.0)  # the comparison's time is up
+    assert change_view(source, after, "cv.docx", {}, {}) == {"html": "", "note": ""}

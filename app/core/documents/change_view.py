@@ -21,6 +21,7 @@ from pathlib import Path
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, corrupt_sentence
+from app.core.line_match import TooBig
 
 SECONDS = 12.0  # reading both versions and comparing them, at most
 
@@ -150,7 +151,10 @@ def _word(before, after, words, colours, deadline) -> dict:
     from app.core.documents.word_change import document_html
 
     texts = [_markdown(p, deadline) if p is not None else "" for p in (before, after)]
-    html, changed = document_html(texts[0], texts[1], words, colours, deadline)
+    try:
+        html, changed = document_html(texts[0], texts[1], words, colours, deadline)
+    except TooBig:  # too tangled to compare in time: the window shows the text diff
+        return {"html": "", "note": ""}
     if changed:
         return {"html": html, "note": ""}
     return {"html": "", "note": parts_sentence(changed_parts(before, after), words)}
