@@ -283,3 +283,17 @@ def test_a_word_change_too_tangled_to_compare_in_time_falls_back_to_the_text(tmp
     after = _word_after(tmp_path, source, "Getting the perfect job", "Getting the ideal job")
     monkeypatch.setattr(change_view_module, "SECONDS", -60.0)  # the comparison's time is up
     assert change_view(source, after, "cv.docx", {}, {}) == {"html": "", "note": ""}
+
+
+def test_a_stored_value_its_format_hides_is_still_a_change_and_shown(tmp_path):
+    # 1,000.4 and 1,000.2 both show as $1,000 through a whole-dollar format; the grid marks
+    # the cell and shows the stored values, never "the values shown are the same".
+    budget = EXCEL / "simple-monthly-budget.xlsx"
+    first = _changed(tmp_path, budget, set_cells(budget, {"C6": 1000.4},
+                                                 formats={"C6": '"$"#,##0'})[0])
+    second = tmp_path / "second.xlsx"
+    second.write_bytes(set_cells(first, {"C6": 1000.2})[0])
+    view = change_view(first, second, "b.xlsx", {}, {})
+    (cell,) = _cells_marked(view["html"])
+    assert 'title="Before: $1,000 (1000.4)\nAfter: $1,000 (1000.2)"' in cell
+    assert "C6: $1,000 (1000.4) → $1,000 (1000.2)" in view["html"]

@@ -25,6 +25,10 @@ class Shown:
     text: str
     formula: str | None = None
     number: bool = False
+    stored: str = ""   # the stored number where the format hides it: 0.09756097561 for 9.8%
+
+    def full(self) -> str:
+        return f"{self.text} ({self.stored})" if self.stored else self.text
 
 
 @dataclass
@@ -112,12 +116,22 @@ def shown_cell(value, saved, code: str | None) -> Shown | None:
     numeric = isinstance(saved, (int, float)) and not isinstance(saved, bool)
     text = value_text(value)
     if text.startswith("="):
-        return Shown(_dated(saved, code) or value_text(saved, code if numeric else None,
-                                                      formula=True), text, numeric)
+        shown = _dated(saved, code) or value_text(saved, code if numeric else None,
+                                                  formula=True)
+        return Shown(shown, text, numeric, _stored(saved, code, shown) if numeric else "")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return Shown(value_text(value, code or "General", formula=True), None, True)
+        shown = value_text(value, code or "General", formula=True)
+        return Shown(shown, None, True, _stored(value, code, shown))
     dated = _dated(value, code)
     return Shown(dated, None, True) if dated else Shown(text, None, False)
+
+
+def _stored(number, code: str | None, shown: str) -> str:
+    """The number as stored, when its format hides it (9.8% for 0.09756097561): what
+    read_file adds in brackets (xlsx_display.displayed)."""
+    from app.core.documents.xlsx_display import displayed, general
+
+    return general(number) if displayed(number, code or "General") != shown else ""
 
 
 def _dated(value, code: str | None) -> str | None:

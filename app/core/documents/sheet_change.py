@@ -206,6 +206,8 @@ def _cell(old: Shown | None, new: Shown | None, changed: bool, span, words: dict
     empty = words["empty"]
     before = old.text if old is not None else ""
     after = new.text if new is not None else ""
+    if before and before == after:  # the same shown value: the stored one changed
+        before, after = old.full(), new.full()
     tip.append(words["before"].replace("%1", before or empty))
     if old is not None and old.formula:
         tip.append(words["formula"].replace("%1", old.formula))
@@ -246,5 +248,6 @@ def _value_words(cell: Shown | None, words: dict) -> str:
     if cell is None:
         return words["empty"]
     if cell.formula:
-        return f"{cell.text or words['empty']} ({words['formula'].replace('%1', cell.formula)})"
-    return cell.text
+        return f"{cell.full() or words['empty']} " \
+            f"({words['formula'].replace('%1', cell.formula)})"
+    return cell.full()
