@@ -231,7 +231,7 @@ def test_the_run_waits_at_its_next_step_while_stop_and_close_is_asked(qtbot, win
     folder = demo_copy(tmp_path)
     open_in(qtbot, window, folder)
     window.run_panel.primary.click()
-    qtbot.waitUntil(lambda: window.run_panel.steps_bar.value() >= 1, timeout=10_000)
+    qtbot.waitUntil(lambda: window.run_panel.step >= 1, timeout=10_000)
     events = next((folder / ".harness" / "runs").iterdir()) / "events.jsonl"
     seen = {}
 

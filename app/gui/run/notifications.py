@@ -30,9 +30,11 @@ class Notifier(QObject):
 
     def notify(self, title: str, text: str, action: str = "",
                callback: Callable[[], None] | None = None, attention: bool = False) -> None:
-        """The banner always; the alert and the system notification only when not in front."""
+        """The banner always; the alert and the system notification only when not in front.
+        News that asks for nothing (a run that finished) passes: its banner leaves by itself."""
         self.banner.show_notice(text, action, callback,
-                                tone="attention" if attention else "normal")
+                                tone="attention" if attention else "normal",
+                                passing=not attention and not action)
         if self.in_front():
             return
         QApplication.alert(self.window)
