@@ -8,7 +8,8 @@ the Rounds heading, the cards) starts at one x, 8 px past the divider.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout,
+                               QWidget)
 
 from app.gui.folder.top_bar import EDGE
 from app.gui.look import look
@@ -66,7 +67,19 @@ class WorkspacePage(QSplitter):
         right_layout.addLayout(rounds_row)
         right_layout.addWidget(self.cards, 1)
 
-        self.addWidget(left)
-        self.addWidget(right)
+        self.addWidget(_scrolling(left))
+        self.addWidget(_scrolling(right))
         self.setSizes([520, 660])
         self.setChildrenCollapsible(False)
+
+
+def _scrolling(column: QWidget) -> QScrollArea:
+    """A column that scrolls as a whole only when the window is shorter (or narrower) than
+    all of it: at 200 % on a 1440 × 900 screen the window still fits, and nothing in it is
+    squeezed below the size it needs (the status block keeps its height)."""
+    area = QScrollArea()
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidgetResizable(True)
+    area.setWidget(column)
+    area.setMinimumSize(120, 120)
+    return area

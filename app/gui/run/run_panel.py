@@ -101,6 +101,33 @@ class RunPanel(QWidget):
         self.choose_engine.clicked.connect(self.choose_engine_requested)
         self.lessons_button.clicked.connect(self.lessons_requested)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_button_row()
+
+    def _fit_button_row(self) -> None:
+        """On a narrow window Export summary… gives way to its icon (its name stays its
+        tooltip and what a screen reader says) before the filled button is cut."""
+        words = self.tr("Export summary…")
+        row = self.button_row
+        needed = 0
+        shown = 0
+        for i in range(row.count()):
+            widget = row.itemAt(i).widget()
+            if widget is None or widget.isHidden():
+                continue
+            shown += 1
+            if widget is self.export_button:
+                metrics = widget.fontMetrics()
+                needed += (widget.iconSize().width() + metrics.horizontalAdvance(words)
+                           + 3 * metrics.averageCharWidth() + 24)
+            else:
+                needed += widget.sizeHint().width()
+        needed += row.spacing() * max(0, shown - 1)
+        text = words if needed <= self.width() else ""
+        if self.export_button.text() != text:
+            self.export_button.setText(text)
+
     def hold_notice(self, notice: QWidget) -> None:
         """Take the window's notice line into the status block's own place for it, so a
         notice coming or going moves nothing (see status_block.py)."""
@@ -119,6 +146,7 @@ class RunPanel(QWidget):
         self.primary.setEnabled(mode not in ("none", "no_board", "stopping"))
         # Export summary is the filled button when all is done: not twice on screen.
         self.export_button.setVisible(not (mode == "done" and exported))
+        self._fit_button_row()
 
     def show_welcome(self, text: str | None) -> None:
         """The untouched demo's welcome: said as what Ready means there (no box of its own
