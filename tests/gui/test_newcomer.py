@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QLabel
 
 from app.core.board import Board
 from tests.gui.helpers import open_in, run_until_end
@@ -154,7 +155,7 @@ def test_failed_starts_add_no_round_card_and_no_run_to_the_history(qtbot, window
         assert (result.state, result.exit_reason) == ("failed", "auth_failed")
         assert not result.reached_ai
     assert window.cards.cards == []
-    assert not window.cards.findChildren(type(window.run_panel.state_label), "runDivider")
+    assert not window.cards.findChildren(QLabel, "runDivider")
     ws = Workspace(folder)
     assert ws.run_ids() == []  # nothing for the history picker or the export
     status, _ = read_status(ws.status_path)

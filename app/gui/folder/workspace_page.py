@@ -82,4 +82,5 @@ def _scrolling(column: QWidget) -> QScrollArea:
     area.setWidgetResizable(True)
     area.setWidget(column)
     area.setMinimumSize(120, 120)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to what is in it, not to it
     return area
