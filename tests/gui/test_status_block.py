@@ -142,3 +142,13 @@ def test_the_status_line_and_the_exported_summary_agree(qtbot, window, tmp_path)
     # Two runs, one Run and one answer: the summary says so in those words.
     assert not any("2 runs" in note for note in summary.notes)
     assert any("after your decision," in note for note in summary.notes)
+
+
+def test_in_front_a_finished_run_is_said_once(qtbot, window, tmp_path, monkeypatch):
+    monkeypatch.setattr(window.notifier, "in_front", lambda: True)
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    _first, second = run_past_the_decision(qtbot, window, folder)
+    assert second.state == "done"
+    assert window.run_panel.state_label.text() == "Done"
+    assert not window.notice.isVisible()  # not "The run in Bakery has ended: Done." as well

@@ -38,8 +38,8 @@ class StatusBlock(QFrame):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(4)
 
-        # The heading and its paragraph share one room: the paragraph follows the heading's
-        # last line, and the room is as tall as both at their longest.
+        # The heading, its paragraph and its action share one room: each follows the one
+        # before, and the room is as tall as all three at their longest.
         self.words = QWidget(self)
         words = QVBoxLayout(self.words)
         words.setContentsMargins(0, 0, 0, 0)
@@ -52,11 +52,11 @@ class StatusBlock(QFrame):
         self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         words.addWidget(self.state_label)
         words.addWidget(self.detail_label)
-        words.addStretch(1)
         column.addWidget(self.words)
 
-        # The one action a state names; its row keeps its room when there is none.
-        self.action_row = QWidget(self)
+        # The one action a state names, right under its sentence; the room above keeps a
+        # place for it when there is none.
+        self.action_row = QWidget(self.words)
         actions = QHBoxLayout(self.action_row)
         actions.setContentsMargins(0, 0, 0, 0)
         actions.setSpacing(8)
@@ -83,7 +83,8 @@ class StatusBlock(QFrame):
             button.hide()
             actions.addWidget(button)
         actions.addStretch(1)
-        column.addWidget(self.action_row)
+        words.addWidget(self.action_row)
+        words.addStretch(1)
 
         # One slim bar: tasks done of all; "3 of 6 done" beside it, never on the fill.
         bar_row = QHBoxLayout()
@@ -148,13 +149,13 @@ class StatusBlock(QFrame):
         """Every row's room, from the fonts: the block is as tall as all of it, always."""
         body = self.fontMetrics().lineSpacing()
         button = max(b.sizeHint().height() for b in (self.engine_action, self.choose_engine))
-        self.action_row.setFixedHeight(button)
         self.notice_slot.setFixedHeight(max(button, body * NOTICE_LINES) + 12)
         self.state_label.setFont(look.type_font(self, "heading", semibold=True))
         heading = self.state_label.fontMetrics().lineSpacing()
-        self.words.setFixedHeight(heading * HEADING_LINES + body * DETAIL_LINES + 4 + 2)
+        self.words.setFixedHeight(heading * HEADING_LINES + body * DETAIL_LINES + button
+                                  + 4 * 2 + 2)
         spacing = self.layout().spacing()
-        rows = (self.words.height(), button,
+        rows = (self.words.height(),
                 max(BAR_HEIGHT, body), self.meta_label.height(), self.price_note.height(),
                 self.narration.height(), self.notice_slot.height())
         self.setFixedHeight(sum(rows) + spacing * (len(rows) - 1))
