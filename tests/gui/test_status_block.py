@@ -152,3 +152,18 @@ def test_in_front_a_finished_run_is_said_once(qtbot, window, tmp_path, monkeypat
     assert second.state == "done"
     assert window.run_panel.state_label.text() == "Done"
     assert not window.notice.isVisible()  # not "The run in Bakery has ended: Done." as well
+
+
+def test_a_heading_on_two_lines_shows_both(qtbot):
+    """The Chinese run heading is 正在处理 with the task on the next line (WINDOW.md)."""
+    from app.gui.run.run_panel import RunPanel
+
+    panel = RunPanel()
+    qtbot.addWidget(panel)
+    panel.resize(700, 400)
+    panel.show()
+    panel.show_state("正在处理\n写“关于我们”页面的初稿", "第 2 轮")
+    qtbot.wait(30)
+    label = panel.state_label
+    assert label.shown_text() == "正在处理\n写“关于我们”页面的初稿"
+    assert label.height() >= 2 * label.fontMetrics().lineSpacing()

@@ -35,7 +35,7 @@ def is_word_boundary(text: str, index: int) -> bool:
 
 def _lines(text: str, metrics: QFontMetrics, width: int, font) -> list[tuple[int, int]]:
     """Where Qt's own wrapping breaks `text` in `width` pixels: (start, length) per line."""
-    layout = QTextLayout(text, font)
+    layout = QTextLayout(text.replace("\n", "\u2028"), font)  # a line break, as QLabel draws it
     option = QTextOption()
     option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
     layout.setTextOption(option)
