@@ -28,8 +28,16 @@
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
+        <source>under 1 s</source>
+        <translation>不到 1 秒</translation>
+    </message>
+    <message>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
     </message>
     <message>
         <source>about %1 at most</source>
@@ -1349,10 +1357,6 @@
     <message>
         <source>&amp;Engine</source>
         <translation>AI 引擎(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Model</source>
-        <translation>模型(&amp;M)</translation>
     </message>
     <message>
         <source>Which AI model of the engine does the work.</source>
@@ -3014,44 +3018,12 @@
 <context>
     <name>RunPanel</name>
     <message>
-        <source>Close the welcome note</source>
-        <translation>关闭欢迎提示</translation>
-    </message>
-    <message>
         <source>Export summary…</source>
         <translation>导出总结…</translation>
     </message>
     <message>
         <source>Save a document that describes the last run</source>
         <translation>保存一份记录上次运行的文档</translation>
-    </message>
-    <message>
-        <source>Tasks</source>
-        <translation>任务</translation>
-    </message>
-    <message>
-        <source>%v of %m tasks done</source>
-        <translation>已完成 %v / %m 个任务</translation>
-    </message>
-    <message>
-        <source>How many tasks on the list are checked.</source>
-        <translation>清单上已勾选的任务数量。</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>步数</translation>
-    </message>
-    <message>
-        <source>%v of %m steps in this round</source>
-        <translation>本轮已用 %v / %m 步</translation>
-    </message>
-    <message>
-        <source>What the AI is doing right now</source>
-        <translation>AI 此刻在做什么</translation>
-    </message>
-    <message>
-        <source>What the AI is doing</source>
-        <translation>AI 在做什么</translation>
     </message>
     <message>
         <source>Run</source>
@@ -3066,48 +3038,16 @@
         <translation>把上次运行做了什么保存成 PDF、文档或网页，方便阅读或分享（Ctrl+E）。</translation>
     </message>
     <message>
-        <source>Engine settings…</source>
-        <translation>AI 引擎设置…</translation>
-    </message>
-    <message>
-        <source>Opens the settings of the engine that stopped the run</source>
-        <translation>打开让这次运行停下的 AI 引擎的设置</translation>
-    </message>
-    <message>
-        <source>Your API key, the model and the local server&apos;s address, with a connection test.</source>
-        <translation>你的 API 密钥、模型和本机服务器的地址，还可以测试连接。</translation>
-    </message>
-    <message>
-        <source>Choose an AI engine…</source>
-        <translation>选择 AI 引擎…</translation>
-    </message>
-    <message>
-        <source>Opens the engine list</source>
-        <translation>打开引擎列表</translation>
-    </message>
-    <message>
-        <source>What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, the standing instructions the AI reads</source>
-        <translation>这次运行中出错或白费功夫的地方，以及一句可以加到 AGENTS.md（AI 会读的长期指示）里的话</translation>
-    </message>
-    <message>
         <source>No tasks yet</source>
         <translation>还没有任务</translation>
     </message>
     <message>
+        <source>%1 of %2 done</source>
+        <translation>已完成 %1 / %2</translation>
+    </message>
+    <message>
         <source>Tasks: %1 of %2 done</source>
         <translation>任务：已完成 %1 / %2</translation>
-    </message>
-    <message>
-        <source>No round going</source>
-        <translation>当前没有进行中的一轮</translation>
-    </message>
-    <message>
-        <source>Steps: no round going</source>
-        <translation>步数：当前没有进行中的一轮</translation>
-    </message>
-    <message>
-        <source>Steps: %1 of %2 in this round</source>
-        <translation>步数：本轮已用 %1 / %2</translation>
     </message>
     <message>
         <source>1 lesson from this run</source>
@@ -3510,6 +3450,49 @@
     <message>
         <source>The run in %1 has ended: %2.</source>
         <translation>“%1”的运行已结束：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBlock</name>
+    <message>
+        <source>Engine settings…</source>
+        <translation>AI 引擎设置…</translation>
+    </message>
+    <message>
+        <source>Opens the settings of the engine that stopped the run</source>
+        <translation>打开让这次运行停下的 AI 引擎的设置</translation>
+    </message>
+    <message>
+        <source>Your API key, the model and the local server&apos;s address, with a connection test.</source>
+        <translation>你的 API 密钥、模型和本机服务器的地址，还可以测试连接。</translation>
+    </message>
+    <message>
+        <source>Choose an AI engine…</source>
+        <translation>选择 AI 引擎…</translation>
+    </message>
+    <message>
+        <source>Opens the engine list</source>
+        <translation>打开引擎列表</translation>
+    </message>
+    <message>
+        <source>What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, the standing instructions the AI reads</source>
+        <translation>这次运行中出错或白费功夫的地方，以及一句可以加到 AGENTS.md（AI 会读的长期指示）里的话</translation>
+    </message>
+    <message>
+        <source>How many tasks on the list are checked.</source>
+        <translation>清单上已勾选的任务数量。</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>What the AI is doing right now</source>
+        <translation>AI 此刻在做什么</translation>
+    </message>
+    <message>
+        <source>What the AI is doing</source>
+        <translation>AI 在做什么</translation>
     </message>
 </context>
 <context>
