@@ -47,6 +47,25 @@ def looks_like_path(item: str) -> bool:
             and ("/" in item or "\\" in item or bool(_EXT.search(item))))
 
 
+_URL = re.compile(r"https?://[^\s<>\"'`()\[\]]+", re.I)
+
+
+def unseen_urls(items: list[str], seen: set[str]) -> list[str]:
+    """The web addresses evidence names that the round never retrieved (a trailing slash,
+    full stop or comma aside; the scheme and host in any case)."""
+    known = {_url_key(u) for u in seen}
+    named = [m.group(0) for item in items for m in _URL.finditer(item)]
+    return [u for u in named if _url_key(u) not in known]
+
+
+def _url_key(url: str) -> str:
+    url = url.strip().rstrip(".,;:!?")
+    head, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    path = (slash + path).rstrip("/")
+    return head.lower() + sep + host.lower() + path
+
+
 class ToolBox(ReadingTools):
     """Runs the agent's tool calls for one round. Never raises for anything the model sends.
     The reading tools are in tool_reads.py; the changing and ending tools are here."""
@@ -66,6 +85,8 @@ class ToolBox(ReadingTools):
         self._call: tuple[str, dict] = ("", {})
         self._note = ""
         self._stamp: FileStamp | None = None  # what the file being changed held when read
+        # The URLs the round's lookups retrieved (issue 37): evidence may name only these.
+        self.seen_urls: Callable[[], set[str]] = set
 
     def call(self, name: str, arguments: dict) -> ToolOutcome:
         spec = _SPEC_BY_NAME.get(name) if isinstance(name, str) else None
@@ -257,6 +278,11 @@ class ToolBox(ReadingTools):
     def _check_evidence(self, items: list[str]) -> list[str]:
         clean = [_one_line(x)[:MAX_TEXT_ARG] for x in items]
         clean = [x for x in clean if x]
+        unseen = unseen_urls(clean, self.seen_urls())
+        if unseen:
+            raise _Refuse("Evidence names web pages this round never retrieved: "
+                          + ", ".join(repr(u) for u in unseen[:10])
+                          + ". Name only pages the round looked up, or state facts in words.")
         missing = []
         for item in clean:
             name = _LINE_REF.sub("", item.strip("`'\"()[]<>,;"))

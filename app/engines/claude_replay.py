@@ -21,6 +21,7 @@ import json
 from typing import Any
 
 from app.core.conversation import Message
+from app.engines.claude_web import SERVER_BLOCKS, citations_param, server_block_param
 
 RECORD_KIND = "anthropic-messages"
 THINKING = ("thinking", "redacted_thinking")
@@ -73,7 +74,12 @@ def block_param(block: dict) -> dict | None:
     if kind == "redacted_thinking":
         return {"type": "redacted_thinking", "data": block.get("data")}
     if kind == "text":
-        return {"type": "text", "text": block.get("text") or ""}
+        text = {"type": "text", "text": block.get("text") or ""}
+        if block.get("citations"):  # the sources of what it says, as they came (issue 37)
+            text["citations"] = citations_param(block["citations"])
+        return text
+    if kind in SERVER_BLOCKS:  # a search or fetch the service ran, and its result
+        return server_block_param(block)
     if kind == "tool_use":
         arguments = block.get("input")
         return {"type": "tool_use", "id": block.get("id"), "name": block.get("name"),

@@ -14,6 +14,7 @@ from app.core.conversation import Usage
 from app.core.engine import Engine
 from app.core.resources import resource_path
 from app.core.settings import config_dir
+from app.core.web_types import WebActivity
 
 PER_TOKENS = 1_000_000  # the table is in US dollars per million tokens
 
@@ -184,11 +185,43 @@ def price_known(engine_id: str, model: str) -> bool:
     return not price_for(engine_id, model).upper_estimate
 
 
+def web_prices(engine_id: str) -> tuple[float, float]:
+    """US dollars per 1,000 (searches, fetches) the engine's service runs for the model: the
+    bundled table's "web_per_1000" (its sources say where each was read); (0, 0) for an
+    engine that cannot look things up."""
+    entry = _web_table().get(engine_id)
+    if not isinstance(entry, dict):
+        return 0.0, 0.0
+    return float(entry.get("search") or 0.0), float(entry.get("fetch") or 0.0)
+
+
+def web_cost_usd(engine_id: str, web: WebActivity | None) -> float:
+    """What a turn's searches and fetches cost beyond their tokens."""
+    if web is None or not web.lookups:
+        return 0.0
+    search, fetch = web_prices(engine_id)
+    return round((web.search_count * search + web.fetch_count * fetch) / 1000, 8)
+
+
+_web_kept: dict | None = None
+
+
+def _web_table() -> dict:
+    global _web_kept
+    if _web_kept is None:
+        data = json.loads(bundled_path().read_text(encoding="utf-8"))
+        _web_kept = data.get("web_per_1000") or {}
+    return _web_kept
+
+
 class PricedEngine(Engine):
     """An engine whose turns cost money, priced from the table (the person can edit it)."""
 
     def cost_usd(self, usage: Usage) -> float:
         return cost_usd(self.id, self.model, usage)
+
+    def web_cost_usd(self, web: WebActivity | None) -> float:
+        return web_cost_usd(self.id, web)
 
     def cost_is_upper_estimate(self) -> bool:
         return not price_known(self.id, self.model)
