@@ -73,7 +73,8 @@ LIMIT_WORDS = {
 
 
 def clean_domains(value: object) -> list[str]:
-    """Sites as the services take them: "https://www.Example.com/x" -> "www.example.com";
+    """Sites as the services take them (a site covers its subdomains there):
+    "https://www.Example.com/x" -> "example.com";
     blanks and repeats dropped (a list of anything else reads as none)."""
     if isinstance(value, str):
         value = value.replace(",", " ").split()
@@ -84,6 +85,7 @@ def clean_domains(value: object) -> list[str]:
         if not isinstance(item, str):
             continue
         host = item.strip().lower().split("://", 1)[-1].split("/", 1)[0].strip(".")
+        host = host[4:] if host.startswith("www.") else host  # the site, its subdomains too
         if host and host not in out:
             out.append(host)
     return out

@@ -49,8 +49,8 @@ def web_access(limits: Limits) -> WebAccess:
 def cap_reached(lookups: int, cap: int) -> str:
     """The sentence a round ends with when its task has used up its lookups."""
     return (f"This task reached its limit of {cap} web lookup{'' if cap == 1 else 's'} "
-            f"({lookups} made), so the round stopped. Raise \"Web lookups per task\" in the "
-            "limits to let it look further.")
+            f"({lookups} made), so the round stopped. Raise \"Web lookups per task\" in "
+            "Settings to let it look further.")
 
 
 def cannot_look_up(engine_label: str) -> str:

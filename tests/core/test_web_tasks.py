@@ -175,8 +175,8 @@ def test_a_task_stops_at_its_lookup_cap_with_a_sentence(tmp_path):
     (record, *_) = read_rounds(ws.run_files(result.run_id))
     assert record.result_state == "step_limit" and record.steps == 2  # 3 lookups a step
     assert record.error == ("This task reached its limit of 4 web lookups (6 made), so the "
-                            "round stopped. Raise \"Web lookups per task\" in the limits to "
-                            "let it look further.")
+                            "round stopped. Raise \"Web lookups per task\" in Settings to let "
+                            "it look further.")
 
 
 # -- evidence ----------------------------------------------------------------------------------
@@ -210,3 +210,25 @@ def test_an_engine_that_cannot_look_up_says_so_before_the_run(tmp_path):
     _, events = run(ws2, ScriptedEngine([call("give_up", reason="x", findings="y")]),
                     max_rounds=1)
     assert next(e for e in events if isinstance(e, RunStarted)).web_note == ""
+
+
+def test_a_reply_the_service_paused_mid_lookup_is_sent_back_without_a_nudge(tmp_path):
+    ws = board_workspace(tmp_path, BOARD)
+    paused = searched()
+    paused.stop_reason = "pause_turn"
+    engine = Looker([paused, searched(write()), searched(done("prices.md"))])
+    result, events = run(ws, engine, max_rounds=1)
+    assert [e for e in events if e.type == "notice_sent"] == []
+    second = engine.requests[1]["messages"]
+    assert second[-1].role == "assistant"  # the paused reply, last, for the service to go on
+    (record, *_) = read_rounds(ws.run_files(result.run_id))
+    assert record.result_state == "completed" and record.steps == 3
+
+
+def test_the_sites_are_kept_as_the_services_take_them():
+    from app.core.settings import Limits
+
+    limits = Limits(web_allowed_domains="https://www.Food.gov.uk/labels, nhs.uk nhs.uk",
+                    web_blocked_domains=[" Pinterest.com ", 7, ""])
+    assert limits.web_allowed_domains == ["food.gov.uk", "nhs.uk"]
+    assert limits.web_blocked_domains == ["pinterest.com"]
