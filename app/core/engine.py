@@ -116,6 +116,9 @@ class Engine:
     # True for an engine whose service can look things up on the web (issue 37): it offers
     # its web tools on the turns where `web` is set, and fills ModelTurn.web.
     looks_up: ClassVar[bool] = False
+    # True when its web tools take a list of sites never to use (Claude's); OpenAI's search
+    # keeps only to an allow list.
+    web_blocks_sites: ClassVar[bool] = False
     # Set by the loop before each round: the web tools this round's task may use, or None
     # (the task may not look things up; no web tool is offered, not a byte of one sent).
     web: WebAccess | None = None

@@ -23,8 +23,7 @@ from app.core.files import SpaceReserve, is_disk_full, no_space_sentence
 from app.core.instructions import read_standing_instructions
 from app.core.events import (FileChanged, HumanNeeded, ModelReplied, NoticeSent, RoundFinished,
                              RoundStarted, RunStarted, StepStarted, TaskCompleted, ToolCalled,
-                             ToolRefused, WebLookedUp)
-from app.core.folder_settings import load_folder_settings
+                             ToolRefused)
 from app.core.live_text import LiveText
 from app.core.policies.approver import Approver
 from app.core.policies.gate import ChangeGate
@@ -112,7 +111,8 @@ class Harness:
         self.cancel = cancel or threading.Event()
         self.paused = paused or threading.Event()  # set: wait before the next step (no cost)
         self.rounds_on_task: dict[str, int] = {}
-        self.lookups_on_task: dict[str, int] = {}  # web searches and fetches, per task
+        self.web = web_round.WebLookups(engine, self.limits, workspace.harness_dir,
+                                        lambda event: self.rec.emit(event))
         self.reached_ai = False  # a model turn came back in this run
 
     # -- the run -------------------------------------------------------------------------
@@ -144,7 +144,8 @@ class Harness:
                                          completed_tasks=done, total_tasks=total,
                                          continues=continues, round_offset=offset,
                                          cost_is_upper_estimate=info.cost_is_upper_estimate,
-                                         web_note=self._web_note()))
+                                         web_note=self.web.note(
+                                             Board.load(self.ws.board_path))))
                 self._rounds()
             except RunStop as s:
                 stop = s
@@ -168,20 +169,6 @@ class Harness:
                     shutil.rmtree(self.ws.run_dir(info.run_id), ignore_errors=True)
             return RunResult(info.run_id, stop.state, stop.exit_reason, redact(stop.message),
                              reached_ai=not never, cause=stop.cause)
-
-    def _web_default(self) -> bool:
-        return load_folder_settings(self.ws.harness_dir).web
-
-    def _web_note(self) -> str:
-        """The sentence said before the run when an open task may look things up on the web
-        and this engine cannot (a Local model), else ""."""
-        if self.engine.looks_up or not self.engine.is_ai:
-            return ""
-        default = self._web_default()
-        board = Board.load(self.ws.board_path)
-        if any(t.may_look_up(default) for t in board.tasks if not t.checked and not t.is_human):
-            return web_round.cannot_look_up(self.engine.label)
-        return ""
 
     def _start_records(self, info: RunInfo) -> Recorder:
         """The run's folder and first records, once the space to record its end is set
@@ -300,15 +287,12 @@ class Harness:
         tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes, self.gate,
                         sample=st.sample, cancel=self.cancel)
         tools.seen_urls = lambda: st.web.seen_urls() if st.web is not None else set()
-        web = (web_round.web_access(self.limits) if self.engine.looks_up
-               and task.may_look_up(self._web_default()) else None)
-        self.engine.web = web  # None: no web tool is offered, not a byte of one sent
+        web = self.web.start(task)  # the web tools, only on a task that may look things up
         earlier = self._earlier_rounds()
         agents = read_standing_instructions(self.ws.root)
         report = progress_report(board, task, earlier, agents.text, number, agents.note)
         if web is not None:
-            report += "\n\n" + web_round.report_line(
-                web, self.lookups_on_task.get(task.task_id, 0))
+            report += "\n\n" + self.web.report_line(task, web)
         messages = [Message(role="user", text=report)]
         try:
             told = self.gate.apply_answered(changes, board)  # changes the person allowed
@@ -321,7 +305,7 @@ class Harness:
             if e.state:
                 st.fatal = RunStop(e.state, e.exit_reason, e.message, e.cause)
         finally:
-            self.engine.web = None  # a plan or the next round decides afresh
+            self.web.end()
             billed_usage, billed_cost = self.caller.drain_billed()  # failed attempts count too
             st.usage, st.cost = st.usage + billed_usage, st.cost + billed_cost
             st.changed = changes.finish()
@@ -351,10 +335,9 @@ class Harness:
             if time.monotonic() - (self.gate.waited_s - waited_before) > deadline:
                 st.result, st.error = "timeout", "The round ran past its time limit."
                 return
-            looked = self.lookups_on_task.get(st.task.task_id, 0)
-            if self.engine.web is not None and looked >= self.limits.max_lookups:
-                st.result = "step_limit"  # the task's lookups are used up: no further call
-                st.error = web_round.cap_reached(looked, self.limits.max_lookups)
+            used_up = self.web.used_up(st.task)
+            if used_up:  # the task's lookups are used up: no further call
+                st.result, st.error = "step_limit", used_up
                 return
             st.steps = step
             self.rec.emit(StepStarted(round=st.number, step=step, max_steps=max_steps))
@@ -443,19 +426,7 @@ class Harness:
             tool_calls=[c.name for c in turn.tool_calls], model=turn.model or self.rec.info.model,
             usage=turn.usage, cost_usd=round(cost, 6),
             run_usage=self.rec.status.usage, run_cost_usd=self.rec.status.cost_usd))
-        if turn.web is not None and not turn.web.empty:
-            self._account_web(st, turn.web)
-
-    def _account_web(self, st: RoundState, web: WebActivity) -> None:
-        """A reply's lookups: into the round's record and the task's count (its cap)."""
-        st.web = web_round.add(st.web, web)
-        task_id = st.task.task_id
-        self.lookups_on_task[task_id] = self.lookups_on_task.get(task_id, 0) + web.lookups
-        self.rec.emit(WebLookedUp(
-            round=st.number, step=st.steps, queries=[s.query for s in web.searches],
-            urls=[p.url for p in web.pages if p.fetched and not p.error],
-            search_count=web.search_count, fetch_count=web.fetch_count,
-            task_lookups=self.lookups_on_task[task_id], max_lookups=self.limits.max_lookups))
+        st.web = self.web.account(st.web, turn.web, st.task, st.number, st.steps)
 
     def _report_tool(self, st: RoundState, name: str, args: dict, outcome) -> None:
         if outcome.refused:

@@ -26,6 +26,7 @@ from app.core.tool_reads import ReadingTools, _binary_message, _is_binary
 from app.core.tool_specs import (FILE_CHANGES, MAX_EDIT_BYTES, MAX_TEXT_ARG,
                                  MAX_WRITE_BYTES, TOOL_SPECS)
 from app.core.undo import RoundChanges, write_user_file
+from app.core.web_round import unseen_urls
 from app.core.write_guard import ChangedOnDisk, FileStamp, expect_unchanged
 
 if TYPE_CHECKING:
@@ -45,25 +46,6 @@ def looks_like_path(item: str) -> bool:
     """Evidence that names a file: no spaces, and a '/' or a file extension; URLs are facts."""
     return (bool(item) and not any(c.isspace() for c in item) and "://" not in item
             and ("/" in item or "\\" in item or bool(_EXT.search(item))))
-
-
-_URL = re.compile(r"https?://[^\s<>\"'`()\[\]]+", re.I)
-
-
-def unseen_urls(items: list[str], seen: set[str]) -> list[str]:
-    """The web addresses evidence names that the round never retrieved (a trailing slash,
-    full stop or comma aside; the scheme and host in any case)."""
-    known = {_url_key(u) for u in seen}
-    named = [m.group(0) for item in items for m in _URL.finditer(item)]
-    return [u for u in named if _url_key(u) not in known]
-
-
-def _url_key(url: str) -> str:
-    url = url.strip().rstrip(".,;:!?")
-    head, sep, rest = url.partition("://")
-    host, slash, path = rest.partition("/")
-    path = (slash + path).rstrip("/")
-    return head.lower() + sep + host.lower() + path
 
 
 class ToolBox(ReadingTools):

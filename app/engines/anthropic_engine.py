@@ -66,6 +66,7 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
     label = "Claude (Anthropic)"
     needs_key = True
     looks_up = True  # web_search and web_fetch, on tasks that may look things up (claude_web)
+    web_blocks_sites = True  # their blocked_domains
     default_model = FALLBACK_MODELS[0]
 
     def __init__(self, config: EngineConfig | None = None):

@@ -232,3 +232,17 @@ def test_the_sites_are_kept_as_the_services_take_them():
                     web_blocked_domains=[" Pinterest.com ", 7, ""])
     assert limits.web_allowed_domains == ["food.gov.uk", "nhs.uk"]
     assert limits.web_blocked_domains == ["pinterest.com"]
+
+
+def test_an_engine_without_a_block_list_says_so_when_sites_are_blocked(tmp_path):
+    ws = board_workspace(tmp_path, BOARD)
+    engine = Looker([call("give_up", reason="x", findings="y")])
+    engine.label = "OpenAI"
+    _, events = run(ws, engine, max_rounds=1, web_blocked_domains=["pinterest.com"])
+    start = next(e for e in events if isinstance(e, RunStarted))
+    assert start.web_note == ("OpenAI's web search cannot keep away from the sites under "
+                              "\"Never these sites\"; list the sites it may use under \"Only "
+                              "these sites\" in Settings instead.")
+    _, events = run(ws, Looker([call("give_up", reason="x", findings="y")]), max_rounds=1,
+                    web_blocked_domains=["pinterest.com"], web_allowed_domains=["gov.uk"])
+    assert next(e for e in events if isinstance(e, RunStarted)).web_note == ""
