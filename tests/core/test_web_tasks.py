@@ -246,3 +246,17 @@ def test_an_engine_without_a_block_list_says_so_when_sites_are_blocked(tmp_path)
     _, events = run(ws, Looker([call("give_up", reason="x", findings="y")]), max_rounds=1,
                     web_blocked_domains=["pinterest.com"], web_allowed_domains=["gov.uk"])
     assert next(e for e in events if isinstance(e, RunStarted)).web_note == ""
+
+
+def test_the_persons_price_file_may_change_the_web_prices(tmp_path):
+    import json
+
+    from app.engines.prices import override_path, override_warning
+
+    assert web_prices("openai") == (10.0, 10.0) and web_prices("local") == (0.0, 0.0)
+    override_path().parent.mkdir(parents=True, exist_ok=True)
+    override_path().write_text(json.dumps({"engines": {}, "web_per_1000": {
+        "anthropic": {"search": 12.5}, "openai": {"search": "ten"}}}), encoding="utf-8")
+    assert web_prices("anthropic") == (12.5, 0.0)
+    assert web_prices("openai") == (10.0, 10.0)
+    assert "web_per_1000/openai" in override_warning()
