@@ -83,13 +83,18 @@ class WebActivity(Record):
 
 
 def _unique_pages(pages: list[WebPage]) -> list[WebPage]:
-    """One entry per URL, a fetched copy preferred over a search hit."""
+    """One entry per URL: a page read whole preferred over a search hit, and a search hit
+    over a fetch the service refused (the page was still seen)."""
     out: dict[str, WebPage] = {}
     for page in pages:
         have = out.get(page.url)
-        if have is None or (page.fetched and not page.error and not have.fetched):
+        if have is None or _rank(page) > _rank(have):
             out[page.url] = page
     return list(out.values())
+
+
+def _rank(page: WebPage) -> int:
+    return 0 if page.error else 2 if page.fetched else 1
 
 
 DEFAULT_MAX_LOOKUPS = 20  # searches and fetches one task may make in a run (Limits.max_lookups)

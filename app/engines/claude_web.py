@@ -8,9 +8,11 @@ the SDK also has web_search_20250305 / 20260209 and web_fetch_20250910 / 2026020
 
 Fetching is kept away from the person's files: `url_sources.client_tool_results` is
 `none`, so a URL that reached the model only inside one of our tools' results (a file read
-with read_file, a search of the folder) can never be fetched; URLs from the service's own
-searches and fetches, and from the messages the harness writes (the task as the person
-wrote it), can. `allowed_domains` and `blocked_domains` come from the person's settings;
+with read_file, a search of the folder) can never be fetched, and `user_input` is `none`
+too, since the messages the harness writes carry the folder's words as well (the board,
+which is a file of the folder, the standing instructions file, earlier rounds' findings).
+Only URLs the service's own searches and fetches gave can be fetched: a page the task
+names is found through a search first. `allowed_domains` and `blocked_domains` come from the person's settings;
 the service takes one or the other, never both, so an allow list, being the stricter,
 wins. `max_uses` is the task's lookup cap, the same every step, so the tools' JSON, and
 the cached prefix it starts, never changes within a task's rounds.
@@ -56,7 +58,7 @@ def web_tools(access: WebAccess) -> list[dict]:
              **domains, "max_content_tokens": MAX_PAGE_TOKENS,
              "url_sources": {"client_tool_results": {"type": "none"},
                              "server_tool_results": {"type": "all"},
-                             "user_input": {"type": "all"}}}
+                             "user_input": {"type": "none"}}}
     return [search, fetch]
 
 

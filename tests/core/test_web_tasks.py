@@ -260,3 +260,13 @@ def test_the_persons_price_file_may_change_the_web_prices(tmp_path):
     assert web_prices("anthropic") == (12.5, 0.0)
     assert web_prices("openai") == (10.0, 10.0)
     assert "web_per_1000/openai" in override_warning()
+
+
+def test_a_page_read_whole_is_kept_over_a_hit_and_a_hit_over_a_refused_fetch():
+    refused = WebPage(url=PAGE, fetched=True, error="url_not_allowed")
+    hit = WebPage(url=PAGE, title="Rye & Co")
+    read = WebPage(url=PAGE, title="Rye & Co prices", fetched=True)
+    assert (WebActivity(pages=[refused]) + WebActivity(pages=[hit])).pages == [hit]
+    assert (WebActivity(pages=[hit, read]) + WebActivity(pages=[refused])).pages == [read]
+    assert WebActivity(pages=[refused]).seen_urls() == set()
+    assert WebActivity(pages=[refused, hit]).seen_urls() == {PAGE}

@@ -72,7 +72,7 @@ def test_with_the_switch_both_server_tools_follow_ours_with_the_breakpoint(claud
         "type": "web_fetch_20260318", "name": "web_fetch", "max_uses": 5,
         "blocked_domains": ["pinterest.com"], "max_content_tokens": 20000,
         "url_sources": {"client_tool_results": {"type": "none"},
-                        "server_tool_results": {"type": "all"}, "user_input": {"type": "all"}},
+                        "server_tool_results": {"type": "all"}, "user_input": {"type": "none"}},
         "cache_control": {"type": "ephemeral"}}
 
 
@@ -139,9 +139,11 @@ def test_an_error_block_is_read_as_the_services_code(claude, server):
         search_error("srvtoolu_1", "too_many_requests"),
         server_use("srvtoolu_2", "web_fetch", url=MILL), fetch_error("srvtoolu_2", "unavailable"),
         text_block("The search service is busy.")]))
-    web = claude.turn(SYSTEM, TOOLS, [Message(role="user", text=f"Task: compare with {MILL}")]).web
+    web = claude.turn(SYSTEM, TOOLS, FIRST).web
     assert [(s.query, s.error) for s in web.searches] == [("bread", "too_many_requests")]
-    assert [(p.url, p.fetched, p.error) for p in web.pages] == [(MILL, True, "unavailable")]
+    # The service's own error, or its refusal of a URL no search gave: a page not read.
+    assert [(p.url, p.fetched, p.error) for p in web.pages] == [
+        (MILL, True, "url_not_in_prior_context")]
     assert (web.search_count, web.fetch_count) == (0, 0)  # nothing ran: nothing billed
     assert web.seen_urls() == set()  # an erred fetch is no source
 
@@ -180,14 +182,21 @@ def test_a_link_planted_in_the_persons_file_is_never_fetched(claude, server):
     assert web.fetch_count == 0 and web.seen_urls() == set()
 
 
-def test_a_url_the_person_wrote_in_the_task_may_be_fetched(claude, server):
+def test_a_url_in_the_board_is_fetched_only_once_a_search_found_it(claude, server):
+    """The board is a file of the folder too: a URL written in it reaches the model in the
+    progress report, and is fetched only when the service's own search gave it."""
     claude.web = ACCESS
     server.push(MESSAGES, claude_stream([
         server_use("srvtoolu_1", "web_fetch", url=MILL),
         fetch_result("srvtoolu_1", MILL, "The Mill", "Sourdough 5.10"),
+        server_use("srvtoolu_2", "web_search", query="The Mill sourdough"),
+        search_result("srvtoolu_2", (MILL, "The Mill")),
+        server_use("srvtoolu_3", "web_fetch", url=MILL),
+        fetch_result("srvtoolu_3", MILL, "The Mill", "Sourdough 5.10"),
         text_block("The Mill asks 5.10.")]))
     web = claude.turn(SYSTEM, TOOLS, [Message(role="user", text=f"Task: read {MILL}")]).web
     assert [(p.url, p.fetched, p.error) for p in web.pages] == [(MILL, True, "")]
+    assert web.fetch_count == 1  # the first fetch was refused: url_not_in_prior_context
 
 
 def test_the_stream_and_the_message_are_the_sdks_own_types(claude, server):
