@@ -99,12 +99,16 @@ def replay_blocks(m: Message, model: str, prefix: str) -> list[dict] | None:
         return None
     returned = {c.id for c in m.tool_calls}
     keep_thinking = record.get("model") == model and record.get("prefix") == prefix
+    content = record.get("content") or []
+    answered = {b.get("tool_use_id") for b in content if b.get("type") in SERVER_BLOCKS[1:]}
     blocks = []
-    for block in copy.deepcopy(record.get("content") or []):
+    for block in copy.deepcopy(content):
         if block.get("type") in THINKING and not keep_thinking:
             continue  # its prefix changed: the service would refuse it
         if block.get("type") == "tool_use" and block.get("id") not in returned:
             continue  # never run, so it has no result to pair with
+        if block.get("type") == "server_tool_use" and block.get("id") not in answered:
+            continue  # a lookup cut off before its result: the service refuses it alone
         blocks.append(block)
     return blocks
 

@@ -252,3 +252,18 @@ def test_a_web_block_sent_back_changed_is_refused(claude, server):
     with pytest.raises(EngineError) as caught:
         claude.turn(SYSTEM, TOOLS, history)
     assert caught.value.code == BAD_REQUEST and "snippet" in caught.value.details
+
+
+def test_a_lookup_cut_off_before_its_result_is_not_sent_back(claude, server):
+    claude.web = ACCESS
+    server.push(MESSAGES, claude_stream([text_block("Let me search."),
+                                         server_use("srvtoolu_1", "web_search", query="rye")],
+                                        stop_reason="max_tokens"),
+                claude_stream([text_block("ok")]))
+    turn = claude.turn(SYSTEM, TOOLS, FIRST)
+    history = FIRST + [Message(role="assistant", text=turn.text, record=turn.record),
+                       Message(role="user", text="[harness] Go on.")]
+    claude.turn(SYSTEM, TOOLS, history)
+    assert server.refusals == []
+    assert server.bodies(MESSAGES)[-1]["messages"][1]["content"] == [
+        {"type": "text", "text": "Let me search."}]
