@@ -50,7 +50,7 @@ def _describe(e: Event) -> str | None:
                 f"{' (' + e.model + ')' if e.model else ''}: "
                 f"{e.completed_tasks} of {e.total_tasks} tasks done"
                 + (f". {upper_estimate_notice(e.model)}" if e.cost_is_upper_estimate else "")
-                + (f". {e.web_note.rstrip('.')}" if e.web_note else ""))
+                + (f". {e.web_note}" if e.web_note else ""))
     if isinstance(e, RoundStarted):
         return f"Round {e.round}: {_short(e.task)}"
     if isinstance(e, ModelReplied):

@@ -205,6 +205,9 @@ def test_an_engine_that_cannot_look_up_says_so_before_the_run(tmp_path):
                               "to look things up run without it. Choose Claude or OpenAI for "
                               "them.")
     assert engine.requests[0]["system"] == SYSTEM_PROMPT
+    from app.core.narrate import describe_event
+
+    assert describe_event(start).endswith("tasks done. " + start.web_note)  # run's first line
     (tmp_path / "b").mkdir()
     ws2 = board_workspace(tmp_path / "b", BOARD.replace("  - Web: yes\n", ""))
     _, events = run(ws2, ScriptedEngine([call("give_up", reason="x", findings="y")]),
