@@ -164,6 +164,9 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         from app.gui.careful.careful_flow import CarefulFlow
 
         self.careful = CarefulFlow(self, page.run_panel.button_row)
+        from app.gui.folder.schedule_flow import ScheduleFlow
+
+        self.schedules = ScheduleFlow(self, page)
         from app.gui.look import icons, theme
 
         QApplication.setWindowIcon(icons.app_icon())
@@ -216,6 +219,8 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.history_action.setToolTip(self.tr("Every earlier run of this folder: pick one to "
                                                "see its rounds"))
         add(run_menu, self.tr("&Lessons from this folder's runs…"), self.show_lessons)
+        add(run_menu, self.tr("Run this folder on a s&chedule…"),
+            lambda: self.schedules.open_dialog())
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         self.about_action = add(help_menu, self.tr("&About Harness Desk…"), self.show_about)
         self.about_action.setMenuRole(self.about_action.MenuRole.AboutRole)

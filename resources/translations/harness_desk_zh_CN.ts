@@ -724,6 +724,78 @@
         <source>The summary was saved, but no program opened it: %1. It is at %2.</source>
         <translation>总结已保存，但没有程序打开它：%1。文件在 %2。</translation>
     </message>
+    <message>
+        <source>every day at %1</source>
+        <translation>每天 %1</translation>
+    </message>
+    <message>
+        <source>every weekday at %1</source>
+        <translation>每个工作日 %1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>every %1 at %2</source>
+        <translation>每%1 %2</translation>
+    </message>
+    <message>
+        <source>on day %1 of every month at %2</source>
+        <translation>每月 %1 日 %2</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>The schedule is paused (%1). Nothing runs until you resume it.</source>
+        <translation>定时已暂停（%1）。恢复之前不会运行。</translation>
+    </message>
+    <message>
+        <source>Runs on a schedule, %1, with at most %2 a run. Next run: %3.</source>
+        <translation>按定时运行：%1，每次最多花费 %2。下次运行：%3。</translation>
+    </message>
+    <message>
+        <source>%1: finished, %2 of %3 tasks done, $%4 spent.</source>
+        <translation>%1：已完成，%3 项任务完成了 %2 项，花费 $%4。</translation>
+    </message>
+    <message>
+        <source>%1: stopped to wait for your decision: %2</source>
+        <translation>%1：已停下，等您决定：%2</translation>
+    </message>
+    <message>
+        <source>see the task list</source>
+        <translation>请查看任务列表</translation>
+    </message>
+    <message>
+        <source>%1: did not start, because another run was already working in the folder.</source>
+        <translation>%1：没有开始，因为另一次运行正在该文件夹中工作。</translation>
+    </message>
+    <message>
+        <source>%1: did not start, because the schedule has no budget.</source>
+        <translation>%1：没有开始，因为该定时没有设置预算。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: stopped: %2</source>
+        <translation>%1：已停止：%2</translation>
+    </message>
+    <message>
+        <source>%1: could not finish: %2</source>
+        <translation>%1：未能完成：%2</translation>
+    </message>
+    <message>
+        <source>Since you last looked, 1 scheduled run:</source>
+        <translation>自您上次查看以来，有 1 次定时运行：</translation>
+    </message>
+    <message>
+        <source>Since you last looked, %1 scheduled runs:</source>
+        <translation>自您上次查看以来，有 %1 次定时运行：</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -2345,6 +2417,10 @@
         <translation>本文件夹的经验(&amp;L)…</translation>
     </message>
     <message>
+        <source>Run this folder on a s&amp;chedule…</source>
+        <translation>按定时运行此文件夹(&amp;C)…</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -2971,6 +3047,127 @@
     <message>
         <source>The run stopped because of an unexpected error. Details were saved to %1.</source>
         <translation>运行因意外错误而停止。详细信息已保存到 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ScheduleDialog</name>
+    <message>
+        <source>Run this folder on a schedule</source>
+        <translation>按定时运行此文件夹</translation>
+    </message>
+    <message>
+        <source>Your computer&apos;s own scheduler starts the run at these times, also while this window is closed. A run stops at its budget, and when it needs you it stops and leaves the decision on the task list.</source>
+        <translation>到了这些时间，由您电脑自带的计划程序启动运行，即使此窗口已关闭也会运行。每次运行到预算即停；需要您时会停下，把要您做的决定留在任务列表上。</translation>
+    </message>
+    <message>
+        <source>Every day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <source>On these days of the week</source>
+        <translation>每周的这几天</translation>
+    </message>
+    <message>
+        <source>Every month</source>
+        <translation>每月</translation>
+    </message>
+    <message>
+        <source>&amp;Run:</source>
+        <translation>运行(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Days:</source>
+        <translation>哪几天：</translation>
+    </message>
+    <message>
+        <source>A day past the month&apos;s end (the 31st in April) means the month&apos;s last day.</source>
+        <translation>超出当月天数的日期（如 4 月 31 日）即指当月最后一天。</translation>
+    </message>
+    <message>
+        <source>On &amp;day:</source>
+        <translation>日期(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;At:</source>
+        <translation>时间(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Engine:</source>
+        <translation>引擎(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s model in Settings</source>
+        <translation>设置中该引擎的模型</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;Budget per run:</source>
+        <translation>每次运行的预算(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>&amp;Careful mode: a change to a file that was already in the folder waits for your answer</source>
+        <translation>谨慎模式(&amp;C)：修改文件夹中原有的文件前，先等您答复</translation>
+    </message>
+    <message>
+        <source>&amp;Save schedule</source>
+        <translation>保存定时(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove schedule</source>
+        <translation>删除定时(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Set a budget per run: a scheduled run never starts without one, so it can never spend more than you meant.</source>
+        <translation>请设置每次运行的预算：没有预算，定时运行就不会开始，因此花费绝不会超出您的本意。</translation>
+    </message>
+    <message>
+        <source>Choose at least one day of the week.</source>
+        <translation>请至少选择一周中的一天。</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <source>The schedule could not be saved: %1</source>
+        <translation>无法保存定时：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ScheduleFlow</name>
+    <message>
+        <source>Run this folder on a schedule…</source>
+        <translation>按定时运行此文件夹…</translation>
+    </message>
+    <message>
+        <source>Change…</source>
+        <translation>更改…</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>The schedule could not be removed: %1</source>
+        <translation>无法删除定时：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ScheduleLine</name>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Remove this folder&apos;s schedule</source>
+        <translation>删除此文件夹的定时</translation>
     </message>
 </context>
 <context>
