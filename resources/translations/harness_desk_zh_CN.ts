@@ -3506,6 +3506,14 @@
         <translation>AI 到这个任务会停下来问你，而不是自己去做。</translation>
     </message>
     <message>
+        <source>This task may look things up on the web</source>
+        <translation>这个任务可以上网查资料</translation>
+    </message>
+    <message>
+        <source>The AI service may search the web and read pages for this task. Searches cost money and count in the budget; every page used is shown with the round.</source>
+        <translation>AI 服务可以为这个任务上网搜索、阅读网页。搜索要花钱，计入预算；用到的每个网页都会和这一轮一起列出。</translation>
+    </message>
+    <message>
         <source>Done when</source>
         <translation>完成标准</translation>
     </message>
@@ -3624,6 +3632,57 @@
     <message>
         <source>Task deleted: “%1”</source>
         <translation>已删除任务：“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>WebGroup</name>
+    <message>
+        <source>Looking things up on the web</source>
+        <translation>上网查资料</translation>
+    </message>
+    <message>
+        <source>Only tasks you allow (in their details) may look things up. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
+        <translation>只有你允许的任务（在任务详情里勾选）才能上网查资料。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
+    </message>
+    <message>
+        <source>Searches and pages read together. When a task has made this many in a run, its round stops.</source>
+        <translation>搜索次数和读取网页数合计。一个任务在一次运行中查到这个数，这一轮就停下。</translation>
+    </message>
+    <message>
+        <source>Web lookups per task</source>
+        <translation>每个任务的上网查询次数</translation>
+    </message>
+    <message>
+        <source>&amp;Web lookups per task</source>
+        <translation>每个任务的上网查询次数(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Only these sites, e.g. gov.uk, food.gov.uk (empty: any site)</source>
+        <translation>只查这些网站：填网站域名，用逗号隔开（留空：任何网站）</translation>
+    </message>
+    <message>
+        <source>Only these sites</source>
+        <translation>只查这些网站</translation>
+    </message>
+    <message>
+        <source>&amp;Only these sites</source>
+        <translation>只查这些网站(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Never these sites (Claude only; ignored when only some sites are allowed)</source>
+        <translation>不查这些网站（仅限 Claude；设了“只查这些网站”时不生效）</translation>
+    </message>
+    <message>
+        <source>Never these sites</source>
+        <translation>不查这些网站</translation>
+    </message>
+    <message>
+        <source>&amp;Never these sites</source>
+        <translation>不查这些网站(&amp;N)</translation>
+    </message>
+    <message>
+        <source>example.com, another.org</source>
+        <translation>网站域名，用逗号隔开</translation>
     </message>
 </context>
 <context>
