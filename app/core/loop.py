@@ -31,6 +31,7 @@ from app.core.recorder import Listener, Recorder
 from app.core.redact import redact
 from app.core.records import (RoundRecord, RunInfo, continued_from, now_iso, read_rounds,
                               read_run)
+from app.core.web_types import WebActivity
 from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, correction,
                               empty_question_message, empty_task_message, final_warning,
                               never_used_tools, no_progress_evidence, no_progress_question,
@@ -88,6 +89,7 @@ class RoundState:
     tool_steps: int = 0  # steps in which the AI used a tool
     sample: bool = False  # the engine can only show this task as a sample (Engine.only_samples)
     recorded: bool = True  # False: the engine never answered in this run, nothing changed
+    web: WebActivity | None = None  # what its replies looked up on the web, summed (issue 37)
 
 
 class Harness:
@@ -400,6 +402,9 @@ class Harness:
         cost = turn.cost_usd
         st.usage = st.usage + turn.usage
         st.cost += cost
+        if turn.web is not None and not turn.web.empty:  # the round's lookups, summed
+            st.web = turn.web if st.web is None else st.web + turn.web
+            self.gate.now.web = st.web  # an approval shows the sources the change rests on
         self.rec.add_usage(turn.usage, cost)
         self.rec.note_model(turn.model)
         self.rec.emit(ModelReplied(
@@ -448,12 +453,12 @@ class Harness:
             result_state=st.result, changed_artifacts=changed, summary=summary,
             error=st.error, next_action=next_action, steps=st.steps, notices=st.notices,
             usage=st.usage, cost_usd=round(st.cost, 6), evidence=evidence, findings=findings,
-            approvals=self.gate.approvals())
+            approvals=self.gate.approvals(), web=st.web)
         self.rec.add_round(record)
         self.rec.emit(RoundFinished(
             round=st.number, task=st.task.text, result_state=st.result,
             summary=summary or findings or st.error or "", changed_artifacts=changed,
-            steps=st.steps, cost_usd=round(st.cost, 6)))
+            steps=st.steps, cost_usd=round(st.cost, 6), web=st.web))
 
     # -- context -------------------------------------------------------------------------
     def _earlier_rounds(self) -> list[RoundRecord]:
