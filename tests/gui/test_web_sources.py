@@ -202,3 +202,39 @@ def test_an_approval_in_a_careful_run_carries_the_lookups_made_before_it(tmp_pat
     assert len(seen) == 1 and seen[0].web is not None
     assert seen[0].web.searches[0].query == "sourdough price"
     assert Path(ws.root / "prices.md").read_text(encoding="utf-8") == "4.20\n"
+
+
+@pytest.fixture
+def in_chinese(qapp):
+    from app.gui.settings import language
+
+    assert language.install(qapp, "zh_CN") == "zh_CN"
+    yield qapp
+    language.install(qapp, "en")
+
+
+def test_in_chinese_the_card_and_the_sources_speak_chinese(qtbot, in_chinese, tmp_path):
+    import shutil
+
+    from app.core.resources import resource_path
+    from app.core.workspace import Workspace
+
+    target = tmp_path / "演示"
+    shutil.copytree(resource_path("demo-workspace-zh"), target)
+    ws = Workspace(target)
+    result = Harness(ws, DemoEngine(), fast_limits()).run()
+    record = read_rounds(ws.run_files(result.run_id))[2]
+    card = RoundCard(RoundView.from_record(record))
+    qtbot.addWidget(card)
+    assert lookups_label(card).text().splitlines() == [
+        "查了资料：搜索 2 次，读了 2 个网页",
+        "搜索了“面包房首页：主打在线订蛋糕还是讲我们的故事”、“青石镇 面包房 网站 评价”",
+        "网站：example.com、example.org"]
+    view = SourcesView(heading="")
+    qtbot.addWidget(view)
+    view.show_web(record.web)
+    text = view.browser.toPlainText()
+    assert view.heading.text() == "AI 查阅的来源"
+    assert "“青石镇 面包房 网站 评价” — 什么也没找到" in text
+    assert "example.com · 读了全文 · 获取于 " in text and "引用这些来源的句子" in text
+    assert "这些网页是 AI 服务查到的，不是 Harness Desk 打开的。" in text

@@ -95,15 +95,16 @@ def sources_html(web, muted: str) -> str:
         return shown  # an address that is not a web page's: shown, never a link
 
     out: list[str] = []
+    headings = (tr("Searches"), tr("Pages"), tr("Sentences that cite them"))
     if web.searches:
-        out.append(f"<p><b>{esc(tr('Searches'))}</b></p><ul>")
+        out.append(f"<p><b>{esc(headings[0])}</b></p><ul>")
         for s in web.searches:
             out.append(f"<li>{esc(web_words.quoted(s.query))} "
                        f"<span style=\"color:{muted};\">— "
                        f"{esc(web_words.search_result_words(s))}</span></li>")
         out.append("</ul>")
     if web.pages:
-        out.append(f"<p><b>{esc(tr('Pages'))}</b></p><ul>")
+        out.append(f"<p><b>{esc(headings[1])}</b></p><ul>")
         for p in web.pages:
             facts = [p.site, web_words.page_words(p)]
             when = date_time(p.retrieved_at)
@@ -113,7 +114,7 @@ def sources_html(web, muted: str) -> str:
                        f"{esc(' · '.join(f for f in facts if f))}</span></li>")
         out.append("</ul>")
     if web.citations:
-        out.append(f"<p><b>{esc(tr('Sentences that cite them'))}</b></p><ul>")
+        out.append(f"<p><b>{esc(headings[2])}</b></p><ul>")
         for c in web.citations:
             said = c.sentence.strip() or c.cited_text.strip()
             quote = ""
