@@ -20,9 +20,11 @@ def sources_lines(web, lang: str, md_cell: Callable[[str], str]) -> list[str]:
         return []
     pages = [p for p in web.pages if not p.error]
     searches = max(web.search_count, len(web.searches))
-    out = [tr(lang, "**Looked up:** {searches}, {pages}",
-              searches=plural(lang, searches, "{n} search", "{n} searches"),
-              pages=plural(lang, len(pages), "{n} page read", "{n} pages read")), ""]
+    # A space after the bold label, in Chinese too: "**：**字" would not be bold (CommonMark).
+    counts = tr(lang, "{searches}, {pages}",
+                searches=plural(lang, searches, "{n} search", "{n} searches"),
+                pages=plural(lang, len(pages), "{n} page read", "{n} pages read"))
+    out = [f"**{tr(lang, 'Looked up:')}** {counts}", ""]
     for s in web.searches:
         found = (tr(lang, "the search failed") if s.error else
                  tr(lang, "found nothing") if s.results <= 0 else

@@ -155,7 +155,8 @@ ZH: dict[str, str] = {
     "{tokens} tokens · {cost}": "用量 {tokens} 词元 · 费用 {cost}",
     "Files changed: {files}": "改动的文件：{files}",
     # a round's web sources (sources.py)
-    "**Looked up:** {searches}, {pages}": "**查了资料：**{searches}，{pages}",
+    "Looked up:": "查了资料：",
+    "{searches}, {pages}": "{searches}，{pages}",
     "{n} search": "搜索 {n} 次",
     "{n} searches": "搜索 {n} 次",
     "{n} page read": "读了 {n} 个网页",

@@ -64,9 +64,12 @@ def test_a_chinese_summary_says_it_in_chinese(tmp_path):
     ws = Workspace(target)
     Harness(ws, DemoEngine(), fast_limits()).run()
     md = _export(ws, "md", tmp_path, lang="zh_CN").decode("utf-8")
-    assert "**查了资料：**搜索 2 次，读了 2 个网页" in md
+    assert "**查了资料：** 搜索 2 次，读了 2 个网页" in md  # bold: a space after the label
     assert "搜索“青石镇 面包房 网站 评价”：什么也没找到" in md
     assert f"[示例来源（为演示编造）：小面包房怎样接蛋糕订单](<{ORDERS_URL}>) — example.com · 读了全文 · 获取于 " in md
+    html = _export(ws, "html", tmp_path, lang="zh_CN").decode("utf-8")
+    assert "查了资料：" in html and "**" not in html  # drawn bold, no stray marks
+    assert f'href="{ORDERS_URL}"' in html
 
 
 def test_only_a_web_address_becomes_a_link():
