@@ -20,6 +20,7 @@ from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.engine import Availability, Engine
 
 DELAY_ENV = "HARNESS_DESK_DEMO_DELAY"
+_NOT_SET = object()
 
 
 class DemoEngine(Engine):
@@ -43,6 +44,14 @@ class DemoEngine(Engine):
 
     def cost_usd(self, usage: Usage) -> float:
         return 0.0
+
+    # It plays a scripted lookup (issue 37): the loop sets `web` for a round whose task may
+    # look things up ("Web: yes"), None for one that may not, and the Demo then looks nothing
+    # up. Where no loop sets it at all (the core before the web switch) it may.
+    looks_up = True
+
+    def _may_look_up(self) -> bool:
+        return getattr(self, "web", _NOT_SET) is not None
 
     def only_samples(self, task_text: str, done_when: list[str]) -> bool:
         """A person's own task is shown as a sample, never ticked: only the bundled demo's
@@ -80,10 +89,11 @@ class DemoEngine(Engine):
         plan = demo_script.plan_for(task, done_when, decisions, results)
         if step < len(plan):
             name, args = plan[step]
-            answered = any("Answer:" in line for line in decisions)
             turn = _call(step, name, **args)
-            turn.web = demo_web.lookup_for(task, step, answered)  # made up, and labelled so
-            turn.text = demo_web.reply_text(task, step, answered)
+            if self._may_look_up() and demo_script.is_scripted(task, done_when):
+                answered = any("Answer:" in line for line in decisions)
+                turn.web = demo_web.lookup_for(task, step, answered)  # made up, labelled so
+                turn.text = demo_web.reply_text(task, step, answered)
             return turn
         return _call(step, "give_up", reason="The demo script for this task has ended.",
                      findings="The Demo engine has no more steps for this task.")

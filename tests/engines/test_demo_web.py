@@ -13,6 +13,7 @@ from app.core.resources import resource_path
 from app.core.workspace import Workspace
 from app.core.web_types import WebActivity, WebCitation, WebPage, WebSearch
 from app.engines.demo import DemoEngine
+from app.engines.demo_web import COMPARE_TASKS
 from tests.scripted import ScriptedEngine, board_workspace, call, demo_copy, fast_limits
 
 COMPARE = "Compare two directions for the homepage"
@@ -63,10 +64,33 @@ def test_the_chinese_demo_looks_up_with_chinese_labels(tmp_path):
 
 
 def test_a_persons_own_task_gets_no_made_up_sources(tmp_path):
-    board = "- [ ] Compare two directions for the homepage\n  - Done when: notes/x.md lists both\n"
+    # The compare task's very words, but the person's own file: a sample, and no lookup.
+    board = ("- [ ] Compare two directions for the homepage: speed (order online fast) or trust "
+             "(our story and our bakers)\n  - Done when: notes/ideas.md lists both\n"
+             "  - Web: yes\n")
     ws = board_workspace(tmp_path, board)
     result = Harness(ws, DemoEngine(), fast_limits()).run()
+    assert result.exit_reason == "samples_shown"
     assert all(r.web is None for r in _rounds(ws, result.run_id))
+
+
+def test_with_no_web_access_for_the_round_the_demo_looks_nothing_up(tmp_path):
+    """The loop sets the engine's `web` to None for a task that may not look things up."""
+    ws = demo_copy(tmp_path)
+    engine = DemoEngine()
+    engine.web = None
+    result = Harness(ws, engine, fast_limits()).run()
+    assert result.exit_reason == "human_decision_needed"
+    assert all(r.web is None for r in _rounds(ws, result.run_id))
+
+
+def test_the_demo_boards_let_the_compare_task_look_things_up():
+    from app.core.board import Board
+
+    for folder in ("demo-workspace", "demo-workspace-zh"):
+        tasks = Board.load(resource_path(folder, "TASKS.md")).tasks
+        marked = [t.text for t in tasks if "Web: yes" in " ".join(t.details)]
+        assert len(marked) == 1 and marked[0] in COMPARE_TASKS
 
 
 def test_the_loop_sums_every_reply_lookups_into_the_round(tmp_path):
