@@ -47,8 +47,10 @@ def link(title: str, url: str, md_cell: Callable[[str], str]) -> str:
     shown = md_cell(title.strip() or url)
     if not url.lower().startswith(WEB_SCHEMES):
         return shown
-    # An angle-bracket destination: spaces and brackets inside the address are encoded.
-    target = url.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E")
+    # An angle-bracket destination: spaces, line breaks, control characters and angle
+    # brackets inside the address are percent-encoded, so it cannot end the link early.
+    target = "".join(f"%{ord(c):02X}" if ord(c) <= 0x20 or c in "<>\\" or ord(c) == 0x7F
+                     else c for c in url)
     return f"[{shown}](<{target}>)"
 
 

@@ -79,7 +79,17 @@ def test_only_a_web_address_becomes_a_link():
 
     web = WebActivity(pages=[WebPage(url="file:///home/rosie/secret.txt", title="Odd"),
                              WebPage(url="https://example.com/a b", title="[A] page")])
+    web.pages.append(WebPage(url="https://example.org/x>\n# Owned <", title="T"))
     lines = sources_lines(web, "en", md_cell)
+    assert "- [T](<https://example.org/x%3E%0A#%20Owned%20%3C>) — example.org · a search result" \
+        in lines  # a planted address cannot break out of its link
     assert "- Odd — a search result" in lines  # shown, never a link to a file
     assert "- [\\[A\\] page](<https://example.com/a%20b>) — example.com · a search result" \
         in lines
+
+
+def test_the_whole_history_lists_the_sources_too(asked, tmp_path):
+    md = export_summary(asked.root, "md", tmp_path / "all.md", run_id="all").read_text(
+        encoding="utf-8")
+    assert f"(<{ORDERS_URL}>) — example.com · read in full" in md
+    assert "**Looked up:** 2 searches, 2 pages read" in md
