@@ -11,10 +11,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from app.core.policies.rules import Action
-from app.core.web_types import WebActivity
+
+if TYPE_CHECKING:  # pydantic: the window's build-out must not load it (issue 36)
+    from app.core.web_types import WebActivity
 
 AnswerKind = Literal["allow", "allow_task", "deny", "edit"]
 EDITABLE_SUFFIXES = (".md", ".markdown", ".txt", ".text")
