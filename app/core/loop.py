@@ -31,7 +31,6 @@ from app.core.recorder import Listener, Recorder
 from app.core.redact import redact
 from app.core.records import (RoundRecord, RunInfo, continued_from, now_iso, read_rounds,
                               read_run)
-from app.core.web_types import WebActivity
 from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, correction,
                               empty_question_message, empty_task_message, final_warning,
                               never_used_tools, no_progress_evidence, no_progress_question,
@@ -40,6 +39,7 @@ from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, correction,
 from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
 from app.core.undo import BlobStore, RoundChanges
+from app.core.web_types import WebActivity
 from app.core.workspace import Workspace
 from app.core.engine import Engine
 
@@ -89,7 +89,7 @@ class RoundState:
     tool_steps: int = 0  # steps in which the AI used a tool
     sample: bool = False  # the engine can only show this task as a sample (Engine.only_samples)
     recorded: bool = True  # False: the engine never answered in this run, nothing changed
-    web: WebActivity | None = None  # what its replies looked up on the web, summed (issue 37)
+    web: WebActivity | None = None  # what the round looked up on the web (issue 37)
 
 
 class Harness:
@@ -402,9 +402,6 @@ class Harness:
         cost = turn.cost_usd
         st.usage = st.usage + turn.usage
         st.cost += cost
-        if turn.web is not None and not turn.web.empty:  # the round's lookups, summed
-            st.web = turn.web if st.web is None else st.web + turn.web
-            self.gate.now.web = st.web  # an approval shows the sources the change rests on
         self.rec.add_usage(turn.usage, cost)
         self.rec.note_model(turn.model)
         self.rec.emit(ModelReplied(
@@ -412,6 +409,14 @@ class Harness:
             tool_calls=[c.name for c in turn.tool_calls], model=turn.model or self.rec.info.model,
             usage=turn.usage, cost_usd=round(cost, 6),
             run_usage=self.rec.status.usage, run_cost_usd=self.rec.status.cost_usd))
+        if turn.web is not None and not turn.web.empty:
+            self._account_web(st, turn.web)
+
+    def _account_web(self, st: RoundState, web: WebActivity) -> None:
+        """A reply's lookups: into the round's record, and to the change gate, so an approval
+        shows the sources the change rests on."""
+        st.web = web if st.web is None else st.web + web
+        self.gate.now.web = st.web
 
     def _report_tool(self, st: RoundState, name: str, args: dict, outcome) -> None:
         if outcome.refused:
