@@ -74,11 +74,14 @@ def test_a_persons_own_task_gets_no_made_up_sources(tmp_path):
     assert all(r.web is None for r in _rounds(ws, result.run_id))
 
 
-def test_with_no_web_access_for_the_round_the_demo_looks_nothing_up(tmp_path):
-    """The loop sets the engine's `web` to None for a task that may not look things up."""
+def test_with_the_switch_off_the_demo_looks_nothing_up(tmp_path):
+    """Without its "Web: yes" line the compare task may not look things up: the loop gives
+    the round no web access (the engine's `web` is None) and the Demo looks nothing up."""
     ws = demo_copy(tmp_path)
+    board = ws.board_path.read_text(encoding="utf-8")
+    ws.board_path.write_text(board.replace("  - Web: yes\n", ""), encoding="utf-8")
     engine = DemoEngine()
-    engine.web = None
+    engine.web = None  # as the loop sets it for such a round
     result = Harness(ws, engine, fast_limits()).run()
     assert result.exit_reason == "human_decision_needed"
     assert all(r.web is None for r in _rounds(ws, result.run_id))
