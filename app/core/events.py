@@ -25,6 +25,7 @@ from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from app.core.record_model import Record
 from app.core.conversation import Usage
+from app.core.web_types import WebActivity
 
 NoticeKind = Literal["nudge", "correction", "stall", "final_warning"]
 FileChange = Literal["wrote", "deleted"]
@@ -256,6 +257,7 @@ class RoundFinished(_Event):
     changed_artifacts: list[str] = Field(default_factory=list)
     steps: int = 0
     cost_usd: float = 0.0
+    web: WebActivity | None = None  # the round's lookups on the web (issue 37)
 
 
 class RunFinished(_Event):

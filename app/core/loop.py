@@ -427,6 +427,7 @@ class Harness:
             usage=turn.usage, cost_usd=round(cost, 6),
             run_usage=self.rec.status.usage, run_cost_usd=self.rec.status.cost_usd))
         st.web = self.web.account(st.web, turn.web, st.task, st.number, st.steps)
+        self.gate.now.web = st.web  # an approval shows the sources the change rests on
 
     def _report_tool(self, st: RoundState, name: str, args: dict, outcome) -> None:
         if outcome.refused:
@@ -473,7 +474,7 @@ class Harness:
         self.rec.emit(RoundFinished(
             round=st.number, task=st.task.text, result_state=st.result,
             summary=summary or findings or st.error or "", changed_artifacts=changed,
-            steps=st.steps, cost_usd=round(st.cost, 6)))
+            steps=st.steps, cost_usd=round(st.cost, 6), web=st.web))
 
     # -- context -------------------------------------------------------------------------
     def _earlier_rounds(self) -> list[RoundRecord]:

@@ -741,6 +741,50 @@
         <translation>每个工作日 %1</translation>
     </message>
     <message>
+        <source>Searches</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation>网页</translation>
+    </message>
+    <message>
+        <source>Sentences that cite them</source>
+        <translation>引用这些来源的句子</translation>
+    </message>
+    <message>
+        <source>retrieved %1</source>
+        <translation>获取于 %1</translation>
+    </message>
+    <message>
+        <source>The page says: %1</source>
+        <translation>网页原文：%1</translation>
+    </message>
+    <message>
+        <source>Looked up: %1, %2</source>
+        <translation>查了资料：%1，%2</translation>
+    </message>
+    <message>
+        <source>%n search</source>
+        <translation>搜索 %n 次</translation>
+    </message>
+    <message>
+        <source>%n searches</source>
+        <translation>搜索 %n 次</translation>
+    </message>
+    <message>
+        <source>%n page read</source>
+        <translation>读了 %n 个网页</translation>
+    </message>
+    <message>
+        <source>%n pages read</source>
+        <translation>读了 %n 个网页</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -803,6 +847,54 @@
     <message>
         <source>Since you last looked, %1 scheduled runs:</source>
         <translation>自您上次查看以来，有 %1 次定时运行：</translation>
+    </message>
+    <message>
+        <source>Searched for %1</source>
+        <translation>搜索了%1</translation>
+    </message>
+    <message>
+        <source>Sites: %1</source>
+        <translation>网站：%1</translation>
+    </message>
+    <message>
+        <source>the search failed</source>
+        <translation>搜索失败</translation>
+    </message>
+    <message>
+        <source>found nothing</source>
+        <translation>什么也没找到</translation>
+    </message>
+    <message>
+        <source>%n result</source>
+        <translation>%n 条结果</translation>
+    </message>
+    <message>
+        <source>%n results</source>
+        <translation>%n 条结果</translation>
+    </message>
+    <message>
+        <source>could not be read</source>
+        <translation>没能读取</translation>
+    </message>
+    <message>
+        <source>read in full</source>
+        <translation>读了全文</translation>
+    </message>
+    <message>
+        <source>a search result</source>
+        <translation>搜索结果</translation>
+    </message>
+    <message>
+        <source>This proposal rests on these sources</source>
+        <translation>这项改动依据的是下面这些来源</translation>
+    </message>
+    <message>
+        <source>The AI looked these up before it asked</source>
+        <translation>AI 提问之前查了这些资料</translation>
+    </message>
+    <message>
+        <source>The AI service looked these pages up, not Harness Desk. A link opens in your web browser.</source>
+        <translation>这些网页是 AI 服务查到的，不是 Harness Desk 打开的。点链接会在你的网页浏览器里打开。</translation>
     </message>
 </context>
 <context>
@@ -3450,6 +3542,21 @@
     <message>
         <source>The run in %1 has ended: %2.</source>
         <translation>“%1”的运行已结束：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>SourcesView</name>
+    <message>
+        <source>Sources the AI looked up</source>
+        <translation>AI 查阅的来源</translation>
+    </message>
+    <message>
+        <source>Tab moves from link to link; Enter opens the page in your web browser</source>
+        <translation>按 Tab 在链接之间移动；按 Enter 在网页浏览器里打开该网页</translation>
+    </message>
+    <message>
+        <source>Each page&apos;s link opens in your web browser</source>
+        <translation>每个网页的链接都会在你的网页浏览器里打开</translation>
     </message>
 </context>
 <context>
