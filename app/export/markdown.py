@@ -23,11 +23,12 @@ def format_time(value: str | None, lang: str = "en") -> str:
 def format_duration(seconds: float | None, lang: str = "en") -> str:
     if seconds is None:
         return tr(lang, "unknown")
-    if seconds < 1:
+    from app.core.work_totals import clock
+
+    parts = clock(seconds)  # rounded as the window's status line rounds it
+    if parts is None:
         return tr(lang, "under 1 s")
-    s = int(round(seconds))
-    h, rest = divmod(s, 3600)
-    m, s = divmod(rest, 60)
+    h, m, s = parts
     if h:
         return tr(lang, "{h} h {m} min", h=h, m=m)
     if m:
@@ -215,6 +216,9 @@ def round_details(r, lang: str) -> list[str]:
     if r.changed:
         out += [tr(lang, "Files changed: {files}",
                    files=tr(lang, ", ").join(md_code(p) for p in r.changed)), ""]
+    from app.export.sources import sources_lines
+
+    out += sources_lines(getattr(r, "web", None), lang, md_cell)  # its web sources, as links
     if r.undone:
         out += [f"**{md_text(r.undone)}**", ""]
     if r.error:

@@ -102,6 +102,11 @@ def card_text(view: RoundView) -> CardText:
 
         approvals = approvals_line(view.approvals)
         lines.append(CardLine(approvals, name="roundApprovals"))
+    from app.gui.run.web_words import card_lines
+
+    looked = "\n".join(card_lines(view.web))  # issue 37: what it looked up on the web
+    if looked:
+        lines.append(CardLine(looked, name="roundLookups"))
     said = view.summary
     if view.result_state == "engine_error" and said:
         # The core's sentence is English and the run's state already says why in full.
@@ -113,7 +118,7 @@ def card_text(view: RoundView) -> CardText:
     meta = " · ".join(numbers)
     if numbers:
         lines.append(CardLine(meta, "muted", wrap=False))
-    description = ". ".join(p for p in (files, approvals, meta, said,
-                                        QCoreApplication.translate(
-                                            "RoundCard", "Press Enter to open it")) if p)
+    description = ". ".join(p for p in (
+        files, approvals, looked.replace("\n", ". "), meta, said,
+        QCoreApplication.translate("RoundCard", "Press Enter to open it")) if p)
     return CardText(head, tone, lines, f"{head}: {view.task}", description)
