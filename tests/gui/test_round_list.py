@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-from app.gui.run import round_cards
+from app.gui.run import round_cards, wording
 from app.gui.run.round_cards import PAGE, RoundCard, RoundCardList, RoundView, card_text
 
 
@@ -92,9 +92,10 @@ def test_a_card_says_what_card_text_says(qtbot):
     shown = [label.text() for label in card.findChildren(QLabel)]
     assert shown == [text.head] + [line.text for line in text.lines]
     assert shown == ["Round 7   ✓ Done", "Task 7", "1 file changed: out-7.md",
-                     "Careful mode: prices.xlsx approved", "Summary 7.", "3.0 s"]  # as before
+                     "Careful mode: prices.xlsx approved", "Summary 7.",
+                     wording.duration(3.0)]  # as before
     assert card.accessibleName() == "Round 7   ✓ Done: Task 7"
     assert card.accessibleDescription() == (
-        "1 file changed: out-7.md. Careful mode: prices.xlsx approved. 3.0 s. Summary 7.. "
-        "Press Enter to open it")
+        f"1 file changed: out-7.md. Careful mode: prices.xlsx approved. "
+        f"{wording.duration(3.0)}. Summary 7.. Press Enter to open it")
     assert card.findChild(QLabel, "roundApprovals").text() == text.lines[2].text
