@@ -82,7 +82,7 @@ def test_a_new_spreadsheet_shows_its_sheets_as_added_lines(qtbot, tmp_path):
     dialog.file_list.setCurrentRow(0)
     qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)  # compared off the UI thread
     shown = dialog.diff.toPlainText()
-    assert "+ ## Sheet: Prices" in shown and "+ | 2 | Carrot cake | 30 |" in shown
+    assert "+ ## Sheet: Prices" in shown and "+ |2|Carrot cake|30|" in shown
 
 
 def test_a_changed_picture_shows_both_pictures(qtbot, tmp_path):
