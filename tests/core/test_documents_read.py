@@ -36,7 +36,7 @@ def test_word_document_renders_headings_lists_bold_italic_and_tables(tmp_path):
     assert "We sell **fresh** bread and *cakes*." in text
     assert "- Open at 7\n  - Close at 18\n1. Order flour" in text
     assert "> The new opening hours start in May." in text
-    assert "| Item | Price |\n| --- | --- |\n| Rye loaf | 4.20 |" in text
+    assert "| Item | Price |\n|---|---|\n| Rye loaf | 4.20 |" in text
 
 
 def test_workbook_renders_each_sheet_with_addresses_and_formulas(tmp_path):
