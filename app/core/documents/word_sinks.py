@@ -35,13 +35,9 @@ class Body:
         width = max(len(r) for r in rows)
         self.out.blank()
         for n, row in enumerate(rows):
-            if n == 0:   # the header row gives the table its width
-                self.out.add(_row(row + [""] * (width - len(row))))
+            self.out.add(_row(row + [""] * (width - len(row))))
+            if n == 0:
                 self.out.add("|" + "---|" * width)
-                continue
-            while row and not row[-1]:
-                row = row[:-1]   # a shorter row is one whose last cells are empty
-            self.out.add(_row(row) if row else "||")
         self.out.blank()
         self.previous_item = False
 
