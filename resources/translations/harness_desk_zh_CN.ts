@@ -741,6 +741,50 @@
         <translation>每个工作日 %1</translation>
     </message>
     <message>
+        <source>Searches</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation>网页</translation>
+    </message>
+    <message>
+        <source>Sentences that cite them</source>
+        <translation>引用这些来源的句子</translation>
+    </message>
+    <message>
+        <source>retrieved %1</source>
+        <translation>获取于 %1</translation>
+    </message>
+    <message>
+        <source>The page says: %1</source>
+        <translation>网页原文：%1</translation>
+    </message>
+    <message>
+        <source>Looked up: %1, %2</source>
+        <translation>查了资料：%1，%2</translation>
+    </message>
+    <message>
+        <source>%n search</source>
+        <translation>搜索 %n 次</translation>
+    </message>
+    <message>
+        <source>%n searches</source>
+        <translation>搜索 %n 次</translation>
+    </message>
+    <message>
+        <source>%n page read</source>
+        <translation>读了 %n 个网页</translation>
+    </message>
+    <message>
+        <source>%n pages read</source>
+        <translation>读了 %n 个网页</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -803,6 +847,54 @@
     <message>
         <source>Since you last looked, %1 scheduled runs:</source>
         <translation>自您上次查看以来，有 %1 次定时运行：</translation>
+    </message>
+    <message>
+        <source>Searched for %1</source>
+        <translation>搜索了%1</translation>
+    </message>
+    <message>
+        <source>Sites: %1</source>
+        <translation>网站：%1</translation>
+    </message>
+    <message>
+        <source>the search failed</source>
+        <translation>搜索失败</translation>
+    </message>
+    <message>
+        <source>found nothing</source>
+        <translation>什么也没找到</translation>
+    </message>
+    <message>
+        <source>%n result</source>
+        <translation>%n 条结果</translation>
+    </message>
+    <message>
+        <source>%n results</source>
+        <translation>%n 条结果</translation>
+    </message>
+    <message>
+        <source>could not be read</source>
+        <translation>没能读取</translation>
+    </message>
+    <message>
+        <source>read in full</source>
+        <translation>读了全文</translation>
+    </message>
+    <message>
+        <source>a search result</source>
+        <translation>搜索结果</translation>
+    </message>
+    <message>
+        <source>This proposal rests on these sources</source>
+        <translation>这项改动依据的是下面这些来源</translation>
+    </message>
+    <message>
+        <source>The AI looked these up before it asked</source>
+        <translation>AI 提问之前查了这些资料</translation>
+    </message>
+    <message>
+        <source>The AI service looked these pages up, not Harness Desk. A link opens in your web browser.</source>
+        <translation>这些网页是 AI 服务查到的，不是 Harness Desk 打开的。点链接会在你的网页浏览器里打开。</translation>
     </message>
 </context>
 <context>
@@ -3453,6 +3545,21 @@
     </message>
 </context>
 <context>
+    <name>SourcesView</name>
+    <message>
+        <source>Sources the AI looked up</source>
+        <translation>AI 查阅的来源</translation>
+    </message>
+    <message>
+        <source>Tab moves from link to link; Enter opens the page in your web browser</source>
+        <translation>按 Tab 在链接之间移动；按 Enter 在网页浏览器里打开该网页</translation>
+    </message>
+    <message>
+        <source>Each page&apos;s link opens in your web browser</source>
+        <translation>每个网页的链接都会在你的网页浏览器里打开</translation>
+    </message>
+</context>
+<context>
     <name>StatusBlock</name>
     <message>
         <source>Engine settings…</source>
@@ -3504,6 +3611,14 @@
     <message>
         <source>The AI stops at this task and asks you, instead of doing it itself.</source>
         <translation>AI 到这个任务会停下来问你，而不是自己去做。</translation>
+    </message>
+    <message>
+        <source>This task may look things up on the web</source>
+        <translation>这个任务可以上网查资料</translation>
+    </message>
+    <message>
+        <source>The AI service may search the web and read pages for this task. Searches cost money and count in the budget; every page used is shown with the round.</source>
+        <translation>AI 服务可以为这个任务上网搜索、阅读网页。搜索要花钱，计入预算；用到的每个网页都会和这一轮一起列出。</translation>
     </message>
     <message>
         <source>Done when</source>
@@ -3624,6 +3739,57 @@
     <message>
         <source>Task deleted: “%1”</source>
         <translation>已删除任务：“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>WebGroup</name>
+    <message>
+        <source>Looking things up on the web</source>
+        <translation>上网查资料</translation>
+    </message>
+    <message>
+        <source>Only tasks you allow (in their details) may look things up. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
+        <translation>只有你允许的任务（在任务详情里勾选）才能上网查资料。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
+    </message>
+    <message>
+        <source>Searches and pages read together. When a task has made this many in a run, its round stops.</source>
+        <translation>搜索次数和读取网页数合计。一个任务在一次运行中查到这个数，这一轮就停下。</translation>
+    </message>
+    <message>
+        <source>Web lookups per task</source>
+        <translation>每个任务的上网查询次数</translation>
+    </message>
+    <message>
+        <source>&amp;Web lookups per task</source>
+        <translation>每个任务的上网查询次数(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Only these sites, e.g. gov.uk, food.gov.uk (empty: any site)</source>
+        <translation>只查这些网站：填网站域名，用逗号隔开（留空：任何网站）</translation>
+    </message>
+    <message>
+        <source>Only these sites</source>
+        <translation>只查这些网站</translation>
+    </message>
+    <message>
+        <source>&amp;Only these sites</source>
+        <translation>只查这些网站(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Never these sites (Claude only; ignored when only some sites are allowed)</source>
+        <translation>不查这些网站（仅限 Claude；设了“只查这些网站”时不生效）</translation>
+    </message>
+    <message>
+        <source>Never these sites</source>
+        <translation>不查这些网站</translation>
+    </message>
+    <message>
+        <source>&amp;Never these sites</source>
+        <translation>不查这些网站(&amp;N)</translation>
+    </message>
+    <message>
+        <source>example.com, another.org</source>
+        <translation>网站域名，用逗号隔开</translation>
     </message>
 </context>
 <context>

@@ -124,6 +124,13 @@ class ApprovalDialog(QDialog):
         layout.addWidget(self.diff, 1)
         layout.addWidget(self.as_text, 0, Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.editor, 1)
+        from app.gui.evidence.sources_view import SourcesView
+        from app.gui.run.web_words import rests_on
+
+        # Lookups are read-only and never asked about, but shown: what the change rests on.
+        self.sources = SourcesView(self, rests_on(), max_height=160)
+        self.sources.show_web(getattr(request, "web", None))
+        layout.addWidget(self.sources)
         layout.addLayout(row)
         self.setAccessibleName(head.text())
         self.setAccessibleDescription(why.text())

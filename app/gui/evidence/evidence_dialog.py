@@ -122,6 +122,10 @@ class EvidenceDialog(QDialog):
         layout.addWidget(head)
         layout.addWidget(task)
         layout.addWidget(self.details)
+        from app.gui.evidence.sources_view import SourcesView
+
+        self.sources = SourcesView(self, max_height=200)  # its web lookups (issue 37), if any
+        layout.addWidget(self.sources)
         layout.addWidget(split, 1)
         layout.addWidget(self.report)
         layout.addLayout(bottom)
@@ -148,6 +152,7 @@ class EvidenceDialog(QDialog):
     def _on_loaded(self, evidence) -> None:
         self.evidence = evidence
         self.details.setText("\n".join(self._detail_lines(evidence)))
+        self.sources.show_web(evidence.record.web if evidence.record is not None else None)
         self.file_list.clear()
         for f in evidence.files:
             item = QListWidgetItem(f"{f.path}\n{self._change_words(f)}")
