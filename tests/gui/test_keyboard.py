@@ -155,3 +155,32 @@ def test_enter_on_a_drop_down_list_opens_it_as_space_does(qtbot, window, tmp_pat
     qtbot.keyClick(combo, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: combo.view().isVisible(), timeout=2000)
     combo.hidePopup()
+
+
+def test_alt_m_takes_the_keyboard_to_the_model_box_and_alt_e_to_the_engine(qtbot, window,
+                                                                           tmp_path):
+    """The engine chip names the model with a "·", which carries no mnemonic: Alt+M, the key
+    the "&Model" label had, still reaches the model box (and does nothing while the Demo,
+    which has no model, is chosen)."""
+    open_in(qtbot, window, demo_copy(tmp_path))
+    qtbot.waitUntil(lambda: window.board_view.add_field.isEnabled(), timeout=5000)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    picker = window.picker
+    start = window.board_view.add_field
+    start.setFocus()
+    qtbot.waitUntil(start.hasFocus, timeout=2000)
+    qtbot.keyClick(start, Qt.Key.Key_M, Qt.KeyboardModifier.AltModifier)
+    qtbot.wait(100)
+    assert not picker.model.hasFocus()  # the Demo's model box is not in use
+    assert start.hasFocus()
+
+    picker.combo.setCurrentIndex(picker.combo.findData("anthropic"))
+    qtbot.waitUntil(picker.model.isEnabled, timeout=2000)
+    start.setFocus()
+    qtbot.waitUntil(start.hasFocus, timeout=2000)
+    qtbot.keyClick(start, Qt.Key.Key_M, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: picker.model.isAncestorOf(_focused()) or picker.model.hasFocus(),
+                    timeout=2000)
+    qtbot.keyClick(_focused(), Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(picker.combo.hasFocus, timeout=2000)

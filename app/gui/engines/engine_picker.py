@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from app.gui import core_calls
@@ -68,6 +69,10 @@ class EnginePicker(QWidget):
         self.combo.setFrame(False)
         self.model.setFrame(False)
         model_label.setAccessibleName(self.tr("Model"))
+        # The "·" carries no mnemonic, so Alt+M (the "&Model" label's key before the chip) is
+        # a shortcut of its own: it takes the keyboard to the model box when the box is in use.
+        self.model_shortcut = QShortcut(QKeySequence(Qt.Modifier.ALT | Qt.Key.Key_M), self)
+        self.model_shortcut.activated.connect(self._focus_model)
         layout.setSpacing(4)
         layout.addWidget(label)
         layout.addWidget(self.combo)
@@ -79,6 +84,11 @@ class EnginePicker(QWidget):
         self.model.lineEdit().editingFinished.connect(self._on_model_edited)
         self.model.activated.connect(lambda _i: self._on_model_edited())
         self._update_model_box()
+
+    def _focus_model(self) -> None:
+        if self.model.isEnabled() and self.model.isVisible():
+            self.model.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self.model.lineEdit().selectAll()
 
     def label(self, engine_id: str) -> str:
         """The engine's name as the person reads it ("Claude")."""
