@@ -53,7 +53,7 @@ def cmd_scheduled_run(args: argparse.Namespace) -> int:
         return _end(wake, R.SKIPPED_BUSY, EXIT_LOCKED,
                     "Another run was already working in the folder, so this scheduled run "
                     "did not start.")
-    except HarnessError as err:
+    except HarnessError as err:  # wake.kind says which step it stopped at
         return _end(wake, R.FAILED, err.exit_code, err.message)
 
 
@@ -65,13 +65,17 @@ def _run(schedule: Schedule, wake: R.WakeRecord) -> int:
     from app.engines.setup import build_engine
 
     settings = load_settings().settings
+    wake.kind = R.KIND_FOLDER
     ws = Workspace(schedule.folder).require_runnable()
+    wake.kind = R.KIND_BUDGET
     try:
         limits = settings.limits.with_overrides(budget_usd=schedule.budget_usd or None,
                                                 budget_tokens=schedule.budget_tokens or None)
     except LimitError as err:
         raise HarnessError(f"The schedule's budget cannot be used: {err.reason}.") from None
+    wake.kind = R.KIND_ENGINE
     engine = build_engine(settings, ws.root, schedule.engine, model=schedule.model)
+    wake.kind = ""
     print(f"Scheduled run for {wake.due}.", flush=True)
     # No approver: no one is there to answer, so every question waits on the board.
     result = Harness(ws, engine, limits, listeners=[EventPrinter()], careful=schedule.careful,

@@ -19,7 +19,13 @@ TIMEOUT_S = 20
 
 
 class SchedulerError(HarnessError):
-    """The computer's scheduler refused or is missing: one sentence."""
+    """The computer's scheduler refused or is missing: one sentence, and for the window's own
+    words its kind ("no_scheduler", "missing", "timeout", "refused", "unknown"), the
+    scheduler's program and what it said."""
+
+    def __init__(self, message: str, kind: str = "unknown", program: str = "", said: str = ""):
+        super().__init__(message)
+        self.kind, self.program, self.said = kind, program, said
 
 
 def backend_module(name: str):
@@ -47,7 +53,7 @@ def choose_backend() -> str:
         return "cron"
     raise SchedulerError("This computer has no scheduler the app can use: install cron "
                          "(on Debian and Ubuntu: sudo apt install cron) or log in to a "
-                         "desktop session, then try again.")
+                         "desktop session, then try again.", kind="no_scheduler")
 
 
 def systemd_user_session() -> bool:
@@ -69,11 +75,12 @@ def run_tool(argv: list[str], what: str, stdin: str | None = None,
                               timeout=TIMEOUT_S)
     except FileNotFoundError:
         raise SchedulerError(f"Could not {what}: the program {argv[0]} is not on this "
-                             "computer.") from None
+                             "computer.", kind="missing", program=argv[0]) from None
     except subprocess.TimeoutExpired:
         raise SchedulerError(f"Could not {what}: {argv[0]} did not answer within "
-                             f"{TIMEOUT_S} seconds.") from None
+                             f"{TIMEOUT_S} seconds.", kind="timeout", program=argv[0]) from None
     if done.returncode not in ok_codes:
         said = " ".join((done.stderr or done.stdout or "").split())[:200].rstrip(".")
-        raise SchedulerError(f"Could not {what}: {argv[0]} said “{said or done.returncode}”.")
+        raise SchedulerError(f"Could not {what}: {argv[0]} said “{said or done.returncode}”.",
+                             kind="refused", program=argv[0], said=said or str(done.returncode))
     return done

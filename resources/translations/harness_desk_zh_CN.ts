@@ -833,12 +833,52 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>%1: stopped: %2</source>
-        <translation>%1：已停止：%2</translation>
+        <source>%1: the folder was not there (moved or deleted), so its schedule was removed.</source>
+        <translation>%1：文件夹已不在原处（被移动或删除），因此它的定时已删除。</translation>
     </message>
     <message>
-        <source>%1: could not finish: %2</source>
-        <translation>%1：未能完成：%2</translation>
+        <source>%1: did not start, because the folder could not be used for a run as it was. Press Run here to see why.</source>
+        <translation>%1：没有开始，因为该文件夹当时的状态无法运行。在这里按“运行”可查看原因。</translation>
+    </message>
+    <message>
+        <source>%1: did not start, because the schedule&apos;s budget could not be used. Set another one with Change….</source>
+        <translation>%1：没有开始，因为该定时的预算无法使用。请用“更改…”设置新的预算。</translation>
+    </message>
+    <message>
+        <source>%1: did not start, because the schedule&apos;s engine is not one this app has. Choose another one with Change….</source>
+        <translation>%1：没有开始，因为本应用没有该定时所用的引擎。请用“更改…”选择其他引擎。</translation>
+    </message>
+    <message>
+        <source>%1: stopped before it finished. Press Run here to carry on.</source>
+        <translation>%1：在完成前停止了。在这里按“运行”可继续。</translation>
+    </message>
+    <message>
+        <source>%1: could not start or finish. Press Run here to see why.</source>
+        <translation>%1：未能开始或完成。在这里按“运行”可查看原因。</translation>
+    </message>
+    <message>
+        <source>This computer has no scheduler the app can use. Install cron (on Debian and Ubuntu: sudo apt install cron) or log in to a desktop session, then try again.</source>
+        <translation>这台计算机没有本应用可用的计划任务程序。请安装 cron（Debian 和 Ubuntu 上：sudo apt install cron）或登录桌面会话，然后重试。</translation>
+    </message>
+    <message>
+        <source>the computer&apos;s scheduler (%1) is not installed.</source>
+        <translation>计算机的计划任务程序（%1）没有安装。</translation>
+    </message>
+    <message>
+        <source>the computer&apos;s scheduler (%1) did not answer within %2 seconds. Try again in a moment.</source>
+        <translation>计算机的计划任务程序（%1）在 %2 秒内没有响应。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>the computer&apos;s scheduler (%1) refused it, saying “%2”.</source>
+        <translation>计算机的计划任务程序（%1）拒绝了，它说：“%2”。</translation>
+    </message>
+    <message>
+        <source>the app&apos;s settings folder could not be written. Check that the disk has room, then try again.</source>
+        <translation>无法写入本应用的设置文件夹。请确认磁盘有空间，然后重试。</translation>
+    </message>
+    <message>
+        <source>something on this computer stopped it. Try again; if it happens again, restart the computer.</source>
+        <translation>这台计算机上有东西阻止了它。请重试；如果再次出现，请重启计算机。</translation>
     </message>
     <message>
         <source>Since you last looked, 1 scheduled run:</source>
@@ -3306,6 +3346,10 @@
     <message>
         <source>Saving…</source>
         <translation>正在保存…</translation>
+    </message>
+    <message>
+        <source>The schedule could not be removed: %1</source>
+        <translation>无法删除定时：%1</translation>
     </message>
     <message>
         <source>The schedule could not be saved: %1</source>

@@ -119,6 +119,21 @@ def test_a_scheduled_run_with_no_budget_runs_nothing(cli, env, ws):
     assert wake["outcome"] == "no_budget" and wake["exit_code"] == USAGE
 
 
+@pytest.mark.parametrize("kind", ["folder", "engine"])
+def test_a_scheduled_run_that_cannot_start_records_what_stopped_it(cli, env, ws, kind):
+    """The window words a wake that ran nothing by its kind, not by the core's sentence."""
+    if kind == "folder":
+        due_schedule(ws)
+        (ws / "TASKS.md").unlink()
+    else:
+        due_schedule(ws, engine="no-such-engine")
+    res = cli("run", ws, "--scheduled")
+    assert res.code != DONE, res
+    assert run_dirs(ws) == []
+    [wake] = wakes(ws)
+    assert (wake["outcome"], wake["kind"]) == ("failed", kind) and wake["message"]
+
+
 def test_missed_times_run_once_and_a_paused_schedule_runs_nothing(cli, env, ws):
     due_schedule(ws, paused=True)
     assert cli("run", ws, "--scheduled").code == DONE

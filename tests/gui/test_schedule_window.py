@@ -125,3 +125,74 @@ def test_the_schedule_and_its_runs_read_in_chinese(qapp):
         assert not any(w in said for w in ("Stopped", "spending", "limit"))
     finally:
         language.install(qapp, "en")
+
+
+def test_runs_that_did_not_start_and_scheduler_refusals_in_the_windows_own_chinese(qapp):
+    """Sched's note: failures were the core's English sentence in the window. Each kind of
+    wake that ran nothing, and each kind of scheduler refusal, has the window's own words."""
+    import re
+
+    from app.gui.folder import schedule_words as words
+    from app.gui.settings import language
+    from app.schedulers import SchedulerError
+
+    english = "There is no TASKS.md in /x. Run `harness-desk init /x` to create one."
+    wakes = [R.WakeRecord(time="2026-12-07T07:02:00", schedule_id="x", folder="/x",
+                          outcome=outcome, exit_code=2, due="2026-12-07T07:00",
+                          message=english, kind=kind)
+             for outcome, kind in [(R.FAILED, R.KIND_FOLDER), (R.FAILED, R.KIND_BUDGET),
+                                   (R.FAILED, R.KIND_ENGINE), (R.FAILED, ""),
+                                   (R.REMOVED_FOLDER_GONE, "")]]
+    errors = [SchedulerError("This computer has no scheduler", kind="no_scheduler"),
+              SchedulerError("Could not add: crontab is not there", kind="missing",
+                             program="crontab"),
+              SchedulerError("Could not add: crontab did not answer", kind="timeout",
+                             program="crontab"),
+              SchedulerError("Could not add: crontab said “no”", kind="refused",
+                             program="crontab", said="no"),
+              OSError("No space left on device"), RuntimeError("Something broke")]
+    assert language.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        said = [words.wake(r) for r in wakes]
+        refusals = [words.scheduler_failure(e) for e in errors]
+    finally:
+        language.install(qapp, "en")
+    assert len(set(said)) == len(wakes)  # each kind its own sentence
+    for text in said:
+        assert "TASKS" not in text and "harness-desk" not in text, text
+        assert not re.search(r"[A-Za-z]{3,}", text), text
+        assert "没有开始" in text or "未能" in text or "定时已删除" in text, text
+    assert "预算" in said[1] and "引擎" in said[2] and "更改" in said[1]
+    assert len(set(refusals)) == len(errors)
+    for text in refusals:
+        assert not re.search(r"[A-Za-z]{3,}", text.replace("crontab", "").replace(
+            "cron", "").replace("Debian", "").replace("Ubuntu", "").replace("sudo apt install",
+                                                                             "")), text
+    assert "“no”" in refusals[3] and "（crontab）" in refusals[1]
+    # In English too the window says it in its own words, not the core's sentence.
+    assert english not in "".join(words.wake(r) for r in wakes)
+
+
+def test_a_scheduler_that_refuses_is_said_in_the_windows_words(qtbot, window, tmp_path,
+                                                                monkeypatch):
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    script = bindir / "crontab"
+    script.write_text("#!/bin/sh\nif [ \"$1\" = \"-l\" ]; then exit 1; fi\n"
+                      "echo 'crontabs/alex: Permission denied' >&2; exit 1\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("HARNESS_DESK_SCHEDULER", "cron")
+    ws = demo_copy(tmp_path)
+    open_in(qtbot, window, ws)
+    wait_shown(qtbot, window)
+    dialog = window.schedules.open_dialog()
+    dialog.engine.setCurrentIndex(dialog.engine.findData("demo"))
+    dialog.budget.setValue(1.0)
+    dialog.save_button.click()
+    qtbot.waitUntil(lambda: "could not be saved" in dialog.hint.text(), timeout=10_000)
+    assert dialog.hint.text() == ("The schedule could not be saved: the computer's scheduler "
+                                  "(crontab) refused it, saying “crontabs/alex: Permission "
+                                  "denied”.")
+    assert store.for_folder(ws) is None and dialog.save_button.isEnabled()
+    dialog.reject()

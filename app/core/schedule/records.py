@@ -21,6 +21,8 @@ SKIPPED_BUSY = "skipped_busy"          # another run held the folder's lock
 SKIPPED_PAUSED = "skipped_paused"
 NO_BUDGET = "no_budget"
 REMOVED_FOLDER_GONE = "removed_folder_gone"
+# What a run that did not start stopped at (WakeRecord.kind).
+KIND_FOLDER, KIND_BUDGET, KIND_ENGINE = "folder", "budget", "engine"
 
 
 @dataclass
@@ -40,6 +42,10 @@ class WakeRecord:
     exit_reason: str = ""     # the run's (records.ExitReason), for the window's own words
     cause: str = ""           # an engine stop's finer cause (app.core.engine)
     engine: str = ""
+    # What a run that did not start could not get past, for the window's own words: "folder"
+    # (not runnable as it is), "budget" (the schedule's cannot be used), "engine" (not one
+    # this app has); "" for anything else.
+    kind: str = ""
 
 
 def now_local() -> str:

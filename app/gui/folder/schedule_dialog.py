@@ -159,11 +159,19 @@ class ScheduleDialog(QDialog):
         current = self.current
         self.remove_button.setEnabled(False)
         run_in_background(lambda: remove(current), lambda _: (self.removed.emit(),
-                                                              self.accept()), self._failed)
+                                                              self.accept()),
+                          lambda exc: self._failed(exc, removing=True))
 
-    def _failed(self, exc: BaseException) -> None:
-        said = getattr(exc, "message", None) or str(exc)
-        self.show_hint(self.tr("The schedule could not be saved: %1").replace("%1", said),
-                       "attention")
+    def _failed(self, exc: BaseException, removing: bool = False) -> None:
+        from app.gui.folder.schedule_words import scheduler_failure
+
+        said = scheduler_failure(exc)
+        if getattr(exc, "kind", "") == "no_scheduler":
+            text = said  # a sentence of its own
+        elif removing:
+            text = self.tr("The schedule could not be removed: %1").replace("%1", said)
+        else:
+            text = self.tr("The schedule could not be saved: %1").replace("%1", said)
+        self.show_hint(text, "attention")
         self.save_button.setEnabled(True)
         self.remove_button.setEnabled(True)

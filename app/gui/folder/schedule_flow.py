@@ -136,6 +136,7 @@ class ScheduleFlow(QObject):
                           self._remove_failed)
 
     def _remove_failed(self, exc: BaseException) -> None:
-        said = getattr(exc, "message", None) or str(exc)
-        self.window.notice.show_notice(self.tr("The schedule could not be removed: %1")
-                                       .replace("%1", said), tone="attention")
+        said = words.scheduler_failure(exc)
+        text = said if getattr(exc, "kind", "") == "no_scheduler" else \
+            self.tr("The schedule could not be removed: %1").replace("%1", said)
+        self.window.notice.show_notice(text, tone="attention")

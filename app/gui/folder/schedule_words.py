@@ -76,11 +76,48 @@ def wake(r: R.WakeRecord) -> str:
 
         head, _ = finished(r.outcome, r.exit_reason, engine_id=r.engine, cause=r.cause)
         text = tr("%1: %2").replace("%2", head)
+    elif r.outcome == R.REMOVED_FOLDER_GONE:
+        text = tr("%1: the folder was not there (moved or deleted), so its schedule was "
+                  "removed.")
+    elif r.kind == R.KIND_FOLDER:
+        text = tr("%1: did not start, because the folder could not be used for a run as it "
+                  "was. Press Run here to see why.")
+    elif r.kind == R.KIND_BUDGET:
+        text = tr("%1: did not start, because the schedule's budget could not be used. Set "
+                  "another one with Change….")
+    elif r.kind == R.KIND_ENGINE:
+        text = tr("%1: did not start, because the schedule's engine is not one this app has. "
+                  "Choose another one with Change….")
     elif r.outcome == R.STOPPED:
-        text = tr("%1: stopped: %2").replace("%2", r.message)
-    else:
-        text = tr("%1: could not finish: %2").replace("%2", r.message)
+        text = tr("%1: stopped before it finished. Press Run here to carry on.")
+    else:  # the core's sentence is English: the window says it in its own words
+        text = tr("%1: could not start or finish. Press Run here to see why.")
     return text.replace("%1", at)
+
+
+def scheduler_failure(exc: BaseException) -> str:
+    """Why the computer's scheduler did not take (or give up) a schedule, in a sentence."""
+    kind = getattr(exc, "kind", "")
+    program = getattr(exc, "program", "")
+    if kind == "no_scheduler":
+        return tr("This computer has no scheduler the app can use. Install cron (on Debian "
+                  "and Ubuntu: sudo apt install cron) or log in to a desktop session, then "
+                  "try again.")
+    if kind == "missing":
+        return tr("the computer's scheduler (%1) is not installed.").replace("%1", program)
+    if kind == "timeout":
+        from app.schedulers import TIMEOUT_S
+
+        return (tr("the computer's scheduler (%1) did not answer within %2 seconds. Try "
+                   "again in a moment.").replace("%1", program).replace("%2", str(TIMEOUT_S)))
+    if kind == "refused":
+        return (tr("the computer's scheduler (%1) refused it, saying “%2”.")
+                .replace("%1", program).replace("%2", getattr(exc, "said", "")))
+    if isinstance(exc, OSError):
+        return tr("the app's settings folder could not be written. Check that the disk has "
+                  "room, then try again.")
+    return tr("something on this computer stopped it. Try again; if it happens again, "
+              "restart the computer.")
 
 
 def since_last_looked(wakes: list[R.WakeRecord]) -> str:
