@@ -63,13 +63,9 @@ def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
     qInstallMessageHandler(lambda *_: None)  # the offscreen platform's notes are not news
     app = make_application()
     use_language(app, lang)
-    if dark:  # what following a dark system scheme does where the platform has no dark palette
-        from PySide6.QtCore import Qt
-
-        from app.gui.look.theme import apply_scheme
-
-        apply_scheme(Qt.ColorScheme.Dark)
-    window = MainWindow(Settings(), demo_delay=0.6)
+    # Dark through the window's own look setting (Settings ▸ Look): the window applies it as it
+    # opens, so a dark palette set before it would be replaced, and offscreen has no system dark.
+    window = MainWindow(Settings(look="dark" if dark else "system"), demo_delay=0.6)
     window.resize(1180, 760)
     window.show()
     wait(app, lambda: False, 0.8)

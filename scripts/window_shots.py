@@ -1,8 +1,12 @@
 """Screenshots of the run panel on a real X display (Xvfb + a window manager), taken with
 ImageMagick's `import -window root`: the demo folder idle (Ready), running, and finished,
-in English or Chinese, the window maximized on a screen of the display's size.
+in English or Chinese, light or dark, the window maximized on a screen of the display's size.
 
-    DISPLAY=:99 python scripts/window_shots.py [--lang en|zh_CN] [--repo CHECKOUT] OUTPUT_FOLDER
+    DISPLAY=:99 python scripts/window_shots.py [--lang en|zh_CN] [--dark] [--repo CHECKOUT] OUTPUT
+
+--dark sets the window's own look setting to Dark (Settings ▸ Look): under Xvfb there is no
+system dark preference to follow, and the window applies its look setting as it opens, so a
+palette set before it would be replaced by the light one.
 
 Writes idle-WxH.png, running-WxH.png and finished-WxH.png (W×H: the screen's size). --repo
 takes the window's code from another checkout (the pictures "before" a change). Runs on a
@@ -25,6 +29,7 @@ def main() -> int:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--lang", choices=["en", "zh_CN"], default="en")
+    parser.add_argument("--dark", action="store_true")
     parser.add_argument("--repo", default=str(REPO))
     parser.add_argument("output")
     args = parser.parse_args()
@@ -38,7 +43,7 @@ def main() -> int:
 
         os.environ["QT_QPA_PLATFORM"] = "xcb"  # screenshots.py asks for offscreen: a real display
         use_empty_keychain()
-        return shoot(Path(tmp), out, args.lang)
+        return shoot(Path(tmp), out, args.lang, args.dark)
 
 
 def grab_screen(path: Path) -> None:
@@ -46,7 +51,13 @@ def grab_screen(path: Path) -> None:
     print(f"Saved {path}")
 
 
-def shoot(tmp: Path, out: Path, lang: str) -> int:
+def theme_is_dark() -> bool:
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.palette().window().color().lightness() < 128
+
+
+def shoot(tmp: Path, out: Path, lang: str, dark: bool = False) -> int:
     import shutil
 
     from PySide6.QtCore import qInstallMessageHandler
@@ -61,9 +72,12 @@ def shoot(tmp: Path, out: Path, lang: str) -> int:
     qInstallMessageHandler(lambda *_: None)
     app = make_application()
     use_language(app, lang)
-    window = MainWindow(Settings(), demo_delay=0.8)
+    window = MainWindow(Settings(look="dark" if dark else "system"), demo_delay=0.8)
     window.showMaximized()
     wait(app, lambda: False, 1.0)
+    if dark and not theme_is_dark():
+        print("The window did not take the dark look.", file=sys.stderr)
+        return 1
     screen = app.primaryScreen().size()
     size = f"{screen.width()}x{screen.height()}"
     demo = tmp / ("Rosie's Bakery" if lang == "en" else "罗西面包房")
