@@ -158,8 +158,12 @@ def over(window, dialog):
     painter = QPainter(shot)
     painter.fillRect(shot.rect(), QColor(0, 0, 0, 64))
     picture = dialog.grab()
-    painter.drawPixmap(QPoint((shot.width() - picture.width()) // 2,
-                              (shot.height() - picture.height()) // 2), picture)
+    at = QPoint((shot.width() - picture.width()) // 2, (shot.height() - picture.height()) // 2)
+    painter.drawPixmap(at, picture)
+    # The dialog's edge, as a window manager's frame would draw it: in the dark look the
+    # dialog's ground is the window's, and without an edge it melts into the dimmed window.
+    painter.setPen(dialog.palette().color(dialog.palette().ColorRole.Mid))
+    painter.drawRect(picture.rect().translated(at).adjusted(-1, -1, 0, 0))
     painter.end()
     return shot
 

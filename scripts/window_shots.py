@@ -8,6 +8,12 @@ in English or Chinese, light or dark, the window maximized on a screen of the di
 system dark preference to follow, and the window applies its look setting as it opens, so a
 palette set before it would be replaced by the light one.
 
+The window manager draws the title bar in its own fonts: on a machine without a Chinese font,
+start openbox under a fontconfig file that adds the app's (resources/fonts), or the Chinese
+title shows as boxes:
+
+    <fontconfig><include>/etc/fonts/fonts.conf</include><dir>…/resources/fonts</dir></fontconfig>
+
 Writes idle-WxH.png, running-WxH.png and finished-WxH.png (W×H: the screen's size). --repo
 takes the window's code from another checkout (the pictures "before" a change). Runs on a
 fresh copy of the demo with a throwaway settings folder and an empty in-memory keychain.
@@ -34,7 +40,15 @@ def main() -> int:
     parser.add_argument("output")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO / "scripts"))
-    sys.path.insert(0, args.repo)
+    import screenshots  # noqa: F401  (it puts this checkout first on the path as it loads)
+
+    sys.path.insert(0, args.repo)  # so the window's code comes from --repo, ahead of it
+    import app as package
+
+    if Path(package.__file__).resolve().parent.parent != Path(args.repo).resolve():
+        print(f"The window's code came from {package.__file__}, not {args.repo}.",
+              file=sys.stderr)
+        return 1
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="harness-desk-xshots-") as tmp:
