@@ -196,3 +196,26 @@ def test_a_scheduler_that_refuses_is_said_in_the_windows_words(qtbot, window, tm
                                   "denied”.")
     assert store.for_folder(ws) is None and dialog.save_button.isEnabled()
     dialog.reject()
+
+
+def test_a_removal_the_scheduler_refuses_is_said_in_the_windows_words(qtbot, window, tmp_path,
+                                                                       crontab):
+    from app.core.schedule.model import Schedule
+    from app.schedulers.service import install
+
+    ws = demo_copy(tmp_path)
+    install(Schedule(folder=str(ws.resolve()), kind="daily", time="07:00",
+                     budget_usd=1.0, engine="demo").check())
+    open_in(qtbot, window, ws)
+    view = window.schedules.view
+    qtbot.waitUntil(lambda: view.remove_button.isVisible(), timeout=10_000)
+    script = tmp_path / "bin" / "crontab"  # from now on it refuses to write
+    script.write_text(f"#!/bin/sh\nif [ \"$1\" = \"-l\" ]; then cat '{crontab}'; exit 0; fi\n"
+                      "echo 'crontab: cannot write to crontabs' >&2; exit 1\n")
+    view.remove_button.click()
+    qtbot.waitUntil(lambda: "could not be removed" in window.notice.text.text(),
+                    timeout=10_000)
+    assert window.notice.text.text() == (
+        "The schedule could not be removed: the computer's scheduler (crontab) refused it, "
+        "saying “crontab: cannot write to crontabs”.")
+    assert store.for_folder(ws) is not None  # still there, as the scheduler still has it
