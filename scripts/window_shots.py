@@ -49,6 +49,13 @@ def main() -> int:
         print(f"The window's code came from {package.__file__}, not {args.repo}.",
               file=sys.stderr)
         return 1
+    if Path(args.repo).resolve() != REPO:
+        # This checkout's editable install maps app.resources to its own resources/: the
+        # other window's translations, fonts and icons are in its own.
+        from app.core import resources
+
+        theirs = Path(args.repo).resolve() / "resources"
+        resources.resources_dir = lambda: theirs
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="harness-desk-xshots-") as tmp:
