@@ -2024,6 +2024,10 @@
         <translation>按工作表的样子显示，改动的单元格带底色：旧值划掉，新值在下方。鼠标停在单元格上可看到公式。</translation>
     </message>
     <message>
+        <source>The PDF&apos;s text as paragraphs, lists and tables: added words underlined, removed words struck through.</source>
+        <translation>按段落、列表和表格显示 PDF 的文字：新增的文字加下划线，删除的文字划掉。</translation>
+    </message>
+    <message>
         <source>The document as it looks: added words underlined, removed words struck through, as Word shows tracked changes.</source>
         <translation>按文档的样子显示：新增的文字加下划线，删除的文字划掉，和 Word 的修订标记一样。</translation>
     </message>
