@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar
+from typing import TYPE_CHECKING, Callable, ClassVar
 
-from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
+if TYPE_CHECKING:  # annotations only: a readiness check never loads pydantic (issue 36)
+    from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
 
 # Codes an EngineError can carry. The non-retryable ones are also run exit_reasons.
 AUTH_FAILED = "auth_failed"
