@@ -23,6 +23,7 @@ from app.gui.folder.folder_flow import APP_TITLE, FolderFlow
 from app.gui.plan.plan_flow import PlanFlow
 from app.gui.run.run_flow import RunFlow
 from app.gui.settings.settings_flow import SettingsFlow
+from app.gui.startup_flow import StartupFlow
 
 if TYPE_CHECKING:
     from app.core import events as ev
@@ -34,10 +35,11 @@ if TYPE_CHECKING:
 
 
 
-class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
+class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
     workspace_opened = Signal(object)       # Path of the folder now shown
     decision_shown = Signal(object)         # the DecisionDialog now on screen
     run_ended = Signal(object)              # the RunResult, after the window has shown it
+    became_usable = Signal()                # once: a folder's checklist drawn, Run enabled
 
     def __init__(self, settings: Settings | None = None, demo_delay: float | None = None,
                  check_engines: bool = True, defer_pages: bool = False):
@@ -57,6 +59,10 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self._warmed = False
         self._page: WorkspacePage | None = None
         self._welcome: WelcomePage | None = None
+        self.usable_at: float | None = None  # perf_counter() when it became usable (usable.py)
+        self._opened_unsettled = None  # the FolderInfo of a folder opened before the settings
+        self._first_folder_done: list = []  # see StartupFlow.after_first_folder
+        self._run_when_settled = False  # Run pressed before the settings came
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.resize(1180, 760)
@@ -85,6 +91,8 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.picker.select(settings.engine, {k: v.model for k, v in settings.engines.items()})
         if self.workspace is None:
             self.pages.setCurrentWidget(self.welcome_page)
+        else:
+            self._settle_opened_folder()  # opened before the settings came (startup_flow.py)
         self._show_recent()
         if self._check_engines:  # after the window is up: never in the way of the first paint
             QTimer.singleShot(400, self.picker.check_all)
@@ -101,6 +109,11 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         # after the first paint: these build Qt's whole `Qt` namespace of enums (~50 ms).
         focus_ring.install()  # every focus is seen, in every window of the app
         self._enter_presses = EnterPressesButtons(self)
+        from app.gui.look import theme
+
+        # The window's palette before its widgets are made: each works out its colours and
+        # draws its icons once, not in Qt's palette first and again in ours (100-270 ms).
+        theme.apply_scheme(theme.system_scheme(), before_widgets=True)
         from app.gui.background import SerialQueue
         from app.gui.look.notice_bar import NoticeBar
         from app.gui.run.runner import RunRunner
@@ -157,6 +170,10 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.history = HistoryFlow(self, page.history_picker, page.cards)
         self.history.round_undone.connect(self._on_round_undone)
         self._page = page
+        from app.gui.board.task_list import TaskListView
+        from app.gui.usable import UsableWatch
+
+        self._usable = UsableWatch(self, page.board_view.findChild(TaskListView))
         self.pages.addWidget(self._welcome)
         self.pages.addWidget(page)
         self._build_menus()
