@@ -54,6 +54,9 @@ BENCHMARKS = [
        f"request", f"<= {b * 2 // 3:,} B") for n, b in request_size.BEFORE_BYTES.items()]),
     ("ui_stall", "ui_stall.py", ["--runs", "3"], ["--runs", "1"], "the window",
      [("ui_stall", "Longest gap between 10 ms UI ticks, full-speed Demo run", "<= 50 ms")]),
+    ("ui_stall_cold", "ui_stall_cold.py", ["--runs", "5"], ["--runs", "3"], "the window",
+     [("ui_stall_cold", "Longest UI gap, cold start through first Run, decision and evidence "
+       "window", "<= 50 ms")]),
     ("board", "board_view.py", ["--runs", "7"], ["--runs", "3"], None,
      [("board_2000", "A 2,000-task board read, written back and shown", "<= 200 ms")]),
     ("evidence_diff", "evidence_diff.py", ["--runs", "5"], ["--runs", "1"], None,
@@ -194,6 +197,34 @@ class Display:
             self.proc.wait(10)
 
 
+def kept_rows(previous: Path, fresh: list[dict], others: list[str]) -> list[dict]:
+    """This run's rows with those of the benchmarks it did not run (`others`) taken from the
+    last results, in BENCHMARKS order; a kept row's note says when it was measured."""
+    try:
+        last = json.loads(previous.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return fresh
+    when = str(last.get("started_at", ""))[:16].replace("T", " ")
+    owned = {name: [k for k, _t, _g in owed] for name, _s, _f, _q, _n, owed in BENCHMARKS}
+    old = {r["key"]: r for r in last.get("results", [])}
+    new = {r["key"]: r for r in fresh}
+    out = []
+    for name, *_ in BENCHMARKS:
+        if name in others:
+            for key in owned[name]:
+                if key in old:
+                    row = dict(old[key])
+                    note = row.get("note") or ""
+                    if "(measured " not in note:
+                        row["note"] = f"{note} (measured {when} UTC)".strip()
+                    out.append(row)
+        else:
+            keys = [r["key"] for r in fresh if r["key"] in owned[name]
+                    or r["key"].startswith(tuple(owned[name]))]
+            out += [new[k] for k in keys]
+    return out
+
+
 README_START, README_END = "<!-- bench:table -->", "<!-- /bench:table -->"
 
 
@@ -223,6 +254,9 @@ def main() -> int:
                         help="put the table and the machine in README.md (Performance)")
     parser.add_argument("--platform", choices=("auto", "xvfb", "offscreen"), default="auto",
                         help="where windows draw (default: the desktop, else Xvfb, else offscreen)")
+    parser.add_argument("--keep", action="store_true",
+                        help="with --only: keep the other rows from the last results (--output), "
+                             "each marked with when it was measured")
     args = parser.parse_args()
     # Bytecode caches as an installed app has them; the source checkout first on the path.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -239,6 +273,8 @@ def main() -> int:
             got, ran = run_one(name, script, quick if args.quick else full, needs, owed, env)
             rows += got
             runs[name] = ran
+    if args.keep and args.only:
+        rows = kept_rows(args.output, rows, [b[0] for b in BENCHMARKS if b[0] not in args.only])
     print(table(rows))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
                             capture_output=True, text=True).stdout.strip()

@@ -443,6 +443,8 @@ def _load_the_rest() -> None:
     import app.core.settings  # noqa: F401
     import app.gui.core_calls  # noqa: F401
     import app.gui.run.decision_dialog  # noqa: F401
+    import app.core.questions  # noqa: F401 (the decision dialog's page reads it)
+    import app.gui.evidence.evidence_dialog  # noqa: F401 (a round's card opens it)
     import app.gui.folder.workspace_info  # noqa: F401
     import app.gui.evidence.evidence_data  # noqa: F401 (the rounds list, when a folder opens)
     import app.engines.demo  # noqa: F401 (the engine a newcomer's first run uses)
