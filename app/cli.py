@@ -68,6 +68,37 @@ def _run_args(s: argparse.ArgumentParser) -> None:
     s.add_argument("--careful", action="store_true",
                    help="ask before changing or deleting files that were in the folder "
                         "before the run (also on when the folder's settings say so)")
+    s.add_argument("--scheduled", action="store_true",
+                   help="the run the computer's scheduler starts: the folder's schedule gives "
+                        "the engine, model, budget and careful mode; no one is asked anything")
+
+
+def _schedule_args(s: argparse.ArgumentParser) -> None:
+    s.add_argument("path", nargs="?")
+    s.add_argument("--every", metavar="WHEN",
+                   help="day, weekdays (Monday to Friday), month, or days such as mon,thu")
+    s.add_argument("--at", default="09:00", metavar="HH:MM", help="the time (default 09:00)")
+    s.add_argument("--day", type=_positive_int, metavar="N",
+                   help="with --every month: the day of the month (default 1; a day past the "
+                        "month's end means its last day)")
+    s.add_argument("--engine", help="demo, anthropic, openai or local (default: settings')")
+    s.add_argument("--model")
+    s.add_argument("--budget-usd", type=_non_negative_float,
+                   help="the most one run may spend, in US dollars (this or --budget-tokens "
+                        "is required)")
+    s.add_argument("--budget-tokens", type=_positive_int)
+    s.add_argument("--careful", action="store_true",
+                   help="a change to a file that was in the folder waits for your answer")
+    s.add_argument("--yes", action="store_true",
+                   help="do not ask before scheduling a home or system folder")
+    what = s.add_mutually_exclusive_group()
+    what.add_argument("--list", action="store_true", help="show the schedules (all, or PATH's)")
+    what.add_argument("--remove", action="store_true", help="remove PATH's schedule")
+    what.add_argument("--pause", action="store_true", help="pause PATH's schedule")
+    what.add_argument("--resume", action="store_true", help="resume PATH's paused schedule")
+    what.add_argument("--catch-up", action="store_true", help=argparse.SUPPRESS)
+    what.add_argument("--remove-all", action="store_true",
+                      help="remove every schedule (the uninstallers use this)")
 
 
 def _status_args(s: argparse.ArgumentParser) -> None:
@@ -159,6 +190,8 @@ def _self_test_args(s: argparse.ArgumentParser) -> None:
 COMMANDS = {
     "init": ("create TASKS.md from a template and .harness/", _init_args),
     "run": ("run headless, one line per event", _run_args),
+    "schedule": ("run the folder on a schedule, also with the window closed",
+                 _schedule_args),
     "status": ("print the status of the current or last run", _status_args),
     "watch": ("follow a run live until it ends", _watch_args),
     "decide": ("answer the first open HUMAN decision", _decide_args),
@@ -251,6 +284,14 @@ def _dispatch(args: argparse.Namespace) -> int:
     try:
         if args.command == "init":
             return cmd_init(args)
+        if args.command == "run" and args.scheduled:
+            from app.commands.scheduled_run import cmd_scheduled_run
+
+            return cmd_scheduled_run(args)
+        if args.command == "schedule":
+            from app.commands.schedule import cmd_schedule
+
+            return cmd_schedule(args)
         if args.command == "run":
             from app.commands.run import cmd_run
 

@@ -23,11 +23,12 @@ def format_time(value: str | None, lang: str = "en") -> str:
 def format_duration(seconds: float | None, lang: str = "en") -> str:
     if seconds is None:
         return tr(lang, "unknown")
-    if seconds < 1:
+    from app.core.work_totals import clock
+
+    parts = clock(seconds)  # rounded as the window's status line rounds it
+    if parts is None:
         return tr(lang, "under 1 s")
-    s = int(round(seconds))
-    h, rest = divmod(s, 3600)
-    m, s = divmod(rest, 60)
+    h, m, s = parts
     if h:
         return tr(lang, "{h} h {m} min", h=h, m=m)
     if m:

@@ -16,10 +16,11 @@ from app.core.errors import HarnessError
 from app.core.events import Event, FileChanged, HumanNeeded, RoundStarted, RunStarted
 from app.core.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, UndoneRecord,
                               read_events, read_rounds, read_run, read_status, read_undone)
+from app.core import work_totals
 from app.core.redact import redact_obj
 from app.core.workspace import RunFiles, Workspace, pid_alive
 from app.export import board_words
-from app.export.words import date_time, known as known_lang, tr
+from app.export.words import date_time, known as known_lang, plural, tr
 
 # How each round ended, for a person (the raw result_state is never shown).
 OUTCOME_WORDS: dict[str, str] = {
@@ -190,9 +191,11 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     if earlier:
         rounds = [r for i in earlier for r in read_rounds(ws.run_files(i.run_id))] + rounds
         events = [e for i in earlier for e in read_events(ws.run_files(i.run_id))] + events
-        notes.append(tr(lang, "This summary tells the whole piece of work: {runs} runs, each "
-                              "carrying on after a decision of yours, with the rounds numbered "
-                              "on from one run to the next.", runs=len(earlier) + 1))
+        notes.append(tr(lang, "This summary tells the whole piece of work: the run you started "
+                              "and how it carried on after {decisions}, with the rounds "
+                              "numbered on from one part to the next.",
+                        decisions=plural(lang, len(earlier), "your decision",
+                                         "your {n} decisions")))
     round_rows = [_round_row(r, lang) for r in rounds]
     round_rows += _interrupted_rounds(events, {r.round for r in rounds}, lang)
     round_rows.sort(key=lambda r: r.round)
@@ -240,6 +243,9 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
                               "it exactly.", model=info.model or tr(lang, "(unnamed)")))
     last_time = info.finished_at or _last_time(rounds, events)
     started_at = earlier[0].started_at if earlier else info.started_at
+    # The runs' own time, as the window's status line counts it (work_totals): not the time
+    # the person took to decide between them.
+    work = work_totals.totals([*earlier, info], last_time)
     summary = RunSummary(
         title=title or tr(lang, "Run summary"),
         workspace_name=ws.name,
@@ -250,7 +256,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
         is_ai=info.is_ai,
         started_at=started_at,
         finished_at=info.finished_at if finished else None,
-        duration_s=_seconds_between(started_at, last_time),
+        duration_s=work.seconds,
         finished=finished,
         state=info.state,
         ending=_ending(info, finished, lang),
@@ -442,17 +448,7 @@ def _changed_files(rounds: list[RoundRow], events: list[Event]) -> list[ChangedF
 
 def _earlier_in_work(ws: Workspace, info: RunInfo, limit: int = 100) -> list[RunInfo]:
     """The runs `info` carries on after decisions, oldest first (none when it began the work)."""
-    out: list[RunInfo] = []
-    seen = {info.run_id}
-    ahead = info.continues
-    while ahead and ahead not in seen and len(out) < limit:
-        before = read_run(ws.run_files(ahead))
-        if before is None:
-            break
-        out.insert(0, before)
-        seen.add(ahead)
-        ahead = before.continues
-    return out
+    return work_totals.earlier_runs(ws, info, limit)
 
 
 def undone_words(record: UndoneRecord, lang: str = "en") -> str:

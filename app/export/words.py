@@ -74,9 +74,11 @@ ZH: dict[str, str] = {
     "closed or the computer stopped). This summary shows what was recorded up to then.":
         "这次运行没有正常结束：它停下时没有留下结束记录（可能是程序被关闭或电脑停止了）。"
         "这份总结只包含到那时为止的记录。",
-    "This summary tells the whole piece of work: {runs} runs, each carrying on after a "
-    "decision of yours, with the rounds numbered on from one run to the next.":
-        "这份总结讲的是整件工作：共 {runs} 次运行，每次都在你做出决定后接着进行，轮次从上一次运行往下编号。",
+    "This summary tells the whole piece of work: the run you started and how it carried on "
+    "after {decisions}, with the rounds numbered on from one part to the next.":
+        "这份总结讲的是整件工作：你开始的运行，以及它在{decisions}之后的接续，轮次依次往下编号。",
+    "your decision": "你做出决定",
+    "your {n} decisions": "你做出 {n} 个决定",
     "Later runs have worked on this board since; the task list and answers show the board "
     "as it is now.": "之后又有运行处理过这份清单；任务列表和答案显示的是清单现在的样子。",
     "The price of the model {model} is not in Harness Desk's price table, so the cost shown is "

@@ -176,11 +176,15 @@ class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMain
         self._usable = UsableWatch(self, page.board_view.findChild(TaskListView))
         self.pages.addWidget(self._welcome)
         self.pages.addWidget(page)
+        self.pages.currentChanged.connect(self._place_notice)  # into the status block, or on top
         self._build_menus()
         self._install_settings()
         from app.gui.careful.careful_flow import CarefulFlow
 
         self.careful = CarefulFlow(self, page.run_panel.button_row)
+        from app.gui.folder.schedule_flow import ScheduleFlow
+
+        self.schedules = ScheduleFlow(self, page)
         from app.gui.look import icons, theme
 
         QApplication.setWindowIcon(icons.app_icon())
@@ -233,6 +237,8 @@ class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMain
         self.history_action.setToolTip(self.tr("Every earlier run of this folder: pick one to "
                                                "see its rounds"))
         add(run_menu, self.tr("&Lessons from this folder's runs…"), self.show_lessons)
+        add(run_menu, self.tr("Run this folder on a s&chedule…"),
+            lambda: self.schedules.open_dialog())
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         self.about_action = add(help_menu, self.tr("&About Harness Desk…"), self.show_about)
         self.about_action.setMenuRole(self.about_action.MenuRole.AboutRole)
@@ -315,6 +321,10 @@ class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMain
         """The chosen engine cannot run: say so where it is seen, with how to make it ready."""
         if engine_id != self.picker.engine_id:
             return
+        fixed = engine_id in getattr(self, "_rechecked", ())  # its key or settings changed
+        if fixed and self.picker.is_ready(engine_id) is not None:
+            self._rechecked.discard(engine_id)  # that check's answer is in: used once
+        self.run_panel.engine_now(engine_id, self.picker.is_ready(engine_id), fixed)
         if self.picker.is_ready(engine_id) is False:
             self.notice.show_notice(self.picker.not_ready_sentence(engine_id),
                                     self.tr("Engine settings…"),
@@ -368,8 +378,9 @@ class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMain
         from app.gui.run import wording
 
         headline = undo_report_headline(report)
-        self.notice.show_notice(headline, tone="normal" if report.ok and not report.kept_both
-                                else "attention")
+        clean = report.ok and not report.kept_both
+        self.notice.show_notice(headline, tone="normal" if clean else "attention",
+                                passing=clean)  # a clean undo is news that passes
         if not self.runner.running:
             self.run_panel.show_state(self.tr("Round %1 undone").replace("%1",
                                                                          str(report.round)),

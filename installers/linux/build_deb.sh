@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Package the frozen app (dist/harness-desk/, from build.spec) as a .deb: the app under
-# /opt/harness-desk, `harness-desk` on PATH, a menu entry and icons. Depends lists the
+# /opt/harness-desk, `harness-desk` on PATH, a menu entry and icons; its prerm removes the
+# schedules people made (cron lines, systemd user timers) when the package is removed. Depends lists the
 # Debian packages of every system library the bundle links to and does not carry.
 # Usage: bash installers/linux/build_deb.sh APP_DIR VERSION OUT_DIR
 set -euo pipefail
@@ -30,6 +31,8 @@ The bundled Noto Sans CJK SC subset is under the SIL Open Font License 1.1:
 /opt/harness-desk/_internal/app/resources/fonts/OFL.txt
 COPYRIGHT
 find "$root" -type d -exec chmod 755 {} +
+# Removing the package removes every person's schedules (issue 38; an upgrade keeps them).
+install -m 755 "$here/prerm" "$root/DEBIAN/prerm"
 
 # Depends: dpkg-shlibdeps reads what every binary links to (with the lowest versions that
 # provide the symbols used); packages whose libraries the bundle carries itself drop out.

@@ -69,5 +69,10 @@ Source: "{#SourceDir}\*"; DestDir: "{app}"; Flags: ignoreversion recursesubdirs 
 Name: "{autoprograms}\{#AppName}"; Filename: "{app}\{#AppExe}"
 Name: "{autodesktop}\{#AppName}"; Filename: "{app}\{#AppExe}"; Tasks: desktopicon
 
+[UninstallRun]
+; Uninstalling removes the schedules (issue 38): the app takes the uninstalling person's
+; Task Scheduler tasks (\Harness Desk\ID) and its list of schedules away itself.
+Filename: "{app}\{#AppExe}"; Parameters: "schedule --remove-all"; Flags: runhidden waituntilterminated skipifdoesntexist; RunOnceId: "RemoveSchedules"
+
 [Run]
 Filename: "{app}\{#AppExe}"; Description: "{cm:LaunchProgram,{#AppName}}"; Flags: nowait postinstall skipifsilent

@@ -28,8 +28,16 @@
         <translation>%1 分 %2 秒</translation>
     </message>
     <message>
+        <source>under 1 s</source>
+        <translation>不到 1 秒</translation>
+    </message>
+    <message>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
     </message>
     <message>
         <source>about %1 at most</source>
@@ -724,6 +732,78 @@
         <source>The summary was saved, but no program opened it: %1. It is at %2.</source>
         <translation>总结已保存，但没有程序打开它：%1。文件在 %2。</translation>
     </message>
+    <message>
+        <source>every day at %1</source>
+        <translation>每天 %1</translation>
+    </message>
+    <message>
+        <source>every weekday at %1</source>
+        <translation>每个工作日 %1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>every %1 at %2</source>
+        <translation>每%1 %2</translation>
+    </message>
+    <message>
+        <source>on day %1 of every month at %2</source>
+        <translation>每月 %1 日 %2</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>The schedule is paused (%1). Nothing runs until you resume it.</source>
+        <translation>定时已暂停（%1）。恢复之前不会运行。</translation>
+    </message>
+    <message>
+        <source>Runs on a schedule, %1, with at most %2 a run. Next run: %3.</source>
+        <translation>按定时运行：%1，每次最多花费 %2。下次运行：%3。</translation>
+    </message>
+    <message>
+        <source>%1: finished, %2 of %3 tasks done, $%4 spent.</source>
+        <translation>%1：已完成，%3 项任务完成了 %2 项，花费 $%4。</translation>
+    </message>
+    <message>
+        <source>%1: stopped to wait for your decision: %2</source>
+        <translation>%1：已停下，等您决定：%2</translation>
+    </message>
+    <message>
+        <source>see the task list</source>
+        <translation>请查看任务列表</translation>
+    </message>
+    <message>
+        <source>%1: did not start, because another run was already working in the folder.</source>
+        <translation>%1：没有开始，因为另一次运行正在该文件夹中工作。</translation>
+    </message>
+    <message>
+        <source>%1: did not start, because the schedule has no budget.</source>
+        <translation>%1：没有开始，因为该定时没有设置预算。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: stopped: %2</source>
+        <translation>%1：已停止：%2</translation>
+    </message>
+    <message>
+        <source>%1: could not finish: %2</source>
+        <translation>%1：未能完成：%2</translation>
+    </message>
+    <message>
+        <source>Since you last looked, 1 scheduled run:</source>
+        <translation>自您上次查看以来，有 1 次定时运行：</translation>
+    </message>
+    <message>
+        <source>Since you last looked, %1 scheduled runs:</source>
+        <translation>自您上次查看以来，有 %1 次定时运行：</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -1265,10 +1345,6 @@
     <message>
         <source>&amp;Engine</source>
         <translation>AI 引擎(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Model</source>
-        <translation>模型(&amp;M)</translation>
     </message>
     <message>
         <source>Which AI model of the engine does the work.</source>
@@ -2345,6 +2421,10 @@
         <translation>本文件夹的经验(&amp;L)…</translation>
     </message>
     <message>
+        <source>Run this folder on a s&amp;chedule…</source>
+        <translation>按定时运行此文件夹(&amp;C)…</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -2802,44 +2882,12 @@
 <context>
     <name>RunPanel</name>
     <message>
-        <source>Close the welcome note</source>
-        <translation>关闭欢迎提示</translation>
-    </message>
-    <message>
         <source>Export summary…</source>
         <translation>导出总结…</translation>
     </message>
     <message>
         <source>Save a document that describes the last run</source>
         <translation>保存一份记录上次运行的文档</translation>
-    </message>
-    <message>
-        <source>Tasks</source>
-        <translation>任务</translation>
-    </message>
-    <message>
-        <source>%v of %m tasks done</source>
-        <translation>已完成 %v / %m 个任务</translation>
-    </message>
-    <message>
-        <source>How many tasks on the list are checked.</source>
-        <translation>清单上已勾选的任务数量。</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>步数</translation>
-    </message>
-    <message>
-        <source>%v of %m steps in this round</source>
-        <translation>本轮已用 %v / %m 步</translation>
-    </message>
-    <message>
-        <source>What the AI is doing right now</source>
-        <translation>AI 此刻在做什么</translation>
-    </message>
-    <message>
-        <source>What the AI is doing</source>
-        <translation>AI 在做什么</translation>
     </message>
     <message>
         <source>Run</source>
@@ -2854,48 +2902,16 @@
         <translation>把上次运行做了什么保存成 PDF、文档或网页，方便阅读或分享（Ctrl+E）。</translation>
     </message>
     <message>
-        <source>Engine settings…</source>
-        <translation>AI 引擎设置…</translation>
-    </message>
-    <message>
-        <source>Opens the settings of the engine that stopped the run</source>
-        <translation>打开让这次运行停下的 AI 引擎的设置</translation>
-    </message>
-    <message>
-        <source>Your API key, the model and the local server&apos;s address, with a connection test.</source>
-        <translation>你的 API 密钥、模型和本机服务器的地址，还可以测试连接。</translation>
-    </message>
-    <message>
-        <source>Choose an AI engine…</source>
-        <translation>选择 AI 引擎…</translation>
-    </message>
-    <message>
-        <source>Opens the engine list</source>
-        <translation>打开引擎列表</translation>
-    </message>
-    <message>
-        <source>What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, the standing instructions the AI reads</source>
-        <translation>这次运行中出错或白费功夫的地方，以及一句可以加到 AGENTS.md（AI 会读的长期指示）里的话</translation>
-    </message>
-    <message>
         <source>No tasks yet</source>
         <translation>还没有任务</translation>
     </message>
     <message>
+        <source>%1 of %2 done</source>
+        <translation>已完成 %1 / %2</translation>
+    </message>
+    <message>
         <source>Tasks: %1 of %2 done</source>
         <translation>任务：已完成 %1 / %2</translation>
-    </message>
-    <message>
-        <source>No round going</source>
-        <translation>当前没有进行中的一轮</translation>
-    </message>
-    <message>
-        <source>Steps: no round going</source>
-        <translation>步数：当前没有进行中的一轮</translation>
-    </message>
-    <message>
-        <source>Steps: %1 of %2 in this round</source>
-        <translation>步数：本轮已用 %1 / %2</translation>
     </message>
     <message>
         <source>1 lesson from this run</source>
@@ -2971,6 +2987,127 @@
     <message>
         <source>The run stopped because of an unexpected error. Details were saved to %1.</source>
         <translation>运行因意外错误而停止。详细信息已保存到 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ScheduleDialog</name>
+    <message>
+        <source>Run this folder on a schedule</source>
+        <translation>按定时运行此文件夹</translation>
+    </message>
+    <message>
+        <source>Your computer&apos;s own scheduler starts the run at these times, also while this window is closed. A run stops at its budget, and when it needs you it stops and leaves the decision on the task list.</source>
+        <translation>到了这些时间，由您电脑自带的计划程序启动运行，即使此窗口已关闭也会运行。每次运行到预算即停；需要您时会停下，把要您做的决定留在任务列表上。</translation>
+    </message>
+    <message>
+        <source>Every day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <source>On these days of the week</source>
+        <translation>每周的这几天</translation>
+    </message>
+    <message>
+        <source>Every month</source>
+        <translation>每月</translation>
+    </message>
+    <message>
+        <source>&amp;Run:</source>
+        <translation>运行(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Days:</source>
+        <translation>哪几天：</translation>
+    </message>
+    <message>
+        <source>A day past the month&apos;s end (the 31st in April) means the month&apos;s last day.</source>
+        <translation>超出当月天数的日期（如 4 月 31 日）即指当月最后一天。</translation>
+    </message>
+    <message>
+        <source>On &amp;day:</source>
+        <translation>日期(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;At:</source>
+        <translation>时间(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Engine:</source>
+        <translation>引擎(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s model in Settings</source>
+        <translation>设置中该引擎的模型</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;Budget per run:</source>
+        <translation>每次运行的预算(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>&amp;Careful mode: a change to a file that was already in the folder waits for your answer</source>
+        <translation>谨慎模式(&amp;C)：修改文件夹中原有的文件前，先等您答复</translation>
+    </message>
+    <message>
+        <source>&amp;Save schedule</source>
+        <translation>保存定时(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove schedule</source>
+        <translation>删除定时(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Set a budget per run: a scheduled run never starts without one, so it can never spend more than you meant.</source>
+        <translation>请设置每次运行的预算：没有预算，定时运行就不会开始，因此花费绝不会超出您的本意。</translation>
+    </message>
+    <message>
+        <source>Choose at least one day of the week.</source>
+        <translation>请至少选择一周中的一天。</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <source>The schedule could not be saved: %1</source>
+        <translation>无法保存定时：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ScheduleFlow</name>
+    <message>
+        <source>Run this folder on a schedule…</source>
+        <translation>按定时运行此文件夹…</translation>
+    </message>
+    <message>
+        <source>Change…</source>
+        <translation>更改…</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>The schedule could not be removed: %1</source>
+        <translation>无法删除定时：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ScheduleLine</name>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Remove this folder&apos;s schedule</source>
+        <translation>删除此文件夹的定时</translation>
     </message>
 </context>
 <context>
@@ -3177,6 +3314,49 @@
     <message>
         <source>The run in %1 has ended: %2.</source>
         <translation>“%1”的运行已结束：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBlock</name>
+    <message>
+        <source>Engine settings…</source>
+        <translation>AI 引擎设置…</translation>
+    </message>
+    <message>
+        <source>Opens the settings of the engine that stopped the run</source>
+        <translation>打开让这次运行停下的 AI 引擎的设置</translation>
+    </message>
+    <message>
+        <source>Your API key, the model and the local server&apos;s address, with a connection test.</source>
+        <translation>你的 API 密钥、模型和本机服务器的地址，还可以测试连接。</translation>
+    </message>
+    <message>
+        <source>Choose an AI engine…</source>
+        <translation>选择 AI 引擎…</translation>
+    </message>
+    <message>
+        <source>Opens the engine list</source>
+        <translation>打开引擎列表</translation>
+    </message>
+    <message>
+        <source>What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, the standing instructions the AI reads</source>
+        <translation>这次运行中出错或白费功夫的地方，以及一句可以加到 AGENTS.md（AI 会读的长期指示）里的话</translation>
+    </message>
+    <message>
+        <source>How many tasks on the list are checked.</source>
+        <translation>清单上已勾选的任务数量。</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>What the AI is doing right now</source>
+        <translation>AI 此刻在做什么</translation>
+    </message>
+    <message>
+        <source>What the AI is doing</source>
+        <translation>AI 在做什么</translation>
     </message>
 </context>
 <context>

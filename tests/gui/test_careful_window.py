@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from app.core.board import Board
 from app.core.policies.approver import ApprovalRequest
@@ -215,7 +215,7 @@ def test_a_careful_run_in_the_window(qtbot, claude_window, server, folder):
     assert (folder / "draft.md").read_text() == "my draft\n"
     assert (folder / "summary.md").read_text() == "new\n"
     card = window.cards.cards[0]
-    line = card.findChild(type(window.run_panel.state_label), "roundApprovals").text()
+    line = card.findChild(QLabel, "roundApprovals").text()
     assert "notes.md allowed" in line and "draft.md not allowed" in line
     assert "allowed with your edit" in line
     sent = json.dumps(server.bodies("/v1/messages")[-1])

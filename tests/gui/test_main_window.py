@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from app.core.board import Board
 from app.core.settings import Settings, load_settings
@@ -82,7 +82,7 @@ def test_the_demo_runs_to_its_decision_is_answered_and_continues_to_done(qtbot, 
     # One story across the decision: the rounds number on (6, 5, 4 after 3, 2, 1), no divider
     assert "Round 6" in newest.accessibleName() and "contact page" in newest.accessibleName()
     assert [c.view.round for c in window.cards.cards] == [6, 5, 4, 3, 2, 1]
-    assert not window.cards.findChildren(type(window.run_panel.state_label), "runDivider")
+    assert not window.cards.findChildren(QLabel, "runDivider")
     assert (folder / "drafts" / "homepage.md").is_file()
 
 
@@ -103,7 +103,7 @@ def test_stop_mid_run_stops_after_the_step_and_offers_continue(qtbot, window, tm
     folder = demo_copy(tmp_path)
     open_in(qtbot, window, folder)
     window.run_panel.primary.click()
-    qtbot.waitUntil(lambda: window.run_panel.steps_bar.value() >= 1, timeout=10_000)
+    qtbot.waitUntil(lambda: window.run_panel.step >= 1, timeout=10_000)
     assert window.run_panel.primary.text().endswith("Stop")
     with qtbot.waitSignal(window.run_ended, timeout=10_000) as ended:
         window.run_panel.primary.click()
@@ -140,7 +140,7 @@ def test_closing_during_a_run_asks_then_stops_cleanly_and_closes(qtbot, window, 
     folder = demo_copy(tmp_path)
     open_in(qtbot, window, folder)
     window.run_panel.primary.click()
-    qtbot.waitUntil(lambda: window.run_panel.steps_bar.value() >= 1, timeout=10_000)
+    qtbot.waitUntil(lambda: window.run_panel.step >= 1, timeout=10_000)
     _answer_close_box(qtbot, "Stop and close")
     with qtbot.waitSignal(window.run_ended, timeout=10_000) as ended:
         window.close()
@@ -225,8 +225,9 @@ def test_the_untouched_demo_copy_opens_with_a_welcome_that_says_press_run(qtbot,
     from app.gui.folder.first_start import demo_copy as first_demo_copy
 
     open_in(qtbot, window, first_demo_copy(fresh=True))
-    assert window.run_panel.welcome.isVisible()
-    assert "Press Run" in window.run_panel.welcome_text.text()
+    # The welcome is Ready's own paragraph, in the status block (no box above it).
+    assert window.run_panel.state_label.text() == "Ready"
+    assert "Press Run" in window.run_panel.detail_label.text()
     with qtbot.waitSignal(window.run_ended, timeout=60_000):
         window.run_panel.primary.click()
-    assert not window.run_panel.welcome.isVisible()
+    assert "Welcome" not in window.run_panel.detail_label.text()

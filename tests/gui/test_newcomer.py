@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QLabel
 
 from app.core.board import Board
 from tests.gui.helpers import open_in, run_until_end
@@ -154,7 +155,7 @@ def test_failed_starts_add_no_round_card_and_no_run_to_the_history(qtbot, window
         assert (result.state, result.exit_reason) == ("failed", "auth_failed")
         assert not result.reached_ai
     assert window.cards.cards == []
-    assert not window.cards.findChildren(type(window.run_panel.state_label), "runDivider")
+    assert not window.cards.findChildren(QLabel, "runDivider")
     ws = Workspace(folder)
     assert ws.run_ids() == []  # nothing for the history picker or the export
     status, _ = read_status(ws.status_path)
@@ -231,7 +232,7 @@ def test_the_run_waits_at_its_next_step_while_stop_and_close_is_asked(qtbot, win
     folder = demo_copy(tmp_path)
     open_in(qtbot, window, folder)
     window.run_panel.primary.click()
-    qtbot.waitUntil(lambda: window.run_panel.steps_bar.value() >= 1, timeout=10_000)
+    qtbot.waitUntil(lambda: window.run_panel.step >= 1, timeout=10_000)
     events = next((folder / ".harness" / "runs").iterdir()) / "events.jsonl"
     seen = {}
 

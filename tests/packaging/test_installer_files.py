@@ -85,3 +85,28 @@ def test_no_qt_module_the_app_imports_is_left_out_of_the_build():
     for path in (REPO / "app").rglob("*.py"):
         imported |= set(re.findall(r"\b(PySide6\.Qt\w+)\b", path.read_text(encoding="utf-8")))
     assert left_out and not imported & left_out, imported & left_out
+
+
+def test_uninstalling_removes_the_schedules_on_windows_and_linux():
+    """Issue 38: the Windows uninstaller runs the app's own `schedule --remove-all` (hidden,
+    waited for, before the files go); the .deb's prerm removes every person's cron lines and
+    systemd user timers on removal, and nothing on an upgrade."""
+    from app.cli import build_parser
+
+    iss = ISS.read_text(encoding="utf-8")
+    section = iss.split("[UninstallRun]", 1)[1].split("\n[", 1)[0]
+    line = next(x for x in section.splitlines() if x.startswith("Filename:"))
+    assert 'Filename: "{app}\\{#AppExe}"' in line
+    params = re.search(r'Parameters: "([^"]+)"', line).group(1)
+    assert params == "schedule --remove-all"
+    assert build_parser().parse_args(params.split()).remove_all  # the app knows the command
+    assert "runhidden" in line and "waituntilterminated" in line and "RunOnceId" in line
+    prerm = REPO / "installers" / "linux" / "prerm"
+    assert prerm.stat().st_mode & 0o111
+    text = prerm.read_text(encoding="utf-8")
+    assert "remove|purge|deconfigure) ;;" in text and "*) exit 0 ;;" in text
+    from app.schedulers import cron, systemd
+
+    assert cron.MARK in text and cron.CATCH_UP_MARK in text and systemd.PREFIX in text
+    build = (REPO / "installers" / "linux" / "build_deb.sh").read_text(encoding="utf-8")
+    assert 'install -m 755 "$here/prerm" "$root/DEBIAN/prerm"' in build

@@ -125,9 +125,43 @@ def test_the_menu_entry_and_icons_are_installed(installed):
         assert out.returncode == 0, out.stdout + out.stderr
 
 
-def test_removing_the_package_leaves_nothing_behind(installed):
-    # Last in this file: the fixture's install is undone here, as a person would.
-    out = subprocess.run(["dpkg", "--remove", "harness-desk"], capture_output=True, text=True)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert not LAUNCHER.is_symlink() and not LAUNCHER.exists()
-    assert not installed.exists() and not DESKTOP_FILE.exists()
+def _crontab() -> str:
+    done = subprocess.run(["crontab", "-l"], capture_output=True, text=True)
+    return done.stdout if done.returncode == 0 else ""
+
+
+def test_removing_the_package_leaves_nothing_behind(installed, tmp_path):
+    # Last in this file: the fixture's install is undone here, as a person would. A schedule
+    # made with the installed app (a cron line) and a systemd user timer go with it (issue 38).
+    has_cron = shutil.which("crontab") is not None
+    if not has_cron and os.environ.get("HARNESS_DESK_CRON_EXPECTED") == "1":
+        pytest.fail("CI installs cron, but crontab is not here")
+    units = Path.home() / ".config" / "systemd" / "user"
+    timer = units / "harness-desk-schedule-0123456789ab.timer"
+    made_units = not units.exists()
+    try:
+        if has_cron:
+            ws = fixture_workspace(tmp_path / "ws")
+            made = run_installed(tmp_path, "schedule", ws, "--every", "day", "--engine", "demo",
+                                 "--budget-usd", "1",
+                                 env=app_env(tmp_path, HARNESS_DESK_SCHEDULER="cron"))
+            assert made.returncode == 0, made.stdout + made.stderr
+            assert f"harness-desk run {ws} --scheduled" in _crontab(), _crontab()
+        units.mkdir(parents=True, exist_ok=True)
+        timer.write_text("[Timer]\nOnCalendar=daily\n")
+        timer.with_suffix(".service").write_text("[Service]\nExecStart=/bin/true\n")
+        out = subprocess.run(["dpkg", "--remove", "harness-desk"], capture_output=True,
+                             text=True)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert not LAUNCHER.is_symlink() and not LAUNCHER.exists()
+        assert not installed.exists() and not DESKTOP_FILE.exists()
+        assert "harness-desk" not in _crontab()
+        assert not timer.exists() and not timer.with_suffix(".service").exists()
+    finally:
+        if has_cron and "harness-desk" in _crontab():
+            kept = [x for x in _crontab().splitlines() if "# harness-desk-" not in x]
+            subprocess.run(["crontab", "-"], input="".join(x + "\n" for x in kept), text=True)
+        timer.unlink(missing_ok=True)
+        timer.with_suffix(".service").unlink(missing_ok=True)
+        if made_units:
+            shutil.rmtree(Path.home() / ".config" / "systemd", ignore_errors=True)

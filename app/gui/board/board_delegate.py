@@ -61,7 +61,7 @@ class TaskItemDelegate(QStyledItemDelegate):
     def initStyleOption(self, option, index) -> None:
         super().initStyleOption(option, index)
         if index.data(BoardItemModel.CurrentRole):
-            option.font.setBold(True)
+            option.font.setWeight(option.font.Weight.DemiBold)  # the type scale's semibold
         if index.data(BoardItemModel.HumanRole):
             checked = index.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
             color = self._human_color(option.palette)

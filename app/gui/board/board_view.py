@@ -17,6 +17,7 @@ from app.gui.board.board_file import BoardFile
 from app.gui.board.board_model import BoardItemModel
 from app.gui.board.task_details import TaskDetailsPanel
 from app.gui.board.task_list import TaskListView
+from app.gui.look import look
 from app.gui.board.undo_bar import UndoBar
 from app.gui.plan.plan_button import make_plan_button
 
@@ -131,9 +132,7 @@ class BoardView(QWidget):
         title = QLabel(self.tr("This folder has no task list yet"), page)
         title.setWordWrap(True)
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        font = title.font()
-        font.setBold(True)
-        title.setFont(font)
+        title.setFont(look.type_font(title, "section", semibold=True))
         text = QLabel(self.tr("The task list is where you write what you want done, one task "
                               "a line; the AI works through it from the top. It is saved in "
                               "this folder as TASKS.md."), page)

@@ -6,6 +6,7 @@ from PySide6.QtCore import QPersistentModelIndex, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.core.board import Task, one_line
+from app.gui.look import look
 
 DONE_WHEN = "Done when"
 OPTION = "Option"
@@ -67,9 +68,7 @@ class TaskDetailsPanel(QFrame):
         # Whose details these are, in words: the selected task, never a new one being typed.
         self.title = QLabel(self)
         self.title.setWordWrap(True)
-        font = self.title.font()
-        font.setBold(True)
-        self.title.setFont(font)
+        self.title.setFont(look.type_font(self.title, "body", semibold=True))
         self._human = QCheckBox(self.tr("This is a decision for me (HUMAN)"))
         self._human.setToolTip(self.tr("The AI stops at this task and asks you, instead of "
                                        "doing it itself."))

@@ -52,7 +52,7 @@ class EnginePicker(QWidget):
         label.setBuddy(self.combo)
         for choice in self.choices:
             self.combo.addItem(self._label(choice.id), choice.id)
-        model_label = QLabel(self.tr("&Model"), self)
+        model_label = QLabel("·", self)
         self.model = QComboBox(self)
         self.model.setObjectName("model")
         self.model.setEditable(True)
@@ -62,9 +62,15 @@ class EnginePicker(QWidget):
         model_label.setToolTip(self.tr("Which AI model of the engine does the work."))
         self.model.setToolTip(model_label.toolTip())
         look.set_accessible(self.model, self.tr("Model"))
+        # Inside the top bar's engine chip: "Engine  Claude · Sonnet ⚙", the boxes drawn flat
+        # so the chip's one edge is the control's edge; the model is named by its "·", its
+        # tooltip and its accessible name.
+        self.combo.setFrame(False)
+        self.model.setFrame(False)
+        model_label.setAccessibleName(self.tr("Model"))
+        layout.setSpacing(4)
         layout.addWidget(label)
         layout.addWidget(self.combo)
-        layout.addSpacing(8)
         layout.addWidget(model_label)
         layout.addWidget(self.model)
         for choice in self.choices:

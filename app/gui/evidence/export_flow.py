@@ -125,7 +125,7 @@ def write(owner: QWidget, root: Path, fmt: str, output: Path, run_id: str | None
 
         notice.show_notice(tr("Saved the summary as %1").replace("%1", str(path)), tr("Open it"),
                            lambda: open_saved(owner, path, lambda sentence: notice.show_notice(
-                               sentence, tone="attention")))
+                               sentence, tone="attention")), passing=True)
         if tell_saved is not None:
             tell_saved(path)
 

@@ -120,6 +120,18 @@ class FolderFlow:
         self.notice.show_notice(self.tr("That folder could not be opened: %1").replace(
             "%1", message), tone="attention")
 
+    def _place_notice(self, _index: int = -1) -> None:
+        """The notice line sits in the run's status block while a folder is open (its room
+        kept there, so nothing moves when it comes and goes), on top of the welcome page
+        otherwise."""
+        if self.pages.currentWidget() is self._page:
+            self.run_panel.hold_notice(self.notice)
+        elif self.notice.parent() is not self.centralWidget():
+            policy = self.notice.sizePolicy()
+            policy.setRetainSizeWhenHidden(False)
+            self.notice.setSizePolicy(policy)
+            self._column.insertWidget(1, self.notice)
+
     def _show_folder_label(self) -> None:
         self.top_bar.show_folder(self.workspace)
 

@@ -1,42 +1,35 @@
-"""The window's top bar: "Open folder…" with the recent folders, the folder shown, the engine."""
+"""The window's top bar: "Open folder…" with the recent folders, the folder's name (its path
+in the tooltip), and the engine chip (engine, model and settings as one control)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QMenu, QToolButton, QWidget
 
 from app.gui.look import icons, look
+from app.gui.look.fit_text import FitLabel
 from app.gui.engines.engine_picker import EnginePicker
 
+EDGE = 16  # the window's one left (and right) edge: the top bar, the checklist, the run
 
-class ElidedLabel(QLabel):
-    """A one-line label that gives way on a narrow window: the text is cut in the middle
-    with "…" (the folder's name stays readable) and shown whole in its tooltip."""
+
+class ElidedLabel(FitLabel):
+    """The folder's name, one line, ended at a word with "…" on a narrow window; its path
+    is in the tooltip (and in "Show in folder"), not in the header."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self._full = ""
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setMinimumWidth(60)
 
-    def set_full_text(self, text: str) -> None:
-        self._full = text
-        self.setToolTip(text)
-        self._elide()
+    def set_full_text(self, text: str, tip: str = "") -> None:
+        self.setText(text)
+        self.set_tip(tip or text)
 
-    def full_text(self) -> str:
-        return self._full
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        width = max(0, self.contentsRect().width())
-        self.setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideMiddle,
-                                                   width))
+# The chip's edge in the palette's one border grey (theme.py picks Mid to stand out 3:1).
+CHIP_CSS = "QFrame#engineChip { border: 1px solid palette(mid); border-radius: 6px; }"
 
 
 class TopBar(QWidget):
@@ -46,7 +39,7 @@ class TopBar(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         bar = QHBoxLayout(self)
-        bar.setContentsMargins(10, 6, 10, 6)
+        bar.setContentsMargins(EDGE, 8, EDGE, 8)
         self.open_button = QToolButton(self)
         self.open_button.setText(self.tr("Open folder…"))
         self.open_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
@@ -59,19 +52,31 @@ class TopBar(QWidget):
         self.recent_menu = QMenu(self.tr("Open &recent"), self)
         self.open_button.setMenu(self.recent_menu)
         self.folder_label = ElidedLabel(self)
-        self.folder_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.folder_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.picker = EnginePicker(self)
+        self.folder_label.setFont(look.type_font(self.folder_label, "section", semibold=True))
+        self.folder_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        # Engine, model and the gear as one control: one edge around all three.
+        self.engine_chip = QFrame(self)
+        self.engine_chip.setObjectName("engineChip")
+        self.engine_chip.setStyleSheet(CHIP_CSS)
+        chip = QHBoxLayout(self.engine_chip)
+        chip.setContentsMargins(8, 2, 2, 2)
+        chip.setSpacing(4)
+        self.picker = EnginePicker(self.engine_chip)
+        chip.addWidget(self.picker)
         bar.addWidget(self.open_button)
-        bar.addSpacing(10)
+        bar.addSpacing(8)
         bar.addWidget(self.folder_label, 1)
-        bar.addWidget(self.picker)
+        bar.addWidget(self.engine_chip)
+
+    def add_to_chip(self, widget: QWidget) -> None:
+        """The engine's gear goes inside the chip, after the model."""
+        self.engine_chip.layout().addWidget(widget)
 
     def show_folder(self, folder: Path | None) -> None:
         if folder is None:
             self.folder_label.set_full_text(self.tr("No folder open"))
         else:
-            self.folder_label.set_full_text(f"{folder.name}   ·   {folder}")
+            self.folder_label.set_full_text(folder.name or str(folder), str(folder))
         look.set_accessible(self.folder_label, self.tr("Folder: %1").replace(
             "%1", str(folder) if folder else self.tr("none")))
 

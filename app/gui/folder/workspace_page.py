@@ -1,12 +1,20 @@
-"""The page of an open folder: its checklist on the left, its run and rounds on the right."""
+"""The page of an open folder: its checklist on the left, its run and rounds on the right.
+
+One left edge per column (WINDOW.md, "Space"): the checklist starts where the top bar's
+"Open folder…" does (top_bar.EDGE), and everything in the right column (Run, the status,
+the Rounds heading, the cards) starts at one x, 8 px past the divider.
+"""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout,
+                               QWidget)
 
+from app.gui.folder.top_bar import EDGE
 from app.gui.look import look
 
+GAP = 8  # the 8 px grid
 from app.gui.run import wording
 from app.gui.board.board_view import BoardView
 from app.gui.run.history_picker import HistoryPicker
@@ -20,9 +28,11 @@ class WorkspacePage(QSplitter):
         super().__init__(Qt.Orientation.Horizontal, parent)
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(10, 6, 4, 6)
+        left_layout.setContentsMargins(EDGE, 0, GAP, GAP)
+        left_layout.setSpacing(GAP)
         tasks_title = QLabel(self.tr("Tasks"), left)
-        tasks_title.setFont(look.scaled_font(tasks_title, 1.15, bold=True))
+        tasks_title.setObjectName("tasksTitle")
+        tasks_title.setFont(look.type_font(tasks_title, "section", semibold=True))
         tasks_title.setToolTip(self.tr("The list of what you want done, saved as TASKS.md in "
                                        "the folder. The AI works through it from the top."))
         self.board_notice = NoticeBar(left)
@@ -36,14 +46,17 @@ class WorkspacePage(QSplitter):
 
         right = QWidget(self)
         right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(4, 6, 10, 6)
+        right_layout.setContentsMargins(GAP, 0, EDGE, GAP)
+        right_layout.setSpacing(GAP)
         self.run_panel = RunPanel(right)
         rounds_title = QLabel(self.tr("Rounds, newest first"), right)
-        rounds_title.setFont(look.scaled_font(rounds_title, 1.15, bold=True))
+        rounds_title.setObjectName("roundsTitle")
+        rounds_title.setFont(look.type_font(rounds_title, "section", semibold=True))
         rounds_title.setToolTip(wording.tip(wording.ROUND_TIP))
         self.cards = RoundCardList(right)
         self.history_picker = HistoryPicker(right)
         rounds_row = QHBoxLayout()
+        rounds_row.setContentsMargins(0, 0, 0, 0)
         rounds_row.addWidget(rounds_title)
         rounds_row.addStretch(1)
         show = QLabel(self.tr("H&istory:"), right)
@@ -54,7 +67,20 @@ class WorkspacePage(QSplitter):
         right_layout.addLayout(rounds_row)
         right_layout.addWidget(self.cards, 1)
 
-        self.addWidget(left)
-        self.addWidget(right)
+        self.addWidget(_scrolling(left))
+        self.addWidget(_scrolling(right))
         self.setSizes([520, 660])
         self.setChildrenCollapsible(False)
+
+
+def _scrolling(column: QWidget) -> QScrollArea:
+    """A column that scrolls as a whole only when the window is shorter (or narrower) than
+    all of it: at 200 % on a 1440 × 900 screen the window still fits, and nothing in it is
+    squeezed below the size it needs (the status block keeps its height)."""
+    area = QScrollArea()
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidgetResizable(True)
+    area.setWidget(column)
+    area.setMinimumSize(120, 120)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to what is in it, not to it
+    return area

@@ -185,14 +185,38 @@ def css(colour: QColor) -> str:
     return colour.name()
 
 
-def scaled_font(widget: QWidget, factor: float, bold: bool = False):
-    font = widget.font()
-    if font.pointSizeF() > 0:
-        font.setPointSizeF(font.pointSizeF() * factor)
+# The one type scale (WINDOW.md, "Visual system"): body, section and state heading, about
+# 13 / 15 / 20 px on a 13 px body; regular and semibold only, never italic.
+TYPE_SCALE = {"body": 1.0, "section": 15 / 13, "heading": 20 / 13}
+SEMIBOLD = 600  # QFont.Weight.DemiBold
+
+
+def type_font(widget: QWidget, level: str = "body", semibold: bool = False):
+    """`widget`'s font (its family, the CJK face first in Chinese) at one of the three sizes
+    of the type scale, regular or semibold, upright."""
+    from PySide6.QtGui import QFont
+
+    font = QFont(widget.font())
+    base = QApplication.font() if QApplication.instance() is not None else QFont()
+    factor = TYPE_SCALE[level]
+    if base.pointSizeF() > 0:
+        font.setPointSizeF(base.pointSizeF() * factor)
     else:
-        font.setPixelSize(max(1, int(font.pixelSize() * factor)))
-    font.setBold(bold)
+        font.setPixelSize(max(1, round(base.pixelSize() * factor)))
+    font.setWeight(QFont.Weight.DemiBold if semibold else QFont.Weight.Normal)
+    font.setItalic(False)
     return font
+
+
+def level_for(factor: float) -> str:
+    """The step of the type scale nearest to a size `factor` times the body's."""
+    return min(TYPE_SCALE, key=lambda level: abs(TYPE_SCALE[level] - factor))
+
+
+def scaled_font(widget: QWidget, factor: float, bold: bool = False):
+    """The type-scale font nearest to `factor` times the body size (semibold for `bold`):
+    every heading of the window lands on one of the scale's three sizes."""
+    return type_font(widget, level_for(factor), semibold=bold)
 
 
 def set_accessible(widget: QWidget, name: str, description: str = "") -> None:

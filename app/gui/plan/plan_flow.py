@@ -93,7 +93,7 @@ class PlanFlow:
         words = (self.tr("Added 1 task to your list. Press Run when you are ready.") if count == 1
                  else self.tr("Added %1 tasks to your list. Press Run when you are ready.")
                  .replace("%1", str(count)))
-        self.board_notice.show_notice(words)  # also read out to a screen reader
+        self.board_notice.show_notice(words, passing=True)  # also read out to a screen reader
 
     def _offer_next_tasks(self, result) -> None:
         """After a run that finished every task: offer to suggest what comes next."""

@@ -140,7 +140,7 @@ class ProposalList(QWidget):
         item.setText(1, words)
         item.setToolTip(1, words)
         font = item.font(0)
-        font.setBold(p.human)
+        font.setWeight(font.Weight.DemiBold if p.human else font.Weight.Normal)
         item.setFont(0, font)
 
     @staticmethod

@@ -30,11 +30,17 @@ class Notifier(QObject):
 
     def notify(self, title: str, text: str, action: str = "",
                callback: Callable[[], None] | None = None, attention: bool = False) -> None:
-        """The banner always; the alert and the system notification only when not in front."""
-        self.banner.show_notice(text, action, callback,
-                                tone="attention" if attention else "normal")
+        """The banner, the alert and the system notification when not in front. In front,
+        news that asks for nothing (a run that finished) is not said a second time: the
+        run's status block says it; whatever asks for something still gets its banner.
+        A banner of news passes: it leaves by itself."""
+        news = not attention and not action
         if self.in_front():
+            if not news:
+                self.banner.show_notice(text, action, callback, tone="attention")
             return
+        self.banner.show_notice(text, action, callback,
+                                tone="attention" if attention else "normal", passing=news)
         QApplication.alert(self.window)
         if self.can_notify():
             self._send(title, text)

@@ -122,6 +122,9 @@ class RunFlow:
             self._run_engine = (event.engine, event.model)
             self.history.run_started()
             self._run_began = event.time  # a run shows in the cards once it has a round
+            if event.continues and self.workspace is not None:  # the work so far counts too
+                root, earlier = self.workspace, event.continues
+                run_for(self, lambda: _work_of(root, earlier), self.run_panel.carry_on_from)
         elif isinstance(event, ev.RoundStarted):
             self.board_view.set_current_task(event.task)
             self.cards.round_started(event.round, event.time)
@@ -184,6 +187,9 @@ class RunFlow:
         from app.gui.lessons.lessons_flow import count_after_run
 
         count_after_run(self, result.run_id)
+        if self.workspace is not None:  # time and cost as the records (and the export) say
+            root = self.workspace
+            run_for(self, lambda: _work_of(root, result.run_id), self.run_panel.show_work)
         self.run_ended.emit(result)
 
     # -- decisions -------------------------------------------------------------------------
@@ -291,3 +297,12 @@ def _kept_request(root, task):
     kept = pending.find(Workspace(root).harness_dir / "pending",
                         pending.marker_of(task.question))
     return pending.kept_request(root, kept) if kept is not None else None
+
+
+def _work_of(root, run_id: str):
+    """The totals of the piece of work run `run_id` ends, from its records (off the UI
+    thread; see app/core/work_totals.py)."""
+    from app.core.work_totals import work_of
+    from app.core.workspace import Workspace
+
+    return work_of(Workspace(root), run_id)

@@ -7,14 +7,13 @@ messages appear only as details under the state.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QTimer, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton,
-                               QSizePolicy, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from app.gui.look import icons, look
 
-from app.gui.run import next_step, wording
+from app.gui.run import next_step, status_block, wording
 
 # The one filled button follows the state (WINDOW.md, "Visual system"): Run, Stop, Continue,
 # "Answer the question…" (a decision waits), "Review the change…" (careful mode waits), Export
@@ -46,6 +45,9 @@ class RunPanel(QWidget):
         self.cost = 0.0
         self.upper = False  # the cost is an upper estimate: the model's price is not known
         self.max_steps = 0
+        self.step = 0  # the step of the round going (0: none)
+        self._base_s = 0.0  # the time of the runs this one carries on (after decisions)
+        self.welcome = ""  # the untouched demo's welcome, said as Ready's paragraph
         self.current_task = ""
         self._retry_left = 0.0
         self._retry_code = ""
@@ -59,34 +61,17 @@ class RunPanel(QWidget):
     # -- layout --------------------------------------------------------------------------
     def _build(self) -> None:
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(12, 8, 12, 8)
+        layout.setContentsMargins(0, 0, 0, 0)  # the page gives the column its one left edge
         layout.setSpacing(8)
 
-        self.welcome = QFrame(self)
-        self.welcome.setObjectName("welcome")
-        self.welcome.setFrameShape(QFrame.Shape.StyledPanel)
-        row = QHBoxLayout(self.welcome)
-        self.welcome_text = QLabel(self.welcome)
-        self.welcome_text.setWordWrap(True)
-        self.welcome_text.setTextFormat(Qt.TextFormat.PlainText)
-        close = QToolButton(self.welcome)
-        close.setText("×")
-        close.setAutoRaise(True)
-        look.set_accessible(close, self.tr("Close the welcome note"))
-        close.setToolTip(self.tr("Close the welcome note"))
-        close.clicked.connect(self.welcome.hide)
-        row.addWidget(self.welcome_text, 1)
-        row.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
-        self.welcome.hide()
-        layout.addWidget(self.welcome)
-
         buttons = QHBoxLayout()
+        buttons.setContentsMargins(0, 0, 0, 0)
         self.button_row = buttons  # careful mode's switch sits beside Run
         self.primary = QPushButton(self)
         self.primary.setObjectName("primary")
         self.primary.setDefault(True)
         self.primary.setMinimumWidth(120)
-        self.primary.setFont(look.scaled_font(self.primary, 1.15, bold=True))
+        self.primary.setFont(look.type_font(self.primary, "section", semibold=True))
         look.set_tone(self.primary, "primary")
         self.primary.clicked.connect(self._on_primary_clicked)
         self.export_button = QPushButton(self.tr("Export summary…"), self)
@@ -101,98 +86,52 @@ class RunPanel(QWidget):
         buttons.addStretch(1)
         buttons.addWidget(self.export_button)
         layout.addLayout(buttons)
-
-        self.state_label = QLabel(self)
-        self.state_label.setObjectName("state")
-        self.state_label.setWordWrap(True)
-        self.state_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.state_label.setFont(look.scaled_font(self, 1.3, bold=True))
-        self.detail_label = QLabel(self)
-        self.detail_label.setObjectName("detail")
-        self.detail_label.setWordWrap(True)
-        self.detail_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.state_label)
-        layout.addWidget(self.detail_label)
-        # The one action under an engine's stop, when it is in Engine settings (a key, a
-        # model, the local server's address).
-        self.engine_action = QPushButton(self.tr("Engine settings…"), self)
-        self.engine_action.setObjectName("engineAction")
-        look.set_accessible(self.engine_action, self.tr("Engine settings…"),
-                            self.tr("Opens the settings of the engine that stopped the run"))
-        self.engine_action.setToolTip(self.tr("Your API key, the model and the local server's "
-                                              "address, with a connection test."))
+        self.status_block = status_block.StatusBlock(self)
+        layout.addWidget(self.status_block)
+        block = self.status_block
+        (self.state_label, self.detail_label, self.engine_action, self.choose_engine,
+         self.lessons_button, self.tasks_bar, self.tasks_count, self.meta_label,
+         self.price_note, self.narration) = (
+            block.state_label, block.detail_label, block.engine_action, block.choose_engine,
+            block.lessons_button, block.tasks_bar, block.tasks_count, block.meta_label,
+            block.price_note, block.narration)
         self._action_engine = ""
         self.engine_action.clicked.connect(
             lambda: self.engine_settings_requested.emit(self._action_engine))
-        self.engine_action.hide()
-        layout.addWidget(self.engine_action, 0, Qt.AlignmentFlag.AlignLeft)
-        # Beside the Demo's sentence on a person's own folder: the way to get the work done.
-        self.choose_engine = QPushButton(self.tr("Choose an AI engine…"), self)
-        self.choose_engine.setObjectName("chooseEngine")
-        look.set_accessible(self.choose_engine, self.tr("Choose an AI engine…"),
-                            self.tr("Opens the engine list"))
         self.choose_engine.clicked.connect(self.choose_engine_requested)
-        self.choose_engine.hide()
-        layout.addWidget(self.choose_engine, 0, Qt.AlignmentFlag.AlignLeft)
-
-        self.tasks_bar = self._bar(layout, self.tr("Tasks"), self.tr("%v of %m tasks done"),
-                                   self.tr("How many tasks on the list are checked."))
-        self.steps_bar = self._bar(layout, self.tr("Steps"),
-                                   self.tr("%v of %m steps in this round"),
-                                   wording.tip(wording.STEP_TIP) + "\n\n"
-                                   + wording.tip(wording.ROUND_TIP))
-
-        self.meta_label = QLabel(self)
-        self.meta_label.setObjectName("meta")
-        self.meta_label.setTextFormat(Qt.TextFormat.PlainText)
-        # Shown only while the cost is an upper estimate (the model's price is not known).
-        self.price_note = QLabel(self)
-        self.price_note.setObjectName("priceNote")
-        self.price_note.setTextFormat(Qt.TextFormat.PlainText)
-        self.price_note.setWordWrap(True)
-        look.set_tone(self.price_note, "muted")
-        self.price_note.hide()
-        self.narration = QLabel(self)
-        self.narration.setObjectName("narration")
-        self.narration.setTextFormat(Qt.TextFormat.PlainText)
-        self.narration.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        look.set_tone(self.narration, "muted")  # quieter by its grey: no italic (Chinese has none)
-        self.narration.setToolTip(self.tr("What the AI is doing right now"))
-        look.set_accessible(self.narration, self.tr("What the AI is doing"))
-        layout.addWidget(self.meta_label)
-        layout.addWidget(self.price_note)
-        layout.addWidget(self.narration)
-
-        # Quiet on purpose: a flat link-like button under the state, shown only when the run
-        # that just ended taught something.
-        self.lessons_button = QPushButton(self)
-        self.lessons_button.setObjectName("lessonsLink")
-        self.lessons_button.setFlat(True)
-        self.lessons_button.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.lessons_button.setToolTip(self.tr(
-            "What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, "
-            "the standing instructions the AI reads"))
         self.lessons_button.clicked.connect(self.lessons_requested)
-        self.lessons_button.hide()
-        layout.addWidget(self.lessons_button, 0, Qt.AlignmentFlag.AlignLeft)
 
-    def _bar(self, layout: QVBoxLayout, name: str, fmt: str, tip: str) -> QProgressBar:
-        row = QHBoxLayout()
-        label = QLabel(name, self)
-        label.setMinimumWidth(48)
-        label.setToolTip(tip)
-        bar = QProgressBar(self)
-        bar.setFormat(fmt)
-        bar.setRange(0, 1)
-        bar.setValue(0)
-        bar.setToolTip(tip)
-        label.setBuddy(bar)
-        look.set_accessible(bar, name, tip)
-        row.addWidget(label)
-        row.addWidget(bar, 1)
-        layout.addLayout(row)
-        return bar
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_button_row()
+
+    def _fit_button_row(self) -> None:
+        """On a narrow window Export summary… gives way to its icon (its name stays its
+        tooltip and what a screen reader says) before the filled button is cut."""
+        words = self.tr("Export summary…")
+        row = self.button_row
+        needed = 0
+        shown = 0
+        for i in range(row.count()):
+            widget = row.itemAt(i).widget()
+            if widget is None or widget.isHidden():
+                continue
+            shown += 1
+            if widget is self.export_button:
+                metrics = widget.fontMetrics()
+                needed += (widget.iconSize().width() + metrics.horizontalAdvance(words)
+                           + 3 * metrics.averageCharWidth() + 24)
+            else:
+                needed += widget.sizeHint().width()
+        needed += row.spacing() * max(0, shown - 1)
+        text = words if needed <= self.width() else ""
+        if self.export_button.text() != text:
+            self.export_button.setText(text)
+
+    def hold_notice(self, notice: QWidget) -> None:
+        """Take the window's notice line into the status block's own place for it, so a
+        notice coming or going moves nothing (see status_block.py)."""
+        self.status_block.hold_notice(notice)
 
     # -- what the panel shows --------------------------------------------------------------
     def set_mode(self, mode: str) -> None:
@@ -207,14 +146,18 @@ class RunPanel(QWidget):
         self.primary.setEnabled(mode not in ("none", "no_board", "stopping"))
         # Export summary is the filled button when all is done: not twice on screen.
         self.export_button.setVisible(not (mode == "done" and exported))
+        self._fit_button_row()
 
     def show_welcome(self, text: str | None) -> None:
-        self.welcome_text.setText(text or "")
-        look.set_accessible(self.welcome, text or "")
-        self.welcome.setVisible(bool(text))
+        """The untouched demo's welcome: said as what Ready means there (no box of its own
+        above the status, which would move everything below when it is closed)."""
+        self.welcome = text or ""
+        if self.mode == "run" and not self.all_done_shown and not self.demo_samples:
+            self.show_ready()
 
     def show_state(self, headline: str, detail: str = "", tone: str = "normal") -> None:
         self.all_done_shown = False
+        self._engine_stop = ""  # set again by an engine's stop (show_engine_action)
         self.engine_action.hide()  # shown again by an engine's stop (show_engine_action)
         self.choose_engine.hide()  # shown again by the Demo's sentence (show_choose_engine)
         self.state_label.setText(headline)
@@ -222,41 +165,52 @@ class RunPanel(QWidget):
         self.detail_label.setText(detail)
         self.detail_label.setVisible(bool(detail))
         look.set_accessible(self.state_label, headline)
+        look.set_accessible(self.detail_label, detail)
 
     def show_counts(self, done: int, total: int) -> None:
         self.done_tasks, self.total_tasks = done, total
         if self.all_done_shown and done < total and self.mode in ("run", "done"):
             self.show_ready()  # a task unticked or added since: "every task is checked" is not so
         look.set_bar(self.tasks_bar, min(done, max(1, total)), max(1, total))
-        if total == 0:
-            self.tasks_bar.setFormat(self.tr("No tasks yet"))
-        else:
-            self.tasks_bar.setFormat(self.tr("%v of %m tasks done"))
+        self.tasks_count.setText(self.tr("No tasks yet") if total == 0 else
+                                 self.tr("%1 of %2 done").replace("%1", str(done))
+                                 .replace("%2", str(total)))
         look.set_accessible(self.tasks_bar, self.tr("Tasks: %1 of %2 done")
                             .replace("%1", str(done)).replace("%2", str(total)))
 
     def show_step(self, step: int, max_steps: int) -> None:
-        if max_steps <= 0:  # no round going: an empty bar that says so
-            look.set_bar(self.steps_bar, 0, 1)
-            self.steps_bar.setFormat(self.tr("No round going"))
-            look.set_accessible(self.steps_bar, self.tr("Steps: no round going"))
-            return
-        self.steps_bar.setFormat(self.tr("%v of %m steps in this round"))
-        look.set_bar(self.steps_bar, min(step, max(1, max_steps)), max(1, max_steps))
-        look.set_accessible(self.steps_bar, self.tr("Steps: %1 of %2 in this round")
-                            .replace("%1", str(step)).replace("%2", str(max_steps)))
+        """The step of the round going (0: none). Not shown as a bar of its own any more:
+        the live line says what the step does."""
+        self.step, self.max_steps = step, max_steps or self.max_steps
 
     def show_narration(self, text: str) -> None:
-        metrics = self.narration.fontMetrics()
-        width = max(100, self.narration.width() - 4)
-        shown = f"“{wording.short(text, 300)}”" if text else ""
-        self.narration.setText(metrics.elidedText(shown, Qt.TextElideMode.ElideRight, width))
+        # Cut at a word when it is longer than the line (FitLabel), never mid-word.
+        self.narration.setText(f"“{wording.short(text, 300)}”" if text else "")
         self.narration.setAccessibleDescription(text)
+
+    def carry_on_from(self, earlier) -> None:
+        """This run carries on earlier runs of the same piece of work (a WorkTotals of them):
+        its time, tokens and cost count from theirs, as the records and the export do."""
+        if earlier is None or self.mode not in ("running", "stopping"):
+            return
+        self._base_s = earlier.seconds or 0.0
+        self.tokens += earlier.tokens
+        self.cost += earlier.cost_usd
+        self.show_totals(self._clock.elapsed() / 1000 if self._clock.isValid() else None)
+
+    def show_work(self, work) -> None:
+        """The piece of work that just ended, as its records count it (a WorkTotals): the
+        time the runs took, their tokens and cost, the same numbers the export shows."""
+        if work is None or self.mode in ("running", "stopping"):
+            return
+        self._base_s = 0.0
+        self.tokens, self.cost = work.tokens, work.cost_usd
+        self.show_totals(work.seconds)
 
     def show_totals(self, elapsed_s: float | None = None) -> None:
         parts = []
         if elapsed_s is not None:
-            parts.append(wording.duration(elapsed_s))
+            parts.append(wording.duration(elapsed_s + self._base_s))
         parts.append(wording.tokens_and_cost(self.tokens, self.cost, self.is_ai, self.upper))
         self.meta_label.setText(" · ".join(parts))
 
@@ -266,7 +220,7 @@ class RunPanel(QWidget):
 
     def reset(self, is_ai: bool = True) -> None:
         """Forget the last run's numbers (a new workspace, or a new run starting)."""
-        self.is_ai, self.tokens, self.cost = is_ai, 0, 0.0
+        self.is_ai, self.tokens, self.cost, self._base_s = is_ai, 0, 0.0, 0.0
         self.show_price(False)
         self.current_task = ""
         self._ticker.stop()
@@ -279,7 +233,7 @@ class RunPanel(QWidget):
         """Say, under the cost, when it is an upper estimate and why."""
         self.upper = upper
         self.price_note.setText(wording.unknown_price(model) if upper else "")
-        self.meta_label.setToolTip(self.price_note.text())
+        self.meta_label.set_tip(self.price_note.text())
         self.price_note.setVisible(upper)
 
     def show_lessons(self, count: int) -> None:
@@ -315,7 +269,7 @@ class RunPanel(QWidget):
         elif isinstance(event, ev.ModelText):
             self.show_narration(event.text.strip().splitlines()[-1] if event.text.strip() else "")
         elif isinstance(event, ev.ModelReplied):
-            self.show_step(max(event.step, self.steps_bar.value()), self.max_steps)
+            self.show_step(max(event.step, self.step), self.max_steps)
             self.tokens += event.usage.total_tokens
             self.cost += event.cost_usd
             if event.text.strip():
@@ -397,7 +351,7 @@ class RunPanel(QWidget):
             self.show_state(self.tr("Ready to show a sample"), wording.demo_samples_sentence())
             self.show_choose_engine(True)
         else:
-            self.show_state(self.tr("Ready"), self.tr(
+            self.show_state(self.tr("Ready"), self.welcome or self.tr(
                 "Press Run to start the AI on the first unchecked task."))
         self.set_mode("run")
 
@@ -458,6 +412,20 @@ class RunPanel(QWidget):
         self._action_engine = engine_id
         self.engine_action.setVisible(engine_words.wants_settings(exit_reason, cause or
                                                                   exit_reason, engine_id))
+        # An engine's stop is about that engine as it was: stale once it is changed or fixed.
+        self._engine_stop = engine_id if exit_reason in engine_words.ENGINE_STOPS else ""
+
+    def engine_now(self, engine_id: str, ready: bool | None, fixed: bool = False) -> None:
+        """The engine chosen now, and whether it is ready (None: not known yet); `fixed`: its
+        settings or key changed since the stop. A stop that blamed another engine, or this
+        one before it was put right (a key saved that works), no longer holds: the panel
+        says Ready instead of the stale sentence."""
+        stopped = getattr(self, "_engine_stop", "")
+        if not stopped or self.mode not in ("run", "continue"):
+            return
+        if engine_id != stopped or (fixed and ready is True):
+            self._engine_stop = ""
+            self.show_ready()
 
     def _on_tick(self) -> None:
         if self._retry_left > 0:

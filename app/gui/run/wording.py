@@ -65,17 +65,19 @@ def short(text: str, limit: int = 80) -> str:
 
 # -- how long, how much --------------------------------------------------------------------
 def duration(seconds: float) -> str:
-    seconds = max(0.0, seconds)
-    if seconds < 10:
-        return tr("%1 s").replace("%1", f"{seconds:.1f}")
-    whole = int(round(seconds))
-    if whole < 60:
-        return tr("%1 s").replace("%1", str(whole))
-    minutes, secs = divmod(whole, 60)
-    if minutes < 60:
-        return tr("%1 min %2 s").replace("%1", str(minutes)).replace("%2", str(secs))
-    hours, minutes = divmod(minutes, 60)
-    return tr("%1 h %2 min").replace("%1", str(hours)).replace("%2", str(minutes))
+    """A duration as the exported summary says it too (work_totals.clock: whole seconds)."""
+    from app.core.work_totals import clock
+
+    parts = clock(max(0.0, seconds))
+    if parts is None:
+        return tr("under 1 s")
+    hours, minutes, secs = parts
+    if hours:
+        return tr("%1 h %2 min").replace("%1", str(hours)).replace("%2", str(minutes))
+    if minutes:
+        return (tr("%1 min %2 s").replace("%1", str(minutes)).replace("%2", str(secs)) if secs
+                else tr("%1 min").replace("%1", str(minutes)))
+    return tr("%1 s").replace("%1", str(secs))
 
 
 def money(usd: float) -> str:

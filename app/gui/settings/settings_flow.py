@@ -46,7 +46,7 @@ class SettingsFlow:
                                                        "server's address, the model, and a "
                                                        "connection test."))
         self.engine_settings_button.clicked.connect(lambda: self.open_engine_settings())
-        self.top_bar.layout().addWidget(self.engine_settings_button)
+        self.top_bar.add_to_chip(self.engine_settings_button)
 
         self.notifier = Notifier(self, self.notice)
         self.run_ended.connect(self._on_run_ended_notify)
@@ -101,7 +101,7 @@ class SettingsFlow:
 
     def _on_language_chosen(self, language: str) -> None:
         self.notice.show_notice(self.tr("The new language shows the next time you start "
-                                        "Harness Desk."))
+                                        "Harness Desk."), passing=True)
 
     def _on_engine_settings_saved(self, chosen: Settings) -> None:
         if self.settings is None:
@@ -117,6 +117,8 @@ class SettingsFlow:
         self._recheck(engine_id)
 
     def _recheck(self, engine_id: str) -> None:
+        # Its answer may clear a stop that blamed this engine (see RunPanel.engine_now).
+        self._rechecked = {*getattr(self, "_rechecked", ()), engine_id}
         self.picker.check(engine_id)  # off the UI thread; an earlier answer no longer counts
 
     # -- notifications ---------------------------------------------------------------------

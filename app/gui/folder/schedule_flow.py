@@ -1,0 +1,141 @@
+"""The folder's schedule in the window: a line on the folder's page (when it runs next, with
+Change…, Pause or Resume, and Remove), what scheduled runs did since the page last showed them,
+and the "Run this folder on a schedule…" dialog. Reads and writes off the UI thread."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from app.gui.folder import schedule_words as words
+from app.gui.look import look
+
+
+class ScheduleLine(QWidget):
+    """Under the run panel: the schedule in a sentence with its buttons, and below it what
+    scheduled runs did since the page last showed them."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 2, 0, 2)
+        row = QHBoxLayout()
+        self.line = QLabel(self)
+        self.line.setWordWrap(True)
+        self.line.setTextFormat(Qt.TextFormat.PlainText)
+        row.addWidget(self.line, 1)
+        self.change_button = QPushButton(self)
+        self.pause_button = QPushButton(self)
+        self.remove_button = QPushButton(self.tr("Remove"), self)
+        self.remove_button.setToolTip(self.tr("Remove this folder's schedule"))
+        for button in (self.change_button, self.pause_button, self.remove_button):
+            button.setFlat(True)
+            row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+        self.since = QLabel(self)
+        self.since.setWordWrap(True)
+        self.since.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        look.set_tone(self.since, "attention")
+        column.addLayout(row)
+        column.addWidget(self.since)
+        self.since.hide()
+
+
+class ScheduleFlow(QObject):
+    def __init__(self, window, page):
+        super().__init__(window)
+        self.window = window
+        self.folder: Path | None = None
+        self.schedule = None
+        self.view = ScheduleLine(page)
+        right = page.run_panel.parentWidget().layout()
+        right.insertWidget(right.indexOf(page.run_panel) + 1, self.view)
+        self.view.change_button.clicked.connect(self.open_dialog)
+        self.view.pause_button.clicked.connect(
+            lambda: self._set_paused(not self.schedule.paused) if self.schedule else None)
+        self.view.remove_button.clicked.connect(self._remove)
+        window.workspace_opened.connect(self.folder_opened)
+        self.view.hide()
+
+    # -- reading -------------------------------------------------------------------------
+    def folder_opened(self, folder: Path) -> None:
+        from app.gui.background import run_in_background
+
+        self.folder = Path(folder)
+        shown_for = self.folder
+
+        def read():
+            from app.core.schedule import records, store
+            from app.core.schedule.records import now_local
+
+            schedule = store.for_folder(shown_for)
+            key = str(shown_for.resolve())
+            since = records.folder_records(shown_for, store.last_seen(key))
+            if schedule is not None or since:
+                store.mark_seen(key, now_local())
+            return schedule, since
+
+        run_in_background(read, lambda got: self._show(shown_for, *got), lambda exc: None)
+
+    def _show(self, folder: Path, schedule, since) -> None:
+        if folder != self.folder:
+            return  # another folder was opened meanwhile
+        self.schedule = schedule
+        self._show_line()
+        text = words.since_last_looked(since)
+        self.view.since.setText(text)
+        self.view.since.setVisible(bool(text))
+
+    def _show_line(self) -> None:
+        s, v = self.schedule, self.view
+        v.line.setText("" if s is None else words.summary(s))
+        v.line.setVisible(s is not None)
+        v.change_button.setText(self.tr("Run this folder on a schedule…") if s is None
+                                else self.tr("Change…"))
+        if s is not None:
+            v.pause_button.setText(self.tr("Resume") if s.paused else self.tr("Pause"))
+        v.pause_button.setVisible(s is not None)
+        v.remove_button.setVisible(s is not None)
+        v.show()
+
+    # -- acting --------------------------------------------------------------------------
+    def open_dialog(self):
+        if self.folder is None:
+            return None
+        from app.engines.setup import engine_choices
+        from app.gui.folder.schedule_dialog import ScheduleDialog
+
+        settings = getattr(self.window, "settings", None)
+        default = settings.engine if settings is not None else "demo"
+        self.dialog = ScheduleDialog(self.folder.resolve(), self.schedule, engine_choices(),
+                                     default, self.window)
+        self.dialog.saved.connect(self._saved)
+        self.dialog.removed.connect(lambda: self._saved(None))
+        self.dialog.open()
+        return self.dialog
+
+    def _saved(self, schedule) -> None:
+        self.schedule = schedule
+        self._show_line()
+
+    def _set_paused(self, paused: bool) -> None:
+        from app.core.schedule import store
+        from app.gui.background import run_in_background
+
+        schedule = self.schedule
+        schedule.paused = paused
+        run_in_background(lambda: store.save(schedule), lambda _: self._saved(schedule))
+
+    def _remove(self) -> None:
+        from app.schedulers.service import remove
+        from app.gui.background import run_in_background
+
+        schedule = self.schedule
+        run_in_background(lambda: remove(schedule), lambda _: self._saved(None),
+                          self._remove_failed)
+
+    def _remove_failed(self, exc: BaseException) -> None:
+        said = getattr(exc, "message", None) or str(exc)
+        self.window.notice.show_notice(self.tr("The schedule could not be removed: %1")
+                                       .replace("%1", said), tone="attention")

@@ -1,0 +1,91 @@
+"""A schedule and what its runs did, in the window's words (translated): the folder page's
+line and the dialog say the same things the command line does in English."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
+
+from app.core.schedule import records as R
+from app.core.schedule.model import Schedule, next_time
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("", text)  # where lupdate files a module-level tr()
+
+
+def day_name(day: int, short: bool = False) -> str:
+    """Monday is 0, as the schedule counts."""
+    fmt = QLocale.FormatType.ShortFormat if short else QLocale.FormatType.LongFormat
+    return QLocale().dayName(day + 1, fmt)
+
+
+def when(s: Schedule) -> str:
+    at = f"{s.hour:02d}:{s.minute:02d}"  # the 24-hour clock, as the window shows every time
+    if s.kind == "daily":
+        return tr("every day at %1").replace("%1", at)
+    if s.kind == "weekdays" and s.days == [0, 1, 2, 3, 4]:
+        return tr("every weekday at %1").replace("%1", at)
+    if s.kind == "weekdays":
+        days = tr(", ").join(day_name(d) for d in s.days)
+        return tr("every %1 at %2").replace("%1", days).replace("%2", at)
+    return tr("on day %1 of every month at %2").replace("%1", str(s.day_of_month)).replace(
+        "%2", at)
+
+
+def moment(value: datetime) -> str:
+    return QLocale().toString(QDateTime(value), "ddd d MMM, HH:mm")
+
+
+def budget(s: Schedule) -> str:
+    if s.budget_usd:
+        return f"${s.budget_usd:,.2f}"
+    return tr("%1 tokens").replace("%1", QLocale().toString(int(s.budget_tokens or 0)))
+
+
+def summary(s: Schedule, now: datetime | None = None) -> str:
+    """The folder page's line about its schedule."""
+    if s.paused:
+        return tr("The schedule is paused (%1). Nothing runs until you resume it.").replace(
+            "%1", when(s))
+    return (tr("Runs on a schedule, %1, with at most %2 a run. Next run: %3.")
+            .replace("%1", when(s)).replace("%2", budget(s))
+            .replace("%3", moment(next_time(s, now or datetime.now()))))
+
+
+def wake(r: R.WakeRecord) -> str:
+    """One scheduled run, in a sentence, for the page's "since you last looked"."""
+    try:
+        at = moment(datetime.fromisoformat(r.due or r.time))
+    except ValueError:
+        at = r.due or r.time
+    if r.outcome == R.DONE:
+        text = tr("%1: finished, %2 of %3 tasks done, $%4 spent.").replace(
+            "%2", str(r.tasks_done)).replace("%3", str(r.tasks_total)).replace(
+            "%4", f"{r.cost_usd:.2f}")
+    elif r.outcome == R.BLOCKED:
+        text = tr("%1: stopped to wait for your decision: %2").replace(
+            "%2", r.question or tr("see the task list"))
+    elif r.outcome == R.SKIPPED_BUSY:
+        text = tr("%1: did not start, because another run was already working in the folder.")
+    elif r.outcome == R.NO_BUDGET:
+        text = tr("%1: did not start, because the schedule has no budget.")
+    elif r.exit_reason:  # the run's own end, as the run panel words it
+        from app.gui.run.wording import finished
+
+        head, _ = finished(r.outcome, r.exit_reason, engine_id=r.engine, cause=r.cause)
+        text = tr("%1: %2").replace("%2", head)
+    elif r.outcome == R.STOPPED:
+        text = tr("%1: stopped: %2").replace("%2", r.message)
+    else:
+        text = tr("%1: could not finish: %2").replace("%2", r.message)
+    return text.replace("%1", at)
+
+
+def since_last_looked(wakes: list[R.WakeRecord]) -> str:
+    if not wakes:
+        return ""
+    head = (tr("Since you last looked, 1 scheduled run:") if len(wakes) == 1 else
+            tr("Since you last looked, %1 scheduled runs:").replace("%1", str(len(wakes))))
+    return head + "\n" + "\n".join("• " + wake(r) for r in wakes[-5:])

@@ -1,0 +1,161 @@
+"""The run's status, said once, in a block whose height never changes.
+
+One heading (the state), one paragraph (what it means, what to do), one row for the action
+it names (Engine settings…, Choose an AI engine…, the lessons), the slim task bar with its
+count beside it, time and cost, the AI's live line, and a place for the window's passing
+notices. Every part has its room whether it is shown or not, so nothing below the block (the
+Rounds heading, the cards) moves as messages come and go; a paragraph longer than its room
+ends at a word with "…" and is read whole in its tooltip and by a screen reader.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton,
+                               QSizePolicy, QVBoxLayout, QWidget)
+
+from app.gui.look import look
+from app.gui.look.fit_text import FitLabel
+
+HEADING_LINES = 2   # "Stopped: no progress on “Write the opening hours”" on a narrow window
+DETAIL_LINES = 3    # the welcome note, or what a stop means and what to do about it
+NOTICE_LINES = 2    # a notice's sentence beside its action
+BAR_HEIGHT = 6      # the slim task bar (its words are beside it, not on the fill)
+
+
+def _keep_room(widget: QWidget) -> QWidget:
+    policy = widget.sizePolicy()
+    policy.setRetainSizeWhenHidden(True)
+    widget.setSizePolicy(policy)
+    return widget
+
+
+class StatusBlock(QFrame):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("statusBlock")
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(4)
+
+        # The heading, its paragraph and its action share one room: each follows the one
+        # before, and the room is as tall as all three at their longest.
+        self.words = QWidget(self)
+        words = QVBoxLayout(self.words)
+        words.setContentsMargins(0, 0, 0, 0)
+        words.setSpacing(4)
+        self.state_label = FitLabel(self.words, HEADING_LINES, grow=True)
+        self.state_label.setObjectName("state")
+        self.state_label.setFont(look.type_font(self, "heading", semibold=True))
+        self.detail_label = FitLabel(self.words, DETAIL_LINES, grow=True)
+        self.detail_label.setObjectName("detail")
+        self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        words.addWidget(self.state_label)
+        words.addWidget(self.detail_label)
+        column.addWidget(self.words)
+
+        # The one action a state names, right under its sentence; the room above keeps a
+        # place for it when there is none.
+        self.action_row = QWidget(self.words)
+        actions = QHBoxLayout(self.action_row)
+        actions.setContentsMargins(0, 0, 0, 0)
+        actions.setSpacing(8)
+        self.engine_action = QPushButton(self.tr("Engine settings…"), self.action_row)
+        self.engine_action.setObjectName("engineAction")
+        look.set_accessible(self.engine_action, self.tr("Engine settings…"),
+                            self.tr("Opens the settings of the engine that stopped the run"))
+        self.engine_action.setToolTip(self.tr("Your API key, the model and the local server's "
+                                              "address, with a connection test."))
+        self.choose_engine = QPushButton(self.tr("Choose an AI engine…"), self.action_row)
+        self.choose_engine.setObjectName("chooseEngine")
+        look.set_accessible(self.choose_engine, self.tr("Choose an AI engine…"),
+                            self.tr("Opens the engine list"))
+        # Quiet on purpose: a flat link-like button, shown only when the run that just ended
+        # taught something.
+        self.lessons_button = QPushButton(self.action_row)
+        self.lessons_button.setObjectName("lessonsLink")
+        self.lessons_button.setFlat(True)
+        self.lessons_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.lessons_button.setToolTip(self.tr(
+            "What went wrong or was wasteful in this run, and a line you can add to AGENTS.md, "
+            "the standing instructions the AI reads"))
+        for button in (self.engine_action, self.choose_engine, self.lessons_button):
+            button.hide()
+            actions.addWidget(button)
+        actions.addStretch(1)
+        words.addWidget(self.action_row)
+        words.addStretch(1)
+
+        # One slim bar: tasks done of all; "3 of 6 done" beside it, never on the fill.
+        bar_row = QHBoxLayout()
+        bar_row.setSpacing(8)
+        tip = self.tr("How many tasks on the list are checked.")
+        name = QLabel(self.tr("Tasks"), self)
+        name.setToolTip(tip)
+        self.tasks_bar = QProgressBar(self)
+        self.tasks_bar.setObjectName("tasksBar")
+        self.tasks_bar.setTextVisible(False)
+        self.tasks_bar.setFixedHeight(BAR_HEIGHT)
+        self.tasks_bar.setRange(0, 1)
+        self.tasks_bar.setValue(0)
+        self.tasks_bar.setToolTip(tip)
+        name.setBuddy(self.tasks_bar)
+        look.set_accessible(self.tasks_bar, self.tr("Tasks"), tip)
+        self.tasks_count = QLabel(self)
+        self.tasks_count.setObjectName("tasksCount")
+        self.tasks_count.setTextFormat(Qt.TextFormat.PlainText)
+        bar_row.addWidget(name)
+        bar_row.addWidget(self.tasks_bar, 1, Qt.AlignmentFlag.AlignVCenter)
+        bar_row.addWidget(self.tasks_count)
+        column.addLayout(bar_row)
+
+        self.meta_label = FitLabel(self)
+        self.meta_label.setObjectName("meta")
+        # Shown only while the cost is an upper estimate (the model's price is not known).
+        self.price_note = _keep_room(FitLabel(self))
+        self.price_note.setObjectName("priceNote")
+        look.set_tone(self.price_note, "muted")
+        self.price_note.hide()
+        self.narration = FitLabel(self)
+        self.narration.setObjectName("narration")
+        look.set_tone(self.narration, "muted")  # quieter by its grey: no italic (Chinese has none)
+        self.narration.set_tip(self.tr("What the AI is doing right now"))
+        look.set_accessible(self.narration, self.tr("What the AI is doing"))
+        column.addWidget(self.meta_label)
+        column.addWidget(self.price_note)
+        column.addWidget(self.narration)
+
+        # The window's notice line lives here while a folder is open (see hold_notice).
+        self.notice_slot = QWidget(self)
+        self.notice_slot.setObjectName("noticeSlot")
+        slot = QVBoxLayout(self.notice_slot)
+        slot.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.notice_slot)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self._fix_heights()
+
+    def hold_notice(self, notice: QWidget) -> None:
+        """Put the window's notice line into its place here (it keeps its room when hidden)."""
+        if notice.parent() is not self.notice_slot:
+            self.notice_slot.layout().addWidget(notice)
+        _keep_room(notice)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and hasattr(self, "notice_slot"):
+            self._fix_heights()
+
+    def _fix_heights(self) -> None:
+        """Every row's room, from the fonts: the block is as tall as all of it, always."""
+        body = self.fontMetrics().lineSpacing()
+        button = max(b.sizeHint().height() for b in (self.engine_action, self.choose_engine))
+        self.notice_slot.setFixedHeight(max(button, body * NOTICE_LINES) + 12)
+        self.state_label.setFont(look.type_font(self, "heading", semibold=True))
+        heading = self.state_label.fontMetrics().lineSpacing()
+        self.words.setFixedHeight(heading * HEADING_LINES + body * DETAIL_LINES + button
+                                  + 4 * 2 + 2)
+        spacing = self.layout().spacing()
+        rows = (self.words.height(),
+                max(BAR_HEIGHT, body), self.meta_label.height(), self.price_note.height(),
+                self.narration.height(), self.notice_slot.height())
+        self.setFixedHeight(sum(rows) + spacing * (len(rows) - 1))
