@@ -197,32 +197,40 @@ class Display:
             self.proc.wait(10)
 
 
-def kept_rows(previous: Path, fresh: list[dict], others: list[str]) -> list[dict]:
-    """This run's rows with those of the benchmarks it did not run (`others`) taken from the
-    last results, in BENCHMARKS order; a kept row's note says when it was measured."""
+def kept_rows(previous: Path, produced: dict[str, list[dict]]) -> list[dict]:
+    """The rows of the benchmarks this run ran (`produced`, by name) and every row of the
+    others from the last results, in BENCHMARKS order; a kept row's note says when it was
+    measured. An old row is the benchmark's whose row keys it shares the longest start with
+    (a row of a benchmark that ran this time is replaced by what it gave)."""
+    fresh = [row for got in produced.values() for row in got]
     try:
         last = json.loads(previous.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return fresh
     when = str(last.get("started_at", ""))[:16].replace("T", " ")
-    owned = {name: [k for k, _t, _g in owed] for name, _s, _f, _q, _n, owed in BENCHMARKS}
-    old = {r["key"]: r for r in last.get("results", [])}
-    new = {r["key"]: r for r in fresh}
-    out = []
-    for name, *_ in BENCHMARKS:
-        if name in others:
-            for key in owned[name]:
-                if key in old:
-                    row = dict(old[key])
-                    note = row.get("note") or ""
-                    if "(measured " not in note:
-                        row["note"] = f"{note} (measured {when} UTC)".strip()
-                    out.append(row)
-        else:
-            keys = [r["key"] for r in fresh if r["key"] in owned[name]
-                    or r["key"].startswith(tuple(owned[name]))]
-            out += [new[k] for k in keys]
-    return out
+    names = [b[0] for b in BENCHMARKS]
+
+    def owner(key: str, before: int) -> int:
+        best, at = 3, before  # a row sharing too little stays with the row before it
+        for i, (_name, *_rest, owed) in enumerate(BENCHMARKS):
+            for k, _title, _target in owed:
+                common = len(os.path.commonprefix([k, key]))
+                if common > best:
+                    best, at = common, i
+        return at
+
+    placed, at = [], 0
+    for row in last.get("results", []):
+        at = owner(row["key"], at)
+        if names[at] in produced:
+            continue
+        row = dict(row)
+        note = row.get("note") or ""
+        if "(measured " not in note:
+            row["note"] = f"{note} (measured {when} UTC)".strip()
+        placed.append((at, row))
+    placed += [(names.index(name), row) for name, got in produced.items() for row in got]
+    return [row for _at, row in sorted(placed, key=lambda pair: pair[0])]
 
 
 README_START, README_END = "<!-- bench:table -->", "<!-- /bench:table -->"
@@ -261,7 +269,7 @@ def main() -> int:
     # Bytecode caches as an installed app has them; the source checkout first on the path.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(REPO)
-    rows, runs = [], {}
+    rows, runs, produced = [], {}, {}
     began = datetime.now(timezone.utc)
     with Display(args.platform) as display:
         env.update(display.env)
@@ -272,9 +280,10 @@ def main() -> int:
             print(f"== {name} ({script})", flush=True)
             got, ran = run_one(name, script, quick if args.quick else full, needs, owed, env)
             rows += got
+            produced[name] = got
             runs[name] = ran
     if args.keep and args.only:
-        rows = kept_rows(args.output, rows, [b[0] for b in BENCHMARKS if b[0] not in args.only])
+        rows = kept_rows(args.output, produced)
     print(table(rows))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
                             capture_output=True, text=True).stdout.strip()

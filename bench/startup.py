@@ -6,7 +6,7 @@ Each sample is a fresh `python` process; the parent clocks from spawning it unti
 reports. The bare sample shows an empty QWidget and reports its first Expose (painted). The
 app sample runs `harness-desk open FOLDER` (app.cli.main) on a copy of the demo and reports
 when the window is usable: the folder's checklist drawn with Run enabled (the window's
-`became_usable`, app/gui/usable.py). Its first paint (an empty frame) and the window
+`became_usable`, app/gui/folder/usable.py). Its first paint (an empty frame) and the window
 complete (top bar, menus and page) are printed beside it. Prints the median and the worst of
 each, their ratio (target: the medians' ratio at most 1.5; the worst pair's ratio is shown
 beside it), the processor and the load average before and after, and whether any AI SDK was
@@ -160,8 +160,8 @@ def report(platform: str, got: dict, busy: int, load_before: list, load_after: l
           f"(the slowest app start / the slowest bare one)")
     ok = a / b <= 1.5 and got["sdks"] == {"-"}
     return item(
-        "startup_window", f"Launch to the usable window (checklist drawn, Run enabled) / a bare PySide6 "
-             f"window, {platform}", "<= 1.5x", round(a / b, 2), "x", ok,
+        "startup_window", "Launch to the usable window (checklist drawn, Run enabled) / a bare "
+                          f"PySide6 window, {platform}", "<= 1.5x", round(a / b, 2), "x", ok,
         note=f"{a * 1000:.0f} / {b * 1000:.0f} ms, worst {max(app) * 1000:.0f} / "
              f"{max(bare) * 1000:.0f} ms; first frame {frame / b:.2f}x; load "
              f"{load_before[:1] or '?'}{f', {busy} busy loops' if busy else ''}; AI SDKs by "

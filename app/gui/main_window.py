@@ -23,7 +23,7 @@ from app.gui.folder.folder_flow import APP_TITLE, FolderFlow
 from app.gui.plan.plan_flow import PlanFlow
 from app.gui.run.run_flow import RunFlow
 from app.gui.settings.settings_flow import SettingsFlow
-from app.gui.startup_flow import StartupFlow
+from app.gui.folder.startup_flow import StartupFlow
 
 if TYPE_CHECKING:
     from app.core import events as ev
@@ -59,7 +59,7 @@ class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMain
         self._warmed = False
         self._page: WorkspacePage | None = None
         self._welcome: WelcomePage | None = None
-        self.usable_at: float | None = None  # perf_counter() when it became usable (usable.py)
+        self.usable_at: float | None = None  # perf_counter() at became_usable (folder/usable.py)
         self._opened_unsettled = None  # the FolderInfo of a folder opened before the settings
         self._first_folder_done: list = []  # see StartupFlow.after_first_folder
         self._run_when_settled = False  # Run pressed before the settings came
@@ -92,7 +92,7 @@ class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMain
         if self.workspace is None:
             self.pages.setCurrentWidget(self.welcome_page)
         else:
-            self._settle_opened_folder()  # opened before the settings came (startup_flow.py)
+            self._settle_opened_folder()  # the folder opened before them (folder/startup_flow.py)
         self._show_recent()
         if self._check_engines:  # after the window is up: never in the way of the first paint
             QTimer.singleShot(400, self.picker.check_all)
@@ -171,7 +171,7 @@ class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMain
         self.history.round_undone.connect(self._on_round_undone)
         self._page = page
         from app.gui.board.task_list import TaskListView
-        from app.gui.usable import UsableWatch
+        from app.gui.folder.usable import UsableWatch
 
         self._usable = UsableWatch(self, page.board_view.findChild(TaskListView))
         self.pages.addWidget(self._welcome)
