@@ -12,7 +12,13 @@ from app.core.clean_text import clean_line
 # Which matching lines are tasks is board_md's call (not in a comment, fence, ...).
 TASK_LINE = re.compile(r"([-*+])[ \t]+\[([ xX])\](?=[ \t]|$)")
 _DETAIL_BULLET = re.compile(r"([-*+])(?:[ \t]+|$)")
-KEYED_DETAIL = re.compile(r"(done[ \t]+when|option|evidence|answer|recommendation)[ \t]*:[ \t]*(.*)", re.I)
+KEYED_DETAIL = re.compile(
+    r"(done[ \t]+when|option|evidence|answer|recommendation|web)[ \t]*:[ \t]*(.*)", re.I)
+# "Web: yes" / "Web: no" under a task (issue 37): whether it may look things up on the web.
+WEB_KEY = "Web"
+WEB_YES, WEB_NO = "yes", "no"
+_WEB_WORDS = {"yes": True, "on": True, "true": True, "allowed": True, "是": True,
+              "no": False, "off": False, "false": False, "not allowed": False, "否": False}
 HUMAN_PREFIX = re.compile(r"HUMAN[ \t]*:", re.I)
 
 
@@ -125,3 +131,20 @@ class Task:
     @property
     def recommendation(self) -> str | None:
         return next(iter(self._values("recommendation")), None)
+
+    @property
+    def web(self) -> bool | None:
+        """What the task's "Web:" line says: True (may look things up), False (may not), or
+        None when it has none, or none that reads as yes or no (the folder's default then
+        decides). The last line that reads wins, as a person editing by hand expects."""
+        said = None
+        for value in self._values("web"):
+            word = _WEB_WORDS.get(" ".join(value.rstrip(".!").split()).casefold())
+            if word is not None:
+                said = word
+        return said
+
+    def may_look_up(self, folder_default: bool) -> bool:
+        """Whether this task may use web tools: its own "Web:" line, else the folder's default."""
+        web = self.web
+        return folder_default if web is None else web

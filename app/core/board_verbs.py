@@ -22,7 +22,8 @@ from typing import Callable, TypeVar
 
 from app.core.board import Board, update_board
 from app.core.board_task import (
-    HUMAN_PREFIX, TASK_LINE, BoardError, Task, TaskRef, detail_split, one_line, split_eol)
+    HUMAN_PREFIX, TASK_LINE, WEB_KEY, WEB_NO, WEB_YES, BoardError, Task, TaskRef, detail_split,
+    one_line, split_eol)
 
 T = TypeVar("T")
 
@@ -264,3 +265,13 @@ def set_details(path, ref: TaskRef, key: str, values: list[str]) -> TaskRef:
         _expect(board, expected, name)
         return board.tasks[task.index].ref
     return _run(path, change)
+
+
+def set_web(path, ref: TaskRef, allowed: bool, folder_default: bool = False) -> TaskRef:
+    """Let the task look things up on the web, or not (issue 37), in one "Web:" line.
+
+    When the wish is what the folder's default already gives, the task's "Web:" lines go
+    (the task then follows the folder, as a new task does); otherwise one "Web: yes" or
+    "Web: no" line says it. Every other line stays byte for byte."""
+    return set_details(path, ref, WEB_KEY,
+                       [] if allowed == folder_default else [WEB_YES if allowed else WEB_NO])

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable, ClassVar
 
 if TYPE_CHECKING:  # annotations only: a readiness check never loads pydantic (issue 36)
     from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
+    from app.core.web_types import WebAccess, WebActivity
 
 # Codes an EngineError can carry. The non-retryable ones are also run exit_reasons.
 AUTH_FAILED = "auth_failed"
@@ -113,6 +114,15 @@ class Engine:
     # True where a model may be unable to use tools at all (a small local one): a round in
     # which it never used a tool then ends the run with that cause, not a task decision.
     may_lack_tools: ClassVar[bool] = False
+    # True for an engine whose service can look things up on the web (issue 37): it offers
+    # its web tools on the turns where `web` is set, and fills ModelTurn.web.
+    looks_up: ClassVar[bool] = False
+    # True when its web tools take a list of sites never to use (Claude's); OpenAI's search
+    # keeps only to an allow list.
+    web_blocks_sites: ClassVar[bool] = False
+    # Set by the loop before each round: the web tools this round's task may use, or None
+    # (the task may not look things up; no web tool is offered, not a byte of one sent).
+    web: WebAccess | None = None
 
     def only_samples(self, task_text: str, done_when: list[str]) -> bool:
         """True when this engine can only show how a run on this task looks, never do it
@@ -141,6 +151,11 @@ class Engine:
     def cost_usd(self, usage: Usage) -> float:
         """What a turn with this usage cost. Engines that charge override this (from the
         price table the person can edit); the base costs nothing."""
+        return 0.0
+
+    def web_cost_usd(self, web: WebActivity | None) -> float:
+        """What a turn's searches and fetches cost beyond its tokens (the price table's web
+        prices); the base, and every engine that cannot look things up, costs nothing."""
         return 0.0
 
     def cost_is_upper_estimate(self) -> bool:

@@ -166,7 +166,9 @@ class EngineCaller:
                 waited += delay
                 self._wait(err, attempt, delay, billed)
                 continue
-            turn.cost_usd = self.engine.cost_usd(turn.usage) if self.engine.is_ai else 0.0
+            # Searches and fetches the service ran cost per lookup, beyond their tokens.
+            turn.cost_usd = (self.engine.cost_usd(turn.usage)
+                             + self.engine.web_cost_usd(turn.web)) if self.engine.is_ai else 0.0
             self._last_turn_cost = turn.cost_usd
             self._last_turn_tokens = turn.usage.total_tokens
             return turn

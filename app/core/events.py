@@ -25,6 +25,7 @@ from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from app.core.record_model import Record
 from app.core.conversation import Usage
+from app.core.web_types import WebActivity
 
 NoticeKind = Literal["nudge", "correction", "stall", "final_warning"]
 FileChange = Literal["wrote", "deleted"]
@@ -55,6 +56,9 @@ class RunStarted(_Event):
     continues: str | None = None  # the run this one carries on (after a decision)
     round_offset: int = 0         # so its first round is round_offset + 1
     cost_is_upper_estimate: bool = False  # the model's price is not known: costs are at most
+    # Said before the first round when a task may look things up on the web but this engine
+    # cannot (issue 37; web_round.cannot_look_up), else "".
+    web_note: str = ""
 
 
 class RoundStarted(_Event):
@@ -97,6 +101,21 @@ class ModelReplied(_Event):
     cost_usd: float = 0.0
     run_usage: Usage = Field(default_factory=Usage)   # the run's totals so far
     run_cost_usd: float = 0.0
+
+
+class WebLookedUp(_Event):
+    """The service looked things up for the model during a step (issue 37): emitted after
+    model_replied, so a window can show the searches and pages as they happen."""
+
+    type: Literal["web_looked_up"] = "web_looked_up"
+    round: int
+    step: int
+    queries: list[str] = Field(default_factory=list)  # the searches, as the model wrote them
+    urls: list[str] = Field(default_factory=list)     # the pages read whole (fetched)
+    search_count: int = 0
+    fetch_count: int = 0
+    task_lookups: int = 0   # the task's lookups so far in this run, this step's included
+    max_lookups: int = 0    # its cap (Limits.max_lookups)
 
 
 class ToolCalled(_Event):
@@ -238,6 +257,7 @@ class RoundFinished(_Event):
     changed_artifacts: list[str] = Field(default_factory=list)
     steps: int = 0
     cost_usd: float = 0.0
+    web: WebActivity | None = None  # the round's lookups on the web (issue 37)
 
 
 class RunFinished(_Event):
@@ -281,7 +301,8 @@ class PlanFinished(_Event):
 
 
 Event = Annotated[
-    Union[RunStarted, RoundStarted, StepStarted, ModelText, ModelReplied, ToolCalled, ToolRefused,
+    Union[RunStarted, RoundStarted, StepStarted, ModelText, ModelReplied, WebLookedUp, ToolCalled,
+          ToolRefused,
           FileChanged, NoticeSent, TaskCompleted, HumanNeeded, ChangeAsked, ChangeAnswered,
           ChangeRefused, ChangeWaiting, TasksCounted, RetryWaiting,
           RetryResumed, RoundFinished, RunFinished, PlanStarted, PlanFinished],

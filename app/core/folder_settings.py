@@ -1,4 +1,5 @@
-"""The folder's own settings (.harness/folder.json): careful mode and the protected paths.
+"""The folder's own settings (.harness/folder.json): careful mode, the protected paths, and
+whether its tasks may look things up on the web unless a task says otherwise.
 
 They belong to the folder, not to the person's app settings, so the window and the command
 line read the same ones, and the agent can neither read nor change them (.harness is off
@@ -22,6 +23,8 @@ class FolderSettings(Record):
     careful: bool = False                     # ask before changing the person's own files
     protected: list[str] = Field(default_factory=list)  # never changed, in any mode
     many_changes: int = Field(DEFAULT_MANY_CHANGES, ge=1, le=10_000)
+    # Tasks without a "Web:" line may use the services' web search and fetch (issue 37).
+    web: bool = False
 
     @field_validator("protected", mode="before")
     @classmethod

@@ -39,6 +39,8 @@ from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, correction,
 from app.core.settings import Limits
 from app.core.tools import TOOL_SPECS, ToolBox
 from app.core.undo import BlobStore, RoundChanges
+from app.core import web_round
+from app.core.web_types import WebActivity
 from app.core.workspace import Workspace
 from app.core.engine import Engine
 
@@ -88,6 +90,7 @@ class RoundState:
     tool_steps: int = 0  # steps in which the AI used a tool
     sample: bool = False  # the engine can only show this task as a sample (Engine.only_samples)
     recorded: bool = True  # False: the engine never answered in this run, nothing changed
+    web: WebActivity | None = None  # what the round looked up on the web (issue 37)
 
 
 class Harness:
@@ -108,6 +111,8 @@ class Harness:
         self.cancel = cancel or threading.Event()
         self.paused = paused or threading.Event()  # set: wait before the next step (no cost)
         self.rounds_on_task: dict[str, int] = {}
+        self.web = web_round.WebLookups(engine, self.limits, workspace.harness_dir,
+                                        lambda event: self.rec.emit(event))
         self.reached_ai = False  # a model turn came back in this run
 
     # -- the run -------------------------------------------------------------------------
@@ -138,7 +143,9 @@ class Harness:
                                          model=info.model, is_ai=info.is_ai,
                                          completed_tasks=done, total_tasks=total,
                                          continues=continues, round_offset=offset,
-                                         cost_is_upper_estimate=info.cost_is_upper_estimate))
+                                         cost_is_upper_estimate=info.cost_is_upper_estimate,
+                                         web_note=self.web.note(
+                                             Board.load(self.ws.board_path))))
                 self._rounds()
             except RunStop as s:
                 stop = s
@@ -279,21 +286,26 @@ class Harness:
         self.gate.start_round(number, task)
         tools = ToolBox(self.ws.root, self.ws.board_path, task.text, changes, self.gate,
                         sample=st.sample, cancel=self.cancel)
+        tools.seen_urls = lambda: st.web.seen_urls() if st.web is not None else set()
+        web = self.web.start(task)  # the web tools, only on a task that may look things up
         earlier = self._earlier_rounds()
         agents = read_standing_instructions(self.ws.root)
         report = progress_report(board, task, earlier, agents.text, number, agents.note)
+        if web is not None:
+            report += "\n\n" + self.web.report_line(task, web)
         messages = [Message(role="user", text=report)]
         try:
             told = self.gate.apply_answered(changes, board)  # changes the person allowed
             if told:                                        # on the board since last time
                 messages[0].text += "\n\n## Your proposed changes\n" + "\n".join(
                     f"- {line}" for line in told)
-            self._steps(st, tools, messages)
+            self._steps(st, tools, messages, web_round.system_prompt(SYSTEM_PROMPT, web))
         except EngineStop as e:
             st.result, st.error = e.round_result, e.message
             if e.state:
                 st.fatal = RunStop(e.state, e.exit_reason, e.message, e.cause)
         finally:
+            self.web.end()
             billed_usage, billed_cost = self.caller.drain_billed()  # failed attempts count too
             st.usage, st.cost = st.usage + billed_usage, st.cost + billed_cost
             st.changed = changes.finish()
@@ -303,7 +315,8 @@ class Harness:
                 self._record_round(st, st.changed)
         return st
 
-    def _steps(self, st: RoundState, tools: ToolBox, messages: list[Message]) -> None:
+    def _steps(self, st: RoundState, tools: ToolBox, messages: list[Message],
+               system: str = SYSTEM_PROMPT) -> None:
         deadline = time.monotonic() + self.limits.round_seconds
         waited_before = self.gate.waited_s  # time the person spends deciding does not count
         max_steps = self.limits.max_steps
@@ -322,10 +335,14 @@ class Harness:
             if time.monotonic() - (self.gate.waited_s - waited_before) > deadline:
                 st.result, st.error = "timeout", "The round ran past its time limit."
                 return
+            used_up = self.web.used_up(st.task)
+            if used_up:  # the task's lookups are used up: no further call
+                st.result, st.error = "step_limit", used_up
+                return
             st.steps = step
             self.rec.emit(StepStarted(round=st.number, step=step, max_steps=max_steps))
             live = LiveText(self.rec, st.number, step)  # the engine's on_text, throttled
-            turn = self.caller.call(SYSTEM_PROMPT, TOOL_SPECS, messages, live, deadline)
+            turn = self.caller.call(system, TOOL_SPECS, messages, live, deadline)
             live.flush()  # the reply's last words reach the live view before model_replied
             self._account(st, turn)
             messages.append(Message(role="assistant", text=turn.text,
@@ -337,6 +354,8 @@ class Harness:
                 st.result, st.error = "timeout", _cut_at_time_limit(self.limits.round_seconds)
                 return
             st.tool_steps += bool(turn.tool_calls)
+            if turn.stop_reason == "pause_turn" and not turn.tool_calls:
+                continue  # the service paused its own lookups mid-reply: sent back, it goes on
             if not turn.tool_calls:
                 nudges += 1
                 if nudges > MAX_NUDGES:
@@ -407,6 +426,8 @@ class Harness:
             tool_calls=[c.name for c in turn.tool_calls], model=turn.model or self.rec.info.model,
             usage=turn.usage, cost_usd=round(cost, 6),
             run_usage=self.rec.status.usage, run_cost_usd=self.rec.status.cost_usd))
+        st.web = self.web.account(st.web, turn.web, st.task, st.number, st.steps)
+        self.gate.now.web = st.web  # an approval shows the sources the change rests on
 
     def _report_tool(self, st: RoundState, name: str, args: dict, outcome) -> None:
         if outcome.refused:
@@ -448,12 +469,12 @@ class Harness:
             result_state=st.result, changed_artifacts=changed, summary=summary,
             error=st.error, next_action=next_action, steps=st.steps, notices=st.notices,
             usage=st.usage, cost_usd=round(st.cost, 6), evidence=evidence, findings=findings,
-            approvals=self.gate.approvals())
+            approvals=self.gate.approvals(), web=st.web)
         self.rec.add_round(record)
         self.rec.emit(RoundFinished(
             round=st.number, task=st.task.text, result_state=st.result,
             summary=summary or findings or st.error or "", changed_artifacts=changed,
-            steps=st.steps, cost_usd=round(st.cost, 6)))
+            steps=st.steps, cost_usd=round(st.cost, 6), web=st.web))
 
     # -- context -------------------------------------------------------------------------
     def _earlier_rounds(self) -> list[RoundRecord]:

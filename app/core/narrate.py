@@ -9,7 +9,7 @@ from app.core.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeW
                              Event, FileChanged, HumanNeeded, ModelReplied, NoticeSent,
                              PlanFinished, PlanStarted,
                              RetryWaiting, RoundFinished, RoundStarted, RunFinished, RunStarted,
-                             TaskCompleted, ToolCalled, ToolRefused)
+                             TaskCompleted, ToolCalled, ToolRefused, WebLookedUp)
 from app.core.cost_words import cost_text, upper_estimate_notice
 from app.core.records import EXIT_REASON_WORDS
 
@@ -49,7 +49,8 @@ def _describe(e: Event) -> str | None:
         return (f"Run started with {e.engine_label or e.engine}"
                 f"{' (' + e.model + ')' if e.model else ''}: "
                 f"{e.completed_tasks} of {e.total_tasks} tasks done"
-                + (f". {upper_estimate_notice(e.model)}" if e.cost_is_upper_estimate else ""))
+                + (f". {upper_estimate_notice(e.model)}" if e.cost_is_upper_estimate else "")
+                + (f". {e.web_note}" if e.web_note else ""))
     if isinstance(e, RoundStarted):
         return f"Round {e.round}: {_short(e.task)}"
     if isinstance(e, ModelReplied):
@@ -57,6 +58,13 @@ def _describe(e: Event) -> str | None:
             return f"  Step {e.step}: {', '.join(e.tool_calls)}"
         # Quoted as the AI's own words, so text imitating a harness line never reads as one.
         return f"  Step {e.step}: the AI answered without using a tool: “{_short(e.text, 60)}”"
+    if isinstance(e, WebLookedUp):
+        what = [f"{n} {word}{'' if n == 1 else 'es' if word == 'search' else 's'}"
+                for n, word in ((e.search_count, "search"), (e.fetch_count, "page read"))
+                if n] or ["nothing billed"]
+        about = "; ".join(f"“{_short(q, 50)}”" for q in e.queries[:3])
+        return (f"  Looked up on the web{': ' + about if about else ''} ({', '.join(what)}; "
+                f"{e.task_lookups} of {e.max_lookups} for this task)")
     if isinstance(e, ToolCalled):
         result = e.result.strip().splitlines() or [""]
         # A file another program holds: the whole sentence, it asks the person to act.

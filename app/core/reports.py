@@ -38,6 +38,7 @@ HOW_TO_ADVANCE = (
 # Earlier rounds on the current task: how many the report recalls, and how long each note may
 # be. Without the cut, a model's long give_up findings would be resent in every later round.
 EARLIER_ROUNDS = 5
+_WEB_LINE = re.compile(r"web[ \t]*:", re.I)
 NOTE_CHARS = 500
 
 
@@ -53,7 +54,8 @@ def progress_report(board: Board, task: Task, earlier: list[RoundRecord],
         lines += [f"- {c}" for c in task.done_when]
     else:
         lines.append("Done when: the task as written is done and you can name the evidence.")
-    other = [d for d in task.details if not d.lower().startswith("done when:")]
+    other = [d for d in task.details  # "Web:" is the harness's to act on (web_round)
+             if not d.lower().startswith("done when:") and not _WEB_LINE.match(d)]
     if other:
         lines.append("Notes on this task:")
         lines += [f"- {d}" for d in other]

@@ -13,6 +13,7 @@ from app.core.record_model import Record
 from app.core.errors import UsageError
 from app.core.files import atomic_write_json, read_json
 
+from app.core.web_types import DEFAULT_MAX_LOOKUPS
 from app.core.places import APP_DIR_NAME, CONFIG_ENV, config_dir  # noqa: F401 (re-exported)
 
 LANGUAGES = ("system", "en", "zh_CN")  # the `language` setting's values
@@ -31,6 +32,18 @@ class Limits(Record):
     max_retry_wait_s: float = Field(300.0, ge=0)  # total time one step may wait on retries
     retry_base_s: float = Field(2.0, ge=0)        # first backoff delay; doubles, with jitter
     max_retries: int = Field(5, ge=0, le=20)      # attempts after the first, per model call
+    # Web lookups (issue 37), on tasks that may look things up: searches and fetches one
+    # task may make in a run (its round stops when they are used up), and the sites the
+    # services may search and read: only `web_allowed_domains` when any, never
+    # `web_blocked_domains`.
+    max_lookups: int = Field(DEFAULT_MAX_LOOKUPS, ge=1, le=500)
+    web_allowed_domains: list[str] = Field(default_factory=list)
+    web_blocked_domains: list[str] = Field(default_factory=list)
+
+    @field_validator("web_allowed_domains", "web_blocked_domains", mode="before")
+    @classmethod
+    def _domains(cls, value: object) -> object:
+        return clean_domains(value)
 
     def with_overrides(self, **values: object) -> "Limits":
         """These limits with some replaced (None leaves a limit as it is), validated.
@@ -55,8 +68,27 @@ LIMIT_WORDS = {
     "round_seconds": "Seconds per round", "max_engine_failures": "Engine failures in a row",
     "budget_usd": "The budget in US dollars", "budget_tokens": "The budget in tokens",
     "max_retry_wait_s": "Seconds to wait on retries", "retry_base_s": "The first retry delay",
-    "max_retries": "Retries per model call",
+    "max_retries": "Retries per model call", "max_lookups": "Web lookups per task",
 }
+
+
+def clean_domains(value: object) -> list[str]:
+    """Sites as the services take them (a site covers its subdomains there):
+    "https://www.Example.com/x" -> "example.com";
+    blanks and repeats dropped (a list of anything else reads as none)."""
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, (list, tuple)):
+        return []
+    out: list[str] = []
+    for item in value:
+        if not isinstance(item, str):
+            continue
+        host = item.strip().lower().split("://", 1)[-1].split("/", 1)[0].strip(".")
+        host = host[4:] if host.startswith("www.") else host  # the site, its subdomains too
+        if host and host not in out:
+            out.append(host)
+    return out
 
 
 class LimitError(UsageError):

@@ -26,6 +26,7 @@ from app.core.tool_reads import ReadingTools, _binary_message, _is_binary
 from app.core.tool_specs import (FILE_CHANGES, MAX_EDIT_BYTES, MAX_TEXT_ARG,
                                  MAX_WRITE_BYTES, TOOL_SPECS)
 from app.core.undo import RoundChanges, write_user_file
+from app.core.web_round import unseen_urls
 from app.core.write_guard import ChangedOnDisk, FileStamp, expect_unchanged
 
 if TYPE_CHECKING:
@@ -66,6 +67,8 @@ class ToolBox(ReadingTools):
         self._call: tuple[str, dict] = ("", {})
         self._note = ""
         self._stamp: FileStamp | None = None  # what the file being changed held when read
+        # The URLs the round's lookups retrieved (issue 37): evidence may name only these.
+        self.seen_urls: Callable[[], set[str]] = set
 
     def call(self, name: str, arguments: dict) -> ToolOutcome:
         spec = _SPEC_BY_NAME.get(name) if isinstance(name, str) else None
@@ -257,6 +260,11 @@ class ToolBox(ReadingTools):
     def _check_evidence(self, items: list[str]) -> list[str]:
         clean = [_one_line(x)[:MAX_TEXT_ARG] for x in items]
         clean = [x for x in clean if x]
+        unseen = unseen_urls(clean, self.seen_urls())
+        if unseen:
+            raise _Refuse("Evidence names web pages this round never retrieved: "
+                          + ", ".join(repr(u) for u in unseen[:10])
+                          + ". Name only pages the round looked up, or state facts in words.")
         missing = []
         for item in clean:
             name = _LINE_REF.sub("", item.strip("`'\"()[]<>,;"))

@@ -68,6 +68,11 @@ class WebActivity(Record):
                            fetch_count=self.fetch_count + other.fetch_count)
 
     @property
+    def lookups(self) -> int:
+        """Searches and fetches together: what the per-task cap counts."""
+        return self.search_count + self.fetch_count
+
+    @property
     def empty(self) -> bool:
         return not (self.searches or self.pages or self.citations
                     or self.search_count or self.fetch_count)
@@ -78,10 +83,28 @@ class WebActivity(Record):
 
 
 def _unique_pages(pages: list[WebPage]) -> list[WebPage]:
-    """One entry per URL, a fetched copy preferred over a search hit."""
+    """One entry per URL: a page read whole preferred over a search hit, and a search hit
+    over a fetch the service refused (the page was still seen)."""
     out: dict[str, WebPage] = {}
     for page in pages:
         have = out.get(page.url)
-        if have is None or (page.fetched and not page.error and not have.fetched):
+        if have is None or _rank(page) > _rank(have):
             out[page.url] = page
     return list(out.values())
+
+
+def _rank(page: WebPage) -> int:
+    return 0 if page.error else 2 if page.fetched else 1
+
+
+DEFAULT_MAX_LOOKUPS = 20  # searches and fetches one task may make in a run (Limits.max_lookups)
+
+
+class WebAccess(Record):
+    """What the loop lets an engine offer on a task with lookups on (None: no web tool at
+    all). The same every step of a task's rounds, so the tools' definitions, and with them
+    the cached prefix of every request, stay byte-identical; the loop counts the lookups."""
+
+    max_uses: int = DEFAULT_MAX_LOOKUPS          # per request: the service's own stop
+    allowed_domains: list[str] = Field(default_factory=list)  # only these sites, when any
+    blocked_domains: list[str] = Field(default_factory=list)  # never these sites

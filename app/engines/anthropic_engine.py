@@ -11,6 +11,7 @@ from app.core.engine import Availability, EngineConfig, EngineError
 from app.engines.claude_replay import block_param, fingerprint, make_record
 from app.engines.claude_send import stream_messages
 from app.engines.claude_stream import MessageReader
+from app.engines.claude_web import web_activity
 from app.engines.claude_wire import ClaudeRequests
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
@@ -64,6 +65,8 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
     id = "anthropic"
     label = "Claude (Anthropic)"
     needs_key = True
+    looks_up = True  # web_search and web_fetch, on tasks that may look things up (claude_web)
+    web_blocks_sites = True  # their blocked_domains
     default_model = FALLBACK_MODELS[0]
 
     def __init__(self, config: EngineConfig | None = None):
@@ -223,7 +226,9 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
         return ModelTurn(text="\n\n".join(texts), tool_calls=calls,
                          usage=_usage(message.get("usage")),
                          model=message.get("model") or self.model, record=record,
-                         stop_reason="cancelled" if cancelled else (stop_reason or ""))
+                         stop_reason="cancelled" if cancelled else (stop_reason or ""),
+                         web=web_activity({**message, "content": [
+                             b for i, b in enumerate(content) if i in closed]}))
 
 
 class _Narration:

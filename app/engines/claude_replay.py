@@ -21,6 +21,7 @@ import json
 from typing import Any
 
 from app.core.conversation import Message
+from app.engines.claude_web import SERVER_BLOCKS, citations_param, server_block_param
 
 RECORD_KIND = "anthropic-messages"
 THINKING = ("thinking", "redacted_thinking")
@@ -73,7 +74,12 @@ def block_param(block: dict) -> dict | None:
     if kind == "redacted_thinking":
         return {"type": "redacted_thinking", "data": block.get("data")}
     if kind == "text":
-        return {"type": "text", "text": block.get("text") or ""}
+        text = {"type": "text", "text": block.get("text") or ""}
+        if block.get("citations"):  # the sources of what it says, as they came (issue 37)
+            text["citations"] = citations_param(block["citations"])
+        return text
+    if kind in SERVER_BLOCKS:  # a search or fetch the service ran, and its result
+        return server_block_param(block)
     if kind == "tool_use":
         arguments = block.get("input")
         return {"type": "tool_use", "id": block.get("id"), "name": block.get("name"),
@@ -93,12 +99,16 @@ def replay_blocks(m: Message, model: str, prefix: str) -> list[dict] | None:
         return None
     returned = {c.id for c in m.tool_calls}
     keep_thinking = record.get("model") == model and record.get("prefix") == prefix
+    content = record.get("content") or []
+    answered = {b.get("tool_use_id") for b in content if b.get("type") in SERVER_BLOCKS[1:]}
     blocks = []
-    for block in copy.deepcopy(record.get("content") or []):
+    for block in copy.deepcopy(content):
         if block.get("type") in THINKING and not keep_thinking:
             continue  # its prefix changed: the service would refuse it
         if block.get("type") == "tool_use" and block.get("id") not in returned:
             continue  # never run, so it has no result to pair with
+        if block.get("type") == "server_tool_use" and block.get("id") not in answered:
+            continue  # a lookup cut off before its result: the service refuses it alone
         blocks.append(block)
     return blocks
 

@@ -15,8 +15,10 @@ from typing import Any
 
 from app.core.conversation import Message, ToolResult, ToolSpec
 from app.core.pictures import fitted, parts_for
+from app.core.web_types import WebAccess
 from app.engines.claude_replay import Chain, block_digest, replay_blocks
 from app.engines.claude_send import messages_body
+from app.engines.claude_web import web_tools
 from app.engines.raw_stream import Body, json_list
 from app.engines.wire import stable_tools
 from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key
@@ -34,7 +36,9 @@ _EPHEMERAL_JSON = b',"cache_control":{"type":"ephemeral"}}'
 # text between tool calls arrives as thinking; asking for it summarized shows it live.
 SUMMARIZED_THINKING = {"type": "adaptive", "display": "summarized"}
 _GENERATION = re.compile(r"^claude-[a-z]+-(\d+)(?:-|$)")
-_MARKED = ("text", "tool_result", "tool_use")  # block types that take a cache breakpoint
+# Block types that take a cache breakpoint (the server tools' blocks take one too).
+_MARKED = ("text", "tool_result", "tool_use", "server_tool_use", "web_search_tool_result",
+           "web_fetch_tool_result")
 
 
 class ClaudeRequests:
@@ -43,6 +47,7 @@ class ClaudeRequests:
 
     model: str
     config: Any
+    web: WebAccess | None
     _wire: WireCache
     _sent: tuple[list[dict] | None, str]
     _fixed: tuple[tuple, Any] | None = None  # see _stable
@@ -86,10 +91,15 @@ class ClaudeRequests:
     def _stable(self, system: str, tools: list[ToolSpec]) -> tuple[list, list, Any]:
         """The system blocks and tool definitions (breakpoints on their last ones) and the
         replay chain's head: made again only when the model, system prompt or tools change."""
-        key = (self.model, system, tuple((t.name, t.description, t.parameters) for t in tools))
+        web = self.web
+        key = (self.model, system, tuple((t.name, t.description, t.parameters) for t in tools),
+               web.model_dump_json() if web is not None else None)
         if self._fixed is None or self._fixed[0] != key:
             tool_defs: list[dict] = [{"name": t.name, "description": t.description,
                                       "input_schema": t.parameters} for t in stable_tools(tools)]
+            # The web tools only on a task that may look things up, after ours, so the last
+            # of them carries the tools' breakpoint (issue 37; see claude_web).
+            tool_defs += web_tools(web) if web is not None else []
             system_blocks = [{"type": "text", "text": system}] if system else []
             head = Chain(self.model, system_blocks, tool_defs)
             if system_blocks:

@@ -2,7 +2,8 @@
 
 Each round it reads the progress report (the first user message), picks a plan for the
 current task, and returns one tool call per turn: look around, read the sources, write the
-draft, then complete_task with the file as evidence. On the bundled bakery board (its tasks
+draft, then complete_task with the file as evidence. On the bakery's "compare two directions"
+task its replies also carry a scripted web lookup with made-up, labelled sources (demo_web). On the bundled bakery board (its tasks
 recognised by their exact words) it writes real drafts and asks the person one decision; on
 any other task it never touches the person's files and never ticks the task: it writes a
 short, clearly-labelled sample note under demo-output/, and the harness records the round as
@@ -19,6 +20,7 @@ from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.engine import Availability, Engine
 
 DELAY_ENV = "HARNESS_DESK_DEMO_DELAY"
+_NOT_SET = object()
 
 
 class DemoEngine(Engine):
@@ -43,6 +45,14 @@ class DemoEngine(Engine):
     def cost_usd(self, usage: Usage) -> float:
         return 0.0
 
+    # It plays a scripted lookup (issue 37): the loop sets `web` for a round whose task may
+    # look things up ("Web: yes"), None for one that may not, and the Demo then looks nothing
+    # up. Where no loop sets it at all (the core before the web switch) it may.
+    looks_up = True
+
+    def _may_look_up(self) -> bool:
+        return getattr(self, "web", _NOT_SET) is not None
+
     def only_samples(self, task_text: str, done_when: list[str]) -> bool:
         """A person's own task is shown as a sample, never ticked: only the bundled demo's
         tasks are the Demo engine's to do (demo_script.is_scripted)."""
@@ -57,7 +67,7 @@ class DemoEngine(Engine):
         if self.delay_s:
             (cancel or threading.Event()).wait(self.delay_s)
         # The scripts load with the first turn: listing engines never needs them (issue 36).
-        from app.engines import demo_planner, demo_script
+        from app.engines import demo_planner, demo_script, demo_web
 
         if any(t.name == "propose_tasks" for t in tools):  # a planning round (core/planning.py)
             name, args = demo_planner.plan_turn(messages)
@@ -79,7 +89,12 @@ class DemoEngine(Engine):
         plan = demo_script.plan_for(task, done_when, decisions, results)
         if step < len(plan):
             name, args = plan[step]
-            return _call(step, name, **args)
+            turn = _call(step, name, **args)
+            if self._may_look_up() and demo_script.is_scripted(task, done_when):
+                answered = any("Answer:" in line for line in decisions)
+                turn.web = demo_web.lookup_for(task, step, answered)  # made up, labelled so
+                turn.text = demo_web.reply_text(task, step, answered)
+            return turn
         return _call(step, "give_up", reason="The demo script for this task has ended.",
                      findings="The Demo engine has no more steps for this task.")
 

@@ -17,6 +17,7 @@ from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import (OPENAI_BASE_URL, RESPONSES_ORDER, OpenAICompatibleEngine,
                                        estimated_usage, openai_body, post_stream, result_text,
                                        split_usage, stream_events, with_usage)
+from app.engines.openai_web import INCLUDE_SOURCES, web_activity, web_tool
 from app.engines.raw_stream import Body, RawStream, json_list
 from app.engines.responses_replay import (make_record, output_items, reasoning_ids,
                                           replay_items)
@@ -90,6 +91,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
     id = "openai"
     label = "OpenAI"
     needs_key = True
+    looks_up = True  # the built-in web_search tool, on tasks that may look things up
     default_model = OPENAI_FALLBACK_MODELS[0]
 
     def __init__(self, config: EngineConfig | None = None):
@@ -196,8 +198,10 @@ class OpenAIEngine(OpenAICompatibleEngine):
             "model": self.model, "input": items, "store": False,
             "prompt_cache_key": self.config.cache_key or fixed.cache_key,
         }
-        if not self.include_refused and _reasons(self.model):
-            request["include"] = [INCLUDE_REASONING]
+        include = [INCLUDE_REASONING] if _reasons(self.model) else []
+        include += [INCLUDE_SOURCES] if self.web is not None else []
+        if not self.include_refused and include:
+            request["include"] = include
         cap = self._output_cap(max_output_tokens)
         if cap:
             request["max_output_tokens"] = cap
@@ -211,10 +215,14 @@ class OpenAIEngine(OpenAICompatibleEngine):
 
     def _stable(self, system: str, tools: list[ToolSpec]) -> "_Fixed":
         """What is the same every step: the developer message, the tools, the cache key."""
-        key = (system, tuple((t.name, t.description, t.parameters) for t in tools))
+        web = self.web
+        key = (system, tuple((t.name, t.description, t.parameters) for t in tools),
+               web.model_dump_json() if web is not None else None)
         if self._fixed is None or self._fixed.key != key:
             defs = [{"type": "function", "name": t.name, "description": t.description,
                      "parameters": t.parameters, "strict": False} for t in stable_tools(tools)]
+            # The web search tool only on a task that may look things up (openai_web).
+            defs += [web_tool(web)] if web is not None else []
             head = [{"role": "developer", "content": system}] if system else []
             self._fixed = _Fixed(key, head, [self._body.dumps(i) for i in head], defs,
                                  self.cache_key(system))
@@ -360,7 +368,8 @@ class OpenAIEngine(OpenAICompatibleEngine):
             if incomplete else ("tool_use" if calls else "end_turn")
         return ModelTurn(text="\n\n".join(texts), tool_calls=calls,
                          usage=_usage(u) if u else Usage(), model=model, stop_reason=stop,
-                         record=make_record(model, output_items(response)))
+                         record=make_record(model, output_items(response)),
+                         web=web_activity(response))
 
 
 class _Fixed:

@@ -14,6 +14,7 @@ from app.core.conversation import Usage
 from app.core.engine import Engine
 from app.core.resources import resource_path
 from app.core.settings import config_dir
+from app.core.web_types import WebActivity
 
 PER_TOKENS = 1_000_000  # the table is in US dollars per million tokens
 
@@ -50,6 +51,7 @@ class _Table:
     defaults: dict[str, Price]
     models: dict[str, dict[str, Price]]
     warning: str | None = None
+    web: dict | None = None  # "web_per_1000": per engine, US dollars per 1,000 lookups
 
 
 _lock = threading.Lock()
@@ -112,12 +114,16 @@ def _merge(table: _Table, data: object, strict: bool) -> list[str]:
 
 def _load() -> _Table:
     table = _Table(defaults={}, models={})
-    _merge(table, json.loads(bundled_path().read_text(encoding="utf-8")), strict=True)
+    bundled = json.loads(bundled_path().read_text(encoding="utf-8"))
+    _merge(table, bundled, strict=True)
+    table.web = {k: dict(v) for k, v in (bundled.get("web_per_1000") or {}).items()
+                 if isinstance(v, dict)}
     path = override_path()
     if path.exists():
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             skipped = _merge(table, data, strict=False)
+            skipped += _merge_web(table, data)
         except (OSError, ValueError) as exc:
             skipped = [f"it is not valid JSON ({exc.__class__.__name__})"]
         if skipped:
@@ -125,6 +131,23 @@ def _load() -> _Table:
             table.warning = (f"Some entries of your price file {path} were ignored: "
                              f"{', '.join(skipped)}. The bundled prices are used for them.")
     return table
+
+
+def _merge_web(table: _Table, data: object) -> list[str]:
+    """The person's web prices over the bundled ones, field by field; what was skipped."""
+    section = data.get("web_per_1000") if isinstance(data, dict) else None
+    if not isinstance(section, dict):
+        return []
+    skipped = []
+    for engine_id, fields in section.items():
+        if not isinstance(fields, dict):
+            continue  # "about" and the like
+        good = {k: float(v) for k, v in fields.items() if k in ("search", "fetch")
+                and isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0}
+        if len(good) < sum(1 for k in fields if k in ("search", "fetch")):
+            skipped.append(f"web_per_1000/{engine_id}")
+        table.web.setdefault(engine_id, {}).update(good)
+    return skipped
 
 
 def _table() -> _Table:
@@ -184,11 +207,30 @@ def price_known(engine_id: str, model: str) -> bool:
     return not price_for(engine_id, model).upper_estimate
 
 
+def web_prices(engine_id: str) -> tuple[float, float]:
+    """US dollars per 1,000 (searches, fetches) the engine's service runs for the model: the
+    table's "web_per_1000" (the bundled one's sources say where each was read; the person's
+    price file may change them); (0, 0) for an engine that cannot look things up."""
+    entry = (_table().web or {}).get(engine_id) or {}
+    return float(entry.get("search") or 0.0), float(entry.get("fetch") or 0.0)
+
+
+def web_cost_usd(engine_id: str, web: WebActivity | None) -> float:
+    """What a turn's searches and fetches cost beyond their tokens."""
+    if web is None or not web.lookups:
+        return 0.0
+    search, fetch = web_prices(engine_id)
+    return round((web.search_count * search + web.fetch_count * fetch) / 1000, 8)
+
+
 class PricedEngine(Engine):
     """An engine whose turns cost money, priced from the table (the person can edit it)."""
 
     def cost_usd(self, usage: Usage) -> float:
         return cost_usd(self.id, self.model, usage)
+
+    def web_cost_usd(self, web: WebActivity | None) -> float:
+        return web_cost_usd(self.id, web)
 
     def cost_is_upper_estimate(self) -> bool:
         return not price_known(self.id, self.model)

@@ -17,6 +17,7 @@ import copy
 from typing import Any
 
 from app.core.conversation import Message
+from app.engines.openai_web import annotations_param, search_call_item
 
 RECORD_KIND = "openai-responses"
 
@@ -45,13 +46,16 @@ def output_items(response: dict) -> list[dict]:
         elif kind == "function_call":
             items.append({"type": "function_call", "call_id": item.get("call_id"),
                           "name": item.get("name"), "arguments": item.get("arguments") or ""})
+        elif kind == "web_search_call":  # a search the service ran (issue 37): back as it came
+            items.append(search_call_item(item))
     return items
 
 
 def _content_part(part: dict) -> dict:
     if part.get("type") == "refusal":
         return {"type": "refusal", "refusal": part.get("refusal")}
-    return {"type": "output_text", "text": part.get("text"), "annotations": []}
+    return {"type": "output_text", "text": part.get("text"),
+            "annotations": annotations_param(part.get("annotations") or [])}
 
 
 def make_record(model: str, items: list[dict]) -> dict:

@@ -216,6 +216,9 @@ def round_details(r, lang: str) -> list[str]:
     if r.changed:
         out += [tr(lang, "Files changed: {files}",
                    files=tr(lang, ", ").join(md_code(p) for p in r.changed)), ""]
+    from app.export.sources import sources_lines
+
+    out += sources_lines(getattr(r, "web", None), lang, md_cell)  # its web sources, as links
     if r.undone:
         out += [f"**{md_text(r.undone)}**", ""]
     if r.error:

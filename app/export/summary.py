@@ -18,6 +18,7 @@ from app.core.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, UndoneRec
                               read_events, read_rounds, read_run, read_status, read_undone)
 from app.core import work_totals
 from app.core.redact import redact_obj
+from app.core.web_types import WebActivity
 from app.core.workspace import RunFiles, Workspace, pid_alive
 from app.export import board_words
 from app.export.words import date_time, known as known_lang, plural, tr
@@ -86,6 +87,7 @@ class RoundRow(BaseModel):
     cost_usd: float = 0.0
     recorded: bool = True  # False: known only from events (the run stopped mid-round)
     undone: str = ""       # the person undid the round afterwards: what that did, in words
+    web: WebActivity | None = None  # what it looked up on the web (issue 37)
 
 
 class ChangedFile(BaseModel):
@@ -365,7 +367,7 @@ def _round_row(r: RoundRecord, lang: str) -> RoundRow:
         duration_s=_seconds_between(r.started_at, r.finished_at),
         summary=r.summary or r.findings, changed=list(r.changed_artifacts), error=r.error,
         steps=r.steps, notices=len(r.notices), tokens=r.usage.total_tokens,
-        cost_usd=r.cost_usd)
+        cost_usd=r.cost_usd, web=r.web)
 
 
 def _interrupted_rounds(events: list[Event], recorded: set[int], lang: str) -> list[RoundRow]:

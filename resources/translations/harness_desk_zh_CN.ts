@@ -741,6 +741,50 @@
         <translation>每个工作日 %1</translation>
     </message>
     <message>
+        <source>Searches</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation>网页</translation>
+    </message>
+    <message>
+        <source>Sentences that cite them</source>
+        <translation>引用这些来源的句子</translation>
+    </message>
+    <message>
+        <source>retrieved %1</source>
+        <translation>获取于 %1</translation>
+    </message>
+    <message>
+        <source>The page says: %1</source>
+        <translation>网页原文：%1</translation>
+    </message>
+    <message>
+        <source>Looked up: %1, %2</source>
+        <translation>查了资料：%1，%2</translation>
+    </message>
+    <message>
+        <source>%n search</source>
+        <translation>搜索 %n 次</translation>
+    </message>
+    <message>
+        <source>%n searches</source>
+        <translation>搜索 %n 次</translation>
+    </message>
+    <message>
+        <source>%n page read</source>
+        <translation>读了 %n 个网页</translation>
+    </message>
+    <message>
+        <source>%n pages read</source>
+        <translation>读了 %n 个网页</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -803,6 +847,54 @@
     <message>
         <source>Since you last looked, %1 scheduled runs:</source>
         <translation>自您上次查看以来，有 %1 次定时运行：</translation>
+    </message>
+    <message>
+        <source>Searched for %1</source>
+        <translation>搜索了%1</translation>
+    </message>
+    <message>
+        <source>Sites: %1</source>
+        <translation>网站：%1</translation>
+    </message>
+    <message>
+        <source>the search failed</source>
+        <translation>搜索失败</translation>
+    </message>
+    <message>
+        <source>found nothing</source>
+        <translation>什么也没找到</translation>
+    </message>
+    <message>
+        <source>%n result</source>
+        <translation>%n 条结果</translation>
+    </message>
+    <message>
+        <source>%n results</source>
+        <translation>%n 条结果</translation>
+    </message>
+    <message>
+        <source>could not be read</source>
+        <translation>没能读取</translation>
+    </message>
+    <message>
+        <source>read in full</source>
+        <translation>读了全文</translation>
+    </message>
+    <message>
+        <source>a search result</source>
+        <translation>搜索结果</translation>
+    </message>
+    <message>
+        <source>This proposal rests on these sources</source>
+        <translation>这项改动依据的是下面这些来源</translation>
+    </message>
+    <message>
+        <source>The AI looked these up before it asked</source>
+        <translation>AI 提问之前查了这些资料</translation>
+    </message>
+    <message>
+        <source>The AI service looked these pages up, not Harness Desk. A link opens in your web browser.</source>
+        <translation>这些网页是 AI 服务查到的，不是 Harness Desk 打开的。点链接会在你的网页浏览器里打开。</translation>
     </message>
 </context>
 <context>
@@ -891,6 +983,14 @@
         <translation>你改过的文件内容</translation>
     </message>
     <message>
+        <source>Show as the AI reads it</source>
+        <translation>按 AI 读到的样子显示</translation>
+    </message>
+    <message>
+        <source>Switch between the document as it looks and its text as the AI reads it</source>
+        <translation>在文档的原样和 AI 读到的文字之间切换</translation>
+    </message>
+    <message>
         <source>What you write here is what will be saved</source>
         <translation>这里写的内容就是将要保存的内容</translation>
     </message>
@@ -941,6 +1041,10 @@
     <message>
         <source>The text is the same (only the file&apos;s bytes would change, e.g. line endings).</source>
         <translation>文字内容相同（只有文件的字节会变，例如换行符）。</translation>
+    </message>
+    <message>
+        <source>Show as it looks</source>
+        <translation>按原样显示</translation>
     </message>
     <message>
         <source>Reading the two versions…</source>
@@ -1764,6 +1868,14 @@
         <translation>正在比较两个版本…</translation>
     </message>
     <message>
+        <source>Show as it looks</source>
+        <translation>按原样显示</translation>
+    </message>
+    <message>
+        <source>Show as the AI reads it</source>
+        <translation>按 AI 读到的样子显示</translation>
+    </message>
+    <message>
         <source>Show formatted</source>
         <translation>显示排版效果</translation>
     </message>
@@ -1798,6 +1910,122 @@
     <message>
         <source>Page %1 (%2 × %3 pixels)</source>
         <translation>第 %1 页（%2 × %3 像素）</translation>
+    </message>
+    <message>
+        <source>Sheet: %1</source>
+        <translation>工作表：%1</translation>
+    </message>
+    <message>
+        <source>Sheet: %1 (new)</source>
+        <translation>工作表：%1（新建）</translation>
+    </message>
+    <message>
+        <source>Sheet: %1 (removed)</source>
+        <translation>工作表：%1（已删除）</translation>
+    </message>
+    <message>
+        <source>No cells.</source>
+        <translation>没有单元格。</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <source>formula %1</source>
+        <translation>公式 %1</translation>
+    </message>
+    <message>
+        <source>Before: %1</source>
+        <translation>修改前：%1</translation>
+    </message>
+    <message>
+        <source>After: %1</source>
+        <translation>修改后：%1</translation>
+    </message>
+    <message>
+        <source>Changed cells:</source>
+        <translation>改动的单元格：</translation>
+    </message>
+    <message>
+        <source>and %1 more</source>
+        <translation>另有 %1 个</translation>
+    </message>
+    <message>
+        <source>Calculated afresh when the workbook is next opened</source>
+        <translation>下次打开工作簿时重新计算</translation>
+    </message>
+    <message>
+        <source>↻ These formulas are calculated afresh when the workbook is next opened (shown with the value they had): %1.</source>
+        <translation>↻ 这些公式会在下次打开工作簿时重新计算（此处显示的是原来的值）：%1。</translation>
+    </message>
+    <message>
+        <source>(only its formatting changed)</source>
+        <translation>（只改了格式）</translation>
+    </message>
+    <message>
+        <source>The text and the values shown are the same; only the way the file is stored changes.</source>
+        <translation>显示的文字和数值都没有变，变的只是文件的存储方式。</translation>
+    </message>
+    <message>
+        <source>The text and the values shown are the same; what changes is %1.</source>
+        <translation>显示的文字和数值都没有变，变的是%1。</translation>
+    </message>
+    <message>
+        <source>Besides what is marked, this also changes %1.</source>
+        <translation>除了标出的内容，这次还会改动%1。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>和</translation>
+    </message>
+    <message>
+        <source>its formatting or layout</source>
+        <translation>它的格式或版式</translation>
+    </message>
+    <message>
+        <source>its styles</source>
+        <translation>它的样式</translation>
+    </message>
+    <message>
+        <source>its properties (such as title and author)</source>
+        <translation>它的属性（如标题和作者）</translation>
+    </message>
+    <message>
+        <source>its pictures</source>
+        <translation>它的图片</translation>
+    </message>
+    <message>
+        <source>its charts</source>
+        <translation>它的图表</translation>
+    </message>
+    <message>
+        <source>its comments</source>
+        <translation>它的批注</translation>
+    </message>
+    <message>
+        <source>its settings</source>
+        <translation>它的设置</translation>
+    </message>
+    <message>
+        <source>its stored text</source>
+        <translation>它存储的文字</translation>
+    </message>
+    <message>
+        <source>other parts of the file</source>
+        <translation>文件的其他部分</translation>
+    </message>
+    <message>
+        <source>The sheet as it looks, with the changed cells shaded: the old value struck through above the new one. Hover over a cell for its formula.</source>
+        <translation>按工作表的样子显示，改动的单元格带底色：旧值划掉，新值在下方。鼠标停在单元格上可看到公式。</translation>
+    </message>
+    <message>
+        <source>The document as it looks: added words underlined, removed words struck through, as Word shows tracked changes.</source>
+        <translation>按文档的样子显示：新增的文字加下划线，删除的文字划掉，和 Word 的修订标记一样。</translation>
     </message>
     <message>
         <source>This file is too large to show here.</source>
@@ -3317,6 +3545,21 @@
     </message>
 </context>
 <context>
+    <name>SourcesView</name>
+    <message>
+        <source>Sources the AI looked up</source>
+        <translation>AI 查阅的来源</translation>
+    </message>
+    <message>
+        <source>Tab moves from link to link; Enter opens the page in your web browser</source>
+        <translation>按 Tab 在链接之间移动；按 Enter 在网页浏览器里打开该网页</translation>
+    </message>
+    <message>
+        <source>Each page&apos;s link opens in your web browser</source>
+        <translation>每个网页的链接都会在你的网页浏览器里打开</translation>
+    </message>
+</context>
+<context>
     <name>StatusBlock</name>
     <message>
         <source>Engine settings…</source>
@@ -3368,6 +3611,14 @@
     <message>
         <source>The AI stops at this task and asks you, instead of doing it itself.</source>
         <translation>AI 到这个任务会停下来问你，而不是自己去做。</translation>
+    </message>
+    <message>
+        <source>This task may look things up on the web</source>
+        <translation>这个任务可以上网查资料</translation>
+    </message>
+    <message>
+        <source>The AI service may search the web and read pages for this task. Searches cost money and count in the budget; every page used is shown with the round.</source>
+        <translation>AI 服务可以为这个任务上网搜索、阅读网页。搜索要花钱，计入预算；用到的每个网页都会和这一轮一起列出。</translation>
     </message>
     <message>
         <source>Done when</source>
@@ -3488,6 +3739,57 @@
     <message>
         <source>Task deleted: “%1”</source>
         <translation>已删除任务：“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>WebGroup</name>
+    <message>
+        <source>Looking things up on the web</source>
+        <translation>上网查资料</translation>
+    </message>
+    <message>
+        <source>Only tasks you allow (in their details) may look things up. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
+        <translation>只有你允许的任务（在任务详情里勾选）才能上网查资料。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
+    </message>
+    <message>
+        <source>Searches and pages read together. When a task has made this many in a run, its round stops.</source>
+        <translation>搜索次数和读取网页数合计。一个任务在一次运行中查到这个数，这一轮就停下。</translation>
+    </message>
+    <message>
+        <source>Web lookups per task</source>
+        <translation>每个任务的上网查询次数</translation>
+    </message>
+    <message>
+        <source>&amp;Web lookups per task</source>
+        <translation>每个任务的上网查询次数(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Only these sites, e.g. gov.uk, food.gov.uk (empty: any site)</source>
+        <translation>只查这些网站：填网站域名，用逗号隔开（留空：任何网站）</translation>
+    </message>
+    <message>
+        <source>Only these sites</source>
+        <translation>只查这些网站</translation>
+    </message>
+    <message>
+        <source>&amp;Only these sites</source>
+        <translation>只查这些网站(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Never these sites (Claude only; ignored when only some sites are allowed)</source>
+        <translation>不查这些网站（仅限 Claude；设了“只查这些网站”时不生效）</translation>
+    </message>
+    <message>
+        <source>Never these sites</source>
+        <translation>不查这些网站</translation>
+    </message>
+    <message>
+        <source>&amp;Never these sites</source>
+        <translation>不查这些网站(&amp;N)</translation>
+    </message>
+    <message>
+        <source>example.com, another.org</source>
+        <translation>网站域名，用逗号隔开</translation>
     </message>
 </context>
 <context>

@@ -7,7 +7,7 @@ import time
 
 from app.core.board import Board, update_board
 from app.core.conversation import ModelTurn, ToolCall, Usage
-from app.core.events import (EVENT_TYPES, LIVE_ONLY, ChangeAnswered, ChangeAsked,
+from app.core.events import (EVENT_TYPES, LIVE_ONLY, WebLookedUp, ChangeAnswered, ChangeAsked,
                              ChangeRefused, ChangeWaiting, FileChanged, HumanNeeded, ModelReplied,
                              ModelText, NoticeSent, PlanFinished, PlanStarted, RetryResumed,
                              RetryWaiting, RoundFinished,
@@ -32,6 +32,8 @@ ONE_OF_EACH = [
     ModelText(round=2, step=3, text="Reading the brief…"),
     ModelReplied(round=2, step=3, text="ok", tool_calls=["read_file"], model="qwen3:8b",
                  usage=USAGE, cost_usd=0.01, run_usage=USAGE + USAGE, run_cost_usd=0.02),
+    WebLookedUp(round=2, step=3, queries=["sourdough price town"], urls=["https://a.example/"],
+                search_count=1, fetch_count=1, task_lookups=2, max_lookups=20),
     ToolCalled(round=2, tool="read_file", arguments={"path": "a.md"}, result="1\thi",
                is_error=False),
     ToolRefused(round=2, tool="write_file", arguments={"path": "../x"}, reason="outside"),

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.engines import web_rules
+
 
 @dataclass
 class Reply:
@@ -79,14 +81,31 @@ class FakeServer:
                         # What the Messages API enforces on thinking blocks (see claude_rules).
                         body = server.requests[-1].json
                         refused, signer = claude_check(body)
+                        refused = refused or _web_refusal(web_rules.check_claude, body, raw)
                         if refused is not None:
                             server.refusals.append(refused)
                             server.queues.setdefault(path, deque()).appendleft(reply)
                             reply = refused
                         elif reply.claude is not None and signer is not None:
+                            if _has_web(raw, reply.claude):  # served as the service would
+                                reply = _remade(reply, web_rules.serve_claude(body, reply.claude))
                             reply = claude_bound(signer, reply)
+                            if body.get("stream") is not True:  # not streamed: the JSON
+                                reply = Reply(status=reply.status, body=reply.claude,
+                                              headers=reply.headers, claude=reply.claude)
                     if path.endswith("/responses") and self.command == "POST":
-                        reply = server.responses.answer(server.requests[-1].json, reply)
+                        body = server.requests[-1].json
+                        refused = _web_refusal(web_rules.check_responses, body, raw)
+                        if refused is not None:
+                            server.refusals.append(refused)
+                            server.queues.setdefault(path, deque()).appendleft(reply)
+                            reply = refused
+                        else:
+                            if reply.response is not None and _has_web(raw, reply.response):
+                                response = web_rules.serve_responses(body, reply.response)
+                                reply = Reply(status=reply.status, events=oa_events(response),
+                                              headers=reply.headers, response=response)
+                            reply = server.responses.answer(body, reply)
                     refused = server._check_pictures(path, self.command, raw)
                     if refused is not None:
                         server.refusals.append(refused)
@@ -210,6 +229,31 @@ class FakeServer:
             handler.close_connection = True
 
 
+def _has_web(raw: bytes, scripted: Any) -> bool:
+    """Whether a request or its scripted reply has web tools or lookups (the SDK's types
+    are loaded only then: they take a while)."""
+    return b'"web_' in raw or b"server_tool_use" in raw or '"web_' in json.dumps(scripted)
+
+
+def _web_refusal(check: Any, body: Any, raw: bytes) -> Reply | None:
+    """The service's 400 for a request whose web parts it refuses (see web_rules)."""
+    if not (b'"web_' in raw or b"server_tool_use" in raw or b'"url_citation"' in raw):
+        return None
+    try:
+        check(body)
+    except web_rules.Refused as exc:
+        if check is web_rules.check_claude:
+            return claude_error(400, "invalid_request_error", str(exc))
+        return oa_error(400, str(exc), code="invalid_value")
+    return None
+
+
+def _remade(reply: Reply, message: dict) -> Reply:
+    return Reply(status=reply.status, events=claude_events(message), headers=reply.headers,
+                 cut_after=reply.cut_after, cut_mode=reply.cut_mode, delay_s=reply.delay_s,
+                 claude=message)
+
+
 class _QuietServer(ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
         pass  # a connection the test cut on purpose is not news
@@ -265,14 +309,17 @@ def claude_events(message: dict) -> list[tuple[str, dict]]:
                                       ("ping", {"type": "ping"})]
     for i, block in enumerate(message["content"]):
         if block["type"] == "text":
+            # Citations come first, one citations_delta each, as the service streams them.
             opened, deltas = {"type": "text", "text": ""}, [
-                {"type": "text_delta", "text": p} for p in _pieces(block["text"])]
-        elif block["type"] == "tool_use":
-            opened = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
+                {"type": "citations_delta", "citation": c} for c in block.get("citations") or []
+            ] + [{"type": "text_delta", "text": p} for p in _pieces(block["text"])]
+        elif block["type"] in ("tool_use", "server_tool_use"):
+            opened = {**block, "input": {}}  # the input comes in deltas
             deltas = [{"type": "input_json_delta", "partial_json": p}
                       for p in _pieces(json.dumps(block["input"]), 4)]
-        elif block["type"] == "redacted_thinking":
-            opened, deltas = dict(block), []
+        elif block["type"] in ("redacted_thinking", "web_search_tool_result",
+                               "web_fetch_tool_result"):
+            opened, deltas = dict(block), []  # whole in its start, no deltas
         else:
             opened = {"type": "thinking", "thinking": "", "signature": ""}
             deltas = [{"type": "thinking_delta", "thinking": block["thinking"]},
@@ -285,7 +332,9 @@ def claude_events(message: dict) -> list[tuple[str, dict]]:
     events.append(("message_delta", {"type": "message_delta",
                                      "delta": {"stop_reason": message["stop_reason"],
                                                "stop_sequence": None},
-                                     "usage": {"output_tokens": usage["output_tokens"]}}))
+                                     "usage": {"output_tokens": usage["output_tokens"], **(
+                                         {"server_tool_use": usage["server_tool_use"]}
+                                         if usage.get("server_tool_use") else {})}}))
     events.append(("message_stop", {"type": "message_stop"}))
     return events
 
@@ -449,7 +498,12 @@ def oa_events(response: dict) -> list[tuple[str, dict]]:
     add("response.created", response=pending)
     add("response.in_progress", response=pending)
     for i, item in enumerate(response["output"]):
-        if item["type"] == "message":
+        if item["type"] == "web_search_call":
+            add("response.output_item.added", output_index=i,
+                item=dict(item, status="in_progress"))
+            for stage in ("in_progress", "searching", "completed"):
+                add(f"response.web_search_call.{stage}", output_index=i, item_id=item["id"])
+        elif item["type"] == "message":
             text = item["content"][0]["text"]
             add("response.output_item.added", output_index=i,
                 item=dict(item, status="in_progress", content=[]))
@@ -458,6 +512,9 @@ def oa_events(response: dict) -> list[tuple[str, dict]]:
             for piece in _pieces(text):
                 add("response.output_text.delta", output_index=i, content_index=0,
                     item_id=item["id"], delta=piece, logprobs=[])
+            for j, note in enumerate(item["content"][0].get("annotations") or []):
+                add("response.output_text.annotation.added", output_index=i, content_index=0,
+                    item_id=item["id"], annotation_index=j, annotation=note)
             add("response.output_text.done", output_index=i, content_index=0, item_id=item["id"],
                 text=text, logprobs=[])
         elif item["type"] == "reasoning":

@@ -93,6 +93,10 @@ def test_a_word_document_waiting_for_approval_shows_its_text_before_and_after(qt
     dialog = ApprovalDialog(request(path="brief.docx", before=old, after=new))
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
+    # As it looks (test_change_view_dialogs.py); as the AI reads it, one click away:
+    assert "Open Tuesday to Friday.Saturday." in dialog.diff.toPlainText()
+    dialog.as_text.click()
+    qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
     text = dialog.diff.toPlainText()
     assert "Open Tuesday to Friday." in text and "Open Tuesday to Saturday." in text
     assert "# Opening hours" in text and "only its size" not in text
@@ -110,6 +114,10 @@ def test_a_workbook_to_be_deleted_shows_what_would_go(qtbot, tmp_path):
     dialog = ApprovalDialog(request(path="prices.xlsx", action="delete",
                                     before=(tmp_path / "prices.xlsx").read_bytes(), after=None))
     qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
+    grid = dialog.diff.toPlainText()
+    assert "Sheet: Prices (removed)" in grid and "Bread" in grid and "3.5" in grid
+    dialog.as_text.click()
     qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
     text = dialog.diff.toPlainText()
     assert "## Sheet: Prices" in text and "Bread" in text and "3.5" in text

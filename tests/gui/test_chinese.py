@@ -35,7 +35,7 @@ KEPT = ["Harness Desk", "Claude", "OpenAI", "Anthropic", "Ollama", "LM Studio", 
         "Enter", "Esc", "Tab", "F2", "Up", "Down"]
 FILE_OR_PATH = re.compile(r"\S*[/\\]\S*|\S+\.(?:md|txt|csv|html|json|pdf|odt|docx|xlsx|pptx|png|jpg)\b")
 # A model's name (claude-sonnet-5, gpt-5-mini, llama3.1:8b) or a web address is a name too.
-MODEL_OR_SITE = re.compile(r"\b[A-Za-z][\w.]*(?:[-:][\w.]+)*[-:.]?\d[\w.:-]*|\b[\w-]+(?:\.[\w-]+)+\.(?:com|ai|org)\b"
+MODEL_OR_SITE = re.compile(r"\b[A-Za-z][\w.]*(?:[-:][\w.]+)*[-:.]?\d[\w.:-]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|ai|org)\b"
                            r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")  # and ANTHROPIC_API_KEY
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 

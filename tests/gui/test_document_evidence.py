@@ -62,6 +62,11 @@ def test_a_changed_word_document_shows_its_text_before_and_after(qtbot, tmp_path
     assert f.kind == "document" and f.before_shown.text.startswith("# Opening hours")
     dialog.file_list.setCurrentRow(0)
     qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)  # compared off the UI thread
+    # As it looks (test_change_view_dialogs.py); as the AI reads it, one click away:
+    assert not dialog.source_toggle.isHidden() and \
+        dialog.source_toggle.text() == "Show as the AI reads it"
+    dialog.source_toggle.click()
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)
     shown = dialog.diff.toPlainText().splitlines()
     assert "− Tuesday to Friday 7:00–16:00." in shown
     assert "+ Tuesday to Saturday 7:00–16:00." in shown
@@ -69,7 +74,8 @@ def test_a_changed_word_document_shows_its_text_before_and_after(qtbot, tmp_path
     assert not any("PK" in line or "word/document.xml" in line for line in shown)  # no bytes
 
 
-def test_a_new_spreadsheet_shows_its_sheets_as_added_lines(qtbot, tmp_path):
+def test_a_new_spreadsheet_shows_its_sheets_as_added_lines_as_the_ai_reads_it(qtbot,
+                                                                            tmp_path):
     from openpyxl import Workbook
 
     wb = Workbook()
@@ -81,6 +87,10 @@ def test_a_new_spreadsheet_shows_its_sheets_as_added_lines(qtbot, tmp_path):
     dialog = open_evidence(qtbot, tmp_path)
     dialog.file_list.setCurrentRow(0)
     qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)  # compared off the UI thread
+    grid = dialog.diff.toPlainText()  # as it looks: a grid of new cells
+    assert "Sheet: Prices (new)" in grid and "Carrot cake" in grid and "|" not in grid
+    dialog.source_toggle.click()
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)
     shown = dialog.diff.toPlainText()
     assert "+ ## Sheet: Prices" in shown and "+ | 2 | Carrot cake | 30 |" in shown
 

@@ -152,7 +152,8 @@ def test_enter_in_each_settings_field_saves_the_settings(qtbot):
         dialog.show()
         fields = one_line_fields(dialog)
         assert {owner(f) for f in fields} == {dialog.rounds, dialog.steps, dialog.stall,
-                                              dialog.budget}
+                                              dialog.budget, dialog.web.lookups,
+                                              dialog.web.allowed, dialog.web.blocked}
         if index >= len(fields):
             break
         with qtbot.waitSignal(dialog.settings_saved, timeout=5000):

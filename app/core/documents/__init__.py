@@ -15,6 +15,9 @@ Stop) ends that work at once.
     set_cells(path, cells, sheet, formats, cancel) -> (bytes, int, str)
                                             a workbook with cells set, and which formulas
                                             are calculated afresh when it is opened
+    show_change(before, after, name, words, colours) -> {"html", "note"}
+                                            a change as the person sees it in Office
+                                            (change_view.py)
 """
 
 from __future__ import annotations
@@ -100,6 +103,16 @@ def page_pictures(path: Path, pages: list[int] | None, max_pixels: int, side: in
 
     path = Path(path)
     return worker.run("page_pictures", (path, pages, max_pixels, side, most), path.name,
+                      writing=False)
+
+
+def show_change(before: Path | None, after: Path | None, name: str, words: dict,
+                colours: dict) -> dict:
+    """A change from the file `before` to `after` (None: that version does not exist; both
+    named with the document's suffix) as change_view.py shows it, read in the worker."""
+    from app.core.documents import worker
+
+    return worker.run("change_view", (before, after, name, words, colours), name,
                       writing=False)
 
 

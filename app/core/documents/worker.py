@@ -51,6 +51,7 @@ TASKS = {
     "edit": "app.core.documents.word_edit:edit_docx",
     "set_cells": "app.core.documents.cells:set_cells",
     "page_pictures": "app.core.documents.pdf_pictures:page_pictures",
+    "change_view": "app.core.documents.change_view:change_view",
 }
 
 

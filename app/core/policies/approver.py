@@ -11,9 +11,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from app.core.policies.rules import Action
+
+if TYPE_CHECKING:  # pydantic: the window's build-out must not load it (issue 36)
+    from app.core.web_types import WebActivity
 
 AnswerKind = Literal["allow", "allow_task", "deny", "edit"]
 EDITABLE_SUFFIXES = (".md", ".markdown", ".txt", ".text")
@@ -53,6 +56,7 @@ class ApprovalRequest:
     reasons: list[str] = field(default_factory=list)
     policies: list[str] = field(default_factory=list)
     change_id: str = ""
+    web: WebActivity | None = None  # what the round looked up before it asked (issue 37)
     shown: Shown = field(default_factory=Shown, compare=False, repr=False)
 
     @property

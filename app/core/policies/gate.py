@@ -29,6 +29,7 @@ from app.core.policies.approver import Answer, ApprovalRequest, Approver, NoOneT
 from app.core.policies.rules import Action, Situation, Touch, Verdict, decide, protected_paths
 from app.core.records import Approval
 from app.core.undo import RoundChanges, write_user_file
+from app.core.web_types import WebActivity
 
 Write = Callable[[Path], None]
 _ANSWER_WORDS = {"allow": "allowed", "allow_task": "allowed_for_task", "edit": "edited",
@@ -64,6 +65,7 @@ class _Round:
     changed: set[str] = field(default_factory=set)   # the person's files changed this round
     many_allowed: bool = False
     approvals: list[Approval] = field(default_factory=list)
+    web: WebActivity | None = None  # what the round looked up so far (issue 37)
 
 
 class ChangeGate:
@@ -139,7 +141,8 @@ class ChangeGate:
         request = ApprovalRequest(round=self.now.number, task=task.text if task else "",
                                   path=touch.path, action=touch.action, before=before,
                                   after=after, reasons=[v.reason for v in verdicts],
-                                  policies=[v.policy for v in verdicts], change_id=cid)
+                                  policies=[v.policy for v in verdicts], change_id=cid,
+                                  web=self.now.web)
         self.emit(ChangeAsked(round=self.now.number, path=touch.path, action=touch.action,
                               policies=request.policies, reasons=request.reasons,
                               change_id=cid))

@@ -6,6 +6,7 @@ from PySide6.QtCore import QPersistentModelIndex, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.core.board import Task, one_line
+from app.core.board_task import WEB_KEY, WEB_NO, WEB_YES
 from app.gui.look import look
 
 DONE_WHEN = "Done when"
@@ -74,6 +75,15 @@ class TaskDetailsPanel(QFrame):
                                        "doing it itself."))
         self._human.setAccessibleName(self._human.text())
         self._human.toggled.connect(self._on_human_toggled)
+        # Issue 37: the task's "Web: yes/no" line, shown as what the task may do (its line,
+        # else the folder's default, see set_web_default).
+        self._web_default = False
+        self._web = QCheckBox(self.tr("This task may look things up on the web"))
+        self._web.setToolTip(self.tr("The AI service may search the web and read pages for "
+                                     "this task. Searches cost money and count in the budget; "
+                                     "every page used is shown with the round."))
+        self._web.setAccessibleName(self._web.text())
+        self._web.toggled.connect(self._on_web_toggled)
         self._done_label = QLabel(self.tr("Done when"))
         self._done_when = _LinesEdit()
         self._done_when.setAccessibleName(self.tr("Done when"))
@@ -93,8 +103,8 @@ class TaskDetailsPanel(QFrame):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
-        for widget in (self.title, self._human, self._done_label, self._done_when, self._options_label,
-                       self._options):
+        for widget in (self.title, self._human, self._web, self._done_label, self._done_when,
+                       self._options_label, self._options):
             layout.addWidget(widget)
         self.show_task(QPersistentModelIndex(), None)
 
@@ -111,9 +121,13 @@ class TaskDetailsPanel(QFrame):
             "%1", wording.short(task.text, 70)) if task is not None else
             self.tr("Select a task in the list to see its details here."))
         self.title.setAccessibleName(self.title.text())
-        for widget in (self._human, self._done_label, self._done_when, self._options_label,
-                       self._options):
+        for widget in (self._human, self._web, self._done_label, self._done_when,
+                       self._options_label, self._options):
             widget.setEnabled(task is not None)
+        self._web.blockSignals(True)
+        self._web.setChecked(bool(task and task.may_look_up(self._web_default)))
+        self._web.blockSignals(False)
+        self._web.setVisible(not (task and task.is_human))  # a decision looks nothing up
         is_human = bool(task and task.is_human)
         self._human.blockSignals(True)
         self._human.setChecked(is_human)
@@ -141,6 +155,17 @@ class TaskDetailsPanel(QFrame):
         values = edit.values()
         edit.mark_saved()
         self.details_edited.emit(QPersistentModelIndex(self._row), key, values)
+
+    def set_web_default(self, on: bool) -> None:
+        """The folder's default for tasks without a "Web:" line (FolderSettings.web)."""
+        self._web_default = bool(on)
+        self.show_task(self._row, self._task)
+
+    def _on_web_toggled(self, checked: bool) -> None:
+        """One "Web:" line, or none when the wish is the folder's default (board_verbs.set_web)."""
+        if self._task is not None and self._row.isValid():
+            values = [] if checked == self._web_default else [WEB_YES if checked else WEB_NO]
+            self.details_edited.emit(QPersistentModelIndex(self._row), WEB_KEY, values)
 
     def _on_human_toggled(self, checked: bool) -> None:
         if self._task is not None and self._row.isValid():

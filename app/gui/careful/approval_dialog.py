@@ -67,10 +67,20 @@ class ApprovalDialog(QDialog):
         look.set_accessible(self.diff, self.tr("Your file before and after the change"),
                             self.tr("Lines with a minus would be removed, lines with a plus "
                                     "added"))
+        # A workbook or Word change is shown as it looks; as the AI reads it, one click away.
+        from app.gui.evidence.shown_html import shows_change
+
+        self.as_text = QPushButton(self.tr("Show as the AI reads it"), self)
+        self.as_text.setObjectName("approvalAsText")
+        self.as_text.setCheckable(True)
+        self.as_text.setAutoDefault(False)
+        self.as_text.setToolTip(self.tr("Switch between the document as it looks and its text "
+                                        "as the AI reads it"))
+        look.set_accessible(self.as_text, self.as_text.text(), self.as_text.toolTip())
+        self.as_text.setVisible(shows_change(request.path))
+        self.as_text.toggled.connect(self._on_as_text_toggled)
         self._show_diff()
-        self.legend = QLabel(self.tr("Green lines (+) are what the AI would add, red lines (−) "
-                                     "what it would remove. Nothing is changed until you "
-                                     "allow it; Undo can take it back later."), self)
+        self.legend = QLabel(self._lines_legend(), self)
         self.legend.setWordWrap(True)
         look.set_tone(self.legend, "muted")
         self.editor = QPlainTextEdit(self)
@@ -112,7 +122,15 @@ class ApprovalDialog(QDialog):
         layout.addWidget(task)
         layout.addWidget(self.legend)
         layout.addWidget(self.diff, 1)
+        layout.addWidget(self.as_text, 0, Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.editor, 1)
+        from app.gui.evidence.sources_view import SourcesView
+        from app.gui.run.web_words import rests_on
+
+        # Lookups are read-only and never asked about, but shown: what the change rests on.
+        self.sources = SourcesView(self, rests_on(), max_height=160)
+        self.sources.show_web(getattr(request, "web", None))
+        layout.addWidget(self.sources)
         layout.addLayout(row)
         self.setAccessibleName(head.text())
         self.setAccessibleDescription(why.text())
@@ -121,6 +139,11 @@ class ApprovalDialog(QDialog):
         self.rendered.connect(lambda: look.set_tone(self.allow, "primary"))
         if not getattr(self, "rendering", False):
             look.set_tone(self.allow, "primary")
+
+    def _lines_legend(self) -> str:
+        return self.tr("Green lines (+) are what the AI would add, red lines (−) what it would "
+                       "remove. Nothing is changed until you allow it; Undo can take it back "
+                       "later.")
 
     def _reason(self, policy: str) -> str:
         if policy == "many_changes_at_once":
@@ -161,30 +184,49 @@ class ApprovalDialog(QDialog):
                     note_unchanged=self.tr("The text is the same (only the file's bytes would "
                                            "change, e.g. line endings)."))
 
+    def _on_as_text_toggled(self, as_text: bool) -> None:
+        self.as_text.setText(self.tr("Show as it looks") if as_text
+                             else self.tr("Show as the AI reads it"))
+        look.set_accessible(self.as_text, self.as_text.text(), self.as_text.toolTip())
+        self._show_rendered("document")
+
     def _show_rendered(self, what: str) -> None:
         """Documents and pictures are read, and documents compared, off the UI thread (a big
-        workbook takes a while); the comparison is bounded in time like the evidence's."""
+        workbook takes a while); the comparison is bounded in time like the evidence's. A
+        workbook or Word change is shown as it looks (app.core.documents.change_view)."""
         from app.gui.background import run_for
         from app.gui.evidence.file_diff import diff_html
-        from app.gui.evidence.renderings import show_bytes
+        from app.gui.evidence.renderings import show_bytes, show_change
+        from app.gui.evidence.shown_html import (change_colours, change_words, note_html,
+                                                 shows_change)
 
         self.rendering = True
         self.diff.setPlainText(self.tr("Reading the two versions…"))
         before, after, name = self.request.before, self.request.after, self.request.path
         colours = self._diff_colours()
+        words, view_colours = change_words(), change_colours()
+        muted = look.css(look.muted_colour())
+        looks = shows_change(name) and not self.as_text.isChecked()
 
         def read():
             shown = (None if before is None else show_bytes(before, name),
                      None if after is None else show_bytes(after, name))
             if what != "document" or any(v is not None and v.problem for v in shown):
-                return shown, ""
+                return shown, "", False
             texts = [v.text or "" if v is not None else "" for v in shown]
-            return shown, diff_html(texts[0], texts[1], **colours)
+            view = show_change(before, after, name, words, view_colours) \
+                if looks or texts[0] == texts[1] else None
+            if looks and view is not None and view["html"]:
+                return shown, note_html(view["note"], muted) + view["html"], True
+            given = dict(colours, note_unchanged=view["note"]) if view and view["note"] \
+                else colours
+            return shown, diff_html(texts[0], texts[1], **given), False
 
         run_for(self, read, lambda result: self._on_rendered(what, *result),
                 lambda exc: self._on_rendered(what, (None, None), "", failed=True))
 
-    def _on_rendered(self, what: str, shown, html: str, failed: bool = False) -> None:
+    def _on_rendered(self, what: str, shown, html: str, as_looks: bool = False,
+                     failed: bool = False) -> None:
         from app.gui.evidence.shown_html import (document_note, pages_html, pictures_html,
                                                  problem_words, scan_only)
 
@@ -207,7 +249,17 @@ class ApprovalDialog(QDialog):
         elif scan_only(before, after):
             self.diff.setHtml(pages_html(self.diff.document(), before, after,
                                          prefix="approval-page"))
+        elif as_looks:
+            from app.gui.evidence.shown_html import change_legend
+
+            from app.gui.run.wording import sentences
+
+            self.legend.setText(sentences([change_legend(self.request.path), self.tr(
+                "Nothing is changed until you allow it; Undo can take it back later.")]))
+            self.diff.setHtml(html)
+            self.diff.scrollToAnchor("first-change")
         else:
+            self.legend.setText(self._lines_legend())
             note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
                                                             document_note())
             self.diff.setHtml(note + html + pages_html(self.diff.document(), before, after,

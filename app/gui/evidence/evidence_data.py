@@ -34,6 +34,9 @@ class FileVersions:
     # a document's rendering, diffed as text; a picture's small copy.
     before_shown: Shown | None = None
     after_shown: Shown | None = None
+    # The saved copies themselves (None: that version did not exist), for the change view.
+    before_file: Path | None = None
+    after_file: Path | None = None
 
     @property
     def kind(self) -> str:
@@ -101,6 +104,12 @@ def _shown(blobs: BlobStore, state: object, rel: str) -> Shown | None:
     return show_file(blobs.dir / state, rel)
 
 
+def _copy_path(blobs: BlobStore, state: object) -> Path | None:
+    if state == ABSENT or not isinstance(state, str) or state == "folder":
+        return None
+    return blobs.dir / state
+
+
 def read_evidence(root: Path | str, run_id: str, round_no: int) -> RoundEvidence:
     """The evidence of round `round_no` of run `run_id` (reads only)."""
     ws = Workspace(root)
@@ -134,6 +143,8 @@ def read_evidence(root: Path | str, run_id: str, round_no: int) -> RoundEvidence
             if version.kind != "file" and not version.missing_copy:
                 version.before_shown = _shown(blobs, before, rel)
                 version.after_shown = _shown(blobs, after, rel)
+                version.before_file, version.after_file = (
+                    _copy_path(blobs, state) for state in (before, after))
             evidence.files.append(version)
         evidence.can_undo = True
     return evidence

@@ -74,8 +74,7 @@ class EvidenceDialog(QDialog):
         self.diff.setOpenLinks(False)
         look.set_accessible(self.diff, self.tr("The file before and after the round"),
                             self.tr("Lines with a minus were removed, lines with a plus added"))
-        legend = QLabel(self.tr("Green lines (+) are what the round added, red lines (−) what "
-                                "it removed; the lines around them stayed the same."), self)
+        self.legend = legend = QLabel(self._lines_legend(), self)
         legend.setWordWrap(True)
         look.set_tone(legend, "muted")
         right = QWidget(self)
@@ -123,6 +122,10 @@ class EvidenceDialog(QDialog):
         layout.addWidget(head)
         layout.addWidget(task)
         layout.addWidget(self.details)
+        from app.gui.evidence.sources_view import SourcesView
+
+        self.sources = SourcesView(self, max_height=200)  # its web lookups (issue 37), if any
+        layout.addWidget(self.sources)
         layout.addWidget(split, 1)
         layout.addWidget(self.report)
         layout.addLayout(bottom)
@@ -149,6 +152,7 @@ class EvidenceDialog(QDialog):
     def _on_loaded(self, evidence) -> None:
         self.evidence = evidence
         self.details.setText("\n".join(self._detail_lines(evidence)))
+        self.sources.show_web(evidence.record.web if evidence.record is not None else None)
         self.file_list.clear()
         for f in evidence.files:
             item = QListWidgetItem(f"{f.path}\n{self._change_words(f)}")
@@ -210,12 +214,20 @@ class EvidenceDialog(QDialog):
         return self.tr("changed, %1 → %2").replace("%1", _size(f.before_size)).replace(
             "%2", _size(f.after_size))
 
+    def _chosen(self):
+        row = self.file_list.currentRow()
+        if self.evidence is None or not 0 <= row < len(self.evidence.files):
+            return None
+        return self.evidence.files[row]
+
     def _on_file_chosen(self, row: int) -> None:
         if self.evidence is None or not 0 <= row < len(self.evidence.files):
             return
         self._diff_turn += 1
         self.comparing = False
         f = self.evidence.files[row]
+        self.legend.setText(self._lines_legend())
+        self.source_toggle.setVisible(False)
         if f.kind in ("document", "picture") and not f.missing_copy:
             self._show_rendered(f, row)
             return
@@ -244,9 +256,18 @@ class EvidenceDialog(QDialog):
         run_for(self, make, lambda html: self._on_diff(turn, row, html),
                 lambda exc: self._on_diff_failed(turn, row, f, exc))
 
+    def _lines_legend(self) -> str:
+        return self.tr("Green lines (+) are what the round added, red lines (−) what it "
+                       "removed; the lines around them stayed the same.")
+
     def _on_source_toggled(self, source: bool) -> None:
-        self.source_toggle.setText(self.tr("Show formatted") if source else
-                                   self.tr("Show source"))
+        f = self._chosen()
+        if f is not None and f.kind == "document":  # as it looks / as the AI reads it
+            self.source_toggle.setText(self.tr("Show as it looks") if source else
+                                       self.tr("Show as the AI reads it"))
+        else:
+            self.source_toggle.setText(self.tr("Show formatted") if source else
+                                       self.tr("Show source"))
         look.set_accessible(self.source_toggle, self.source_toggle.text())
         self._on_file_chosen(self.file_list.currentRow())
 
@@ -282,8 +303,7 @@ class EvidenceDialog(QDialog):
             self.comparing = True
             self.diff.setPlainText(self.tr("Comparing the two versions…"))
             turn = self._diff_turn
-            make = self._diff_maker(f, f.before_shown.text if f.before_shown else "",
-                                    f.after_shown.text if f.after_shown else "", document=True)
+            make = self._document_maker(f)
             pages = pages_html(self.diff.document(), f.before_shown, f.after_shown)
             run_for(self, make, lambda html: self._on_diff(turn, row, html + pages),
                     lambda exc: self._on_diff_failed(turn, row, f, exc))
@@ -296,6 +316,37 @@ class EvidenceDialog(QDialog):
         from app.gui.evidence.shown_html import problem_words
 
         return problem_words(shown)
+
+    def _document_maker(self, f):
+        """A function, safe on a pool thread, that shows a document's change as it looks (a
+        workbook as a grid, a Word document formatted, app.core.documents.change_view), or
+        as the AI reads it: its rendering's text diff, never "no visible change"."""
+        from app.gui.evidence.renderings import show_change
+        from app.gui.evidence.shown_html import (change_colours, change_legend, change_words,
+                                                 note_html, shows_change)
+
+        looks = shows_change(f.path)
+        self.source_toggle.setVisible(looks)
+        self.source_toggle.blockSignals(True)
+        self.source_toggle.setText(self.tr("Show as it looks") if self.source_toggle.isChecked()
+                                   else self.tr("Show as the AI reads it"))
+        self.source_toggle.blockSignals(False)
+        as_text = not looks or self.source_toggle.isChecked()
+        if not as_text:
+            self.legend.setText(change_legend(f.path))
+        before = f.before_shown.text if f.before_shown else ""
+        after = f.after_shown.text if f.after_shown else ""
+        words, colours, muted = change_words(), change_colours(), look.css(look.muted_colour())
+        files = f.before_file, f.after_file, f.path
+        text_diff = self._diff_maker(f, before, after, document=True)
+
+        def make() -> str:
+            view = show_change(*files, words, colours) if not as_text or before == after \
+                else None
+            if view is not None and view["html"] and not as_text:
+                return note_html(view["note"], muted) + view["html"]
+            return text_diff(view["note"] if view is not None else None)
+        return make
 
     def _diff_maker(self, f, before: str | None = None, after: str | None = None,
                     document: bool = False):
@@ -317,13 +368,19 @@ class EvidenceDialog(QDialog):
 
             note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
                                                             document_note())
-        return lambda: note + diff_html(before, after, **colours)
+
+        def make(unchanged: str | None = None) -> str:
+            """`unchanged`: what to say when the text is the same (what else changed)."""
+            given = dict(colours, note_unchanged=unchanged) if unchanged else colours
+            return note + diff_html(before, after, **given)
+        return make
 
     def _on_diff(self, turn: int, row: int, html: str) -> None:
         if turn != self._diff_turn:
             return  # the person chose another file meanwhile
         self.comparing = False
         self.diff.setHtml(html)
+        self.diff.scrollToAnchor("first-change")  # a long document's first change
         self.diff_shown.emit(row)
 
     def _on_diff_failed(self, turn: int, row: int, f, exc: BaseException) -> None:
@@ -385,10 +442,7 @@ class EvidenceDialog(QDialog):
 
 
 def _tint(colour: QColor) -> str:
-    """The colour a quarter strong over the text background: a highlight that reads in light
-    and dark palettes alike."""
-    base = look.card_colour()
-    mix = [round(0.25 * c + 0.75 * b) for c, b in
-           zip((colour.red(), colour.green(), colour.blue()), (base.red(), base.green(),
-                                                                base.blue()))]
-    return QColor(*mix).name()
+    """The colour a quarter strong over the text background (shown_html.tint)."""
+    from app.gui.evidence.shown_html import tint
+
+    return tint(colour)

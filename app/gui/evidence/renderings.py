@@ -139,3 +139,40 @@ def _thumbnail(path: Path) -> Shown:
     except Exception:  # damaged, not a picture, a bomb Pillow refuses: one sentence
         return Shown(problem="not_picture")
     return Shown(picture=out.getvalue(), picture_size=size)
+
+
+def show_change(before: Path | bytes | None, after: Path | bytes | None, name: str,
+                words: dict, colours: dict) -> dict | None:
+    """A change to the document `name` as it looks (app.core.documents.change_view:
+    {"html", "note"}), from saved copies (paths) or versions not on disk (bytes); None when
+    it cannot be read that way (the window then shows the text as the AI reads it)."""
+    from app.core.documents import show_change as core_show_change
+
+    suffix = Path(name).suffix.lower()
+    temps: list[Path] = []
+
+    def as_file(version):
+        if version is None:
+            return None
+        if isinstance(version, Path) and version.suffix.lower() == suffix:
+            return version
+        if isinstance(version, Path) and version.stat().st_size > MAX_DOCUMENT_BYTES or \
+                isinstance(version, bytes) and len(version) > MAX_DOCUMENT_BYTES:
+            raise DocumentError("too large")
+        handle, temp_name = tempfile.mkstemp(suffix=suffix, prefix="harness-desk-")
+        temps.append(Path(temp_name))
+        with os.fdopen(handle, "wb") as fh:
+            if isinstance(version, bytes):
+                fh.write(version)
+            else:
+                with open(version, "rb") as src:
+                    shutil.copyfileobj(src, fh)
+        return Path(temp_name)
+
+    try:
+        return core_show_change(as_file(before), as_file(after), name, words, colours)
+    except (DocumentError, OSError):
+        return None
+    finally:
+        for temp in temps:
+            temp.unlink(missing_ok=True)

@@ -81,3 +81,91 @@ def pages_html(document: QTextDocument, before: Shown | None, after: Shown | Non
                          f"<td><img src='{url.toString()}'></td></tr></table>")
         cells.append("<td valign='top'>" + "<br><br>".join(parts) + "</td>")
     return f"<br><b>{title}</b><table cellspacing='12'><tr>{''.join(cells)}</tr></table>"
+
+
+# -- a document's change as the person sees it in Office (app.core.documents.change_view) --
+def change_words() -> dict:
+    """The words of the change view, translated (read on the UI thread, used in the worker)."""
+    return {
+        "sheet": QCoreApplication.translate("EvidenceDialog", "Sheet: %1"),
+        "sheet_added": QCoreApplication.translate("EvidenceDialog", "Sheet: %1 (new)"),
+        "sheet_removed": QCoreApplication.translate("EvidenceDialog", "Sheet: %1 (removed)"),
+        "sheet_empty": QCoreApplication.translate("EvidenceDialog", "No cells."),
+        "empty": QCoreApplication.translate("EvidenceDialog", "(empty)"),
+        "formula": QCoreApplication.translate("EvidenceDialog", "formula %1"),
+        "before": QCoreApplication.translate("EvidenceDialog", "Before: %1"),
+        "after": QCoreApplication.translate("EvidenceDialog", "After: %1"),
+        "changed_cells": QCoreApplication.translate("EvidenceDialog", "Changed cells:"),
+        "more_cells": QCoreApplication.translate("EvidenceDialog", "and %1 more"),
+        "recalc": QCoreApplication.translate(
+            "EvidenceDialog", "Calculated afresh when the workbook is next opened"),
+        "recalc_cells": QCoreApplication.translate(
+            "EvidenceDialog", "↻ These formulas are calculated afresh when the workbook is "
+            "next opened (shown with the value they had): %1."),
+        "formatting_changed": QCoreApplication.translate(
+            "EvidenceDialog", "(only its formatting changed)"),
+        "only_bytes": QCoreApplication.translate(
+            "EvidenceDialog", "The text and the values shown are the same; only the way the "
+            "file is stored changes."),
+        "same_shown": QCoreApplication.translate(
+            "EvidenceDialog", "The text and the values shown are the same; what changes is %1."),
+        "also": QCoreApplication.translate(
+            "EvidenceDialog", "Besides what is marked, this also changes %1."),
+        "list_sep": QCoreApplication.translate("EvidenceDialog", ", "),
+        "list_and": QCoreApplication.translate("EvidenceDialog", " and "),
+        "part_layout": QCoreApplication.translate("EvidenceDialog", "its formatting or layout"),
+        "part_formatting": QCoreApplication.translate("EvidenceDialog", "its styles"),
+        "part_properties": QCoreApplication.translate(
+            "EvidenceDialog", "its properties (such as title and author)"),
+        "part_pictures": QCoreApplication.translate("EvidenceDialog", "its pictures"),
+        "part_charts": QCoreApplication.translate("EvidenceDialog", "its charts"),
+        "part_comments": QCoreApplication.translate("EvidenceDialog", "its comments"),
+        "part_settings": QCoreApplication.translate("EvidenceDialog", "its settings"),
+        "part_text": QCoreApplication.translate("EvidenceDialog", "its stored text"),
+        "part_other": QCoreApplication.translate("EvidenceDialog", "other parts of the file"),
+    }
+
+
+def change_colours() -> dict:
+    """The change view's colours for the current palette (read on the UI thread)."""
+    from app.gui.look import look
+
+    removed, added = look.removed_colour(), look.ok_colour()
+    return {"removed": look.css(removed), "added": look.css(added),
+            "muted": look.css(look.muted_colour()), "changed_bg": tint(added)}
+
+
+def tint(colour) -> str:
+    """The colour a quarter strong over the text background: a highlight that reads in light
+    and dark palettes alike."""
+    from PySide6.QtGui import QColor
+
+    from app.gui.look import look
+
+    base = look.card_colour()
+    mix = [round(0.25 * c + 0.75 * b) for c, b in
+           zip((colour.red(), colour.green(), colour.blue()), (base.red(), base.green(),
+                                                                base.blue()))]
+    return QColor(*mix).name()
+
+
+def change_legend(name: str) -> str:
+    """How to read the change view of the document `name`."""
+    if name.lower().endswith((".xlsx", ".xlsm")):
+        return QCoreApplication.translate(
+            "EvidenceDialog", "The sheet as it looks, with the changed cells shaded: the old "
+            "value struck through above the new one. Hover over a cell for its formula.")
+    return QCoreApplication.translate(
+        "EvidenceDialog", "The document as it looks: added words underlined, removed words "
+        "struck through, as Word shows tracked changes.")
+
+
+def shows_change(name: str) -> bool:
+    """Is a change to `name` shown as the document (a grid, a formatted page)?"""
+    return name.lower().endswith((".xlsx", ".xlsm", ".docx"))
+
+
+def note_html(note: str, colour: str) -> str:
+    import html
+
+    return f'<p style="color:{colour};">{html.escape(note)}</p>' if note else ""

@@ -144,6 +144,16 @@ class DecisionDialog(QDialog):
             for item in evidence:
                 layout.addWidget(self._evidence_widget(item, page))
 
+        # What the asking round looked up on the web (issue 37), read off the UI thread.
+        from app.gui.evidence.sources_view import SourcesView, asked_round_web
+        from app.gui.run.web_words import decision_rests_on
+
+        self.sources = SourcesView(page, decision_rests_on(), max_height=180)
+        layout.addWidget(self.sources)
+        root, question = self.root, self.task.question
+        run_for(self, lambda: asked_round_web(root, question), self.sources.show_web,
+                lambda _exc: None)  # no records to read: nothing looked up to show
+
         self.problem = QLabel(page)
         self.problem.setWordWrap(True)
         look.set_tone(self.problem, "attention")

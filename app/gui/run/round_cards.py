@@ -36,6 +36,7 @@ class RoundView:
     undone: bool = False       # the person undid it: its changes were taken back
     run_started: str = ""      # when its run started (two runs each have a "Round 2")
     upper: bool = False        # its cost is an upper estimate: the model's price is not known
+    web: object = None         # what it looked up on the web (core.web_types.WebActivity)
 
     @classmethod
     def from_record(cls, record, is_ai: bool = True, undone: bool = False,
@@ -46,7 +47,7 @@ class RoundView:
                    record.cost_usd, record.summary or record.findings or record.error or "",
                    is_ai, record.run_id,
                    [(a.path, a.answer) for a in getattr(record, "approvals", [])], undone,
-                   upper=upper)
+                   upper=upper, web=getattr(record, "web", None))
 
 
 def _seconds(start: str | None, end: str | None) -> float | None:
@@ -117,6 +118,14 @@ class RoundCard(QFrame):
             approvals.setWordWrap(True)
             approvals.setObjectName("roundApprovals")
             layout.addWidget(approvals)
+        from app.gui.run.web_words import card_lines
+
+        looked = QLabel("\n".join(card_lines(view.web)), self)  # issue 37: its lookups
+        if looked.text():
+            looked.setObjectName("roundLookups")
+            looked.setTextFormat(Qt.TextFormat.PlainText)
+            looked.setWordWrap(True)
+            layout.addWidget(looked)
         said = view.summary
         if view.result_state == "engine_error" and said:
             # The core's sentence is English and the run's state already says why in full.
@@ -133,7 +142,8 @@ class RoundCard(QFrame):
             layout.addWidget(meta)
         self.setAccessibleName(f"{head.text()}: {view.task}")
         self.setAccessibleDescription(". ".join(
-            p for p in (files.text(), approvals.text(), " · ".join(numbers), said,
+            p for p in (files.text(), approvals.text(), looked.text().replace("\n", ". "),
+                        " · ".join(numbers), said,
                         self.tr("Press Enter to open it")) if p))
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802 (Qt's name)
@@ -261,4 +271,5 @@ class RoundCardList(QScrollArea):
                                   list(event.changed_artifacts),
                                   _seconds(started, event.time), event.cost_usd,
                                   event.summary, is_ai, event.run_id,
-                                  self._approvals.pop(event.round, []), upper=upper))
+                                  self._approvals.pop(event.round, []), upper=upper,
+                                  web=getattr(event, "web", None)))

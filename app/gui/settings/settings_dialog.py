@@ -35,6 +35,10 @@ class SettingsDialog(QDialog):
         self.settings = settings
         column = QVBoxLayout(self)
         column.addWidget(self._limits_group(settings))
+        from app.gui.settings.web_group import WebGroup
+
+        self.web = WebGroup(settings.limits, self)  # issue 37: lookups and their sites
+        column.addWidget(self.web)
         column.addWidget(self._other_group(settings))
         self.problem = QLabel(self)
         self.problem.setWordWrap(True)
@@ -171,6 +175,7 @@ class SettingsDialog(QDialog):
         limits = self.settings.limits.with_overrides(
             max_rounds=self.rounds.value(), max_steps=self.steps.value(),
             stall_limit=self.stall.value())
+        limits = self.web.limits(limits)
         from app.gui.settings.budget_rules import with_budget
 
         chosen = with_budget(self.settings.model_copy(update={"limits": limits}),

@@ -1,0 +1,149 @@
+"""The sources a round looked up on the web (issue 37): its searches (the query, how many
+results or "found nothing"), the pages it read (title, site, when retrieved, each a link
+that opens in the person's browser) and the sentences of the AI's reply that cite them.
+
+Shown in a round's evidence, in the decision dialog (what the AI looked up before it asked)
+and in careful mode's approval ("This proposal rests on these sources"). It is hidden for a
+round that looked nothing up. The app itself never opens a page: a link goes to the browser.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
+
+from app.gui.look import look
+from app.gui.run import web_words
+from app.gui.run.web_words import tr
+
+OPENABLE = ("http", "https")
+
+
+class SourcesView(QWidget):
+    """A heading and the sources as a list of links; `show_web(None)` hides it."""
+
+    link_opened = Signal(str)  # the address handed to the browser
+
+    def __init__(self, parent: QWidget | None = None, heading: str = "",
+                 max_height: int = 240):
+        super().__init__(parent)
+        self.setObjectName("sourcesView")
+        self.web = None
+        self.heading = QLabel(heading or self.tr("Sources the AI looked up"), self)
+        self.heading.setObjectName("sourcesHeading")
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.heading.setWordWrap(True)
+        self.heading.setFont(look.scaled_font(self.heading, 1.0, bold=True))
+        self.summary = QLabel(self)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary.setWordWrap(True)
+        look.set_tone(self.summary, "muted")
+        self.browser = QTextBrowser(self)
+        self.browser.setObjectName("sourcesList")
+        self.browser.setOpenLinks(False)  # never inside the app: the browser opens them
+        self.browser.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextBrowserInteraction
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.browser.setMaximumHeight(max_height)
+        self.browser.anchorClicked.connect(self._open)
+        look.set_accessible(self.browser, self.tr("Sources the AI looked up"),
+                            self.tr("Tab moves from link to link; Enter opens the page in your "
+                                    "web browser"))
+        self.browser.setToolTip(self.tr("Each page's link opens in your web browser"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.browser)
+        self.hide()
+
+    def show_web(self, web) -> None:
+        """Show a round's lookups; hide for None or a round that looked nothing up."""
+        self.web = web if web_words.has_lookups(web) else None
+        if self.web is None:
+            self.browser.clear()
+            self.hide()
+            return
+        self.summary.setText(web_words.looked_up(self.web))
+        self.browser.setHtml(sources_html(self.web, look.css(look.muted_colour())))
+        self.setAccessibleName(f"{self.heading.text()}: {self.summary.text()}")
+        self.show()
+
+    def _open(self, url: QUrl) -> None:
+        if url.scheme().lower() not in OPENABLE:
+            return  # only a web page's address; never a file or another scheme
+        self.link_opened.emit(url.toString())
+        QDesktopServices.openUrl(url)
+
+
+def sources_html(web, muted: str) -> str:
+    """The searches, pages and citing sentences as simple HTML (every text escaped)."""
+    from app.gui.run.wording import date_time
+
+    def esc(text: str) -> str:
+        return html.escape(text or "", quote=True)
+
+    def link(url: str, title: str) -> str:
+        shown = esc(title.strip() or url)
+        if url.lower().startswith(("http://", "https://")):
+            return f'<a href="{esc(url)}">{shown}</a>'
+        return shown  # an address that is not a web page's: shown, never a link
+
+    out: list[str] = []
+    headings = (tr("Searches"), tr("Pages"), tr("Sentences that cite them"))
+    if web.searches:
+        out.append(f"<p><b>{esc(headings[0])}</b></p><ul>")
+        for s in web.searches:
+            out.append(f"<li>{esc(web_words.quoted(s.query))} "
+                       f"<span style=\"color:{muted};\">— "
+                       f"{esc(web_words.search_result_words(s))}</span></li>")
+        out.append("</ul>")
+    if web.pages:
+        out.append(f"<p><b>{esc(headings[1])}</b></p><ul>")
+        for p in web.pages:
+            facts = [p.site, web_words.page_words(p)]
+            when = date_time(p.retrieved_at)
+            if when:
+                facts.append(tr("retrieved %1").replace("%1", when))
+            out.append(f"<li>{link(p.url, p.title)}<br><span style=\"color:{muted};\">"
+                       f"{esc(' · '.join(f for f in facts if f))}</span></li>")
+        out.append("</ul>")
+    if web.citations:
+        out.append(f"<p><b>{esc(headings[2])}</b></p><ul>")
+        for c in web.citations:
+            said = c.sentence.strip() or c.cited_text.strip()
+            quote = ""
+            if c.cited_text.strip() and c.cited_text.strip() != said:
+                says = tr("The page says: %1").replace("%1", web_words.quoted(c.cited_text))
+                quote = f"<br><span style=\"color:{muted};\">{esc(says)}</span>"
+            out.append(f"<li>{esc(said)} — {link(c.url, c.title)}{quote}</li>")
+        out.append("</ul>")
+    out.append(f"<p style=\"color:{muted};\">{esc(web_words.not_opened_note())}</p>")
+    return "".join(out)
+
+
+def asked_round_web(root: Path | str, question: str):
+    """The lookups of the round that asked this question in the folder's last run (the
+    round whose ask_human put it on the board), or None. Reads records: call it off the UI
+    thread."""
+    from app.core.events import HumanNeeded
+    from app.core.records import read_events, read_rounds
+    from app.core.workspace import Workspace
+
+    ws = Workspace(root)
+    run_id = ws.latest_run_id()
+    if run_id is None:
+        return None
+    files = ws.run_files(run_id)
+    wanted = " ".join(question.split())
+    asked = [e.round for e in read_events(files)
+             if isinstance(e, HumanNeeded) and " ".join(e.question.split()) == wanted]
+    if not asked:
+        return None
+    record = next((r for r in reversed(read_rounds(files)) if r.round == asked[-1]), None)
+    return record.web if record is not None and web_words.has_lookups(record.web) else None
