@@ -63,6 +63,7 @@ class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMain
         self._opened_unsettled = None  # the FolderInfo of a folder opened before the settings
         self._first_folder_done: list = []  # see StartupFlow.after_first_folder
         self._run_when_settled = False  # Run pressed before the settings came
+        self._importing_for_run = False  # Run pressed before its modules were imported
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.resize(1180, 760)

@@ -81,3 +81,29 @@ def test_building_the_window_draws_no_icon_twice(qtbot, tmp_path, monkeypatch):
     window.finish_building()
     qtbot.wait(50)  # a recolour left for the next turn of the event loop
     assert True not in redrawn
+
+
+def test_run_imports_what_it_needs_off_the_ui_thread_first(qtbot, tmp_path, monkeypatch):
+    """Pressed before the warm-up had imported the harness, Run imported it on the UI thread
+    (the window stood still 100 ms or more, bench/ui_stall_cold.py); now it is imported on a
+    worker and the run starts once it is."""
+    import sys
+    import threading
+
+    from app.gui.folder import startup_flow
+
+    (tmp_path / "needed_by_the_run_probe.py").write_text(
+        "import threading\nTHREAD = threading.current_thread()\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "needed_by_the_run_probe", raising=False)
+    monkeypatch.setattr(startup_flow, "RUN_NEEDS",
+                        startup_flow.RUN_NEEDS + ("needed_by_the_run_probe",))
+    window, _folder, usable, _config = _start(qtbot, tmp_path, monkeypatch)
+    qtbot.waitUntil(lambda: bool(usable) and window.settings is not None, timeout=20_000)
+    window.run_panel.primary.click()
+    assert not window.runner.running  # not yet: the import is on its way
+    qtbot.waitUntil(lambda: window.runner.running, timeout=20_000)
+    probe = sys.modules["needed_by_the_run_probe"]
+    assert probe.THREAD is not threading.main_thread()
+    window.stop_run()
+    qtbot.waitUntil(lambda: not window.runner.running, timeout=30_000)
