@@ -57,6 +57,10 @@ BENCHMARKS = [
     ("ui_stall_cold", "ui_stall_cold.py", ["--runs", "5"], ["--runs", "3"], "the window",
      [("ui_stall_cold", "Longest UI gap, cold start through first Run, decision and evidence "
        "window", "<= 50 ms")]),
+    ("rounds_list", "rounds_list.py", ["--runs", "3"], ["--runs", "1"], "the window",
+     [("rounds_memory", "Window's memory after 1,000 Demo rounds, over the idle window",
+       "<= +30 MB"),
+      ("rounds_stall", "Longest UI-thread stall over 1,000 Demo rounds", "<= 50 ms")]),
     ("board", "board_view.py", ["--runs", "7"], ["--runs", "3"], None,
      [("board_2000", "A 2,000-task board read, written back and shown", "<= 200 ms")]),
     ("evidence_diff", "evidence_diff.py", ["--runs", "5"], ["--runs", "1"], None,

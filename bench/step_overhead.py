@@ -14,7 +14,11 @@ alike; each figure is the median of the runs' medians. Measured twice: as shippe
 with os.fsync made a no-op, which shows what the disk's flushes cost. And once more on
 100 files with every os.fsync made 10 ms slower (a wrapper around os.fsync in this
 process), as on a busy or slow disk: the gap after a write against the gap after a read
-shows what a write step's flushes cost where a person would feel them (issue 36).
+shows what a write step's flushes cost where a person would feel them (issue 36). A write
+step flushes the round's undo journal and the file side by side (app/core/flush.py), so it
+waits for one flush, as an edit does; the file's own flush stays before its replace (a power
+cut leaves the old file or the new, never an empty one), so the gap after a write is at
+least one flush longer than the gap after a read.
 """
 
 from __future__ import annotations

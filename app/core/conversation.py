@@ -11,6 +11,22 @@ from app.core.record_model import Record
 from app.core.web_types import WebActivity
 
 
+_ASSIGNED = [0]
+
+
+def assignments() -> int:
+    """How many field assignments the messages, tool calls and tool results of this process
+    have had: unchanged, a conversation an engine sent before is unchanged but for what was
+    added, and engines/wire_cache.py need not compare every message to know it."""
+    return _ASSIGNED[0]
+
+
+class _Counted(Record):
+    def __setattr__(self, name: str, value: Any) -> None:
+        _ASSIGNED[0] += 1
+        super().__setattr__(name, value)
+
+
 class ToolSpec(Record):
     """One tool offered to the model. `parameters` is a JSON Schema object."""
 
@@ -19,7 +35,7 @@ class ToolSpec(Record):
     parameters: dict[str, Any]
 
 
-class ToolCall(Record):
+class ToolCall(_Counted):
     id: str
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
@@ -31,7 +47,7 @@ class ToolCall(Record):
         return self.name + json.dumps(self.arguments, sort_keys=True, ensure_ascii=False)
 
 
-class ToolResult(Record):
+class ToolResult(_Counted):
     call_id: str
     name: str
     content: str
@@ -41,7 +57,7 @@ class ToolResult(Record):
     pictures: list[Picture] = Field(default_factory=list)
 
 
-class Message(Record):
+class Message(_Counted):
     """One turn of the conversation.
 
     A user message carries text (the progress report or a notice) and/or the results of the

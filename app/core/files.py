@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from app.core.flush import wait_flushed_first
 from app.core.write_guard import ChangedOnDisk, check_expected, expected_for  # noqa: F401
 
 TYPE_CHECKING = False  # not typing's: `status` has no use for importing it (5-8 ms)
@@ -199,6 +200,7 @@ def commit_temp_file(tmp: Path, path: Path, mode: int | None = None) -> None:
         raise ReadOnlyFile(path)
     try:
         _copy_mode(path, tmp, mode)
+        wait_flushed_first(path)  # the undo journal's line, on disk before the replace is
         check_expected(path)
         _replace_with_retry(tmp, path)
     except OSError as exc:

@@ -142,7 +142,8 @@ class ToolBox(ReadingTools):
         if self.gate is not None:
             review = self.gate.review(rel, declared.action, self.sandbox.root / rel, write)
             write, self._note = review.write, review.note
-        self.changes.before_change(rel)
+        # A replace waits for the journal right before it (flush.py): the flushes overlap.
+        self.changes.before_change(rel, overlap=getattr(write, "replaces", False))
         target = self.sandbox.resolve_write(path)
         if self.sandbox.rel(target) != rel:
             raise _Refuse(f"'{rel}' changed on disk while being written; nothing was changed.")
@@ -150,7 +151,7 @@ class ToolBox(ReadingTools):
         try:
             if stamp is not None and declared.action == "delete" and not stamp.holds():
                 raise ChangedOnDisk(rel)  # a delete is no replace: checked here, last
-            with expect_unchanged(stamp, rel):
+            with expect_unchanged(stamp, rel), self.changes.flushed_first(target):
                 write(target)
         except (ChangedOnDisk, FileInUse):
             # Not changed after all: the round keeps no pre-image of a file it had not
@@ -173,7 +174,7 @@ class ToolBox(ReadingTools):
             data = self._document_call(rel, write_document, target, content, existed)
         if existed and target.stat().st_size == len(data) and target.read_bytes() == data:
             return ToolOutcome(f"'{rel}' already has exactly this content; nothing changed.")
-        self._commit(path, rel, lambda t: write_user_file(t, data))
+        self._commit(path, rel, _replacing(data))
         return ToolOutcome(f"{'Replaced' if existed else 'Created'} '{rel}' ({len(data):,} bytes).",
                            changed=[rel])
 
@@ -211,7 +212,7 @@ class ToolBox(ReadingTools):
         data = _encode(text.replace(old_text, new_text, 1))
         if len(data) > MAX_WRITE_BYTES:
             raise _Refuse(f"The edited file would be {len(data):,} bytes; files may be at most 1 MB.")
-        self._commit(path, rel, lambda t: write_user_file(t, data))
+        self._commit(path, rel, _replacing(data))
         return ToolOutcome(f"Edited '{rel}': replaced 1 occurrence.", changed=[rel])
 
     def _edit_document(self, path: str, rel: str, target: Path, old_text: str,
@@ -222,7 +223,7 @@ class ToolBox(ReadingTools):
             raise _Refuse(f"edit_file changes Word documents (.docx) and text files; "
                           f"'{rel}' is {kind_of(rel)}.{hint}")
         data = self._document_call(rel, edit_document, target, old_text, new_text)
-        self._commit(path, rel, lambda t: write_user_file(t, data))
+        self._commit(path, rel, _replacing(data))
         return ToolOutcome(f"Edited '{rel}': replaced 1 occurrence; the rest of the document is "
                            "as it was.", changed=[rel])
 
@@ -237,7 +238,7 @@ class ToolBox(ReadingTools):
         if target.stat().st_size == len(data) and target.read_bytes() == data:
             return ToolOutcome(f"The {'cell already holds' if count == 1 else 'cells already hold'}"
                                f" these values in '{rel}'; nothing changed.")
-        self._commit(path, rel, lambda t: write_user_file(t, data))
+        self._commit(path, rel, _replacing(data))
         return ToolOutcome(f"Set {count} {'cell' if count == 1 else 'cells'} in '{rel}'; the "
                            f"rest of the workbook is as it was.{note}", changed=[rel])
 
@@ -387,3 +388,14 @@ _KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
               "a list of text items"),
     "object": (lambda v: isinstance(v, dict), "an object (names to values)"),
 }
+
+
+def _replacing(data: bytes) -> Callable[[Path], None]:
+    """write_user_file of `data`: a replace through files.commit_temp_file, which waits for
+    the undo journal's flush right before it, so that flush may run beside the file's own
+    (RoundChanges.before_change with overlap)."""
+    def write(target: Path) -> None:
+        write_user_file(target, data)
+
+    write.replaces = True  # type: ignore[attr-defined]
+    return write

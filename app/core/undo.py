@@ -14,7 +14,7 @@ from app.core.files import (atomic_write_bytes, atomic_write_json, fitted_name, 
 from app.core.records import now_iso, read_rounds
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.undo_journal import append as journal_append
-from app.core.undo_journal import has_record, read_manifest
+from app.core.undo_journal import has_record, journal_path, read_manifest
 from app.core.workspace import Workspace
 
 ABSENT = "absent"
@@ -57,6 +57,7 @@ class RoundChanges:
         self.round = round_no
         self._files: dict[str, dict] = {}
         self._again: dict[str, str] = {}  # file -> what the round left before changing it again
+        self._flushing = None  # the journal's flush beside the file's (before_change, overlap)
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
         old = read_manifest(self.manifest_path)
         if isinstance(old, dict) and isinstance(old.get("files"), dict):
@@ -66,11 +67,16 @@ class RoundChanges:
     def touched(self) -> list[str]:
         return sorted(self._files)
 
-    def before_change(self, rel: str) -> None:
+    def before_change(self, rel: str, overlap: bool = False) -> None:
         """Keep the pre-image of `rel` the first time this round touches it, and append it to
         the journal at once (flushed): if the process dies right after the change, undo still
         works. The copy itself is not flushed: the journal names it by its SHA-256, which undo
-        checks (undo_journal.py), so a write step flushes only the journal and the file."""
+        checks (undo_journal.py), so a write step flushes only the journal and the file.
+
+        With `overlap` the journal is flushed on a thread of its own while the caller writes
+        and flushes the file, which it then replaces inside `self.flushed_first(path)`:
+        files.commit_temp_file waits for the journal right before the replace (flush.py)."""
+        self.journal_flushed()
         if rel in self._files:
             # Changed again: until after_change, what is there is the round's, whatever its
             # content, so a kill in between still undoes it (not flushed: a power cut that
@@ -101,7 +107,24 @@ class RoundChanges:
             if new_dirs:
                 entry["new_dirs"] = new_dirs
         self._files[rel] = entry
-        journal_append(self.manifest_path, [{"op": "before", "file": rel, "entry": entry}])
+        journal_append(self.manifest_path, [{"op": "before", "file": rel, "entry": entry}],
+                       sync=not overlap)
+        if overlap:
+            from app.core.flush import BackgroundFlush
+
+            self._flushing = BackgroundFlush(journal_path(self.manifest_path))
+
+    def journal_flushed(self) -> None:
+        """Wait for the journal's flush started by before_change(overlap=True), if any."""
+        flushing, self._flushing = self._flushing, None
+        if flushing is not None:
+            flushing.wait()
+
+    def flushed_first(self, path: Path):
+        """The context a write of `path` that before_change(overlap=True) kept runs in."""
+        from app.core.flush import flushed_first
+
+        return flushed_first(path, self.journal_flushed)
 
     def forget(self, rel: str) -> None:
         """Drop what before_change kept for `rel` when the change was then not made (the
@@ -116,6 +139,7 @@ class RoundChanges:
     def after_change(self, rel: str) -> None:
         """Record what the round left in `rel` right after each change, so that after a kill
         undo still tells the round's content from an edit the person made later."""
+        self.journal_flushed()
         entry = self._files.get(rel)
         if entry is None:
             return
@@ -130,6 +154,7 @@ class RoundChanges:
 
     def finish(self) -> list[str]:
         """Record each touched file's post-image; return the paths whose content changed."""
+        self.journal_flushed()
         changed, lines = [], []
         for rel, entry in sorted(self._files.items()):
             # Post-images are kept too, so the round's evidence can show before and after.

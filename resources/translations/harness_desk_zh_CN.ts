@@ -3087,6 +3087,14 @@
         <source>Earlier run</source>
         <translation>之前的运行</translation>
     </message>
+    <message>
+        <source>Show older rounds (%1 more)</source>
+        <translation>显示更早的轮次（还有 %1 轮）</translation>
+    </message>
+    <message>
+        <source>Show older cards</source>
+        <translation>显示更早的卡片</translation>
+    </message>
 </context>
 <context>
     <name>RunFlow</name>

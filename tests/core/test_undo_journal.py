@@ -98,20 +98,22 @@ _WRITER = textwrap.dedent("""
     import sys
     from pathlib import Path
     from app.core.undo import BlobStore, RoundChanges, write_user_file
-    root = Path(sys.argv[1])
+    root, overlap = Path(sys.argv[1]), sys.argv[2] == "overlap"
     changes = RoundChanges(root, BlobStore(root / ".harness"),
                            root / ".harness" / "undo" / "1.json", 1)
     print("go", flush=True)
     for step in range(100000):
         rel = f"f{step % 7}.md" if step % 3 else f"new/n{step}.md"
-        changes.before_change(rel)
-        write_user_file(root / rel, (f"step {step}\\n" * (1 + step % 50)).encode())
+        changes.before_change(rel, overlap=overlap)  # the journal's flush beside the file's
+        with changes.flushed_first(root / rel):
+            write_user_file(root / rel, (f"step {step}\\n" * (1 + step % 50)).encode())
         changes.after_change(rel)
 """)
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="kill -9 is POSIX")
-def test_undo_is_byte_exact_after_a_kill_9_at_any_moment(tmp_path):
+@pytest.mark.parametrize("flushes", ["in turn", "overlap"])
+def test_undo_is_byte_exact_after_a_kill_9_at_any_moment(tmp_path, flushes):
     rng = random.Random(36)
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     for attempt in range(6):
@@ -120,7 +122,7 @@ def test_undo_is_byte_exact_after_a_kill_9_at_any_moment(tmp_path):
         originals = {f"f{k}.md": os.urandom(200 + 37 * k) for k in range(7)}
         for rel, data in originals.items():
             (root / rel).write_bytes(data)
-        proc = subprocess.Popen([sys.executable, "-c", _WRITER, str(root)], cwd=repo,
+        proc = subprocess.Popen([sys.executable, "-c", _WRITER, str(root), flushes], cwd=repo,
                                 stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": repo})
         assert proc.stdout.readline().strip() == b"go"
         time.sleep(rng.uniform(0.0, 0.3))

@@ -200,10 +200,10 @@ def _sheet(table: ET.Element, out: Out) -> None:
     if not rows:
         out.add("(this sheet is empty)")
         return
-    out.add("|   | " + " | ".join(column_letter(i) for i in range(1, used + 1)) + " |")
-    out.add("|---|" + "---|" * used)
+    out.add("|#|" + "|".join(column_letter(i) for i in range(1, used + 1)) + "|")
+    out.add("|-|" + "-|" * used)   # the workbook's layout (sheets.py), without padding
     for n, texts in rows:
-        out.add(f"| {n} | " + " | ".join(texts + [""] * (used - len(texts))) + " |")
+        out.add(f"|{n}|" + "|".join(texts) + "|")
 
 
 def _slide(number: int, page: ET.Element, out: Out) -> None:

@@ -1,6 +1,7 @@
 """Markdown tables to a workbook: one sheet per `## NAME` heading, numbers as numbers, a cell
 beginning with `=` as a formula. A table in read_file's own layout (column letters above,
-row numbers on the left) lands at those very addresses, so a sheet read can be written back.
+row numbers on the left) lands at those very addresses, so a sheet read can be written back;
+its `↓` cells (formulas filled down, sheet_fill) become the formulas they stand for.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import io
 import re
 
 from app.core.documents.base import DocumentError
+from app.core.documents.sheet_fill import FILLED, LEGEND, fill_down
 from app.core.documents.sheets import ARROW, column_letter
 
 _NUMBER = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
@@ -26,6 +28,8 @@ def cell_value(text: str):
         return None
     if text.startswith("="):
         return text.split(ARROW, 1)[0].strip()  # read_file shows "=B2*1.1 → 3.85"
+    if text.startswith("'" + FILLED):
+        return text[1:]   # text that begins with the mark, shown as Excel writes such text
     if _NUMBER.match(text):
         number = float(text)
         return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() \
@@ -47,7 +51,7 @@ def tables_by_sheet(markdown: str) -> list[tuple[str, list[list[str]]]]:
     sheets: list[tuple[str, list[list[str]]]] = []
     name: str | None = None
     fresh = True  # a heading came since the last table
-    tokens = parse(markdown)
+    tokens = parse(markdown.replace(LEGEND, ""))   # read_file's line above a sheet
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -132,7 +136,25 @@ def markdown_to_xlsx(markdown: str) -> bytes:
 
 def _placed(rows: list[list[str]]) -> list[tuple[int, int, str]]:
     if _addressed(rows):
-        return [(int(r[0]), c, text.strip()) for r in rows[1:] if r
-                for c, text in enumerate(r[1:], 1) if text.strip()]
-    return [(n, c, text.strip()) for n, r in enumerate(rows, 1)
-            for c, text in enumerate(r, 1) if text.strip()]
+        placed = [(int(r[0]), c, text.strip()) for r in rows[1:] if r
+                  for c, text in enumerate(r[1:], 1) if text.strip()]
+    else:
+        placed = [(n, c, text.strip()) for n, r in enumerate(rows, 1)
+                  for c, text in enumerate(r, 1) if text.strip()]
+    return _filled(placed) if any(t.startswith(FILLED) for _r, _c, t in placed) else placed
+
+
+def _filled(placed: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """`↓` cells as the formulas they stand for: the cell above's, one row further down."""
+    at = {(row, col): text for row, col, text in placed}
+    for row, col in sorted(at):
+        if not at[(row, col)].startswith(FILLED):
+            continue
+        above = at.get((row - 1, col), "")
+        if not above.startswith("="):
+            raise DocumentError(
+                f"Cell {column_letter(col)}{row} shows {FILLED}, a formula filled down from "
+                f"the cell above, but {column_letter(col)}{row - 1} holds no formula; write "
+                "the formula itself in that cell.")
+        at[(row, col)] = fill_down(above.split(ARROW, 1)[0].strip())
+    return [(row, col, at[(row, col)]) for row, col, _text in placed]

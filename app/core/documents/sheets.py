@@ -1,7 +1,11 @@
 """A workbook (.xlsx, .xlsm) as Markdown: one `## Sheet: NAME` section per sheet, a table
 with column letters above and row numbers on the left, each value as the sheet displays it
 through its number format (xlsx_display: £4.62, 9.8% (0.09756097561), 2024-05-01), and each
-formula as its formula with the value the file last saved (`=B2*1.1 → £3.85`).
+formula as its formula with the value the file last saved (`=B2*1.1 → £3.85`), or, filled
+down from the cell above, as `↓ £4.95` (sheet_fill).
+
+The table is written without padding (`|2|Bread|£3.50|`) and each row stops at its last
+value: a big sheet costs the model tokens for its cells, not for spaces and empty cells.
 
 openpyxl reads in its streaming (read-only) mode, once for formulas and once for the saved
 values, so a big sheet is never held whole; rows and columns are capped.
@@ -13,6 +17,7 @@ import datetime as dt
 from pathlib import Path
 
 from app.core.documents.guard import Out
+from app.core.documents.sheet_fill import FILLED, LEGEND, is_filled
 from app.core.documents.xlsx_values import ARROW
 
 MAX_ROWS = 20_000     # rows read per sheet (empty ones included)
@@ -95,6 +100,9 @@ def _sheet(sheet, saved_sheet, out: Out) -> None:
     rows: list[tuple[int, list[str]]] = []
     used = 0
     more_rows = False
+    whole: list[tuple[list[str], int, str]] = []   # filled-down cells' texts in full
+    saved = 0   # characters the filled-down cells' `↓` saves
+    above: list = []   # the row above's formulas (or values), by column
     pairs = zip(sheet.iter_rows(max_col=width), saved_sheet.iter_rows(max_col=width))
     for n, (row, saved_row) in enumerate(pairs, 1):
         if n > MAX_ROWS:
@@ -102,8 +110,17 @@ def _sheet(sheet, saved_sheet, out: Out) -> None:
             break
         if n % 256 == 0:
             out.tick()
-        texts = [cell_markdown(c.value, s.value, s)
-                 for c, s in zip(row, saved_row)]
+        texts = []
+        for col, (c, s) in enumerate(zip(row, saved_row)):
+            text = cell_markdown(c.value, s.value, s)
+            if isinstance(c.value, str) and col < len(above) and is_filled(above[col], c.value):
+                whole.append((texts, col, text))
+                text = _filled_text(text, cell_markdown(c.value, None))
+                saved += len(whole[-1][2]) - len(text)
+            elif text.startswith(FILLED):
+                text = "'" + text   # text that begins with the mark, as Excel writes text
+            texts.append(text)
+        above = [c.value for c in row]
         while texts and not texts[-1]:
             texts.pop()
         if not texts:
@@ -114,12 +131,26 @@ def _sheet(sheet, saved_sheet, out: Out) -> None:
     if not rows:
         out.add("(this sheet is empty)")
         return
-    out.add("|   | " + " | ".join(column_letter(i) for i in range(1, used + 1)) + " |")
-    out.add("|---|" + "---|" * used)
+    filled = saved > 2 * len(LEGEND)   # `↓` only where it saves more than its legend costs
+    if not filled:
+        for texts, col, text in whole:
+            texts[col] = text
+    if filled:
+        out.add(LEGEND)
+        out.blank()
+    out.add("|#|" + "|".join(column_letter(i) for i in range(1, used + 1)) + "|")
+    out.add("|-|" + "-|" * used)
     for number, texts in rows:
-        out.add(f"| {number} | " + " | ".join(texts + [""] * (used - len(texts))) + " |")
+        out.add(f"|{number}|" + "|".join(texts) + "|")
     if more_rows:
         out.add(f"[Only the first {MAX_ROWS:,} rows of this sheet are shown; the sheet has "
                 "more. Use set_cells to change cells further down.]")
     if (sheet.max_column or 0) > MAX_COLS:
         out.add(f"[Only columns A-{column_letter(MAX_COLS)} are shown; the sheet has more.]")
+
+
+def _filled_text(shown: str, formula_alone: str) -> str:
+    """`↓ 4.95` from `=B3*1.1 → 4.95` (`↓` alone when no value was saved)."""
+    saved = shown[len(formula_alone) + len(ARROW):] if shown.startswith(formula_alone + ARROW) \
+        else ""
+    return f"{FILLED} {saved}" if saved else FILLED

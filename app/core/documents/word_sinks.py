@@ -35,14 +35,19 @@ class Body:
         width = max(len(r) for r in rows)
         self.out.blank()
         for n, row in enumerate(rows):
-            self.out.add("| " + " | ".join(row + [""] * (width - len(row))) + " |")
+            self.out.add(_row(row + [""] * (width - len(row))))
             if n == 0:
-                self.out.add("|" + " --- |" * width)
+                self.out.add("|" + "---|" * width)
         self.out.blank()
         self.previous_item = False
 
     def tick(self) -> None:
         self.out.tick()
+
+
+def _row(cells: list[str]) -> str:
+    """A Markdown table row; an empty cell is `||`, without padding."""
+    return "|" + "|".join(f" {c} " if c else "" for c in cells) + "|"
 
 
 class Cell:

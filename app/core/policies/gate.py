@@ -128,7 +128,8 @@ class ChangeGate:
                 self.now.changed.add(touch.path)
             elif not existed:
                 self.created.add(touch.path)
-        return counted
+        counted.replaces = getattr(write, "replaces", False)  # type: ignore[attr-defined]
+        return counted  # (a replace through commit_temp_file stays one: tools._replacing)
 
     def _ask(self, touch: Touch, verdicts: list[Verdict], target: Path, write: Write) -> Review:
         before = target.read_bytes() if target.is_file() else None

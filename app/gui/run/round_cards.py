@@ -2,63 +2,31 @@
 
 Cards come from a live run (`RoundFinished` events, timed from their `RoundStarted`) or from
 the records of the workspace's last run (`RoundRecord`s read off the UI thread). Each card
-is one focusable widget whose accessible name says it all, so a screen reader reads it whole.
+is one focusable widget whose accessible name says it all, so a screen reader reads it whole;
+what it says comes from `round_text.card_text`.
+
+The list keeps every round's few words (a RoundView) but widgets only for the newest PAGE
+entries: a window that ran a thousand rounds holds as many cards as one that ran twenty,
+and adding a card lays out twenty, not a thousand (issue 36). "Show older rounds" under the
+last card brings the next page in.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import datetime
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app.gui.look import look
-
 from app.gui.run import wording
+from app.gui.run.round_text import CardText, RoundView, card_text, seconds_between
 
-
-@dataclass
-class RoundView:
-    """What a card shows about one round."""
-
-    round: int
-    task: str
-    result_state: str
-    changed: list[str] = field(default_factory=list)
-    seconds: float | None = None
-    cost_usd: float = 0.0
-    summary: str = ""
-    is_ai: bool = True
-    run_id: str = ""
-    approvals: list[tuple[str, str]] = field(default_factory=list)  # (path, answer)
-    undone: bool = False       # the person undid it: its changes were taken back
-    run_started: str = ""      # when its run started (two runs each have a "Round 2")
-    upper: bool = False        # its cost is an upper estimate: the model's price is not known
-    web: object = None         # what it looked up on the web (core.web_types.WebActivity)
-
-    @classmethod
-    def from_record(cls, record, is_ai: bool = True, undone: bool = False,
-                    upper: bool = False) -> "RoundView":
-        return cls(record.round, record.task, record.result_state,
-                   list(record.changed_artifacts), _seconds(record.started_at,
-                                                            record.finished_at),
-                   record.cost_usd, record.summary or record.findings or record.error or "",
-                   is_ai, record.run_id,
-                   [(a.path, a.answer) for a in getattr(record, "approvals", [])], undone,
-                   upper=upper, web=getattr(record, "web", None))
+__all__ = ["RoundCard", "RoundCardList", "RoundView", "card_text"]
+PAGE = 20  # entries (cards, dividers, planning cards) that have a widget until more are asked
 
 
 def _seconds(start: str | None, end: str | None) -> float | None:
-    try:
-        return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
-    except (TypeError, ValueError):
-        return None
-
-
-def _clock_time(stamp: str | None) -> str:
-    return wording.clock_time(stamp)
+    return seconds_between(start, end)
 
 
 class RoundCard(QFrame):
@@ -77,74 +45,28 @@ class RoundCard(QFrame):
                                 "and Undo"))
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.Base)  # a card: follows light and dark
-        mark, outcome = wording.round_outcome(view.result_state)
-        tone = "ok" if view.result_state == "completed" else (
-            "attention" if view.result_state not in ("cancelled",) else None)
-        if view.undone:  # what stands now: the round's changes were taken back
-            mark, outcome, tone = "↶", self.tr("Undone: its changes were taken back"), None
-
+        text: CardText = card_text(view)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
         layout.setSpacing(2)
         head = QLabel(self)
         head.setTextFormat(Qt.TextFormat.PlainText)
-        head.setText(self.tr("Round %1").replace("%1", str(view.round)) + f"   {mark} {outcome}")
+        head.setText(text.head)
         head.setFont(look.scaled_font(head, 1.0, bold=True))
-        look.set_tone(head, tone)
+        look.set_tone(head, text.head_tone)
         head.setToolTip(wording.tip(wording.ROUND_TIP))
-        task = QLabel(view.task, self)
-        task.setTextFormat(Qt.TextFormat.PlainText)
-        task.setWordWrap(True)
-        files = QLabel(self.tr("Had changed: %1").replace("%1", wording.files_changed(
-            view.changed)) if view.undone else wording.files_changed(view.changed), self)
-        files.setTextFormat(Qt.TextFormat.PlainText)
-        files.setWordWrap(True)
-        numbers = []
-        if view.seconds is not None:
-            numbers.append(wording.duration(view.seconds))
-        if view.is_ai:
-            numbers.append(wording.cost(view.cost_usd, view.upper))
-        meta = QLabel(" · ".join(numbers), self)
-        look.set_tone(meta, "muted")
         layout.addWidget(head)
-        layout.addWidget(task)
-        layout.addWidget(files)
-        approvals = QLabel(self)
-        if view.approvals:
-            from app.gui.careful.wording import approvals_line
-
-            approvals.setText(approvals_line(view.approvals))
-            approvals.setTextFormat(Qt.TextFormat.PlainText)
-            approvals.setWordWrap(True)
-            approvals.setObjectName("roundApprovals")
-            layout.addWidget(approvals)
-        from app.gui.run.web_words import card_lines
-
-        looked = QLabel("\n".join(card_lines(view.web)), self)  # issue 37: its lookups
-        if looked.text():
-            looked.setObjectName("roundLookups")
-            looked.setTextFormat(Qt.TextFormat.PlainText)
-            looked.setWordWrap(True)
-            layout.addWidget(looked)
-        said = view.summary
-        if view.result_state == "engine_error" and said:
-            # The core's sentence is English and the run's state already says why in full.
-            from app.gui.engines.engine_words import round_problem
-
-            said = round_problem()
-        if said:
-            summary = QLabel(wording.short(said, 400), self)
-            summary.setTextFormat(Qt.TextFormat.PlainText)
-            summary.setWordWrap(True)
-            look.set_tone(summary, "muted")
-            layout.addWidget(summary)
-        if numbers:
-            layout.addWidget(meta)
-        self.setAccessibleName(f"{head.text()}: {view.task}")
-        self.setAccessibleDescription(". ".join(
-            p for p in (files.text(), approvals.text(), looked.text().replace("\n", ". "),
-                        " · ".join(numbers), said,
-                        self.tr("Press Enter to open it")) if p))
+        for line in text.lines:
+            label = QLabel(line.text, self)
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setWordWrap(line.wrap)
+            if line.name:
+                label.setObjectName(line.name)
+            if line.tone:
+                look.set_tone(label, line.tone)
+            layout.addWidget(label)
+        self.setAccessibleName(text.accessible_name)
+        self.setAccessibleDescription(text.accessible_description)
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         if event.button() == Qt.MouseButton.LeftButton and self.rect().contains(
@@ -162,10 +84,21 @@ class RoundCard(QFrame):
         # Tab may come from outside the list: scroll the card into view (the window draws
         # the focus ring, look/focus_ring.py).
         super().focusInEvent(event)
-        area = self.parentWidget().parentWidget().parentWidget() if self.parentWidget() \
-            else None
-        if isinstance(area, QScrollArea):
-            area.ensureWidgetVisible(self, 0, 4)
+        _scroll_to(self)
+
+
+def _scroll_to(widget: QWidget) -> None:
+    area = widget.parentWidget().parentWidget().parentWidget() if widget.parentWidget() \
+        else None
+    if isinstance(area, QScrollArea):
+        area.ensureWidgetVisible(widget, 0, 4)
+
+
+class _Divider:
+    """A line between two runs' cards: "Earlier run, started 14:05"."""
+
+    def __init__(self, text: str):
+        self.text = text
 
 
 class RoundCardList(QScrollArea):
@@ -188,51 +121,66 @@ class RoundCardList(QScrollArea):
                                      "cost."), self._inner)
         self._empty.setWordWrap(True)
         look.set_tone(self._empty, "muted")
+        self._more = QPushButton(self._inner)
+        self._more.setObjectName("olderRounds")
+        self._more.clicked.connect(self.show_older)
+        self._more.hide()
         self._layout.addWidget(self._empty)
+        self._layout.addWidget(self._more, 0, Qt.AlignmentFlag.AlignHCenter)
         self._layout.addStretch(1)
         self.setWidget(self._inner)
         self._started: dict[int, str] = {}
         self._approvals: dict[int, list[tuple[str, str]]] = {}
+        # Newest first: RoundView, _Divider or another card (a QWidget); the first
+        # len(self._widgets) of them are on screen, self._widgets[i] showing self._entries[i].
+        self._entries: list = []
+        self._widgets: list[QWidget] = []
+        self._page = PAGE
+        self._bulk = False
 
     @property
     def cards(self) -> list[RoundCard]:
-        return [self._layout.itemAt(i).widget() for i in range(self._layout.count())
-                if isinstance(self._layout.itemAt(i).widget(), RoundCard)]
+        """The round cards on screen, newest first."""
+        return [w for w in self._widgets if isinstance(w, RoundCard)]
+
+    @property
+    def rounds(self) -> list[RoundView]:
+        """Every round of the list, on screen or not, newest first."""
+        return [e for e in self._entries if isinstance(e, RoundView)]
 
     def clear(self) -> None:
-        for i in reversed(range(1, self._layout.count() - 1)):
-            widget = self._layout.itemAt(i).widget()
+        for widget in self._widgets:
             self._layout.removeWidget(widget)
             widget.deleteLater()
+        for entry in self._entries[len(self._widgets):]:
+            if isinstance(entry, QWidget):
+                entry.deleteLater()
+        self._entries.clear()
+        self._widgets.clear()
+        self._page = PAGE
         self._started.clear()
         self._empty.show()
+        self._more.hide()
 
     def begin_run(self, earlier_started: str | None = None) -> None:
         """A new run starts: the cards already shown get a divider that names them earlier."""
-        if not self.cards:
+        if not any(isinstance(e, RoundView) for e in self._entries):
             return
-        when = _clock_time(earlier_started)
-        text = (self.tr("Earlier run, started %1").replace("%1", when) if when
-                else self.tr("Earlier run"))
-        divider = QLabel(text, self._inner)
-        divider.setObjectName("runDivider")
-        divider.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        look.set_tone(divider, "muted")
-        self._layout.insertWidget(1, divider)
+        when = wording.clock_time(earlier_started)
+        self._push(_Divider(self.tr("Earlier run, started %1").replace("%1", when) if when
+                            else self.tr("Earlier run")))
 
-    def add(self, view: RoundView) -> RoundCard:
-        card = RoundCard(view, self._inner)
-        card.opened.connect(self.round_opened)
-        self._layout.insertWidget(1, card)  # after the (hidden) empty note: newest first
-        self._empty.hide()
+    def add(self, view: RoundView) -> RoundCard | None:
+        """A round's card on top; None while show_history is filling the list."""
+        card = self._push(view)
         self.verticalScrollBar().setValue(0)
         return card
 
     def add_other(self, card: QWidget) -> None:
         """Another kind of card (a planning round's) on top, among the rounds."""
         card.setParent(self._inner)
-        self._layout.insertWidget(1, card)
-        self._empty.hide()
+        card.hide()
+        self._push(card)
         self.verticalScrollBar().setValue(0)
 
     def show_history(self, runs: list[tuple[str | None, list[RoundView]]],
@@ -243,17 +191,32 @@ class RoundCardList(QScrollArea):
         self.clear()
         previous = None
         waiting = list(others)
-        for started, views in runs:
-            while waiting and started is not None and waiting[0][0] < started:
-                self.add_other(waiting.pop(0)[1])
-            if views:
-                if views[0].round == 1:  # numbers that go on continue the work before
-                    self.begin_run(previous)
-                for view in views:  # oldest first, so the newest lands on top
-                    self.add(view)
-                previous = started
-        for _, card in waiting:
-            self.add_other(card)
+        self._bulk = True  # the entries first, then widgets for the newest page only
+        try:
+            for started, views in runs:
+                while waiting and started is not None and waiting[0][0] < started:
+                    self.add_other(waiting.pop(0)[1])
+                if views:
+                    if views[0].round == 1:  # numbers that go on continue the work before
+                        self.begin_run(previous)
+                    for view in views:  # oldest first, so the newest lands on top
+                        self.add(view)
+                    previous = started
+            for _, card in waiting:
+                self.add_other(card)
+        finally:
+            self._bulk = False
+        self._fill()
+
+    def show_older(self) -> None:
+        """The next page of older cards under the last one; the first of them takes the
+        focus when the button had it, so the keyboard goes on where the person was."""
+        had_focus = self._more.hasFocus()
+        first = len(self._widgets)
+        self._page = first + PAGE
+        self._fill()
+        if had_focus and first < len(self._widgets):
+            self._widgets[first].setFocus(Qt.FocusReason.TabFocusReason)
 
     def round_started(self, round_no: int, time: str) -> None:
         self._started[round_no] = time
@@ -265,7 +228,7 @@ class RoundCardList(QScrollArea):
             event.type, getattr(event, "answer", ""))
         self._approvals.setdefault(event.round, []).append((event.path, answer))
 
-    def round_finished(self, event, is_ai: bool, upper: bool = False) -> RoundCard:
+    def round_finished(self, event, is_ai: bool, upper: bool = False) -> RoundCard | None:
         started = self._started.pop(event.round, None)
         return self.add(RoundView(event.round, event.task, event.result_state,
                                   list(event.changed_artifacts),
@@ -273,3 +236,53 @@ class RoundCardList(QScrollArea):
                                   event.summary, is_ai, event.run_id,
                                   self._approvals.pop(event.round, []), upper=upper,
                                   web=getattr(event, "web", None)))
+
+    def _push(self, entry) -> QWidget | None:
+        """`entry` on top; its widget too (and the oldest widget beyond the page let go)."""
+        self._entries.insert(0, entry)
+        self._empty.hide()
+        if self._bulk:
+            return None
+        widget = self._widget_for(entry)
+        self._widgets.insert(0, widget)
+        self._layout.insertWidget(1, widget)  # after the (hidden) empty note: newest first
+        widget.show()
+        while len(self._widgets) > self._page:
+            gone = self._widgets.pop()
+            self._layout.removeWidget(gone)
+            if gone is self._entries[len(self._widgets)]:  # another card: kept, hidden
+                gone.hide()
+            else:
+                gone.deleteLater()
+        self._update_more()
+        return widget
+
+    def _fill(self) -> None:
+        """Widgets for the entries up to the page, under those already on screen."""
+        for entry in self._entries[len(self._widgets):self._page]:
+            widget = self._widget_for(entry)
+            self._layout.insertWidget(1 + len(self._widgets), widget)
+            self._widgets.append(widget)
+            widget.show()
+        self._update_more()
+
+    def _widget_for(self, entry) -> QWidget:
+        if isinstance(entry, RoundView):
+            card = RoundCard(entry, self._inner)
+            card.opened.connect(self.round_opened)
+            return card
+        if isinstance(entry, _Divider):
+            divider = QLabel(entry.text, self._inner)
+            divider.setObjectName("runDivider")
+            divider.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            look.set_tone(divider, "muted")
+            return divider
+        return entry  # another card: the widget itself, kept while it is off screen
+
+    def _update_more(self) -> None:
+        older = sum(isinstance(e, RoundView) for e in self._entries[len(self._widgets):])
+        hidden = len(self._entries) - len(self._widgets)
+        self._more.setVisible(hidden > 0)
+        if hidden:
+            self._more.setText(self.tr("Show older rounds (%1 more)").replace(
+                "%1", str(older)) if older else self.tr("Show older cards"))

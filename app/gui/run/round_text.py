@@ -1,0 +1,124 @@
+"""What a round card says, built by one function (`card_text`) from a RoundView.
+
+A RoundView is what the window keeps of a round (from a live `RoundFinished` event or a
+`RoundRecord` read back): a few short strings, so a thousand of them cost well under a
+megabyte. The card's words, its tones and what a screen reader says are all made here, so a
+new line on the card (e.g. what the round looked up) is one more `CardLine` in `card_text`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from PySide6.QtCore import QCoreApplication
+
+from app.gui.run import wording
+
+
+@dataclass
+class RoundView:
+    """What a card shows about one round."""
+
+    round: int
+    task: str
+    result_state: str
+    changed: list[str] = field(default_factory=list)
+    seconds: float | None = None
+    cost_usd: float = 0.0
+    summary: str = ""
+    is_ai: bool = True
+    run_id: str = ""
+    approvals: list[tuple[str, str]] = field(default_factory=list)  # (path, answer)
+    undone: bool = False       # the person undid it: its changes were taken back
+    run_started: str = ""      # when its run started (two runs each have a "Round 2")
+    upper: bool = False        # its cost is an upper estimate: the model's price is not known
+    web: object = None         # what it looked up on the web (core.web_types.WebActivity)
+
+    @classmethod
+    def from_record(cls, record, is_ai: bool = True, undone: bool = False,
+                    upper: bool = False) -> "RoundView":
+        return cls(record.round, record.task, record.result_state,
+                   list(record.changed_artifacts), seconds_between(record.started_at,
+                                                                   record.finished_at),
+                   record.cost_usd, record.summary or record.findings or record.error or "",
+                   is_ai, record.run_id,
+                   [(a.path, a.answer) for a in getattr(record, "approvals", [])], undone,
+                   upper=upper, web=getattr(record, "web", None))
+
+
+def seconds_between(start: str | None, end: str | None) -> float | None:
+    try:
+        return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+    except (TypeError, ValueError):
+        return None
+
+
+@dataclass
+class CardLine:
+    """One line of a card: its text, its tone (None, "muted", "ok", "attention") and an
+    object name for the lines a test or a style sheet looks for."""
+
+    text: str
+    tone: str | None = None
+    name: str = ""
+    wrap: bool = True
+
+
+@dataclass
+class CardText:
+    """Everything a card says: its head line, the lines under it, and the screen reader's
+    name and description of the whole card."""
+
+    head: str
+    head_tone: str | None
+    lines: list[CardLine]
+    accessible_name: str
+    accessible_description: str
+
+
+def card_text(view: RoundView) -> CardText:
+    """The card of one round, in the person's language."""
+    mark, outcome = wording.round_outcome(view.result_state)
+    tone = "ok" if view.result_state == "completed" else (
+        "attention" if view.result_state not in ("cancelled",) else None)
+    if view.undone:  # what stands now: the round's changes were taken back
+        mark, outcome, tone = "↶", QCoreApplication.translate(
+            "RoundCard", "Undone: its changes were taken back"), None
+    head = QCoreApplication.translate("RoundCard", "Round %1").replace(
+        "%1", str(view.round)) + f"   {mark} {outcome}"
+    files = (QCoreApplication.translate("RoundCard", "Had changed: %1").replace(
+        "%1", wording.files_changed(view.changed)) if view.undone
+        else wording.files_changed(view.changed))
+    numbers = []
+    if view.seconds is not None:
+        numbers.append(wording.duration(view.seconds))
+    if view.is_ai:
+        numbers.append(wording.cost(view.cost_usd, view.upper))
+    lines = [CardLine(view.task), CardLine(files)]
+    approvals = ""
+    if view.approvals:
+        from app.gui.careful.wording import approvals_line
+
+        approvals = approvals_line(view.approvals)
+        lines.append(CardLine(approvals, name="roundApprovals"))
+    from app.gui.run.web_words import card_lines
+
+    looked = "\n".join(card_lines(view.web))  # issue 37: what it looked up on the web
+    if looked:
+        lines.append(CardLine(looked, name="roundLookups"))
+    said = view.summary
+    if view.result_state == "engine_error" and said:
+        # The core's sentence is English and the run's state already says why in full.
+        from app.gui.engines.engine_words import round_problem
+
+        said = round_problem()
+    if said:
+        lines.append(CardLine(wording.short(said, 400), "muted"))
+    meta = " · ".join(numbers)
+    if numbers:
+        lines.append(CardLine(meta, "muted", wrap=False))
+    description = ". ".join(p for p in (
+        files, approvals, looked.replace("\n", ". "), meta, said,
+        QCoreApplication.translate("RoundCard", "Press Enter to open it")) if p)
+    return CardText(head, tone, lines, f"{head}: {view.task}", description)
