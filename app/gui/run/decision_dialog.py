@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton,
-                               QStackedWidget, QVBoxLayout, QWidget)
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+                               QScrollArea, QStackedWidget, QVBoxLayout, QWidget)
 
 from app.core.board import Task
 from app.core.reports import NO_PROGRESS_OPTIONS
@@ -38,6 +38,27 @@ def recommended_option(task: Task) -> str | None:
     return None
 
 
+class _ScrollingPage(QScrollArea):
+    """The question's page, scrolling as a whole only when the screen is shorter than all of
+    it (a small laptop, a long question with its sources): no line of it is ever squeezed."""
+
+    def __init__(self, page: QWidget):
+        super().__init__()
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to what is in it, not to it
+        self.setWidget(page)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name): all of the page, not Qt's cap
+        page = self.widget()
+        hint = page.sizeHint()
+        width = max(hint.width(), self.viewport().width())
+        height = page.heightForWidth(width) if page.hasHeightForWidth() else hint.height()
+        return QSize(hint.width(), max(height, hint.height())) + \
+            QSize(2 * self.frameWidth(), 2 * self.frameWidth())
+
+
 class DecisionDialog(QDialog):
     answered = Signal(str)            # the answer is on the board
     continue_requested = Signal()     # carry on: at once after an answer, or Continue pressed
@@ -58,7 +79,7 @@ class DecisionDialog(QDialog):
         self.setModal(False)
         self.setMinimumWidth(520)
         self.pages = QStackedWidget(self)
-        self.pages.addWidget(self._ask_page())
+        self.pages.addWidget(_ScrollingPage(self._ask_page()))
         self.pages.addWidget(self._saved_page())
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages)
@@ -151,7 +172,7 @@ class DecisionDialog(QDialog):
         self.sources = SourcesView(page, decision_rests_on(), max_height=180)
         layout.addWidget(self.sources)
         root, question = self.root, self.task.question
-        run_for(self, lambda: asked_round_web(root, question), self.sources.show_web,
+        run_for(self, lambda: asked_round_web(root, question), self._show_sources,
                 lambda _exc: None)  # no records to read: nothing looked up to show
 
         self.problem = QLabel(page)
@@ -160,6 +181,7 @@ class DecisionDialog(QDialog):
         self.problem.hide()
         layout.addWidget(self.problem)
 
+        layout.addStretch(1)  # room to spare goes below the question, never into its lines
         bottom = QHBoxLayout()
         bottom.addStretch(1)
         self.later_button = QPushButton(self.tr("Decide later"), page)
@@ -181,6 +203,20 @@ class DecisionDialog(QDialog):
             first.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
         else:
             self.continue_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+    def _show_sources(self, web) -> None:
+        """The sources arrive after the dialog is on screen: it grows to take them (as far
+        as the screen allows) rather than squeezing the question's lines."""
+        self.sources.show_web(web)
+        if not self.sources.isVisible():
+            return
+        self.pages.widget(0).widget().layout().activate()
+        self.pages.updateGeometry()
+        want = self.layout().totalSizeHint().height()
+        screen = self.screen().availableGeometry() if self.screen() else None
+        room = screen.height() - 40 if screen is not None else want
+        if want > self.height():
+            self.resize(self.width(), min(want, max(room, self.height())))
 
     def _question_text(self) -> str:
         if self.no_progress and self.about_task:
