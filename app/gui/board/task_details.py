@@ -172,7 +172,8 @@ class TaskDetailsPanel(QFrame):
                                    "(Settings, This folder). Untick it to keep this task off "
                                    "the web.") if self._web_default else
                            self.tr("This follows the folder: its tasks do not look things "
-                                   "up (Settings, This folder). Tick it to let this task."))
+                                   "up (Settings, This folder). Tick it to let this task look "
+                                   "things up."))
         self._web.setToolTip(tip)
         self._web.setAccessibleDescription(tip)
 

@@ -36,7 +36,7 @@ class FolderSafetyGroup(QGroupBox):
                                          "a file that was already here"), self)
         self.careful.setChecked(settings.careful)
         look.set_accessible(self.careful, self.careful.text())
-        self.web = QCheckBox(self.tr("Tasks in this folder may look things up on the &web"), self)
+        self.web = QCheckBox(self.tr("&Tasks in this folder may look things up on the web"), self)
         self.web.setObjectName("folderWeb")
         self.web.setChecked(settings.web)
         self.web.setToolTip(self.tr("When this is on, the AI service may search the web and "
