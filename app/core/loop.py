@@ -315,6 +315,8 @@ class Harness:
         finally:
             self.web.end()
             billed_usage, billed_cost = self.caller.drain_billed()  # failed attempts count too
+            st.web = self.web.account(st.web, self.caller.drain_billed_web(), st.task,
+                                      st.number, st.steps)
             st.usage, st.cost = st.usage + billed_usage, st.cost + billed_cost
             st.changed = changes.finish()
             st.recorded = (self.reached_ai or st.result != "engine_error" or bool(st.changed)
@@ -435,7 +437,9 @@ class Harness:
             tool_calls=[c.name for c in turn.tool_calls], model=turn.model or self.rec.info.model,
             usage=turn.usage, cost_usd=round(cost, 6),
             run_usage=self.rec.status.usage, run_cost_usd=self.rec.status.cost_usd))
-        st.web = self.web.account(st.web, turn.web, st.task, st.number, st.steps)
+        # Attempts that broke off after a lookup were billed for it: the task's count has it.
+        looked = web_round.add(self.caller.drain_billed_web(), turn.web)
+        st.web = self.web.account(st.web, looked, st.task, st.number, st.steps)
         self.gate.now.web = st.web  # an approval shows the sources the change rests on
 
     def _report_tool(self, st: RoundState, name: str, args: dict, outcome) -> None:
