@@ -18,8 +18,12 @@ from app.engines.setup import build_engine
 from tests.engines.conftest import CLAUDE_KEY
 from tests.engines.fake_servers import (Reply, claude_events, claude_message, claude_stream,
                                         claude_usage, text_block, tool_use)
+from tests.engines.fake_servers import oa_events, oa_message, oa_response
 from tests.engines.test_anthropic_engine import FIRST, MESSAGES, SYSTEM, TOOLS
-from tests.engines.web_blocks import search_error, search_result, server_use
+from tests.engines.test_openai_engine import FIRST as OA_FIRST
+from tests.engines.test_openai_engine import RESPONSES, gpt  # noqa: F401  (the fixture)
+from tests.engines.web_blocks import (oa_open, oa_search, search_error, search_result,
+                                      server_use)
 from tests.scripted import board_workspace, fast_limits
 
 PAGE = "https://www.rye-and-co.example/prices"
@@ -127,3 +131,32 @@ def test_the_cut_off_search_counts_toward_the_tasks_cap(server, tmp_path, monkey
     assert record.result_state == "step_limit" and record.lookup_cap == 2
     assert record.steps == 1   # the two searches used the cap: no second step
     assert (result.exit_reason, result.cause) == ("no_progress", "lookup_limit")
+
+
+# -- OpenAI: a web_search_call finished before the stream broke off -------------------------
+
+def oa_cut_after_search(*searches: dict) -> Reply:
+    """A response that searches, then breaks off inside its message's words."""
+    events = oa_events(oa_response([*searches, oa_message("Rye & Co charges 4.80 for a loaf.")]))
+    delta = next(i for i, (name, _) in enumerate(events) if name == "response.output_text.delta")
+    return Reply(events=events, cut_after=delta + 1, cut_mode="reset")
+
+
+def test_openai_a_search_finished_before_the_break_is_counted(gpt, server):  # noqa: F811
+    gpt.web = WebAccess(max_uses=5)
+    server.push(RESPONSES, oa_cut_after_search(oa_search("ws_1", "sourdough price", PAGE),
+                                               oa_open("ws_2", PAGE)))
+    with pytest.raises(EngineError) as caught:
+        gpt.turn(SYSTEM, TOOLS, OA_FIRST)
+    err = caught.value
+    assert err.code == STREAM_BROKEN
+    assert (err.web.search_count, err.web.fetch_count) == (1, 1)
+    assert err.web.pages == [] and err.web.searches == []
+
+
+def test_openai_a_failed_search_is_not_counted(gpt, server):  # noqa: F811
+    gpt.web = WebAccess(max_uses=5)
+    server.push(RESPONSES, oa_cut_after_search(oa_search("ws_1", "rye", status="failed")))
+    with pytest.raises(EngineError) as caught:
+        gpt.turn(SYSTEM, TOOLS, OA_FIRST)
+    assert caught.value.web is None
