@@ -3796,8 +3796,8 @@
         <translation>上网查资料</translation>
     </message>
     <message>
-        <source>Only tasks you allow (in their details) may look things up. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
-        <translation>只有你允许的任务（在任务详情里勾选）才能上网查资料。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
+        <source>Only tasks you allow (in their details, or a whole folder under This folder) may look things up. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
+        <translation>只有你允许的任务（在任务详情里勾选，或在“此文件夹”里允许整个文件夹）才能上网查资料。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
     </message>
     <message>
         <source>Searches and pages read together. When a task has made this many in a run, its round stops.</source>
