@@ -6,9 +6,12 @@ if __name__ == "__main__":
     # Documents are read in a worker process (app/core/documents/worker.py), started with
     # multiprocessing's spawn: in the frozen app that worker is this very program, told so
     # by its arguments, and freeze_support() runs it and exits before anything else does.
-    import multiprocessing
+    # Unfrozen, freeze_support() does nothing, and multiprocessing is not worth importing
+    # for it (`harness-desk engines` counts every millisecond over bare Python).
+    if getattr(sys, "frozen", False):
+        import multiprocessing
 
-    multiprocessing.freeze_support()
+        multiprocessing.freeze_support()
 
     from app.cli import main
 

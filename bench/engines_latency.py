@@ -64,13 +64,15 @@ def main() -> int:
         print(f"{name:<40} {w * 1000:6.1f} ms {c * 1000:6.1f} ms {(w - bare_wall) * 1000:+9.1f} ms")
     if args.json is None:
         return 0
-    from bench.common import hand_back, item
+    from bench.common import hand_back, item, load_average
 
     extra = round((wall - bare_wall) * 1000, 1)
+    load = load_average()
     return hand_back(args.json, [item(
         "engines_vs_python", "`harness-desk engines` over `python -c pass`, no server answering",
         f"<= +{TARGET_MS:g} ms", extra, "ms", extra <= TARGET_MS, runs=runs,
-        note=f"CPU +{(cpu - bare_cpu) * 1000:.0f} ms", bare_ms=round(bare_wall * 1000, 1),
+        note=f"CPU +{(cpu - bare_cpu) * 1000:.0f} ms; load {load[:1] or '?'}",
+        load_average_after=load, bare_ms=round(bare_wall * 1000, 1),
         engines_ms=round(wall * 1000, 1), cpu_over_bare_ms=round((cpu - bare_cpu) * 1000, 1))])
 
 

@@ -32,8 +32,8 @@ from bench.common import REPO, item, machine  # noqa: E402
 # (name, script, arguments, arguments with --quick, what it needs, rows it owes when missing)
 BENCHMARKS = [
     ("startup", "startup.py", ["--runs", "7"], ["--runs", "3"], "the window",
-     [("startup_window", "Launch to the main window painted / a bare PySide6 window",
-       "<= 1.5x")]),
+     [("startup_window", "Launch to the usable window (checklist drawn, Run enabled) / a "
+       "bare PySide6 window", "<= 1.5x")]),
     ("status", "status_latency.py", ["--runs", "21"], ["--runs", "7"], None,
      [("status_vs_python", "`harness-desk status` over `python -c pass`", "<= +100 ms")]),
     ("engines", "engines_latency.py", ["--runs", "11"], ["--runs", "5"], None,
@@ -54,6 +54,9 @@ BENCHMARKS = [
        f"request", f"<= {b * 2 // 3:,} B") for n, b in request_size.BEFORE_BYTES.items()]),
     ("ui_stall", "ui_stall.py", ["--runs", "3"], ["--runs", "1"], "the window",
      [("ui_stall", "Longest gap between 10 ms UI ticks, full-speed Demo run", "<= 50 ms")]),
+    ("ui_stall_cold", "ui_stall_cold.py", ["--runs", "5"], ["--runs", "3"], "the window",
+     [("ui_stall_cold", "Longest UI gap, cold start through first Run, decision and evidence "
+       "window", "<= 50 ms")]),
     ("rounds_list", "rounds_list.py", ["--runs", "3"], ["--runs", "1"], "the window",
      [("rounds_memory", "Window's memory after 1,000 Demo rounds, over the idle window",
        "<= +30 MB"),
@@ -198,6 +201,42 @@ class Display:
             self.proc.wait(10)
 
 
+def kept_rows(previous: Path, produced: dict[str, list[dict]]) -> list[dict]:
+    """The rows of the benchmarks this run ran (`produced`, by name) and every row of the
+    others from the last results, in BENCHMARKS order; a kept row's note says when it was
+    measured. An old row is the benchmark's whose row keys it shares the longest start with
+    (a row of a benchmark that ran this time is replaced by what it gave)."""
+    fresh = [row for got in produced.values() for row in got]
+    try:
+        last = json.loads(previous.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return fresh
+    when = str(last.get("started_at", ""))[:16].replace("T", " ")
+    names = [b[0] for b in BENCHMARKS]
+
+    def owner(key: str, before: int) -> int:
+        best, at = 3, before  # a row sharing too little stays with the row before it
+        for i, (_name, *_rest, owed) in enumerate(BENCHMARKS):
+            for k, _title, _target in owed:
+                common = len(os.path.commonprefix([k, key]))
+                if common > best:
+                    best, at = common, i
+        return at
+
+    placed, at = [], 0
+    for row in last.get("results", []):
+        at = owner(row["key"], at)
+        if names[at] in produced:
+            continue
+        row = dict(row)
+        note = row.get("note") or ""
+        if "(measured " not in note:
+            row["note"] = f"{note} (measured {when} UTC)".strip()
+        placed.append((at, row))
+    placed += [(names.index(name), row) for name, got in produced.items() for row in got]
+    return [row for _at, row in sorted(placed, key=lambda pair: pair[0])]
+
+
 README_START, README_END = "<!-- bench:table -->", "<!-- /bench:table -->"
 
 
@@ -227,11 +266,14 @@ def main() -> int:
                         help="put the table and the machine in README.md (Performance)")
     parser.add_argument("--platform", choices=("auto", "xvfb", "offscreen"), default="auto",
                         help="where windows draw (default: the desktop, else Xvfb, else offscreen)")
+    parser.add_argument("--keep", action="store_true",
+                        help="with --only: keep the other rows from the last results (--output), "
+                             "each marked with when it was measured")
     args = parser.parse_args()
     # Bytecode caches as an installed app has them; the source checkout first on the path.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(REPO)
-    rows, runs = [], {}
+    rows, runs, produced = [], {}, {}
     began = datetime.now(timezone.utc)
     with Display(args.platform) as display:
         env.update(display.env)
@@ -242,7 +284,10 @@ def main() -> int:
             print(f"== {name} ({script})", flush=True)
             got, ran = run_one(name, script, quick if args.quick else full, needs, owed, env)
             rows += got
+            produced[name] = got
             runs[name] = ran
+    if args.keep and args.only:
+        rows = kept_rows(args.output, produced)
     print(table(rows))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
                             capture_output=True, text=True).stdout.strip()

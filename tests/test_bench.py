@@ -73,3 +73,21 @@ def test_the_request_size_row_finds_tools_and_system_prompt_a_third_lighter():
         assert fixed <= request_size.BEFORE_BYTES[name] * 2 // 3, (name, sizes)
         assert sizes["system"] > 500 and sizes["tools"] > 3000  # measured, not an empty part
         assert sizes["first_request"] > fixed
+
+
+def test_a_partial_run_keeps_the_other_rows_from_the_last_results(tmp_path):
+    import json
+
+    from bench.common import item
+
+    last = tmp_path / "results.json"
+    last.write_text(json.dumps({"started_at": "2026-12-01T10:20:00+00:00", "results": [
+        item("status_vs_python", "status", "<= +100 ms", 30.0, "ms", True, note="CPU +20 ms"),
+        item("engines_vs_python", "engines", "<= +150 ms", 600.0, "ms", False)]}))
+    fresh = [item("engines_vs_python", "engines", "<= +150 ms", 90.0, "ms", True),
+             item("startup_window_offscreen", "start-up, offscreen", "<= 1.5x", 1.4, "x", True)]
+    rows = run_all.kept_rows(last, {"startup": fresh[1:], "engines": fresh[:1]})
+    assert [r["key"] for r in rows] == ["startup_window_offscreen", "status_vs_python",
+                                        "engines_vs_python"]
+    assert rows[1]["note"] == "CPU +20 ms (measured 2026-12-01 10:20 UTC)"
+    assert rows[2]["measured"] == 90.0

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar
+from typing import TYPE_CHECKING, Callable, ClassVar
 
-from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
-from app.core.web_types import WebAccess, WebActivity
+if TYPE_CHECKING:  # annotations only: a readiness check never loads pydantic (issue 36)
+    from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
+    from app.core.web_types import WebAccess, WebActivity
 
 # Codes an EngineError can carry. The non-retryable ones are also run exit_reasons.
 AUTH_FAILED = "auth_failed"
@@ -55,6 +56,10 @@ class EngineError(Exception):
         self.action = action      # what the person should do, in words
         self.details = details    # technical detail for "Copy details" (already redacted)
         self.usage = usage
+        # What the failed attempt's service looked up on the web and bills (a reply that broke
+        # off after a search), as counts, or None: the retry layer counts it in the cost and
+        # the loop in the task's lookups (issue 37).
+        self.web: WebActivity | None = None
         self.remedy = remedy      # one sentence: what the person changes so it works (or "")
         self.cause = cause or code  # the finer cause (NO_KEY, KEY_REJECTED, ...), else the code
 

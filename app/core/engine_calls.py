@@ -8,7 +8,10 @@ Money. An attempt that failed after its 200 (a stream that broke off) was billed
 input: engines attach what it used (or an estimate) to the EngineError as `usage`, and it is
 added to the run's usage and cost here, before any retry, and the budget is checked again.
 (It is in the run's totals, the retry_waiting event, and the record of the round it
-happened in, through drain_billed.) With a USD budget, each attempt's output is capped at
+happened in, through drain_billed.) The searches and fetches such an attempt's service ran
+(EngineError.web, a reply that broke off after a search) are billed too: their price is in
+that cost, and the loop counts them in the task's lookups through drain_billed_web. With a
+USD budget, each attempt's output is capped at
 what is left of it: `Engine.turn` gets `max_output_tokens`, the tokens the remaining budget
 buys at the model's output price after the estimated cost of the prompt about to be sent,
 never below MIN_OUTPUT_TOKENS (the engine keeps it under the model's own limit). Without a
@@ -28,6 +31,7 @@ from app.core.events import RetryResumed, RetryWaiting
 from app.core.live_text import LiveText
 from app.core.recorder import Recorder
 from app.core.settings import Limits
+from app.core.web_types import WebActivity
 from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
                              PROMPT_TOO_LONG, QUOTA_EXHAUSTED, Engine, EngineError)
 
@@ -59,6 +63,7 @@ class EngineCaller:
         self.cancel = cancel
         self._last_turn_cost = 0.0
         self._billed: tuple[Usage, float] = (Usage(), 0.0)
+        self._billed_web: WebActivity | None = None  # failed attempts' lookups, not yet counted
         self._last_turn_tokens = 0
         self._prompt_chars = _PromptChars()
 
@@ -95,12 +100,15 @@ class EngineCaller:
 
     def _count_billed(self, err: EngineError) -> tuple[Usage, float] | None:
         """Add what a failed attempt was billed (err.usage, set by the engine) to the run."""
-        usage = err.usage
-        if usage is None or not usage.total_tokens:
+        usage, web = err.usage or Usage(), getattr(err, "web", None)
+        if not usage.total_tokens and (web is None or web.empty):
             return None
-        cost = self.engine.cost_usd(usage) if self.engine.is_ai else 0.0
+        cost = (self.engine.cost_usd(usage) + self.engine.web_cost_usd(web)
+                if self.engine.is_ai else 0.0)
         self.rec.add_usage(usage, cost)
         self._billed = (self._billed[0] + usage, self._billed[1] + cost)
+        if web is not None and not web.empty:
+            self._billed_web = web if self._billed_web is None else self._billed_web + web
         return usage, cost
 
     def drain_billed(self) -> tuple[Usage, float]:
@@ -108,6 +116,12 @@ class EngineCaller:
         so the round they happened in can count it too."""
         billed, self._billed = self._billed, (Usage(), 0.0)
         return billed
+
+    def drain_billed_web(self) -> WebActivity | None:
+        """The lookups failed attempts were billed for since the last drain (their price is
+        already in the run's cost), for the task's count of lookups."""
+        web, self._billed_web = self._billed_web, None
+        return web
 
     def call(self, system: str, tools: list[ToolSpec], messages: list[Message],
              live: LiveText | None = None, deadline: float | None = None) -> ModelTurn:

@@ -258,6 +258,7 @@ class RoundFinished(_Event):
     steps: int = 0
     cost_usd: float = 0.0
     web: WebActivity | None = None  # the round's lookups on the web (issue 37)
+    lookup_cap: int = 0  # the task's cap on lookups, when reaching it ended the round
 
 
 class RunFinished(_Event):

@@ -91,6 +91,7 @@ class RoundState:
     sample: bool = False  # the engine can only show this task as a sample (Engine.only_samples)
     recorded: bool = True  # False: the engine never answered in this run, nothing changed
     web: WebActivity | None = None  # what the round looked up on the web (issue 37)
+    lookup_cap: int = 0  # the task's cap on lookups, when reaching it ended the round
 
 
 class Harness:
@@ -251,7 +252,12 @@ class Harness:
                 sampled.add(task.task_id)  # shown, never done: the sample run moves on
                 continue
             if state.result in ("completed", "needs_human", "engine_error"):
-                continue  # an engine error says nothing about the task: it has its own limit
+                continue
+            if state.lookup_cap:  # another round of this run could look nothing more up
+                self._ask_about_no_progress(task, state)
+                raise RunStop("blocked_by_human", "no_progress",
+                              web_round.cap_stop(task.text, state.lookup_cap),
+                              cause=web_round.LOOKUP_LIMIT)  # an engine error says nothing about the task: it has its own limit
             if state.result == "no_action" and not state.tool_steps and self.engine.may_lack_tools:
                 # Not the task's fault: the model never used a tool, so no decision about the
                 # task can help; the person is told the cause and the remedy instead.
@@ -266,7 +272,9 @@ class Harness:
     def _ask_about_no_progress(self, task: Task, state: RoundState) -> None:
         findings = state.ending.findings if isinstance(state.ending, GaveUp) else ""
         reason = state.ending.reason if isinstance(state.ending, GaveUp) else ""
-        evidence = [no_progress_evidence(state.result, state.number,
+        evidence = [web_round.cap_evidence(state.number, self.web.used.get(task.task_id, 0),
+                                           state.lookup_cap) if state.lookup_cap else
+                    no_progress_evidence(state.result, state.number,
                                          reason or state.error or "", findings)]
         question = no_progress_question(task)
         options = list(NO_PROGRESS_OPTIONS)
@@ -307,6 +315,8 @@ class Harness:
         finally:
             self.web.end()
             billed_usage, billed_cost = self.caller.drain_billed()  # failed attempts count too
+            st.web = self.web.account(st.web, self.caller.drain_billed_web(), st.task,
+                                      st.number, st.steps)
             st.usage, st.cost = st.usage + billed_usage, st.cost + billed_cost
             st.changed = changes.finish()
             st.recorded = (self.reached_ai or st.result != "engine_error" or bool(st.changed)
@@ -338,6 +348,7 @@ class Harness:
             used_up = self.web.used_up(st.task)
             if used_up:  # the task's lookups are used up: no further call
                 st.result, st.error = "step_limit", used_up
+                st.lookup_cap = self.limits.max_lookups
                 return
             st.steps = step
             self.rec.emit(StepStarted(round=st.number, step=step, max_steps=max_steps))
@@ -426,7 +437,9 @@ class Harness:
             tool_calls=[c.name for c in turn.tool_calls], model=turn.model or self.rec.info.model,
             usage=turn.usage, cost_usd=round(cost, 6),
             run_usage=self.rec.status.usage, run_cost_usd=self.rec.status.cost_usd))
-        st.web = self.web.account(st.web, turn.web, st.task, st.number, st.steps)
+        # Attempts that broke off after a lookup were billed for it: the task's count has it.
+        looked = web_round.add(self.caller.drain_billed_web(), turn.web)
+        st.web = self.web.account(st.web, looked, st.task, st.number, st.steps)
         self.gate.now.web = st.web  # an approval shows the sources the change rests on
 
     def _report_tool(self, st: RoundState, name: str, args: dict, outcome) -> None:
@@ -469,12 +482,13 @@ class Harness:
             result_state=st.result, changed_artifacts=changed, summary=summary,
             error=st.error, next_action=next_action, steps=st.steps, notices=st.notices,
             usage=st.usage, cost_usd=round(st.cost, 6), evidence=evidence, findings=findings,
-            approvals=self.gate.approvals(), web=st.web)
+            approvals=self.gate.approvals(), web=st.web, lookup_cap=st.lookup_cap)
         self.rec.add_round(record)
         self.rec.emit(RoundFinished(
             round=st.number, task=st.task.text, result_state=st.result,
             summary=summary or findings or st.error or "", changed_artifacts=changed,
-            steps=st.steps, cost_usd=round(st.cost, 6), web=st.web))
+            steps=st.steps, cost_usd=round(st.cost, 6), web=st.web,
+            lookup_cap=st.lookup_cap))
 
     # -- context -------------------------------------------------------------------------
     def _earlier_rounds(self) -> list[RoundRecord]:

@@ -148,6 +148,8 @@ class RoundRecord(Record):
     findings: str = ""
     approvals: list[Approval] = Field(default_factory=list)
     web: WebActivity | None = None  # the round's lookups on the web (issue 37), summed
+    # The task's cap on lookups when reaching it ended the round ("step_limit"), else 0.
+    lookup_cap: int = 0
 
 
 def read_status(path: Path) -> tuple[Status, str | None]:

@@ -131,6 +131,24 @@ def cap_reached(lookups: int, cap: int) -> str:
             "Settings to let it look further.")
 
 
+# RunStop.cause of a run that stopped because a task used up its lookups (exit_reason
+# "no_progress": another round of the run could look nothing more up).
+LOOKUP_LIMIT = "lookup_limit"
+
+
+def cap_evidence(round_no: int, lookups: int, cap: int) -> str:
+    """The line under the decision a task that used up its lookups is stopped with."""
+    return (f"In round {round_no} this task reached its limit of {cap} web "
+            f"lookup{'' if cap == 1 else 's'} ({lookups} made). Raise \"Web lookups per task\" "
+            "in Settings, then choose Try again to let it look further.")
+
+
+def cap_stop(task_text: str, cap: int) -> str:
+    """The run's last sentence when a task used up its lookups."""
+    return (f"“{task_text}” reached its limit of {cap} web lookup{'' if cap == 1 else 's'} "
+            "for this run. A decision was added to the board for you.")
+
+
 def cannot_look_up(engine_label: str) -> str:
     """Said before a run on a board with a task that may look things up, by an engine that
     cannot."""

@@ -11,7 +11,7 @@ from app.core.engine import Availability, EngineConfig, EngineError
 from app.engines.claude_replay import block_param, fingerprint, make_record
 from app.engines.claude_send import stream_messages
 from app.engines.claude_stream import MessageReader
-from app.engines.claude_web import web_activity
+from app.engines.claude_web import cut_off_activity, web_activity
 from app.engines.claude_wire import ClaudeRequests
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
@@ -164,7 +164,7 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
             err = from_status(self.voice(), exc.status_code, exc.body, exc.response.headers,
                               exc.message)
             if stream is not None:  # an error event after the 200 (overloaded mid-reply):
-                with_usage(err, _billed(stream, request))  # the input was billed
+                _cut_off(err, stream, request)  # the input, and the lookups run, were billed
             raise err from None
         except anthropic.APIConnectionError as exc:
             raise from_transport(self.voice(), exc) from None
@@ -188,11 +188,11 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
                     live.new_block()
         except (httpx2.TransportError, anthropic.APIConnectionError, ValueError) as exc:
             # Dropped mid-stream, or tool JSON that cannot be parsed: nothing from it is used.
-            raise with_usage(stream_broken(self.voice(), f"{type(exc).__name__}: {exc}"),
-                             _billed(stream, request)) from None
+            raise _cut_off(stream_broken(self.voice(), f"{type(exc).__name__}: {exc}"),
+                           stream, request) from None
         if not stream.finished:
-            raise with_usage(stream_broken(self.voice(), "the stream ended without message_stop"),
-                             _billed(stream, request))
+            raise _cut_off(stream_broken(self.voice(), "the stream ended without message_stop"),
+                           stream, request)
         return self._to_turn(stream, request, cancelled=False)
 
     def _to_turn(self, stream: MessageReader, request: dict, cancelled: bool) -> ModelTurn:
@@ -261,6 +261,14 @@ def _billed(stream: MessageReader, request: dict) -> Usage:
     if stream.snapshot is None:
         return estimated_usage(request)
     return _usage(stream.snapshot.get("usage"))
+
+
+def _cut_off(err: EngineError, stream: MessageReader, request: dict) -> EngineError:
+    """A reply that broke off after its 200, with what it was billed: its tokens so far and
+    the searches and fetches the service ran in it (EngineError.usage and .web)."""
+    with_usage(err, _billed(stream, request))
+    err.web = cut_off_activity(stream.snapshot)
+    return err
 
 
 def _offers(ids: list[str], model: str) -> bool:

@@ -129,6 +129,33 @@ def web_activity(message: dict) -> WebActivity | None:
     return None if web.empty else web
 
 
+def cut_off_activity(message: dict | None) -> WebActivity | None:
+    """What a reply that broke off mid-stream had the service look up, as counts only: each
+    `server_tool_use` block received is a search or a fetch the service ran and bills, unless
+    its result came back as an error (the service bills no failed lookup); the usage's own
+    count wins when it says more. Nothing else is kept: the reply is not used, so the model
+    never saw its pages. None when it looked nothing up."""
+    content = (message or {}).get("content") or []
+    failed = {b.get("tool_use_id") for b in content
+              if b.get("type") in ("web_search_tool_result", "web_fetch_tool_result")
+              and _failed(b.get("content"))}
+    ran = [b.get("name") for b in content
+           if b.get("type") == "server_tool_use" and b.get("id") not in failed]
+    counted = ((message or {}).get("usage") or {}).get("server_tool_use") or {}
+    web = WebActivity(
+        search_count=max(ran.count("web_search"), int(counted.get("web_search_requests") or 0)),
+        fetch_count=max(ran.count("web_fetch"), int(counted.get("web_fetch_requests") or 0)))
+    return None if web.empty else web
+
+
+def _failed(content: Any) -> bool:
+    """Whether a search or fetch result block says the lookup failed."""
+    if isinstance(content, list):
+        return False  # a search's results, none or many
+    kind = content.get("type", "") if isinstance(content, dict) else ""
+    return kind.endswith("_error")
+
+
 def _code(content: Any) -> str:
     """The error code of a search or fetch the service could not make."""
     if isinstance(content, dict):

@@ -8,7 +8,7 @@ from app.core.redact import redact
 from app.core.engine import (AUTH_FAILED, MODEL_NOT_FOUND, NO_ANSWER, NO_KEY, NO_KEYCHAIN, Availability,
                              EngineError)
 from app.engines.keys import CALL_TIMEOUT_S, STATUS_TIMEOUT_S, keychain_status, lookup_key
-from app.engines.wire import AVAILABILITY_TIMEOUT_S, within
+from app.engines.deadline import AVAILABILITY_TIMEOUT_S, within
 
 
 def require_key(engine_id: str, vendor: str, env_var: str,
@@ -16,10 +16,25 @@ def require_key(engine_id: str, vendor: str, env_var: str,
     """The engine's key from the keychain or the SDK's variable; EngineError if there is none."""
     key = lookup_key(engine_id, timeout)[0]
     if not key:
-        raise EngineError(f"There is no {vendor} API key yet: paste yours in Engine settings, "
-                          f"or set {env_var}.", code=AUTH_FAILED, cause=NO_KEY,
-                          action="Open Engine settings and paste your key.")
+        raise no_key(vendor, env_var)
     return key
+
+
+def no_key(vendor: str, env_var: str) -> EngineError:
+    return EngineError(f"There is no {vendor} API key yet: paste yours in Engine settings, "
+                       f"or set {env_var}.", code=AUTH_FAILED, cause=NO_KEY,
+                       action="Open Engine settings and paste your key.")
+
+
+def no_key_answer(vendor: str, env_var: str, exc: EngineError, fallback: list[str],
+                  facts: dict[str, str]) -> Availability:
+    """The answer when no key was found: where to put one (the keychain, if there is one)."""
+    usable, _why = keychain_status()
+    if usable:
+        return Availability(False, exc.message, fallback, exc.cause, facts)
+    return Availability(False, f"There is no {vendor} API key yet, and this computer "
+                        f"has no keychain to keep one in: set {env_var}, or keep a key "
+                        "for this session in Engine settings.", fallback, NO_KEYCHAIN, facts)
 
 
 def check_keyed(vendor: str, env_var: str, base_url: str, model: str, fallback: list[str],
@@ -37,13 +52,7 @@ def check_keyed(vendor: str, env_var: str, base_url: str, model: str, fallback: 
         try:
             key = find_key(STATUS_TIMEOUT_S)
         except EngineError as exc:
-            usable, _why = keychain_status()
-            if usable:
-                return Availability(False, exc.message, fallback, exc.cause, facts)
-            return Availability(False, f"There is no {vendor} API key yet, and this computer "
-                                f"has no keychain to keep one in: set {env_var}, or keep a key "
-                                "for this session in Engine settings.", fallback, NO_KEYCHAIN,
-                                facts)
+            return no_key_answer(vendor, env_var, exc, fallback, facts)
         prepare()
         ids = within(AVAILABILITY_TIMEOUT_S + 1.0, lambda: list_models(key))
     except EngineError as exc:

@@ -8,7 +8,7 @@ import threading
 from typing import Any, Callable
 
 from app.core.redact import redact, remember_secret
-from app.engines.wire import Overdue, within
+from app.engines.deadline import Overdue, within
 
 SERVICE = "harness-desk"
 ENV_VARS = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
@@ -95,10 +95,10 @@ def _backend_name(backend: Any) -> str:
 
 
 def _plain(exc: Exception) -> str:
-    from keyring import errors
-
     if isinstance(exc, KeyStoreError):
         return exc.message
+    from keyring import errors
+
     if isinstance(exc, errors.NoKeyringError):
         return _no_keychain()
     if isinstance(exc, errors.KeyringLocked):
@@ -108,13 +108,61 @@ def _plain(exc: Exception) -> str:
 
 
 def _backend(timeout: float) -> Any:
-    import keyring
-
-    backend = _guarded(keyring.get_keyring, timeout=timeout)
+    backend = _guarded(_pick_backend, timeout=timeout)
+    if backend is None:
+        raise KeyStoreError(_no_keychain())
     problem = _backend_problem(backend)
     if problem:
         raise KeyStoreError(problem)
     return backend
+
+
+_picked: Any = None  # the platform's own backend, once found usable
+
+
+def _pick_backend() -> Any:
+    """The keychain to use (None: there is none), loading no more of keyring than it takes
+    (issue 36).
+
+    keyring.get_keyring() imports every backend it knows and scans the installed packages
+    for more, a few hundred milliseconds before the first question. A backend set in this
+    process (keyring.set_keyring) or configured (PYTHON_KEYRING_BACKEND, keyringrc.cfg) is
+    keyring's to load, and so is every platform but Linux. On Linux, the Secret Service
+    (GNOME Keyring, KWallet) is the keychain: without a D-Bus session nothing can reach it,
+    said at once; with one, its backend alone is loaded, and keyring's full search is the
+    fallback when it is not usable."""
+    global _picked
+    keyring_core = sys.modules.get("keyring.core")
+    if getattr(keyring_core, "_keyring_backend", None) is not None or _configured() \
+            or not sys.platform.startswith("linux"):
+        import keyring
+
+        return keyring.get_keyring()
+    if _picked is not None:
+        return _picked
+    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        return None  # no keychain, and keyring not even imported
+    from keyring.backends import SecretService
+
+    backend = SecretService.Keyring()
+    try:
+        usable = backend.priority > 0  # raises when the service cannot be reached
+    except Exception:
+        usable = False
+    if not usable:
+        import keyring
+
+        return keyring.get_keyring()
+    _picked = backend
+    return backend
+
+
+def _configured() -> bool:
+    """Whether the person chose a keyring backend themselves (keyring's own two places)."""
+    if os.environ.get("PYTHON_KEYRING_BACKEND"):
+        return True
+    root = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.exists(os.path.join(root, "python_keyring", "keyringrc.cfg"))
 
 
 def keychain_status(timeout: float = STATUS_TIMEOUT_S) -> tuple[bool, str]:

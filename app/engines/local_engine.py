@@ -17,6 +17,7 @@ from app.engines import local_probe
 from app.engines.local_probe import shown as _shown
 from app.engines.local_reply import read_turn
 from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server, overflow
+from app.engines.quick_ready import local_unreachable
 from app.engines.local_vision import LOCAL_PICTURE_SIDE, PICTURE_TOKENS, ask_vision
 from app.engines.openai_compat import (CHAT_ORDER, OpenAICompatibleEngine, openai_body,
                                        post_stream, result_text)
@@ -91,9 +92,7 @@ class LocalEngine(OpenAICompatibleEngine):
             model_missing=(f"The local server at {url} has no model called '{model}'. Download it "
                            f"first (for example: ollama pull {model}) or choose another model in "
                            "Engine settings."),
-            unreachable=(f"Nothing is answering at {url}. Start your local server (Ollama, LM "
-                         "Studio, llama.cpp's llama-server or another that speaks the same "
-                         "API) and try again."),
+            unreachable=local_unreachable(url),
             no_tools=(f"The model '{_shown(model)}' cannot call tools, which Harness Desk "
                       "needs. Choose a model that can (for example qwen3 or llama3.1) in Engine "
                       "settings."),

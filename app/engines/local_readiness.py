@@ -5,8 +5,6 @@ request. A not-ready answer names what to change on that server."""
 
 from __future__ import annotations
 
-import socket
-import urllib.parse
 from typing import Any
 
 from app.core.engine import (CONTEXT_TOO_SMALL, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, NO_ANSWER, NO_MODELS,
@@ -14,6 +12,7 @@ from app.core.engine import (CONTEXT_TOO_SMALL, ENGINE_UNREACHABLE, MODEL_NOT_FO
 from app.core.redact import redact
 from app.engines.local_probe import shown as _shown
 from app.engines.local_server import LLAMA_CPP
+from app.engines.quick_ready import refused as _refused
 from app.engines.wire import AVAILABILITY_TIMEOUT_S, within
 
 PROBE_TIMEOUT_S = AVAILABILITY_TIMEOUT_S - 1.0
@@ -81,27 +80,6 @@ def availability(engine: Any) -> Availability:
     if facts.n_ctx:
         said.append(f"context {facts.n_ctx:,} tokens")
     return Availability(True, f"Ready: {_shown(model)} on {url} ({count}; {'; '.join(said)}).", ids)
-
-
-def _refused(url: str) -> bool:
-    """Whether the server's port refuses a connection at once (nothing listens there). Any
-    other answer, a timeout or a name not found is left to the SDK's request, which says it
-    in its own words."""
-    try:
-        parts = urllib.parse.urlsplit(url)
-        host = parts.hostname
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        return False
-    if not host:
-        return False
-    try:
-        with socket.create_connection((host, port), timeout=1.0):
-            return False
-    except ConnectionRefusedError:
-        return True
-    except OSError:
-        return False
 
 
 def _has_model(ids: list[str], model: str) -> bool:

@@ -17,7 +17,7 @@ from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import (OPENAI_BASE_URL, RESPONSES_ORDER, OpenAICompatibleEngine,
                                        estimated_usage, openai_body, post_stream, result_text,
                                        split_usage, stream_events, with_usage)
-from app.engines.openai_web import INCLUDE_SOURCES, web_activity, web_tool
+from app.engines.openai_web import INCLUDE_SOURCES, cut_off_activity, web_activity, web_tool
 from app.engines.raw_stream import Body, RawStream, json_list
 from app.engines.responses_replay import (make_record, output_items, reasoning_ids,
                                           replay_items)
@@ -300,6 +300,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
               on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
         voice, final, texts = self.voice(), None, []
         seen = 0  # characters of the reply seen so far: text, arguments, reasoning summary
+        looked: list[dict] = []  # the web_search_call items finished so far (billed lookups)
         with stream:
             try:
                 for event in stream_events(stream):
@@ -317,6 +318,10 @@ class OpenAIEngine(OpenAICompatibleEngine):
                     elif kind in ("response.function_call_arguments.delta",
                                   "response.reasoning_summary_text.delta"):
                         seen += len(event.get("delta") or "")
+                    elif kind == "response.output_item.done":
+                        item = event.get("item") or {}
+                        if item.get("type") == "web_search_call":
+                            looked.append(item)
                     elif kind in ("response.completed", "response.incomplete"):
                         final = event.get("response") or {}
                     elif kind == "response.failed":
@@ -332,16 +337,18 @@ class OpenAIEngine(OpenAICompatibleEngine):
                         raise with_usage(from_status(voice, 200, {"error": _stream_error(event)}),
                                          estimated_usage(request, seen))
             except self._stream_cuts() as exc:
-                raise with_usage(stream_broken(voice, f"{type(exc).__name__}: {exc}"),
-                                 estimated_usage(request, seen)) from None
+                raise _looked_up(with_usage(stream_broken(voice, f"{type(exc).__name__}: {exc}"),
+                                            estimated_usage(request, seen)), looked) from None
             except self._stream_errors() as exc:
                 # The live service nests a stream's error ({"type": "error", "error": {...}}),
                 # which the SDK raises as an APIError while the stream is read.
-                raise with_usage(from_status(voice, 200, {"error": exc.body}, None, exc.message),
-                                 estimated_usage(request, seen)) from None
+                raise _looked_up(with_usage(from_status(voice, 200, {"error": exc.body}, None,
+                                                        exc.message),
+                                            estimated_usage(request, seen)), looked) from None
         if final is None:
-            raise with_usage(stream_broken(voice, "the stream ended without response.completed"),
-                             estimated_usage(request, seen))
+            raise _looked_up(with_usage(stream_broken(voice, "the stream ended without "
+                                                      "response.completed"),
+                                        estimated_usage(request, seen)), looked)
         return self._to_turn(final)
 
     def _to_turn(self, response: dict) -> ModelTurn:
@@ -416,3 +423,10 @@ def _stream_error(event: dict) -> dict:
         return nested
     return {"type": event.get("code") or "", "code": event.get("code") or "",
             "message": event.get("message") or ""}
+
+
+def _looked_up(err: EngineError, looked: list[dict]) -> EngineError:
+    """A response that broke off after its 200, with the lookups the service ran in it
+    (EngineError.web: counted in the cost and the task's cap)."""
+    err.web = cut_off_activity(looked)
+    return err

@@ -44,6 +44,17 @@ def annotations_param(annotations: list) -> list[dict]:
             if isinstance(a, dict) and a.get("type") == "url_citation"]
 
 
+def cut_off_activity(items: list[dict]) -> WebActivity | None:
+    """What a response that broke off mid-stream had the service look up, as counts only:
+    each web_search_call item it finished (response.output_item.done, status completed) is
+    a search or a page read the service ran and bills. The response is not used, so its
+    sources are not kept. None when it looked nothing up."""
+    done = web_activity({"output": [i for i in items if i.get("status") == "completed"]})
+    if done is None:
+        return None
+    return WebActivity(search_count=done.search_count, fetch_count=done.fetch_count)
+
+
 def web_activity(response: dict) -> WebActivity | None:
     """What one response looked up (None: nothing): each web_search_call's queries and
     sources or the page it opened, and the sentences of its messages that cite a page."""

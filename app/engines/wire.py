@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import email.utils
 import json
-import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from app.core.conversation import ToolSpec
 from app.core.redact import redact
 from app.core.engine import (AUTH_FAILED, BAD_ADDRESS, BAD_REQUEST, ENGINE_UNREACHABLE,
                               KEY_FORBIDDEN, KEY_REJECTED, MODEL_NOT_FOUND, NO_TOOLS,
                               PROMPT_TOO_LONG, QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT,
                               EngineError)
 
-AVAILABILITY_TIMEOUT_S = 5.0
+from app.engines.deadline import AVAILABILITY_TIMEOUT_S, Overdue, within  # noqa: F401
+
+if TYPE_CHECKING:  # pydantic's models load when a run needs them, not for a check (issue 36)
+    from app.core.conversation import ToolSpec
+
 MAX_RETRY_AFTER_S = 3600.0  # a header asking for more than an hour is treated as an hour
 
 # Spend limits and exhausted credit, by the structured fields vendors name them with (an
@@ -275,41 +277,6 @@ def stream_broken(voice: Voice, details: str = "") -> EngineError:
                        "was used.", code=STREAM_BROKEN, retryable=True, details=redact(details))
 
 
-T = TypeVar("T")
-
-
-class Overdue(TimeoutError):
-    """A call that did not return in time; `worker` is the thread still running it."""
-
-    def __init__(self, seconds: float, worker: threading.Thread):
-        super().__init__(f"no answer within {seconds:g} s")
-        self.worker = worker
-
-
-def within(seconds: float, fn: Callable[[], T], name: str = "engine-check") -> T:
-    """Run fn on a daemon thread and raise Overdue (a TimeoutError) after `seconds`.
-
-    HTTP timeouts do not cover a hanging DNS lookup, nor keyring a D-Bus prompt nobody
-    answers; this does, so checks answer promptly whatever the system does.
-    """
-    box: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # handed back to the caller's thread below
-            box["error"] = exc
-
-    worker = threading.Thread(target=work, name=name, daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        raise Overdue(seconds, worker)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
 def canonical(value: Any) -> Any:
     """The same JSON value with every object's keys sorted, so it serialises byte-identically."""
     return json.loads(json.dumps(value, sort_keys=True, ensure_ascii=False))
@@ -317,6 +284,8 @@ def canonical(value: Any) -> Any:
 
 def stable_tools(tools: list[ToolSpec]) -> list[ToolSpec]:
     """Tools in name order with canonical schemas: a varying order would bust the prompt cache."""
+    from app.core.conversation import ToolSpec
+
     return [ToolSpec(name=t.name, description=t.description, parameters=canonical(t.parameters))
             for t in sorted(tools, key=lambda t: t.name)]
 

@@ -26,7 +26,9 @@ def _careful(options) -> bool:
 def question(text: str, options, lang: str) -> str:
     """A decision's question as the document says it."""
     if _no_progress(options):
-        return tr(lang, "No progress on “{task}”: what now?", task=text.split(": ", 1)[-1])
+        from app.core.reports import no_progress_task  # the board's wording, old or new
+
+        return tr(lang, "No progress on “{task}”: what now?", task=no_progress_task(text))
     found = _CAREFUL.fullmatch(text) if _careful(options) else None
     if found is not None:
         return tr(lang, f"Careful mode: may the AI {found[1]} your file {{path}}?",

@@ -35,6 +35,8 @@ OUTCOME_WORDS: dict[str, str] = {
     "cancelled": "Stopped",
     "sample": "Shown as a sample, not done",
 }
+# A round that ended because its task used up its web lookups (RoundRecord.lookup_cap).
+LOOKUP_CAP_WORDS = "Reached this task's limit of {cap} web lookups"
 STATE_WORDS: dict[str, str] = {
     "running": "Still running", "waiting": "Waiting to retry", "done": "Done",
     "failed": "Failed", "blocked_by_human": "Waiting for your decision", "stopped": "Stopped",
@@ -362,10 +364,12 @@ def norm(text: str) -> str:
 def _round_row(r: RoundRecord, lang: str) -> RoundRow:
     return RoundRow(
         round=r.round, task=r.task, result_state=r.result_state,
-        outcome=tr(lang, OUTCOME_WORDS.get(r.result_state, r.result_state.replace("_", " "))),
+        outcome=(tr(lang, LOOKUP_CAP_WORDS, cap=r.lookup_cap) if r.lookup_cap else
+                 tr(lang, OUTCOME_WORDS.get(r.result_state, r.result_state.replace("_", " ")))),
         started_at=r.started_at, finished_at=r.finished_at,
         duration_s=_seconds_between(r.started_at, r.finished_at),
-        summary=r.summary or r.findings, changed=list(r.changed_artifacts), error=r.error,
+        summary=r.summary or r.findings, changed=list(r.changed_artifacts),
+        error=None if r.lookup_cap else r.error,  # no error: its outcome says what happened
         steps=r.steps, notices=len(r.notices), tokens=r.usage.total_tokens,
         cost_usd=r.cost_usd, web=r.web)
 

@@ -17,6 +17,7 @@ ZH: dict[str, str] = {
     "Asked for your decision": "请你做决定",
     "Gave up": "放弃了",
     "Reached the step limit": "步数用完了",
+    "Reached this task's limit of {cap} web lookups": "已达到这个任务的上网查询上限：{cap} 次",
     "Took no action": "没有动手",
     "Ran out of time": "超时了",
     "AI engine error": "AI 引擎出错",

@@ -153,10 +153,18 @@ def _after_building(window, path: str | None, demo: bool) -> None:
     from app.gui.errors import install_error_handler
 
     install_error_handler(window)
-    ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
     app = QApplication.instance()
     dropped_before = getattr(app, "last_opened", None)
     path = path or dropped_before  # the app was started by dropping a folder on its icon
+    # A folder given by name opens at once: the person's settings (pydantic, a few hundred
+    # milliseconds on a busy machine) are not needed to show it, and they load once it is
+    # usable; the window applies them to the open folder then (MainWindow.apply_settings).
+    # So does the fonts' check (a fontconfig scan: tens of milliseconds on the UI thread).
+    early = path is not None and not demo
+    if early:
+        window.open_workspace(Path(path))
+    else:
+        ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
 
     def load():
         from app.core.settings import load_settings
@@ -167,6 +175,8 @@ def _after_building(window, path: str | None, demo: bool) -> None:
         settings = loaded.settings
         if demo:
             settings = settings.model_copy(update={"engine": "demo"})
+        if early:
+            return settings, loaded.warning, None
         # Which folder (and copying the demo on a first start) is disk work too.
         return settings, loaded.warning, first_start.start_folder(path, settings, demo=demo,
                                                                     lang=language.current())
@@ -181,9 +191,17 @@ def _after_building(window, path: str | None, demo: bool) -> None:
         folder = dropped if dropped != dropped_before else folder
         if folder is not None:
             window.open_workspace(Path(folder))  # which warms up the rest once it is shown
-        else:
+        elif not early:
             QTimer.singleShot(0, window.warm_up)  # after the welcome page is shown
         if isinstance(app, DeskApplication):  # from now on, straight to the window
             app.folder_opened.connect(lambda dropped: window.open_workspace(Path(dropped)))
 
-    run_in_background(load, loaded, window._on_open_failed)
+    def load_settings_now() -> None:
+        if early:
+            ensure_fonts()
+        run_in_background(load, loaded, window._on_open_failed)
+
+    if early:  # after the folder is usable (or could not be opened)
+        window.after_first_folder(load_settings_now)
+    else:
+        load_settings_now()

@@ -23,6 +23,7 @@ from app.gui.folder.folder_flow import APP_TITLE, FolderFlow
 from app.gui.plan.plan_flow import PlanFlow
 from app.gui.run.run_flow import RunFlow
 from app.gui.settings.settings_flow import SettingsFlow
+from app.gui.folder.startup_flow import StartupFlow
 
 if TYPE_CHECKING:
     from app.core import events as ev
@@ -34,10 +35,11 @@ if TYPE_CHECKING:
 
 
 
-class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
+class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
     workspace_opened = Signal(object)       # Path of the folder now shown
     decision_shown = Signal(object)         # the DecisionDialog now on screen
     run_ended = Signal(object)              # the RunResult, after the window has shown it
+    became_usable = Signal()                # once: a folder's checklist drawn, Run enabled
 
     def __init__(self, settings: Settings | None = None, demo_delay: float | None = None,
                  check_engines: bool = True, defer_pages: bool = False):
@@ -57,6 +59,11 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self._warmed = False
         self._page: WorkspacePage | None = None
         self._welcome: WelcomePage | None = None
+        self.usable_at: float | None = None  # perf_counter() at became_usable (folder/usable.py)
+        self._opened_unsettled = None  # the FolderInfo of a folder opened before the settings
+        self._first_folder_done: list = []  # see StartupFlow.after_first_folder
+        self._run_when_settled = False  # Run pressed before the settings came
+        self._importing_for_run = False  # Run pressed before its modules were imported
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.resize(1180, 760)
@@ -85,6 +92,8 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.picker.select(settings.engine, {k: v.model for k, v in settings.engines.items()})
         if self.workspace is None:
             self.pages.setCurrentWidget(self.welcome_page)
+        else:
+            self._settle_opened_folder()  # the folder opened before them (folder/startup_flow.py)
         self._show_recent()
         if self._check_engines:  # after the window is up: never in the way of the first paint
             QTimer.singleShot(400, self.picker.check_all)
@@ -101,6 +110,11 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         # after the first paint: these build Qt's whole `Qt` namespace of enums (~50 ms).
         focus_ring.install()  # every focus is seen, in every window of the app
         self._enter_presses = EnterPressesButtons(self)
+        from app.gui.look import theme
+
+        # The window's palette before its widgets are made: each works out its colours and
+        # draws its icons once, not in Qt's palette first and again in ours (100-270 ms).
+        theme.apply_scheme(theme.system_scheme(), before_widgets=True)
         from app.gui.background import SerialQueue
         from app.gui.look.notice_bar import NoticeBar
         from app.gui.run.runner import RunRunner
@@ -157,6 +171,10 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         self.history = HistoryFlow(self, page.history_picker, page.cards)
         self.history.round_undone.connect(self._on_round_undone)
         self._page = page
+        from app.gui.board.task_list import TaskListView
+        from app.gui.folder.usable import UsableWatch
+
+        self._usable = UsableWatch(self, page.board_view.findChild(TaskListView))
         self.pages.addWidget(self._welcome)
         self.pages.addWidget(page)
         self.pages.currentChanged.connect(self._place_notice)  # into the status block, or on top
@@ -165,6 +183,9 @@ class MainWindow(FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMainWindow):
         from app.gui.careful.careful_flow import CarefulFlow
 
         self.careful = CarefulFlow(self, page.run_panel.button_row)
+        # A task without a "Web:" line follows the folder's default (issue 37).
+        self.careful.folder_settings_known.connect(
+            lambda settings: page.board_view.set_web_default(settings.web))
         from app.gui.folder.schedule_flow import ScheduleFlow
 
         self.schedules = ScheduleFlow(self, page)
@@ -437,6 +458,8 @@ def _load_the_rest() -> None:
     import app.core.settings  # noqa: F401
     import app.gui.core_calls  # noqa: F401
     import app.gui.run.decision_dialog  # noqa: F401
+    import app.core.questions  # noqa: F401 (the decision dialog's page reads it)
+    import app.gui.evidence.evidence_dialog  # noqa: F401 (a round's card opens it)
     import app.gui.folder.workspace_info  # noqa: F401
     import app.gui.evidence.evidence_data  # noqa: F401 (the rounds list, when a folder opens)
     import app.engines.demo  # noqa: F401 (the engine a newcomer's first run uses)

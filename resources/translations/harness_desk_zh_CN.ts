@@ -105,6 +105,18 @@
         <translation>回答这个问题，工作就能继续。</translation>
     </message>
     <message>
+        <source>Stopped: “%1” used up its web lookups</source>
+        <translation>已停止：“%1”用完了上网查询次数</translation>
+    </message>
+    <message>
+        <source>Stopped: a task used up its web lookups</source>
+        <translation>已停止：有个任务用完了上网查询次数</translation>
+    </message>
+    <message>
+        <source>The task reached its limit of web lookups for this run. Raise “Web lookups per task” in Settings, then choose what happens next.</source>
+        <translation>这个任务在本次运行中的上网查询次数已经用完。可以在“设置”里调高“每个任务的上网查询次数”，再选择接下来怎么办。</translation>
+    </message>
+    <message>
         <source>Stopped: no progress on “%1”</source>
         <translation>已停止：“%1”没有进展</translation>
     </message>
@@ -331,6 +343,14 @@
     <message>
         <source>The harness sent the AI a note.</source>
         <translation>系统给 AI 发了一条提示。</translation>
+    </message>
+    <message>
+        <source>Reached this task&apos;s limit of 1 web lookup</source>
+        <translation>已达到这个任务的上网查询上限：1 次</translation>
+    </message>
+    <message>
+        <source>Reached this task&apos;s limit of %1 web lookups</source>
+        <translation>已达到这个任务的上网查询上限：%1 次</translation>
     </message>
     <message>
         <source>Asked you a question</source>
@@ -1274,8 +1294,8 @@
         <translation>%1 现已受保护：AI 永远不能修改它。</translation>
     </message>
     <message>
-        <source>The folder&apos;s careful-mode settings could not be saved: %1</source>
-        <translation>无法保存此文件夹的谨慎模式设置：%1</translation>
+        <source>The folder&apos;s settings could not be saved: %1</source>
+        <translation>无法保存此文件夹的设置：%1</translation>
     </message>
     <message>
         <source>The AI asks before deleting %1.</source>
@@ -2064,6 +2084,10 @@
         <translation>按工作表的样子显示，改动的单元格带底色：旧值划掉，新值在下方。鼠标停在单元格上可看到公式。</translation>
     </message>
     <message>
+        <source>The PDF&apos;s text as paragraphs, lists and tables: added words underlined, removed words struck through.</source>
+        <translation>按段落、列表和表格显示 PDF 的文字：新增的文字加下划线，删除的文字划掉。</translation>
+    </message>
+    <message>
         <source>The document as it looks: added words underlined, removed words struck through, as Word shows tracked changes.</source>
         <translation>按文档的样子显示：新增的文字加下划线，删除的文字划掉，和 Word 的修订标记一样。</translation>
     </message>
@@ -2350,6 +2374,14 @@
     <message>
         <source>Careful mode: ask me before the AI changes or deletes a file that was already here</source>
         <translation>谨慎模式：AI 修改或删除这里原有的文件之前先问我</translation>
+    </message>
+    <message>
+        <source>&amp;Tasks in this folder may look things up on the web</source>
+        <translation>此文件夹的任务可以上网查资料(&amp;T)</translation>
+    </message>
+    <message>
+        <source>When this is on, the AI service may search the web and read pages for every task in this folder, unless a task says otherwise: each task can still say yes or no in its details. Searches cost money and count in the budget.</source>
+        <translation>打开后，AI 服务可以为此文件夹里的每个任务上网搜索、阅读网页，除非任务自己另有说明：每个任务仍可在它的详情里选择可以或不可以。搜索要花钱，计入预算。</translation>
     </message>
     <message>
         <source>Never to be changed (refused in every mode, new files inside these folders too):</source>
@@ -3105,6 +3137,10 @@
         <translation>已撤销 · 原先%1</translation>
     </message>
     <message>
+        <source>No lookups are left for this task in this run. Raise “Web lookups per task” in Settings to let it look further.</source>
+        <translation>这个任务在本次运行中已经没有上网查询次数了。在“设置”里调高“每个任务的上网查询次数”，它就能继续查。</translation>
+    </message>
+    <message>
         <source>Press Enter to open it</source>
         <translation>按 Enter 打开</translation>
     </message>
@@ -3704,6 +3740,14 @@
         <source>Select a task in the list to see its details here.</source>
         <translation>在列表中选择一个任务，这里会显示它的详情。</translation>
     </message>
+    <message>
+        <source>This follows the folder: its tasks may look things up (Settings, This folder). Untick it to keep this task off the web.</source>
+        <translation>这里跟随文件夹的设置：它的任务可以上网查资料（设置，此文件夹）。取消勾选，这个任务就不上网。</translation>
+    </message>
+    <message>
+        <source>This follows the folder: its tasks do not look things up (Settings, This folder). Tick it to let this task look things up.</source>
+        <translation>这里跟随文件夹的设置：它的任务不上网查资料（设置，此文件夹）。勾选它，这个任务就可以上网查。</translation>
+    </message>
 </context>
 <context>
     <name>TaskItemDelegate</name>
@@ -3800,8 +3844,8 @@
         <translation>上网查资料</translation>
     </message>
     <message>
-        <source>Only tasks you allow (in their details) may look things up. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
-        <translation>只有你允许的任务（在任务详情里勾选）才能上网查资料。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
+        <source>Only tasks you allow (in their details, or a whole folder under This folder) may look things up. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
+        <translation>只有你允许的任务（在任务详情里勾选，或在“此文件夹”里允许整个文件夹）才能上网查资料。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
     </message>
     <message>
         <source>Searches and pages read together. When a task has made this many in a run, its round stops.</source>

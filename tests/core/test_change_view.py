@@ -16,6 +16,7 @@ import pytest
 from app.core.documents import edit_document, set_cells, show_change
 from app.core.documents.change_view import COLOURS, change_view, changed_parts
 from app.core.documents.word_change import tokens
+from tests.document_files import pdf_bytes
 
 EXCEL = Path(__file__).parents[1] / "data" / "excel"
 WORD = Path(__file__).parents[1] / "data" / "word"
@@ -167,8 +168,8 @@ def test_a_property_only_change_names_the_properties(tmp_path):
 
 def test_other_documents_keep_the_text_diff_but_name_what_changed(tmp_path):
     a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
-    a.write_bytes(b"%PDF-1.4 one")
-    b.write_bytes(b"%PDF-1.4 two")
+    a.write_bytes(pdf_bytes(["Soup of the day"], compress=True))
+    b.write_bytes(pdf_bytes(["Soup of the day"], compress=False))
     view = change_view(a, b, "a.pdf", {}, {})
     assert view == {"html": "", "note": "The text and the values shown are the same; only "
                                         "the way the file is stored changes."}
@@ -297,3 +298,68 @@ def test_a_stored_value_its_format_hides_is_still_a_change_and_shown(tmp_path):
     (cell,) = _cells_marked(view["html"])
     assert 'title="Before: $1,000 (1000.4)\nAfter: $1,000 (1000.2)"' in cell
     assert "C6: $1,000 (1000.4) → $1,000 (1000.2)" in view["html"]
+
+
+_FULL = "The bakery opens at seven every weekday and at eight on Saturdays when"
+
+
+def _menu_pdf(path: Path, opens: str, price: str) -> Path:
+    path.write_bytes(pdf_bytes([
+        "Opening hours\n" + _FULL.replace("seven", opens) + "\nthe first loaves come out at "
+        "half past six, warm & <fresh> *daily* [see > below].\n\nItem        Price       Stock\n"
+        f"Bread       {price}        12\nScone       2.10        40"]))
+    return path
+
+
+def test_a_pdf_change_is_its_paragraphs_and_table_with_the_changed_words_marked(tmp_path):
+    before = _menu_pdf(tmp_path / "a.pdf", "seven", "4.62")
+    after = _menu_pdf(tmp_path / "b.pdf", "six", "4.80")
+    view = change_view(before, after, "menu.pdf", {}, {})
+    html = view["html"]
+    # the page's two lines are one paragraph, one word in it struck out and one put in
+    assert re.search(r"<p>The bakery opens at <del[^>]*><s>seven </s></del><ins[^>]*><u>six "
+                     r"</u></ins>every weekday and at eight on Saturdays when the first loaves "
+                     r"come out at half past six, warm &amp; &lt;fresh&gt; \*daily\* \[see "
+                     r"&gt; below\]\.</p>", html)
+    # the table stays a table, only the changed price marked
+    assert re.search(r"<tr><td>Bread</td><td><del[^>]*><s>4\.62</s></del><ins[^>]*><u>4\.80"
+                     r"</u></ins></td><td>12</td></tr>", html)
+    assert "<tr><td>Scone</td><td>2.10</td><td>40</td></tr>" in html
+    assert "<b>" not in html and "<i>" not in html  # a PDF's * and [ are text, not marks
+    assert not re.search("[\ufdd0-\ufdd2]", html)
+
+    assert "<h2>Page 1</h2>" in html and view["note"] == ""
+
+
+def test_a_pdf_that_cannot_be_read_is_said_in_a_sentence(tmp_path):
+    from app.core.documents.base import DocumentError
+
+    good = _menu_pdf(tmp_path / "a.pdf", "seven", "4.62")
+    bad = tmp_path / "b.pdf"
+    bad.write_bytes(b"%PDF-1.4 not really")
+    with pytest.raises(DocumentError, match="damaged"):
+        change_view(good, bad, "menu.pdf", {}, {})
+
+
+def _soffice() -> str | None:
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+@pytest.mark.skipif(_soffice() is None, reason="LibreOffice (soffice) is not installed")
+def test_a_pdf_printed_from_a_word_file_others_made_shows_the_edit_in_its_paragraph(tmp_path):
+    import subprocess
+
+    # Apache POI's résumé template (Word made it), its tip text edited, printed by LibreOffice
+    shutil.copyfile(WORD / "poi" / "60316.docx", tmp_path / "before.docx")
+    (tmp_path / "after.docx").write_bytes(edit_document(
+        tmp_path / "before.docx", "might be challenging", "might be hard work"))
+    for name in ("before.docx", "after.docx"):
+        subprocess.run([_soffice(), "--headless", f"-env:UserInstallation=file://{tmp_path}/lo",
+                        "--convert-to", "pdf", "--outdir", str(tmp_path), str(tmp_path / name)],
+                       check=True, capture_output=True, timeout=180)
+    view = show_change(tmp_path / "before.pdf", tmp_path / "after.pdf", "cv.pdf", {}, {})
+    html = view["html"]
+    assert re.search(r"Getting the perfect job might be <del[^>]*><s>challenging, </s></del>"
+                     r"<ins[^>]*><u>hard work, </u></ins>but a great-looking résumé doesn’t "
+                     r"have to be! We’ve provided", html)
+    assert html.count("<del") <= 3 and "References are available upon request." in html

@@ -11,6 +11,7 @@ from app.core.conversation import ModelTurn, ToolCall, Usage
 from app.core.events import RunStarted, WebLookedUp
 from app.core.folder_settings import FolderSettings, load_folder_settings, save_folder_settings
 from app.core.loop import Harness
+from app.core.narrate import describe_event
 from app.core.records import read_rounds
 from app.core.reports import SYSTEM_PROMPT
 from app.core.web_round import WEB_RULES
@@ -177,6 +178,36 @@ def test_a_task_stops_at_its_lookup_cap_with_a_sentence(tmp_path):
     assert record.error == ("This task reached its limit of 4 web lookups (6 made), so the "
                             "round stopped. Raise \"Web lookups per task\" in Settings to let "
                             "it look further.")
+    assert record.lookup_cap == 4
+    finished = [e for e in events if e.type == "round_finished"]
+    assert [e.lookup_cap for e in finished] == [4]
+    assert describe_event(finished[0]).startswith(
+        "Round 1 ended: reached this task's limit of 4 web lookups — This task reached")
+
+
+def test_a_task_that_used_up_its_lookups_stops_the_run_with_a_decision(tmp_path):
+    ws = board_workspace(tmp_path, BOARD)
+    engine = Looker([], then=searched(write(), searches=2))
+    result, events = run(ws, engine, max_lookups=4)
+    # No further round: this run could look nothing more up for the task.
+    assert [e.round for e in events if e.type == "round_finished"] == [1]
+    assert (result.state, result.exit_reason, result.cause) == (
+        "blocked_by_human", "no_progress", "lookup_limit")
+    assert result.message.endswith("reached its limit of 4 web lookups for this run. A "
+                                   "decision was added to the board for you.")
+    asked = [e for e in events if e.type == "human_needed"]
+    assert asked[0].evidence == [
+        "In round 1 this task reached its limit of 4 web lookups (6 made). Raise \"Web "
+        "lookups per task\" in Settings, then choose Try again to let it look further."]
+    assert "ran out of steps" not in Board.load(ws.board_path).to_bytes().decode()
+
+
+def test_a_round_out_of_steps_is_not_called_a_lookup_limit(tmp_path):
+    ws = board_workspace(tmp_path, BOARD)
+    engine = Looker([], then=searched(write(), searches=1))
+    result, _ = run(ws, engine, max_lookups=50, max_steps=2, max_rounds=1)
+    (record, *_) = read_rounds(ws.run_files(result.run_id))
+    assert record.result_state == "step_limit" and record.lookup_cap == 0
 
 
 # -- evidence ----------------------------------------------------------------------------------

@@ -120,4 +120,34 @@ def test_a_pdf_whose_text_stays_says_what_changes_in_the_evidence(qtbot, tmp_pat
     qtbot.waitUntil(lambda: not dialog.comparing, timeout=20_000)
     text = dialog.diff.toPlainText()
     assert "only the way the file is stored changes." in text  # the text diff, with words
-    assert "line endings" not in text and dialog.source_toggle.isHidden()
+    assert "line endings" not in text and not dialog.source_toggle.isHidden()
+
+
+def test_the_evidence_and_the_approval_show_a_pdf_change_as_paragraphs(qtbot, tmp_path):
+    from tests.core.test_change_view import _menu_pdf
+
+    before = _menu_pdf(tmp_path / "a.pdf", "seven", "4.62").read_bytes()
+    after = _menu_pdf(tmp_path / "b.pdf", "six", "4.80").read_bytes()
+    a_round(tmp_path, {"menu.pdf": (before, after)})
+    dialog = open_evidence(qtbot, tmp_path)
+    dialog.file_list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=20_000)
+    runs = fragments(dialog.diff)
+    assert [t for t, f, _ in runs if f.fontStrikeOut()] == ["seven ", "4.62"]
+    assert [t for t, f, _ in runs if f.fontUnderline()] == ["six ", "4.80"]
+    text = dialog.diff.toPlainText()
+    assert "every weekday and at eight on Saturdays when the first loaves come out" in text
+    assert "##" not in text and "| --- |" not in text
+    assert dialog.legend.text() == ("The PDF's text as paragraphs, lists and tables: added "
+                                    "words underlined, removed words struck through.")
+    dialog.source_toggle.click()  # as the AI reads it, one click away
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=20_000)
+    assert "## Page 1" in dialog.diff.toPlainText()
+
+    approval = ApprovalDialog(request(path="menu.pdf", before=before, after=after))
+    qtbot.addWidget(approval)
+    qtbot.waitUntil(lambda: not approval.rendering, timeout=20_000)
+    runs = fragments(approval.diff)
+    assert [t for t, f, _ in runs if f.fontStrikeOut()] == ["seven ", "4.62"]
+    assert "The PDF's text as paragraphs" in approval.legend.text()
+    assert not approval.as_text.isHidden()

@@ -1,7 +1,8 @@
 """A change to a document as the person would see it in Office, for the evidence and the
 approval: a workbook as a grid of its changed sheets (sheet_change), a Word document as the
-formatted document with track-change marks (word_change). Other documents (PowerPoint, PDF,
-OpenDocument) keep the window's text diff; for every kind, when no shown text or value
+formatted document with track-change marks (word_change), a PDF's text as its paragraphs,
+lists and tables (pdf_text) marked the same way. Other documents (PowerPoint, OpenDocument)
+keep the window's text diff; for every kind, when no shown text or value
 changes but the bytes do, `note` says what changes instead, in plain words (its formatting,
 its properties, its pictures...), never "no visible change".
 
@@ -116,8 +117,8 @@ def change_view(before: Path | None, after: Path | None, name: str, words: dict,
     try:
         if suffix in (".xlsx", ".xlsm"):
             return _workbook(before, after, words, colours, deadline)
-        if suffix == ".docx":
-            return _word(before, after, words, colours, deadline)
+        if suffix in (".docx", ".pdf"):
+            return _word(before, after, words, colours, deadline, literal=suffix == ".pdf")
     except DocumentError:
         raise
     except Exception:  # the libraries raise many kinds of errors on damaged files
@@ -147,12 +148,12 @@ def _workbook(before, after, words, colours, deadline) -> dict:
     return {"html": "", "note": parts_sentence(changed_parts(before, after), words)}
 
 
-def _word(before, after, words, colours, deadline) -> dict:
+def _word(before, after, words, colours, deadline, literal=False) -> dict:
     from app.core.documents.word_change import document_html
 
     texts = [_markdown(p, deadline) if p is not None else "" for p in (before, after)]
     try:
-        html, changed = document_html(texts[0], texts[1], words, colours, deadline)
+        html, changed = document_html(texts[0], texts[1], words, colours, deadline, literal)
     except TooBig:  # too tangled to compare in time: the window shows the text diff
         return {"html": "", "note": ""}
     if changed:

@@ -7,6 +7,8 @@ paragraphs around each change.
 Both versions are read through the document reader (word.py, via its Markdown rendering:
 every text it shows, text boxes, notes and tracked changes included), so what is compared
 is what read_file shows. Builds a small HTML subset for a text browser; everything escaped.
+A PDF's rendering (pdf_text: paragraphs, list items, tables) is compared the same way, its
+text taken literally (`literal`: a *, [ or > in a PDF is a character, not a mark).
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ _ROW_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$")
 _LINK = re.compile(r"\[([^\[\]]*)\]\(([^)\s]*)\)")
 _MARKS = re.compile(r"\*\*\*|\*\*|\*|\[(?:inserted|deleted): |\]")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
+# A literal text's *, [ and > stand in as noncharacters (never in a document's text) while it
+# is compared, so no mark or quote is read into them; they are put back as the HTML is written.
+_LITERAL = str.maketrans({"*": "\ufdd0", "[": "\ufdd1", ">": "\ufdd2"})
+_UNLITERAL = str.maketrans({"\ufdd0": "*", "\ufdd1": "[", "\ufdd2": ">"})
 
 
 def blocks_of(markdown: str) -> list[str]:
@@ -118,7 +124,7 @@ def _joined(items: list[tuple[str, tuple, str]], colours: dict) -> str:
 
 def _styled(word: str, look: tuple, colours: dict, change: str = "") -> str:
     bold, italic, link, tracked = look
-    text = escape(word)
+    text = escape(word.translate(_UNLITERAL))
     if bold:
         text = f"<b>{text}</b>"
     if italic:
@@ -217,9 +223,12 @@ def _shape(line: str) -> tuple[str, str, str]:
 
 
 def document_html(before: str, after: str, words: dict, colours: dict,
-                  deadline: float | None = None) -> tuple[str, int]:
+                  deadline: float | None = None, literal: bool = False) -> tuple[str, int]:
     """The change from the rendering `before` to `after` as a formatted document; and how
-    many paragraphs changed (0: the text and its look are the same)."""
+    many paragraphs changed (0: the text and its look are the same). `literal`: the text
+    has no bold, italic, link or tracked-change marks (a PDF's)."""
+    if literal:
+        before, after = before.translate(_LITERAL), after.translate(_LITERAL)
     a, b = blocks_of(before), blocks_of(after)
     deadline = deadline if deadline is not None else time.monotonic() + 5.0
     codes = opcodes(matching_lines(a, b, deadline), len(a), len(b))

@@ -16,6 +16,7 @@ import zipfile
 from pathlib import Path
 
 from app.core.documents.guard import open_package
+from app.core.documents.zip_keep import kept_zip
 
 WORKSHEET = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"
 _REL_ID = re.compile(r"}id$")
@@ -132,10 +133,14 @@ class Package:
 
     def to_bytes(self) -> bytes:
         """The package with the changed parts, every other part as it was, in the same order
-        and with the same compression."""
+        and with the same compression: its stored bytes copied (zip_keep), or where that
+        cannot be done (Zip64...), its bytes deflated again by zipfile."""
         self._flush()
         if not self.changed:
             return self.raw     # nothing changed: the very same bytes
+        kept = kept_zip(self.raw, self.infos, self.changed, self.comment)
+        if kept is not None:    # every other part's stored bytes copied as they were
+            return kept
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w") as zout:
             for info in self.infos:

@@ -191,6 +191,11 @@ class BoardView(QWidget):
             self._list.scrollTo(self._model.index(row), QAbstractItemView.ScrollHint.EnsureVisible)
         self._on_rows_changed()
 
+    def set_web_default(self, on: bool) -> None:
+        """The folder's default for looking things up on the web (FolderSettings.web): what a
+        task without its own "Web:" line may do, as the task details show it."""
+        self._details.set_web_default(on)
+
     def set_run_active(self, active: bool) -> None:
         """While a run is on, the current task keeps its text (see the class docstring)."""
         self._model.set_run_active(active)

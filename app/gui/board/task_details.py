@@ -79,9 +79,10 @@ class TaskDetailsPanel(QFrame):
         # else the folder's default, see set_web_default).
         self._web_default = False
         self._web = QCheckBox(self.tr("This task may look things up on the web"))
-        self._web.setToolTip(self.tr("The AI service may search the web and read pages for "
-                                     "this task. Searches cost money and count in the budget; "
-                                     "every page used is shown with the round."))
+        self._web_tip = self.tr("The AI service may search the web and read pages for this "
+                                "task. Searches cost money and count in the budget; every "
+                                "page used is shown with the round.")
+        self._web.setToolTip(self._web_tip)
         self._web.setAccessibleName(self._web.text())
         self._web.toggled.connect(self._on_web_toggled)
         self._done_label = QLabel(self.tr("Done when"))
@@ -127,6 +128,7 @@ class TaskDetailsPanel(QFrame):
         self._web.blockSignals(True)
         self._web.setChecked(bool(task and task.may_look_up(self._web_default)))
         self._web.blockSignals(False)
+        self._show_web_tip(task)
         self._web.setVisible(not (task and task.is_human))  # a decision looks nothing up
         is_human = bool(task and task.is_human)
         self._human.blockSignals(True)
@@ -160,6 +162,20 @@ class TaskDetailsPanel(QFrame):
         """The folder's default for tasks without a "Web:" line (FolderSettings.web)."""
         self._web_default = bool(on)
         self.show_task(self._row, self._task)
+
+    def _show_web_tip(self, task: Task | None) -> None:
+        """The switch's tooltip says whether it shows the task's own "Web:" line or follows
+        the folder's default (Settings, "This folder")."""
+        tip = self._web_tip
+        if task is not None and task.web is None:
+            tip += "\n" + (self.tr("This follows the folder: its tasks may look things up "
+                                   "(Settings, This folder). Untick it to keep this task off "
+                                   "the web.") if self._web_default else
+                           self.tr("This follows the folder: its tasks do not look things "
+                                   "up (Settings, This folder). Tick it to let this task look "
+                                   "things up."))
+        self._web.setToolTip(tip)
+        self._web.setAccessibleDescription(tip)
 
     def _on_web_toggled(self, checked: bool) -> None:
         """One "Web:" line, or none when the wish is the folder's default (board_verbs.set_web)."""

@@ -66,6 +66,7 @@ def _decide_kept(root: Path, task_text: str, answer: str):
 class CarefulFlow(QObject):
     dialog_shown = Signal(object)       # the ApprovalDialog now on screen
     folder_settings_changed = Signal(object)  # the FolderSettings as saved
+    folder_settings_known = Signal(object)    # the FolderSettings as read, or as now chosen
     protect_menu_shown = Signal(object)       # the QMenu offering "Protect this file"
 
     def __init__(self, window, button_row, parent: QObject | None = None):
@@ -112,6 +113,7 @@ class CarefulFlow(QObject):
         self._folder = None
         self._changed_here = False
         self._show_switch(False)
+        self.folder_settings_known.emit(self.folder)  # the defaults until the folder's are read
         run_for(self, lambda: _load(root), lambda s: self._on_folder_loaded(root, s))
 
     def _on_folder_loaded(self, root: Path, settings: FolderSettings) -> None:
@@ -119,6 +121,7 @@ class CarefulFlow(QObject):
             return  # another folder was opened meanwhile, or the person already chose
         self.folder = settings
         self._show_switch(settings.careful)
+        self.folder_settings_known.emit(settings)
 
     def _show_switch(self, on: bool) -> None:
         self.switch.blockSignals(True)
@@ -134,12 +137,14 @@ class CarefulFlow(QObject):
             return
         self._changed_here = True
         self.folder = self.folder.model_copy(update=update)
+        self.folder_settings_known.emit(self.folder)
         run_for(self, lambda: _change(root, update), self._on_saved, self._on_save_failed)
 
     def save_from(self, group) -> None:
         """Save what Settings' "This folder" group shows, and show it beside Run."""
         self._show_switch(group.careful.isChecked())
-        self.save({"careful": group.careful.isChecked(), "protected": group.entries()})
+        self.save({"careful": group.careful.isChecked(), "protected": group.entries(),
+                   "web": group.web.isChecked()})
 
     def protect(self, rel: str) -> None:
         """Add a file or folder (workspace-relative) to the protected paths."""
@@ -170,12 +175,13 @@ class CarefulFlow(QObject):
 
     def _on_saved(self, settings: FolderSettings) -> None:
         self.folder = settings
+        self.folder_settings_known.emit(settings)
         self.folder_settings_changed.emit(settings)
 
     def _on_save_failed(self, exc: BaseException) -> None:
         reason = getattr(exc, "strerror", None) or str(exc)
-        self.window.notice.show_notice(self.tr("The folder's careful-mode settings could not "
-                                               "be saved: %1").replace("%1", reason),
+        self.window.notice.show_notice(self.tr("The folder's settings could not be saved: %1")
+                                       .replace("%1", reason),
                                        tone="attention")
 
     # -- the run asks ------------------------------------------------------------------------

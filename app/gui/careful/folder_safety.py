@@ -1,5 +1,6 @@
-"""Settings' "This folder" group: careful mode and the files and folders the AI may never
-change, saved to the folder's own settings when Settings is saved."""
+"""Settings' "This folder" group: careful mode, the files and folders the AI may never
+change, and whether the folder's tasks may look things up on the web unless a task says
+otherwise (issue 37), saved to the folder's own settings when Settings is saved."""
 
 from __future__ import annotations
 
@@ -35,6 +36,14 @@ class FolderSafetyGroup(QGroupBox):
                                          "a file that was already here"), self)
         self.careful.setChecked(settings.careful)
         look.set_accessible(self.careful, self.careful.text())
+        self.web = QCheckBox(self.tr("&Tasks in this folder may look things up on the web"), self)
+        self.web.setObjectName("folderWeb")
+        self.web.setChecked(settings.web)
+        self.web.setToolTip(self.tr("When this is on, the AI service may search the web and "
+                                    "read pages for every task in this folder, unless a task "
+                                    "says otherwise: each task can still say yes or no in its "
+                                    "details. Searches cost money and count in the budget."))
+        look.set_accessible(self.web, self.web.text().replace("&", ""), self.web.toolTip())
         note = QLabel(self.tr("Never to be changed (refused in every mode, new files inside "
                               "these folders too):"), self)
         note.setWordWrap(True)
@@ -61,6 +70,7 @@ class FolderSafetyGroup(QGroupBox):
         row.addStretch(1)
         row.addWidget(self.remove)
         column.addWidget(self.careful)
+        column.addWidget(self.web)
         column.addWidget(note)
         column.addWidget(self.protected)
         column.addLayout(row)

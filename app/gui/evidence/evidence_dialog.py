@@ -50,7 +50,7 @@ class EvidenceDialog(QDialog):
         self.comparing = False  # a diff is being made off the UI thread
         self._diff_turn = 0  # the file chosen last: a diff for an earlier choice is dropped
         self._can_undo_now = can_undo_now
-        mark, outcome = wording.round_outcome(view.result_state)
+        mark, outcome = wording.round_outcome(view.result_state, view.lookup_cap)
         title = self.tr("Round %1").replace("%1", str(view.round))
         self.setWindowTitle(f"{title} — {outcome}")
         self.resize(900, 640)

@@ -155,14 +155,19 @@ def change_legend(name: str) -> str:
         return QCoreApplication.translate(
             "EvidenceDialog", "The sheet as it looks, with the changed cells shaded: the old "
             "value struck through above the new one. Hover over a cell for its formula.")
+    if name.lower().endswith(".pdf"):
+        return QCoreApplication.translate(
+            "EvidenceDialog", "The PDF's text as paragraphs, lists and tables: added words "
+            "underlined, removed words struck through.")
     return QCoreApplication.translate(
         "EvidenceDialog", "The document as it looks: added words underlined, removed words "
         "struck through, as Word shows tracked changes.")
 
 
 def shows_change(name: str) -> bool:
-    """Is a change to `name` shown as the document (a grid, a formatted page)?"""
-    return name.lower().endswith((".xlsx", ".xlsm", ".docx"))
+    """Is a change to `name` shown as the document (a grid, a formatted page, a PDF's
+    paragraphs)?"""
+    return name.lower().endswith((".xlsx", ".xlsm", ".docx", ".pdf"))
 
 
 def note_html(note: str, colour: str) -> str:

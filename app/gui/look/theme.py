@@ -74,8 +74,10 @@ def is_dark(palette: QPalette | None = None) -> bool:
     return palette.color(_ROLES.Window).lightness() < 128
 
 
-def apply_scheme(scheme: Qt.ColorScheme) -> None:
-    """Show the window in `scheme`, in the window's own palette for it."""
+def apply_scheme(scheme: Qt.ColorScheme, before_widgets: bool = False) -> None:
+    """Show the window in `scheme`, in the window's own palette for it. `before_widgets`:
+    the window's widgets are still to be made (the start-up), so they take the palette as
+    they are made, and none is worked out again after (main_window.finish_building)."""
     app = QApplication.instance()
     if app is None:
         return
@@ -99,7 +101,8 @@ def apply_scheme(scheme: Qt.ColorScheme) -> None:
     recolour()
     # Widgets learn of the new palette from posted events; palette() in their style sheets
     # is read again once they have.
-    QTimer.singleShot(0, recolour)
+    if not before_widgets:
+        QTimer.singleShot(0, recolour)
 
 
 _recoloured_for: tuple[int, ...] | None = None  # the palette the last recolour was for
@@ -146,16 +149,20 @@ class SchemeFollower(QObject):
         elif self.mode == "light":
             apply_scheme(Qt.ColorScheme.Light)
         else:
-            hints = QGuiApplication.styleHints()
-            scheme = hints.colorScheme() if hasattr(hints, "colorScheme") else \
-                Qt.ColorScheme.Unknown
-            apply_scheme(scheme if scheme != Qt.ColorScheme.Unknown else Qt.ColorScheme.Light)
+            apply_scheme(system_scheme())
 
     def _on_color_scheme_changed(self, scheme: Qt.ColorScheme) -> None:
         if self.mode != "system":
             return  # the person chose a look; the system's switch does not override it
         # After Qt has swapped in the platform's palette for the new scheme, if it does.
         QTimer.singleShot(0, lambda: apply_scheme(scheme))
+
+
+def system_scheme() -> Qt.ColorScheme:
+    """The system's light or dark (light when it does not say)."""
+    hints = QGuiApplication.styleHints()
+    scheme = hints.colorScheme() if hasattr(hints, "colorScheme") else Qt.ColorScheme.Unknown
+    return scheme if scheme != Qt.ColorScheme.Unknown else Qt.ColorScheme.Light
 
 
 def follow_system_scheme(parent: QObject) -> SchemeFollower:

@@ -235,7 +235,8 @@ class RoundCardList(QScrollArea):
                                   _seconds(started, event.time), event.cost_usd,
                                   event.summary, is_ai, event.run_id,
                                   self._approvals.pop(event.round, []), upper=upper,
-                                  web=getattr(event, "web", None)))
+                                  web=getattr(event, "web", None),
+                                  lookup_cap=getattr(event, "lookup_cap", 0)))
 
     def _push(self, entry) -> QWidget | None:
         """`entry` on top; its widget too (and the oldest widget beyond the page let go)."""

@@ -34,6 +34,7 @@ class RoundView:
     run_started: str = ""      # when its run started (two runs each have a "Round 2")
     upper: bool = False        # its cost is an upper estimate: the model's price is not known
     web: object = None         # what it looked up on the web (core.web_types.WebActivity)
+    lookup_cap: int = 0        # the task's cap on lookups, when reaching it ended the round
 
     @classmethod
     def from_record(cls, record, is_ai: bool = True, undone: bool = False,
@@ -44,7 +45,8 @@ class RoundView:
                    record.cost_usd, record.summary or record.findings or record.error or "",
                    is_ai, record.run_id,
                    [(a.path, a.answer) for a in getattr(record, "approvals", [])], undone,
-                   upper=upper, web=getattr(record, "web", None))
+                   upper=upper, web=getattr(record, "web", None),
+                   lookup_cap=getattr(record, "lookup_cap", 0))
 
 
 def seconds_between(start: str | None, end: str | None) -> float | None:
@@ -79,7 +81,7 @@ class CardText:
 
 def card_text(view: RoundView) -> CardText:
     """The card of one round, in the person's language."""
-    mark, outcome = wording.round_outcome(view.result_state)
+    mark, outcome = wording.round_outcome(view.result_state, view.lookup_cap)
     tone = "ok" if view.result_state == "completed" else (
         "attention" if view.result_state not in ("cancelled",) else None)
     if view.undone:  # what stands now: the round's changes were taken back
@@ -113,6 +115,11 @@ def card_text(view: RoundView) -> CardText:
         from app.gui.engines.engine_words import round_problem
 
         said = round_problem()
+    elif view.result_state == "step_limit" and view.lookup_cap:
+        # The core's sentence is English; the head already says the limit was reached.
+        said = QCoreApplication.translate(
+            "RoundCard", "No lookups are left for this task in this run. Raise “Web lookups "
+            "per task” in Settings to let it look further.")
     if said:
         lines.append(CardLine(wording.short(said, 400), "muted"))
     meta = " · ".join(numbers)

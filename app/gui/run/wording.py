@@ -132,6 +132,11 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
             "done.")
     if exit_reason == "human_decision_needed":
         return tr("Needs your decision"), tr("Answer the question to let the work carry on.")
+    if exit_reason == "no_progress" and cause == "lookup_limit":  # core.web_round.LOOKUP_LIMIT
+        head = tr("Stopped: “%1” used up its web lookups").replace("%1", short(task, 70)) \
+            if task else tr("Stopped: a task used up its web lookups")
+        return head, tr("The task reached its limit of web lookups for this run. Raise “Web "
+                        "lookups per task” in Settings, then choose what happens next.")
     if exit_reason == "no_progress":
         head = tr("Stopped: no progress on “%1”").replace("%1", short(task, 70)) if task \
             else tr("Stopped: no progress")
@@ -202,8 +207,13 @@ def narration_for_notice(kind: str) -> str:
 
 
 # -- rounds -----------------------------------------------------------------------------------
-def round_outcome(result_state: str) -> tuple[str, str]:
-    """(a mark, the outcome in words) for a round card."""
+def round_outcome(result_state: str, lookup_cap: int = 0) -> tuple[str, str]:
+    """(a mark, the outcome in words) for a round card; `lookup_cap`: the task's cap on web
+    lookups when reaching it ended the round (RoundRecord.lookup_cap), else 0."""
+    if result_state == "step_limit" and lookup_cap:
+        return "!", (tr("Reached this task's limit of 1 web lookup") if lookup_cap == 1 else
+                     tr("Reached this task's limit of %1 web lookups").replace(
+                         "%1", str(lookup_cap)))
     return {
         "completed": ("✓", tr("Done")),
         "needs_human": ("?", tr("Asked you a question")),

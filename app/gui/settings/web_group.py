@@ -19,9 +19,10 @@ class WebGroup(QGroupBox):
     def __init__(self, limits: Limits, parent: QWidget | None = None):
         super().__init__(self.tr("Looking things up on the web"), parent)
         form = QFormLayout(self)
-        note = QLabel(self.tr("Only tasks you allow (in their details) may look things up. "
-                              "Claude and OpenAI run the searches; each costs about one US "
-                              "cent and counts in the budget."), self)
+        note = QLabel(self.tr("Only tasks you allow (in their details, or a whole folder "
+                              "under This folder) may look things up. Claude and OpenAI run "
+                              "the searches; each costs about one US cent and counts in the "
+                              "budget."), self)
         note.setWordWrap(True)
         look.set_tone(note, "muted")
         form.addRow(note)
