@@ -64,6 +64,11 @@ class ScheduleFlow(QObject):
 
         self.folder = Path(folder)
         shown_for = self.folder
+        # Its place at once (the button to make one), so nothing below moves when the read
+        # comes back: only a folder that has a schedule then gains its sentence.
+        self.schedule = None
+        self._show_line()
+        self.view.since.hide()
 
         def read():
             from app.core.schedule import records, store
