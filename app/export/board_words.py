@@ -9,6 +9,15 @@ import re
 from app.export.words import tr
 
 _CAREFUL = re.compile(r"Careful mode: may the AI (change|delete) your file (.+)\?")
+# The lines the harness writes under a no-progress decision (core/reports.py,
+# core/web_round.py); what the AI said inside them stays in its own words.
+_ROUND_ENDED = re.compile(r"In round (\d+) (the AI gave up|the AI ran out of steps|the AI kept "
+                          r"going round in circles|the AI ran out of time|the AI engine had a "
+                          r"problem|the task was not finished)(?:: (.*?))?\.(?: What it found: "
+                          r"(.*)\.)?", re.S)
+_CAP_REACHED = re.compile(r"In round (\d+) this task reached its limit of (\d+) web lookups? "
+                          r"\((\d+) made\)\. Raise \"Web lookups per task\" in Settings, then "
+                          r"choose Try again to let it look further\.")
 
 
 def _no_progress(options) -> bool:
@@ -43,11 +52,33 @@ def option(options, answer: str | None, lang: str) -> str | None:
     return answer
 
 
+def evidence(line: str, lang: str) -> str:
+    """A line the harness wrote under its own decision, in the document's language."""
+    found = _ROUND_ENDED.fullmatch(line.strip())
+    if found is not None:
+        said = tr(lang, "In round {n} " + found[2], n=found[1])
+        if found[3]:
+            said += tr(lang, ": {reason}", reason=found[3])
+        said += tr(lang, ".")
+        if found[4]:
+            said += tr(lang, " What it found: {findings}.", findings=found[4])
+        return said
+    found = _CAP_REACHED.fullmatch(line.strip())
+    if found is not None:
+        return tr(lang, "In round {n} this task reached its limit of {cap} web lookups "
+                        "({made} made). Raise “Web lookups per task” in Settings, then choose "
+                        "Try again to let it look further.",
+                  n=found[1], cap=found[2], made=found[3])
+    return line
+
+
 def worded(decision, lang: str):
     """A summary's Decision with the harness's own words put in the document's language."""
     options = list(decision.options)
     return decision.model_copy(update={
         "question": question(decision.question, options, lang),
         "options": [option(options, o, lang) for o in options],
+        "evidence": [evidence(e, lang) if _no_progress(options) else e
+                     for e in decision.evidence],
         "recommendation": option(options, decision.recommendation, lang),
         "answer": option(options, decision.answer, lang)})

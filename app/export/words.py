@@ -56,6 +56,19 @@ ZH: dict[str, str] = {
     "Worked on, not done yet": "做过，还没完成",
     "Run summary": "运行总结",
     "No progress on “{task}”: what now?": "“{task}”没有进展：接下来怎么办？",
+    "In round {n} the AI gave up": "第 {n} 轮 AI 放弃了",
+    "In round {n} the AI ran out of steps": "第 {n} 轮 AI 用完了步数",
+    "In round {n} the AI kept going round in circles": "第 {n} 轮 AI 一直在原地打转",
+    "In round {n} the AI ran out of time": "第 {n} 轮 AI 用完了时间",
+    "In round {n} the AI engine had a problem": "第 {n} 轮 AI 引擎出了问题",
+    "In round {n} the task was not finished": "第 {n} 轮任务没有完成",
+    ": {reason}": "：{reason}",
+    ".": "。",
+    " What it found: {findings}.": "它发现的情况：{findings}。",
+    "In round {n} this task reached its limit of {cap} web lookups ({made} made). Raise “Web "
+    "lookups per task” in Settings, then choose Try again to let it look further.":
+        "第 {n} 轮这个任务达到了上网查询上限：{cap} 次（已查 {made} 次）。请在设置里调高“每个任务的上网查询次数”，"
+        "然后选择“再试一次”，让它继续查找。",
     "Try again": "再试一次",
     "Skip this task (check it yourself)": "跳过这个任务（你自己把它勾上）",
     "Rewrite the task": "改写这个任务",
