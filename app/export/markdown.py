@@ -208,6 +208,15 @@ def decision_facts(d, lang: str) -> list[str]:
     return out + [f"- **{t('Answer:')}** {answer}", ""]
 
 
+# What a round that ended short says in a document not in English (the core's own sentence
+# is English): by how the round ended, not every one called an engine's error.
+ROUND_ERROR = {"step_limit": "This round ran out of steps before the task was done.",
+               "timeout": "This round ran out of time before the task was done.",
+               "no_action": "In this round the AI kept going round in circles.",
+               "gave_up": "In this round the AI gave up on the task.",
+               "cancelled": "This round was stopped before it ended."}
+
+
 def round_details(r, lang: str) -> list[str]:
     """A round's summary, files, undo and error, under its heading."""
     out: list[str] = []
@@ -224,7 +233,8 @@ def round_details(r, lang: str) -> list[str]:
     if r.error:
         # The engine's own message is English: a Chinese document says what happened.
         error = md_text(r.error) if lang == "en" else \
-            tr(lang, "The AI engine reported an error in this round.")
+            tr(lang, ROUND_ERROR.get(r.result_state,
+                                     "The AI engine reported an error in this round."))
         out += [tr(lang, "Error: {error}", error=error), ""]
     return out
 

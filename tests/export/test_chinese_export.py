@@ -109,3 +109,19 @@ def test_a_chinese_document_is_set_in_its_chinese_face_first(qapp, tmp_path):
     html = export_summary(chinese_workspace(tmp_path), "html", tmp_path / "s.html",
                           lang="zh_CN").read_text(encoding="utf-8")
     assert re.search(r'<html lang="zh-CN"', html)
+
+
+@pytest.mark.parametrize("result, zh", [
+    ("step_limit", "这一轮在任务完成之前用完了步数。"),
+    ("timeout", "这一轮在任务完成之前用完了时间。"),
+    ("engine_error", "这一轮 AI 引擎报告了错误。")])
+def test_a_round_that_ended_short_says_how_in_chinese(result, zh):
+    """Not every round that ended short is called an engine's error in a Chinese document."""
+    from types import SimpleNamespace
+
+    from app.export.markdown import round_details
+
+    row = SimpleNamespace(summary="", changed=[], web=None, undone="", result_state=result,
+                          error="Round ended: the step limit (30) was reached.")
+    said = "\n".join(round_details(row, "zh_CN"))
+    assert zh in said and "step limit" not in said
