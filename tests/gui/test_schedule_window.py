@@ -46,6 +46,11 @@ def test_a_schedule_made_in_the_window_is_written_and_shown(qtbot, window, tmp_p
     view = window.schedules.view
     assert view.change_button.text() == "Run this folder on a schedule…"
     assert not view.line.isVisible() and not view.remove_button.isVisible()
+    # on the column's one left edge, not alone in the middle of the column
+    edge = window.run_panel.mapTo(window, window.run_panel.rect().topLeft()).x()
+    button = view.change_button
+    assert abs(button.mapTo(window, button.rect().topLeft()).x() - edge) <= 16
+    assert button.width() <= button.sizeHint().width() + 2  # as wide as its words
     dialog = window.schedules.open_dialog()
     dialog.kind.setCurrentIndex(1)  # on these days
     for d, box in enumerate(dialog.day_boxes):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from app.gui.folder import schedule_words as words
 from app.gui.look import look
@@ -32,7 +32,11 @@ class ScheduleLine(QWidget):
         self.remove_button.setToolTip(self.tr("Remove this folder's schedule"))
         for button in (self.change_button, self.pause_button, self.remove_button):
             button.setFlat(True)
+            # As wide as its words: a flat button stretched over the column reads as a
+            # line of text floating in the middle of it.
+            button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
             row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+        row.addStretch(0)  # with no schedule, the button keeps to the column's left edge
         self.since = QLabel(self)
         self.since.setWordWrap(True)
         self.since.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
