@@ -363,3 +363,26 @@ def test_a_pdf_printed_from_a_word_file_others_made_shows_the_edit_in_its_paragr
                      r"<ins[^>]*><u>hard work, </u></ins>but a great-looking résumé doesn’t "
                      r"have to be! We’ve provided", html)
     assert html.count("<del") <= 3 and "References are available upon request." in html
+
+
+def test_a_workbook_change_passes_the_checks_every_reading_passes(tmp_path):
+    """The grid reads both versions only after the package checks reading makes (render.py):
+    a password-protected workbook and one with a DOCTYPE get their own sentences, not a
+    library's parse of them."""
+    from app.core.documents.base import DocumentError
+
+    budget = EXCEL / "simple-monthly-budget.xlsx"
+    locked = tmp_path / "locked.xlsx"  # what Office writes for a password: an OLE file
+    locked.write_bytes(bytes.fromhex("D0CF11E0A1B11AE1") + b"\0" * 4088)
+    with pytest.raises(DocumentError, match="'budget.xlsx' is protected with a password"):
+        change_view(budget, locked, "budget.xlsx", {}, {})
+    hostile = tmp_path / "hostile.xlsx"
+    with zipfile.ZipFile(budget) as src, zipfile.ZipFile(hostile, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "xl/workbook.xml":
+                data = data.replace(b"?>", b'?><!DOCTYPE x [<!ENTITY a "aaaa">]>', 1)
+            dst.writestr(info, data)
+    with pytest.raises(DocumentError) as refused:
+        change_view(budget, hostile, "budget.xlsx", {}, {})
+    assert "damaged or is not really" not in str(refused.value)

@@ -21,7 +21,7 @@ import zipfile
 from pathlib import Path
 
 from app.core.documents.base import DocumentError
-from app.core.documents.guard import Full, Out, corrupt_sentence
+from app.core.documents.guard import Full, Out, corrupt_sentence, open_package
 from app.core.line_match import TooBig
 
 SECONDS = 12.0  # reading both versions and comparing them, at most
@@ -116,6 +116,8 @@ def change_view(before: Path | None, after: Path | None, name: str, words: dict,
     deadline = time.monotonic() + SECONDS
     try:
         if suffix in (".xlsx", ".xlsm"):
+            for path in (before, after):
+                _checked(path, name)
             return _workbook(before, after, words, colours, deadline)
         if suffix in (".docx", ".pdf"):
             return _word(before, after, words, colours, deadline, literal=suffix == ".pdf")
@@ -124,6 +126,19 @@ def change_view(before: Path | None, after: Path | None, name: str, words: dict,
     except Exception:  # the libraries raise many kinds of errors on damaged files
         raise DocumentError(corrupt_sentence(Path(name))) from None
     return {"html": "", "note": parts_sentence(changed_parts(before, after), words)}
+
+
+def _checked(path: Path | None, name: str) -> None:
+    """The checks every reading makes first (render.py: a password, a zip bomb, a DOCTYPE,
+    too many parts), said with the document's name, not its saved copy's."""
+    if path is None:
+        return
+    try:
+        with open_package(path):
+            pass
+    except DocumentError as exc:
+        said = exc.message.replace(f"'{Path(path).name}'", f"'{Path(name).name}'")
+        raise DocumentError(said) from None
 
 
 def _workbook(before, after, words, colours, deadline) -> dict:
