@@ -7,7 +7,7 @@ tool call's input JSON), `message_delta` the stop reason and final usage. A tool
 input is parsed when its block closes (the SDK parses the partial JSON at every delta; a
 block that never closes is not used). The SDK's rules for the stream are kept: `ping` and
 nameless events are skipped, an `event: error` raises the SDK's own status error for its
-body (`client._make_status_error`, as its Stream does), and input JSON that cannot be
+body (claude_sdk.status_error, as its Stream does), and input JSON that cannot be
 parsed raises ValueError, which the engine reports as a broken stream.
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
+from app.engines import claude_sdk
 from app.engines.raw_stream import RawStream
 
 TRACKS_INPUT = ("tool_use", "server_tool_use")
@@ -29,7 +30,7 @@ class MessageReader:
 
     def __init__(self, client: Any, response: Any):
         self._client = client
-        self._raw = RawStream(client, response)
+        self._raw = RawStream(claude_sdk.sse_decoder(client), response)
         self.response = response
         self.snapshot: dict | None = None
         self.closed: set[int] = set()
@@ -62,7 +63,7 @@ class MessageReader:
             message = f"{body}"
         except Exception:
             message = data or f"Error code: {self.response.status_code}"
-        return self._client._make_status_error(message, body=body, response=self.response)
+        return claude_sdk.status_error(self._client, message, body, self.response)
 
     def _take(self, event: dict) -> tuple[str, str]:
         kind = event.get("type", "")

@@ -11,11 +11,12 @@ from typing import Any, Callable, Iterator
 
 from app.core.conversation import Usage
 from app.core.engine import EngineError
+from app.engines import openai_sdk
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.prices import PricedEngine
 from app.engines.raw_stream import Body, RawStream, post_raw
-from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, check_base_url, from_status,
-                              from_transport)
+from app.engines.deadline import AVAILABILITY_TIMEOUT_S
+from app.engines.wire import Voice, check_base_url, from_status, from_transport
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 # The body's keys in the order the SDK's typed `create` methods send them (its bytes are
@@ -62,9 +63,7 @@ def with_usage(err: EngineError, usage: Usage) -> EngineError:
 
 def openai_body(order: tuple[str, ...]) -> Body:
     """A body for the openai SDK's post path, serialized as the SDK does (`openapi_dumps`)."""
-    from openai._utils._json import openapi_dumps
-
-    return Body(order, openapi_dumps)
+    return Body(order, openai_sdk.serializer())
 
 
 def post_stream(client: Any, path: str, body: bytes) -> RawStream:
@@ -78,21 +77,8 @@ def post_stream(client: Any, path: str, body: bytes) -> RawStream:
     order, serialized by the SDK's serializer), the client's retries stay off, its status
     errors are raised as `create` raises them, and a read that fails is the same
     APITimeoutError or APIConnectionError its stream raises."""
-    from openai._base_client import make_request_options
-
-    options = make_request_options(security={"bearer_auth": True})
-    return RawStream(client, post_raw(client, path, body, options), wrap=_read_failure)
-
-
-def _read_failure(exc: Exception, response: Any) -> Exception | None:
-    from openai import APIConnectionError, APITimeoutError
-    from openai._httpx2 import request_exceptions, timeout_exceptions
-
-    if isinstance(exc, timeout_exceptions()):
-        return APITimeoutError(request=response.request)
-    if isinstance(exc, request_exceptions()):
-        return APIConnectionError(request=response.request)
-    return None
+    response = post_raw(client, path, body, openai_sdk.post_options())
+    return RawStream(openai_sdk.sse_decoder(client), response, wrap=openai_sdk.read_failure)
 
 
 def stream_events(stream: RawStream) -> Iterator[dict]:
