@@ -14,11 +14,14 @@ reply is read by claude_stream.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from app.engines import claude_sdk
 from app.engines.claude_stream import MessageReader
 from app.engines.raw_stream import Body, post_raw
+
+if TYPE_CHECKING:
+    import anthropic
 
 # The body's keys in the order `messages.stream()` sends them.
 MESSAGES_ORDER = ("max_tokens", "messages", "model", "system", "tools", "thinking", "stream")
@@ -28,7 +31,7 @@ def messages_body() -> Body:
     return Body(MESSAGES_ORDER, claude_sdk.serializer())
 
 
-def stream_messages(client: Any, body: bytes) -> MessageReader:
+def stream_messages(client: anthropic.Anthropic, body: bytes) -> MessageReader:
     """The reply to `body` (a request made by messages_body), its status checked by the SDK."""
     return MessageReader(client, post_raw(client, "/v1/messages", body,
                                           claude_sdk.stream_options()))

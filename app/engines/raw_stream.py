@@ -92,7 +92,7 @@ class Body:
     def keep(self, key: str, value: Any, pieces: list[bytes]) -> None:
         self._kept[key] = (value, len(value), pieces)
 
-    def encode(self, request: dict) -> bytes:
+    def encode(self, request: dict[str, Any]) -> bytes:
         """`request` with `"stream": true`, keys in the SDK's order, as the SDK sends it."""
         given = {**request, "stream": True}
         unknown = set(given) - set(self.order)

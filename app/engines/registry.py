@@ -16,7 +16,8 @@ class EngineEntry:
 
     def load_class(self) -> type[Engine]:
         module_name, _, class_name = self.target.partition(":")
-        return getattr(importlib.import_module(module_name), class_name)
+        engine_class: type[Engine] = getattr(importlib.import_module(module_name), class_name)
+        return engine_class
 
 
 ENGINES: dict[str, EngineEntry] = {
