@@ -12,7 +12,8 @@ ENGINES: dict[str, EngineEntry] = {e.id: e for e in CATALOG}
 
 def _load_class(entry: EngineEntry) -> type[Engine]:
     module_name, _, class_name = entry.target.partition(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    cls: type[Engine] = getattr(importlib.import_module(module_name), class_name)
+    return cls
 
 # Engines registered at run time (tests register scripted engines here).
 _EXTRA: dict[str, type[Engine]] = {}
