@@ -23,10 +23,9 @@ from packaging.version import Version
 
 from app.engines import claude_sdk, openai_sdk
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
 ADAPTERS = {"anthropic": claude_sdk, "openai": openai_sdk}
-ADAPTER_FILES = {REPO / "app" / "engines" / "claude_sdk.py",
-                 REPO / "app" / "engines" / "openai_sdk.py"}
+ADAPTER_FILES = {Path(adapter.__file__).resolve() for adapter in ADAPTERS.values()}
 # Methods the SDKs' clients keep private (a leading underscore), reached only by an adapter.
 CLIENT_PRIVATE = {name for client in (anthropic.Anthropic, openai.OpenAI) for name in dir(client)
                   if name.startswith("_") and not name.startswith("__")}
