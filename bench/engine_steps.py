@@ -207,7 +207,8 @@ class Round:
             raise SystemExit(f"the {self.kind} server noted {len(timed.arrived)} of "
                              f"{self.steps} requests")
         return [gap - sum(max(0.0, min(end, b) - max(start, a)) for start, end in beside.spans)
-                for (a, b), gap in zip(zip(timed.sent, timed.arrived[1:]), timed.gaps())]
+                for (a, b), gap in zip(zip(timed.sent, timed.arrived[1:], strict=False),
+                                       timed.gaps(), strict=True)]
 
 
 def interleaved(kind: str, steps: int) -> tuple[Round, Round]:
@@ -247,7 +248,7 @@ def main() -> int:
             long, short = interleaved(kind, args.steps)
             gaps = [0.0] + long.gaps(short)  # gaps[k]: before the request of step k+1
             beside = [0.0] + short.gaps(long)
-            paired = [a / b for a, b in zip(long.cpu, short.cpu)]  # the two steps side by side
+            paired = [a / b for a, b in zip(long.cpu, short.cpu, strict=True)]  # the two steps side by side
             runs[kind].append({"cpu": {s: window(long.cpu, s) for s in points},
                                "paired": {s: window(paired, s) / 1000 for s in points},
                                "short": {s: window(short.cpu, s) for s in points},
@@ -262,10 +263,10 @@ def main() -> int:
     for kind in kinds:
         got = runs[kind]
 
-        def over(part: str, s: int) -> float:
+        def over(part: str, s: int, got: list[dict] = got) -> float:
             return median([r[part][s] for r in got])
 
-        def ratio(top: str, bottom: str, s: int, under: int) -> float:
+        def ratio(top: str, bottom: str, s: int, under: int, got: list[dict] = got) -> float:
             return median([r[top][s] / r[bottom][under] for r in got])
 
         cpu = {s: over("cpu", s) for s in points}

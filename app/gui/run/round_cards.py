@@ -44,7 +44,7 @@ class _Wrapped(QLabel):
         self._heights: dict[int, int] = {}
         self.setWordWrap(True)
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
+    def heightForWidth(self, width: int) -> int:  # Qt's name
         height = self._heights.get(width)
         if height is None:
             if len(self._heights) > 8:
@@ -52,11 +52,11 @@ class _Wrapped(QLabel):
             height = self._heights[width] = super().heightForWidth(width)
         return height
 
-    def setText(self, text: str) -> None:  # noqa: N802
+    def setText(self, text: str) -> None:
         self._heights.clear()
         super().setText(text)
 
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._heights.clear()
         super().changeEvent(event)
