@@ -65,3 +65,30 @@ def test_edit_file_keeps_every_other_part_stored_as_word_stored_it(tmp_path, nam
                 (was.compress_type, was.date_time, was.external_attr)
     shown = render_bytes(data, source.name)
     assert word in shown or f"[inserted: {word[1:]}]" in shown   # Word tracks changes in one
+
+
+# The Word-saved files write_file may replace: the others hold what Markdown cannot (text
+# boxes, comments, headers...) and it refuses them in a sentence.
+WRITABLE = ["poi/Bug66988.docx", "poi/ComplexNumberedLists.docx", "poi/documentProperties.docx",
+            "python-docx/doc-coreprops.docx"]
+
+
+@pytest.mark.parametrize("name", WRITABLE)
+def test_write_file_over_a_word_document_keeps_the_parts_it_carries_stored_as_they_were(
+        tmp_path, name):
+    from app.core.documents import write_document
+
+    source = tmp_path / Path(name).name
+    source.write_bytes((DATA / name).read_bytes())
+    data = write_document(source, "# New\n\nA new text.\n", existing=True)
+    before, after = _stored(source.read_bytes()), _stored(data)
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(io.BytesIO(data)) as new:
+        assert new.testzip() is None
+        carried = [n for n in after if n in before and n != "[Content_Types].xml"
+                   and n.startswith(("docProps/", "customXml/")) and new.read(n) == old.read(n)]
+        assert carried   # the document's properties at least
+        for n in carried:
+            assert after[n][1] == before[n][1], n   # the compressed bytes Word stored
+            if before[n][0] is not None:
+                assert after[n][0] == before[n][0], n
+    assert "A new text." in render_bytes(data, source.name)
