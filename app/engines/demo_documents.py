@@ -71,7 +71,7 @@ def price_table(seen: str) -> list[str]:
     rows: list[list[str]] = []
     for line in seen.splitlines():
         text = _NUMBERED.sub("", line).strip()
-        if not text.startswith("|"):
+        if "|" not in text:   # a table line (read_file's sheet lines have no end pipes)
             if rows:
                 break  # the first table only
             continue
