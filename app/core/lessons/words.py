@@ -39,61 +39,71 @@ def _cut(text: str, n: int = 160) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
+# Each kind's line, in Chinese and in English. The fields: {s} the subject, {detail} the last
+# sighting's detail, {found} that detail without its own full stop, {tool} the subject or, when
+# there is none, "a tool", {earlier} the detail quoted after the English sentence, or its full stop.
+_LINES = {
+    "refused_path": (
+        "不要使用 {s}：工具会拒绝（这个文件夹之外的路径或受保护的文件），请只用文件夹里允许的文件。",
+        "Do not use {s}: the harness refuses it (it is outside this folder or protected); "
+        "work only with the files you are allowed to use."),
+    "refused_tool": (
+        "按工具说明调用 {s}：之前的调用被拒绝了，先看清它需要哪些参数。",
+        "Call {s} exactly as its description says: earlier calls were refused. Check which "
+        "arguments it needs first."),
+    "tool_error": (
+        "{s} 出错时先读错误信息再改调用，不要原样重试。",
+        "When {s} reports an error, read it and change the call instead of trying the same "
+        "again{earlier}"),
+    "reread": (
+        "{s} 已经读过就记住其内容：不要每一轮都重新读它，直接用读到的内容推进任务。",
+        "Read {s} once and use what it says: rounds that read it again and again made no "
+        "progress."),
+    "text_only": (
+        "每次回复都要调用工具（读、写文件，或 complete_task、ask_human、give_up）；只写文字不会推进任务。",
+        "Answer every turn with a tool call (read or write a file, or complete_task, "
+        "ask_human, give_up); words alone do not move the task on."),
+    "long_round": (
+        "一轮只做一个任务：满足“完成标准”就立刻调用 complete_task 并附上证据；做不到就用 give_up 说明发现了什么。",
+        "Keep each round to its task: call complete_task with the evidence as soon as its "
+        "Done when is met, or give_up with what you found; do not explore."),
+    "repeated_call": (
+        "不要用相同的参数重复调用 {tool}：结果不会变，请根据已有结果换一种做法。",
+        "Do not repeat {tool} with the same arguments: the result will not change. Use what "
+        "it returned and try something else."),
+    "gave_up": (
+        "关于“{s}”：之前一轮放弃了，发现：{found}。请从这个发现开始，或先问我。",
+        "About “{s}”: an earlier round gave up and found: {found}. Start from that, or ask "
+        "me first."),
+    "undone": (
+        "修改 {s} 之前先问我：我撤销过对它的修改。",
+        "Ask me before changing {s}: I undid the changes made to it."),
+    "not_allowed": (
+        "不要修改或删除 {s}：我在谨慎模式下没有允许。需要时在旁边另写一个新文件。",
+        "Do not change or delete {s}: I did not allow it when careful mode asked. Write a "
+        "new file beside it if you need to."),
+    "protected": (
+        "{s} 受保护，永远不会被修改：不要尝试写入或删除它，需要时另写一个新文件。",
+        "{s} is protected and will never be changed: do not try to write or delete it; "
+        "write a new file instead if you need to."),
+    "asked_again": (
+        "我已经决定了“{s}”：{detail}。照这个决定做，不要再问。",
+        "I already decided “{s}”: {detail}. Follow that answer and do not ask it again."),
+}
+
+
 def proposed_line(kind: str, subject: str, seen: list[Sighting], lang: str) -> str:
     """The one line a lesson proposes for AGENTS.md."""
     zh = lang == "zh_CN"
     s = _cut(subject, 120)
     detail = _cut(next((x.detail for x in reversed(seen) if x.detail), ""))
-    if kind == "refused_path":
-        return (f"不要使用 {s}：工具会拒绝（这个文件夹之外的路径或受保护的文件），请只用文件夹里允许的文件。"
-                if zh else f"Do not use {s}: the harness refuses it (it is outside this folder "
-                f"or protected); work only with the files you are allowed to use.")
-    if kind == "refused_tool":
-        return (f"按工具说明调用 {s}：之前的调用被拒绝了，先看清它需要哪些参数。"
-                if zh else f"Call {s} exactly as its description says: earlier calls were "
-                f"refused. Check which arguments it needs first.")
-    if kind == "tool_error":
-        return (f"{s} 出错时先读错误信息再改调用，不要原样重试。"
-                if zh else f"When {s} reports an error, read it and change the call instead of "
-                f"trying the same again" + (f" (earlier: “{_cut(detail, 90)}”)." if detail else "."))
-    if kind == "reread":
-        return (f"{s} 已经读过就记住其内容：不要每一轮都重新读它，直接用读到的内容推进任务。"
-                if zh else f"Read {s} once and use what it says: rounds that read it again and "
-                f"again made no progress.")
-    if kind == "text_only":
-        return ("每次回复都要调用工具（读、写文件，或 complete_task、ask_human、give_up）；只写文字不会推进任务。"
-                if zh else "Answer every turn with a tool call (read or write a file, or "
-                "complete_task, ask_human, give_up); words alone do not move the task on.")
-    if kind == "long_round":
-        return ("一轮只做一个任务：满足“完成标准”就立刻调用 complete_task 并附上证据；做不到就用 give_up 说明发现了什么。"
-                if zh else "Keep each round to its task: call complete_task with the evidence as "
-                "soon as its Done when is met, or give_up with what you found; do not explore.")
-    if kind == "repeated_call":
-        return (f"不要用相同的参数重复调用 {s or '同一个工具'}：结果不会变，请根据已有结果换一种做法。"
-                if zh else f"Do not repeat {s or 'a tool'} with the same arguments: the result "
-                f"will not change. Use what it returned and try something else.")
-    if kind == "gave_up":
-        found = detail.rstrip().rstrip(".。!！?？")  # the finding's own full stop, said once
-        return (f"关于“{s}”：之前一轮放弃了，发现：{found}。请从这个发现开始，或先问我。"
-                if zh else f"About “{s}”: an earlier round gave up and found: {found}. Start "
-                f"from that, or ask me first.")
-    if kind == "undone":
-        return (f"修改 {s} 之前先问我：我撤销过对它的修改。"
-                if zh else f"Ask me before changing {s}: I undid the changes made to it.")
-    if kind == "not_allowed":
-        return (f"不要修改或删除 {s}：我在谨慎模式下没有允许。需要时在旁边另写一个新文件。"
-                if zh else f"Do not change or delete {s}: I did not allow it when careful mode "
-                f"asked. Write a new file beside it if you need to.")
-    if kind == "protected":
-        return (f"{s} 受保护，永远不会被修改：不要尝试写入或删除它，需要时另写一个新文件。"
-                if zh else f"{s} is protected and will never be changed: do not try to write or "
-                f"delete it; write a new file instead if you need to.")
-    if kind == "asked_again":
-        return (f"我已经决定了“{s}”：{detail}。照这个决定做，不要再问。"
-                if zh else f"I already decided “{s}”: {detail}. Follow that answer and do "
-                f"not ask it again.")
-    return _cut(f"{kind}: {s}")
-
+    if kind not in _LINES:
+        return _cut(f"{kind}: {s}")
+    return _LINES[kind][0 if zh else 1].format(
+        s=s, detail=detail,
+        found=detail.rstrip().rstrip(".。!！?？"),  # the finding's own full stop, said once
+        tool=s or ("同一个工具" if zh else "a tool"),
+        earlier=f" (earlier: “{_cut(detail, 90)}”)." if detail else ".")
 
 HEADLINES = {
     "refused_path": "The harness refused {subject} {count}",
