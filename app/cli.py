@@ -1,4 +1,4 @@
-"""The command line: argument parsing and the headless commands (PRODUCT.md §9).
+"""The command line: argument parsing and the headless commands (docs/cli.md).
 
 Commands import only what they need: `status`, `decide` and `undo` never load Qt or the AI
 SDKs. Every error reaches the person as one plain sentence on stderr, never a traceback.

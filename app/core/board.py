@@ -50,7 +50,7 @@ class Board:
     """Lines are kept with their own endings; tasks are re-derived after every change (but a
     tick, which cannot change which lines are tasks, only updates its own task).
 
-    Rules beyond PRODUCT.md §4: which lines are tasks is decided by CommonMark (board_md);
+    Rules beyond docs/board.md: which lines are tasks is decided by CommonMark (board_md);
     details stay line-based: the contiguous non-blank indented lines right after a task (a
     blank line ends them), whatever Markdown makes of them; "HUMAN:" and detail keys are
     matched case-insensitively; only LF and CRLF end a line (a lone CR stays inside its

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-# Exit codes of `run` (PRODUCT.md §9).
+# Exit codes of `run` (docs/cli.md, "Exit codes").
 EXIT_DONE = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2

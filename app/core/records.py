@@ -1,4 +1,4 @@
-"""The records a run leaves on disk (PRODUCT.md §7), as pydantic models, and how to read them."""
+"""The records a run leaves on disk (docs/records.md), as pydantic models, and how to read them."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ ACQUIRE_TIMEOUT_S = 0.5
 class RunLock:
     """One run per workspace, held through OS file locks that die with the process.
 
-    Two locks, both taken: `.harness/lock` (where PRODUCT.md says, and what a copy of the
+    Two locks, both taken: `.harness/lock` (where docs/records.md says, and what a copy of the
     app without this one looks for) and one outside the workspace, in the person's cache
     folder, keyed by the workspace's real path. Deleting `.harness` mid-run, or the cache,
     takes one of them away, never both, so a second run still cannot get in."""

@@ -1,4 +1,4 @@
-"""The ten tools as the model sees them (PRODUCT.md §6): names, rules, JSON Schemas, limits."""
+"""The ten tools as the model sees them (docs/architecture.md): names, rules, JSON Schemas, limits."""
 
 from __future__ import annotations
 

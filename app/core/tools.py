@@ -1,4 +1,4 @@
-"""The agent's ten tools (PRODUCT.md §6) behind one bounded, sandboxed ToolBox."""
+"""The agent's ten tools (docs/architecture.md) behind one bounded, sandboxed ToolBox."""
 
 from __future__ import annotations
 

@@ -107,7 +107,7 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
         import anthropic
         import httpx2
 
-        # max_retries=0: the loop is the only retry layer (RELIABILITY.md, "Loops and money").
+        # max_retries=0: the loop is the only retry layer (docs/architecture.md, "The one retry layer").
         base_url = check_base_url(self.voice(), self.base_url())
         return anthropic.Anthropic(api_key=key, base_url=base_url, max_retries=0,
                                    timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)))

@@ -149,7 +149,7 @@ class OpenAICompatibleEngine(PricedEngine):
         import httpx2
         import openai
 
-        # max_retries=0: the loop is the only retry layer (RELIABILITY.md, "Loops and money").
+        # max_retries=0: the loop is the only retry layer (docs/architecture.md, "The one retry layer").
         base_url = check_base_url(self.voice(), self.base_url())
         return openai.OpenAI(api_key=key, base_url=base_url, max_retries=0,
                              timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)))

@@ -1,6 +1,6 @@
 """Background work for the window: run a function off the UI thread, get its result back on it.
 
-The UI thread never waits on disk, network or the model (PRODUCT.md §10). Every such call in
+The UI thread never waits on disk, network or the model, so it never freezes. Every such call in
 the window goes through `run_in_background`: the function runs on a pool thread, and
 `on_done(result)` or `on_error(exc)` is called later on the UI thread (through a queued
 signal), never inside the function. Never touch a widget inside `fn`.

@@ -1,4 +1,4 @@
-"""The board keeps every byte it does not mean to change (PRODUCT.md §4, RELIABILITY.md case 19)."""
+"""The board keeps every byte it does not mean to change (docs/board.md, "What is kept byte for byte")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which lines are tasks is CommonMark's call (PRODUCT.md §4): comments, code, quotes, nested items are not."""
+"""Which lines are tasks is CommonMark's call (docs/board.md): comments, code, quotes, nested items are not."""
 
 from __future__ import annotations
 

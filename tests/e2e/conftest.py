@@ -17,7 +17,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 DEMO_WORKSPACE = REPO / "resources" / "demo-workspace"
 
-# Exit codes of PRODUCT.md §9, spelled out here so the tests do not trust the code under test.
+# Exit codes of docs/cli.md, spelled out here so the tests do not trust the code under test.
 DONE, FAILED, USAGE, BLOCKED, STOPPED, LOCKED = 0, 1, 2, 3, 4, 5
 
 

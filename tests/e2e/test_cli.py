@@ -1,4 +1,4 @@
-"""End-to-end: the CLI of PRODUCT.md §9 run as a subprocess on a copy of the demo workspace.
+"""End-to-end: the CLI of docs/cli.md run as a subprocess on a copy of the demo workspace.
 
 Covers issue 2's flow (init, run, status, decide, run, undo, watch), plain one-sentence errors
 with the §9 exit codes, the limit flags, damaged records and settings (RELIABILITY case 10),

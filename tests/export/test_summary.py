@@ -69,7 +69,7 @@ def test_markdown_has_every_part_in_words(tmp_path):
     for part in ("# Homepage refresh", "## At a glance", "## Tasks", "## Decisions", "## Rounds",
                  "## Changed files", "Claude (Anthropic)", "claude-sonnet-4-5",
                  EXIT_REASON_WORDS["human_decision_needed"], "3 of 5", "$0.12",
-                 "**Answer:** trust", "**Answer:** not answered yet",  # no italic (WINDOW.md)
+                 "**Answer:** trust", "**Answer:** not answered yet",  # no italic, as in the window
                  "**Options:** speed · trust", "AI engine error",
                  "The AI engine did not answer in time", "`notes/positioning_v2.md`"):
         assert part in md, part

@@ -1,4 +1,4 @@
-"""The Chinese review's awkward phrases (WINDOW.md, "Chinese phrasing to fix") are gone: the
+"""The Chinese review's awkward phrases (found in a review of the Chinese window) are gone: the
 reviewed wording is what the window looks up, and the sentences the code puts together (a
 lesson's date and effect, the planning status on the whole folder) read as reviewed."""
 

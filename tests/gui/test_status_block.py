@@ -155,7 +155,7 @@ def test_in_front_a_finished_run_is_said_once(qtbot, window, tmp_path, monkeypat
 
 
 def test_a_heading_on_two_lines_shows_both(qtbot):
-    """The Chinese run heading is 正在处理 with the task on the next line (WINDOW.md)."""
+    """The Chinese run heading is 正在处理 with the task on the next line."""
     from app.gui.run.run_panel import RunPanel
 
     panel = RunPanel()

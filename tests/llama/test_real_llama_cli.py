@@ -94,4 +94,4 @@ def test_a_run_on_the_command_line_is_cut_at_the_rounds_time_limit(start_llama, 
     # the loopback fakes, tests/engines/test_local_runs.py.)
     assert ("Round 1 ended: ran out of time — The round reached its time limit of 25 seconds"
             in res.out), res
-    assert res.code == 4  # stopped (PRODUCT.md §9), not failed
+    assert res.code == 4  # stopped (docs/cli.md, "Exit codes"), not failed

@@ -37,7 +37,7 @@ class TaskItemDelegate(QStyledItemDelegate):
     # -- looks -----------------------------------------------------------------------------
 
     def _human_color(self, palette: QPalette) -> QColor:
-        # Decisions are in the "needs you" amber (WINDOW.md), never the link blue.
+        # Decisions are in the "needs you" amber, never the link blue (blue is only for links and the accent).
         return look.attention_colour(palette)
 
     def _diamond(self, color: QColor, filled: bool) -> QIcon:

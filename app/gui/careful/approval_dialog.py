@@ -135,7 +135,8 @@ class ApprovalDialog(QDialog):
         self.setAccessibleName(head.text())
         self.setAccessibleDescription(why.text())
         self.deny.setFocus()  # the keyboard's default stays Don't allow
-        # Allow is the filled button once the change is on screen (WINDOW.md, Visual system).
+        # Allow is the filled button once the change is on screen: the window's one filled
+        # button is the step to take now.
         self.rendered.connect(lambda: look.set_tone(self.allow, "primary"))
         if not getattr(self, "rendering", False):
             look.set_tone(self.allow, "primary")

@@ -15,7 +15,7 @@ KEYED = ("anthropic", "openai")
 SITES = {"anthropic": "console.anthropic.com", "openai": "platform.openai.com"}
 VENDORS = {"anthropic": "Anthropic", "openai": "OpenAI"}  # whose account a key bills
 ADDRESS_VARS = {"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL"}
-# The engine stops a run can end with (PRODUCT.md §5), and the window's own "bad_request".
+# The engine stops a run can end with (docs/engines.md, "Errors"), and the window's own "bad_request".
 ENGINE_STOPS = ("auth_failed", "quota_exhausted", "model_not_found", "engine_unreachable",
                 "engine_failures", "bad_request")
 

@@ -1,6 +1,6 @@
 """The page of an open folder: its checklist on the left, its run and rounds on the right.
 
-One left edge per column (WINDOW.md, "Space"): the checklist starts where the top bar's
+One left edge per column, so the eye finds each column's start at once: the checklist starts where the top bar's
 "Open folder…" does (top_bar.EDGE), and everything in the right column (Run, the status,
 the Rounds heading, the cards) starts at one x, 8 px past the divider.
 """

@@ -185,7 +185,7 @@ def css(colour: QColor) -> str:
     return colour.name()
 
 
-# The one type scale (WINDOW.md, "Visual system"): body, section and state heading, about
+# The one type scale of the whole window: body, section and state heading, about
 # 13 / 15 / 20 px on a 13 px body; regular and semibold only, never italic.
 TYPE_SCALE = {"body": 1.0, "section": 15 / 13, "heading": 20 / 13}
 SEMIBOLD = 600  # QFont.Weight.DemiBold

@@ -1,6 +1,6 @@
 """Light and dark: the window follows the system's colour scheme and recolours itself live.
 
-Both looks are the window's own palettes, built to the visual system (WINDOW.md): one accent
+Both looks are the window's own palettes, built to one visual system: one accent
 for the primary button, progress, selection, links and the focus ring; two surfaces (the
 window, and the cards, lists and fields); one border grey for every control's edge; two text
 greys (body and muted). Every text colour reads 4.5:1 on both surfaces and the border and

@@ -1,4 +1,4 @@
-"""The run panel's one filled button: its words for each state (WINDOW.md, "Visual system").
+"""The run panel's one filled button: its words for each state (one filled button in view: the step to take now).
 
 Run, Stop, Continue; "Answer the question…" when a decision waits; "Review the change…" when
 careful mode waits; Export summary… (or Add a task, with nothing to export) when every task

@@ -15,7 +15,7 @@ from app.gui.look import icons, look
 
 from app.gui.run import next_step, status_block, wording
 
-# The one filled button follows the state (WINDOW.md, "Visual system"): Run, Stop, Continue,
+# The window shows one filled button, the step to take now, and it follows the state: Run, Stop, Continue,
 # "Answer the question…" (a decision waits), "Review the change…" (careful mode waits), Export
 # summary… or Add a task (everything done), "Choose an AI engine…" (the Demo showed samples).
 MODES = ("none", "no_board", "run", "running", "stopping", "continue", "answer", "review",
