@@ -3,7 +3,7 @@
 Answers that need no engine module (the Demo engine, a cloud engine without a key, a local
 server that is not running) come from app.engines.quick_ready, which loads neither pydantic
 nor an engine's module, so the usual answer takes little more than Python's own start
-(issue 36: bench/engines_latency.py). Every other engine gets its own full check; all of
+(bench/engines_latency.py measures it). Every other engine gets its own full check; all of
 them run side by side.
 """
 

@@ -1,7 +1,7 @@
 """`harness-desk status` and `watch`: read a run's records without disturbing it.
 
 status.json is read through core/status_view.py, which needs no pydantic: `status` costs
-little more than starting Python (issue 23)."""
+little more than starting Python."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""`harness-desk schedule`: make, list, pause, resume and remove a folder's recurring run
-(issue 38), written into the computer's own scheduler (app.schedulers)."""
+"""`harness-desk schedule`: make, list, pause, resume and remove a folder's recurring run,
+written into the computer's own scheduler (app.schedulers)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`harness-desk run FOLDER --scheduled`: the run the computer's scheduler wakes (issue 38).
+"""`harness-desk run FOLDER --scheduled`: the run the computer's scheduler wakes.
 
 Safe by construction: the folder's schedule gives the engine, model, careful mode and the
 budget, and no budget means no run; no one answers a question (a decision, or in careful

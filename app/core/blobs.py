@@ -93,7 +93,8 @@ class BlobStore:
         A file of up to a chunk is hashed first, and not copied when that content is kept
         already. `sync=False` leaves the copy to the OS's cache (safe from a crash or kill of
         the process, not from a power cut): for the post-images of a round's changes, which
-        undo never reads back and the round's end flushes (issue 23)."""
+        undo never reads back and the round's end flushes, so a write step does not wait for
+        a second flush."""
         self.dir.mkdir(parents=True, exist_ok=True)
         with open(source, "rb") as src:
             data = src.read(_CHUNK + 1)

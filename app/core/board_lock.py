@@ -2,8 +2,8 @@
 
 update_board re-reads the board just before writing and starts over if it moved, which
 merges the person's editor. Between two writers of ours that check is not enough: each
-re-reads, checks, replaces, and the last one wins (issue 16: typed tasks vanished, ticks
-were lost). So every writer of ours holds the board's lock from its read to its write:
+re-reads, checks, replaces, and the last one wins (typed tasks vanished, ticks were
+lost). So every writer of ours holds the board's lock from its read to its write:
 
 - inside the process, a lock per real path (a board reached through a link and by its own
   name is one board), from a small registry that keeps a lock while anyone holds it;

@@ -14,7 +14,7 @@ TASK_LINE = re.compile(r"([-*+])[ \t]+\[([ xX])\](?=[ \t]|$)")
 _DETAIL_BULLET = re.compile(r"([-*+])(?:[ \t]+|$)")
 KEYED_DETAIL = re.compile(
     r"(done[ \t]+when|option|evidence|answer|recommendation|web)[ \t]*:[ \t]*(.*)", re.I)
-# "Web: yes" / "Web: no" under a task (issue 37): whether it may look things up on the web.
+# "Web: yes" / "Web: no" under a task: whether it may look things up on the web.
 WEB_KEY = "Web"
 WEB_YES, WEB_NO = "yes", "no"
 _WEB_WORDS = {"yes": True, "on": True, "true": True, "allowed": True, "是": True,

@@ -268,7 +268,7 @@ def set_details(path, ref: TaskRef, key: str, values: list[str]) -> TaskRef:
 
 
 def set_web(path, ref: TaskRef, allowed: bool, folder_default: bool = False) -> TaskRef:
-    """Let the task look things up on the web, or not (issue 37), in one "Web:" line.
+    """Let the task look things up on the web, or not, in one "Web:" line.
 
     When the wish is what the folder's default already gives, the task's "Web:" lines go
     (the task then follows the folder, as a new task does); otherwise one "Web: yes" or

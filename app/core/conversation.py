@@ -108,4 +108,4 @@ class ModelTurn(Record):
     stop_reason: str = ""
     cost_usd: float = 0.0
     record: Any = None
-    web: WebActivity | None = None  # what the reply looked up on the web (issue 37)
+    web: WebActivity | None = None  # what the reply looked up on the web

@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, ClassVar
 
-if TYPE_CHECKING:  # annotations only: a readiness check never loads pydantic (issue 36)
+if TYPE_CHECKING:  # annotations only: a readiness check never loads pydantic, to stay fast
     from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
     from app.core.web_types import WebAccess, WebActivity
 
@@ -58,7 +58,7 @@ class EngineError(Exception):
         self.usage = usage
         # What the failed attempt's service looked up on the web and bills (a reply that broke
         # off after a search), as counts, or None: the retry layer counts it in the cost and
-        # the loop in the task's lookups (issue 37).
+        # the loop in the task's lookups.
         self.web: WebActivity | None = None
         self.remedy = remedy      # one sentence: what the person changes so it works (or "")
         self.cause = cause or code  # the finer cause (NO_KEY, KEY_REJECTED, ...), else the code
@@ -118,7 +118,7 @@ class Engine:
     # True where a model may be unable to use tools at all (a small local one): a round in
     # which it never used a tool then ends the run with that cause, not a task decision.
     may_lack_tools: ClassVar[bool] = False
-    # True for an engine whose service can look things up on the web (issue 37): it offers
+    # True for an engine whose service can look things up on the web: it offers
     # its web tools on the turns where `web` is set, and fills ModelTurn.web.
     looks_up: ClassVar[bool] = False
     # True when its web tools take a list of sites never to use (Claude's); OpenAI's search

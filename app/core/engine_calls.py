@@ -236,8 +236,8 @@ def _too_long_sentence(err: EngineError, trimmed: bool) -> str:
 
 class _PromptChars:
     """About how many characters a request holds, for the budget's estimate of the next call.
-    What it would otherwise make again for every step from the whole conversation (issue
-    23), the tools' text and each call's arguments as text, is kept for the run: a call's
+    What it would otherwise make again for every step from the whole conversation, the
+    tools' text and each call's arguments as text, is kept for the run: a call's
     arguments never change once made, and the tools are the same each step."""
 
     def __init__(self) -> None:

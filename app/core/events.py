@@ -57,7 +57,7 @@ class RunStarted(_Event):
     round_offset: int = 0         # so its first round is round_offset + 1
     cost_is_upper_estimate: bool = False  # the model's price is not known: costs are at most
     # Said before the first round when a task may look things up on the web but this engine
-    # cannot (issue 37; web_round.cannot_look_up), else "".
+    # cannot (web_round.cannot_look_up), else "".
     web_note: str = ""
 
 
@@ -104,7 +104,7 @@ class ModelReplied(_Event):
 
 
 class WebLookedUp(_Event):
-    """The service looked things up for the model during a step (issue 37): emitted after
+    """The service looked things up for the model during a step: emitted after
     model_replied, so a window can show the searches and pages as they happen."""
 
     type: Literal["web_looked_up"] = "web_looked_up"
@@ -257,7 +257,7 @@ class RoundFinished(_Event):
     changed_artifacts: list[str] = Field(default_factory=list)
     steps: int = 0
     cost_usd: float = 0.0
-    web: WebActivity | None = None  # the round's lookups on the web (issue 37)
+    web: WebActivity | None = None  # the round's lookups on the web
     lookup_cap: int = 0  # the task's cap on lookups, when reaching it ended the round
 
 

@@ -128,11 +128,11 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
 TEMP_PREFIX = ".hd-"
 TEMP_SUFFIX = ".tmp"
 _OUR_TEMP = re.compile(r"^\.hd-[a-z0-9_]{8}\.tmp$")
-# Before issue 16 the name was ".<target name>.<8 random>.tmp"; still ours to clean up.
+# Older versions named it ".<target name>.<8 random>.tmp"; still ours to clean up.
 _OLD_TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$", re.DOTALL)
 
 
-_OLD_INCOMING = re.compile(r"^\.incoming-[a-z0-9_]{8}$")  # the blob store's, before issue 16
+_OLD_INCOMING = re.compile(r"^\.incoming-[a-z0-9_]{8}$")  # the blob store's, in older versions
 STALE_TEMP_S = 600.0  # a temp file untouched this long belongs to a write that died
 
 
@@ -357,7 +357,7 @@ def append_jsonl(path: Path | str, obj: Any, sync: bool = True) -> None:
 
 class JsonlAppender:
     """A JSON Lines file kept open by its one writer (a run's events.jsonl, a line every few
-    milliseconds): append_jsonl without opening the file for every line (issue 23: opening,
+    milliseconds): append_jsonl without opening the file for every line (opening,
     checking the last byte and closing cost 30 times the write). Each line is written whole
     and handed to the OS before append returns, as with append_jsonl. If the file is
     deleted meanwhile (its folder removed by hand), the next line goes to a new one, as

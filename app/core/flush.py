@@ -1,5 +1,6 @@
 """Two flushes side by side: the undo journal's on a thread of its own while the person's file
-is written and flushed, the file replaced only once both are on disk (issue 36).
+is written and flushed, the file replaced only once both are on disk, so a write step waits
+for one flush, not two.
 
 A write step flushes the round's undo journal (the line naming the file's pre-image) and the
 file's new content, and the journal's line must be on disk before the replace is: else a

@@ -23,7 +23,7 @@ class FolderSettings(Record):
     careful: bool = False                     # ask before changing the person's own files
     protected: list[str] = Field(default_factory=list)  # never changed, in any mode
     many_changes: int = Field(DEFAULT_MANY_CHANGES, ge=1, le=10_000)
-    # Tasks without a "Web:" line may use the services' web search and fetch (issue 37).
+    # Tasks without a "Web:" line may use the services' web search and fetch.
     web: bool = False
 
     @field_validator("protected", mode="before")

@@ -1,4 +1,4 @@
-"""Which lines of two texts stay the same, bounded in time (issue 16: difflib's
+"""Which lines of two texts stay the same, bounded in time (difflib's
 SequenceMatcher on the lines of a notes file with repeated lines took 75 s). Lines are
 matched first, cheaply: the common start and end, then lines that occur once on each side
 (patience diff), in the stretches between those; a stretch with no such line (repeated

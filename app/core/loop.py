@@ -90,7 +90,7 @@ class RoundState:
     tool_steps: int = 0  # steps in which the AI used a tool
     sample: bool = False  # the engine can only show this task as a sample (Engine.only_samples)
     recorded: bool = True  # False: the engine never answered in this run, nothing changed
-    web: WebActivity | None = None  # what the round looked up on the web (issue 37)
+    web: WebActivity | None = None  # what the round looked up on the web
     lookup_cap: int = 0  # the task's cap on lookups, when reaching it ended the round
 
 
@@ -121,7 +121,7 @@ class Harness:
         self.ws.require_runnable()
         self.ws.ensure_harness_dir()
         with self.ws.lock():
-            self.ws.clean_stale_temps()  # what a kill mid-save left (issue 16)
+            self.ws.clean_stale_temps()  # what a kill mid-save left
             continues, offset = continued_from(
                 self.ws.run_ids(), lambda r: read_run(self.ws.run_files(r)))
             info = RunInfo(

@@ -97,7 +97,7 @@ def _describe(e: Event) -> str | None:
                 f"(attempt {e.attempt}): {_short(e.reason, 60)}")
     if isinstance(e, RoundFinished):
         outcome = ROUND_WORDS.get(e.result_state, e.result_state.replace("_", " "))
-        if e.lookup_cap:  # the task used up its lookups, not its steps (issue 37)
+        if e.lookup_cap:  # the task used up its lookups, not its steps
             outcome = f"reached this task's limit of {e.lookup_cap} web lookups"
         return (f"Round {e.round} ended: {outcome}"
                 + (f" — {_short(e.summary, 70)}" if e.summary else ""))

@@ -147,7 +147,7 @@ class RoundRecord(Record):
     evidence: list[str] = Field(default_factory=list)
     findings: str = ""
     approvals: list[Approval] = Field(default_factory=list)
-    web: WebActivity | None = None  # the round's lookups on the web (issue 37), summed
+    web: WebActivity | None = None  # the round's lookups on the web, summed
     # The task's cap on lookups when reaching it ended the round ("step_limit"), else 0.
     lookup_cap: int = 0
 

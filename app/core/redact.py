@@ -41,7 +41,7 @@ MASK = "[redacted]"
 
 # Every pattern above, and _QUERY, begins with one of these (matched here without regard to
 # case, a superset of each pattern's own): a text with none of them and no known secret
-# has nothing to mask, found in one scan instead of eight substitutions (issue 23: most of
+# has nothing to mask, found in one scan instead of eight substitutions (most of
 # what is written, a file's path, a tool's result, holds none).
 _MAYBE = re.compile(r"(?i)sk-|bearer|api[_-]?key|authorization|token|secret|://|akia"
                     r"|gh[pousr]_|[?&][A-Za-z0-9_.\-]{1,64}=")

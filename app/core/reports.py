@@ -12,8 +12,8 @@ from app.core.board import Board, Task
 from app.core.model_names import model_shown  # noqa: F401 (re-exported)
 from app.core.records import RoundRecord
 
-# Sent first in every request, with the tools: each rule once, in the fewest words (issue 36:
-# 1,716 bytes before, a small local model reads it again every round). What a tool does and
+# Sent first in every request, with the tools: each rule once, in the fewest words (it
+# was 1,716 bytes before, a small local model reads it again every round). What a tool does and
 # how the ending tools are called is said in the tool's own description, not here.
 SYSTEM_PROMPT = """\
 You work in Harness Desk on a person's folder, one task of their checklist (TASKS.md) at a \

@@ -32,7 +32,7 @@ class Limits(Record):
     max_retry_wait_s: float = Field(300.0, ge=0)  # total time one step may wait on retries
     retry_base_s: float = Field(2.0, ge=0)        # first backoff delay; doubles, with jitter
     max_retries: int = Field(5, ge=0, le=20)      # attempts after the first, per model call
-    # Web lookups (issue 37), on tasks that may look things up: searches and fetches one
+    # Web lookups, on tasks that may look things up: searches and fetches one
     # task may make in a run (its round stops when they are used up), and the sites the
     # services may search and read: only `web_allowed_domains` when any, never
     # `web_blocked_domains`.

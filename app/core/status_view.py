@@ -1,6 +1,6 @@
 """status.json read without pydantic, for `harness-desk status`: typed, validated, and light.
 
-Importing pydantic costs a command more than everything else it does (issue 23), and
+Importing pydantic costs a command more than everything else it does, and
 `status` reads one small record. So it reads status.json here: the same fields as the
 `Status` model (app/core/records.py), with the same defaults, checked by hand. The model
 stays the one source of truth: it writes the file, and tests/core/test_status_view.py

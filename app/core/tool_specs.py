@@ -39,7 +39,7 @@ _LINE = {"type": "integer"}  # 0 or less is refused in a sentence (tool_reads)
 
 # Built from literals only, in §6 order, so the tool list is byte-identical in every round
 # (a changing tool list defeats prompt caching). Each rule is said once, in the fewest words
-# (issue 36: the ten were 5,183 bytes as sent, the larger part of every request).
+# (the ten were 5,183 bytes as sent, the larger part of every request).
 TOOL_SPECS: list[ToolSpec] = [
     _spec("list_files", "List a folder (default '.') with sizes.",
           {"path": _STR}, []),

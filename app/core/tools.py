@@ -67,7 +67,7 @@ class ToolBox(ReadingTools):
         self._call: tuple[str, dict] = ("", {})
         self._note = ""
         self._stamp: FileStamp | None = None  # what the file being changed held when read
-        # The URLs the round's lookups retrieved (issue 37): evidence may name only these.
+        # The URLs the round's lookups retrieved: evidence may name only these.
         self.seen_urls: Callable[[], set[str]] = set
 
     def call(self, name: str, arguments: dict) -> ToolOutcome:

@@ -7,7 +7,7 @@ end) the round keeps `undo/<N>.jsonl`, a line per event, in order:
     {"op": "after", "file": REL, "after": SHA or "absent"}                     after it
     {"op": "forget", "file": REL}                                  the change was not made
 
-A write step costs one flush of the journal and one of the person's file (issue 36): the
+A write step costs one flush of the journal and one of the person's file, to keep writes fast: the
 pre-image's copy is not flushed on its own. Its durability rides on the journal's: the line
 names the copy by its SHA-256, and undo checks every copy against it on the way out
 (BlobStore.copy_out), so after a power cut a lost copy is reported, never written back.

@@ -1,4 +1,4 @@
-"""Web lookups in the loop (issue 37): which rounds may look things up, the rules the model
+"""Web lookups in the loop: which rounds may look things up, the rules the model
 is given for them, the per-task cap on lookups (WebLookups), and the evidence check's
 question, which web addresses the round never retrieved (unseen_urls).
 

@@ -1,4 +1,4 @@
-"""What a round looked up on the web (issue 37): the searches, the pages read, and the
+"""What a round looked up on the web: the searches, the pages read, and the
 sentences that cite them. Engine-neutral: each engine that can look things up (Claude's
 server tools web_search / web_fetch, OpenAI's built-in web_search) fills a WebActivity on
 its ModelTurn from the reply; the loop adds them up per round (RoundRecord.web), and the

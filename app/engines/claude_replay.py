@@ -75,7 +75,7 @@ def block_param(block: dict[str, Any]) -> dict[str, Any] | None:
         return {"type": "redacted_thinking", "data": block.get("data")}
     if kind == "text":
         text = {"type": "text", "text": block.get("text") or ""}
-        if block.get("citations"):  # the sources of what it says, as they came (issue 37)
+        if block.get("citations"):  # the sources of what it says, as they came
             text["citations"] = citations_param(block["citations"])
         return text
     if kind in SERVER_BLOCKS:  # a search or fetch the service ran, and its result

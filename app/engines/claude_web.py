@@ -1,4 +1,4 @@
-"""Claude's own web tools (issue 37): the server tools web_search and web_fetch, offered only
+"""Claude's own web tools: the server tools web_search and web_fetch, offered only
 on a task that may look things up, and what a reply looked up, read into a WebActivity.
 
 The tool types are the newest the anthropic SDK installed by pyproject.toml defines

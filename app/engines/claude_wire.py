@@ -99,7 +99,7 @@ class ClaudeRequests:
             tool_defs: list[dict[str, Any]] = [{"name": t.name, "description": t.description,
                                       "input_schema": t.parameters} for t in stable_tools(tools)]
             # The web tools only on a task that may look things up, after ours, so the last
-            # of them carries the tools' breakpoint (issue 37; see claude_web).
+            # of them carries the tools' breakpoint (see claude_web).
             tool_defs += web_tools(web) if web is not None else []
             system_blocks: list[dict[str, Any]] = (
                 [{"type": "text", "text": system}] if system else [])

@@ -46,7 +46,7 @@ class DemoEngine(Engine):
     def cost_usd(self, usage: Usage) -> float:
         return 0.0
 
-    # It plays a scripted lookup (issue 37): the loop sets `web` for a round whose task may
+    # It plays a scripted lookup: the loop sets `web` for a round whose task may
     # look things up ("Web: yes"), None for one that may not, and the Demo then looks nothing
     # up. Where no loop sets it at all (the core before the web switch) it may.
     looks_up = True
@@ -67,7 +67,7 @@ class DemoEngine(Engine):
              max_output_tokens: int | None = None) -> ModelTurn:
         if self.delay_s:
             (cancel or threading.Event()).wait(self.delay_s)
-        # The scripts load with the first turn: listing engines never needs them (issue 36).
+        # The scripts load with the first turn: listing engines never needs them, so it stays fast.
         from app.engines import demo_planner, demo_script, demo_web
 
         if any(t.name == "propose_tasks" for t in tools):  # a planning round (core/planning.py)

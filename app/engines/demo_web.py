@@ -1,4 +1,4 @@
-"""The Demo engine's scripted lookup (issue 37): made-up, clearly labelled web sources.
+"""The Demo engine's scripted lookup: made-up, clearly labelled web sources.
 
 On the bundled boards' "Compare two directions for the homepage" task, the Demo engine plays
 what a service's own web tools would return: two searches (one finding nothing), two search

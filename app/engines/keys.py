@@ -121,8 +121,8 @@ _picked: Any = None  # the platform's own backend, once found usable
 
 
 def _pick_backend() -> Any:
-    """The keychain to use (None: there is none), loading no more of keyring than it takes
-    (issue 36).
+    """The keychain to use (None: there is none), loading no more of keyring than it takes,
+    so a readiness check stays fast.
 
     keyring.get_keyring() imports every backend it knows and scans the installed packages
     for more, a few hundred milliseconds before the first question. A backend set in this

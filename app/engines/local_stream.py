@@ -14,7 +14,7 @@ openai_compat._drain).
 
 One watcher thread serves every stream, started with the first and waiting without a
 timeout while none is watched: a step hands its stream over and takes it back under a
-lock, instead of starting a thread of its own (issue 23: a thread's start and end cost a
+lock, instead of starting a thread of its own (a thread's start and end cost a
 quick step more than the rest of its bookkeeping). The question to the server runs on a
 thread of its own, rarely (after SILENT_S of silence), so it never holds up the others.
 """

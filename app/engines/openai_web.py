@@ -1,4 +1,4 @@
-"""OpenAI's built-in web search (issue 37), offered only on a task that may look things up,
+"""OpenAI's built-in web search, offered only on a task that may look things up,
 and what a response looked up, read into a WebActivity.
 
 Shapes as the openai SDK installed by pyproject.toml defines them: the tool is

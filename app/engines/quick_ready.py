@@ -1,4 +1,4 @@
-"""Readiness answers given without loading an engine's module (issue 36, point 7).
+"""Readiness answers given without loading an engine's module, so they come fast.
 
 An engine's module loads its conversation models, and pydantic with them: more than the
 whole of `harness-desk engines` may take beside bare Python. Most answers need none of it:

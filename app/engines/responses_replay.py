@@ -46,7 +46,7 @@ def output_items(response: dict[str, Any]) -> list[dict[str, Any]]:
         elif kind == "function_call":
             items.append({"type": "function_call", "call_id": item.get("call_id"),
                           "name": item.get("name"), "arguments": item.get("arguments") or ""})
-        elif kind == "web_search_call":  # a search the service ran (issue 37): back as it came
+        elif kind == "web_search_call":  # a search the service ran: back as it came
             items.append(search_call_item(item))
     return items
 

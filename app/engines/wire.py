@@ -19,7 +19,7 @@ from app.engines.deadline import AVAILABILITY_TIMEOUT_S as AVAILABILITY_TIMEOUT_
 from app.engines.deadline import Overdue as Overdue
 from app.engines.deadline import within as within
 
-if TYPE_CHECKING:  # pydantic's models load when a run needs them, not for a check (issue 36)
+if TYPE_CHECKING:  # pydantic's models load when a run needs them, not for a quick check
     from app.core.conversation import ToolSpec
 
 MAX_RETRY_AFTER_S = 3600.0  # a header asking for more than an hour is treated as an hour

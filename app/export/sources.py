@@ -1,4 +1,4 @@
-"""A round's web sources in the exported summary (issue 37), as Markdown: what it searched
+"""A round's web sources in the exported summary, as Markdown: what it searched
 for and each page it was given or read, as a link. HTML, PDF and ODT are made from this
 Markdown (render.py), so the links are links in every format. No Qt here.
 """

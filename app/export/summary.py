@@ -89,7 +89,7 @@ class RoundRow(BaseModel):
     cost_usd: float = 0.0
     recorded: bool = True  # False: known only from events (the run stopped mid-round)
     undone: str = ""       # the person undid the round afterwards: what that did, in words
-    web: WebActivity | None = None  # what it looked up on the web (issue 37)
+    web: WebActivity | None = None  # what it looked up on the web
 
 
 class ChangedFile(BaseModel):

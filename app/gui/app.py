@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 # through PySide6's `__feature__` hook, which decides whether the new module "uses PySide" by
 # reading and tokenizing its source (inspect.getsource) and looking for the word PySide6.
 # That is a file read per module: the window's start and a run's first events import
-# hundreds, and on a loaded machine it stalled the UI thread 100-400 ms (issue 23; napari
-# issue 8584 found the same). The answer only matters to a module that turns on PySide's
+# hundreds, and on a loaded machine it stalled the UI thread 100-400 ms (napari found
+# the same). The answer only matters to a module that turns on PySide's
 # `from __feature__ import snake_case/true_property`, which nothing here does. So it is
 # answered from what the module holds instead: a PySide6 module or object among its names.
 

@@ -183,7 +183,7 @@ class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMain
         from app.gui.careful.careful_flow import CarefulFlow
 
         self.careful = CarefulFlow(self, page.run_panel.button_row)
-        # A task without a "Web:" line follows the folder's default (issue 37).
+        # A task without a "Web:" line follows the folder's default.
         self.careful.folder_settings_known.connect(
             lambda settings: page.board_view.set_web_default(settings.web))
         from app.gui.folder.schedule_flow import ScheduleFlow

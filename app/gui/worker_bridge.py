@@ -9,7 +9,7 @@ thread never waits: `stop()` only sets the cancel event, honoured after the curr
 Events wait in a queue and reach the UI thread in batches of at most BATCH_S of handling:
 a run that sends events faster than the window shows them (a full-speed Demo run, a loaded
 machine) would otherwise hold the UI thread for every event queued at once, 100 ms and
-more, before a paint or a key press got in (issue 23). Between batches the event loop turns.
+more, before a paint or a key press got in. Between batches the event loop turns.
 The outcome follows the last event.
 """
 

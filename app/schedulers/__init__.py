@@ -1,5 +1,5 @@
 """The computer's own schedulers, each writing and removing the entries that wake a
-schedule's runs (issue 38): Task Scheduler (Windows), launchd (macOS), a systemd user timer
+schedule's runs: Task Scheduler (Windows), launchd (macOS), a systemd user timer
 (Linux with a user session of systemd), cron (other Linux and Unix).
 
 Each backend module has `render(schedule)` (the entry's text, pure, what the tests check),

@@ -1,5 +1,5 @@
 """Every read and write of a document runs in a process of its own, bounded in time and
-memory whatever the file (issue 34).
+memory whatever the file, so a hostile one cannot hang or exhaust the app.
 
 The document libraries are pure Python over zip and XML: a hostile file can keep them busy
 inside one call for minutes, or make them allocate gigabytes, before any check of ours runs

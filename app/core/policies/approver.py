@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from app.core.policies.rules import Action
 
-if TYPE_CHECKING:  # pydantic: the window's build-out must not load it (issue 36)
+if TYPE_CHECKING:  # pydantic: the window's build-out must not load it, to stay fast
     from app.core.web_types import WebActivity
 
 AnswerKind = Literal["allow", "allow_task", "deny", "edit"]
@@ -56,7 +56,7 @@ class ApprovalRequest:
     reasons: list[str] = field(default_factory=list)
     policies: list[str] = field(default_factory=list)
     change_id: str = ""
-    web: WebActivity | None = None  # what the round looked up before it asked (issue 37)
+    web: WebActivity | None = None  # what the round looked up before it asked
     shown: Shown = field(default_factory=Shown, compare=False, repr=False)
 
     @property

@@ -65,7 +65,7 @@ class _Round:
     changed: set[str] = field(default_factory=set)   # the person's files changed this round
     many_allowed: bool = False
     approvals: list[Approval] = field(default_factory=list)
-    web: WebActivity | None = None  # what the round looked up so far (issue 37)
+    web: WebActivity | None = None  # what the round looked up so far
 
 
 class ChangeGate:

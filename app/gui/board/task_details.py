@@ -75,7 +75,7 @@ class TaskDetailsPanel(QFrame):
                                        "doing it itself."))
         self._human.setAccessibleName(self._human.text())
         self._human.toggled.connect(self._on_human_toggled)
-        # Issue 37: the task's "Web: yes/no" line, shown as what the task may do (its line,
+        # The task's "Web: yes/no" line, shown as what the task may do (its line,
         # else the folder's default, see set_web_default).
         self._web_default = False
         self._web = QCheckBox(self.tr("This task may look things up on the web"))

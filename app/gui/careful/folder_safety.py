@@ -1,6 +1,6 @@
 """Settings' "This folder" group: careful mode, the files and folders the AI may never
 change, and whether the folder's tasks may look things up on the web unless a task says
-otherwise (issue 37), saved to the folder's own settings when Settings is saved."""
+otherwise, saved to the folder's own settings when Settings is saved."""
 
 from __future__ import annotations
 

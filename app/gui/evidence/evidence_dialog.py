@@ -124,7 +124,7 @@ class EvidenceDialog(QDialog):
         layout.addWidget(self.details)
         from app.gui.evidence.sources_view import SourcesView
 
-        self.sources = SourcesView(self, max_height=200)  # its web lookups (issue 37), if any
+        self.sources = SourcesView(self, max_height=200)  # its web lookups, if any
         layout.addWidget(self.sources)
         layout.addWidget(split, 1)
         layout.addWidget(self.report)
@@ -249,7 +249,7 @@ class EvidenceDialog(QDialog):
         if formatted and not self.source_toggle.isChecked():
             self._show_new_markdown(f, row)  # nothing to compare: the new file, as it reads
             return
-        # Compared off the UI thread (a big file takes a while; issue 16), bounded in time.
+        # Compared off the UI thread (a big file can take seconds), bounded in time.
         self.comparing = True
         self.diff.setPlainText(self.tr("Comparing the two versions…"))
         turn, make = self._diff_turn, self._diff_maker(f)

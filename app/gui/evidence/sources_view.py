@@ -1,4 +1,4 @@
-"""The sources a round looked up on the web (issue 37): its searches (the query, how many
+"""The sources a round looked up on the web: its searches (the query, how many
 results or "found nothing"), the pages it read (title, site, when retrieved, each a link
 that opens in the person's browser) and the sentences of the AI's reply that cite them.
 

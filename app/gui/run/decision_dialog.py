@@ -165,7 +165,7 @@ class DecisionDialog(QDialog):
             for item in evidence:
                 layout.addWidget(self._evidence_widget(item, page))
 
-        # What the asking round looked up on the web (issue 37), read off the UI thread.
+        # What the asking round looked up on the web, read off the UI thread.
         from app.gui.evidence.sources_view import SourcesView, asked_round_web
         from app.gui.run.web_words import decision_rests_on
 

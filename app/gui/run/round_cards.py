@@ -7,7 +7,7 @@ what it says comes from `round_text.card_text`.
 
 The list keeps every round's few words (a RoundView) but widgets only for the newest PAGE
 entries: a window that ran a thousand rounds holds as many cards as one that ran twenty,
-and adding a card lays out twenty, not a thousand (issue 36). "Show older rounds" under the
+and adding a card lays out twenty, not a thousand. "Show older rounds" under the
 last card brings the next page in.
 """
 
@@ -36,7 +36,7 @@ class _Wrapped(QLabel):
     for their height at two widths in turn (the list's own and its least), each time; each
     card's layout keeps the answer for one width only, so every line laid its text out
     twice a round: 130 text layouts a round for 20 cards, most of the UI thread's work
-    while a run adds rounds (issue 36). The text of a card's line does not change; the
+    while a run adds rounds. The text of a card's line does not change; the
     answer is kept per width until the text, font or style does."""
 
     def __init__(self, text: str, parent: QWidget) -> None:

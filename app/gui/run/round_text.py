@@ -106,7 +106,7 @@ def card_text(view: RoundView) -> CardText:
         lines.append(CardLine(approvals, name="roundApprovals"))
     from app.gui.run.web_words import card_lines
 
-    looked = "\n".join(card_lines(view.web))  # issue 37: what it looked up on the web
+    looked = "\n".join(card_lines(view.web))  # what it looked up on the web
     if looked:
         lines.append(CardLine(looked, name="roundLookups"))
     said = view.summary

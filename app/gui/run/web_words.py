@@ -1,4 +1,4 @@
-"""A round's web lookups in words (issue 37): the card's lines and the sentences the sources
+"""A round's web lookups in words: the card's lines and the sentences the sources
 view, the decision dialog and the approval use, translated through Qt.
 
 A round's `web` (app.core.web_types.WebActivity) is summed over its replies by the loop;

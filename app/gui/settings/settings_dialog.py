@@ -37,7 +37,7 @@ class SettingsDialog(QDialog):
         column.addWidget(self._limits_group(settings))
         from app.gui.settings.web_group import WebGroup
 
-        self.web = WebGroup(settings.limits, self)  # issue 37: lookups and their sites
+        self.web = WebGroup(settings.limits, self)  # web lookups and their sites
         column.addWidget(self.web)
         column.addWidget(self._other_group(settings))
         self.problem = QLabel(self)

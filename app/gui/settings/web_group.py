@@ -1,4 +1,4 @@
-"""Settings: looking things up on the web (issue 37): how many lookups one task may make in a
+"""Settings: looking things up on the web: how many lookups one task may make in a
 run, and the sites the AI services may search and read (only some, or never some)."""
 
 from __future__ import annotations
