@@ -6,9 +6,16 @@ import difflib
 import queue
 import sys
 import threading
+from pathlib import Path
 
+from app.core.board import Board
 from app.core.clean_text import clean_line, reveal
+from app.core.decide import decide
+from app.core.documents import DocumentError, is_document, render_bytes
+from app.core.policies import pending
 from app.core.policies.approver import Answer, ApprovalRequest
+from app.core.policies.pending import ALLOW, DENY
+from app.core.workspace import Workspace
 
 MAX_DIFF_LINES = 40
 _CHOICES = {"y": "allow", "yes": "allow", "a": "allow_task", "all": "allow_task",
@@ -20,7 +27,6 @@ def short_diff(request: ApprovalRequest, limit: int = MAX_DIFF_LINES) -> list[st
     if request.action == "delete":
         size = len(request.before or b"")
         return [f"The whole file would be deleted ({size:,} bytes). Undo can bring it back."]
-    from app.core.documents import DocumentError, is_document
 
     if is_document(request.path):  # as the text the AI reads: headings with #, tables with |
         try:
@@ -45,8 +51,6 @@ def short_diff(request: ApprovalRequest, limit: int = MAX_DIFF_LINES) -> list[st
 
 
 def _rendered(data: bytes | None, name: str) -> str | None:
-    from app.core.documents import render_bytes
-
     return None if data is None else render_bytes(data, name)
 
 
@@ -117,12 +121,6 @@ class TerminalApprover:
 def cmd_approve(args) -> int:
     """Show each kept change whose question waits on the board, as a diff; at a terminal
     ask Allow / Don't allow / later. Showing it is what lets `decide --answer Allow` allow it."""
-    from pathlib import Path
-
-    from app.core.board import Board
-    from app.core.decide import decide
-    from app.core.policies import pending
-    from app.core.workspace import Workspace
 
     ws = Workspace(args.path).require()
     folder = str(Path(args.path).expanduser())
@@ -169,8 +167,6 @@ def cmd_approve(args) -> int:
 
 
 def _ask_kept() -> str | None:
-    from app.core.policies.pending import ALLOW, DENY
-
     while True:
         print("Allow this? [y] yes, [n] no, [Enter] decide later: ", end="", flush=True)
         line = sys.stdin.readline()

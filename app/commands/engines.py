@@ -14,6 +14,8 @@ import json
 import threading
 
 from app.core.engine import Availability
+from app.core.places import config_dir
+from app.engines.registry import ENGINES, engine_class, engine_ids
 
 # How long the command waits for a check: engine_readiness answers within its
 # READINESS_TIMEOUT_S (8 s), and this leaves it 2 s more (tests/engines hold the two so).
@@ -23,8 +25,6 @@ _settings: list = []  # the settings, read once, by the first check that needs t
 
 
 def cmd_engines(args: argparse.Namespace) -> int:
-    from app.engines.registry import ENGINES, engine_ids
-
     ids = engine_ids()
     saved = _saved_engines()
     results: dict[str, Availability] = {}
@@ -58,7 +58,7 @@ def _check(engine_id: str, saved: dict[str, dict[str, str]] | None,
         if quick is not None:
             results[engine_id] = quick
             return
-    from app.engines.setup import engine_readiness
+    from app.engines.setup import engine_readiness  # noqa: PLC0415 - `engines` stays light
 
     try:
         results[engine_id] = engine_readiness(engine_id, _full_settings())
@@ -70,8 +70,6 @@ def _saved_engines() -> dict[str, dict[str, str]] | None:
     """Each engine's saved model and server address, read without the settings model; None
     when the file is not plainly valid (app.core.settings then reads it, and resets it if it
     is damaged, exactly as everywhere else)."""
-    from app.core.places import config_dir
-
     path = config_dir() / "settings.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -92,7 +90,7 @@ def _saved_engines() -> dict[str, dict[str, str]] | None:
 
 
 def _full_settings():
-    from app.core.settings import load_settings
+    from app.core.settings import load_settings  # noqa: PLC0415 - `engines` stays light
 
     with _settings_lock:
         if not _settings:
@@ -101,7 +99,5 @@ def _full_settings():
 
 
 def _label(engine_id: str) -> str:
-    from app.engines.registry import engine_class
-
     cls = engine_class(engine_id)
     return cls.label or engine_id

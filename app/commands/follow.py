@@ -71,8 +71,8 @@ def format_status(s: StatusView) -> str:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from app.core.events import RunFinished, try_parse_event
-    from app.core.narrate import describe_event
+    from app.core.events import RunFinished, try_parse_event  # noqa: PLC0415 - `status` stays light
+    from app.core.narrate import describe_event  # noqa: PLC0415 - `status` stays light
 
     ws = Workspace(args.path).require(need_board=False)
     lock = ws.lock()

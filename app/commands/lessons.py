@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import argparse
 
+from app.core.engine import EngineError
+from app.core.errors import HarnessError
 from app.core.lessons.lessons import Lesson, find_lessons
+from app.core.lessons.reword import reword_lessons
 from app.core.lessons.words import headline
+from app.core.settings import load_settings
+from app.engines.setup import build_engine
 
 _EVIDENCE_SHOWN = 5
 
@@ -83,12 +88,6 @@ def cmd_lessons(args: argparse.Namespace) -> int:
 
 
 def _reword(args: argparse.Namespace) -> None:
-    from app.core.engine import EngineError
-    from app.core.errors import HarnessError
-    from app.core.lessons.reword import reword_lessons
-    from app.core.settings import load_settings
-    from app.engines.setup import build_engine
-
     engine = build_engine(load_settings().settings, args.path, args.engine, model=args.model,
                           base_url=args.base_url)
     if not engine.is_ai:

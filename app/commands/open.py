@@ -53,19 +53,22 @@ def cmd_open(args: argparse.Namespace) -> int:
 def fresh_demo_copy():
     """A copy of the bundled demo workspace nobody has run or edited (never wiping one that
     was: a new copy is made beside it)."""
-    from app.core.workspace import Workspace
-    from app.gui.folder.first_start import TERMINAL_DEMO_FOLDER, demo_copy
+    from app.core.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.gui.folder.first_start import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        TERMINAL_DEMO_FOLDER, demo_copy)
 
     return Workspace(demo_copy(fresh=True, name=TERMINAL_DEMO_FOLDER))
 
 
 def terminal_demo(reason: str) -> int:
-    from app.commands.run import print_event
-    from app.core.decide import decide, open_decision
-    from app.core.loop import Harness
-    from app.core.settings import load_settings
-    from app.engines.demo import DELAY_ENV
-    from app.engines.setup import build_engine
+    from app.commands.run import print_event  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.decide import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        decide, open_decision)
+    from app.core.loop import Harness  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        load_settings)
+    from app.engines.demo import DELAY_ENV  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.engines.setup import build_engine  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     ws = fresh_demo_copy()
     print(f"Harness Desk: {reason}, so the demo runs in this terminal.")

@@ -6,13 +6,20 @@ import argparse
 import sys
 import threading
 
+from app.commands.run import build_limits, confirm_folder
+from app.core.board import Board, BoardError
+from app.core.board_task import norm
 from app.core.cost_words import cost_text
 from app.core.errors import EXIT_FAILED, EXIT_STOPPED, UsageError
 from app.core.events import Event
+from app.core.narrate import describe_event
 from app.core.plan_prompt import PlanContext
+from app.core.plan_records import read_plans
+from app.core.planning import Planner, last_run_summaries
 from app.core.proposals import Proposal, add_proposals, check_proposals
 from app.core.settings import load_settings
 from app.core.workspace import Workspace
+from app.engines.setup import build_engine
 
 # How each way planning can end maps to an exit code, as `run` maps its states.
 _STOPPED = ("cancelled", "budget_exhausted")
@@ -27,9 +34,6 @@ def cmd_plan(args: argparse.Namespace) -> int:
             raise UsageError('Say what you want to achieve, for example: harness-desk plan '
                              f'{_quote(args.path)} "Plan a birthday party".')
         return _add_last_plan(ws, picks)
-    from app.commands.run import build_limits, confirm_folder
-    from app.core.planning import Planner, last_run_summaries
-    from app.engines.setup import build_engine
 
     loaded = load_settings()
     if loaded.warning:
@@ -77,8 +81,6 @@ def print_proposals(proposals: list[Proposal]) -> None:
 
 def _add_last_plan(ws: Workspace, picks: list[int] | None) -> int:
     """`plan PATH --add` without a goal: the tasks of the folder's last plan, as printed."""
-    from app.core.plan_records import read_plans
-
     plans = [p for p in read_plans(ws.root) if p.result == "proposed"]
     if not plans:
         raise UsageError("There is no plan to add yet. Make one first: harness-desk plan "
@@ -91,9 +93,6 @@ def _add_last_plan(ws: Workspace, picks: list[int] | None) -> int:
 
 
 def _add(ws: Workspace, chosen: list[Proposal]) -> int:
-    from app.core.board import Board, BoardError
-
-    from app.core.board_task import norm
 
     board = Board.load(ws.board_path) if ws.board_path.exists() else None
     on_board = {norm(t.text) for t in board.tasks} if board is not None else set()
@@ -133,8 +132,6 @@ def _chosen(proposals: list[Proposal], picks: list[int] | None) -> list[Proposal
 
 def _progress(event: Event) -> None:
     """What planning is doing, on stderr (stdout is the proposals), at a terminal only."""
-    from app.core.narrate import describe_event
-
     line = describe_event(event)
     if line is not None:
         print(line, file=sys.stderr, flush=True)

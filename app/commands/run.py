@@ -6,12 +6,14 @@ import argparse
 import signal
 import sys
 import threading
+import time
 
 from app.core.clean_text import clean_line
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
+from app.core.events import Event, ModelText, StepStarted
+from app.core.folder_settings import load_folder_settings
 from app.core.loop import Harness, RunResult
 from app.core.narrate import describe_event
-from app.core.events import Event
 from app.core.settings import LimitError, Limits, Settings, load_settings
 from app.core.workspace import Workspace, risky_folder_reason
 from app.engines.setup import build_engine
@@ -41,15 +43,11 @@ class EventPrinter:
     so far every PROGRESS_EVERY_S, so a slow local model is never silent for minutes."""
 
     def __init__(self, clock=None):
-        import time
-
         self._clock = clock or time.monotonic
         self._step: tuple[int, int] | None = None
         self._next_at = 0.0
 
     def __call__(self, event: Event) -> None:
-        from app.core.events import ModelText, StepStarted
-
         if isinstance(event, StepStarted):
             self._step, self._next_at = (event.round, event.step), self._clock() + PROGRESS_EVERY_S
         elif isinstance(event, ModelText) and event.tokens and self._clock() >= self._next_at:
@@ -93,8 +91,6 @@ def careful_mode(ws: Workspace, flag: bool):
     """Careful mode from the flag or the folder's settings, and who answers its questions:
     the person at the terminal, or no one (the run stops and the question goes on the
     board)."""
-    from app.core.folder_settings import load_folder_settings
-
     careful = flag or load_folder_settings(ws.harness_dir).careful
     if sys.stdin is not None and sys.stdin.isatty():
         from app.commands.approve import TerminalApprover

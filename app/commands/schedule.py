@@ -4,13 +4,22 @@ written into the computer's own scheduler (app.schedulers)."""
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 from datetime import datetime
 from pathlib import Path
 
+from app.commands.run import confirm_folder
 from app.core.errors import UsageError
 from app.core.schedule import store
+from app.core.schedule.launch import app_environment, output_log, run_command
 from app.core.schedule.model import (Schedule, ScheduleError, budget_words, describe,
                                      next_time, parse_every)
+from app.core.schedule.records import folder_records
+from app.core.settings import load_settings
+from app.core.workspace import Workspace
+from app.engines.registry import UnknownEngine, engine_class
+from app.schedulers.service import install as write, remove as take, remove_all as remove_every
 
 
 def cmd_schedule(args: argparse.Namespace) -> int:
@@ -36,10 +45,6 @@ def folder_of(path: str) -> str:
 
 
 def make(args: argparse.Namespace) -> int:
-    from app.commands.run import confirm_folder
-    from app.core.settings import load_settings
-    from app.core.workspace import Workspace
-
     ws = Workspace(args.path).require_runnable()
     confirm_folder(ws, args.yes)
     if not (args.budget_usd or args.budget_tokens):
@@ -71,14 +76,10 @@ def make(args: argparse.Namespace) -> int:
 
 
 def install(schedule: Schedule) -> None:
-    from app.schedulers.service import install as write
-
     write(schedule)
 
 
 def remove(schedule: Schedule) -> None:
-    from app.schedulers.service import remove as take
-
     take(schedule)
 
 
@@ -103,8 +104,6 @@ def change(path: str, drop: bool = False, paused: bool = False) -> int:
 
 
 def list_schedules(path: str | None) -> int:
-    from app.core.schedule.records import folder_records
-
     schedules = store.all_schedules()
     if path:
         schedules = [s for s in schedules if s.folder == folder_of(path)]
@@ -126,10 +125,6 @@ def list_schedules(path: str | None) -> int:
 def catch_up() -> int:
     """cron's catch-up (app.schedulers.cron): start each cron schedule whose latest due time
     has not run, once, as the scheduler would have. The runs claim their times themselves."""
-    import os
-    import subprocess
-
-    from app.core.schedule.launch import app_environment, output_log, run_command
 
     started = 0
     for s in store.all_schedules():
@@ -148,16 +143,12 @@ def catch_up() -> int:
 
 def remove_all() -> int:
     """Every schedule and every entry this app wrote (the uninstallers call this)."""
-    from app.schedulers.service import remove_all as remove_every
-
     count = remove_every()
     print(f"Removed {count} schedule{'' if count == 1 else 's'}.")
     return 0
 
 
 def _check_engine(engine: str) -> None:
-    from app.engines.registry import UnknownEngine, engine_class
-
     try:
         engine_class(engine)
     except UnknownEngine as err:

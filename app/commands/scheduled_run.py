@@ -14,15 +14,23 @@ ends with a line in the folder's `.harness/scheduled.jsonl` and a system notific
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from datetime import datetime
 from pathlib import Path
 
+from app.commands.run import EventPrinter
 from app.core.errors import (EXIT_DONE, EXIT_FAILED, EXIT_LOCKED, EXIT_USAGE, STATE_EXIT_CODES,
                              HarnessError, WorkspaceLocked)
+from app.core.loop import Harness
 from app.core.schedule import records as R
 from app.core.schedule import store
 from app.core.schedule.model import Schedule, schedule_id
+from app.core.schedule.notify import notify
+from app.core.settings import LimitError, load_settings
+from app.core.workspace import Workspace
+from app.engines.setup import build_engine
+from app.schedulers.service import remove_entry
 
 
 def cmd_scheduled_run(args: argparse.Namespace) -> int:
@@ -58,12 +66,6 @@ def cmd_scheduled_run(args: argparse.Namespace) -> int:
 
 
 def _run(schedule: Schedule, wake: R.WakeRecord) -> int:
-    from app.commands.run import EventPrinter
-    from app.core.loop import Harness
-    from app.core.settings import LimitError, load_settings
-    from app.core.workspace import Workspace
-    from app.engines.setup import build_engine
-
     settings = load_settings().settings
     wake.kind = R.KIND_FOLDER
     ws = Workspace(schedule.folder).require_runnable()
@@ -97,8 +99,6 @@ def _run(schedule: Schedule, wake: R.WakeRecord) -> int:
 
 
 def _status(ws) -> dict:
-    import json
-
     try:
         data = json.loads(ws.status_path.read_text(encoding="utf-8"))
         return data if isinstance(data, dict) else {}
@@ -107,8 +107,6 @@ def _status(ws) -> dict:
 
 
 def _end(wake: R.WakeRecord, outcome: str, code: int, message: str) -> int:
-    from app.core.schedule.notify import notify
-
     wake.time, wake.outcome, wake.exit_code, wake.message = R.now_local(), outcome, code, message
     R.record(wake)
     if message:
@@ -118,8 +116,6 @@ def _end(wake: R.WakeRecord, outcome: str, code: int, message: str) -> int:
 
 
 def _folder_gone(schedule: Schedule) -> int:
-    from app.core.schedule.notify import notify
-
     _remove_entry(schedule.id, schedule.backend)
     store.delete(schedule.id)
     wake = R.WakeRecord(time=R.now_local(), schedule_id=schedule.id, folder=schedule.folder,
@@ -133,6 +129,4 @@ def _folder_gone(schedule: Schedule) -> int:
 
 
 def _remove_entry(sid: str, backend: str = "") -> None:
-    from app.schedulers.service import remove_entry
-
     remove_entry(sid, backend)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import threading
 from typing import TYPE_CHECKING, Any, Callable
@@ -13,14 +14,14 @@ from app.engines.claude_send import stream_messages
 from app.engines.claude_stream import MessageReader
 from app.engines.claude_web import cut_off_activity, web_activity
 from app.engines.claude_wire import ClaudeRequests
+from app.engines.deadline import AVAILABILITY_TIMEOUT_S
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import estimated_usage, with_usage
 from app.engines.prices import PricedEngine
-from app.engines.wire_cache import Prefix, WireCache
-from app.engines.deadline import AVAILABILITY_TIMEOUT_S
 from app.engines.wire import (Voice, check_base_url, emit, from_status, from_transport,
                               stream_broken)
+from app.engines.wire_cache import Prefix, WireCache
 
 if TYPE_CHECKING:
     import anthropic
@@ -104,8 +105,8 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
         )
 
     def _client(self, key: str, timeout_s: float) -> anthropic.Anthropic:
-        import anthropic
-        import httpx2
+        import anthropic  # noqa: PLC0415 - AI SDK, only for a run
+        import httpx2  # noqa: PLC0415 - listing the engines stays light
 
         # max_retries=0: the loop is the only retry layer (docs/architecture.md, "The one retry layer").
         base_url = check_base_url(self.voice(), self.base_url())
@@ -126,15 +127,13 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
     # -- availability --------------------------------------------------------------------
 
     def availability(self) -> Availability:
-        import importlib
-
         return check_keyed("Claude", "ANTHROPIC_API_KEY", self.base_url(), self.model,
                            list(FALLBACK_MODELS), self._key, self._list_models,
                            offered=lambda ids: ids, has_model=_offers,
                            prepare=lambda: importlib.import_module("anthropic"))
 
     def _list_models(self, key: str) -> list[str]:
-        import anthropic
+        import anthropic  # noqa: PLC0415 - AI SDK, only for a run
 
         client = self._client(key, AVAILABILITY_TIMEOUT_S)
         try:
@@ -154,7 +153,7 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
              cancel: threading.Event | None = None,
              on_text: Callable[[str], None] | None = None,
              max_output_tokens: int | None = None) -> ModelTurn:
-        import anthropic
+        import anthropic  # noqa: PLC0415 - AI SDK, only for a run
 
         request = self.build_request(system, tools, messages, max_output_tokens)
         client = self._turn_client()
@@ -176,8 +175,8 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
 
     def _read(self, stream: MessageReader, cancel: threading.Event | None,
               on_text: Callable[[str], None] | None, request: dict[str, Any]) -> ModelTurn:
-        import anthropic
-        import httpx2
+        import anthropic  # noqa: PLC0415 - AI SDK, only for a run
+        import httpx2  # noqa: PLC0415 - listing the engines stays light
 
         live = _Narration(on_text)
         try:

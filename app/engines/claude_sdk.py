@@ -29,7 +29,7 @@ SUPPORTED = ">=2.17,<2.18"
 def serializer() -> Callable[[Any], bytes]:
     """The SDK's own JSON serializer (compact, ensure_ascii off), which its request path
     uses for a body."""
-    from anthropic._utils._json import openapi_dumps
+    from anthropic._utils._json import openapi_dumps  # noqa: PLC0415 - AI SDK, only for a run
 
     return openapi_dumps
 
@@ -37,11 +37,13 @@ def serializer() -> Callable[[Any], bytes]:
 def stream_options() -> RequestOptions:
     """The request options `client.messages.stream()` posts with: its helper headers and
     its tracing span."""
-    from anthropic._base_client import make_request_options
-    from anthropic.lib._stainless_helpers import (HELPER_METHOD_STREAM,
+    from anthropic._base_client import (  # noqa: PLC0415 - AI SDK, only for a run
+        make_request_options)
+    from anthropic.lib._stainless_helpers import (HELPER_METHOD_STREAM,  # noqa: PLC0415 - AI SDK, only for a run
                                                   STAINLESS_HELPER_METHOD_HEADER,
                                                   STAINLESS_STREAM_HELPER_HEADER)
-    from anthropic.lib._tracing import messages_create_request_attributes
+    from anthropic.lib._tracing import (  # noqa: PLC0415 - AI SDK, only for a run
+        messages_create_request_attributes)
 
     return make_request_options(
         extra_headers={STAINLESS_HELPER_METHOD_HEADER: HELPER_METHOD_STREAM,

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from app.core.engine import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, EngineConfig,
                              EngineError)
 from app.core.settings import Settings
+from app.engines.deadline import within
+from app.engines.keys import STATUS_TIMEOUT_S, lookup_key
+from app.engines.local_engine import LOCAL_API_KEY, LOCAL_PRESETS
+from app.engines.registry import engine_class
+from app.engines.setup import engine_readiness
 
 TEST_TIMEOUT_S = 8.0
 
@@ -37,8 +43,6 @@ def known_models(engine_id: str) -> list[str]:
 
 def local_presets() -> dict[str, str]:
     """{"Ollama": its address, "LM Studio": its address}."""
-    from app.engines.local_engine import LOCAL_PRESETS
-
     return dict(LOCAL_PRESETS)
 
 
@@ -47,9 +51,6 @@ def check_connection(engine_id: str, settings: Settings,
     """Ask the engine, as `settings` configure it, whether it can run; never raises and
     answers within about `timeout_s` (plus a second) whatever the network or the keychain
     does."""
-    import time
-
-    from app.engines.setup import engine_readiness
 
     started = time.monotonic()
     found = engine_readiness(engine_id, settings, timeout_s)
@@ -64,16 +65,11 @@ def check_connection(engine_id: str, settings: Settings,
 
 def _why(engine_id: str, settings: Settings, timeout_s: float) -> str:
     """Which kind of "not ready" it is: asked once more, by listing the models."""
-    from app.engines.keys import STATUS_TIMEOUT_S, lookup_key
-    from app.engines.registry import engine_class
-    from app.engines.deadline import within
-
     saved = settings.engine_settings(engine_id)
     try:
         engine = engine_class(engine_id)(EngineConfig(model=saved.model, base_url=saved.base_url))
     except Exception:
         return NOT_READY
-    from app.engines.local_engine import LOCAL_API_KEY
 
     key = LOCAL_API_KEY
     if engine.needs_key:

@@ -64,7 +64,7 @@ def _no_keychain() -> str:
 
 def _backend_problem(backend: Any) -> str | None:
     """Why this keyring backend cannot hold our keys, or None if it can."""
-    from keyring.backends import chainer, fail, null
+    from keyring.backends import chainer, fail, null  # noqa: PLC0415 - keyring, only for a key
 
     if isinstance(backend, chainer.ChainerBackend):
         inner = list(backend.backends)
@@ -97,7 +97,7 @@ def _backend_name(backend: Any) -> str:
 def _plain(exc: Exception) -> str:
     if isinstance(exc, KeyStoreError):
         return exc.message
-    from keyring import errors
+    from keyring import errors  # noqa: PLC0415 - keyring, only for a key
 
     if isinstance(exc, errors.NoKeyringError):
         return _no_keychain()
@@ -135,14 +135,14 @@ def _pick_backend() -> Any:
     keyring_core = sys.modules.get("keyring.core")
     if getattr(keyring_core, "_keyring_backend", None) is not None or _configured() \
             or not sys.platform.startswith("linux"):
-        import keyring
+        import keyring  # noqa: PLC0415 - keyring, only for a key
 
         return keyring.get_keyring()
     if _picked is not None:
         return _picked
     if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
         return None  # no keychain, and keyring not even imported
-    from keyring.backends import SecretService
+    from keyring.backends import SecretService  # noqa: PLC0415 - keyring, only for a key
 
     backend = SecretService.Keyring()  # type: ignore[no-untyped-call]  # keyring's are not typed
     try:
@@ -150,7 +150,7 @@ def _pick_backend() -> Any:
     except Exception:
         usable = False
     if not usable:
-        import keyring
+        import keyring  # noqa: PLC0415 - keyring, only for a key
 
         return keyring.get_keyring()
     _picked = backend
@@ -267,7 +267,7 @@ def set_key(engine_id: str, secret: str, timeout: float = CALL_TIMEOUT_S) -> str
 
 def delete_key(engine_id: str, timeout: float = CALL_TIMEOUT_S) -> bool:
     """Remove a stored key. True if one was removed, False if none was stored."""
-    from keyring import errors
+    from keyring import errors  # noqa: PLC0415 - keyring, only for a key
 
     try:
         backend = _backend(timeout)

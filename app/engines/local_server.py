@@ -21,6 +21,7 @@ Each server has its own way of saying so, all read here without loading the mode
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -69,8 +70,6 @@ def overflow(said: object, facts: ServerFacts, reply_tokens: int, unknown_need: 
     """(what happened, what to change) from a server's context-overflow answer: llama.cpp's
     exceed_context_size_error has `n_prompt_tokens` and `n_ctx`; the others' texts carry the
     two numbers as "N tokens" (LM Studio: "the first 3012 tokens ... only 2048 tokens")."""
-    import json
-
     fields = said.get("error", said) if isinstance(said, dict) else {}
     prompt = fields.get("n_prompt_tokens") if isinstance(fields, dict) else None
     n_ctx = fields.get("n_ctx") if isinstance(fields, dict) else None
@@ -101,7 +100,7 @@ def _int(value: object) -> int | None:
 
 def ask_server(root: str, model: str, timeout_s: float = 3.0) -> ServerFacts:
     """Ask the server at `root` (without /v1) about `model`; never raises."""
-    import httpx2
+    import httpx2  # noqa: PLC0415 - listing the engines stays light
 
     timeout = httpx2.Timeout(timeout_s)
     with httpx2.Client(timeout=timeout) as http:

@@ -14,7 +14,7 @@ def ask_vision(root: str, model: str) -> bool | None:
     tell: Ollama's /api/show capabilities ("vision"), LM Studio's /api/v1/models
     (capabilities.vision) or /api/v0/models ("type": "vlm"), llama.cpp's /props
     (modalities.vision). `root` is the server without /v1; never raises."""
-    import httpx2
+    import httpx2  # noqa: PLC0415 - listing the engines stays light
 
     timeout = httpx2.Timeout(3.0)
     asks = [("POST", f"{root}/api/show", {"model": model}), ("GET", f"{root}/props", None),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -21,9 +22,9 @@ from app.engines.openai_web import INCLUDE_SOURCES, cut_off_activity, web_activi
 from app.engines.raw_stream import Body, RawStream, json_list
 from app.engines.responses_replay import (make_record, output_items, reasoning_ids,
                                           replay_items)
-from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key
 from app.engines.wire import (Voice, arguments_json, emit, from_status, parse_arguments,
                               stable_tools, stream_broken)
+from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key
 
 OPENAI_FALLBACK_MODELS = ("gpt-6.2-sol", "gpt-6.2-astra", "gpt-6.1-terra", "gpt-6-luna",
                           "gpt-6.1-sol", "gpt-5.5", "gpt-5.4-mini")
@@ -136,8 +137,6 @@ class OpenAIEngine(OpenAICompatibleEngine):
         return require_key(self.id, "OpenAI", "OPENAI_API_KEY", timeout)
 
     def availability(self) -> Availability:
-        import importlib
-
         return check_keyed(
             "OpenAI", "OPENAI_API_KEY", self.base_url(), self.model, list(OPENAI_FALLBACK_MODELS),
             self._api_key, self.list_models,

@@ -30,14 +30,14 @@ SUPPORTED = ">=3.63,<3.64"
 def serializer() -> Callable[[Any], bytes]:
     """The SDK's own JSON serializer (compact, ensure_ascii off), which its request path
     uses for a body."""
-    from openai._utils._json import openapi_dumps
+    from openai._utils._json import openapi_dumps  # noqa: PLC0415 - AI SDK, only for a run
 
     return openapi_dumps
 
 
 def post_options() -> RequestOptions:
     """The request options the typed `create` methods post with (bearer authentication)."""
-    from openai._base_client import make_request_options
+    from openai._base_client import make_request_options  # noqa: PLC0415 - AI SDK, only for a run
 
     return make_request_options(security={"bearer_auth": True})
 
@@ -50,8 +50,9 @@ def sse_decoder(client: openai.OpenAI) -> SSEDecoder | SSEBytesDecoder:
 def read_failure(exc: Exception, response: httpx2.Response) -> Exception | None:
     """What the SDK's stream raises when reading its reply fails with `exc`: an
     APITimeoutError, an APIConnectionError, or None for a failure it lets through."""
-    from openai import APIConnectionError, APITimeoutError
-    from openai._httpx2 import request_exceptions, timeout_exceptions
+    from openai import APIConnectionError, APITimeoutError  # noqa: PLC0415 - AI SDK, only for a run
+    from openai._httpx2 import (  # noqa: PLC0415 - AI SDK, only for a run
+        request_exceptions, timeout_exceptions)
 
     if isinstance(exc, timeout_exceptions()):
         return APITimeoutError(request=response.request)

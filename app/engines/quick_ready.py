@@ -17,6 +17,7 @@ import urllib.parse
 from dataclasses import dataclass
 
 from app.core.engine import ENGINE_UNREACHABLE, Availability
+from app.engines.keys import STATUS_TIMEOUT_S, lookup_key
 
 DEMO_READY = "Ready. The Demo engine runs offline and uses no AI."
 OLLAMA_BASE_URL = "http://localhost:11434/v1"
@@ -64,8 +65,8 @@ def quick_readiness(engine_id: str, model: str = "", base_url: str = "") -> Avai
 
 
 def _keyed(engine_id: str, facts: Keyed, model: str, base_url: str) -> Availability | None:
-    from app.engines.keyed import no_key, no_key_answer
-    from app.engines.keys import STATUS_TIMEOUT_S, lookup_key
+    from app.engines.keyed import (  # noqa: PLC0415 - a local readiness check stays light
+        no_key, no_key_answer)
 
     if lookup_key(engine_id, STATUS_TIMEOUT_S)[0]:
         return None  # a key: whether it works is the vendor's to say

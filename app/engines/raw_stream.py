@@ -73,7 +73,7 @@ class RawStream:
 
 def post_raw(client: Any, path: str, body: bytes, options: Mapping[str, object]) -> Any:
     """The unread httpx response to `body` posted through the SDK's own request path."""
-    import httpx2
+    import httpx2  # noqa: PLC0415 - listing the engines stays light
 
     return client.post(path, content=body, cast_to=httpx2.Response, stream=True, options=options)
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from app.core.engine import Availability, Engine, EngineConfig
 from app.core.errors import UsageError
+from app.core.redact import redact
 from app.core.settings import Settings
+from app.engines.deadline import within
 from app.engines.registry import UnknownEngine, engine_class, engine_ids
 
 READINESS_TIMEOUT_S = 8.0
@@ -73,8 +75,6 @@ def engine_readiness(engine_id: str, settings: Settings | None = None,
     """Whether `engine_id`, as `settings` configure it, can run now; never raises, and answers
     within `timeout_s` whatever the network or the keychain does. A not-ready answer says
     what to do about it."""
-    from app.engines.deadline import within
-
     if settings is None:
         from app.core.settings import load_settings
 
@@ -113,7 +113,5 @@ def _too_slow(engine: Engine, timeout_s: float) -> str:
 
 
 def _plain(text: str) -> str:
-    from app.core.redact import redact
-
     sentence = " ".join(redact(text).split())[:300].rstrip(".")
     return sentence + "."

@@ -5,15 +5,16 @@ from __future__ import annotations
 import email.utils
 import json
 import time
+import urllib.parse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from app.core.redact import redact
+from app.core.conversation import ToolSpec
 from app.core.engine import (AUTH_FAILED, BAD_ADDRESS, BAD_REQUEST, ENGINE_UNREACHABLE,
                               KEY_FORBIDDEN, KEY_REJECTED, MODEL_NOT_FOUND, NO_TOOLS,
                               PROMPT_TOO_LONG, QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT,
                               EngineError)
-
+from app.core.redact import redact
 # Re-exported: the window's core_calls imports them from here.
 from app.engines.deadline import AVAILABILITY_TIMEOUT_S as AVAILABILITY_TIMEOUT_S
 from app.engines.deadline import Overdue as Overdue
@@ -218,7 +219,7 @@ def _causes(exc: BaseException) -> list[BaseException]:
 
 def from_transport(voice: Voice, exc: BaseException, in_stream: bool = False) -> EngineError:
     """Diagnose a failure below HTTP: refused, unresolvable, timed out, or dropped."""
-    import httpx2
+    import httpx2  # noqa: PLC0415 - listing the engines stays light
 
     chain = _causes(exc)
     details = redact(" <- ".join(f"{type(e).__name__}: {e}" for e in chain))[:600]
@@ -250,9 +251,7 @@ def check_base_url(voice: Voice, url: str) -> str:
     """The base URL when it is a usable web address; else an EngineError with one sentence
     (a port that is not a number, an unclosed IPv6 bracket, no http:// or https://), raised
     before any client is built, so a typo never reaches the person as a crash."""
-    import urllib.parse
-
-    import httpx2
+    import httpx2  # noqa: PLC0415 - listing the engines stays light
 
     problem = ""
     try:
@@ -289,8 +288,6 @@ def canonical(value: Any) -> Any:
 
 def stable_tools(tools: list[ToolSpec]) -> list[ToolSpec]:
     """Tools in name order with canonical schemas: a varying order would bust the prompt cache."""
-    from app.core.conversation import ToolSpec
-
     return [ToolSpec(name=t.name, description=t.description, parameters=canonical(t.parameters))
             for t in sorted(tools, key=lambda t: t.name)]
 

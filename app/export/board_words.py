@@ -21,13 +21,14 @@ _CAP_REACHED = re.compile(r"In round (\d+) this task reached its limit of (\d+) 
 
 
 def _no_progress(options) -> bool:
-    from app.core.reports import NO_PROGRESS_OPTIONS
+    from app.core.reports import (  # noqa: PLC0415 - export loads no Qt for Markdown
+        NO_PROGRESS_OPTIONS)
 
     return tuple(options or ()) == tuple(NO_PROGRESS_OPTIONS)
 
 
 def _careful(options) -> bool:
-    from app.core.policies.pending import OPTIONS
+    from app.core.policies.pending import OPTIONS  # noqa: PLC0415 - export loads no Qt for Markdown
 
     return list(options or ()) == list(OPTIONS)
 
@@ -35,7 +36,7 @@ def _careful(options) -> bool:
 def question(text: str, options, lang: str) -> str:
     """A decision's question as the document says it."""
     if _no_progress(options):
-        from app.core.reports import no_progress_task  # the board's wording, old or new
+        from app.core.reports import no_progress_task  # noqa: PLC0415 - export loads no Qt for Markdown; the board's wording, old or new
 
         return tr(lang, "No progress on “{task}”: what now?", task=no_progress_task(text))
     found = _CAREFUL.fullmatch(text) if _careful(options) else None

@@ -34,7 +34,7 @@ def font_families(kind: str = "sans", lang: str = "en") -> list[str]:
     Chinese text (`lang` "zh_CN") the CJK face comes first: full-width punctuation such as
     “ ” and … is in the Latin faces too, and drawn from them it is narrow and sits wrong
     among Chinese characters."""
-    from PySide6.QtGui import QFontDatabase
+    from PySide6.QtGui import QFontDatabase  # noqa: PLC0415 - Qt, only when export draws
 
     _register_bundled_cjk()
     have = set(QFontDatabase.families())
@@ -56,7 +56,7 @@ def _register_bundled_cjk() -> None:
     # Once per process, and only when none of the CJK families above is installed, so a
     # PDF or the window never silently loses Chinese text and a real system face wins.
     global _bundled
-    from PySide6.QtGui import QFontDatabase
+    from PySide6.QtGui import QFontDatabase  # noqa: PLC0415 - Qt, only when export draws
 
     if _bundled is not None:
         return

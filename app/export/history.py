@@ -200,7 +200,7 @@ def _cut(text: str, n: int) -> str:
 
 def render_history(h: HistorySummary, fmt: str, locale=None) -> bytes:
     """The history document in `fmt` (md, html, odt or pdf)."""
-    from app.export import render as r
+    from app.export import render as r  # noqa: PLC0415 - export loads no Qt for Markdown
 
     markdown = render_history_markdown(h)
     if fmt == "md":
@@ -214,7 +214,7 @@ def render_history(h: HistorySummary, fmt: str, locale=None) -> bytes:
         return r.html_of(doc, lang=h.lang)
     if fmt == "odt":
         return r.odt_of(doc, title, h.lang)
-    from app.export.pdf import write_pdf
+    from app.export.pdf import write_pdf  # noqa: PLC0415 - export loads no Qt for Markdown
 
     return write_pdf(doc, r.page_size_for(locale), title=title,
                      footer=redact(tr(h.lang, "{title} · history of {name}", title=h.title,

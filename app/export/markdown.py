@@ -6,6 +6,7 @@ import re
 
 from app.core.conversation import Usage
 from app.core.redact import redact
+from app.core.work_totals import clock
 from app.export.summary import NOT_ANSWERED, NOTES_HEADER, RunSummary, norm, parse_time
 from app.export.words import date_time, plural, tr
 
@@ -23,7 +24,6 @@ def format_time(value: str | None, lang: str = "en") -> str:
 def format_duration(seconds: float | None, lang: str = "en") -> str:
     if seconds is None:
         return tr(lang, "unknown")
-    from app.core.work_totals import clock
 
     parts = clock(seconds)  # rounded as the window's status line rounds it
     if parts is None:
@@ -231,7 +231,7 @@ def round_details(r, lang: str) -> list[str]:
     if r.changed:
         out += [tr(lang, "Files changed: {files}",
                    files=tr(lang, ", ").join(md_code(p) for p in r.changed)), ""]
-    from app.export.sources import sources_lines
+    from app.export.sources import sources_lines  # noqa: PLC0415 - export loads no Qt for Markdown
 
     out += sources_lines(getattr(r, "web", None), lang, md_cell)  # its web sources, as links
     if r.undone:

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import base64
+import io
 import os
 import re
 import sys
+import zipfile
 
 from app import NAME
 from app.core.errors import HarnessError
 from app.core.redact import redact
+from app.export.chart import draw_chart, render_chart
+from app.export.doc_style import heading_margins_pt, style_document
 from app.export.fonts import CJK, font_families
 from app.export.markdown import render_markdown
+from app.export.pdf import write_pdf
 from app.export.summary import CHART_NAME, RunSummary
 from app.export.words import tr
 
@@ -38,7 +43,7 @@ def ensure_app():
     """A QGuiApplication for fonts and painting. The window's own application is used when
     there is one; otherwise (the CLI) export needs no screen, so it always draws offscreen,
     which also works over SSH with a DISPLAY that leads nowhere."""
-    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtGui import QGuiApplication  # noqa: PLC0415 - Qt, only when export draws
 
     app = QGuiApplication.instance()
     if app is None:
@@ -49,8 +54,8 @@ def ensure_app():
 
 def page_size_for(locale=None):
     """Letter where the locale's territory uses it (US, Canada, Mexico, …), A4 elsewhere."""
-    from PySide6.QtCore import QLocale
-    from PySide6.QtGui import QPageSize
+    from PySide6.QtCore import QLocale  # noqa: PLC0415 - Qt, only when export draws
+    from PySide6.QtGui import QPageSize  # noqa: PLC0415 - Qt, only when export draws
 
     locale = locale or QLocale.system()
     name = getattr(locale.territory(), "name", "")
@@ -71,10 +76,10 @@ def markdown_document(markdown: str, title: str, chart_png: bytes | None = None,
     """A QTextDocument from Markdown (a run's or a folder's history), styled for reading and
     printing; `chart_png` is the image the Markdown names CHART_NAME. A Chinese document
     is set in its Chinese face first (full-width punctuation drawn as Chinese)."""
-    from PySide6.QtCore import QUrl
-    from PySide6.QtGui import QFont, QImage, QTextDocument, QTextOption
+    from PySide6.QtCore import QUrl  # noqa: PLC0415 - Qt, only when export draws
+    from PySide6.QtGui import (  # noqa: PLC0415 - Qt, only when export draws
+        QFont, QImage, QTextDocument, QTextOption)
 
-    from app.export.doc_style import style_document
 
     doc = QTextDocument()
     font = QFont()
@@ -104,8 +109,6 @@ def _doc_title(summary: RunSummary) -> str:
 
 
 def _chart(summary: RunSummary) -> bytes | None:
-    from app.export.chart import render_chart
-
     if not any(r.recorded for r in summary.rounds):
         return None
     return render_chart(summary, families=font_families("sans", summary.lang))
@@ -155,7 +158,7 @@ def _html_with_escaped_title(doc) -> str:
     `</title><script>...` would run in the reader's browser. Everything else Qt escapes."""
     from html import escape
 
-    from PySide6.QtGui import QTextDocument
+    from PySide6.QtGui import QTextDocument  # noqa: PLC0415 - Qt, only when export draws
 
     key = QTextDocument.MetaInformation.DocumentTitle
     title = doc.metaInformation(key)
@@ -177,8 +180,9 @@ def to_odt(summary: RunSummary) -> bytes:
 
 def odt_of(doc, title: str, lang: str = "en") -> bytes:
     """A document as an ODT file that LibreOffice and Word open with its tables intact."""
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-    from PySide6.QtGui import QTextDocumentWriter
+    from PySide6.QtCore import (  # noqa: PLC0415 - Qt, only when export draws
+        QBuffer, QByteArray, QIODevice)
+    from PySide6.QtGui import QTextDocumentWriter  # noqa: PLC0415 - Qt, only when export draws
 
     data = QByteArray()
     buf = QBuffer(data)
@@ -209,8 +213,6 @@ def _odt_headings_and_cjk(content: str, families: list[str]) -> str:
     Word processors style East Asian characters through separate "-asian" properties;
     without them a Chinese heading comes out in body size.
     """
-    from app.export.doc_style import heading_margins_pt
-
     headings = heading_margins_pt()
 
     def paragraph(m: re.Match) -> str:
@@ -244,8 +246,6 @@ def _polish_odt(data: bytes, title: str, lang: str = "en") -> bytes:
     Word) and column shares as percentages ODF does not know; ODF wants table:align="margins"
     and relative widths ("53*").
     """
-    import io
-    import zipfile
     from xml.sax.saxutils import escape
 
     src = zipfile.ZipFile(io.BytesIO(data))
@@ -276,9 +276,6 @@ def _polish_odt(data: bytes, title: str, lang: str = "en") -> bytes:
 
 
 def to_pdf(summary: RunSummary, locale=None) -> bytes:
-    from app.export.chart import draw_chart
-    from app.export.pdf import write_pdf
-
     ensure_app()
     families = font_families("sans", summary.lang)
     doc = build_document(summary, _chart(summary))

@@ -8,6 +8,8 @@ Each backend module has `render(schedule)` (the entry's text, pure, what the tes
 
 from __future__ import annotations
 
+import importlib
+import os
 import shutil
 import subprocess
 import sys
@@ -29,8 +31,6 @@ class SchedulerError(HarnessError):
 
 
 def backend_module(name: str):
-    import importlib
-
     if name not in BACKENDS:
         raise SchedulerError(f"“{name}” is not a scheduler this app knows.")
     return importlib.import_module(f"app.schedulers.{name}")
@@ -38,8 +38,6 @@ def backend_module(name: str):
 
 def choose_backend() -> str:
     """The scheduler this computer has (HARNESS_DESK_SCHEDULER picks one, for tests)."""
-    import os
-
     forced = os.environ.get("HARNESS_DESK_SCHEDULER")
     if forced:
         return forced

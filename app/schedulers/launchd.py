@@ -11,6 +11,7 @@ import os
 import plistlib
 from pathlib import Path
 
+from app.core.files import atomic_write_bytes
 from app.core.schedule.launch import app_environment, output_log, run_command
 from app.core.schedule.model import Schedule
 from app.schedulers import run_tool
@@ -64,7 +65,6 @@ def install(s: Schedule) -> None:
     path = agents_folder() / f"{label(s.id)}.plist"
     path.parent.mkdir(parents=True, exist_ok=True)
     output_log(s.id).parent.mkdir(parents=True, exist_ok=True)
-    from app.core.files import atomic_write_bytes
 
     # A loaded agent must be taken out before its file changes, or launchd keeps the old one.
     run_tool(["launchctl", "bootout", f"{_domain()}/{label(s.id)}"], "stop the old schedule",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from app.core.files import atomic_write_text
 from app.core.schedule.launch import app_environment, output_log, run_command
 from app.core.schedule.model import DAY_NAMES, Schedule
 from app.schedulers import run_tool
@@ -79,7 +80,6 @@ def install(s: Schedule) -> None:
     folder = unit_folder()
     folder.mkdir(parents=True, exist_ok=True)
     output_log(s.id).parent.mkdir(parents=True, exist_ok=True)
-    from app.core.files import atomic_write_text
 
     for file_name, text in render(s).items():
         atomic_write_text(folder / file_name, text)

@@ -10,11 +10,12 @@ password is stored and the notification reaches them.
 from __future__ import annotations
 
 import subprocess
+import tempfile
 from datetime import datetime
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from app.core.schedule.launch import app_environment, run_command
+from app.core.schedule.launch import app_environment, output_log, run_command
 from app.core.schedule.model import Schedule
 from app.schedulers import run_tool
 
@@ -97,9 +98,6 @@ def render(s: Schedule, now: datetime | None = None) -> str:
 
 
 def install(s: Schedule) -> None:
-    import tempfile
-
-    from app.core.schedule.launch import output_log
 
     output_log(s.id).parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:

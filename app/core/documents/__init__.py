@@ -22,6 +22,8 @@ Stop) ends that work at once.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 from pathlib import Path
 
@@ -38,7 +40,7 @@ def render_document(path: Path, seconds: float | None = None,
                     cancel: threading.Event | None = None) -> str:
     """The Markdown rendering of a document, bounded in characters, pages, rows, time
     (`seconds`, at most worker.READ_SECONDS) and memory."""
-    from app.core.documents import worker
+    from app.core.documents import worker  # noqa: PLC0415 - only when a document is touched
 
     path = Path(path)
     hard = worker.READ_SECONDS if seconds is None else min(seconds, worker.READ_SECONDS)
@@ -50,9 +52,6 @@ def render_document(path: Path, seconds: float | None = None,
 def render_bytes(data: bytes, name: str) -> str:
     """The rendering of `data`, a version of the document `name` that is not on disk (a
     change waiting for approval); the formats are told by the name's suffix."""
-    import os
-    import tempfile
-
     handle, temp = tempfile.mkstemp(suffix=Path(name).suffix.lower(), prefix="harness-desk-")
     try:
         with os.fdopen(handle, "wb") as fh:
@@ -70,7 +69,7 @@ def write_document(path: Path, markdown: str, existing: bool,
                    cancel: threading.Event | None = None) -> bytes:
     """The bytes of a .docx or .xlsx made from Markdown. With `existing`, refuses (with a
     DocumentError) when the file on disk holds parts the new one would not keep."""
-    from app.core.documents import worker
+    from app.core.documents import worker  # noqa: PLC0415 - only when a document is touched
 
     path = Path(path)
     return worker.run("write", (path, markdown, existing), path.name, writing=True,
@@ -79,7 +78,7 @@ def write_document(path: Path, markdown: str, existing: bool,
 
 def edit_document(path: Path, old_text: str, new_text: str,
                   cancel: threading.Event | None = None) -> bytes:
-    from app.core.documents import worker
+    from app.core.documents import worker  # noqa: PLC0415 - only when a document is touched
 
     path = Path(path)
     return worker.run("edit", (path, old_text, new_text), path.name, writing=True,
@@ -89,7 +88,7 @@ def edit_document(path: Path, old_text: str, new_text: str,
 def set_cells(path: Path, cells: dict, sheet: str | None = None,
               formats: dict | None = None,
               cancel: threading.Event | None = None) -> tuple[bytes, int, str]:
-    from app.core.documents import worker
+    from app.core.documents import worker  # noqa: PLC0415 - only when a document is touched
 
     path = Path(path)
     return worker.run("set_cells", (path, cells, sheet, formats), path.name, writing=True,
@@ -99,7 +98,7 @@ def set_cells(path: Path, cells: dict, sheet: str | None = None,
 def page_pictures(path: Path, pages: list[int] | None, max_pixels: int, side: int,
                   most: int) -> list[tuple[int, bytes, tuple[int, int]]]:
     """The pictures of a PDF's pages without text (pdf_pictures.py), read in the worker."""
-    from app.core.documents import worker
+    from app.core.documents import worker  # noqa: PLC0415 - only when a document is touched
 
     path = Path(path)
     return worker.run("page_pictures", (path, pages, max_pixels, side, most), path.name,
@@ -110,7 +109,7 @@ def show_change(before: Path | None, after: Path | None, name: str, words: dict,
                 colours: dict) -> dict:
     """A change from the file `before` to `after` (None: that version does not exist; both
     named with the document's suffix) as change_view.py shows it, read in the worker."""
-    from app.core.documents import worker
+    from app.core.documents import worker  # noqa: PLC0415 - only when a document is touched
 
     return worker.run("change_view", (before, after, name, words, colours), name,
                       writing=False)
@@ -118,7 +117,7 @@ def show_change(before: Path | None, after: Path | None, name: str, words: dict,
 
 def prewarm_documents() -> None:
     """Start the document worker in the background (worker.prewarm)."""
-    from app.core.documents import worker
+    from app.core.documents import worker  # noqa: PLC0415 - only when a document is touched
     worker.prewarm()
 
 

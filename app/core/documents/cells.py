@@ -12,6 +12,8 @@ from pathlib import Path
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import guarded
+from app.core.documents.xlsx_edit import WorkbookEdit
+from app.core.documents.xlsx_package import Package
 
 MAX_CELLS = 2000
 _ADDRESS = re.compile(r"^(?:(?:'((?:[^']|'')+)'|([^!]+))!)?\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$")
@@ -69,9 +71,6 @@ def set_cells(path: Path, cells: dict, sheet: str | None,
         codes[split_address(str(a))] = code.strip()
 
     def action(_zf):
-        from app.core.documents.xlsx_edit import WorkbookEdit
-        from app.core.documents.xlsx_package import Package
-
         edit = WorkbookEdit(Package(path))
         default = sheet if sheet is not None else edit.package.sheets[0].name
         for (sheet_name, addr), raw in wanted:

@@ -22,6 +22,9 @@ from pathlib import Path
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, corrupt_sentence, open_package
+from app.core.documents.sheet_cells import read_cells, unchanged_sheets
+from app.core.documents.sheet_change import sheets_html
+from app.core.documents.word_change import document_html
 from app.core.line_match import TooBig
 
 SECONDS = 12.0  # reading both versions and comparing them, at most
@@ -143,8 +146,6 @@ def _checked(path: Path | None, name: str) -> None:
 
 def _workbook(before, after, words, colours, deadline) -> dict:
     import app.core.documents.render  # noqa: F401  (quiets the libraries' warnings)
-    from app.core.documents.sheet_cells import read_cells, unchanged_sheets
-    from app.core.documents.sheet_change import sheets_html
 
     out = Out(seconds=max(1.0, deadline - time.monotonic()))
     skip = unchanged_sheets(before, after) if before is not None and after is not None \
@@ -164,8 +165,6 @@ def _workbook(before, after, words, colours, deadline) -> dict:
 
 
 def _word(before, after, words, colours, deadline, literal=False) -> dict:
-    from app.core.documents.word_change import document_html
-
     texts = [_markdown(p, deadline) if p is not None else "" for p in (before, after)]
     try:
         html, changed = document_html(texts[0], texts[1], words, colours, deadline, literal)

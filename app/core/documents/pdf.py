@@ -19,8 +19,9 @@ def render(path: Path, out: Out) -> None:
 
 
 def _render(path: Path, out: Out) -> None:
-    from pypdf import PdfReader
-    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+    from pypdf import PdfReader  # noqa: PLC0415 - document library
+    from pypdf.errors import (  # noqa: PLC0415 - document library
+        DependencyError, FileNotDecryptedError, PdfReadError)
 
     check_size(path)
     with open(path, "rb") as fh:
@@ -80,7 +81,7 @@ def _render(path: Path, out: Out) -> None:
 def _drawn_by(page) -> tuple | None:
     """What a page's text comes from: its content streams and its resources. Pages that
     share both (300 pages showing one huge stream) have the same text, read once."""
-    from pypdf.generic import ArrayObject, IndirectObject
+    from pypdf.generic import ArrayObject, IndirectObject  # noqa: PLC0415 - document library
 
     contents, resources = page.raw_get("/Contents"), page.raw_get("/Resources")
     refs = list(contents) if isinstance(contents, ArrayObject) else [contents]

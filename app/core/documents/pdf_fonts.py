@@ -39,8 +39,8 @@ def _install() -> None:
         return
     _installed = True
     try:
-        from pypdf import _cmap
-        from pypdf.generic._font import Font
+        from pypdf import _cmap  # noqa: PLC0415 - document library
+        from pypdf.generic._font import Font  # noqa: PLC0415 - document library
     except ImportError:
         return
     if hasattr(_cmap, "_parse_to_unicode"):

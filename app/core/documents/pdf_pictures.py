@@ -15,7 +15,7 @@ def page_pictures(path: Path, pages: list[int] | None, max_pixels: int, side: in
     """(page number, PNG bytes, the picture's own size) for the largest picture of each
     page in `pages` (None: the first pages), at most `most` of them, none past
     `max_pixels` decoded. Any failure is simply no more pictures."""
-    from pypdf import PdfReader
+    from pypdf import PdfReader  # noqa: PLC0415 - document library
 
     out: list[tuple[int, bytes, tuple[int, int]]] = []
     try:

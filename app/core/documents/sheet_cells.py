@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.core.documents.sheets import MAX_COLS, MAX_ROWS, value_text
+from app.core.documents.xlsx_dates import date_text
+from app.core.documents.xlsx_display import displayed, general
+from app.core.documents.xlsx_sheet import area
 
 _MERGE = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Z]{1,3}\d+(?::[A-Z]{1,3}\d+)?)"')
 
@@ -44,7 +48,7 @@ def read_cells(path: Path, out=None, skip=None) -> dict[str, SheetCells]:
     """Every sheet's shown cells, by sheet name, in the workbook's order; a sheet whose part
     `skip(part)` says is unchanged comes as SheetCells(same=True), unread. The saved values
     are read (a second pass) only for sheets with formulas, and only their values."""
-    from openpyxl import load_workbook
+    from openpyxl import load_workbook  # noqa: PLC0415 - document library
 
     formulas = load_workbook(str(path), read_only=True, data_only=False, keep_links=False)
     opened: list = []
@@ -129,8 +133,6 @@ def shown_cell(value, saved, code: str | None) -> Shown | None:
 def _stored(number, code: str | None, shown: str) -> str:
     """The number as stored, when its format hides it (9.8% for 0.09756097561): what
     read_file adds in brackets (xlsx_display.displayed)."""
-    from app.core.documents.xlsx_display import displayed, general
-
     return general(number) if displayed(number, code or "General") != shown else ""
 
 
@@ -138,15 +140,12 @@ def _dated(value, code: str | None) -> str | None:
     """A date or time as its format shows it (01-02-03, 4:05 PM), or None."""
     if not isinstance(value, (dt.datetime, dt.date, dt.time)) or not code:
         return None
-    from app.core.documents.xlsx_dates import date_text
 
     return date_text(value, code)
 
 
 def _merges(workbook, sheet) -> list[tuple[int, int, int, int]]:
     """The merged areas of a sheet, read from its part (the streaming reader skips them)."""
-    from app.core.documents.xlsx_sheet import area
-
     part = getattr(sheet, "_worksheet_path", None)
     archive = getattr(workbook, "_archive", None)
     if not part or archive is None:
@@ -166,8 +165,6 @@ def unchanged_sheets(before: Path, after: Path):
     """A test `skip(part)` for read_cells: is the sheet part byte for byte the same in both
     versions, with the cell styles the same and the shared strings the same or only added
     to (so every cell of it shows the same)? None when anything else could change them."""
-    import zipfile
-
     try:
         with zipfile.ZipFile(before) as za, zipfile.ZipFile(after) as zb:
             crc_a = {i.filename: i.CRC for i in za.infolist()}

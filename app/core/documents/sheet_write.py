@@ -12,6 +12,7 @@ import re
 from app.core.documents.base import DocumentError
 from app.core.documents.sheet_fill import LEGEND, fill_down, is_mark
 from app.core.documents.sheets import ARROW, column_letter
+from app.core.documents.word_write import parse
 
 _NUMBER = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 _PERCENT = re.compile(r"^-?(\d+\.?\d*|\.\d+)%$")
@@ -46,8 +47,6 @@ def _percent(text: str) -> float | None:
 
 def tables_by_sheet(markdown: str) -> list[tuple[str, list[list[str]]]]:
     """[(sheet name, rows of raw cell texts)] in order; DocumentError for anything else."""
-    from app.core.documents.word_write import parse
-
     sheets: list[tuple[str, list[list[str]]]] = []
     name: str | None = None
     fresh = True  # a heading came since the last table
@@ -106,8 +105,8 @@ def _addressed(rows: list[list[str]]) -> bool:
 
 
 def markdown_to_xlsx(markdown: str) -> bytes:
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
+    from openpyxl import Workbook  # noqa: PLC0415 - document library
+    from openpyxl.styles import Font  # noqa: PLC0415 - document library
 
     book = Workbook()
     book.remove(book.active)

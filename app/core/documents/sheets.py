@@ -80,7 +80,7 @@ def column_letter(n: int) -> str:
 
 
 def render(path: Path, out: Out) -> None:
-    from openpyxl import load_workbook
+    from openpyxl import load_workbook  # noqa: PLC0415 - document library
 
     formulas = load_workbook(str(path), read_only=True, data_only=False, keep_links=False)
     values = load_workbook(str(path), read_only=True, data_only=True, keep_links=False)

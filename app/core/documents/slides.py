@@ -200,7 +200,7 @@ def _placeholder_type(shape) -> str | None:
 
 
 def _xml(zf: zipfile.ZipFile, part: str):
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
 
     parser = getattr(_parsers, "parser", None)
     if parser is None:  # one per thread, as lxml's parsers want; made once, not per part

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from app.core.documents.guard import Out
 from app.core.documents.word_lists import Lists, Styles, roman
-from app.core.documents.word_parts import MC, R, WordPackage, w
+from app.core.documents.word_parts import MC, R, WordPackage, relationships, w
 from app.core.documents.word_sinks import Body, Cell
 from app.core.documents.word_text import Line, Paragraph, link_of
 
@@ -250,5 +250,4 @@ def _through(el, tag: str):
 
 
 def _rels(pkg: WordPackage, part: str):
-    from app.core.documents.word_parts import relationships
     return pkg.rels if part == pkg.main else relationships(pkg.zf, part)

@@ -27,7 +27,10 @@ from pathlib import Path
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out
 from app.core.documents.guard import guarded
-from app.core.documents.word_text import DELETED
+from app.core.documents.word import Reader
+from app.core.documents.word_parts import WordPackage, replaced, serialise, w
+from app.core.documents.word_text import DELETED, Paragraph
+from app.core.documents.word_track import Revisions, tracked_replace, tracks_changes
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*\*|\*\*|\*)(?=\S)(.+?)(?<=\S)\1")
@@ -72,11 +75,6 @@ def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:
 
 
 def _edit(zf: zipfile.ZipFile, raw: bytes, name: str, old_text: str, new_text: str) -> bytes:
-    from app.core.documents.word import Reader
-    from app.core.documents.word_parts import WordPackage, replaced, serialise
-    from app.core.documents.word_text import Paragraph
-    from app.core.documents.word_track import Revisions, tracked_replace, tracks_changes
-
     pkg = WordPackage(zf)
     shown: list = []
     reader = Reader(pkg, collect=shown)
@@ -223,8 +221,6 @@ def _no_longer_placeholders(elements) -> None:
     """Text typed into a content control that showed its placeholder ("[Telephone]",
     "Click here to enter text.") is the person's text now: Word must not show it grey or
     replace it when the control is clicked."""
-    from app.core.documents.word_parts import w
-
     for el in elements:
         node = el.getparent()
         while node is not None:

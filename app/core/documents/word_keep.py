@@ -27,6 +27,7 @@ from app.core.documents.base import DocumentError
 from app.core.documents.guard import corrupt_sentence, open_package
 from app.core.documents.word_parts import (CT, MAIN_TYPE, PKG_RELS, STRICT_MAIN, parse,
                                            relationships, rels_name, serialise)
+from app.core.documents.zip_keep import kept_zip
 
 THUMBNAIL = "http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail"
 _STRICT_THUMBNAIL = "http://purl.oclc.org/ooxml/officeDocument/relationships/metadata/thumbnail"
@@ -76,8 +77,6 @@ def _over(old_path: Path, parts: dict[str, bytes], order: list[str],
     """The new package written over the old one's bytes (zip_keep): each part carried over
     unchanged keeps the very bytes Word stored, the rest is new. None where zip_keep cannot
     copy the old package (Zip64, encrypted entries...)."""
-    from app.core.documents.zip_keep import kept_zip
-
     raw = old_path.read_bytes()
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as old:
@@ -114,7 +113,7 @@ def r_not_in(target: str, rels) -> bool:
 
 
 def _rels_xml(keep, old_rels) -> bytes:
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
 
     root = etree.Element(f"{{{PKG_RELS}}}Relationships", nsmap={None: PKG_RELS})
     used = {rid for rid, *_rest in old_rels}
@@ -137,7 +136,7 @@ def _fresh(rid: str, used: set[str]) -> str:
 
 
 def _types_xml(data: bytes, dropped: set[str], carried: dict[str, bytes], old_types) -> bytes:
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
 
     root = parse(data)
     overrides = {el.get("PartName"): el for el in root.iter(f"{{{CT}}}Override")}

@@ -17,6 +17,8 @@ import zipfile
 from pathlib import Path
 
 from app.core.documents.base import DocumentError
+from app.core.documents.guard import corrupt_sentence, open_package
+from app.core.documents.keep import beside
 from app.core.documents.word_parts import W, WordPackage
 
 # (word for a person, element local names that show it) in the body's XML.
@@ -39,7 +41,7 @@ _PARTS = (("word/media/", "its pictures or shapes"), ("word/charts/", "its chart
 
 def features(data: bytes) -> list[str]:
     """What a person would recognise in the Word package `data`, in their words."""
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
 
     found: list[str] = []
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
@@ -90,9 +92,6 @@ def _holds_something(tree) -> bool:
 
 
 def check_word_replacement(path: Path, new_data: bytes) -> None:
-    from app.core.documents.guard import corrupt_sentence, open_package
-    from app.core.documents.keep import beside
-
     with open_package(path) as zf:  # the size, encryption and DOCTYPE checks
         del zf
     try:

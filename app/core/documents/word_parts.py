@@ -25,13 +25,13 @@ def w(tag: str) -> str:
 
 
 def parser():
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                            huge_tree=False, remove_blank_text=False)
 
 
 def parse(data: bytes):
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
     return etree.fromstring(data, parser())
 
 
@@ -95,7 +95,7 @@ class WordPackage:
 def serialise(tree, original: bytes = b"") -> bytes:
     """The part's XML; with the `original` bytes, under their own declaration (Word's
     double quotes and line end), so only what changed differs."""
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
 
     if original.startswith(b"<?xml") and b"?>" in original[:200]:
         end = original.index(b"?>") + 2

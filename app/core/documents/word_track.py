@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from datetime import datetime, timezone
 
+from app.core.documents.base import DocumentError
 from app.core.documents.word_parts import w
 
 AUTHOR = "Harness Desk"
@@ -98,7 +99,6 @@ def _insertion_point(segments, start: int):
         if seg.kind == "t" and a >= start:
             _split_before(seg.el)
             return seg.el, False
-    from app.core.documents.base import DocumentError
     raise DocumentError("All of that paragraph's text is marked as deleted (a tracked "
                         "change), so there is no text there to change; change the text next "
                         "to it instead.")

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import datetime, timezone
 from pathlib import Path
+
+from app.core.documents.word_keep import finished
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # not allowed in XML
 _MONO = "Courier New"
@@ -20,18 +23,15 @@ def _clean(text: str) -> str:
 
 
 def parse(markdown: str):
-    from markdown_it import MarkdownIt
+    from markdown_it import MarkdownIt  # noqa: PLC0415 - document library
     return MarkdownIt("commonmark").enable("table").parse(markdown)
 
 
 def markdown_to_docx(markdown: str, replacing: Path | None = None) -> bytes:
     """A .docx made from Markdown; over `replacing`, with that document's own properties
     (word_keep.finished)."""
-    from datetime import datetime, timezone
+    from docx import Document  # noqa: PLC0415 - document library
 
-    from docx import Document
-
-    from app.core.documents.word_keep import finished
 
     doc = Document()
     props = doc.core_properties
@@ -151,9 +151,9 @@ def add_inline(paragraph, inline, bold: bool = False) -> None:
 
 def add_link(paragraph, url: str, text: str, bold: bool, italic: bool) -> None:
     """A real Word hyperlink (w:hyperlink with an external relationship), blue, underlined."""
-    from docx.opc.constants import RELATIONSHIP_TYPE as RT
-    from docx.oxml import OxmlElement
-    from docx.oxml.ns import qn
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT  # noqa: PLC0415 - document library
+    from docx.oxml import OxmlElement  # noqa: PLC0415 - document library
+    from docx.oxml.ns import qn  # noqa: PLC0415 - document library
 
     r_id = paragraph.part.relate_to(url, RT.HYPERLINK, is_external=True)
     link = OxmlElement("w:hyperlink")

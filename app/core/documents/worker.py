@@ -26,6 +26,8 @@ the document modules' limits use it); the bounds then do not hold.
 
 from __future__ import annotations
 
+import importlib
+import multiprocessing
 import os
 import sys
 import threading
@@ -141,8 +143,6 @@ def _sentence(kind: str, name: str, writing: bool, seconds: float) -> str:
 # -- the calling side: a few workers kept ------------------------------------------------
 class _Worker:
     def __init__(self):
-        import multiprocessing
-
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
         self.proc = context.Process(target=serve, args=(child, MEMORY_BYTES, IDLE_SECONDS * 2),
@@ -253,8 +253,6 @@ def serve(conn, memory_bytes: int, idle_seconds: float) -> None:
 
 
 def _function(target: str):
-    import importlib
-
     module, name = target.split(":")
     return getattr(importlib.import_module(module), name)
 
@@ -274,7 +272,7 @@ def _near_ceiling(memory_bytes: int) -> bool:
 
 def _limit_memory(memory_bytes: int) -> None:
     if sys.platform.startswith("linux"):
-        import resource
+        import resource  # noqa: PLC0415 - POSIX only
 
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
         return
@@ -327,7 +325,7 @@ def peak_bytes() -> int:
                         return int(line.split()[1]) * 1024
         except (OSError, ValueError, IndexError):
             pass
-    import resource
+    import resource  # noqa: PLC0415 - POSIX only
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak if sys.platform == "darwin" else peak * 1024

@@ -18,7 +18,7 @@ _BEFORE_CALC = ("fileVersion", "fileSharing", "workbookPr", "workbookProtection"
 
 def calculate_on_open(package: Package) -> None:
     """Ask every program that opens the workbook to compute all its formulas afresh."""
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
 
     root = package.tree("xl/workbook.xml")
     ns = root.tag[1:].split("}", 1)[0]

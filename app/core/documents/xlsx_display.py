@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 import re
 
+from app.core.documents.xlsx_values import parse
+
 _SECTIONS = re.compile(r'"[^"]*"|\\.|;|[^";\\]+')
 _TOKEN = re.compile(r'"([^"]*)"|\\(.)|_.|\*.|\[\$([^\]-]*)(?:-[^\]]*)?\]|\[[^\]]*\]|'
                     r'([0#?,.]+(?:[eE][-+][0#]+)?)|(%)|(.)')
@@ -119,7 +121,6 @@ def displayed(number: float | int, code: str, formula: bool = False) -> str:
     """A number as read_file shows it (see the module's rule)."""
     if not code or code == "General":
         return general(number)   # 10 significant digits always read back as the number
-    from app.core.documents.xlsx_values import parse
 
     shown = formatted(number, code)
     if shown is None:

@@ -24,18 +24,18 @@ _DECLARATION = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)")
 
 
 def parser():
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
 def parse(data: bytes):
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
     return etree.fromstring(data, parser())
 
 
 def serialize(root, original: bytes) -> bytes:
     """`root` as bytes, under the XML declaration the part had (Excel's standalone="yes")."""
-    from lxml import etree
+    from lxml import etree  # noqa: PLC0415 - document library
 
     head = _DECLARATION.match(original)
     declared = head.group(1).lower() if head else b""

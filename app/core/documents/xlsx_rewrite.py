@@ -16,6 +16,9 @@ from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, guarded
 from app.core.documents.sheet_write import _placed, tables_by_sheet
 from app.core.documents.sheets import MAX_COLS, MAX_ROWS
+from app.core.documents.xlsx_edit import WorkbookEdit
+from app.core.documents.xlsx_package import Package
+from app.core.documents.xlsx_sheet import cell_rc
 
 _CUT_NOTES = ("[Only the first", "[Only columns", "[The rendering stops here")
 
@@ -46,9 +49,6 @@ def rewrite(path: Path, markdown: str) -> bytes:
     tables = sheets_given(markdown)
 
     def action(_zf):
-        from app.core.documents.xlsx_edit import WorkbookEdit
-        from app.core.documents.xlsx_package import Package
-
         edit = WorkbookEdit(Package(path))
         worksheets = [s for s in edit.package.sheets if s.kind == "worksheet"]
         if len(tables) == 1 and len(worksheets) == 1 and tables[0][0] == "Sheet1":
@@ -94,7 +94,6 @@ def rewrite(path: Path, markdown: str) -> bytes:
 
 
 def _col(c) -> int:
-    from app.core.documents.xlsx_sheet import cell_rc
     return cell_rc(c.get("r"))[1]
 
 

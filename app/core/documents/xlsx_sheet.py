@@ -115,7 +115,7 @@ class SheetXml:
                 break
         if not create:
             return None
-        from lxml import etree
+        from lxml import etree  # noqa: PLC0415 - document library
         el = etree.Element(self.q("c"), r=address(row, col))
         if before is not None:
             before.addprevious(el)
@@ -126,7 +126,7 @@ class SheetXml:
         return el
 
     def _new_row(self, row: int):
-        from lxml import etree
+        from lxml import etree  # noqa: PLC0415 - document library
         el = etree.Element(self.q("row"), r=str(row))
         at = bisect.bisect(self.row_numbers, row)
         if at < len(self.row_numbers):
@@ -201,7 +201,7 @@ class SheetXml:
     def write(self, c, value: Value, style: int | None) -> None:
         """Put `value` into the cell element `c` (its old content goes, its style stays
         unless `style` is given)."""
-        from lxml import etree
+        from lxml import etree  # noqa: PLC0415 - document library
 
         for child in list(c):
             if child.tag in (self.q("f"), self.q("v"), self.q("is")):
@@ -238,7 +238,7 @@ class SheetXml:
     def unshare(self, master) -> None:
         """Write out a shared formula in every cell that shares it, so its first cell can
         change on its own."""
-        from openpyxl.formula.translate import Translator
+        from openpyxl.formula.translate import Translator  # noqa: PLC0415 - document library
 
         f = master.find(self.q("f"))
         si, origin, text = f.get("si"), master.get("r"), f.text or ""
@@ -260,7 +260,7 @@ class SheetXml:
                        m.get("si") == f.get("si") and (m.text or "").strip()), None)
         if master is None:
             return ""
-        from openpyxl.formula.translate import Translator
+        from openpyxl.formula.translate import Translator  # noqa: PLC0415 - document library
         return Translator("=" + master.text, origin=master.getparent().get("r")
                           ).translate_formula(c.get("r"))[1:]
 

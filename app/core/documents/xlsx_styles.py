@@ -7,6 +7,7 @@ styles.xml is changed only when a cell needs a number format no style of the wor
 
 from __future__ import annotations
 
+import copy
 import re
 
 from app.core.documents.xlsx_package import Package, ns_of
@@ -84,13 +85,12 @@ class Styles:
             return style
         base = self.xfs[style] if 0 <= style < len(self.xfs) else self.xfs[0]
         wanted = dict(base.attrib, numFmtId=str(fmt_id), applyNumberFormat="1")
-        from lxml import etree
+        from lxml import etree  # noqa: PLC0415 - document library
         children = [etree.tostring(c) for c in base]
         for index, xf in enumerate(self.xfs):
             if dict(xf.attrib, applyNumberFormat="1") == wanted and \
                     [etree.tostring(c) for c in xf] == children:
                 return index
-        import copy
         new = copy.deepcopy(base)
         for key, value in wanted.items():
             new.set(key, value)
@@ -105,7 +105,7 @@ class Styles:
         for fmt_id, known in self.codes.items():
             if known == code:
                 return fmt_id
-        from lxml import etree
+        from lxml import etree  # noqa: PLC0415 - document library
         fmts = self.root.find(f"{{{self.ns}}}numFmts")
         if fmts is None:
             fmts = etree.Element(f"{{{self.ns}}}numFmts")

@@ -15,6 +15,7 @@ a header that does not match the directory): the caller then writes it with zipf
 from __future__ import annotations
 
 import struct
+import zipfile
 import zlib
 
 _LOCAL = struct.Struct("<4s5H3I2H")     # signature ... name length, extra length
@@ -76,8 +77,6 @@ def _made(info, data: bytes) -> tuple[bytes, bytes, int, int]:
 
 def kept_zip(raw: bytes, infos, replaced: dict[str, bytes | None],
              comment: bytes = b"", added: dict[str, bytes] | None = None) -> bytes | None:
-    import zipfile
-
     new = []
     for name in added or {}:
         info = zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))

@@ -40,7 +40,7 @@ LOOKALIKE_REFUSAL = ("questions that start with 'Careful mode:' or name a change
 
 def now_iso() -> str:
     """As records.now_iso, without loading the records' models (`decide` stays light)."""
-    from datetime import datetime, timezone
+    from datetime import datetime, timezone  # noqa: PLC0415 - `decide` stays light
 
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -235,7 +235,7 @@ def board_answer(board: Board, change: PendingChange) -> tuple[str, str | None]:
 def kept_request(root: Path, change: PendingChange):
     """The kept change as an ApprovalRequest to show the person, or None when the file no
     longer holds what it held when the change was proposed (the change cannot be made)."""
-    from app.core.policies.approver import ApprovalRequest
+    from app.core.policies.approver import ApprovalRequest  # noqa: PLC0415 - `decide` stays light
 
     target = Path(root) / change.path
     try:

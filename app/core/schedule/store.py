@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
+from app.core.file_lock import FileLock
+from app.core.files import atomic_write_json
 from app.core.places import config_dir
 from app.core.schedule.model import Schedule, last_due
 
@@ -30,8 +32,6 @@ def store_path() -> Path:
 @contextmanager
 def _locked():
     """One process at a time reads-and-writes the file (two wakes of one schedule race)."""
-    from app.core.file_lock import FileLock
-
     path = store_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(path) + ".lock")
@@ -59,8 +59,6 @@ def _read() -> dict:
 
 
 def _write(data: dict) -> None:
-    from app.core.files import atomic_write_json
-
     atomic_write_json(store_path(), data)
 
 
@@ -105,8 +103,6 @@ def claim_due(schedule: Schedule, now: datetime, slack_s: float = 120.0) -> date
     (or was before the schedule existed). A scheduler may wake a little early, so a time up
     to `slack_s` ahead counts as due. Missed times are never run one by one: only the latest
     due time is run, once."""
-    from datetime import timedelta
-
     due = last_due(schedule, now + timedelta(seconds=slack_s))
     if due is None:
         return None
@@ -134,8 +130,6 @@ def mark_seen(folder: str, when: str) -> None:
 
 def is_due(schedule: Schedule, now: datetime, slack_s: float = 120.0) -> bool:
     """Whether claim_due would give a time now (without claiming it)."""
-    from datetime import timedelta
-
     due = last_due(schedule, now + timedelta(seconds=slack_s))
     done = _read()["claimed"].get(schedule.id) or schedule.created_at
     return due is not None and not (done and due <= datetime.fromisoformat(done))
