@@ -1,0 +1,65 @@
+"""How a round ends and how a run ends: the one spelling of each word the records, the events
+and status.json hold (PRODUCT.md §7).
+
+They are `StrEnum`s, so each member is its word: it is written to JSON as the word, equals
+the word, and records written before these types existed read back unchanged. Importing
+this module costs only `enum` (status_view.py reads status.json with it, without pydantic).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class RoundResult(StrEnum):
+    """A round record's result_state: how one round on one task ended."""
+
+    COMPLETED = "completed"        # complete_task: the task was ticked
+    NEEDS_HUMAN = "needs_human"    # ask_human, or careful mode's question about a change
+    GAVE_UP = "gave_up"            # give_up: ended honestly with what was learned
+    STEP_LIMIT = "step_limit"      # the round used all its steps (or the task its lookups)
+    NO_ACTION = "no_action"        # the AI kept replying without tools, or went round in circles
+    TIMEOUT = "timeout"            # the round ran past its time limit
+    ENGINE_ERROR = "engine_error"  # the AI engine failed in this round
+    CANCELLED = "cancelled"        # Stop, or a budget reached mid-round
+    SAMPLE = "sample"              # an engine without AI showed a sample of a person's task
+
+
+class RunState(StrEnum):
+    """status.json's state: what the run is doing, or how it ended."""
+
+    IDLE = "idle"
+    RUNNING = "running"
+    WAITING = "waiting"            # between two attempts at a model call
+    DONE = "done"
+    FAILED = "failed"
+    BLOCKED_BY_HUMAN = "blocked_by_human"
+    STOPPED = "stopped"
+
+
+# The states that end a run.
+FINAL_STATES = (RunState.DONE, RunState.FAILED, RunState.BLOCKED_BY_HUMAN, RunState.STOPPED)
+
+
+class ExitReason(StrEnum):
+    """status.json's exit_reason: why the run ended."""
+
+    ALL_TASKS_DONE = "all_tasks_done"
+    HUMAN_DECISION_NEEDED = "human_decision_needed"
+    NO_PROGRESS = "no_progress"
+    MAX_ROUNDS = "max_rounds"
+    BUDGET_EXHAUSTED = "budget_exhausted"
+    STOPPED_BY_USER = "stopped_by_user"
+    ENGINE_FAILURES = "engine_failures"
+    AUTH_FAILED = "auth_failed"
+    QUOTA_EXHAUSTED = "quota_exhausted"
+    MODEL_NOT_FOUND = "model_not_found"
+    ENGINE_UNREACHABLE = "engine_unreachable"
+    BAD_REQUEST = "bad_request"
+    ERROR = "error"
+    SAMPLES_SHOWN = "samples_shown"
+
+
+# How a run ends when the engine cannot be reached at all (a bad key, no network, ...).
+ENGINE_STOPS = (ExitReason.AUTH_FAILED, ExitReason.QUOTA_EXHAUSTED, ExitReason.MODEL_NOT_FOUND,
+                ExitReason.ENGINE_UNREACHABLE, ExitReason.ENGINE_FAILURES)
