@@ -30,10 +30,9 @@ from typing import cast
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.events import RetryResumed, RetryWaiting
 from app.core.live_text import LiveText
-from app.core.outcomes import ExitReason, RoundResult, RunState
+from app.core.outcomes import STOPPED_BY_YOU, ExitReason, RoundResult, RunState
 from app.core.recorder import Recorder
 from app.core.settings import Limits
-from app.core.stops import STOPPED_BY_YOU
 from app.core.web_types import WebActivity
 from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
                              PROMPT_TOO_LONG, QUOTA_EXHAUSTED, Engine, EngineError)

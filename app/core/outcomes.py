@@ -11,6 +11,9 @@ from __future__ import annotations
 from enum import StrEnum
 
 
+STOPPED_BY_YOU = "Stopped by you."  # the sentence of a run the person stopped
+
+
 class RoundResult(StrEnum):
     """A round record's result_state: how one round on one task ended."""
 

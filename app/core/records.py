@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from pydantic import ConfigDict, Field, ValidationError
 
 from app.core import status_view
 from app.core.conversation import Usage
 from app.core.files import read_json, read_jsonl
+from app.core.outcomes import ExitReason, RoundResult, RunState
 from app.core.record_model import Record
 from app.core.settings import Limits
 from app.core.workspace import RunFiles
@@ -19,14 +20,8 @@ from app.core.web_types import WebActivity
 if TYPE_CHECKING:
     from app.core.events import Event
 
-RunState = Literal["idle", "running", "waiting", "done", "failed", "blocked_by_human", "stopped"]
-ExitReason = Literal[
-    "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
-    "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
-    "engine_unreachable", "bad_request", "error", "samples_shown",
-]
-RoundResult = Literal["completed", "needs_human", "gave_up", "step_limit", "no_action",
-                      "timeout", "engine_error", "cancelled", "sample"]
+# How a run and a round end (StrEnums: written as their words; older records read back).
+__all__ = ["ExitReason", "RoundResult", "RunState"]
 # The states that end a run, how each way of ending reads to a person, and the damaged
 # file's sentence live with the light reader of status.json (no pydantic there).
 FINAL_STATES, EXIT_REASON_WORDS = status_view.FINAL_STATES, status_view.EXIT_REASON_WORDS
@@ -45,7 +40,7 @@ class Status(Record):
     model_config = ConfigDict(extra="allow")
 
     run_id: str | None = None
-    state: RunState = "idle"
+    state: RunState = RunState.IDLE
     current_task: str | None = None
     round: int = 0
     step: int = 0
@@ -84,7 +79,7 @@ class RunInfo(Record):
     limits: Limits = Field(default_factory=Limits)  # an older run.json's dict reads as Limits
     started_at: str
     finished_at: str | None = None
-    state: RunState = "running"
+    state: RunState = RunState.RUNNING
     exit_reason: ExitReason | None = None
     message: str | None = None
     rounds: int = 0

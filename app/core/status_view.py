@@ -21,6 +21,8 @@ from collections import namedtuple
 from pathlib import Path
 
 from app.core.files import read_json
+from app.core.outcomes import FINAL_STATES as FINAL_STATES  # re-exported: read with the status
+from app.core.outcomes import STOPPED_BY_YOU, ExitReason, RunState
 
 # Not `typing`: importing it costs `status` 5-8 ms; type checkers read this as they read
 # typing.TYPE_CHECKING.
@@ -28,30 +30,25 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-RUN_STATES = ("idle", "running", "waiting", "done", "failed", "blocked_by_human", "stopped")
-EXIT_REASONS = (
-    "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
-    "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
-    "engine_unreachable", "bad_request", "error", "samples_shown",
-)
-FINAL_STATES = ("done", "failed", "blocked_by_human", "stopped")
+RUN_STATES = tuple(state.value for state in RunState)
+EXIT_REASONS = tuple(reason.value for reason in ExitReason)
 
 # How each way of ending reads to a person (used by the CLI, the window and the export).
 EXIT_REASON_WORDS: dict[str, str] = {
-    "all_tasks_done": "Every task on the board is done.",
-    "human_decision_needed": "Stopped to ask you a decision.",
-    "no_progress": "Stopped because no progress was being made.",
-    "max_rounds": "Stopped at the round limit.",
-    "budget_exhausted": "Stopped at the spending limit.",
-    "stopped_by_user": "Stopped by you.",
-    "engine_failures": "Stopped after the AI engine failed repeatedly.",
-    "auth_failed": "Stopped because the API key was rejected.",
-    "quota_exhausted": "Stopped because the account's quota or spending limit is used up.",
-    "model_not_found": "Stopped because the chosen model does not exist.",
-    "engine_unreachable": "Stopped because the AI engine could not be reached.",
-    "bad_request": "Stopped because the AI engine refused the request as it stands.",
-    "error": "Stopped because of an error on this computer (see the message).",
-    "samples_shown": "Shown as a sample, not done.",
+    ExitReason.ALL_TASKS_DONE: "Every task on the board is done.",
+    ExitReason.HUMAN_DECISION_NEEDED: "Stopped to ask you a decision.",
+    ExitReason.NO_PROGRESS: "Stopped because no progress was being made.",
+    ExitReason.MAX_ROUNDS: "Stopped at the round limit.",
+    ExitReason.BUDGET_EXHAUSTED: "Stopped at the spending limit.",
+    ExitReason.STOPPED_BY_USER: STOPPED_BY_YOU,
+    ExitReason.ENGINE_FAILURES: "Stopped after the AI engine failed repeatedly.",
+    ExitReason.AUTH_FAILED: "Stopped because the API key was rejected.",
+    ExitReason.QUOTA_EXHAUSTED: "Stopped because the account's quota or spending limit is used up.",
+    ExitReason.MODEL_NOT_FOUND: "Stopped because the chosen model does not exist.",
+    ExitReason.ENGINE_UNREACHABLE: "Stopped because the AI engine could not be reached.",
+    ExitReason.BAD_REQUEST: "Stopped because the AI engine refused the request as it stands.",
+    ExitReason.ERROR: "Stopped because of an error on this computer (see the message).",
+    ExitReason.SAMPLES_SHOWN: "Shown as a sample, not done.",
 }
 
 DAMAGED = "The status file was damaged; it will be rewritten by the next run."

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.core.outcomes import ExitReason, RunState
+from app.core.outcomes import STOPPED_BY_YOU, ExitReason, RunState
 
 if TYPE_CHECKING:
     from app.core.engine_calls import EngineStop
 
-STOPPED_BY_YOU = "Stopped by you."
+__all__ = ["STOPPED_BY_YOU", "RunStop"]
 
 
 class RunStop(Exception):
