@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import shutil
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from app import __version__
 from app.core.board import Board, update_board
 from app.core.board_task import BoardError, Task
-from app.core.conversation import Message, Usage
+from app.core.conversation import Message
 from app.core.endings import Asked, Completed, GaveUp, RoundEnding, Sampled
 from app.core.engine_calls import EngineCaller, EngineStop
-from app.core.outcomes import ENGINE_STOPS, ExitReason, RoundResult, RunState
+from app.core.outcomes import ENGINE_STOPS, RoundResult, RunState
 from app.core.errors import HarnessError
 from app.core.files import SpaceReserve, is_disk_full, no_space_sentence
 from app.core.instructions import read_standing_instructions
@@ -35,14 +35,13 @@ from app.core.records import (RoundRecord, RunInfo, continued_from, now_iso, rea
 from app.core.reports import (NO_PROGRESS_OPTIONS, SYSTEM_PROMPT, no_progress_evidence,
                               no_progress_question, progress_report)
 from app.core.round_end import Next, RoundEnd, Streaks, decide, next_task
-from app.core.round_steps import RoundSteps
+from app.core.round_steps import RoundState, RoundSteps
 from app.core.settings import Limits
 from app.core.stops import RunStop
 from app.core.tools import ToolBox
 from app.core.blobs import BlobStore
 from app.core.undo import RoundChanges
 from app.core import web_round
-from app.core.web_types import WebActivity
 from app.core.workspace import Workspace
 from app.core.engine import Engine
 
@@ -53,33 +52,10 @@ __all__ = ["ENGINE_STOPS", "Harness", "RoundState", "RunResult", "RunStop"]
 class RunResult:
     run_id: str
     state: RunState
-    exit_reason: ExitReason
+    exit_reason: str  # an ExitReason; the window adds its own for a run that never started
     message: str
     reached_ai: bool = True  # False: the engine never answered; no round or run was recorded
     cause: str = ""  # the finer cause of an engine stop (app.core.engine: NO_KEY, ...), else ""
-
-
-@dataclass
-class RoundState:
-    """What one round accumulates while it runs."""
-
-    task: Task
-    number: int
-    started_at: str = field(default_factory=now_iso)
-    steps: int = 0
-    notices: list[str] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
-    cost: float = 0.0
-    result: RoundResult = RoundResult.STEP_LIMIT
-    ending: RoundEnding | None = None  # how the agent ended it through a tool, if it did
-    error: str | None = None
-    changed: list[str] = field(default_factory=list)
-    fatal: RunStop | None = None
-    tool_steps: int = 0  # steps in which the AI used a tool
-    sample: bool = False  # the engine can only show this task as a sample (Engine.only_samples)
-    recorded: bool = True  # False: the engine never answered in this run, nothing changed
-    web: WebActivity | None = None  # what the round looked up on the web (issue 37)
-    lookup_cap: int = 0  # the task's cap on lookups, when reaching it ended the round
 
 
 class Harness:

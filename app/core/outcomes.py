@@ -40,8 +40,9 @@ class RunState(StrEnum):
     STOPPED = "stopped"
 
 
-# The states that end a run.
+# The states that end a run, and those of a run still going.
 FINAL_STATES = (RunState.DONE, RunState.FAILED, RunState.BLOCKED_BY_HUMAN, RunState.STOPPED)
+ACTIVE_STATES = (RunState.RUNNING, RunState.WAITING)
 
 
 class ExitReason(StrEnum):

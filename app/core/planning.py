@@ -17,6 +17,7 @@ from app.core.board import Board, BoardError
 from app.core.conversation import Message, ModelTurn, ToolResult
 from app.core.engine import Engine
 from app.core.engine_calls import EngineCaller, EngineStop
+from app.core.outcomes import ExitReason, RoundResult
 from app.core.events import (ModelReplied, NoticeSent, PlanFinished, PlanStarted, StepStarted,
                              ToolCalled, ToolRefused)
 from app.core.instructions import read_standing_instructions
@@ -103,8 +104,8 @@ class Planner:
         except _End as e:
             end = e
         except EngineStop as e:
-            result = ("budget_exhausted" if e.exit_reason == "budget_exhausted" else
-                      "cancelled" if e.round_result == "cancelled" else "engine_error")
+            result = ("budget_exhausted" if e.exit_reason == ExitReason.BUDGET_EXHAUSTED else
+                      "cancelled" if e.round_result == RoundResult.CANCELLED else "engine_error")
             end = _End(result, e.message)
         finally:
             record.result, record.message = end.result, redact(end.message)

@@ -114,7 +114,7 @@ def continued_from(ws_run_ids: list[str], read) -> tuple[str | None, int]:
     if not ws_run_ids:
         return None, 0
     last = read(ws_run_ids[-1])
-    if last is None or last.state != "blocked_by_human":
+    if last is None or last.state != RunState.BLOCKED_BY_HUMAN:
         return None, 0
     return last.run_id, max(last.rounds, last.round_offset)
 

@@ -10,25 +10,70 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.core import web_round
-from app.core.conversation import Message, ModelTurn, ToolResult
+from app.core.board_task import Task
+from app.core.conversation import Message, ModelTurn, ToolResult, Usage
 from app.core.endings import Asked, Completed, RoundEnding
 from app.core.events import (FileChanged, HumanNeeded, ModelReplied, NoticeSent, StepStarted,
                              TaskCompleted, ToolCalled, ToolRefused)
 from app.core.live_text import LiveText
 from app.core.outcomes import RoundResult
+from app.core.records import now_iso
 from app.core.reports import SYSTEM_PROMPT, correction, final_warning, nudge, stall_notice
 from app.core.round_clock import RoundClock
+from app.core.stops import RunStop
 from app.core.tool_outcome import ToolOutcome
 from app.core.tool_specs import TOOL_SPECS
 from app.core.tools import ToolBox
+from app.core.web_types import WebActivity
 
 if TYPE_CHECKING:
-    from app.core.loop import Harness, RoundState
+    import threading
+
+    from app.core.engine_calls import EngineCaller
+    from app.core.policies.gate import ChangeGate
+    from app.core.recorder import Recorder
+    from app.core.settings import Limits
 
 MAX_NUDGES = 2
+
+
+class RunParts(Protocol):
+    """What the steps use of the run (app.core.loop.Harness)."""
+
+    rec: Recorder
+    caller: EngineCaller
+    gate: ChangeGate
+    web: web_round.WebLookups
+    limits: Limits
+    cancel: threading.Event
+    paused: threading.Event
+    reached_ai: bool
+
+
+@dataclass
+class RoundState:
+    """What one round accumulates while it runs."""
+
+    task: Task
+    number: int
+    started_at: str = field(default_factory=now_iso)
+    steps: int = 0
+    notices: list[str] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    cost: float = 0.0
+    result: RoundResult = RoundResult.STEP_LIMIT
+    ending: RoundEnding | None = None  # how the agent ended it through a tool, if it did
+    error: str | None = None
+    changed: list[str] = field(default_factory=list)
+    fatal: RunStop | None = None
+    tool_steps: int = 0  # steps in which the AI used a tool
+    sample: bool = False  # the engine can only show this task as a sample (Engine.only_samples)
+    recorded: bool = True  # False: the engine never answered in this run, nothing changed
+    web: WebActivity | None = None  # what the round looked up on the web (issue 37)
+    lookup_cap: int = 0  # the task's cap on lookups, when reaching it ended the round
 
 
 @dataclass
@@ -44,8 +89,8 @@ class _Talk:
 class RoundSteps:
     """The steps of the rounds of one run, on the run's recorder, engine caller and gate."""
 
-    def __init__(self, harness: Harness):
-        self.h = harness
+    def __init__(self, run: RunParts):
+        self.h = run
 
     def run(self, st: RoundState, tools: ToolBox, messages: list[Message],
             system: str = SYSTEM_PROMPT) -> None:

@@ -60,7 +60,7 @@ TEXT_OR_NONE, COUNT, COUNT_OR_NONE, AMOUNT, STATE, REASON, USAGE, FLAG = (
 # Status's fields in the model's order: (kind, default). A test holds it to the model.
 FIELDS: dict[str, tuple[str, Any]] = {
     "run_id": (TEXT_OR_NONE, None),
-    "state": (STATE, "idle"),
+    "state": (STATE, RunState.IDLE.value),
     "current_task": (TEXT_OR_NONE, None),
     "round": (COUNT, 0),
     "step": (COUNT, 0),

@@ -11,6 +11,7 @@ from app.core.blobs import BlobStore, DamagedCopy, sha256_bytes, sha256_file  # 
 from app.core.errors import HarnessError, UsageError
 from app.core.files import (atomic_write_bytes, atomic_write_json, fitted_name,  # noqa: F401
                             name_limit, read_json, remove_stale_temps)
+from app.core.outcomes import RoundResult
 from app.core.records import now_iso, read_rounds
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.undo_journal import append as journal_append
@@ -411,7 +412,7 @@ def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> Un
     report.run_id = found
     _remember_undone(ws.run_files(found).undone(round_no), report)
     record = next((r for r in read_rounds(ws.run_files(found)) if r.round == round_no), None)
-    if record is not None and record.result_state == "completed":
+    if record is not None and record.result_state == RoundResult.COMPLETED:
         report.task_kept_checked = record.task
     return report
 

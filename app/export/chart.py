@@ -10,19 +10,20 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from app.export.summary import OUTCOME_WORDS, RunSummary
 from app.export.markdown import format_duration
 from app.export.words import tr
+from app.core.outcomes import RoundResult
 
 # Okabe–Ito: distinguishable with the common colour-vision deficiencies and in greyscale
 # by lightness; the legend names each colour so nothing relies on colour alone.
 OUTCOME_COLOURS: dict[str, str] = {
-    "completed": "#009E73",     # bluish green
-    "needs_human": "#E69F00",   # orange
-    "gave_up": "#D55E00",       # vermillion
-    "step_limit": "#CC79A7",    # reddish purple
-    "timeout": "#0072B2",       # blue
-    "engine_error": "#000000",  # black
-    "no_action": "#999999",     # grey
-    "cancelled": "#56B4E9",     # sky blue
-    "sample": "#F0E442",        # yellow: shown as a sample, not done
+    RoundResult.COMPLETED: "#009E73",     # bluish green
+    RoundResult.NEEDS_HUMAN: "#E69F00",   # orange
+    RoundResult.GAVE_UP: "#D55E00",       # vermillion
+    RoundResult.STEP_LIMIT: "#CC79A7",    # reddish purple
+    RoundResult.TIMEOUT: "#0072B2",       # blue
+    RoundResult.ENGINE_ERROR: "#000000",  # black
+    RoundResult.NO_ACTION: "#999999",     # grey
+    RoundResult.CANCELLED: "#56B4E9",     # sky blue
+    RoundResult.SAMPLE: "#F0E442",        # yellow: shown as a sample, not done
 }
 INK = QColor("#1f2933")
 GRID = QColor("#d9dee3")

@@ -11,6 +11,7 @@ from pathlib import Path
 from app.core.board import Board, BoardError, Task
 from app.core.errors import HarnessError
 from app.core.interrupted import InterruptedRun, interrupted_run
+from app.core.outcomes import ACTIVE_STATES
 from app.core.records import (RoundRecord, Status, read_rounds, read_run, read_status,
                               undone_rounds)
 from app.core.workspace import BOARD_NAME, Workspace
@@ -68,7 +69,7 @@ def inspect_folder(path: Path) -> FolderInfo:
     run_ids = ws.run_ids()
     info.never_run = not run_ids
     info.status, _warning = read_status(ws.status_path)
-    if info.status.state in ("running", "waiting"):
+    if info.status.state in ACTIVE_STATES:
         info.run_active_elsewhere = ws.lock().is_held_elsewhere()
         if not info.run_active_elsewhere and run_ids and run_ids[-1] == info.status.run_id:
             info.interrupted = interrupted_run(ws, info.status)
