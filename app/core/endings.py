@@ -51,3 +51,14 @@ class Sampled:
 
 # `result` is the round's result_state in the round record.
 RoundEnding = Union[Completed, Asked, GaveUp, Sampled]
+
+
+def record_fields(ending: RoundEnding | None) -> tuple[str, list[str], str]:
+    """The round record's summary, evidence and findings, from how the round ended."""
+    if isinstance(ending, (Completed, Sampled)):
+        return ending.summary, ending.evidence, ""
+    if isinstance(ending, Asked):
+        return ending.question, ending.evidence, ""
+    if isinstance(ending, GaveUp):
+        return ending.reason, [], ending.findings
+    return "", [], ""

@@ -19,7 +19,7 @@ from app import __version__
 from app.core.board import Board, update_board
 from app.core.board_task import BoardError, Task
 from app.core.conversation import Message
-from app.core.endings import Asked, Completed, GaveUp, RoundEnding, Sampled
+from app.core.endings import GaveUp, record_fields
 from app.core.engine_calls import EngineCaller, EngineStop
 from app.core.outcomes import ENGINE_STOPS, RoundResult, RunState
 from app.core.errors import HarnessError
@@ -192,11 +192,12 @@ class Harness:
             state = self._round(board, task, round_no + 1)
             if state.recorded:  # an attempt the engine never answered keeps the number
                 round_no += 1
-            end = RoundEnd(state.result, bool(state.changed), state.sample, state.tool_steps,
-                           state.lookup_cap, state.error, state.fatal)
+            end = RoundEnd(state.result, changed=bool(state.changed), sample=state.sample,
+                           tool_steps=state.tool_steps, lookup_cap=state.lookup_cap,
+                           error=state.error, fatal=state.fatal)
             streaks = streaks.after(end)
-            attempts = self.rounds_on_task[task.task_id] = \
-                self.rounds_on_task.get(task.task_id, 0) + 1
+            attempts = self.rounds_on_task.get(task.task_id, 0) + 1
+            self.rounds_on_task[task.task_id] = attempts
             verdict = decide(end, streaks, attempts, self.limits, task=task.text,
                              model=self.engine.model, may_lack_tools=self.engine.may_lack_tools)
             if verdict.next is Next.SAMPLED:
@@ -282,7 +283,7 @@ class Harness:
             RoundResult.SAMPLE: "run the task with an AI engine to do it",
             RoundResult.CANCELLED: st.error or "stopped by the person",
         }.get(st.result, "try again or ask the person")
-        summary, evidence, findings = _ending_record(st.ending)
+        summary, evidence, findings = record_fields(st.ending)
         record = RoundRecord(
             run_id=self.rec.info.run_id, round=st.number, task_id=st.task.task_id,
             task=st.task.text, started_at=st.started_at, finished_at=now_iso(),
@@ -304,14 +305,3 @@ class Harness:
         for run_id in self.ws.run_ids()[-5:]:
             out += read_rounds(self.ws.run_files(run_id))
         return out
-
-
-def _ending_record(ending: RoundEnding | None) -> tuple[str, list[str], str]:
-    """The round record's summary, evidence and findings, from how the round ended."""
-    if isinstance(ending, (Completed, Sampled)):
-        return ending.summary, ending.evidence, ""
-    if isinstance(ending, Asked):
-        return ending.question, ending.evidence, ""
-    if isinstance(ending, GaveUp):
-        return ending.reason, [], ending.findings
-    return "", [], ""
