@@ -14,7 +14,14 @@ from enum import StrEnum
 STOPPED_BY_YOU = "Stopped by you."  # the sentence of a run the person stopped
 
 
-class RoundResult(StrEnum):
+class _Word(StrEnum):
+    """A word of the records. Shown as the word alone (a list of states prints as before)."""
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class RoundResult(_Word):
     """A round record's result_state: how one round on one task ended."""
 
     COMPLETED = "completed"        # complete_task: the task was ticked
@@ -28,7 +35,7 @@ class RoundResult(StrEnum):
     SAMPLE = "sample"              # an engine without AI showed a sample of a person's task
 
 
-class RunState(StrEnum):
+class RunState(_Word):
     """status.json's state: what the run is doing, or how it ended."""
 
     IDLE = "idle"
@@ -45,7 +52,7 @@ FINAL_STATES = (RunState.DONE, RunState.FAILED, RunState.BLOCKED_BY_HUMAN, RunSt
 ACTIVE_STATES = (RunState.RUNNING, RunState.WAITING)
 
 
-class ExitReason(StrEnum):
+class ExitReason(_Word):
     """status.json's exit_reason: why the run ended."""
 
     ALL_TASKS_DONE = "all_tasks_done"

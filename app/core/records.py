@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, PlainSerializer, ValidationError
 
 from app.core import status_view
 from app.core.conversation import Usage
@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 
 # How a run and a round end (StrEnums: written as their words; older records read back).
 __all__ = ["ExitReason", "RoundResult", "RunState"]
+
+
+def _word(value: str | None) -> str | None:
+    """An outcome as written: its word, whether the field holds the type or (assigned
+    without validation) the word itself."""
+    return None if value is None else str(value)
+
+
+_AS_WORD = PlainSerializer(_word)
 # The states that end a run, how each way of ending reads to a person, and the damaged
 # file's sentence live with the light reader of status.json (no pydantic there).
 FINAL_STATES, EXIT_REASON_WORDS = status_view.FINAL_STATES, status_view.EXIT_REASON_WORDS
@@ -40,7 +49,7 @@ class Status(Record):
     model_config = ConfigDict(extra="allow")
 
     run_id: str | None = None
-    state: RunState = RunState.IDLE
+    state: Annotated[RunState, _AS_WORD] = RunState.IDLE
     current_task: str | None = None
     round: int = 0
     step: int = 0
@@ -48,7 +57,7 @@ class Status(Record):
     completed_tasks: int = 0
     total_tasks: int = 0
     last_event: str | None = None
-    exit_reason: ExitReason | None = None
+    exit_reason: Annotated[ExitReason | None, _AS_WORD] = None
     message: str | None = None
     started_at: str | None = None
     updated_at: str | None = None
@@ -79,8 +88,8 @@ class RunInfo(Record):
     limits: Limits = Field(default_factory=Limits)  # an older run.json's dict reads as Limits
     started_at: str
     finished_at: str | None = None
-    state: RunState = RunState.RUNNING
-    exit_reason: ExitReason | None = None
+    state: Annotated[RunState, _AS_WORD] = RunState.RUNNING
+    exit_reason: Annotated[ExitReason | None, _AS_WORD] = None
     message: str | None = None
     rounds: int = 0
     tasks_completed: int = 0
@@ -130,7 +139,7 @@ class RoundRecord(Record):
     task: str
     started_at: str
     finished_at: str
-    result_state: RoundResult
+    result_state: Annotated[RoundResult, _AS_WORD]
     changed_artifacts: list[str] = Field(default_factory=list)
     summary: str = ""
     error: str | None = None

@@ -69,3 +69,21 @@ def test_the_types_are_their_words():
                        "reason": ExitReason.STOPPED_BY_USER}) == \
         '{"state": "done", "result": "gave_up", "reason": "stopped_by_user"}'
     assert f"{RoundResult.NEEDS_HUMAN}" == "needs_human" == RoundResult("needs_human")
+
+
+def test_a_word_assigned_without_the_type_is_written_as_the_word_without_warnings():
+    import warnings
+
+    from app.core.records import Status
+
+    status = Status()
+    status.state, status.exit_reason = "done", "all_tasks_done"  # as older callers may
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        data = status.model_dump(mode="json")
+    assert (data["state"], data["exit_reason"]) == ("done", "all_tasks_done")
+    assert Status().model_dump()["exit_reason"] is None
+
+
+def test_a_list_of_outcomes_prints_as_the_words():
+    assert repr([RunState.DONE, RoundResult.SAMPLE]) == "['done', 'sample']"
