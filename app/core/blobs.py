@@ -10,7 +10,6 @@ import stat
 from pathlib import Path
 
 from app.core.files import atomic_write_bytes, commit_temp_file, make_temp
-from app.core.flush import fsync_path
 
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 _CHUNK = 1 << 20  # files are copied and hashed a megabyte at a time, whatever their size
@@ -36,8 +35,28 @@ def sha256_file(path: Path | str) -> str:
 
 
 def _fsync_file(path: Path) -> None:
-    """Flush a kept copy to the disk (one written earlier without it)."""
-    fsync_path(path)
+    """Flush a kept copy to the disk (one written earlier without it). Windows flushes only a
+    handle open for writing, which a read-only copy refuses ("permission denied"): there the
+    copy is made writable for the moment of the flush."""
+    try:
+        _fsync_open(path, os.O_RDONLY)
+    except OSError:
+        if os.name != "nt":
+            raise
+        mode = os.stat(path).st_mode
+        os.chmod(path, stat.S_IREAD | stat.S_IWRITE)
+        try:
+            _fsync_open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        finally:
+            os.chmod(path, stat.S_IMODE(mode))
+
+
+def _fsync_open(path: Path, flags: int) -> None:
+    fd = os.open(path, flags)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _blob_mode(mode: int | None) -> int:

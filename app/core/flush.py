@@ -29,25 +29,10 @@ _FIRST = None  # a ContextVar of {normalised path: (wait(), later(path) or None)
 
 
 def fsync_path(path: Path | str) -> None:
-    """Flush the file at `path` to the disk. Windows flushes (FlushFileBuffers) only through a
-    handle open for writing, which a read-only file refuses: there the file is made writable
-    for the moment of the flush."""
-    try:
-        _fsync_open(path, os.O_RDONLY if os.name != "nt" else os.O_RDWR | getattr(os, "O_BINARY", 0))
-    except PermissionError:
-        if os.name != "nt":
-            raise
-        import stat
-
-        mode = os.stat(path).st_mode
-        os.chmod(path, stat.S_IREAD | stat.S_IWRITE)
-        try:
-            _fsync_open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
-        finally:
-            os.chmod(path, stat.S_IMODE(mode))
-
-
-def _fsync_open(path: Path | str, flags: int) -> None:
+    """Flush the file at `path` to the disk. Windows flushes (FlushFileBuffers) only through
+    a handle open for writing; elsewhere reading access is enough (and a file without write
+    permission for its owner can still be flushed)."""
+    flags = os.O_RDWR | getattr(os, "O_BINARY", 0) if os.name == "nt" else os.O_RDONLY
     fd = os.open(path, flags)
     try:
         os.fsync(fd)
@@ -56,17 +41,28 @@ def _fsync_open(path: Path | str, flags: int) -> None:
 
 
 class Flusher:
-    """A round's flushes done on a thread of its own, in the order asked for: `add(path)`
-    returns at once; `join()` returns once every flush asked for so far is done, and raises
-    the first that failed. A file gone by the time its turn comes (deleted or replaced by a
-    later step of the round) is no error: what replaced it is flushed in its own turn."""
+    """A round's flushes (and other work that may wait) done on a thread of its own, in the
+    order asked for. `add(job)` notes a file to flush (a path) or a function to call, and
+    returns at once; `kick()` hands what was noted to the thread, once a step (waking a
+    thread costs more than the rest of a step's bookkeeping, so it is done once, when the
+    step's writes are done); `join()` kicks and returns once every job so far is done,
+    raising the first that failed. A file gone by the time its turn comes (deleted, or
+    replaced by a later step of the round) is no error: what replaced it has its own turn."""
 
     def __init__(self) -> None:
-        self._queue = None  # a queue.Queue and its thread, made on the first add
+        self._noted: list = []
+        self._queue = None  # a queue.Queue and its thread, made on the first kick
         self._thread = None
         self._error: OSError | None = None
 
-    def add(self, path: Path | str) -> None:
+    def add(self, job) -> None:
+        """Note a job: a path to flush, or a function to call."""
+        self._noted.append(job)
+
+    def kick(self) -> None:
+        """Hand the jobs noted so far to the thread."""
+        if not self._noted:
+            return
         if self._queue is None:
             import queue
             import threading
@@ -75,29 +71,35 @@ class Flusher:
             self._thread = threading.Thread(target=self._run, args=(self._queue,),
                                             name="hd-round-flush", daemon=True)
             self._thread.start()
-        self._queue.put(Path(path))
+        jobs, self._noted = self._noted, []
+        self._queue.put(jobs)
 
     def _run(self, todo) -> None:
         while True:
-            path = todo.get()
+            jobs = todo.get()
             try:
-                if path is None:
+                if jobs is None:
                     return
-                fsync_path(path)
-            except FileNotFoundError:
-                pass
-            except OSError as exc:  # handed to join(), on the thread that asks
-                if self._error is None:
-                    self._error = exc
+                for job in jobs:
+                    self._do(job)
             finally:
                 todo.task_done()
 
-    @property
-    def pending(self) -> bool:
-        return self._queue is not None and self._queue.unfinished_tasks > 0
+    def _do(self, job) -> None:
+        try:
+            if callable(job):
+                job()
+            else:
+                fsync_path(job)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # handed to join(), on the thread that asks
+            if self._error is None:
+                self._error = exc
 
     def join(self) -> None:
-        """Wait for every flush asked for so far; raise the first that failed."""
+        """Wait for every job noted so far; raise the first that failed."""
+        self.kick()
         if self._queue is not None:
             self._queue.join()
         error, self._error = self._error, None
@@ -105,7 +107,8 @@ class Flusher:
             raise error
 
     def close(self) -> None:
-        """join(), and end the thread (a later add starts a new one)."""
+        """join(), and end the thread (a later kick starts a new one)."""
+        self.kick()
         todo, thread = self._queue, self._thread
         if todo is not None:
             todo.put(None)

@@ -60,6 +60,7 @@ class RoundChanges:
         self._flushing = None  # the journal's flush before a replace (before_change, overlap)
         self._later = False    # the change under way flushes its file after the replace
         self._flusher = None   # the round's flushes off the step's path (flush.Flusher)
+        self._out = None       # the journal, kept open while the round writes (JsonlAppender)
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
         old = read_manifest(self.manifest_path)
         if isinstance(old, dict) and isinstance(old.get("files"), dict):
@@ -107,7 +108,7 @@ class RoundChanges:
             if entry.get("after") is not None:
                 self._again[rel] = entry["after"]
                 entry["after"] = None
-                journal_append(self.manifest_path, [{"op": "after", "file": rel,
+                self._append([{"op": "after", "file": rel,
                                                      "after": None}], sync=False)
             return
         path = self.root / rel
@@ -129,7 +130,7 @@ class RoundChanges:
             if new_dirs:
                 entry["new_dirs"] = new_dirs
         self._files[rel] = entry
-        journal_append(self.manifest_path, [{"op": "before", "file": rel, "entry": entry}],
+        self._append([{"op": "before", "file": rel, "entry": entry}],
                        sync=not overlap)
         if not overlap:
             return
@@ -139,6 +140,14 @@ class RoundChanges:
             from app.core.flush import BackgroundFlush
 
             self._flushing = BackgroundFlush(journal_path(self.manifest_path))
+
+    def _append(self, lines: list[dict], sync: bool = True) -> None:
+        """Append lines to the round's journal (undo_journal.py), kept open meanwhile."""
+        if self._out is None:
+            from app.core.files import JsonlAppender
+
+            self._out = JsonlAppender(journal_path(self.manifest_path))
+        journal_append(self.manifest_path, lines, sync, self._out)
 
     def _round_flusher(self):
         if self._flusher is None:
@@ -174,9 +183,11 @@ class RoundChanges:
         changed nor takes the person's own save back on undo."""
         if rel in self._again:  # changed earlier in the round: as it was after that change
             after = self._files[rel]["after"] = self._again.pop(rel)
-            journal_append(self.manifest_path, [{"op": "after", "file": rel, "after": after}])
+            self._append([{"op": "after", "file": rel, "after": after}])
         elif self._files.pop(rel, None) is not None:
-            journal_append(self.manifest_path, [{"op": "forget", "file": rel}])
+            self._append([{"op": "forget", "file": rel}])
+        if self._flusher is not None:
+            self._flusher.kick()
 
     def after_change(self, rel: str) -> None:
         """Record what the round left in `rel` right after each change, so that after a kill
@@ -188,11 +199,22 @@ class RoundChanges:
         # Neither the copy nor the record is flushed to disk (one fsync less a write): undo
         # reads only the post-image's fingerprint, never its copy, and if a power cut loses
         # the record it says "after: null", which undo reads as a round that never finished,
-        # as it was (the pre-image is safe). finish() flushes both at the round's end.
+        # as it was (the pre-image is safe). finish() keeps and flushes both at the round's
+        # end. After a replace (overlap) even the copy is made on the flusher thread: only
+        # the evidence of a round cut short reads it, and that shows a copy not yet made as
+        # missing, as it does one a power cut lost.
         self._again.pop(rel, None)
-        entry["after"] = self._keep(self.root / rel, sync=False)
-        journal_append(self.manifest_path, [{"op": "after", "file": rel,
-                                             "after": entry["after"]}], sync=False)
+        path = self.root / rel
+        if self._later and self._flusher is not None:
+            entry["after"] = _state(path)
+            if entry["after"] not in (ABSENT, "folder"):
+                mode = _mode_of(path)
+                self._flusher.add(lambda: self.blobs.put_file(path, mode, sync=False))
+        else:
+            entry["after"] = self._keep(path, sync=False)
+        self._append([{"op": "after", "file": rel, "after": entry["after"]}], sync=False)
+        if self._flusher is not None:
+            self._flusher.kick()  # once a step, its writes done
 
     def finish(self) -> list[str]:
         """Record each touched file's post-image; return the paths whose content changed.
@@ -212,7 +234,10 @@ class RoundChanges:
             if entry["after"] != entry["before"]:
                 changed.append(rel)
         # The journal first (it is applied over the record when read), then the whole record.
-        journal_append(self.manifest_path, lines)
+        self._append(lines)
+        out, self._out = self._out, None
+        if out is not None:
+            out.close()
         atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files})
         if failed is not None:
             raise failed

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.files import append_jsonl, read_json, read_jsonl
+from app.core.files import JsonlAppender, append_jsonl, read_json, read_jsonl
 
 
 def journal_path(manifest_path: Path | str) -> Path:
@@ -36,18 +36,21 @@ def has_record(manifest_path: Path | str) -> bool:
     return Path(manifest_path).exists() or journal_path(manifest_path).exists()
 
 
-def append(manifest_path: Path | str, lines: list[dict], sync: bool = True) -> None:
-    """Append journal lines, written whole and (with `sync`) flushed before this returns."""
+def append(manifest_path: Path | str, lines: list[dict], sync: bool = True,
+           out: JsonlAppender | None = None) -> None:
+    """Append journal lines, written whole and (with `sync`) flushed before this returns;
+    through `out`, the journal kept open by the round's one writer (RoundChanges), if given."""
     if not lines:
         return
-    if len(lines) == 1:
+    if out is None and len(lines) == 1:
         append_jsonl(journal_path(manifest_path), lines[0], sync=sync)
         return
-    from app.core.files import JsonlAppender
-
-    with JsonlAppender(journal_path(manifest_path)) as out:
-        for i, line in enumerate(lines):
-            out.append(line, sync=sync and i == len(lines) - 1)  # one flush for them all
+    if out is None:
+        with JsonlAppender(journal_path(manifest_path)) as opened:
+            append(manifest_path, lines, sync, opened)
+        return
+    for i, line in enumerate(lines):
+        out.append(line, sync=sync and i == len(lines) - 1)  # one flush for them all
 
 
 def read_manifest(manifest_path: Path | str) -> dict | None:
