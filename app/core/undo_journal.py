@@ -1,4 +1,5 @@
-"""A round's undo journal: one line appended (and flushed) before each change, never rewritten.
+"""A round's undo journal: one line appended before each change, never rewritten (flushed
+before the change when the change puts away content of the person's; RoundChanges says when).
 
 Beside each round's undo record `undo/<N>.json` (the whole table, written once at the round's
 end) the round keeps `undo/<N>.jsonl`, a line per event, in order:
@@ -7,8 +8,9 @@ end) the round keeps `undo/<N>.jsonl`, a line per event, in order:
     {"op": "after", "file": REL, "after": SHA or "absent"}                     after it
     {"op": "forget", "file": REL}                                  the change was not made
 
-A write step costs one flush of the journal and one of the person's file (issue 36): the
-pre-image's copy is not flushed on its own. Its durability rides on the journal's: the line
+A write step costs at most one flush of the journal and one of the person's file (issue 36),
+most of them on the round's flusher thread after the step (flush.py): the pre-image's copy is
+not flushed on its own. Its durability rides on the journal's: the line
 names the copy by its SHA-256, and undo checks every copy against it on the way out
 (BlobStore.copy_out), so after a power cut a lost copy is reported, never written back.
 After a kill of the process (the OS keeps what was written) nothing is lost at all: the copy

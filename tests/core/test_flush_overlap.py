@@ -178,3 +178,13 @@ def test_a_late_flush_that_fails_is_said_when_the_round_ends_and_the_record_is_k
     files = read_manifest(changes.manifest_path)["files"]
     assert changes.manifest_path.exists() and files["notes.md"]["before"] == "absent"
     assert files["notes.md"]["after"] is not None
+
+
+def test_the_rounds_version_is_kept_for_the_evidence_once_the_flusher_is_done(tmp_path):
+    # The step records only the fingerprint of what it wrote; the copy the evidence of a
+    # round cut short shows is made on the flusher thread, and is there once it is done.
+    box, changes = _box(tmp_path)
+    assert not box.call("write_file", {"path": "notes.md", "content": "notes\n"}).is_error
+    after = read_manifest(changes.manifest_path)["files"]["notes.md"]["after"]
+    changes.flush()
+    assert BlobStore(tmp_path / ".harness").get(after) == b"notes\n"
