@@ -25,7 +25,19 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-_FIRST = None  # a ContextVar of {normalised path: (wait(), later(path) or None)}, made on use
+TYPE_CHECKING = False  # not typing's: `status` has no use for importing it
+if TYPE_CHECKING:
+    import contextvars
+    import queue
+    import threading
+    from typing import Callable, Optional, Tuple, Union
+
+    Job = Union[Path, Callable[[], object]]  # a file to flush, or work to do
+    Wait = Callable[[], None]
+    Later = Optional[Callable[[Path], None]]
+    FirstVar = contextvars.ContextVar[dict[str, Tuple[Optional[Wait], Later]]]
+
+_FIRST: FirstVar | None = None  # {normalised path: (wait(), later(path) or None)}, made on use
 
 
 def fsync_path(path: Path | str) -> None:
@@ -50,14 +62,15 @@ class Flusher:
     replaced by a later step of the round) is no error: what replaced it has its own turn."""
 
     def __init__(self) -> None:
-        self._noted: list = []
-        self._queue = None  # a queue.Queue and its thread, made on the first kick
-        self._thread = None
+        self._noted: list[Job] = []
+        # the thread's queue of batches (None: stop) and the thread, made on the first kick
+        self._queue: queue.Queue[list[Job] | None] | None = None
+        self._thread: threading.Thread | None = None
         self._error: OSError | None = None
 
-    def add(self, job) -> None:
+    def add(self, job: Path | str | Callable[[], object]) -> None:
         """Note a job: a path to flush, or a function to call."""
-        self._noted.append(job)
+        self._noted.append(job if callable(job) else Path(job))
 
     def kick(self) -> None:
         """Hand the jobs noted so far to the thread."""
@@ -74,7 +87,7 @@ class Flusher:
         jobs, self._noted = self._noted, []
         self._queue.put(jobs)
 
-    def _run(self, todo) -> None:
+    def _run(self, todo: queue.Queue[list[Job] | None]) -> None:
         while True:
             jobs = todo.get()
             try:
@@ -85,7 +98,7 @@ class Flusher:
             finally:
                 todo.task_done()
 
-    def _do(self, job) -> None:
+    def _do(self, job: Job) -> None:
         try:
             if callable(job):
                 job()
@@ -114,7 +127,8 @@ class Flusher:
             todo.put(None)
             self._queue = self._thread = None
             todo.join()
-            thread.join()
+            if thread is not None:
+                thread.join()
         error, self._error = self._error, None
         if error is not None:
             raise error
@@ -150,12 +164,12 @@ def _key(path: Path | str) -> str:
     return os.path.normcase(os.path.abspath(path))
 
 
-def _first_var():
+def _first_var() -> FirstVar:
     global _FIRST
     if _FIRST is None:
         import contextvars
 
-        _FIRST = contextvars.ContextVar("hd_flushed_first", default={})
+        _FIRST = contextvars.ContextVar("hd_flushed_first")
     return _FIRST
 
 
@@ -164,31 +178,32 @@ class flushed_first:
     `later`, files.atomic_write_bytes does not flush the new file itself but hands its path
     to `later` once it is in place (Flusher.add)."""
 
-    def __init__(self, path: Path | str, wait, later=None):
+    def __init__(self, path: Path | str, wait: Wait, later: Later = None):
         self.path, self.wait, self.later = path, wait, later
-        self._token = None
+        self._token: contextvars.Token[dict[str, tuple[Wait | None, Later]]] | None = None
 
     def __enter__(self) -> "flushed_first":
         var = _first_var()
-        self._token = var.set({**var.get(), _key(self.path): (self.wait, self.later)})
+        self._token = var.set({**var.get({}), _key(self.path): (self.wait, self.later)})
         return self
 
-    def __exit__(self, *exc) -> None:
-        _first_var().reset(self._token)
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _first_var().reset(self._token)
 
 
 def wait_flushed_first(path: Path | str) -> None:
     """What must be on disk before `path` is replaced, waited for (nothing, usually)."""
     if _FIRST is None:
         return
-    wait, _ = _FIRST.get().get(_key(path), (None, None))
+    wait, _ = _FIRST.get({}).get(_key(path), (None, None))
     if wait is not None:
         wait()
 
 
-def flush_later(path: Path | str):
+def flush_later(path: Path | str) -> Later:
     """Who flushes `path` once it is replaced, when that is not the writer (None: the writer
     flushes the file before the replace, as it always has)."""
     if _FIRST is None:
         return None
-    return _FIRST.get().get(_key(path), (None, None))[1]
+    return _FIRST.get({}).get(_key(path), (None, None))[1]

@@ -17,6 +17,11 @@ from app.core.undo_journal import append as journal_append
 from app.core.undo_journal import has_record, journal_path, read_manifest
 from app.core.workspace import Workspace
 
+TYPE_CHECKING = False  # not typing's: importing it costs `status` time it has no use for
+if TYPE_CHECKING:
+    from app.core.files import JsonlAppender
+    from app.core.flush import BackgroundFlush, Flusher, flushed_first
+
 ABSENT = "absent"
 
 
@@ -57,10 +62,11 @@ class RoundChanges:
         self.round = round_no
         self._files: dict[str, dict] = {}
         self._again: dict[str, str] = {}  # file -> what the round left before changing it again
-        self._flushing = None  # the journal's flush before a replace (before_change, overlap)
-        self._later = False    # the change under way flushes its file after the replace
-        self._flusher = None   # the round's flushes off the step's path (flush.Flusher)
-        self._out = None       # the journal, kept open while the round writes (JsonlAppender)
+        # the journal's flush before a replace (before_change, overlap)
+        self._flushing: BackgroundFlush | None = None
+        self._later = False  # the change under way flushes its file after the replace
+        self._flusher: Flusher | None = None  # the round's flushes off the step's path
+        self._out: JsonlAppender | None = None  # the journal, kept open while the round writes
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
         old = read_manifest(self.manifest_path)
         if isinstance(old, dict) and isinstance(old.get("files"), dict):
@@ -141,7 +147,7 @@ class RoundChanges:
 
             self._flushing = BackgroundFlush(journal_path(self.manifest_path))
 
-    def _append(self, lines: list[dict], sync: bool = True) -> None:
+    def _append(self, lines: list[dict[str, object]], sync: bool = True) -> None:
         """Append lines to the round's journal (undo_journal.py), kept open meanwhile."""
         if self._out is None:
             from app.core.files import JsonlAppender
@@ -149,7 +155,7 @@ class RoundChanges:
             self._out = JsonlAppender(journal_path(self.manifest_path))
         journal_append(self.manifest_path, lines, sync, self._out)
 
-    def _round_flusher(self):
+    def _round_flusher(self) -> Flusher:
         if self._flusher is None:
             from app.core.flush import Flusher
 
@@ -162,7 +168,7 @@ class RoundChanges:
         if flushing is not None:
             flushing.wait()
 
-    def flushed_first(self, path: Path):
+    def flushed_first(self, path: Path) -> flushed_first:
         """The context a write of `path` that before_change(overlap=True) kept runs in: the
         replace waits for the journal's line when it must, and the file is flushed on the
         round's flusher thread after it."""

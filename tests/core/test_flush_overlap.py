@@ -123,7 +123,7 @@ def test_the_persons_content_is_replaced_only_once_its_undo_line_is_on_disk(
     assert took < SLOW_S * 1.8, took  # one flush waited for, not two
     changes.flush()
     assert disk.order()[-1] == ("flushed", "notes.md"), disk.log
-    assert [e for e in disk.log if e[1] == "notes.md" and e[0] == "flushed"][0][2] == \
+    assert next(e for e in disk.log if e[1] == "notes.md" and e[0] == "flushed")[2] == \
         "hd-round-flush"
     # A second change of the same file waits for nothing: its line is on disk already.
     before = len(disk.log)
