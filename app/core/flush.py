@@ -196,7 +196,8 @@ def wait_flushed_first(path: Path | str) -> None:
     """What must be on disk before `path` is replaced, waited for (nothing, usually)."""
     if _FIRST is None:
         return
-    wait, _ = _FIRST.get({}).get(_key(path), (None, None))
+    first = _FIRST.get({})
+    wait, _ = first.get(_key(path), (None, None)) if first else (None, None)
     if wait is not None:
         wait()
 
@@ -206,4 +207,5 @@ def flush_later(path: Path | str) -> Later:
     flushes the file before the replace, as it always has)."""
     if _FIRST is None:
         return None
-    return _FIRST.get({}).get(_key(path), (None, None))[1]
+    first = _FIRST.get({})
+    return first.get(_key(path), (None, None))[1] if first else None

@@ -214,8 +214,7 @@ class RoundChanges:
         if self._later and self._flusher is not None:
             entry["after"] = _state(path)
             if entry["after"] not in (ABSENT, "folder"):
-                mode = _mode_of(path)
-                self._flusher.add(lambda: self.blobs.put_file(path, mode, sync=False))
+                self._flusher.add(lambda: self.blobs.put_file(path, _mode_of(path), sync=False))
         else:
             entry["after"] = self._keep(path, sync=False)
         self._append([{"op": "after", "file": rel, "after": entry["after"]}], sync=False)
