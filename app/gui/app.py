@@ -111,12 +111,26 @@ def main(path: str | None = None, *, demo: bool = False, lang: str | None = None
     """
     from app.gui.main_window import MainWindow
 
+    share_the_gil_often()
     app = make_application()
     use_language(app, lang)
     window = MainWindow(defer_pages=True)
     after_first_expose(window, lambda: _after_first_paint(window, path, demo))
     window.show()
     return app.exec()
+
+
+# How long a thread holding the GIL keeps it while another waits (Python's default: 5 ms).
+# The window's work comes back to Python many times a paint (the style, the delegates, event
+# filters), and each time it waits for the GIL while a worker imports or reads records: at
+# 5 ms a turn, a paint of the window stood still 50-200 ms in the first run (issue 36,
+# bench/ui_stall_cold.py). At 1 ms a turn, workers lose a little throughput, the window none.
+GIL_TURN_S = 0.001
+
+
+def share_the_gil_often() -> None:
+    """Let the UI thread have the GIL back within GIL_TURN_S of asking for it."""
+    sys.setswitchinterval(GIL_TURN_S)
 
 
 class _FirstExpose(QObject):
