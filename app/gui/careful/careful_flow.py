@@ -47,11 +47,12 @@ def _load(root: Path) -> FolderSettings | None:
 
 def _change(root: Path, update: dict) -> FolderSettings:
     """Read, change and save the folder's settings in one go (on a worker thread)."""
-    from app.core.folder_settings import FolderSettings, save_folder_settings
+    from app.core.folder_settings import (FolderSettings, load_folder_settings,
+                                          save_folder_settings)
     from app.core.workspace import Workspace
 
     ws = Workspace(root)
-    current = _load(root)
+    current = load_folder_settings(ws.harness_dir)
     changed = current.model_copy(update=update)
     changed = FolderSettings.model_validate(changed.model_dump())
     ws.ensure_harness_dir()
