@@ -167,6 +167,10 @@ def _after_building(window, path: str | None, demo: bool) -> None:
     from app.gui.errors import install_error_handler
 
     install_error_handler(window)
+    from app.gui.folder.usable import after_usable
+    from app.gui.look.warm_types import warm_in_slices
+
+    after_usable(window, warm_in_slices)  # PySide's classes, in idle slices (look/warm_types.py)
     app = QApplication.instance()
     dropped_before = getattr(app, "last_opened", None)
     path = path or dropped_before  # the app was started by dropping a folder on its icon

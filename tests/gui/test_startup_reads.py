@@ -34,7 +34,9 @@ def finish_building(self):
             print('usable', ','.join(heavy) or '-', self.run_panel.mode, sys.getswitchinterval(),
                   flush=True)
         self.became_usable.connect(usable)
+        from app.gui.look import warm_types
         self.workspace_opened.connect(lambda _f: (print('cards', len(self.cards._entries),
+                                                       warm_types._warming is not None,
                                                        flush=True), os._exit(0)))
 mw.MainWindow.finish_building = finish_building
 from PySide6.QtCore import QTimer
@@ -62,6 +64,7 @@ def test_a_folder_with_runs_is_usable_before_its_run_records_are_read(tmp_path):
     assert mode == "answer"  # and say where the last run left off: the open decision
     assert float(interval) <= 0.001  # the UI thread gets the GIL back within a millisecond
     assert int(lines[1][1]) > 0  # the earlier run's rounds came to the cards after
+    assert lines[1][2] == "True"  # and PySide's classes are being readied (warm_types.py)
 
 
 def test_the_quick_look_at_a_folder_needs_no_pydantic(tmp_path):
@@ -130,3 +133,42 @@ def test_an_icon_draws_only_the_sizes_a_screen_asks_for(qapp, monkeypatch):
     crisp = icon.pixmap(QSize(16, 16), 2.0)
     assert crisp.width() == 32 and crisp.devicePixelRatio() == 2.0
     assert drawn == [16, 32]
+
+
+WARM = r"""
+import enum
+from PySide6.QtWidgets import QApplication, QScrollArea
+from app.gui.look import warm_types
+app = QApplication([])
+made = []
+_create = enum.EnumType._create_
+def create(cls, name, names, **kw):
+    made.append(name)
+    return _create(cls, name, names, **kw)
+enum.EnumType._create_ = create
+if WARM:
+    warming = warm_types.warm_in_slices()
+    while not warming.done:
+        app.processEvents()
+    print('slices', len(warming.slices), 'enums', len(made))
+made.clear()
+QScrollArea().viewport()  # a widget handed back: PySide readies every widget class
+print('viewport', len(made))
+"""
+
+
+def _warm_probe(tmp_path, warm: bool) -> list[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run([sys.executable, "-c", f"WARM = {warm}\n" + WARM], env=env,
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    return done.stdout.split() or [done.stderr]
+
+
+def test_widget_classes_are_readied_in_slices_before_a_dialog_needs_them(tmp_path):
+    """The first decision dialog's scroll area readied ~80 enum classes at once (80-170 ms
+    of a held UI thread); readied beforehand in idle slices, it readies none."""
+    cold = _warm_probe(tmp_path, False)
+    assert cold[0] == "viewport" and int(cold[1]) > 20, cold  # what the warming spares
+    warm = _warm_probe(tmp_path, True)
+    assert warm[0] == "slices" and int(warm[1]) > 5 and int(warm[3]) > 20, warm
+    assert warm[4:] == ["viewport", "0"], warm
