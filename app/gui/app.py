@@ -156,12 +156,17 @@ def after_first_expose(window: QWidget, then: Callable[[], None]) -> None:
 
 def _after_first_paint(window, path: str | None, demo: bool) -> None:
     """The frame is on screen: build the window out, and once that has been painted (the
-    next turn of the event loop), load the rest."""
+    next turn of the event loop), load the rest. A folder named on the command line is
+    looked at from now (off the UI thread, while the built window paints), so it shows a
+    turn sooner."""
     window.finish_building()
-    QTimer.singleShot(0, lambda: _after_building(window, path, demo))
+    opened = path is not None and not demo
+    if opened:
+        window.open_workspace(Path(path))
+    QTimer.singleShot(0, lambda: _after_building(window, path, demo, opened))
 
 
-def _after_building(window, path: str | None, demo: bool) -> None:
+def _after_building(window, path: str | None, demo: bool, opened: bool = False) -> None:
     from app.export.fonts import ensure_fonts
     from app.gui.background import run_in_background
     from app.gui.errors import install_error_handler
@@ -180,7 +185,8 @@ def _after_building(window, path: str | None, demo: bool) -> None:
     # So does the fonts' check (a fontconfig scan: tens of milliseconds on the UI thread).
     early = path is not None and not demo
     if early:
-        window.open_workspace(Path(path))
+        if not opened:
+            window.open_workspace(Path(path))
     else:
         ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
 

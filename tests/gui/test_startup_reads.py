@@ -172,3 +172,23 @@ def test_widget_classes_are_readied_in_slices_before_a_dialog_needs_them(tmp_pat
     warm = _warm_probe(tmp_path, True)
     assert warm[0] == "slices" and int(warm[1]) > 5 and int(warm[3]) > 20, warm
     assert warm[4:] == ["viewport", "0"], warm
+
+
+def test_the_board_read_by_the_first_look_is_shown_at_once_and_checked_again(qtbot, tmp_path):
+    """The folder's first look reads TASKS.md off the UI thread already; the checklist shows
+    that read at once instead of reading it again a turn later, and a change made since is
+    still read."""
+    from app.core.board import Board
+    from app.gui.board.board_file import BoardFile
+
+    path = tmp_path / "TASKS.md"
+    path.write_text("# Tasks\n\n- [ ] One\n", encoding="utf-8")
+    looked = Board.load(path)
+    path.write_text("# Tasks\n\n- [ ] One\n- [ ] Two\n", encoding="utf-8")  # changed since
+    file = BoardFile()
+    got = []
+    file.board_read.connect(got.append)
+    file.open(path, looked)
+    assert got == [looked]  # delivered at once, before any turn of the event loop
+    qtbot.waitUntil(lambda: len(got) == 2, timeout=10_000)
+    assert [t.text for t in got[1].tasks] == ["One", "Two"]

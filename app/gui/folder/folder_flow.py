@@ -79,7 +79,7 @@ class FolderFlow:
         self.setWindowTitle(f"{info.folder.name} — {APP_TITLE}")
         self._show_folder_label()
         self.pages.setCurrentWidget(self.splitter)
-        self.board_view.set_board(info.folder / "TASKS.md")
+        self.board_view.set_board(info.folder / "TASKS.md", info.board)
         self.run_panel.reset()
         self.cards.show_history([])  # the earlier rounds come once the checklist is shown
         self._last_run_started = None

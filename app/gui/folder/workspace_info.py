@@ -45,6 +45,7 @@ class FolderInfo:
     plans: list = field(default_factory=list)
     open_decision: Task | None = None  # the next task, when it is a decision (a later one
                                        # waits until a run reaches it, as on the command line)
+    board: Board | None = None  # TASKS.md as read here (the checklist shows it at once)
     run_ids: list[str] = field(default_factory=list)  # the folder's runs, oldest first
     history_read: bool = False  # history and plans are filled in (read_history)
 
@@ -95,7 +96,7 @@ def inspect_quickly(path: Path) -> FolderInfo:
             info.interrupted = interrupted_run(ws, info.status)
     if info.has_board:
         try:
-            board = Board.load(ws.board_path)
+            info.board = board = Board.load(ws.board_path)
             upcoming = board.next_task()
             info.open_decision = upcoming if upcoming is not None and upcoming.is_human else None
         except (BoardError, OSError):
