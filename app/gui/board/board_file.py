@@ -71,8 +71,8 @@ class BoardFile(QObject):
 
     def open(self, path: Path | None, read: Board | None = None) -> None:
         """Show the board at `path`: read off the UI thread, or `read`, the board at `path`
-        already read off it (a folder's first look: one turn sooner, issue 36), checked
-        again in the background for a change since."""
+        already read off it (a folder's first look: no second read before the checklist
+        shows, issue 36), checked again in the background for a change since."""
         self._generation += 1
         self._path = Path(path) if path is not None else None
         self._writes_waiting = 0
@@ -85,9 +85,15 @@ class BoardFile(QObject):
             self._watcher.addPath(str(self._path.parent))
             if read is None:
                 self.refresh(force=True)
-            else:
-                self._deliver(read)
-                self.refresh()  # delivers only what changed since `read` was read
+            else:  # on the next turn, as a read's result comes: after the caller's changes
+                generation = self._generation
+
+                def deliver() -> None:
+                    if self._current(generation):
+                        self._deliver(read)
+                        self.refresh()  # delivers only what changed since `read` was read
+
+                QTimer.singleShot(0, deliver)
 
     def refresh(self, force: bool = False) -> None:
         """Read the board again (off the UI thread); deliver it if it changed, or if `force`."""
