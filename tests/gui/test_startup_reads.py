@@ -122,7 +122,7 @@ def test_an_icon_draws_only_the_sizes_a_screen_asks_for(qapp, monkeypatch):
     drawn = []
 
     class Counting(qtsvg.QSvgRenderer):
-        def render(self, painter, *args):  # noqa: D102
+        def render(self, painter, *args):
             drawn.append(painter.device().width())
             return super().render(painter, *args)
 

@@ -67,7 +67,7 @@ class _SvgEngine(QIconEngine):
             self._drawn[key] = pixmap
         return pixmap
 
-    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:  # noqa: D102
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
         width, height = max(1, size.width()), max(1, size.height())
         if mode == QIcon.Mode.Disabled:
             if self.disabled_svg:
@@ -89,7 +89,7 @@ class _SvgEngine(QIconEngine):
                              mode, state)
         painter.drawPixmap(rect, pixmap)
 
-    def availableSizes(self, mode=QIcon.Mode.Normal, state=QIcon.State.Off):  # noqa: N802
+    def availableSizes(self, mode=QIcon.Mode.Normal, state=QIcon.State.Off):
         return [QSize(pixels, pixels) for pixels in _PIXEL_SIZES]
 
     def clone(self) -> QIconEngine:
