@@ -1,7 +1,7 @@
 """Cold UI-stall benchmark: the longest UI-thread gap from a cold start through the first Run,
 the first decision and the first evidence window, each sample a fresh process.
 
-    python bench/ui_stall_cold.py [--runs 5] [--busy N] [--json FILE] [--trace FILE]
+    python bench/ui_stall_cold.py [--runs 5] [--busy N] [--json FILE]
 
 Each sample starts `harness-desk open FOLDER` (app.cli.main) on a fresh copy of the demo in
 a new Python process, as a person starts it (offscreen unless QT_QPA_PLATFORM is set). From
@@ -13,10 +13,7 @@ a first use costs (imports, PySide building enum classes on first use, first pai
 dialogs) falls inside, as nothing was warmed by an earlier run. Prints, per sample, the
 longest gap and the step it fell in, with the same timer's idle gaps in the same process
 after (the machine's own noise), and the median and the worst of the samples (target: the
-median within 50 ms), the processor and the load average. With --trace FILE, each sample
-also writes every thread's stack to FILE whenever the timer has not fired for 35 ms
-(faulthandler, from its own thread, so a UI thread held in Qt's C++ code is seen too):
-where the stalls are.
+median within 50 ms), the processor and the load average.
 """
 
 from __future__ import annotations
@@ -44,20 +41,8 @@ from PySide6.QtCore import QTimer
 TICK_MS = %(tick)d
 gaps, steps, step = [], {}, ["start"]
 last = [None]
-TRACE = os.environ.get("HARNESS_DESK_BENCH_TRACE")
-if TRACE:
-    import faulthandler
-    _trace = open(TRACE, "a", encoding="utf-8")
-
-def mark(name):
-    step[0] = name
-    if TRACE:
-        _trace.write(f"--- step: {name}\n")
-        _trace.flush()
 
 def tick():
-    if TRACE:  # rearmed at each tick: it fires only when the UI thread stalls
-        faulthandler.dump_traceback_later(0.035, repeat=True, file=_trace)
     now = time.perf_counter()
     if last[0] is not None:
         gap = (now - last[0]) * 1000
@@ -66,8 +51,6 @@ def tick():
     last[0] = now
 
 def finish(window, idle):
-    if TRACE:
-        faulthandler.cancel_dump_traceback_later()
     out = {"longest": max(gaps) if gaps else 0.0, "steps": steps, "ticks": len(gaps),
            "idle_longest": max(idle) if idle else 0.0}
     print("RESULT " + json.dumps(out), flush=True)
@@ -75,8 +58,6 @@ def finish(window, idle):
 
 def idle_then_finish(window):
     timer.stop()
-    if TRACE:
-        faulthandler.cancel_dump_traceback_later()
     idle, prev = [], [time.perf_counter()]
     def idle_tick():
         now = time.perf_counter(); idle.append((now - prev[0]) * 1000); prev[0] = now
@@ -92,7 +73,7 @@ def evidence(window):
     ws = Workspace(window.workspace)
     run_id = ws.run_ids()[-1]
     rounds = read_rounds(ws.run_dir(run_id))
-    mark("evidence")
+    step[0] = "evidence"
     window.history.evidence_shown.connect(
         lambda dialog: QTimer.singleShot(700, lambda: idle_then_finish(window)))
     window.history.open_round(RoundView.from_record(rounds[0], False, False))
@@ -106,9 +87,9 @@ def ended(window, result):
     QTimer.singleShot(300, lambda: evidence(window))
 
 def decided(window, dialog):
-    mark("decision")
+    step[0] = "decision"
     def answer():
-        mark("after decision")
+        step[0] = "after decision"
         dialog.recommended_button.click()
     QTimer.singleShot(300, answer)
 
@@ -120,7 +101,7 @@ def usable(window):
     timer.start()
     window.decision_shown.connect(lambda d: decided(window, d))
     window.run_ended.connect(lambda r: ended(window, r))
-    mark("first run")
+    step[0] = "first run"
     window.run_panel.primary.click()
 
 _build = mw.MainWindow.finish_building
@@ -137,17 +118,13 @@ sys.exit(main(["open", sys.argv[1]]))
 """ % {"tick": TICK_MS}
 
 
-def one_sample(tmp: Path, n: int, env: dict[str, str], trace: Path | None = None) -> dict:
+def one_sample(tmp: Path, n: int, env: dict[str, str]) -> dict:
     folder = tmp / f"Bakery {n}"
     shutil.copytree(REPO / "resources" / "demo-workspace", folder)
     config = tmp / f"config {n}"
     config.mkdir()
     (config / "settings.json").write_text(json.dumps({"demo_delay_s": 0.0}), encoding="utf-8")
     run_env = dict(env, HARNESS_DESK_CONFIG_DIR=str(config))
-    if trace is not None:
-        with trace.open("a", encoding="utf-8") as out:
-            out.write(f"=== cold sample {n}\n")
-        run_env["HARNESS_DESK_BENCH_TRACE"] = str(trace)
     done = subprocess.run([sys.executable, "-c", SAMPLE, str(folder)], env=run_env, cwd=REPO,
                           capture_output=True, text=True, timeout=180)
     line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), None)
@@ -166,11 +143,7 @@ def main() -> int:
                         help="load the machine with N busy-loop processes while measuring")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="also write the results as JSON to FILE (bench.run_all reads it)")
-    parser.add_argument("--trace", type=Path, metavar="FILE",
-                        help="write every thread's stack to FILE at each stall over 35 ms")
     args = parser.parse_args()
-    if args.trace is not None:
-        args.trace.write_text("", encoding="utf-8")
     sys.path.insert(0, str(REPO))
     from bench.common import BusyLoops, hand_back, item, load_average, machine_line
 
@@ -184,7 +157,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="harness-desk-cold-") as tmp, BusyLoops(args.busy):
         one_sample(Path(tmp), 0, env)  # bytecode written and the disk cache warm: not counted
         for n in range(1, args.runs + 1):
-            got = one_sample(Path(tmp), n, env, args.trace)
+            got = one_sample(Path(tmp), n, env)
             samples.append(got)
             where = max(got["steps"], key=got["steps"].get) if got["steps"] else "-"
             print(f"cold sample {n}: longest gap {got['longest']:.1f} ms ({where}); per step: "
