@@ -78,7 +78,7 @@ BENCHMARKS = [
     ("fidelity", "fidelity.py", ["--runs", "3"], ["--runs", "1"], None,
      [("fidelity_checks", "Model's needs kept (footnotes, numbering, tables, lists, number "
        "formats, slide order), ours / markitdown", ">= markitdown's"),
-      ("fidelity_tokens", "Tokens of the corpus, ours / markitdown", "<= 1.0x"),
+      ("fidelity_tokens", "Tokens (cl100k) of the corpus, ours / markitdown", "<= 1.0x"),
       ("fidelity_time", "Reading the corpus, CPU time, ours / markitdown", "<= 1.0x"),
       ("fidelity_memory", "Reading the corpus, peak memory, ours / markitdown", "<= 1.0x")]),
     ("search_documents", "search_documents.py", ["--runs", "7"], ["--runs", "3"], None,
