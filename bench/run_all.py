@@ -33,7 +33,9 @@ from bench.common import REPO, item, machine  # noqa: E402
 BENCHMARKS = [
     ("startup", "startup.py", ["--runs", "7"], ["--runs", "3"], "the window",
      [("startup_window", "Launch to the usable window (checklist drawn, Run enabled) / a "
-       "bare PySide6 window", "<= 1.5x")]),
+       "bare PySide6 window", "<= 1.5x"),
+      ("startup_window_offscreen", "Launch to the usable window (checklist drawn, Run "
+       "enabled) / a bare PySide6 window, offscreen (measured beside xcb)", "<= 1.5x")]),
     ("status", "status_latency.py", ["--runs", "21"], ["--runs", "7"], None,
      [("status_vs_python", "`harness-desk status` over `python -c pass`", "<= +100 ms")]),
     ("engines", "engines_latency.py", ["--runs", "11"], ["--runs", "5"], None,
