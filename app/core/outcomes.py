@@ -74,3 +74,25 @@ class ExitReason(_Word):
 # How a run ends when the engine cannot be reached at all (a bad key, no network, ...).
 ENGINE_STOPS = (ExitReason.AUTH_FAILED, ExitReason.QUOTA_EXHAUSTED, ExitReason.MODEL_NOT_FOUND,
                 ExitReason.ENGINE_UNREACHABLE, ExitReason.ENGINE_FAILURES)
+
+
+# How each way of ending reads to a person (used by the CLI, the window and the export).
+EXIT_REASON_WORDS: dict[str, str] = {
+    ExitReason.ALL_TASKS_DONE: "Every task on the board is done.",
+    ExitReason.HUMAN_DECISION_NEEDED: "Stopped to ask you a decision.",
+    ExitReason.NO_PROGRESS: "Stopped because no progress was being made.",
+    ExitReason.MAX_ROUNDS: "Stopped at the round limit.",
+    ExitReason.BUDGET_EXHAUSTED: "Stopped at the spending limit.",
+    ExitReason.STOPPED_BY_USER: STOPPED_BY_YOU,
+    ExitReason.ENGINE_FAILURES: "Stopped after the AI engine failed repeatedly.",
+    ExitReason.AUTH_FAILED: "Stopped because the API key was rejected.",
+    ExitReason.QUOTA_EXHAUSTED: "Stopped because the account's quota or spending limit is used up.",
+    ExitReason.MODEL_NOT_FOUND: "Stopped because the chosen model does not exist.",
+    ExitReason.ENGINE_UNREACHABLE: "Stopped because the AI engine could not be reached.",
+    ExitReason.BAD_REQUEST: "Stopped because the AI engine refused the request as it stands.",
+    ExitReason.ERROR: "Stopped because of an error on this computer (see the message).",
+    ExitReason.SAMPLES_SHOWN: "Shown as a sample, not done.",
+}
+
+# The sentence a damaged status.json reads as (records.read_status, status_view alike).
+DAMAGED = "The status file was damaged; it will be rewritten by the next run."

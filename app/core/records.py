@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 from pydantic import ConfigDict, Field, PlainSerializer, ValidationError
 
-from app.core import status_view
 from app.core.conversation import Usage
 from app.core.files import read_json, read_jsonl
-from app.core.outcomes import ExitReason, RoundResult, RunState
+from app.core.outcomes import DAMAGED, ExitReason, RoundResult, RunState
+# re-exported: read with the records
+from app.core.outcomes import EXIT_REASON_WORDS as EXIT_REASON_WORDS
+from app.core.outcomes import FINAL_STATES as FINAL_STATES
 from app.core.record_model import Record
 from app.core.settings import Limits
 from app.core.workspace import RunFiles
@@ -33,7 +35,6 @@ def _word(value: str | None) -> str | None:
 _AS_WORD = PlainSerializer(_word)
 # The states that end a run, how each way of ending reads to a person, and the damaged
 # file's sentence live with the light reader of status.json (no pydantic there).
-FINAL_STATES, EXIT_REASON_WORDS = status_view.FINAL_STATES, status_view.EXIT_REASON_WORDS
 
 
 def now_iso() -> str:
@@ -169,7 +170,7 @@ def read_status(path: Path) -> tuple[Status, str | None]:
             status.model_dump(mode="json")
         return status, None
     except (ValidationError, ValueError, RecursionError):
-        return Status(), status_view.DAMAGED
+        return Status(), DAMAGED
 
 
 RunRecords = RunFiles | Path  # a run's files, or its folder

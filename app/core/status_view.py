@@ -22,7 +22,9 @@ from pathlib import Path
 
 from app.core.files import read_json
 from app.core.outcomes import FINAL_STATES as FINAL_STATES  # re-exported: read with the status
-from app.core.outcomes import STOPPED_BY_YOU, ExitReason, RunState
+from app.core.outcomes import DAMAGED as DAMAGED  # re-exported: read with the status
+from app.core.outcomes import EXIT_REASON_WORDS as EXIT_REASON_WORDS  # likewise
+from app.core.outcomes import ExitReason, RunState
 
 # Not `typing`: importing it costs `status` 5-8 ms; type checkers read this as they read
 # typing.TYPE_CHECKING.
@@ -33,25 +35,6 @@ if TYPE_CHECKING:
 RUN_STATES = tuple(state.value for state in RunState)
 EXIT_REASONS = tuple(reason.value for reason in ExitReason)
 
-# How each way of ending reads to a person (used by the CLI, the window and the export).
-EXIT_REASON_WORDS: dict[str, str] = {
-    ExitReason.ALL_TASKS_DONE: "Every task on the board is done.",
-    ExitReason.HUMAN_DECISION_NEEDED: "Stopped to ask you a decision.",
-    ExitReason.NO_PROGRESS: "Stopped because no progress was being made.",
-    ExitReason.MAX_ROUNDS: "Stopped at the round limit.",
-    ExitReason.BUDGET_EXHAUSTED: "Stopped at the spending limit.",
-    ExitReason.STOPPED_BY_USER: STOPPED_BY_YOU,
-    ExitReason.ENGINE_FAILURES: "Stopped after the AI engine failed repeatedly.",
-    ExitReason.AUTH_FAILED: "Stopped because the API key was rejected.",
-    ExitReason.QUOTA_EXHAUSTED: "Stopped because the account's quota or spending limit is used up.",
-    ExitReason.MODEL_NOT_FOUND: "Stopped because the chosen model does not exist.",
-    ExitReason.ENGINE_UNREACHABLE: "Stopped because the AI engine could not be reached.",
-    ExitReason.BAD_REQUEST: "Stopped because the AI engine refused the request as it stands.",
-    ExitReason.ERROR: "Stopped because of an error on this computer (see the message).",
-    ExitReason.SAMPLES_SHOWN: "Shown as a sample, not done.",
-}
-
-DAMAGED = "The status file was damaged; it will be rewritten by the next run."
 
 # The kinds of value a field holds, as the model declares them.
 TEXT_OR_NONE, COUNT, COUNT_OR_NONE, AMOUNT, STATE, REASON, USAGE, FLAG = (
