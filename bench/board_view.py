@@ -21,13 +21,13 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
-from app.core import board as board_module  # noqa: E402
-from app.core.board import Board  # noqa: E402
-from app.gui.board.board_view import BoardView  # noqa: E402
-from bench.common import arguments, hand_back, item  # noqa: E402
+from app.core import board as board_module
+from app.core.board import Board
+from app.gui.board.board_view import BoardView
+from bench.common import arguments, hand_back, item
 
 TASKS = 2000
 

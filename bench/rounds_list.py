@@ -31,8 +31,8 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench.common import REPO, arguments, hand_back, item, load_average, machine_line  # noqa: E402
-from bench.ui_stall import TICK_MS, idle_gaps, wait  # noqa: E402
+from bench.common import REPO, arguments, hand_back, item, load_average, machine_line
+from bench.ui_stall import TICK_MS, idle_gaps, wait
 
 FEED_MS = 50  # one round's events each this often: ten times a full-speed Demo's pace (~0.5 s)
 MEMORY_TARGET_MB = 30.0

@@ -26,8 +26,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import request_size  # noqa: E402
-from bench.common import REPO, item, machine  # noqa: E402
+from bench import request_size
+from bench.common import REPO, item, machine
 
 # (name, script, arguments, arguments with --quick, what it needs, rows it owes when missing)
 BENCHMARKS = [

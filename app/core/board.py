@@ -11,7 +11,7 @@ from typing import Callable, Iterator, TypeVar
 
 from app.core.board_lock import board_lock
 from app.core.board_md import last_block_start, task_lines
-from app.core.board_task import (  # noqa: F401  (BoardError .. one_line: re-exported)
+from app.core.board_task import (  # BoardError .. one_line: re-exported
     KEYED_DETAIL, TASK_LINE, BoardError, StaleTask, Task, TaskRef, detail_split, encode, norm,
     one_line, split_eol)
 from app.core.files import atomic_write_bytes, read_bytes

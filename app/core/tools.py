@@ -21,7 +21,7 @@ from app.core.policies.pending import LOOKALIKE, LOOKALIKE_REFUSAL
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.tool_outcome import Fail as _Fail
 from app.core.tool_outcome import Refuse as _Refuse
-from app.core.tool_outcome import ToolOutcome  # noqa: F401  (callers import it from here)
+from app.core.tool_outcome import ToolOutcome  # callers import it from here
 from app.core.tool_reads import ReadingTools, _binary_message, _is_binary
 from app.core.tool_specs import (FILE_CHANGES, MAX_EDIT_BYTES, MAX_TEXT_ARG,
                                  MAX_WRITE_BYTES, TOOL_SPECS)

@@ -419,7 +419,7 @@ def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> Un
 def _remember_undone(path: Path, report: UndoReport) -> None:
     """Keep what the undo did beside the round's record, so the card, the history and the
     export can say the round was undone. A full disk loses only this note, not the undo."""
-    from app.core.records import UndoneRecord, now_iso
+    from app.core.records import UndoneRecord
 
     if not (report.restored or report.removed or report.kept_both):
         return  # nothing was put back: the round stands as it was

@@ -32,7 +32,7 @@ class FileStamp:
     bytes (all None: there was no file). Taken before the writer reads, so any save after it
     shows."""
 
-    __slots__ = ("path", "size", "mtime_ns", "sha256")
+    __slots__ = ("mtime_ns", "path", "sha256", "size")
 
     def __init__(self, path: Path | str, size: int | None, mtime_ns: int | None,
                  sha256: str | None):

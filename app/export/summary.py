@@ -226,7 +226,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
         if summed.total_tokens > usage.total_tokens:
             usage, cost = summed, max(cost, sum(r.cost_usd for r in rounds))
 
-    if finished and info.tasks_total or not board_tasks:
+    if (finished and info.tasks_total) or not board_tasks:
         done, total = info.tasks_completed, info.tasks_total  # as the run itself ended
     else:  # killed mid-way: run.json lags, the board has every check the run made
         done, total = sum(t.checked for t in board_tasks), len(board_tasks)

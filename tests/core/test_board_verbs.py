@@ -134,8 +134,8 @@ def test_rename_changes_only_that_tasks_text(raw, data, new_text):
         return
     task = data.draw(st.sampled_from(board.tasks))
     with _board(raw) as path:
-        if not one_line(new_text) or re.fullmatch(r"(?i)human[ \t]*:.*", one_line(new_text)) \
-                and not one_line(new_text).split(":", 1)[1].strip():
+        if not one_line(new_text) or (re.fullmatch(r"(?i)human[ \t]*:.*", one_line(new_text)) \
+                and not one_line(new_text).split(":", 1)[1].strip()):
             with pytest.raises(BoardError, match=r"^A (task needs some text|decision needs a "
                                                  r"question)\.$"):
                 verbs.rename_task(path, task.ref, new_text)

@@ -12,7 +12,6 @@ from app.engines import openai_engine
 from app.core.engine import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
                               QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT, EngineConfig, EngineError)
 from app.engines.openai_engine import OpenAIEngine
-from app.engines.wire import arguments_json
 from tests.engines.conftest import OPENAI_KEY
 from tests.engines.fake_servers import (Reply, free_port, oa_call, oa_error, oa_events, oa_message,
                                         oa_models, oa_reasoning, oa_response, oa_stream, oa_usage)

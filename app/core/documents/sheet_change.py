@@ -53,7 +53,7 @@ def sheets_html(before: dict[str, SheetCells], after: dict[str, SheetCells], wor
         if old is not None and new is not None and old.same and new.same:
             continue  # the same part in both versions
         changed = changed_cells(old, new)
-        if new is not None and new.chart or old is not None and old.chart:
+        if (new is not None and new.chart) or (old is not None and old.chart):
             if old is None or new is None:
                 key = "sheet_added" if old is None else "sheet_removed"
                 parts.append(_heading(words[key], name, colours))

@@ -42,7 +42,7 @@ DELETED = -2  # Line.pos of a character shown as deleted
 
 
 class Piece:
-    __slots__ = ("text", "el", "kind", "bold", "italic", "link", "change")
+    __slots__ = ("bold", "change", "el", "italic", "kind", "link", "text")
 
     def __init__(self, text, el, kind, bold=False, italic=False, link=None, change=None):
         self.text, self.el, self.kind = text, el, kind

@@ -214,7 +214,7 @@ def prewarm() -> None:
 
 def warm() -> None:
     """In the worker: import what reading a document needs."""
-    import app.core.documents.pdf  # noqa: F401  (pypdf is imported when a PDF is read)
+    import app.core.documents.pdf  # pypdf is imported when a PDF is read
     import app.core.documents.render  # noqa: F401
     import docx  # noqa: F401
     import lxml.etree  # noqa: F401  (slides are read with it)

@@ -25,7 +25,7 @@ def general(number: float | int) -> str:
     """A number as Excel's General format shows it: at most 10 significant digits."""
     if isinstance(number, bool):
         return "TRUE" if number else "FALSE"
-    if isinstance(number, int) or float(number).is_integer() and abs(number) < 1e15:
+    if isinstance(number, int) or (float(number).is_integer() and abs(number) < 1e15):
         return str(int(number))
     text = format(number, ".10g")
     if "e" in text:
@@ -61,7 +61,7 @@ def formatted(number: float | int, code: str) -> str | None:
     if chosen is None:
         return None
     section, minus = chosen
-    if section.strip() == "@" or "?/" in section or "/" in section and "#" in section:
+    if section.strip() == "@" or "?/" in section or ("/" in section and "#" in section):
         return None
     before, after, pattern, percent = [], [], None, 0
     for quoted, escaped, currency, digits, pct, other in (

@@ -25,7 +25,7 @@ from app.core.endings import Asked
 from app.core.events import ChangeAnswered, ChangeAsked, ChangeRefused, ChangeWaiting, FileChanged
 from app.core.folder_settings import load_folder_settings
 from app.core.policies import pending
-from app.core.policies.approver import Answer, ApprovalRequest, Approver, NoOneToAsk
+from app.core.policies.approver import ApprovalRequest, Approver, NoOneToAsk
 from app.core.policies.rules import Action, Situation, Touch, Verdict, decide, protected_paths
 from app.core.records import Approval
 from app.core.undo import RoundChanges, write_user_file

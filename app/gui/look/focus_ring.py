@@ -76,7 +76,7 @@ class FocusRing(QWidget):
         window = self.parentWidget()
         target = self.target if self.target is not None and _alive(self.target) else None
         if window is None or target is None or not target.isVisible() or \
-                not target.hasFocus() and QApplication.focusWidget() is not target:
+                (not target.hasFocus() and QApplication.focusWidget() is not target):
             self.hide()
             return
         ring = QRect(target.mapTo(window, target.rect().topLeft()), target.size()).adjusted(
