@@ -218,7 +218,7 @@ def kept_rows(previous: Path, produced: dict[str, list[dict]]) -> list[dict]:
         best, at = 3, before  # a row sharing too little stays with the row before it
         for i, (_name, *_rest, owed) in enumerate(BENCHMARKS):
             for k, _title, _target in owed:
-                common = len(os.path.commonprefix([k, key]))
+                common = len(os.path.commonprefix([k, key]))  # noqa: RUF071 - row keys, not paths
                 if common > best:
                     best, at = common, i
         return at

@@ -414,7 +414,8 @@ def update_board(path, change: Callable[[Board], T], *, removes_tasks: bool = Fa
     just before writing and, if the bytes moved, run `change` again on the fresh board. A
     tiny window between that check and os.replace remains; no portable lock covers other
     editors. Our own writers (the checklist, the run, another process of ours) never race:
-    each holds the board's lock (board_lock.py) from its read to its write. As a last guard, a board with fewer tasks than we read is never written unless
+    each holds the board's lock (board_lock.py) from its read to its write. As a last guard,
+    a board with fewer tasks than we read is never written unless
     the caller says its change removes tasks (`removes_tasks`; no change does today).
 
     A symlinked TASKS.md (a board shared between folders) is updated where it lives: the

@@ -60,7 +60,8 @@ def _first_var():
     if _FIRST is None:
         import contextvars
 
-        _FIRST = contextvars.ContextVar("hd_flushed_first", default={})
+        # Never mutated: each set() makes a new dict.
+        _FIRST = contextvars.ContextVar("hd_flushed_first", default={})  # noqa: B039
     return _FIRST
 
 

@@ -59,7 +59,8 @@ class ReadingTools:
                 lines.append(f"{entry.name}  ({entry.stat().st_size:,} bytes)")
         if not lines:
             return ToolOutcome(f"Folder '{rel}' is empty.")
-        shown = [f"Folder '{rel}': {len(lines)} {'entry' if len(lines) == 1 else 'entries'}."] + lines[:MAX_LIST_ENTRIES]
+        count = f"{len(lines)} {'entry' if len(lines) == 1 else 'entries'}"
+        shown = [f"Folder '{rel}': {count}.", *lines[:MAX_LIST_ENTRIES]]
         if len(lines) > MAX_LIST_ENTRIES:
             shown.append(f"... {len(lines) - MAX_LIST_ENTRIES} more")
         return ToolOutcome("\n".join(shown))

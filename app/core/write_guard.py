@@ -95,7 +95,8 @@ def _expected_var():
     if _EXPECTED is None:
         import contextvars
 
-        _EXPECTED = contextvars.ContextVar("hd_expected_files", default={})
+        # Never mutated: each set() makes a new dict.
+        _EXPECTED = contextvars.ContextVar("hd_expected_files", default={})  # noqa: B039
     return _EXPECTED
 
 

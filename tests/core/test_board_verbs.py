@@ -405,7 +405,7 @@ def test_a_change_that_would_change_how_other_lines_read_is_refused(tmp_path):
     raw = b"- [ ] A\n<span>\n- [ ] B\n"
     path = _file(tmp_path, raw)
     assert [t.text for t in _read(path).tasks] == ["A", "B"]
-    with pytest.raises(BoardError, match="would also have changed other tasks in TASKS.md"):
+    with pytest.raises(BoardError, match=r"would also have changed other tasks in TASKS\.md"):
         verbs.delete_task(path, TaskRef(0, "A"))
     with pytest.raises(BoardError, match="would also have changed other tasks"):
         verbs.move_task(path, TaskRef(0, "A"), 1)

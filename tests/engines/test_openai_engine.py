@@ -310,7 +310,7 @@ def test_a_new_round_sends_no_reasoning_from_the_last(gpt, server):
         [oa_reasoning("rs_1", ["Plan."], "enc-1"),
          oa_call("call_A", "write_file", {"path": "a", "content": "a"})]),
         oa_stream([oa_message("new round")]))
-    turn = gpt.turn(SYSTEM, TOOLS, FIRST)
+    gpt.turn(SYSTEM, TOOLS, FIRST)
     gpt.turn(SYSTEM, TOOLS, [Message(role="user", text="Task: the next one")])  # fresh round
     first, fresh = server.bodies(RESPONSES)
     assert _reasoning_in(fresh) == []

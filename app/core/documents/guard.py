@@ -41,7 +41,7 @@ def check_size(path: Path) -> int:
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise DocumentError(f"'{name_of(path)}' could not be opened ({exc.strerror or exc}).")
+        raise DocumentError(f"'{name_of(path)}' could not be opened ({exc.strerror or exc}).") from exc
     if size > MAX_FILE_BYTES:
         raise DocumentError(f"'{name_of(path)}' is {size / 1e6:,.0f} MB, more than the "
                             f"{MAX_FILE_BYTES // (1024 * 1024)} MB a document may be to be read.")

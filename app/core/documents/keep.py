@@ -61,9 +61,8 @@ _FEATURES = {
     "br": "line or page breaks", "sectPr": "page layout", "protectedRange": "protection",
     "sheetProtection": "protection", "autoFilter": "filters", "definedName": "named ranges",
     "sparklineGroups": "sparklines", "conditionalFormattings": "conditional formatting",
-    "dataValidations": "data validation", "slicerList": "slicers", "tableParts": "tables",
+    "slicerList": "slicers", "tableParts": "tables",
     "oleObjects": "embedded objects", "controls": "form controls", "picture": "pictures",
-    "drawing": "pictures or shapes",
 }
 
 
