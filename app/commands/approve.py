@@ -80,11 +80,11 @@ class TerminalApprover:
         while True:
             print("Allow this? [y] yes, [n] no, [a] yes to every change for this task: ",
                   end="", file=self.out, flush=True)
-            line = self._next_line(cancel)
-            if line is None:
+            answer = self._next_line(cancel)
+            if answer is None:
                 print("\nNo answer: the change is kept, not made.", file=self.out, flush=True)
                 return None
-            kind = _CHOICES.get(line.strip().lower())
+            kind = _CHOICES.get(answer.strip().lower())
             if kind is not None:
                 return Answer(kind)  # type: ignore[arg-type]
             print("Please type y, n or a.", file=self.out)

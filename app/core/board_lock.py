@@ -23,7 +23,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from app.core.board_task import BoardError
 from app.core.places import locks_folder
@@ -31,7 +31,7 @@ from app.core.places import locks_folder
 WAIT_S = 20.0  # another writer holds a board for milliseconds; this long means it is stuck
 
 _REGISTRY_LOCK = threading.Lock()
-_LOCKS: dict[str, list] = {}  # real path -> [RLock, holders]
+_LOCKS: dict[str, list[Any]] = {}  # real path -> [RLock, holders]
 
 
 def _real(path: Path | str) -> str:

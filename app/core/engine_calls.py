@@ -25,11 +25,11 @@ import random
 import threading
 import time
 from datetime import datetime, timedelta, timezone
+from typing import Any, Protocol
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.core.events import RetryResumed, RetryWaiting
+from app.core.events import Event, RetryResumed, RetryWaiting
 from app.core.live_text import LiveText
-from app.core.recorder import Recorder
 from app.core.settings import Limits
 from app.core.web_types import WebActivity
 from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
@@ -55,8 +55,26 @@ class EngineStop(Exception):
         self.cause = cause or exit_reason or ""  # the engine's finer cause (NO_KEY, ...)
 
 
+
+class _Spent(Protocol):
+    @property
+    def usage(self) -> Usage: ...
+    @property
+    def cost_usd(self) -> float: ...
+
+
+class CallRecorder(Protocol):
+    """What EngineCaller needs of a recorder: a run's (core/recorder.py) or a plan's
+    (core/plan_records.py)."""
+
+    @property
+    def status(self) -> _Spent: ...
+    def add_usage(self, usage: Usage, cost: float) -> None: ...
+    def emit(self, event: Event) -> Event: ...
+
+
 class EngineCaller:
-    def __init__(self, engine: Engine, limits: Limits, rec: Recorder, cancel: threading.Event):
+    def __init__(self, engine: Engine, limits: Limits, rec: CallRecorder, cancel: threading.Event):
         self.engine = engine
         self.limits = limits
         self.rec = rec
@@ -142,7 +160,9 @@ class EngineCaller:
             if live is not None:
                 live.restart()  # a failed attempt's words are not part of this reply
             try:
-                turn = self.engine.turn(system, tools, messages, cancel=cancel, on_text=live,
+                # _StepCancel is Event-like (is_set, wait): all an engine asks of `cancel`.
+                turn = self.engine.turn(system, tools, messages, cancel=cancel,  # type: ignore[arg-type]
+                                        on_text=live,
                                         max_output_tokens=self.output_cap(chars))
             except EngineError as err:
                 billed = self._count_billed(err)
@@ -190,7 +210,7 @@ class EngineCaller:
     def _delay(self, err: EngineError, attempt: int) -> float:
         if err.retry_after is not None:  # the service said when: never sooner
             return max(0.0, float(err.retry_after))
-        base = self.limits.retry_base_s * (2 ** (attempt - 1))
+        base = self.limits.retry_base_s * (2.0 ** (attempt - 1))
         return min(MAX_SINGLE_WAIT_S, base * random.uniform(0.5, 1.0))
 
     def _wait(self, err: EngineError, attempt: int, delay: float,
@@ -241,7 +261,7 @@ class _PromptChars:
     arguments never change once made, and the tools are the same each step."""
 
     def __init__(self) -> None:
-        self._tools: tuple[tuple, int] = ((), 0)
+        self._tools: tuple[tuple[tuple[str, str, dict[str, Any]], ...], int] = ((), 0)
         self._arguments: dict[int, tuple[ToolCall, int]] = {}
 
     def __call__(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> int:

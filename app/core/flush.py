@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
-_FIRST = None  # a ContextVar of {normalised path: wait()}, made on first use
+if TYPE_CHECKING:
+    from contextvars import ContextVar, Token
+
+# {normalised path: wait()} in a ContextVar, made on first use
+_FIRST: ContextVar[dict[str, Callable[[], object]]] | None = None
 
 
 class BackgroundFlush:
@@ -55,7 +60,7 @@ def _key(path: Path | str) -> str:
     return os.path.normcase(os.path.abspath(path))
 
 
-def _first_var():
+def _first_var() -> ContextVar[dict[str, Callable[[], object]]]:
     global _FIRST
     if _FIRST is None:
         import contextvars
@@ -68,17 +73,18 @@ def _first_var():
 class flushed_first:
     """While inside, a replace of `path` (files.commit_temp_file) first calls `wait`."""
 
-    def __init__(self, path: Path | str, wait):
+    def __init__(self, path: Path | str, wait: Callable[[], object]):
         self.path, self.wait = path, wait
-        self._token = None
+        self._token: Token[dict[str, Callable[[], object]]] | None = None
 
     def __enter__(self) -> "flushed_first":
         var = _first_var()
         self._token = var.set({**var.get(), _key(self.path): self.wait})
         return self
 
-    def __exit__(self, *exc) -> None:
-        _first_var().reset(self._token)
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _first_var().reset(self._token)
 
 
 def wait_flushed_first(path: Path | str) -> None:

@@ -14,9 +14,13 @@ from __future__ import annotations
 import errno
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.errors import HarnessError, WorkspaceLocked
 from app.core.files import UNWRITABLE, unwritable_sentence
+
+if TYPE_CHECKING:
+    from filelock import BaseFileLock
 
 ACQUIRE_TIMEOUT_S = 0.5
 _CONTENDED = frozenset({errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES})
@@ -33,8 +37,8 @@ class RunLock:
     def __init__(self, path: Path, outside: Path | None = None):
         self.path = path
         self.outside = outside
-        self._locks: list | None = None  # filelock's, made when first taken
-        self._held: list = []
+        self._locks: list[BaseFileLock] | None = None  # filelock's, made when first taken
+        self._held: list[BaseFileLock] = []
 
     def _paths(self) -> list[Path]:
         return [p for p in (self.outside, self.path) if p is not None]
@@ -85,7 +89,7 @@ class RunLock:
         self.acquire()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.release()
 
 

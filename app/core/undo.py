@@ -6,8 +6,9 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from app.core.blobs import BlobStore, DamagedCopy, sha256_bytes, sha256_file  # noqa: F401 (re-exported)
+from app.core.blobs import BlobStore as BlobStore, DamagedCopy, sha256_bytes, sha256_file  # noqa: F401 (re-exported)
 from app.core.errors import HarnessError, UsageError
 from app.core.files import (atomic_write_bytes, atomic_write_json, fitted_name,  # noqa: F401
                             name_limit, read_json, remove_stale_temps)
@@ -15,6 +16,10 @@ from app.core.records import now_iso, read_rounds
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.undo_journal import append as journal_append
 from app.core.undo_journal import has_record, journal_path, read_manifest
+
+if TYPE_CHECKING:
+    from app.core import flush
+    from app.core.flush import BackgroundFlush
 from app.core.workspace import Workspace
 
 ABSENT = "absent"
@@ -55,9 +60,9 @@ class RoundChanges:
         self.blobs = blobs
         self.manifest_path = Path(manifest_path)
         self.round = round_no
-        self._files: dict[str, dict] = {}
+        self._files: dict[str, dict[str, Any]] = {}
         self._again: dict[str, str] = {}  # file -> what the round left before changing it again
-        self._flushing = None  # the journal's flush beside the file's (before_change, overlap)
+        self._flushing: BackgroundFlush | None = None  # the journal's flush beside the file's (before_change, overlap)
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
         old = read_manifest(self.manifest_path)
         if isinstance(old, dict) and isinstance(old.get("files"), dict):
@@ -91,7 +96,7 @@ class RoundChanges:
         path = self.root / rel
         if path.is_dir():
             raise IsADirectoryError(f"{rel} is a folder")
-        entry: dict = {"before": ABSENT, "after": None}
+        entry = {"before": ABSENT, "after": None}
         if os.path.lexists(path):
             mode = _mode_of(path)
             entry["before"] = self.blobs.put_file(path, mode, sync=False)
@@ -120,7 +125,7 @@ class RoundChanges:
         if flushing is not None:
             flushing.wait()
 
-    def flushed_first(self, path: Path):
+    def flushed_first(self, path: Path) -> flush.flushed_first:
         """The context a write of `path` that before_change(overlap=True) kept runs in."""
         from app.core.flush import flushed_first
 
@@ -268,7 +273,7 @@ def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path
     return report
 
 
-def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict, n: int,
+def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict[str, Any], n: int,
               report: UndoReport, later: dict[str, int]) -> None:
     before, after = entry["before"], entry.get("after")
     mode = entry.get("mode") if isinstance(entry.get("mode"), int) else None
@@ -356,7 +361,7 @@ def _later_versions(ws: Workspace, runs: list[str], run_id: str,
     return out
 
 
-def _remove_dead_temps(sandbox: Sandbox, files: dict) -> None:
+def _remove_dead_temps(sandbox: Sandbox, files: dict[str, dict[str, Any]]) -> None:
     """Remove our temporary files, whatever their age, beside the files a round changed: a
     round killed mid-write leaves one (a folder it created would stay behind for it). Undo
     runs under the workspace lock (undo_round), so no write of ours is under way there."""

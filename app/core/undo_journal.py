@@ -22,6 +22,7 @@ wins, as the first pre-image does; the last "after" wins.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from app.core.files import append_jsonl, read_json, read_jsonl
 
@@ -36,7 +37,7 @@ def has_record(manifest_path: Path | str) -> bool:
     return Path(manifest_path).exists() or journal_path(manifest_path).exists()
 
 
-def append(manifest_path: Path | str, lines: list[dict], sync: bool = True) -> None:
+def append(manifest_path: Path | str, lines: list[dict[str, Any]], sync: bool = True) -> None:
     """Append journal lines, written whole and (with `sync`) flushed before this returns."""
     if not lines:
         return
@@ -50,7 +51,7 @@ def append(manifest_path: Path | str, lines: list[dict], sync: bool = True) -> N
             out.append(line, sync=sync and i == len(lines) - 1)  # one flush for them all
 
 
-def read_manifest(manifest_path: Path | str) -> dict | None:
+def read_manifest(manifest_path: Path | str) -> dict[str, Any] | None:
     """The round's undo record as {"round": N, "files": {...}}: the record written at the
     round's end with the journal applied on top, or the journal alone when the round never
     ended (a kill). None when there is neither, or the record is damaged and no journal."""
@@ -59,7 +60,7 @@ def read_manifest(manifest_path: Path | str) -> dict | None:
     journal = journal_path(manifest_path)
     if not journal.exists():
         return base if isinstance(base, dict) else None
-    files: dict[str, dict] = {}
+    files: dict[str, dict[str, Any]] = {}
     if isinstance(base, dict) and isinstance(base.get("files"), dict):
         files = {k: dict(v) for k, v in base["files"].items() if isinstance(v, dict)}
     for line in read_jsonl(journal):
@@ -70,7 +71,7 @@ def read_manifest(manifest_path: Path | str) -> dict | None:
     return {"round": number, "files": files}
 
 
-def apply(files: dict[str, dict], line: dict) -> None:
+def apply(files: dict[str, dict[str, Any]], line: dict[str, Any]) -> None:
     """Apply one journal line to a round's table of files (a damaged line changes nothing)."""
     op, rel = line.get("op"), line.get("file")
     if not isinstance(rel, str):

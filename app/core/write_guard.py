@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from contextvars import ContextVar, Token
 
 
 class ChangedOnDisk(Exception):
@@ -87,10 +91,11 @@ def _key(path: Path | str) -> str:
     return os.path.normcase(os.path.realpath(path))
 
 
-_EXPECTED = None  # a ContextVar of {key: (stamp, shown name)}, made on first use
+# {key: (stamp, shown name)} in a ContextVar, made on first use
+_EXPECTED: ContextVar[dict[str, tuple[FileStamp, str]]] | None = None
 
 
-def _expected_var():
+def _expected_var() -> ContextVar[dict[str, tuple[FileStamp, str]]]:
     global _EXPECTED
     if _EXPECTED is None:
         import contextvars
@@ -107,7 +112,7 @@ class expect_unchanged:
 
     def __init__(self, stamp: FileStamp | None, shown: str | None = None):
         self.stamp, self.shown = stamp, shown
-        self._token = None
+        self._token: Token[dict[str, tuple[FileStamp, str]]] | None = None
 
     def __enter__(self) -> "expect_unchanged":
         if self.stamp is not None:
@@ -116,7 +121,7 @@ class expect_unchanged:
             self._token = var.set({**var.get(), _key(self.stamp.path): (self.stamp, shown)})
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._token is not None:
             _expected_var().reset(self._token)
 

@@ -119,7 +119,7 @@ def render_chart(summary: RunSummary, metric: str | None = None, scale: float = 
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buf, "PNG")
+    image.save(buf, b"PNG")
     buf.close()
     return bytes(data.data())
 

@@ -25,8 +25,10 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from app.core.documents.base import (KINDS, DocumentError, is_document, kind_of,  # noqa: F401
-                                     refused_write, writable_kind)
+from app.core.documents.base import (KINDS as KINDS, DocumentError as DocumentError,
+                                     is_document as is_document, kind_of as kind_of,
+                                     refused_write as refused_write,
+                                     writable_kind as writable_kind)
 
 
 # What a rendering keeps of its time for the worker to start and to hand the text back:

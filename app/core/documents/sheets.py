@@ -18,7 +18,7 @@ from pathlib import Path
 
 from app.core.documents.guard import Out
 from app.core.documents.sheet_fill import FILLED, LEGEND, is_filled
-from app.core.documents.xlsx_values import ARROW
+from app.core.documents.xlsx_values import ARROW as ARROW
 
 MAX_ROWS = 20_000     # rows read per sheet (empty ones included)
 MAX_COLS = 200        # columns shown per sheet
