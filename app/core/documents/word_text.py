@@ -17,7 +17,23 @@ drawing and an older copy for programs that cannot read it) and rendered after i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, TypeVar
+
 from app.core.documents.word_parts import MC, W, w
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
+
+T = TypeVar("T")
+K = TypeVar("K")
+
+
+class Links(Protocol):
+    """What a paragraph's walk asks of its reader (word.py): a hyperlink's address, and the
+    mark of a footnote, endnote or comment."""
+
+    def link(self, el: _Element) -> str | None: ...
+    def mark(self, kind: str, note_id: str | None) -> str: ...
 
 _ON = {None, "1", "true", "on"}
 _PASS = {w("hyperlink"), w("ins"), w("del"), w("moveTo"), w("moveFrom"), w("sdt"),
@@ -44,7 +60,8 @@ DELETED = -2  # Line.pos of a character shown as deleted
 class Piece:
     __slots__ = ("bold", "change", "el", "italic", "kind", "link", "text")
 
-    def __init__(self, text, el, kind, bold=False, italic=False, link=None, change=None):
+    def __init__(self, text: str, el: _Element, kind: str, bold: bool = False,
+                 italic: bool = False, link: str | None = None, change: str | None = None):
         self.text, self.el, self.kind = text, el, kind
         self.bold, self.italic, self.link, self.change = bold, italic, link, change
 
@@ -52,7 +69,7 @@ class Piece:
 class Line:
     """Rendered characters, each with its index in the paragraph's plain text (-1: a mark)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.chars: list[str] = []
         self.pos: list[int] = []
 
@@ -81,10 +98,10 @@ class Line:
 class Paragraph:
     """One w:p walked: its pieces, its text boxes and (set by the renderer) its line."""
 
-    def __init__(self, p, ctx):
+    def __init__(self, p: _Element, ctx: Links):
         self.p = p
         self.pieces: list[Piece] = []
-        self.boxes: list[tuple[object, object | None]] = []  # (txbxContent, its twin)
+        self.boxes: list[tuple[_Element, _Element | None]] = []  # (txbxContent, its twin)
         self.line: Line | None = None
         _walk(p, ctx, self, bold=False, italic=False, link=None, change=None)
 
@@ -101,11 +118,12 @@ class Paragraph:
 _VAL = w("val")
 
 
-def on(el) -> bool:
+def on(el: _Element | None) -> bool:
     return el is not None and el.get(_VAL) in _ON
 
 
-def _walk(el, ctx, para: Paragraph, bold, italic, link, change) -> None:
+def _walk(el: _Element, ctx: Links, para: Paragraph, bold: bool, italic: bool, link: str | None,
+          change: str | None) -> None:
     for child in el:
         tag = child.tag
         if tag == _R:
@@ -125,7 +143,7 @@ def _walk(el, ctx, para: Paragraph, bold, italic, link, change) -> None:
                 _walk(choice, ctx, para, bold, italic, link, change)
 
 
-def _run(r, ctx, para: Paragraph, link, change) -> None:
+def _run(r: _Element, ctx: Links, para: Paragraph, link: str | None, change: str | None) -> None:
     bold = italic = False
     for child in r:
         tag = child.tag
@@ -159,10 +177,10 @@ def _flat(text: str) -> str:
     return text.replace("\n", " ").replace("\t", " ").replace("\r", " ")
 
 
-def text_boxes(el) -> list[tuple[object, object | None]]:
+def text_boxes(el: _Element) -> list[tuple[_Element, _Element | None]]:
     """The text boxes drawn in `el`, each once: (its content, the same content's older copy
     in the alternate content's fallback, to be changed with it, or None)."""
-    found = []
+    found: list[tuple[_Element, _Element | None]] = []
     for box in el.iter(w("txbxContent")):
         if _inside(box, el, (_FALLBACK, w("txbxContent"))):
             continue
@@ -170,7 +188,7 @@ def text_boxes(el) -> list[tuple[object, object | None]]:
     return found
 
 
-def _inside(node, top, tags) -> bool:
+def _inside(node: _Element, top: _Element, tags: tuple[str, ...]) -> bool:
     parent = node.getparent()
     while parent is not None and parent is not top.getparent():
         if parent.tag in tags:
@@ -179,7 +197,7 @@ def _inside(node, top, tags) -> bool:
     return False
 
 
-def _twin(box, top):
+def _twin(box: _Element, top: _Element) -> _Element | None:
     """The Fallback copy of a text box drawn in an mc:Choice, paired by position."""
     node, choice = box.getparent(), None
     while node is not None and node is not top.getparent():
@@ -189,7 +207,8 @@ def _twin(box, top):
         node = node.getparent()
     if choice is None:
         return None
-    fallback = choice.getparent().find(_FALLBACK)
+    alternate = choice.getparent()
+    fallback = alternate.find(_FALLBACK) if alternate is not None else None
     if fallback is None:
         return None
     mine = [b for b in choice.iter(w("txbxContent")) if not _inside(b, choice, (w("txbxContent"),))]
@@ -204,7 +223,7 @@ def _twin(box, top):
 
 def _inline(pieces: list[Piece]) -> Line:
     out, plain_at = Line(), 0
-    starts = []
+    starts: list[int] = []
     for piece in pieces:
         starts.append(plain_at if piece.kind in ("t", "fixed") else
                       DELETED if piece.kind == "del" else -1)
@@ -234,8 +253,9 @@ def _inline(pieces: list[Piece]) -> Line:
     return out
 
 
-def _groups(items, key):
-    group, current = [], object()
+def _groups(items: list[T], key: Callable[[T], K]) -> Iterator[tuple[K, list[T]]]:
+    group: list[T] = []
+    current: Any = object()  # no key yet
     for item in items:
         k = key(item)
         if group and k != current:
@@ -247,7 +267,7 @@ def _groups(items, key):
         yield current, group
 
 
-def _emphasis(run, bold: bool, italic: bool) -> Line:
+def _emphasis(run: list[tuple[Piece, int]], bold: bool, italic: bool) -> Line:
     line = Line()
     for piece, start in run:
         line.add(piece.text, start)
@@ -264,7 +284,7 @@ def _emphasis(run, bold: bool, italic: bool) -> Line:
     return out
 
 
-def link_of(el, links: dict[str, str]) -> str | None:
+def link_of(el: _Element, links: dict[str, str]) -> str | None:
     """A hyperlink's address: its relationship's target, or '#bookmark' for an anchor."""
     rid = el.get(_R_ID)
     if rid and rid in links:
