@@ -97,7 +97,9 @@ class _Refused(Exception):
     """The value is one the model refuses too."""
 
 
-# The two named tuples as a type checker reads them: their fields, typed.
+# The two named tuples as a type checker reads them: their fields, typed, with their
+# defaults. The classes below declare the same fields again: what the view says at run time
+# (tests/core/test_status_view.py holds it to the model).
 if TYPE_CHECKING:
     from typing import NamedTuple
 
@@ -114,6 +116,10 @@ class UsageView(_UsageTuple):
     """Usage's token counts."""
 
     __slots__ = ()
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
 
     @property
     def total_tokens(self) -> int:
@@ -159,6 +165,29 @@ class StatusView(_StatusTuple):
     dataclass or typing.NamedTuple: importing those costs `status` 5-15 ms each.)"""
 
     __slots__ = ()
+    run_id: str | None
+    state: str  # one of RUN_STATES
+    current_task: str | None
+    round: int
+    step: int
+    max_steps: int
+    completed_tasks: int
+    total_tasks: int
+    last_event: str | None
+    exit_reason: str | None  # one of EXIT_REASONS
+    message: str | None
+    started_at: str | None
+    updated_at: str | None
+    finished_at: str | None
+    engine: str | None
+    model: str | None
+    usage: UsageView
+    cost_usd: float
+    next_attempt_at: str | None
+    step_tokens: int
+    pid: int | None
+    cost_is_upper_estimate: bool
+    extra: dict[str, Any] | None  # fields this version does not know, as they were
 
     def as_json(self) -> dict[str, Any]:
         """The record as `Status.model_dump(mode="json")` gives it."""
