@@ -106,6 +106,7 @@ class Styles:
             if known == code:
                 return fmt_id
         from lxml import etree
+        assert self.root is not None  # with_format, the one caller, checked it
         fmts = self.root.find(f"{{{self.ns}}}numFmts")
         if fmts is None:
             fmts = etree.Element(f"{{{self.ns}}}numFmts")
