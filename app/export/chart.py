@@ -119,7 +119,8 @@ def render_chart(summary: RunSummary, metric: str | None = None, scale: float = 
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buf, b"PNG")
+    # PySide6 takes the format as str at run time (bytes raise ValueError); its stub says bytes.
+    image.save(buf, "PNG")  # type: ignore[call-overload]
     buf.close()
     return bytes(data.data())
 
