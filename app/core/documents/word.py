@@ -52,8 +52,7 @@ class Reader:
     """Walks a Word package; `collect`, when given, receives (part, Paragraph, shown Line,
     the paragraph's twin or None) for every paragraph shown."""
 
-    def __init__(self, pkg: WordPackage,
-                 collect: list[tuple[str, Paragraph, Line, _Element | None]] | None = None):
+    def __init__(self, pkg: WordPackage, collect: list | None = None):
         self.pkg = pkg
         self.styles = Styles(pkg.optional_tree("styles"))
         self.lists = Lists(pkg.optional_tree("numbering"), self.styles)

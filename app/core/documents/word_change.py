@@ -14,7 +14,6 @@ text taken literally (`literal`: a *, [ or > in a PDF is a character, not a mark
 from __future__ import annotations
 
 import difflib
-import itertools
 import re
 import time
 from html import escape
@@ -46,8 +45,7 @@ def blocks_of(markdown: str) -> list[str]:
 
 
 # -- a paragraph's words with their look -----------------------------------------------------
-Look = tuple[bool, bool, bool, tuple[str, ...]]  # bold, italic, link, tracked changes
-Token = tuple[str, Look]  # (word with its trailing space, its look)
+Token = tuple[str, tuple]  # (word with its trailing space, (bold, italic, link, tracked))
 
 
 def tokens(inline: str) -> list[Token]:
@@ -93,8 +91,7 @@ def tokens(inline: str) -> list[Token]:
 
 def _linked(items: list[Token]) -> list[Token]:
     """The words between \\x01 and \\x02 (a link's text) get the link look."""
-    out: list[Token] = []
-    inside = False
+    out, inside = [], False
     for word, (b, i, _link, t) in items:
         if "\x01" in word:
             inside = True
@@ -104,7 +101,7 @@ def _linked(items: list[Token]) -> list[Token]:
     return out
 
 
-def _words(text: str, look: Look) -> list[Token]:
+def _words(text: str, look: tuple) -> list[Token]:
     return [(w, look) for w in re.findall(r"\S+\s*|\s+", text)]
 
 
@@ -113,13 +110,19 @@ def plain(line: str) -> str:
 
 
 # -- HTML ----------------------------------------------------------------------------------
-def _joined(items: list[tuple[str, Look, str]], colours: dict[str, str]) -> str:
+def _joined(items: list[tuple[str, tuple, str]], colours: dict) -> str:
     """Words with the same look and mark in one run: (word, look, change) -> HTML."""
-    return "".join(_styled("".join(word for word, _look, _change in run), look, colours, change)
-                   for (look, change), run in itertools.groupby(items, lambda x: (x[1], x[2])))
+    out, run, key = [], [], None
+    for word, look, change in items + [("", None, None)]:
+        if run and (look, change) != key:
+            out.append(_styled("".join(run), key[0], colours, key[1]))
+            run = []
+        key = (look, change)
+        run.append(word)
+    return "".join(out)
 
 
-def _styled(word: str, look: Look, colours: dict[str, str], change: str = "") -> str:
+def _styled(word: str, look: tuple, colours: dict, change: str = "") -> str:
     bold, italic, link, tracked = look
     text = escape(word.translate(_UNLITERAL))
     if bold:
@@ -135,7 +138,7 @@ def _styled(word: str, look: Look, colours: dict[str, str], change: str = "") ->
     return text
 
 
-def _mark(text: str, change: str, colours: dict[str, str]) -> str:
+def _mark(text: str, change: str, colours: dict) -> str:
     if change == "inserted":
         return (f'<ins style="color:{colours["added"]};text-decoration:underline;">'
                 f'<u>{text}</u></ins>')
@@ -145,12 +148,12 @@ def _mark(text: str, change: str, colours: dict[str, str]) -> str:
     return f'<span style="background-color:{colours["changed_bg"]};">{text}</span>'
 
 
-def _inline_html(old: str | None, new: str | None, colours: dict[str, str]) -> tuple[str, bool]:
+def _inline_html(old: str | None, new: str | None, colours: dict) -> tuple[str, bool]:
     """One paragraph (or cell) from `old` to `new` with its words marked; and whether only
     its formatting changed."""
     if old is None or new is None:
         line, change = (new, "inserted") if old is None else (old, "deleted")
-        return _joined([(w, look, change) for w, look in tokens(line or "")], colours), False
+        return _joined([(w, look, change) for w, look in tokens(line)], colours), False
     a, b = tokens(old), tokens(new)
     if old == new:
         return _joined([(w, look, "") for w, look in b], colours), False
@@ -159,7 +162,7 @@ def _inline_html(old: str | None, new: str | None, colours: dict[str, str]) -> t
                 False)
     words_a, words_b = [w.strip() for w, _ in a], [w.strip() for w, _ in b]
     only_look = words_a == words_b
-    out: list[tuple[str, Look, str]] = []
+    out = []
     matcher = difflib.SequenceMatcher(None, words_a, words_b, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
@@ -178,10 +181,9 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in _CELL_SPLIT.split(body)]
 
 
-def _block(old: str | None, new: str | None, words: dict[str, str], colours: dict[str, str]
-           ) -> tuple[str, str]:
+def _block(old: str | None, new: str | None, words: dict, colours: dict) -> tuple[str, str]:
     """("row", cells HTML) for a table row, else ("p", a paragraph's HTML)."""
-    line = (new if new is not None else old) or ""  # one of the two is there
+    line = new if new is not None else old
     if line.lstrip().startswith("|"):
         a = _cells(old) if old is not None else None
         b = _cells(new) if new is not None else None
@@ -220,7 +222,7 @@ def _shape(line: str) -> tuple[str, str, str]:
     return "p", "", line
 
 
-def document_html(before: str, after: str, words: dict[str, str], colours: dict[str, str],
+def document_html(before: str, after: str, words: dict, colours: dict,
                   deadline: float | None = None, literal: bool = False) -> tuple[str, int]:
     """The change from the rendering `before` to `after` as a formatted document; and how
     many paragraphs changed (0: the text and its look are the same). `literal`: the text

@@ -17,23 +17,7 @@ drawing and an older copy for programs that cannot read it) and rendered after i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, TypeVar
-
 from app.core.documents.word_parts import MC, W, w
-
-if TYPE_CHECKING:
-    from lxml.etree import _Element
-
-T = TypeVar("T")
-K = TypeVar("K")
-
-
-class Links(Protocol):
-    """What a paragraph's walk asks of its reader (word.py): a hyperlink's address, and the
-    mark of a footnote, endnote or comment."""
-
-    def link(self, el: _Element) -> str | None: ...
-    def mark(self, kind: str, note_id: str | None) -> str: ...
 
 _ON = {None, "1", "true", "on"}
 _PASS = {w("hyperlink"), w("ins"), w("del"), w("moveTo"), w("moveFrom"), w("sdt"),
@@ -60,8 +44,7 @@ DELETED = -2  # Line.pos of a character shown as deleted
 class Piece:
     __slots__ = ("bold", "change", "el", "italic", "kind", "link", "text")
 
-    def __init__(self, text: str, el: _Element, kind: str, bold: bool = False,
-                 italic: bool = False, link: str | None = None, change: str | None = None):
+    def __init__(self, text, el, kind, bold=False, italic=False, link=None, change=None):
         self.text, self.el, self.kind = text, el, kind
         self.bold, self.italic, self.link, self.change = bold, italic, link, change
 
@@ -69,7 +52,7 @@ class Piece:
 class Line:
     """Rendered characters, each with its index in the paragraph's plain text (-1: a mark)."""
 
-    def __init__(self) -> None:
+    def __init__(self):
         self.chars: list[str] = []
         self.pos: list[int] = []
 
@@ -98,10 +81,10 @@ class Line:
 class Paragraph:
     """One w:p walked: its pieces, its text boxes and (set by the renderer) its line."""
 
-    def __init__(self, p: _Element, ctx: Links):
+    def __init__(self, p, ctx):
         self.p = p
         self.pieces: list[Piece] = []
-        self.boxes: list[tuple[_Element, _Element | None]] = []  # (txbxContent, its twin)
+        self.boxes: list[tuple[object, object | None]] = []  # (txbxContent, its twin)
         self.line: Line | None = None
         _walk(p, ctx, self, bold=False, italic=False, link=None, change=None)
 
@@ -118,12 +101,11 @@ class Paragraph:
 _VAL = w("val")
 
 
-def on(el: _Element | None) -> bool:
+def on(el) -> bool:
     return el is not None and el.get(_VAL) in _ON
 
 
-def _walk(el: _Element, ctx: Links, para: Paragraph, bold: bool, italic: bool, link: str | None,
-          change: str | None) -> None:
+def _walk(el, ctx, para: Paragraph, bold, italic, link, change) -> None:
     for child in el:
         tag = child.tag
         if tag == _R:
@@ -143,7 +125,7 @@ def _walk(el: _Element, ctx: Links, para: Paragraph, bold: bool, italic: bool, l
                 _walk(choice, ctx, para, bold, italic, link, change)
 
 
-def _run(r: _Element, ctx: Links, para: Paragraph, link: str | None, change: str | None) -> None:
+def _run(r, ctx, para: Paragraph, link, change) -> None:
     bold = italic = False
     for child in r:
         tag = child.tag
@@ -177,10 +159,10 @@ def _flat(text: str) -> str:
     return text.replace("\n", " ").replace("\t", " ").replace("\r", " ")
 
 
-def text_boxes(el: _Element) -> list[tuple[_Element, _Element | None]]:
+def text_boxes(el) -> list[tuple[object, object | None]]:
     """The text boxes drawn in `el`, each once: (its content, the same content's older copy
     in the alternate content's fallback, to be changed with it, or None)."""
-    found: list[tuple[_Element, _Element | None]] = []
+    found = []
     for box in el.iter(w("txbxContent")):
         if _inside(box, el, (_FALLBACK, w("txbxContent"))):
             continue
@@ -188,7 +170,7 @@ def text_boxes(el: _Element) -> list[tuple[_Element, _Element | None]]:
     return found
 
 
-def _inside(node: _Element, top: _Element, tags: tuple[str, ...]) -> bool:
+def _inside(node, top, tags) -> bool:
     parent = node.getparent()
     while parent is not None and parent is not top.getparent():
         if parent.tag in tags:
@@ -197,7 +179,7 @@ def _inside(node: _Element, top: _Element, tags: tuple[str, ...]) -> bool:
     return False
 
 
-def _twin(box: _Element, top: _Element) -> _Element | None:
+def _twin(box, top):
     """The Fallback copy of a text box drawn in an mc:Choice, paired by position."""
     node, choice = box.getparent(), None
     while node is not None and node is not top.getparent():
@@ -207,8 +189,7 @@ def _twin(box: _Element, top: _Element) -> _Element | None:
         node = node.getparent()
     if choice is None:
         return None
-    alternate = choice.getparent()
-    fallback = alternate.find(_FALLBACK) if alternate is not None else None
+    fallback = choice.getparent().find(_FALLBACK)
     if fallback is None:
         return None
     mine = [b for b in choice.iter(w("txbxContent")) if not _inside(b, choice, (w("txbxContent"),))]
@@ -223,7 +204,7 @@ def _twin(box: _Element, top: _Element) -> _Element | None:
 
 def _inline(pieces: list[Piece]) -> Line:
     out, plain_at = Line(), 0
-    starts: list[int] = []
+    starts = []
     for piece in pieces:
         starts.append(plain_at if piece.kind in ("t", "fixed") else
                       DELETED if piece.kind == "del" else -1)
@@ -253,9 +234,8 @@ def _inline(pieces: list[Piece]) -> Line:
     return out
 
 
-def _groups(items: list[T], key: Callable[[T], K]) -> Iterator[tuple[K, list[T]]]:
-    group: list[T] = []
-    current: Any = object()  # no key yet
+def _groups(items, key):
+    group, current = [], object()
     for item in items:
         k = key(item)
         if group and k != current:
@@ -267,7 +247,7 @@ def _groups(items: list[T], key: Callable[[T], K]) -> Iterator[tuple[K, list[T]]
         yield current, group
 
 
-def _emphasis(run: list[tuple[Piece, int]], bold: bool, italic: bool) -> Line:
+def _emphasis(run, bold: bool, italic: bool) -> Line:
     line = Line()
     for piece, start in run:
         line.add(piece.text, start)
@@ -284,7 +264,7 @@ def _emphasis(run: list[tuple[Piece, int]], bold: bool, italic: bool) -> Line:
     return out
 
 
-def link_of(el: _Element, links: dict[str, str]) -> str | None:
+def link_of(el, links: dict[str, str]) -> str | None:
     """A hyperlink's address: its relationship's target, or '#bookmark' for an anchor."""
     rid = el.get(_R_ID)
     if rid and rid in links:
