@@ -81,9 +81,9 @@ class RoundChanges:
     def before_change(self, rel: str, overlap: bool = False) -> None:
         """Keep the pre-image of `rel` the first time this round touches it, and append it to
         the journal before the change: if the process dies right after the change, undo
-        still works. The copy itself is not flushed: the journal names it by its SHA-256,
-        which undo checks (undo_journal.py), so a write step flushes only the journal and
-        the file.
+        still works. The copy of content the person had is flushed with its journal line (a
+        power cut must not leave a line naming a copy that never reached the disk); a file the
+        round creates has no copy, so its step flushes only the journal and the file.
 
         Without `overlap` the journal's line is flushed before this returns, and the writer
         flushes the file before replacing it. With `overlap` (a replace of the file's whole
@@ -141,13 +141,20 @@ class RoundChanges:
         self._append([{"op": "before", "file": rel, "entry": entry}],
                        sync=not overlap)
         if not overlap:
+            if entry["before"] != ABSENT:
+                from app.core.flush import fsync_path
+
+                fsync_path(self.blobs.path_of(entry["before"]))
             return
         if entry["before"] == ABSENT:  # nothing of the person's to lose: flushed later
             self._round_flusher().add(journal_path(self.manifest_path))
         else:
             from app.core.flush import BackgroundFlush
 
-            self._flushing = BackgroundFlush(journal_path(self.manifest_path))
+            # The copy of the person's content is flushed beside its journal line: a power
+            # cut after the replace must find both, or undo would have a line and no copy.
+            self._flushing = BackgroundFlush(journal_path(self.manifest_path),
+                                             self.blobs.path_of(entry["before"]))
 
     def _append(self, lines: list[dict[str, object]], sync: bool = True) -> None:
         """Append lines to the round's journal (undo_journal.py), kept open meanwhile."""
