@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from app.core.outcomes import ExitReason
 
@@ -93,7 +93,7 @@ class EngineConfig:
     base_url: str = ""
     cache_key: str = ""            # stable per workspace (OpenAI prompt_cache_key)
     timeout_s: float = 120.0
-    options: dict[str, object] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 class Engine:

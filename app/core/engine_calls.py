@@ -25,13 +25,12 @@ import random
 import threading
 import time
 from datetime import datetime, timedelta, timezone
-from typing import cast
+from typing import Any, Protocol, cast
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.core.events import RetryResumed, RetryWaiting
+from app.core.events import Event, RetryResumed, RetryWaiting
 from app.core.live_text import LiveText
 from app.core.outcomes import STOPPED_BY_YOU, ExitReason, RoundResult, RunState
-from app.core.recorder import Recorder
 from app.core.settings import Limits
 from app.core.web_types import WebActivity
 from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
@@ -74,8 +73,26 @@ class EngineStop(Exception):
         return cls(message, RoundResult.ENGINE_ERROR, RunState.FAILED, reason, cause)
 
 
+
+class _Spent(Protocol):
+    @property
+    def usage(self) -> Usage: ...
+    @property
+    def cost_usd(self) -> float: ...
+
+
+class CallRecorder(Protocol):
+    """What EngineCaller needs of a recorder: a run's (core/recorder.py) or a plan's
+    (core/plan_records.py)."""
+
+    @property
+    def status(self) -> _Spent: ...
+    def add_usage(self, usage: Usage, cost: float) -> None: ...
+    def emit(self, event: Event) -> Event: ...
+
+
 class EngineCaller:
-    def __init__(self, engine: Engine, limits: Limits, rec: Recorder, cancel: threading.Event):
+    def __init__(self, engine: Engine, limits: Limits, rec: CallRecorder, cancel: threading.Event):
         self.engine = engine
         self.limits = limits
         self.rec = rec
@@ -163,7 +180,9 @@ class EngineCaller:
             if live is not None:
                 live.restart()  # a failed attempt's words are not part of this reply
             try:
-                turn = self.engine.turn(system, tools, messages, cancel=cancel, on_text=live,
+                # _StepCancel is Event-like (is_set, wait): all an engine asks of `cancel`.
+                turn = self.engine.turn(system, tools, messages, cancel=cancel,
+                                        on_text=live,
                                         max_output_tokens=self.output_cap(chars))
             except EngineError as err:
                 billed = self._count_billed(err)
@@ -260,7 +279,7 @@ class _PromptChars:
     arguments never change once made, and the tools are the same each step."""
 
     def __init__(self) -> None:
-        self._tools: tuple[tuple[tuple[str, str, object], ...], int] = ((), 0)
+        self._tools: tuple[tuple[tuple[str, str, dict[str, Any]], ...], int] = ((), 0)
         self._arguments: dict[int, tuple[ToolCall, int]] = {}
 
     def __call__(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> int:

@@ -104,8 +104,8 @@ def _describe(e: Event) -> str | None:
         return (f"Round {e.round} ended: {outcome}"
                 + (f" — {_short(e.summary, 70)}" if e.summary else ""))
     if isinstance(e, PlanStarted):
-        what = _short(e.goal) if e.goal else "what comes next"
-        return f"Planning with {e.engine_label or e.engine}: {what}"
+        goal = _short(e.goal) if e.goal else "what comes next"
+        return f"Planning with {e.engine_label or e.engine}: {goal}"
     if isinstance(e, PlanFinished):
         return f"Planning ended ({e.result}): {_short(e.message, 90)}"
     if isinstance(e, RunFinished):

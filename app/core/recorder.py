@@ -57,7 +57,8 @@ class Recorder:
         self.files.dir.mkdir(parents=True, exist_ok=True)
         self.listeners = list(listeners or [])
         self._counts: tuple[int, int] | None = None
-        self._reported: set[tuple] = set()  # listener failures already in the crash log
+        # Listener failures already in the crash log: (listener, kind of error, where).
+        self._reported: set[tuple[int, type[Exception], tuple[str, int] | None]] = set()
         self._synced_at = -float("inf")  # time.monotonic() of the last flush to disk
         self.status_writer = StatusWriter(self._write_status, STATUS_INTERVAL_S)
         self._events = JsonlAppender(self.files.events)  # open while the run runs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Callable
 
 from pydantic import ConfigDict, Field, PlainSerializer, ValidationError
 
@@ -118,7 +118,8 @@ class Approval(Record):
     change_id: str = ""  # the change it was about (pending.py), when one was asked
 
 
-def continued_from(ws_run_ids: list[str], read) -> tuple[str | None, int]:
+def continued_from(ws_run_ids: list[str], read: Callable[[str], RunInfo | None]
+                   ) -> tuple[str | None, int]:
     """(the run a new run continues, the rounds before it) when the latest run stopped for a
     decision; else (None, 0). `read(run_id)` gives a run's RunInfo or None."""
     if not ws_run_ids:

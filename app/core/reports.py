@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from app.core.board import Board, Task
-from app.core.model_names import model_shown  # noqa: F401 (re-exported)
+from app.core.model_names import model_shown as model_shown  # re-exported
 from app.core.outcomes import RoundResult
 from app.core.records import RoundRecord
 

@@ -77,7 +77,22 @@ class _Refused(Exception):
     """The value is one the model refuses too."""
 
 
-class UsageView(namedtuple("UsageView", USAGE_FIELDS, defaults=(0,) * len(USAGE_FIELDS))):
+# The two named tuples as a type checker reads them: their fields, typed, with their
+# defaults. The classes below declare the same fields again: what the view says at run time
+# (tests/core/test_status_view.py holds it to the model).
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _UsageTuple(NamedTuple):
+        input_tokens: int = 0
+        output_tokens: int = 0
+        cache_read_tokens: int = 0
+        cache_write_tokens: int = 0
+else:
+    _UsageTuple = namedtuple("UsageView", USAGE_FIELDS, defaults=(0,) * len(USAGE_FIELDS))
+
+
+class UsageView(_UsageTuple):
     """Usage's token counts."""
 
     __slots__ = ()
@@ -95,7 +110,36 @@ class UsageView(namedtuple("UsageView", USAGE_FIELDS, defaults=(0,) * len(USAGE_
 _DEFAULTS = [UsageView() if kind == USAGE else default for kind, default in FIELDS.values()]
 
 
-class StatusView(namedtuple("StatusView", [*FIELDS, "extra"], defaults=[*_DEFAULTS, None])):
+if TYPE_CHECKING:
+    class _StatusTuple(NamedTuple):
+        run_id: str | None = None
+        state: str = "idle"  # one of RUN_STATES
+        current_task: str | None = None
+        round: int = 0
+        step: int = 0
+        max_steps: int = 0
+        completed_tasks: int = 0
+        total_tasks: int = 0
+        last_event: str | None = None
+        exit_reason: str | None = None  # one of EXIT_REASONS
+        message: str | None = None
+        started_at: str | None = None
+        updated_at: str | None = None
+        finished_at: str | None = None
+        engine: str | None = None
+        model: str | None = None
+        usage: UsageView = UsageView()
+        cost_usd: float = 0.0
+        next_attempt_at: str | None = None
+        step_tokens: int = 0
+        pid: int | None = None
+        cost_is_upper_estimate: bool = False
+        extra: dict[str, Any] | None = None  # fields this version does not know, as they were
+else:
+    _StatusTuple = namedtuple("StatusView", [*FIELDS, "extra"], defaults=[*_DEFAULTS, None])
+
+
+class StatusView(_StatusTuple):
     """What status.json says, field for field as the Status model reads it, with FIELDS'
     defaults. Immutable: a changed view is made with _replace. (A named tuple, not a
     dataclass or typing.NamedTuple: importing those costs `status` 5-15 ms each.)"""

@@ -120,7 +120,8 @@ def render_chart(summary: RunSummary, metric: str | None = None, scale: float = 
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buf, "PNG")
+    # PySide6 takes the format as str at run time (bytes raise ValueError); its stub says bytes.
+    image.save(buf, "PNG")  # type: ignore[call-overload]
     buf.close()
     return bytes(data.data())
 
@@ -166,7 +167,7 @@ def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: lis
     unit = _unit(peak, metric, lang)
     step = _nice_step(peak / unit[0] if peak > 0 else 1.0) * unit[0]
     top_value = step * max(1, math.ceil(peak / step)) if peak > 0 else step * 4
-    n_ticks = int(round(top_value / step))
+    n_ticks = round(top_value / step)
     ticks = [_tick_label(i * step, metric, unit) for i in range(n_ticks + 1)]
 
     left = 10.0 + max(fm.horizontalAdvance(t) for t in ticks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import AbstractSet
 
 from pydantic import BaseModel, Field
 
@@ -223,12 +224,12 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     if not finished or (usage.total_tokens == 0 and rounds):
         # run.json totals lag behind when a run is killed; the rounds are the better count.
         summed = Usage()
-        for r in rounds:
-            summed = summed + r.usage
+        for record in rounds:
+            summed = summed + record.usage
         if summed.total_tokens > usage.total_tokens:
             usage, cost = summed, max(cost, sum(r.cost_usd for r in rounds))
 
-    if finished and info.tasks_total or not board_tasks:
+    if (finished and info.tasks_total) or not board_tasks:
         done, total = info.tasks_completed, info.tasks_total  # as the run itself ended
     else:  # killed mid-way: run.json lags, the board has every check the run made
         done, total = sum(t.checked for t in board_tasks), len(board_tasks)
@@ -392,7 +393,7 @@ def _interrupted_rounds(events: list[Event], recorded: set[int], lang: str) -> l
 
 
 def _task_row(task, tries: dict[str, int], lang: str,
-              sampled: set[str] = frozenset()) -> TaskRow:
+              sampled: AbstractSet[str] = frozenset()) -> TaskRow:
     n = tries.get(norm(task.text), 0)
     if task.is_human:
         answer = board_words.option(task.options, task.answer, lang)
@@ -503,6 +504,6 @@ def _seconds_between(start: str | None, end: str | None) -> float | None:
 def _last_time(rounds: list[RoundRecord], events: list[Event]) -> str | None:
     times = [r.finished_at for r in rounds] + [e.time for e in events]
     parsed = [(t, parse_time(t)) for t in times]
-    parsed = [(s, p) for s, p in parsed if p]
-    return max(parsed, key=lambda sp: sp[1])[0] if parsed else None
+    known = [(s, p) for s, p in parsed if p]
+    return max(known, key=lambda sp: sp[1])[0] if known else None
 

@@ -76,7 +76,7 @@ def record(record: WakeRecord) -> None:
 
 
 def _read(path: Path) -> list[WakeRecord]:
-    out = []
+    out: list[WakeRecord] = []
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:

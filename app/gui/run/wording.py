@@ -116,7 +116,7 @@ def waiting(seconds: float, code: str) -> str:
         "transient": tr("the service is busy"),
         "stream_broken": tr("the connection dropped"),
     }.get(code, tr("the service asked to wait"))
-    return tr("Waiting %1 s: %2").replace("%1", str(max(0, int(round(seconds))))).replace("%2", why)
+    return tr("Waiting %1 s: %2").replace("%1", str(max(0, round(seconds)))).replace("%2", why)
 
 
 def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
