@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+from typing import Callable
 
 from app.commands.run import build_limits, confirm_folder
 from app.core.board import Board, BoardError
@@ -15,7 +16,7 @@ from app.core.events import Event
 from app.core.narrate import describe_event
 from app.core.plan_prompt import PlanContext
 from app.core.plan_records import read_plans
-from app.core.planning import Planner, last_run_summaries
+from app.core.planning import PLAN_MAX_STEPS, Planner, last_run_summaries
 from app.core.proposals import Proposal, add_proposals, check_proposals
 from app.core.settings import load_settings
 from app.core.workspace import Workspace
@@ -45,10 +46,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
     limits = build_limits(settings, args)
     context = PlanContext(note=args.note or "",
                           run_summaries=last_run_summaries(ws) if args.next else [])
-    live = [_progress] if sys.stderr.isatty() else []
+    live: list[Callable[[Event], None]] = [_progress] if sys.stderr.isatty() else []
     cancel = threading.Event()
     planner = Planner(ws, engine, limits, listeners=live, cancel=cancel,
-                      **({"max_steps": args.max_steps} if args.max_steps else {}))
+                      max_steps=args.max_steps or PLAN_MAX_STEPS)
     try:
         outcome = planner.plan(goal, "next" if args.next else "goal", context)
     except KeyboardInterrupt:

@@ -14,6 +14,7 @@ from app.core.events import Event, ModelText, StepStarted
 from app.core.folder_settings import load_folder_settings
 from app.core.loop import Harness, RunResult
 from app.core.narrate import describe_event
+from app.core.outcomes import RunState
 from app.core.settings import LimitError, Limits, Settings, load_settings
 from app.core.workspace import Workspace, risky_folder_reason
 from app.engines.setup import build_engine
@@ -117,9 +118,9 @@ def confirm_folder(ws: Workspace, assume_yes: bool) -> None:
 
 def report_result(ws: Workspace, result: RunResult) -> int:
     code = STATE_EXIT_CODES.get(result.state, EXIT_FAILED)
-    if result.state == "failed":
+    if result.state == RunState.FAILED:
         print(result.message, file=sys.stderr)
-    elif result.state == "blocked_by_human":
+    elif result.state == RunState.BLOCKED_BY_HUMAN:
         from app.core.decide import open_decision
 
         task = open_decision(ws.root)

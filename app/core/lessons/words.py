@@ -44,7 +44,8 @@ def _cut(text: str, n: int = 160) -> str:
 # there is none, "a tool", {earlier} the detail quoted after the English sentence, or its full stop.
 _LINES = {
     "refused_path": (
-        "不要使用 {s}：工具会拒绝（这个文件夹之外的路径或受保护的文件），请只用文件夹里允许的文件。",
+        "不要使用 {s}：工具会拒绝（这个文件夹之外的路径或受保护的文件），"
+        "请只用文件夹里允许的文件。",
         "Do not use {s}: the harness refuses it (it is outside this folder or protected); "
         "work only with the files you are allowed to use."),
     "refused_tool": (
@@ -60,11 +61,13 @@ _LINES = {
         "Read {s} once and use what it says: rounds that read it again and again made no "
         "progress."),
     "text_only": (
-        "每次回复都要调用工具（读、写文件，或 complete_task、ask_human、give_up）；只写文字不会推进任务。",
+        "每次回复都要调用工具（读、写文件，或 complete_task、ask_human、give_up）；"
+        "只写文字不会推进任务。",
         "Answer every turn with a tool call (read or write a file, or complete_task, "
         "ask_human, give_up); words alone do not move the task on."),
     "long_round": (
-        "一轮只做一个任务：满足“完成标准”就立刻调用 complete_task 并附上证据；做不到就用 give_up 说明发现了什么。",
+        "一轮只做一个任务：满足“完成标准”就立刻调用 complete_task 并附上证据；"
+        "做不到就用 give_up 说明发现了什么。",
         "Keep each round to its task: call complete_task with the evidence as soon as its "
         "Done when is met, or give_up with what you found; do not explore."),
     "repeated_call": (
