@@ -1,0 +1,1 @@
+"""The main window's controllers (main_window.py composes them): the settings and engines, the folder, the run, its decisions, planning and the evidence."""
