@@ -36,7 +36,7 @@ from app.gui.window.folder_flow import APP_TITLE
 if TYPE_CHECKING:
     from app.core.settings import Settings
     from app.gui.folder.welcome_page import WelcomePage
-    from app.gui.folder.workspace_page import WorkspacePage
+    from app.gui.window.workspace_page import WorkspacePage
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.window.decision_flow import DecisionFlow
     from app.gui.window.evidence_flow import EvidenceFlow
@@ -137,7 +137,7 @@ class MainWindow(QMainWindow):
         theme.apply_scheme(theme.system_scheme(), before_widgets=True)
         from app.gui.folder.top_bar import TopBar
         from app.gui.folder.welcome_page import WelcomePage
-        from app.gui.folder.workspace_page import WorkspacePage
+        from app.gui.window.workspace_page import WorkspacePage
         from app.gui.look.notice_bar import NoticeBar
         from app.gui.run.runner import RunRunner
 
@@ -260,7 +260,7 @@ class MainWindow(QMainWindow):
         self.folder_flow.open_workspace(path)
 
     def show_about(self) -> None:
-        from app.gui.settings.about_dialog import AboutDialog
+        from app.gui.window.about_dialog import AboutDialog
 
         self.about_dialog = AboutDialog(self)
         self.about_dialog.open()

@@ -62,7 +62,7 @@ def test_a_name_is_quoted_not_spaced(chinese):
 
 
 def test_one_date_format_everywhere_in_chinese(chinese):
-    from app.gui.run import wording
+    from app.gui.words import wording
 
     assert wording.date_time("2026-12-04T18:31:00+00:00").startswith("2026年12月")
     assert "年" in wording.clock_time("2020-01-02T03:04:00+00:00")

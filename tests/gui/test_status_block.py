@@ -69,9 +69,9 @@ def test_a_clean_undo_is_a_passing_notice(qtbot, window, tmp_path, monkeypatch):
     from types import SimpleNamespace
 
     monkeypatch.setattr(notice_bar, "PASSING_MS", 200)
-    monkeypatch.setattr("app.gui.evidence.undo_words.undo_report_headline",
+    monkeypatch.setattr("app.gui.words.undo_words.undo_report_headline",
                         lambda report: "Round 2 undone.")
-    monkeypatch.setattr("app.gui.evidence.undo_words.undo_report_sentences", lambda r: [])
+    monkeypatch.setattr("app.gui.words.undo_words.undo_report_sentences", lambda r: [])
     open_in(qtbot, window, demo_copy(tmp_path))
     window.evidence_flow.show_round_undone(SimpleNamespace(ok=True, kept_both=False, round=2))
     assert window.notice.text.text() == "Round 2 undone."

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from app.gui.look import look
 
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.background import run_for
 from app.gui.run.round_cards import RoundCardList, RoundView
 

@@ -17,7 +17,7 @@ from app.gui.background import run_for
 
 if TYPE_CHECKING:
     from app.gui.careful.careful_flow import CarefulFlow
-    from app.gui.folder.workspace_page import WorkspacePage
+    from app.gui.window.workspace_page import WorkspacePage
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.run.decision_dialog import DecisionDialog
     from app.gui.window.folder_flow import FolderFlow
@@ -128,7 +128,7 @@ class DecisionFlow(QObject):
             return
         if self.decision_dialog is not None:
             self.decision_dialog.close()
-        from app.gui.careful.wording import board_question
+        from app.gui.words.careful_words import board_question
 
         self._update_banner(board_question(task) or task.question)
         self.careful.show_kept(task, request, self._on_kept_answered)
@@ -168,7 +168,7 @@ class DecisionFlow(QObject):
             self.notice.hide()
 
     def _notify_run_ended(self, result) -> None:
-        from app.gui.run import wording
+        from app.gui.words import wording
 
         run = self.run
         if run.close_after_stop:

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMainWindow
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
-    from app.gui.folder.workspace_page import WorkspacePage
+    from app.gui.window.workspace_page import WorkspacePage
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.run.history_picker import HistoryFlow
     from app.gui.window.folder_flow import FolderFlow
@@ -60,8 +60,8 @@ class EvidenceFlow(QObject):
     def show_round_undone(self, report) -> None:
         """Undo leaves its trace everywhere: the banner and the state say exactly what it did,
         and the card (from the undo's record on disk) says the round was undone."""
-        from app.gui.evidence.undo_words import undo_report_headline, undo_report_sentences
-        from app.gui.run import wording
+        from app.gui.words.undo_words import undo_report_headline, undo_report_sentences
+        from app.gui.words import wording
 
         headline = undo_report_headline(report)
         clean = report.ok and not report.kept_both

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from app.gui.folder.top_bar import TopBar
     from app.gui.folder.welcome_page import WelcomePage
     from app.gui.folder.workspace_info import FolderInfo
-    from app.gui.folder.workspace_page import WorkspacePage
+    from app.gui.window.workspace_page import WorkspacePage
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.run.runner import RunRunner
     from app.gui.window.settings_flow import SettingsFlow

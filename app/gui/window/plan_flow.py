@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMainWindow
 
 if TYPE_CHECKING:
-    from app.gui.folder.workspace_page import WorkspacePage
+    from app.gui.window.workspace_page import WorkspacePage
     from app.gui.window.folder_flow import FolderFlow
     from app.gui.window.run_flow import RunFlow
     from app.gui.window.settings_flow import SettingsFlow

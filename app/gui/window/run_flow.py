@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from app.core import events as ev
     from app.gui.careful.careful_flow import CarefulFlow
     from app.gui.folder.workspace_info import FolderInfo
-    from app.gui.folder.workspace_page import WorkspacePage
+    from app.gui.window.workspace_page import WorkspacePage
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.run.history_picker import HistoryFlow
     from app.gui.run.runner import RunRunner

@@ -15,7 +15,7 @@ from app.gui.folder.top_bar import EDGE
 from app.gui.look import look
 
 GAP = 8  # the 8 px grid
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.board.board_view import BoardView
 from app.gui.run.history_picker import HistoryPicker
 from app.gui.look.notice_bar import NoticeBar

@@ -1,0 +1,1 @@
+"""The window's words: the sentences a person reads about runs, rounds, engines, approvals, undo and schedules, worked out from records with no widgets (every part of the window uses them; they use no part)."""
