@@ -171,6 +171,7 @@ class MainWindow(QMainWindow):
         from app.gui.folder.schedule_flow import ScheduleFlow
         from app.gui.look import theme
         from app.gui.run.history_picker import HistoryFlow
+        from app.gui.run.notifications import Notifier
         from app.gui.window.decision_flow import DecisionFlow
         from app.gui.window.evidence_flow import EvidenceFlow
         from app.gui.window.folder_flow import FolderFlow
@@ -181,7 +182,8 @@ class MainWindow(QMainWindow):
 
         runner, board, panel = self.runner, page.board_view, page.run_panel
         self.scheme = theme.follow_system_scheme(self)
-        self.careful = CarefulFlow(self, panel.button_row)
+        notifier = Notifier(self, self.notice)
+        self.careful = CarefulFlow(self, panel, self.notice, runner, notifier)
         settings = self.settings_flow = SettingsFlow(self, self.top_bar.picker, self.notice,
                                                      panel, self.scheme, self.careful)
         folder = self.folder_flow = FolderFlow(self, self.pages, settings, runner, self.top_bar,
@@ -191,7 +193,7 @@ class MainWindow(QMainWindow):
                                       self.top_bar.open_button, history, self.careful,
                                       self._demo_delay)
         decisions = self.decision_flow = DecisionFlow(self, run, folder, page, self.notice,
-                                                      self.careful)
+                                                      notifier, self.careful)
         plans = self.plan_flow = PlanFlow(self, settings, folder, run, page)
         evidence = self.evidence_flow = EvidenceFlow(self, folder, run, history, page,
                                                      self.notice)
@@ -222,7 +224,8 @@ class MainWindow(QMainWindow):
             lambda folder_settings: board.set_web_default(folder_settings.web))
         build_menus(self)
         settings.install(self.menuBar().actions()[0].menu(), self.top_bar)
-        self.schedules = ScheduleFlow(self, page)
+        self.schedules = ScheduleFlow(self, page, self.notice, lambda: settings.settings,
+                                      self.workspace_opened)
 
     def warm_up(self) -> None:
         """Import, once and off the UI thread, what the first run and decision will need.

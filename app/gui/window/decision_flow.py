@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from app.gui.window.workspace_page import WorkspacePage
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.run.decision_dialog import DecisionDialog
+    from app.gui.run.notifications import Notifier
     from app.gui.window.folder_flow import FolderFlow
     from app.gui.window.run_flow import RunFlow
 
@@ -30,15 +31,14 @@ class DecisionFlow(QObject):
     decision_shown = Signal(object)  # the DecisionDialog now on screen
 
     def __init__(self, window: QMainWindow, run: RunFlow, folder: FolderFlow,
-                 page: WorkspacePage, notice: NoticeBar, careful: CarefulFlow):
-        from app.gui.run.notifications import Notifier
-
+                 page: WorkspacePage, notice: NoticeBar, notifier: Notifier,
+                 careful: CarefulFlow):
         super().__init__(window)
         self.window = window  # the dialog's parent
         self.run, self.folder, self.careful = run, folder, careful
         self.panel, self.board_view = page.run_panel, page.board_view
         self.notice = notice
-        self.notifier = Notifier(window, notice)
+        self.notifier = notifier  # the system notification when the window is behind
         self.decision_dialog: DecisionDialog | None = None
         self._asked_now = False  # the dialog opened by the run's stop: "The AI stopped to ask"
         self._banner = False  # the notice line says a decision waits
