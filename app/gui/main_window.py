@@ -1,19 +1,10 @@
 """The main window: a folder's checklist on the left, its run on the right, the engine on top.
 
-The window builds its widgets and composes the controllers that drive them (app/gui/window/),
-each a QObject that owns its part's state and says what happened with its signals:
-
-    SettingsFlow   the person's settings, the engines' choice and setup, the layout
-    FolderFlow     the open folder (`workspace`), opening one, its task list, the start-up
-    RunFlow        Run and Stop, the run's events and its ending
-    DecisionFlow   the decisions a run stops for, and the notice when a run ends
-    PlanFlow       Plan with AI, and Suggest next tasks after a finished run
-    EvidenceFlow   the run history, undo, export and lessons
-
-Each is given, when made, the widgets it drives and the controllers it asks (the ones
-listed above it); none reaches into the window. The window wires their signals to one
-another, keeps the menus, closing and the keyboard, and its public names (`run_panel`,
-`open_workspace`, `settings`, ...) are the controllers' (the `_Forward`s below).
+The window builds its widgets, and composes the controllers that drive them (app/gui/window/,
+put together in compose.py): each a QObject that owns its part's state, is given the
+widgets it drives and the controllers it asks, and says what happened with typed signals.
+The window keeps the menus (window_menus.py), closing, the keyboard and drops; its public
+names (`run_panel`, `open_workspace`, `settings`, ...) are the controllers' (`Forward`).
 
 On the start-up path (`defer_pages=True`) the window is first shown as an empty frame,
 which imports nothing but Qt; `finish_building` then adds the top bar, the menus and the
@@ -24,13 +15,13 @@ the UI thread never waits.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
+from app.gui.window.compose import Forward, compose
 from app.gui.window.folder_flow import APP_TITLE
 
 if TYPE_CHECKING:
@@ -44,23 +35,6 @@ if TYPE_CHECKING:
     from app.gui.window.plan_flow import PlanFlow
     from app.gui.window.run_flow import RunFlow
     from app.gui.window.settings_flow import SettingsFlow
-
-
-class _Forward:
-    """A name of the window that is a controller's (or a widget's): read, and set, there."""
-
-    def __init__(self, path: str, writable: bool = False):
-        self.path, self.writable = path, writable
-        owner, _, self.last = path.rpartition(".")
-        self.owner = attrgetter(owner)
-
-    def __get__(self, window: Any, _type: type | None = None) -> Any:
-        return self if window is None else getattr(self.owner(window), self.last)
-
-    def __set__(self, window: Any, value: Any) -> None:
-        if not self.writable:
-            raise AttributeError(f"{self.path} is set by its controller")
-        setattr(self.owner(window), self.last, value)
 
 
 class MainWindow(QMainWindow):
@@ -156,7 +130,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self._welcome)
         self.pages.addWidget(page)
         self.pages.currentChanged.connect(self._place_notice)  # into the status block, or on top
-        self._compose(page)
+        compose(self, page)
         from app.gui.look import icons
 
         QApplication.setWindowIcon(icons.app_icon())
@@ -164,68 +138,6 @@ class MainWindow(QMainWindow):
         self.folder_flow.show_recent()
         if not self._defer_pages:  # on start-up: once the first folder is on screen
             self.warm_up()
-
-    def _compose(self, page: WorkspacePage) -> None:
-        """The controllers, each given what it drives, and their signals wired."""
-        from app.gui.careful.careful_flow import CarefulFlow
-        from app.gui.folder.schedule_flow import ScheduleFlow
-        from app.gui.look import theme
-        from app.gui.run.history_picker import HistoryFlow
-        from app.gui.run.notifications import Notifier
-        from app.gui.window.decision_flow import DecisionFlow
-        from app.gui.window.evidence_flow import EvidenceFlow
-        from app.gui.window.folder_flow import FolderFlow
-        from app.gui.window.plan_flow import PlanFlow
-        from app.gui.window.run_flow import RunFlow
-        from app.gui.window.settings_flow import SettingsFlow
-        from app.gui.window_menus import build_menus
-
-        runner, board, panel = self.runner, page.board_view, page.run_panel
-        self.scheme = theme.follow_system_scheme(self)
-        notifier = Notifier(self, self.notice)
-        self.careful = CarefulFlow(self, panel, self.notice, runner, notifier)
-        settings = self.settings_flow = SettingsFlow(self, self.top_bar.picker, self.notice,
-                                                     panel, self.scheme, self.careful)
-        folder = self.folder_flow = FolderFlow(self, self.pages, settings, runner, self.top_bar,
-                                               self._welcome, page, self.notice, self.warm_up)
-        history = HistoryFlow(self, page.history_picker, page.cards, runner, self.careful)
-        run = self.run_flow = RunFlow(self, settings, folder, runner, page, self.notice,
-                                      self.top_bar.open_button, history, self.careful,
-                                      self._demo_delay)
-        decisions = self.decision_flow = DecisionFlow(self, run, folder, page, self.notice,
-                                                      notifier, self.careful)
-        plans = self.plan_flow = PlanFlow(self, settings, folder, run, page)
-        evidence = self.evidence_flow = EvidenceFlow(self, folder, run, history, page,
-                                                     self.notice)
-        runner.run_finished.connect(plans.offer_next_tasks)
-        run.run_ended.connect(self.run_ended)
-        decisions.decision_shown.connect(self.decision_shown)
-        folder.workspace_opened.connect(settings.folder_opened)
-        folder.workspace_opened.connect(history.folder_opened)
-        folder.workspace_opened.connect(self.careful.folder_opened)
-        folder.workspace_opened.connect(self.workspace_opened)
-        settings.picker.engine_changed.connect(run.update_demo_samples)
-        board.counts_changed.connect(panel.show_counts)
-        board.counts_changed.connect(plans.withdraw_next_tasks_offer)
-        board.tasks_changed.connect(run.update_demo_samples)
-        panel.run_requested.connect(run.start_run)
-        panel.continue_requested.connect(decisions.continue_run)
-        panel.stop_requested.connect(run.stop_run)
-        panel.export_requested.connect(evidence.export_summary)
-        panel.lessons_requested.connect(evidence.show_lessons)
-        panel.answer_requested.connect(lambda: decisions.show_decision())
-        panel.review_requested.connect(lambda: self.careful.show_dialog())
-        panel.add_task_requested.connect(self.focus_new_task)
-        panel.choose_engine_requested.connect(run.choose_engine)
-        panel.engine_settings_requested.connect(
-            lambda engine_id: settings.open_engine_settings(engine_id or None))
-        # A task without a "Web:" line follows the folder's default (issue 37).
-        self.careful.folder_settings_known.connect(
-            lambda folder_settings: board.set_web_default(folder_settings.web))
-        build_menus(self)
-        settings.install(self.menuBar().actions()[0].menu(), self.top_bar)
-        self.schedules = ScheduleFlow(self, page, self.notice, lambda: settings.settings,
-                                      self.workspace_opened)
 
     def warm_up(self) -> None:
         """Import, once and off the UI thread, what the first run and decision will need.
@@ -295,38 +207,38 @@ class MainWindow(QMainWindow):
         """The folder shown, if any."""
         return self.folder_flow.workspace if self.folder_flow is not None else None
 
-    run_panel = _Forward("splitter.run_panel")
-    board_view = _Forward("splitter.board_view")
-    board_notice: NoticeBar = _Forward("splitter.board_notice")
-    cards = _Forward("splitter.cards")
-    picker = _Forward("top_bar.picker")
-    open_button = _Forward("top_bar.open_button")
-    recent_menu = _Forward("top_bar.recent_menu")
-    folder_label = _Forward("top_bar.folder_label")
-    choose_folder = _Forward("folder_flow.choose_folder")
-    open_demo = _Forward("folder_flow.open_demo")
-    demo_delay = _Forward("run_flow.demo_delay", writable=True)
-    start_run = _Forward("run_flow.start_run")
-    stop_run = _Forward("run_flow.stop_run")
-    budget_dialog = _Forward("run_flow.budget_dialog")
-    show_decision = _Forward("decision_flow.show_decision")
-    decision_dialog = _Forward("decision_flow.decision_dialog")
-    notifier = _Forward("decision_flow.notifier")
-    open_plan = _Forward("plan_flow.open_plan")
-    plan_dialog = _Forward("plan_flow.plan_dialog")
-    open_settings = _Forward("settings_flow.open_settings")
-    open_engine_settings = _Forward("settings_flow.open_engine_settings")
-    settings_dialog = _Forward("settings_flow.settings_dialog")
-    engine_settings_dialog = _Forward("settings_flow.engine_settings_dialog")
-    settings_action = _Forward("settings_flow.settings_action")
-    engine_settings_action = _Forward("settings_flow.engine_settings_action")
-    engine_settings_button = _Forward("settings_flow.engine_settings_button")
-    history = _Forward("evidence_flow.history")
-    show_history = _Forward("evidence_flow.show_history")
-    export_summary = _Forward("evidence_flow.export_summary")
-    export_dialog = _Forward("evidence_flow.export_dialog")
-    show_lessons = _Forward("evidence_flow.show_lessons")
-    lessons_dialog = _Forward("evidence_flow.lessons_dialog")
+    run_panel = Forward("splitter.run_panel")
+    board_view = Forward("splitter.board_view")
+    board_notice: NoticeBar = Forward("splitter.board_notice")
+    cards = Forward("splitter.cards")
+    picker = Forward("top_bar.picker")
+    open_button = Forward("top_bar.open_button")
+    recent_menu = Forward("top_bar.recent_menu")
+    folder_label = Forward("top_bar.folder_label")
+    choose_folder = Forward("folder_flow.choose_folder")
+    open_demo = Forward("folder_flow.open_demo")
+    demo_delay = Forward("run_flow.demo_delay", writable=True)
+    start_run = Forward("run_flow.start_run")
+    stop_run = Forward("run_flow.stop_run")
+    budget_dialog = Forward("run_flow.budget_dialog")
+    show_decision = Forward("decision_flow.show_decision")
+    decision_dialog = Forward("decision_flow.decision_dialog")
+    notifier = Forward("decision_flow.notifier")
+    open_plan = Forward("plan_flow.open_plan")
+    plan_dialog = Forward("plan_flow.plan_dialog")
+    open_settings = Forward("settings_flow.open_settings")
+    open_engine_settings = Forward("settings_flow.open_engine_settings")
+    settings_dialog = Forward("settings_flow.settings_dialog")
+    engine_settings_dialog = Forward("settings_flow.engine_settings_dialog")
+    settings_action = Forward("settings_flow.settings_action")
+    engine_settings_action = Forward("settings_flow.engine_settings_action")
+    engine_settings_button = Forward("settings_flow.engine_settings_button")
+    history = Forward("evidence_flow.history")
+    show_history = Forward("evidence_flow.show_history")
+    export_summary = Forward("evidence_flow.export_summary")
+    export_dialog = Forward("evidence_flow.export_dialog")
+    show_lessons = Forward("evidence_flow.show_lessons")
+    lessons_dialog = Forward("evidence_flow.lessons_dialog")
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt's names)
         """Tab and Shift+Tab go in reading order (see look/keyboard.py)."""
