@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
     show_lessons = Forward("evidence_flow.show_lessons")
     lessons_dialog = Forward("evidence_flow.lessons_dialog")
 
-    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt's names)
+    def focusNextPrevChild(self, next: bool) -> bool:
         """Tab and Shift+Tab go in reading order (see look/keyboard.py)."""
         from PySide6.QtCore import Qt
 
@@ -254,22 +254,22 @@ class MainWindow(QMainWindow):
         return True
 
     # -- drag and drop ---------------------------------------------------------------------
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def dragEnterEvent(self, event) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):
             event.acceptProposedAction()
 
-    def dragMoveEvent(self, event) -> None:  # noqa: N802
+    def dragMoveEvent(self, event) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event) -> None:  # noqa: N802
+    def dropEvent(self, event) -> None:
         local = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
         if local:
             event.acceptProposedAction()
             self.open_workspace(Path(local[0]))
 
     # -- closing ---------------------------------------------------------------------------
-    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def closeEvent(self, event) -> None:
         run = self.run_flow  # none yet if closed before it was built
         if run is None or not run.runner.running:
             if run is not None:
