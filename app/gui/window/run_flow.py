@@ -149,7 +149,7 @@ class RunFlow(QObject):
 
         engine_id = self.picker.engine_id
         if self._budget_seen == (root, engine_id) or not first_paid_run(
-                engine_id, getattr(self.history.picker, "runs", [])):
+                engine_id, self.history.picker.runs):
             return False
         from PySide6.QtCore import Qt
 
