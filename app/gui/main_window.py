@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from app.core.settings import Settings
     from app.gui.folder.welcome_page import WelcomePage
     from app.gui.window.workspace_page import WorkspacePage
-    from app.gui.look.notice_bar import NoticeBar
     from app.gui.window.decision_flow import DecisionFlow
     from app.gui.window.evidence_flow import EvidenceFlow
     from app.gui.window.folder_flow import FolderFlow
@@ -42,6 +41,13 @@ class MainWindow(QMainWindow):
     decision_shown = Signal(object)         # the DecisionDialog now on screen
     run_ended = Signal(object)              # the RunResult, after the window has shown it
     became_usable = Signal()                # once: a folder's checklist drawn, Run enabled
+    # The controllers (window/compose.py), made by finish_building.
+    settings_flow: SettingsFlow
+    folder_flow: FolderFlow
+    run_flow: RunFlow
+    decision_flow: DecisionFlow
+    plan_flow: PlanFlow
+    evidence_flow: EvidenceFlow
 
     def __init__(self, settings: Settings | None = None, demo_delay: float | None = None,
                  check_engines: bool = True, defer_pages: bool = False):
@@ -52,12 +58,7 @@ class MainWindow(QMainWindow):
         self._warmed = False
         self._page: WorkspacePage | None = None
         self._welcome: WelcomePage | None = None
-        self.settings_flow: SettingsFlow | None = None  # the controllers: finish_building
-        self.folder_flow: FolderFlow | None = None
-        self.run_flow: RunFlow | None = None
-        self.decision_flow: DecisionFlow | None = None
-        self.plan_flow: PlanFlow | None = None
-        self.evidence_flow: EvidenceFlow | None = None
+        self._built = False  # the controllers are made (finish_building)
         self.usable_at: float | None = None  # perf_counter() at became_usable (folder/usable.py)
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
@@ -111,9 +112,9 @@ class MainWindow(QMainWindow):
         theme.apply_scheme(theme.system_scheme(), before_widgets=True)
         from app.gui.folder.top_bar import TopBar
         from app.gui.folder.welcome_page import WelcomePage
-        from app.gui.window.workspace_page import WorkspacePage
         from app.gui.look.notice_bar import NoticeBar
         from app.gui.run.runner import RunRunner
+        from app.gui.window.workspace_page import WorkspacePage
 
         self.runner = RunRunner(self)
         self.top_bar = TopBar(self)
@@ -131,6 +132,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(page)
         self.pages.currentChanged.connect(self._place_notice)  # into the status block, or on top
         compose(self, page)
+        self._built = True
         from app.gui.look import icons
 
         QApplication.setWindowIcon(icons.app_icon())
@@ -200,16 +202,16 @@ class MainWindow(QMainWindow):
     @property
     def settings(self) -> Settings | None:
         """The person's settings: None until they have loaded (see apply_settings)."""
-        return self.settings_flow.settings if self.settings_flow is not None else None
+        return self.settings_flow.settings if self._built else None
 
     @property
     def workspace(self) -> Path | None:
         """The folder shown, if any."""
-        return self.folder_flow.workspace if self.folder_flow is not None else None
+        return self.folder_flow.workspace if self._built else None
 
     run_panel = Forward("splitter.run_panel")
     board_view = Forward("splitter.board_view")
-    board_notice: NoticeBar = Forward("splitter.board_notice")
+    board_notice = Forward("splitter.board_notice")
     cards = Forward("splitter.cards")
     picker = Forward("top_bar.picker")
     open_button = Forward("top_bar.open_button")
@@ -270,7 +272,7 @@ class MainWindow(QMainWindow):
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
-        run = self.run_flow  # none yet if closed before it was built
+        run = self.run_flow if self._built else None  # none if closed before it was built
         if run is None or not run.runner.running:
             if run is not None:
                 self.settings_flow.keep_layout_now()

@@ -21,8 +21,6 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMainWindow
-
     from app.gui.window.workspace_page import WorkspacePage
 
 
@@ -43,9 +41,10 @@ class Forward:
         setattr(self.owner(window), self.last, value)
 
 
-def compose(window: QMainWindow, page: WorkspacePage) -> None:
+def compose(window: Any, page: WorkspacePage) -> None:
     """The main window's controllers, each given what it drives, and their signals wired
-    (main_window.finish_building, once its widgets are made)."""
+    (main_window.finish_building, once its widgets are made). `window` is the MainWindow
+    (not named: main_window.py imports this module)."""
     from app.gui.careful.careful_flow import CarefulFlow
     from app.gui.folder.schedule_flow import ScheduleFlow
     from app.gui.look import theme

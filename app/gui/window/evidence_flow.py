@@ -15,6 +15,8 @@ from PySide6.QtWidgets import QMainWindow
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
+    from app.gui.evidence.export_flow import ExportDialog
+    from app.gui.lessons.lessons_view import LessonsDialog
     from app.gui.window.workspace_page import WorkspacePage
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.run.history_picker import HistoryFlow
@@ -33,8 +35,8 @@ class EvidenceFlow(QObject):
         self.panel = page.run_panel
         self.history = history
         self.history.round_undone.connect(self.show_round_undone)
-        self.export_dialog = None
-        self.lessons_dialog = None
+        self.export_dialog: ExportDialog | None = None
+        self.lessons_dialog: LessonsDialog | None = None
         self._lessons_run_id = ""  # the run whose lessons the run panel counts
         run.run_shown.connect(lambda result: self.count_lessons(result.run_id))
 

@@ -192,9 +192,11 @@ class FolderFlow(QObject):
         from app.gui.folder import first_start
 
         info, self._opened_unsettled = self._opened_unsettled, None
-        if info is not None and info.folder == self.workspace:
+        settings = self.settings.settings
+        if info is not None and info.folder == self.workspace and settings is not None:
             self._pick_engine_for(info)
-            self.settings.change(first_start.remembered(self.settings.settings, info.folder))
+            self.settings.change(first_start.remembered(self.settings.settings or settings,
+                                                        info.folder))
 
     # -- the task list ---------------------------------------------------------------------
     def _on_board_missing(self, path) -> None:

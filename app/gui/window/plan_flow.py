@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMainWindow
 
 if TYPE_CHECKING:
+    from app.gui.plan.plan_dialog import PlanDialog
     from app.gui.window.workspace_page import WorkspacePage
     from app.gui.window.folder_flow import FolderFlow
     from app.gui.window.run_flow import RunFlow
@@ -31,7 +32,7 @@ class PlanFlow(QObject):
         self.picker = settings.picker
         self.board_view, self.board_notice, self.cards = (page.board_view, page.board_notice,
                                                           page.cards)
-        self.plan_dialog = None
+        self.plan_dialog: PlanDialog | None = None
         self._kept_plan: tuple | None = None  # (root, mode, goal, note, proposals) kept
         self._next_tasks_offer: str | None = None  # the offer on the board's notice line
         page.board_view.plan_requested.connect(lambda: self.open_plan())

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.run.history_picker import HistoryFlow
     from app.gui.run.runner import RunRunner
+    from app.gui.settings.budget import FirstPaidRunDialog
     from app.gui.window.folder_flow import FolderFlow
     from app.gui.window.settings_flow import SettingsFlow
 
@@ -61,7 +62,7 @@ class RunFlow(QObject):
         self.last_human: ev.HumanNeeded | None = None  # what the run stopped to ask
         self.run_engine: tuple[str, str] | None = None  # the engine and model of the run
         self.close_after_stop = False  # the window closes once the run has stopped
-        self.budget_dialog = None
+        self.budget_dialog: FirstPaidRunDialog | None = None
         self._budget_seen: tuple[Path, str] | None = None
         self._last_run_started: str | None = None
         self._run_began: str | None = None  # the run going has no round yet
@@ -147,8 +148,8 @@ class RunFlow(QObject):
         the person change it (FirstPaidRunDialog); True while the question is open."""
         from app.gui.settings.budget_rules import first_paid_run
 
-        engine_id = self.picker.engine_id
-        if self._budget_seen == (root, engine_id) or not first_paid_run(
+        engine_id, current = self.picker.engine_id, self.settings.settings
+        if current is None or self._budget_seen == (root, engine_id) or not first_paid_run(
                 engine_id, self.history.picker.runs):
             return False
         from PySide6.QtCore import Qt
@@ -157,12 +158,12 @@ class RunFlow(QObject):
         from app.gui.settings.budget_rules import with_budget
 
         def start(usd: float | None) -> None:
-            self.settings.change(with_budget(self.settings.settings, usd))
+            self.settings.change(with_budget(self.settings.settings or current, usd))
             self._budget_seen = (root, engine_id)
             if self.folder.workspace == root:
                 self.start_run()
 
-        dialog = FirstPaidRunDialog(self.settings.settings, self.picker.label(engine_id),
+        dialog = FirstPaidRunDialog(current, self.picker.label(engine_id),
                                     root.name, start, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.budget_dialog = dialog

@@ -20,9 +20,12 @@ if TYPE_CHECKING:
     from app.core.settings import Settings
     from app.gui.careful.careful_flow import CarefulFlow
     from app.gui.engines.engine_picker import EnginePicker
+    from app.gui.engines.engine_settings import EngineSettingsDialog
     from app.gui.folder.top_bar import TopBar
     from app.gui.look.notice_bar import NoticeBar
     from app.gui.run.run_panel import RunPanel
+    from app.gui.settings.settings_dialog import SettingsDialog
+    from app.gui.window_state import WindowStateKeeper
 
 
 class SettingsFlow(QObject):
@@ -39,11 +42,11 @@ class SettingsFlow(QObject):
         self.settings: Settings | None = None  # see apply
         self.workspace: Path | None = None  # the open folder (folder_opened)
         self.writes = SerialQueue()
-        self.settings_dialog = None
-        self.engine_settings_dialog = None
+        self.settings_dialog: SettingsDialog | None = None
+        self.engine_settings_dialog: EngineSettingsDialog | None = None
         self._rechecked: set[str] = set()  # engines whose key or settings just changed
         self._engine_notice = False  # the notice line says the engine cannot run
-        self._layout_keeper = None
+        self._layout_keeper: WindowStateKeeper | None = None
         self.picker.settings_now = lambda: self.settings
         self.picker.engine_changed.connect(self._on_engine_changed)
         self.picker.model_changed.connect(self._on_model_changed)
