@@ -15,17 +15,15 @@ were lost). So every writer of ours holds the board's lock from its read to its 
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import os
-import sys
 import threading
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 from app.core.board_task import BoardError
+from app.core.file_lock import FileLock, LockBusy
 from app.core.places import locks_folder
 
 WAIT_S = 20.0  # another writer holds a board for milliseconds; this long means it is stuck
@@ -77,52 +75,20 @@ def _process_lock(real: str, name: str) -> Iterator[None]:
     if real in held:  # re-entered in this thread: the outer block holds it already
         yield
         return
-    fd = _open_lock_file(real)
-    if fd is not None:
-        try:
-            _os_lock(fd, name)
-        except BaseException:
-            os.close(fd)
-            raise
+    lock = FileLock(locks_folder() / f"board-{path_key(real)}.lock", mode=0o600)
+    try:
+        locks_folder().mkdir(parents=True, exist_ok=True)
+        lock.acquire(timeout=WAIT_S, poll=0.002)
+    except LockBusy:
+        raise BoardError(_busy(name)) from None
+    except OSError:
+        pass  # no lock file to be had, or a file system without locks: the in-process lock holds
     held.add(real)
     try:
         yield
     finally:
         held.discard(real)
-        if fd is not None:
-            os.close(fd)  # closing the file lets go of the OS lock
-
-
-def _open_lock_file(real: str) -> int | None:
-    folder = locks_folder()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        return os.open(folder / f"board-{path_key(real)}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        return None  # no lock file to be had: the in-process lock still holds
-
-
-def _os_lock(fd: int, name: str) -> None:
-    """Take the OS's lock on the open file (it dies with the process), waiting up to WAIT_S.
-    The OS call itself, not the filelock package: `decide` stays light."""
-    deadline = time.monotonic() + WAIT_S
-    while True:
-        try:
-            if sys.platform == "win32":
-                import msvcrt
-
-                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-            else:
-                import fcntl
-
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except OSError as exc:
-            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK, errno.EDEADLK):
-                return  # a file system without locks: the in-process lock still holds
-        if time.monotonic() >= deadline:
-            raise BoardError(_busy(name))
-        time.sleep(0.002)
+        lock.release()
 
 
 def _busy(name: str) -> str:

@@ -1,25 +1,21 @@
 """The run lock: one run per workspace, and how `status` and `watch` see whether one is on.
 
-filelock takes the lock. Seeing whether someone holds it is asked far more often (every
-`status`, the window opening a folder, `watch` five times a second) and needs no
-filelock where the OS can tell directly: filelock costs a command 15-45 ms to import, more
-than the rest of `status` (issue 23). On POSIX filelock holds the lock with flock(2), so a
-non-blocking flock of our own on the same file answers the same question; where that
-cannot tell (Windows, a file system without flock, where filelock falls back to a lock
-of its own kind), filelock itself is asked.
+The locks are app.core.file_lock's (the OS's own, as the filelock package takes them, so an
+older copy of the app and this one keep each other out). Seeing whether someone holds one is
+asked far more often than taking it (every `status`, the window opening a folder, `watch`
+five times a second): a lock taken without waiting and let go at once answers it.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 from pathlib import Path
 
 from app.core.errors import HarnessError, WorkspaceLocked
+from app.core.file_lock import FileLock, LockBusy, is_held
 from app.core.files import UNWRITABLE, unwritable_sentence
 
 ACQUIRE_TIMEOUT_S = 0.5
-_CONTENDED = frozenset({errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES})
 
 
 class RunLock:
@@ -33,27 +29,23 @@ class RunLock:
     def __init__(self, path: Path, outside: Path | None = None):
         self.path = path
         self.outside = outside
-        self._locks: list | None = None  # filelock's, made when first taken
-        self._held: list = []
+        self._held: list[FileLock] = []
 
     def _paths(self) -> list[Path]:
         return [p for p in (self.outside, self.path) if p is not None]
 
     def acquire(self) -> None:
-        from filelock import FileLock, Timeout
-
-        if self._locks is None:
-            self._locks = [FileLock(str(p), timeout=0) for p in self._paths()]
         path = None
         try:
-            for path, lock in zip(self._paths(), self._locks):
+            for path in self._paths():
                 if path is self.outside and not _ensure_folder(path.parent):
                     continue  # no cache folder to be had: the lock in .harness still holds
                 # `status` and `watch` probe the lock by holding it for microseconds; a short
                 # patient acquire rides over a probe, while a real run still refuses in ~0.5 s.
-                lock.acquire(timeout=ACQUIRE_TIMEOUT_S, poll_interval=0.005)
+                lock = FileLock(path)
+                lock.acquire(timeout=ACQUIRE_TIMEOUT_S, poll=0.005)
                 self._held.append(lock)
-        except Timeout:
+        except LockBusy:
             self.release()
             raise WorkspaceLocked(
                 "Another run is already working in this folder. "
@@ -71,15 +63,7 @@ class RunLock:
     def is_held_elsewhere(self) -> bool:
         """True if some process (this one too, through another lock object) holds either
         lock now (used by `status`, `watch` and the window opening a folder)."""
-        for path in self._paths():
-            if not path.exists():
-                continue
-            held = flock_held(path)
-            if held is None:
-                held = _filelock_held(path)
-            if held:
-                return True
-        return False
+        return any(path.exists() and is_held(path) for path in self._paths())
 
     def __enter__(self) -> "RunLock":
         self.acquire()
@@ -87,43 +71,6 @@ class RunLock:
 
     def __exit__(self, *exc) -> None:
         self.release()
-
-
-def flock_held(path: Path) -> bool | None:
-    """Whether an flock(2) is held on `path`, as filelock holds it on POSIX: found by
-    taking one ourselves without waiting, and letting go at once. None where this cannot
-    tell (no flock here, a file system without it, a file we may not open)."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: filelock locks a byte with msvcrt there
-        return None
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
-        return True if exc.errno in _CONTENDED else None
-    else:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return False
-    finally:
-        os.close(fd)
-
-
-def _filelock_held(path: Path) -> bool:
-    from filelock import FileLock, Timeout
-
-    probe = FileLock(str(path), timeout=0)
-    try:
-        probe.acquire(timeout=0)
-    except Timeout:
-        return True
-    except OSError:
-        return False
-    probe.release()
-    return False
 
 
 def _ensure_folder(folder: Path) -> bool:

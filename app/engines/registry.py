@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 
 from app.core.engine import Engine, EngineConfig
+from app.engines.catalog import CATALOG, EngineEntry
+
+ENGINES: dict[str, EngineEntry] = {e.id: e for e in CATALOG}
 
 
-@dataclass(frozen=True)
-class EngineEntry:
-    id: str
-    label: str
-    target: str  # "module:Class", imported only when the engine is built
-
-    def load_class(self) -> type[Engine]:
-        module_name, _, class_name = self.target.partition(":")
-        return getattr(importlib.import_module(module_name), class_name)
-
-
-ENGINES: dict[str, EngineEntry] = {
-    e.id: e
-    for e in (
-        EngineEntry("demo", "Demo (offline, no AI)", "app.engines.demo:DemoEngine"),
-        EngineEntry("anthropic", "Claude (Anthropic)", "app.engines.anthropic_engine:AnthropicEngine"),
-        EngineEntry("openai", "OpenAI", "app.engines.openai_engine:OpenAIEngine"),
-        EngineEntry("local", "Local (Ollama, LM Studio)", "app.engines.local_engine:LocalEngine"),
-    )
-}
+def _load_class(entry: EngineEntry) -> type[Engine]:
+    module_name, _, class_name = entry.target.partition(":")
+    cls: type[Engine] = getattr(importlib.import_module(module_name), class_name)
+    return cls
 
 # Engines registered at run time (tests register scripted engines here).
 _EXTRA: dict[str, type[Engine]] = {}
@@ -52,7 +38,7 @@ def engine_class(engine_id: str) -> type[Engine]:
     if entry is None:
         raise UnknownEngine(
             f"There is no engine called '{engine_id}'. Choose one of: {', '.join(engine_ids())}.")
-    return entry.load_class()
+    return _load_class(entry)
 
 
 def create_engine(engine_id: str, config: EngineConfig | None = None) -> Engine:

@@ -15,8 +15,8 @@ from app.core.lessons.lessons import Lesson, find_lessons
 from app.core.lessons.words import headline
 from app.core.redact import redact
 from app.core.workspace import Workspace
-from app.export.markdown import (decision_facts, format_cost, format_duration, format_time,
-                                 format_tokens, md_cell, md_code, round_details, table)
+from app.export.markdown import (decision_facts, format_cost, format_time,
+                                 format_tokens, md_cell, md_code, round_section, table)
 from app.export.summary import (LATER_RUNS_NOTE, NOTES_HEADER, Decision, NoRunToExport,
                                 RunSummary, build_summary, norm)
 from app.export.words import known, lesson_headline, plural, tr
@@ -154,16 +154,8 @@ def render_history_markdown(h: HistorySummary) -> str:
         if not run.rounds:
             out += [t("No rounds were recorded in this run."), ""]
         for r in run.rounds:
-            out += ["### " + t("Run {i}, round {n}: {task}", i=i, n=r.round,
-                               task=md_cell(r.task)), ""]
-            facts = [f"**{md_cell(r.outcome)}**"]
-            if r.recorded:
-                facts.append(format_duration(r.duration_s, lang))
-                if run.is_ai:
-                    facts.append(t("{tokens} tokens · {cost}", tokens=f"{r.tokens:,}",
-                                   cost=format_cost(r.cost_usd, lang=lang)))
-            out += [" · ".join(facts), ""]
-            out += round_details(r, lang)
+            out += round_section(t("Run {i}, round {n}: {task}", i=i, n=r.round,
+                                   task=md_cell(r.task)), r, run.is_ai, lang, steps=False)
     out += ["---", "", t("Made by {app} on {time}.", app=md_cell(h.app),
                          time=format_time(h.generated_at, lang)), ""]
     return redact("\n".join(out))

@@ -160,16 +160,8 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
     if not s.rounds:
         out += [t("No rounds were recorded."), ""]
     for r in s.rounds:
-        out += ["### " + t("Round {n}: {task}", n=r.round, task=md_cell(r.task)), ""]
-        facts = [f"**{md_cell(r.outcome)}**"]
-        if r.recorded:
-            facts.append(format_duration(r.duration_s, lang))
-            facts.append(plural(lang, r.steps, "{n} step", "{n} steps"))
-            if s.is_ai:
-                facts.append(t("{tokens} tokens · {cost}", tokens=f"{r.tokens:,}",
-                               cost=format_cost(r.cost_usd, lang=lang)))
-        out += [" · ".join(facts), ""]
-        out += round_details(r, lang)
+        out += round_section(t("Round {n}: {task}", n=r.round, task=md_cell(r.task)), r,
+                             s.is_ai, lang)
 
     if s.careful or s.approvals:
         out += approvals_section(s)
@@ -187,6 +179,20 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
     out += ["---", "", t("Made by {app} on {time}.", app=md_cell(s.app),
                          time=format_time(s.generated_at, lang)), ""]
     return redact("\n".join(out))
+
+
+def round_section(heading: str, r, is_ai: bool, lang: str, steps: bool = True) -> list[str]:
+    """A round under its heading: how it ended, its time, steps, tokens and cost, then what
+    it did (round_details). The run's summary and a history both write rounds this way."""
+    facts = [f"**{md_cell(r.outcome)}**"]
+    if r.recorded:
+        facts.append(format_duration(r.duration_s, lang))
+        if steps:
+            facts.append(plural(lang, r.steps, "{n} step", "{n} steps"))
+        if is_ai:
+            facts.append(tr(lang, "{tokens} tokens · {cost}", tokens=f"{r.tokens:,}",
+                            cost=format_cost(r.cost_usd, lang=lang)))
+    return ["### " + heading, "", " · ".join(facts), "", *round_details(r, lang)]
 
 
 def decision_facts(d, lang: str) -> list[str]:

@@ -26,20 +26,13 @@ class EngineChoice:
     needs_key: bool
 
 
-# The engines the window offers, in the order of the dropdown. Kept here, not read from
-# app.engines.setup.engine_choices(), because the dropdown is built right after the first
-# paint and that would import every engine module (and pydantic) on the UI thread;
-# tests/gui/test_core_calls.py checks the two lists agree.
-_CHOICES = (
-    EngineChoice("demo", "Demo (offline, no AI)", is_ai=False, needs_key=False),
-    EngineChoice("anthropic", "Claude (Anthropic)", is_ai=True, needs_key=True),
-    EngineChoice("openai", "OpenAI", is_ai=True, needs_key=True),
-    EngineChoice("local", "Local (Ollama, LM Studio)", is_ai=True, needs_key=False),
-)
-
-
 def engine_choices() -> list[EngineChoice]:
-    return list(_CHOICES)
+    """The engines the window offers, in the order of the dropdown: from the engines'
+    catalog, which loads no engine module (the dropdown is built right after the first
+    paint, on the UI thread)."""
+    from app.engines.catalog import CATALOG
+
+    return [EngineChoice(e.id, e.label, e.is_ai, e.needs_key) for e in CATALOG]
 
 
 def engine_readiness(engine_id: str, settings: Settings | None = None) -> Availability:

@@ -179,21 +179,33 @@ def test_checking_whether_a_run_is_alive_never_signals_it_on_windows(monkeypatch
 
 # -- 10. seeing whether a run holds the lock, without filelock (issue 23) -------------------
 
-@pytest.mark.skipif(sys.platform == "win32", reason="no flock: filelock itself is asked there")
+def _filelock_held(path):
+    """What the filelock package (which older copies of the app lock with) says."""
+    from filelock import FileLock, Timeout
+
+    probe = FileLock(str(path), timeout=0)
+    try:
+        probe.acquire(timeout=0)
+    except Timeout:
+        return True
+    probe.release()
+    return False
+
+
 def test_the_light_lock_probe_sees_what_filelock_sees(tmp_path):
     import subprocess
 
     from filelock import FileLock
 
-    from app.core.run_lock import _filelock_held, flock_held
+    from app.core.file_lock import is_held
 
     path = tmp_path / "lock"
     path.touch()
-    assert flock_held(path) is _filelock_held(path) is False
+    assert is_held(path) is _filelock_held(path) is False
     held = FileLock(str(path), timeout=0)
     with held:  # by this process, through another lock object: held, as filelock says too
-        assert flock_held(path) is _filelock_held(path) is True
-    assert flock_held(path) is _filelock_held(path) is False
+        assert is_held(path) is _filelock_held(path) is True
+    assert is_held(path) is _filelock_held(path) is False
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys\nfrom filelock import FileLock\n"
          "lock = FileLock(sys.argv[1], timeout=0)\nlock.acquire()\n"
@@ -201,9 +213,31 @@ def test_the_light_lock_probe_sees_what_filelock_sees(tmp_path):
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
-        assert flock_held(path) is _filelock_held(path) is True
+        assert is_held(path) is _filelock_held(path) is True
     finally:
         holder.stdin.close()
         holder.wait(10)
-    assert flock_held(path) is _filelock_held(path) is False
-    assert flock_held(tmp_path / "missing") is None  # cannot tell: filelock is asked
+    assert is_held(path) is _filelock_held(path) is False
+    assert is_held(tmp_path / "missing") is None  # cannot tell
+
+
+def test_our_lock_keeps_out_filelock_and_filelock_keeps_out_ours(tmp_path):
+    """An older copy of the app takes its run lock with the filelock package: each keeps the
+    other out, both ways."""
+    from filelock import FileLock as TheirLock, Timeout
+
+    from app.core.file_lock import FileLock, LockBusy
+
+    path = tmp_path / "lock"
+    with TheirLock(str(path), timeout=0):
+        with pytest.raises(LockBusy):
+            FileLock(path).acquire(timeout=0.05)
+    ours = FileLock(path)
+    ours.acquire(timeout=0)
+    try:
+        with pytest.raises(Timeout):
+            TheirLock(str(path)).acquire(timeout=0.05)
+    finally:
+        ours.release()
+    with TheirLock(str(path), timeout=0):
+        pass

@@ -48,12 +48,12 @@ def test_a_folder_with_deeply_nested_records_can_be_read_run_and_undone(cli, dem
 @pytest.mark.parametrize("code", [errno.EROFS, errno.EACCES])
 def test_a_folder_that_cannot_be_written_says_what_to_do(tmp_path, monkeypatch, code):
     # Root can write anywhere, so the file system's refusal is played by the lock itself.
-    from filelock import FileLock
+    from app.core.file_lock import FileLock
 
     real_acquire = FileLock.acquire
 
     def refuse(self, *args, **kwargs):  # only the lock inside the folder: its disk is read-only
-        if str(ws) not in self.lock_file:
+        if str(ws) not in str(self.path):
             return real_acquire(self, *args, **kwargs)
         raise OSError(code, "Read-only file system" if code == errno.EROFS else "Permission denied")
 

@@ -152,6 +152,29 @@ def test_the_choices_list_every_engine_demo_first_with_what_each_needs():
     assert choices["anthropic"].default_model and choices["openai"].default_model
 
 
+def test_each_engine_class_says_what_its_catalog_entry_says():
+    """The window's dropdown reads the catalog without loading an engine; the classes the
+    registry builds must agree with it."""
+    from app.engines.catalog import CATALOG
+    from app.engines.registry import engine_class
+
+    for entry in CATALOG:
+        cls = engine_class(entry.id)
+        assert (cls.id, cls.label, cls.is_ai, cls.needs_key) == \
+            (entry.id, entry.label, entry.is_ai, entry.needs_key), entry.id
+
+
+def test_the_catalog_loads_nothing_heavy():
+    code = ("import sys\n"
+            "import app.engines.catalog\n"
+            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('anthropic', 'openai', 'httpx', 'httpx2', 'keyring', 'PySide6', 'pydantic'))\n"
+            "assert not heavy, heavy\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(REPO)), timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
 def test_listing_the_choices_loads_no_ai_sdk_and_no_keychain():
     code = ("import sys\n"
             "from app.engines.setup import engine_choices\n"

@@ -30,11 +30,13 @@ def store_path() -> Path:
 @contextmanager
 def _locked():
     """One process at a time reads-and-writes the file (two wakes of one schedule race)."""
-    from filelock import FileLock
+    from app.core.file_lock import FileLock
 
     path = store_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S):
+    lock = FileLock(str(path) + ".lock")
+    lock.acquire(timeout=LOCK_TIMEOUT_S)
+    with lock:
         yield
 
 
