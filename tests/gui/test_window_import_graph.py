@@ -1,7 +1,7 @@
 """The window's parts import one another one way only: no cycle between app.gui's
 subpackages (run, board, folder, ...) or its top-level modules, nor between any two of its
 modules, whatever the import's form (at the top, inside a function, under TYPE_CHECKING,
-relative, `from app.gui.run import wording`, or `importlib.import_module("app.gui...")`)."""
+relative, `from app.gui.words import wording`, or `importlib.import_module("app.gui...")`)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def imports_of(path: Path, modules: set[str], me: str = "") -> set[str]:
                 parts = package.split(".")
                 parts = parts[:len(parts) - (node.level - 1)]
                 base = ".".join(parts + ([base] if base else []))
-            # `from app.gui.run import wording` imports the module app.gui.run.wording
+            # `from app.gui.words import wording` imports the module app.gui.words.wording
             names = [f"{base}.{alias.name}" for alias in node.names] + [base]
         elif isinstance(node, ast.Call) and node.args:
             func = node.func
@@ -67,7 +67,7 @@ def _graph() -> dict[str, set[str]]:
 
 
 def _part(module: str) -> str:
-    """app.gui.run.wording -> app.gui.run; app.gui.main_window stays itself."""
+    """app.gui.words.wording -> app.gui.words; app.gui.main_window stays itself."""
     parts = module.split(".")
     if len(parts) < 3:
         return module
