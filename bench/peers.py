@@ -1,12 +1,13 @@
-"""Harness Desk side by side with two peer harnesses, against one loopback model server.
+"""Harness Desk side by side with three peer harnesses, against one loopback model server.
 
     python -m bench.peers [--runs 5] [--full] [--quick] [--only hd smol ...] [--json FILE]
                           [--readme]
 
-The peers: mini-swe-agent 2.4.6 (litellm; its tool-call mode and its text mode) and
-smolagents 1.26.0 (openai SDK; ToolCallingAgent), installed on first use into their own
-virtual environments (bench/peers_harnesses.py). Harness Desk runs through its command line
-with its Local engine. All four talk to ONE Chat Completions server on 127.0.0.1 that
+The peers: mini-swe-agent 2.4.6 (litellm; its tool-call mode and its text mode),
+smolagents 1.26.0 (openai SDK; ToolCallingAgent) and openai-agents 0.24.0 (openai SDK; an
+Agent on its Chat Completions model), installed on first use into their own virtual
+environments (bench/peers_harnesses.py). Harness Desk runs through its command line with its
+Local engine. All five talk to ONE Chat Completions server on 127.0.0.1 that
 answers at once (bench/peers_server.py): each step one tool call that writes a 1 KB note
 or reads a 1 KB file, in each harness's own shape, then each harness's own finish.
 

@@ -6,7 +6,8 @@ demand, each into its own virtual environment under ~/.cache/harness-desk/peers/
 (made with the machine's python, pip from PyPI; kept for the next run; never a dependency of
 the project, never in CI), and run through their own front door: mini-swe-agent's `mini`
 command (yolo mode, exit at once on submit, its trajectory file written as it always is), and
-smolagents' ToolCallingAgent from a ten-line script (bench/peers_smol_driver.py).
+smolagents' ToolCallingAgent from a ten-line script (bench/peers_smol_driver.py), and
+openai-agents' Agent on its Chat Completions model from another (bench/peers_agents_driver.py).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ CACHE = Path(os.environ.get("HARNESS_DESK_PEERS_DIR")
              or Path.home() / ".cache" / "harness-desk" / "peers")
 # name -> (version wanted, the pip requirement with {v} for the version)
 PEERS = {"mini-swe-agent": ("2.4.6", "mini-swe-agent=={v}"),
-         "smolagents": ("1.26.0", "smolagents[openai]=={v}")}
+         "smolagents": ("1.26.0", "smolagents[openai]=={v}"),
+         "openai-agents": ("0.24.0", "openai-agents=={v}")}
 TASK = "Write the notes and read the files as asked, then finish."
 RUN_TIMEOUT_S = 300
 
@@ -42,7 +44,8 @@ class Harness:
 HARNESSES = [Harness("hd", "Harness Desk", ""),
              Harness("msa-tool", "mini-swe-agent (tool calls)", "mini-swe-agent"),
              Harness("msa-text", "mini-swe-agent (text)", "mini-swe-agent"),
-             Harness("smol", "smolagents ToolCallingAgent", "smolagents")]
+             Harness("smol", "smolagents ToolCallingAgent", "smolagents"),
+             Harness("agents", "openai-agents Agent", "openai-agents")]
 
 
 def _base_python() -> str:
@@ -137,6 +140,10 @@ def launch(h: Harness, ws: Path, url: str, steps: int, tmp: Path) -> Launch:
                        "-m", f"openai/{MODEL}", "-t", TASK, *config,
                        "-c", f"model.model_kwargs.api_base={url}",
                        "-o", str(tmp / f"{h.key}.traj.json")], env, ws)
+    if h.peer == "openai-agents":
+        env.update(OPENAI_AGENTS_DISABLE_TRACING="1")
+        return Launch([str(venv / "bin" / "python"), str(REPO / "bench" / "peers_agents_driver.py"),
+                       url, MODEL, str(steps + 5), TASK], env, ws)
     return Launch([str(venv / "bin" / "python"), str(REPO / "bench" / "peers_smol_driver.py"),
                    url, MODEL, str(steps + 5), TASK], env, ws)
 

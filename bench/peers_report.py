@@ -132,9 +132,10 @@ def put_in_readme(readme: Path, text: str) -> None:
         body, tail = (rest, "") if at < 0 else (rest[:at], rest[at:])
         intro = ("`python -m bench.peers` (`--quick` for a smoke run, `--full` for every "
                  "workload) runs Harness Desk, through its command line with the Local engine, "
-                 "beside mini-swe-agent and smolagents against one loopback Chat Completions "
-                 "server that answers at once: each step writes a 1 KB note or reads a 1 KB "
-                 "file, then each harness finishes its own way (`bench/peers.py` says how). "
+                 "beside mini-swe-agent, smolagents and openai-agents against one loopback "
+                 "Chat Completions server that answers at once: each step writes a 1 KB note "
+                 "or reads a 1 KB file, then each harness finishes its own way "
+                 "(`bench/peers.py` says how). "
                  "The peers are installed on first use into their own virtual environments "
                  "under ~/.cache/harness-desk/peers/, never into the project. "
                  "With `--json FILE` every run's figures are kept (this table's are in "

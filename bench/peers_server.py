@@ -2,8 +2,8 @@
 the shape it expects, every request timed.
 
 Each harness is served under its own prefix (`/hd/v1`, `/msa-tool/v1`, `/msa-text/v1`,
-`/smol/v1`). A run is one `Session`: `steps` tool steps, then the harness's own way of
-ending. Step k (from 1) writes a note of about 1 KB when k is odd, and reads one of the
+`/smol/v1`, `/agents/v1`). A run is one `Session`: `steps` tool steps, then the harness's own
+way of ending. Step k (from 1) writes a note of about 1 KB when k is odd, and reads one of the
 workspace's `peers-in/` files (1 KB, with a line only the file holds) when k is even:
 
 - Harness Desk (`hd`): tool calls write_file / read_file, then complete_task, streamed (SSE)
@@ -12,7 +12,9 @@ workspace's `peers-in/` files (1 KB, with a line only the file holds) when k is 
   `cat file`, then `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT` (its submit command);
 - mini-swe-agent in text mode (`msa-text`): the same commands in a ```mswea_bash_command block;
 - smolagents' ToolCallingAgent (`smol`): its driver's write_file / read_file tools, then
-  final_answer.
+  final_answer;
+- openai-agents (`agents`): its driver's write_file / read_file function tools, then a reply
+  with words and no tool call (its final output).
 
 What the service would enforce is checked, and a breach ends the session with a 400 (and a
 note in `Session.trouble`): the tool to call must be offered, every assistant tool call must
@@ -34,7 +36,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-MODES = ("hd", "msa-tool", "msa-text", "smol")
+MODES = ("hd", "msa-tool", "msa-text", "smol", "agents")
 MODEL = "bench-model"
 NOTE_LINES = 16          # a note of ~1 KB: 16 lines of ~64 characters
 READS_DIR = "peers-in"   # the files the read steps read (made by make_reads)
@@ -113,6 +115,8 @@ def turn(mode: str, tag: str, k: int, steps: int) -> tuple[str, list[tuple[str, 
         return words, [(call, "write_file", {"path": act.path, "content": act.text})]
     if act.kind == "read":
         return words, [(call, "read_file", {"path": act.path})]
+    if mode == "agents":
+        return words, []
     if mode == "hd":
         return words, [(call, "complete_task", {"summary": f"Wrote and read {steps} notes.",
                                                "evidence": [note_path(tag, 1)]})]
@@ -146,8 +150,9 @@ def check(session: Session, body: dict, k: int) -> str | None:
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         return "messages: the request has no messages"
-    if session.mode != "msa-text":
-        name = turn(session.mode, session.tag, k, session.steps)[1][0][1]
+    calls = turn(session.mode, session.tag, k, session.steps)[1]
+    if calls:
+        name = calls[0][1]
         offered = [t.get("function", {}).get("name") for t in body.get("tools") or []]
         if name not in offered:
             return f"tools: {name} is not among the tools offered ({offered})"

@@ -79,7 +79,8 @@ def do(ws: Path, name: str, args: dict) -> str:
 
 
 TOOLS = {"hd": ["write_file", "read_file", "complete_task"], "msa-tool": ["bash"],
-         "msa-text": [], "smol": ["write_file", "read_file", "final_answer"]}
+         "msa-text": [], "smol": ["write_file", "read_file", "final_answer"],
+         "agents": ["write_file", "read_file"]}
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -105,6 +106,9 @@ def test_each_harness_shape_is_answered_and_the_work_checked(server, tmp_path, m
             messages += [message, {"role": "user", "content": do(tmp_path, "bash",
                                                                   {"command": command[0]})}]
             finished = SUBMIT if SUBMIT in command[0] else None
+            continue
+        if mode == "agents" and not message.get("tool_calls"):  # words alone: its final output
+            finished = message["content"]
             continue
         call = message["tool_calls"][0]
         name, args = call["function"]["name"], json.loads(call["function"]["arguments"])

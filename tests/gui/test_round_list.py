@@ -100,3 +100,37 @@ def test_a_card_says_what_card_text_says(qtbot):
         f"1 file changed: out-7.md. Careful mode: prices.xlsx approved. "
         f"{wording.duration(3.0)}. Summary 7.. Press Enter to open it")
     assert card.findChild(QLabel, "roundApprovals").text() == text.lines[2].text
+
+
+def test_adding_a_round_does_not_measure_the_other_cards_lines_again(qtbot, monkeypatch):
+    """Each round added re-lays out the list, whose layouts ask every card's wrapped lines
+    for their height at two widths in turn: measured anew each time, that was 130 text
+    layouts a round for 20 cards, most of the UI thread's work during a long run."""
+    cards = RoundCardList()
+    qtbot.addWidget(cards)
+    cards.resize(560, 700)
+    cards.show()
+    for n in range(1, PAGE + 2):
+        cards.add(_view(n, approvals=[("prices.xlsx", "approved")]))
+        QCoreApplication.processEvents()
+    measured: list[tuple[QLabel, int]] = []
+    real = QLabel.heightForWidth
+    monkeypatch.setattr(QLabel, "heightForWidth",
+                        lambda self, width: measured.append((self, width)) or real(self, width))
+    wrapped = [label for card in cards.cards for label in card.findChildren(QLabel)
+               if label.wordWrap()]
+    assert len(wrapped) >= 2 * PAGE
+    for label in wrapped:  # as the layouts ask, round after round
+        for width in (553, 268, 553, 268, 553):
+            assert label.heightForWidth(width) > 0
+    assert len(measured) == 2 * len(wrapped)  # once per width (before: 5 times)
+    measured.clear()
+    cards.add(_view(PAGE + 2, approvals=[("prices.xlsx", "approved")]))
+    QCoreApplication.processEvents()
+    new = cards.cards[0]
+    assert measured and all(label.parent() is new for label, _ in measured)
+    wider = wrapped[0]  # a line's font changing: measured again
+    wider.setFont(round_cards.look.scaled_font(wider, 1.5))
+    measured.clear()
+    wider.heightForWidth(553)
+    assert measured == [(wider, 553)]

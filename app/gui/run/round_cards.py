@@ -13,7 +13,7 @@ last card brings the next page in.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
@@ -27,6 +27,39 @@ PAGE = 20  # entries (cards, dividers, planning cards) that have a widget until 
 
 def _seconds(start: str | None, end: str | None) -> float | None:
     return seconds_between(start, end)
+
+
+class _Wrapped(QLabel):
+    """A card's word-wrapped line, which measures its text once per width.
+
+    Each round added re-lays out the list, and the layouts ask every card's wrapped lines
+    for their height at two widths in turn (the list's own and its least), each time; each
+    card's layout keeps the answer for one width only, so every line laid its text out
+    twice a round: 130 text layouts a round for 20 cards, most of the UI thread's work
+    while a run adds rounds (issue 36). The text of a card's line does not change; the
+    answer is kept per width until the text, font or style does."""
+
+    def __init__(self, text: str, parent: QWidget) -> None:
+        super().__init__(text, parent)
+        self._heights: dict[int, int] = {}
+        self.setWordWrap(True)
+
+    def heightForWidth(self, width: int) -> int:  # Qt's name
+        height = self._heights.get(width)
+        if height is None:
+            if len(self._heights) > 8:
+                self._heights.clear()
+            height = self._heights[width] = super().heightForWidth(width)
+        return height
+
+    def setText(self, text: str) -> None:
+        self._heights.clear()
+        super().setText(text)
+
+    def changeEvent(self, event) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._heights.clear()
+        super().changeEvent(event)
 
 
 class RoundCard(QFrame):
@@ -57,9 +90,8 @@ class RoundCard(QFrame):
         head.setToolTip(wording.tip(wording.ROUND_TIP))
         layout.addWidget(head)
         for line in text.lines:
-            label = QLabel(line.text, self)
+            label = _Wrapped(line.text, self) if line.wrap else QLabel(line.text, self)
             label.setTextFormat(Qt.TextFormat.PlainText)
-            label.setWordWrap(line.wrap)
             if line.name:
                 label.setObjectName(line.name)
             if line.tone:
