@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from app.core.flush import wait_flushed_first
+from app.core.flush import flush_later, wait_flushed_first
 from app.core.write_guard import ChangedOnDisk, check_expected, expected_for  # noqa: F401
 
 TYPE_CHECKING = False  # not typing's: `status` has no use for importing it (5-8 ms)
@@ -34,7 +34,7 @@ class DiskWriteError(OSError):
         self.cause = cause
 
     def __str__(self) -> str:  # the sentence alone, without OSError's "[Errno N]" prefix
-        return self.args[1]
+        return str(self.args[1])
 
 
 class ReadOnlyFile(PermissionError):
@@ -46,7 +46,7 @@ class ReadOnlyFile(PermissionError):
         self.path = path
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.strerror or ""
 
 
 class FileInUse(DiskWriteError):
@@ -102,10 +102,14 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
     fsync: still atomic for every reader and after a crash of the process (the data is in
     the OS's cache), but a power cut may lose the write; for records rewritten often and
     flushed at their own checkpoints (status.json, see recorder.py).
+
+    Inside a round's write step (flush.flushed_first with a flusher, undo.RoundChanges) the
+    new file is flushed after the replace, on the round's flusher thread (flush.py).
     """
     path = Path(path)
     if is_read_only(path):
         raise ReadOnlyFile(path)
+    later = flush_later(path) if sync else None
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = make_temp(path.parent)
     try:
@@ -113,7 +117,7 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
                 fh.flush()
-                if sync:
+                if sync and later is None:
                     os.fsync(fh.fileno())
         except OSError as exc:
             raise DiskWriteError(path, exc) from exc
@@ -121,6 +125,8 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    if later is not None:
+        later(path)
 
 
 # Our temporary files: short, whatever the name they stand in for (a person's file name may
@@ -285,10 +291,11 @@ def read_bytes(path: Path | str) -> bytes:
 
 def is_disk_full(exc: BaseException) -> bool:
     """True if `exc` (or what caused it) says the disk, or the person's quota, is full."""
-    while exc is not None:
-        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
             return True
-        exc = exc.__cause__ or exc.__context__
+        cause = cause.__cause__ or cause.__context__
     return False
 
 
@@ -410,7 +417,7 @@ class JsonlAppender:
     def __enter__(self) -> "JsonlAppender":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -441,7 +448,7 @@ def bounded_lines(fh: BinaryIO, keep: int) -> Iterator[tuple[bytes, bool]]:
 _SKIP_CHUNK = 1 << 20
 
 
-def read_jsonl(path: Path | str) -> Iterator[dict]:
+def read_jsonl(path: Path | str) -> Iterator[dict[str, Any]]:
     """Yield each complete JSON object in a JSONL file; skip torn or corrupt lines."""
     path = Path(path)
     try:

@@ -166,10 +166,10 @@ def test_write_file_in_read_files_layout_changes_only_the_cells_that_differ(ws):
     shutil.copyfile(DATA / "WithTwoCharts.xlsx", ws / "charts.xlsx")
     before = _parts(ws / "charts.xlsx")
     shown = render_document(ws / "charts.xlsx")
-    assert "|2|2|12|" in shown
+    assert "\n2|2|12|" in shown
     box, _ = _box(ws)
     out = box.call("write_file", {"path": "charts.xlsx",
-                                  "content": shown.replace("|2|2|12|", "|2|2|13|")})
+                                  "content": shown.replace("\n2|2|12|", "\n2|2|13|")})
     assert not out.is_error, out.content
     assert _changed(before, ws / "charts.xlsx") == ["xl/worksheets/sheet1.xml"]
     assert openpyxl.load_workbook(ws / "charts.xlsx")["Sheet1"]["B2"].value == 13
@@ -244,6 +244,25 @@ def test_a_refusal_names_what_a_person_recognises_never_a_part_or_an_element():
                                      "workbook settings"]
 
 
+def test_a_sheet_losing_its_drawing_and_its_extension_validations_is_told_in_words():
+    # A worksheet's <drawing> (its pictures and shapes) and the data validations Excel keeps
+    # in its extension list (x14:dataValidations) share their local names with the Word and
+    # main-sheet elements: each is said once, in the same words.
+    from app.core.documents.keep import lost_in
+
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    x14 = "http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    old = {"xl/worksheets/sheet1.xml": (
+        f"<worksheet xmlns='{main}' xmlns:r='{rel}' xmlns:x14='{x14}'><sheetData/>"
+        "<drawing r:id='rId1'/><extLst><ext uri='x'><x14:dataValidations count='1'>"
+        "<x14:dataValidation type='list'/></x14:dataValidations></ext></extLst>"
+        "</worksheet>").encode()}
+    new = {"xl/worksheets/sheet1.xml": f"<worksheet xmlns='{main}'><sheetData/></worksheet>"
+                                       .encode()}
+    assert lost_in(old, new, {}) == ["data validation", "pictures or shapes"]
+
+
 def test_setting_what_a_cell_already_holds_changes_nothing(ws):
     from app.core.documents import render_document
 
@@ -292,7 +311,7 @@ def test_write_file_that_leaves_out_a_row_empties_it_and_keeps_the_charts(ws):
     shutil.copyfile(DATA / "WithTwoCharts.xlsx", ws / "charts.xlsx")
     before = _parts(ws / "charts.xlsx")
     shown = render_document(ws / "charts.xlsx")
-    row6 = next(line for line in shown.splitlines() if line.startswith("|6|"))
+    row6 = next(line for line in shown.splitlines() if line.startswith("6|"))
     box, _ = _box(ws)
     out = box.call("write_file", {"path": "charts.xlsx", "content": shown.replace(row6 + "\n", "")})
     assert not out.is_error, out.content

@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from app.core.outcomes import ExitReason, RunState
 from app.gui.look import look
 
 from app.gui.words import wording
@@ -19,10 +20,10 @@ from app.gui.background import run_for
 from app.gui.run.round_cards import RoundCardList, RoundView
 
 _ENDINGS = {  # how a run ended, in the picker's few words (translated where shown)
-    "done": QT_TRANSLATE_NOOP("HistoryPicker", "Done"),
-    "blocked_by_human": QT_TRANSLATE_NOOP("HistoryPicker", "Asked you a question"),
-    "stopped": QT_TRANSLATE_NOOP("HistoryPicker", "Stopped"),
-    "failed": QT_TRANSLATE_NOOP("HistoryPicker", "Stopped by a problem"),
+    RunState.DONE: QT_TRANSLATE_NOOP("HistoryPicker", "Done"),
+    RunState.BLOCKED_BY_HUMAN: QT_TRANSLATE_NOOP("HistoryPicker", "Asked you a question"),
+    RunState.STOPPED: QT_TRANSLATE_NOOP("HistoryPicker", "Stopped"),
+    RunState.FAILED: QT_TRANSLATE_NOOP("HistoryPicker", "Stopped by a problem"),
 }
 _UNFINISHED = QT_TRANSLATE_NOOP("HistoryPicker", "Did not finish")
 _SAMPLES = QT_TRANSLATE_NOOP("HistoryPicker", "Shown as a sample, not done")
@@ -62,7 +63,7 @@ class HistoryPicker(QComboBox):
     def label_for(self, run) -> str:
         engine = self.tr("Demo") if not run.is_ai or run.engine == "demo" else (
             run.engine_label or run.engine)
-        ending = self.tr(_SAMPLES if getattr(run, "exit_reason", None) == "samples_shown"
+        ending = self.tr(_SAMPLES if getattr(run, "exit_reason", None) == ExitReason.SAMPLES_SHOWN
                          else _ENDINGS.get(run.state, _UNFINISHED))
         parts = [_when(run.started_at), engine, ending]
         if run.is_ai and run.engine != "demo":
@@ -104,17 +105,18 @@ class HistoryFlow(QObject):
     def chosen_run(self) -> str:
         return self.picker.currentData() or ""
 
-    def folder_opened(self, root: Path) -> None:
+    def folder_opened(self, root: Path, *, list_now: bool = True) -> None:
+        """A folder is shown; its runs are listed now, or with its cards (`list_now` False:
+        folder_history.py calls reload_runs once the checklist is on screen)."""
         self.root = root
         self.picker.show_runs([])
-        self.reload_runs()
+        if list_now:
+            self.reload_runs()
 
     def reload_runs(self) -> None:
-        from app.gui.evidence.evidence_data import list_runs
-
         root = self.root
-        if root is not None:
-            run_for(self.window, lambda: list_runs(root), self._on_runs_listed, lambda _e: None)
+        if root is not None:  # imported there too: the records bring pydantic (issue 36)
+            run_for(self.window, lambda: _list_runs(root), self._on_runs_listed, lambda _e: None)
 
     def _on_runs_listed(self, runs: list) -> None:
         chosen = self.chosen_run
@@ -178,3 +180,13 @@ class HistoryFlow(QObject):
         self.careful.offer_protection(dialog.file_actions)
         dialog.show()
         self.evidence_shown.emit(dialog)
+
+
+def _list_runs(root: Path) -> list:
+    from app.core.workspace import Workspace
+
+    if not Workspace(root).run_ids():
+        return []  # never run: no records to read, nor pydantic to import
+    from app.gui.evidence.evidence_data import list_runs
+
+    return list_runs(root)

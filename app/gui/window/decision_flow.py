@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMainWindow
 
+from app.core.outcomes import RunState
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class DecisionFlow(QObject):
             lambda task: self.show_decision(getattr(task, "text", None)))
 
     def _on_run_shown(self, result) -> None:
-        if result.state == "blocked_by_human":
+        if result.state == RunState.BLOCKED_BY_HUMAN:
             self._asked_now = True  # "The AI stopped to ask you:" (else "Your decision:")
             self.show_decision()
 
@@ -178,7 +179,7 @@ class DecisionFlow(QObject):
         headline, _hint = wording.finished(result.state, result.exit_reason, task,
                                            engine_id=engine_id, model=model,
                                            cause=getattr(result, "cause", ""))
-        if result.state == "blocked_by_human":
+        if result.state == RunState.BLOCKED_BY_HUMAN:
             question = run.last_human.question if run.last_human else ""
             title = self.tr("Harness Desk needs your decision")
             self._banner = True
@@ -190,7 +191,7 @@ class DecisionFlow(QObject):
         title = self.tr("Harness Desk: the run has ended")
         text = self.tr("The run in %1 has ended: %2.").replace("%1", folder).replace(
             "%2", headline)
-        self.notifier.notify(title, text, attention=result.state != "done")
+        self.notifier.notify(title, text, attention=result.state != RunState.DONE)
 
 
 def _kept_request(root, task):

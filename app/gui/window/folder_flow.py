@@ -37,8 +37,8 @@ APP_TITLE = "Harness Desk"
 class FolderFlow(QObject):
     """Opening folders and their boards, for the main window."""
 
-    workspace_opened = Signal(object)  # the Path of the folder now shown
-    folder_shown = Signal(object)      # its FolderInfo, as it is shown (before workspace_opened)
+    workspace_opened = Signal(object)  # the Path of the folder now wholly shown (its rounds too)
+    folder_shown = Signal(object)      # its FolderInfo, as its checklist is shown (before)
 
     def __init__(self, window: QMainWindow, pages: QStackedWidget, settings: SettingsFlow,
                  runner: RunRunner, top_bar: TopBar, welcome: WelcomePage, page: WorkspacePage,
@@ -88,9 +88,9 @@ class FolderFlow(QObject):
             return
 
         def inspect():
-            from app.gui.folder.workspace_info import inspect_folder
+            from app.gui.folder.workspace_info import inspect_quickly
 
-            return inspect_folder(Path(path))
+            return inspect_quickly(Path(path))
 
         run_for(self, inspect, self._on_folder_inspected, self.open_failed)
 
@@ -102,11 +102,10 @@ class FolderFlow(QObject):
             self.first_folder_settled()
 
     def _show_folder(self, info: FolderInfo) -> None:
-        from PySide6.QtCore import QTimer
-
         from app.gui.folder import first_start
+        from app.gui.folder.usable import after_usable
 
-        QTimer.singleShot(0, self.warm_up)  # after this page is shown (once)
+        after_usable(self.window, self.warm_up)  # after this page is shown (a no-op after the first)
         settings = self.settings
         if info.problem:
             words = {
@@ -127,27 +126,18 @@ class FolderFlow(QObject):
         self.window.setWindowTitle(f"{info.folder.name} — {APP_TITLE}")
         self.show_folder_label()
         self.pages.setCurrentWidget(page)
-        page.board_view.set_board(info.folder / "TASKS.md")
+        page.board_view.set_board(info.folder / "TASKS.md", info.board)
         page.run_panel.reset()
-        from app.gui.plan.plan_card import plan_cards
-        from app.gui.run.round_cards import RoundView
-
-        runs = [(started, [RoundView.from_record(r, is_ai, r.round in undone) for r in rounds])
-                for started, rounds, is_ai, undone in info.history]
-        cut = info.interrupted
-        if cut is not None and cut.round and runs:  # the round it was in when cut off
-            runs[-1][1].append(RoundView(cut.round, cut.task, "interrupted",
-                                         list(cut.round_files), run_id=cut.run_id))
-        page.cards.show_history(runs, plan_cards(info.plans))
-        self.folder_shown.emit(info)
+        page.cards.show_history([])  # the earlier rounds come once the checklist is shown
         page.run_panel.export_button.setEnabled(not info.never_run)
         self._pick_engine_for(info)
         page.run_panel.demo_samples = False  # known once the list is read (tasks_changed)
         page.run_panel.show_folder(info)
+        self.folder_shown.emit(info)  # its run history, careful mode; its rounds (run_flow.py)
         if settings.settings is not None:
             settings.change(first_start.remembered(settings.settings, info.folder))
             self.show_recent()
-        self.workspace_opened.emit(info.folder)
+        # workspace_opened follows once its earlier rounds are on the cards (folder_history.py)
 
     def _pick_engine_for(self, info: FolderInfo) -> None:
         """A demo copy always opens on the Demo engine (its welcome promises it, offline); the

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.core.outcomes import RunState
+
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMainWindow
 
@@ -121,7 +123,7 @@ class PlanFlow(QObject):
 
     def offer_next_tasks(self, result) -> None:
         """After a run that finished every task: offer to suggest what comes next."""
-        if result.state != "done" or self.folder.workspace is None:
+        if result.state != RunState.DONE or self.folder.workspace is None:
             return
         offer = self.tr("Every task is done. Would you like ideas for what could come next?")
         self.board_notice.show_notice(offer, self.tr("Suggest next tasks"),

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMainWindow, QWidget
 
+from app.core.outcomes import ExitReason, RunState
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
@@ -64,8 +65,8 @@ class RunFlow(QObject):
         self.close_after_stop = False  # the window closes once the run has stopped
         self.budget_dialog: FirstPaidRunDialog | None = None
         self._budget_seen: tuple[Path, str] | None = None
-        self._last_run_started: str | None = None
-        self._run_began: str | None = None  # the run going has no round yet
+        self.last_run_started: str | None = None
+        self.run_began: str | None = None  # the run going has no round yet
         self._run_is_ai = True
         self._run_upper = False  # the running model's price is not known: costs are at most
         self._run_when_settled = False  # Run pressed before the settings came
@@ -178,7 +179,11 @@ class RunFlow(QObject):
 
     # -- while it runs ---------------------------------------------------------------------
     def _on_folder_shown(self, info: FolderInfo) -> None:
-        self._last_run_started = info.history[-1][0] if info.history else None
+        """A folder is shown: its earlier rounds come once its checklist is on screen."""
+        from app.gui.window.folder_history import show_history_later
+
+        self.last_run_started = None
+        show_history_later(self, info)  # then the folder's workspace_opened
 
     def _on_event_received(self, event) -> None:
         from app.core import events as ev
@@ -189,7 +194,7 @@ class RunFlow(QObject):
             self._run_upper = event.cost_is_upper_estimate
             self.run_engine = (event.engine, event.model)
             self.history.run_started()
-            self._run_began = event.time  # a run shows in the cards once it has a round
+            self.run_began = event.time  # a run shows in the cards once it has a round
             root = self.folder.workspace
             if event.continues and root is not None:  # the work so far counts too
                 earlier = event.continues
@@ -198,10 +203,10 @@ class RunFlow(QObject):
             self.board_view.set_current_task(event.task)
             self.cards.round_started(event.round, event.time)
         elif isinstance(event, ev.RoundFinished):
-            if self._run_began is not None:  # the run's first round: it is now a run
+            if self.run_began is not None:  # the run's first round: it is now a run
                 if event.round == 1:  # a run after a decision goes on with the same story
-                    self.cards.begin_run(self._last_run_started)
-                self._last_run_started, self._run_began = self._run_began, None
+                    self.cards.begin_run(self.last_run_started)
+                self.last_run_started, self.run_began = self.run_began, None
                 self.panel.export_button.setEnabled(True)
             self.cards.round_finished(event, self._run_is_ai, self._run_upper)
         elif isinstance(event, ev.HumanNeeded):
@@ -240,13 +245,13 @@ class RunFlow(QObject):
         headline = self.panel.show_result(result.state, result.exit_reason, result.message,
                                           about, engine_id=engine_id, model=model,
                                           cause=getattr(result, "cause", ""))
-        if result.state == "failed" and result.exit_reason in ("auth_failed", "model_not_found",
-                                                                "engine_unreachable"):
+        if result.state == RunState.FAILED and result.exit_reason in (
+                ExitReason.AUTH_FAILED, ExitReason.MODEL_NOT_FOUND, ExitReason.ENGINE_UNREACHABLE):
             self.picker.check(engine_id)  # the mark beside the engine says it too
         self.panel.set_mode(_next_mode(result.state, result.exit_reason))
         from app.gui.look import look
 
-        look.announce(self.window, headline, assertive=result.state == "blocked_by_human")
+        look.announce(self.window, headline, assertive=result.state == RunState.BLOCKED_BY_HUMAN)
         if self.close_after_stop:
             self.run_ended.emit(result)
             self.window.close()
@@ -260,13 +265,13 @@ class RunFlow(QObject):
 
 def _next_mode(state: str, exit_reason: str) -> str:
     """The run panel's one button after a run: the next step its ending names."""
-    if state == "done":
+    if state == RunState.DONE:
         return "done"
-    if state == "blocked_by_human":
+    if state == RunState.BLOCKED_BY_HUMAN:
         return "answer"
-    if exit_reason == "samples_shown":
+    if exit_reason == ExitReason.SAMPLES_SHOWN:
         return "choose_engine"
-    return "run" if state == "failed" else "continue"
+    return "run" if state == RunState.FAILED else "continue"
 
 
 def _work_of(root, run_id: str):

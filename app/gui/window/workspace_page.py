@@ -22,6 +22,8 @@ from app.gui.words import wording
 
 GAP = 8  # the 8 px grid
 
+GAP = 8  # the 8 px grid
+
 
 class WorkspacePage(QSplitter):
     def __init__(self, parent: QWidget | None = None):
