@@ -124,10 +124,9 @@ class MainWindow(QMainWindow):
         self._welcome = WelcomePage(self.pages)
         page = WorkspacePage(self.pages)
         self._page = page
-        from app.gui.board.task_list import TaskListView
         from app.gui.folder.usable import UsableWatch
 
-        self._usable = UsableWatch(self, page.board_view.findChild(TaskListView))
+        self._usable = UsableWatch(self, page.board_view.list_view)
         self.pages.addWidget(self._welcome)
         self.pages.addWidget(page)
         self.pages.currentChanged.connect(self._place_notice)  # into the status block, or on top

@@ -169,7 +169,8 @@ class FolderFlow(QObject):
         view = self.page.board_view
         view.board_missing.connect(self.first_folder_settled)
         view.error_raised.connect(self.first_folder_settled)
-        view.counts_changed.connect(lambda _done, total: total or self.first_folder_settled())
+        view.counts_changed.connect(
+            lambda _done, total: None if total else self.first_folder_settled())
 
     def first_folder_settled(self, *_args) -> None:
         waiting, self._first_folder_done[:] = list(self._first_folder_done), []

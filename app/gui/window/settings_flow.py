@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QMainWindow, QVBoxLayout
 
 from app.gui.background import SerialQueue
 
@@ -189,8 +189,10 @@ class SettingsFlow(QObject):
 
             careful = self.careful
             group = FolderSafetyGroup(self.workspace, careful.folder, dialog)
-            dialog.layout().insertWidget(2, group)
-            dialog.folder_safety = group
+            layout = dialog.layout()
+            assert isinstance(layout, QVBoxLayout)  # the dialog's one column
+            layout.insertWidget(2, group)
+            dialog.folder_safety = group  # type: ignore[attr-defined]
             dialog.settings_saved.connect(lambda _s: careful.save_from(group))
         self.settings_dialog = dialog
         dialog.open()
