@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from app.gui import core_calls
 
@@ -81,14 +81,19 @@ class EnginePicker(QWidget):
         for choice in self.choices:
             self._mark(choice.id)
         self.combo.currentIndexChanged.connect(self._on_engine_picked)
-        self.model.lineEdit().editingFinished.connect(self._on_model_edited)
+        self._model_edit().editingFinished.connect(self._on_model_edited)
         self.model.activated.connect(lambda _i: self._on_model_edited())
         self._update_model_box()
+
+    def _model_edit(self) -> QLineEdit:
+        edit = self.model.lineEdit()
+        assert edit is not None  # the model box is editable
+        return edit
 
     def _focus_model(self) -> None:
         if self.model.isEnabled() and self.model.isVisible():
             self.model.setFocus(Qt.FocusReason.ShortcutFocusReason)
-            self.model.lineEdit().selectAll()
+            self._model_edit().selectAll()
 
     def label(self, engine_id: str) -> str:
         """The engine's name as the person reads it ("Claude")."""
@@ -241,7 +246,7 @@ class EnginePicker(QWidget):
             self.model.setCurrentIndex(-1)
             self.model.setEditText(chosen)
             hint = self.tr("the engine's default")
-            self.model.lineEdit().setPlaceholderText(hint)
+            self._model_edit().setPlaceholderText(hint)
             # The hint shows whole: the box is at least as wide as it, plus the arrow.
             self.model.setMinimumWidth(self.model.fontMetrics().horizontalAdvance(hint) + 44)
         self.model.blockSignals(False)

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from PySide6.QtCore import QByteArray, QRectF, Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication
 
 NAMES = ("run", "stop", "continue", "open-folder", "export", "settings", "decision",
          "decision-done")
@@ -75,7 +75,7 @@ def _icon(name: str, colour: str, disabled: str) -> QIcon:
     return result
 
 
-def set_icon(holder: QWidget | QAction, name: str,
+def set_icon(holder: QAbstractButton | QAction, name: str,
              role: QPalette.ColorRole = QPalette.ColorRole.ButtonText) -> None:
     """Give a button or an action the icon `name` in the palette's `role` colour (the
     primary button's icon is in highlighted-text, on its highlight ground); it is drawn
