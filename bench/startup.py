@@ -196,8 +196,10 @@ def main() -> int:
         folder = Path(tmp) / "Bakery"
         shutil.copytree(REPO / "resources" / "demo-workspace", folder)
         path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+        # Bytecode caches, as an installed app has them (bench/run_all.py does the same).
+        base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         for name in platforms:
-            env = dict(os.environ, PYTHONPATH=path, HARNESS_DESK_CONFIG_DIR=str(Path(tmp) / "c"),
+            env = dict(base, PYTHONPATH=path, HARNESS_DESK_CONFIG_DIR=str(Path(tmp) / "c"),
                        QT_QPA_PLATFORM=name)
             load_before = load_average()
             got = measure(args.runs, folder, env)

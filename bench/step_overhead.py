@@ -15,10 +15,13 @@ with os.fsync made a no-op, which shows what the disk's flushes cost. And once m
 100 files with every os.fsync made 10 ms slower (a wrapper around os.fsync in this
 process), as on a busy or slow disk: the gap after a write against the gap after a read
 shows what a write step's flushes cost where a person would feel them (issue 36). A write
-step flushes the round's undo journal and the file side by side (app/core/flush.py), so it
-waits for one flush, as an edit does; the file's own flush stays before its replace (a power
-cut leaves the old file or the new, never an empty one), so the gap after a write is at
-least one flush longer than the gap after a read.
+step waits for no flush of its own: the file is flushed after its replace on the round's
+flusher thread (app/core/flush.py), as is the journal's line for a file the round creates;
+only the first change of a file that held content before the round waits for its journal
+line, before the replace (the bench's writes make new files and then edit them, as an agent
+writing a report does; tests/core/test_flush_overlap.py holds the other case). The round's
+end waits for every flush. The same pass times a write step's phases (pre-image, journal,
+temp write, replace, post-image, the hand-off to the flusher) with the delay off and on.
 """
 
 from __future__ import annotations
@@ -239,6 +242,8 @@ def summarise(runs: list[dict]) -> dict:
     for kind in sorted({k for r in runs for k in r["kinds"]}):
         by_tool[kind] = ms(median(per_run("wall", lambda k, kind=kind: k == kind)))
     out["by_tool_ms"] = by_tool
+    out["by_tool_cpu_ms"] = {kind: ms(median(per_run("cpu", lambda k, kind=kind: k == kind)))
+                             for kind in by_tool}
     return out
 
 
@@ -281,6 +286,91 @@ def _measure(sizes: dict[str, int], runs: int, steps: int, tmp: Path) -> dict[st
     return out
 
 
+PERSONS = "write_file (first change of a file of the person's)"
+PHASES = ("tool's own work", "pre-image", "journal", "temp write", "replace", "post-image",
+          "hand-off to the flusher")
+
+
+def write_phases(tmp: Path, steps: int = 60, wrap_fsync=None) -> dict[str, dict[str, float]]:
+    """Where a write step's time goes (ms a step, exclusive of what it calls, the median of
+    `steps`): the real ToolBox, undo recorder and flusher, each phase timed by wrapping the
+    function that does it. For write_file of a new file, edit_file of it, and write_file
+    over a file that held content before the round (which waits for its journal line)."""
+    from app.core import files, flush, undo
+    from app.core.policies.gate import ChangeGate
+    from app.core.tools import ToolBox
+
+    targets = [(undo.RoundChanges, "before_change", "pre-image"),
+               (undo.RoundChanges, "after_change", "post-image"),
+               (undo, "journal_append", "journal"),
+               (undo, "atomic_write_bytes", "temp write"),
+               (files, "commit_temp_file", "replace"),
+               (flush.Flusher, "kick", "hand-off to the flusher"),
+               (ToolBox, "call", "tool's own work")]
+    spent: dict[str, float] = {}
+    stack: list[list] = []
+
+    def timed(name, fn):
+        def wrapper(*args, **kw):
+            stack.append([name, 0.0])
+            began = time.perf_counter()
+            try:
+                return fn(*args, **kw)
+            finally:
+                took = time.perf_counter() - began
+                _, inner = stack.pop()
+                spent[name] = spent.get(name, 0.0) + took - inner
+                if stack:
+                    stack[-1][1] += took
+        return wrapper
+
+    saved = [(owner, attr, getattr(owner, attr)) for owner, attr, _ in targets]
+    real_fsync = os.fsync
+    root = tmp / "phases"
+    root.mkdir(parents=True)
+    (root / "TASKS.md").write_text("# Tasks\n\n- [ ] Write the report\n", encoding="utf-8")
+    body = "".join(f"- point {i}: {' '.join(WORDS[i % 9:i % 9 + 8])}\n" for i in range(40))
+    out: dict[str, dict[str, float]] = {}
+    try:
+        for owner, attr, name in targets:
+            setattr(owner, attr, timed(name, getattr(owner, attr)))
+        if wrap_fsync is not None:
+            os.fsync = wrap_fsync(real_fsync)
+        changes = undo.RoundChanges(root, undo.BlobStore(root / ".harness"),
+                                    root / ".harness" / "undo" / "1.json", 1)
+        gate = ChangeGate(root, root / ".harness", root / "TASKS.md", lambda event: None, "r")
+        box = ToolBox(root, root / "TASKS.md", "Write the report", changes, gate=gate)
+        for k in range(steps):  # the person's own files, for a first change of one
+            (root / f"notes-{k}.md").write_text(body, encoding="utf-8")
+        for kind in ("write_file", "edit_file", PERSONS):
+            per_step: dict[str, list[float]] = {name: [] for name in PHASES}
+            for k in range(steps):
+                args = {"path": f"reports/part-{k}.md"}
+                args.update({"content": body} if kind == "write_file" else
+                            {"old_text": "point 3:", "new_text": "point 3 (checked):"})
+                if kind == PERSONS:
+                    args = {"path": f"notes-{k}.md", "content": body.upper()}
+                    if k % 5 == 0:  # a round changes a few of the person's files, not dozens
+                        changes.finish()  # (the gate would hold the rest for the person)
+                        changes = undo.RoundChanges(root, undo.BlobStore(root / ".harness"),
+                                                    root / ".harness" / "undo" / f"{k}.json", k)
+                        box = ToolBox(root, root / "TASKS.md", "Write the report", changes,
+                                      gate=ChangeGate(root, root / ".harness", root / "TASKS.md",
+                                                      lambda event: None, f"r{k}"))
+                spent.clear()
+                if box.call("write_file" if kind == PERSONS else kind, args).is_error:
+                    raise SystemExit(f"the phase bench's {kind} failed")
+                for name in PHASES:
+                    per_step[name].append(spent.get(name, 0.0))
+            out[kind] = {name: ms(median(v)) for name, v in per_step.items()}
+        changes.finish()
+    finally:
+        os.fsync = real_fsync
+        for owner, attr, real in saved:
+            setattr(owner, attr, real)
+    return out
+
+
 def main() -> int:
     parser = arguments(__doc__, runs=3)
     parser.add_argument("--steps", type=int, default=200)
@@ -301,10 +391,13 @@ def main() -> int:
                 no_fsync = measure(SIZES, args.runs, args.steps, tmp / "nofsync")
             finally:
                 os.fsync = real_fsync
-        slow = None
+        slow, phases = None, {}
         if not args.no_slow_disk_variant:
             slow = measure({"100 files": SIZES["100 files"]}, args.runs, args.steps,
                            tmp / "slowdisk", wrap_fsync=slowed)["100 files"]
+        phases = {"quiet disk": write_phases(tmp / "phases-quiet"),
+                  "every fsync 10 ms slower": write_phases(tmp / "phases-slow",
+                                                           wrap_fsync=slowed)}
         shutil.rmtree(tmp, ignore_errors=True)
 
     small, big = shipped["100 files"], shipped["5,000 files"]
@@ -327,7 +420,14 @@ def main() -> int:
         slow_x = write_gap / read_gap if read_gap else float("nan")
         print(f"  every fsync {SLOW_FSYNC_S * 1000:g} ms slower (100 files): gap after a write "
               f"{write_gap:.2f} ms (an edit {edit_gap:.2f} ms), after a read {read_gap:.2f} ms: "
-              f"{slow_x:.2f}x; {slow['per_step']['fsync']:g} fsync a step")
+              f"{slow_x:.2f}x; {slow['per_step']['fsync']:g} fsync a step; CPU a write "
+              f"{slow['by_tool_cpu_ms']['write_file']:.2f} ms, a read "
+              f"{slow['by_tool_cpu_ms']['read_file']:.2f} ms")
+    for disk, kinds in phases.items():
+        for kind, spent in kinds.items():
+            print(f"  a {kind} step, {disk}: " + ", ".join(
+                f"{name} {v:.2f}" for name, v in spent.items()) +
+                f" (ms; total {sum(spent.values()):.2f})")
     ratio = big["median_ms"] / small["median_ms"] if small["median_ms"] else float("nan")
     print(f"  5,000 files / 100 files: {ratio:.2f}x")
     same = ratio <= 1.25 or big["median_ms"] - small["median_ms"] <= 0.5
@@ -354,7 +454,8 @@ def main() -> int:
             f"{SLOW_FSYNC_S * 1000:g} ms slower", f"<= {SLOW_TARGET_X:g}x", round(slow_x, 2), "x",
             slow_x <= SLOW_TARGET_X,
             note=f"write {write_gap:.1f} ms, edit {edit_gap:.1f} ms, read {read_gap:.1f} ms",
-            write_ms=write_gap, edit_ms=edit_gap, read_ms=read_gap, **slow))
+            write_ms=write_gap, edit_ms=edit_gap, read_ms=read_gap, write_phases_ms=phases,
+            **slow))
     return hand_back(args.json, items)
 
 

@@ -91,3 +91,12 @@ def test_a_partial_run_keeps_the_other_rows_from_the_last_results(tmp_path):
                                         "engines_vs_python"]
     assert rows[1]["note"] == "CPU +20 ms (measured 2026-12-01 10:20 UTC)"
     assert rows[2]["measured"] == 90.0
+
+
+def test_the_token_row_is_counted_by_a_real_tokenizer_or_not_at_all(monkeypatch):
+    # cl100k from bpe-openai (the bench extra), never characters / 4 passed off as tokens.
+    from bench import fidelity
+
+    monkeypatch.setitem(sys.modules, "bpe_openai", None)   # not installed
+    assert fidelity.encoding() is None
+    assert "pip install -e '.[bench]'" in fidelity.TOKENIZER_MISSING

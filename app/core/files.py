@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from app.core.flush import wait_flushed_first
+from app.core.flush import flush_later, wait_flushed_first
 from app.core.write_guard import ChangedOnDisk, check_expected, expected_for  # noqa: F401
 
 TYPE_CHECKING = False  # not typing's: `status` has no use for importing it (5-8 ms)
@@ -102,10 +102,14 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
     fsync: still atomic for every reader and after a crash of the process (the data is in
     the OS's cache), but a power cut may lose the write; for records rewritten often and
     flushed at their own checkpoints (status.json, see recorder.py).
+
+    Inside a round's write step (flush.flushed_first with a flusher, undo.RoundChanges) the
+    new file is flushed after the replace, on the round's flusher thread (flush.py).
     """
     path = Path(path)
     if is_read_only(path):
         raise ReadOnlyFile(path)
+    later = flush_later(path) if sync else None
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = make_temp(path.parent)
     try:
@@ -113,7 +117,7 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
                 fh.flush()
-                if sync:
+                if sync and later is None:
                     os.fsync(fh.fileno())
         except OSError as exc:
             raise DiskWriteError(path, exc) from exc
@@ -121,6 +125,8 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    if later is not None:
+        later(path)
 
 
 # Our temporary files: short, whatever the name they stand in for (a person's file name may

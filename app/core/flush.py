@@ -1,15 +1,23 @@
-"""Two flushes side by side: the undo journal's on a thread of its own while the person's file
-is written and flushed, the file replaced only once both are on disk (issue 36).
+"""Flushes to the disk off the write step's path: the undo journal's and the person's file's
+(issue 36).
 
-A write step flushes the round's undo journal (the line naming the file's pre-image) and the
-file's new content, and the journal's line must be on disk before the replace is: else a
-power cut could keep the new file and lose the line that undoes it. Done one after the
-other, a slow or busy disk charges the step twice; side by side, once.
+A write step's flushes only guard against a power cut: a crash or a kill -9 of the process
+keeps everything already handed to the operating system, and the harness hands over the
+pre-image's copy, then the journal's line naming it, then the new file, in that order. So
+a write step through `RoundChanges.before_change(rel, overlap=True)` and
+`RoundChanges.flushed_first(path)` flushes as follows (undo.py has the crash guarantees):
 
-`RoundChanges.before_change(rel, overlap=True)` starts `BackgroundFlush` of the journal;
-the write happens inside `flushed_first(path, flush.wait)`, and `files.commit_temp_file`,
-right before it replaces `path`, waits for it (`wait_flushed_first`): the order on disk is
-the same as before, the waits overlap.
+- The file's own fsync comes after its replace, on the round's `Flusher` thread, while the
+  next model call is in flight; the round's end (RoundChanges.finish) waits for it, before
+  the round's undo record and the run's record of the round are written.
+- The journal's line for a file the round creates is flushed on the same thread, first:
+  its order against the new file does not matter (a power cut that keeps the file and loses
+  the line leaves a new file undo does not know of; nothing of the person's is lost).
+- The journal's line for a file that held content before the round (its first change in
+  the round) is on disk BEFORE the replace: `BackgroundFlush` starts it beside the temp
+  file's write and `files.commit_temp_file` waits for it right before the replace
+  (`wait_flushed_first`). A power cut can then never keep the new content and lose the line
+  that undoes it. A later change of the same file needs no new flush: its line is on disk.
 """
 
 from __future__ import annotations
@@ -17,7 +25,113 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-_FIRST = None  # a ContextVar of {normalised path: wait()}, made on first use
+TYPE_CHECKING = False  # not typing's: `status` has no use for importing it
+if TYPE_CHECKING:
+    import contextvars
+    import queue
+    import threading
+    from typing import Callable, Optional, Tuple, Union
+
+    Job = Union[Path, Callable[[], object]]  # a file to flush, or work to do
+    Wait = Callable[[], None]
+    Later = Optional[Callable[[Path], None]]
+    FirstVar = contextvars.ContextVar[dict[str, Tuple[Optional[Wait], Later]]]
+
+_FIRST: FirstVar | None = None  # {normalised path: (wait(), later(path) or None)}, made on use
+
+
+def fsync_path(path: Path | str) -> None:
+    """Flush the file at `path` to the disk. Windows flushes (FlushFileBuffers) only through
+    a handle open for writing; elsewhere reading access is enough (and a file without write
+    permission for its owner can still be flushed)."""
+    flags = os.O_RDWR | getattr(os, "O_BINARY", 0) if os.name == "nt" else os.O_RDONLY
+    fd = os.open(path, flags)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class Flusher:
+    """A round's flushes (and other work that may wait) done on a thread of its own, in the
+    order asked for. `add(job)` notes a file to flush (a path) or a function to call, and
+    returns at once; `kick()` hands what was noted to the thread, once a step (waking a
+    thread costs more than the rest of a step's bookkeeping, so it is done once, when the
+    step's writes are done); `join()` kicks and returns once every job so far is done,
+    raising the first that failed. A file gone by the time its turn comes (deleted, or
+    replaced by a later step of the round) is no error: what replaced it has its own turn."""
+
+    def __init__(self) -> None:
+        self._noted: list[Job] = []
+        # the thread's queue of batches (None: stop) and the thread, made on the first kick
+        self._queue: queue.Queue[list[Job] | None] | None = None
+        self._thread: threading.Thread | None = None
+        self._error: OSError | None = None
+
+    def add(self, job: Path | str | Callable[[], object]) -> None:
+        """Note a job: a path to flush, or a function to call."""
+        self._noted.append(job if callable(job) else Path(job))
+
+    def kick(self) -> None:
+        """Hand the jobs noted so far to the thread."""
+        if not self._noted:
+            return
+        if self._queue is None:
+            import queue
+            import threading
+
+            self._queue = queue.Queue()
+            self._thread = threading.Thread(target=self._run, args=(self._queue,),
+                                            name="hd-round-flush", daemon=True)
+            self._thread.start()
+        jobs, self._noted = self._noted, []
+        self._queue.put(jobs)
+
+    def _run(self, todo: queue.Queue[list[Job] | None]) -> None:
+        while True:
+            jobs = todo.get()
+            try:
+                if jobs is None:
+                    return
+                for job in jobs:
+                    self._do(job)
+            finally:
+                todo.task_done()
+
+    def _do(self, job: Job) -> None:
+        try:
+            if callable(job):
+                job()
+            else:
+                fsync_path(job)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # handed to join(), on the thread that asks
+            if self._error is None:
+                self._error = exc
+
+    def join(self) -> None:
+        """Wait for every job noted so far; raise the first that failed."""
+        self.kick()
+        if self._queue is not None:
+            self._queue.join()
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
+
+    def close(self) -> None:
+        """join(), and end the thread (a later kick starts a new one)."""
+        self.kick()
+        todo, thread = self._queue, self._thread
+        if todo is not None:
+            todo.put(None)
+            self._queue = self._thread = None
+            todo.join()
+            if thread is not None:
+                thread.join()
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
 
 
 class BackgroundFlush:
@@ -35,12 +149,7 @@ class BackgroundFlush:
 
     def _run(self) -> None:
         try:
-            # Write access: Windows flushes (FlushFileBuffers) only through a handle that has it.
-            fd = os.open(self.path, os.O_RDWR | getattr(os, "O_BINARY", 0))
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            fsync_path(self.path)
         except BaseException as exc:  # handed to wait(), on the thread that asked
             self._error = exc
 
@@ -55,35 +164,48 @@ def _key(path: Path | str) -> str:
     return os.path.normcase(os.path.abspath(path))
 
 
-def _first_var():
+def _first_var() -> FirstVar:
     global _FIRST
     if _FIRST is None:
         import contextvars
 
-        _FIRST = contextvars.ContextVar("hd_flushed_first", default={})
+        _FIRST = contextvars.ContextVar("hd_flushed_first")
     return _FIRST
 
 
 class flushed_first:
-    """While inside, a replace of `path` (files.commit_temp_file) first calls `wait`."""
+    """While inside, a replace of `path` (files.commit_temp_file) first calls `wait`; with
+    `later`, files.atomic_write_bytes does not flush the new file itself but hands its path
+    to `later` once it is in place (Flusher.add)."""
 
-    def __init__(self, path: Path | str, wait):
-        self.path, self.wait = path, wait
-        self._token = None
+    def __init__(self, path: Path | str, wait: Wait, later: Later = None):
+        self.path, self.wait, self.later = path, wait, later
+        self._token: contextvars.Token[dict[str, tuple[Wait | None, Later]]] | None = None
 
     def __enter__(self) -> "flushed_first":
         var = _first_var()
-        self._token = var.set({**var.get(), _key(self.path): self.wait})
+        self._token = var.set({**var.get({}), _key(self.path): (self.wait, self.later)})
         return self
 
-    def __exit__(self, *exc) -> None:
-        _first_var().reset(self._token)
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _first_var().reset(self._token)
 
 
 def wait_flushed_first(path: Path | str) -> None:
     """What must be on disk before `path` is replaced, waited for (nothing, usually)."""
     if _FIRST is None:
         return
-    wait = _FIRST.get().get(_key(path))
+    first = _FIRST.get({})
+    wait, _ = first.get(_key(path), (None, None)) if first else (None, None)
     if wait is not None:
         wait()
+
+
+def flush_later(path: Path | str) -> Later:
+    """Who flushes `path` once it is replaced, when that is not the writer (None: the writer
+    flushes the file before the replace, as it always has)."""
+    if _FIRST is None:
+        return None
+    first = _FIRST.get({})
+    return first.get(_key(path), (None, None))[1] if first else None

@@ -17,6 +17,11 @@ from app.core.undo_journal import append as journal_append
 from app.core.undo_journal import has_record, journal_path, read_manifest
 from app.core.workspace import Workspace
 
+TYPE_CHECKING = False  # not typing's: importing it costs `status` time it has no use for
+if TYPE_CHECKING:
+    from app.core.files import JsonlAppender
+    from app.core.flush import BackgroundFlush, Flusher, flushed_first
+
 ABSENT = "absent"
 
 
@@ -57,7 +62,11 @@ class RoundChanges:
         self.round = round_no
         self._files: dict[str, dict] = {}
         self._again: dict[str, str] = {}  # file -> what the round left before changing it again
-        self._flushing = None  # the journal's flush beside the file's (before_change, overlap)
+        # the journal's flush before a replace (before_change, overlap)
+        self._flushing: BackgroundFlush | None = None
+        self._later = False  # the change under way flushes its file after the replace
+        self._flusher: Flusher | None = None  # the round's flushes off the step's path
+        self._out: JsonlAppender | None = None  # the journal, kept open while the round writes
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
         old = read_manifest(self.manifest_path)
         if isinstance(old, dict) and isinstance(old.get("files"), dict):
@@ -69,14 +78,34 @@ class RoundChanges:
 
     def before_change(self, rel: str, overlap: bool = False) -> None:
         """Keep the pre-image of `rel` the first time this round touches it, and append it to
-        the journal at once (flushed): if the process dies right after the change, undo still
-        works. The copy itself is not flushed: the journal names it by its SHA-256, which undo
-        checks (undo_journal.py), so a write step flushes only the journal and the file.
+        the journal before the change: if the process dies right after the change, undo
+        still works. The copy itself is not flushed: the journal names it by its SHA-256,
+        which undo checks (undo_journal.py), so a write step flushes only the journal and
+        the file.
 
-        With `overlap` the journal is flushed on a thread of its own while the caller writes
-        and flushes the file, which it then replaces inside `self.flushed_first(path)`:
-        files.commit_temp_file waits for the journal right before the replace (flush.py)."""
+        Without `overlap` the journal's line is flushed before this returns, and the writer
+        flushes the file before replacing it. With `overlap` (a replace of the file's whole
+        content, inside `self.flushed_first(path)`) the step waits for at most one flush:
+
+        - a file the round creates: none. The journal's line and then the new file are
+          flushed on the round's flusher thread (flush.Flusher) after the replace;
+        - a file that held content before the round, changed for the first time: its line
+          is flushed beside the temp file's write, and the replace waits for it
+          (files.commit_temp_file), so a power cut never keeps the new content and loses
+          the line that undoes it; the file itself is flushed on the flusher thread;
+        - a file the round changed already: none (its line is on disk, or it names no
+          content of the person's), and the file on the flusher thread.
+
+        Crash guarantees. A kill of the process at any moment: the copy is handed to the
+        operating system before its line, and the line before the replace, so undo is
+        byte-exact. A power cut: the person's content from before the round is never
+        replaced before the line that names its copy is on disk; what the round wrote
+        since its last flush may be lost (a file the round made may be empty or missing, or
+        hold an earlier version of the round's, which undo then keeps beside the restored
+        one, never losing either). finish() waits for every flush before the round's record
+        is written, so a round the run has recorded is on disk whole."""
         self.journal_flushed()
+        self._later = overlap
         if rel in self._files:
             # Changed again: until after_change, what is there is the round's, whatever its
             # content, so a kill in between still undoes it (not flushed: a power cut that
@@ -85,7 +114,7 @@ class RoundChanges:
             if entry.get("after") is not None:
                 self._again[rel] = entry["after"]
                 entry["after"] = None
-                journal_append(self.manifest_path, [{"op": "after", "file": rel,
+                self._append([{"op": "after", "file": rel,
                                                      "after": None}], sync=False)
             return
         path = self.root / rel
@@ -107,12 +136,31 @@ class RoundChanges:
             if new_dirs:
                 entry["new_dirs"] = new_dirs
         self._files[rel] = entry
-        journal_append(self.manifest_path, [{"op": "before", "file": rel, "entry": entry}],
+        self._append([{"op": "before", "file": rel, "entry": entry}],
                        sync=not overlap)
-        if overlap:
+        if not overlap:
+            return
+        if entry["before"] == ABSENT:  # nothing of the person's to lose: flushed later
+            self._round_flusher().add(journal_path(self.manifest_path))
+        else:
             from app.core.flush import BackgroundFlush
 
             self._flushing = BackgroundFlush(journal_path(self.manifest_path))
+
+    def _append(self, lines: list[dict[str, object]], sync: bool = True) -> None:
+        """Append lines to the round's journal (undo_journal.py), kept open meanwhile."""
+        if self._out is None:
+            from app.core.files import JsonlAppender
+
+            self._out = JsonlAppender(journal_path(self.manifest_path))
+        journal_append(self.manifest_path, lines, sync, self._out)
+
+    def _round_flusher(self) -> Flusher:
+        if self._flusher is None:
+            from app.core.flush import Flusher
+
+            self._flusher = Flusher()
+        return self._flusher
 
     def journal_flushed(self) -> None:
         """Wait for the journal's flush started by before_change(overlap=True), if any."""
@@ -120,11 +168,20 @@ class RoundChanges:
         if flushing is not None:
             flushing.wait()
 
-    def flushed_first(self, path: Path):
-        """The context a write of `path` that before_change(overlap=True) kept runs in."""
+    def flushed_first(self, path: Path) -> flushed_first:
+        """The context a write of `path` that before_change(overlap=True) kept runs in: the
+        replace waits for the journal's line when it must, and the file is flushed on the
+        round's flusher thread after it."""
         from app.core.flush import flushed_first
 
-        return flushed_first(path, self.journal_flushed)
+        later = self._round_flusher().add if self._later else None
+        return flushed_first(path, self.journal_flushed, later)
+
+    def flush(self) -> None:
+        """Wait until everything the round's changes handed to the flusher is on disk;
+        OSError if a flush failed."""
+        if self._flusher is not None:
+            self._flusher.close()
 
     def forget(self, rel: str) -> None:
         """Drop what before_change kept for `rel` when the change was then not made (the
@@ -132,9 +189,11 @@ class RoundChanges:
         changed nor takes the person's own save back on undo."""
         if rel in self._again:  # changed earlier in the round: as it was after that change
             after = self._files[rel]["after"] = self._again.pop(rel)
-            journal_append(self.manifest_path, [{"op": "after", "file": rel, "after": after}])
+            self._append([{"op": "after", "file": rel, "after": after}])
         elif self._files.pop(rel, None) is not None:
-            journal_append(self.manifest_path, [{"op": "forget", "file": rel}])
+            self._append([{"op": "forget", "file": rel}])
+        if self._flusher is not None:
+            self._flusher.kick()
 
     def after_change(self, rel: str) -> None:
         """Record what the round left in `rel` right after each change, so that after a kill
@@ -146,15 +205,32 @@ class RoundChanges:
         # Neither the copy nor the record is flushed to disk (one fsync less a write): undo
         # reads only the post-image's fingerprint, never its copy, and if a power cut loses
         # the record it says "after: null", which undo reads as a round that never finished,
-        # as it was (the pre-image is safe). finish() flushes both at the round's end.
+        # as it was (the pre-image is safe). finish() keeps and flushes both at the round's
+        # end. After a replace (overlap) even the copy is made on the flusher thread: only
+        # the evidence of a round cut short reads it, and that shows a copy not yet made as
+        # missing, as it does one a power cut lost.
         self._again.pop(rel, None)
-        entry["after"] = self._keep(self.root / rel, sync=False)
-        journal_append(self.manifest_path, [{"op": "after", "file": rel,
-                                             "after": entry["after"]}], sync=False)
+        path = self.root / rel
+        if self._later and self._flusher is not None:
+            entry["after"] = _state(path)
+            if entry["after"] not in (ABSENT, "folder"):
+                self._flusher.add(lambda: self.blobs.put_file(path, _mode_of(path), sync=False))
+        else:
+            entry["after"] = self._keep(path, sync=False)
+        self._append([{"op": "after", "file": rel, "after": entry["after"]}], sync=False)
+        if self._flusher is not None:
+            self._flusher.kick()  # once a step, its writes done
 
     def finish(self) -> list[str]:
-        """Record each touched file's post-image; return the paths whose content changed."""
+        """Record each touched file's post-image; return the paths whose content changed.
+        Waits first for every flush of the round's write steps (before_change): the round's
+        record is never on disk ahead of the changes it records."""
         self.journal_flushed()
+        try:
+            self.flush()
+            failed = None
+        except OSError as exc:  # the record is still written (flushed here), then it is said
+            failed = exc
         changed, lines = [], []
         for rel, entry in sorted(self._files.items()):
             # Post-images are kept too, so the round's evidence can show before and after.
@@ -163,8 +239,13 @@ class RoundChanges:
             if entry["after"] != entry["before"]:
                 changed.append(rel)
         # The journal first (it is applied over the record when read), then the whole record.
-        journal_append(self.manifest_path, lines)
+        self._append(lines)
+        out, self._out = self._out, None
+        if out is not None:
+            out.close()
         atomic_write_json(self.manifest_path, {"round": self.round, "files": self._files})
+        if failed is not None:
+            raise failed
         return changed
 
     def _keep(self, path: Path, sync: bool = True) -> str:

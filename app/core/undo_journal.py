@@ -1,4 +1,5 @@
-"""A round's undo journal: one line appended (and flushed) before each change, never rewritten.
+"""A round's undo journal: one line appended before each change, never rewritten (flushed
+before the change when the change puts away content of the person's; RoundChanges says when).
 
 Beside each round's undo record `undo/<N>.json` (the whole table, written once at the round's
 end) the round keeps `undo/<N>.jsonl`, a line per event, in order:
@@ -7,8 +8,9 @@ end) the round keeps `undo/<N>.jsonl`, a line per event, in order:
     {"op": "after", "file": REL, "after": SHA or "absent"}                     after it
     {"op": "forget", "file": REL}                                  the change was not made
 
-A write step costs one flush of the journal and one of the person's file (issue 36): the
-pre-image's copy is not flushed on its own. Its durability rides on the journal's: the line
+A write step costs at most one flush of the journal and one of the person's file (issue 36),
+most of them on the round's flusher thread after the step (flush.py): the pre-image's copy is
+not flushed on its own. Its durability rides on the journal's: the line
 names the copy by its SHA-256, and undo checks every copy against it on the way out
 (BlobStore.copy_out), so after a power cut a lost copy is reported, never written back.
 After a kill of the process (the OS keeps what was written) nothing is lost at all: the copy
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.files import append_jsonl, read_json, read_jsonl
+from app.core.files import JsonlAppender, append_jsonl, read_json, read_jsonl
 
 
 def journal_path(manifest_path: Path | str) -> Path:
@@ -36,18 +38,21 @@ def has_record(manifest_path: Path | str) -> bool:
     return Path(manifest_path).exists() or journal_path(manifest_path).exists()
 
 
-def append(manifest_path: Path | str, lines: list[dict], sync: bool = True) -> None:
-    """Append journal lines, written whole and (with `sync`) flushed before this returns."""
+def append(manifest_path: Path | str, lines: list[dict], sync: bool = True,
+           out: JsonlAppender | None = None) -> None:
+    """Append journal lines, written whole and (with `sync`) flushed before this returns;
+    through `out`, the journal kept open by the round's one writer (RoundChanges), if given."""
     if not lines:
         return
-    if len(lines) == 1:
+    if out is None and len(lines) == 1:
         append_jsonl(journal_path(manifest_path), lines[0], sync=sync)
         return
-    from app.core.files import JsonlAppender
-
-    with JsonlAppender(journal_path(manifest_path)) as out:
-        for i, line in enumerate(lines):
-            out.append(line, sync=sync and i == len(lines) - 1)  # one flush for them all
+    if out is None:
+        with JsonlAppender(journal_path(manifest_path)) as opened:
+            append(manifest_path, lines, sync, opened)
+        return
+    for i, line in enumerate(lines):
+        out.append(line, sync=sync and i == len(lines) - 1)  # one flush for them all
 
 
 def read_manifest(manifest_path: Path | str) -> dict | None:

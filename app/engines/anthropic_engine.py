@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.engine import Availability, EngineConfig, EngineError
@@ -18,8 +18,12 @@ from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.openai_compat import estimated_usage, with_usage
 from app.engines.prices import PricedEngine
 from app.engines.wire_cache import Prefix, WireCache
-from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, check_base_url, emit, from_status,
-                              from_transport, stream_broken)
+from app.engines.deadline import AVAILABILITY_TIMEOUT_S
+from app.engines.wire import (Voice, check_base_url, emit, from_status, from_transport,
+                              stream_broken)
+
+if TYPE_CHECKING:
+    import anthropic
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 # Shown when the models API cannot be read; newest first.
@@ -71,10 +75,11 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
 
     def __init__(self, config: EngineConfig | None = None):
         super().__init__(config)
-        self._kept: tuple[tuple[str, float], Any] | None = None  # see _turn_client
+        self._kept: tuple[tuple[str, float], anthropic.Anthropic] | None = None  # _turn_client
         self._wire = WireCache()  # each message's blocks, built once (see wire_cache)
         self._prefix = Prefix()
-        self._sent: tuple[list[dict] | None, str] = (None, "")  # see _messages
+        self._sent: tuple[list[dict[str, Any]] | None, str] = (None, "")  # see _messages
+        self._turns, self._out, self._encoded = [], [], []  # the last request's (claude_wire)
 
     # -- configuration -------------------------------------------------------------------
 
@@ -98,7 +103,7 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
             fix_address="Correct ANTHROPIC_BASE_URL, or the --base-url given, to a web address.",
         )
 
-    def _client(self, key: str, timeout_s: float) -> Any:
+    def _client(self, key: str, timeout_s: float) -> anthropic.Anthropic:
         import anthropic
         import httpx2
 
@@ -107,7 +112,7 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
         return anthropic.Anthropic(api_key=key, base_url=base_url, max_retries=0,
                                    timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)))
 
-    def _turn_client(self) -> Any:
+    def _turn_client(self) -> anthropic.Anthropic:
         """The client for model turns, kept for the engine's life so connections are reused
         (no new TLS handshake, and no keychain lookup, on every step)."""
         where = (self.base_url(), self.config.timeout_s)
@@ -170,7 +175,7 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
             raise from_transport(self.voice(), exc) from None
 
     def _read(self, stream: MessageReader, cancel: threading.Event | None,
-              on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
+              on_text: Callable[[str], None] | None, request: dict[str, Any]) -> ModelTurn:
         import anthropic
         import httpx2
 
@@ -195,7 +200,8 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
                            stream, request)
         return self._to_turn(stream, request, cancelled=False)
 
-    def _to_turn(self, stream: MessageReader, request: dict, cancelled: bool) -> ModelTurn:
+    def _to_turn(self, stream: MessageReader, request: dict[str, Any],
+                 cancelled: bool) -> ModelTurn:
         message, closed = stream.snapshot or {}, stream.closed
         texts, calls, kept = [], [], []
         content = message.get("content") or []
@@ -207,7 +213,7 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
             kind = block.get("type")
             if kind == "text" and block.get("text"):
                 texts.append(block["text"])
-            elif kind == "tool_use":
+            elif kind == "tool_use" and param is not None:  # (always, for a tool_use block)
                 # A block not closed, or the last one of a reply cut off by the output limit
                 # or the context window, may hold half its arguments: running it could write
                 # half a file.
@@ -248,14 +254,14 @@ class _Narration:
         self.spoken, self.fresh = True, False
 
 
-def _usage(u: dict | None) -> Usage:
+def _usage(u: dict[str, Any] | None) -> Usage:
     u = u or {}
     return Usage(input_tokens=u.get("input_tokens") or 0, output_tokens=u.get("output_tokens") or 0,
                  cache_read_tokens=u.get("cache_read_input_tokens") or 0,
                  cache_write_tokens=u.get("cache_creation_input_tokens") or 0)
 
 
-def _billed(stream: MessageReader, request: dict) -> Usage:
+def _billed(stream: MessageReader, request: dict[str, Any]) -> Usage:
     """What a stream that broke off was billed: its usage so far once message_start came,
     else an estimate of the input sent."""
     if stream.snapshot is None:
@@ -263,7 +269,7 @@ def _billed(stream: MessageReader, request: dict) -> Usage:
     return _usage(stream.snapshot.get("usage"))
 
 
-def _cut_off(err: EngineError, stream: MessageReader, request: dict) -> EngineError:
+def _cut_off(err: EngineError, stream: MessageReader, request: dict[str, Any]) -> EngineError:
     """A reply that broke off after its 200, with what it was billed: its tokens so far and
     the searches and fetches the service ran in it (EngineError.usage and .web)."""
     with_usage(err, _billed(stream, request))

@@ -27,7 +27,7 @@ RECORD_KIND = "anthropic-messages"
 THINKING = ("thinking", "redacted_thinking")
 
 
-def fingerprint(model: str, system: Any, tools: Any, messages: list[dict]) -> str:
+def fingerprint(model: str, system: Any, tools: Any, messages: list[dict[str, Any]]) -> str:
     """A hash of what a reply was written after, cache breakpoints aside (they move)."""
     chain = Chain(model, system, tools)
     for m in messages:
@@ -35,7 +35,7 @@ def fingerprint(model: str, system: Any, tools: Any, messages: list[dict]) -> st
     return chain.hexdigest()
 
 
-def block_digest(block: dict) -> bytes:
+def block_digest(block: dict[str, Any]) -> bytes:
     """One content block's part of a fingerprint (cache_control aside)."""
     text = json.dumps(_bare(block), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).digest()
@@ -64,7 +64,7 @@ class Chain:
         return self._hash.hexdigest()
 
 
-def block_param(block: dict) -> dict | None:
+def block_param(block: dict[str, Any]) -> dict[str, Any] | None:
     """One content block of a reply (its JSON as streamed) as the Messages API takes it back
     (None: not replayable)."""
     kind = block.get("type", "")
@@ -87,11 +87,11 @@ def block_param(block: dict) -> dict | None:
     return None
 
 
-def make_record(model: str, prefix: str, blocks: list[dict]) -> dict:
+def make_record(model: str, prefix: str, blocks: list[dict[str, Any]]) -> dict[str, Any]:
     return {"kind": RECORD_KIND, "model": model, "prefix": prefix, "content": blocks}
 
 
-def replay_blocks(m: Message, model: str, prefix: str) -> list[dict] | None:
+def replay_blocks(m: Message, model: str, prefix: str) -> list[dict[str, Any]] | None:
     """The blocks to send back for assistant message `m`, or None when it has no usable
     record (then the neutral text and tool calls are sent)."""
     record = m.record

@@ -7,16 +7,21 @@ tool call's input JSON), `message_delta` the stop reason and final usage. A tool
 input is parsed when its block closes (the SDK parses the partial JSON at every delta; a
 block that never closes is not used). The SDK's rules for the stream are kept: `ping` and
 nameless events are skipped, an `event: error` raises the SDK's own status error for its
-body (`client._make_status_error`, as its Stream does), and input JSON that cannot be
+body (claude_sdk.status_error, as its Stream does), and input JSON that cannot be
 parsed raises ValueError, which the engine reports as a broken stream.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
+from app.engines import claude_sdk
 from app.engines.raw_stream import RawStream
+
+if TYPE_CHECKING:
+    import anthropic
+    import httpx2
 
 TRACKS_INPUT = ("tool_use", "server_tool_use")
 
@@ -27,11 +32,11 @@ class MessageReader:
     before message_start), `closed` the indexes of the blocks closed, `finished` whether
     message_stop came."""
 
-    def __init__(self, client: Any, response: Any):
+    def __init__(self, client: anthropic.Anthropic, response: httpx2.Response):
         self._client = client
-        self._raw = RawStream(client, response)
+        self._raw = RawStream(claude_sdk.sse_decoder(client), response)
         self.response = response
-        self.snapshot: dict | None = None
+        self.snapshot: dict[str, Any] | None = None
         self.closed: set[int] = set()
         self.finished = False
         self._inputs: dict[int, str] = {}
@@ -62,9 +67,9 @@ class MessageReader:
             message = f"{body}"
         except Exception:
             message = data or f"Error code: {self.response.status_code}"
-        return self._client._make_status_error(message, body=body, response=self.response)
+        return claude_sdk.status_error(self._client, message, body, self.response)
 
-    def _take(self, event: dict) -> tuple[str, str]:
+    def _take(self, event: dict[str, Any]) -> tuple[str, str]:
         kind = event.get("type", "")
         snapshot = self.snapshot
         if snapshot is None:
@@ -95,7 +100,7 @@ class MessageReader:
             self.finished = True
         return kind, ""
 
-    def _delta(self, block: dict, index: int, delta: dict) -> tuple[str, str]:
+    def _delta(self, block: dict[str, Any], index: int, delta: dict[str, Any]) -> tuple[str, str]:
         kind, has = delta.get("type"), block.get("type")
         if kind == "text_delta" and has == "text":
             block["text"] = (block.get("text") or "") + delta["text"]
@@ -112,7 +117,7 @@ class MessageReader:
         return "content_block_delta", ""
 
     @staticmethod
-    def _final(snapshot: dict, event: dict) -> None:
+    def _final(snapshot: dict[str, Any], event: dict[str, Any]) -> None:
         delta, usage = event.get("delta") or {}, event.get("usage") or {}
         snapshot["stop_reason"] = delta.get("stop_reason")
         snapshot["stop_sequence"] = delta.get("stop_sequence")

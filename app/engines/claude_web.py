@@ -45,7 +45,7 @@ _CITATION_FIELDS = {
 }
 
 
-def web_tools(access: WebAccess) -> list[dict]:
+def web_tools(access: WebAccess) -> list[dict[str, Any]]:
     """The two server tools' definitions for a task that may look things up."""
     domains: dict[str, Any] = {}
     if access.allowed_domains:
@@ -62,13 +62,13 @@ def web_tools(access: WebAccess) -> list[dict]:
     return [search, fetch]
 
 
-def server_block_param(block: dict) -> dict:
+def server_block_param(block: dict[str, Any]) -> dict[str, Any]:
     """A server tool block of a reply as the Messages API takes it back: as it came, but for
     a `caller` the reply gave as null (the request types take a caller object or none)."""
     return {k: v for k, v in block.items() if not (k == "caller" and v is None)}
 
 
-def citations_param(citations: list) -> list[dict]:
+def citations_param(citations: list[Any]) -> list[dict[str, Any]]:
     """A text block's citations as the API takes them back (its TextCitationParam types)."""
     out = []
     for c in citations:
@@ -80,13 +80,13 @@ def citations_param(citations: list) -> list[dict]:
     return out
 
 
-def web_activity(message: dict) -> WebActivity | None:
+def web_activity(message: dict[str, Any]) -> WebActivity | None:
     """What one reply (its JSON, streamed or not) looked up, or None when it looked up
     nothing: its searches, the pages it was given or read, the sentences citing them, and
     the service's own count of what it ran (usage.server_tool_use)."""
     content = message.get("content") or []
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    asked: dict[str, dict] = {}
+    asked: dict[str, dict[str, Any]] = {}
     web = WebActivity()
     for block in content:
         kind = block.get("type")
@@ -129,7 +129,7 @@ def web_activity(message: dict) -> WebActivity | None:
     return None if web.empty else web
 
 
-def cut_off_activity(message: dict | None) -> WebActivity | None:
+def cut_off_activity(message: dict[str, Any] | None) -> WebActivity | None:
     """What a reply that broke off mid-stream had the service look up, as counts only: each
     `server_tool_use` block received is a search or a fetch the service ran and bills, unless
     its result came back as an error (the service bills no failed lookup); the usage's own

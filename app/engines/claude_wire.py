@@ -49,13 +49,14 @@ class ClaudeRequests:
     config: Any
     web: WebAccess | None
     _wire: WireCache
-    _sent: tuple[list[dict] | None, str]
-    _fixed: tuple[tuple, Any] | None = None  # see _stable
+    _sent: tuple[list[dict[str, Any]] | None, str]
+    _fixed: tuple[tuple[Any, ...], Any] | None = None  # see _stable
     _body_kept: Body | None = None
-    # The last request's turns, their entries and JSON (see _messages), and its messages.
-    _turns: list["_Turn"] = []
-    _out: list[dict] = []
-    _encoded: list[bytes] = []
+    # The last request's turns, their entries and JSON (see _messages), and its messages:
+    # empty lists to begin with (AnthropicEngine.__init__).
+    _turns: list["_Turn"]
+    _out: list[dict[str, Any]]
+    _encoded: list[bytes]
     _prefix: Prefix
 
     @property
@@ -65,7 +66,7 @@ class ClaudeRequests:
         return self._body_kept
 
     def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
-                      max_output_tokens: int | None = None) -> dict:
+                      max_output_tokens: int | None = None) -> dict[str, Any]:
         """The Messages API request body (without `stream`), cache breakpoints included.
         Its parts are shared with later requests: read it, do not change it."""
         system_blocks, tool_defs, head = self._stable(system, tools)
@@ -84,23 +85,24 @@ class ClaudeRequests:
             request["thinking"] = dict(SUMMARIZED_THINKING)
         return request
 
-    def encoded(self, request: dict) -> bytes:
+    def encoded(self, request: dict[str, Any]) -> bytes:
         """The bytes the SDK would send for `request` (with stream: true)."""
         return self._body.encode(request)
 
-    def _stable(self, system: str, tools: list[ToolSpec]) -> tuple[list, list, Any]:
+    def _stable(self, system: str, tools: list[ToolSpec]) -> tuple[list[Any], list[Any], Any]:
         """The system blocks and tool definitions (breakpoints on their last ones) and the
         replay chain's head: made again only when the model, system prompt or tools change."""
         web = self.web
         key = (self.model, system, tuple((t.name, t.description, t.parameters) for t in tools),
                web.model_dump_json() if web is not None else None)
         if self._fixed is None or self._fixed[0] != key:
-            tool_defs: list[dict] = [{"name": t.name, "description": t.description,
+            tool_defs: list[dict[str, Any]] = [{"name": t.name, "description": t.description,
                                       "input_schema": t.parameters} for t in stable_tools(tools)]
             # The web tools only on a task that may look things up, after ours, so the last
             # of them carries the tools' breakpoint (issue 37; see claude_web).
             tool_defs += web_tools(web) if web is not None else []
-            system_blocks = [{"type": "text", "text": system}] if system else []
+            system_blocks: list[dict[str, Any]] = (
+                [{"type": "text", "text": system}] if system else [])
             head = Chain(self.model, system_blocks, tool_defs)
             if system_blocks:
                 system_blocks[-1]["cache_control"] = EPHEMERAL
@@ -117,7 +119,7 @@ class ClaudeRequests:
         if "thinking" in self.config.options:
             return bool(self.config.options["thinking"])
         found = _GENERATION.match(self.model)
-        return bool(found) and int(found.group(1)) >= 5
+        return found is not None and int(found.group(1)) >= 5
 
     def _max_tokens(self) -> int:
         for family, limit in _OUTPUT_LIMITS.items():
@@ -125,7 +127,7 @@ class ClaudeRequests:
                 return limit
         return DEFAULT_MAX_TOKENS
 
-    def _messages(self, messages: list[Message], head: Chain) -> list[dict]:
+    def _messages(self, messages: list[Message], head: Chain) -> list[dict[str, Any]]:
         """The request's messages: each message's blocks (their digests and JSON) built once
         (WireCache), merged into the API's alternating turns, the replay prefix of each
         reply found in one pass (Chain); the turns of the last request up to its last
@@ -142,8 +144,9 @@ class ClaudeRequests:
         for i in range(start, len(messages)):
             m, before = messages[i], None
             if m.role == "user":
-                key = (sees, m.text, results_key(m.tool_results, shown))
-                blocks, digs, texts = wire.get(m, key, lambda: self._made(self._user_blocks(m, shown)))
+                key: tuple[Any, ...] = (sees, m.text, results_key(m.tool_results, shown))
+                blocks, digs, texts = wire.get(  # wire.get calls the builder at once
+                    m, key, lambda: self._made(self._user_blocks(m, shown)))  # noqa: B023
             else:
                 # An assistant reply goes back exactly as it came, when its prefix still
                 # matches (see claude_replay); replies merged into one turn never do.
@@ -154,7 +157,8 @@ class ClaudeRequests:
                         chain.feed(turn.role, turn.digests)
                     fed, prefix = len(turns), chain.hexdigest()
                 key = (self.model, prefix, m.text, m.record, calls_key(m.tool_calls))
-                blocks, digs, texts = wire.get(m, key, lambda: self._made(self._replied(m, prefix)))
+                blocks, digs, texts = wire.get(
+                    m, key, lambda: self._made(self._replied(m, prefix)))  # noqa: B023
             if not blocks:
                 pass  # the API refuses empty content
             elif turns and turns[-1].role == m.role:  # roles alternate: merged
@@ -183,33 +187,35 @@ class ClaudeRequests:
         self._body.keep("messages", out, json_list(encoded))
         return out
 
-    def _made(self, blocks: list[dict]) -> tuple[list[dict], list[bytes], list[bytes]]:
+    def _made(self, blocks: list[dict[str, Any]]
+              ) -> tuple[list[dict[str, Any]], list[bytes], list[bytes]]:
         """A message's blocks with their digests and their JSON (none carries cache_control:
         the last block's is added per request, as the last key, so its JSON ends the same)."""
         assert not any("cache_control" in b for b in blocks)
         dumps = self._body.dumps
         return blocks, [block_digest(b) for b in blocks], [dumps(b) for b in blocks]
 
-    def _replied(self, m: Message, prefix: str) -> list[dict]:
+    def _replied(self, m: Message, prefix: str) -> list[dict[str, Any]]:
         blocks = replay_blocks(m, self.model, prefix)
         return self._assistant_blocks(m) if blocks is None else blocks
 
-    def _user_blocks(self, m: Message, shown: set) -> list[dict]:
+    def _user_blocks(self, m: Message, shown: set[tuple[int, int]]) -> list[dict[str, Any]]:
         # Tool results first: the API wants them at the start of the user turn after tool calls.
-        blocks: list[dict] = [{"type": "tool_result", "tool_use_id": r.call_id,
+        blocks: list[dict[str, Any]] = [{"type": "tool_result", "tool_use_id": r.call_id,
                                "content": self._result_content(r, shown), "is_error": r.is_error}
                               for r in m.tool_results]
         if m.text:
             blocks.append({"type": "text", "text": m.text})
         return blocks
 
-    def _result_content(self, r: ToolResult, shown: set[int]) -> str | list[dict]:
+    def _result_content(self, r: ToolResult,
+                        shown: set[tuple[int, int]]) -> str | list[dict[str, Any]]:
         """A tool result's content: its text, or a text block and an image block per picture
         (ToolResultBlockParam's content takes text and image blocks)."""
         text, sent = parts_for(r, self.sees_pictures(), shown)
         if not sent:
             return text or "(no output)"
-        blocks: list[dict] = [{"type": "text", "text": text}]
+        blocks: list[dict[str, Any]] = [{"type": "text", "text": text}]
         for picture in sent:
             fit = fitted(picture, CLAUDE_PICTURE_SIDE)
             blocks.append({"type": "image", "source": {
@@ -221,9 +227,9 @@ class ClaudeRequests:
         return bool(self.config.options.get("vision", True))
 
     @staticmethod
-    def _assistant_blocks(m: Message) -> list[dict]:
+    def _assistant_blocks(m: Message) -> list[dict[str, Any]]:
         """A reply without a record (another engine's, or a test's): its text and calls."""
-        blocks: list[dict] = [{"type": "text", "text": m.text}] if m.text else []
+        blocks: list[dict[str, Any]] = [{"type": "text", "text": m.text}] if m.text else []
         blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
                       for c in m.tool_calls)
         return blocks
@@ -235,17 +241,18 @@ class _Turn:
     as made: from message `start` on; `chain` and `fed`, the replay chain and how many turns
     it had been fed when it began, are where a request that makes it again starts."""
 
-    def __init__(self, start: int, role: str, content: list[dict], digests: list[bytes],
+    def __init__(self, start: int, role: str, content: list[dict[str, Any]], digests: list[bytes],
                  jsons: list[bytes], chain: Chain, fed: int):
         self.start, self.role, self.chain, self.fed = start, role, chain, fed
         self.content, self.digests, self.jsons = content, digests, jsons
 
-    def merged(self, content: list[dict], digests: list[bytes], jsons: list[bytes]) -> "_Turn":
+    def merged(self, content: list[dict[str, Any]], digests: list[bytes],
+               jsons: list[bytes]) -> "_Turn":
         return _Turn(self.start, self.role, self.content + content, self.digests + digests,
                      self.jsons + jsons, self.chain, self.fed)
 
     @property
-    def entry(self) -> dict:
+    def entry(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content}
 
     @property

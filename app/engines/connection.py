@@ -66,7 +66,7 @@ def _why(engine_id: str, settings: Settings, timeout_s: float) -> str:
     """Which kind of "not ready" it is: asked once more, by listing the models."""
     from app.engines.keys import STATUS_TIMEOUT_S, lookup_key
     from app.engines.registry import engine_class
-    from app.engines.wire import within
+    from app.engines.deadline import within
 
     saved = settings.engine_settings(engine_id)
     try:

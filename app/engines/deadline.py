@@ -4,7 +4,7 @@ keychain and readiness checks can use them without the HTTP engines' plumbing (w
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, TypeVar
+from typing import Callable, TypeVar
 
 AVAILABILITY_TIMEOUT_S = 5.0
 
@@ -25,19 +25,20 @@ def within(seconds: float, fn: Callable[[], T], name: str = "engine-check") -> T
     HTTP timeouts do not cover a hanging DNS lookup, nor keyring a D-Bus prompt nobody
     answers; this does, so checks answer promptly whatever the system does.
     """
-    box: dict[str, Any] = {}
+    value: list[T] = []
+    error: list[BaseException] = []
 
     def work() -> None:
         try:
-            box["value"] = fn()
+            value.append(fn())
         except BaseException as exc:  # handed back to the caller's thread below
-            box["error"] = exc
+            error.append(exc)
 
     worker = threading.Thread(target=work, name=name, daemon=True)
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
         raise Overdue(seconds, worker)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    if error:
+        raise error[0]
+    return value[0]

@@ -3,18 +3,19 @@
 Each round it reads the progress report (the first user message), picks a plan for the
 current task, and returns one tool call per turn: look around, read the sources, write the
 draft, then complete_task with the file as evidence. On the bakery's "compare two directions"
-task its replies also carry a scripted web lookup with made-up, labelled sources (demo_web). On the bundled bakery board (its tasks
-recognised by their exact words) it writes real drafts and asks the person one decision; on
-any other task it never touches the person's files and never ticks the task: it writes a
-short, clearly-labelled sample note under demo-output/, and the harness records the round as
-"shown as a sample, not done" (only_samples), so the whole flow can be tried without a key.
+task its replies also carry a scripted web lookup with made-up, labelled sources (demo_web).
+On the bundled bakery board (its tasks recognised by their exact words) it writes real
+drafts and asks the person one decision; on any other task it never touches the person's
+files and never ticks the task: it writes a short, clearly-labelled sample note under
+demo-output/, and the harness records the round as "shown as a sample, not done"
+(only_samples), so the whole flow can be tried without a key.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from typing import Callable
+from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.engine import Availability, Engine
@@ -99,7 +100,7 @@ class DemoEngine(Engine):
                      findings="The Demo engine has no more steps for this task.")
 
 
-def _call(step: int, name: str, **arguments) -> ModelTurn:
+def _call(step: int, name: str, **arguments: Any) -> ModelTurn:
     return ModelTurn(text="", tool_calls=[ToolCall(id=f"demo-{step}", name=name,
                                                    arguments=arguments)],
                      usage=Usage(), model="scripted", stop_reason="tool_use")

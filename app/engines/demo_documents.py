@@ -10,6 +10,7 @@ draft that would not meet the task's "Done when".
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from app.engines.demo_steps import Plan, read_step, write_step
 
@@ -42,7 +43,7 @@ CHINESE = {
 }
 
 
-def contact_docx_plan(words: dict, note: str, target: str, seen: str) -> Plan:
+def contact_docx_plan(words: dict[str, Any], note: str, target: str, seen: str) -> Plan:
     """Read the two documents, then write the Word draft from them, or give up honestly."""
     plan: Plan = [read_step(BRIEF), read_step(PRICES)]
     brief = seen.split("\n[Lines ", 1)[0]  # the first result, up to read_file's closing note
@@ -70,7 +71,7 @@ def price_table(seen: str) -> list[str]:
     rows: list[list[str]] = []
     for line in seen.splitlines():
         text = _NUMBERED.sub("", line).strip()
-        if not text.startswith("|"):
+        if "|" not in text:   # a table line (read_file's sheet lines have no end pipes)
             if rows:
                 break  # the first table only
             continue

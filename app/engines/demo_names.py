@@ -23,9 +23,9 @@ def named_paths(texts: list[str]) -> list[str]:
             found.append(match.group(1).strip())
         unquoted = _QUOTED.sub(" ", text)
         for run in _PATH_RUN.finditer(unquoted):
-            match = _LAST_EXT.match(run.group(0))
-            if match is not None:
-                found.append(match.group(0))
+            last = _LAST_EXT.match(run.group(0))
+            if last is not None:
+                found.append(last.group(0))
     out: list[str] = []
     for path in found:
         path = path.removeprefix("./")

@@ -10,6 +10,7 @@ it. Tasks already on the list are left out.
 from __future__ import annotations
 
 import re
+from typing import Any, TypedDict
 
 from app.core.conversation import Message
 
@@ -17,7 +18,22 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _TEXT_FILE = re.compile(r"^(\S.*?\.(?:md|txt|csv))\s+\(", re.I)
 _SKIP = {"tasks.md", "agents.md"}
 
-_EN = {
+class _Words(TypedDict):
+    """A language's tasks and decisions: (text, how to tell it is done) or (question, options)."""
+
+    gather: tuple[str, str]
+    start: tuple[str, str]
+    outline: tuple[str, str]
+    note: str
+    decide: tuple[str, list[str]]
+    draft: tuple[str, str]
+    review: tuple[str, str]
+    next: tuple[tuple[str, str], tuple[str, list[str]], tuple[str, str]]
+    extra: tuple[str, str]
+    no_goal: str
+
+
+_EN: _Words = {
     "gather": ("Collect what this folder already holds for “{g}”",
                "notes/sources.md names each useful file with one line on what it offers"),
     "start": ("Write down what is already known for “{g}”",
@@ -31,17 +47,17 @@ _EN = {
               "draft.md follows outline.md and the answer to the decision"),
     "review": ("Check the first version against the goal and list what is still missing",
                "review.md lists what is done and what is missing"),
-    "next": [("Read what the last run produced and list what could be better",
+    "next": (("Read what the last run produced and list what could be better",
               "review.md names each file the run wrote, with one improvement for each"),
              ("Which improvement matters most to you?",
               ["The content", "The wording and tone", "The layout"]),
              ("Make the improvement you chose",
-              "the changed files show it, and review.md says what changed")],
+              "the changed files show it, and review.md says what changed")),
     "extra": ("Review the list and add what is still missing for “{g}”",
               "TASKS.md covers every part of the goal"),
     "no_goal": "the work in this folder",
 }
-_ZH = {
+_ZH: _Words = {
     "gather": ("整理这个文件夹里关于“{g}”的已有资料",
                "notes/sources.md 列出每个有用的文件，并各用一句话说明其内容"),
     "start": ("写下目前关于“{g}”已知的情况", "notes/start.md 列出已知的信息和还缺的信息"),
@@ -50,16 +66,16 @@ _ZH = {
     "decide": ("“{g}”的第一版要做到什么程度？", ["先做一个简短的版本看看效果", "一次做成完整的版本"]),
     "draft": ("根据提纲和你的决定写出第一版", "draft.md 按照 outline.md 和你的决定写成"),
     "review": ("对照目标检查第一版，列出还缺什么", "review.md 列出已完成的部分和还缺的部分"),
-    "next": [("阅读上一次运行的成果，列出可以改进的地方",
+    "next": (("阅读上一次运行的成果，列出可以改进的地方",
               "review.md 为运行写过的每个文件列出一条改进建议"),
              ("你最看重哪一项改进？", ["内容", "措辞和语气", "版式"]),
-             ("完成你选定的改进", "改过的文件体现了这项改进，review.md 说明改了什么")],
+             ("完成你选定的改进", "改过的文件体现了这项改进，review.md 说明改了什么")),
     "extra": ("检查清单，补上“{g}”还缺的部分", "TASKS.md 涵盖了目标的每个部分"),
     "no_goal": "这个文件夹里的工作",
 }
 
 
-def plan_turn(messages: list[Message]) -> tuple[str, dict]:
+def plan_turn(messages: list[Message]) -> tuple[str, dict[str, Any]]:
     """The next tool call of a scripted planning round, from the brief and the results so far."""
     brief = messages[0].text if messages else ""
     step = sum(1 for m in messages if m.role == "assistant")
@@ -71,7 +87,7 @@ def plan_turn(messages: list[Message]) -> tuple[str, dict]:
     return "propose_tasks", {"tasks": proposals_for(brief, has_files=source is not None)}
 
 
-def proposals_for(brief: str, has_files: bool) -> list[dict]:
+def proposals_for(brief: str, has_files: bool) -> list[dict[str, Any]]:
     goal = _field(brief, "Goal:")
     if goal.startswith("(none given"):
         goal = ""
@@ -85,19 +101,19 @@ def proposals_for(brief: str, has_files: bool) -> list[dict]:
         outline = _task(words["outline"], g)
         if note:
             outline["done_when"].append(words["note"].format(n=note))
-        tasks = [_task(words["gather" if has_files else "start"], g), outline,
+        tasks = [_task(words["gather"] if has_files else words["start"], g), outline,
                  _decision(words["decide"], g), _task(words["draft"]), _task(words["review"])]
     taken = {_norm(t) for t in _section(brief, "Already on the person's list")}
     fresh = [t for t in tasks if _norm(("HUMAN: " if t["human"] else "") + t["text"]) not in taken]
     return fresh or [_task(words["extra"], g)]
 
 
-def _task(pair: tuple[str, str], g: str = "") -> dict:
+def _task(pair: tuple[str, str], g: str = "") -> dict[str, Any]:
     text, done = pair
     return {"text": text.format(g=g), "done_when": [done], "human": False, "options": []}
 
 
-def _decision(pair: tuple[str, list[str]], g: str = "") -> dict:
+def _decision(pair: tuple[str, list[str]], g: str = "") -> dict[str, Any]:
     question, options = pair
     return {"text": question.format(g=g), "done_when": [], "human": True,
             "options": list(options)}

@@ -30,9 +30,9 @@ def plan_for(task: str, done_when: list[str], decisions: list[str], results: lis
     so every step must come out the same whatever later results add.
 
     The bakery scripts run only for the bundled boards' own tasks: the exact words of a task
-    in resources/demo-workspace/TASKS.md (or its Chinese twin, demo-workspace-zh), whose "Done when" still names the same file. Any
-    other task, on any board, gets the generic plan, which writes only a new file under
-    demo-output/ and never a file the board names."""
+    in resources/demo-workspace/TASKS.md (or its Chinese twin, demo-workspace-zh), whose
+    "Done when" still names the same file. Any other task, on any board, gets the generic
+    plan, which writes only a new file under demo-output/ and never a file the board names."""
     named = named_path(task, done_when)
     bakery = BAKERY_TASKS.get(task) or BAKERY_TASKS_ZH.get(task)
     if bakery is not None and bakery[0] == named:

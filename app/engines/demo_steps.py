@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
-Plan = list[tuple[str, dict]]
+Plan = list[tuple[str, dict[str, Any]]]
 
 
-def read_step(path: str) -> tuple[str, dict]:
+def read_step(path: str) -> tuple[str, dict[str, Any]]:
     return ("read_file", {"path": path})
 
 
-def write_step(path: str, content: str) -> tuple[str, dict]:
+def write_step(path: str, content: str) -> tuple[str, dict[str, Any]]:
     return ("write_file", {"path": path, "content": content})
 
 
-def done_step(summary: str, target: str) -> tuple[str, dict]:
+def done_step(summary: str, target: str) -> tuple[str, dict[str, Any]]:
     return ("complete_task", {"summary": summary, "evidence": [target]})
 
 

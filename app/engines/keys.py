@@ -144,7 +144,7 @@ def _pick_backend() -> Any:
         return None  # no keychain, and keyring not even imported
     from keyring.backends import SecretService
 
-    backend = SecretService.Keyring()
+    backend = SecretService.Keyring()  # type: ignore[no-untyped-call]  # keyring's are not typed
     try:
         usable = backend.priority > 0  # raises when the service cannot be reached
     except Exception:
@@ -225,7 +225,7 @@ def lookup_key(engine_id: str, timeout: float = CALL_TIMEOUT_S) -> tuple[str | N
         return kept, "session"
     name = ENV_VARS.get(engine_id)
     value = (os.environ.get(name) or "").strip() if name else ""
-    if value:
+    if value and name:
         remember_secret(value)
         return value, name
     return None, ""

@@ -10,11 +10,12 @@ from typing import Any, Callable
 
 from app.core.conversation import Message, ModelTurn, ToolSpec
 from app.core.engine import (BAD_ADDRESS, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
-                              PROMPT_TOO_LONG, Availability, EngineError)
+                              PROMPT_TOO_LONG, Availability, EngineConfig, EngineError)
+from app.core.model_names import model_shown as _shown
 from app.core.pictures import Picture, fitted, parts_for
+from app.engines.deadline import AVAILABILITY_TIMEOUT_S, within
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines import local_probe
-from app.engines.local_probe import shown as _shown
 from app.engines.local_reply import read_turn
 from app.engines.local_server import LLAMA_CPP, ServerFacts, ask_server, overflow
 from app.engines.quick_ready import local_unreachable
@@ -23,8 +24,7 @@ from app.engines.openai_compat import (CHAT_ORDER, OpenAICompatibleEngine, opena
                                        post_stream, result_text)
 from app.engines.raw_stream import Body, json_list
 from app.engines.wire_cache import Prefix, WireCache, calls_key, results_key
-from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, arguments_json, check_base_url,
-                              stable_tools, within)
+from app.engines.wire import Voice, arguments_json, check_base_url, stable_tools
 
 OLLAMA_BASE_URL = "http://localhost:11434/v1"
 LM_STUDIO_BASE_URL = "http://localhost:1234/v1"
@@ -74,13 +74,18 @@ class LocalEngine(OpenAICompatibleEngine):
     _prefix_kept: Prefix | None = None
     _body_kept: Body | None = None
     _fixed: "_Fixed | None" = None
-    _chat: list[dict] = []  # the last request's messages, and their JSON (see build_request)
-    _jsons: list[bytes] = []
-    _sizes: tuple[list | None, int, int] = (None, 0, 0)  # see build_request and _fit
+    # The last request's messages, and their JSON (see build_request).
+    _chat: list[dict[str, Any]]
+    _jsons: list[bytes]
+    _sizes: tuple[list[Any] | None, int, int] = (None, 0, 0)  # see build_request and _fit
     needs_key = False
     may_lack_tools = True
     default_model = ""  # the first model the server lists, unless one is chosen
     default_base_url = OLLAMA_BASE_URL
+
+    def __init__(self, config: EngineConfig | None = None):
+        super().__init__(config)
+        self._chat, self._jsons = [], []
 
     def voice(self) -> Voice:
         url, model = self.base_url(), self.model or "(none chosen)"
@@ -158,7 +163,7 @@ class LocalEngine(OpenAICompatibleEngine):
     def first_request_tokens(self) -> int:
         """About how many tokens the first request of a round needs, with room for its reply."""
         from app.core.reports import SYSTEM_PROMPT
-        from app.core.tools import TOOL_SPECS
+        from app.core.tool_specs import TOOL_SPECS
 
         request = {"messages": [{"role": "system", "content": SYSTEM_PROMPT},
                                 {"role": "user", "content": "x" * 1200}],  # a progress report
@@ -166,7 +171,7 @@ class LocalEngine(OpenAICompatibleEngine):
         return self._tokens(request) + MIN_REPLY_TOKENS
 
     @staticmethod
-    def _tokens(request: dict) -> int:
+    def _tokens(request: dict[str, Any]) -> int:
         """About how many tokens `request` is. A picture counts as a vision model's tiles
         (PICTURE_TOKENS), not as the characters of its base64."""
 
@@ -181,7 +186,7 @@ class LocalEngine(OpenAICompatibleEngine):
         if "vision" in self.config.options:
             return bool(self.config.options["vision"])
         model = self.config.model or ""
-        known = self.__dict__.setdefault("_vision", {})
+        known: dict[str, bool] = self.__dict__.setdefault("_vision", {})
         if model not in known:
             known[model] = bool(self.vision_support(model))
         return known[model]
@@ -195,18 +200,19 @@ class LocalEngine(OpenAICompatibleEngine):
         return local_probe.probe_tools(self, timeout_s)
 
     @staticmethod
-    def _tools(tools: list[ToolSpec]) -> list[dict]:
+    def _tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
         return [{"type": "function", "function": {"name": t.name, "description": t.description,
                                                   "parameters": _no_type_lists(t.parameters)}}
                 for t in stable_tools(tools)]
 
     def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
-                      max_output_tokens: int | None = None) -> dict:
+                      max_output_tokens: int | None = None) -> dict[str, Any]:
         """The Chat Completions request (without `stream`). Each message's entries are built
         once with their size, and the leading messages unchanged since the last request
         taken as they were (see wire_cache); its parts are shared with later requests."""
         fixed = self._stable(system, tools)
-        def context(shown: set) -> tuple:  # the server is asked to see only for a picture
+        # The server is asked to see only for a picture.
+        def context(shown: set[tuple[int, int]]) -> tuple[Any, ...]:
             return bool(shown) and self.sees_pictures(), fixed
 
         shown, held = self._prefix.shown_and_held(messages, context)
@@ -219,11 +225,12 @@ class LocalEngine(OpenAICompatibleEngine):
         for m in messages[held:]:
             made = None
             if m.role == "user":
-                key = (sees, m.text, results_key(m.tool_results, shown))
-                made = wire.get(m, key, lambda: self._sized(_user_entries(m, sees, shown)))
+                key: tuple[Any, ...] = (sees, m.text, results_key(m.tool_results, shown))
+                made = wire.get(  # wire.get calls the builder at once
+                    m, key, lambda: self._sized(_user_entries(m, sees, shown)))  # noqa: B023
             elif m.text or m.tool_calls:
                 key = (m.text, calls_key(m.tool_calls))
-                made = wire.get(m, key, lambda: self._sized([_assistant_entry(m)]))
+                made = wire.get(m, key, lambda: self._sized([_assistant_entry(m)]))  # noqa: B023
             if made is not None:
                 chat += made[0]
                 jsons += made[1]
@@ -245,7 +252,7 @@ class LocalEngine(OpenAICompatibleEngine):
         request["max_tokens"] = min(c for c in caps if c)
         return request
 
-    def encoded(self, request: dict) -> bytes:
+    def encoded(self, request: dict[str, Any]) -> bytes:
         """The bytes the SDK would send for `request` (with stream: true)."""
         return self._body.encode(request)
 
@@ -264,7 +271,8 @@ class LocalEngine(OpenAICompatibleEngine):
         return self._run(lambda client: self._read(
             post_stream(client, "/chat/completions", body), cancel, on_text, request))
 
-    def _sized(self, entries: list[dict]) -> tuple[list[dict], list[bytes], int, int]:
+    def _sized(self, entries: list[dict[str, Any]]
+               ) -> tuple[list[dict[str, Any]], list[bytes], int, int]:
         """A message's entries with their JSON, and their size as _tokens counts it."""
         text = json.dumps(entries, ensure_ascii=False, default=str)
         return (entries, [self._body.dumps(e) for e in entries], len(_DATA_URL.sub("", text)),
@@ -300,7 +308,7 @@ class LocalEngine(OpenAICompatibleEngine):
             self._body_kept = openai_body(CHAT_ORDER)
         return self._body_kept
 
-    def _fit(self, request: dict, facts: ServerFacts) -> None:
+    def _fit(self, request: dict[str, Any], facts: ServerFacts) -> None:
         """Check the prompt against the server's context before sending (Ollama would cut
         it silently), and keep the output cap within the room left."""
         if not facts.n_ctx:
@@ -345,7 +353,7 @@ class LocalEngine(OpenAICompatibleEngine):
         return err
 
     def _read(self, stream: Any, cancel: threading.Event | None,
-              on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
+              on_text: Callable[[str], None] | None, request: dict[str, Any]) -> ModelTurn:
         return read_turn(stream, cancel, on_text, request, model=self.model,
                          voice=self.voice(), alive=self._alive, cuts=self._stream_cuts())
 
@@ -353,8 +361,8 @@ class LocalEngine(OpenAICompatibleEngine):
 class _Fixed:
     """What a Chat Completions request holds that is the same every step (see _stable)."""
 
-    def __init__(self, key: tuple, head: list[dict], tools: list[dict], chars: int,
-                 tools_chars: int):
+    def __init__(self, key: tuple[Any, ...], head: list[dict[str, Any]],
+                 tools: list[dict[str, Any]], chars: int, tools_chars: int):
         self.key, self.head, self.tools = key, head, tools
         self.chars, self.tools_chars = chars, tools_chars
 
@@ -368,7 +376,7 @@ def _no_type_lists(schema: object) -> object:
         return [_no_type_lists(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out: dict = {}
+    out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "type" and isinstance(value, list) and all(isinstance(v, str) for v in value):
             out["anyOf"] = [{"type": v} for v in value]
@@ -377,9 +385,9 @@ def _no_type_lists(schema: object) -> object:
     return out
 
 
-def _user_entries(m: Message, sees: bool, shown: set) -> list[dict]:
+def _user_entries(m: Message, sees: bool, shown: set[tuple[int, int]]) -> list[dict[str, Any]]:
     """A user message's entries: a tool message per result, and its pictures and words."""
-    entries: list[dict] = []
+    entries: list[dict[str, Any]] = []
     sent: list[Picture] = []
     for r in m.tool_results:
         text, pictures = parts_for(r, sees, shown)
@@ -387,7 +395,7 @@ def _user_entries(m: Message, sees: bool, shown: set) -> list[dict]:
                         "content": result_text(text, r.is_error)})
         sent += pictures
     if sent:  # a tool message carries text only: the pictures follow as the user's
-        parts: list[dict] = [{"type": "text", "text": m.text}] if m.text else []
+        parts: list[dict[str, Any]] = [{"type": "text", "text": m.text}] if m.text else []
         for picture in sent:
             fit = fitted(picture, LOCAL_PICTURE_SIDE)
             parts += [{"type": "text", "text": f"The picture '{picture.path}':"},
@@ -399,7 +407,7 @@ def _user_entries(m: Message, sees: bool, shown: set) -> list[dict]:
     return entries
 
 
-def _assistant_entry(m: Message) -> dict:
+def _assistant_entry(m: Message) -> dict[str, Any]:
     entry: dict[str, Any] = {"role": "assistant", "content": m.text or None}
     if m.tool_calls:
         entry["tool_calls"] = [{"id": c.id, "type": "function", "function": {
@@ -408,9 +416,11 @@ def _assistant_entry(m: Message) -> dict:
 
 
 def _positive(value: object) -> int | None:
+    if not isinstance(value, (int, float, str)):  # a JSON value int() cannot take
+        return None
     try:
-        number = int(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+        number = int(value)
+    except ValueError:
         return None
     return number if number > 0 else None
 

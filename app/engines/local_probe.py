@@ -10,8 +10,7 @@ from typing import Any
 
 from app.core.conversation import ToolSpec
 from app.core.engine import EngineError
-from app.core.model_names import model_shown as shown  # noqa: F401  (readiness names it so)
-from app.engines.wire import within
+from app.engines.deadline import within
 
 PROBED: dict[tuple[str, str], bool | None] = {}  # (base URL, model) -> what the probe found
 _THOUGHT = re.compile(r"<think>.*?(</think>|$)", re.S)  # a thinking model's inline thought

@@ -10,10 +10,10 @@ from typing import Any
 from app.core.engine import (CONTEXT_TOO_SMALL, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, NO_ANSWER, NO_MODELS,
                               NO_TOOLS, Availability, EngineError)
 from app.core.redact import redact
-from app.engines.local_probe import shown as _shown
+from app.core.model_names import model_shown as _shown
 from app.engines.local_server import LLAMA_CPP
 from app.engines.quick_ready import refused as _refused
-from app.engines.wire import AVAILABILITY_TIMEOUT_S, within
+from app.engines.deadline import AVAILABILITY_TIMEOUT_S, within
 
 PROBE_TIMEOUT_S = AVAILABILITY_TIMEOUT_S - 1.0
 # A llama.cpp server has its model loaded once /props answers, so the probe is only prompt

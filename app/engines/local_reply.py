@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import uuid
-from typing import Callable
+from typing import Any, Callable
 
 from app.core.conversation import ModelTurn, ToolCall, Usage
 from app.core.engine import ENGINE_UNREACHABLE, EngineError
@@ -25,12 +25,12 @@ from app.engines.wire import Voice, emit, parse_arguments, stream_broken
 
 
 def read_turn(stream: RawStream, cancel: threading.Event | None,
-              on_text: Callable[[str], None] | None, request: dict, *, model: str,
+              on_text: Callable[[str], None] | None, request: dict[str, Any], *, model: str,
               voice: Voice, alive: Callable[[], bool],
               cuts: tuple[type[Exception], ...]) -> ModelTurn:
     """The turn a streamed Chat Completions reply makes (see the module's docstring)."""
     texts: list[str] = []
-    slots: dict = {}
+    slots: dict[tuple[Any, int], dict[str, Any]] = {}  # see _slot_for
     finish, usage = None, None
 
     def so_far() -> Usage:  # the usage reported, else an estimate of what was billed
@@ -94,7 +94,8 @@ def _grow(on_text: Callable[[str], None] | None, chars: int) -> None:
             pass
 
 
-def _slot_for(slots: dict, tc: dict) -> dict:
+def _slot_for(slots: dict[tuple[Any, int], dict[str, Any]], tc: dict[str, Any]
+              ) -> dict[str, Any]:
     """The accumulator for a streamed tool-call delta (its JSON). Ollama sends each of
     several parallel calls whole, all with index 0: a new id at a used index starts a new call."""
     index = tc.get("index") if tc.get("index") is not None else len(slots)

@@ -23,6 +23,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import httpx2
 
 LLAMA_CPP, OLLAMA, LM_STUDIO = "llama.cpp", "Ollama", "LM Studio"
 OLLAMA_DEFAULT_CTX = 4096  # Ollama's num_ctx when nothing sets it (2048 before 0.6.4)
@@ -74,10 +78,11 @@ def overflow(said: object, facts: ServerFacts, reply_tokens: int, unknown_need: 
         text = said if isinstance(said, str) else json.dumps(said, default=str)
         numbers = [int(n) for n in re.findall(r"(\d+) tokens", text)]
         prompt, n_ctx = (numbers[0], numbers[1]) if len(numbers) >= 2 else (None, None)
-    if _int(prompt) and _int(n_ctx):
-        return (f"The conversation ({prompt:,} tokens) does not fit the model's context of "
-                f"{n_ctx:,} tokens on the local server.",
-                facts.context_remedy(prompt + reply_tokens))
+    prompt_n, ctx_n = _int(prompt), _int(n_ctx)
+    if prompt_n and ctx_n:
+        return (f"The conversation ({prompt_n:,} tokens) does not fit the model's context of "
+                f"{ctx_n:,} tokens on the local server.",
+                facts.context_remedy(prompt_n + reply_tokens))
     return ("The conversation does not fit the model's context on the local server.",
             facts.context_remedy(unknown_need))
 
@@ -110,11 +115,11 @@ def ask_server(root: str, model: str, timeout_s: float = 3.0) -> ServerFacts:
     return ServerFacts()
 
 
-def _json(response) -> object:
+def _json(response: httpx2.Response) -> object:
     return response.json() if response.status_code == 200 else None
 
 
-def _llama_cpp(http, root: str, model: str) -> ServerFacts | None:
+def _llama_cpp(http: httpx2.Client, root: str, model: str) -> ServerFacts | None:
     props = _json(http.get(f"{root}/props"))
     if not isinstance(props, dict) or "default_generation_settings" not in props:
         return None
@@ -125,7 +130,7 @@ def _llama_cpp(http, root: str, model: str) -> ServerFacts | None:
                        _int(settings.get("n_ctx")) if isinstance(settings, dict) else None)
 
 
-def _ollama(http, root: str, model: str) -> ServerFacts | None:
+def _ollama(http: httpx2.Client, root: str, model: str) -> ServerFacts | None:
     shown = _json(http.post(f"{root}/api/show", json={"model": model}))
     if not isinstance(shown, dict) or not isinstance(shown.get("capabilities"), list):
         return None
@@ -135,7 +140,7 @@ def _ollama(http, root: str, model: str) -> ServerFacts | None:
         for entry in running.get("models") or [] if isinstance(running, dict) else []:
             if entry.get("name") in (model, f"{model}:latest") or entry.get("model") == model:
                 facts.n_ctx = _int(entry.get("context_length"))
-    except Exception:  # noqa: BLE001 - an older Ollama without /api/ps: the model file says
+    except Exception:  # an older Ollama without /api/ps: the model file says
         pass
     if facts.n_ctx is None:
         found = re.search(r"^\s*num_ctx\s+(\d+)", str(shown.get("parameters") or ""), re.M)
@@ -144,7 +149,7 @@ def _ollama(http, root: str, model: str) -> ServerFacts | None:
     return facts
 
 
-def _lm_studio(http, root: str, model: str) -> ServerFacts | None:
+def _lm_studio(http: httpx2.Client, root: str, model: str) -> ServerFacts | None:
     listed = _json(http.get(f"{root}/api/v1/models"))
     for entry in (listed.get("models") or []) if isinstance(listed, dict) else []:
         names = {entry.get("key"), entry.get("selected_variant"), *(entry.get("variants") or [])}

@@ -60,7 +60,7 @@ def shut_stream(stream: Any) -> None:
 
 
 class _Watched:
-    __slots__ = ("stream", "cancel", "alive", "watch", "until", "asked", "asking")
+    __slots__ = ("alive", "asked", "asking", "cancel", "stream", "until", "watch")
 
     def __init__(self, stream: Any, cancel: Cancel | None, alive: Callable[[], bool] | None,
                  watch: Watch, until: float | None):
@@ -132,7 +132,7 @@ def _run() -> None:
 def _ask(w: _Watched) -> None:
     """Is the server still there? If not, and the stream is still watched, it is closed."""
     try:
-        here = w.alive()
+        here = w.alive() if w.alive is not None else True  # (asked only of one with alive)
     except Exception:
         here = True  # a question that failed is no answer
     with _lock:

@@ -45,5 +45,5 @@ def _says_vision(answer: object, model: str) -> bool | None:
                 return bool(caps.get("vision")) if isinstance(caps, dict) else None
         return None
     if answer.get("type") in ("vlm", "llm"):  # LM Studio /api/v0/models/{model}
-        return answer["type"] == "vlm"
+        return bool(answer["type"] == "vlm")
     return None

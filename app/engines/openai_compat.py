@@ -7,16 +7,21 @@ output cap, the estimate of what a cut-off attempt was billed, and attaching it 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from app.core.conversation import Usage
 from app.core.engine import EngineError
+from app.engines import openai_sdk
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.prices import PricedEngine
 from app.engines.raw_stream import Body, RawStream, post_raw
-from app.engines.wire import (AVAILABILITY_TIMEOUT_S, Voice, check_base_url, from_status,
-                              from_transport)
+from app.engines.deadline import AVAILABILITY_TIMEOUT_S
+from app.engines.wire import Voice, check_base_url, from_status, from_transport
 
+if TYPE_CHECKING:
+    import openai
+
+T = TypeVar("T")
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 # The body's keys in the order the SDK's typed `create` methods send them (its bytes are
 # checked against theirs in tests/engines/test_sdk_path.py).
@@ -34,7 +39,7 @@ def result_text(content: str, is_error: bool) -> str:
     return content or "(no output)"
 
 
-def split_usage(total_in: int | None, out: int | None, details: dict | None) -> Usage:
+def split_usage(total_in: int | None, out: int | None, details: dict[str, Any] | None) -> Usage:
     """Usage with input split like Anthropic's: uncached input, cache reads, cache writes
     (`details`: the usage's input or prompt token details, as JSON)."""
     details = details if isinstance(details, dict) else {}
@@ -43,7 +48,7 @@ def split_usage(total_in: int | None, out: int | None, details: dict | None) -> 
                  cache_read_tokens=cached, cache_write_tokens=written)
 
 
-def estimated_usage(request: dict, out_chars: int = 0) -> Usage:
+def estimated_usage(request: dict[str, Any], out_chars: int = 0) -> Usage:
     """A stand-in for usage the server never reported (a cancelled or broken stream): about
     4 characters a token of the request sent, counted as uncached input, plus what had
     arrived of the reply. It errs high on input (cache reads are cheaper), low on output
@@ -62,12 +67,10 @@ def with_usage(err: EngineError, usage: Usage) -> EngineError:
 
 def openai_body(order: tuple[str, ...]) -> Body:
     """A body for the openai SDK's post path, serialized as the SDK does (`openapi_dumps`)."""
-    from openai._utils._json import openapi_dumps
-
-    return Body(order, openapi_dumps)
+    return Body(order, openai_sdk.serializer())
 
 
-def post_stream(client: Any, path: str, body: bytes) -> RawStream:
+def post_stream(client: openai.OpenAI, path: str, body: bytes) -> RawStream:
     """Send `body` streamed through the SDK's own request path (`client.post`, the one its
     typed `create` methods end in) and hand back the reply's events unparsed (raw_stream).
 
@@ -78,24 +81,11 @@ def post_stream(client: Any, path: str, body: bytes) -> RawStream:
     order, serialized by the SDK's serializer), the client's retries stay off, its status
     errors are raised as `create` raises them, and a read that fails is the same
     APITimeoutError or APIConnectionError its stream raises."""
-    from openai._base_client import make_request_options
-
-    options = make_request_options(security={"bearer_auth": True})
-    return RawStream(client, post_raw(client, path, body, options), wrap=_read_failure)
+    response = post_raw(client, path, body, openai_sdk.post_options())
+    return RawStream(openai_sdk.sse_decoder(client), response, wrap=openai_sdk.read_failure)
 
 
-def _read_failure(exc: Exception, response: Any) -> Exception | None:
-    from openai import APIConnectionError, APITimeoutError
-    from openai._httpx2 import request_exceptions, timeout_exceptions
-
-    if isinstance(exc, timeout_exceptions()):
-        return APITimeoutError(request=response.request)
-    if isinstance(exc, request_exceptions()):
-        return APIConnectionError(request=response.request)
-    return None
-
-
-def stream_events(stream: RawStream) -> Iterator[dict]:
+def stream_events(stream: RawStream) -> Iterator[dict[str, Any]]:
     """Each event's data as JSON, by the openai SDK's Stream rules: `[DONE]` ends it, and an
     event whose data holds an `error` raises the SDK's APIError with it."""
     import openai
@@ -118,7 +108,7 @@ def stream_events(stream: RawStream) -> Iterator[dict]:
 DRAIN_S = 2.0  # a server that keeps the body open after [DONE] is cut off after this
 
 
-def _drain(stream: RawStream, events: Iterator) -> None:
+def _drain(stream: RawStream, events: Iterator[tuple[str | None, str]]) -> None:
     """Read what follows `[DONE]` (the chunked body's end) so the connection goes back to the
     pool; closing an unread body drops it, and every step then opened a new one. Nothing
     after `[DONE]` is an event, so a failure there loses nothing, and a server that keeps
@@ -141,7 +131,7 @@ class OpenAICompatibleEngine(PricedEngine):
     """What the OpenAI and the local engine share: client, base URL and error diagnosis."""
 
     default_base_url = OPENAI_BASE_URL
-    _kept: tuple[tuple[str, float], Any] | None = None  # see _turn_client
+    _kept: tuple[tuple[str, float], openai.OpenAI] | None = None  # see _turn_client
 
     def base_url(self) -> str:
         return (self.config.base_url or self.default_base_url).rstrip("/")
@@ -155,7 +145,7 @@ class OpenAICompatibleEngine(PricedEngine):
     def _timeout_s(self) -> float:
         return self.config.timeout_s
 
-    def _client(self, timeout_s: float, key: str) -> Any:
+    def _client(self, timeout_s: float, key: str) -> openai.OpenAI:
         import httpx2
         import openai
 
@@ -187,7 +177,7 @@ class OpenAICompatibleEngine(PricedEngine):
         finally:
             client.close()
 
-    def _turn_client(self) -> Any:
+    def _turn_client(self) -> openai.OpenAI:
         """The client for model turns, kept for the engine's life so connections are reused
         (no new TLS handshake, and no keychain lookup, on every step)."""
         where = (self.base_url(), self._timeout_s())
@@ -195,7 +185,7 @@ class OpenAICompatibleEngine(PricedEngine):
             self._kept = (where, self._client(self._timeout_s(), self._api_key()))
         return self._kept[1]
 
-    def _run(self, request: Callable[[Any], Any]) -> Any:
+    def _run(self, request: Callable[[openai.OpenAI], T]) -> T:
         """Make one request with the kept client and read it, errors diagnosed."""
         try:
             return request(self._turn_client())
@@ -211,7 +201,7 @@ class OpenAICompatibleEngine(PricedEngine):
         return (openai.APIConnectionError, httpx2.TransportError, ValueError)
 
     @staticmethod
-    def _stream_errors() -> tuple[type[Exception], ...]:
+    def _stream_errors() -> tuple[type[openai.APIError], ...]:
         """What the SDK raises for an error object inside a stream after its 200 (an
         APIError; caught after _stream_cuts, whose connection errors are APIErrors too)."""
         import openai

@@ -100,7 +100,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
         self._wire = WireCache()
         self._prefix = Prefix()  # the last request's messages (see build_request)
         self._fixed: _Fixed | None = None
-        self._items: list[dict] = []  # the last request's input items, and their JSON
+        self._items: list[dict[str, Any]] = []  # the last request's input items, and their JSON
         self._jsons: list[bytes] = []
         self._body_kept: Body | None = None
         self.include_refused = False
@@ -156,13 +156,14 @@ class OpenAIEngine(OpenAICompatibleEngine):
             return bool(self.config.options["vision"])
         return not self.model.startswith(_TEXT_ONLY)
 
-    def _output(self, r: ToolResult, shown: set[int]) -> str | list[dict]:
+    def _output(self, r: ToolResult, shown: set[tuple[int, int]]) -> str | list[dict[str, Any]]:
         """A function_call_output's output: its text, or a list of an input_text and an
         input_image per picture (a data URL), as ResponseFunctionCallOutputItemListParam."""
         text, sent = parts_for(r, self.sees_pictures(), shown)
         if not sent:
             return result_text(text, r.is_error)
-        output: list[dict] = [{"type": "input_text", "text": result_text(text, r.is_error)}]
+        output: list[dict[str, Any]] = [{"type": "input_text",
+                                         "text": result_text(text, r.is_error)}]
         for picture in sent:
             fit = fitted(picture, OPENAI_PICTURE_SIDE)
             output.append({"type": "input_image", "detail": "high",
@@ -170,7 +171,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
         return output
 
     def build_request(self, system: str, tools: list[ToolSpec], messages: list[Message],
-                      max_output_tokens: int | None = None) -> dict:
+                      max_output_tokens: int | None = None) -> dict[str, Any]:
         """The Responses API request (without `stream`). Each message's items are built once
         and the leading messages unchanged since the last request taken as they were (see
         wire_cache); the request shares them with later ones: read it, do not change it."""
@@ -182,11 +183,13 @@ class OpenAIEngine(OpenAICompatibleEngine):
         rows, wire = [], self._wire
         for m in messages[held:]:
             if m.role == "user":
-                key = (sees, m.text, results_key(m.tool_results, shown))
-                made, texts = wire.get(m, key, lambda: self._made(self._user_items(m, shown)))
+                key: tuple[Any, ...] = (sees, m.text, results_key(m.tool_results, shown))
+                made, texts = wire.get(  # wire.get calls the builder at once
+                    m, key, lambda: self._made(self._user_items(m, shown)))  # noqa: B023
             else:
                 key = (stale, m.text, m.record, calls_key(m.tool_calls))
-                made, texts = wire.get(m, key, lambda: self._made(self._assistant_items(m)))
+                made, texts = wire.get(
+                    m, key, lambda: self._made(self._assistant_items(m)))  # noqa: B023
             items += made
             jsons += texts
             rows.append((m, len(items)))
@@ -209,7 +212,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
             request["tools"] = fixed.tools
         return request
 
-    def encoded(self, request: dict) -> bytes:
+    def encoded(self, request: dict[str, Any]) -> bytes:
         """The bytes the SDK would send for `request` (with stream: true)."""
         return self._body.encode(request)
 
@@ -230,15 +233,15 @@ class OpenAIEngine(OpenAICompatibleEngine):
             self._items, self._jsons = list(head), list(self._fixed.jsons)
         return self._fixed
 
-    def _made(self, items: list[dict]) -> tuple[list[dict], list[bytes]]:
+    def _made(self, items: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[bytes]]:
         return items, [self._body.dumps(i) for i in items]
 
-    def _user_items(self, m: Message, shown: set) -> list[dict]:
+    def _user_items(self, m: Message, shown: set[tuple[int, int]]) -> list[dict[str, Any]]:
         items = [{"type": "function_call_output", "call_id": r.call_id,
                   "output": self._output(r, shown)} for r in m.tool_results]
         return items + ([{"role": "user", "content": m.text}] if m.text else [])
 
-    def _assistant_items(self, m: Message) -> list[dict]:
+    def _assistant_items(self, m: Message) -> list[dict[str, Any]]:
         replayed = replay_items(m, self._stale)
         if replayed is not None:
             return replayed  # as the service sent it
@@ -290,17 +293,20 @@ class OpenAIEngine(OpenAICompatibleEngine):
                 _REFUSES_INCLUDE.search(f"{getattr(exc, 'message', '')} {body}"))
         return err
 
-    def _send(self, request: dict, cancel: threading.Event | None,
+    def _send(self, request: dict[str, Any], cancel: threading.Event | None,
               on_text: Callable[[str], None] | None) -> ModelTurn:
         body = self.encoded(request)
         return self._run(lambda client: self._read(
             post_stream(client, "/responses", body), cancel, on_text, request))
 
     def _read(self, stream: RawStream, cancel: threading.Event | None,
-              on_text: Callable[[str], None] | None, request: dict) -> ModelTurn:
-        voice, final, texts = self.voice(), None, []
+              on_text: Callable[[str], None] | None, request: dict[str, Any]) -> ModelTurn:
+        voice = self.voice()
+        final: dict[str, Any] | None = None
+        texts: list[str] = []
         seen = 0  # characters of the reply seen so far: text, arguments, reasoning summary
-        looked: list[dict] = []  # the web_search_call items finished so far (billed lookups)
+        # The web_search_call items finished so far (billed lookups).
+        looked: list[dict[str, Any]] = []
         with stream:
             try:
                 for event in stream_events(stream):
@@ -351,7 +357,7 @@ class OpenAIEngine(OpenAICompatibleEngine):
                                         estimated_usage(request, seen)), looked)
         return self._to_turn(final)
 
-    def _to_turn(self, response: dict) -> ModelTurn:
+    def _to_turn(self, response: dict[str, Any]) -> ModelTurn:
         """The turn a finished response (its JSON, as response.completed gave it) makes."""
         texts, calls = [], []
         incomplete = response.get("status") == "incomplete"
@@ -382,13 +388,13 @@ class OpenAIEngine(OpenAICompatibleEngine):
 class _Fixed:
     """What a Responses request holds that is the same every step (see _stable)."""
 
-    def __init__(self, key: tuple, head: list[dict], jsons: list[bytes], tools: list[dict],
-                 cache_key: str):
+    def __init__(self, key: tuple[Any, ...], head: list[dict[str, Any]], jsons: list[bytes],
+                 tools: list[dict[str, Any]], cache_key: str):
         self.key, self.head, self.jsons, self.tools, self.cache_key = (key, head, jsons, tools,
                                                                       cache_key)
 
 
-def _usage(u: dict) -> Usage:
+def _usage(u: dict[str, Any]) -> Usage:
     return split_usage(u.get("input_tokens"), u.get("output_tokens"),
                        u.get("input_tokens_details"))
 
@@ -415,7 +421,7 @@ def _refuses_include(err: EngineError) -> bool:
         or bool(_REFUSES_INCLUDE.search(f"{err.details} {err.message}")))
 
 
-def _stream_error(event: dict) -> dict:
+def _stream_error(event: dict[str, Any]) -> dict[str, Any]:
     """An error event's fields, flat ({"type": "error", "code": ...}) or nested as the live
     service sends it ({"type": "error", "error": {...}})."""
     nested = event.get("error")
@@ -425,7 +431,7 @@ def _stream_error(event: dict) -> dict:
             "message": event.get("message") or ""}
 
 
-def _looked_up(err: EngineError, looked: list[dict]) -> EngineError:
+def _looked_up(err: EngineError, looked: list[dict[str, Any]]) -> EngineError:
     """A response that broke off after its 200, with the lookups the service ran in it
     (EngineError.web: counted in the cost and the task's cap)."""
     err.web = cut_off_activity(looked)

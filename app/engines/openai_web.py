@@ -14,6 +14,7 @@ service runs the searches itself: nothing here opens a URL.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from typing import Any
 
 from app.core.web_types import WebAccess, WebActivity, WebCitation, WebPage, WebSearch
 
@@ -21,15 +22,15 @@ INCLUDE_SOURCES = "web_search_call.action.sources"
 _ANNOTATION_FIELDS = ("end_index", "start_index", "title", "type", "url")
 
 
-def web_tool(access: WebAccess) -> dict:
+def web_tool(access: WebAccess) -> dict[str, Any]:
     """The web_search tool's definition for a task that may look things up."""
-    tool: dict = {"type": "web_search"}
+    tool: dict[str, Any] = {"type": "web_search"}
     if access.allowed_domains:
         tool["filters"] = {"allowed_domains": list(access.allowed_domains)}
     return tool
 
 
-def search_call_item(item: dict) -> dict:
+def search_call_item(item: dict[str, Any]) -> dict[str, Any]:
     """A web_search_call output item as the Responses API takes it back in `input`
     (ResponseFunctionWebSearchParam): as it came, its nulls left out."""
     action = {k: v for k, v in (item.get("action") or {}).items() if v is not None}
@@ -37,14 +38,14 @@ def search_call_item(item: dict) -> dict:
             "action": action}
 
 
-def annotations_param(annotations: list) -> list[dict]:
+def annotations_param(annotations: list[Any]) -> list[dict[str, Any]]:
     """An output_text part's url_citation annotations as the API takes them back (other
     annotation kinds, file citations of tools we never offer, are not kept)."""
     return [{k: a.get(k) for k in _ANNOTATION_FIELDS} for a in annotations or []
             if isinstance(a, dict) and a.get("type") == "url_citation"]
 
 
-def cut_off_activity(items: list[dict]) -> WebActivity | None:
+def cut_off_activity(items: list[dict[str, Any]]) -> WebActivity | None:
     """What a response that broke off mid-stream had the service look up, as counts only:
     each web_search_call item it finished (response.output_item.done, status completed) is
     a search or a page read the service ran and bills. The response is not used, so its
@@ -55,7 +56,7 @@ def cut_off_activity(items: list[dict]) -> WebActivity | None:
     return WebActivity(search_count=done.search_count, fetch_count=done.fetch_count)
 
 
-def web_activity(response: dict) -> WebActivity | None:
+def web_activity(response: dict[str, Any]) -> WebActivity | None:
     """What one response looked up (None: nothing): each web_search_call's queries and
     sources or the page it opened, and the sentences of its messages that cite a page."""
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")

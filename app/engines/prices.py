@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.core.conversation import Usage
 from app.core.engine import Engine
 from app.core.resources import resource_path
-from app.core.settings import config_dir
+from app.core.places import config_dir
 from app.core.web_types import WebActivity
 
 PER_TOKENS = 1_000_000  # the table is in US dollars per million tokens
@@ -51,11 +52,12 @@ class _Table:
     defaults: dict[str, Price]
     models: dict[str, dict[str, Price]]
     warning: str | None = None
-    web: dict | None = None  # "web_per_1000": per engine, US dollars per 1,000 lookups
+    # "web_per_1000": per engine, US dollars per 1,000 lookups
+    web: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 _lock = threading.Lock()
-_cached: tuple[tuple, _Table] | None = None
+_cached: tuple[tuple[Any, ...], _Table] | None = None
 ZERO = Price()
 
 
@@ -68,7 +70,7 @@ def override_path() -> Path:
     return config_dir() / "prices.json"
 
 
-def _stamp(path: Path) -> tuple:
+def _stamp(path: Path) -> tuple[Any, ...]:
     try:
         st = path.stat()
         return (str(path), st.st_mtime_ns, st.st_size)

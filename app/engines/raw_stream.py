@@ -7,7 +7,7 @@ the rest of a step's work. The engines need a few fields of a few events. So the
 goes through the SDK's `client.post` as before (its headers and auth, its retries off as
 configured, its status-error classes raised for an answer that is not 2xx), with
 `cast_to=httpx2.Response`, which hands back the response unread; its bytes are split into
-events by the SDK's own SSE decoder (`client._make_sse_decoder()`), and each event's data
+events by the SDK's own SSE decoder (claude_sdk/openai_sdk.sse_decoder), and each event's data
 is parsed with json.loads. tests/engines/test_stream_events.py builds the SDK's typed events
 and final objects from the same bytes and compares them with what the engines read.
 
@@ -19,17 +19,34 @@ makes of the whole (tests/engines/test_sdk_path.py compares them with the typed 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Mapping
+from typing import Any, Callable, Iterator, Protocol
+
+
+class Event(Protocol):
+    """One server-sent event as the SDKs' decoders give it."""
+
+    @property
+    def event(self) -> str | None: ...
+
+    @property
+    def data(self) -> str: ...
+
+
+class Decoder(Protocol):
+    """An SDK's SSE decoder (its `SSEDecoder`)."""
+
+    def iter_bytes(self, iterator: Iterator[bytes]) -> Iterator[Event]: ...
 
 
 class RawStream:
     """The SSE events (event name, data text) of one streamed response; `response` and
     `close()` are what local_stream's watcher uses to cut a silent stream short."""
 
-    def __init__(self, client: Any, response: Any,
+    def __init__(self, decoder: Decoder, response: Any,
                  wrap: Callable[[Exception, Any], Exception | None] | None = None):
         self.response = response
-        self._decoder = client._make_sse_decoder()
+        self._decoder = decoder
         self._wrap = wrap
 
     def events(self) -> Iterator[tuple[str | None, str]]:
@@ -54,7 +71,7 @@ class RawStream:
         self.close()
 
 
-def post_raw(client: Any, path: str, body: bytes, options: dict) -> Any:
+def post_raw(client: Any, path: str, body: bytes, options: Mapping[str, object]) -> Any:
     """The unread httpx response to `body` posted through the SDK's own request path."""
     import httpx2
 
@@ -75,7 +92,7 @@ class Body:
     def keep(self, key: str, value: Any, pieces: list[bytes]) -> None:
         self._kept[key] = (value, len(value), pieces)
 
-    def encode(self, request: dict) -> bytes:
+    def encode(self, request: dict[str, Any]) -> bytes:
         """`request` with `"stream": true`, keys in the SDK's order, as the SDK sends it."""
         given = {**request, "stream": True}
         unknown = set(given) - set(self.order)

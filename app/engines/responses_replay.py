@@ -22,10 +22,10 @@ from app.engines.openai_web import annotations_param, search_call_item
 RECORD_KIND = "openai-responses"
 
 
-def output_items(response: dict) -> list[dict]:
+def output_items(response: dict[str, Any]) -> list[dict[str, Any]]:
     """The output items of a response (its JSON) as the Responses API takes them back in
     `input`."""
-    items: list[dict] = []
+    items: list[dict[str, Any]] = []
     for item in response.get("output") or []:
         kind = item.get("type")
         if kind == "reasoning":
@@ -51,18 +51,18 @@ def output_items(response: dict) -> list[dict]:
     return items
 
 
-def _content_part(part: dict) -> dict:
+def _content_part(part: dict[str, Any]) -> dict[str, Any]:
     if part.get("type") == "refusal":
         return {"type": "refusal", "refusal": part.get("refusal")}
     return {"type": "output_text", "text": part.get("text"),
             "annotations": annotations_param(part.get("annotations") or [])}
 
 
-def make_record(model: str, items: list[dict]) -> dict:
+def make_record(model: str, items: list[dict[str, Any]]) -> dict[str, Any]:
     return {"kind": RECORD_KIND, "model": model, "items": items}
 
 
-def replay_items(m: Message, stale: set[str]) -> list[dict] | None:
+def replay_items(m: Message, stale: set[str]) -> list[dict[str, Any]] | None:
     """The input items for assistant message `m`, or None when it has no usable record."""
     record = m.record
     if not (isinstance(record, dict) and record.get("kind") == RECORD_KIND):
@@ -78,6 +78,6 @@ def replay_items(m: Message, stale: set[str]) -> list[dict] | None:
     return items
 
 
-def reasoning_ids(request: dict) -> set[str]:
+def reasoning_ids(request: dict[str, Any]) -> set[str]:
     return {i["id"] for i in request.get("input", [])
             if isinstance(i, dict) and i.get("type") == "reasoning" and i.get("id")}

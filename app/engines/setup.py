@@ -73,7 +73,7 @@ def engine_readiness(engine_id: str, settings: Settings | None = None,
     """Whether `engine_id`, as `settings` configure it, can run now; never raises, and answers
     within `timeout_s` whatever the network or the keychain does. A not-ready answer says
     what to do about it."""
-    from app.engines.wire import within
+    from app.engines.deadline import within
 
     if settings is None:
         from app.core.settings import load_settings

@@ -14,7 +14,10 @@ from app.core.engine import (AUTH_FAILED, BAD_ADDRESS, BAD_REQUEST, ENGINE_UNREA
                               PROMPT_TOO_LONG, QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT,
                               EngineError)
 
-from app.engines.deadline import AVAILABILITY_TIMEOUT_S, Overdue, within  # noqa: F401
+# Re-exported: the window's core_calls imports them from here.
+from app.engines.deadline import AVAILABILITY_TIMEOUT_S as AVAILABILITY_TIMEOUT_S
+from app.engines.deadline import Overdue as Overdue
+from app.engines.deadline import within as within
 
 if TYPE_CHECKING:  # pydantic's models load when a run needs them, not for a check (issue 36)
     from app.core.conversation import ToolSpec
@@ -203,11 +206,13 @@ def _refused_for_content(voice: Voice, names: set[str], api_message: str) -> str
 
 
 def _causes(exc: BaseException) -> list[BaseException]:
-    chain, seen = [], set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        chain.append(exc)
-        exc = exc.__cause__ or exc.__context__
+    chain: list[BaseException] = []
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        chain.append(link)
+        link = link.__cause__ or link.__context__
     return chain
 
 
@@ -255,7 +260,7 @@ def check_base_url(voice: Voice, url: str) -> str:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             problem = "it must start with http:// or https:// and name a computer"
         else:
-            parts.port  # raises ValueError for a port that is not a number in range
+            _ = parts.port  # raises ValueError for a port that is not a number in range
             httpx2.URL(url)
     except ValueError as exc:
         problem = ("its port must be a number from 1 to 65535" if "port" in str(exc).lower()
@@ -290,12 +295,12 @@ def stable_tools(tools: list[ToolSpec]) -> list[ToolSpec]:
             for t in sorted(tools, key=lambda t: t.name)]
 
 
-def arguments_json(arguments: dict) -> str:
+def arguments_json(arguments: dict[str, Any]) -> str:
     """Tool-call arguments as the same string every time they are sent back."""
     return json.dumps(arguments, ensure_ascii=False, sort_keys=True)
 
 
-def parse_arguments(raw: str | None) -> dict:
+def parse_arguments(raw: str | None) -> dict[str, Any]:
     """A model's tool-call argument string as a dict ({} when it is empty or not an object)."""
     try:
         value = json.loads(raw) if raw else {}

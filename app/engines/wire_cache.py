@@ -49,10 +49,10 @@ _PICTURES = operator.attrgetter("pictures")
 
 class WireCache:
     def __init__(self) -> None:
-        self._kept: dict[int, tuple[Any, tuple, Any]] = {}
+        self._kept: dict[int, tuple[Any, tuple[Any, ...], Any]] = {}
         self.built = 0  # wire forms built (not found): what tests look at
 
-    def get(self, message: Any, key: tuple, build: Callable[[], Any]) -> Any:
+    def get(self, message: Any, key: tuple[Any, ...], build: Callable[[], Any]) -> Any:
         """The wire form of `message` under `key`, built by `build` only when not kept."""
         found = self._kept.get(id(message))
         if found is not None and found[0] is message and found[1] == key:
@@ -62,7 +62,7 @@ class WireCache:
         self._kept[id(message)] = (message, key, wire)
         return wire
 
-    def prune(self, messages: list) -> None:
+    def prune(self, messages: list[Any]) -> None:
         """Forget the messages a conversation of `messages` no longer holds, once there are
         as many of those as of these."""
         if len(self._kept) > 2 * len(messages) + 8:
@@ -70,14 +70,14 @@ class WireCache:
             self._kept = {k: v for k, v in self._kept.items() if k in held}
 
 
-def shown_of(messages: list) -> set:
+def shown_of(messages: list[Any]) -> set[tuple[int, int]]:
     """core.pictures.shown_pictures of the messages' tool results, found without a Python
     loop over them when none shows a picture (nearly always)."""
     results = list(chain.from_iterable(map(_RESULTS, messages)))
     return shown_pictures(results) if any(map(_PICTURES, results)) else set()
 
 
-def results_key(results: list, shown: set) -> tuple:
+def results_key(results: list[Any], shown: set[tuple[int, int]]) -> tuple[Any, ...]:
     """What a user message's wire form depends on in its tool results (their text, error
     flag, pictures and which of those are shown: core.pictures.shown_pictures)."""
     if not results:
@@ -86,22 +86,22 @@ def results_key(results: list, shown: set) -> tuple:
                   for r in results])
 
 
-def _flags(r: Any, shown: set) -> tuple:
+def _flags(r: Any, shown: set[tuple[int, int]]) -> tuple[Any, ...]:
     return tuple([(id(r), k) in shown for k in range(len(r.pictures))]) if r.pictures else ()
 
 
-def calls_key(calls: list) -> tuple:
+def calls_key(calls: list[Any]) -> tuple[Any, ...]:
     return tuple([(c.id, c.name, c.arguments) for c in calls])
 
 
 
 
-def _fields(m: Any) -> dict:
+def _fields(m: Any) -> dict[str, Any]:
     # Its lists of results and calls copied, so that one grown in place compares unequal.
     return {**m.__dict__, "tool_results": list(m.tool_results), "tool_calls": list(m.tool_calls)}
 
 
-def _result_fields(r: Any) -> dict:
+def _result_fields(r: Any) -> dict[str, Any]:
     return {**r.__dict__, "pictures": list(r.pictures)}
 
 
@@ -111,22 +111,23 @@ class Prefix:
 
     def __init__(self) -> None:
         self.context: Any = None
-        self.messages: list = []
-        self.states: list = []
-        self._fields: list[dict] = []
-        self._results: list[dict] = []  # every message's results' fields, in order
-        self._calls: list[dict] = []  # and its calls'
+        self.messages: list[Any] = []
+        self.states: list[Any] = []
+        self._fields: list[dict[str, Any]] = []
+        self._results: list[dict[str, Any]] = []  # every message's results' fields, in order
+        self._calls: list[dict[str, Any]] = []  # and its calls'
         self._ends: list[tuple[int, int]] = []  # results and calls up to each message
-        self._pictured: list[tuple[int, Any, tuple]] = []  # (message, result, shown flags)
+        # (message, result, shown flags)
+        self._pictured: list[tuple[int, Any, tuple[Any, ...]]] = []
         # Every message's lists (results, calls, each result's pictures), their lengths and
         # items as kept, and how many of the lists are each message's and those before.
-        self._lists: list[list] = []
+        self._lists: list[list[Any]] = []
         self._lengths: list[int] = []
-        self._items: list = []
+        self._items: list[Any] = []
         self._list_ends: list[tuple[int, int]] = []
         self._assigned = -1  # conversation.assignments() when last known unchanged
 
-    def held(self, messages: list, context: Any, shown: set) -> int:
+    def held(self, messages: list[Any], context: Any, shown: set[tuple[int, int]]) -> int:
         """How many of `messages` from the first are the previous request's, unchanged:
         the same objects, each one's fields and its results' and calls' equal to the copy
         kept (dicts compared in C, their values by identity first), the same of their
@@ -152,7 +153,7 @@ class Prefix:
             return k
         return self._held_slowly(head, shown)
 
-    def _same_objects(self, head: list) -> bool:
+    def _same_objects(self, head: list[Any]) -> bool:
         """The same messages as kept, and each one's lists (results, calls, a result's
         pictures) as kept: the same length, the same items. With no field assigned since
         (assignments()), nothing else of theirs can differ; only the lists are visited,
@@ -161,7 +162,8 @@ class Prefix:
                 and list(map(len, self._lists)) == self._lengths
                 and all(map(operator.is_, chain.from_iterable(self._lists), self._items)))
 
-    def shown_and_held(self, messages: list, context_of: Callable[[set], Any]) -> tuple[set, int]:
+    def shown_and_held(self, messages: list[Any], context_of: Callable[[set[tuple[int, int]]], Any]
+                       ) -> tuple[set[tuple[int, int]], int]:
         """The pictures shown (shown_of) and `held`, under the context `context_of(shown)`.
 
         When the previous request showed no picture and its messages are all held, only the
@@ -178,7 +180,7 @@ class Prefix:
         shown = shown_of(messages)
         return shown, self.held(messages, context_of(shown), shown)
 
-    def _held_slowly(self, head: list, shown: set) -> int:
+    def _held_slowly(self, head: list[Any], shown: set[tuple[int, int]]) -> int:
         bad = {i for i, r, flags in self._pictured if _flags(r, shown) != flags}
         done = (0, 0)
         for i, m in enumerate(head):
@@ -191,7 +193,7 @@ class Prefix:
             done = (results, calls)
         return len(head)
 
-    def keep(self, upto: int, rows: list[tuple[Any, Any]], shown: set) -> None:
+    def keep(self, upto: int, rows: list[tuple[Any, Any]], shown: set[tuple[int, int]]) -> None:
         """This request's messages: the first `upto` of the previous one's, then `rows`
         ((message, state) each)."""
         results, calls = self._ends[upto - 1] if upto else (0, 0)

@@ -112,12 +112,26 @@ def main(path: str | None = None, *, demo: bool = False, lang: str | None = None
     """
     from app.gui.main_window import MainWindow
 
+    share_the_gil_often()
     app = make_application()
     use_language(app, lang)
     window = MainWindow(defer_pages=True)
     after_first_expose(window, lambda: _after_first_paint(window, path, demo))
     window.show()
     return app.exec()
+
+
+# How long a thread holding the GIL keeps it while another waits (Python's default: 5 ms).
+# The window's work comes back to Python many times a paint (the style, the delegates, event
+# filters), and each time it waits for the GIL while a worker imports or reads records: at
+# 5 ms a turn, a paint of the window stood still 50-200 ms in the first run (issue 36,
+# bench/ui_stall_cold.py). At 1 ms a turn, workers lose a little throughput, the window none.
+GIL_TURN_S = 0.001
+
+
+def share_the_gil_often() -> None:
+    """Let the UI thread have the GIL back within GIL_TURN_S of asking for it."""
+    sys.setswitchinterval(GIL_TURN_S)
 
 
 class _FirstExpose(QObject):
@@ -143,17 +157,26 @@ def after_first_expose(window: QWidget, then: Callable[[], object]) -> None:
 
 def _after_first_paint(window, path: str | None, demo: bool) -> None:
     """The frame is on screen: build the window out, and once that has been painted (the
-    next turn of the event loop), load the rest."""
+    next turn of the event loop), load the rest. A folder named on the command line is
+    looked at from now (off the UI thread, while the built window paints), so it shows a
+    turn sooner."""
     window.finish_building()
-    QTimer.singleShot(0, lambda: _after_building(window, path, demo))
+    opened = path is not None and not demo
+    if opened:
+        window.open_workspace(Path(path))
+    QTimer.singleShot(0, lambda: _after_building(window, path, demo, opened))
 
 
-def _after_building(window, path: str | None, demo: bool) -> None:
+def _after_building(window, path: str | None, demo: bool, opened: bool = False) -> None:
     from app.export.fonts import ensure_fonts
     from app.gui.background import run_in_background
     from app.gui.errors import install_error_handler
 
     install_error_handler(window)
+    from app.gui.folder.usable import after_usable
+    from app.gui.look.warm_types import warm_in_slices
+
+    after_usable(window, warm_in_slices)  # PySide's classes, in idle slices (look/warm_types.py)
     app = QApplication.instance()
     dropped_before = getattr(app, "last_opened", None)
     path = path or dropped_before  # the app was started by dropping a folder on its icon
@@ -163,7 +186,8 @@ def _after_building(window, path: str | None, demo: bool) -> None:
     # So does the fonts' check (a fontconfig scan: tens of milliseconds on the UI thread).
     early = path is not None and not demo
     if early and path is not None:  # (early says it is; said again for the checker)
-        window.open_workspace(Path(path))
+        if not opened:
+            window.open_workspace(Path(path))
     else:
         ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
 

@@ -145,10 +145,11 @@ def test_a_formatting_only_change_says_so(tmp_path):
     html = change_view(source, bolder, "cv.docx", {}, {})["html"]
     assert "(only its formatting changed)" in html and "<del" not in html and "<ins" not in html
     assert re.search(r"background-color:[^>]*><b>Getting", html)  # the words whose look changed
-    # A change a reader of the text cannot see at all: named, never "no visible change".
-    red = _with_run_look(source, tmp_path / "red.docx", "Getting the perfect",
-                         '<w:color w:val="C00000"/>')
-    view = change_view(source, red, "cv.docx", {}, {})
+    # A change the view does not draw (the size of the letters): named, never "no visible
+    # change".
+    big = _with_run_look(source, tmp_path / "big.docx", "Getting the perfect",
+                         '<w:sz w:val="40"/>')
+    view = change_view(source, big, "cv.docx", {}, {})
     assert view["html"] == ""
     assert view["note"] == ("The text and the values shown are the same; what changes is its "
                             "formatting or layout.")
@@ -189,7 +190,7 @@ def test_the_markdown_of_a_paragraph_reads_as_words_with_their_look():
     looks = {w.strip(): look for w, look in found if w.strip()}
     assert looks["bold"][0] and looks["move"][0] and not looks["and"][0]
     assert looks["this"][1] and looks["link"][2] and looks["gone"][3] == ("deleted",)
-    assert looks["*"] == (False, False, False, ())  # a plain star stays a star
+    assert looks["*"] == (False, False, False, (), "")  # a plain star stays a star
 
 
 def test_the_worker_shows_the_change_and_a_broken_file_gets_one_sentence(tmp_path):

@@ -140,7 +140,7 @@ def test_a_pdf_stream_that_inflates_without_end_is_cut_by_pypdf_and_said(tmp_pat
 def test_a_huge_sheet_is_cut_at_the_row_cap_with_a_sentence(tmp_path, monkeypatch):
     monkeypatch.setattr(sheets, "MAX_ROWS", 40)
     text = render_document(prices_xlsx(tmp_path / "big.xlsx", rows=100))
-    assert "|40|Item 39|" in text and "|41|" not in text
+    assert "\n40|Item 39|" in text and "\n41|" not in text
     assert "[Only the first 40 rows of this sheet are shown; the sheet has more." in text
 
 

@@ -169,7 +169,7 @@ def test_the_tools_read_search_write_edit_and_set_cells_through_the_worker(ws):
     assert "Spelt bread" in render_document(ws / "new.docx")
     cells = box.call("set_cells", {"path": "prices.xlsx", "cells": {"B2": 4.25}})
     assert cells.content.startswith("Set 1 cell in 'prices.xlsx'"), cells.content
-    assert "|2|Bread|4.25|" in render_document(ws / "prices.xlsx")
+    assert "\n2|Bread|4.25|" in render_document(ws / "prices.xlsx")
     formatted = box.call("set_cells", {"path": "prices.xlsx", "cells": {"B3": 0.5},
                                        "formats": {"B3": "0%"}})
     assert formatted.content.startswith("Set 1 cell in 'prices.xlsx'"), formatted.content

@@ -1,4 +1,5 @@
-"""Formulas filled down a column read as `↓` and their value, and are written back exactly."""
+"""Formulas filled down a column read as the ditto mark `"` and their value, and are written
+back exactly."""
 
 from __future__ import annotations
 
@@ -42,23 +43,23 @@ def test_fill_down_moves_relative_rows_only():
         and not is_filled("B2", "B3")
 
 
-def test_a_long_formula_column_reads_as_its_first_formula_then_arrows(tmp_path):
+def test_a_long_formula_column_reads_as_its_first_formula_then_ditto_marks(tmp_path):
     text = render_document(prices_xlsx(tmp_path / "big.xlsx", rows=100))
     assert LEGEND in text
-    assert "|2|Bread|3.5|=B2*1.1|\n|3|Cake|4.5|↓|\n" in text
-    assert "|101|Item 100|102.5|↓|" in text
-    assert "=B3*1.1" not in text
+    assert '\n#|A|B|C\n-|-|-|-\n1|Item|Price|With tax\n2|Bread|3.5|=B2*1.1\n3|Cake|4.5|"\n' in text
+    assert '\n101|Item 100|102.5|"\n' in text
+    assert "=B3*1.1" not in text and "↓" not in text
 
 
 def test_a_few_formulas_stay_whole_with_no_legend(tmp_path):
     text = render_document(prices_xlsx(tmp_path / "p.xlsx"))
-    assert "|3|Cake|4.5|=B3*1.1|" in text and "↓" not in text
+    assert "\n3|Cake|4.5|=B3*1.1\n" in text and LEGEND not in text and '|"' not in text
 
 
 def test_an_excel_saved_column_shows_each_rows_saved_value(ws):
     text = render_document(DATA / "DateFormatTests.xlsx")
-    assert "|2|=TEXT(C2, B2) → 11-10-52|d-m-y|" in text
-    assert "|4|↓ Sat-Oct-1952|ddd-mmm-yyy|" in text
+    assert "\n2|=TEXT(C2, B2) → 11-10-52|d-m-y|" in text
+    assert '\n4|" Sat-Oct-1952|ddd-mmm-yyy|' in text
 
 
 def test_write_file_of_the_rendering_keeps_every_formula_and_follows_a_changed_first(ws, box):
@@ -67,7 +68,7 @@ def test_write_file_of_the_rendering_keeps_every_formula_and_follows_a_changed_f
     same = box.call("write_file", {"path": "p.xlsx", "content": shown})
     assert same.content == "'p.xlsx' already has exactly this content; nothing changed."
     out = box.call("write_file", {"path": "p.xlsx", "content": shown.replace(
-        "|2|Bread|3.5|=B2*1.1|", "|2|Bread|3.5|=B2*1.2|")})
+        "\n2|Bread|3.5|=B2*1.1\n", "\n2|Bread|3.5|=B2*1.2\n")})
     assert not out.is_error, out.content
     sheet = openpyxl.load_workbook(ws / "p.xlsx")["Prices"]
     assert [sheet[f"C{r}"].value for r in (2, 3, 50, 101)] == \
@@ -79,10 +80,10 @@ def test_an_arrow_under_a_cell_with_no_formula_is_refused_in_a_sentence(ws, box)
     before = (ws / "p.xlsx").read_bytes()
     shown = render_document(ws / "p.xlsx")
     out = box.call("write_file", {"path": "p.xlsx", "content": shown.replace(
-        "|2|Bread|3.5|=B2*1.1|", "|2|Bread|3.5|7|")})
+        "\n2|Bread|3.5|=B2*1.1\n", "\n2|Bread|3.5|7\n")})
     assert out.is_error and out.content == (
-        "Cell C3 shows ↓, a formula filled down from the cell above, but C2 holds no formula; "
-        "write the formula itself in that cell.")
+        'Cell C3 shows ", the mark of a formula filled down from the cell above, but C2 holds '
+        "no formula; write the formula itself in that cell.")
     assert (ws / "p.xlsx").read_bytes() == before
 
 
@@ -95,12 +96,26 @@ def test_a_new_workbook_written_from_a_rendering_gets_the_formulas(ws, box):
     assert sheet["C3"].value == "=B3*1.1" and sheet["C101"].value == "=B101*1.1"
 
 
-def test_text_that_begins_with_the_arrow_reads_as_text_and_stays_text(ws, box):
+@pytest.mark.parametrize("text, shown", [
+    ('" see below', "'\" see below"), ('"', "'\""), ("↓ see below", "'↓ see below"),
+    ('"Best" bread', '"Best" bread')])
+def test_text_that_reads_as_the_mark_is_shown_as_excel_writes_it_and_stays_text(ws, box, text,
+                                                                              shown):
     shutil.copyfile(DATA / "WithTwoCharts.xlsx", ws / "c.xlsx")
-    box.call("set_cells", {"path": "c.xlsx", "cells": {"F1": "↓ see below"}})
-    shown = render_document(ws / "c.xlsx")
-    assert "|'↓ see below|" in shown
+    box.call("set_cells", {"path": "c.xlsx", "cells": {"F1": text}})
+    rendered = render_document(ws / "c.xlsx")
+    assert "\n1|" in rendered and f"|{shown}" in rendered.split("\n1|", 1)[1].split("\n")[0]
     before = (ws / "c.xlsx").read_bytes()
-    out = box.call("write_file", {"path": "c.xlsx", "content": shown})
+    out = box.call("write_file", {"path": "c.xlsx", "content": rendered})
     assert out.content == "'c.xlsx' already has exactly this content; nothing changed."
     assert (ws / "c.xlsx").read_bytes() == before
+
+
+def test_a_rendering_with_the_earlier_arrow_mark_is_still_written_back_as_formulas(ws, box):
+    prices_xlsx(ws / "p.xlsx", rows=100)
+    older = render_document(ws / "p.xlsx").replace('|"\n', "|↓\n")
+    assert older.count("|↓\n") == 99
+    out = box.call("write_file", {"path": "copy.xlsx", "content": older})
+    assert not out.is_error, out.content
+    sheet = openpyxl.load_workbook(ws / "copy.xlsx")["Prices"]
+    assert [sheet[f"C{r}"].value for r in (2, 3, 101)] == ["=B2*1.1", "=B3*1.1", "=B101*1.1"]

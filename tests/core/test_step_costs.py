@@ -158,7 +158,16 @@ def test_a_write_flushes_only_the_undo_journal_and_the_file_itself(tmp_path, mon
     # fingerprint). Issue 36: nor is the pre-image (the journal names it by its SHA-256,
     # which undo checks): a write step flushes the journal's new line and the person's file,
     # at most two flushes. A second write of the same file in the round flushes the file only.
+    # Since issue 36 the file's flush (and the journal's, for a new file) runs on the round's
+    # flusher thread after the step: each step start waits for it here, so it counts for
+    # the step that asked for it.
+    from app.core import flush
+
     monkeypatch.setattr(recorder, "SYNC_INTERVAL_S", 1e9)
+    flushers = []
+    real_add = flush.Flusher.add
+    monkeypatch.setattr(flush.Flusher, "add",
+                        lambda self, path: (flushers.append(self), real_add(self, path))[1])
     ws = many_folders(tmp_path)
     engine = ScriptedEngine([
         call("write_file", path="summary.md", content="# Summary\n\nHours.\n"),  # new file
@@ -168,7 +177,14 @@ def test_a_write_flushes_only_the_undo_journal_and_the_file_itself(tmp_path, mon
         call("complete_task", summary="Summarised.", evidence=["summary.md"]),
     ])
     flushes = Counted(monkeypatch, "fsync")
-    result = Harness(ws, engine, fast_limits(), listeners=[flushes.listener]).run()
+
+    def listener(event) -> None:
+        if isinstance(event, StepStarted):
+            for flusher in flushers:
+                flusher.join()
+        flushes.listener(event)
+
+    result = Harness(ws, engine, fast_limits(), listeners=[listener]).run()
     assert result.state == "done"
     # new file: the journal, the file; edit again: the file; a person's file: the journal,
     # the file; reading: nothing.

@@ -50,7 +50,7 @@ def test_claude_gets_the_rendering_as_a_tool_result(tmp_path, server, monkeypatc
     result = body["messages"][2]["content"][0]
     assert result["type"] == "tool_result" and result["content"] == content
     assert ("We sell **fresh** bread" in content if name.endswith("docx")
-            else "|2|Bread|3.5|=B2*1.1|" in content)
+            else "2|Bread|3.5|=B2*1.1\n" in content)
     sent = {t["name"]: t for t in body["tools"]}
     assert sent["set_cells"]["input_schema"]["properties"]["cells"]["type"] == "object"
 

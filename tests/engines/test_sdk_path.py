@@ -15,6 +15,7 @@ from app.core.engine import EngineConfig
 from app.core.engine_calls import TRIMMED, _trim_oldest_tool_output
 from app.core.reports import SYSTEM_PROMPT
 from app.core.tools import TOOL_SPECS
+from app.engines import claude_sdk, openai_sdk
 from app.engines.anthropic_engine import AnthropicEngine
 from app.engines.claude_send import MESSAGES_ORDER, stream_messages
 from app.engines.local_engine import LocalEngine
@@ -100,13 +101,10 @@ def _lower(kind: str, engine, client, request: dict):
 
 def _sdk_bytes(kind: str, request: dict) -> bytes:
     """`request` as the SDK's serializer writes it, keys in the typed method's order."""
-    from anthropic._utils._json import openapi_dumps as claude_dumps
-    from openai._utils._json import openapi_dumps
-
     order = {"claude": MESSAGES_ORDER, "openai": RESPONSES_ORDER, "local": CHAT_ORDER}[kind]
     given = {**request, "stream": True}
     body = {k: given[k] for k in order if k in given}
-    return (claude_dumps if kind == "claude" else openapi_dumps)(body)
+    return (claude_sdk if kind == "claude" else openai_sdk).serializer()(body)
 
 
 @pytest.mark.parametrize("kind", ["claude", "openai", "local"])

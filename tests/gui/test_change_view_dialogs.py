@@ -74,10 +74,10 @@ def test_the_approval_shows_a_word_change_formatted_with_track_change_marks(qtbo
 def test_an_approval_of_a_change_no_text_shows_names_what_changes(qtbot, tmp_path):
     from tests.core.test_change_view import _with_run_look
 
-    red = _with_run_look(CV, tmp_path / "red.docx", "Getting the perfect",
-                         '<w:color w:val="C00000"/>')
+    big = _with_run_look(CV, tmp_path / "big.docx", "Getting the perfect",   # a size: the
+                         '<w:sz w:val="40"/>')                                # view draws none
     dialog = ApprovalDialog(request(path="cv.docx", before=CV.read_bytes(),
-                                    after=red.read_bytes()))
+                                    after=big.read_bytes()))
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
     text = dialog.diff.toPlainText()

@@ -92,7 +92,7 @@ def test_a_new_spreadsheet_shows_its_sheets_as_added_lines_as_the_ai_reads_it(qt
     dialog.source_toggle.click()
     qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)
     shown = dialog.diff.toPlainText()
-    assert "+ ## Sheet: Prices" in shown and "+ |2|Carrot cake|30|" in shown
+    assert "+ ## Sheet: Prices" in shown and "\n+ 2|Carrot cake|30" in shown
 
 
 def test_a_changed_picture_shows_both_pictures(qtbot, tmp_path):

@@ -116,8 +116,9 @@ def test_building_the_window_out_loads_no_pydantic_and_careful_mode_starts_off(t
 
 def test_on_start_up_the_warm_up_waits_until_the_first_folder_is_on_screen(qtbot, tmp_path,
                                                                           monkeypatch):
-    """The imports a run will need go to a worker thread once the folder shows: begun with
-    the build-out, they competed for the GIL with the folder's own loading."""
+    """The imports a run will need go to a worker thread once the folder is usable (its
+    checklist drawn, Run enabled): begun earlier, they competed for the GIL with the
+    folder's own loading and first paint."""
     import app.gui.main_window as main_window
     from app.core.settings import Settings
     from tests.gui.helpers import demo_copy
@@ -130,13 +131,13 @@ def test_on_start_up_the_warm_up_waits_until_the_first_folder_is_on_screen(qtbot
     window.show()
     window.finish_building()
     window.apply_settings(Settings())
-    window.workspace_opened.connect(shown.append)
     folder = demo_copy(tmp_path)
+    window.became_usable.connect(lambda: shown.append(folder))
     qtbot.wait(50)
     assert warmed == []
     window.open_workspace(folder)
     qtbot.waitUntil(lambda: bool(warmed), timeout=10_000)
-    assert warmed == [[folder]]  # after the page was shown, and once
+    assert warmed == [[folder]]  # after the folder was usable, and once
     window.open_workspace(folder)
     qtbot.wait(100)
     assert len(warmed) == 1

@@ -179,5 +179,6 @@ def _word(before, after, words, colours, deadline, literal=False) -> dict:
 def _markdown(path: Path, deadline: float) -> str:
     from app.core.documents.render import render
 
-    text = render(path, seconds=max(1.0, deadline - time.monotonic()))
+    text = render(path, seconds=max(1.0, deadline - time.monotonic()),
+                  looks=path.suffix.lower() == ".docx")
     return "" if text == f"('{path.name}' holds no text.)\n" else text  # names differ

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Out, corrupt_sentence, encrypted_sentence
-from app.core.documents.sheets import MAX_COLS, MAX_ROWS, column_letter
+from app.core.documents.sheets import MAX_COLS, MAX_ROWS, write_table
 
 NS = {
     "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
@@ -200,10 +200,7 @@ def _sheet(table: ET.Element, out: Out) -> None:
     if not rows:
         out.add("(this sheet is empty)")
         return
-    out.add("|#|" + "|".join(column_letter(i) for i in range(1, used + 1)) + "|")
-    out.add("|-|" + "-|" * used)   # the workbook's layout (sheets.py), without padding
-    for n, texts in rows:
-        out.add(f"|{n}|" + "|".join(texts) + "|")
+    write_table(out, rows, used)   # the workbook's layout (sheets.py)
 
 
 def _slide(number: int, page: ET.Element, out: Out) -> None:

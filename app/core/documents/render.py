@@ -20,8 +20,9 @@ warnings.filterwarnings("ignore", module=r"(openpyxl|docx|pptx|pypdf)(\..*)?$")
 logging.getLogger("pypdf").addHandler(logging.NullHandler())
 
 
-def render(path: Path, seconds: float | None = None) -> str:
-    """The Markdown of the document at `path`, within guard's budgets (or `seconds`)."""
+def render(path: Path, seconds: float | None = None, looks: bool = False) -> str:
+    """The Markdown of the document at `path`, within guard's budgets (or `seconds`);
+    `looks`: a Word document's underline and colours marked for the change view."""
     suffix = path.suffix.lower()
     out = Out(seconds=seconds)
     try:
@@ -32,7 +33,7 @@ def render(path: Path, seconds: float | None = None) -> str:
             with open_package(path) as zf:
                 if suffix == ".docx":
                     import app.core.documents.word as word
-                    word.render(path, out)
+                    word.render(path, out, looks)
                 elif suffix in (".xlsx", ".xlsm"):
                     import app.core.documents.sheets as sheets
                     sheets.render(path, out)

@@ -1,7 +1,7 @@
 """Markdown tables to a workbook: one sheet per `## NAME` heading, numbers as numbers, a cell
 beginning with `=` as a formula. A table in read_file's own layout (column letters above,
 row numbers on the left) lands at those very addresses, so a sheet read can be written back;
-its `↓` cells (formulas filled down, sheet_fill) become the formulas they stand for.
+its ditto marks (`"`, formulas filled down, sheet_fill) become the formulas they stand for.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import io
 import re
 
 from app.core.documents.base import DocumentError
-from app.core.documents.sheet_fill import FILLED, LEGEND, fill_down
+from app.core.documents.sheet_fill import LEGEND, fill_down, is_mark
 from app.core.documents.sheets import ARROW, column_letter
 
 _NUMBER = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
@@ -28,7 +28,7 @@ def cell_value(text: str):
         return None
     if text.startswith("="):
         return text.split(ARROW, 1)[0].strip()  # read_file shows "=B2*1.1 → 3.85"
-    if text.startswith("'" + FILLED):
+    if text.startswith("'") and is_mark(text[1:]):
         return text[1:]   # text that begins with the mark, shown as Excel writes such text
     if _NUMBER.match(text):
         number = float(text)
@@ -68,7 +68,8 @@ def tables_by_sheet(markdown: str) -> list[tuple[str, list[list[str]]]]:
                 if tokens[i].type == "tr_open":
                     rows.append([])
                 elif tokens[i].type == "inline":
-                    rows[-1].append(tokens[i].content.replace("\\|", "|"))
+                    # the parser has already read each `\|` as a `|` in the cell
+                    rows[-1].append(tokens[i].content)
                 i += 1
             if fresh or not sheets:
                 sheets.append((name or f"Sheet{len(sheets) + 1}", rows))
@@ -141,20 +142,22 @@ def _placed(rows: list[list[str]]) -> list[tuple[int, int, str]]:
     else:
         placed = [(n, c, text.strip()) for n, r in enumerate(rows, 1)
                   for c, text in enumerate(r, 1) if text.strip()]
-    return _filled(placed) if any(t.startswith(FILLED) for _r, _c, t in placed) else placed
+    return _filled(placed) if any(is_mark(t) for _r, _c, t in placed) else placed
 
 
 def _filled(placed: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """`↓` cells as the formulas they stand for: the cell above's, one row further down."""
+    """Ditto-marked cells as the formulas they stand for: the cell above's, one row further
+    down."""
     at = {(row, col): text for row, col, text in placed}
     for row, col in sorted(at):
-        if not at[(row, col)].startswith(FILLED):
+        if not is_mark(at[(row, col)]):
             continue
         above = at.get((row - 1, col), "")
         if not above.startswith("="):
+            mark = at[(row, col)].split(" ", 1)[0]
             raise DocumentError(
-                f"Cell {column_letter(col)}{row} shows {FILLED}, a formula filled down from "
-                f"the cell above, but {column_letter(col)}{row - 1} holds no formula; write "
-                "the formula itself in that cell.")
+                f"Cell {column_letter(col)}{row} shows {mark}, the mark of a formula filled "
+                f"down from the cell above, but {column_letter(col)}{row - 1} holds no "
+                "formula; write the formula itself in that cell.")
         at[(row, col)] = fill_down(above.split(ARROW, 1)[0].strip())
     return [(row, col, at[(row, col)]) for row, col, _text in placed]

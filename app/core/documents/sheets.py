@@ -2,10 +2,14 @@
 with column letters above and row numbers on the left, each value as the sheet displays it
 through its number format (xlsx_display: £4.62, 9.8% (0.09756097561), 2024-05-01), and each
 formula as its formula with the value the file last saved (`=B2*1.1 → £3.85`), or, filled
-down from the cell above, as `↓ £4.95` (sheet_fill).
+down from the cell above, as the ditto mark and that value, `" £4.95` (sheet_fill).
 
-The table is written without padding (`|2|Bread|£3.50|`) and each row stops at its last
-value: a big sheet costs the model tokens for its cells, not for spaces and empty cells.
+The table is written without padding and without pipes at the ends of its lines
+(`2|Bread|£3.50`, as GitHub's tables allow), and each row stops at its last value: a big
+sheet costs the model tokens for its cells, not for spaces, edges and empty cells. Measured
+by OpenAI's cl100k tokenizer on a 10,000-row formula sheet: 157,089 tokens with `|2|...|↓|`,
+137,087 with `2|...|"` (markitdown 138,048 without any row numbers). The row number stays on
+every row: set_cells names a cell by it, and a model counting rows miscounts.
 
 openpyxl reads in its streaming (read-only) mode, once for formulas and once for the saved
 values, so a big sheet is never held whole; rows and columns are capped.
@@ -17,7 +21,7 @@ import datetime as dt
 from pathlib import Path
 
 from app.core.documents.guard import Out
-from app.core.documents.sheet_fill import FILLED, LEGEND, is_filled
+from app.core.documents.sheet_fill import FILLED, LEGEND, is_filled, is_mark
 from app.core.documents.xlsx_values import ARROW
 
 MAX_ROWS = 20_000     # rows read per sheet (empty ones included)
@@ -117,8 +121,8 @@ def _sheet(sheet, saved_sheet, out: Out) -> None:
                 whole.append((texts, col, text))
                 text = _filled_text(text, cell_markdown(c.value, None))
                 saved += len(whole[-1][2]) - len(text)
-            elif text.startswith(FILLED):
-                text = "'" + text   # text that begins with the mark, as Excel writes text
+            elif is_mark(text):
+                text = "'" + text   # text that reads as the mark, as Excel writes such text
             texts.append(text)
         above = [c.value for c in row]
         while texts and not texts[-1]:
@@ -131,17 +135,14 @@ def _sheet(sheet, saved_sheet, out: Out) -> None:
     if not rows:
         out.add("(this sheet is empty)")
         return
-    filled = saved > 2 * len(LEGEND)   # `↓` only where it saves more than its legend costs
+    filled = saved > 2 * len(LEGEND)   # the mark only where it saves more than its legend costs
     if not filled:
         for texts, col, text in whole:
             texts[col] = text
     if filled:
         out.add(LEGEND)
         out.blank()
-    out.add("|#|" + "|".join(column_letter(i) for i in range(1, used + 1)) + "|")
-    out.add("|-|" + "-|" * used)
-    for number, texts in rows:
-        out.add(f"|{number}|" + "|".join(texts) + "|")
+    write_table(out, rows, used)
     if more_rows:
         out.add(f"[Only the first {MAX_ROWS:,} rows of this sheet are shown; the sheet has "
                 "more. Use set_cells to change cells further down.]")
@@ -149,8 +150,16 @@ def _sheet(sheet, saved_sheet, out: Out) -> None:
         out.add(f"[Only columns A-{column_letter(MAX_COLS)} are shown; the sheet has more.]")
 
 
+def write_table(out: Out, rows: list[tuple[int, list[str]]], used: int) -> None:
+    """Column letters above, each row's number first, no pipes at the lines' ends."""
+    out.add("#|" + "|".join(column_letter(i) for i in range(1, used + 1)))
+    out.add("-|" * used + "-")
+    for number, texts in rows:
+        out.add(f"{number}|" + "|".join(texts))
+
+
 def _filled_text(shown: str, formula_alone: str) -> str:
-    """`↓ 4.95` from `=B3*1.1 → 4.95` (`↓` alone when no value was saved)."""
+    """`" 4.95` from `=B3*1.1 → 4.95` (`"` alone when no value was saved)."""
     saved = shown[len(formula_alone) + len(ARROW):] if shown.startswith(formula_alone + ARROW) \
         else ""
     return f"{FILLED} {saved}" if saved else FILLED

@@ -37,17 +37,20 @@ _TR, _TC, _SPAN = w("tr"), w("tc"), f"{w('tcPr')}/{w('gridSpan')}"
 _ALTERNATE, _CHOICE = f"{{{MC}}}AlternateContent", f"{{{MC}}}Choice"
 
 
-def render(path: Path, out: Out) -> None:
+def render(path: Path, out: Out, looks: bool = False) -> None:
+    """`looks`: with each run's underline and colour marked (word_text.LOOK), for the
+    change view; never in what the model reads."""
     with zipfile.ZipFile(path) as zf:
-        Reader(WordPackage(zf)).render(out)
+        Reader(WordPackage(zf), looks=looks).render(out)
 
 
 class Reader:
     """Walks a Word package; `collect`, when given, receives (part, Paragraph, shown Line,
     the paragraph's twin or None) for every paragraph shown."""
 
-    def __init__(self, pkg: WordPackage, collect: list | None = None):
+    def __init__(self, pkg: WordPackage, collect: list | None = None, looks: bool = False):
         self.pkg = pkg
+        self.looks = looks
         self.styles = Styles(pkg.optional_tree("styles"))
         self.lists = Lists(pkg.optional_tree("numbering"), self.styles)
         self.collect = collect

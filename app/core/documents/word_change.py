@@ -18,6 +18,7 @@ import re
 import time
 from html import escape
 
+from app.core.documents.word_text import LOOK, LOOK_END
 from app.core.line_match import grouped, matching_lines, opcodes
 
 CONTEXT = 3            # unchanged paragraphs shown around each change
@@ -30,7 +31,7 @@ _HEADING = re.compile(r"^(#{1,6}) (.*)$")
 _ITEM = re.compile(r"^( *)(-|[•◦▪]|\w{1,6}[.)]) (.*)$")
 _ROW_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$")
 _LINK = re.compile(r"\[([^\[\]]*)\]\(([^)\s]*)\)")
-_MARKS = re.compile(r"\*\*\*|\*\*|\*|\[(?:inserted|deleted): |\]")
+_MARKS = re.compile(r"\*\*\*|\*\*|\*|\[(?:inserted|deleted): |\]|\ufdd3[^\ufdd4]*\ufdd4|\ufdd5")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 # A literal text's *, [ and > stand in as noncharacters (never in a document's text) while it
 # is compared, so no mark or quote is read into them; they are put back as the HTML is written.
@@ -55,30 +56,35 @@ def tokens(inline: str) -> list[Token]:
     out: list[Token] = []
     bold = italic = link = False
     tracked: list[str] = []
+    look = ""   # the run's underline and colour (word_text.LOOK), "u#C00000"
     pos = 0
     for m in _MARKS.finditer(inline):
-        out.extend(_words(inline[pos:m.start()], (bold, italic, link, tuple(tracked))))
+        out.extend(_words(inline[pos:m.start()], (bold, italic, link, tuple(tracked), look)))
         pos = m.end()
         mark = m.group(0)
-        if mark.startswith("[") and mark != "]":
+        if mark.startswith(LOOK):
+            look = mark[1:-1]
+        elif mark == LOOK_END:
+            look = ""
+        elif mark.startswith("[") and mark != "]":
             tracked.append("inserted" if "inserted" in mark else "deleted")
         elif mark == "]":
             if tracked:
                 tracked.pop()
             else:
-                out.extend(_words("]", (bold, italic, link, tuple(tracked))))
+                out.extend(_words("]", (bold, italic, link, tuple(tracked), look)))
         else:
             before = inline[m.start() - 1] if m.start() else " "
             after = inline[m.end()] if m.end() < len(inline) else " "
             closing = (bold and len(mark) >= 2 or italic and len(mark) in (1, 3))
             if closing and before.isspace() or not closing and after.isspace():
-                out.extend(_words(mark, (bold, italic, link, tuple(tracked))))  # a plain *
+                out.extend(_words(mark, (bold, italic, link, tuple(tracked), look)))  # a *
                 continue
             if len(mark) >= 2:
                 bold = not bold
             if len(mark) in (1, 3):
                 italic = not italic
-    out.extend(_words(inline[pos:], (bold, italic, link, tuple(tracked))))
+    out.extend(_words(inline[pos:], (bold, italic, link, tuple(tracked), look)))
     merged: list[Token] = []
     for word, look in _linked(out):
         word = word.replace("\x01", "").replace("\x02", "")
@@ -92,10 +98,10 @@ def tokens(inline: str) -> list[Token]:
 def _linked(items: list[Token]) -> list[Token]:
     """The words between \\x01 and \\x02 (a link's text) get the link look."""
     out, inside = [], False
-    for word, (b, i, _link, t) in items:
+    for word, (b, i, _link, t, look) in items:
         if "\x01" in word:
             inside = True
-        out.append((word, (b, i, inside, t)))
+        out.append((word, (b, i, inside, t, look)))
         if "\x02" in word:
             inside = False
     return out
@@ -123,14 +129,16 @@ def _joined(items: list[tuple[str, tuple, str]], colours: dict) -> str:
 
 
 def _styled(word: str, look: tuple, colours: dict, change: str = "") -> str:
-    bold, italic, link, tracked = look
+    bold, italic, link, tracked, drawn = look
     text = escape(word.translate(_UNLITERAL))
     if bold:
         text = f"<b>{text}</b>"
     if italic:
         text = f"<i>{text}</i>"
-    if link:
+    if link or "u" in drawn:
         text = f"<u>{text}</u>"
+    if "#" in drawn:   # the run's own colour, as Word draws it
+        text = f'<span style="color:{escape(drawn[drawn.index("#"):])};">{text}</span>'
     for kind in tracked:  # a change already tracked in the document, as Word shows it
         text = _mark(text, kind, colours)
     if change:

@@ -19,6 +19,7 @@ other member of the package is copied as it was.
 
 from __future__ import annotations
 
+import io
 import re
 import zipfile
 from pathlib import Path
@@ -63,13 +64,14 @@ def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:
     old_text, new_text = old_text.strip("\n"), new_text.strip("\n")
 
     def action(_checked):
-        with zipfile.ZipFile(path) as zf:
-            return _edit(zf, path.name, old_text, new_text)
+        raw = path.read_bytes()
+        with zipfile.ZipFile(io.BytesIO(raw)) as zf:
+            return _edit(zf, raw, path.name, old_text, new_text)
 
     return guarded(path, action)
 
 
-def _edit(zf: zipfile.ZipFile, name: str, old_text: str, new_text: str) -> bytes:
+def _edit(zf: zipfile.ZipFile, raw: bytes, name: str, old_text: str, new_text: str) -> bytes:
     from app.core.documents.word import Reader
     from app.core.documents.word_parts import WordPackage, replaced, serialise
     from app.core.documents.word_text import Paragraph
@@ -106,7 +108,7 @@ def _edit(zf: zipfile.ZipFile, name: str, old_text: str, new_text: str) -> bytes
         if copy.plain() == before:
             touched += change(copy.segments())
     _no_longer_placeholders(touched)
-    return replaced(zf, {part: serialise(pkg.tree(part), zf.read(part))})
+    return replaced(zf, {part: serialise(pkg.tree(part), zf.read(part))}, raw=raw)
 
 
 def _find(shown, name: str, old_text: str, new_text: str):

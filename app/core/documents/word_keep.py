@@ -58,13 +58,37 @@ def finished(new_data: bytes, old_path: Path | None) -> bytes:
     parts["_rels/.rels"] = _rels_xml(keep, old_rels)
     parts["[Content_Types].xml"] = _types_xml(parts["[Content_Types].xml"], dropped,
                                               carried, old_types)
+    order = ["[Content_Types].xml", "_rels/.rels"]
+    order += [n for n in parts if n not in order]
+    kept = _over(old_path, parts, order, carried) if old_path is not None else None
+    if kept is not None:
+        return kept
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
-        order = ["[Content_Types].xml", "_rels/.rels"]
-        for name in order + [n for n in parts if n not in order]:
+        for name in order:
             zf.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), parts[name],
                         compress_type=zipfile.ZIP_DEFLATED)
     return out.getvalue()
+
+
+def _over(old_path: Path, parts: dict[str, bytes], order: list[str],
+          carried: dict[str, bytes]) -> bytes | None:
+    """The new package written over the old one's bytes (zip_keep): each part carried over
+    unchanged keeps the very bytes Word stored, the rest is new. None where zip_keep cannot
+    copy the old package (Zip64, encrypted entries...)."""
+    from app.core.documents.zip_keep import kept_zip
+
+    raw = old_path.read_bytes()
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as old:
+            infos = old.infolist()
+    except zipfile.BadZipFile:
+        return None
+    names = {info.filename for info in infos}
+    replaced = {n: parts.get(n) for n in (info.filename for info in infos)
+                if n not in carried or parts.get(n) != carried[n]}
+    added = {name: parts[name] for name in order if name not in names}
+    return kept_zip(raw, infos, replaced, b"", added)
 
 
 def _properties(old_path: Path):

@@ -106,9 +106,18 @@ def serialise(tree, original: bytes = b"") -> bytes:
 
 
 def replaced(zf: zipfile.ZipFile, new_parts: dict[str, bytes],
-             dropped: frozenset[str] = frozenset()) -> bytes:
+             dropped: frozenset[str] = frozenset(), raw: bytes | None = None) -> bytes:
     """The package with `new_parts` replaced or added and `dropped` left out; every other
-    member is copied with its own name, date and compression."""
+    member is copied with its own name, date and compression. Given the package's `raw`
+    bytes and no part added, the other members keep their stored bytes (zip_keep: Word's
+    deflate is not Python's, and deflating them again would change every part)."""
+    if raw is not None and set(new_parts) <= set(zf.namelist()):
+        from app.core.documents.zip_keep import kept_zip
+
+        kept = kept_zip(raw, zf.infolist(), {**new_parts, **dict.fromkeys(dropped)},
+                        zf.comment)
+        if kept is not None:
+            return kept
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as new:
         for info in zf.infolist():

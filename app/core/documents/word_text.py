@@ -17,6 +17,8 @@ drawing and an older copy for programs that cannot read it) and rendered after i
 
 from __future__ import annotations
 
+import re
+
 from app.core.documents.word_parts import MC, W, w
 
 _ON = {None, "1", "true", "on"}
@@ -41,12 +43,21 @@ _CHECKED, _DEFAULT = w("checked"), w("default")
 DELETED = -2  # Line.pos of a character shown as deleted
 
 
-class Piece:
-    __slots__ = ("text", "el", "kind", "bold", "italic", "link", "change")
+# The change view's marks for a run's underline and colour (`looks`): LOOK + "u#C00000" +
+# LOOK_TEXT, the run's text, LOOK_END. Noncharacters: never in a document's text, and never
+# in what read_file shows (only the change view asks for them).
+LOOK, LOOK_TEXT, LOOK_END = "\ufdd3", "\ufdd4", "\ufdd5"
+_HEX = re.compile(r"[0-9A-Fa-f]{6}")
 
-    def __init__(self, text, el, kind, bold=False, italic=False, link=None, change=None):
+
+class Piece:
+    __slots__ = ("text", "el", "kind", "bold", "italic", "link", "change", "look")
+
+    def __init__(self, text, el, kind, bold=False, italic=False, link=None, change=None,
+                 look=""):
         self.text, self.el, self.kind = text, el, kind
         self.bold, self.italic, self.link, self.change = bold, italic, link, change
+        self.look = look   # "u" underlined, "#RRGGBB" its colour, both, or ""
 
 
 class Line:
@@ -86,6 +97,7 @@ class Paragraph:
         self.pieces: list[Piece] = []
         self.boxes: list[tuple[object, object | None]] = []  # (txbxContent, its twin)
         self.line: Line | None = None
+        self.looks = getattr(ctx, "looks", False)
         _walk(p, ctx, self, bold=False, italic=False, link=None, change=None)
 
     def segments(self) -> list[Piece]:
@@ -95,10 +107,20 @@ class Paragraph:
         return "".join(x.text for x in self.segments())
 
     def inline(self) -> Line:
-        return _inline(self.pieces)
+        return _inline(self.pieces, self.looks)
 
 
 _VAL = w("val")
+
+
+def _look(rpr) -> str:
+    """A run's underline and text colour: "u", "#C00000", "u#C00000" or ""."""
+    u, color = rpr.find(w("u")), rpr.find(w("color"))
+    under = u is not None and (u.get(_VAL) or "single").lower() not in ("none", "0", "false")
+    value = color.get(_VAL) if color is not None else None
+    shade = f"#{value.upper()}" if value and _HEX.fullmatch(value) and value != "000000" \
+        else ""
+    return ("u" if under else "") + shade
 
 
 def on(el) -> bool:
@@ -127,17 +149,19 @@ def _walk(el, ctx, para: Paragraph, bold, italic, link, change) -> None:
 
 def _run(r, ctx, para: Paragraph, link, change) -> None:
     bold = italic = False
+    look = ""
     for child in r:
         tag = child.tag
         if tag == _RPR:
             bold, italic = on(child.find(_B)), on(child.find(_I))
+            look = _look(child)
         elif tag == _T:
             kind = "del" if change == "deleted" else "t"
             para.pieces.append(Piece(_flat(child.text or ""), child, kind, bold, italic, link,
-                                     change))
+                                     change, look))
         elif tag == _DEL_TEXT:
             para.pieces.append(Piece(_flat(child.text or ""), child, "del", bold, italic, link,
-                                     "deleted"))
+                                     "deleted", look))
         elif tag in _FIXED:
             kind = "del" if change == "deleted" else "fixed"
             para.pieces.append(Piece(_FIXED[tag], child, kind, False, False, link, change))
@@ -202,7 +226,7 @@ def _twin(box, top):
 
 # -- the rendered line --------------------------------------------------------------------
 
-def _inline(pieces: list[Piece]) -> Line:
+def _inline(pieces: list[Piece], looks: bool = False) -> Line:
     out, plain_at = Line(), 0
     starts = []
     for piece in pieces:
@@ -215,10 +239,15 @@ def _inline(pieces: list[Piece]) -> Line:
         body = Line()
         for link, sub in _groups(group, lambda x: x[0].link):
             inner = Line()
-            for (bold, italic, _mark), run in _groups(
-                    sub, lambda x: (x[0].bold, x[0].italic, False) if x[0].kind != "mark"
-                    else (False, False, True)):
-                inner.extend(_emphasis(run, bold, italic))
+            for (bold, italic, _mark, look), run in _groups(
+                    sub, lambda x: (x[0].bold, x[0].italic, False, x[0].look if looks else "")
+                    if x[0].kind != "mark" else (False, False, True, "")):
+                if look and "".join(p.text for p, _s in run).strip():
+                    inner.add(LOOK + look + LOOK_TEXT)
+                    inner.extend(_emphasis(run, bold, italic))
+                    inner.add(LOOK_END)
+                else:
+                    inner.extend(_emphasis(run, bold, italic))
             if link:
                 body.add("[")
                 body.extend(inner)

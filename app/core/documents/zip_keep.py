@@ -3,10 +3,11 @@ it was: its local header and its compressed bytes are copied, not decompressed a
 again (zipfile can only recompress, and Python's deflate differs from Excel's: the file
 would change size and every part's stored bytes with it).
 
-    kept_zip(raw, infos, replaced, comment) -> bytes | None
+    kept_zip(raw, infos, replaced, comment, added) -> bytes | None
 
 `raw` is the package's bytes, `infos` its zipfile entries in their order, `replaced` the new
-bytes of the parts that change (None: the part is left out). None when the package is one
+bytes of the parts that change (None: the part is left out), `added` parts that are new,
+written after the others (deflated, dated 1980-01-01 as zipfile dates what it is given). None when the package is one
 this does not copy by hand (Zip64, encrypted entries, a method other than stored or deflated,
 a header that does not match the directory): the caller then writes it with zipfile.
 """
@@ -74,7 +75,17 @@ def _made(info, data: bytes) -> tuple[bytes, bytes, int, int]:
 
 
 def kept_zip(raw: bytes, infos, replaced: dict[str, bytes | None],
-             comment: bytes = b"") -> bytes | None:
+             comment: bytes = b"", added: dict[str, bytes] | None = None) -> bytes | None:
+    import zipfile
+
+    new = []
+    for name in added or {}:
+        info = zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))
+        info.compress_type = DEFLATED
+        info.flag_bits = 0 if name.isascii() else _KEEP_FLAGS
+        new.append(info)
+    replaced = {**replaced, **(added or {})}
+    infos = list(infos) + new
     if len(infos) >= 0xFFFF or len(raw) >= _LIMIT:
         return None
     pieces: list[bytes] = []

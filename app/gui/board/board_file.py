@@ -69,7 +69,10 @@ class BoardFile(QObject):
     def idle(self) -> bool:
         return self._queue.idle and not self._debounce.isActive()
 
-    def open(self, path: Path | None) -> None:
+    def open(self, path: Path | None, read: Board | None = None) -> None:
+        """Show the board at `path`: read off the UI thread, or `read`, the board at `path`
+        already read off it (a folder's first look: no second read before the checklist
+        shows, issue 36), checked again in the background for a change since."""
         self._generation += 1
         self._path = Path(path) if path is not None else None
         self._writes_waiting = 0
@@ -80,7 +83,17 @@ class BoardFile(QObject):
             self._watcher.removePaths(watched)
         if self._path is not None:
             self._watcher.addPath(str(self._path.parent))
-            self.refresh(force=True)
+            if read is None:
+                self.refresh(force=True)
+            else:  # on the next turn, as a read's result comes: after the caller's changes
+                generation = self._generation
+
+                def deliver() -> None:
+                    if self._current(generation):
+                        self._deliver(read)
+                        self.refresh()  # delivers only what changed since `read` was read
+
+                QTimer.singleShot(0, deliver)
 
     def refresh(self, force: bool = False) -> None:
         """Read the board again (off the UI thread); deliver it if it changed, or if `force`."""

@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit, QMenu,
                                QPushButton, QStackedLayout, QVBoxLayout, QWidget)
 
-from app.core.board import BoardError, Task, TaskRef, one_line
+from app.core.board import Board, BoardError, Task, TaskRef, one_line
 from app.core import board_verbs as verbs
 from app.gui.board.board_file import BoardFile
 from app.gui.board.board_model import BoardItemModel
@@ -166,8 +166,9 @@ class BoardView(QWidget):
 
     # -- the window's side of the contract -------------------------------------------------
 
-    def set_board(self, path: Path | None) -> None:
-        """Show the TASKS.md at `path` (None: nothing). It is read off the UI thread."""
+    def set_board(self, path: Path | None, read: Board | None = None) -> None:
+        """Show the TASKS.md at `path` (None: nothing). It is read off the UI thread, or is
+        `read` (read off it already: see BoardFile.open)."""
         self._deferred = None
         self._deleted.clear()
         self._missing = False
@@ -176,7 +177,7 @@ class BoardView(QWidget):
         self._set_readable(False)  # until the first read says it is there
         self._missing = False
         self.plan_button.setEnabled(path is not None)
-        self._file.open(path)
+        self._file.open(path, read)
         self._on_rows_changed()
 
     def release_file(self) -> None:

@@ -13,6 +13,7 @@ is written for that change alone, never for another.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,20 +28,31 @@ if TYPE_CHECKING:  # pydantic: loaded with the first folder, not while the windo
     from app.core.folder_settings import FolderSettings
 
 
-def _load(root: Path) -> FolderSettings:
-    from app.core.folder_settings import load_folder_settings
+# folder_settings.FILE_NAME, named here so that a folder without it opens without pydantic
+# (tests/gui/test_startup_reads.py holds the two alike).
+FOLDER_FILE = "folder.json"
+
+
+def _load(root: Path) -> FolderSettings | None:
+    """The folder's settings, or None when it has none of its own (the defaults)."""
     from app.core.workspace import Workspace
 
-    return load_folder_settings(Workspace(root).harness_dir)
+    harness = Workspace(root).harness_dir
+    if not (harness / FOLDER_FILE).exists():
+        return None
+    from app.core.folder_settings import load_folder_settings
+
+    return load_folder_settings(harness)
 
 
 def _change(root: Path, update: dict) -> FolderSettings:
     """Read, change and save the folder's settings in one go (on a worker thread)."""
-    from app.core.folder_settings import FolderSettings, save_folder_settings
+    from app.core.folder_settings import (FolderSettings, load_folder_settings,
+                                          save_folder_settings)
     from app.core.workspace import Workspace
 
     ws = Workspace(root)
-    current = _load(root)
+    current = load_folder_settings(ws.harness_dir)
     changed = current.model_copy(update=update)
     changed = FolderSettings.model_validate(changed.model_dump())
     ws.ensure_harness_dir()
@@ -113,12 +125,18 @@ class CarefulFlow(QObject):
         self._folder = None
         self._changed_here = False
         self._show_switch(False)
-        self.folder_settings_known.emit(self.folder)  # the defaults until the folder's are read
+        # The defaults until the folder's are read. Before any FolderSettings was made
+        # (module not loaded), none was ever told and the window holds the defaults already:
+        # making one here would import pydantic on the UI thread as the folder opens.
+        if "app.core.folder_settings" in sys.modules:
+            self.folder_settings_known.emit(self.folder)
         run_for(self, lambda: _load(root), lambda s: self._on_folder_loaded(root, s))
 
-    def _on_folder_loaded(self, root: Path, settings: FolderSettings) -> None:
+    def _on_folder_loaded(self, root: Path, settings: FolderSettings | None) -> None:
         if self.root != Path(root) or self._changed_here:
             return  # another folder was opened meanwhile, or the person already chose
+        if settings is None:  # none of its own: the defaults, shown since it opened
+            return
         self.folder = settings
         self._show_switch(settings.careful)
         self.folder_settings_known.emit(settings)

@@ -29,7 +29,7 @@ MAX_RECENT = 8
 
 
 def data_dir() -> Path:
-    from app.core.settings import CONFIG_ENV, config_dir
+    from app.core.places import CONFIG_ENV, config_dir  # not settings: no pydantic
 
     if os.environ.get(CONFIG_ENV):  # tests and portable installs: one folder for everything
         return config_dir()

@@ -48,18 +48,17 @@ class FolderFlow:
             return
 
         def inspect():
-            from app.gui.folder.workspace_info import inspect_folder
+            from app.gui.folder.workspace_info import inspect_quickly
 
-            return inspect_folder(Path(path))
+            return inspect_quickly(Path(path))
 
         run_for(self, inspect, self._on_folder_inspected, self._on_open_failed)
 
     def _on_folder_inspected(self, info: FolderInfo) -> None:
-        from PySide6.QtCore import QTimer
-
         from app.gui.folder import first_start
+        from app.gui.folder.usable import after_usable
 
-        QTimer.singleShot(0, self.warm_up)  # after this page is shown (a no-op after the first)
+        after_usable(self, self.warm_up)  # after this page is shown (a no-op after the first)
 
         if info.problem:
             words = {
@@ -80,30 +79,23 @@ class FolderFlow:
         self.setWindowTitle(f"{info.folder.name} — {APP_TITLE}")
         self._show_folder_label()
         self.pages.setCurrentWidget(self.splitter)
-        self.board_view.set_board(info.folder / "TASKS.md")
+        self.board_view.set_board(info.folder / "TASKS.md", info.board)
         self.run_panel.reset()
-        from app.gui.plan.plan_card import plan_cards
-        from app.gui.run.round_cards import RoundView
-
-        runs = [(started, [RoundView.from_record(r, is_ai, r.round in undone) for r in rounds])
-                for started, rounds, is_ai, undone in info.history]
-        cut = info.interrupted
-        if cut is not None and cut.round and runs:  # the round it was in when cut off
-            runs[-1][1].append(RoundView(cut.round, cut.task, "interrupted",
-                                         list(cut.round_files), run_id=cut.run_id))
-        self.cards.show_history(runs, plan_cards(info.plans))
-        self._last_run_started = info.history[-1][0] if info.history else None
+        self.cards.show_history([])  # the earlier rounds come once the checklist is shown
+        self._last_run_started = None
         self.run_panel.export_button.setEnabled(not info.never_run)
         self._pick_engine_for(info)
         self.run_panel.demo_samples = False  # known once the list is read (tasks_changed)
         self.run_panel.show_folder(info)
-        self.history.folder_opened(info.folder)
+        self.history.folder_opened(info.folder, list_now=False)  # with the cards
         self.careful.folder_opened(info.folder)
         if self.settings is not None:
             self.settings = first_start.remembered(self.settings, info.folder)
             self._save_settings()
             self._show_recent()
-        self.workspace_opened.emit(info.folder)
+        from app.gui.folder.folder_history import show_history_later
+
+        show_history_later(self, info)  # then workspace_opened
 
     def _pick_engine_for(self, info: FolderInfo) -> None:
         """A demo copy always opens on the Demo engine (its welcome promises it, offline); the

@@ -48,3 +48,30 @@ class UsableWatch(QObject):
         run = self.window.run_panel.primary
         return (self.window.workspace is not None and model is not None
                 and model.rowCount() > 0 and run.isEnabled() and run.isVisible())
+
+
+# On start-up, at most this long after the first folder is shown its later reading begins
+# anyway (a window that never became usable: Run disabled by a run going elsewhere, say).
+START_UP_WAIT_MS = 1500
+
+
+def after_usable(window, then) -> None:
+    """Call `then` once, after the window is usable. On start-up (the first folder of a
+    window shown as a bare frame first) that is once the folder is usable, or has shown it
+    has nothing to run, or at most START_UP_WAIT_MS later; otherwise on the next turn of
+    the event loop. Work done off the UI thread before then (pydantic's import, the run
+    records) holds the GIL the window's first paint of the folder needs (issue 36)."""
+    from PySide6.QtCore import QTimer
+
+    done: list[bool] = []
+
+    def once() -> None:
+        if not done:
+            done.append(True)
+            then()
+
+    if window.usable_at is None and getattr(window, "_defer_pages", False):
+        window.after_first_folder(once)
+        QTimer.singleShot(START_UP_WAIT_MS, once)
+    else:
+        QTimer.singleShot(0, once)

@@ -1,20 +1,28 @@
-"""What the window needs to know about a folder it opens, gathered off the UI thread in one call.
+"""What the window needs to know about a folder it opens, gathered off the UI thread.
 
-No Qt here: `inspect_folder` runs on a pool thread; the window gets the `FolderInfo` back.
+No Qt here: these run on a pool thread; the window gets the `FolderInfo` back. Opening
+a folder takes two reads: `inspect_quickly` is what the checklist and the Run button need
+(the folder's checks, its board's next task, status.json read without pydantic), and
+`read_history` adds the earlier runs' rounds for the cards, pydantic and all, once the
+checklist is on screen: reading run records through pydantic was about 40% of the time
+to a usable window (issue 36). `inspect_folder` is both at once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.board import Board, BoardError, Task
 from app.core.errors import HarnessError
-from app.core.interrupted import InterruptedRun, interrupted_run
-from app.core.records import (RoundRecord, Status, read_rounds, read_run, read_status,
-                              undone_rounds)
+from app.core.status_view import StatusView, read_status_view
 from app.core.workspace import BOARD_NAME, Workspace
 from app.gui.folder import first_start
+
+if TYPE_CHECKING:
+    from app.core.interrupted import InterruptedRun
+    from app.core.records import RoundRecord
 
 HISTORY_RUNS = 3  # how many earlier runs' rounds the cards show when a folder opens
 PLANS_SHOWN = 10  # and at most how many planning rounds among them
@@ -27,7 +35,7 @@ class FolderInfo:
     has_board: bool = False
     is_demo: bool = False
     never_run: bool = True
-    status: Status = field(default_factory=Status)
+    status: StatusView = field(default_factory=StatusView)  # status.json
     run_active_elsewhere: bool = False
     # (started_at, its rounds, is_ai, the rounds undone since) of the last runs, oldest first
     history: list[tuple[str | None, list[RoundRecord], bool, set[int]]] = field(
@@ -37,9 +45,21 @@ class FolderInfo:
     plans: list = field(default_factory=list)
     open_decision: Task | None = None  # the next task, when it is a decision (a later one
                                        # waits until a run reaches it, as on the command line)
+    board: Board | None = None  # TASKS.md as read here (the checklist shows it at once)
+    run_ids: list[str] = field(default_factory=list)  # the folder's runs, oldest first
+    history_read: bool = False  # history and plans are filled in (read_history)
 
 
 def inspect_folder(path: Path) -> FolderInfo:
+    """All the window shows of a folder: `inspect_quickly` and `read_history` in one."""
+    info = inspect_quickly(path)
+    return info if info.problem else read_history(info)
+
+
+def inspect_quickly(path: Path) -> FolderInfo:
+    """What the checklist and the run's panel need, without pydantic or the run records:
+    the folder's checks, its runs' names, status.json and the board's next task. The
+    interrupted run is read here too (the panel offers to continue it), which is rare."""
     folder = Path(path).expanduser()
     if folder.is_file():
         folder = folder.parent  # a dropped file means its folder
@@ -65,28 +85,44 @@ def inspect_folder(path: Path) -> FolderInfo:
             ws.clean_stale_temps()  # what a kill mid-save left; a run going on keeps its own
     except (HarnessError, OSError):
         pass  # a .harness that is a file or a link: the checks below and the run say so
-    run_ids = ws.run_ids()
+    info.run_ids = run_ids = ws.run_ids()
     info.never_run = not run_ids
-    info.status, _warning = read_status(ws.status_path)
+    info.status, _warning = read_status_view(ws.status_path)
     if info.status.state in ("running", "waiting"):
         info.run_active_elsewhere = ws.lock().is_held_elsewhere()
         if not info.run_active_elsewhere and run_ids and run_ids[-1] == info.status.run_id:
+            from app.core.interrupted import interrupted_run
+
             info.interrupted = interrupted_run(ws, info.status)
-    for run_id in run_ids[-HISTORY_RUNS:]:
-        run = read_run(ws.run_dir(run_id))
-        rounds = read_rounds(ws.run_dir(run_id))
-        is_ai = bool(run.is_ai and run.engine != "demo") if run else True
-        info.history.append((run.started_at if run else None, rounds, is_ai,
-                             undone_rounds(ws.run_dir(run_id))))
-    shown_since = info.history[0][0] if len(run_ids) > HISTORY_RUNS else None
-    info.plans = _plans_since(folder, shown_since)
     if info.has_board:
         try:
-            board = Board.load(ws.board_path)
+            info.board = board = Board.load(ws.board_path)
             upcoming = board.next_task()
             info.open_decision = upcoming if upcoming is not None and upcoming.is_human else None
         except (BoardError, OSError):
             pass  # the checklist shows the board's own problem
+    return info
+
+
+def read_history(info: FolderInfo) -> FolderInfo:
+    """`info` with the last runs' rounds and the planning rounds among them (for the cards),
+    read from the run records."""
+    ws = Workspace(info.folder)
+    info.history_read = True
+    if not info.run_ids and not ws.plans_dir.is_dir():
+        return info  # nothing to read: not even pydantic is needed
+    from app.core.records import read_rounds, read_run, undone_rounds
+
+    history = []
+    for run_id in info.run_ids[-HISTORY_RUNS:]:
+        run = read_run(ws.run_dir(run_id))
+        rounds = read_rounds(ws.run_dir(run_id))
+        is_ai = bool(run.is_ai and run.engine != "demo") if run else True
+        history.append((run.started_at if run else None, rounds, is_ai,
+                        undone_rounds(ws.run_dir(run_id))))
+    info.history = history
+    shown_since = history[0][0] if len(info.run_ids) > HISTORY_RUNS else None
+    info.plans = _plans_since(info.folder, shown_since)
     return info
 
 

@@ -1,8 +1,10 @@
 """The window's icons: SVGs in resources/icons, drawn in the palette's text colour.
 
 Each SVG strokes and fills with `currentColor`; `icon(name)` swaps in the palette's colour and
-renders every size a screen may ask for at its own pixel size, so icons are crisp at any scale
-and readable on light and dark windows alike. `set_icon` remembers the name on the widget,
+renders each size a screen asks for at its own pixel size when it is first asked for (an
+`_SvgEngine`), so icons are crisp at any scale and readable on light and dark windows alike;
+rendering all nine sizes of every icon up front was tens of milliseconds of the start-up
+(issue 36). `set_icon` remembers the name on the widget,
 so `look.follow_palette` can draw it again when the colours change.
 """
 
@@ -10,14 +12,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PySide6.QtCore import QByteArray, QRectF, Qt
-from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
+from PySide6.QtGui import QAction, QColor, QIcon, QIconEngine, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QAbstractButton, QApplication
 
 NAMES = ("run", "stop", "continue", "open-folder", "export", "settings", "decision",
          "decision-done")
 APP_ICON = "harness-desk"
-_PIXEL_SIZES = (16, 20, 24, 32, 40, 48, 64, 96, 128)  # logical sizes × device pixel ratios
+_PIXEL_SIZES = (16, 20, 24, 32, 40, 48, 64, 96, 128)  # the sizes an icon says it has
 ICON_PROPERTY = "harnessIcon"
 ROLE_PROPERTY = "harnessIconRole"
 
@@ -33,25 +35,69 @@ def _svg_text(name: str) -> str:
     return icon_path(name).read_text(encoding="utf-8")
 
 
-def _pixmaps(svg: str) -> list[QPixmap]:
-    """`svg` rendered at each pixel size, from one parse."""
-    from PySide6.QtSvg import QSvgRenderer
+class _SvgEngine(QIconEngine):
+    """An icon drawn from one SVG text in one colour (and `disabled`'s, when given, for the
+    disabled form; else the style's greyed form), each pixel size rendered when first asked
+    for and kept."""
 
-    renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
-    result = []
-    for pixels in _PIXEL_SIZES:
-        pixmap = QPixmap(pixels, pixels)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        renderer.render(painter, QRectF(0, 0, pixels, pixels))
-        painter.end()
-        result.append(pixmap)
-    return result
+    def __init__(self, svg: str, disabled_svg: str = ""):
+        super().__init__()
+        self.svg, self.disabled_svg = svg, disabled_svg
+        self._renderers: dict[bool, object] = {}
+        self._drawn: dict[tuple[int, int, bool], QPixmap] = {}
+
+    def _render(self, width: int, height: int, disabled: bool) -> QPixmap:
+        key = (width, height, disabled)
+        pixmap = self._drawn.get(key)
+        if pixmap is None:
+            renderer = self._renderers.get(disabled)
+            if renderer is None:
+                from PySide6.QtSvg import QSvgRenderer
+
+                text = self.disabled_svg if disabled else self.svg
+                renderer = self._renderers[disabled] = QSvgRenderer(
+                    QByteArray(text.encode("utf-8")))
+            pixmap = QPixmap(width, height)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pixmap)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            side = min(width, height)  # square, centred, as a square pixmap scaled would be
+            renderer.render(painter, QRectF((width - side) / 2, (height - side) / 2, side, side))
+            painter.end()
+            self._drawn[key] = pixmap
+        return pixmap
+
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
+        width, height = max(1, size.width()), max(1, size.height())
+        if mode == QIcon.Mode.Disabled:
+            if self.disabled_svg:
+                return self._render(width, height, True)
+            from PySide6.QtWidgets import QStyleOption
+
+            key = (width, height, None)
+            greyed = self._drawn.get(key)  # type: ignore[arg-type]
+            if greyed is None:
+                greyed = QApplication.style().generatedIconPixmap(
+                    mode, self._render(width, height, False), QStyleOption())
+                self._drawn[key] = greyed  # type: ignore[index]
+            return greyed
+        return self._render(width, height, False)
+
+    def paint(self, painter: QPainter, rect, mode: QIcon.Mode, state: QIcon.State) -> None:
+        ratio = painter.device().devicePixelRatioF() if painter.device() else 1.0
+        pixmap = self.pixmap(QSize(round(rect.width() * ratio), round(rect.height() * ratio)),
+                             mode, state)
+        painter.drawPixmap(rect, pixmap)
+
+    def availableSizes(self, mode=QIcon.Mode.Normal, state=QIcon.State.Off):
+        return [QSize(pixels, pixels) for pixels in _PIXEL_SIZES]
+
+    def clone(self) -> QIconEngine:
+        return _SvgEngine(self.svg, self.disabled_svg)
 
 
 def tinted(name: str, colour: QColor) -> QIcon:
-    """The icon `name` drawn in `colour`, at every pixel size (no scaling blur)."""
+    """The icon `name` drawn in `colour`, at each pixel size asked for (no scaling blur)."""
     return _icon(name, colour.name(), "")
 
 
@@ -66,13 +112,9 @@ def icon(name: str, palette: QPalette | None = None,
 
 @lru_cache(maxsize=256)  # a run panel switching Run/Stop/Continue draws nothing twice
 def _icon(name: str, colour: str, disabled: str) -> QIcon:
-    result = QIcon()
-    for pixmap in _pixmaps(_svg_text(name).replace("currentColor", colour)):
-        result.addPixmap(pixmap, QIcon.Mode.Normal)
-    if disabled:
-        for pixmap in _pixmaps(_svg_text(name).replace("currentColor", disabled)):
-            result.addPixmap(pixmap, QIcon.Mode.Disabled)
-    return result
+    text = _svg_text(name)
+    return QIcon(_SvgEngine(text.replace("currentColor", colour),
+                            text.replace("currentColor", disabled) if disabled else ""))
 
 
 def set_icon(holder: QAbstractButton | QAction, name: str,

@@ -104,17 +104,18 @@ class HistoryFlow(QObject):
     def chosen_run(self) -> str:
         return self.picker.currentData() or ""
 
-    def folder_opened(self, root: Path) -> None:
+    def folder_opened(self, root: Path, *, list_now: bool = True) -> None:
+        """A folder is shown; its runs are listed now, or with its cards (`list_now` False:
+        folder_history.py calls reload_runs once the checklist is on screen)."""
         self.root = root
         self.picker.show_runs([])
-        self.reload_runs()
+        if list_now:
+            self.reload_runs()
 
     def reload_runs(self) -> None:
-        from app.gui.evidence.evidence_data import list_runs
-
         root = self.root
-        if root is not None:
-            run_for(self.window, lambda: list_runs(root), self._on_runs_listed, lambda _e: None)
+        if root is not None:  # imported there too: the records bring pydantic (issue 36)
+            run_for(self.window, lambda: _list_runs(root), self._on_runs_listed, lambda _e: None)
 
     def _on_runs_listed(self, runs: list) -> None:
         chosen = self.chosen_run
@@ -180,3 +181,13 @@ class HistoryFlow(QObject):
             careful.offer_protection(dialog.file_actions)
         dialog.show()
         self.evidence_shown.emit(dialog)
+
+
+def _list_runs(root: Path) -> list:
+    from app.core.workspace import Workspace
+
+    if not Workspace(root).run_ids():
+        return []  # never run: no records to read, nor pydantic to import
+    from app.gui.evidence.evidence_data import list_runs
+
+    return list_runs(root)

@@ -1,0 +1,69 @@
+"""A folder's earlier rounds on its cards, read once its checklist is on screen.
+
+Opening a folder shows its checklist and the run's panel from `inspect_quickly`
+(workspace_info.py); the earlier runs' rounds come from their records, read through
+pydantic, which on start-up took about 40% of the time to a usable window (issue 36). So
+they are read off the UI thread after that, and on start-up only once the first folder is
+usable: read meanwhile, they would hold the GIL the window's first paint needs. The window
+says `workspace_opened` once they are shown, so the folder is then wholly on screen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.gui.folder.workspace_info import FolderInfo
+
+
+def show_history_later(window, info: FolderInfo) -> None:
+    """Read `info`'s earlier rounds in the background, at once or (on start-up, the first
+    folder) once it is usable, then show them and emit `workspace_opened`."""
+    from app.gui.background import run_for
+    from app.gui.folder.usable import after_usable
+
+    runs_before = _runs_seen(window)
+
+    def read() -> None:
+        from app.gui.folder.workspace_info import read_history
+
+        if window.workspace == info.folder:
+            window.history.reload_runs()  # the run history's list (above the cards)
+
+        run_for(window, lambda: read_history(info), lambda read: _show(window, read, runs_before),
+                lambda exc: _unread(window, info))
+
+    after_usable(window, read)
+
+
+def _runs_seen(window) -> tuple:
+    """What changes when a run begins in the window (see _show)."""
+    return window._last_run_started, window._run_began, window.runner.running
+
+
+def _show(window, info: FolderInfo, runs_before: tuple) -> None:
+    if window.workspace != info.folder:
+        return  # another folder was opened meanwhile: its own rounds come
+    # A run begun meanwhile has its own cards on the list, which the older runs must not
+    # replace; the run history (the picker above) still has every earlier run.
+    if _runs_seen(window) == runs_before:
+        from app.gui.plan.plan_card import plan_cards
+        from app.gui.run.round_cards import RoundView
+
+        runs = [(started, [RoundView.from_record(r, is_ai, r.round in undone)
+                           for r in rounds])
+                for started, rounds, is_ai, undone in info.history]
+        cut = info.interrupted
+        if cut is not None and cut.round and runs:  # the round it was in when cut off
+            runs[-1][1].append(RoundView(cut.round, cut.task, "interrupted",
+                                         list(cut.round_files), run_id=cut.run_id))
+        window.cards.show_history(runs, plan_cards(info.plans))
+        window._last_run_started = info.history[-1][0] if info.history else None
+    window.workspace_opened.emit(info.folder)
+
+
+def _unread(window, info: FolderInfo) -> None:
+    """The records could not be read (a damaged disk, say): the folder is open all the
+    same, its cards empty, as a folder never run shows them."""
+    if window.workspace == info.folder:
+        window.workspace_opened.emit(info.folder)

@@ -1,0 +1,81 @@
+"""PySide's classes made ready in idle moments, so the first run, decision and evidence window
+do not stop the window to make them.
+
+PySide6 builds a Qt class's Python enums (Python `enum` classes, about a millisecond each)
+the first time the class is used. Worse, the first time a call hands back a widget whose
+class it has not met yet (a scroll area's `viewport()`, say) it readies every widget class
+to find the right one: about 80 enums at once, 80-170 ms with the UI thread held, in the
+middle of the first decision dialog's layout (issue 36, bench/ui_stall_cold.py). So once the
+window is usable, the classes are readied here one at a time in slices of at most
+SLICE_MS, on idle turns of the event loop; one used before its turn is made then, as before.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QTimer
+
+SLICE_MS = 6.0  # stop a slice once it has taken this long (one class may take longer)
+
+# Beyond every widget class: what the first run, decision and evidence window read.
+GUI_CLASSES = ("QAccessible", "QAccessibleAnnouncementEvent", "QTextDocument", "QTextCursor",
+               "QTextOption", "QTextFormat", "QTextCharFormat", "QTextBlockFormat", "QImage",
+               "QFontDatabase", "QTextLayout", "QKeySequence", "QDesktopServices",
+               "QValidator", "QPainterPath", "QMovie", "QTextImageFormat")
+CORE_CLASSES = ("QUrl", "QLocale", "QItemSelectionModel", "QSortFilterProxyModel",
+                "QAbstractItemModel", "QStringListModel", "QDateTime", "QRegularExpression")
+
+
+def class_names() -> list[tuple[str, str]]:
+    """(module, class) in the order they are readied: every widget class first (what a
+    widget handed back readies all at once), then the others named above."""
+    import PySide6.QtWidgets as widgets
+
+    names = [("PySide6.QtWidgets", name) for name in dir(widgets) if name.startswith("Q")]
+    names += [("PySide6.QtGui", name) for name in GUI_CLASSES]
+    names += [("PySide6.QtCore", name) for name in CORE_CLASSES]
+    return names
+
+
+class Warming:
+    """Readies `names` (module, class) a slice at a time, each slice on its own turn of the
+    event loop; `done` is set when all are."""
+
+    def __init__(self, names: list[tuple[str, str]]):
+        self.names, self.at, self.done = names, 0, False
+        self.slices: list[float] = []  # each slice's milliseconds
+
+    def start(self) -> None:
+        QTimer.singleShot(0, self._slice)
+
+    def _slice(self) -> None:
+        import importlib
+
+        began = time.perf_counter()
+        while self.at < len(self.names):
+            module, name = self.names[self.at]
+            self.at += 1
+            try:
+                getattr(importlib.import_module(module), name, None)
+            except ImportError:  # a module this Qt does not have
+                pass
+            if (time.perf_counter() - began) * 1000 >= SLICE_MS:
+                break
+        self.slices.append((time.perf_counter() - began) * 1000)
+        if self.at < len(self.names):
+            QTimer.singleShot(0, self._slice)  # events waiting go first
+        else:
+            self.done = True
+
+
+_warming: Warming | None = None
+
+
+def warm_in_slices() -> Warming:
+    """Begin readying the classes (once per process); returns the warming under way."""
+    global _warming
+    if _warming is None:
+        _warming = Warming(class_names())
+        _warming.start()
+    return _warming
