@@ -161,9 +161,10 @@ def _after_first_paint(window, path: str | None, demo: bool) -> None:
     looked at from now (off the UI thread, while the built window paints), so it shows a
     turn sooner."""
     window.finish_building()
-    opened = path is not None and not demo
-    if opened:
+    opened = False
+    if path is not None and not demo:
         window.open_workspace(Path(path))
+        opened = True
     QTimer.singleShot(0, lambda: _after_building(window, path, demo, opened))
 
 

@@ -11,10 +11,14 @@ so `look.follow_palette` can draw it again when the colours change.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QIconEngine, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QAbstractButton, QApplication
+
+if TYPE_CHECKING:  # QtSvg is imported when the first icon is drawn
+    from PySide6.QtSvg import QSvgRenderer
 
 NAMES = ("run", "stop", "continue", "open-folder", "export", "settings", "decision",
          "decision-done")
@@ -43,7 +47,7 @@ class _SvgEngine(QIconEngine):
     def __init__(self, svg: str, disabled_svg: str = ""):
         super().__init__()
         self.svg, self.disabled_svg = svg, disabled_svg
-        self._renderers: dict[bool, object] = {}
+        self._renderers: dict[bool, QSvgRenderer] = {}
         self._drawn: dict[tuple[int, int, bool], QPixmap] = {}
 
     def _render(self, width: int, height: int, disabled: bool) -> QPixmap:
