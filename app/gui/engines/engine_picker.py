@@ -10,7 +10,7 @@ right. Listing the engines imports no AI SDK.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -27,6 +27,7 @@ from app.gui.background import run_for
 
 if TYPE_CHECKING:
     from app.core.engine import Availability
+    from app.core.settings import Settings
 
 
 class EnginePicker(QWidget):
@@ -36,7 +37,8 @@ class EnginePicker(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.settings_now = lambda: None  # the window's current Settings (None: read the file)
+        # The window's current Settings (None: read the file).
+        self.settings_now: Callable[[], Settings | None] = lambda: None
         self.choices = core_calls.engine_choices()
         self.readiness: dict[str, Availability] = {}
         self._checking: set[str] = set()

@@ -18,6 +18,7 @@ from app.gui.look import look
 
 if TYPE_CHECKING:
     from app.core.settings import Settings
+    from app.gui.careful.folder_safety import FolderSafetyGroup
 
 # The Demo engine's pause per step, in seconds, as the person picks it.
 DEMO_SPEEDS = (0.2, 0.6, 1.5, 3.0)
@@ -33,7 +34,8 @@ class SettingsDialog(QDialog):
         self.setObjectName("settings")
         self.setWindowTitle(self.tr("Settings"))
         self.settings = settings
-        column = QVBoxLayout(self)
+        column = self._column = QVBoxLayout(self)
+        self.folder_safety: FolderSafetyGroup | None = None  # the open folder's careful mode
         column.addWidget(self._limits_group(settings))
         from app.gui.settings.web_group import WebGroup
 
@@ -56,6 +58,11 @@ class SettingsDialog(QDialog):
 
     def button_box(self) -> QDialogButtonBox:
         return self._buttons
+
+    def show_folder_safety(self, group: FolderSafetyGroup) -> None:
+        """The open folder's careful-mode settings, after the limits and web groups."""
+        self._column.insertWidget(2, group)
+        self.folder_safety = group
 
     # -- building --------------------------------------------------------------------------
     def _limits_group(self, settings: Settings) -> QGroupBox:
