@@ -76,6 +76,10 @@ class BlobStore:
             raise ValueError(f"not a blob id: {sha!r}")
         return self.dir / sha
 
+    def path_of(self, sha: str) -> Path:
+        """Where the copy `sha` is kept (for flushing it; read it through get or copy_out)."""
+        return self._path(sha)
+
     def put(self, data: bytes, mode: int | None = None) -> str:
         sha = sha256_bytes(data)
         path = self._path(sha)

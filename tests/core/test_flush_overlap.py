@@ -135,7 +135,8 @@ def test_the_persons_content_is_replaced_only_once_its_undo_line_is_on_disk(
     assert [n for k, n, _ in disk.log[before:] if k == "flushed"] == ["notes.md"]
 
 
-def test_a_write_step_flushes_the_journal_and_the_file_once_each(tmp_path, monkeypatch):
+def test_a_write_step_flushes_the_journal_and_the_file_once_each_and_a_persons_copy(
+        tmp_path, monkeypatch):
     (tmp_path / "old.md").write_text("the person's notes\n")
     box, changes = _box(tmp_path)
     disk = Disk(str(journal_path(changes.manifest_path)))
@@ -150,7 +151,23 @@ def test_a_write_step_flushes_the_journal_and_the_file_once_each(tmp_path, monke
         changes.flush()
         flushed = sorted(n for k, n, _ in disk.log if k == "flushed")
         expected = sorted(["journal", args["path"]]) if name == "write_file" else [args["path"]]
+        if args["path"] == "old.md" and name == "write_file":  # what the person had, kept
+            expected = sorted([*expected, "blob"])
         assert flushed == expected, (name, args, disk.log)
+
+
+def test_the_copy_of_a_persons_file_is_on_disk_before_the_replace(tmp_path, monkeypatch):
+    """A power cut after the replace must find the copy undo restores, not only its line."""
+    (tmp_path / "old.md").write_text("the person's notes\n")
+    box, changes = _box(tmp_path)
+    disk = Disk(str(journal_path(changes.manifest_path)))
+    monkeypatch.setattr(os, "fsync", disk.fsync)
+    monkeypatch.setattr(os, "replace", disk.replace)
+    assert not box.call("write_file", {"path": "old.md", "content": "changed\n"}).is_error
+    changes.flush()
+    order = [(k, n) for k, n, _ in disk.log]
+    replaced = order.index(("replaced", "old.md"))
+    assert ("flushed", "blob") in order[:replaced] and ("flushed", "journal") in order[:replaced]
 
 
 def test_a_flush_of_the_journal_that_fails_leaves_the_persons_file_as_it_was(

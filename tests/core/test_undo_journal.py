@@ -38,10 +38,13 @@ def test_a_write_step_flushes_the_journal_once_and_the_file_once(tmp_path, monke
     monkeypatch.setattr(os, "fsync", lambda fd: (flushed.append(os.readlink(
         f"/proc/self/fd/{fd}") if os.path.exists("/proc/self/fd") else fd), real(fd))[1])
     _write_step(changes, tmp_path, "notes.md", b"the round's notes\n")
-    assert len(flushed) == 2, flushed
-    if os.path.exists("/proc/self/fd"):  # which two: the journal, then the person's file
+    # the journal, the copy of what the person had (a power cut must not leave a line that
+    # names a copy the disk never got), then the person's file
+    assert len(flushed) == 3, flushed
+    if os.path.exists("/proc/self/fd"):
         assert flushed[0] == str(journal_path(changes.manifest_path))
-        assert "/blobs/" not in flushed[1] and ".hd-" in flushed[1]
+        assert "/blobs/" in flushed[1]
+        assert "/blobs/" not in flushed[2] and ".hd-" in flushed[2]
     flushed.clear()
     _write_step(changes, tmp_path, "notes.md", b"again\n")  # the pre-image is kept already
     assert len(flushed) == 1
