@@ -18,7 +18,6 @@ from app.gui.look import look
 
 if TYPE_CHECKING:
     from app.core.settings import Settings
-    from app.gui.careful.folder_safety import FolderSafetyGroup
 
 # The Demo engine's pause per step, in seconds, as the person picks it.
 DEMO_SPEEDS = (0.2, 0.6, 1.5, 3.0)
@@ -35,7 +34,8 @@ class SettingsDialog(QDialog):
         self.setWindowTitle(self.tr("Settings"))
         self.settings = settings
         column = self._column = QVBoxLayout(self)
-        self.folder_safety: FolderSafetyGroup | None = None  # the open folder's careful mode
+        # The open folder's careful-mode group (careful.folder_safety), when a folder is open.
+        self.folder_safety: QGroupBox | None = None
         column.addWidget(self._limits_group(settings))
         from app.gui.settings.web_group import WebGroup
 
@@ -59,7 +59,7 @@ class SettingsDialog(QDialog):
     def button_box(self) -> QDialogButtonBox:
         return self._buttons
 
-    def show_folder_safety(self, group: FolderSafetyGroup) -> None:
+    def show_folder_safety(self, group: QGroupBox) -> None:
         """The open folder's careful-mode settings, after the limits and web groups."""
         self._column.insertWidget(2, group)
         self.folder_safety = group
