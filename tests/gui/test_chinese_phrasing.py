@@ -123,9 +123,11 @@ def test_markdown_joins_chinese_lines_and_never_slants(qapp):
 
 
 def test_the_live_line_is_muted_not_italic(chinese, qtbot):
+    from app.gui.look import look
     from app.gui.run.run_panel import RunPanel
 
     panel = RunPanel()
     qtbot.addWidget(panel)
     assert not panel.narration.font().italic()
-    assert "color:" in panel.narration.styleSheet()
+    assert panel.narration.palette().color(panel.narration.foregroundRole()) \
+        == look.muted_colour()
