@@ -48,7 +48,7 @@ class _SvgEngine(QIconEngine):
         super().__init__()
         self.svg, self.disabled_svg = svg, disabled_svg
         self._renderers: dict[bool, QSvgRenderer] = {}
-        self._drawn: dict[tuple[int, int, bool], QPixmap] = {}
+        self._drawn: dict[tuple[int, int, bool | None], QPixmap] = {}  # None: greyed by the style
 
     def _render(self, width: int, height: int, disabled: bool) -> QPixmap:
         key = (width, height, disabled)
@@ -79,11 +79,11 @@ class _SvgEngine(QIconEngine):
             from PySide6.QtWidgets import QStyleOption
 
             key = (width, height, None)
-            greyed = self._drawn.get(key)  # type: ignore[arg-type]
+            greyed = self._drawn.get(key)
             if greyed is None:
                 greyed = QApplication.style().generatedIconPixmap(
                     mode, self._render(width, height, False), QStyleOption())
-                self._drawn[key] = greyed  # type: ignore[index]
+                self._drawn[key] = greyed
             return greyed
         return self._render(width, height, False)
 
