@@ -191,12 +191,14 @@ class MainWindow(QMainWindow):
     @property
     def splitter(self) -> WorkspacePage:
         self.finish_building()
-        return self._page  # type: ignore[return-value]
+        assert self._page is not None  # finish_building made it
+        return self._page
 
     @property
     def welcome_page(self) -> WelcomePage:
         self.finish_building()
-        return self._welcome  # type: ignore[return-value]
+        assert self._welcome is not None  # finish_building made it
+        return self._welcome
 
     @property
     def settings(self) -> Settings | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from difflib import SequenceMatcher
 
-from PySide6.QtCore import (QAbstractListModel, QByteArray, QMimeData, QModelIndex,
+from PySide6.QtCore import (QAbstractListModel, QByteArray, QMimeData, QModelIndex, QObject,
                             QPersistentModelIndex, Qt, Signal)
 
 from app.core.board import Task, TaskRef, one_line
@@ -97,7 +97,7 @@ class BoardItemModel(QAbstractListModel):
     task_renamed = Signal(object, str)    # TaskRef before the edit, new text
     task_moved = Signal(object, int)      # TaskRef before the move, its new position
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._tasks: list[Task] = []
         self._current_text: str | None = None

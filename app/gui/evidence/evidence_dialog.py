@@ -342,7 +342,7 @@ class EvidenceDialog(QDialog):
         text_diff = self._diff_maker(f, before, after, document=True)
 
         def make() -> str:
-            view = show_change(*files, words, colours) if not as_text or before == after \
+            view = show_change(files[0], files[1], files[2], words, colours) if not as_text or before == after \
                 else None
             if view is not None and view["html"] and not as_text:
                 return note_html(view["note"], muted) + view["html"]
@@ -353,16 +353,16 @@ class EvidenceDialog(QDialog):
                     document: bool = False):
         """A function, safe on a pool thread, that makes the diff's HTML (colours and words
         read now, on the UI thread)."""
-        from app.gui.evidence.file_diff import diff_html
+        from app.gui.evidence.file_diff import DiffColours, diff_html
 
-        if before is None:
+        if before is None or after is None:  # (given both or neither)
             before, after = (f.before or b"").decode("utf-8"), (f.after or b"").decode("utf-8")
         removed, added = look.removed_colour(), look.ok_colour()
-        colours = dict(removed=look.css(removed), added=look.css(added),
-                       muted=look.css(look.muted_colour()),
-                       removed_bg=_tint(removed), added_bg=_tint(added),
-                       note_unchanged=self.tr("The text is the same (only the file's bytes "
-                                              "changed, e.g. line endings)."))
+        colours = DiffColours(removed=look.css(removed), added=look.css(added),
+                              muted=look.css(look.muted_colour()),
+                              removed_bg=_tint(removed), added_bg=_tint(added),
+                              note_unchanged=self.tr("The text is the same (only the file's "
+                                                     "bytes changed, e.g. line endings)."))
         note = ""
         if document:
             from app.gui.evidence.shown_html import document_note
@@ -372,7 +372,9 @@ class EvidenceDialog(QDialog):
 
         def make(unchanged: str | None = None) -> str:
             """`unchanged`: what to say when the text is the same (what else changed)."""
-            given = dict(colours, note_unchanged=unchanged) if unchanged else colours
+            given = colours.copy()
+            if unchanged:
+                given["note_unchanged"] = unchanged
             return note + diff_html(before, after, **given)
         return make
 
@@ -420,8 +422,8 @@ class EvidenceDialog(QDialog):
         self.undo_button.setEnabled(False)
         from app.gui.core_calls import undo_round
 
-        root, n, run_id = self.root, self.view.round, self.view.run_id
-        run_for(self, lambda: undo_round(root, n, run_id or None), self._on_undone,
+        root, round_no, run_id = self.root, self.view.round, self.view.run_id
+        run_for(self, lambda: undo_round(root, round_no, run_id or None), self._on_undone,
                 self._on_undo_failed)
 
     def _on_undone(self, report) -> None:

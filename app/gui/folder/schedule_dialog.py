@@ -157,10 +157,14 @@ class ScheduleDialog(QDialog):
         from app.gui.background import run_in_background
 
         current = self.current
+        assert current is not None  # the button is shown only for a schedule
         self.remove_button.setEnabled(False)
-        run_in_background(lambda: remove(current), lambda _: (self.removed.emit(),
-                                                              self.accept()),
+        run_in_background(lambda: remove(current), self._done_removing,
                           lambda exc: self._failed(exc, removing=True))
+
+    def _done_removing(self, _result: object) -> None:
+        self.removed.emit()
+        self.accept()
 
     def _failed(self, exc: BaseException, removing: bool = False) -> None:
         from app.gui.words.schedule_words import scheduler_failure

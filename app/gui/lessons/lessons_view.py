@@ -346,6 +346,7 @@ class LessonsDialog(QDialog):
             return
         from app.gui.run.round_cards import RoundView
 
+        assert self.open_round is not None  # the link is followed only with one
         self.open_round(RoundView.from_record(record, is_ai))
 
 

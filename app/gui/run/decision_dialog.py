@@ -52,6 +52,7 @@ class _ScrollingPage(QScrollArea):
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name): all of the page, not Qt's cap
         page = self.widget()
+        assert page is not None  # set in __init__
         hint = page.sizeHint()
         width = max(hint.width(), self.viewport().width())
         height = page.heightForWidth(width) if page.hasHeightForWidth() else hint.height()
@@ -81,13 +82,13 @@ class DecisionDialog(QDialog):
         self.pages = QStackedWidget(self)
         self.pages.addWidget(_ScrollingPage(self._ask_page()))
         self.pages.addWidget(self._saved_page())
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         layout.addWidget(self.pages)
 
     # -- page 1: the question ----------------------------------------------------------------
     def _ask_page(self) -> QWidget:
         page = QWidget(self)
-        layout = QVBoxLayout(page)
+        layout = self._ask_layout = QVBoxLayout(page)
         layout.setSpacing(10)
         caption = QLabel(self.tr("The AI is stuck and needs you to choose:") if self.no_progress
                          else self.tr("The AI stopped to ask you:") if self.asked_now
@@ -171,8 +172,8 @@ class DecisionDialog(QDialog):
 
         self.sources = SourcesView(page, decision_rests_on(), max_height=180)
         layout.addWidget(self.sources)
-        root, question = self.root, self.task.question
-        run_for(self, lambda: asked_round_web(root, question), self._show_sources,
+        root, asked = self.root, self.task.question
+        run_for(self, lambda: asked_round_web(root, asked), self._show_sources,
                 lambda _exc: None)  # no records to read: nothing looked up to show
 
         self.problem = QLabel(page)
@@ -210,9 +211,9 @@ class DecisionDialog(QDialog):
         self.sources.show_web(web)
         if not self.sources.isVisible():
             return
-        self.pages.widget(0).widget().layout().activate()
+        self._ask_layout.activate()  # the question page's, in its scroll area
         self.pages.updateGeometry()
-        want = self.layout().totalSizeHint().height()
+        want = self._layout.totalSizeHint().height()
         screen = self.screen().availableGeometry() if self.screen() else None
         room = screen.height() - 40 if screen is not None else want
         if want > self.height():

@@ -34,6 +34,8 @@ def _when(stamp: str | None) -> str:
     is translatable (a Chinese reader wants 2026年12月1日 07:44)."""
     from PySide6.QtCore import QDateTime, QLocale
 
+    if stamp is None:
+        return "?"
     try:
         local = datetime.fromisoformat(stamp).astimezone()
     except (TypeError, ValueError):
@@ -63,8 +65,8 @@ class HistoryPicker(QComboBox):
     def label_for(self, run) -> str:
         engine = self.tr("Demo") if not run.is_ai or run.engine == "demo" else (
             run.engine_label or run.engine)
-        ending = self.tr(_SAMPLES if getattr(run, "exit_reason", None) == ExitReason.SAMPLES_SHOWN
-                         else _ENDINGS.get(run.state, _UNFINISHED))
+        ending = self.tr(str(_SAMPLES) if getattr(run, "exit_reason", None) == ExitReason.SAMPLES_SHOWN
+                         else str(_ENDINGS.get(run.state, _UNFINISHED)))
         parts = [_when(run.started_at), engine, ending]
         if run.is_ai and run.engine != "demo":
             parts.append(wording.cost(run.cost_usd, run.cost_is_upper_estimate))

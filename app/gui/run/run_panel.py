@@ -115,7 +115,8 @@ class RunPanel(QWidget):
         needed = 0
         shown = 0
         for i in range(row.count()):
-            widget = row.itemAt(i).widget()
+            item = row.itemAt(i)
+            widget = item.widget() if item is not None else None
             if widget is None or widget.isHidden():
                 continue
             shown += 1

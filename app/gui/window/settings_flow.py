@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QMainWindow, QVBoxLayout
+from PySide6.QtWidgets import QMainWindow
 
 from app.gui.background import SerialQueue
 
@@ -189,10 +189,7 @@ class SettingsFlow(QObject):
 
             careful = self.careful
             group = FolderSafetyGroup(self.workspace, careful.folder, dialog)
-            layout = dialog.layout()
-            assert isinstance(layout, QVBoxLayout)  # the dialog's one column
-            layout.insertWidget(2, group)
-            dialog.folder_safety = group  # type: ignore[attr-defined]
+            dialog.show_folder_safety(group)
             dialog.settings_saved.connect(lambda _s: careful.save_from(group))
         self.settings_dialog = dialog
         dialog.open()

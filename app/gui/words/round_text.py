@@ -51,6 +51,8 @@ class RoundView:
 
 
 def seconds_between(start: str | None, end: str | None) -> float | None:
+    if start is None or end is None:
+        return None
     try:
         return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
     except (TypeError, ValueError):

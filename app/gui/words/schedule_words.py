@@ -35,7 +35,8 @@ def when(s: Schedule) -> str:
 
 
 def moment(value: datetime) -> str:
-    return QLocale().toString(QDateTime(value), "ddd d MMM, HH:mm")
+    # PySide6 converts a datetime; its stub lists no such QDateTime constructor.
+    return QLocale().toString(QDateTime(value), "ddd d MMM, HH:mm")  # type: ignore[call-overload]
 
 
 def budget(s: Schedule) -> str:
