@@ -88,7 +88,12 @@ def is_read_only(path: Path | str) -> bool:
         st = os.stat(path)
     except OSError:
         return False
-    return stat.S_ISREG(st.st_mode) and not st.st_mode & 0o222
+    return is_read_only_mode(st.st_mode)
+
+
+def is_read_only_mode(mode: int) -> bool:
+    """is_read_only of a file whose os.stat is at hand: its st_mode."""
+    return stat.S_ISREG(mode) and not mode & 0o222
 
 
 def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,

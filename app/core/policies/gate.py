@@ -129,6 +129,7 @@ class ChangeGate:
             elif not existed:
                 self.created.add(touch.path)
         counted.replaces = getattr(write, "replaces", False)  # type: ignore[attr-defined]
+        counted.data = getattr(write, "data", None)  # type: ignore[attr-defined]
         return counted  # (a replace through commit_temp_file stays one: tools._replacing)
 
     def _ask(self, touch: Touch, verdicts: list[Verdict], target: Path, write: Write) -> Review:
