@@ -155,7 +155,8 @@ class ToolBox(ReadingTools):
         try:
             if stamp is not None and declared.action == "delete" and not stamp.holds():
                 raise ChangedOnDisk(rel)  # a delete is no replace: checked here, last
-            with expect_unchanged(stamp, rel), self.changes.flushed_first(target):
+            with expect_unchanged(stamp, rel, resolved=True), \
+                    self.changes.flushed_first(target):
                 write(target)
         except (ChangedOnDisk, FileInUse):
             # Not changed after all: the round keeps no pre-image of a file it had not

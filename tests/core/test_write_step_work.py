@@ -76,3 +76,63 @@ def test_a_replace_is_not_read_back_for_its_fingerprint(tmp_path, monkeypatch):
     changes.finish()
     record = undo.read_manifest(changes.manifest_path)
     assert record["files"]["report.md"]["after"] == sha
+
+
+def test_a_write_step_walks_no_folder_to_find_its_stamp(tmp_path, monkeypatch):
+    """The stamp of the file a tool changes is keyed by the real path the sandbox resolved:
+    no os.path.realpath (a lstat of every folder from /) when it is set or looked up."""
+    box, changes = _box(tmp_path)
+    (tmp_path / "notes.md").write_text("opening at 8\n", encoding="utf-8")
+    walked = []
+    real = os.path.realpath
+    monkeypatch.setattr(os.path, "realpath", lambda p, **kw: walked.append(p) or real(p, **kw))
+    out = box.call("edit_file", {"path": "notes.md", "old_text": "8", "new_text": "9"})
+    monkeypatch.setattr(os.path, "realpath", real)
+    assert not out.is_error, out.content
+    assert walked == []
+    changes.finish()
+    assert (tmp_path / "notes.md").read_text(encoding="utf-8") == "opening at 9\n"
+
+
+def test_a_stamp_is_found_by_a_path_through_a_link_too(tmp_path):
+    """The cheap key does not narrow what the guard catches: a replace through another
+    spelling of the stamped file (a link to its folder) is still checked."""
+    from app.core.files import atomic_write_bytes
+    from app.core.write_guard import ChangedOnDisk, FileStamp, expect_unchanged
+
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "a.txt"
+    target.write_bytes(b"one\n")
+    try:
+        (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    except OSError:
+        import pytest
+        pytest.skip("no symbolic links here")
+    stamp = FileStamp.of(target.resolve())
+    target.write_bytes(b"their save\n")
+    with expect_unchanged(stamp, "a.txt", resolved=True):
+        try:
+            atomic_write_bytes(tmp_path / "link" / "a.txt", b"ours\n")
+        except ChangedOnDisk:
+            pass
+        else:
+            raise AssertionError("a save through a link was not caught")
+    assert target.read_bytes() == b"their save\n"
+
+
+def test_a_replace_stats_the_file_it_replaces_once(tmp_path, monkeypatch):
+    from app.core.files import atomic_write_bytes
+
+    target = tmp_path / "private.txt"
+    target.write_bytes(b"one\n")
+    target.chmod(0o640)
+    stats = []
+    real = os.stat
+    monkeypatch.setattr(os, "stat", lambda p, *a, **kw: stats.append(str(p)) or real(p, *a, **kw))
+    atomic_write_bytes(target, b"two\n", sync=False)
+    monkeypatch.setattr(os, "stat", real)
+    seen = [p for p in stats if p == str(target)]
+    assert len(seen) == 2, seen  # the early read-only check, then the replace's (mode kept)
+    assert target.read_bytes() == b"two\n"
+    if os.name == "posix":
+        assert target.stat().st_mode & 0o777 == 0o640
