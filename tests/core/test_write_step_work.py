@@ -136,3 +136,27 @@ def test_a_replace_stats_the_file_it_replaces_once(tmp_path, monkeypatch):
     assert target.read_bytes() == b"two\n"
     if os.name == "posix":
         assert target.stat().st_mode & 0o777 == 0o640
+
+
+def test_the_folder_settings_are_read_again_only_when_their_file_changes(tmp_path, monkeypatch):
+    from app.core.folder_settings import FolderSettings, save_folder_settings
+    from app.core.policies import gate as gate_module
+
+    box, changes = _box(tmp_path)
+    save_folder_settings(tmp_path / ".harness", FolderSettings(protected=["private"]))
+    reads = []
+    real = gate_module.load_folder_settings
+    monkeypatch.setattr(gate_module, "load_folder_settings",
+                        lambda folder: reads.append(folder) or real(folder))
+    for k in range(3):
+        out = box.call("write_file", {"path": f"reports/p{k}.md", "content": f"part {k}\n"})
+        assert not out.is_error, out.content
+    assert len(reads) == 1
+    out = box.call("write_file", {"path": "private/diary.md", "content": "no\n"})
+    assert out.is_error and not (tmp_path / "private").exists()
+    # A change in the window counts at the next change of a file.
+    save_folder_settings(tmp_path / ".harness", FolderSettings(protected=["private", "reports"]))
+    out = box.call("write_file", {"path": "reports/p9.md", "content": "more\n"})
+    assert out.is_error and not (tmp_path / "reports" / "p9.md").exists()
+    assert len(reads) == 2
+    changes.finish()
