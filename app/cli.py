@@ -390,7 +390,8 @@ def _friendly_streams() -> None:
     that was never text) shows a replacement mark instead of crashing the command."""
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.reconfigure(errors="replace")
+            # A TextIOWrapper has it; a stream that has not raises AttributeError, below.
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
         except (AttributeError, ValueError):
             pass
 

@@ -21,13 +21,13 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
-from app.core import board as board_module  # noqa: E402
-from app.core.board import Board  # noqa: E402
-from app.gui.board.board_view import BoardView  # noqa: E402
-from bench.common import arguments, hand_back, item  # noqa: E402
+from app.core import board as board_module
+from app.core.board import Board
+from app.gui.board.board_view import BoardView
+from bench.common import arguments, hand_back, item
 
 TASKS = 2000
 
@@ -90,7 +90,7 @@ def main() -> int:
             forget_boards()  # a board opened is one not read before
             start = time.perf_counter()
             view.set_board(path)
-            wait(app, lambda: view.model.rowCount() == TASKS)
+            wait(app, lambda view=view: view.model.rowCount() == TASKS)
             view.list_view.viewport().repaint()  # paint the visible rows before stopping the clock
             shown.append(time.perf_counter() - start)
 
@@ -100,21 +100,21 @@ def main() -> int:
             applied_at: list[float] = []
             apply = view.model.apply_tasks
 
-            def noted(*a, _apply=apply, **kw):  # the list taking the board read back
-                applied_at.append(time.perf_counter())
+            def noted(*a, _apply=apply, _at=applied_at, **kw):  # the list taking the board read back
+                _at.append(time.perf_counter())
                 return _apply(*a, **kw)
 
             view.model.apply_tasks = noted
             start = time.perf_counter()
             view.model.setData(view.model.index(TICKED), Qt.CheckState.Checked,
                                Qt.ItemDataRole.CheckStateRole)
-            wait(app, lambda: bool(applied_at))
+            wait(app, lambda applied_at=applied_at: bool(applied_at))
             view.list_view.viewport().repaint()
             written.append(time.perf_counter() - start)
             view.model.apply_tasks = apply
             if marker not in path.read_bytes() or not view.model.task(TICKED).checked:
                 raise SystemExit("the tick is not in TASKS.md, or the list does not show it")
-            wait(app, lambda: not view.busy)  # the watcher's own look at the file, after
+            wait(app, lambda view=view: not view.busy)  # the watcher's own look at the file, after
             path.write_bytes(data)  # as it was, for the next run
             os.utime(path, (time.time() - 3600,) * 2)
 

@@ -33,7 +33,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import arguments, hand_back, item, median  # noqa: E402
+from bench.common import arguments, hand_back, item, median
 
 STEPS = 8
 SERVED_TARGET = 0.95

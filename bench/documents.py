@@ -22,7 +22,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import REPO, arguments, hand_back, item, median  # noqa: E402
+from bench.common import REPO, arguments, hand_back, item, median
 
 TIME_TARGET = 100.0   # x the text file's time (text is read in microseconds a line)
 MEMORY_TARGET = 3.0   # x the text file's peak RSS

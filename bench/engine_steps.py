@@ -39,7 +39,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import REPO, arguments, hand_back, item, median  # noqa: E402
+from bench.common import REPO, arguments, hand_back, item, median
 
 AT = (10, 30, 100)
 SHORT = 10  # the step the others are held against

@@ -21,8 +21,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.gui.evidence.file_diff import TIME_LIMIT_S, TooBig, diff_html  # noqa: E402
-from bench.common import arguments, hand_back, item  # noqa: E402
+from app.gui.evidence.file_diff import TIME_LIMIT_S, TooBig, diff_html
+from bench.common import arguments, hand_back, item
 
 COLOURS = dict(removed="#b00", added="#070", muted="#777", removed_bg="#fdd", added_bg="#dfd",
                note_unchanged="same")

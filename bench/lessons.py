@@ -12,12 +12,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.core.lessons.lessons import find_lessons  # noqa: E402
-from app.core.loop import Harness  # noqa: E402
-from app.core.records import read_events, read_rounds, read_run  # noqa: E402
-from app.core.undo import undo_round  # noqa: E402
-from app.core.workspace import Workspace  # noqa: E402
-from tests.scripted import ScriptedEngine, call, fast_limits, text  # noqa: E402
+from app.core.lessons.lessons import find_lessons
+from app.core.loop import Harness
+from app.core.records import read_events, read_rounds, read_run
+from app.core.undo import undo_round
+from app.core.workspace import Workspace
+from tests.scripted import ScriptedEngine, call, fast_limits, text
 
 
 def make_records(root: Path, runs: int) -> Workspace:

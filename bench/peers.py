@@ -39,11 +39,11 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import machine, median  # noqa: E402
-from bench.peers_harnesses import (HARNESSES, PEERS, Harness, ensure_peer, launch,  # noqa: E402
+from bench.common import machine, median
+from bench.peers_harnesses import (HARNESSES, PEERS, Harness, ensure_peer, launch,
                                    package_version, run)
-from bench.peers_report import put_in_readme, render, stamp, summarise  # noqa: E402
-from bench.peers_server import (OUT_DIR, PeerServer, Session, action, make_reads,  # noqa: E402
+from bench.peers_report import put_in_readme, render, stamp, summarise
+from bench.peers_server import (OUT_DIR, PeerServer, Session, action, make_reads,
                                 note_path)
 
 AT = (1, 10, 30, 100)

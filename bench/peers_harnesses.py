@@ -72,7 +72,7 @@ def nearest(versions: list[str], wanted: str) -> str | None:
 def _nearest(pip: Path, name: str, wanted: str) -> str | None:
     """The version PyPI has that is nearest to `wanted` (for when it lacks that one)."""
     done = subprocess.run([str(pip), "index", "versions", name], capture_output=True, text=True)
-    line = next((l for l in done.stdout.splitlines() if "Available versions:" in l), "")
+    line = next((ln for ln in done.stdout.splitlines() if "Available versions:" in ln), "")
     return nearest([v.strip() for v in line.split(":", 1)[-1].split(",") if v.strip()], wanted)
 
 

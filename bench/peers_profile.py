@@ -20,10 +20,10 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import median  # noqa: E402
-from bench.peers import make_workspaces, reset  # noqa: E402
-from bench.peers_harnesses import HARNESSES, launch, run  # noqa: E402
-from bench.peers_server import PeerServer, Session  # noqa: E402
+from bench.common import median
+from bench.peers import make_workspaces, reset
+from bench.peers_harnesses import HARNESSES, launch, run
+from bench.peers_server import PeerServer, Session
 
 
 def main() -> int:

@@ -30,7 +30,7 @@ def summarise(records: list[dict], chosen, plan) -> dict:
             entry = {"runs": len(good), "failed": len(got) - len(good),
                      "trouble": [t for r in got for t in r["trouble"]][:3]}
             if good:
-                def med(key: str) -> float:
+                def med(key: str, good: list = good) -> float:
                     return round(median(r[key] for r in good), 3)
 
                 entry.update(

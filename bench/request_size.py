@@ -29,7 +29,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import arguments, hand_back, item  # noqa: E402
+from bench.common import arguments, hand_back, item
 
 # Tools + system prompt as sent at commit 4044fd6, before issue 36 (and the first request).
 BEFORE_BYTES = {"Claude": 6569, "OpenAI": 6885, "Local": 6899}

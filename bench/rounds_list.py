@@ -8,7 +8,8 @@ round_started, a step, a tool call and round_finished, with a summary and change
 the Demo's rounds have), through the runner's own signal, as the worker thread's events
 reach the window. A real Demo run of a thousand rounds takes minutes of writes and syncs
 that are not the window's (a full-speed Demo run here: 6 rounds in 3.5 s); the window's work
-per round is the same. One round is fed each FEED_MS, ten times that pace, and a 10 ms UI-thread timer notes every gap meanwhile (a stall: a gap beyond the
+per round is the same. One round is fed each FEED_MS, ten times that pace, and a 10 ms
+UI-thread timer notes every gap meanwhile (a stall: a gap beyond the
 timer's 10 ms). Resident memory (VmRSS) is read with the window idle on the open folder
 and again after the rounds, each after the deferred deletes ran and a garbage collection.
 Before each run the same timer runs 3 s with nothing fed: the machine's own stalls (on a
@@ -33,8 +34,8 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench.common import REPO, arguments, hand_back, item, load_average, machine_line  # noqa: E402
-from bench.ui_stall import TICK_MS, idle_gaps, wait  # noqa: E402
+from bench.common import REPO, arguments, hand_back, item, load_average, machine_line
+from bench.ui_stall import TICK_MS, idle_gaps, wait
 
 FEED_MS = 50  # one round's events each this often: ten times a full-speed Demo's pace (~0.5 s)
 MEMORY_TARGET_MB = 30.0

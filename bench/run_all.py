@@ -26,8 +26,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import request_size  # noqa: E402
-from bench.common import REPO, item, machine  # noqa: E402
+from bench import request_size
+from bench.common import REPO, item, machine
 
 # (name, script, arguments, arguments with --quick, what it needs, rows it owes when missing)
 BENCHMARKS = [
@@ -220,7 +220,7 @@ def kept_rows(previous: Path, produced: dict[str, list[dict]]) -> list[dict]:
         best, at = 3, before  # a row sharing too little stays with the row before it
         for i, (_name, *_rest, owed) in enumerate(BENCHMARKS):
             for k, _title, _target in owed:
-                common = len(os.path.commonprefix([k, key]))
+                common = len(os.path.commonprefix([k, key]))  # noqa: RUF071 - row keys, not paths
                 if common > best:
                     best, at = common, i
         return at

@@ -22,7 +22,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import arguments, hand_back, item, machine_line, median  # noqa: E402
+from bench.common import arguments, hand_back, item, machine_line, median
 
 TARGET = 1.2   # x the same search over the documents' text
 FILES = 50

@@ -37,10 +37,10 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import arguments, hand_back, item, median, ms, quantile  # noqa: E402
+from bench.common import arguments, hand_back, item, median, ms, quantile
 
-from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage  # noqa: E402
-from app.core.engine import Availability, Engine  # noqa: E402
+from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
+from app.core.engine import Availability, Engine
 
 STEPS_PER_ROUND = 40
 FILE_BYTES = 20_000

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # The linter and the type checker, run before the tests (scripts/test.sh, .ci/run).
-# Rules and strictness are in pyproject.toml ([tool.ruff], [tool.mypy]).
+# Rules and strictness are in pyproject.toml ([tool.ruff], [tool.mypy]). A failure ends with
+# one line that says which check failed; the findings are above it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv-python.sh
-"$VENV_PY" -m ruff check app tests bench scripts
-"$VENV_PY" -m mypy
+if ! "$VENV_PY" -m ruff check app tests bench scripts; then
+  echo "Lint failed: ruff check found the problems above (bash scripts/lint.sh runs it again)." >&2
+  exit 1
+fi
+if ! "$VENV_PY" -m mypy; then
+  echo "Lint failed: mypy found the type errors above (bash scripts/lint.sh runs it again)." >&2
+  exit 1
+fi

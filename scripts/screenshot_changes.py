@@ -67,10 +67,10 @@ def shoot(out: Path, lang: str) -> int:
         dialog = ApprovalDialog(request)
         dialog.resize(900, 640)
         dialog.show()
-        ok = wait(app, lambda: not dialog.rendering, 30) and ok
+        ok = wait(app, lambda dialog=dialog: not dialog.rendering, 30) and ok
         if as_text:
             dialog.as_text.click()
-            ok = wait(app, lambda: not dialog.rendering, 30) and ok
+            ok = wait(app, lambda dialog=dialog: not dialog.rendering, 30) and ok
         wait(app, lambda: False, 0.4)
         save(dialog.grab(), out / shot)
         dialog.closed_unanswered.connect(lambda: None)

@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import ClassVar
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -45,7 +46,7 @@ def edit_round(folder: Path, lang: str) -> str:
 
     class Edit(Engine):
         id, label, is_ai, default_model = "scripted", "Scripted edit", False, "scripted"
-        steps = [("edit_file", {"path": "drafts/contact.docx", "old_text": old,
+        steps: ClassVar[list] = [("edit_file", {"path": "drafts/contact.docx", "old_text": old,
                                 "new_text": new}),
                  ("complete_task", {"summary": new, "evidence": ["drafts/contact.docx"]})]
 
@@ -128,7 +129,7 @@ def shoot(folder: Path, out: Path, lang: str, demo_run: str, edit_run: str) -> i
         dialog = EvidenceDialog(folder, view, window)
         dialog.resize(960, 600)
         dialog.show()
-        wait(app, lambda: dialog.evidence is not None, 20)
+        wait(app, lambda dialog=dialog: dialog.evidence is not None, 20)
         paths = [f.path for f in dialog.evidence.files]
         ok = ok and "drafts/contact.docx" in paths
         if "drafts/contact.docx" in paths:

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import ClassVar
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -119,7 +120,8 @@ def shoot_evidence_history_export(app, window, out: Path) -> bool:
     """evidence.png (a round card opened: the file before and after), history.png (an
     earlier run picked above the round cards), export.png (the export dialog)."""
     latest = window.cards.cards[0].view.run_id
-    card = next(c for c in window.cards.cards if c.view.run_id == latest and c.view.round == 4)  # its first round, numbered on
+    # its first round, numbered on
+    card = next(c for c in window.cards.cards if c.view.run_id == latest and c.view.round == 4)
     shown: list = []
     window.history.evidence_shown.connect(shown.append)
     card.opened.emit(card.view)
@@ -193,7 +195,7 @@ def use_empty_keychain() -> None:
 
     class EmptyKeychain(KeyringBackend):
         priority = 1
-        store: dict = {}
+        store: ClassVar[dict] = {}
 
         def get_password(self, service, username):
             return self.store.get((service, username))

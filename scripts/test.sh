@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 . scripts/venv-python.sh
+# The linter and the type checker first: a finding fails the run before any test starts.
+bash scripts/lint.sh
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
 set +e
 "$VENV_PY" -m pytest "$@"

@@ -147,7 +147,7 @@ def test_the_server_refuses_what_the_service_would(server, tmp_path):
 
     session = Session("smol", 4, "s", "salt")  # a read whose result never came back
     server.begin(session)
-    for k in (1, 2):
+    for _ in (1, 2):
         status, _ = post(server, "smol", {"model": "m", "messages": first, "tools": [
             {"type": "function", "function": {"name": n}} for n in TOOLS["smol"]]})
     status, reply = post(server, "smol", {"model": "m", "messages": first, "tools": [

@@ -30,7 +30,7 @@ def short_diff(request: ApprovalRequest, limit: int = MAX_DIFF_LINES) -> list[st
             return [clean_line(exc.message)]
     else:
         before, after = _text(request.before), _text(request.after)
-    if before is None and request.before is not None or after is None:
+    if (before is None and request.before is not None) or after is None:
         return [f"{request.path} is not plain text: {len(request.before or b''):,} bytes "
                 f"before, {len(request.after or b''):,} bytes after."]
     lines = list(difflib.unified_diff((before or "").splitlines(), (after or "").splitlines(),
@@ -78,13 +78,13 @@ class TerminalApprover:
             print(f"    {line}", file=self.out)
         request.shown.mark("terminal")
         while True:
-            print(f"Allow this? [y] yes, [n] no, [a] yes to every change for this task: ",
+            print("Allow this? [y] yes, [n] no, [a] yes to every change for this task: ",
                   end="", file=self.out, flush=True)
-            line = self._next_line(cancel)
-            if line is None:
+            answer = self._next_line(cancel)
+            if answer is None:
                 print("\nNo answer: the change is kept, not made.", file=self.out, flush=True)
                 return None
-            kind = _CHOICES.get(line.strip().lower())
+            kind = _CHOICES.get(answer.strip().lower())
             if kind is not None:
                 return Answer(kind)  # type: ignore[arg-type]
             print("Please type y, n or a.", file=self.out)

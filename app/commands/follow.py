@@ -14,6 +14,7 @@ from pathlib import Path
 from app.core.clean_text import clean_line
 from app.core.cost_words import cost_text
 from app.core.errors import EXIT_FAILED, STATE_EXIT_CODES
+from app.core.outcomes import ACTIVE_STATES, RunState
 from app.core.status_view import (EXIT_REASON_WORDS, FINAL_STATES, StatusView,
                                   read_status_view)
 from app.core.workspace import Workspace
@@ -24,9 +25,9 @@ POLL_S = 0.2
 def current_status(ws: Workspace) -> tuple[StatusView, str | None]:
     """status.json, marked interrupted if it claims a run that no process holds any more."""
     status, warning = read_status_view(ws.status_path)
-    if status.state in ("running", "waiting") and not ws.lock().is_held_elsewhere():
+    if status.state in ACTIVE_STATES and not ws.lock().is_held_elsewhere():
         status = status._replace(
-            state="stopped", extra={**(status.extra or {}), "interrupted": True},
+            state=RunState.STOPPED.value, extra={**(status.extra or {}), "interrupted": True},
             message="The last run was interrupted before it finished (the app closed or the "
                     "computer restarted). Run again to continue.")
     return status, warning
@@ -45,22 +46,26 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
+_STATE_WORDS: dict[str, str] = {
+    RunState.RUNNING: "Running", RunState.WAITING: "Waiting to retry", RunState.DONE: "Done",
+    RunState.FAILED: "Failed", RunState.BLOCKED_BY_HUMAN: "Waiting for your decision",
+    RunState.STOPPED: "Stopped", RunState.IDLE: "Idle"}
+
+
 def format_status(s: StatusView) -> str:
     if s.run_id is None:
         return "No run yet in this folder."
-    words = {"running": "Running", "waiting": "Waiting to retry", "done": "Done",
-             "failed": "Failed", "blocked_by_human": "Waiting for your decision",
-             "stopped": "Stopped", "idle": "Idle"}[s.state]
+    words = _STATE_WORDS[s.state]
     lines = [f"State: {words}",
              f"Tasks: {s.completed_tasks} of {s.total_tasks} done"]
-    if s.current_task and s.state in ("running", "waiting"):
+    if s.current_task and s.state in ACTIVE_STATES:
         lines.append(f"Current task: {s.current_task} (round {s.round}, step {s.step})")
     if s.message or s.exit_reason:
         lines.append(s.message or EXIT_REASON_WORDS.get(s.exit_reason or "", ""))
     if s.last_event:
         lines.append(f"Last event: {s.last_event.strip()}")
     live = (f" (and about {s.step_tokens:,} in the reply now arriving)"
-            if s.step_tokens and s.state == "running" else "")
+            if s.step_tokens and s.state == RunState.RUNNING else "")
     cost = cost_text(f"${s.cost_usd:.4f}", s.cost_is_upper_estimate, s.model or "")
     lines.append(f"Engine: {s.engine}{' / ' + s.model if s.model else ''}; "
                  f"tokens {s.usage.total_tokens:,}{live}; cost {cost}")

@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
+from app.core.outcomes import RunState
 
 # Opening the window imports only what the window needs before its first paint; the harness
 # itself is imported by the terminal demo (below) or, in the window, after it is on screen.
@@ -80,7 +81,7 @@ def terminal_demo(reason: str) -> int:
             result = Harness(ws, engine, settings.limits, [print_event], cancel).run()
         except KeyboardInterrupt:
             return 130
-        if result.state != "blocked_by_human":
+        if result.state != RunState.BLOCKED_BY_HUMAN:
             break
         task = open_decision(ws.root)
         if task is None:

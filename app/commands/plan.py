@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+from typing import Callable
 
 from app.core.cost_words import cost_text
 from app.core.errors import EXIT_FAILED, EXIT_STOPPED, UsageError
@@ -28,7 +29,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
                              f'{_quote(args.path)} "Plan a birthday party".')
         return _add_last_plan(ws, picks)
     from app.commands.run import build_limits, confirm_folder
-    from app.core.planning import Planner, last_run_summaries
+    from app.core.planning import PLAN_MAX_STEPS, Planner, last_run_summaries
     from app.engines.setup import build_engine
 
     loaded = load_settings()
@@ -41,10 +42,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
     limits = build_limits(settings, args)
     context = PlanContext(note=args.note or "",
                           run_summaries=last_run_summaries(ws) if args.next else [])
-    live = [_progress] if sys.stderr.isatty() else []
+    live: list[Callable[[Event], None]] = [_progress] if sys.stderr.isatty() else []
     cancel = threading.Event()
     planner = Planner(ws, engine, limits, listeners=live, cancel=cancel,
-                      **({"max_steps": args.max_steps} if args.max_steps else {}))
+                      max_steps=args.max_steps or PLAN_MAX_STEPS)
     try:
         outcome = planner.plan(goal, "next" if args.next else "goal", context)
     except KeyboardInterrupt:

@@ -11,6 +11,7 @@ from app.core.clean_text import clean_line
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
 from app.core.loop import Harness, RunResult
 from app.core.narrate import describe_event
+from app.core.outcomes import RunState
 from app.core.events import Event
 from app.core.settings import LimitError, Limits, Settings, load_settings
 from app.core.workspace import Workspace, risky_folder_reason
@@ -121,9 +122,9 @@ def confirm_folder(ws: Workspace, assume_yes: bool) -> None:
 
 def report_result(ws: Workspace, result: RunResult) -> int:
     code = STATE_EXIT_CODES.get(result.state, EXIT_FAILED)
-    if result.state == "failed":
+    if result.state == RunState.FAILED:
         print(result.message, file=sys.stderr)
-    elif result.state == "blocked_by_human":
+    elif result.state == RunState.BLOCKED_BY_HUMAN:
         from app.core.decide import open_decision
 
         task = open_decision(ws.root)

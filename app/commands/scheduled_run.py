@@ -20,6 +20,7 @@ from pathlib import Path
 
 from app.core.errors import (EXIT_DONE, EXIT_FAILED, EXIT_LOCKED, EXIT_USAGE, STATE_EXIT_CODES,
                              HarnessError, WorkspaceLocked)
+from app.core.outcomes import RunState
 from app.core.schedule import records as R
 from app.core.schedule import store
 from app.core.schedule.model import Schedule, schedule_id
@@ -86,14 +87,14 @@ def _run(schedule: Schedule, wake: R.WakeRecord) -> int:
     wake.tasks_done = int(status.get("completed_tasks") or 0)
     wake.tasks_total = int(status.get("total_tasks") or 0)
     wake.cost_usd = float(status.get("cost_usd") or 0.0)
-    if result.state == "blocked_by_human":
+    if result.state == RunState.BLOCKED_BY_HUMAN:
         from app.core.decide import open_decision
 
         task = open_decision(ws.root)
         wake.question = task.question if task is not None else ""
     code = STATE_EXIT_CODES.get(result.state, EXIT_FAILED)
     outcome = result.state if result.state in (R.DONE, R.BLOCKED, R.STOPPED) else R.FAILED
-    return _end(wake, outcome, code, "" if result.state == "done" else result.message)
+    return _end(wake, outcome, code, "" if result.state == RunState.DONE else result.message)
 
 
 def _status(ws) -> dict:

@@ -7,13 +7,13 @@ import threading
 import time
 from itertools import chain
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 from app.core.board_lock import board_lock
 from app.core.board_md import last_block_start, task_lines
-from app.core.board_task import (  # noqa: F401  (BoardError .. one_line: re-exported)
-    KEYED_DETAIL, TASK_LINE, BoardError, StaleTask, Task, TaskRef, detail_split, encode, norm,
-    one_line, split_eol)
+from app.core.board_task import (  # BoardError .. one_line: re-exported
+    KEYED_DETAIL, TASK_LINE, BoardError as BoardError, StaleTask as StaleTask, Task as Task,
+    TaskRef as TaskRef, detail_split, encode, norm, one_line as one_line, split_eol)
 from app.core.files import atomic_write_bytes, read_bytes
 
 T = TypeVar("T")
@@ -26,7 +26,7 @@ _SETTLE_LIMIT_S = 2.0
 _QUIET_S = 3.0  # a board not written for this long is not mid-save
 _sleep = time.sleep  # one name, so tests can play the editor while we wait
 # The last board update_board wrote to each path (a few): (bytes, size, mtime, inode, device).
-_WRITTEN: dict[str, tuple] = {}
+_WRITTEN: dict[str, tuple[Any, ...]] = {}
 _WRITTEN_LOCK = threading.Lock()
 # The board last read from bytes or written by update_board, as (its bytes, a copy of it):
 # reading the same bytes again (a write's own read, the checklist right after a tick, the
@@ -68,10 +68,10 @@ class Board:
         last, raw = _LAST, isinstance(data, (bytes, bytearray))
         if cls is Board and raw and last is not None and data == last[0]:
             return last[1]._copy()
-        text = data.decode("utf-8", "surrogateescape") if raw else data
+        text = data if isinstance(data, str) else data.decode("utf-8", "surrogateescape")
         bom = BOM if text.startswith(BOM) else ""
         board = cls(_split_lines(text[len(bom):]), bom)
-        if cls is Board and raw:
+        if cls is Board and not isinstance(data, str):
             _LAST = (bytes(data), board._copy())  # a copy: the caller may change its board
         return board
 
@@ -91,7 +91,7 @@ class Board:
         return new
 
     @classmethod
-    def load(cls, path) -> "Board":
+    def load(cls, path: Path | str) -> "Board":
         return cls.parse(_stable_read(Path(path)))
 
     def to_bytes(self) -> bytes:
@@ -205,7 +205,7 @@ class Board:
         eol = self._eol()
         self.replace_lines(at, at, [b + eol for b in bodies])
 
-    def signature(self) -> list[tuple]:
+    def signature(self) -> list[tuple[str, bool, tuple[str, ...]]]:
         """Each task as (text, checked, details): what a change must keep for the others."""
         return [(t.text, t.checked, tuple(t.details)) for t in self._tasks]
 
@@ -261,7 +261,9 @@ class Board:
     def _check(self, task: Task, checked: bool) -> Task:
         if task.checked != checked:  # an existing "X" stays "X": no change, no diff
             line = self._lines[task.line_no]
-            pos = TASK_LINE.match(split_eol(line)[0]).start(2)  # "- [ ]\r\n": no text, CRLF
+            match = TASK_LINE.match(split_eol(line)[0])
+            assert match is not None  # a task's line: it matched when the board was scanned
+            pos = match.start(2)  # "- [ ]\r\n": no text, CRLF
             self._lines[task.line_no] = line[:pos] + ("x" if checked else " ") + line[pos + 1:]
             # No new scan: a checkbox's character never changes which lines are tasks ("[ ]"
             # and "[x]" both make a candidate line and neither a suspect one, see board_md;
@@ -332,7 +334,7 @@ class Board:
         return self.place_task(len(self._tasks), [f"{bullet} [ ] {text}{self._eol()}"])
 
 
-def _read(path, name: str | None = None) -> bytes:
+def _read(path: Path | str, name: str | None = None) -> bytes:
     """One plain read; every failure becomes a sentence naming the file as the person knows it."""
     path = Path(path)
     name = name or path.name
@@ -347,7 +349,7 @@ def _read(path, name: str | None = None) -> bytes:
         raise BoardError(f"Could not read {name}: {exc.strerror or exc}.") from None
 
 
-def _sample(path: Path, name: str) -> tuple[tuple, bytes | BoardError]:
+def _sample(path: Path, name: str) -> tuple[tuple[Any, ...], bytes | BoardError]:
     """(what to compare, what to hand back): the bytes plus size, mtime and inode, or the error."""
     try:
         data = _read(path, name)
@@ -381,7 +383,7 @@ def _stable_read(path: Path, name: str | None = None) -> bytes:
     if not isinstance(value, BoardError) and time.time() - key[2] / 1e9 > _QUIET_S:
         return value
     with _WRITTEN_LOCK:
-        if key in _WRITTEN.values():
+        if not isinstance(value, BoardError) and key in _WRITTEN.values():
             return value  # just as we wrote it: any save since would have moved mtime or size
     while True:
         _sleep(_SETTLE_S)
@@ -406,7 +408,7 @@ def _split_lines(text: str) -> list[str]:
     return lines
 
 
-def update_board(path, change: Callable[[Board], T], *, removes_tasks: bool = False) -> T:
+def update_board(path: Path | str, change: Callable[[Board], T], *, removes_tasks: bool = False) -> T:
     """Apply `change` to the board on disk without losing an edit the person made meanwhile.
 
     The board is read with _stable_read, so a save caught halfway is never the starting
@@ -414,7 +416,8 @@ def update_board(path, change: Callable[[Board], T], *, removes_tasks: bool = Fa
     just before writing and, if the bytes moved, run `change` again on the fresh board. A
     tiny window between that check and os.replace remains; no portable lock covers other
     editors. Our own writers (the checklist, the run, another process of ours) never race:
-    each holds the board's lock (board_lock.py) from its read to its write. As a last guard, a board with fewer tasks than we read is never written unless
+    each holds the board's lock (board_lock.py) from its read to its write. As a last guard,
+    a board with fewer tasks than we read is never written unless
     the caller says its change removes tasks (`removes_tasks`; no change does today).
 
     A symlinked TASKS.md (a board shared between folders) is updated where it lives: the

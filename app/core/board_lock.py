@@ -20,7 +20,7 @@ import os
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from app.core.board_task import BoardError
 from app.core.file_lock import FileLock, LockBusy
@@ -29,7 +29,7 @@ from app.core.places import locks_folder
 WAIT_S = 20.0  # another writer holds a board for milliseconds; this long means it is stuck
 
 _REGISTRY_LOCK = threading.Lock()
-_LOCKS: dict[str, list] = {}  # real path -> [RLock, holders]
+_LOCKS: dict[str, list[Any]] = {}  # real path -> [RLock, holders]
 
 
 def _real(path: Path | str) -> str:

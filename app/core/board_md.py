@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 # An unindented bullet, spacing, a checkbox, then whitespace or the end of the line.
 _CANDIDATE = re.compile(r"[-*+]([ \t]+)\[[ xX]\](?=[ \t]|$)")
@@ -16,10 +20,10 @@ _RARE = ("```", "~~~", "<", "-->")  # in every _SUSPECT line but a setext underl
 _UNDERLINE = ("=", "-")
 _NEAR = 3  # a suspect line at most this many candidates further joins the same window
 
-_md = None
+_md: MarkdownIt | None = None
 
 
-def _parser():
+def _parser() -> MarkdownIt:
     global _md
     if _md is None:
         # Imported on first need: most boards never contain a line that needs the parser.
@@ -64,7 +68,8 @@ def _parsed_tasks(bodies: list[str], start: int) -> set[int]:
             bullet = tok.type == "bullet_list_open"
         elif tok.type == "list_item_open" and tok.level == 1 and bullet:
             first = tokens[i + 1]
-            if first.type == "paragraph_open" and first.map[0] == tok.map[0]:
+            if first.type == "paragraph_open" and first.map and tok.map and \
+                    first.map[0] == tok.map[0]:
                 found.add(tok.map[0] + start)
     return found
 

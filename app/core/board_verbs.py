@@ -38,12 +38,12 @@ class RemovedTask:
     lines: tuple[str, ...]  # the task line and its details, each with its own line ending
 
 
-def _run(path, change: Callable[[Board, str], T], removes_tasks: bool = False) -> T:
+def _run(path: Path | str, change: Callable[[Board, str], T], removes_tasks: bool = False) -> T:
     name = Path(path).name
     return update_board(path, lambda board: change(board, name), removes_tasks=removes_tasks)
 
 
-def _expect(board: Board, expected: list[tuple], name: str) -> None:
+def _expect(board: Board, expected: list[tuple[str, bool, tuple[str, ...]]], name: str) -> None:
     if board.signature() != expected:
         raise BoardError(f"That change would also have changed other tasks in {name}, "
                          "so it was not made.")
@@ -68,7 +68,9 @@ def _values(values: list[str] | None) -> list[str]:
 def _set_text(board: Board, task: Task, text: str) -> None:
     """Replace only the text after the checkbox; bullet, spacing and trailing blanks stay."""
     body, eol = split_eol(board.lines[task.line_no])
-    head = TASK_LINE.match(body).end()
+    match = TASK_LINE.match(body)
+    assert match is not None  # a task's line: it matched when the board was scanned
+    head = match.end()
     rest = body[head:]
     lead = len(rest) - len(rest.lstrip())
     core = rest.strip()
@@ -77,7 +79,7 @@ def _set_text(board: Board, task: Task, text: str) -> None:
                         [body[:head] + (rest[:lead] or " ") + text + tail + eol])
 
 
-def _retext(path, ref: TaskRef, text_for: Callable[[Task], str]) -> TaskRef:
+def _retext(path: Path | str, ref: TaskRef, text_for: Callable[[Task], str]) -> TaskRef:
     def change(board: Board, name: str) -> TaskRef:
         task = board.task_at(ref, name)
         text = text_for(task)
@@ -91,7 +93,7 @@ def _retext(path, ref: TaskRef, text_for: Callable[[Task], str]) -> TaskRef:
     return _run(path, change)
 
 
-def add_task(path, text: str, *, at: int | None = None, human: bool = False,
+def add_task(path: Path | str, text: str, *, at: int | None = None, human: bool = False,
              options: list[str] | None = None, done_when: list[str] | None = None) -> TaskRef:
     """Add an unchecked task so it becomes task `at` (clamped; None or len(tasks): last).
 
@@ -117,7 +119,7 @@ class NewTask:
     options: tuple[str, ...] = ()
 
 
-def add_tasks(path, tasks: list[NewTask]) -> list[TaskRef]:
+def add_tasks(path: Path | str, tasks: list[NewTask]) -> list[TaskRef]:
     """Add the tasks after the last one, in order, in one write: all of them or none."""
     wanted = [(_task_text(t.text, t.human), _values(list(t.done_when)), _values(list(t.options)))
               for t in tasks]
@@ -145,7 +147,7 @@ def _place_new(board: Board, at: int | None, text: str, dones: list[str],
     return board.place_task(k, lines).ref
 
 
-def delete_task(path, ref: TaskRef) -> RemovedTask:
+def delete_task(path: Path | str, ref: TaskRef) -> RemovedTask:
     """Remove the task and its detail lines; the RemovedTask puts them back (restore_task)."""
     def change(board: Board, name: str) -> RemovedTask:
         task = board.task_at(ref, name)
@@ -159,7 +161,7 @@ def delete_task(path, ref: TaskRef) -> RemovedTask:
     return _run(path, change, removes_tasks=True)
 
 
-def restore_task(path, removed: RemovedTask) -> TaskRef:
+def restore_task(path: Path | str, removed: RemovedTask) -> TaskRef:
     """Undo delete_task: the exact removed lines go back so the task is at removed.index
     again (clamped), at its old line when that still fits."""
     if not removed.lines:
@@ -173,7 +175,7 @@ def restore_task(path, removed: RemovedTask) -> TaskRef:
     return _run(path, change)
 
 
-def move_task(path, ref: TaskRef, to_index: int) -> TaskRef:
+def move_task(path: Path | str, ref: TaskRef, to_index: int) -> TaskRef:
     """Move the task with its detail lines so it ends up at position `to_index` (clamped)."""
     def change(board: Board, name: str) -> TaskRef:
         task = board.task_at(ref, name)
@@ -193,7 +195,7 @@ def move_task(path, ref: TaskRef, to_index: int) -> TaskRef:
     return _run(path, change)
 
 
-def rename_task(path, ref: TaskRef, new_text: str) -> TaskRef:
+def rename_task(path: Path | str, ref: TaskRef, new_text: str) -> TaskRef:
     """Give the task a new text; a decision stays a decision (see the module docstring)."""
     def text_for(task: Task) -> str:
         text = _task_text(new_text, False)
@@ -205,7 +207,7 @@ def rename_task(path, ref: TaskRef, new_text: str) -> TaskRef:
     return _retext(path, ref, text_for)
 
 
-def set_human(path, ref: TaskRef, human: bool) -> TaskRef:
+def set_human(path: Path | str, ref: TaskRef, human: bool) -> TaskRef:
     """Make the task a decision ("HUMAN: " prefix added) or an ordinary task (prefix removed)."""
     def text_for(task: Task) -> str:
         if human == task.is_human:
@@ -217,7 +219,7 @@ def set_human(path, ref: TaskRef, human: bool) -> TaskRef:
     return _retext(path, ref, text_for)
 
 
-def set_checked(path, ref: TaskRef, checked: bool) -> TaskRef:
+def set_checked(path: Path | str, ref: TaskRef, checked: bool) -> TaskRef:
     """Tick or untick the checkbox: one character changes (an existing "X" stays when ticked)."""
     def change(board: Board, name: str) -> TaskRef:
         task = board.task_at(ref, name)
@@ -227,7 +229,7 @@ def set_checked(path, ref: TaskRef, checked: bool) -> TaskRef:
     return _run(path, change)
 
 
-def set_details(path, ref: TaskRef, key: str, values: list[str]) -> TaskRef:
+def set_details(path: Path | str, ref: TaskRef, key: str, values: list[str]) -> TaskRef:
     """Make the task's `key` lines ("Done when", "Option", ...) exactly `values`.
 
     The new lines take the place of the first old one (its indent and bullet), or go after
@@ -267,7 +269,7 @@ def set_details(path, ref: TaskRef, key: str, values: list[str]) -> TaskRef:
     return _run(path, change)
 
 
-def set_web(path, ref: TaskRef, allowed: bool, folder_default: bool = False) -> TaskRef:
+def set_web(path: Path | str, ref: TaskRef, allowed: bool, folder_default: bool = False) -> TaskRef:
     """Let the task look things up on the web, or not (issue 37), in one "Web:" line.
 
     When the wish is what the folder's default already gives, the task's "Web:" lines go

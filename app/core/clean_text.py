@@ -25,6 +25,7 @@ unchanged.
 from __future__ import annotations
 
 import re
+from typing import Any, Iterable, TextIO
 
 # Not `typing`: `status` imports this module, and typing costs it 5-8 ms (status_view.py).
 TYPE_CHECKING = False
@@ -48,10 +49,10 @@ _SOURCES = {
     "strip": "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]",
     "line_break": r"\s*\n\s*",
 }
-_compiled: dict[str, re.Pattern] = {}
+_compiled: dict[str, re.Pattern[str]] = {}
 
 
-def _re(name: str) -> re.Pattern:
+def _re(name: str) -> re.Pattern[str]:
     pattern = _compiled.get(name)
     if pattern is None:
         pattern = _compiled[name] = re.compile(_SOURCES[name])
@@ -112,7 +113,7 @@ def reveal(text: str) -> str:
     return _re("strip").sub(_spelled, text.replace("\r\n", "\n")).translate(_SEPARATORS)
 
 
-def _spelled(m: re.Match) -> str:
+def _spelled(m: re.Match[str]) -> str:
     code = ord(m.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
@@ -124,16 +125,16 @@ class CleanStream:
     """A text stream whose writes pass through clean(): the command line's last guard, so
     nothing printed can drive the terminal. Everything else is the wrapped stream's."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: TextIO) -> None:
         self.wrapped = stream
 
     def write(self, text: str) -> int:
         self.wrapped.write(clean(text))
         return len(text)
 
-    def writelines(self, lines) -> None:
+    def writelines(self, lines: Iterable[str]) -> None:
         for line in lines:
             self.write(line)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.wrapped, name)

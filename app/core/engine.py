@@ -8,21 +8,23 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+from app.core.outcomes import ExitReason
 
 if TYPE_CHECKING:  # annotations only: a readiness check never loads pydantic (issue 36)
     from app.core.conversation import Message, ModelTurn, ToolSpec, Usage
     from app.core.web_types import WebAccess, WebActivity
 
 # Codes an EngineError can carry. The non-retryable ones are also run exit_reasons.
-AUTH_FAILED = "auth_failed"
-QUOTA_EXHAUSTED = "quota_exhausted"
-MODEL_NOT_FOUND = "model_not_found"
-ENGINE_UNREACHABLE = "engine_unreachable"
+AUTH_FAILED = ExitReason.AUTH_FAILED.value
+QUOTA_EXHAUSTED = ExitReason.QUOTA_EXHAUSTED.value
+MODEL_NOT_FOUND = ExitReason.MODEL_NOT_FOUND.value
+ENGINE_UNREACHABLE = ExitReason.ENGINE_UNREACHABLE.value
 PROMPT_TOO_LONG = "prompt_too_long"
 TRANSIENT = "transient"          # 429 rate limit, 5xx, 529, timeouts, dropped connections
 STREAM_BROKEN = "stream_broken"  # a stream ended early; nothing from it was run; retryable
-BAD_REQUEST = "bad_request"      # our request was refused (400); not retryable
+BAD_REQUEST = ExitReason.BAD_REQUEST.value  # our request was refused (400); not retryable
 
 # Finer causes (EngineError.cause, Availability.reason) for a window that words them itself.
 NO_KEY = "no_key"                # no key in the keychain, the session or the variable
@@ -91,7 +93,7 @@ class EngineConfig:
     base_url: str = ""
     cache_key: str = ""            # stable per workspace (OpenAI prompt_cache_key)
     timeout_s: float = 120.0
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 class Engine:

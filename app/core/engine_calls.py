@@ -25,11 +25,12 @@ import random
 import threading
 import time
 from datetime import datetime, timedelta, timezone
+from typing import Any, Protocol, cast
 
 from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.core.events import RetryResumed, RetryWaiting
+from app.core.events import Event, RetryResumed, RetryWaiting
 from app.core.live_text import LiveText
-from app.core.recorder import Recorder
+from app.core.outcomes import STOPPED_BY_YOU, ExitReason, RoundResult, RunState
 from app.core.settings import Limits
 from app.core.web_types import WebActivity
 from app.core.engine import (AUTH_FAILED, BAD_REQUEST, ENGINE_UNREACHABLE, MODEL_NOT_FOUND,
@@ -43,10 +44,12 @@ _PER = 1_000_000
 
 
 class EngineStop(Exception):
-    """A model call could not be made. `state` set means the whole run stops."""
+    """A model call could not be made. `state` set means the whole run stops. Made by the
+    named constructors below; `EngineStop(message)` fails only the round."""
 
-    def __init__(self, message: str, round_result: str = "engine_error",
-                 state: str | None = None, exit_reason: str | None = None, cause: str = ""):
+    def __init__(self, message: str, round_result: RoundResult = RoundResult.ENGINE_ERROR,
+                 state: RunState | None = None, exit_reason: ExitReason | None = None,
+                 cause: str = ""):
         super().__init__(message)
         self.message = message
         self.round_result = round_result
@@ -54,9 +57,42 @@ class EngineStop(Exception):
         self.exit_reason = exit_reason
         self.cause = cause or exit_reason or ""  # the engine's finer cause (NO_KEY, ...)
 
+    @classmethod
+    def stopped_by_user(cls) -> EngineStop:
+        return cls(STOPPED_BY_YOU, RoundResult.CANCELLED, RunState.STOPPED,
+                   ExitReason.STOPPED_BY_USER)
+
+    @classmethod
+    def over_budget(cls, message: str) -> EngineStop:
+        """The next call would likely spend past the run's budget (money or tokens)."""
+        return cls(message, RoundResult.CANCELLED, RunState.STOPPED, ExitReason.BUDGET_EXHAUSTED)
+
+    @classmethod
+    def fatal(cls, message: str, reason: ExitReason, cause: str = "") -> EngineStop:
+        """Retrying cannot help: the round fails and the run stops."""
+        return cls(message, RoundResult.ENGINE_ERROR, RunState.FAILED, reason, cause)
+
+
+
+class _Spent(Protocol):
+    @property
+    def usage(self) -> Usage: ...
+    @property
+    def cost_usd(self) -> float: ...
+
+
+class CallRecorder(Protocol):
+    """What EngineCaller needs of a recorder: a run's (core/recorder.py) or a plan's
+    (core/plan_records.py)."""
+
+    @property
+    def status(self) -> _Spent: ...
+    def add_usage(self, usage: Usage, cost: float) -> None: ...
+    def emit(self, event: Event) -> Event: ...
+
 
 class EngineCaller:
-    def __init__(self, engine: Engine, limits: Limits, rec: Recorder, cancel: threading.Event):
+    def __init__(self, engine: Engine, limits: Limits, rec: CallRecorder, cancel: threading.Event):
         self.engine = engine
         self.limits = limits
         self.rec = rec
@@ -80,11 +116,11 @@ class EngineCaller:
                         self.engine.cost_usd(prompt) if self.engine.is_ai and prompt_chars else 0.0)
         next_tokens = max(self._last_turn_tokens, prompt.input_tokens)
         if budget is not None and spent + next_cost > budget:
-            raise EngineStop(f"Stopped at the spending limit: ${spent:.4f} spent of "
-                             f"${budget:.2f}.", "cancelled", "stopped", "budget_exhausted")
+            raise EngineStop.over_budget(f"Stopped at the spending limit: ${spent:.4f} spent "
+                                         f"of ${budget:.2f}.")
         if token_budget is not None and tokens + next_tokens > token_budget:
-            raise EngineStop(f"Stopped at the token limit: {tokens:,} tokens used of "
-                             f"{token_budget:,}.", "cancelled", "stopped", "budget_exhausted")
+            raise EngineStop.over_budget(f"Stopped at the token limit: {tokens:,} tokens used "
+                                         f"of {token_budget:,}.")
 
     def output_cap(self, prompt_chars: int) -> int | None:
         """The output cap for the next attempt, or None; see the module docs."""
@@ -130,7 +166,9 @@ class EngineCaller:
         `deadline` (time.monotonic()) the engine is told to stop as if Stop were pressed,
         so a reply that runs past the round's time limit is cut inside the step; the turn
         then comes back with stop_reason "cancelled" and the caller sees the time."""
-        cancel = _StepCancel(self.cancel, deadline) if deadline is not None else self.cancel
+        # Engines only ask is_set() and wait() of their cancel, which _StepCancel answers.
+        cancel = (cast(threading.Event, _StepCancel(self.cancel, deadline))
+                  if deadline is not None else self.cancel)
         chars = self._prompt_chars(system, tools, messages)
         self.check_budget(chars)
         attempt = 0
@@ -138,30 +176,30 @@ class EngineCaller:
         trimmed = False
         while True:
             if self.cancel.is_set():
-                raise EngineStop("Stopped by you.", "cancelled", "stopped", "stopped_by_user")
+                raise EngineStop.stopped_by_user()
             if live is not None:
                 live.restart()  # a failed attempt's words are not part of this reply
             try:
-                turn = self.engine.turn(system, tools, messages, cancel=cancel, on_text=live,
+                # _StepCancel is Event-like (is_set, wait): all an engine asks of `cancel`.
+                turn = self.engine.turn(system, tools, messages, cancel=cancel,
+                                        on_text=live,
                                         max_output_tokens=self.output_cap(chars))
             except EngineError as err:
                 billed = self._count_billed(err)
                 if self.cancel.is_set():
-                    raise EngineStop("Stopped by you.", "cancelled", "stopped",
-                                     "stopped_by_user") from err
+                    raise EngineStop.stopped_by_user() from err
                 if err.code in FATAL_CODES:
-                    raise EngineStop(err.message, "engine_error", "failed", err.code,
-                                     err.cause) from err
+                    raise EngineStop.fatal(err.message, ExitReason(err.code), err.cause) from err
                 if err.code == PROMPT_TOO_LONG:
                     if not trimmed and _trim_oldest_tool_output(messages):
                         trimmed = True
                         continue
-                    raise EngineStop(_too_long_sentence(err, trimmed), "engine_error", "failed",
-                                     "engine_failures") from err
+                    raise EngineStop.fatal(_too_long_sentence(err, trimmed),
+                                           ExitReason.ENGINE_FAILURES) from err
                 if err.code == BAD_REQUEST and not err.retryable:
                     # The service refused this request as it stands: the next round would send
                     # the same and be refused the same, so the run stops here.
-                    raise EngineStop(err.message, "engine_error", "failed", "bad_request") from err
+                    raise EngineStop.fatal(err.message, ExitReason.BAD_REQUEST) from err
                 if not err.retryable:
                     raise EngineStop(err.message) from err  # this round fails; the run goes on
                 if billed:
@@ -169,14 +207,14 @@ class EngineCaller:
                 attempt += 1
                 delay = self._delay(err, attempt)
                 if waited + delay > self.limits.max_retry_wait_s and err.retry_after:
-                    raise EngineStop(
+                    raise EngineStop.fatal(
                         f"{err.message} The service asked to wait {delay:.0f} seconds before "
                         "trying again, longer than this run may wait. Run again later.",
-                        "engine_error", "failed", "engine_failures") from err
+                        ExitReason.ENGINE_FAILURES) from err
                 if attempt > self.limits.max_retries or waited + delay > self.limits.max_retry_wait_s:
-                    raise EngineStop(
+                    raise EngineStop.fatal(
                         f"The AI engine kept failing after {attempt} attempts: {err.message}",
-                        "engine_error", "failed", "engine_failures") from err
+                        ExitReason.ENGINE_FAILURES) from err
                 waited += delay
                 self._wait(err, attempt, delay, billed)
                 continue
@@ -190,7 +228,7 @@ class EngineCaller:
     def _delay(self, err: EngineError, attempt: int) -> float:
         if err.retry_after is not None:  # the service said when: never sooner
             return max(0.0, float(err.retry_after))
-        base = self.limits.retry_base_s * (2 ** (attempt - 1))
+        base = self.limits.retry_base_s * (2.0 ** (attempt - 1))
         return min(MAX_SINGLE_WAIT_S, base * random.uniform(0.5, 1.0))
 
     def _wait(self, err: EngineError, attempt: int, delay: float,
@@ -241,7 +279,7 @@ class _PromptChars:
     arguments never change once made, and the tools are the same each step."""
 
     def __init__(self) -> None:
-        self._tools: tuple[tuple, int] = ((), 0)
+        self._tools: tuple[tuple[tuple[str, str, dict[str, Any]], ...], int] = ((), 0)
         self._arguments: dict[int, tuple[ToolCall, int]] = {}
 
     def __call__(self, system: str, tools: list[ToolSpec], messages: list[Message]) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from app.core.outcomes import RunState
+
 # Exit codes of `run` (PRODUCT.md §9).
 EXIT_DONE = 0
 EXIT_FAILED = 1
@@ -10,11 +12,11 @@ EXIT_BLOCKED = 3
 EXIT_STOPPED = 4
 EXIT_LOCKED = 5
 
-STATE_EXIT_CODES = {
-    "done": EXIT_DONE,
-    "failed": EXIT_FAILED,
-    "blocked_by_human": EXIT_BLOCKED,
-    "stopped": EXIT_STOPPED,
+STATE_EXIT_CODES: dict[str, int] = {
+    RunState.DONE: EXIT_DONE,
+    RunState.FAILED: EXIT_FAILED,
+    RunState.BLOCKED_BY_HUMAN: EXIT_BLOCKED,
+    RunState.STOPPED: EXIT_STOPPED,
 }
 
 

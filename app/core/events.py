@@ -313,10 +313,10 @@ EVENT_TYPES: tuple[str, ...] = tuple(
     cls.model_fields["type"].default for cls in Event.__origin__.__args__)  # type: ignore[attr-defined]
 LIVE_ONLY = frozenset({"model_text"})  # not written to events.jsonl
 
-_adapter: TypeAdapter | None = None
+_adapter: TypeAdapter[Event] | None = None
 
 
-def _events() -> TypeAdapter:
+def _events() -> TypeAdapter[Event]:
     """The union's validator, built on first use (see core/record_model.py)."""
     global _adapter
     if _adapter is None:

@@ -34,7 +34,7 @@ class DiskWriteError(OSError):
         self.cause = cause
 
     def __str__(self) -> str:  # the sentence alone, without OSError's "[Errno N]" prefix
-        return self.args[1]
+        return str(self.args[1])
 
 
 class ReadOnlyFile(PermissionError):
@@ -46,7 +46,7 @@ class ReadOnlyFile(PermissionError):
         self.path = path
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.strerror or ""
 
 
 class FileInUse(DiskWriteError):
@@ -302,10 +302,11 @@ def read_bytes(path: Path | str) -> bytes:
 
 def is_disk_full(exc: BaseException) -> bool:
     """True if `exc` (or what caused it) says the disk, or the person's quota, is full."""
-    while exc is not None:
-        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
             return True
-        exc = exc.__cause__ or exc.__context__
+        cause = cause.__cause__ or cause.__context__
     return False
 
 
@@ -427,7 +428,7 @@ class JsonlAppender:
     def __enter__(self) -> "JsonlAppender":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -458,7 +459,7 @@ def bounded_lines(fh: BinaryIO, keep: int) -> Iterator[tuple[bytes, bool]]:
 _SKIP_CHUNK = 1 << 20
 
 
-def read_jsonl(path: Path | str) -> Iterator[dict]:
+def read_jsonl(path: Path | str) -> Iterator[dict[str, Any]]:
     """Yield each complete JSON object in a JSONL file; skip torn or corrupt lines."""
     path = Path(path)
     try:

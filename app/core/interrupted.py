@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.core.records import Status, read_events, read_rounds
+from app.core.outcomes import ACTIVE_STATES
 from app.core.workspace import Workspace
 
 
@@ -27,7 +28,7 @@ class InterruptedRun:
 
 def interrupted_run(ws: Workspace, status: Status) -> InterruptedRun | None:
     """The run status.json calls active, if no process runs it any more; else None."""
-    if status.state not in ("running", "waiting") or not status.run_id:
+    if status.state not in ACTIVE_STATES or not status.run_id:
         return None
     if ws.lock().is_held_elsewhere():
         return None  # really running, in another window or the terminal

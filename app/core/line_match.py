@@ -25,7 +25,8 @@ def _check(deadline: float) -> None:
         raise TooBig()
 
 
-def _unique_anchors(a, alo, ahi, b, blo, bhi) -> list[tuple[int, int]]:
+def _unique_anchors(a: list[str], alo: int, ahi: int, b: list[str], blo: int, bhi: int
+                    ) -> list[tuple[int, int]]:
     """The longest in-order run of lines that occur exactly once on each side (patience)."""
     count_a = Counter(a[alo:ahi])
     where_b: dict[str, int] = {}
@@ -87,14 +88,15 @@ def matching_lines(a: list[str], b: list[str], deadline: float) -> list[tuple[in
     return blocks
 
 
-def _myers(a, alo, ahi, b, blo, bhi, max_d: int, deadline: float):
+def _myers(a: list[str], alo: int, ahi: int, b: list[str], blo: int, bhi: int, max_d: int,
+           deadline: float) -> list[tuple[int, int, int]] | None:
     """The unchanged blocks of a shortest edit script (Myers' O((N+M)D) algorithm) between
     the two stretches, or None when more than `max_d` lines would be removed or added."""
     n, m = ahi - alo, bhi - blo
     if abs(n - m) > max_d:
         return None  # at least that many lines differ: no need to look
     v = {1: 0}
-    trace = []
+    trace: list[dict[int, int]] = []
     for d in range(min(max_d, n + m) + 1):
         if d % 16 == 0:
             _check(deadline)
@@ -112,7 +114,7 @@ def _myers(a, alo, ahi, b, blo, bhi, max_d: int, deadline: float):
     return None
 
 
-def _common_run(a, i: int, ahi: int, b, j: int, bhi: int) -> int:
+def _common_run(a: list[str], i: int, ahi: int, b: list[str], j: int, bhi: int) -> int:
     """How many lines from a[i] and b[j] on are the same: compared a slice at a time (in C),
     so the long unchanged stretches of a big file cost little."""
     run, step = 0, 256
@@ -124,7 +126,7 @@ def _common_run(a, i: int, ahi: int, b, j: int, bhi: int) -> int:
     return run
 
 
-def _common_tail(a, alo: int, i: int, b, blo: int, j: int) -> int:
+def _common_tail(a: list[str], alo: int, i: int, b: list[str], blo: int, j: int) -> int:
     """How many lines before a[i] and b[j] are the same (as _common_run, backwards)."""
     run, step = 0, 256
     while step:
@@ -135,8 +137,9 @@ def _common_tail(a, alo: int, i: int, b, blo: int, j: int) -> int:
     return run
 
 
-def _myers_path(trace: list[dict], x: int, y: int, alo: int, blo: int):
-    blocks = []
+def _myers_path(trace: list[dict[int, int]], x: int, y: int, alo: int, blo: int
+                ) -> list[tuple[int, int, int]]:
+    blocks: list[tuple[int, int, int]] = []
     for d in range(len(trace) - 1, -1, -1):
         v, k = trace[d], x - y
         prev_k = k + 1 if k == -d or (k != d and v[k - 1] < v[k + 1]) else k - 1
@@ -149,7 +152,8 @@ def _myers_path(trace: list[dict], x: int, y: int, alo: int, blo: int):
     return blocks
 
 
-def opcodes(blocks: list[tuple[int, int, int]], n: int, m: int):
+def opcodes(blocks: list[tuple[int, int, int]], n: int, m: int
+            ) -> list[tuple[str, int, int, int, int]]:
     """difflib-style opcodes ("equal", "replace", "delete", "insert") from unchanged blocks."""
     out: list[tuple[str, int, int, int, int]] = []
     i = j = 0
@@ -166,7 +170,8 @@ def opcodes(blocks: list[tuple[int, int, int]], n: int, m: int):
     return out
 
 
-def grouped(codes: list[tuple[str, int, int, int, int]], context: int = CONTEXT):
+def grouped(codes: list[tuple[str, int, int, int, int]], context: int = CONTEXT
+            ) -> list[list[tuple[str, int, int, int, int]]]:
     """The opcodes in groups of changes with up to `context` unchanged lines around each
     (what difflib's get_grouped_opcodes gives)."""
     if not codes or all(c[0] == "equal" for c in codes):
@@ -178,7 +183,8 @@ def grouped(codes: list[tuple[str, int, int, int, int]], context: int = CONTEXT)
     if codes[-1][0] == "equal":
         _, i1, i2, j1, j2 = codes[-1]
         codes[-1] = ("equal", i1, min(i2, i1 + context), j1, min(j2, j1 + context))
-    groups, group = [], []
+    groups: list[list[tuple[str, int, int, int, int]]] = []
+    group: list[tuple[str, int, int, int, int]] = []
     for tag, i1, i2, j1, j2 in codes:
         if tag == "equal" and i2 - i1 > 2 * context:
             group.append((tag, i1, i1 + context, j1, j1 + context))

@@ -11,6 +11,7 @@ from app.core.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeW
                              RetryWaiting, RoundFinished, RoundStarted, RunFinished, RunStarted,
                              TaskCompleted, ToolCalled, ToolRefused, WebLookedUp)
 from app.core.cost_words import cost_text, upper_estimate_notice
+from app.core.outcomes import RoundResult
 from app.core.records import EXIT_REASON_WORDS
 
 
@@ -29,11 +30,12 @@ def _verb(action: str) -> str:
 
 
 # A round's outcome in the words a person reads (the record keeps the machine's word).
-ROUND_WORDS = {"completed": "done", "needs_human": "asked for your decision",
-               "gave_up": "gave up", "step_limit": "ran out of steps",
-               "no_action": "stopped going round in circles", "timeout": "ran out of time",
-               "engine_error": "engine problem", "cancelled": "stopped by you",
-               "sample": "shown as a sample, not done"}
+ROUND_WORDS: dict[str, str] = {
+    RoundResult.COMPLETED: "done", RoundResult.NEEDS_HUMAN: "asked for your decision",
+    RoundResult.GAVE_UP: "gave up", RoundResult.STEP_LIMIT: "ran out of steps",
+    RoundResult.NO_ACTION: "stopped going round in circles",
+    RoundResult.TIMEOUT: "ran out of time", RoundResult.ENGINE_ERROR: "engine problem",
+    RoundResult.CANCELLED: "stopped by you", RoundResult.SAMPLE: "shown as a sample, not done"}
 
 
 def describe_event(event: Event) -> str | None:
@@ -102,8 +104,8 @@ def _describe(e: Event) -> str | None:
         return (f"Round {e.round} ended: {outcome}"
                 + (f" — {_short(e.summary, 70)}" if e.summary else ""))
     if isinstance(e, PlanStarted):
-        what = _short(e.goal) if e.goal else "what comes next"
-        return f"Planning with {e.engine_label or e.engine}: {what}"
+        goal = _short(e.goal) if e.goal else "what comes next"
+        return f"Planning with {e.engine_label or e.engine}: {goal}"
     if isinstance(e, PlanFinished):
         return f"Planning ended ({e.result}): {_short(e.message, 90)}"
     if isinstance(e, RunFinished):

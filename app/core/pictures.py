@@ -16,8 +16,12 @@ import base64
 import functools
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 from app.core.record_model import Record
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff")
 # Pictures in formats that cannot be shown, by suffix -> the format's name.
@@ -129,14 +133,24 @@ def _fit(data: str, media_type: str, max_side: int) -> tuple[str, str, int, int]
     return base64.b64encode(raw).decode("ascii"), media, shown[0], shown[1]
 
 
-def shown_pictures(results: list) -> set[tuple[int, int]]:
+class WithPictures(Protocol):
+    """A tool result as far as its pictures go (conversation.ToolResult, which imports this
+    module)."""
+
+    @property
+    def content(self) -> str: ...
+    @property
+    def pictures(self) -> list[Picture]: ...
+
+
+def shown_pictures(results: Sequence[WithPictures]) -> set[tuple[int, int]]:
     """The pictures of a request's tool results to send as pictures, as (id of the result,
     index of the picture): the PICTURES_PER_REQUEST latest."""
     flat = [(id(r), k) for r in results for k in range(len(r.pictures))]
     return set(flat[-PICTURES_PER_REQUEST:])
 
 
-def parts_for(result, sees: bool, shown: set[tuple[int, int]]) -> tuple[str, list[Picture]]:
+def parts_for(result: WithPictures, sees: bool, shown: set[tuple[int, int]]) -> tuple[str, list[Picture]]:
     """A tool result's text and the pictures to send with it, for an engine that `sees` or
     not: one that cannot gets each picture's unseen sentence instead; a picture left out to
     keep the request small is said to be so."""
@@ -163,7 +177,7 @@ def _target(width: int, height: int, max_side: int) -> tuple[int, int]:
     return max(1, round(width * scale)), max(1, round(height * scale))
 
 
-def _encode(img, max_side: int, photo: bool = False) -> tuple[bytes, str, tuple[int, int]]:
+def _encode(img: Image.Image, max_side: int, photo: bool = False) -> tuple[bytes, str, tuple[int, int]]:
     """PNG for drawings and transparency, JPEG for photos (and for a PNG too large to send);
     always within PICTURE_MAX_BYTES."""
     from PIL import Image

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
@@ -69,7 +69,8 @@ class PlanRecorder:
     (core/engine_calls.py) needs of a recorder: `status` (usage and cost so far),
     `add_usage`, `emit` and `note_model`."""
 
-    def __init__(self, ws: Workspace, record: PlanRecord, listeners: list | None = None):
+    def __init__(self, ws: Workspace, record: PlanRecord,
+                 listeners: list[Callable[[Event], None]] | None = None):
         self.dir = ws.plans_dir / record.plan_id
         self.dir.mkdir(parents=True, exist_ok=True)
         self.record = record

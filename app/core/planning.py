@@ -11,20 +11,22 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any, Callable
 from dataclasses import dataclass, field
 
 from app.core.board import Board, BoardError
 from app.core.conversation import Message, ModelTurn, ToolResult
 from app.core.engine import Engine
 from app.core.engine_calls import EngineCaller, EngineStop
-from app.core.events import (ModelReplied, NoticeSent, PlanFinished, PlanStarted, StepStarted,
+from app.core.outcomes import ExitReason, RoundResult
+from app.core.events import (Event, ModelReplied, NoticeSent, PlanFinished, PlanStarted, StepStarted,
                              ToolCalled, ToolRefused)
 from app.core.instructions import read_standing_instructions
 from app.core.live_text import LiveText
 from app.core.plan_prompt import (PLAN_SYSTEM_PROMPT, PLAN_TOOL_SPECS, PROPOSE, READ_ONLY_TOOLS,
                                   PlanContext, ask_again, last_steps_warning, not_a_planning_tool,
                                   plan_nudge, planning_brief)
-from app.core.plan_records import PlanRecord, PlanRecorder, new_plan_id
+from app.core.plan_records import PlanRecord, PlanRecorder, PlanResult, new_plan_id
 from app.core.proposals import Proposal, check_proposals
 from app.core.records import now_iso
 from app.core.redact import redact
@@ -56,7 +58,7 @@ class PlanOutcome:
 
 
 class _End(Exception):
-    def __init__(self, result: str, message: str):
+    def __init__(self, result: PlanResult, message: str):
         super().__init__(message)
         self.result, self.message = result, message
 
@@ -66,7 +68,8 @@ class Planner:
     and must not block; `cancel` stops it after the current step."""
 
     def __init__(self, workspace: Workspace | str, engine: Engine, limits: Limits | None = None,
-                 *, max_steps: int = PLAN_MAX_STEPS, listeners: list | None = None,
+                 *, max_steps: int = PLAN_MAX_STEPS,
+                 listeners: list[Callable[[Event], None]] | None = None,
                  cancel: threading.Event | None = None):
         self.ws = workspace if isinstance(workspace, Workspace) else Workspace(workspace)
         self.engine = engine
@@ -103,8 +106,9 @@ class Planner:
         except _End as e:
             end = e
         except EngineStop as e:
-            result = ("budget_exhausted" if e.exit_reason == "budget_exhausted" else
-                      "cancelled" if e.round_result == "cancelled" else "engine_error")
+            result: PlanResult = (
+                "budget_exhausted" if e.exit_reason == ExitReason.BUDGET_EXHAUSTED else
+                "cancelled" if e.round_result == RoundResult.CANCELLED else "engine_error")
             end = _End(result, e.message)
         finally:
             record.result, record.message = end.result, redact(end.message)
@@ -188,7 +192,7 @@ class Planner:
         raise _End("step_limit", f"Planning used all {self.max_steps} steps without proposing "
                                  "tasks.")
 
-    def _tool(self, call_id: str, name: str, arguments: dict) -> ToolResult:
+    def _tool(self, call_id: str, name: str, arguments: dict[str, Any]) -> ToolResult:
         if name in READ_ONLY_TOOLS:  # never a tool that changes files: they are not dispatched
             outcome = self.tools.call(name, arguments)
             content, is_error, refused = outcome.content, outcome.is_error, outcome.refused
@@ -206,7 +210,7 @@ class Planner:
 
     def _notice(self, kind: str, text: str) -> str:
         self.rec.record.notices.append(kind)
-        self.rec.emit(NoticeSent(round=1, kind=kind, text=text))  # type: ignore[arg-type]
+        self.rec.emit(NoticeSent(round=1, kind=kind, text=text))
         return text
 
     def _account(self, turn: ModelTurn, step: int) -> None:

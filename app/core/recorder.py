@@ -12,6 +12,7 @@ from app.core.crash import save_crash_report
 from app.core.events import (LIVE_ONLY, Event, ModelText, RetryResumed, RetryWaiting,
                              RoundStarted, RunFinished, StepStarted, TasksCounted)
 from app.core.files import JsonlAppender, append_jsonl, atomic_write_json
+from app.core.outcomes import ExitReason, RunState
 from app.core.narrate import describe_event
 from app.core.records import RoundRecord, RunInfo, Status, now_iso
 from app.core.redact import redact, redact_obj
@@ -56,12 +57,13 @@ class Recorder:
         self.files.dir.mkdir(parents=True, exist_ok=True)
         self.listeners = list(listeners or [])
         self._counts: tuple[int, int] | None = None
-        self._reported: set[tuple] = set()  # listener failures already in the crash log
+        # Listener failures already in the crash log: (listener, kind of error, where).
+        self._reported: set[tuple[int, type[Exception], tuple[str, int] | None]] = set()
         self._synced_at = -float("inf")  # time.monotonic() of the last flush to disk
         self.status_writer = StatusWriter(self._write_status, STATUS_INTERVAL_S)
         self._events = JsonlAppender(self.files.events)  # open while the run runs
         self.status = Status(
-            run_id=info.run_id, state="running", started_at=info.started_at,
+            run_id=info.run_id, state=RunState.RUNNING, started_at=info.started_at,
             engine=info.engine, model=info.model, pid=os.getpid(),
             max_steps=info.limits.max_steps, cost_is_upper_estimate=info.cost_is_upper_estimate,
         )
@@ -109,9 +111,9 @@ class Recorder:
             s.round, s.step, s.max_steps = event.round, event.step, event.max_steps
             s.step_tokens = 0
         elif isinstance(event, RetryWaiting):
-            s.state, s.next_attempt_at = "waiting", event.next_attempt_at
+            s.state, s.next_attempt_at = RunState.WAITING, event.next_attempt_at
         elif isinstance(event, RetryResumed):
-            s.state, s.next_attempt_at = "running", None
+            s.state, s.next_attempt_at = RunState.RUNNING, None
         line = describe_event(event)
         if line:
             s.last_event = line
@@ -177,7 +179,7 @@ class Recorder:
         if not first:
             self.emit(TasksCounted(completed_tasks=completed, total_tasks=total))
 
-    def finish(self, state: str, exit_reason: str, message: str) -> None:
+    def finish(self, state: RunState, exit_reason: ExitReason, message: str) -> None:
         message = redact(message)
         finished = now_iso()
         self.info.state = state

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Callable
 
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, PlainSerializer, ValidationError
 
-from app.core import status_view
 from app.core.conversation import Usage
 from app.core.files import read_json, read_jsonl
+from app.core.outcomes import DAMAGED, ExitReason, RoundResult, RunState
+# re-exported: read with the records
+from app.core.outcomes import EXIT_REASON_WORDS as EXIT_REASON_WORDS
+from app.core.outcomes import FINAL_STATES as FINAL_STATES
 from app.core.record_model import Record
 from app.core.settings import Limits
 from app.core.workspace import RunFiles
@@ -19,17 +22,19 @@ from app.core.web_types import WebActivity
 if TYPE_CHECKING:
     from app.core.events import Event
 
-RunState = Literal["idle", "running", "waiting", "done", "failed", "blocked_by_human", "stopped"]
-ExitReason = Literal[
-    "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
-    "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
-    "engine_unreachable", "bad_request", "error", "samples_shown",
-]
-RoundResult = Literal["completed", "needs_human", "gave_up", "step_limit", "no_action",
-                      "timeout", "engine_error", "cancelled", "sample"]
+# How a run and a round end (StrEnums: written as their words; older records read back).
+__all__ = ["ExitReason", "RoundResult", "RunState"]
+
+
+def _word(value: str | None) -> str | None:
+    """An outcome as written: its word, whether the field holds the type or (assigned
+    without validation) the word itself."""
+    return None if value is None else str(value)
+
+
+_AS_WORD = PlainSerializer(_word)
 # The states that end a run, how each way of ending reads to a person, and the damaged
 # file's sentence live with the light reader of status.json (no pydantic there).
-FINAL_STATES, EXIT_REASON_WORDS = status_view.FINAL_STATES, status_view.EXIT_REASON_WORDS
 
 
 def now_iso() -> str:
@@ -45,7 +50,7 @@ class Status(Record):
     model_config = ConfigDict(extra="allow")
 
     run_id: str | None = None
-    state: RunState = "idle"
+    state: Annotated[RunState, _AS_WORD] = RunState.IDLE
     current_task: str | None = None
     round: int = 0
     step: int = 0
@@ -53,7 +58,7 @@ class Status(Record):
     completed_tasks: int = 0
     total_tasks: int = 0
     last_event: str | None = None
-    exit_reason: ExitReason | None = None
+    exit_reason: Annotated[ExitReason | None, _AS_WORD] = None
     message: str | None = None
     started_at: str | None = None
     updated_at: str | None = None
@@ -84,8 +89,8 @@ class RunInfo(Record):
     limits: Limits = Field(default_factory=Limits)  # an older run.json's dict reads as Limits
     started_at: str
     finished_at: str | None = None
-    state: RunState = "running"
-    exit_reason: ExitReason | None = None
+    state: Annotated[RunState, _AS_WORD] = RunState.RUNNING
+    exit_reason: Annotated[ExitReason | None, _AS_WORD] = None
     message: str | None = None
     rounds: int = 0
     tasks_completed: int = 0
@@ -113,13 +118,14 @@ class Approval(Record):
     change_id: str = ""  # the change it was about (pending.py), when one was asked
 
 
-def continued_from(ws_run_ids: list[str], read) -> tuple[str | None, int]:
+def continued_from(ws_run_ids: list[str], read: Callable[[str], RunInfo | None]
+                   ) -> tuple[str | None, int]:
     """(the run a new run continues, the rounds before it) when the latest run stopped for a
     decision; else (None, 0). `read(run_id)` gives a run's RunInfo or None."""
     if not ws_run_ids:
         return None, 0
     last = read(ws_run_ids[-1])
-    if last is None or last.state != "blocked_by_human":
+    if last is None or last.state != RunState.BLOCKED_BY_HUMAN:
         return None, 0
     return last.run_id, max(last.rounds, last.round_offset)
 
@@ -135,7 +141,7 @@ class RoundRecord(Record):
     task: str
     started_at: str
     finished_at: str
-    result_state: RoundResult
+    result_state: Annotated[RoundResult, _AS_WORD]
     changed_artifacts: list[str] = Field(default_factory=list)
     summary: str = ""
     error: str | None = None
@@ -165,7 +171,7 @@ def read_status(path: Path) -> tuple[Status, str | None]:
             status.model_dump(mode="json")
         return status, None
     except (ValidationError, ValueError, RecursionError):
-        return Status(), status_view.DAMAGED
+        return Status(), DAMAGED
 
 
 RunRecords = RunFiles | Path  # a run's files, or its folder

@@ -61,7 +61,7 @@ def _may_hold_secret(text: str) -> bool:
     return any(word in low for word in _MAYBE_WORDS)
 
 
-_ordered: tuple[frozenset, list[str]] = (frozenset(), [])  # _KNOWN as last sorted, sorted
+_ordered: tuple[frozenset[str], list[str]] = (frozenset(), [])  # _KNOWN as last sorted, sorted
 
 
 def _longest_first() -> list[str]:
@@ -99,7 +99,7 @@ def redact(text: str) -> str:
     return text
 
 
-def _mask_query_value(m: re.Match) -> str:
+def _mask_query_value(m: re.Match[str]) -> str:
     words = [w for w in _QUERY_WORDS.split(m.group(2)) if w]
     value = m.group(3).rstrip(_SENTENCE_END)
     if not value or value == MASK or not words or words[-1].lower() not in _CREDENTIAL_WORDS:

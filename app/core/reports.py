@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from app.core.board import Board, Task
-from app.core.model_names import model_shown  # noqa: F401 (re-exported)
+from app.core.model_names import model_shown as model_shown  # re-exported
+from app.core.outcomes import RoundResult
 from app.core.records import RoundRecord
 
 # Sent first in every request, with the tools: each rule once, in the fewest words (issue 36:
@@ -141,9 +142,11 @@ def no_progress_task(question: str) -> str:
 
 
 # How a round that made no progress ended, as a person would say it on the board.
-_ENDED = {"gave_up": "the AI gave up", "step_limit": "the AI ran out of steps",
-          "no_action": "the AI kept going round in circles",
-          "timeout": "the AI ran out of time", "engine_error": "the AI engine had a problem"}
+_ENDED: dict[str, str] = {
+    RoundResult.GAVE_UP: "the AI gave up", RoundResult.STEP_LIMIT: "the AI ran out of steps",
+    RoundResult.NO_ACTION: "the AI kept going round in circles",
+    RoundResult.TIMEOUT: "the AI ran out of time",
+    RoundResult.ENGINE_ERROR: "the AI engine had a problem"}
 
 
 def no_progress_evidence(result: str, round_no: int, reason: str = "",

@@ -121,7 +121,7 @@ class Sandbox:
             return text[len(prefix):].replace(os.sep, "/")
         return self.rel(real)
 
-    def plain_entry(self, entry: os.DirEntry) -> bool:
+    def plain_entry(self, entry: os.DirEntry[str]) -> bool:
         """True if `entry`, listed in a real folder inside the workspace, can be used as it is,
         without resolving its path: an ordinary file or folder, not a link (nor, on Windows,
         a junction or other reparse point), with a name the rules allow. It is then inside

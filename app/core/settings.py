@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
@@ -14,7 +14,7 @@ from app.core.errors import UsageError
 from app.core.files import atomic_write_json, read_json
 
 from app.core.web_types import DEFAULT_MAX_LOOKUPS
-from app.core.places import APP_DIR_NAME, CONFIG_ENV, config_dir  # noqa: F401 (re-exported)
+from app.core.places import APP_DIR_NAME, CONFIG_ENV as CONFIG_ENV, config_dir as config_dir  # noqa: F401 (re-exported)
 
 LANGUAGES = ("system", "en", "zh_CN")  # the `language` setting's values
 LOOKS = ("system", "light", "dark")     # the `look` setting's values
@@ -139,7 +139,7 @@ class Settings(Record):
     recent_workspaces: list[str] = Field(default_factory=list)
     language: Literal["system", "en", "zh_CN"] = "system"  # "system": follow the system's
     look: Literal["system", "light", "dark"] = "system"     # the window's light or dark look
-    ui: dict = Field(default_factory=dict)
+    ui: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("look", mode="before")
     @classmethod

@@ -21,6 +21,10 @@ from collections import namedtuple
 from pathlib import Path
 
 from app.core.files import read_json
+from app.core.outcomes import FINAL_STATES as FINAL_STATES  # re-exported: read with the status
+from app.core.outcomes import DAMAGED as DAMAGED  # re-exported: read with the status
+from app.core.outcomes import EXIT_REASON_WORDS as EXIT_REASON_WORDS  # likewise
+from app.core.outcomes import ExitReason, RunState
 
 # Not `typing`: importing it costs `status` 5-8 ms; type checkers read this as they read
 # typing.TYPE_CHECKING.
@@ -28,33 +32,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-RUN_STATES = ("idle", "running", "waiting", "done", "failed", "blocked_by_human", "stopped")
-EXIT_REASONS = (
-    "all_tasks_done", "human_decision_needed", "no_progress", "max_rounds", "budget_exhausted",
-    "stopped_by_user", "engine_failures", "auth_failed", "quota_exhausted", "model_not_found",
-    "engine_unreachable", "bad_request", "error", "samples_shown",
-)
-FINAL_STATES = ("done", "failed", "blocked_by_human", "stopped")
+RUN_STATES = tuple(state.value for state in RunState)
+EXIT_REASONS = tuple(reason.value for reason in ExitReason)
 
-# How each way of ending reads to a person (used by the CLI, the window and the export).
-EXIT_REASON_WORDS: dict[str, str] = {
-    "all_tasks_done": "Every task on the board is done.",
-    "human_decision_needed": "Stopped to ask you a decision.",
-    "no_progress": "Stopped because no progress was being made.",
-    "max_rounds": "Stopped at the round limit.",
-    "budget_exhausted": "Stopped at the spending limit.",
-    "stopped_by_user": "Stopped by you.",
-    "engine_failures": "Stopped after the AI engine failed repeatedly.",
-    "auth_failed": "Stopped because the API key was rejected.",
-    "quota_exhausted": "Stopped because the account's quota or spending limit is used up.",
-    "model_not_found": "Stopped because the chosen model does not exist.",
-    "engine_unreachable": "Stopped because the AI engine could not be reached.",
-    "bad_request": "Stopped because the AI engine refused the request as it stands.",
-    "error": "Stopped because of an error on this computer (see the message).",
-    "samples_shown": "Shown as a sample, not done.",
-}
-
-DAMAGED = "The status file was damaged; it will be rewritten by the next run."
 
 # The kinds of value a field holds, as the model declares them.
 TEXT_OR_NONE, COUNT, COUNT_OR_NONE, AMOUNT, STATE, REASON, USAGE, FLAG = (
@@ -63,7 +43,7 @@ TEXT_OR_NONE, COUNT, COUNT_OR_NONE, AMOUNT, STATE, REASON, USAGE, FLAG = (
 # Status's fields in the model's order: (kind, default). A test holds it to the model.
 FIELDS: dict[str, tuple[str, Any]] = {
     "run_id": (TEXT_OR_NONE, None),
-    "state": (STATE, "idle"),
+    "state": (STATE, RunState.IDLE.value),
     "current_task": (TEXT_OR_NONE, None),
     "round": (COUNT, 0),
     "step": (COUNT, 0),
@@ -97,7 +77,22 @@ class _Refused(Exception):
     """The value is one the model refuses too."""
 
 
-class UsageView(namedtuple("UsageView", USAGE_FIELDS, defaults=(0,) * len(USAGE_FIELDS))):
+# The two named tuples as a type checker reads them: their fields, typed, with their
+# defaults. The classes below declare the same fields again: what the view says at run time
+# (tests/core/test_status_view.py holds it to the model).
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _UsageTuple(NamedTuple):
+        input_tokens: int = 0
+        output_tokens: int = 0
+        cache_read_tokens: int = 0
+        cache_write_tokens: int = 0
+else:
+    _UsageTuple = namedtuple("UsageView", USAGE_FIELDS, defaults=(0,) * len(USAGE_FIELDS))
+
+
+class UsageView(_UsageTuple):
     """Usage's token counts."""
 
     __slots__ = ()
@@ -115,7 +110,36 @@ class UsageView(namedtuple("UsageView", USAGE_FIELDS, defaults=(0,) * len(USAGE_
 _DEFAULTS = [UsageView() if kind == USAGE else default for kind, default in FIELDS.values()]
 
 
-class StatusView(namedtuple("StatusView", [*FIELDS, "extra"], defaults=[*_DEFAULTS, None])):
+if TYPE_CHECKING:
+    class _StatusTuple(NamedTuple):
+        run_id: str | None = None
+        state: str = "idle"  # one of RUN_STATES
+        current_task: str | None = None
+        round: int = 0
+        step: int = 0
+        max_steps: int = 0
+        completed_tasks: int = 0
+        total_tasks: int = 0
+        last_event: str | None = None
+        exit_reason: str | None = None  # one of EXIT_REASONS
+        message: str | None = None
+        started_at: str | None = None
+        updated_at: str | None = None
+        finished_at: str | None = None
+        engine: str | None = None
+        model: str | None = None
+        usage: UsageView = UsageView()
+        cost_usd: float = 0.0
+        next_attempt_at: str | None = None
+        step_tokens: int = 0
+        pid: int | None = None
+        cost_is_upper_estimate: bool = False
+        extra: dict[str, Any] | None = None  # fields this version does not know, as they were
+else:
+    _StatusTuple = namedtuple("StatusView", [*FIELDS, "extra"], defaults=[*_DEFAULTS, None])
+
+
+class StatusView(_StatusTuple):
     """What status.json says, field for field as the Status model reads it, with FIELDS'
     defaults. Immutable: a changed view is made with _replace. (A named tuple, not a
     dataclass or typing.NamedTuple: importing those costs `status` 5-15 ms each.)"""

@@ -9,6 +9,7 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 from app.core.document_cache import RENDERINGS
 from app.core.documents import (SECTION_HEADINGS, DocumentError, is_document, kind_of,
@@ -59,7 +60,8 @@ class ReadingTools:
                 lines.append(f"{entry.name}  ({entry.stat().st_size:,} bytes)")
         if not lines:
             return ToolOutcome(f"Folder '{rel}' is empty.")
-        shown = [f"Folder '{rel}': {len(lines)} {'entry' if len(lines) == 1 else 'entries'}."] + lines[:MAX_LIST_ENTRIES]
+        count = f"{len(lines)} {'entry' if len(lines) == 1 else 'entries'}"
+        shown = [f"Folder '{rel}': {count}.", *lines[:MAX_LIST_ENTRIES]]
         if len(lines) > MAX_LIST_ENTRIES:
             shown.append(f"... {len(lines) - MAX_LIST_ENTRIES} more")
         return ToolOutcome("\n".join(shown))
@@ -173,7 +175,7 @@ class ReadingTools:
             return ToolOutcome(f"No lines contain {query[:200]!r}.")
         return ToolOutcome("\n".join(hits))
 
-    def _walk(self, start: Path):
+    def _walk(self, start: Path) -> Iterator[str]:
         """Workspace-relative paths of searchable files under `start`, in a stable order."""
         if start.is_file():
             yield self.sandbox.rel(start)
@@ -237,7 +239,7 @@ def _binary_message(rel: str) -> str:
 
 
 def _lines_with(path: Path, needle: str, deadline: float,
-                cancel: threading.Event | None = None):
+                cancel: threading.Event | None = None) -> Iterator[tuple[int, str, str]]:
     """(line number, text, section) of each line of a UTF-8 text file, or of a document's
     rendering (read within the search's time left), that holds `needle` (casefolded);
     nothing for binary or unreadable files."""
@@ -261,7 +263,7 @@ def _lines_with(path: Path, needle: str, deadline: float,
 
 
 def _document_lines(path: Path, needle: str, deadline: float,
-                    cancel: threading.Event | None = None):
+                    cancel: threading.Event | None = None) -> Iterator[tuple[int, str, str]]:
     """(line number in the rendering, line, section such as 'Page 3' or 'Sheet: Prices') of
     each line of a document's rendering that holds `needle`, the rendering kept for the run
     (document_cache); nothing for a document that cannot be read: search_files passes over

@@ -6,7 +6,7 @@ import os
 import re
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from app.core.board import BoardError, update_board
 from app.core.clean_text import clean, clean_line
@@ -21,10 +21,10 @@ from app.core.policies.pending import LOOKALIKE, LOOKALIKE_REFUSAL
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.tool_outcome import Fail as _Fail
 from app.core.tool_outcome import Refuse as _Refuse
-from app.core.tool_outcome import ToolOutcome  # noqa: F401  (callers import it from here)
+from app.core.tool_outcome import ToolOutcome as ToolOutcome  # callers import it from here
 from app.core.tool_reads import ReadingTools, _binary_message, _is_binary
 from app.core.tool_specs import (FILE_CHANGES, MAX_EDIT_BYTES, MAX_TEXT_ARG,
-                                 MAX_WRITE_BYTES, TOOL_SPECS)
+                                 MAX_WRITE_BYTES, TOOL_SPECS as TOOL_SPECS)
 from app.core.undo import RoundChanges, write_user_file
 from app.core.web_round import unseen_urls
 from app.core.write_guard import ChangedOnDisk, FileStamp, expect_unchanged
@@ -32,6 +32,8 @@ from app.core.write_guard import ChangedOnDisk, FileStamp, expect_unchanged
 if TYPE_CHECKING:
     from app.core.policies.gate import ChangeGate
 
+
+T = TypeVar("T")
 
 _SPEC_BY_NAME = {s.name: s for s in TOOL_SPECS}
 _LINE_REF = re.compile(r":\d+(?:-\d+)?$")
@@ -64,14 +66,14 @@ class ToolBox(ReadingTools):
         self.task_text = task_text
         self.changes = changes
         self.gate = gate      # the safety policies and the person's approval (core/policies)
-        self._call: tuple[str, dict] = ("", {})
+        self._call: tuple[str, dict[str, Any]] = ("", {})
         self._note = ""
         self._stamp: FileStamp | None = None  # what the file being changed held when read
         self._prepared: tuple[str, str] | None = None  # (path named, its rel) as just resolved
         # The URLs the round's lookups retrieved (issue 37): evidence may name only these.
         self.seen_urls: Callable[[], set[str]] = set
 
-    def call(self, name: str, arguments: dict) -> ToolOutcome:
+    def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
         spec = _SPEC_BY_NAME.get(name) if isinstance(name, str) else None
         if spec is None:
             return ToolOutcome(f"There is no tool called {str(name)[:80]!r}. The tools are: "
@@ -79,7 +81,7 @@ class ToolBox(ReadingTools):
         try:
             args = _check_args(spec, arguments)
             self._call, self._note, self._prepared = (name, args), "", None
-            outcome = getattr(self, "_" + name)(**args)
+            outcome: ToolOutcome = getattr(self, "_" + name)(**args)
             if self._note:
                 outcome.content += self._note
             return outcome
@@ -90,7 +92,7 @@ class ToolBox(ReadingTools):
         except ChangedOnDisk as exc:  # the person saved it meanwhile: their save stands
             return ToolOutcome(str(exc), is_error=True)
         except FileInUse as exc:  # locked by Word or Excel: the round goes on without it
-            return ToolOutcome(exc.strerror, is_error=True, held_open=self._call_path())
+            return ToolOutcome(exc.strerror or "", is_error=True, held_open=self._call_path())
         except PathRefused as exc:
             return ToolOutcome(exc.message, is_error=True, refused=True)
         except _Refuse as exc:
@@ -233,8 +235,8 @@ class ToolBox(ReadingTools):
         return ToolOutcome(f"Edited '{rel}': replaced 1 occurrence; the rest of the document is "
                            "as it was.", changed=[rel])
 
-    def _set_cells(self, path: str, cells: dict, sheet: str | None = None,
-                   formats: dict | None = None) -> ToolOutcome:
+    def _set_cells(self, path: str, cells: dict[str, Any], sheet: str | None = None,
+                   formats: dict[str, str] | None = None) -> ToolOutcome:
         rel = self._prepare_write(path)
         target = self.sandbox.root / rel
         if not target.is_file():
@@ -248,7 +250,7 @@ class ToolBox(ReadingTools):
         return ToolOutcome(f"Set {count} {'cell' if count == 1 else 'cells'} in '{rel}'; the "
                            f"rest of the workbook is as it was.{note}", changed=[rel])
 
-    def _document_call(self, rel: str, action: Callable, *args):
+    def _document_call(self, rel: str, action: Callable[..., T], *args: Any) -> T:
         """The one way the changing tools reach app.core.documents: a refusal in a sentence."""
         try:
             return action(*args, cancel=self.cancel)

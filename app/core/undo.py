@@ -11,6 +11,7 @@ from app.core.blobs import BlobStore, DamagedCopy, sha256_bytes, sha256_file  # 
 from app.core.errors import HarnessError, UsageError
 from app.core.files import (atomic_write_bytes, atomic_write_json, fitted_name,  # noqa: F401
                             name_limit, read_json, remove_stale_temps)
+from app.core.outcomes import RoundResult
 from app.core.records import now_iso, read_rounds
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.undo_journal import append as journal_append
@@ -19,6 +20,8 @@ from app.core.workspace import Workspace
 
 TYPE_CHECKING = False  # not typing's: importing it costs `status` time it has no use for
 if TYPE_CHECKING:
+    from typing import Any
+
     from app.core.files import JsonlAppender
     from app.core.flush import BackgroundFlush, Flusher, flushed_first
 
@@ -60,7 +63,7 @@ class RoundChanges:
         self.blobs = blobs
         self.manifest_path = Path(manifest_path)
         self.round = round_no
-        self._files: dict[str, dict] = {}
+        self._files: dict[str, dict[str, Any]] = {}
         self._again: dict[str, str] = {}  # file -> what the round left before changing it again
         # the journal's flush before a replace (before_change, overlap)
         self._flushing: BackgroundFlush | None = None
@@ -120,7 +123,7 @@ class RoundChanges:
         path = self.root / rel
         if path.is_dir():
             raise IsADirectoryError(f"{rel} is a folder")
-        entry: dict = {"before": ABSENT, "after": None}
+        entry = {"before": ABSENT, "after": None}
         if os.path.lexists(path):
             mode = _mode_of(path)
             entry["before"] = self.blobs.put_file(path, mode, sync=False)
@@ -357,7 +360,7 @@ def undo_manifest(root: Path | str, harness_dir: Path | str, manifest_path: Path
     return report
 
 
-def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict, n: int,
+def _undo_one(sandbox: Sandbox, blobs: BlobStore, rel: str, path: Path, entry: dict[str, Any], n: int,
               report: UndoReport, later: dict[str, int]) -> None:
     before, after = entry["before"], entry.get("after")
     mode = entry.get("mode") if isinstance(entry.get("mode"), int) else None
@@ -445,7 +448,7 @@ def _later_versions(ws: Workspace, runs: list[str], run_id: str,
     return out
 
 
-def _remove_dead_temps(sandbox: Sandbox, files: dict) -> None:
+def _remove_dead_temps(sandbox: Sandbox, files: dict[str, dict[str, Any]]) -> None:
     """Remove our temporary files, whatever their age, beside the files a round changed: a
     round killed mid-write leaves one (a folder it created would stay behind for it). Undo
     runs under the workspace lock (undo_round), so no write of ours is under way there."""
@@ -500,7 +503,7 @@ def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> Un
     report.run_id = found
     _remember_undone(ws.run_files(found).undone(round_no), report)
     record = next((r for r in read_rounds(ws.run_files(found)) if r.round == round_no), None)
-    if record is not None and record.result_state == "completed":
+    if record is not None and record.result_state == RoundResult.COMPLETED:
         report.task_kept_checked = record.task
     return report
 
@@ -508,7 +511,7 @@ def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> Un
 def _remember_undone(path: Path, report: UndoReport) -> None:
     """Keep what the undo did beside the round's record, so the card, the history and the
     export can say the round was undone. A full disk loses only this note, not the undo."""
-    from app.core.records import UndoneRecord, now_iso
+    from app.core.records import UndoneRecord
 
     if not (report.restored or report.removed or report.kept_both):
         return  # nothing was put back: the round stands as it was

@@ -27,6 +27,10 @@ from pathlib import Path
 
 from app.core.files import JsonlAppender, append_jsonl, read_json, read_jsonl
 
+TYPE_CHECKING = False  # not typing's: importing it costs `status` time (as in undo.py)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def journal_path(manifest_path: Path | str) -> Path:
     """The journal beside a round's undo record: undo/<N>.jsonl for undo/<N>.json."""
@@ -38,7 +42,7 @@ def has_record(manifest_path: Path | str) -> bool:
     return Path(manifest_path).exists() or journal_path(manifest_path).exists()
 
 
-def append(manifest_path: Path | str, lines: list[dict], sync: bool = True,
+def append(manifest_path: Path | str, lines: list[dict[str, Any]], sync: bool = True,
            out: JsonlAppender | None = None) -> None:
     """Append journal lines, written whole and (with `sync`) flushed before this returns;
     through `out`, the journal kept open by the round's one writer (RoundChanges), if given."""
@@ -55,7 +59,7 @@ def append(manifest_path: Path | str, lines: list[dict], sync: bool = True,
         out.append(line, sync=sync and i == len(lines) - 1)  # one flush for them all
 
 
-def read_manifest(manifest_path: Path | str) -> dict | None:
+def read_manifest(manifest_path: Path | str) -> dict[str, Any] | None:
     """The round's undo record as {"round": N, "files": {...}}: the record written at the
     round's end with the journal applied on top, or the journal alone when the round never
     ended (a kill). None when there is neither, or the record is damaged and no journal."""
@@ -64,7 +68,7 @@ def read_manifest(manifest_path: Path | str) -> dict | None:
     journal = journal_path(manifest_path)
     if not journal.exists():
         return base if isinstance(base, dict) else None
-    files: dict[str, dict] = {}
+    files: dict[str, dict[str, Any]] = {}
     if isinstance(base, dict) and isinstance(base.get("files"), dict):
         files = {k: dict(v) for k, v in base["files"].items() if isinstance(v, dict)}
     for line in read_jsonl(journal):
@@ -75,7 +79,7 @@ def read_manifest(manifest_path: Path | str) -> dict | None:
     return {"round": number, "files": files}
 
 
-def apply(files: dict[str, dict], line: dict) -> None:
+def apply(files: dict[str, dict[str, Any]], line: dict[str, Any]) -> None:
     """Apply one journal line to a round's table of files (a damaged line changes nothing)."""
     op, rel = line.get("op"), line.get("file")
     if not isinstance(rel, str):

@@ -92,7 +92,7 @@ def clock(seconds: float) -> tuple[int, int, int] | None:
     one second): the window and the exported summary round it the same way."""
     if seconds < 1:
         return None
-    whole = int(round(seconds))
+    whole = round(seconds)
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return hours, minutes, secs

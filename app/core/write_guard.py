@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from contextvars import ContextVar, Token
 
 
 class ChangedOnDisk(Exception):
@@ -32,7 +36,7 @@ class FileStamp:
     bytes (all None: there was no file). Taken before the writer reads, so any save after it
     shows."""
 
-    __slots__ = ("path", "size", "mtime_ns", "sha256")
+    __slots__ = ("mtime_ns", "path", "sha256", "size")
 
     def __init__(self, path: Path | str, size: int | None, mtime_ns: int | None,
                  sha256: str | None):
@@ -92,15 +96,17 @@ def _plain_key(path: Path | str) -> str:
     return os.path.normcase(os.path.abspath(path))
 
 
-_EXPECTED = None  # a ContextVar of {key: (stamp, shown name)}, made on first use
+# {key: (stamp, shown name)} in a ContextVar, made on first use
+_EXPECTED: ContextVar[dict[str, tuple[FileStamp, str]]] | None = None
 
 
-def _expected_var():
+def _expected_var() -> ContextVar[dict[str, tuple[FileStamp, str]]]:
     global _EXPECTED
     if _EXPECTED is None:
         import contextvars
 
-        _EXPECTED = contextvars.ContextVar("hd_expected_files", default={})
+        # Never mutated: each set() makes a new dict.
+        _EXPECTED = contextvars.ContextVar("hd_expected_files", default={})  # noqa: B039
     return _EXPECTED
 
 
@@ -114,7 +120,7 @@ class expect_unchanged:
     def __init__(self, stamp: FileStamp | None, shown: str | None = None,
                  resolved: bool = False):
         self.stamp, self.shown, self.resolved = stamp, shown, resolved
-        self._token = None
+        self._token: Token[dict[str, tuple[FileStamp, str]]] | None = None
 
     def __enter__(self) -> "expect_unchanged":
         if self.stamp is not None:
@@ -124,7 +130,7 @@ class expect_unchanged:
             self._token = var.set({**var.get(), key: (self.stamp, shown)})
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._token is not None:
             _expected_var().reset(self._token)
 

@@ -10,19 +10,20 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from app.export.summary import OUTCOME_WORDS, RunSummary
 from app.export.markdown import format_duration
 from app.export.words import tr
+from app.core.outcomes import RoundResult
 
 # Okabe–Ito: distinguishable with the common colour-vision deficiencies and in greyscale
 # by lightness; the legend names each colour so nothing relies on colour alone.
 OUTCOME_COLOURS: dict[str, str] = {
-    "completed": "#009E73",     # bluish green
-    "needs_human": "#E69F00",   # orange
-    "gave_up": "#D55E00",       # vermillion
-    "step_limit": "#CC79A7",    # reddish purple
-    "timeout": "#0072B2",       # blue
-    "engine_error": "#000000",  # black
-    "no_action": "#999999",     # grey
-    "cancelled": "#56B4E9",     # sky blue
-    "sample": "#F0E442",        # yellow: shown as a sample, not done
+    RoundResult.COMPLETED: "#009E73",     # bluish green
+    RoundResult.NEEDS_HUMAN: "#E69F00",   # orange
+    RoundResult.GAVE_UP: "#D55E00",       # vermillion
+    RoundResult.STEP_LIMIT: "#CC79A7",    # reddish purple
+    RoundResult.TIMEOUT: "#0072B2",       # blue
+    RoundResult.ENGINE_ERROR: "#000000",  # black
+    RoundResult.NO_ACTION: "#999999",     # grey
+    RoundResult.CANCELLED: "#56B4E9",     # sky blue
+    RoundResult.SAMPLE: "#F0E442",        # yellow: shown as a sample, not done
 }
 INK = QColor("#1f2933")
 GRID = QColor("#d9dee3")
@@ -119,7 +120,8 @@ def render_chart(summary: RunSummary, metric: str | None = None, scale: float = 
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buf, "PNG")
+    # PySide6 takes the format as str at run time (bytes raise ValueError); its stub says bytes.
+    image.save(buf, "PNG")  # type: ignore[call-overload]
     buf.close()
     return bytes(data.data())
 
@@ -165,7 +167,7 @@ def _draw(p: QPainter, rows, metric: str, width: int, height: int, families: lis
     unit = _unit(peak, metric, lang)
     step = _nice_step(peak / unit[0] if peak > 0 else 1.0) * unit[0]
     top_value = step * max(1, math.ceil(peak / step)) if peak > 0 else step * 4
-    n_ticks = int(round(top_value / step))
+    n_ticks = round(top_value / step)
     ticks = [_tick_label(i * step, metric, unit) for i in range(n_ticks + 1)]
 
     left = 10.0 + max(fm.horizontalAdvance(t) for t in ticks)

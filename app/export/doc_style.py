@@ -6,6 +6,7 @@ from PySide6.QtGui import (QBrush, QColor, QFont, QTextBlockFormat, QTextCharFor
                            QTextCursor, QTextDocument, QTextFormat, QTextFrameFormat,
                            QTextLength, QTextTable)
 
+from app.core.outcomes import RoundResult
 from app.export.summary import CHART_NAME, INTERRUPTED, NOTES_HEADER, OUTCOME_WORDS
 from app.export.chart import CHART_SIZE, OUTCOME_COLOURS
 from app.export.words import LANGUAGES, both, tr
@@ -141,8 +142,8 @@ def _mark_outcome(doc: QTextDocument, block) -> None:
     if not frags or frags[0][2].fontWeight() < QFont.Weight.Bold.value:
         return
     words = block.text()[: frags[0][1]]
-    state = _WORDS_TO_STATE.get(words) or ("cancelled" if words.startswith(both(INTERRUPTED))
-                                           else None)
+    state = _WORDS_TO_STATE.get(words) or (RoundResult.CANCELLED
+                                           if words.startswith(both(INTERRUPTED)) else None)
     if state is None:
         return
     square = QTextCharFormat()

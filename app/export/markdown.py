@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from app.core.conversation import Usage
+from app.core.outcomes import RoundResult
 from app.core.redact import redact
 from app.export.summary import NOT_ANSWERED, NOTES_HEADER, RunSummary, norm, parse_time
 from app.export.words import date_time, plural, tr
@@ -216,11 +217,12 @@ def decision_facts(d, lang: str) -> list[str]:
 
 # What a round that ended short says in a document not in English (the core's own sentence
 # is English): by how the round ended, not every one called an engine's error.
-ROUND_ERROR = {"step_limit": "This round ran out of steps before the task was done.",
-               "timeout": "This round ran out of time before the task was done.",
-               "no_action": "In this round the AI kept going round in circles.",
-               "gave_up": "In this round the AI gave up on the task.",
-               "cancelled": "This round was stopped before it ended."}
+ROUND_ERROR: dict[str, str] = {
+    RoundResult.STEP_LIMIT: "This round ran out of steps before the task was done.",
+    RoundResult.TIMEOUT: "This round ran out of time before the task was done.",
+    RoundResult.NO_ACTION: "In this round the AI kept going round in circles.",
+    RoundResult.GAVE_UP: "In this round the AI gave up on the task.",
+    RoundResult.CANCELLED: "This round was stopped before it ended."}
 
 
 def round_details(r, lang: str) -> list[str]:

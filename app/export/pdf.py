@@ -33,7 +33,7 @@ ChartPainter = Callable[[QPainter, QRectF], None]
 def _image_format(doc: QTextDocument, name: str) -> tuple[float, float]:
     block = doc.begin()
     while block.isValid():
-        for it in block:
+        for it in block:  # type: ignore[attr-defined]  # PySide6's stub: __iter__ -> object
             fmt = it.fragment().charFormat()
             if fmt.isImageFormat() and fmt.toImageFormat().name() == name:
                 return fmt.toImageFormat().width(), fmt.toImageFormat().height()
@@ -46,13 +46,14 @@ def _image_rect(doc: QTextDocument, name: str) -> QRectF | None:
     layout = doc.documentLayout()
     block = doc.begin()
     while block.isValid():
-        for it in block:
+        for it in block:  # type: ignore[attr-defined]  # PySide6's stub: __iter__ -> object
             fmt = it.fragment().charFormat()
             if fmt.isImageFormat() and fmt.toImageFormat().name() == name:
                 text_layout = block.layout()
                 line = text_layout.lineForTextPosition(it.fragment().position() - block.position())
                 origin = layout.blockBoundingRect(block).topLeft()
-                x = origin.x() + line.cursorToX(it.fragment().position() - block.position())[0]
+                # PySide6's stub types cursorToX as object; it is (x, position).
+                x = origin.x() + line.cursorToX(it.fragment().position() - block.position())[0]  # type: ignore[index]
                 return QRectF(x, origin.y() + line.y(), 0, line.height())
         block = block.next()
     return None
@@ -92,7 +93,7 @@ def write_pdf(doc: QTextDocument, page_size: QPageSize, title: str, footer: str,
     doc.markContentsDirty(0, doc.characterCount())
     pages = doc.pageCount()
     chart_at = _image_rect(doc, vector[0]) if vector else None
-    if chart_at is not None:
+    if chart_at is not None and vector is not None:
         image = _image_format(doc, vector[0])
         scale = writer.logicalDpiX() / 96.0
         chart_at = QRectF(chart_at.left(), chart_at.bottom() - image[1] * scale,
@@ -110,7 +111,7 @@ def write_pdf(doc: QTextDocument, page_size: QPageSize, title: str, footer: str,
             painter.translate(body.left(), body.top() - index * body.height())
             page_rect = QRectF(0, index * body.height(), body.width(), body.height())
             doc.drawContents(painter, page_rect)
-            if chart_at is not None and page_rect.intersects(chart_at):
+            if chart_at is not None and vector is not None and page_rect.intersects(chart_at):
                 vector[1](painter, chart_at)
             painter.restore()
             _footer(painter, page.width(), page.height(), body, footer,

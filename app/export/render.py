@@ -93,7 +93,9 @@ def markdown_document(markdown: str, title: str, chart_png: bytes | None = None,
     # After setMarkdown, which clears the document's title and resources.
     doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, title)
     if chart_png:
-        image = QImage.fromData(chart_png, "PNG")
+        # PySide6 takes the format as str at run time (bytes raise ValueError); its stub says
+        # bytes.
+        image = QImage.fromData(chart_png, "PNG")  # type: ignore[arg-type]
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_NAME), image)
     style_document(doc, font_families("mono", lang), CHART_WIDTH_PX)
     return doc

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import AbstractSet
 
 from pydantic import BaseModel, Field
 
@@ -14,6 +15,7 @@ from app.core.conversation import Usage
 from app.engines.prices import price_known
 from app.core.errors import HarnessError
 from app.core.events import Event, FileChanged, HumanNeeded, RoundStarted, RunStarted
+from app.core.outcomes import ACTIVE_STATES, RoundResult, RunState
 from app.core.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, UndoneRecord,
                               read_events, read_rounds, read_run, read_status, read_undone)
 from app.core import work_totals
@@ -25,22 +27,23 @@ from app.export.words import date_time, known as known_lang, plural, tr
 
 # How each round ended, for a person (the raw result_state is never shown).
 OUTCOME_WORDS: dict[str, str] = {
-    "completed": "Task completed",
-    "needs_human": "Asked for your decision",
-    "gave_up": "Gave up",
-    "step_limit": "Reached the step limit",
-    "no_action": "Took no action",
-    "timeout": "Ran out of time",
-    "engine_error": "AI engine error",
-    "cancelled": "Stopped",
-    "sample": "Shown as a sample, not done",
+    RoundResult.COMPLETED: "Task completed",
+    RoundResult.NEEDS_HUMAN: "Asked for your decision",
+    RoundResult.GAVE_UP: "Gave up",
+    RoundResult.STEP_LIMIT: "Reached the step limit",
+    RoundResult.NO_ACTION: "Took no action",
+    RoundResult.TIMEOUT: "Ran out of time",
+    RoundResult.ENGINE_ERROR: "AI engine error",
+    RoundResult.CANCELLED: "Stopped",
+    RoundResult.SAMPLE: "Shown as a sample, not done",
 }
 # A round that ended because its task used up its web lookups (RoundRecord.lookup_cap).
 LOOKUP_CAP_WORDS = "Reached this task's limit of {cap} web lookups"
 STATE_WORDS: dict[str, str] = {
-    "running": "Still running", "waiting": "Waiting to retry", "done": "Done",
-    "failed": "Failed", "blocked_by_human": "Waiting for your decision", "stopped": "Stopped",
-    "idle": "Not started",
+    RunState.RUNNING: "Still running", RunState.WAITING: "Waiting to retry",
+    RunState.DONE: "Done", RunState.FAILED: "Failed",
+    RunState.BLOCKED_BY_HUMAN: "Waiting for your decision", RunState.STOPPED: "Stopped",
+    RunState.IDLE: "Not started",
 }
 NOT_ANSWERED = "not answered yet"
 CHART_NAME = "harness-run-chart.png"
@@ -175,7 +178,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
                             damaged=damaged, entries="entry" if damaged == 1 else "entries"))
 
     board_tasks, title = _read_board(ws, notes, lang)
-    finished = info.finished_at is not None and info.state not in ("running", "waiting")
+    finished = info.finished_at is not None and info.state not in ACTIVE_STATES
     is_latest = run_id == latest_run(ws)
     if not finished:
         # Ask status.json whose process the run is, rather than probing the run lock: a probe
@@ -213,7 +216,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     for r in round_rows:
         tries[norm(r.task)] = tries.get(norm(r.task), 0) + 1
 
-    sampled = {norm(r.task) for r in round_rows if r.result_state == "sample"}
+    sampled = {norm(r.task) for r in round_rows if r.result_state == RoundResult.SAMPLE}
     tasks = [_task_row(t, tries, lang, sampled) for t in board_tasks]
     decisions = _decisions(board_tasks, events, rounds, lang)
     usage = sum((i.usage for i in earlier), info.usage)
@@ -221,12 +224,12 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     if not finished or (usage.total_tokens == 0 and rounds):
         # run.json totals lag behind when a run is killed; the rounds are the better count.
         summed = Usage()
-        for r in rounds:
-            summed = summed + r.usage
+        for record in rounds:
+            summed = summed + record.usage
         if summed.total_tokens > usage.total_tokens:
             usage, cost = summed, max(cost, sum(r.cost_usd for r in rounds))
 
-    if finished and info.tasks_total or not board_tasks:
+    if (finished and info.tasks_total) or not board_tasks:
         done, total = info.tasks_completed, info.tasks_total  # as the run itself ended
     else:  # killed mid-way: run.json lags, the board has every check the run made
         done, total = sum(t.checked for t in board_tasks), len(board_tasks)
@@ -379,7 +382,7 @@ def _interrupted_rounds(events: list[Event], recorded: set[int], lang: str) -> l
     out: dict[int, RoundRow] = {}
     for e in events:
         if isinstance(e, RoundStarted) and e.round not in recorded:
-            out[e.round] = RoundRow(round=e.round, task=e.task, result_state="cancelled",
+            out[e.round] = RoundRow(round=e.round, task=e.task, result_state=RoundResult.CANCELLED,
                                     outcome=tr(lang, INTERRUPTED),
                                     started_at=e.time, recorded=False)
         elif isinstance(e, FileChanged) and e.round in out and e.path:
@@ -390,7 +393,7 @@ def _interrupted_rounds(events: list[Event], recorded: set[int], lang: str) -> l
 
 
 def _task_row(task, tries: dict[str, int], lang: str,
-              sampled: set[str] = frozenset()) -> TaskRow:
+              sampled: AbstractSet[str] = frozenset()) -> TaskRow:
     n = tries.get(norm(task.text), 0)
     if task.is_human:
         answer = board_words.option(task.options, task.answer, lang)
@@ -400,7 +403,7 @@ def _task_row(task, tries: dict[str, int], lang: str,
     elif task.checked:
         state, text = tr(lang, "Done"), task.text
     elif norm(task.text) in sampled:  # the Demo engine on the person's task: nothing done
-        state, text = tr(lang, OUTCOME_WORDS["sample"]), task.text
+        state, text = tr(lang, OUTCOME_WORDS[RoundResult.SAMPLE]), task.text
     else:
         state = tr(lang, "Worked on, not done yet" if n else "Not started")
         text = task.text
@@ -501,6 +504,6 @@ def _seconds_between(start: str | None, end: str | None) -> float | None:
 def _last_time(rounds: list[RoundRecord], events: list[Event]) -> str | None:
     times = [r.finished_at for r in rounds] + [e.time for e in events]
     parsed = [(t, parse_time(t)) for t in times]
-    parsed = [(s, p) for s, p in parsed if p]
-    return max(parsed, key=lambda sp: sp[1])[0] if parsed else None
+    known = [(s, p) for s, p in parsed if p]
+    return max(known, key=lambda sp: sp[1])[0] if known else None
 

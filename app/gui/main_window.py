@@ -453,16 +453,16 @@ class MainWindow(StartupFlow, FolderFlow, RunFlow, PlanFlow, SettingsFlow, QMain
 def _load_the_rest() -> None:
     """Import, off the UI thread, what the first folder, run and decision will need, so none
     of it is imported on the UI thread in the middle of a run."""
-    import app.core.events  # noqa: F401
-    import app.core.loop  # noqa: F401
-    import app.core.settings  # noqa: F401
-    import app.gui.core_calls  # noqa: F401
-    import app.gui.run.decision_dialog  # noqa: F401
-    import app.core.questions  # noqa: F401 (the decision dialog's page reads it)
-    import app.gui.evidence.evidence_dialog  # noqa: F401 (a round's card opens it)
-    import app.gui.folder.workspace_info  # noqa: F401
-    import app.gui.evidence.evidence_data  # noqa: F401 (the rounds list, when a folder opens)
-    import app.engines.demo  # noqa: F401 (the engine a newcomer's first run uses)
+    import app.core.events
+    import app.core.loop
+    import app.core.settings
+    import app.gui.core_calls
+    import app.gui.run.decision_dialog
+    import app.core.questions  # the decision dialog's page reads it
+    import app.gui.evidence.evidence_dialog  # a round's card opens it
+    import app.gui.folder.workspace_info
+    import app.gui.evidence.evidence_data  # the rounds list, when a folder opens
+    import app.engines.demo  # the engine a newcomer's first run uses
     import app.core.lessons.lessons  # noqa: F401 (read when a run ends)
     from app.core.events import try_parse_event
 

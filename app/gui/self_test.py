@@ -8,6 +8,7 @@ source checkout, an installed app and a frozen (PyInstaller) build.
 
 from __future__ import annotations
 
+
 import os
 import shutil
 import sys
@@ -15,6 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
+
+from app.core.outcomes import RunState
 
 STEP_TIMEOUT_S = 60.0
 
@@ -102,7 +105,7 @@ def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> N
     window.run_panel.primary.click()
     reached = _wait(app, lambda: bool(ended) and bool(dialogs), STEP_TIMEOUT_S)
     state = ended[0].state if ended else "no end"
-    check(reached and state == "blocked_by_human", "Demo run stopped at its decision", state)
+    check(reached and state == RunState.BLOCKED_BY_HUMAN, "Demo run stopped at its decision", state)
     if not dialogs:
         return
 
@@ -117,7 +120,7 @@ def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> N
     _wait(app, lambda: bool(ended), STEP_TIMEOUT_S)
     state = ended[0].state if ended else "no end"
     done, total = window.run_panel.tasks_bar.value(), window.run_panel.tasks_bar.maximum()
-    check(state == "done" and done == total, "run continued to Done",
+    check(state == RunState.DONE and done == total, "run continued to Done",
           f"{state}, {done} of {total} tasks")
 
     pdf = tmp / "summary.pdf"

@@ -48,7 +48,7 @@ def remove_all() -> int:
             store.delete(s.id)
     try:
         module = backend_module(choose_backend())
-        for sid in getattr(module, "installed_ids", lambda: [])():
+        for sid in getattr(module, "installed_ids", list)():
             module.remove(sid)  # entries whose schedule the list lost
     except SchedulerError:
         pass

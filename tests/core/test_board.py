@@ -167,7 +167,7 @@ EXAMPLE = (
 
 def test_product_example_reads_tasks_details_and_decision():
     board = Board.parse(EXAMPLE)
-    assert [t.text for t in board.tasks][0] == "Draft the landing page copy"
+    assert board.tasks[0].text == "Draft the landing page copy"
     assert board.counts() == (1, 4)
     nxt = board.next_task()
     assert nxt.text.startswith("Compare") and nxt.done_when == ["comparison.md lists pros and cons of each"]
@@ -241,7 +241,8 @@ def test_unclosed_fence_hides_what_follows_and_new_tasks_go_before_it():
 
 
 def test_chinese_text_round_trips_and_is_found():
-    raw = "# 首页改版\n\n- [ ] 比较三个定位方案\n  - Done when: 对比.md 列出优缺点\n- [ ] HUMAN: 强调速度还是信任？\n".encode()
+    raw = ("# 首页改版\n\n- [ ] 比较三个定位方案\n  - Done when: 对比.md 列出优缺点\n"
+           "- [ ] HUMAN: 强调速度还是信任？\n").encode()
     board = Board.parse(raw)
     assert board.to_bytes() == raw
     assert board.find("比较三个定位方案").done_when == ["对比.md 列出优缺点"]
@@ -279,7 +280,8 @@ def test_insert_human_before_keeps_crlf_and_the_bullet():
 def test_insert_human_at_the_end_when_the_task_is_gone():
     board = Board.parse("- [ ] A\n  - Done when: x\n\nClosing notes.")
     board.insert_human_before("Vanished", "Why?", ["a", "b"], [])
-    assert board.to_bytes() == b"- [ ] A\n  - Done when: x\n- [ ] HUMAN: Why?\n  - Option: a\n  - Option: b\n\nClosing notes."
+    assert board.to_bytes() == (b"- [ ] A\n  - Done when: x\n- [ ] HUMAN: Why?\n  - Option: a\n"
+                                b"  - Option: b\n\nClosing notes.")
 
 
 def test_answer_human_checks_the_decision_and_records_the_answer():
@@ -289,7 +291,7 @@ def test_answer_human_checks_the_decision_and_records_the_answer():
     assert board.to_bytes() == EXAMPLE.replace("- [ ] HUMAN", "- [x] HUMAN").replace(
         "  - Recommendation: trust\n", "  - Recommendation: trust\n  - Answer: trust, because clients asked\n").encode()
     assert board.next_task().text == "Compare the three strongest positioning options"
-    with pytest.raises(BoardError, match="There is no open decision on the board."):
+    with pytest.raises(BoardError, match=r"There is no open decision on the board\."):
         board.answer_human("again")
     # Answering the named decision again replaces the answer in place.
     board.answer_human("speed", text="HUMAN: Should the homepage emphasize speed or trust?")
@@ -345,7 +347,7 @@ def test_invalid_utf8_bytes_survive_a_change():
 
 
 def test_load_of_a_missing_board_explains_in_plain_words(tmp_path):
-    with pytest.raises(BoardError, match="There is no TASKS.md in this folder"):
+    with pytest.raises(BoardError, match=r"There is no TASKS\.md in this folder"):
         Board.load(tmp_path / "TASKS.md")
 
 
@@ -449,7 +451,7 @@ def test_an_editor_saving_in_place_during_a_run_loses_no_tasks(tmp_path):
         while time.monotonic() < end:
             i += 1
             try:
-                update_board(path, lambda b: b.set_checked(f"Task {i % 40}", i % 80 < 40))
+                update_board(path, lambda b, i=i: b.set_checked(f"Task {i % 40}", i % 80 < 40))
                 updates += 1
                 loads.append(len(Board.load(path).tasks))
             except BoardError as exc:
@@ -520,7 +522,7 @@ def test_a_board_that_keeps_changing_stops_with_a_sentence_within_the_limit(tmp_
     monkeypatch.setattr(board_module, "_SETTLE_LIMIT_S", 0.3)
     for attempt in (lambda: Board.load(path), lambda: update_board(path, lambda b: b.set_checked("A"))):
         started = time.monotonic()
-        with pytest.raises(BoardError, match="TASKS.md keeps changing") as info:
+        with pytest.raises(BoardError, match=r"TASKS\.md keeps changing") as info:
             attempt()
         assert 0.3 <= time.monotonic() - started < 2.0
         assert "\n" not in str(info.value) and "Errno" not in str(info.value)

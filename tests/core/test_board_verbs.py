@@ -134,8 +134,8 @@ def test_rename_changes_only_that_tasks_text(raw, data, new_text):
         return
     task = data.draw(st.sampled_from(board.tasks))
     with _board(raw) as path:
-        if not one_line(new_text) or re.fullmatch(r"(?i)human[ \t]*:.*", one_line(new_text)) \
-                and not one_line(new_text).split(":", 1)[1].strip():
+        if not one_line(new_text) or (re.fullmatch(r"(?i)human[ \t]*:.*", one_line(new_text)) \
+                and not one_line(new_text).split(":", 1)[1].strip()):
             with pytest.raises(BoardError, match=r"^A (task needs some text|decision needs a "
                                                  r"question)\.$"):
                 verbs.rename_task(path, task.ref, new_text)
@@ -405,7 +405,7 @@ def test_a_change_that_would_change_how_other_lines_read_is_refused(tmp_path):
     raw = b"- [ ] A\n<span>\n- [ ] B\n"
     path = _file(tmp_path, raw)
     assert [t.text for t in _read(path).tasks] == ["A", "B"]
-    with pytest.raises(BoardError, match="would also have changed other tasks in TASKS.md"):
+    with pytest.raises(BoardError, match=r"would also have changed other tasks in TASKS\.md"):
         verbs.delete_task(path, TaskRef(0, "A"))
     with pytest.raises(BoardError, match="would also have changed other tasks"):
         verbs.move_task(path, TaskRef(0, "A"), 1)

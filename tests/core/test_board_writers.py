@@ -42,9 +42,9 @@ def _work(board: Path, go: Path, name: str, count: int) -> None:
     while not go.exists():
         time.sleep(0.002)
     for j in range(count):
-        update_board(board, lambda b: b.add_task(f"{name} task {j}"))
+        update_board(board, lambda b, j=j: b.add_task(f"{name} task {j}"))
         if j:
-            update_board(board, lambda b: b.set_checked(f"{name} task {j - 1}"))
+            update_board(board, lambda b, j=j: b.set_checked(f"{name} task {j - 1}"))
     update_board(board, lambda b: b.set_checked(f"{name} task {count - 1}"))
 
 

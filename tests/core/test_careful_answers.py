@@ -135,7 +135,7 @@ def test_decide_allow_refuses_a_change_nobody_was_shown(tmp_path):
     # Untick it in an editor and try again: a refusal stands.
     ws.board_path.write_text(ws.board_path.read_text().replace("- [x] HUMAN", "- [ ] HUMAN"))
     look(ws)
-    with pytest.raises(UsageError, match="You already refused this change to draft.md"):
+    with pytest.raises(UsageError, match=r"You already refused this change to draft\.md"):
         decide(ws.root, "Allow")
     ws.board_path.write_text(ws.board_path.read_text().replace("- [ ] HUMAN", "- [x] HUMAN"))
     run(ws, [DONE])

@@ -46,7 +46,7 @@ def test_a_password_protected_pdf_says_so(tmp_path):
     writer.encrypt("secret", algorithm="RC4-128")
     with open(tmp_path / "secret.pdf", "wb") as fh:
         writer.write(fh)
-    with pytest.raises(DocumentError, match="'secret.pdf' is protected with a password"):
+    with pytest.raises(DocumentError, match=r"'secret\.pdf' is protected with a password"):
         render_document(tmp_path / "secret.pdf")
 
 

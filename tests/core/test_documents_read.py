@@ -117,7 +117,7 @@ def test_a_scanned_pdf_without_a_text_layer_says_so(tmp_path):
     from tests.document_files import pdf_bytes
 
     (tmp_path / "scan.pdf").write_bytes(pdf_bytes(["", ""]))
-    with pytest.raises(DocumentError, match="no text layer .* scanned picture"):
+    with pytest.raises(DocumentError, match=r"no text layer .* scanned picture"):
         render_document(tmp_path / "scan.pdf")
     (tmp_path / "mixed.pdf").write_bytes(pdf_bytes(["Cover text", ""]))
     assert "## Page 2\n\n(no text on this page: it is probably a picture" in render_document(

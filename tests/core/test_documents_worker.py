@@ -109,7 +109,7 @@ def test_a_worker_that_dies_gives_the_damaged_sentence(tasks):
         worker.run("die", (), "odd.docx", writing=False)
     assert err.value.message == ("'odd.docx' could not be opened as a Word document: the file "
                                  "is damaged or is not really that kind of file.")
-    with pytest.raises(DocumentError, match="'odd.docx' could not be changed"):
+    with pytest.raises(DocumentError, match=r"'odd\.docx' could not be changed"):
         worker.run("die", (), "odd.docx", writing=True)
 
 
@@ -147,7 +147,7 @@ def test_a_rendering_past_its_budget_is_ended_with_a_sentence(tmp_path, monkeypa
     path = shared_stream_pdf(tmp_path / "slow.pdf", pages=1, operations=300_000)
     monkeypatch.setattr(worker, "READ_SECONDS", 3.0)
     started = time.monotonic()
-    with pytest.raises(DocumentError, match="'slow.pdf' could not be read within 3 seconds"):
+    with pytest.raises(DocumentError, match=r"'slow\.pdf' could not be read within 3 seconds"):
         render_document(path)
     assert time.monotonic() - started < 8
 

@@ -13,7 +13,7 @@ from app.core.loop import Harness
 from app.core.tools import ToolBox
 from app.core.undo import BlobStore, RoundChanges
 from app.engines.demo_script import named_path
-from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits
+from tests.scripted import ScriptedEngine, board_workspace, fast_limits
 
 
 @pytest.mark.parametrize("line", ["- [ ]", "- [ ]   ", "* [ ]"])

@@ -244,6 +244,25 @@ def test_a_refusal_names_what_a_person_recognises_never_a_part_or_an_element():
                                      "workbook settings"]
 
 
+def test_a_sheet_losing_its_drawing_and_its_extension_validations_is_told_in_words():
+    # A worksheet's <drawing> (its pictures and shapes) and the data validations Excel keeps
+    # in its extension list (x14:dataValidations) share their local names with the Word and
+    # main-sheet elements: each is said once, in the same words.
+    from app.core.documents.keep import lost_in
+
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    x14 = "http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    old = {"xl/worksheets/sheet1.xml": (
+        f"<worksheet xmlns='{main}' xmlns:r='{rel}' xmlns:x14='{x14}'><sheetData/>"
+        "<drawing r:id='rId1'/><extLst><ext uri='x'><x14:dataValidations count='1'>"
+        "<x14:dataValidation type='list'/></x14:dataValidations></ext></extLst>"
+        "</worksheet>").encode()}
+    new = {"xl/worksheets/sheet1.xml": f"<worksheet xmlns='{main}'><sheetData/></worksheet>"
+                                       .encode()}
+    assert lost_in(old, new, {}) == ["data validation", "pictures or shapes"]
+
+
 def test_setting_what_a_cell_already_holds_changes_nothing(ws):
     from app.core.documents import render_document
 

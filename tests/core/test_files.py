@@ -90,5 +90,5 @@ def test_a_read_during_a_windows_replace_waits_for_it_instead_of_failing(tmp_pat
     assert refusals["left"] == 0
 
     refusals["left"] = 10_000  # a file that stays locked: a sentence, not a hang
-    with pytest.raises(Exception, match="Could not read TASKS.md"):
+    with pytest.raises(Exception, match=r"Could not read TASKS\.md"):
         Board.load(board)

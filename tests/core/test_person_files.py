@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-from app.core.board import Board
 from app.core.loop import Harness
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.tools import ToolBox

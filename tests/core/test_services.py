@@ -111,7 +111,7 @@ def test_decide_on_a_folder_that_is_not_a_workspace_is_one_sentence(tmp_path):
     with pytest.raises(NotAWorkspace, match="does not exist"):
         decide(tmp_path / "missing", "trust")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(NotAWorkspace, match="TASKS.md"):
+    with pytest.raises(NotAWorkspace, match=r"TASKS\.md"):
         open_decision(tmp_path / "empty")
 
 

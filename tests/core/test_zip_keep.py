@@ -42,7 +42,7 @@ def test_set_cells_keeps_every_other_part_stored_as_excel_stored_it(tmp_path, na
     sheet, cells, _ = choose_cells(source)
     data, _, _ = set_cells(source, cells, sheet)
     before, after = _stored(source.read_bytes()), _stored(data)
-    assert list(after) == list(before) and list(after)[0] == "[Content_Types].xml"
+    assert list(after) == list(before) and next(iter(after)) == "[Content_Types].xml"
     differ = [n for n in before if before[n] != after[n]]
     assert differ and all(n.startswith(TOUCHED) for n in differ), differ
     with zipfile.ZipFile(io.BytesIO(data)) as zf, zipfile.ZipFile(source) as old:

@@ -178,7 +178,7 @@ def finish(proc: subprocess.Popen, timeout: float = 60) -> Result:
     except subprocess.TimeoutExpired:
         proc.kill()
         out, err = proc.communicate()
-        raise AssertionError(f"process did not end within {timeout}s:\n{out}\n{err}")
+        raise AssertionError(f"process did not end within {timeout}s:\n{out}\n{err}") from None
     return Result(proc.returncode, out, err, time.perf_counter() - start)
 
 

@@ -23,7 +23,7 @@ from app.core.events import HumanNeeded, RunFinished, RunStarted, parse_event
 from app.core.narrate import describe_event
 
 from .conftest import (BLOCKED, DEMO_WORKSPACE, DONE, STOPPED, USAGE, Cli, Result,
-                       assert_plain_error, finish, jsonl, only_checkboxes_changed, run_dirs,
+                       assert_plain_error, finish, jsonl, run_dirs,
                        snapshot, status_file, wait_for_round)
 
 QUESTION_START = "Should the homepage lead with speed"

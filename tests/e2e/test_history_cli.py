@@ -39,7 +39,7 @@ def test_history_lists_both_runs_with_their_outcome(cli, two_runs, tmp_path):
     out = tmp_path / "history.md"
     assert cli("export", two_runs, "--run", "all", "--format", "md", "--output", out).code == 0
     table = out.read_text(encoding="utf-8").split("## Runs")[1].split("## Decisions")[0]
-    rows = [ln for ln in table.splitlines() if ln.startswith("| 1 ") or ln.startswith("| 2 ")]
+    rows = [ln for ln in table.splitlines() if ln.startswith(("| 1 ", "| 2 "))]
     assert len(rows) == 2
     assert "Stopped to ask you a decision." in rows[0] and "| 3 |" in rows[0]
     assert "Every task on the board is done." in rows[1]

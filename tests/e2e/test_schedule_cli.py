@@ -86,7 +86,7 @@ def test_schedule_writes_lists_pauses_and_removes_its_crontab_entry(cli, env, ws
     assert "Next run: " in res.out and "(cron)" in res.out
     lines = crontab(tmp_path).splitlines()
     sid = store.for_folder(ws).id
-    assert [x for x in lines if x.startswith("30 7 * * 1,4 ")][0].endswith(
+    assert next(x for x in lines if x.startswith("30 7 * * 1,4 ")).endswith(
         f"# harness-desk-schedule {sid}")
     assert sum("# harness-desk-catch-up" in x for x in lines) == 2
     listed = cli("schedule", "--list")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.conversation import Message, ToolResult
-from app.core.engine import EngineConfig
+from app.core.engine import EngineConfig, EngineError
 from app.core.engine_calls import _trim_oldest_tool_output
 from app.engines.anthropic_engine import AnthropicEngine
 from tests.engines.conftest import CLAUDE_KEY
@@ -68,7 +68,7 @@ def test_the_fake_service_refuses_a_thinking_block_that_moved(claude, server):
     rearranged = dict(turn.record, content=thinking + [b for b in blocks if b not in thinking])
     history = step(FIRST, turn, "ok", "ok")
     history[1] = history[1].model_copy(update={"record": rearranged})
-    with pytest.raises(Exception):
+    with pytest.raises(EngineError):
         claude.turn(SYSTEM, TOOLS, history)
     body = server.refusals[0].body
     assert body["error"]["type"] == "invalid_request_error"

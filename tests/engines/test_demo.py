@@ -42,7 +42,8 @@ def test_bakery_demo_asks_one_decision_then_finishes_with_the_answer(tmp_path):
     from docx import Document
 
     word = Document(str(contact))  # a real Word document, with Word's heading styles
-    assert [(p.style.name, p.text) for p in word.paragraphs][0] == (
+    first = word.paragraphs[0]
+    assert (first.style.name, first.text) == (
         "Heading 1", "Opening hours and how to find us")
     assert len(word.tables) == 1 and word.tables[0].cell(1, 0).text == "Victoria sponge"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import ClassVar
 
 import keyring
 import pytest
@@ -74,7 +75,7 @@ def test_no_recommended_backend_is_said_plainly(monkeypatch):
 
 def test_a_chainer_with_nothing_to_chain_is_unusable():
     class EmptyChainer(chainer.ChainerBackend):
-        backends = []
+        backends: ClassVar[list] = []
 
     keyring.set_keyring(EmptyChainer())
     assert keychain_status()[0] is False

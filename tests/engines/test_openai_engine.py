@@ -12,7 +12,6 @@ from app.engines import openai_engine
 from app.core.engine import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, PROMPT_TOO_LONG,
                               QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT, EngineConfig, EngineError)
 from app.engines.openai_engine import OpenAIEngine
-from app.engines.wire import arguments_json
 from tests.engines.conftest import OPENAI_KEY
 from tests.engines.fake_servers import (Reply, free_port, oa_call, oa_error, oa_events, oa_message,
                                         oa_models, oa_reasoning, oa_response, oa_stream, oa_usage)
@@ -311,7 +310,7 @@ def test_a_new_round_sends_no_reasoning_from_the_last(gpt, server):
         [oa_reasoning("rs_1", ["Plan."], "enc-1"),
          oa_call("call_A", "write_file", {"path": "a", "content": "a"})]),
         oa_stream([oa_message("new round")]))
-    turn = gpt.turn(SYSTEM, TOOLS, FIRST)
+    gpt.turn(SYSTEM, TOOLS, FIRST)
     gpt.turn(SYSTEM, TOOLS, [Message(role="user", text="Task: the next one")])  # fresh round
     first, fresh = server.bodies(RESPONSES)
     assert _reasoning_in(fresh) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.conversation import Message, ToolResult
-from app.core.engine import BAD_REQUEST, MODEL_NOT_FOUND, TRANSIENT, EngineError
+from app.core.engine import BAD_REQUEST, MODEL_NOT_FOUND, TRANSIENT
 from tests.engines.fake_servers import (Reply, oa_call, oa_error, oa_events, oa_message,
                                         oa_reasoning, oa_response, oa_stream, oa_usage)
 from tests.engines.test_openai_engine import FIRST, RESPONSES, SYSTEM, TOOLS, fail, gpt  # noqa: F401

@@ -66,7 +66,7 @@ def test_run_says_so_as_it_starts_and_ends(tmp_path, capsys):
     assert ("Run started with Claude (claude-fable-9): 0 of 1 tasks done. The price of "
             "claude-fable-9 is not known, so its cost is counted at the highest price known "
             "for its engine: the cost shown is the most it can be.") in out
-    ended = [line for line in out.splitlines() if line.startswith("Run ended")][0]
+    ended = next(line for line in out.splitlines() if line.startswith("Run ended"))
     assert "; cost about $" in ended and "at most – the price of this model is not known" in ended
 
 

@@ -5,7 +5,7 @@ import os
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
-import pytest  # noqa: E402
+import pytest
 
 
 @pytest.fixture

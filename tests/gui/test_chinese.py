@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
-from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QLabel, QLineEdit,
+from PySide6.QtWidgets import (QAbstractButton, QComboBox, QLabel, QLineEdit,
                                QPlainTextEdit, QWidget)
 
 from app.core.settings import Settings

@@ -54,7 +54,7 @@ def open_window(qtbot, tmp_path, monkeypatch):
 
     yield make
     for win in made:
-        qtbot.waitUntil(lambda: not win.picker._checking, timeout=15_000)
+        qtbot.waitUntil(lambda win=win: not win.picker._checking, timeout=15_000)
         win.close()
         win.deleteLater()
 

@@ -312,5 +312,5 @@ def test_an_undone_round_is_shown_undone_everywhere_in_exact_words(qtbot, window
 
     written = export_summary(folder, "md", tmp_path / "run.md", run_id)
     md = written.read_text(encoding="utf-8")
-    assert "then undone" in md and f"which the round had created" in md
+    assert "then undone" in md and "which the round had created" in md
     assert "5 (undone)" in md

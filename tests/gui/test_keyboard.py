@@ -83,7 +83,7 @@ def test_tab_goes_top_to_bottom_left_to_right_and_every_stop_is_named_and_ringed
         assert ring is not None and ring.isVisible(), spoken_name(widget)
         ringed = _grab(window, widget)
         widget.clearFocus()
-        qtbot.waitUntil(lambda: not ring.isVisible(), timeout=2000)
+        qtbot.waitUntil(lambda ring=ring: not ring.isVisible(), timeout=2000)
         plain = _grab(window, widget)
         assert ringed != plain, f"{spoken_name(widget)} looks the same with the focus"
 

@@ -57,8 +57,8 @@ def _background(widget: QWidget) -> QColor:
     that fills its background (a round card), else the window."""
     w = widget
     while w is not None:
-        if w.autoFillBackground() or w is widget and widget.backgroundRole() in (
-                QPalette.ColorRole.Base,):
+        if w.autoFillBackground() or (w is widget and widget.backgroundRole() in (
+                QPalette.ColorRole.Base,)):
             return w.palette().color(w.backgroundRole())
         w = w.parentWidget()
     return widget.palette().color(QPalette.ColorRole.Window)

@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
-from app.core.documents.base import (KINDS, DocumentError, is_document, kind_of,  # noqa: F401
-                                     refused_write, writable_kind)
+from app.core.documents.base import (KINDS as KINDS, DocumentError as DocumentError,
+                                     is_document as is_document, kind_of as kind_of,
+                                     refused_write as refused_write,
+                                     writable_kind as writable_kind)
 
 
 # What a rendering keeps of its time for the worker to start and to hand the text back:
@@ -43,8 +46,9 @@ def render_document(path: Path, seconds: float | None = None,
     path = Path(path)
     hard = worker.READ_SECONDS if seconds is None else min(seconds, worker.READ_SECONDS)
     soft = None if seconds is None else max(hard - READ_GRACE, min(hard, 1.0))
-    return worker.run("render", (path, soft), path.name, writing=False, seconds=hard,
-                      cancel=cancel)
+    text: str = worker.run("render", (path, soft), path.name, writing=False, seconds=hard,
+                           cancel=cancel)
+    return text
 
 
 def render_bytes(data: bytes, name: str) -> str:
@@ -73,8 +77,9 @@ def write_document(path: Path, markdown: str, existing: bool,
     from app.core.documents import worker
 
     path = Path(path)
-    return worker.run("write", (path, markdown, existing), path.name, writing=True,
-                      cancel=cancel)
+    data: bytes = worker.run("write", (path, markdown, existing), path.name, writing=True,
+                             cancel=cancel)
+    return data
 
 
 def edit_document(path: Path, old_text: str, new_text: str,
@@ -82,18 +87,20 @@ def edit_document(path: Path, old_text: str, new_text: str,
     from app.core.documents import worker
 
     path = Path(path)
-    return worker.run("edit", (path, old_text, new_text), path.name, writing=True,
-                      cancel=cancel)
+    data: bytes = worker.run("edit", (path, old_text, new_text), path.name, writing=True,
+                             cancel=cancel)
+    return data
 
 
-def set_cells(path: Path, cells: dict, sheet: str | None = None,
-              formats: dict | None = None,
+def set_cells(path: Path, cells: dict[str, Any], sheet: str | None = None,
+              formats: dict[str, Any] | None = None,
               cancel: threading.Event | None = None) -> tuple[bytes, int, str]:
     from app.core.documents import worker
 
     path = Path(path)
-    return worker.run("set_cells", (path, cells, sheet, formats), path.name, writing=True,
-                      cancel=cancel)
+    done: tuple[bytes, int, str] = worker.run("set_cells", (path, cells, sheet, formats),
+                                              path.name, writing=True, cancel=cancel)
+    return done
 
 
 def page_pictures(path: Path, pages: list[int] | None, max_pixels: int, side: int,
@@ -102,18 +109,20 @@ def page_pictures(path: Path, pages: list[int] | None, max_pixels: int, side: in
     from app.core.documents import worker
 
     path = Path(path)
-    return worker.run("page_pictures", (path, pages, max_pixels, side, most), path.name,
-                      writing=False)
+    found: list[tuple[int, bytes, tuple[int, int]]] = worker.run(
+        "page_pictures", (path, pages, max_pixels, side, most), path.name, writing=False)
+    return found
 
 
-def show_change(before: Path | None, after: Path | None, name: str, words: dict,
-                colours: dict) -> dict:
+def show_change(before: Path | None, after: Path | None, name: str, words: dict[str, str],
+                colours: dict[str, str]) -> dict[str, str]:
     """A change from the file `before` to `after` (None: that version does not exist; both
     named with the document's suffix) as change_view.py shows it, read in the worker."""
     from app.core.documents import worker
 
-    return worker.run("change_view", (before, after, name, words, colours), name,
-                      writing=False)
+    shown: dict[str, str] = worker.run("change_view", (before, after, name, words, colours),
+                                       name, writing=False)
+    return shown
 
 
 def prewarm_documents() -> None:

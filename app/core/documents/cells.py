@@ -8,7 +8,9 @@ so nothing Excel wrote (styles, charts, pivot caches, macros...) can be lost.
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import Path
+from typing import Any
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import guarded
@@ -48,8 +50,8 @@ def formula_note(updated: list[str], limit: int = 12) -> str:
             f"another spreadsheet program: {shown}.")
 
 
-def set_cells(path: Path, cells: dict, sheet: str | None,
-              formats: dict | None = None) -> tuple[bytes, int, str]:
+def set_cells(path: Path, cells: dict[str, Any], sheet: str | None,
+              formats: dict[str, Any] | None = None) -> tuple[bytes, int, str]:
     """The workbook's new bytes, the number of cells set, and the formula sentence."""
     if path.suffix.lower() not in (".xlsx", ".xlsm"):
         raise DocumentError(f"set_cells works on .xlsx and .xlsm workbooks, not on "
@@ -68,7 +70,7 @@ def set_cells(path: Path, cells: dict, sheet: str | None,
                                 "such as '£#,##0.00', '0%' or 'yyyy-mm-dd'.")
         codes[split_address(str(a))] = code.strip()
 
-    def action(_zf):
+    def action(_zf: zipfile.ZipFile) -> tuple[bytes, list[str]]:
         from app.core.documents.xlsx_edit import WorkbookEdit
         from app.core.documents.xlsx_package import Package
 

@@ -94,14 +94,14 @@ def _kind_of_part(name: str) -> str:
     return "other"
 
 
-def parts_listed(kinds: list[str], words: dict) -> str:
+def parts_listed(kinds: list[str], words: dict[str, str]) -> str:
     """"its formatting, its pictures and its properties" in the window's words."""
     names = [words[f"part_{k}"] for k in kinds]
     return names[0] if len(names) == 1 else \
         words["list_sep"].join(names[:-1]) + words["list_and"] + names[-1]
 
 
-def parts_sentence(kinds: list[str], words: dict) -> str:
+def parts_sentence(kinds: list[str], words: dict[str, str]) -> str:
     """"The text and the values shown are the same; what changes is its formatting." in the
     window's words (only the file's bytes, when no part can be named)."""
     if not kinds or kinds == ["other"]:
@@ -109,8 +109,8 @@ def parts_sentence(kinds: list[str], words: dict) -> str:
     return words["same_shown"].replace("%1", parts_listed(kinds, words))
 
 
-def change_view(before: Path | None, after: Path | None, name: str, words: dict,
-                colours: dict) -> dict:
+def change_view(before: Path | None, after: Path | None, name: str, words: dict[str, str],
+                colours: dict[str, str]) -> dict[str, str]:
     words, colours = {**WORDS, **(words or {})}, {**COLOURS, **(colours or {})}
     suffix = Path(name).suffix.lower()
     deadline = time.monotonic() + SECONDS
@@ -141,7 +141,8 @@ def _checked(path: Path | None, name: str) -> None:
         raise DocumentError(said) from None
 
 
-def _workbook(before, after, words, colours, deadline) -> dict:
+def _workbook(before: Path | None, after: Path | None, words: dict[str, str],
+              colours: dict[str, str], deadline: float) -> dict[str, str]:
     import app.core.documents.render  # noqa: F401  (quiets the libraries' warnings)
     from app.core.documents.sheet_cells import read_cells, unchanged_sheets
     from app.core.documents.sheet_change import sheets_html
@@ -163,7 +164,8 @@ def _workbook(before, after, words, colours, deadline) -> dict:
     return {"html": "", "note": parts_sentence(changed_parts(before, after), words)}
 
 
-def _word(before, after, words, colours, deadline, literal=False) -> dict:
+def _word(before: Path | None, after: Path | None, words: dict[str, str],
+          colours: dict[str, str], deadline: float, literal: bool = False) -> dict[str, str]:
     from app.core.documents.word_change import document_html
 
     texts = [_markdown(p, deadline) if p is not None else "" for p in (before, after)]

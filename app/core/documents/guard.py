@@ -18,9 +18,12 @@ from __future__ import annotations
 import time
 import zipfile
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from app.core.documents import package
 from app.core.documents.base import DocumentError, kind_of
+
+T = TypeVar("T")
 
 MAX_FILE_BYTES = 100 * 1024 * 1024        # on disk
 MAX_UNPACKED_BYTES = 200 * 1024 * 1024    # all members, as the zip directory declares them
@@ -41,7 +44,7 @@ def check_size(path: Path) -> int:
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise DocumentError(f"'{name_of(path)}' could not be opened ({exc.strerror or exc}).")
+        raise DocumentError(f"'{name_of(path)}' could not be opened ({exc.strerror or exc}).") from exc
     if size > MAX_FILE_BYTES:
         raise DocumentError(f"'{name_of(path)}' is {size / 1e6:,.0f} MB, more than the "
                             f"{MAX_FILE_BYTES // (1024 * 1024)} MB a document may be to be read.")
@@ -59,7 +62,7 @@ def corrupt_sentence(path: Path) -> str:
             "really that kind of file.")
 
 
-def guarded(path: Path, action):
+def guarded(path: Path, action: Callable[[zipfile.ZipFile], T]) -> T:
     """Run `action(zf)` on a checked package, turning library errors into one sentence."""
     try:
         with open_package(path) as zf:

@@ -20,9 +20,13 @@ import io
 import re
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import open_package
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 # Parts a program rebuilds by itself; losing them loses nothing the person made.
 _REBUILT = re.compile(r"^(docProps/app\.xml|xl/calcChain\.xml|\[Content_Types\]\.xml|"
@@ -61,9 +65,8 @@ _FEATURES = {
     "br": "line or page breaks", "sectPr": "page layout", "protectedRange": "protection",
     "sheetProtection": "protection", "autoFilter": "filters", "definedName": "named ranges",
     "sparklineGroups": "sparklines", "conditionalFormattings": "conditional formatting",
-    "dataValidations": "data validation", "slicerList": "slicers", "tableParts": "tables",
+    "slicerList": "slicers", "tableParts": "tables",
     "oleObjects": "embedded objects", "controls": "form controls", "picture": "pictures",
-    "drawing": "pictures or shapes",
 }
 
 
@@ -97,13 +100,13 @@ def _outermost(data: bytes, missing: set[str]) -> list[str]:
     if not missing:
         return []
     root = etree.fromstring(data, _parser())
-    found = []
+    found: list[str] = []
     for el in root.iter(*missing):
         parent = el.getparent()
         while parent is not None and parent.tag not in missing:
             parent = parent.getparent()
         if parent is None and el.tag not in found:
-            found.append(el.tag)
+            found.append(str(el.tag))  # a name looked for: always a str
     return found
 
 
@@ -112,7 +115,7 @@ def _local(tag: str) -> str:
 
 
 def lost_in(old: dict[str, bytes], new: dict[str, bytes], spare: dict[str, set[str]],
-            rebuilt: re.Pattern = _REBUILT, capable: dict[str, set[str]] | None = None
+            rebuilt: re.Pattern[str] = _REBUILT, capable: dict[str, set[str]] | None = None
             ) -> list[str]:
     """What the new package would not keep of the old one, in words for a person. `spare`:
     element names each part may lose; `capable`: elements a part could have held anyway."""
@@ -135,7 +138,7 @@ def lost_in(old: dict[str, bytes], new: dict[str, bytes], spare: dict[str, set[s
     return sorted(set(lost))
 
 
-def sheet_parts(parts: dict[str, bytes]) -> dict[str, str]:
+def sheet_parts(parts: dict[str, bytes]) -> dict[str | None, str]:
     """Sheet name -> its part name, from xl/workbook.xml and its relationships."""
     from lxml import etree
 
@@ -145,7 +148,7 @@ def sheet_parts(parts: dict[str, bytes]) -> dict[str, str]:
     except (KeyError, etree.XMLSyntaxError):
         return {}
     targets = {r.get("Id"): r.get("Target", "") for r in rels}
-    found = {}
+    found: dict[str | None, str] = {}
     for el in book.iter("{*}sheet"):
         rid = next((v for k, v in el.attrib.items() if k.endswith("}id")), None)
         target = targets.get(rid, "")
@@ -161,7 +164,7 @@ def _renamed_sheets(old: dict[str, bytes], new: dict[str, bytes]) -> dict[str, s
     return {part: after[name] for name, part in before.items() if name in after}
 
 
-def _parser():
+def _parser() -> etree.XMLParser:
     from lxml import etree
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
@@ -193,7 +196,7 @@ def _detail_words(name: str) -> str:
 
 
 def check_kept(path: Path, new_data: bytes, spare: dict[str, set[str]] | None = None,
-               action: str = "This change", rebuilt: re.Pattern = _REBUILT,
+               action: str = "This change", rebuilt: re.Pattern[str] = _REBUILT,
                capable: dict[str, set[str]] | None = None) -> None:
     """Refuse (DocumentError) when saving `new_data` over `path` would drop anything."""
     with open_package(path) as zf:
@@ -256,10 +259,10 @@ def check_replacement(path: Path, new_data: bytes) -> None:
                capable=_capable(kind), spare=_ALL_SHEETS)
 
 
-class _AllSheets(dict):
+class _AllSheets(dict[str, set[str]]):
     """Every worksheet part may lose cell contents (write_file replaces them all)."""
 
-    def get(self, name, default=None):
+    def get(self, name: str, default: set[str] | None = None) -> set[str] | None:  # type: ignore[override]
         return CELL_CONTENT if name.startswith("xl/worksheets/") else default
 
 

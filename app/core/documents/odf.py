@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 import xml.parsers.expat
 import zipfile
 from pathlib import Path
+from typing import NoReturn
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Out, corrupt_sentence, encrypted_sentence
@@ -42,7 +43,7 @@ def safe_parse(zf: zipfile.ZipFile, member: str) -> ET.Element:
     builder = ET.TreeBuilder()
     parser = xml.parsers.expat.ParserCreate(namespace_separator="}")
 
-    def refuse(*_args):
+    def refuse(*_args: object) -> NoReturn:
         raise _Refused()
 
     parser.StartDoctypeDeclHandler = refuse

@@ -25,6 +25,7 @@ import struct
 import zipfile
 import zlib
 from pathlib import Path
+from typing import BinaryIO, Iterator
 
 MAX_PARTS = 100_000                        # a 5,000-slide deck has about 25,000
 MAX_DIRECTORY_BYTES = 16 * 1024 * 1024     # the zip's table of contents
@@ -51,12 +52,14 @@ def check_directory(path: Path) -> None:
     """The zip's directory checked from its end record, before zipfile parses it."""
     try:
         with open(path, "rb") as fh:
-            end = zipfile._EndRecData(fh)  # the end record (zip64 aware), read from the tail
+            # The end record (zip64 aware), read from the tail: zipfile's own reader, which
+            # typeshed leaves out as private.
+            end = zipfile._EndRecData(fh)  # type: ignore[attr-defined]
     except (OSError, struct.error):
         end = None
     if not end:
         return  # not a zip at all: zipfile says so with its own error
-    entries, size = end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]
+    entries, size = end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]  # type: ignore[attr-defined]
     if entries > MAX_PARTS or size > MAX_DIRECTORY_BYTES:
         raise Refusal("parts", max(entries, size // 46))
 
@@ -74,7 +77,7 @@ def verify_members(path: Path, infos: list[zipfile.ZipInfo]) -> None:
             scan.feed(b"", final=True)
 
 
-def _inflated(raw, info: zipfile.ZipInfo):
+def _inflated(raw: BinaryIO, info: zipfile.ZipInfo) -> Iterator[bytes]:
     """The member's bytes in pieces, never more than declared (+1 to see a lie)."""
     if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
         raise Refusal("damaged")  # Office and ODF store or deflate; nothing else is real
@@ -116,9 +119,9 @@ def _inflated(raw, info: zipfile.ZipInfo):
 class _Markup:
     """Finds a DOCTYPE in a member that holds markup, whatever its text encoding."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.head = b""
-        self.decoder = None        # an incremental decoder once the encoding is known
+        self.decoder: codecs.IncrementalDecoder | None = None  # once the encoding is known
         self.markup: bool | None = None
         self.tail = ""
 
@@ -129,7 +132,7 @@ class _Markup:
                 return
             data, self.head = self.head, b""
             self.markup = self._start(data)
-        if not self.markup:
+        if not self.markup or self.decoder is None:  # markup: the decoder is set
             return
         text = self.decoder.decode(data, final)
         window = self.tail + text.lower()

@@ -4,11 +4,15 @@ text as paragraphs, list items and tables (pdf_text)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Out, check_size, corrupt_sentence, encrypted_sentence
 from app.core.documents.pdf_fonts import fonts_read_once
 from app.core.documents.pdf_text import page_lines
+
+if TYPE_CHECKING:
+    from pypdf import PageObject
 
 MAX_PAGES = 300
 
@@ -43,7 +47,7 @@ def _render(path: Path, out: Out) -> None:
         out.add(f"[This PDF has {count:,} pages; only pages 1-{MAX_PAGES} are shown.]")
         out.add("")
     with_text = damaged = 0
-    seen: dict[tuple, list[str] | None] = {}
+    seen: dict[tuple[Any, ...], list[str] | None] = {}
     for number in range(1, min(count, MAX_PAGES) + 1):
         out.tick()
         try:
@@ -77,7 +81,7 @@ def _render(path: Path, out: Out) -> None:
                             "picture), so its text cannot be read.")
 
 
-def _drawn_by(page) -> tuple | None:
+def _drawn_by(page: PageObject) -> tuple[Any, ...] | None:
     """What a page's text comes from: its content streams and its resources. Pages that
     share both (300 pages showing one huge stream) have the same text, read once."""
     from pypdf.generic import ArrayObject, IndirectObject

@@ -17,13 +17,16 @@ import contextlib
 import contextvars
 import copy
 import functools
+from typing import Any, Callable, Iterator
 
-_cache: contextvars.ContextVar[dict | None] = contextvars.ContextVar("pdf_fonts", default=None)
+# {(kind, id(key)): (key, what was built, or the error building it raised)}
+_cache: contextvars.ContextVar[dict[tuple[str, int], tuple[Any, Any, Exception | None]] | None] = \
+    contextvars.ContextVar("pdf_fonts", default=None)
 _installed = False
 
 
 @contextlib.contextmanager
-def fonts_read_once():
+def fonts_read_once() -> Iterator[None]:
     _install()
     token = _cache.set({})
     try:
@@ -48,11 +51,12 @@ def _install() -> None:
         plain = Font.__dict__["from_font_resource"].__func__
         wrapped = _once(functools.partial(plain, Font), lambda font: font, "font",
                         copy.copy)  # each name gets its own Font: pypdf sets its space width
-        Font.from_font_resource = classmethod(lambda cls, font: wrapped(font) if cls is Font
-                                              else plain(cls, font))
+        # pypdf's classmethod replaced in place (what _install is for).
+        Font.from_font_resource = classmethod(  # type: ignore[method-assign,assignment]
+            lambda cls, font: wrapped(font) if cls is Font else plain(cls, font))
 
 
-def _map_key(font):
+def _map_key(font: Any) -> Any:
     """A font's character map comes from its /ToUnicode stream when it has one: fonts that
     share that stream share the map."""
     try:
@@ -61,9 +65,10 @@ def _map_key(font):
         return font
 
 
-def _once(build, key_of, kind: str, handed=lambda value: value):
+def _once(build: Callable[..., Any], key_of: Callable[[Any], Any], kind: str,
+          handed: Callable[[Any], Any] = lambda value: value) -> Callable[..., Any]:
     @functools.wraps(build)
-    def wrapper(obj, *args, **kwargs):
+    def wrapper(obj: Any, *args: Any, **kwargs: Any) -> Any:
         cache = _cache.get()
         if cache is None or args or kwargs:
             return build(obj, *args, **kwargs)

@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PIL import Image
+    from pypdf import PageObject
 
 
 def page_pictures(path: Path, pages: list[int] | None, max_pixels: int, side: int,
@@ -27,13 +32,15 @@ def page_pictures(path: Path, pages: list[int] | None, max_pixels: int, side: in
             page = reader.pages[number - 1]
             best = _largest_picture(page, max_pixels)
             if best is not None:
-                out.append((number, *_small_png(page.images[best].image, side)))
+                # None (a picture pypdf cannot decode) fails in there and ends the reading
+                # below, as any damaged picture does.
+                out.append((number, *_small_png(page.images[best].image, side)))  # type: ignore[arg-type]
     except Exception:  # a damaged page or picture: show what could be shown
         return out
     return out
 
 
-def _largest_picture(page, max_pixels: int) -> str | None:
+def _largest_picture(page: PageObject, max_pixels: int) -> str | None:
     """The name of the page's biggest picture within the pixel cap, read from its size
     fields before anything is decoded."""
     best, most = None, 0
@@ -48,7 +55,7 @@ def _largest_picture(page, max_pixels: int) -> str | None:
     return best
 
 
-def _small_png(img, side: int) -> tuple[bytes, tuple[int, int]]:
+def _small_png(img: Image.Image, side: int) -> tuple[bytes, tuple[int, int]]:
     size = img.size
     img.draft("RGB", (side, side))
     small = img.convert("RGBA")

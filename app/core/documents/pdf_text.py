@@ -14,6 +14,10 @@ page, pypdf's plain text is read the same way (without the gaps and columns).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pypdf import PageObject
 
 # Bullet glyphs as PDFs carry them: Symbol and Wingdings private-use codes, the DEL a
 # Symbol bullet becomes in some fonts, WinAnsi's bullet code left undecoded, and the
@@ -27,7 +31,7 @@ _GAP = re.compile(r"\S(?:.*?\S)?(?=\s{3,}|\s*$)")
 _FULL = 0.75   # a line at least this share of the page's longest line runs on
 
 
-def page_lines(page) -> list[str]:
+def page_lines(page: PageObject) -> list[str]:
     try:
         text = page.extract_text(extraction_mode="layout")
     except Exception:   # noqa: BLE001 - layout mode trips on some fonts; plain text stays

@@ -65,7 +65,7 @@ def read_cells(path: Path, out=None, skip=None) -> dict[str, SheetCells]:
             if skip is not None and skip(getattr(sheet, "_worksheet_path", None)):
                 sheets[name] = SheetCells(same=True)
                 continue
-            sheets[name] = _sheet(sheet, lambda: values()[name], out)
+            sheets[name] = _sheet(sheet, lambda name=name: values()[name], out)
             sheets[name].merges = _merges(formulas, sheet)
     finally:
         formulas.close()

@@ -37,23 +37,25 @@ def _recalculated(old: Shown | None, new: Shown | None) -> bool:
             and old.formula == new.formula and not new.text and bool(old.text))
 
 
-def recalculated_cells(before: SheetCells | None, after: SheetCells | None) -> list:
+def recalculated_cells(before: SheetCells | None, after: SheetCells | None
+                       ) -> list[tuple[int, int]]:
     if before is None or after is None:
         return []
     return sorted(k for k in before.cells.keys() & after.cells.keys()
                   if _recalculated(before.cells[k], after.cells[k]))
 
 
-def sheets_html(before: dict[str, SheetCells], after: dict[str, SheetCells], words: dict,
-                colours: dict) -> tuple[str, int]:
+def sheets_html(before: dict[str, SheetCells], after: dict[str, SheetCells],
+                words: dict[str, str], colours: dict[str, str]) -> tuple[str, int]:
     """The grids of the sheets that changed, and how many cells changed in all."""
-    parts, total = [], 0
+    parts: list[str] = []
+    total = 0
     for name in list(after) + [n for n in before if n not in after]:
         old, new = before.get(name), after.get(name)
         if old is not None and new is not None and old.same and new.same:
             continue  # the same part in both versions
         changed = changed_cells(old, new)
-        if new is not None and new.chart or old is not None and old.chart:
+        if (new is not None and new.chart) or (old is not None and old.chart):
             if old is None or new is None:
                 key = "sheet_added" if old is None else "sheet_removed"
                 parts.append(_heading(words[key], name, colours))
@@ -67,7 +69,7 @@ def sheets_html(before: dict[str, SheetCells], after: dict[str, SheetCells], wor
             parts.append(f'<p style="color:{colours["muted"]};">{escape(words["sheet_empty"])}'
                          "</p>")
             continue
-        shown = new if new is not None else old
+        shown = new if new is not None else old or SheetCells()  # old: new is None
         parts.append(_grid(old or SheetCells(), new or SheetCells(), shown, changed, words,
                            colours))
         parts.append(_listed(old or SheetCells(), new or SheetCells(), changed, words, colours))
@@ -82,7 +84,7 @@ def sheets_html(before: dict[str, SheetCells], after: dict[str, SheetCells], wor
     return "".join(parts), total
 
 
-def _heading(template: str, name: str, colours: dict) -> str:
+def _heading(template: str, name: str, colours: dict[str, str]) -> str:
     return f"<h3>{escape(template.replace('%1', name))}</h3>"
 
 
@@ -97,8 +99,8 @@ def _spans(places: list[int], context: int, most: int, low: int = 1) -> list[int
     return sorted(chosen)[:most]
 
 
-def _grid(old: SheetCells, new: SheetCells, shown: SheetCells, changed, words: dict,
-          colours: dict) -> str:
+def _grid(old: SheetCells, new: SheetCells, shown: SheetCells, changed: list[tuple[int, int]],
+          words: dict[str, str], colours: dict[str, str]) -> str:
     cells = {**old.cells, **new.cells}
     rows = sorted({r for r, _ in changed})
     cols = sorted({c for _, c in changed})
@@ -148,11 +150,12 @@ def _filled(rows: list[int], gap: int = 2) -> list[int]:
     return out
 
 
-def _merge_map(merges, row_list: list[int], col_list: list[int]) -> dict:
+def _merge_map(merges: list[tuple[int, int, int, int]], row_list: list[int], col_list: list[int]
+               ) -> dict[tuple[int, int], str | tuple[int, int]]:
     """(row, col) -> (rowspan, colspan) for the first shown cell of each merged area, or
     "covered" for its other shown cells; clipped to runs of consecutive shown rows and
     columns (a merged area cut by a fold is shown merged on each side of it)."""
-    result: dict = {}
+    result: dict[tuple[int, int], str | tuple[int, int]] = {}
     for r1, c1, r2, c2 in merges:
         if r1 == r2 and c1 == c2:
             continue
@@ -182,21 +185,23 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_CELL_CHARS else text[:MAX_CELL_CHARS - 1] + "…"
 
 
-def _cell(old: Shown | None, new: Shown | None, changed: bool, span, words: dict,
-          colours: dict) -> str:
+def _cell(old: Shown | None, new: Shown | None, changed: bool,
+          span: str | tuple[int, int] | None, words: dict[str, str],
+          colours: dict[str, str]) -> str:
     attrs = ""
     if isinstance(span, tuple):
         rows, cols = span
         attrs += f' rowspan="{rows}"' if rows > 1 else ""
         attrs += f' colspan="{cols}"' if cols > 1 else ""
     value = new if new is not None else old if not changed else None
-    if (value or old) is not None and (value or old).number:
+    first = value or old
+    if first is not None and first.number:
         attrs += ' align="right"'
     tip = []
     if not changed:
         if value is not None and value.formula:
             tip.append(words["formula"].replace("%1", value.formula))
-        if _recalculated(old, new):
+        if _recalculated(old, new) and old is not None:  # recalculated: old is there
             tip.append(words["recalc"])
             title = f' title="{escape(chr(10).join(tip))}"'
             return (f'<td{attrs}{title}><i style="color:{colours["muted"]};">↻ '
@@ -206,8 +211,8 @@ def _cell(old: Shown | None, new: Shown | None, changed: bool, span, words: dict
     empty = words["empty"]
     before = old.text if old is not None else ""
     after = new.text if new is not None else ""
-    if before and before == after:  # the same shown value: the stored one changed
-        before, after = old.full(), new.full()
+    if before and before == after and old is not None and new is not None:
+        before, after = old.full(), new.full()  # the same shown value: the stored one changed
     tip.append(words["before"].replace("%1", before or empty))
     if old is not None and old.formula:
         tip.append(words["formula"].replace("%1", old.formula))
@@ -230,7 +235,8 @@ def _cell(old: Shown | None, new: Shown | None, changed: bool, span, words: dict
             + "<br>".join(body) + "</td>")
 
 
-def _listed(old: SheetCells, new: SheetCells, changed, words: dict, colours: dict) -> str:
+def _listed(old: SheetCells, new: SheetCells, changed: list[tuple[int, int]],
+            words: dict[str, str], colours: dict[str, str]) -> str:
     """Each changed cell in words: "B5: $1,000.00 → $1,234.50 (formula =SUM(B2:B4))"."""
     items = []
     for r, c in changed[:MAX_LISTED]:
@@ -244,7 +250,7 @@ def _listed(old: SheetCells, new: SheetCells, changed, words: dict, colours: dic
             + "<br>".join(items) + "</p>")
 
 
-def _value_words(cell: Shown | None, words: dict) -> str:
+def _value_words(cell: Shown | None, words: dict[str, str]) -> str:
     if cell is None:
         return words["empty"]
     if cell.formula:

@@ -33,7 +33,7 @@ _PARTS = re.compile(r'"(?:[^"]|"")*"|\'(?:[^\']|\'\')*\'|'
 
 def fill_down(formula: str, rows: int = 1) -> str:
     """`formula` (with its `=`) as it reads `rows` rows further down."""
-    def shift(match: re.Match) -> str:
+    def shift(match: re.Match[str]) -> str:
         column, dollar, row = match.group(1), match.group(2), match.group(3)
         if column is None or dollar:
             return match.group(0)
@@ -41,7 +41,7 @@ def fill_down(formula: str, rows: int = 1) -> str:
     return _PARTS.sub(shift, formula)
 
 
-def is_filled(above, formula: str) -> bool:
+def is_filled(above: object, formula: str) -> bool:
     """Whether `formula` is `above` (the cell above's value) filled down one row (both
     formulas with their `=`)."""
     return isinstance(above, str) and above.startswith("=") and fill_down(above) == formula

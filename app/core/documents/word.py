@@ -18,12 +18,18 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
 
 from app.core.documents.guard import Out
 from app.core.documents.word_lists import Lists, Styles, roman
 from app.core.documents.word_parts import MC, R, WordPackage, w
 from app.core.documents.word_sinks import Body, Cell
 from app.core.documents.word_text import Line, Paragraph, link_of
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
+
+    from app.core.documents.word_sinks import Sink
 
 _THROUGH = {w("customXml"), w("ins"), w("del"), w("moveTo"), w("moveFrom")}
 _KINDS = {"footnoteReference": "footnotes", "endnoteReference": "endnotes",
@@ -57,11 +63,11 @@ class Reader:
         self.marks: dict[str, dict[str, str]] = {kind: {} for kind in _KINDS}
         self.part = pkg.main
         self.links: dict[str, str] = {}
-        self.twins: dict[object, object] = {}
+        self.twins: dict[_Element, _Element] = {}
         self.in_note = False  # a note's or comment's paragraphs follow its label plainly
 
     # -- the context word_text asks -----------------------------------------------------
-    def link(self, el) -> str | None:
+    def link(self, el: _Element) -> str | None:
         return link_of(el, self.links)
 
     def mark(self, kind: str, note_id: str | None) -> str:
@@ -95,7 +101,7 @@ class Reader:
         self.links = {rid: target for rid, kind, target, ext in
                       _rels(self.pkg, part) if ext}
 
-    def _heads(self, body) -> dict[str, list[tuple[str, str]]]:
+    def _heads(self, body: _Element | None) -> dict[str, list[tuple[str, str]]]:
         found: dict[str, list[tuple[str, str]]] = {"Header": [], "Footer": []}
         if body is None:
             return found
@@ -142,7 +148,7 @@ class Reader:
                 self._note(by_id[comment_id], out,
                            f"[comment {label}] {author}: " if author else f"[comment {label}] ")
 
-    def _note(self, note, out: Out, first: str) -> None:
+    def _note(self, note: _Element, out: Out, first: str) -> None:
         out.blank()
         sink = Body(out, packed=True)
         self.in_note = True
@@ -152,7 +158,8 @@ class Reader:
             self.in_note = False
 
     # -- blocks ---------------------------------------------------------------------------
-    def blocks(self, container, sink, prefix: str, later: str | None = None) -> None:
+    def blocks(self, container: _Element, sink: Sink, prefix: str, later: str | None = None
+               ) -> None:
         for el in container:
             tag = el.tag
             if tag == _P:
@@ -172,7 +179,7 @@ class Reader:
                     self.blocks(choice, sink, prefix, later)
             sink.tick()
 
-    def paragraph(self, p, sink, prefix: str) -> bool:
+    def paragraph(self, p: _Element, sink: Sink, prefix: str) -> bool:
         para = Paragraph(p, self)
         ppr = p.find(_PPR)
         style_el = ppr.find(_PSTYLE) if ppr is not None else None
@@ -195,7 +202,7 @@ class Reader:
             self._box(box, twin, sink)
         return shown
 
-    def _lead(self, style_id: str | None, listed) -> tuple[str, bool]:
+    def _lead(self, style_id: str | None, listed: tuple[int, str] | None) -> tuple[str, bool]:
         if self.in_note:
             return "", False
         lower = self.styles.name(style_id).lower()
@@ -211,7 +218,7 @@ class Reader:
             return "> ", False
         return "", False
 
-    def _box(self, box, twin, sink) -> None:
+    def _box(self, box: _Element, twin: _Element | None, sink: Sink) -> None:
         if twin is not None:
             mine, theirs = list(box.iter(_P)), list(twin.iter(_P))
             if len(mine) == len(theirs):
@@ -220,10 +227,10 @@ class Reader:
         self.blocks(box, sink, "[Text box] ")
         sink.gap()
 
-    def table(self, tbl, sink) -> None:
-        rows = []
+    def table(self, tbl: _Element, sink: Sink) -> None:
+        rows: list[list[str]] = []
         for tr in _through(tbl, _TR):
-            cells = []
+            cells: list[str] = []
             for tc in _through(tr, _TC):
                 cell = Cell(sink)
                 self.blocks(tc, cell, "")
@@ -236,7 +243,7 @@ class Reader:
         sink.table(rows)
 
 
-def _through(el, tag: str):
+def _through(el: _Element, tag: str) -> Iterator[_Element]:
     """The children of `el` with `tag`, also inside content controls and custom XML."""
     for child in el:
         if child.tag == tag:
@@ -249,6 +256,6 @@ def _through(el, tag: str):
             yield from _through(child, tag)
 
 
-def _rels(pkg: WordPackage, part: str):
+def _rels(pkg: WordPackage, part: str) -> list[tuple[str, str, str, bool]]:
     from app.core.documents.word_parts import relationships
     return pkg.rels if part == pkg.main else relationships(pkg.zf, part)

@@ -76,8 +76,8 @@ def tokens(inline: str) -> list[Token]:
         else:
             before = inline[m.start() - 1] if m.start() else " "
             after = inline[m.end()] if m.end() < len(inline) else " "
-            closing = (bold and len(mark) >= 2 or italic and len(mark) in (1, 3))
-            if closing and before.isspace() or not closing and after.isspace():
+            closing = ((bold and len(mark) >= 2) or (italic and len(mark) in (1, 3)))
+            if (closing and before.isspace()) or (not closing and after.isspace()):
                 out.extend(_words(mark, (bold, italic, link, tuple(tracked), look)))  # a *
                 continue
             if len(mark) >= 2:

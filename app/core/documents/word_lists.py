@@ -6,15 +6,19 @@ restart where the document asks for one).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from app.core.documents.word_parts import w
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
 
 _LIST_STYLE = re.compile(r"^list (bullet|number)(?: (\d))?$", re.I)
 _LEVEL = re.compile(r"%([1-9])")
 
 
 class Styles:
-    def __init__(self, tree):
+    def __init__(self, tree: _Element | None):
         self.names: dict[str, str] = {}
         self.based: dict[str, str] = {}
         self.numbering: dict[str, tuple[str | None, int | None]] = {}
@@ -29,8 +33,9 @@ class Styles:
             if based is not None:
                 self.based[sid] = based.get(w("val")) or ""
             outline = style.find(f"{w('pPr')}/{w('outlineLvl')}")
-            if outline is not None and (outline.get(w("val")) or "").isdigit():
-                self.outline[sid] = int(outline.get(w("val")))
+            outline_level = outline.get(w("val")) if outline is not None else None
+            if outline_level is not None and outline_level.isdigit():
+                self.outline[sid] = int(outline_level)
             num = style.find(f"{w('pPr')}/{w('numPr')}")
             if num is not None:
                 self.numbering[sid] = _num_pr(num)
@@ -61,7 +66,7 @@ class Styles:
         return None, None
 
 
-def _num_pr(el) -> tuple[str | None, int | None]:
+def _num_pr(el: _Element) -> tuple[str | None, int | None]:
     num, lvl = el.find(w("numId")), el.find(w("ilvl"))
     level = lvl.get(w("val")) if lvl is not None else None
     return (num.get(w("val")) if num is not None else None,
@@ -71,7 +76,7 @@ def _num_pr(el) -> tuple[str | None, int | None]:
 class Lists:
     """The numbering part: which list a paragraph belongs to, and its counters."""
 
-    def __init__(self, tree, styles: Styles):
+    def __init__(self, tree: _Element | None, styles: Styles):
         self.styles = styles
         self.abstract: dict[str, dict[int, tuple[str, str, int]]] = {}
         self.links: dict[str, str] = {}
@@ -98,11 +103,12 @@ class Lists:
                     overrides[_int(over.get(w("ilvl")))] = _int(start.get(w("val")), 1)
             self.nums[num.get(w("numId")) or ""] = (_val(num, "abstractNumId") or "", overrides)
 
-    def mark(self, ppr, style_id: str | None) -> tuple[int, str] | None:
+    def mark(self, ppr: _Element | None, style_id: str | None) -> tuple[int, str] | None:
         """(level, the mark Word shows such as "2." or "-") for a list paragraph, else None."""
         num_id, level = None, None
-        if ppr is not None and ppr.find(w("numPr")) is not None:
-            num_id, level = _num_pr(ppr.find(w("numPr")))
+        num_pr = ppr.find(w("numPr")) if ppr is not None else None
+        if num_pr is not None:
+            num_id, level = _num_pr(num_pr)
         style_num, style_level = self.styles.num_pr(style_id)
         num_id = num_id if num_id is not None else style_num
         level = level if level is not None else (style_level or 0)
@@ -127,7 +133,8 @@ class Lists:
         counters = self.counters.setdefault(key, [None] * 10)
         level = max(0, min(level, 9))
         start = overrides.get(level, levels.get(level, ("decimal", "", 1))[2])
-        counters[level] = start if counters[level] is None else counters[level] + 1
+        current = counters[level]
+        counters[level] = start if current is None else current + 1
         for deeper in range(level + 1, 10):
             counters[deeper] = None
         fmt, text, _start = levels.get(level, ("decimal", f"%{level + 1}.", 1))
@@ -136,10 +143,11 @@ class Lists:
         if fmt == "none" or not text:
             return ""
 
-        def number(match) -> str:
+        def number(match: re.Match[str]) -> str:
             k = int(match.group(1)) - 1
             k_fmt, _t, k_start = levels.get(k, ("decimal", "", 1))
-            value = counters[k] if counters[k] is not None else overrides.get(k, k_start)
+            counted = counters[k]
+            value = counted if counted is not None else overrides.get(k, k_start)
             return _format(value, fmt if k == level else k_fmt)
 
         return _LEVEL.sub(number, text).strip()
@@ -158,7 +166,7 @@ class Lists:
         return next((sid for sid, n in self.styles.names.items() if n == name_or_id), "")
 
 
-def _val(el, tag: str) -> str | None:
+def _val(el: _Element, tag: str) -> str | None:
     found = el.find(w(tag))
     return found.get(w("val")) if found is not None else None
 

@@ -15,9 +15,13 @@ import hashlib
 import io
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.documents.base import DocumentError
 from app.core.documents.word_parts import W, WordPackage
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 # (word for a person, element local names that show it) in the body's XML.
 _IN_TEXT = (
@@ -78,7 +82,7 @@ def _custom_data(zf: zipfile.ZipFile) -> list[str]:
     return found
 
 
-def _holds_something(tree) -> bool:
+def _holds_something(tree: etree._Element) -> bool:
     """A header or footer with text, a picture or a field (an empty one loses nothing)."""
     for el in tree.iter():
         tag = el.tag if isinstance(el.tag, str) else ""

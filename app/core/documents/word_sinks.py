@@ -55,8 +55,9 @@ class Cell:
 
     in_cell = True
 
-    def __init__(self, outer):
-        self.outer, self.lines = outer, []
+    def __init__(self, outer: Sink):
+        self.outer = outer
+        self.lines: list[str] = []
 
     def shown(self, line: Line) -> Line:
         """'|' would end the cell in Markdown: it is shown as '\\|'."""
@@ -83,3 +84,5 @@ class Cell:
     def text(self) -> str:
         return "<br>".join(self.lines)
 
+
+Sink = Body | Cell  # where a block's lines go

@@ -51,7 +51,7 @@ _HEX = re.compile(r"[0-9A-Fa-f]{6}")
 
 
 class Piece:
-    __slots__ = ("text", "el", "kind", "bold", "italic", "link", "change", "look")
+    __slots__ = ("bold", "change", "el", "italic", "kind", "link", "look", "text")
 
     def __init__(self, text, el, kind, bold=False, italic=False, link=None, change=None,
                  look=""):

@@ -9,14 +9,21 @@ from __future__ import annotations
 
 import copy
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Iterable
 
 from app.core.documents.word_parts import w
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
+
+    from app.core.documents.word_parts import WordPackage
+    from app.core.documents.word_text import Piece
 
 AUTHOR = "Harness Desk"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 
 
-def tracks_changes(pkg) -> bool:
+def tracks_changes(pkg: WordPackage) -> bool:
     settings = pkg.optional_tree("settings")
     flag = settings.find(w("trackRevisions")) if settings is not None else None
     return flag is not None and flag.get(w("val")) not in ("0", "false", "off")
@@ -25,7 +32,7 @@ def tracks_changes(pkg) -> bool:
 class Revisions:
     """Numbers and stamps the revisions one edit adds (ids after every id in the parts)."""
 
-    def __init__(self, trees):
+    def __init__(self, trees: Iterable[_Element]):
         highest = 0
         for tree in trees:
             for el in tree.iter():
@@ -35,17 +42,20 @@ class Revisions:
         self.next_id = highest + 1
         self.date = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
-    def mark(self, kind: str, like):
+    def mark(self, kind: str, like: _Element) -> _Element:
         el = like.makeelement(w(kind), {w("id"): str(self.next_id), w("author"): AUTHOR,
                                         w("date"): self.date})
         self.next_id += 1
         return el
 
 
-def tracked_replace(segments, start: int, length: int, new_text: str, revisions) -> list:
+def tracked_replace(segments: list[Piece], start: int, length: int, new_text: str,
+                    revisions: Revisions) -> list[_Element]:
     """Characters [start, start + length) of the paragraph's plain text marked deleted, and
     `new_text` inserted after them; returns the text elements of the new run."""
-    end, pos, first_del, first_run = start + length, 0, None, None
+    end, pos = start + length, 0
+    first_del: _Element | None = None
+    first_run: _Element | None = None
     for seg in segments:
         a, b = pos, pos + len(seg.text)
         pos = b
@@ -61,10 +71,10 @@ def tracked_replace(segments, start: int, length: int, new_text: str, revisions)
         first_run = first_run if first_run is not None else run
     if not new_text:
         return []
-    if first_del is not None:
+    if first_del is not None and first_run is not None:  # set together
         return _insert_after(first_del, first_run, new_text, revisions)
     anchor, before = _insertion_point(segments, start)
-    run = anchor.getparent()
+    run = _run_of(anchor)
     ins_run = _new_run(run, new_text)
     wrapper = revisions.mark("ins", run)
     wrapper.append(ins_run)
@@ -72,7 +82,8 @@ def tracked_replace(segments, start: int, length: int, new_text: str, revisions)
     return [ins_run[-1]]
 
 
-def _insert_after(first_del, model_run, new_text: str, revisions) -> list:
+def _insert_after(first_del: _Element, model_run: _Element, new_text: str,
+                  revisions: Revisions) -> list[_Element]:
     ins_run = _new_run(model_run, new_text)
     wrapper = revisions.mark("ins", model_run)
     wrapper.append(ins_run)
@@ -80,10 +91,10 @@ def _insert_after(first_del, model_run, new_text: str, revisions) -> list:
     return [ins_run[-1]]
 
 
-def _insertion_point(segments, start: int):
+def _insertion_point(segments: list[Piece], start: int) -> tuple[_Element, bool]:
     """(a text element, True when the insertion goes after its run / False: before)."""
     pos = 0
-    texts = []
+    texts: list[tuple[Piece, int, int]] = []
     for seg in segments:
         texts.append((seg, pos, pos + len(seg.text)))
         pos += len(seg.text)
@@ -91,8 +102,8 @@ def _insertion_point(segments, start: int):
         if seg.kind == "t" and a < start <= b:
             if start < b:
                 _isolate(seg.el, 0, start - a)
-            elif seg.el.getnext() is not None:
-                _split_before(seg.el.getnext())
+            elif (after := seg.el.getnext()) is not None:
+                _split_before(after)
             return seg.el, True
     for seg, a, _b in texts:
         if seg.kind == "t" and a >= start:
@@ -104,7 +115,7 @@ def _insertion_point(segments, start: int):
                         "to it instead.")
 
 
-def _isolate(el, lo: int, hi: int):
+def _isolate(el: _Element, lo: int, hi: int) -> _Element:
     """The run holding only `el` (a text element cut to [lo, hi), or a tab or break)."""
     if el.tag == w("t"):
         text = el.text or ""
@@ -119,15 +130,21 @@ def _isolate(el, lo: int, hi: int):
         el.text = text[lo:hi]
         el.set(_XML_SPACE, "preserve")
     run = _split_before(el)
-    if el.getnext() is not None:
-        _split_before(el.getnext())
+    if (after := el.getnext()) is not None:
+        _split_before(after)
     return run
 
 
-def _split_before(el):
+def _run_of(el: _Element) -> _Element:
+    run = el.getparent()
+    assert run is not None  # a text element, a tab or a break sits in its run
+    return run
+
+
+def _split_before(el: _Element) -> _Element:
     """Move `el` and what follows it in its run into a run of its own, with the same
     formatting, just after; the run itself when `el` already begins it."""
-    run = el.getparent()
+    run = _run_of(el)
     earlier = []
     for child in run:
         if child is el:
@@ -140,7 +157,8 @@ def _split_before(el):
     props = run.find(w("rPr"))
     if props is not None:
         new.append(copy.deepcopy(props))
-    moving, found = [], False
+    moving: list[_Element] = []
+    found = False
     for child in list(run):
         found = found or child is el
         if found:
@@ -151,7 +169,7 @@ def _split_before(el):
     return new
 
 
-def _new_run(model, text: str):
+def _new_run(model: _Element, text: str) -> _Element:
     run = model.makeelement(w("r"), {})
     props = model.find(w("rPr"))
     if props is not None:

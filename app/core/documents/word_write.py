@@ -10,6 +10,12 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from docx.document import Document
+    from docx.text.paragraph import Paragraph
+    from markdown_it.token import Token
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # not allowed in XML
 _MONO = "Courier New"
@@ -19,7 +25,7 @@ def _clean(text: str) -> str:
     return _CONTROL.sub("", text)
 
 
-def parse(markdown: str):
+def parse(markdown: str) -> list[Token]:
     from markdown_it import MarkdownIt
     return MarkdownIt("commonmark").enable("table").parse(markdown)
 
@@ -95,8 +101,8 @@ def _paragraph_style(lists: list[str], item_started: list[bool], quote: int) -> 
     return "Quote" if quote else None
 
 
-def _table(doc, tokens, i: int) -> int:
-    rows: list[list] = []
+def _table(doc: Document, tokens: list[Token], i: int) -> int:
+    rows: list[list[Token]] = []
     header_rows = 0
     while tokens[i].type != "table_close":
         tok = tokens[i]
@@ -117,7 +123,7 @@ def _table(doc, tokens, i: int) -> int:
     return i + 1
 
 
-def add_inline(paragraph, inline, bold: bool = False) -> None:
+def add_inline(paragraph: Paragraph, inline: Token, bold: bool = False) -> None:
     """The inline Markdown of one token (strong, em, links, code) as runs of `paragraph`."""
     strong, em = int(bold), 0
     link: str | None = None
@@ -149,7 +155,7 @@ def add_inline(paragraph, inline, bold: bool = False) -> None:
                 run.font.name = _MONO
 
 
-def add_link(paragraph, url: str, text: str, bold: bool, italic: bool) -> None:
+def add_link(paragraph: Paragraph, url: str, text: str, bold: bool, italic: bool) -> None:
     """A real Word hyperlink (w:hyperlink with an external relationship), blue, underlined."""
     from docx.opc.constants import RELATIONSHIP_TYPE as RT
     from docx.oxml import OxmlElement
@@ -174,4 +180,4 @@ def add_link(paragraph, url: str, text: str, bold: bool, italic: bool) -> None:
     t.set(qn("xml:space"), "preserve")
     run.append(t)
     link.append(run)
-    paragraph._p.append(link)
+    paragraph._p.append(link)  # type: ignore[arg-type]  # python-docx types CT_P children as CT_P

@@ -30,9 +30,12 @@ import os
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from app.core.documents.base import DocumentError, kind_of
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 ISOLATED = True
 READ_SECONDS = 20.0
@@ -55,7 +58,7 @@ TASKS = {
 }
 
 
-def run(task: str, args: tuple, name: str, writing: bool, seconds: float | None = None,
+def run(task: str, args: tuple[Any, ...], name: str, writing: bool, seconds: float | None = None,
         cancel: threading.Event | None = None) -> Any:
     """The result of TASKS[task](*args), from a worker within its bounds; DocumentError
     with one sentence about the file `name` when it fails or goes past them."""
@@ -74,7 +77,7 @@ def run(task: str, args: tuple, name: str, writing: bool, seconds: float | None 
         _at_once.release()
 
 
-def _run(target: str, args: tuple, name: str, writing: bool, limit: float, deadline: float,
+def _run(target: str, args: tuple[Any, ...], name: str, writing: bool, limit: float, deadline: float,
          cancel: threading.Event | None) -> Any:
     try:
         worker = _take()
@@ -140,7 +143,7 @@ def _sentence(kind: str, name: str, writing: bool, seconds: float) -> str:
 
 # -- the calling side: a few workers kept ------------------------------------------------
 class _Worker:
-    def __init__(self):
+    def __init__(self) -> None:
         import multiprocessing
 
         context = multiprocessing.get_context("spawn")
@@ -214,7 +217,7 @@ def prewarm() -> None:
 
 def warm() -> None:
     """In the worker: import what reading a document needs."""
-    import app.core.documents.pdf  # noqa: F401  (pypdf is imported when a PDF is read)
+    import app.core.documents.pdf  # pypdf is imported when a PDF is read
     import app.core.documents.render  # noqa: F401
     import docx  # noqa: F401
     import lxml.etree  # noqa: F401  (slides are read with it)
@@ -231,7 +234,7 @@ def shutdown() -> None:
 
 
 # -- the worker's side -------------------------------------------------------------------
-def serve(conn, memory_bytes: int, idle_seconds: float) -> None:
+def serve(conn: Connection, memory_bytes: int, idle_seconds: float) -> None:
     """The worker's loop: one task at a time, each answered with (kind, value, peak)."""
     _limit_memory(memory_bytes)
     while conn.poll(idle_seconds):
@@ -252,11 +255,12 @@ def serve(conn, memory_bytes: int, idle_seconds: float) -> None:
         conn.send(reply + (peak_bytes(),))
 
 
-def _function(target: str):
+def _function(target: str) -> Callable[..., Any]:
     import importlib
 
     module, name = target.split(":")
-    return getattr(importlib.import_module(module), name)
+    function: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return function
 
 
 def _near_ceiling(memory_bytes: int) -> bool:
@@ -281,7 +285,8 @@ def _limit_memory(memory_bytes: int) -> None:
     threading.Thread(target=_watch, args=(memory_bytes,), daemon=True).start()
 
 
-def _watch(memory_bytes: int, every: float = 0.05, peak=None, end=os._exit) -> None:
+def _watch(memory_bytes: int, every: float = 0.05, peak: Callable[[], int] | None = None,
+           end: Callable[[int], object] = os._exit) -> None:
     """Where the system does not enforce an address-space limit (macOS, Windows): end the
     process once its peak memory passes the bound."""
     peak = peak or peak_bytes

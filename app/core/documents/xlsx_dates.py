@@ -21,7 +21,7 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-def date_text(moment, code: str) -> str | None:
+def date_text(moment: dt.datetime | dt.date | dt.time, code: str) -> str | None:
     """`moment` (a datetime, date or time) through the format `code`, or None."""
     if not code or code.lower() == "general":
         return None
@@ -49,7 +49,7 @@ def date_text(moment, code: str) -> str | None:
     return _format(_as_datetime(moment), parts)
 
 
-def _as_datetime(moment) -> dt.datetime:
+def _as_datetime(moment: dt.datetime | dt.date | dt.time) -> dt.datetime:
     if isinstance(moment, dt.datetime):
         return moment
     if isinstance(moment, dt.date):
@@ -97,7 +97,7 @@ def _format(moment: dt.datetime, parts: list[tuple[str, str]]) -> str:
     return "".join(out)
 
 
-def _minutes(i: int, fields: list[int], parts) -> bool:
+def _minutes(i: int, fields: list[int], parts: list[tuple[str, str]]) -> bool:
     """Is the `m` at parts[i] minutes: right after an hour, or right before seconds?"""
     at = fields.index(i)
     before = parts[fields[at - 1]][0] if at > 0 else ""

@@ -25,7 +25,7 @@ def general(number: float | int) -> str:
     """A number as Excel's General format shows it: at most 10 significant digits."""
     if isinstance(number, bool):
         return "TRUE" if number else "FALSE"
-    if isinstance(number, int) or float(number).is_integer() and abs(number) < 1e15:
+    if isinstance(number, int) or (float(number).is_integer() and abs(number) < 1e15):
         return str(int(number))
     text = format(number, ".10g")
     if "e" in text:
@@ -61,9 +61,12 @@ def formatted(number: float | int, code: str) -> str | None:
     if chosen is None:
         return None
     section, minus = chosen
-    if section.strip() == "@" or "?/" in section or "/" in section and "#" in section:
+    if section.strip() == "@" or "?/" in section or ("/" in section and "#" in section):
         return None
-    before, after, pattern, percent = [], [], None, 0
+    before: list[str] = []
+    after: list[str] = []
+    pattern: str | None = None
+    percent = 0
     for quoted, escaped, currency, digits, pct, other in (
             m.groups() for m in _TOKEN.finditer(section)):
         literal = quoted if quoted is not None else escaped if escaped is not None else \
@@ -83,11 +86,11 @@ def formatted(number: float | int, code: str) -> str | None:
         text = "".join(before).strip()
         return text or None
     value = abs(number) * 100 ** percent
-    text = _digits(value, pattern)
-    if text is None:
+    digits_shown = _digits(value, pattern)
+    if digits_shown is None:
         return None
-    shown = ("".join(before) + text + "".join(after)).strip()
-    return ("-" + shown) if minus and any(ch in "123456789" for ch in text) else shown
+    shown = ("".join(before) + digits_shown + "".join(after)).strip()
+    return ("-" + shown) if minus and any(ch in "123456789" for ch in digits_shown) else shown
 
 
 def _digits(value: float, pattern: str) -> str | None:
@@ -132,6 +135,7 @@ def displayed(number: float | int, code: str, formula: bool = False) -> str:
         return general(number)
     if back.kind != "number" or back.shown in ("date", "datetime", "time"):
         return general(number)
-    if abs(float(back.data) - number) <= 1e-9 * max(1, abs(number)):
+    # A number's data is a number (kind "number"); the parser types it as any value.
+    if abs(float(back.data) - number) <= 1e-9 * max(1, abs(number)):  # type: ignore[arg-type]
         return shown
     return f"{shown} ({general(number)})"

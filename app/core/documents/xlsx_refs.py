@@ -17,7 +17,7 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 
 MAX_ROW, MAX_COL = 1_048_576, 16_384
-EVERYTHING = None
+EVERYTHING: None = None
 _SHEET = r"(?:'(?:[^']|'')+'|[A-Za-z0-9_.\u00a1-\uffff]+(?::[A-Za-z0-9_.\u00a1-\uffff]+)?)"
 _CELL = r"\$?[A-Za-z]{1,3}\$?[0-9]{1,7}"
 _AREA = (rf"{_CELL}(?::{_CELL})?(?![\w.(\[!])|\$?[A-Za-z]{{1,3}}:\$?[A-Za-z]{{1,3}}(?![\w.(\[!])"
@@ -37,7 +37,9 @@ _SCAN = re.compile(rf"""
 _CELL_PARTS = re.compile(r"^(\$?)([A-Za-z]{1,3})(\$?)([0-9]{1,7})$")
 _UNFOLLOWABLE = {"INDIRECT", "OFFSET", "_XLFN.LET", "LAMBDA", "_XLFN.LAMBDA"}
 # (sheet, r1, c1, r2, c2, $r1, $c1, $r2, $c2): sheet None is the formula's own sheet
-Ref = tuple
+Ref = tuple[str | None, int, int, int, int, bool, bool, bool, bool]
+Area = tuple[int, int, int, int, bool, bool, bool, bool]  # a Ref without its sheet
+Table = tuple[str, int, int, int, int]  # (sheet, r1, c1, r2, c2)
 
 
 def _letters(n: str) -> int:
@@ -47,7 +49,7 @@ def _letters(n: str) -> int:
     return col
 
 
-def _area(text: str) -> tuple:
+def _area(text: str) -> Area:
     first, _, last = text.partition(":")
     if first.replace("$", "").isdigit():       # whole rows, 3:5
         r1, r2 = int(first.strip("$")), int(last.strip("$"))
@@ -57,6 +59,7 @@ def _area(text: str) -> tuple:
         return (1, min(c1, c2), MAX_ROW, max(c1, c2), True, "$" in first, True, "$" in last)
     a = _CELL_PARTS.match(first)
     b = _CELL_PARTS.match(last) if last else a
+    assert a is not None and b is not None  # _AREA matched: each end is a cell
     r1, c1, r2, c2 = int(a.group(4)), _letters(a.group(2)), int(b.group(4)), _letters(b.group(2))
     return (r1, c1, r2, c2, bool(a.group(3)), bool(a.group(1)), bool(b.group(3)), bool(b.group(1)))
 
@@ -65,8 +68,9 @@ def _area(text: str) -> tuple:
 class Book:
     """What references resolve against: sheets, defined names, tables."""
     sheets: list[str]
-    names: dict = field(default_factory=dict)     # (name folded, sheet index or None) -> text
-    tables: dict = field(default_factory=dict)    # name folded -> (sheet, r1, c1, r2, c2)
+    # (name folded, sheet index or None) -> text
+    names: dict[tuple[str, int | None], str] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)    # name folded -> its area
 
     def sheet(self, token: str) -> str | None:
         name = token[1:-1].replace("''", "'") if token.startswith("'") else token
@@ -79,7 +83,7 @@ def references(text: str, own: str | None, at: tuple[int, int], book: Book,
     """The ranges a formula reads, or EVERYTHING when they cannot be known."""
     refs: list[Ref] = []
     pos, end = 0, len(text)
-    last_kind = ""
+    last_kind: str | None = ""
     while pos < end:
         m = _SCAN.match(text, pos)
         if not m:
@@ -151,7 +155,7 @@ def references(text: str, own: str | None, at: tuple[int, int], book: Book,
     return refs
 
 
-def _fixed(table: tuple) -> Ref:
+def _fixed(table: Table) -> Ref:
     return table + (True, True, True, True)
 
 
@@ -167,7 +171,7 @@ def _close_bracket(text: str, start: int) -> int:
     return len(text)
 
 
-def _name(word: str, sheet: str | None, book: Book, depth: int):
+def _name(word: str, sheet: str | None, book: Book, depth: int) -> list[Ref] | None:
     folded = word.casefold()
     index = book.sheets.index(sheet) if sheet in book.sheets else None
     text = book.names.get((folded, index), book.names.get((folded, None)))
@@ -184,7 +188,7 @@ def _name(word: str, sheet: str | None, book: Book, depth: int):
 
 def shifted(refs: list[Ref], dr: int, dc: int) -> list[Ref]:
     """A shared formula's references as seen from a cell dr rows and dc columns away."""
-    out = []
+    out: list[Ref] = []
     for s, r1, c1, r2, c2, ar1, ac1, ar2, ac2 in refs:
         out.append((s, r1 if ar1 else r1 + dr, c1 if ac1 else c1 + dc,
                     r2 if ar2 else r2 + dr, c2 if ac2 else c2 + dc, True, True, True, True))
@@ -196,8 +200,8 @@ class Formula:
     sheet: str
     row: int
     col: int
-    refs: list | None          # resolved: (sheet, r1, c1, r2, c2, ...) or EVERYTHING
-    spill: tuple | None = None  # an array formula's area
+    refs: list[Ref] | None     # resolved: (sheet, r1, c1, r2, c2, ...) or EVERYTHING
+    spill: tuple[int, int, int, int] | None = None  # an array formula's area
     cell: object = None         # its <c> element, where known
 
 
@@ -227,7 +231,7 @@ def dependents(formulas: list[Formula], changed: set[tuple[str, int, int]],
                     columns[(sheet, c)].append((r1, r2, i))
             else:
                 wide[sheet].append((r1, c1, r2, c2, i))
-    starts = {}
+    starts: dict[tuple[str, int], list[int]] = {}
     for key, spans in columns.items():
         spans.sort()
         starts[key] = [span[0] for span in spans]
@@ -240,10 +244,10 @@ def dependents(formulas: list[Formula], changed: set[tuple[str, int, int]],
     while queue:
         sheet, r, c = queue.popleft()
         found = list(small.get((sheet, r, c), ()))
-        spans = columns.get((sheet, c))
-        if spans:
+        in_column = columns.get((sheet, c))
+        if in_column:
             upto = bisect.bisect_right(starts[(sheet, c)], r)
-            found.extend(i for r1, r2, i in spans[:upto] if r <= r2 and i not in hit)
+            found.extend(i for r1, r2, i in in_column[:upto] if r <= r2 and i not in hit)
         found.extend(b[4] for b in wide.get(sheet, ())
                      if b[0] <= r <= b[2] and b[1] <= c <= b[3] and b[4] not in hit)
         for i in found:
@@ -256,7 +260,7 @@ def dependents(formulas: list[Formula], changed: set[tuple[str, int, int]],
     return [formulas[i] for i in sorted(hit)]
 
 
-def _cells_of(f: Formula):
+def _cells_of(f: Formula) -> list[tuple[str, int, int]]:
     if f.spill is None:
         return [(f.sheet, f.row, f.col)]
     r1, c1, r2, c2 = f.spill

@@ -84,7 +84,7 @@ def rewrite(path: Path, markdown: str) -> bytes:
                     wanted[(row, col)] = None
             for (row, col), text in sorted(wanted.items()):
                 spill = xml.array_over(row, col)
-                if xml.merged_with(row, col) or spill and spill[1][:2] != (row, col):
+                if xml.merged_with(row, col) or (spill and spill[1][:2] != (row, col)):
                     continue   # shown, but owned by merged cells or by one array formula
                 edit.set(sheet, row, col, text)
         edit.finish()

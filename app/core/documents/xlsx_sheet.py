@@ -189,9 +189,9 @@ class SheetXml:
             kind = styles.kind(base)
             if not shown or value.kind == "empty":
                 return base
-            if shown in ("date", "datetime") and kind == "date" or shown == "time" and \
-                    kind in ("time", "date") or shown.startswith("percent") and \
-                    kind == "percent" or shown == "currency" and kind == "currency":
+            if (shown in ("date", "datetime") and kind == "date") or (shown == "time" and \
+                    kind in ("time", "date")) or (shown.startswith("percent") and \
+                    kind == "percent") or (shown == "currency" and kind == "currency"):
                 return base
             return styles.with_format(base, value.format_code() or KIND_FORMAT[shown])
         except LookupError:

@@ -37,7 +37,7 @@ def kind_of_format(code: str, fmt_id: int | None = None) -> str:
     bare = _BRACKETS.sub("", _QUOTED.sub("", code.split(";", 1)[0]))
     if "%" in bare:
         return "percent"
-    if re.search(r"[dDyY]", bare) or re.search(r"[mM]", bare) and not re.search(r"[hH]", bare):
+    if re.search(r"[dDyY]", bare) or (re.search(r"[mM]", bare) and not re.search(r"[hH]", bare)):
         return "date"
     if re.search(r"[hHsS]", bare) or re.search(r"\[[hms]+\]", code, re.I):
         return "time"
@@ -106,6 +106,7 @@ class Styles:
             if known == code:
                 return fmt_id
         from lxml import etree
+        assert self.root is not None  # with_format, the one caller, checked it
         fmts = self.root.find(f"{{{self.ns}}}numFmts")
         if fmts is None:
             fmts = etree.Element(f"{{{self.ns}}}numFmts")

@@ -54,7 +54,7 @@ _CALL = re.compile(r'"(?:[^"]|"")*"|(?<![\w.])([A-Za-z][A-Za-z0-9.]*)(?=\s*\()')
 
 def stored_formula(formula: str) -> str:
     """A formula as Excel stores it: newer functions with their _xlfn. prefix."""
-    def prefix(match: re.Match) -> str:
+    def prefix(match: re.Match[str]) -> str:
         name = match.group(1)
         if name is None:
             return match.group(0)
@@ -97,7 +97,7 @@ def serial(moment: dt.datetime, date1904: bool) -> float | int:
     return int(days) if float(days).is_integer() else round(days, 10)
 
 
-def parse(raw, date1904: bool = False, as_text: bool = False) -> Value:
+def parse(raw: object, date1904: bool = False, as_text: bool = False) -> Value:
     """The Value of what the call gave; `as_text`: the cell is formatted as Text ('@')."""
     if raw is None:
         return Value("empty")
@@ -132,7 +132,7 @@ def parse(raw, date1904: bool = False, as_text: bool = False) -> Value:
     if stripped.startswith("(") and stripped.endswith(")") and "(" not in stripped[1:]:
         inner = parse(stripped[1:-1], date1904)   # (1,234): a negative, as Excel reads it
         if inner.kind == "number" and inner.shown not in ("date", "datetime", "time") \
-                and inner.data >= 0:
+                and isinstance(inner.data, (int, float)) and inner.data >= 0:  # a number's
             return Value("number", -inner.data, inner.shown, inner.currency)
     match = _PERCENT.match(stripped)
     if match:

@@ -15,9 +15,11 @@ from app.core.clean_text import clean_line
 from app.core.events import (ChangeAnswered, ChangeRefused, HumanNeeded, NoticeSent, ToolCalled,
                              ToolRefused)
 from app.core.lessons.history import FolderHistory, RunHistory, norm_words
+from app.core.outcomes import RoundResult
 
 # Rounds that ended with nothing to show: the file read in them did not help.
-_NO_PROGRESS = ("gave_up", "step_limit", "no_action", "timeout")
+_NO_PROGRESS = (RoundResult.GAVE_UP, RoundResult.STEP_LIMIT, RoundResult.NO_ACTION,
+                RoundResult.TIMEOUT)
 _TOOL_EVENTS = (ToolCalled, ToolRefused)
 
 
@@ -126,7 +128,8 @@ def long_rounds(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
     """A round ran long: the harness sent its stall notice, or the round used all its steps."""
     rounds = {e.round for e in run.events if isinstance(e, NoticeSent)
               and e.kind in ("stall", "final_warning")}
-    rounds |= {r.round for r in run.rounds if r.result_state in ("step_limit", "timeout")}
+    rounds |= {r.round for r in run.rounds if r.result_state in (RoundResult.STEP_LIMIT,
+                                                                  RoundResult.TIMEOUT)}
     return [_seen(run, "long_round", "", n) for n in sorted(rounds)]
 
 
@@ -144,7 +147,7 @@ def repeated_calls(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
 def give_ups_with_findings(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
     """A round gave up on its task and said what it found: worth carrying to the next try."""
     return [_seen(run, "gave_up", r.task, r.round, r.findings)
-            for r in run.rounds if r.result_state == "gave_up" and r.findings.strip()]
+            for r in run.rounds if r.result_state == RoundResult.GAVE_UP and r.findings.strip()]
 
 
 def undone_rounds(run: RunHistory, folder: FolderHistory) -> list[Sighting]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -62,7 +62,7 @@ class Lesson(Record):
 
     def places(self) -> list[tuple[Evidence, int]]:
         """Each round the cause showed in once, with how many times it showed there."""
-        out: dict[tuple[str, int], list] = {}
+        out: dict[tuple[str, int], list[Any]] = {}  # [evidence, count]
         for ev in self.evidence:
             out.setdefault((ev.run_id, ev.round), [ev, 0])[1] += 1
         return [(ev, n) for ev, n in out.values()]

@@ -65,7 +65,8 @@ def proposed_line(kind: str, subject: str, seen: list[Sighting], lang: str) -> s
                 if zh else "Answer every turn with a tool call (read or write a file, or "
                 "complete_task, ask_human, give_up); words alone do not move the task on.")
     if kind == "long_round":
-        return ("一轮只做一个任务：满足“完成标准”就立刻调用 complete_task 并附上证据；做不到就用 give_up 说明发现了什么。"
+        return ("一轮只做一个任务：满足“完成标准”就立刻调用 complete_task 并附上证据；"
+                "做不到就用 give_up 说明发现了什么。"
                 if zh else "Keep each round to its task: call complete_task with the evidence as "
                 "soon as its Done when is met, or give_up with what you found; do not explore.")
     if kind == "repeated_call":

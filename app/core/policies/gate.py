@@ -17,15 +17,16 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NoReturn
 
 from app.core.blobs import sha256_bytes, sha256_file
 from app.core.board import Board, BoardError, Task, update_board
 from app.core.endings import Asked
-from app.core.events import ChangeAnswered, ChangeAsked, ChangeRefused, ChangeWaiting, FileChanged
+from app.core.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeWaiting, Event,
+                             FileChanged)
 from app.core.folder_settings import FolderSettings, folder_settings_path, load_folder_settings
 from app.core.policies import pending
-from app.core.policies.approver import Answer, ApprovalRequest, Approver, NoOneToAsk
+from app.core.policies.approver import ApprovalRequest, Approver, NoOneToAsk
 from app.core.policies.rules import Action, Situation, Touch, Verdict, decide, protected_paths
 from app.core.records import Approval
 from app.core.undo import RoundChanges, write_user_file
@@ -73,7 +74,7 @@ class ChangeGate:
     are read from the folder's settings at each change, so a change in the window counts
     at once."""
 
-    def __init__(self, root: Path, harness_dir: Path, board_path: Path, emit: Callable,
+    def __init__(self, root: Path, harness_dir: Path, board_path: Path, emit: Callable[[Event], object],
                  run_id: str, *, careful: bool = False, approver: Approver | None = None,
                  cancel: threading.Event | None = None):
         self.root, self.harness_dir, self.board_path = Path(root), Path(harness_dir), board_path
@@ -173,7 +174,7 @@ class ChangeGate:
         word = _ANSWER_WORDS[answer.kind]
         self._note(touch, word, verdicts[0], cid)
         self.emit(ChangeAnswered(round=self.now.number, path=touch.path, action=touch.action,
-                                 answer=word, change_id=cid))  # type: ignore[arg-type]
+                                 answer=word, change_id=cid))
         if answer.kind == "deny":
             raise ChangeNotAllowed(refusal_sentence(touch.path, touch.action))
         if answer.kind == "allow_task" and task is not None:
@@ -200,7 +201,7 @@ class ChangeGate:
         finally:
             shutil.rmtree(stage, ignore_errors=True)
 
-    def _keep_waiting(self, request: ApprovalRequest, verdict: Verdict, nonce: str) -> None:
+    def _keep_waiting(self, request: ApprovalRequest, verdict: Verdict, nonce: str) -> NoReturn:
         task = self.now.task
         many = load_folder_settings(self.harness_dir).many_changes
         kept = pending.keep(self.pending_dir, path=request.path, action=request.action,
@@ -254,7 +255,7 @@ class ChangeGate:
                     "the board without an answer. The file is as it was.")
         if state in ("not_allowed", "not_shown"):
             word = state
-            self.emit(ChangeAnswered(round=number, path=rel, action=action,  # type: ignore[arg-type]
+            self.emit(ChangeAnswered(round=number, path=rel, action=action,
                                      answer=word, on_board=True, note=answer or "",
                                      change_id=cid))
             self.now.approvals.append(Approval(path=rel, action=action, answer=word,
@@ -283,7 +284,7 @@ class ChangeGate:
         else:
             write_user_file(target, after)
         changes.after_change(rel)
-        self.emit(ChangeAnswered(round=number, path=rel, action=action,  # type: ignore[arg-type]
+        self.emit(ChangeAnswered(round=number, path=rel, action=action,
                                  answer="allowed", on_board=True, change_id=cid))
         self.emit(FileChanged(round=number, path=rel,
                               change="deleted" if action == "delete" else "wrote"))

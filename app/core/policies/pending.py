@@ -22,10 +22,15 @@ import secrets
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from app.core.blobs import sha256_bytes
 from app.core.board import Board, Task
 from app.core.files import atomic_write_bytes, atomic_write_json, read_json
+from app.core.policies.rules import Action
+
+if TYPE_CHECKING:
+    from app.core.policies.approver import ApprovalRequest
 
 ALLOW, DENY = "Allow", "Don't allow"
 OPTIONS = [ALLOW, DENY]
@@ -86,7 +91,7 @@ class PendingChange:
     id: str
     folder: Path
     path: str
-    action: str
+    action: Action
     before_sha: str | None        # None: the file did not exist when it was proposed
     question: str
     task: str
@@ -143,8 +148,9 @@ def _read(folder: Path) -> PendingChange | None:
     if data["id"] != folder.name or data["action"] not in ("change", "delete"):
         return None
     sha = data.get("before_sha")
-    shown = data.get("shown") if isinstance(data.get("shown"), list) else []
-    answer = data.get("answer") if isinstance(data.get("answer"), dict) else {}
+    got_shown, got_answer = data.get("shown"), data.get("answer")
+    shown = got_shown if isinstance(got_shown, list) else []
+    answer = got_answer if isinstance(got_answer, dict) else {}
     return PendingChange(
         folder.name, folder, data["path"], data["action"], sha if isinstance(sha, str) else None,
         data["question"], str(data.get("task") or ""), data["digest"], data["nonce"],
@@ -174,7 +180,7 @@ def find(pending_dir: Path, cid: str | None) -> PendingChange | None:
     return _read(pending_dir / cid) if (pending_dir / cid).is_dir() else None
 
 
-def _update(change: PendingChange, **fields) -> PendingChange:
+def _update(change: PendingChange, **fields: Any) -> PendingChange:
     data = read_json(change.folder / "proposal.json")
     if not isinstance(data, dict):
         raise OSError(f"the record of the change to {change.path} is damaged")
@@ -186,8 +192,8 @@ def _update(change: PendingChange, **fields) -> PendingChange:
 def mark_shown(change: PendingChange, where: str) -> PendingChange:
     """Note that the person was shown this change's diff (`where`: approve, window, …)."""
     data = read_json(change.folder / "proposal.json")
-    shown = data.get("shown") if isinstance(data, dict) and isinstance(data.get("shown"),
-                                                                       list) else []
+    got = data.get("shown") if isinstance(data, dict) else None
+    shown = got if isinstance(got, list) else []
     return _update(change, shown=[*shown, {"where": where, "at": now_iso()}])
 
 
@@ -232,7 +238,7 @@ def board_answer(board: Board, change: PendingChange) -> tuple[str, str | None]:
     return ("allowed", yes) if change.answer == "allowed" and change.shown else ("not_shown", yes)
 
 
-def kept_request(root: Path, change: PendingChange):
+def kept_request(root: Path, change: PendingChange) -> ApprovalRequest | None:
     """The kept change as an ApprovalRequest to show the person, or None when the file no
     longer holds what it held when the change was proposed (the change cannot be made)."""
     from app.core.policies.approver import ApprovalRequest
@@ -246,7 +252,7 @@ def kept_request(root: Path, change: PendingChange):
             or not change.intact():
         return None
     return ApprovalRequest(round=0, task=change.task, path=change.path,
-                           action=change.action,  # type: ignore[arg-type]
+                           action=change.action,
                            before=before, after=change.after, reasons=list(change.reasons),
                            policies=list(change.policies), change_id=change.id)
 

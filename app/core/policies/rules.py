@@ -118,5 +118,5 @@ def decide(touch: Touch, s: Situation,
     for outcome in ("refuse", "ask"):
         hits = [v for v in verdicts if v.outcome == outcome]
         if hits:
-            return outcome, hits  # type: ignore[return-value]
+            return outcome, hits
     return "allow", verdicts

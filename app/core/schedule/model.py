@@ -12,6 +12,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 KINDS = ("daily", "weekdays", "monthly")
 DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # datetime.weekday() order
@@ -74,11 +75,11 @@ class Schedule:
                                 "than you meant: give one in dollars or in tokens.")
         return self
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> "Schedule":
+    def from_json(cls, data: dict[str, Any]) -> "Schedule":
         known = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
         return cls(**known)
 

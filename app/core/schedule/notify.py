@@ -82,7 +82,7 @@ def notify(rec: R.WakeRecord) -> bool:
         return False
 
 
-def _run(argv: list[str], env: dict | None = None) -> bool:
+def _run(argv: list[str], env: dict[str, str] | None = None) -> bool:
     try:
         return subprocess.run(argv, capture_output=True, timeout=TIMEOUT_S, env=env,
                               stdin=subprocess.DEVNULL).returncode == 0

@@ -11,12 +11,14 @@ from datetime import datetime
 from pathlib import Path
 
 from app.core.places import config_dir
+from app.core.outcomes import RunState
 
 FOLDER_FILE = "scheduled.jsonl"
 PERSON_FILE = "scheduled-log.jsonl"
 
 # What a wake ended as (the run's own states, and the wakes that ran nothing).
-DONE, BLOCKED, STOPPED, FAILED = "done", "blocked_by_human", "stopped", "failed"
+DONE, BLOCKED, STOPPED, FAILED = (RunState.DONE.value, RunState.BLOCKED_BY_HUMAN.value,
+                                  RunState.STOPPED.value, RunState.FAILED.value)
 SKIPPED_BUSY = "skipped_busy"          # another run held the folder's lock
 SKIPPED_PAUSED = "skipped_paused"
 NO_BUDGET = "no_budget"
@@ -74,7 +76,7 @@ def record(record: WakeRecord) -> None:
 
 
 def _read(path: Path) -> list[WakeRecord]:
-    out = []
+    out: list[WakeRecord] = []
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:

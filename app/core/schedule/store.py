@@ -15,6 +15,7 @@ import json
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any, Iterator
 
 from app.core.places import config_dir
 from app.core.schedule.model import Schedule, last_due
@@ -28,7 +29,7 @@ def store_path() -> Path:
 
 
 @contextmanager
-def _locked():
+def _locked() -> Iterator[None]:
     """One process at a time reads-and-writes the file (two wakes of one schedule race)."""
     from app.core.file_lock import FileLock
 
@@ -40,9 +41,9 @@ def _locked():
         yield
 
 
-def _read() -> dict:
+def _read() -> dict[str, Any]:
     try:
-        data = json.loads(store_path().read_text(encoding="utf-8"))
+        data: dict[str, Any] = json.loads(store_path().read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {"schedules": {}, "claimed": {}, "seen": {}}
     except (OSError, ValueError):
@@ -58,7 +59,7 @@ def _read() -> dict:
     return data
 
 
-def _write(data: dict) -> None:
+def _write(data: dict[str, Any]) -> None:
     from app.core.files import atomic_write_json
 
     atomic_write_json(store_path(), data)

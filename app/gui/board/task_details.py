@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPersistentModelIndex, QTimer, Signal
-from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QPlainTextEdit, QVBoxLayout
 
 from app.core.board import Task, one_line
 from app.core.board_task import WEB_KEY, WEB_NO, WEB_YES

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from app.core.outcomes import ENGINE_STOPS as CORE_ENGINE_STOPS, ExitReason
+
 KEYED = ("anthropic", "openai")
 SITES = {"anthropic": "console.anthropic.com", "openai": "platform.openai.com"}
 VENDORS = {"anthropic": "Anthropic", "openai": "OpenAI"}  # whose account a key bills
 ADDRESS_VARS = {"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL"}
 # The engine stops a run can end with (PRODUCT.md §5), and the window's own "bad_request".
-ENGINE_STOPS = ("auth_failed", "quota_exhausted", "model_not_found", "engine_unreachable",
-                "engine_failures", "bad_request")
+ENGINE_STOPS = (*CORE_ENGINE_STOPS, ExitReason.BAD_REQUEST)
 
 
 def tr(text: str) -> str:
@@ -52,20 +53,21 @@ def not_ready(engine_id: str, reason: str, facts: dict | None = None) -> str:
                            "settings."),
         "key_forbidden": tr("%1 does not allow the saved API key to do this work: paste "
                             "another key in Engine settings."),
-        "auth_failed": tr("%1 did not accept the saved API key: paste a new one in Engine "
+        ExitReason.AUTH_FAILED: tr("%1 did not accept the saved API key: paste a new one in Engine "
                           "settings."),
-        "quota_exhausted": tr("Your %1 account is out of credit or at its spending limit: "
+        ExitReason.QUOTA_EXHAUSTED: tr("Your %1 account is out of credit or at its spending limit: "
                               "add credit at %2."),
-        "model_not_found": tr("%1 has no model called “%2” that your key can use: choose "
+        ExitReason.MODEL_NOT_FOUND: tr("%1 has no model called “%2” that your key can use: choose "
                               "another in Engine settings."),
-        "engine_unreachable": tr("%1 could not be reached: check your internet connection."),
+        ExitReason.ENGINE_UNREACHABLE: tr("%1 could not be reached: check your internet connection."),
         "no_answer": tr("%1 did not answer within %2 seconds: check your internet "
                         "connection."),
         "bad_address": tr("The address set for %1 is not a web address: correct %2."),
     }.get(reason, tr("%1 is not ready yet: Engine settings can test the connection."))
-    second = {"quota_exhausted": SITES.get(engine_id, ""), "model_not_found": model,
-              "no_answer": seconds or "8", "bad_address": ADDRESS_VARS.get(engine_id, "")}
-    if reason == "quota_exhausted":
+    second = {ExitReason.QUOTA_EXHAUSTED: SITES.get(engine_id, ""),
+              ExitReason.MODEL_NOT_FOUND: model, "no_answer": seconds or "8",
+              "bad_address": ADDRESS_VARS.get(engine_id, "")}
+    if reason == ExitReason.QUOTA_EXHAUSTED:
         who = VENDORS.get(engine_id, who)
     return _fill(words, who, second.get(reason, ""))
 
@@ -73,14 +75,14 @@ def not_ready(engine_id: str, reason: str, facts: dict | None = None) -> str:
 def _local_not_ready(reason: str, facts: dict) -> str:
     url, model = facts.get("url", ""), facts.get("model", "")
     words = {
-        "engine_unreachable": (tr("Nothing is answering at %1: start your local server there "
+        ExitReason.ENGINE_UNREACHABLE: (tr("Nothing is answering at %1: start your local server there "
                                   "(Ollama, LM Studio, llama.cpp's llama-server or another), "
                                   "or correct the address in Engine settings."), url),
         "no_answer": (tr("The local server at %1 did not answer in time: check that it has "
                          "finished loading."), url),
         "no_models": (tr("The local server at %1 has no models yet: download one first, for "
                          "example with “ollama pull qwen3”."), url),
-        "model_not_found": (tr("The local server has no model called “%1”: choose one it has "
+        ExitReason.MODEL_NOT_FOUND: (tr("The local server has no model called “%1”: choose one it has "
                                "in Engine settings."), model),
         "no_tools": (tr("The model “%1” cannot use tools, which Harness Desk needs: choose "
                         "another model in Engine settings."), model),
@@ -102,7 +104,7 @@ def stopped(exit_reason: str, cause: str, engine_id: str, model: str,
         return None
     who = name(engine_id)
     local = engine_id == "local"
-    if exit_reason == "auth_failed":
+    if exit_reason == ExitReason.AUTH_FAILED:
         if cause == "no_key":
             head, words = (tr("Stopped: %1 needs an API key"),
                            tr("%1 has no API key yet: paste yours in Engine settings, then "
@@ -119,7 +121,7 @@ def stopped(exit_reason: str, cause: str, engine_id: str, model: str,
             head, words = (tr("Stopped: %1 refused the API key"),
                            tr("%1 did not accept the saved API key: paste a new one in Engine "
                               "settings, then press %2."))
-    elif exit_reason == "quota_exhausted":
+    elif exit_reason == ExitReason.QUOTA_EXHAUSTED:
         if local:
             head, words = (tr("Stopped: the local server ran out of resources"),
                            tr("The local server could not take the work: free some memory "
@@ -129,7 +131,7 @@ def stopped(exit_reason: str, cause: str, engine_id: str, model: str,
                          VENDORS.get(engine_id, who))
             words = _fill(tr("Add credit or raise the spending limit at %3, then press %2."),
                           "%1", "%2", SITES.get(engine_id, ""))
-    elif exit_reason == "model_not_found":
+    elif exit_reason == ExitReason.MODEL_NOT_FOUND:
         if cause == "no_tools":
             head, words = (tr("Stopped: the model cannot use tools"),
                            _fill(tr("The model “%3” cannot use the tools Harness Desk needs: "
@@ -139,7 +141,7 @@ def stopped(exit_reason: str, cause: str, engine_id: str, model: str,
             head = tr("Stopped: the model is not available")
             words = _fill(tr("%1 has no model called “%3” to use: choose another in Engine "
                              "settings, then press %2."), "%1", "%2", model)
-    elif exit_reason == "engine_unreachable":
+    elif exit_reason == ExitReason.ENGINE_UNREACHABLE:
         if cause == "bad_address":
             head, words = (tr("Stopped: the engine's address is wrong"),
                            tr("The address set for %1 is not a web address: correct it in "
@@ -154,7 +156,7 @@ def stopped(exit_reason: str, cause: str, engine_id: str, model: str,
         else:
             head, words = (tr("Stopped: %1 could not be reached"),
                            tr("Check your internet connection, then press %2."))
-    elif exit_reason == "engine_failures":
+    elif exit_reason == ExitReason.ENGINE_FAILURES:
         head, words = (tr("Stopped: %1 kept failing"),
                        tr("%1 stayed busy or kept limiting requests for longer than the run "
                           "may wait: wait a few minutes, then press %2."))
@@ -168,11 +170,11 @@ def stopped(exit_reason: str, cause: str, engine_id: str, model: str,
 def wants_settings(exit_reason: str, cause: str, engine_id: str) -> bool:
     """Whether Engine settings is where the person puts this stop right (a key, a model, the
     local server's address), so the window offers it as the one action."""
-    if exit_reason == "auth_failed":
+    if exit_reason == ExitReason.AUTH_FAILED:
         return engine_id in KEYED
-    if exit_reason == "engine_unreachable":
+    if exit_reason == ExitReason.ENGINE_UNREACHABLE:
         return engine_id == "local"
-    return exit_reason == "model_not_found"
+    return exit_reason == ExitReason.MODEL_NOT_FOUND
 
 
 def round_problem() -> str:

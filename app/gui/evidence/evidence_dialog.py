@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QListWidgetItem, QMessageBox, QPushButton, QSplitter,
                                QTextBrowser, QVBoxLayout, QWidget)
 
+from app.core.outcomes import RoundResult
 from app.gui.look import look
 
 from app.gui.run import wording
@@ -195,7 +196,7 @@ class EvidenceDialog(QDialog):
 
                 # The core's error is an English sentence: in English only.
                 problem = r.error if language.current() == "en" or r.result_state != \
-                    "engine_error" else round_problem()
+                    RoundResult.ENGINE_ERROR else round_problem()
                 lines.append(self.tr("Problem: %1").replace("%1", problem))
         for kind in evidence.notice_kinds:
             lines.append(wording.narration_for_notice(kind))

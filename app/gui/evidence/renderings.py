@@ -156,8 +156,8 @@ def show_change(before: Path | bytes | None, after: Path | bytes | None, name: s
             return None
         if isinstance(version, Path) and version.suffix.lower() == suffix:
             return version
-        if isinstance(version, Path) and version.stat().st_size > MAX_DOCUMENT_BYTES or \
-                isinstance(version, bytes) and len(version) > MAX_DOCUMENT_BYTES:
+        if (isinstance(version, Path) and version.stat().st_size > MAX_DOCUMENT_BYTES) or \
+                (isinstance(version, bytes) and len(version) > MAX_DOCUMENT_BYTES):
             raise DocumentError("too large")
         handle, temp_name = tempfile.mkstemp(suffix=suffix, prefix="harness-desk-")
         temps.append(Path(temp_name))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from app.core.outcomes import RoundResult
+
 
 def tr(text: str, n: int = -1) -> str:
     # lupdate files a module-level tr() under the empty context; look it up there.
@@ -117,6 +119,6 @@ def undo_question(view, evidence) -> str:
             "%1", _names(delete)))
     lines.append(tr("A file you changed yourself since is kept, with the earlier version "
                     "saved beside it."))
-    if view.result_state == "completed":
+    if view.result_state == RoundResult.COMPLETED:
         lines.append(tr("The task stays ticked; untick it if you want it done again."))
     return "\n\n".join(lines)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from app.core.board import Board, BoardError, Task
 from app.core.errors import HarnessError
+from app.core.outcomes import ACTIVE_STATES
 from app.core.status_view import StatusView, read_status_view
 from app.core.workspace import BOARD_NAME, Workspace
 from app.gui.folder import first_start
@@ -88,7 +89,7 @@ def inspect_quickly(path: Path) -> FolderInfo:
     info.run_ids = run_ids = ws.run_ids()
     info.never_run = not run_ids
     info.status, _warning = read_status_view(ws.status_path)
-    if info.status.state in ("running", "waiting"):
+    if info.status.state in ACTIVE_STATES:
         info.run_active_elsewhere = ws.lock().is_held_elsewhere()
         if not info.run_active_elsewhere and run_ids and run_ids[-1] == info.status.run_id:
             from app.core.interrupted import interrupted_run

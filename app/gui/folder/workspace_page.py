@@ -13,14 +13,14 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitt
 
 from app.gui.folder.top_bar import EDGE
 from app.gui.look import look
-
-GAP = 8  # the 8 px grid
 from app.gui.run import wording
 from app.gui.board.board_view import BoardView
 from app.gui.run.history_picker import HistoryPicker
 from app.gui.look.notice_bar import NoticeBar
 from app.gui.run.round_cards import RoundCardList
 from app.gui.run.run_panel import RunPanel
+
+GAP = 8  # the 8 px grid
 
 
 class WorkspacePage(QSplitter):

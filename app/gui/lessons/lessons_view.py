@@ -335,7 +335,7 @@ class LessonsDialog(QDialog):
         if self.lesson is None or not href.startswith("ev:") or self.open_round is None:
             return
         ev = self.lesson.evidence[int(href[3:])]
-        root, opener = self.root, self.open_round
+        root = self.root
         run_for(self, lambda: lessons_data.round_record(root, ev.run_id, ev.round),
                 lambda found: self._open_found(found))
 

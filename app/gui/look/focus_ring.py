@@ -76,7 +76,7 @@ class FocusRing(QWidget):
         window = self.parentWidget()
         target = self.target if self.target is not None and _alive(self.target) else None
         if window is None or target is None or not target.isVisible() or \
-                not target.hasFocus() and QApplication.focusWidget() is not target:
+                (not target.hasFocus() and QApplication.focusWidget() is not target):
             self.hide()
             return
         ring = QRect(target.mapTo(window, target.rect().topLeft()), target.size()).adjusted(
@@ -132,7 +132,8 @@ class FocusRings(QObject):
         if ring is None or not _alive(ring) or ring.parentWidget() is not window:
             ring = FocusRing(window)
             self._rings[id(window)] = ring
-            window.destroyed.connect(lambda _=None, k=id(window): self._rings.pop(k, None))
+            key = id(window)
+            window.destroyed.connect(lambda _=None: self._rings.pop(key, None))
         return ring
 
     def _on_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:

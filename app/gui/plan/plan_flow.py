@@ -7,6 +7,8 @@ has added tasks, and after a run that finished every task offers "Suggest next t
 
 from __future__ import annotations
 
+from app.core.outcomes import RunState
+
 
 class PlanFlow:
     """For `MainWindow`, which provides `workspace`, `settings`, `picker`, `runner`,
@@ -97,7 +99,7 @@ class PlanFlow:
 
     def _offer_next_tasks(self, result) -> None:
         """After a run that finished every task: offer to suggest what comes next."""
-        if result.state != "done" or self.workspace is None:
+        if result.state != RunState.DONE or self.workspace is None:
             return
         offer = self.tr("Every task is done. Would you like ideas for what could come next?")
         self.board_notice.show_notice(offer, self.tr("Suggest next tasks"),

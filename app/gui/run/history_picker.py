@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from app.core.outcomes import ExitReason, RunState
 from app.gui.look import look
 
 from app.gui.run import wording
@@ -19,10 +20,10 @@ from app.gui.background import run_for
 from app.gui.run.round_cards import RoundCardList, RoundView
 
 _ENDINGS = {  # how a run ended, in the picker's few words (translated where shown)
-    "done": QT_TRANSLATE_NOOP("HistoryPicker", "Done"),
-    "blocked_by_human": QT_TRANSLATE_NOOP("HistoryPicker", "Asked you a question"),
-    "stopped": QT_TRANSLATE_NOOP("HistoryPicker", "Stopped"),
-    "failed": QT_TRANSLATE_NOOP("HistoryPicker", "Stopped by a problem"),
+    RunState.DONE: QT_TRANSLATE_NOOP("HistoryPicker", "Done"),
+    RunState.BLOCKED_BY_HUMAN: QT_TRANSLATE_NOOP("HistoryPicker", "Asked you a question"),
+    RunState.STOPPED: QT_TRANSLATE_NOOP("HistoryPicker", "Stopped"),
+    RunState.FAILED: QT_TRANSLATE_NOOP("HistoryPicker", "Stopped by a problem"),
 }
 _UNFINISHED = QT_TRANSLATE_NOOP("HistoryPicker", "Did not finish")
 _SAMPLES = QT_TRANSLATE_NOOP("HistoryPicker", "Shown as a sample, not done")
@@ -62,7 +63,7 @@ class HistoryPicker(QComboBox):
     def label_for(self, run) -> str:
         engine = self.tr("Demo") if not run.is_ai or run.engine == "demo" else (
             run.engine_label or run.engine)
-        ending = self.tr(_SAMPLES if getattr(run, "exit_reason", None) == "samples_shown"
+        ending = self.tr(_SAMPLES if getattr(run, "exit_reason", None) == ExitReason.SAMPLES_SHOWN
                          else _ENDINGS.get(run.state, _UNFINISHED))
         parts = [_when(run.started_at), engine, ending]
         if run.is_ai and run.engine != "demo":

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication
 
+from app.core.outcomes import RoundResult
 from app.gui.run import wording
 
 
@@ -82,8 +83,8 @@ class CardText:
 def card_text(view: RoundView) -> CardText:
     """The card of one round, in the person's language."""
     mark, outcome = wording.round_outcome(view.result_state, view.lookup_cap)
-    tone = "ok" if view.result_state == "completed" else (
-        "attention" if view.result_state not in ("cancelled",) else None)
+    tone = "ok" if view.result_state == RoundResult.COMPLETED else (
+        "attention" if view.result_state not in (RoundResult.CANCELLED,) else None)
     if view.undone:  # what stands now: the round's changes were taken back
         mark, outcome, tone = "↶", QCoreApplication.translate(
             "RoundCard", "Undone: its changes were taken back"), None
@@ -110,12 +111,12 @@ def card_text(view: RoundView) -> CardText:
     if looked:
         lines.append(CardLine(looked, name="roundLookups"))
     said = view.summary
-    if view.result_state == "engine_error" and said:
+    if view.result_state == RoundResult.ENGINE_ERROR and said:
         # The core's sentence is English and the run's state already says why in full.
         from app.gui.engines.engine_words import round_problem
 
         said = round_problem()
-    elif view.result_state == "step_limit" and view.lookup_cap:
+    elif view.result_state == RoundResult.STEP_LIMIT and view.lookup_cap:
         # The core's sentence is English; the head already says the limit was reached.
         said = QCoreApplication.translate(
             "RoundCard", "No lookups are left for this task in this run. Raise “Web lookups "

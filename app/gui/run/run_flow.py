@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from app.core.outcomes import ExitReason, RunState
 from app.gui.background import run_for
 
 DEMO_STEP_S = 0.6  # the Demo engine's pause per step in the window: readable, not slow
@@ -170,18 +171,18 @@ class RunFlow:
         headline = self.run_panel.show_result(result.state, result.exit_reason, result.message,
                                               about, engine_id=engine_id, model=model,
                                               cause=getattr(result, "cause", ""))
-        if result.state == "failed" and result.exit_reason in ("auth_failed", "model_not_found",
-                                                                "engine_unreachable"):
+        if result.state == RunState.FAILED and result.exit_reason in (
+                ExitReason.AUTH_FAILED, ExitReason.MODEL_NOT_FOUND, ExitReason.ENGINE_UNREACHABLE):
             self.picker.check(engine_id)  # the mark beside the engine says it too
         self.run_panel.set_mode(_next_mode(result.state, result.exit_reason))
         from app.gui.look import look
 
-        look.announce(self, headline, assertive=result.state == "blocked_by_human")
+        look.announce(self, headline, assertive=result.state == RunState.BLOCKED_BY_HUMAN)
         if self._close_after_stop:
             self.run_ended.emit(result)
             self.close()
             return
-        if result.state == "blocked_by_human":
+        if result.state == RunState.BLOCKED_BY_HUMAN:
             self._asked_now = True  # "The AI stopped to ask you:" (else "Your decision:")
             self.show_decision()
         from app.gui.lessons.lessons_flow import count_after_run
@@ -280,13 +281,13 @@ class RunFlow:
 
 def _next_mode(state: str, exit_reason: str) -> str:
     """The run panel's one button after a run: the next step its ending names."""
-    if state == "done":
+    if state == RunState.DONE:
         return "done"
-    if state == "blocked_by_human":
+    if state == RunState.BLOCKED_BY_HUMAN:
         return "answer"
-    if exit_reason == "samples_shown":
+    if exit_reason == ExitReason.SAMPLES_SHOWN:
         return "choose_engine"
-    return "run" if state == "failed" else "continue"
+    return "run" if state == RunState.FAILED else "continue"
 
 def _kept_request(root, task):
     """The kept change the board's question names, as the approval dialog shows it; None

@@ -11,6 +11,7 @@ from PySide6.QtCore import QElapsedTimer, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
+from app.core.outcomes import ExitReason, RunState
 from app.gui.look import icons, look
 
 from app.gui.run import next_step, status_block, wording
@@ -328,8 +329,8 @@ class RunPanel(QWidget):
             panel.show_state(self.tr("Needs your decision"), info.open_decision.question,
                              tone="attention")
             panel.set_mode("answer")
-        elif status.state in ("stopped", "failed") and status.exit_reason not in (None,
-                                                                                   "error"):
+        elif status.state in (RunState.STOPPED, RunState.FAILED) and \
+                status.exit_reason not in (None, ExitReason.ERROR):
             engine_id = getattr(status, "engine", "") or ""
             headline, hint = wording.finished(status.state, status.exit_reason or "",
                                               status.current_task or "", engine_id=engine_id,
@@ -337,10 +338,11 @@ class RunPanel(QWidget):
                                               button=self.tr("Continue"))
             panel.show_state(headline, hint, tone="attention")
             panel.show_engine_action(status.exit_reason or "", "", engine_id)
-            panel.set_mode("choose_engine" if status.exit_reason == "samples_shown"
+            panel.set_mode("choose_engine" if status.exit_reason == ExitReason.SAMPLES_SHOWN
                            else "continue")
-        elif status.state == "done":
-            panel.show_state(*wording.finished("done", "all_tasks_done"), tone="ok")
+        elif status.state == RunState.DONE:
+            panel.show_state(*wording.finished(RunState.DONE, ExitReason.ALL_TASKS_DONE),
+                             tone="ok")
             panel.all_done_shown = True
             panel.set_mode("done")
         else:
@@ -390,17 +392,18 @@ class RunPanel(QWidget):
         from app.gui.engines import engine_words
 
         self._ticker.stop()
-        button = self.tr("Run") if state in ("done", "failed") else self.tr("Continue")
+        button = self.tr("Run") if state in (RunState.DONE, RunState.FAILED) else \
+            self.tr("Continue")
         headline, hint = wording.finished(state, exit_reason, task or self.current_task,
                                           engine_id=engine_id, model=model, cause=cause,
                                           button=button)
-        tone = "ok" if state == "done" else "attention"
-        known = state == "done" or exit_reason in ("human_decision_needed", "stopped_by_user",
-                                                   "no_progress", "max_rounds", "samples_shown",
-                                                   *engine_words.ENGINE_STOPS)
+        tone = "ok" if state == RunState.DONE else "attention"
+        known = state == RunState.DONE or exit_reason in (
+            ExitReason.HUMAN_DECISION_NEEDED, ExitReason.STOPPED_BY_USER, ExitReason.NO_PROGRESS,
+            ExitReason.MAX_ROUNDS, ExitReason.SAMPLES_SHOWN, *engine_words.ENGINE_STOPS)
         detail = hint if known else f"{hint}\n{message}".strip()
         self.show_state(headline, detail, tone)
-        self.all_done_shown = state == "done"
+        self.all_done_shown = state == RunState.DONE
         self.show_engine_action(exit_reason, cause, engine_id)
         self.show_narration("")
         return headline

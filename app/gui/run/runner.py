@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
+from app.core.outcomes import ExitReason, RunState
 from app.gui.worker_bridge import WorkerBridge
 
 if TYPE_CHECKING:  # the harness is imported on the run's own thread, never before the window
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # the harness is imported on the run's own thread, never befo
 
 # exit_reasons for a run that could not even start (RunResult.run_id is "" then).
 WORKSPACE_LOCKED = "workspace_locked"
-START_FAILED = "error"
+START_FAILED = ExitReason.ERROR.value
 
 
 class RunRunner(WorkerBridge):
@@ -64,11 +65,11 @@ class RunRunner(WorkerBridge):
             result = Harness(Workspace(root), engine, limits, [self._listen], cancel,
                              careful=careful, approver=approver, paused=self._paused).run()
         except WorkspaceLocked as exc:
-            result = RunResult("", "failed", WORKSPACE_LOCKED, exc.message)
+            result = RunResult("", RunState.FAILED, WORKSPACE_LOCKED, exc.message)
         except HarnessError as exc:
-            result = RunResult("", "failed", START_FAILED, exc.message)
+            result = RunResult("", RunState.FAILED, START_FAILED, exc.message)
         except EngineError as exc:
-            result = RunResult("", "failed", exc.code or START_FAILED, exc.message,
+            result = RunResult("", RunState.FAILED, exc.code or START_FAILED, exc.message,
                                cause=exc.cause)
         except Exception as exc:  # never lost on a thread: a crash report and a sentence
             from app.crash import save_crash_report
@@ -77,7 +78,7 @@ class RunRunner(WorkerBridge):
             sentence = QCoreApplication.translate(
                 "Runner", "The run stopped because of an unexpected error. Details were saved "
                 "to %1.").replace("%1", str(where))
-            result = RunResult("", "failed", START_FAILED, sentence)
+            result = RunResult("", RunState.FAILED, START_FAILED, sentence)
         self._deliver(result)
 
     # -- UI thread -------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from app.core.outcomes import ExitReason, RoundResult, RunState
+
 
 # lupdate files a module-level tr() under the empty context, so that is where it is looked up;
 # the texts marked with QT_TRANSLATE_NOOP("Wording", ...) below are looked up by tip().
@@ -114,7 +116,7 @@ def waiting(seconds: float, code: str) -> str:
         "transient": tr("the service is busy"),
         "stream_broken": tr("the connection dropped"),
     }.get(code, tr("the service asked to wait"))
-    return tr("Waiting %1 s: %2").replace("%1", str(max(0, int(round(seconds))))).replace("%2", why)
+    return tr("Waiting %1 s: %2").replace("%1", str(max(0, round(seconds)))).replace("%2", why)
 
 
 def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
@@ -122,33 +124,33 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
              button: str = "") -> tuple[str, str]:
     """(headline, what to do next) for the end of a run; an engine's stop names the engine
     (`engine_id`, its `model`, the finer `cause`) and the button on screen (`button`)."""
-    if state == "done":
+    if state == RunState.DONE:
         return tr("Done"), tr("Every task on the list is checked. The rounds below show which "
                               "files were written. Add more tasks, or export a summary to share.")
-    if exit_reason == "samples_shown":
+    if exit_reason == ExitReason.SAMPLES_SHOWN:
         return tr("Shown as a sample, not done"), tr(
             "The Demo engine wrote sample notes in the demo-output folder and ticked no task: "
             "your tasks and files are as you left them. Choose an AI engine to get the work "
             "done.")
-    if exit_reason == "human_decision_needed":
+    if exit_reason == ExitReason.HUMAN_DECISION_NEEDED:
         return tr("Needs your decision"), tr("Answer the question to let the work carry on.")
-    if exit_reason == "no_progress" and cause == "lookup_limit":  # core.web_round.LOOKUP_LIMIT
+    if exit_reason == ExitReason.NO_PROGRESS and cause == "lookup_limit":  # core.web_round.LOOKUP_LIMIT
         head = tr("Stopped: “%1” used up its web lookups").replace("%1", short(task, 70)) \
             if task else tr("Stopped: a task used up its web lookups")
         return head, tr("The task reached its limit of web lookups for this run. Raise “Web "
                         "lookups per task” in Settings, then choose what happens next.")
-    if exit_reason == "no_progress":
+    if exit_reason == ExitReason.NO_PROGRESS:
         head = tr("Stopped: no progress on “%1”").replace("%1", short(task, 70)) if task \
             else tr("Stopped: no progress")
         return head, tr("The AI kept trying without getting anywhere. Choose what happens "
                         "next.")
-    if exit_reason == "stopped_by_user":
+    if exit_reason == ExitReason.STOPPED_BY_USER:
         return tr("Stopped"), tr("You stopped the run. Nothing was left half-written. Press "
                                  "Continue to carry on.")
-    if exit_reason == "max_rounds":
+    if exit_reason == ExitReason.MAX_ROUNDS:
         return tr("Stopped at the round limit"), tr("The run used all of its rounds. Press "
                                                     "Continue to give it more.")
-    if exit_reason == "budget_exhausted":
+    if exit_reason == ExitReason.BUDGET_EXHAUSTED:
         return tr("Stopped at the spending limit"), tr("The run reached the budget you set.")
     if exit_reason == "workspace_locked":
         return tr("Already running elsewhere"), tr("Another run is working in this folder "
@@ -210,20 +212,20 @@ def narration_for_notice(kind: str) -> str:
 def round_outcome(result_state: str, lookup_cap: int = 0) -> tuple[str, str]:
     """(a mark, the outcome in words) for a round card; `lookup_cap`: the task's cap on web
     lookups when reaching it ended the round (RoundRecord.lookup_cap), else 0."""
-    if result_state == "step_limit" and lookup_cap:
+    if result_state == RoundResult.STEP_LIMIT and lookup_cap:
         return "!", (tr("Reached this task's limit of 1 web lookup") if lookup_cap == 1 else
                      tr("Reached this task's limit of %1 web lookups").replace(
                          "%1", str(lookup_cap)))
     return {
-        "completed": ("✓", tr("Done")),
-        "needs_human": ("?", tr("Asked you a question")),
-        "gave_up": ("✗", tr("Gave up")),
-        "step_limit": ("!", tr("Ran out of steps")),
-        "no_action": ("!", tr("Stopped going round in circles")),
-        "timeout": ("!", tr("Ran out of time")),
-        "engine_error": ("!", tr("Engine problem")),
-        "cancelled": ("■", tr("Stopped by you")),
-        "sample": ("◇", tr("Shown as a sample, not done")),
+        RoundResult.COMPLETED: ("✓", tr("Done")),
+        RoundResult.NEEDS_HUMAN: ("?", tr("Asked you a question")),
+        RoundResult.GAVE_UP: ("✗", tr("Gave up")),
+        RoundResult.STEP_LIMIT: ("!", tr("Ran out of steps")),
+        RoundResult.NO_ACTION: ("!", tr("Stopped going round in circles")),
+        RoundResult.TIMEOUT: ("!", tr("Ran out of time")),
+        RoundResult.ENGINE_ERROR: ("!", tr("Engine problem")),
+        RoundResult.CANCELLED: ("■", tr("Stopped by you")),
+        RoundResult.SAMPLE: ("◇", tr("Shown as a sample, not done")),
         "interrupted": ("■", tr("Cut off when the app closed")),
     }.get(result_state, ("•", result_state))
 

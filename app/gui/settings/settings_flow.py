@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.core.outcomes import RunState
+
 if TYPE_CHECKING:
     from app.core.settings import Settings
 
@@ -147,7 +149,7 @@ class SettingsFlow:
         headline, _hint = wording.finished(result.state, result.exit_reason, task,
                                            engine_id=engine_id, model=model,
                                            cause=getattr(result, "cause", ""))
-        if result.state == "blocked_by_human":
+        if result.state == RunState.BLOCKED_BY_HUMAN:
             question = self._last_human.question if self._last_human else ""
             title = self.tr("Harness Desk needs your decision")
             self._decision_banner = True
@@ -158,5 +160,5 @@ class SettingsFlow:
         title = self.tr("Harness Desk: the run has ended")
         text = self.tr("The run in %1 has ended: %2.").replace("%1", folder).replace(
             "%2", headline)
-        self.notifier.notify(title, text, attention=result.state != "done")
+        self.notifier.notify(title, text, attention=result.state != RunState.DONE)
 
