@@ -142,7 +142,10 @@ def expected_for(path: Path) -> tuple[FileStamp | None, str | None]:
     if not expected:  # every write of our own records: no path to resolve (issue 36)
         return None, None
     # Keys are real paths: a path that is one is found without resolving it (issue 36).
-    return expected.get(_plain_key(path)) or expected.get(_key(path), (None, None))
+    found = expected.get(_plain_key(path)) or expected.get(_key(path))
+    if found is None:
+        return None, None
+    return found
 
 
 def check_expected(path: Path) -> None:
