@@ -223,7 +223,7 @@ def _after_building(window, path: str | None, demo: bool, opened: bool = False) 
     def load_settings_now() -> None:
         if early:
             ensure_fonts()
-        run_in_background(load, loaded, window._on_open_failed)
+        run_in_background(load, loaded, window.folder_flow.open_failed)
 
     if early:  # after the folder is usable (or could not be opened)
         window.after_first_folder(load_settings_now)

@@ -9,7 +9,7 @@ from PySide6.QtCore import (QAbstractListModel, QByteArray, QMimeData, QModelInd
                             QPersistentModelIndex, Qt, Signal)
 
 from app.core.board import Task, TaskRef, one_line
-from app.gui.run import wording
+from app.gui.words import wording
 
 _MIME = "application/x-harness-desk-task-row"
 _MATCH_LIMIT = 200  # rows matched one by one when a read changed the list; more: replaced
@@ -75,7 +75,7 @@ def shown_text(task: Task) -> str:
         from app.core.reports import no_progress_task
 
         return wording.no_progress_question(no_progress_task(task.question))
-    from app.gui.careful.wording import board_question
+    from app.gui.words.careful_words import board_question
 
     return board_question(task) or task.question
 

@@ -116,7 +116,7 @@ class TaskDetailsPanel(QFrame):
         if not same:
             self.save_pending()
         self._row, self._task = QPersistentModelIndex(row), task
-        from app.gui.run import wording
+        from app.gui.words import wording
 
         self.title.setText(self.tr("Details of the selected task: “%1”").replace(
             "%1", wording.short(task.text, 70)) if task is not None else

@@ -22,7 +22,7 @@ from app.gui.settings import language
 
 from app.gui.look import look
 
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ class EnginePicker(QWidget):
         """Why the engine cannot run, in one sentence of the window's that ends where to put
         it right ("Claude did not accept the saved API key: paste a new one in Engine
         settings."), for the notice line beside its Engine settings… button."""
-        from app.gui.engines.engine_words import not_ready
+        from app.gui.words.engine_words import not_ready
 
         found = self.readiness.get(engine_id)
         if found is None or found.ready:

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
 from app.core.outcomes import RoundResult
 from app.gui.look import look
 
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.background import run_for
-from app.gui.run.round_cards import RoundView
+from app.gui.words.round_text import RoundView
 
 
 def _size(n: int | None) -> str:
@@ -169,7 +169,7 @@ class EvidenceDialog(QDialog):
         self.undo_button.setEnabled(evidence.can_undo and bool(evidence.files)
                                     and self._can_undo_now and evidence.undone is None)
         if evidence.undone is not None:  # undone before: say so, and what it did
-            from app.gui.evidence.undo_words import undone_sentences
+            from app.gui.words.undo_words import undone_sentences
 
             self.undo_button.setText(self.tr("Undone"))
             self.report.setText("\n".join(undone_sentences(evidence.undone)))
@@ -191,7 +191,7 @@ class EvidenceDialog(QDialog):
                 lines.append(self.tr("Evidence it pointed to: %1").replace(
                     "%1", ", ".join(r.evidence)))
             if r.error:
-                from app.gui.engines.engine_words import round_problem
+                from app.gui.words.engine_words import round_problem
                 from app.gui.settings import language
 
                 # The core's error is an English sentence: in English only.
@@ -402,7 +402,7 @@ class EvidenceDialog(QDialog):
 
     # -- undo ------------------------------------------------------------------------------
     def _on_undo_clicked(self) -> None:
-        from app.gui.evidence.undo_words import undo_question
+        from app.gui.words.undo_words import undo_question
 
         n = str(self.view.round)
         box = QMessageBox(QMessageBox.Icon.Warning,
@@ -425,7 +425,7 @@ class EvidenceDialog(QDialog):
                 self._on_undo_failed)
 
     def _on_undone(self, report) -> None:
-        from app.gui.evidence.undo_words import undo_report_sentences
+        from app.gui.words.undo_words import undo_report_sentences
 
         self.report.setText("\n".join(undo_report_sentences(report)))
         look.set_tone(self.report, None if report.ok else "attention")

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QTimeEdit, QVBoxLayout, QWidget)
 
 from app.core.schedule.model import Schedule
-from app.gui.folder import schedule_words as words
+from app.gui.words import schedule_words as words
 from app.gui.look import look
 
 KINDS = ("daily", "weekdays", "monthly")
@@ -163,7 +163,7 @@ class ScheduleDialog(QDialog):
                           lambda exc: self._failed(exc, removing=True))
 
     def _failed(self, exc: BaseException, removing: bool = False) -> None:
-        from app.gui.folder.schedule_words import scheduler_failure
+        from app.gui.words.schedule_words import scheduler_failure
 
         said = scheduler_failure(exc)
         if getattr(exc, "kind", "") == "no_scheduler":

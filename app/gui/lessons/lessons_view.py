@@ -355,6 +355,6 @@ def _short(text: str, limit: int) -> str:
 
 
 def _local_time(stamp: str | None) -> str:
-    from app.gui.run.wording import date_time
+    from app.gui.words.wording import date_time
 
     return date_time(stamp) or stamp or ""

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, 
 from app.core.board import Task
 from app.core.reports import NO_PROGRESS_OPTIONS
 from app.gui.look import look
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.background import run_for
 from app.gui.evidence.file_preview import FilePreviewDialog, looks_like_file
 
@@ -167,7 +167,7 @@ class DecisionDialog(QDialog):
 
         # What the asking round looked up on the web (issue 37), read off the UI thread.
         from app.gui.evidence.sources_view import SourcesView, asked_round_web
-        from app.gui.run.web_words import decision_rests_on
+        from app.gui.words.web_words import decision_rests_on
 
         self.sources = SourcesView(page, decision_rests_on(), max_height=180)
         layout.addWidget(self.sources)
@@ -222,12 +222,12 @@ class DecisionDialog(QDialog):
         if self.no_progress and self.about_task:
             return self.tr("No progress was made on “%1”. What now?").replace(
                 "%1", self.about_task)
-        from app.gui.careful.wording import board_question
+        from app.gui.words.careful_words import board_question
 
         return board_question(self.task) or self.task.question
 
     def _option_words(self, option: str) -> str:
-        from app.gui.careful.wording import board_option, board_question
+        from app.gui.words.careful_words import board_option, board_question
 
         if board_question(self.task) is not None:
             return board_option(option)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QComboBox, QWidget
 from app.core.outcomes import ExitReason, RunState
 from app.gui.look import look
 
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.background import run_for
 from app.gui.run.round_cards import RoundCardList, RoundView
 
@@ -90,11 +90,13 @@ class HistoryFlow(QObject):
     evidence_shown = Signal(object)  # the EvidenceDialog now on screen
     round_undone = Signal(object)    # an UndoReport
 
-    def __init__(self, window, picker: HistoryPicker, cards: RoundCardList):
+    def __init__(self, window, picker: HistoryPicker, cards: RoundCardList, runner, careful):
         super().__init__(window)
-        self.window = window
+        self.window = window  # the evidence dialog's parent
         self.picker = picker
         self.cards = cards
+        self.runner = runner  # a round is undone only between runs
+        self.careful = careful  # offers "Protect this file" on the files a round changed
         self.root: Path | None = None
         picker.run_chosen.connect(self._on_run_chosen)
         cards.round_opened.connect(self.open_round)
@@ -171,13 +173,11 @@ class HistoryFlow(QObject):
 
         if self.root is None or not view.run_id:
             return
-        running = bool(getattr(self.window, "runner", None) and self.window.runner.running)
-        dialog = EvidenceDialog(self.root, view, self.window, can_undo_now=not running)
+        dialog = EvidenceDialog(self.root, view, self.window,
+                                can_undo_now=not self.runner.running)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.undone.connect(self.round_undone)
-        careful = getattr(self.window, "careful", None)
-        if careful is not None:  # "Protect this file" on the files the round changed
-            careful.offer_protection(dialog.file_actions)
+        self.careful.offer_protection(dialog.file_actions)
         dialog.show()
         self.evidence_shown.emit(dialog)
 

@@ -18,8 +18,8 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app.gui.look import look
-from app.gui.run import wording
-from app.gui.run.round_text import CardText, RoundView, card_text, seconds_between
+from app.gui.words import wording
+from app.gui.words.round_text import CardText, RoundView, card_text, seconds_between
 
 __all__ = ["RoundCard", "RoundCardList", "RoundView", "card_text"]
 PAGE = 20  # entries (cards, dividers, planning cards) that have a widget until more are asked

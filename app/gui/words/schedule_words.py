@@ -72,7 +72,7 @@ def wake(r: R.WakeRecord) -> str:
     elif r.outcome == R.NO_BUDGET:
         text = tr("%1: did not start, because the schedule has no budget.")
     elif r.exit_reason:  # the run's own end, as the run panel words it
-        from app.gui.run.wording import finished
+        from app.gui.words.wording import finished
 
         head, _ = finished(r.outcome, r.exit_reason, engine_id=r.engine, cause=r.cause)
         text = tr("%1: %2").replace("%2", head)

@@ -156,7 +156,7 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
         return tr("Already running elsewhere"), tr("Another run is working in this folder "
                                                    "(another window or the terminal). Wait for "
                                                    "it to finish, then press Run.")
-    from app.gui.engines import engine_words
+    from app.gui.words import engine_words
 
     said = engine_words.stopped(exit_reason, cause or exit_reason, engine_id, model,
                                 button or tr("Run"))
