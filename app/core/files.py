@@ -88,7 +88,12 @@ def is_read_only(path: Path | str) -> bool:
         st = os.stat(path)
     except OSError:
         return False
-    return stat.S_ISREG(st.st_mode) and not st.st_mode & 0o222
+    return is_read_only_mode(st.st_mode)
+
+
+def is_read_only_mode(mode: int) -> bool:
+    """is_read_only of a file whose os.stat is at hand: its st_mode."""
+    return stat.S_ISREG(mode) and not mode & 0o222
 
 
 def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
@@ -202,9 +207,15 @@ def commit_temp_file(tmp: Path, path: Path, mode: int | None = None) -> None:
     Every replace of a file passes here, so this is where a write that was computed from
     what a file held (expect_unchanged) is withheld when the file changed since: right
     before the replace, ChangedOnDisk. A file another program holds locked is FileInUse."""
-    if is_read_only(path):
+    try:
+        st: os.stat_result | None = os.stat(path)
+    except OSError:
+        st = None  # nothing there yet
+    if st is not None and is_read_only_mode(st.st_mode):
         raise ReadOnlyFile(path)
     try:
+        if mode is None and st is not None:
+            mode = st.st_mode & 0o7777  # the replaced file's, from the stat above
         _copy_mode(path, tmp, mode)
         wait_flushed_first(path)  # the undo journal's line, on disk before the replace is
         check_expected(path)

@@ -8,10 +8,14 @@ whose record was never written. No Qt: the window and the command line can both 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from app.core.records import Status, read_events, read_rounds
 from app.core.outcomes import ACTIVE_STATES
 from app.core.workspace import Workspace
+
+if TYPE_CHECKING:
+    from app.core.status_view import StatusView
 
 
 @dataclass(frozen=True)
@@ -26,8 +30,9 @@ class InterruptedRun:
     files_changed: list[str] = field(default_factory=list)    # written or deleted in it
 
 
-def interrupted_run(ws: Workspace, status: Status) -> InterruptedRun | None:
-    """The run status.json calls active, if no process runs it any more; else None."""
+def interrupted_run(ws: Workspace, status: Status | StatusView) -> InterruptedRun | None:
+    """The run status.json calls active (as the Status model or its light reader's view), if
+    no process runs it any more; else None."""
     if status.state not in ACTIVE_STATES or not status.run_id:
         return None
     if ws.lock().is_held_elsewhere():

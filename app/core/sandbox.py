@@ -12,7 +12,7 @@ from pathlib import Path
 
 from app.core.clean_text import has_direction_control
 from app.core.errors import HarnessError
-from app.core.files import is_our_temp, is_read_only, read_only_sentence
+from app.core.files import is_our_temp, is_read_only_mode, read_only_sentence
 
 BOARD_NAME = "TASKS.md"
 INSTRUCTIONS_NAME = "AGENTS.md"
@@ -153,29 +153,29 @@ class Sandbox:
         # lead somewhere the lexical path did not name.
         real_rel = self._real_rel(real)
         real_parts = [] if real_rel == "." else real_rel.split("/")
-        self._check_names(rel, real_parts, writing)
-        self._refuse_special_file(rel, real)
+        if real_parts != parts:  # the same names passed _lexical's check already
+            self._check_names(rel, real_parts, writing)
+        try:  # one stat of the real path serves each check below (a write step's hot path)
+            st: os.stat_result | None = os.stat(real)
+        except OSError:
+            st = None  # does not exist (yet)
+        self._refuse_special_file(rel, st)
         if writing:
             if not real_parts:
                 raise PathRefused(f"Refused '{_show(rel)}': that is the workspace folder itself; "
                                   f"{_EXAMPLE}.")
-            self._refuse_board_alias(rel, real)
-            self._refuse_read_only(real, "/".join(real_parts))
+            self._refuse_board_alias(st)
+            if st is not None and is_read_only_mode(st.st_mode):
+                raise PathRefused(read_only_sentence("/".join(real_parts)))
         return real
 
     @staticmethod
-    def _refuse_read_only(real: Path, shown: str) -> None:
-        if is_read_only(real):
-            raise PathRefused(read_only_sentence(shown))
-
-    @staticmethod
-    def _refuse_special_file(rel: str, real: Path) -> None:
+    def _refuse_special_file(rel: str, st: os.stat_result | None) -> None:
         # Opening a named pipe blocks for ever and a device is not a document: only ordinary
         # files and folders are the person's work.
-        try:
-            mode = os.stat(real).st_mode
-        except OSError:
+        if st is None:
             return  # does not exist (yet): creating an ordinary file is fine
+        mode = st.st_mode
         if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             raise PathRefused(f"Refused '{_show(rel)}': it is a special file (a pipe, socket or "
                               "device), not an ordinary file; only ordinary files and folders "
@@ -309,13 +309,15 @@ class Sandbox:
         except ValueError:  # different drives on Windows
             return False
 
-    def _refuse_board_alias(self, rel: str, real: Path) -> None:
+    def _refuse_board_alias(self, st: os.stat_result | None) -> None:
         # A hard link or a case-insensitive spelling would reach the board, or the person's
-        # standing instructions, under another name.
+        # standing instructions, under another name. `st`: os.stat of the real path (None if
+        # nothing is there); compared as os.path.samefile does.
+        if st is None:
+            return
         for name, message in ((BOARD_NAME, _BOARD_ONLY), (INSTRUCTIONS_NAME, _INSTRUCTIONS_ONLY)):
-            protected = self.root / name
             try:
-                same = real.exists() and protected.exists() and os.path.samefile(real, protected)
+                same = os.path.samestat(st, os.stat(os.path.join(self._root_str, name)))
             except OSError:
                 same = False
             if same:

@@ -1,4 +1,4 @@
-"""The agent's ten tools (docs/architecture.md) behind one bounded, sandboxed ToolBox."""
+"""The agent's ten tools (docs/architecture.md, "The loop") behind one bounded, sandboxed ToolBox."""
 
 from __future__ import annotations
 
@@ -69,6 +69,7 @@ class ToolBox(ReadingTools):
         self._call: tuple[str, dict[str, Any]] = ("", {})
         self._note = ""
         self._stamp: FileStamp | None = None  # what the file being changed held when read
+        self._prepared: tuple[str, str] | None = None  # (path named, its rel) as just resolved
         # The URLs the round's lookups retrieved: evidence may name only these.
         self.seen_urls: Callable[[], set[str]] = set
 
@@ -79,7 +80,7 @@ class ToolBox(ReadingTools):
                                f"{', '.join(_SPEC_BY_NAME)}.", is_error=True, refused=True)
         try:
             args = _check_args(spec, arguments)
-            self._call, self._note = (name, args), ""
+            self._call, self._note, self._prepared = (name, args), "", None
             outcome: ToolOutcome = getattr(self, "_" + name)(**args)
             if self._note:
                 outcome.content += self._note
@@ -122,7 +123,9 @@ class ToolBox(ReadingTools):
             raise _Fail(f"'{self.sandbox.rel(target)}' is a folder; write_file, edit_file and "
                         "delete_file work on files only.")
         self._stamp = FileStamp.of(target)
-        return self.sandbox.rel(target)
+        rel = self.sandbox.rel(target)
+        self._prepared = (path, rel)  # _commit need not resolve the same path again
+        return rel
 
     def _commit(self, path: str, rel: str, write: Callable[[Path], None]) -> None:
         """Every change to a file goes through here: the tool's declaration (FILE_CHANGES)
@@ -135,8 +138,9 @@ class ToolBox(ReadingTools):
         if declared is None:  # a tool that changes files must say so (tool_specs.FILE_CHANGES)
             raise _Fail(f"{name} cannot change files; nothing was changed.")
         named = args.get(declared.path_argument)
-        if not isinstance(named, str) or \
-                self.sandbox.rel(self.sandbox.resolve_write(named)) != rel:
+        prepared, self._prepared = self._prepared, None
+        if not isinstance(named, str) or (prepared != (named, rel) and
+                                          self.sandbox.rel(self.sandbox.resolve_write(named)) != rel):
             raise _Refuse(f"{name} may only change the file it names; nothing was changed.")
         stamp, self._stamp = self._stamp, None
         if stamp is not None and not stamp.holds():  # no use asking about a stale change
@@ -153,7 +157,8 @@ class ToolBox(ReadingTools):
         try:
             if stamp is not None and declared.action == "delete" and not stamp.holds():
                 raise ChangedOnDisk(rel)  # a delete is no replace: checked here, last
-            with expect_unchanged(stamp, rel), self.changes.flushed_first(target):
+            with expect_unchanged(stamp, rel, resolved=True), \
+                    self.changes.flushed_first(target):
                 write(target)
         except (ChangedOnDisk, FileInUse):
             # Not changed after all: the round keeps no pre-image of a file it had not
@@ -162,7 +167,8 @@ class ToolBox(ReadingTools):
             raise
         finally:
             RENDERINGS.drop(self.sandbox.root / rel)
-        self.changes.after_change(rel)
+        # What a replace wrote is known: its fingerprint needs no second read of the file.
+        self.changes.after_change(rel, written=getattr(write, "data", None))
 
     def _write_file(self, path: str, content: str) -> ToolOutcome:
         data = _encode(content)
@@ -400,4 +406,5 @@ def _replacing(data: bytes) -> Callable[[Path], None]:
         write_user_file(target, data)
 
     write.replaces = True  # type: ignore[attr-defined]
+    write.data = data  # type: ignore[attr-defined]
     return write

@@ -205,9 +205,10 @@ class RoundChanges:
         if self._flusher is not None:
             self._flusher.kick()
 
-    def after_change(self, rel: str) -> None:
+    def after_change(self, rel: str, written: bytes | None = None) -> None:
         """Record what the round left in `rel` right after each change, so that after a kill
-        undo still tells the round's content from an edit the person made later."""
+        undo still tells the round's content from an edit the person made later. `written`:
+        the bytes a replace just put there, when the caller has them (not read back)."""
         self.journal_flushed()
         entry = self._files.get(rel)
         if entry is None:
@@ -222,7 +223,7 @@ class RoundChanges:
         self._again.pop(rel, None)
         path = self.root / rel
         if self._later and self._flusher is not None:
-            entry["after"] = _state(path)
+            entry["after"] = _state(path) if written is None else sha256_bytes(written)
             if entry["after"] not in (ABSENT, "folder"):
                 self._flusher.add(lambda: self.blobs.put_file(path, _mode_of(path), sync=False))
         else:

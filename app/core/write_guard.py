@@ -91,6 +91,11 @@ def _key(path: Path | str) -> str:
     return os.path.normcase(os.path.realpath(path))
 
 
+def _plain_key(path: Path | str) -> str:
+    """_key of a path that is real already (no link in it): no walk of its folders."""
+    return os.path.normcase(os.path.abspath(path))
+
+
 # {key: (stamp, shown name)} in a ContextVar, made on first use
 _EXPECTED: ContextVar[dict[str, tuple[FileStamp, str]]] | None = None
 
@@ -108,17 +113,21 @@ def _expected_var() -> ContextVar[dict[str, tuple[FileStamp, str]]]:
 class expect_unchanged:
     """While inside, a replace of the stamped file goes ahead only if the file is still what
     the stamp says (checked in commit_temp_file, right before the replace); otherwise
-    ChangedOnDisk and nothing is written. `shown` names the file in the sentences."""
+    ChangedOnDisk and nothing is written. `shown` names the file in the sentences.
+    `resolved`: the stamp's path is a real path already (the sandbox resolved it), so its
+    key needs no walk of its folders (a write step's hot path)."""
 
-    def __init__(self, stamp: FileStamp | None, shown: str | None = None):
-        self.stamp, self.shown = stamp, shown
+    def __init__(self, stamp: FileStamp | None, shown: str | None = None,
+                 resolved: bool = False):
+        self.stamp, self.shown, self.resolved = stamp, shown, resolved
         self._token: Token[dict[str, tuple[FileStamp, str]]] | None = None
 
     def __enter__(self) -> "expect_unchanged":
         if self.stamp is not None:
             var = _expected_var()
             shown = self.shown or self.stamp.path.name
-            self._token = var.set({**var.get(), _key(self.stamp.path): (self.stamp, shown)})
+            key = (_plain_key if self.resolved else _key)(self.stamp.path)
+            self._token = var.set({**var.get(), key: (self.stamp, shown)})
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -132,7 +141,11 @@ def expected_for(path: Path) -> tuple[FileStamp | None, str | None]:
     expected = _EXPECTED.get()
     if not expected:  # every write of our own records: no path to resolve (issue 36)
         return None, None
-    return expected.get(_key(path), (None, None))
+    # Keys are real paths: a path that is one is found without resolving it (issue 36).
+    found = expected.get(_plain_key(path)) or expected.get(_key(path))
+    if found is None:
+        return None, None
+    return found
 
 
 def check_expected(path: Path) -> None:

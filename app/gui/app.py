@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
+from typing import Any, Callable
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
@@ -48,7 +48,7 @@ def skip_source_scans() -> bool:
     """Answer PySide6's "does this module use PySide?" without reading source files, from
     now on. False when this PySide6 has no such hook (nothing to do)."""
     for name in ("shibokensupport.feature", "PySide6.support.feature"):
-        feature = sys.modules.get(name)
+        feature: Any = sys.modules.get(name)  # a module whose hook may or may not be there
         if feature is not None and callable(getattr(feature, "_mod_uses_pyside", None)):
             feature._mod_uses_pyside = _holds_pyside
             return True
@@ -81,13 +81,14 @@ class DeskApplication(QApplication):
 
 
 def make_application(argv: list[str] | None = None) -> QApplication:
-    app = QApplication.instance()
-    if app is None:  # (fractional scaling passes through by default in Qt 6)
-        app = DeskApplication(argv or [sys.argv[0] if sys.argv else NAME])
+    found = QApplication.instance()
+    # (fractional scaling passes through by default in Qt 6)
+    app = DeskApplication(argv or [sys.argv[0] if sys.argv else NAME]) if found is None else found
+    assert isinstance(app, QApplication), "the running Qt application is not a QApplication"
     app.setApplicationName("harness-desk")
     app.setApplicationDisplayName(NAME)
     app.setOrganizationName("harness-desk")
-    return app  # type: ignore[return-value]
+    return app
 
 
 def use_language(app: QApplication, lang: str | None = None) -> str:
@@ -134,7 +135,7 @@ def share_the_gil_often() -> None:
 
 
 class _FirstExpose(QObject):
-    def __init__(self, handle: QObject, then: Callable[[], None]):
+    def __init__(self, handle: QObject, then: Callable[[], object]):
         super().__init__(handle)
         self.handle, self.then = handle, then
 
@@ -145,7 +146,7 @@ class _FirstExpose(QObject):
         return False
 
 
-def after_first_expose(window: QWidget, then: Callable[[], None]) -> None:
+def after_first_expose(window: QWidget, then: Callable[[], object]) -> None:
     """Call `then` once the window has been exposed (painted) for the first time. Watches
     the window's own QWindow only: an application-wide filter would have every event of the
     start-up wrapped for Python, which costs more than the whole first paint."""
@@ -160,9 +161,10 @@ def _after_first_paint(window, path: str | None, demo: bool) -> None:
     looked at from now (off the UI thread, while the built window paints), so it shows a
     turn sooner."""
     window.finish_building()
-    opened = path is not None and not demo
-    if opened:
+    opened = False
+    if path is not None and not demo:
         window.open_workspace(Path(path))
+        opened = True
     QTimer.singleShot(0, lambda: _after_building(window, path, demo, opened))
 
 
@@ -184,7 +186,7 @@ def _after_building(window, path: str | None, demo: bool, opened: bool = False) 
     # usable; the window applies them to the open folder then (MainWindow.apply_settings).
     # So does the fonts' check (a fontconfig scan: tens of milliseconds on the UI thread).
     early = path is not None and not demo
-    if early:
+    if early and path is not None:  # (early says it is; said again for the checker)
         if not opened:
             window.open_workspace(Path(path))
     else:
@@ -223,7 +225,7 @@ def _after_building(window, path: str | None, demo: bool, opened: bool = False) 
     def load_settings_now() -> None:
         if early:
             ensure_fonts()
-        run_in_background(load, loaded, window._on_open_failed)
+        run_in_background(load, loaded, window.folder_flow.open_failed)
 
     if early:  # after the folder is usable (or could not be opened)
         window.after_first_folder(load_settings_now)

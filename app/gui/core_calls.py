@@ -101,7 +101,7 @@ def keychain_backend(timeout_s: float = 5.0) -> tuple[str, bool, str]:
     """(the active keyring backend's class, usable, a sentence on where keys are kept or why
     they cannot be). Answers within about `timeout_s` whatever the system's keychain does."""
     from app.engines.keys import keychain_status
-    from app.engines.wire import within
+    from app.engines.deadline import within
 
     try:
         backend = within(timeout_s, _active_keyring, name="keychain-name")

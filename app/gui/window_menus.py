@@ -37,3 +37,60 @@ def press_primary(panel, modes: tuple[str, ...]) -> None:
     """Press the run panel's one button, if it now does what the shortcut names."""
     if panel.mode in modes and panel.primary.isEnabled():
         panel.primary.click()
+
+
+def build_menus(window) -> None:
+    """The main window's menus (File, Run, Help), over its controllers (main_window.py).
+    Their words are the window's ("MainWindow" in the translations)."""
+    from PySide6.QtCore import QCoreApplication
+
+    folder, run, decisions = window.folder_flow, window.run_flow, window.decision_flow
+    plans, evidence = window.plan_flow, window.evidence_flow
+    panel = window.run_panel
+    file_menu = window.menuBar().addMenu(QCoreApplication.translate("MainWindow", "&File"))
+    window.open_action = add_action(
+        file_menu, QCoreApplication.translate("MainWindow", "&Open folder…"),
+        folder.choose_folder, QKeySequence.StandardKey.Open, "open-folder")
+    file_menu.addMenu(window.recent_menu)
+    add_action(file_menu, QCoreApplication.translate("MainWindow",
+                                                     "Open a fresh copy of the &demo"),
+               folder.open_demo)
+    file_menu.addSeparator()
+    window.new_task_action = add_action(
+        file_menu, QCoreApplication.translate("MainWindow", "&New task"), window.focus_new_task,
+        QKeySequence.StandardKey.New)
+    window.plan_action = add_action(
+        file_menu, QCoreApplication.translate("MainWindow", "&Plan with AI…"),
+        lambda: plans.open_plan(), "Ctrl+Shift+N")
+    window.export_action = add_action(
+        file_menu, QCoreApplication.translate("MainWindow", "&Export summary…"),
+        evidence.export_summary, "Ctrl+E", "export")
+    file_menu.addSeparator()
+    add_action(file_menu, QCoreApplication.translate("MainWindow", "&Quit"), window.close,
+               QKeySequence.StandardKey.Quit)
+    run_menu = window.menuBar().addMenu(QCoreApplication.translate("MainWindow", "&Run"))
+    window.primary_action = add_action(
+        run_menu, QCoreApplication.translate("MainWindow", "&Run or continue"),
+        lambda: press_primary(panel, ("run", "continue")), "Ctrl+R", "run")
+    window.stop_action = add_action(
+        run_menu, QCoreApplication.translate("MainWindow", "&Stop"),
+        lambda: press_primary(panel, ("running",)) if panel.mode == "running" else
+        run.stop_run(), "Ctrl+.", "stop")
+    add_action(run_menu, QCoreApplication.translate("MainWindow", "Answer the open &decision…"),
+               lambda: decisions.show_decision(), "Ctrl+D", "decision")
+    window.history_action = add_action(
+        run_menu, QCoreApplication.translate("MainWindow", "Run &history"),
+        evidence.show_history)
+    window.history_action.setToolTip(QCoreApplication.translate(
+        "MainWindow", "Every earlier run of this folder: pick one to see its rounds"))
+    add_action(run_menu, QCoreApplication.translate("MainWindow",
+                                                    "&Lessons from this folder's runs…"),
+               evidence.show_lessons)
+    add_action(run_menu, QCoreApplication.translate("MainWindow",
+                                                    "Run this folder on a s&chedule…"),
+               lambda: window.schedules.open_dialog())
+    help_menu = window.menuBar().addMenu(QCoreApplication.translate("MainWindow", "&Help"))
+    window.about_action = add_action(
+        help_menu, QCoreApplication.translate("MainWindow", "&About Harness Desk…"),
+        window.show_about)
+    window.about_action.setMenuRole(window.about_action.MenuRole.AboutRole)

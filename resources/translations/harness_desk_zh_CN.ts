@@ -1505,6 +1505,41 @@
     </message>
 </context>
 <context>
+    <name>DecisionFlow</name>
+    <message>
+        <source>Answered: %1</source>
+        <translation>已回答：%1</translation>
+    </message>
+    <message>
+        <source>Press Continue to let the AI carry on.</source>
+        <translation>按“继续”让 AI 接着做。</translation>
+    </message>
+    <message>
+        <source>Your decision is needed: %1</source>
+        <translation>需要你来决定——%1</translation>
+    </message>
+    <message>
+        <source>The AI needs a decision from you.</source>
+        <translation>AI 需要你做一个决定。</translation>
+    </message>
+    <message>
+        <source>Answer…</source>
+        <translation>回答…</translation>
+    </message>
+    <message>
+        <source>Harness Desk needs your decision</source>
+        <translation>Harness Desk 需要你来决定</translation>
+    </message>
+    <message>
+        <source>Harness Desk: the run has ended</source>
+        <translation>Harness Desk：运行已结束</translation>
+    </message>
+    <message>
+        <source>The run in %1 has ended: %2.</source>
+        <translation>“%1”的运行已结束：%2。</translation>
+    </message>
+</context>
+<context>
     <name>EnginePicker</name>
     <message>
         <source>&amp;Engine</source>
@@ -2143,6 +2178,13 @@
     </message>
 </context>
 <context>
+    <name>EvidenceFlow</name>
+    <message>
+        <source>Round %1 undone</source>
+        <translation>第 %1 轮已撤销</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>PDF (to read and print)</source>
@@ -2737,18 +2779,6 @@
         <translation>AI 正在等你做选择。要停止并关闭吗？不会留下写了一半的内容。</translation>
     </message>
     <message>
-        <source>Your settings could not be saved: %1</source>
-        <translation>你的设置没能保存：%1</translation>
-    </message>
-    <message>
-        <source>Engine settings…</source>
-        <translation>AI 引擎设置…</translation>
-    </message>
-    <message>
-        <source>Round %1 undone</source>
-        <translation>第 %1 轮已撤销</translation>
-    </message>
-    <message>
         <source>A run is going</source>
         <translation>正在运行</translation>
     </message>
@@ -3182,14 +3212,6 @@
         <source>Stopping after this step…</source>
         <translation>这一步结束后停止…</translation>
     </message>
-    <message>
-        <source>Answered: %1</source>
-        <translation>已回答：%1</translation>
-    </message>
-    <message>
-        <source>Press Continue to let the AI carry on.</source>
-        <translation>按“继续”让 AI 接着做。</translation>
-    </message>
 </context>
 <context>
     <name>RunPanel</name>
@@ -3604,32 +3626,12 @@
         <translation>AI 引擎设置：你的 API 密钥、本机服务地址、模型，以及连接测试。</translation>
     </message>
     <message>
+        <source>Your settings could not be saved: %1</source>
+        <translation>你的设置没能保存：%1</translation>
+    </message>
+    <message>
         <source>The new language shows the next time you start Harness Desk.</source>
         <translation>新的语言会在下次打开 Harness Desk 时生效。</translation>
-    </message>
-    <message>
-        <source>Your decision is needed: %1</source>
-        <translation>需要你来决定——%1</translation>
-    </message>
-    <message>
-        <source>Harness Desk needs your decision</source>
-        <translation>Harness Desk 需要你来决定</translation>
-    </message>
-    <message>
-        <source>The AI needs a decision from you.</source>
-        <translation>AI 需要你做一个决定。</translation>
-    </message>
-    <message>
-        <source>Answer…</source>
-        <translation>回答…</translation>
-    </message>
-    <message>
-        <source>Harness Desk: the run has ended</source>
-        <translation>Harness Desk：运行已结束</translation>
-    </message>
-    <message>
-        <source>The run in %1 has ended: %2.</source>
-        <translation>“%1”的运行已结束：%2。</translation>
     </message>
 </context>
 <context>

@@ -42,20 +42,20 @@ def no_budget_question(monkeypatch):
     wait for a person forever in the tests that run those engines against a loopback server:
     there it counts as answered with the $2 default. tests/gui/test_first_paid_run.py asks it
     (the `budget_question` fixture)."""
-    from app.gui.run.run_flow import RunFlow
+    from app.gui.window.run_flow import RunFlow
 
     monkeypatch.setattr(RunFlow, "_ask_budget_first", lambda self, root: False)
 
 
 @pytest.fixture
 def budget_question(monkeypatch):
-    from app.gui.run.run_flow import RunFlow
+    from app.gui.window.run_flow import RunFlow
 
     monkeypatch.setattr(RunFlow, "_ask_budget_first", ASK_BUDGET_FIRST)
 
 
 def _original_question():
-    from app.gui.run.run_flow import RunFlow
+    from app.gui.window.run_flow import RunFlow
 
     return RunFlow._ask_budget_first
 

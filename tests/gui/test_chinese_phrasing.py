@@ -53,7 +53,7 @@ def test_the_window_looks_up_the_reviewed_words(chinese, context, source, review
 def test_a_name_is_quoted_not_spaced(chinese):
     from app.gui.evidence.export_flow import ExportDialog
 
-    said = QCoreApplication.translate("SettingsFlow", "The run in %1 has ended: %2.")
+    said = QCoreApplication.translate("DecisionFlow", "The run in %1 has ended: %2.")
     done = QCoreApplication.translate("", "Done")
     assert said.replace("%1", "演示工作区").replace("%2", done) == "“演示工作区”的运行已结束：已完成。"
     source = ("Save a document that tells what the AI did in %1: the tasks, the decisions, "
@@ -62,7 +62,7 @@ def test_a_name_is_quoted_not_spaced(chinese):
 
 
 def test_one_date_format_everywhere_in_chinese(chinese):
-    from app.gui.run import wording
+    from app.gui.words import wording
 
     assert wording.date_time("2026-12-04T18:31:00+00:00").startswith("2026年12月")
     assert "年" in wording.clock_time("2020-01-02T03:04:00+00:00")
@@ -123,9 +123,11 @@ def test_markdown_joins_chinese_lines_and_never_slants(qapp):
 
 
 def test_the_live_line_is_muted_not_italic(chinese, qtbot):
+    from app.gui.look import look
     from app.gui.run.run_panel import RunPanel
 
     panel = RunPanel()
     qtbot.addWidget(panel)
     assert not panel.narration.font().italic()
-    assert "color:" in panel.narration.styleSheet()
+    assert panel.narration.palette().color(panel.narration.foregroundRole()) \
+        == look.muted_colour()

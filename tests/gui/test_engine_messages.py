@@ -173,7 +173,7 @@ def test_a_round_the_engine_stopped_reads_in_the_window_s_words_on_its_card(
 
 
 def test_sentences_run_together_as_each_language_writes_them():
-    from app.gui.run.wording import sentences
+    from app.gui.words.wording import sentences
 
     assert sentences(["One.", " Two. ", "", "Three."]) == "One. Two. Three."
     assert sentences(["放回原样：a.md。", "已删除：b.md。"]) == "放回原样：a.md。已删除：b.md。"

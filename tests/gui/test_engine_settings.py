@@ -108,7 +108,7 @@ def test_the_key_never_reaches_a_file(qtbot, keychain, server, tmp_path):
     dialog.accept()
     qtbot.waitUntil(lambda: load_settings().settings.engine_settings("anthropic").model
                     == "claude-sonnet-5-5", timeout=5000)
-    qtbot.waitUntil(lambda: window._writes.idle, timeout=5000)
+    qtbot.waitUntil(lambda: window.settings_flow.writes.idle, timeout=5000)
 
     assert keychain.store[("harness-desk", "anthropic")] == KEY
     qtbot.waitUntil(lambda: window.picker.is_ready("anthropic") is True, timeout=10_000)
@@ -184,7 +184,7 @@ def test_without_a_keychain_the_key_can_be_kept_for_this_session_only(qtbot, ser
         dialog = EngineSettingsDialog(claude_at(server.url), "anthropic")
         qtbot.addWidget(dialog)
         qtbot.waitUntil(lambda: "anthropic" in dialog._states, timeout=5000)
-        dialog.key_changed.connect(window._on_key_changed)
+        dialog.key_changed.connect(window.settings_flow.recheck)
         with qtbot.waitSignal(dialog.key_changed, timeout=10_000):
             dialog.remove_key_button.click()
         assert keys.lookup_key("anthropic") == (None, "")
@@ -210,7 +210,7 @@ def test_readiness_follows_a_key_saved_while_a_check_is_on_its_way(qtbot, keycha
     window.picker.combo.setCurrentIndex(window.picker.combo.findData("anthropic"))
     qtbot.waitUntil(lambda: any(r.path == "/v1/models" for r in server.requests), timeout=20_000)
     keys.set_key("anthropic", KEY)  # what Save key does, then it says so:
-    window._on_key_changed("anthropic")
+    window.settings_flow.recheck("anthropic")
     qtbot.waitUntil(lambda: window.picker.is_ready("anthropic") is True, timeout=10_000)
     qtbot.wait(2000)  # the slow "401" to the old key has come back by now, and changed nothing
     assert window.picker.is_ready("anthropic") is True

@@ -222,7 +222,7 @@ def test_while_a_run_is_going_a_rounds_evidence_opens_but_undo_waits(qtbot, wind
 def test_the_window_says_a_later_rounds_version_was_kept_not_yours(qapp):
     # Issue 16, point 5: the version kept is round 2's, not the person's.
     from app.core.undo import UndoReport
-    from app.gui.evidence.undo_words import undo_report_headline, undo_report_sentences
+    from app.gui.words.undo_words import undo_report_headline, undo_report_sentences
 
     report = UndoReport(round=1, kept_both=[("plan.md", "plan (before round 1).md")],
                         kept_by_round={"plan.md": 2})

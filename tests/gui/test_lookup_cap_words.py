@@ -7,7 +7,7 @@ import pytest
 
 from app.core.loop import Harness
 from app.core.records import read_rounds
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.run.round_cards import RoundCard, RoundCardList, RoundView
 from app.gui.run.run_panel import RunPanel
 from tests.core.test_web_tasks import BOARD, Looker, searched, write

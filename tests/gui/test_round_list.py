@@ -6,7 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-from app.gui.run import round_cards, wording
+from app.gui.run import round_cards
+from app.gui.words import wording
 from app.gui.run.round_cards import PAGE, RoundCard, RoundCardList, RoundView, card_text
 
 

@@ -97,7 +97,7 @@ def test_the_narration_says_what_the_ai_is_doing_in_plain_words(qtbot, tmp_path,
 
 
 def test_the_narration_names_set_cells_in_plain_words(qtbot):
-    from app.gui.run.wording import narration_for_tool
+    from app.gui.words.wording import narration_for_tool
 
     assert narration_for_tool("set_cells", {"path": "prices.xlsx", "cells": {"B2": 1}}) == \
         "Changing cells in prices.xlsx…"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from app.gui.look import look
 
@@ -21,24 +21,62 @@ class Counter(QObject):
         return False
 
 
+def _text_of(label) -> str:
+    return label.palette().color(QPalette.ColorRole.WindowText).name()
+
+
 def test_the_same_tone_again_does_not_restyle_and_the_colour_is_right(qtbot):
     label = QLabel("Working on the menu")
     qtbot.addWidget(label)
     label.show()
+    plain = _text_of(label)
     look.set_tone(label, "attention")
-    sheet = label.styleSheet()
-    assert look.css(look.attention_colour()) in sheet
-    restyled = Counter((QEvent.Type.StyleChange,))
+    assert _text_of(label) == look.css(look.attention_colour())
+    # In every state, as a style sheet's `color:` was, and with no style sheet at all.
+    assert label.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText) \
+        == look.attention_colour()
+    assert label.styleSheet() == ""
+    restyled = Counter((QEvent.Type.StyleChange, QEvent.Type.PaletteChange))
     label.installEventFilter(restyled)
     for _ in range(20):  # a run sets its state label's tone on every round
         look.set_tone(label, "attention")
     assert restyled.seen == 0
-    assert label.styleSheet() == sheet
     look.set_tone(label, "ok")  # a different tone still applies
-    assert look.css(look.ok_colour()) in label.styleSheet()
+    assert _text_of(label) == look.css(look.ok_colour())
     assert restyled.seen >= 1
     look.set_tone(label, None)
-    assert label.styleSheet() == "" and label.property(look.TONE_PROPERTY) == ""
+    assert _text_of(label) == plain and label.property(look.TONE_PROPERTY) == ""
+
+
+def test_a_tone_never_parses_a_style_sheet_nor_polishes_a_card_again(qtbot):
+    """A round card's labels are toned as the card is made: a style sheet on each would make
+    Qt parse it and polish the label again (the rounds list's stalls, issue 36)."""
+    card = QWidget()
+    layout = QVBoxLayout(card)
+    labels = [QLabel(f"line {n}", card) for n in range(3)]
+    for label in labels:
+        layout.addWidget(label)
+    qtbot.addWidget(card)
+    card.show()
+    polished = Counter((QEvent.Type.Polish, QEvent.Type.StyleChange))
+    for widget in (card, *labels):
+        widget.installEventFilter(polished)
+    for tone in ("muted", "ok", "attention", None, "muted"):
+        for label in labels:
+            look.set_tone(label, tone)
+    assert polished.seen == 0
+    assert all(label.styleSheet() == "" for label in labels)
+    assert _text_of(labels[0]) == look.css(look.muted_colour())
+
+
+def test_a_primary_button_made_plain_again_loses_its_fill(qtbot):
+    button = QPushButton("Run")
+    qtbot.addWidget(button)
+    look.set_tone(button, "primary")
+    assert look.css(look.primary_colour()) in button.styleSheet()
+    look.set_tone(button, "muted")
+    assert button.styleSheet() == ""
+    assert button.palette().color(QPalette.ColorRole.ButtonText) == look.muted_colour()
 
 
 def test_a_progress_bar_moves_without_a_synchronous_repaint_and_shows_its_value(qtbot):

@@ -113,7 +113,7 @@ def test_the_page_says_what_scheduled_runs_did_since_it_last_looked(qtbot, windo
 
 def test_the_schedule_and_its_runs_read_in_chinese(qapp):
     from app.core.schedule.model import Schedule
-    from app.gui.folder import schedule_words as words
+    from app.gui.words import schedule_words as words
     from app.gui.settings import language
 
     assert language.install(qapp, "zh_CN") == "zh_CN"
@@ -137,7 +137,7 @@ def test_runs_that_did_not_start_and_scheduler_refusals_in_the_windows_own_chine
     wake that ran nothing, and each kind of scheduler refusal, has the window's own words."""
     import re
 
-    from app.gui.folder import schedule_words as words
+    from app.gui.words import schedule_words as words
     from app.gui.settings import language
     from app.schedulers import SchedulerError
 

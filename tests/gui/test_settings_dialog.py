@@ -132,7 +132,7 @@ def test_an_untouched_demo_speed_stays_unset(qtbot):
     qtbot.addWidget(dialog)
     assert dialog.demo_speed.currentData() == 0.6  # shown as the window's normal pace
     assert dialog.chosen_settings().demo_delay_s == 0.0
-    from app.gui.run.run_flow import DEMO_STEP_S
+    from app.gui.window.run_flow import DEMO_STEP_S
     from app.gui.settings.settings_dialog import NORMAL_SPEED
 
     assert NORMAL_SPEED == DEMO_STEP_S

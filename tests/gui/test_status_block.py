@@ -69,11 +69,11 @@ def test_a_clean_undo_is_a_passing_notice(qtbot, window, tmp_path, monkeypatch):
     from types import SimpleNamespace
 
     monkeypatch.setattr(notice_bar, "PASSING_MS", 200)
-    monkeypatch.setattr("app.gui.evidence.undo_words.undo_report_headline",
+    monkeypatch.setattr("app.gui.words.undo_words.undo_report_headline",
                         lambda report: "Round 2 undone.")
-    monkeypatch.setattr("app.gui.evidence.undo_words.undo_report_sentences", lambda r: [])
+    monkeypatch.setattr("app.gui.words.undo_words.undo_report_sentences", lambda r: [])
     open_in(qtbot, window, demo_copy(tmp_path))
-    window._on_round_undone(SimpleNamespace(ok=True, kept_both=False, round=2))
+    window.evidence_flow.show_round_undone(SimpleNamespace(ok=True, kept_both=False, round=2))
     assert window.notice.text.text() == "Round 2 undone."
     qtbot.waitUntil(lambda: not window.notice.isVisible(), timeout=3000)
 
@@ -103,7 +103,7 @@ def test_an_engine_stop_goes_once_the_engine_is_put_right(qtbot, window, tmp_pat
     monkeypatch.setattr(picker, "check", lambda engine_id: None)
     picker.readiness_checked.emit("anthropic")  # a check after the stop, nothing changed
     assert panel.state_label.text().startswith("Stopped")
-    window._on_key_changed("anthropic")  # a key saved in Engine settings
+    window.settings_flow.recheck("anthropic")  # a key saved in Engine settings
     picker.readiness_checked.emit("anthropic")  # ... and its check says it works
     assert panel.state_label.text() == "Ready"
 

@@ -90,14 +90,14 @@ def test_run_imports_what_it_needs_off_the_ui_thread_first(qtbot, tmp_path, monk
     import sys
     import threading
 
-    from app.gui.folder import startup_flow
+    from app.gui.window import run_flow
 
     (tmp_path / "needed_by_the_run_probe.py").write_text(
         "import threading\nTHREAD = threading.current_thread()\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "needed_by_the_run_probe", raising=False)
-    monkeypatch.setattr(startup_flow, "RUN_NEEDS",
-                        startup_flow.RUN_NEEDS + ("needed_by_the_run_probe",))
+    monkeypatch.setattr(run_flow, "RUN_NEEDS",
+                        run_flow.RUN_NEEDS + ("needed_by_the_run_probe",))
     window, _folder, usable, _config = _start(qtbot, tmp_path, monkeypatch)
     qtbot.waitUntil(lambda: bool(usable) and window.settings is not None, timeout=20_000)
     window.run_panel.primary.click()

@@ -9,15 +9,26 @@ once for the saved values, within the same row and column bounds. Runs in the wo
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable, cast
 
 from app.core.documents.sheets import MAX_COLS, MAX_ROWS, value_text
 from app.core.documents.xlsx_dates import date_text
 from app.core.documents.xlsx_display import displayed, general
 from app.core.documents.xlsx_sheet import area
+
+if TYPE_CHECKING:
+    from openpyxl.workbook.workbook import Workbook
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+    from app.core.documents.guard import Out
+
+# Is this sheet part (its path in the package) the same in both versions? (unchanged_sheets)
+Skip = Callable[[str | None], bool]
 
 _MERGE = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Z]{1,3}\d+(?::[A-Z]{1,3}\d+)?)"')
 
@@ -44,20 +55,22 @@ class SheetCells:
     same: bool = False       # not read: its part is the same in both versions
 
 
-def read_cells(path: Path, out=None, skip=None) -> dict[str, SheetCells]:
+def read_cells(path: Path, out: Out | None = None,
+               skip: Skip | None = None) -> dict[str, SheetCells]:
     """Every sheet's shown cells, by sheet name, in the workbook's order; a sheet whose part
     `skip(part)` says is unchanged comes as SheetCells(same=True), unread. The saved values
     are read (a second pass) only for sheets with formulas, and only their values."""
     from openpyxl import load_workbook  # noqa: PLC0415 - document library
 
     formulas = load_workbook(str(path), read_only=True, data_only=False, keep_links=False)
-    opened: list = []
+    opened: list[Workbook] = []
 
-    def values():
+    def saved_sheet(name: str) -> ReadOnlyWorksheet:
         if not opened:
             opened.append(load_workbook(str(path), read_only=True, data_only=True,
                                         keep_links=False))
-        return opened[0]
+        # A workbook opened read-only has read-only sheets; the stub cannot say so.
+        return cast("ReadOnlyWorksheet", opened[0][name])
 
     sheets: dict[str, SheetCells] = {}
     try:
@@ -69,7 +82,7 @@ def read_cells(path: Path, out=None, skip=None) -> dict[str, SheetCells]:
             if skip is not None and skip(getattr(sheet, "_worksheet_path", None)):
                 sheets[name] = SheetCells(same=True)
                 continue
-            sheets[name] = _sheet(sheet, lambda name=name: values()[name], out)
+            sheets[name] = _sheet(sheet, functools.partial(saved_sheet, name), out)
             sheets[name].merges = _merges(formulas, sheet)
     finally:
         formulas.close()
@@ -78,11 +91,14 @@ def read_cells(path: Path, out=None, skip=None) -> dict[str, SheetCells]:
     return sheets
 
 
-def _sheet(sheet, saved_sheet, out) -> SheetCells:
+def _sheet(sheet: ReadOnlyWorksheet, saved_sheet: Callable[[], ReadOnlyWorksheet],
+           out: Out | None) -> SheetCells:
     found = SheetCells(cut=(sheet.max_column or 0) > MAX_COLS)
     width = min(sheet.max_column or MAX_COLS, MAX_COLS)
     formulas: dict[tuple[int, int], tuple[str, str]] = {}  # place -> (formula, format)
-    for n, row in enumerate(sheet.iter_rows(max_col=width), 1):
+    # The stub borrows Worksheet.iter_rows for the read-only sheet (`iter_rows =
+    # Worksheet.iter_rows`, as openpyxl does), with a Worksheet as its self.
+    for n, row in enumerate(sheet.iter_rows(max_col=width), 1):  # type: ignore[misc]
         if n > MAX_ROWS:
             found.cut = True
             break
@@ -91,20 +107,24 @@ def _sheet(sheet, saved_sheet, out) -> SheetCells:
         for c in row:
             value = c.value
             if value is None or value == "":
+                continue   # an empty cell (the streaming reader's EmptyCell has no column)
+            column = c.column
+            if column is None:
                 continue
             code = getattr(c, "number_format", "General")
             text = value_text(value)
             if text.startswith("="):
-                formulas[(n, c.column)] = (text, code)
+                formulas[(n, column)] = (text, code)
                 continue
-            found.cells[(n, c.column)] = shown_cell(value, value, code)
+            found.cells[(n, column)] = shown_cell(value, value, code)
     if formulas:
         last = max(r for r, _ in formulas)
-        rows = saved_sheet().iter_rows(max_col=width, max_row=last, values_only=True)
-        for n, row in enumerate(rows, 1):
+        rows = saved_sheet().iter_rows(  # type: ignore[misc]  # the stub's self, as above
+            max_col=width, max_row=last, values_only=True)
+        for n, saved_row in enumerate(rows, 1):
             if out is not None and n % 256 == 0:
                 out.tick()
-            for column, saved in enumerate(row, 1):
+            for column, saved in enumerate(saved_row, 1):
                 if (n, column) in formulas:
                     formula, code = formulas.pop((n, column))
                     found.cells[(n, column)] = shown_cell(formula, saved, code)
@@ -113,16 +133,17 @@ def _sheet(sheet, saved_sheet, out) -> SheetCells:
     return found
 
 
-def shown_cell(value, saved, code: str | None) -> Shown | None:
-    """The cell whose formula (or value) is `value` and saved value `saved`, as shown."""
-    if value is None or value == "":
-        return None
+def shown_cell(value: object, saved: object, code: str | None) -> Shown:
+    """The cell whose formula (or value) is `value` and saved value `saved`, as shown; an
+    empty cell (None or "") is never asked about."""
     numeric = isinstance(saved, (int, float)) and not isinstance(saved, bool)
     text = value_text(value)
     if text.startswith("="):
         shown = _dated(saved, code) or value_text(saved, code if numeric else None,
                                                   formula=True)
-        return Shown(shown, text, numeric, _stored(saved, code, shown) if numeric else "")
+        stored = _stored(saved, code, shown) if numeric and isinstance(saved, (int, float)) \
+            else ""
+        return Shown(shown, text, numeric, stored)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         shown = value_text(value, code or "General", formula=True)
         return Shown(shown, None, True, _stored(value, code, shown))
@@ -130,13 +151,13 @@ def shown_cell(value, saved, code: str | None) -> Shown | None:
     return Shown(dated, None, True) if dated else Shown(text, None, False)
 
 
-def _stored(number, code: str | None, shown: str) -> str:
+def _stored(number: float, code: str | None, shown: str) -> str:
     """The number as stored, when its format hides it (9.8% for 0.09756097561): what
     read_file adds in brackets (xlsx_display.displayed)."""
     return general(number) if displayed(number, code or "General") != shown else ""
 
 
-def _dated(value, code: str | None) -> str | None:
+def _dated(value: object, code: str | None) -> str | None:
     """A date or time as its format shows it (01-02-03, 4:05 PM), or None."""
     if not isinstance(value, (dt.datetime, dt.date, dt.time)) or not code:
         return None
@@ -144,7 +165,7 @@ def _dated(value, code: str | None) -> str | None:
     return date_text(value, code)
 
 
-def _merges(workbook, sheet) -> list[tuple[int, int, int, int]]:
+def _merges(workbook: Workbook, sheet: object) -> list[tuple[int, int, int, int]]:
     """The merged areas of a sheet, read from its part (the streaming reader skips them)."""
     part = getattr(sheet, "_worksheet_path", None)
     archive = getattr(workbook, "_archive", None)
@@ -154,14 +175,14 @@ def _merges(workbook, sheet) -> list[tuple[int, int, int, int]]:
         data = archive.read(part)
     except (KeyError, OSError, ValueError):
         return []
-    merges = []
+    merges: list[tuple[int, int, int, int]] = []
     for ref in _MERGE.findall(data)[:5000]:
         text = ref.decode("ascii")
         merges.append(area(text if ":" in text else f"{text}:{text}"))
     return merges
 
 
-def unchanged_sheets(before: Path, after: Path):
+def unchanged_sheets(before: Path, after: Path) -> Skip | None:
     """A test `skip(part)` for read_cells: is the sheet part byte for byte the same in both
     versions, with the cell styles the same and the shared strings the same or only added
     to (so every cell of it shows the same)? None when anything else could change them."""

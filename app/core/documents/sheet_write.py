@@ -11,8 +11,9 @@ import re
 
 from app.core.documents.base import DocumentError
 from app.core.documents.sheet_fill import LEGEND, fill_down, is_mark
-from app.core.documents.sheets import ARROW, column_letter
+from app.core.documents.sheets import column_letter
 from app.core.documents.word_write import parse
+from app.core.documents.xlsx_values import ARROW
 
 _NUMBER = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 _PERCENT = re.compile(r"^-?(\d+\.?\d*|\.\d+)%$")
@@ -22,7 +23,7 @@ _NOT_TABLES = {"paragraph_open", "bullet_list_open", "ordered_list_open", "fence
                "blockquote_open", "html_block"}
 
 
-def cell_value(text: str):
+def cell_value(text: str) -> str | int | float | bool | None:
     """What a cell's text means: None, a number, TRUE/FALSE, a formula, or text."""
     text = text.strip()
     if not text:
@@ -109,7 +110,9 @@ def markdown_to_xlsx(markdown: str) -> bytes:
     from openpyxl.styles import Font  # noqa: PLC0415 - document library
 
     book = Workbook()
-    book.remove(book.active)
+    first = book.active   # a new workbook's empty sheet
+    if first is not None:
+        book.remove(first)
     seen: set[str] = set()
     for name, rows in tables_by_sheet(markdown):
         _check_name(name, seen)

@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.documents.guard import Out
 from app.core.documents.sheet_fill import FILLED, LEGEND, is_filled, is_mark
 from app.core.documents.xlsx_values import ARROW
+
+if TYPE_CHECKING:
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 MAX_ROWS = 20_000     # rows read per sheet (empty ones included)
 MAX_COLS = 200        # columns shown per sheet
@@ -36,7 +40,7 @@ def number_text(value: float | int) -> str:
     return str(value)
 
 
-def value_text(value, code: str | None = None, formula: bool = False) -> str:
+def value_text(value: object, code: str | None = None, formula: bool = False) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -56,7 +60,7 @@ def value_text(value, code: str | None = None, formula: bool = False) -> str:
     return str(value)
 
 
-def cell_markdown(formula, saved, saved_cell=None) -> str:
+def cell_markdown(formula: object, saved: object, saved_cell: object = None) -> str:
     """A cell's text; `saved_cell` (its cell in the saved-values workbook) gives the number
     format a number is displayed through."""
     if isinstance(formula, (int, float)) and not isinstance(formula, bool):
@@ -99,22 +103,25 @@ def render(path: Path, out: Out) -> None:
         values.close()
 
 
-def _sheet(sheet, saved_sheet, out: Out) -> None:
+def _sheet(sheet: ReadOnlyWorksheet, saved_sheet: ReadOnlyWorksheet, out: Out) -> None:
     width = min(sheet.max_column or MAX_COLS, MAX_COLS)
     rows: list[tuple[int, list[str]]] = []
     used = 0
     more_rows = False
     whole: list[tuple[list[str], int, str]] = []   # filled-down cells' texts in full
     saved = 0   # characters the filled-down cells' `↓` saves
-    above: list = []   # the row above's formulas (or values), by column
-    pairs = zip(sheet.iter_rows(max_col=width), saved_sheet.iter_rows(max_col=width))
+    above: list[object] = []   # the row above's formulas (or values), by column
+    # The stub borrows Worksheet.iter_rows (`iter_rows = Worksheet.iter_rows`), whose self is a
+    # Worksheet; the read-only sheet has it too (openpyxl assigns it the same way).
+    pairs = zip(sheet.iter_rows(max_col=width),  # type: ignore[misc]
+                saved_sheet.iter_rows(max_col=width))  # type: ignore[misc]
     for n, (row, saved_row) in enumerate(pairs, 1):
         if n > MAX_ROWS:
             more_rows = True
             break
         if n % 256 == 0:
             out.tick()
-        texts = []
+        texts: list[str] = []
         for col, (c, s) in enumerate(zip(row, saved_row)):
             text = cell_markdown(c.value, s.value, s)
             if isinstance(c.value, str) and col < len(above) and is_filled(above[col], c.value):

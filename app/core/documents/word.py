@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 
     from app.core.documents.word_sinks import Sink
 
+    # What a Reader collects of each paragraph it shows: (part, the paragraph, its shown line,
+    # the paragraph's twin in a text box's older copy, or None).
+    ShownParagraph = tuple[str, Paragraph, Line, _Element | None]
+
 _THROUGH = {w("customXml"), w("ins"), w("del"), w("moveTo"), w("moveFrom")}
 _KINDS = {"footnoteReference": "footnotes", "endnoteReference": "endnotes",
           "commentReference": "comments"}
@@ -54,7 +58,8 @@ class Reader:
     """Walks a Word package; `collect`, when given, receives (part, Paragraph, shown Line,
     the paragraph's twin or None) for every paragraph shown."""
 
-    def __init__(self, pkg: WordPackage, collect: list | None = None, looks: bool = False):
+    def __init__(self, pkg: WordPackage, collect: list[ShownParagraph] | None = None,
+                 looks: bool = False):
         self.pkg = pkg
         self.looks = looks
         self.styles = Styles(pkg.optional_tree("styles"))

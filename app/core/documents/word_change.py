@@ -14,6 +14,7 @@ text taken literally (`literal`: a *, [ or > in a PDF is a character, not a mark
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import time
 from html import escape
@@ -46,7 +47,10 @@ def blocks_of(markdown: str) -> list[str]:
 
 
 # -- a paragraph's words with their look -----------------------------------------------------
-Token = tuple[str, tuple]  # (word with its trailing space, (bold, italic, link, tracked))
+# A word's look: bold, italic, inside a link, the tracked changes around it ("inserted",
+# "deleted", innermost last) and the run's underline and colour ("u#C00000", or "").
+Look = tuple[bool, bool, bool, tuple[str, ...], str]
+Token = tuple[str, Look]  # (word with its trailing space, its look)
 
 
 def tokens(inline: str) -> list[Token]:
@@ -86,18 +90,19 @@ def tokens(inline: str) -> list[Token]:
                 italic = not italic
     out.extend(_words(inline[pos:], (bold, italic, link, tuple(tracked), look)))
     merged: list[Token] = []
-    for word, look in _linked(out):
+    for word, word_look in _linked(out):
         word = word.replace("\x01", "").replace("\x02", "")
         if merged and (not word.strip() or not merged[-1][0][-1:].isspace()):
             merged[-1] = (merged[-1][0] + word, merged[-1][1])  # a space or a word's rest
         elif word:
-            merged.append((word, look))
+            merged.append((word, word_look))
     return merged
 
 
 def _linked(items: list[Token]) -> list[Token]:
     """The words between \\x01 and \\x02 (a link's text) get the link look."""
-    out, inside = [], False
+    out: list[Token] = []
+    inside = False
     for word, (b, i, _link, t, look) in items:
         if "\x01" in word:
             inside = True
@@ -107,7 +112,7 @@ def _linked(items: list[Token]) -> list[Token]:
     return out
 
 
-def _words(text: str, look: tuple) -> list[Token]:
+def _words(text: str, look: Look) -> list[Token]:
     return [(w, look) for w in re.findall(r"\S+\s*|\s+", text)]
 
 
@@ -116,19 +121,13 @@ def plain(line: str) -> str:
 
 
 # -- HTML ----------------------------------------------------------------------------------
-def _joined(items: list[tuple[str, tuple, str]], colours: dict) -> str:
+def _joined(items: list[tuple[str, Look, str]], colours: dict[str, str]) -> str:
     """Words with the same look and mark in one run: (word, look, change) -> HTML."""
-    out, run, key = [], [], None
-    for word, look, change in items + [("", None, None)]:
-        if run and (look, change) != key:
-            out.append(_styled("".join(run), key[0], colours, key[1]))
-            run = []
-        key = (look, change)
-        run.append(word)
-    return "".join(out)
+    return "".join(_styled("".join(word for word, _look, _change in run), look, colours, change)
+                   for (look, change), run in itertools.groupby(items, lambda x: (x[1], x[2])))
 
 
-def _styled(word: str, look: tuple, colours: dict, change: str = "") -> str:
+def _styled(word: str, look: Look, colours: dict[str, str], change: str = "") -> str:
     bold, italic, link, tracked, drawn = look
     text = escape(word.translate(_UNLITERAL))
     if bold:
@@ -146,7 +145,7 @@ def _styled(word: str, look: tuple, colours: dict, change: str = "") -> str:
     return text
 
 
-def _mark(text: str, change: str, colours: dict) -> str:
+def _mark(text: str, change: str, colours: dict[str, str]) -> str:
     if change == "inserted":
         return (f'<ins style="color:{colours["added"]};text-decoration:underline;">'
                 f'<u>{text}</u></ins>')
@@ -156,12 +155,13 @@ def _mark(text: str, change: str, colours: dict) -> str:
     return f'<span style="background-color:{colours["changed_bg"]};">{text}</span>'
 
 
-def _inline_html(old: str | None, new: str | None, colours: dict) -> tuple[str, bool]:
+def _inline_html(old: str | None, new: str | None,
+                 colours: dict[str, str]) -> tuple[str, bool]:
     """One paragraph (or cell) from `old` to `new` with its words marked; and whether only
     its formatting changed."""
     if old is None or new is None:
         line, change = (new, "inserted") if old is None else (old, "deleted")
-        return _joined([(w, look, change) for w, look in tokens(line)], colours), False
+        return _joined([(w, look, change) for w, look in tokens(line or "")], colours), False
     a, b = tokens(old), tokens(new)
     if old == new:
         return _joined([(w, look, "") for w, look in b], colours), False
@@ -170,7 +170,7 @@ def _inline_html(old: str | None, new: str | None, colours: dict) -> tuple[str, 
                 False)
     words_a, words_b = [w.strip() for w, _ in a], [w.strip() for w, _ in b]
     only_look = words_a == words_b
-    out = []
+    out: list[tuple[str, Look, str]] = []
     matcher = difflib.SequenceMatcher(None, words_a, words_b, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
@@ -189,9 +189,10 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in _CELL_SPLIT.split(body)]
 
 
-def _block(old: str | None, new: str | None, words: dict, colours: dict) -> tuple[str, str]:
+def _block(old: str | None, new: str | None, words: dict[str, str],
+           colours: dict[str, str]) -> tuple[str, str]:
     """("row", cells HTML) for a table row, else ("p", a paragraph's HTML)."""
-    line = new if new is not None else old
+    line = new if new is not None else old or ""
     if line.lstrip().startswith("|"):
         a = _cells(old) if old is not None else None
         b = _cells(new) if new is not None else None
@@ -230,7 +231,7 @@ def _shape(line: str) -> tuple[str, str, str]:
     return "p", "", line
 
 
-def document_html(before: str, after: str, words: dict, colours: dict,
+def document_html(before: str, after: str, words: dict[str, str], colours: dict[str, str],
                   deadline: float | None = None, literal: bool = False) -> tuple[str, int]:
     """The change from the rendering `before` to `after` as a formatted document; and how
     many paragraphs changed (0: the text and its look are the same). `literal`: the text
@@ -269,7 +270,8 @@ def document_html(before: str, after: str, words: dict, colours: dict,
                 break
     if groups and (groups[-1][-1][2] < len(a) or groups[-1][-1][4] < len(b)):
         items.append(("p", f'<p style="color:{colours["muted"]};">⋯</p>'))
-    out, rows = [], []
+    out: list[str] = []
+    rows: list[str] = []
     for kind, html in items + [("end", "")]:
         if kind == "row":
             rows.append(f"<tr>{html}</tr>")

@@ -23,6 +23,7 @@ import io
 import re
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out
@@ -31,6 +32,13 @@ from app.core.documents.word import Reader
 from app.core.documents.word_parts import WordPackage, replaced, serialise, w
 from app.core.documents.word_text import DELETED, Paragraph
 from app.core.documents.word_track import Revisions, tracked_replace, tracks_changes
+from app.core.documents.xml_tags import detach, tag_of
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
+
+    from app.core.documents.word import ShownParagraph
+    from app.core.documents.word_text import Line, Paragraph, Piece
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*\*|\*\*|\*)(?=\S)(.+?)(?<=\S)\1")
@@ -66,7 +74,7 @@ def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:
                             "make one call per paragraph, without line breaks.")
     old_text, new_text = old_text.strip("\n"), new_text.strip("\n")
 
-    def action(_checked):
+    def action(_checked: zipfile.ZipFile) -> bytes:
         raw = path.read_bytes()
         with zipfile.ZipFile(io.BytesIO(raw)) as zf:
             return _edit(zf, raw, path.name, old_text, new_text)
@@ -76,7 +84,7 @@ def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:
 
 def _edit(zf: zipfile.ZipFile, raw: bytes, name: str, old_text: str, new_text: str) -> bytes:
     pkg = WordPackage(zf)
-    shown: list = []
+    shown: list[ShownParagraph] = []
     reader = Reader(pkg, collect=shown)
     try:
         reader.render(Out(max_chars=_INDEX_CHARS, seconds=_INDEX_SECONDS))
@@ -94,10 +102,10 @@ def _edit(zf: zipfile.ZipFile, raw: bytes, name: str, old_text: str, new_text: s
     if tracks_changes(pkg):  # as a tracked change, as Word would make it
         revisions = Revisions(pkg.trees.values())
 
-        def change(segments):
+        def change(segments: list[Piece]) -> list[_Element]:
             return tracked_replace(segments, at, length, replacement, revisions)
     else:
-        def change(segments):
+        def change(segments: list[Piece]) -> list[_Element]:
             return _replace(segments, at, length, replacement)
     before = para.plain()
     touched = change(para.segments())
@@ -109,7 +117,8 @@ def _edit(zf: zipfile.ZipFile, raw: bytes, name: str, old_text: str, new_text: s
     return replaced(zf, {part: serialise(pkg.tree(part), zf.read(part))}, raw=raw)
 
 
-def _find(shown, name: str, old_text: str, new_text: str):
+def _find(shown: list[ShownParagraph], name: str, old_text: str, new_text: str
+          ) -> tuple[str, Paragraph, _Element | None, tuple[int, int, str]]:
     """(part, paragraph, twin, (start, length, replacement) in the paragraph's plain text)
     for the one place old_text stands; DocumentError when it stands nowhere or in several
     places. Text copied from read_file is found as shown, marks and all; the two texts are
@@ -136,7 +145,7 @@ def _find(shown, name: str, old_text: str, new_text: str):
                         f"exactly once. {hint}.")
 
 
-def _as_shown(line, i: int, old: str, new: str, text: str) -> tuple[int, int, str]:
+def _as_shown(line: Line, i: int, old: str, new: str, text: str) -> tuple[int, int, str]:
     """What to replace in the plain text when `old` stands at `i` of the shown line: the
     part that differs from `new` ("**fresh** bread" -> "**warm** bread": "fresh")."""
     head, length, middle = _narrowed(0, old, new)
@@ -159,7 +168,8 @@ def _as_shown(line, i: int, old: str, new: str, text: str) -> tuple[int, int, st
 
 
 def _all(text: str, needle: str) -> list[int]:
-    found, at = [], text.find(needle)
+    found: list[int] = []
+    at = text.find(needle)
     while at >= 0 and needle:
         found.append(at)
         at = text.find(needle, at + len(needle))
@@ -178,21 +188,24 @@ def _narrowed(start: int, old: str, new: str) -> tuple[int, int, str]:
     return start + head, len(old) - head - tail, new[head:len(new) - tail]
 
 
-def _replace(segments, start: int, length: int, new_text: str) -> list:
+def _replace(segments: list[Piece], start: int, length: int, new_text: str
+             ) -> list[_Element]:
     """Replace characters [start, start + length) of the paragraph's plain text. Tabs and
     breaks inside the range go; the new text goes into the first run of text it touches.
     Returns the text elements changed."""
-    spans, pos = [], 0
+    spans: list[tuple[Piece, int, int]] = []
+    pos = 0
     for seg in segments:
         spans.append((seg, pos, pos + len(seg.text)))
         pos += len(seg.text)
-    end, placed, touched = start + length, not new_text, []
+    end, placed = start + length, not new_text
+    touched: list[_Element] = []
     if length:
         for seg, a, b in spans:
             if b <= start or a >= end:
                 continue
             if seg.kind == "fixed":
-                seg.el.getparent().remove(seg.el)
+                detach(seg.el)
                 continue
             text = seg.el.text or ""
             lo, hi = max(start, a) - a, min(end, b) - a
@@ -217,19 +230,19 @@ def _replace(segments, start: int, length: int, new_text: str) -> list:
     return [seg.el]
 
 
-def _no_longer_placeholders(elements) -> None:
+def _no_longer_placeholders(elements: Iterable[_Element]) -> None:
     """Text typed into a content control that showed its placeholder ("[Telephone]",
     "Click here to enter text.") is the person's text now: Word must not show it grey or
     replace it when the control is clicked."""
     for el in elements:
         node = el.getparent()
         while node is not None:
-            if node.tag == w("sdt"):
+            if tag_of(node) == w("sdt"):
                 flag = node.find(f"{w('sdtPr')}/{w('showingPlcHdr')}")
                 if flag is not None:
-                    flag.getparent().remove(flag)
+                    detach(flag)
                     for style in node.iter(w("rStyle")):
                         if style.get(w("val")) == "PlaceholderText":
-                            style.getparent().remove(style)
+                            detach(style)
                 break
             node = node.getparent()

@@ -22,12 +22,19 @@ import io
 import posixpath
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import corrupt_sentence, open_package
 from app.core.documents.word_parts import (CT, MAIN_TYPE, PKG_RELS, STRICT_MAIN, parse,
                                            relationships, rels_name, serialise)
 from app.core.documents.zip_keep import kept_zip
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
+
+# (id, type, target part or URL, external), as word_parts.relationships gives them
+_Rel = tuple[str, str, str, bool]
 
 THUMBNAIL = "http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail"
 _STRICT_THUMBNAIL = "http://purl.oclc.org/ooxml/officeDocument/relationships/metadata/thumbnail"
@@ -41,7 +48,9 @@ def finished(new_data: bytes, old_path: Path | None) -> bytes:
     with zipfile.ZipFile(io.BytesIO(new_data)) as new:
         parts = {info.filename: new.read(info) for info in new.infolist()}
         new_rels = relationships(new, "")
-    carried, old_rels, old_types = {}, [], None
+    carried: dict[str, bytes] = {}
+    old_rels: list[_Rel] = []
+    old_types: _Element | None = None
     if old_path is not None:
         try:
             carried, old_rels, old_types = _properties(old_path)
@@ -90,7 +99,7 @@ def _over(old_path: Path, parts: dict[str, bytes], order: list[str],
     return kept_zip(raw, infos, replaced, b"", added)
 
 
-def _properties(old_path: Path):
+def _properties(old_path: Path) -> tuple[dict[str, bytes], list[_Rel], _Element | None]:
     """What the package `old_path` relates to itself, but its main document and thumbnail:
     (part name -> bytes, the relationships, its content types)."""
     carried: dict[str, bytes] = {}
@@ -108,11 +117,11 @@ def _properties(old_path: Path):
     return carried, old_rels, old_types
 
 
-def r_not_in(target: str, rels) -> bool:
+def r_not_in(target: str, rels: list[_Rel]) -> bool:
     return all(t != target for _i, _k, t, _e in rels)
 
 
-def _rels_xml(keep, old_rels) -> bytes:
+def _rels_xml(keep: list[_Rel], old_rels: list[_Rel]) -> bytes:
     from lxml import etree  # noqa: PLC0415 - document library
 
     root = etree.Element(f"{{{PKG_RELS}}}Relationships", nsmap={None: PKG_RELS})
@@ -135,7 +144,8 @@ def _fresh(rid: str, used: set[str]) -> str:
     return f"rIdNew{n}"
 
 
-def _types_xml(data: bytes, dropped: set[str], carried: dict[str, bytes], old_types) -> bytes:
+def _types_xml(data: bytes, dropped: set[str], carried: dict[str, bytes],
+               old_types: _Element | None) -> bytes:
     from lxml import etree  # noqa: PLC0415 - document library
 
     root = parse(data)

@@ -8,6 +8,10 @@ from __future__ import annotations
 import io
 import posixpath
 import zipfile
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -24,13 +28,13 @@ def w(tag: str) -> str:
     return f"{{{W}}}{tag}"
 
 
-def parser():
+def parser() -> etree.XMLParser:
     from lxml import etree  # noqa: PLC0415 - document library
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                            huge_tree=False, remove_blank_text=False)
 
 
-def parse(data: bytes):
+def parse(data: bytes) -> etree._Element:
     from lxml import etree  # noqa: PLC0415 - document library
     return etree.fromstring(data, parser())
 
@@ -71,19 +75,19 @@ class WordPackage:
         self.links = {rid: target for rid, _k, target, ext in self.rels if ext}
         self.by_id = {rid: target for rid, _k, target, ext in self.rels
                       if not ext and target in names}
-        self.trees: dict[str, object] = {}
+        self.trees: dict[str, etree._Element] = {}
 
     def part_of(self, kind: str) -> list[str]:
         """The parts of one kind ('header', 'footnotes', 'styles'...) the body relates to."""
         return [t for _i, k, t, ext in self.rels
                 if not ext and k.rsplit("/", 1)[-1] == kind and t in self.zf.namelist()]
 
-    def tree(self, part: str):
+    def tree(self, part: str) -> etree._Element:
         if part not in self.trees:
             self.trees[part] = parse(self.zf.read(part))
         return self.trees[part]
 
-    def optional_tree(self, kind: str):
+    def optional_tree(self, kind: str) -> etree._Element | None:
         parts = self.part_of(kind)
         return self.tree(parts[0]) if parts else None
 
@@ -92,7 +96,7 @@ class WordPackage:
         return [self.main] + [p for kind in TEXT_PARTS for p in self.part_of(kind)]
 
 
-def serialise(tree, original: bytes = b"") -> bytes:
+def serialise(tree: etree._Element, original: bytes = b"") -> bytes:
     """The part's XML; with the `original` bytes, under their own declaration (Word's
     double quotes and line end), so only what changed differs."""
     from lxml import etree  # noqa: PLC0415 - document library

@@ -17,9 +17,18 @@ drawing and an older copy for programs that cannot read it) and rendered after i
 
 from __future__ import annotations
 
+import itertools
 import re
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Protocol, TypeVar
 
 from app.core.documents.word_parts import MC, W, w
+from app.core.documents.xml_tags import tag_of
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
+
+_Item = TypeVar("_Item")
+_Key = TypeVar("_Key")
 
 _ON = {None, "1", "true", "on"}
 _PASS = {w("hyperlink"), w("ins"), w("del"), w("moveTo"), w("moveFrom"), w("sdt"),
@@ -53,8 +62,9 @@ _HEX = re.compile(r"[0-9A-Fa-f]{6}")
 class Piece:
     __slots__ = ("bold", "change", "el", "italic", "kind", "link", "look", "text")
 
-    def __init__(self, text, el, kind, bold=False, italic=False, link=None, change=None,
-                 look=""):
+    def __init__(self, text: str, el: _Element, kind: str, bold: bool = False,
+                 italic: bool = False, link: str | None = None, change: str | None = None,
+                 look: str = ""):
         self.text, self.el, self.kind = text, el, kind
         self.bold, self.italic, self.link, self.change = bold, italic, link, change
         self.look = look   # "u" underlined, "#RRGGBB" its colour, both, or ""
@@ -63,7 +73,7 @@ class Piece:
 class Line:
     """Rendered characters, each with its index in the paragraph's plain text (-1: a mark)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.chars: list[str] = []
         self.pos: list[int] = []
 
@@ -89,15 +99,25 @@ class Line:
         return out
 
 
+class Context(Protocol):
+    """What walking a paragraph asks of its reader (word.Reader)."""
+
+    looks: bool
+
+    def link(self, el: _Element) -> str | None: ...
+
+    def mark(self, kind: str, note_id: str | None) -> str: ...
+
+
 class Paragraph:
     """One w:p walked: its pieces, its text boxes and (set by the renderer) its line."""
 
-    def __init__(self, p, ctx):
+    def __init__(self, p: _Element, ctx: Context):
         self.p = p
         self.pieces: list[Piece] = []
-        self.boxes: list[tuple[object, object | None]] = []  # (txbxContent, its twin)
+        self.boxes: list[tuple[_Element, _Element | None]] = []  # (txbxContent, its twin)
         self.line: Line | None = None
-        self.looks = getattr(ctx, "looks", False)
+        self.looks = ctx.looks
         _walk(p, ctx, self, bold=False, italic=False, link=None, change=None)
 
     def segments(self) -> list[Piece]:
@@ -113,7 +133,7 @@ class Paragraph:
 _VAL = w("val")
 
 
-def _look(rpr) -> str:
+def _look(rpr: _Element) -> str:
     """A run's underline and text colour: "u", "#C00000", "u#C00000" or ""."""
     u, color = rpr.find(w("u")), rpr.find(w("color"))
     under = u is not None and (u.get(_VAL) or "single").lower() not in ("none", "0", "false")
@@ -123,13 +143,14 @@ def _look(rpr) -> str:
     return ("u" if under else "") + shade
 
 
-def on(el) -> bool:
+def on(el: _Element | None) -> bool:
     return el is not None and el.get(_VAL) in _ON
 
 
-def _walk(el, ctx, para: Paragraph, bold, italic, link, change) -> None:
+def _walk(el: _Element, ctx: Context, para: Paragraph, bold: bool, italic: bool,
+          link: str | None, change: str | None) -> None:
     for child in el:
-        tag = child.tag
+        tag = tag_of(child)
         if tag == _R:
             _run(child, ctx, para, link, change)
         elif tag in _PASS:
@@ -147,11 +168,12 @@ def _walk(el, ctx, para: Paragraph, bold, italic, link, change) -> None:
                 _walk(choice, ctx, para, bold, italic, link, change)
 
 
-def _run(r, ctx, para: Paragraph, link, change) -> None:
+def _run(r: _Element, ctx: Context, para: Paragraph, link: str | None,
+         change: str | None) -> None:
     bold = italic = False
     look = ""
     for child in r:
-        tag = child.tag
+        tag = tag_of(child)
         if tag == _RPR:
             bold, italic = on(child.find(_B)), on(child.find(_I))
             look = _look(child)
@@ -183,10 +205,10 @@ def _flat(text: str) -> str:
     return text.replace("\n", " ").replace("\t", " ").replace("\r", " ")
 
 
-def text_boxes(el) -> list[tuple[object, object | None]]:
+def text_boxes(el: _Element) -> list[tuple[_Element, _Element | None]]:
     """The text boxes drawn in `el`, each once: (its content, the same content's older copy
     in the alternate content's fallback, to be changed with it, or None)."""
-    found = []
+    found: list[tuple[_Element, _Element | None]] = []
     for box in el.iter(w("txbxContent")):
         if _inside(box, el, (_FALLBACK, w("txbxContent"))):
             continue
@@ -194,26 +216,27 @@ def text_boxes(el) -> list[tuple[object, object | None]]:
     return found
 
 
-def _inside(node, top, tags) -> bool:
+def _inside(node: _Element, top: _Element, tags: tuple[str, ...]) -> bool:
     parent = node.getparent()
     while parent is not None and parent is not top.getparent():
-        if parent.tag in tags:
+        if tag_of(parent) in tags:
             return True
         parent = parent.getparent()
     return False
 
 
-def _twin(box, top):
+def _twin(box: _Element, top: _Element) -> _Element | None:
     """The Fallback copy of a text box drawn in an mc:Choice, paired by position."""
     node, choice = box.getparent(), None
     while node is not None and node is not top.getparent():
-        if node.tag == _CHOICE:
+        if tag_of(node) == _CHOICE:
             choice = node
             break
         node = node.getparent()
     if choice is None:
         return None
-    fallback = choice.getparent().find(_FALLBACK)
+    holder = choice.getparent()
+    fallback = holder.find(_FALLBACK) if holder is not None else None
     if fallback is None:
         return None
     mine = [b for b in choice.iter(w("txbxContent")) if not _inside(b, choice, (w("txbxContent"),))]
@@ -228,7 +251,7 @@ def _twin(box, top):
 
 def _inline(pieces: list[Piece], looks: bool = False) -> Line:
     out, plain_at = Line(), 0
-    starts = []
+    starts: list[int] = []
     for piece in pieces:
         starts.append(plain_at if piece.kind in ("t", "fixed") else
                       DELETED if piece.kind == "del" else -1)
@@ -263,20 +286,13 @@ def _inline(pieces: list[Piece], looks: bool = False) -> Line:
     return out
 
 
-def _groups(items, key):
-    group, current = [], object()
-    for item in items:
-        k = key(item)
-        if group and k != current:
-            yield current, group
-            group = []
-        current = k
-        group.append(item)
-    if group:
-        yield current, group
+def _groups(items: Iterable[_Item],
+            key: Callable[[_Item], _Key]) -> Iterator[tuple[_Key, list[_Item]]]:
+    """Runs of neighbouring items with the same key."""
+    return ((k, list(group)) for k, group in itertools.groupby(items, key))
 
 
-def _emphasis(run, bold: bool, italic: bool) -> Line:
+def _emphasis(run: list[tuple[Piece, int]], bold: bool, italic: bool) -> Line:
     line = Line()
     for piece, start in run:
         line.add(piece.text, start)
@@ -293,7 +309,7 @@ def _emphasis(run, bold: bool, italic: bool) -> Line:
     return out
 
 
-def link_of(el, links: dict[str, str]) -> str | None:
+def link_of(el: _Element, links: dict[str, str]) -> str | None:
     """A hyperlink's address: its relationship's target, or '#bookmark' for an anchor."""
     rid = el.get(_R_ID)
     if rid and rid in links:

@@ -10,6 +10,7 @@ for new formulas on its own). An empty chain is not allowed: then the part goes.
 from __future__ import annotations
 
 from app.core.documents.xlsx_package import Package
+from app.core.documents.xml_tags import tag_of
 
 CALC_CHAIN = "xl/calcChain.xml"
 _BEFORE_CALC = ("fileVersion", "fileSharing", "workbookPr", "workbookProtection", "bookViews",
@@ -21,12 +22,11 @@ def calculate_on_open(package: Package) -> None:
     from lxml import etree  # noqa: PLC0415 - document library
 
     root = package.tree("xl/workbook.xml")
-    ns = root.tag[1:].split("}", 1)[0]
+    ns = tag_of(root)[1:].split("}", 1)[0]
     calc = root.find(f"{{{ns}}}calcPr")
     if calc is None:
         calc = etree.Element(f"{{{ns}}}calcPr")
-        before = [el for el in root if isinstance(el.tag, str) and
-                  el.tag.rsplit("}", 1)[-1] in _BEFORE_CALC]
+        before = [el for el in root if tag_of(el).rsplit("}", 1)[-1] in _BEFORE_CALC]
         if before:
             before[-1].addnext(calc)
         else:
@@ -49,8 +49,9 @@ def drop_from_chain(package: Package, lost: set[tuple[str, str]]) -> None:
         following = el.getnext()
         if following is not None:
             for attr in ("i", "l"):
-                if el.get(attr) and not following.get(attr):
-                    following.set(attr, el.get(attr))
+                value = el.get(attr)
+                if value and not following.get(attr):
+                    following.set(attr, value)
         root.remove(el)
     if len(root):
         package.touch(CALC_CHAIN)

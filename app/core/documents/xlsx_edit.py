@@ -10,14 +10,21 @@ entries of cells that no longer hold a formula (Excel reports a damaged file oth
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from app.core.documents.base import DocumentError
 from app.core.documents.xlsx_calc import calculate_on_open, drop_from_chain
-from app.core.documents.xlsx_package import Package, Sheet
+from app.core.documents.xlsx_package import Package, Sheet, ns_of
 from app.core.documents.xlsx_refs import Book, Formula, dependents, references, shifted
 from app.core.documents.xlsx_sheet import SheetXml, address, area
 from app.core.documents.xlsx_styles import Styles
 from app.core.documents.xlsx_values import Value, parse
+from app.core.documents.xml_tags import tag_of
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
+
+    from app.core.documents.xlsx_refs import Ref
 
 MAX_DEPENDENCY_SECONDS = 8.0
 SHOWN_FORMULAS = 12
@@ -60,7 +67,7 @@ class WorkbookEdit:
         return self.sheets[sheet.name]
 
     # -- one cell ---------------------------------------------------------------------------
-    def set(self, sheet: Sheet, row: int, col: int, raw, code: str | None = None) -> bool:
+    def set(self, sheet: Sheet, row: int, col: int, raw: object, code: str | None = None) -> bool:
         """Set one cell; False when it already holds that value (nothing changes)."""
         xml = self.sheet_xml(sheet)
         where = sheet_label(sheet.name, address(row, col))
@@ -96,15 +103,17 @@ class WorkbookEdit:
             if value.kind != "formula":
                 self.lost.add((sheet.sheet_id, address(row, col)))
         xml.write(c, value, style if style != int(c.get("s", "0") or 0) else None)
-        if value.kind == "empty" and not c.get("s") and len(c) == 0:
-            c.getparent().remove(c)
+        row_el = c.getparent()
+        if value.kind == "empty" and not c.get("s") and len(c) == 0 and row_el is not None:
+            row_el.remove(c)
         self.changed.add((sheet.name, row, col))
         if value.kind == "formula":
             self.new_formulas.append((sheet.name, row, col))
         xml.touch()
         return True
 
-    def _empty_spill(self, xml: SheetXml, box, anchor) -> None:
+    def _empty_spill(self, xml: SheetXml, box: tuple[int, int, int, int],
+                     anchor: tuple[int, int]) -> None:
         for r in range(box[0], box[2] + 1):
             for c in range(box[1], box[3] + 1):
                 cell = xml.cell(r, c)
@@ -112,7 +121,8 @@ class WorkbookEdit:
                     xml.drop_cached(cell)
                     self.changed.add((xml.sheet.name, r, c))
 
-    def _holds(self, xml: SheetXml, c, value: Value, raw=None) -> bool:
+    def _holds(self, xml: SheetXml, c: _Element | None, value: Value,
+               raw: object = None) -> bool:
         """Whether the cell already holds this value (text as read_file shows it: its
         spaces and line breaks folded; a number to within a rounding)."""
         if c is None:
@@ -134,27 +144,27 @@ class WorkbookEdit:
             return v is None and c.find(xml.q("is")) is None
         if value.kind == "number":
             try:
-                if t != "n" or v is None:
+                if t != "n" or v is None or not isinstance(value.data, (int, float)):
                     return False
-                old, new = float(v.text), float(value.data)
+                old, new = float(v.text or ""), float(value.data)
                 return abs(old - new) <= 1e-9 * max(1, abs(old))
             except (TypeError, ValueError):
                 return False
         if value.kind == "bool":
             return t == "b" and v is not None and v.text == ("1" if value.data else "0")
         text = self._text(xml, c, t, v)
-        return text is not None and " ".join(text.split()) == " ".join(value.data.split())
+        return text is not None and " ".join(text.split()) == " ".join(str(value.data).split())
 
-    def _text(self, xml: SheetXml, c, t: str, v) -> str | None:
+    def _text(self, xml: SheetXml, c: _Element, t: str, v: _Element | None) -> str | None:
         if t == "inlineStr":
             is_ = c.find(xml.q("is"))
-            return None if is_ is None else _joined(is_, xml)
+            return None if is_ is None else _joined(is_, xml.ns)
         if t == "str":
             return v.text if v is not None else None
         if t == "s" and v is not None:
             strings = self.strings()
             try:
-                return strings[int(v.text)]
+                return strings[int(v.text or "")]
             except (ValueError, IndexError, TypeError):
                 return None
         return None
@@ -164,10 +174,10 @@ class WorkbookEdit:
             self._strings = []
             target = next((t for _i, kind, t in self.package.rels("xl/workbook.xml")
                            if kind.endswith("/sharedStrings")), None)
-            if target in self.package.parts:
+            if target is not None and target in self.package.parts:
                 root = self.package.tree(target)
-                ns = root.tag[1:].split("}", 1)[0] if root.tag.startswith("{") else ""
-                self._strings = [_joined(si, None, ns) for si in root]
+                ns = ns_of(root)
+                self._strings = [_joined(si, ns) for si in root]
         return self._strings
 
     # -- after the cells ----------------------------------------------------------------------
@@ -183,7 +193,7 @@ class WorkbookEdit:
             sheet = next(s for s in self.package.sheets if s.name == f.sheet)
             xml = self.sheet_xml(sheet)
             if f.spill is None and f.cell is not None:
-                cells = [f.cell]
+                cells: list[_Element | None] = [f.cell]
             else:
                 box = f.spill or (f.row, f.col, f.row, f.col)
                 cells = [xml.cell(r, c) for r in range(box[0], box[2] + 1)
@@ -212,10 +222,12 @@ class WorkbookEdit:
                     and b":f" not in self.package.parts[sheet.part]:
                 continue
             xml = self.sheet_xml(sheet)
-            masters: dict[str, tuple] = {}
-            followers = []
+            masters: dict[str | None, tuple[int, int, list[Ref] | None]] = {}
+            followers: list[tuple[str | None, int, int, _Element]] = []
             for f in xml.root.iter(xml.q("f")):
                 c = f.getparent()
+                if c is None:
+                    continue
                 try:
                     row, col = area(c.get("r", ""))[:2]
                 except ValueError:
@@ -242,19 +254,22 @@ class WorkbookEdit:
 
     def _every_formula(self) -> list[Formula]:
         """Every formula of the workbook, each counted as depending on everything."""
-        found = []
+        found: list[Formula] = []
         for sheet in self.package.sheets:
             if sheet.kind != "worksheet" or sheet.part not in self.package.parts:
                 continue
             xml = self.sheet_xml(sheet)
             for f in xml.root.iter(xml.q("f")):
+                c = f.getparent()
+                if c is None:
+                    continue
                 try:
-                    row, col = area(f.getparent().get("r", ""))[:2]
+                    row, col = area(c.get("r", ""))[:2]
                 except ValueError:
                     continue
                 spill = area(f.get("ref")) if f.get("t") in ("array", "dataTable") and \
                     f.get("ref") else None
-                found.append(Formula(sheet.name, row, col, None, spill, f.getparent()))
+                found.append(Formula(sheet.name, row, col, None, spill, c))
         return found
 
     def _book(self) -> Book:
@@ -273,14 +288,13 @@ class WorkbookEdit:
                         box = area(table.get("ref", ""))
                     except ValueError:
                         continue
-                    for key in (table.get("name"), table.get("displayName")):
-                        if key:
-                            book.tables[key.casefold()] = (sheet.name,) + box
+                    for table_name in (table.get("name"), table.get("displayName")):
+                        if table_name:
+                            book.tables[table_name.casefold()] = (sheet.name,) + box
         return book
 
-def _joined(el, xml: SheetXml | None, ns: str | None = None) -> str:
-    """The text of a string item (runs joined, phonetic guides left out)."""
-    ns = ns if ns is not None else xml.ns
+def _joined(el: _Element, ns: str) -> str:
+    """The text of a string item in namespace `ns` (runs joined, phonetic guides left out)."""
     phonetic = f"{{{ns}}}rPh"
     return "".join(t.text or "" for t in el.iter(f"{{{ns}}}t")
-                   if t.getparent().tag != phonetic)
+                   if (run := t.getparent()) is None or tag_of(run) != phonetic)

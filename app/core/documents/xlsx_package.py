@@ -14,26 +14,31 @@ import posixpath
 import re
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.documents.guard import open_package
+from app.core.documents.xml_tags import tag_of
 from app.core.documents.zip_keep import kept_zip
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 WORKSHEET = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"
 _REL_ID = re.compile(r"}id$")
 _DECLARATION = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)")
 
 
-def parser():
+def parser() -> etree.XMLParser:
     from lxml import etree  # noqa: PLC0415 - document library
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
-def parse(data: bytes):
+def parse(data: bytes) -> etree._Element:
     from lxml import etree  # noqa: PLC0415 - document library
     return etree.fromstring(data, parser())
 
 
-def serialize(root, original: bytes) -> bytes:
+def serialize(root: etree._Element, original: bytes) -> bytes:
     """`root` as bytes, under the XML declaration the part had (Excel's standalone="yes")."""
     from lxml import etree  # noqa: PLC0415 - document library
 
@@ -44,9 +49,10 @@ def serialize(root, original: bytes) -> bytes:
     return etree.tostring(root, encoding="UTF-8", xml_declaration=True, standalone=True)
 
 
-def ns_of(root) -> str:
+def ns_of(root: etree._Element) -> str:
     """The namespace of a part's root element (transitional or strict SpreadsheetML)."""
-    return root.tag[1:].split("}", 1)[0] if root.tag.startswith("{") else ""
+    tag = tag_of(root)
+    return tag[1:].split("}", 1)[0] if tag.startswith("{") else ""
 
 
 class Sheet:
@@ -66,7 +72,7 @@ class Package:
             self.parts = {info.filename: zf.read(info) for info in self.infos}
             self.comment = zf.comment
         self.changed: dict[str, bytes | None] = {}   # part -> new bytes, or None: removed
-        self._trees: dict[str, object] = {}
+        self._trees: dict[str, etree._Element] = {}
         self._dirty: set[str] = set()
         self.sheets = self._sheets()
 
@@ -76,7 +82,7 @@ class Package:
             return self.changed[name]
         return self.parts.get(name)
 
-    def tree(self, name: str):
+    def tree(self, name: str) -> etree._Element:
         """The parsed part, parsed once; changes to it are saved by `touch`."""
         if name not in self._trees:
             self._trees[name] = parse(self.parts[name])
@@ -103,7 +109,7 @@ class Package:
         name = posixpath.join(folder, "_rels", base + ".rels")
         if name not in self.parts:
             return []
-        found = []
+        found: list[tuple[str, str, str]] = []
         for rel in parse(self.parts[name]):
             target = rel.get("Target", "")
             if rel.get("TargetMode") == "External":
@@ -121,7 +127,7 @@ class Package:
         sheets = []
         for index, el in enumerate(book.iter("{*}sheet")):
             rid = next((v for k, v in el.attrib.items() if _REL_ID.search(k)), None)
-            kind, target = targets.get(rid, ("", ""))
+            kind, target = targets.get(rid, ("", "")) if rid is not None else ("", "")
             sheets.append(Sheet(el.get("name", ""), el.get("sheetId", ""), target,
                                 "worksheet" if kind.endswith("/worksheet") else
                                 kind.rsplit("/", 1)[-1], index))

@@ -15,6 +15,10 @@ import re
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
 
 MAX_ROW, MAX_COL = 1_048_576, 16_384
 EVERYTHING: None = None
@@ -202,7 +206,7 @@ class Formula:
     col: int
     refs: list[Ref] | None     # resolved: (sheet, r1, c1, r2, c2, ...) or EVERYTHING
     spill: tuple[int, int, int, int] | None = None  # an array formula's area
-    cell: object = None         # its <c> element, where known
+    cell: _Element | None = None  # its <c> element, where known
 
 
 def dependents(formulas: list[Formula], changed: set[tuple[str, int, int]],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, guarded
@@ -19,6 +20,14 @@ from app.core.documents.sheets import MAX_COLS, MAX_ROWS
 from app.core.documents.xlsx_edit import WorkbookEdit
 from app.core.documents.xlsx_package import Package
 from app.core.documents.xlsx_sheet import cell_rc
+from app.core.documents.xml_tags import tag_of
+
+if TYPE_CHECKING:
+    import zipfile
+
+    from lxml.etree import _Element
+
+    from app.core.documents.xlsx_package import Sheet
 
 _CUT_NOTES = ("[Only the first", "[Only columns", "[The rendering stops here")
 
@@ -48,12 +57,12 @@ def sheets_given(markdown: str) -> list[tuple[str, list[list[str]]]]:
 def rewrite(path: Path, markdown: str) -> bytes:
     tables = sheets_given(markdown)
 
-    def action(_zf):
+    def action(_zf: zipfile.ZipFile) -> bytes:
         edit = WorkbookEdit(Package(path))
         worksheets = [s for s in edit.package.sheets if s.kind == "worksheet"]
         if len(tables) == 1 and len(worksheets) == 1 and tables[0][0] == "Sheet1":
             tables[0] = (worksheets[0].name, tables[0][1])   # one table, no heading
-        given = []
+        given: list[tuple[Sheet, list[list[str]]]] = []
         for name, rows in tables:
             known = next((s for s in worksheets if s.name.casefold() == name.casefold()), None)
             if known is None:
@@ -70,7 +79,7 @@ def rewrite(path: Path, markdown: str) -> bytes:
                 "nothing was changed; to change only some cells, use set_cells.")
         _check_all_shown(path)
         for sheet, rows in given:
-            wanted = {}
+            wanted: dict[tuple[int, int], str | None] = {}
             for row, col, text in _placed(rows):
                 if text.startswith("**") and text.endswith("**") and len(text) > 4:
                     text = text[2:-2]
@@ -80,24 +89,24 @@ def rewrite(path: Path, markdown: str) -> bytes:
                     for c in row_el.iter(xml.q("c"))]
             for row, col, c in held:
                 if (row, col) not in wanted and any(
-                        ch.tag in (xml.q("v"), xml.q("f"), xml.q("is")) for ch in c):
+                        tag_of(ch) in (xml.q("v"), xml.q("f"), xml.q("is")) for ch in c):
                     wanted[(row, col)] = None
-            for (row, col), text in sorted(wanted.items()):
+            for (row, col), new_text in sorted(wanted.items()):
                 spill = xml.array_over(row, col)
                 if xml.merged_with(row, col) or (spill and spill[1][:2] != (row, col)):
                     continue   # shown, but owned by merged cells or by one array formula
-                edit.set(sheet, row, col, text)
+                edit.set(sheet, row, col, new_text)
         edit.finish()
         return edit.package.to_bytes()
 
     return guarded(path, action)
 
 
-def _col(c) -> int:
+def _col(c: _Element) -> int:
     return cell_rc(c.get("r"))[1]
 
 
-def _names(sheets) -> str:
+def _names(sheets: list[Sheet]) -> str:
     names = [f"'{s.name}'" for s in sheets]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 

@@ -12,12 +12,17 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from typing import TYPE_CHECKING, Literal, overload
 
 from app.core.documents.base import DocumentError
 from app.core.documents.sheets import column_letter
 from app.core.documents.xlsx_package import Package, Sheet, ns_of
 from app.core.documents.xlsx_styles import KIND_FORMAT, Styles
 from app.core.documents.xlsx_values import Value
+from app.core.documents.xml_tags import tag_of
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
 
 _REF = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d+)$")
 _AREA = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d+)(?::\$?([A-Za-z]{1,3})\$?(\d+))?$")
@@ -33,14 +38,14 @@ def column_number(letters: str) -> int:
     return n
 
 
-def cell_rc(ref: str) -> tuple[int, int]:
+def cell_rc(ref: str | None) -> tuple[int, int]:
     match = _REF.match(ref or "")
     if not match:
         raise ValueError(ref)
     return int(match.group(2)), column_number(match.group(1))
 
 
-def area(ref: str) -> tuple[int, int, int, int]:
+def area(ref: str | None) -> tuple[int, int, int, int]:
     match = _AREA.match(ref or "")
     if not match:
         raise ValueError(ref)
@@ -48,6 +53,12 @@ def area(ref: str) -> tuple[int, int, int, int]:
     r1, c1 = int(r1), column_number(c1)
     r2, c2 = (int(r2), column_number(c2)) if r2 else (r1, c1)
     return min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)
+
+
+def _parent_ref(f: _Element) -> str | None:
+    """The address of the cell a formula element `f` sits in."""
+    cell = f.getparent()
+    return cell.get("r") if cell is not None else None
 
 
 def address(row: int, col: int) -> str:
@@ -59,17 +70,19 @@ class SheetXml:
         self.package, self.sheet = package, sheet
         self.root = package.tree(sheet.part)
         self.ns = ns_of(self.root)
-        self.data = self.root.find(self.q("sheetData"))
-        if self.data is None:
+        data = self.root.find(self.q("sheetData"))
+        if data is None:
             raise DocumentError(f"The sheet '{sheet.name}' has no cells to set.")
-        self.rows: dict[int, object] = {}
+        self.data: _Element = data
+        self.rows: dict[int, _Element] = {}
         self._number_rows()
         self.row_numbers = sorted(self.rows)
         self.merges = [area(m.get("ref", "")) for m in self.root.iter(self.q("mergeCell"))
                        if m.get("ref")]
         self.new_cells: list[tuple[int, int]] = []
         self.lost_formulas: list[tuple[int, int]] = []
-        self._arrays: list | None = None
+        # (the array formula's cell, the area it fills), found on first use
+        self._arrays: list[tuple[_Element, tuple[int, int, int, int]]] | None = None
 
     def q(self, local: str) -> str:
         return f"{{{self.ns}}}{local}" if self.ns else local
@@ -99,7 +112,13 @@ class SheetXml:
                     c.set("r", address(last, col))
 
     # -- finding cells ----------------------------------------------------------------------
-    def cell(self, row: int, col: int, create: bool = False):
+    @overload
+    def cell(self, row: int, col: int, create: Literal[True]) -> _Element: ...
+
+    @overload
+    def cell(self, row: int, col: int, create: bool = False) -> _Element | None: ...
+
+    def cell(self, row: int, col: int, create: bool = False) -> _Element | None:
         row_el = self.rows.get(row)
         if row_el is None:
             if not create:
@@ -125,7 +144,7 @@ class SheetXml:
         self.new_cells.append((row, col))
         return el
 
-    def _new_row(self, row: int):
+    def _new_row(self, row: int) -> _Element:
         from lxml import etree  # noqa: PLC0415 - document library
         el = etree.Element(self.q("row"), r=str(row))
         at = bisect.bisect(self.row_numbers, row)
@@ -137,7 +156,7 @@ class SheetXml:
         self.row_numbers.insert(at, row)
         return el
 
-    def _widen_spans(self, row_el, col: int) -> None:
+    def _widen_spans(self, row_el: _Element, col: int) -> None:
         spans = row_el.get("spans", "")
         low, _, high = spans.partition(":")
         if low.isdigit() and high.isdigit() and not int(low) <= col <= int(high):
@@ -147,11 +166,12 @@ class SheetXml:
         return next((m for m in self.merges if m[0] <= row <= m[2] and m[1] <= col <= m[3]
                      and (row, col) != (m[0], m[1])), None)
 
-    def array_over(self, row: int, col: int):
+    def array_over(self, row: int, col: int) -> tuple[_Element, tuple[int, int, int, int]] | None:
         """The array formula (anchor cell, area) whose area holds (row, col), if any."""
         if self._arrays is None:
-            self._arrays = [(f.getparent(), area(f.get("ref"))) for f in self.root.iter(self.q("f"))
-                            if f.get("t") in ("array", "dataTable") and f.get("ref")]
+            self._arrays = [(c, area(f.get("ref"))) for f in self.root.iter(self.q("f"))
+                            if f.get("t") in ("array", "dataTable") and f.get("ref")
+                            and (c := f.getparent()) is not None]
         return next(((c, box) for c, box in self._arrays
                      if box[0] <= row <= box[2] and box[1] <= col <= box[3]), None)
 
@@ -164,18 +184,19 @@ class SheetXml:
         at = bisect.bisect_left(self.row_numbers, row)
         for above in reversed(self.row_numbers[max(0, at - LOOK_UP):at]):
             c = self.cell(above, col)
-            if c is None or not any(ch.tag in (self.q("v"), self.q("f"), self.q("is"))
+            if c is None or not any(tag_of(ch) in (self.q("v"), self.q("f"), self.q("is"))
                                     for ch in c):
                 continue
             has_formula = c.find(self.q("f")) is not None
             if numeric == (has_formula or c.get("t", "n") in ("n", "b", "d")):
                 return int(c.get("s", "0") or 0)
         row_el = self.rows.get(row)
-        if row_el is not None and row_el.get("customFormat") in ("1", "true") and row_el.get("s"):
-            return int(row_el.get("s"))
+        row_style = row_el.get("s") if row_el is not None else None
+        if row_el is not None and row_el.get("customFormat") in ("1", "true") and row_style:
+            return int(row_style)
         for col_el in self.root.iter(self.q("col")):
             try:
-                if int(col_el.get("min")) <= col <= int(col_el.get("max")):
+                if int(col_el.get("min") or "") <= col <= int(col_el.get("max") or ""):
                     return int(col_el.get("style", "0") or 0)
             except (TypeError, ValueError):
                 continue
@@ -198,13 +219,13 @@ class SheetXml:
             return base
 
     # -- changing cells ---------------------------------------------------------------------
-    def write(self, c, value: Value, style: int | None) -> None:
+    def write(self, c: _Element, value: Value, style: int | None) -> None:
         """Put `value` into the cell element `c` (its old content goes, its style stays
         unless `style` is given)."""
         from lxml import etree  # noqa: PLC0415 - document library
 
         for child in list(c):
-            if child.tag in (self.q("f"), self.q("v"), self.q("is")):
+            if tag_of(child) in (self.q("f"), self.q("v"), self.q("is")):
                 c.remove(child)
         for attr in ("t", "cm", "vm"):
             c.attrib.pop(attr, None)
@@ -212,7 +233,7 @@ class SheetXml:
             c.set("s", str(style))
         first = c[0] if len(c) else None  # an extLst stays last
 
-        def add(tag: str):
+        def add(tag: str) -> _Element:
             el = etree.Element(self.q(tag))
             if first is not None:
                 first.addprevious(el)
@@ -221,38 +242,42 @@ class SheetXml:
             return el
 
         if value.kind == "formula":
-            add("f").text = value.data
+            add("f").text = str(value.data)
         elif value.kind == "number":
-            data = value.data
-            add("v").text = str(data) if isinstance(data, int) else repr(float(data))
+            data = value.data   # an int, or a float written as Python spells it exactly
+            add("v").text = repr(data) if isinstance(data, float) else str(data)
         elif value.kind == "bool":
             c.set("t", "b")
             add("v").text = "1" if value.data else "0"
         elif value.kind == "text":
             c.set("t", "inlineStr")
+            text = str(value.data)
             t = etree.SubElement(add("is"), self.q("t"))
-            t.text = value.data
-            if value.data != value.data.strip() or "\n" in value.data:
+            t.text = text
+            if text != text.strip() or "\n" in text:
                 t.set(_XML_SPACE, "preserve")
 
-    def unshare(self, master) -> None:
+    def unshare(self, master: _Element) -> None:
         """Write out a shared formula in every cell that shares it, so its first cell can
         change on its own."""
         from openpyxl.formula.translate import Translator  # noqa: PLC0415 - document library
 
         f = master.find(self.q("f"))
+        if f is None:   # no formula: nothing shared
+            return
         si, origin, text = f.get("si"), master.get("r"), f.text or ""
         for other in self.root.iter(self.q("f")):
             if other is f or other.get("t") != "shared" or other.get("si") != si:
                 continue
-            target = other.getparent().get("r")
-            other.text = Translator("=" + text, origin=origin).translate_formula(target)[1:]
+            translated: str = Translator("=" + text, origin=origin).translate_formula(
+                _parent_ref(other))
+            other.text = translated[1:]
             for attr in ("t", "si", "ref"):
                 other.attrib.pop(attr, None)
         for attr in ("t", "si", "ref"):
             f.attrib.pop(attr, None)
 
-    def formula_text(self, c, f) -> str:
+    def formula_text(self, c: _Element, f: _Element) -> str:
         """The formula of a cell as a person would see it (a shared one written out)."""
         if f.get("t") != "shared" or (f.text or "").strip():
             return f.text or ""
@@ -261,10 +286,11 @@ class SheetXml:
         if master is None:
             return ""
         from openpyxl.formula.translate import Translator  # noqa: PLC0415 - document library
-        return Translator("=" + master.text, origin=master.getparent().get("r")
-                          ).translate_formula(c.get("r"))[1:]
+        translated: str = Translator("=" + (master.text or ""), origin=_parent_ref(master)
+                                     ).translate_formula(c.get("r"))
+        return translated[1:]
 
-    def drop_cached(self, c) -> None:
+    def drop_cached(self, c: _Element) -> None:
         """A formula's last saved result goes (it is stale); it is computed again on open."""
         for child in c.findall(self.q("v")):
             c.remove(child)

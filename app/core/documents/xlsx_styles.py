@@ -57,7 +57,7 @@ class Styles:
             self.xfs = list(cell_xfs) if cell_xfs is not None else []
             for fmt in self.root.iter(f"{{{self.ns}}}numFmt"):
                 try:
-                    self.codes[int(fmt.get("numFmtId"))] = fmt.get("formatCode", "")
+                    self.codes[int(fmt.get("numFmtId") or "")] = fmt.get("formatCode", "")
                 except (TypeError, ValueError):
                     continue
 
@@ -95,6 +95,8 @@ class Styles:
         for key, value in wanted.items():
             new.set(key, value)
         parent = base.getparent()
+        if parent is None:   # an xf always sits in cellXfs
+            raise LookupError("a style outside cellXfs")
         parent.append(new)
         self.xfs.append(new)
         parent.set("count", str(len(self.xfs)))

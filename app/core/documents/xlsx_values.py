@@ -151,12 +151,13 @@ def parse(raw: object, date1904: bool = False, as_text: bool = False) -> Value:
         return Value("bool", stripped.upper() == "TRUE")
     moment = _moment(stripped)
     if moment is not None:
-        value, shown = moment
-        return Value("number", serial(value, date1904) if shown != "time" else value, shown)
+        value, kind = moment   # a time of day is its fraction of a day already
+        return Value("number", serial(value, date1904) if isinstance(value, dt.datetime)
+                     else value, kind)
     return _text(text)
 
 
-def _moment(text: str):
+def _moment(text: str) -> tuple[dt.datetime | float, str] | None:
     match = _DATE.match(text)
     if match:
         year, month, day, hour, minute, second = match.groups()

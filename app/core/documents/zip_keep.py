@@ -17,6 +17,10 @@ from __future__ import annotations
 import struct
 import zipfile
 import zlib
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from zipfile import ZipInfo
 
 _LOCAL = struct.Struct("<4s5H3I2H")     # signature ... name length, extra length
 _CENTRAL = struct.Struct("<4s4B4H3I5H2I")
@@ -28,7 +32,7 @@ _KEEP_FLAGS = 0x0800                    # the name is UTF-8
 STORED, DEFLATED = 0, 8
 
 
-def _dos_time(date_time) -> tuple[int, int]:
+def _dos_time(date_time: tuple[int, int, int, int, int, int]) -> tuple[int, int]:
     y, mo, d, h, mi, s = date_time
     return (h << 11) | (mi << 5) | (s // 2), ((y - 1980) << 9) | (mo << 5) | d
 
@@ -44,7 +48,7 @@ def _zip64(extra: bytes) -> bool:
     return False
 
 
-def _copied(raw: bytes, info) -> tuple[bytes, bytes] | None:
+def _copied(raw: bytes, info: ZipInfo) -> tuple[bytes, bytes] | None:
     """(local header, compressed data) of an entry as stored, the header's sizes made
     whole where they were left to a data descriptor (the descriptor is then not needed)."""
     at = info.header_offset
@@ -62,7 +66,7 @@ def _copied(raw: bytes, info) -> tuple[bytes, bytes] | None:
     return _LOCAL.pack(*fields) + raw[at + _LOCAL.size:start], raw[start:end]
 
 
-def _made(info, data: bytes) -> tuple[bytes, bytes, int, int]:
+def _made(info: ZipInfo, data: bytes) -> tuple[bytes, bytes, int, int]:
     """(local header, compressed data, flags, CRC) of a part written afresh."""
     packed = zlib.compressobj(6, zlib.DEFLATED, -15)
     body = packed.compress(data) + packed.flush() if info.compress_type == DEFLATED else data
@@ -75,9 +79,9 @@ def _made(info, data: bytes) -> tuple[bytes, bytes, int, int]:
     return header, body, flags, crc
 
 
-def kept_zip(raw: bytes, infos, replaced: dict[str, bytes | None],
+def kept_zip(raw: bytes, infos: Iterable[ZipInfo], replaced: dict[str, bytes | None],
              comment: bytes = b"", added: dict[str, bytes] | None = None) -> bytes | None:
-    new = []
+    new: list[ZipInfo] = []
     for name in added or {}:
         info = zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))
         info.compress_type = DEFLATED
@@ -113,13 +117,13 @@ def kept_zip(raw: bytes, infos, replaced: dict[str, bytes | None],
             size, extract = info.file_size, info.extract_version
         if offset + len(header) + len(body) >= _LIMIT or size >= _LIMIT:
             return None
-        name = header[_LOCAL.size:_LOCAL.size + _LOCAL.unpack_from(header)[9]]
+        stored_name = header[_LOCAL.size:_LOCAL.size + _LOCAL.unpack_from(header)[9]]
         clock, day = _LOCAL.unpack_from(header)[4:6]
         central.append(_CENTRAL.pack(
             _CENTRAL_SIG, info.create_version, info.create_system, extract, 0, flags,
-            info.compress_type, clock, day, crc, len(body), size, len(name), len(info.extra),
+            info.compress_type, clock, day, crc, len(body), size, len(stored_name), len(info.extra),
             len(info.comment), 0, info.internal_attr, info.external_attr, offset)
-            + name + info.extra + info.comment)
+            + stored_name + info.extra + info.comment)
         pieces += [header, body]
         offset += len(header) + len(body)
     directory = b"".join(central)

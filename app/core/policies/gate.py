@@ -24,7 +24,7 @@ from app.core.board import Board, BoardError, Task, update_board
 from app.core.endings import Asked
 from app.core.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeWaiting, Event,
                              FileChanged)
-from app.core.folder_settings import load_folder_settings
+from app.core.folder_settings import FolderSettings, folder_settings_path, load_folder_settings
 from app.core.policies import pending
 from app.core.policies.approver import ApprovalRequest, Approver, NoOneToAsk
 from app.core.policies.rules import Action, Situation, Touch, Verdict, decide, protected_paths
@@ -86,6 +86,21 @@ class ChangeGate:
         self.allowed_tasks: set[str] = set()
         self.waited_s = 0.0                # time spent waiting for the person, all rounds
         self.now = _Round()
+        self._settings: tuple[tuple[int, int, int] | None, FolderSettings] | None = None
+
+    def _folder_settings(self) -> FolderSettings:
+        """The folder's settings as their file is now, read again only when the file changed
+        (another file, size or time: the window saves it by replacing it), so a change made
+        in the window counts at the next change of a file, and a write step reads no file
+        for them otherwise (issue 36)."""
+        try:
+            st = os.stat(folder_settings_path(self.harness_dir))
+            key: tuple[int, int, int] | None = (st.st_ino, st.st_size, st.st_mtime_ns)
+        except OSError:
+            key = None
+        if self._settings is None or self._settings[0] != key:
+            self._settings = (key, load_folder_settings(self.harness_dir))
+        return self._settings[1]
 
     @property
     def pending_dir(self) -> Path:
@@ -103,7 +118,7 @@ class ChangeGate:
         ChangeNotAllowed or ChangeWaits otherwise."""
         existed = os.path.lexists(target)
         touch = Touch(rel, action, existing=existed and rel not in self.created)
-        folder = load_folder_settings(self.harness_dir)
+        folder = self._folder_settings()
         task = self.now.task
         situation = Situation(
             careful=self.careful, protected=folder.protected, many_changes=folder.many_changes,
@@ -130,6 +145,7 @@ class ChangeGate:
             elif not existed:
                 self.created.add(touch.path)
         counted.replaces = getattr(write, "replaces", False)  # type: ignore[attr-defined]
+        counted.data = getattr(write, "data", None)  # type: ignore[attr-defined]
         return counted  # (a replace through commit_temp_file stays one: tools._replacing)
 
     def _ask(self, touch: Touch, verdicts: list[Verdict], target: Path, write: Write) -> Review:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPersistentModelIndex, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import QObject, QPersistentModelIndex, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QLineEdit, QStyle, QStyledItemDelegate
 
@@ -24,7 +24,7 @@ def diamond_icon(color: QColor, filled: bool, size: int = 16) -> QIcon:
 class TaskItemDelegate(QStyledItemDelegate):
     """Paints a task row and edits its text in place without ever overwriting what is typed."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._icons: dict[tuple[str, bool], QIcon] = {}
         self._editing = QPersistentModelIndex()

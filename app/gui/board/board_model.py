@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from difflib import SequenceMatcher
 
-from PySide6.QtCore import (QAbstractListModel, QByteArray, QMimeData, QModelIndex,
+from PySide6.QtCore import (QAbstractListModel, QByteArray, QMimeData, QModelIndex, QObject,
                             QPersistentModelIndex, Qt, Signal)
 
 from app.core.board import Task, TaskRef, one_line
-from app.gui.run import wording
+from app.gui.words import wording
 
 _MIME = "application/x-harness-desk-task-row"
 _MATCH_LIMIT = 200  # rows matched one by one when a read changed the list; more: replaced
@@ -75,7 +75,7 @@ def shown_text(task: Task) -> str:
         from app.core.reports import no_progress_task
 
         return wording.no_progress_question(no_progress_task(task.question))
-    from app.gui.careful.wording import board_question
+    from app.gui.words.careful_words import board_question
 
     return board_question(task) or task.question
 
@@ -97,7 +97,7 @@ class BoardItemModel(QAbstractListModel):
     task_renamed = Signal(object, str)    # TaskRef before the edit, new text
     task_moved = Signal(object, int)      # TaskRef before the move, its new position
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._tasks: list[Task] = []
         self._current_text: str | None = None

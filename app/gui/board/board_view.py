@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -286,7 +287,7 @@ class BoardView(QWidget):
         has = 0 <= row < self._model.rowCount()
         task = self._model.task(row) if has else None
         self._act_edit.setEnabled(has)
-        self._act_check.setEnabled(has and not (task.is_human and not task.checked))
+        self._act_check.setEnabled(task is not None and not (task.is_human and not task.checked))
         self._act_check.setText(self.tr("Mark as not done") if task and task.checked
                                 else self.tr("Mark as done"))
         self._act_human.setEnabled(has)
@@ -343,7 +344,7 @@ class BoardView(QWidget):
             return
         ref = self._model.ref(row)
         task = self._model.remove_task(row)
-        entry = (row, task, {})
+        entry: tuple[int, Task, dict[str, Any]] = (row, task, {})
 
         def delete(path: Path):
             entry[2]["removed"] = verbs.delete_task(path, ref)  # the undo, queued after, reads it

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPersistentModelIndex, QTimer, Signal
-from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QPlainTextEdit, QVBoxLayout
+from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from app.core.board import Task, one_line
 from app.core.board_task import WEB_KEY, WEB_NO, WEB_YES
@@ -18,7 +18,7 @@ class _LinesEdit(QPlainTextEdit):
 
     finished = Signal()
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTabChangesFocus(True)  # Tab moves on, as everywhere else in the window
         self.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 12)
@@ -61,7 +61,7 @@ class TaskDetailsPanel(QFrame):
     human_toggled = Signal(object, bool)         # QPersistentModelIndex, is HUMAN
     details_edited = Signal(object, str, list)   # QPersistentModelIndex, key, values
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._row = QPersistentModelIndex()
         self._task: Task | None = None
@@ -116,7 +116,7 @@ class TaskDetailsPanel(QFrame):
         if not same:
             self.save_pending()
         self._row, self._task = QPersistentModelIndex(row), task
-        from app.gui.run import wording
+        from app.gui.words import wording
 
         self.title.setText(self.tr("Details of the selected task: “%1”").replace(
             "%1", wording.short(task.text, 70)) if task is not None else

@@ -52,7 +52,7 @@ class ApprovalDialog(QDialog):
         head.setTextFormat(Qt.TextFormat.PlainText)
         head.setWordWrap(True)
         head.setFont(look.scaled_font(head, 1.25, bold=True))
-        from app.gui.run.wording import sentences
+        from app.gui.words.wording import sentences
 
         why = QLabel(sentences(self._reason(p) for p in dict.fromkeys(request.policies)), self)
         why.setWordWrap(True)
@@ -125,7 +125,7 @@ class ApprovalDialog(QDialog):
         layout.addWidget(self.as_text, 0, Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.editor, 1)
         from app.gui.evidence.sources_view import SourcesView
-        from app.gui.run.web_words import rests_on
+        from app.gui.words.web_words import rests_on
 
         # Lookups are read-only and never asked about, but shown: what the change rests on.
         self.sources = SourcesView(self, rests_on(), max_height=160)
@@ -237,7 +237,7 @@ class ApprovalDialog(QDialog):
         if failed or problem is not None:
             size = len(self.request.before or b""), len(self.request.after or b"")
             words = problem_words(problem) if problem is not None else ""
-            from app.gui.run.wording import sentences
+            from app.gui.words.wording import sentences
 
             self.diff.setPlainText(sentences([words, self.tr(
                 "Sizes: %1 bytes before, %2 bytes after.").replace("%1", f"{size[0]:,}")
@@ -253,7 +253,7 @@ class ApprovalDialog(QDialog):
         elif as_looks:
             from app.gui.evidence.shown_html import change_legend
 
-            from app.gui.run.wording import sentences
+            from app.gui.words.wording import sentences
 
             self.legend.setText(sentences([change_legend(self.request.path), self.tr(
                 "Nothing is changed until you allow it; Undo can take it back later.")]))

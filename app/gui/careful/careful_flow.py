@@ -81,9 +81,11 @@ class CarefulFlow(QObject):
     folder_settings_known = Signal(object)    # the FolderSettings as read, or as now chosen
     protect_menu_shown = Signal(object)       # the QMenu offering "Protect this file"
 
-    def __init__(self, window, button_row, parent: QObject | None = None):
-        super().__init__(parent or window)
-        self.window = window
+    def __init__(self, window, run_panel, notice, runner, notifier):
+        super().__init__(window)
+        self.window = window  # the approval dialog's parent
+        self.run_panel, self.notice, self.runner, self.notifier = run_panel, notice, runner, notifier
+        button_row = run_panel.button_row
         self.root: Path | None = None
         self._changed_here = False
         self._folder: FolderSettings | None = None  # the defaults until the folder's are read
@@ -188,7 +190,7 @@ class CarefulFlow(QObject):
 
     def _protect_and_say(self, path: str) -> None:
         self.protect(path)
-        self.window.notice.show_notice(
+        self.notice.show_notice(
             self.tr("%1 is now protected: the AI may never change it.").replace("%1", path))
 
     def _on_saved(self, settings: FolderSettings) -> None:
@@ -198,7 +200,7 @@ class CarefulFlow(QObject):
 
     def _on_save_failed(self, exc: BaseException) -> None:
         reason = getattr(exc, "strerror", None) or str(exc)
-        self.window.notice.show_notice(self.tr("The folder's settings could not be saved: %1")
+        self.notice.show_notice(self.tr("The folder's settings could not be saved: %1")
                                        .replace("%1", reason),
                                        tone="attention")
 
@@ -208,10 +210,10 @@ class CarefulFlow(QObject):
         request = question.request
         verb = (self.tr("The AI asks before deleting %1.") if request.action == "delete"
                 else self.tr("The AI asks before changing %1.")).replace("%1", request.path)
-        self.window.run_panel.show_state(self.tr("Waiting for your approval"), verb,
+        self.run_panel.show_state(self.tr("Waiting for your approval"), verb,
                                          tone="attention")
-        self.window.run_panel.set_mode("review")  # the one next step: the filled button
-        self.window.notifier.notify(self.tr("Your approval is needed"), verb,
+        self.run_panel.set_mode("review")  # the one next step: the filled button
+        self.notifier.notify(self.tr("Your approval is needed"), verb,
                                     self.tr("Review…"), self.show_dialog, attention=True)
         self.show_dialog()
 
@@ -249,14 +251,14 @@ class CarefulFlow(QObject):
         question.answer(answer)
         if self.question is question:
             self.question = None
-        self.window.notice.hide()
+        self.notice.hide()
         self._back_to_running()
-        self.window.run_panel.show_state(self.tr("Working…"))
+        self.run_panel.show_state(self.tr("Working…"))
 
     def _on_closed_unanswered(self, question: Question) -> None:
         self.dialog = None
         if question.open:  # never an answer: the change waits, and the banner brings it back
-            self.window.notice.show_notice(
+            self.notice.show_notice(
                 self.tr("A change to %1 waits for your approval. The AI waits too.")
                 .replace("%1", question.request.path), self.tr("Review…"), self.show_dialog,
                 tone="attention")
@@ -287,7 +289,7 @@ class CarefulFlow(QObject):
                 self._on_kept_failed)
 
     def _on_kept_failed(self, exc: BaseException) -> None:
-        self.window.notice.show_notice(
+        self.notice.show_notice(
             self.tr("Your answer could not be saved: %1").replace(
                 "%1", getattr(exc, "message", None) or str(exc)), tone="attention")
 
@@ -299,10 +301,10 @@ class CarefulFlow(QObject):
             dialog, self.dialog = self.dialog, None
             dialog.closed_unanswered.disconnect()
             dialog.close()
-        self.window.notice.hide()
+        self.notice.hide()
         self._back_to_running()
 
     def _back_to_running(self) -> None:
-        panel = self.window.run_panel
+        panel = self.run_panel
         if panel.mode == "review":
-            panel.set_mode("running" if self.window.runner.running else "continue")
+            panel.set_mode("running" if self.runner.running else "continue")

@@ -10,11 +10,11 @@ right. Listing the engines imports no AI SDK.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from app.gui import core_calls
 
@@ -22,11 +22,12 @@ from app.gui.settings import language
 
 from app.gui.look import look
 
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
     from app.core.engine import Availability
+    from app.core.settings import Settings
 
 
 class EnginePicker(QWidget):
@@ -36,7 +37,8 @@ class EnginePicker(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.settings_now = lambda: None  # the window's current Settings (None: read the file)
+        # The window's current Settings (None: read the file).
+        self.settings_now: Callable[[], Settings | None] = lambda: None
         self.choices = core_calls.engine_choices()
         self.readiness: dict[str, Availability] = {}
         self._checking: set[str] = set()
@@ -81,14 +83,19 @@ class EnginePicker(QWidget):
         for choice in self.choices:
             self._mark(choice.id)
         self.combo.currentIndexChanged.connect(self._on_engine_picked)
-        self.model.lineEdit().editingFinished.connect(self._on_model_edited)
+        self._model_edit().editingFinished.connect(self._on_model_edited)
         self.model.activated.connect(lambda _i: self._on_model_edited())
         self._update_model_box()
+
+    def _model_edit(self) -> QLineEdit:
+        edit = self.model.lineEdit()
+        assert edit is not None  # the model box is editable
+        return edit
 
     def _focus_model(self) -> None:
         if self.model.isEnabled() and self.model.isVisible():
             self.model.setFocus(Qt.FocusReason.ShortcutFocusReason)
-            self.model.lineEdit().selectAll()
+            self._model_edit().selectAll()
 
     def label(self, engine_id: str) -> str:
         """The engine's name as the person reads it ("Claude")."""
@@ -145,7 +152,7 @@ class EnginePicker(QWidget):
         """Why the engine cannot run, in one sentence of the window's that ends where to put
         it right ("Claude did not accept the saved API key: paste a new one in Engine
         settings."), for the notice line beside its Engine settings… button."""
-        from app.gui.engines.engine_words import not_ready
+        from app.gui.words.engine_words import not_ready
 
         found = self.readiness.get(engine_id)
         if found is None or found.ready:
@@ -241,7 +248,7 @@ class EnginePicker(QWidget):
             self.model.setCurrentIndex(-1)
             self.model.setEditText(chosen)
             hint = self.tr("the engine's default")
-            self.model.lineEdit().setPlaceholderText(hint)
+            self._model_edit().setPlaceholderText(hint)
             # The hint shows whole: the box is at least as wide as it, plus the arrow.
             self.model.setMinimumWidth(self.model.fontMetrics().horizontalAdvance(hint) + 44)
         self.model.blockSignals(False)

@@ -128,7 +128,9 @@ class EngineSettingsDialog(QDialog):
         self.model.setEditable(True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.model.setMinimumContentsLength(24)
-        self.model.lineEdit().setPlaceholderText(self.tr("the engine's default"))
+        model_edit = self.model.lineEdit()
+        assert model_edit is not None  # an editable box has its line
+        model_edit.setPlaceholderText(self.tr("the engine's default"))
         look.set_accessible(self.model, self.tr("Model"))
         self.model.setToolTip(self.tr("Which AI model does the work. The list comes from the "
                                       "engine when it can be reached."))
@@ -409,8 +411,11 @@ class EngineSettingsDialog(QDialog):
         minimum leaves out the lines a wrapped sentence needs, so a window manager or a
         drag could cut them off."""
         layout = self.layout()
+        assert layout is not None  # made in __init__
         for row in (self.key_row, self.address_row):  # nested rows cache their old heights
-            row.layout().invalidate()
+            row_layout = row.layout()
+            assert row_layout is not None  # made with the row
+            row_layout.invalidate()
         layout.invalidate()
         layout.activate()
         needed = (layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth()
@@ -423,8 +428,8 @@ class EngineSettingsDialog(QDialog):
         """After the layout settles (a sentence arrived from a background check, a button's
         words changed), keep the minimum height at what the sentences now need."""
         handled = super().event(event)
-        if event.type() == QEvent.Type.LayoutRequest and self.layout() is not None:
-            layout = self.layout()
+        layout = self.layout() if event.type() == QEvent.Type.LayoutRequest else None
+        if layout is not None:
             needed = (layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth()
                       else layout.totalSizeHint().height())
             if needed > self.minimumHeight():

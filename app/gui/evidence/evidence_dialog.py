@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
 from app.core.outcomes import RoundResult
 from app.gui.look import look
 
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.background import run_for
-from app.gui.run.round_cards import RoundView
+from app.gui.words.round_text import RoundView
 
 
 def _size(n: int | None) -> str:
@@ -169,7 +169,7 @@ class EvidenceDialog(QDialog):
         self.undo_button.setEnabled(evidence.can_undo and bool(evidence.files)
                                     and self._can_undo_now and evidence.undone is None)
         if evidence.undone is not None:  # undone before: say so, and what it did
-            from app.gui.evidence.undo_words import undone_sentences
+            from app.gui.words.undo_words import undone_sentences
 
             self.undo_button.setText(self.tr("Undone"))
             self.report.setText("\n".join(undone_sentences(evidence.undone)))
@@ -191,7 +191,7 @@ class EvidenceDialog(QDialog):
                 lines.append(self.tr("Evidence it pointed to: %1").replace(
                     "%1", ", ".join(r.evidence)))
             if r.error:
-                from app.gui.engines.engine_words import round_problem
+                from app.gui.words.engine_words import round_problem
                 from app.gui.settings import language
 
                 # The core's error is an English sentence: in English only.
@@ -342,7 +342,7 @@ class EvidenceDialog(QDialog):
         text_diff = self._diff_maker(f, before, after, document=True)
 
         def make() -> str:
-            view = show_change(*files, words, colours) if not as_text or before == after \
+            view = show_change(files[0], files[1], files[2], words, colours) if not as_text or before == after \
                 else None
             if view is not None and view["html"] and not as_text:
                 return note_html(view["note"], muted) + view["html"]
@@ -353,16 +353,16 @@ class EvidenceDialog(QDialog):
                     document: bool = False):
         """A function, safe on a pool thread, that makes the diff's HTML (colours and words
         read now, on the UI thread)."""
-        from app.gui.evidence.file_diff import diff_html
+        from app.gui.evidence.file_diff import DiffColours, diff_html
 
-        if before is None:
+        if before is None or after is None:  # (given both or neither)
             before, after = (f.before or b"").decode("utf-8"), (f.after or b"").decode("utf-8")
         removed, added = look.removed_colour(), look.ok_colour()
-        colours = dict(removed=look.css(removed), added=look.css(added),
-                       muted=look.css(look.muted_colour()),
-                       removed_bg=_tint(removed), added_bg=_tint(added),
-                       note_unchanged=self.tr("The text is the same (only the file's bytes "
-                                              "changed, e.g. line endings)."))
+        colours = DiffColours(removed=look.css(removed), added=look.css(added),
+                              muted=look.css(look.muted_colour()),
+                              removed_bg=_tint(removed), added_bg=_tint(added),
+                              note_unchanged=self.tr("The text is the same (only the file's "
+                                                     "bytes changed, e.g. line endings)."))
         note = ""
         if document:
             from app.gui.evidence.shown_html import document_note
@@ -372,7 +372,9 @@ class EvidenceDialog(QDialog):
 
         def make(unchanged: str | None = None) -> str:
             """`unchanged`: what to say when the text is the same (what else changed)."""
-            given = dict(colours, note_unchanged=unchanged) if unchanged else colours
+            given = colours.copy()
+            if unchanged:
+                given["note_unchanged"] = unchanged
             return note + diff_html(before, after, **given)
         return make
 
@@ -402,7 +404,7 @@ class EvidenceDialog(QDialog):
 
     # -- undo ------------------------------------------------------------------------------
     def _on_undo_clicked(self) -> None:
-        from app.gui.evidence.undo_words import undo_question
+        from app.gui.words.undo_words import undo_question
 
         n = str(self.view.round)
         box = QMessageBox(QMessageBox.Icon.Warning,
@@ -420,12 +422,12 @@ class EvidenceDialog(QDialog):
         self.undo_button.setEnabled(False)
         from app.gui.core_calls import undo_round
 
-        root, n, run_id = self.root, self.view.round, self.view.run_id
-        run_for(self, lambda: undo_round(root, n, run_id or None), self._on_undone,
+        root, round_no, run_id = self.root, self.view.round, self.view.run_id
+        run_for(self, lambda: undo_round(root, round_no, run_id or None), self._on_undone,
                 self._on_undo_failed)
 
     def _on_undone(self, report) -> None:
-        from app.gui.evidence.undo_words import undo_report_sentences
+        from app.gui.words.undo_words import undo_report_sentences
 
         self.report.setText("\n".join(undo_report_sentences(report)))
         look.set_tone(self.report, None if report.ok else "attention")

@@ -27,11 +27,12 @@ class ExportDialog(QDialog):
     saved = Signal(object)   # the Path written
     failed = Signal(str)     # one sentence
 
-    FORMATS = (("pdf", QT_TRANSLATE_NOOP("ExportDialog", "PDF (to read and print)"), "pdf"),
-               ("odt", QT_TRANSLATE_NOOP("ExportDialog", "Document for Word or LibreOffice "
-                                                         "(ODT)"), "odt"),
-               ("html", QT_TRANSLATE_NOOP("ExportDialog", "Web page (HTML)"), "html"),
-               ("md", QT_TRANSLATE_NOOP("ExportDialog", "Plain text (Markdown)"), "md"))
+    # str(): the text QT_TRANSLATE_NOOP returns, which PySide6's stub types as object.
+    FORMATS = (("pdf", str(QT_TRANSLATE_NOOP("ExportDialog", "PDF (to read and print)")), "pdf"),
+               ("odt", str(QT_TRANSLATE_NOOP("ExportDialog", "Document for Word or LibreOffice "
+                                                             "(ODT)")), "odt"),
+               ("html", str(QT_TRANSLATE_NOOP("ExportDialog", "Web page (HTML)")), "html"),
+               ("md", str(QT_TRANSLATE_NOOP("ExportDialog", "Plain text (Markdown)")), "md"))
 
     def __init__(self, root: Path, notice: NoticeBar, run_id: str | None = None,
                  parent: QWidget | None = None):
@@ -106,7 +107,7 @@ class ExportDialog(QDialog):
             output += f".{fmt}"
         run_id = ALL_RUNS if self.whole_history.isChecked() else self.run_id
         self.accept()
-        write(self.parent() or self, self.root, fmt, Path(output), run_id, self.notice, self)
+        write(self.parentWidget() or self, self.root, fmt, Path(output), run_id, self.notice, self)
 
 
 def write(owner: QWidget, root: Path, fmt: str, output: Path, run_id: str | None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import html
 import time
+from typing import TypedDict
 
 from app.core.clean_text import reveal
 from app.core.line_match import (CONTEXT, MAX_EDITS, TooBig, _check,  # noqa: F401
@@ -51,6 +52,16 @@ def _marked(old: str, new: str, removed_bg: str, added_bg: str) -> tuple[str, st
         if after:
             right.append(f'<span style="background:{added_bg};">{after}</span>')
     return "".join(left), "".join(right)
+
+
+class DiffColours(TypedDict):
+    """diff_html's colours (CSS) and its sentence for a change of bytes only."""
+    removed: str
+    added: str
+    muted: str
+    removed_bg: str
+    added_bg: str
+    note_unchanged: str
 
 
 def diff_html(before: str, after: str, *, removed: str, added: str, muted: str,

@@ -131,7 +131,9 @@ class FilePreviewDialog(QDialog):
         else:
             self.note.setText(self.tr("A picture, %1 × %2 pixels.").replace("%1", str(width))
                               .replace("%2", str(height)))
-        self.layout().replaceWidget(self.text, picture)
+        layout = self.layout()
+        assert layout is not None  # made with its layout in __init__
+        layout.replaceWidget(self.text, picture)
         self.text.hide()
         picture.setFocus()
 

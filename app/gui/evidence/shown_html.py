@@ -42,7 +42,7 @@ def pictures_html(document: QTextDocument, before: Shown | None, after: Shown | 
             continue
         url = QUrl(f"{prefix}-{n}.png")
         document.addResource(QTextDocument.ResourceType.ImageResource, url,
-                             QImage.fromData(shown.picture, "PNG"))
+                             QImage.fromData(shown.picture, "PNG"))  # type: ignore[arg-type]  # stub: bytes; takes str only
         size = shown.picture_size or (0, 0)
         words = QCoreApplication.translate("EvidenceDialog", "%1 × %2 pixels") \
             .replace("%1", str(size[0])).replace("%2", str(size[1]))
@@ -73,7 +73,7 @@ def pages_html(document: QTextDocument, before: Shown | None, after: Shown | Non
         for page in shown.pages:
             url = QUrl(f"{prefix}-{n}-{page.page}.png")
             document.addResource(QTextDocument.ResourceType.ImageResource, url,
-                                 QImage.fromData(page.picture, "PNG"))
+                                 QImage.fromData(page.picture, "PNG"))  # type: ignore[arg-type]  # stub: bytes; takes str only
             words = QCoreApplication.translate("EvidenceDialog", "Page %1 (%2 × %3 pixels)") \
                 .replace("%1", str(page.page)).replace("%2", str(page.size[0])) \
                 .replace("%3", str(page.size[1]))

@@ -17,8 +17,8 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from app.gui.look import look
-from app.gui.run import web_words
-from app.gui.run.web_words import tr
+from app.gui.words import web_words
+from app.gui.words.web_words import tr
 
 OPENABLE = ("http", "https")
 
@@ -83,7 +83,7 @@ class SourcesView(QWidget):
 
 def sources_html(web, muted: str) -> str:
     """The searches, pages and citing sentences as simple HTML (every text escaped)."""
-    from app.gui.run.wording import date_time
+    from app.gui.words.wording import date_time
 
     def esc(text: str) -> str:
         return html.escape(text or "", quote=True)

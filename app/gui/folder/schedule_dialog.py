@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QTimeEdit, QVBoxLayout, QWidget)
 
 from app.core.schedule.model import Schedule
-from app.gui.folder import schedule_words as words
+from app.gui.words import schedule_words as words
 from app.gui.look import look
 
 KINDS = ("daily", "weekdays", "monthly")
@@ -157,13 +157,17 @@ class ScheduleDialog(QDialog):
         from app.gui.background import run_in_background
 
         current = self.current
+        assert current is not None  # the button is shown only for a schedule
         self.remove_button.setEnabled(False)
-        run_in_background(lambda: remove(current), lambda _: (self.removed.emit(),
-                                                              self.accept()),
+        run_in_background(lambda: remove(current), self._done_removing,
                           lambda exc: self._failed(exc, removing=True))
 
+    def _done_removing(self, _result: object) -> None:
+        self.removed.emit()
+        self.accept()
+
     def _failed(self, exc: BaseException, removing: bool = False) -> None:
-        from app.gui.folder.schedule_words import scheduler_failure
+        from app.gui.words.schedule_words import scheduler_failure
 
         said = scheduler_failure(exc)
         if getattr(exc, "kind", "") == "no_scheduler":

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from app.gui.folder import schedule_words as words
+from app.gui.words import schedule_words as words
 from app.gui.look import look
 
 
@@ -47,9 +47,12 @@ class ScheduleLine(QWidget):
 
 
 class ScheduleFlow(QObject):
-    def __init__(self, window, page):
+    def __init__(self, window, page, notice, settings_now, workspace_opened):
+        """`settings_now()`: the person's settings (None until loaded); `workspace_opened`:
+        the signal (a Path) that a folder is now shown."""
         super().__init__(window)
-        self.window = window
+        self.window = window  # the dialog's parent
+        self.notice, self.settings_now = notice, settings_now
         self.folder: Path | None = None
         self.schedule = None
         self.view = ScheduleLine(page)
@@ -59,7 +62,7 @@ class ScheduleFlow(QObject):
         self.view.pause_button.clicked.connect(
             lambda: self._set_paused(not self.schedule.paused) if self.schedule else None)
         self.view.remove_button.clicked.connect(self._remove)
-        window.workspace_opened.connect(self.folder_opened)
+        workspace_opened.connect(self.folder_opened)
         self.view.hide()
 
     # -- reading -------------------------------------------------------------------------
@@ -115,7 +118,7 @@ class ScheduleFlow(QObject):
         from app.engines.setup import engine_choices
         from app.gui.folder.schedule_dialog import ScheduleDialog
 
-        settings = getattr(self.window, "settings", None)
+        settings = self.settings_now()
         default = settings.engine if settings is not None else "demo"
         self.dialog = ScheduleDialog(self.folder.resolve(), self.schedule, engine_choices(),
                                      default, self.window)
@@ -148,4 +151,4 @@ class ScheduleFlow(QObject):
         said = words.scheduler_failure(exc)
         text = said if getattr(exc, "kind", "") == "no_scheduler" else \
             self.tr("The schedule could not be removed: %1").replace("%1", said)
-        self.window.notice.show_notice(text, tone="attention")
+        self.notice.show_notice(text, tone="attention")

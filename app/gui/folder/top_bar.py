@@ -70,7 +70,9 @@ class TopBar(QWidget):
 
     def add_to_chip(self, widget: QWidget) -> None:
         """The engine's gear goes inside the chip, after the model."""
-        self.engine_chip.layout().addWidget(widget)
+        chip = self.engine_chip.layout()
+        assert chip is not None  # made with its layout in __init__
+        chip.addWidget(widget)
 
     def show_folder(self, folder: Path | None) -> None:
         if folder is None:

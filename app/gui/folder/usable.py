@@ -7,9 +7,13 @@ frame; the window says it once, with `MainWindow.became_usable` and its `usable`
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QWidget
+
+if TYPE_CHECKING:  # only named: the class's first use costs start-up time
+    from PySide6.QtWidgets import QAbstractItemView
 
 USABLE_PROPERTY = "usable"
 
@@ -19,13 +23,15 @@ class UsableWatch(QObject):
     flags the window (`usable`, and the time in `usable_at`), emits `became_usable` and
     stops watching."""
 
-    def __init__(self, window, checklist: QWidget):
+    def __init__(self, window, checklist: QAbstractItemView):
         super().__init__(window)
         self.window, self.checklist = window, checklist
         # Found by its name, not with viewport(): the first call of a QAbstractScrollArea
         # method makes PySide build that class's enums, 30-90 ms the start-up need not pay.
-        self.viewport = checklist.findChild(QWidget, "qt_scrollarea_viewport")
-        self.viewport.installEventFilter(self)
+        viewport = checklist.findChild(QWidget, "qt_scrollarea_viewport")
+        assert viewport is not None  # every scroll area has it
+        self.viewport = viewport
+        viewport.installEventFilter(self)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         if obj is self.viewport and event.type() == QEvent.Type.Paint and self._ready():

@@ -61,7 +61,8 @@ class WelcomePage(QWidget):
 
     def set_recent(self, folders: list[str]) -> None:
         while self.recent_box.count():
-            widget = self.recent_box.takeAt(0).widget()
+            item = self.recent_box.takeAt(0)
+            widget = item.widget() if item is not None else None
             if widget is not None:
                 widget.deleteLater()
         for folder in folders[:5]:

@@ -346,6 +346,7 @@ class LessonsDialog(QDialog):
             return
         from app.gui.run.round_cards import RoundView
 
+        assert self.open_round is not None  # the link is followed only with one
         self.open_round(RoundView.from_record(record, is_ai))
 
 
@@ -355,6 +356,6 @@ def _short(text: str, limit: int) -> str:
 
 
 def _local_time(stamp: str | None) -> str:
-    from app.gui.run.wording import date_time
+    from app.gui.words.wording import date_time
 
     return date_time(stamp) or stamp or ""

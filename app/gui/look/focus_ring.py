@@ -57,7 +57,8 @@ class FocusRing(QWidget):
         self._watched = []
         self.target = widget
         if widget is not None:
-            chain, w = [], widget
+            chain: list[QWidget] = []
+            w: QWidget | None = widget
             while w is not None and w is not self.parentWidget():
                 chain.append(w)
                 w = w.parentWidget()
@@ -112,8 +113,8 @@ def _visible_area(widget: QWidget, window: QWidget) -> QRect:
     area = window.rect()
     w = widget.parentWidget()
     while w is not None and w is not window:
-        if isinstance(w.parentWidget(), QAbstractScrollArea) and \
-                w is w.parentWidget().viewport():
+        parent = w.parentWidget()
+        if isinstance(parent, QAbstractScrollArea) and w is parent.viewport():
             area = area.intersected(QRect(w.mapTo(window, w.rect().topLeft()), w.size()))
         w = w.parentWidget()
     return area
@@ -157,6 +158,8 @@ def _alive(obj: QObject) -> bool:
 
 def install(app: QApplication | None = None) -> FocusRings:
     """Once per application: every window shows its focus ring from now on."""
-    app = app or QApplication.instance()
+    found = app or QApplication.instance()
+    assert isinstance(found, QApplication), "focus rings need the running QApplication"
+    app = found
     existing = app.findChild(FocusRings)
     return existing if existing is not None else FocusRings(app)

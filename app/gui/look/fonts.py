@@ -17,9 +17,10 @@ _platform: QFont | None = None  # the application's font before any language cha
 def for_language(lang: str, app: QApplication | None = None) -> QFont | None:
     """Set the application's font for `lang` ("en" or "zh_CN"); returns the font set."""
     global _platform
-    app = app or QApplication.instance()
-    if app is None:
+    found = app or QApplication.instance()
+    if not isinstance(found, QApplication):
         return None
+    app = found
     if _platform is None:
         _platform = QFont(app.font())
     font = QFont(_platform)

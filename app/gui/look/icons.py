@@ -11,10 +11,14 @@ so `look.follow_palette` can draw it again when the colours change.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QIconEngine, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication
+
+if TYPE_CHECKING:  # QtSvg is imported when the first icon is drawn
+    from PySide6.QtSvg import QSvgRenderer
 
 NAMES = ("run", "stop", "continue", "open-folder", "export", "settings", "decision",
          "decision-done")
@@ -43,8 +47,8 @@ class _SvgEngine(QIconEngine):
     def __init__(self, svg: str, disabled_svg: str = ""):
         super().__init__()
         self.svg, self.disabled_svg = svg, disabled_svg
-        self._renderers: dict[bool, object] = {}
-        self._drawn: dict[tuple[int, int, bool], QPixmap] = {}
+        self._renderers: dict[bool, QSvgRenderer] = {}
+        self._drawn: dict[tuple[int, int, bool | None], QPixmap] = {}  # None: greyed by the style
 
     def _render(self, width: int, height: int, disabled: bool) -> QPixmap:
         key = (width, height, disabled)
@@ -75,11 +79,11 @@ class _SvgEngine(QIconEngine):
             from PySide6.QtWidgets import QStyleOption
 
             key = (width, height, None)
-            greyed = self._drawn.get(key)  # type: ignore[arg-type]
+            greyed = self._drawn.get(key)
             if greyed is None:
                 greyed = QApplication.style().generatedIconPixmap(
                     mode, self._render(width, height, False), QStyleOption())
-                self._drawn[key] = greyed  # type: ignore[index]
+                self._drawn[key] = greyed
             return greyed
         return self._render(width, height, False)
 
@@ -117,7 +121,7 @@ def _icon(name: str, colour: str, disabled: str) -> QIcon:
                             text.replace("currentColor", disabled) if disabled else ""))
 
 
-def set_icon(holder: QWidget | QAction, name: str,
+def set_icon(holder: QAbstractButton | QAction, name: str,
              role: QPalette.ColorRole = QPalette.ColorRole.ButtonText) -> None:
     """Give a button or an action the icon `name` in the palette's `role` colour (the
     primary button's icon is in highlighted-text, on its highlight ground); it is drawn

@@ -15,6 +15,7 @@ button happens to have the focus by then.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QWidget
 
 
@@ -97,7 +98,9 @@ class EnterPressesButtons(QObject):
         super().__init__(window)
         self._window = window
         self._watched: QWidget | None = None
-        QApplication.instance().focusChanged.connect(self._on_focus_changed)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication), "made in the running QApplication"
+        app.focusChanged.connect(self._on_focus_changed)
 
     def _on_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
         if self._watched is not None:
@@ -111,11 +114,11 @@ class EnterPressesButtons(QObject):
             self._watched = new
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if event.type() != QEvent.Type.KeyPress or \
+        if not isinstance(event, QKeyEvent) or event.type() != QEvent.Type.KeyPress or \
                 event.key() not in (Qt.Key.Key_Return, Qt.Key.Key_Enter) or \
                 event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             return False
-        if not watched.isEnabled():
+        if not isinstance(watched, QWidget) or not watched.isEnabled():
             return False
         if isinstance(watched, QAbstractButton):
             watched.animateClick()

@@ -135,16 +135,50 @@ def set_tone(widget: QWidget, tone: str | None) -> None:
     """Colour a label's text by meaning ("ok", "attention", "muted"; None for plain text), or
     make a button the window's primary one ("primary").
     The colour is worked out from the palette now and again whenever the palette changes.
-    The same tone again changes nothing: a new style sheet re-polishes the widget and every
-    widget inside it, which a run's labels would otherwise pay on every event."""
+    A text tone is set in the widget's own palette (its text roles, in every state, as a
+    style sheet's `color:` was): a style sheet would make Qt parse it and re-polish the
+    widget and everything inside it, which each round card and a run's labels would pay on
+    every event; a palette change costs one repaint. The same tone again changes nothing."""
+    was = widget.property(TONE_PROPERTY)
     widget.setProperty(TONE_PROPERTY, tone or "")
     if tone == "primary":
         sheet = primary_button_css()
-    else:
-        colour = tone_colour(tone)
-        sheet = f"color: {css(colour)};" if colour else ""
-    if widget.styleSheet() != sheet:
-        widget.setStyleSheet(sheet)
+        if widget.styleSheet() != sheet:
+            widget.setStyleSheet(sheet)
+        return
+    if was == "primary" and widget.styleSheet():
+        widget.setStyleSheet("")
+    colour = tone_colour(tone)
+    bits = _text_bits()
+    own = widget.palette().resolveMask() & bits
+    if colour is None:
+        if own:  # plain text: the parent's text colours again, the widget's other roles kept
+            palette = QPalette(widget.palette())
+            palette.setResolveMask(widget.palette().resolveMask() & ~bits)
+            widget.setPalette(palette)
+        return
+    if own == bits and widget.palette().color(QPalette.ColorRole.WindowText) == colour:
+        return
+    palette = QPalette(widget.palette())
+    palette.setResolveMask(widget.palette().resolveMask())
+    for role in _TEXT_ROLES:
+        palette.setColor(role, colour)  # every group: disabled too, as `color:` was
+    widget.setPalette(palette)
+
+
+_TEXT_ROLES = (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text,
+               QPalette.ColorRole.ButtonText)
+_TEXT_BITS = 0  # the palette's resolve-mask bits for these roles (set on first use)
+
+
+def _text_bits() -> int:
+    global _TEXT_BITS
+    if not _TEXT_BITS:
+        palette = QPalette()
+        for role in _TEXT_ROLES:
+            palette.setColor(role, QColor("black"))
+        _TEXT_BITS = palette.resolveMask()
+    return _TEXT_BITS
 
 
 def set_bar(bar: QProgressBar, value: int, maximum: int) -> None:

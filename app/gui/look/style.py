@@ -127,9 +127,10 @@ class DeskStyle(QProxyStyle):
 def install(app: QApplication | None = None) -> None:
     """Once: on Fusion (Linux without a desktop theme, and wherever it was chosen), the window
     draws with DeskStyle. Any other style is the platform's, and stays."""
-    app = app or QApplication.instance()
-    if app is None or isinstance(app.style(), DeskStyle):
+    found = app or QApplication.instance()
+    if not isinstance(found, QApplication) or isinstance(found.style(), DeskStyle):
         return
+    app = found
     if app.style().name().lower() != "fusion":
         return
     app.setStyle(DeskStyle(QStyleFactory.create("Fusion")))

@@ -79,7 +79,7 @@ def apply_scheme(scheme: Qt.ColorScheme, before_widgets: bool = False) -> None:
     the window's widgets are still to be made (the start-up), so they take the palette as
     they are made, and none is worked out again after (main_window.finish_building)."""
     app = QApplication.instance()
-    if app is None:
+    if not isinstance(app, QApplication):
         return
     global _recoloured_for
     from app.gui.look import style

@@ -1,6 +1,6 @@
 """The "Plan with AI" button, one way everywhere it appears (beside "Add a task…", on an empty
 board, on the empty-folder page): make it here and connect `clicked` to the window's
-`open_plan()` (app/gui/plan/plan_flow.py)."""
+`open_plan()` (app/gui/window/plan_flow.py)."""
 
 from __future__ import annotations
 

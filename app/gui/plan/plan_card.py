@@ -7,7 +7,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from app.gui.look import look
-from app.gui.run import wording
+from app.gui.words import wording
 
 
 def proposed_words(count: int | None) -> str:

@@ -20,7 +20,7 @@ from app.gui.background import run_for
 from app.gui.plan.plan_card import proposed_words, steps_words
 from app.gui.plan.plan_runner import PlanRunner
 from app.gui.plan.proposal_list import ProposalList
-from app.gui.run import wording
+from app.gui.words import wording
 
 if TYPE_CHECKING:
     from app.core.engine import Engine

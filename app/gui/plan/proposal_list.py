@@ -101,23 +101,26 @@ class ProposalList(QWidget):
             self.tree.addTopLevelItem(self._item(Proposal(p.text, list(p.done_when), p.human,
                                                           list(p.options))))
         self._filling = False
-        if self.tree.topLevelItemCount():
-            self.tree.setCurrentItem(self.tree.topLevelItem(0))
+        first = self.tree.topLevelItem(0)
+        if first is not None:
+            self.tree.setCurrentItem(first)
         self.ticked_changed.emit(len(self.ticked()))
 
     def proposals(self) -> list[Proposal]:
         """Every proposal in the list's order, as edited."""
-        return [self._proposal(self.tree.topLevelItem(i))
-                for i in range(self.tree.topLevelItemCount())]
+        return [self._proposal(item) for item in self._items()]
 
     def ticked(self) -> list[Proposal]:
         """The ticked proposals, in the list's order, as edited."""
         out = []
-        for i in range(self.tree.topLevelItemCount()):
-            item = self.tree.topLevelItem(i)
+        for item in self._items():
             if item.checkState(0) == Qt.CheckState.Checked:
                 out.append(self._proposal(item))
         return out
+
+    def _items(self) -> list[QTreeWidgetItem]:
+        items = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        return [item for item in items if item is not None]  # each index is in range
 
     def _item(self, p: Proposal) -> QTreeWidgetItem:
         item = QTreeWidgetItem()

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, 
 from app.core.board import Task
 from app.core.reports import NO_PROGRESS_OPTIONS
 from app.gui.look import look
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.background import run_for
 from app.gui.evidence.file_preview import FilePreviewDialog, looks_like_file
 
@@ -52,6 +52,7 @@ class _ScrollingPage(QScrollArea):
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name): all of the page, not Qt's cap
         page = self.widget()
+        assert page is not None  # set in __init__
         hint = page.sizeHint()
         width = max(hint.width(), self.viewport().width())
         height = page.heightForWidth(width) if page.hasHeightForWidth() else hint.height()
@@ -81,13 +82,13 @@ class DecisionDialog(QDialog):
         self.pages = QStackedWidget(self)
         self.pages.addWidget(_ScrollingPage(self._ask_page()))
         self.pages.addWidget(self._saved_page())
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         layout.addWidget(self.pages)
 
     # -- page 1: the question ----------------------------------------------------------------
     def _ask_page(self) -> QWidget:
         page = QWidget(self)
-        layout = QVBoxLayout(page)
+        layout = self._ask_layout = QVBoxLayout(page)
         layout.setSpacing(10)
         caption = QLabel(self.tr("The AI is stuck and needs you to choose:") if self.no_progress
                          else self.tr("The AI stopped to ask you:") if self.asked_now
@@ -167,12 +168,12 @@ class DecisionDialog(QDialog):
 
         # What the asking round looked up on the web, read off the UI thread.
         from app.gui.evidence.sources_view import SourcesView, asked_round_web
-        from app.gui.run.web_words import decision_rests_on
+        from app.gui.words.web_words import decision_rests_on
 
         self.sources = SourcesView(page, decision_rests_on(), max_height=180)
         layout.addWidget(self.sources)
-        root, question = self.root, self.task.question
-        run_for(self, lambda: asked_round_web(root, question), self._show_sources,
+        root, asked = self.root, self.task.question
+        run_for(self, lambda: asked_round_web(root, asked), self._show_sources,
                 lambda _exc: None)  # no records to read: nothing looked up to show
 
         self.problem = QLabel(page)
@@ -210,9 +211,9 @@ class DecisionDialog(QDialog):
         self.sources.show_web(web)
         if not self.sources.isVisible():
             return
-        self.pages.widget(0).widget().layout().activate()
+        self._ask_layout.activate()  # the question page's, in its scroll area
         self.pages.updateGeometry()
-        want = self.layout().totalSizeHint().height()
+        want = self._layout.totalSizeHint().height()
         screen = self.screen().availableGeometry() if self.screen() else None
         room = screen.height() - 40 if screen is not None else want
         if want > self.height():
@@ -222,12 +223,12 @@ class DecisionDialog(QDialog):
         if self.no_progress and self.about_task:
             return self.tr("No progress was made on “%1”. What now?").replace(
                 "%1", self.about_task)
-        from app.gui.careful.wording import board_question
+        from app.gui.words.careful_words import board_question
 
         return board_question(self.task) or self.task.question
 
     def _option_words(self, option: str) -> str:
-        from app.gui.careful.wording import board_option, board_question
+        from app.gui.words.careful_words import board_option, board_question
 
         if board_question(self.task) is not None:
             return board_option(option)

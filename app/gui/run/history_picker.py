@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QComboBox, QWidget
 from app.core.outcomes import ExitReason, RunState
 from app.gui.look import look
 
-from app.gui.run import wording
+from app.gui.words import wording
 from app.gui.background import run_for
 from app.gui.run.round_cards import RoundCardList, RoundView
 
@@ -34,6 +34,8 @@ def _when(stamp: str | None) -> str:
     is translatable (a Chinese reader wants 2026年12月1日 07:44)."""
     from PySide6.QtCore import QDateTime, QLocale
 
+    if stamp is None:
+        return "?"
     try:
         local = datetime.fromisoformat(stamp).astimezone()
     except (TypeError, ValueError):
@@ -63,8 +65,8 @@ class HistoryPicker(QComboBox):
     def label_for(self, run) -> str:
         engine = self.tr("Demo") if not run.is_ai or run.engine == "demo" else (
             run.engine_label or run.engine)
-        ending = self.tr(_SAMPLES if getattr(run, "exit_reason", None) == ExitReason.SAMPLES_SHOWN
-                         else _ENDINGS.get(run.state, _UNFINISHED))
+        ending = self.tr(str(_SAMPLES) if getattr(run, "exit_reason", None) == ExitReason.SAMPLES_SHOWN
+                         else str(_ENDINGS.get(run.state, _UNFINISHED)))
         parts = [_when(run.started_at), engine, ending]
         if run.is_ai and run.engine != "demo":
             parts.append(wording.cost(run.cost_usd, run.cost_is_upper_estimate))
@@ -90,11 +92,13 @@ class HistoryFlow(QObject):
     evidence_shown = Signal(object)  # the EvidenceDialog now on screen
     round_undone = Signal(object)    # an UndoReport
 
-    def __init__(self, window, picker: HistoryPicker, cards: RoundCardList):
+    def __init__(self, window, picker: HistoryPicker, cards: RoundCardList, runner, careful):
         super().__init__(window)
-        self.window = window
+        self.window = window  # the evidence dialog's parent
         self.picker = picker
         self.cards = cards
+        self.runner = runner  # a round is undone only between runs
+        self.careful = careful  # offers "Protect this file" on the files a round changed
         self.root: Path | None = None
         picker.run_chosen.connect(self._on_run_chosen)
         cards.round_opened.connect(self.open_round)
@@ -171,13 +175,11 @@ class HistoryFlow(QObject):
 
         if self.root is None or not view.run_id:
             return
-        running = bool(getattr(self.window, "runner", None) and self.window.runner.running)
-        dialog = EvidenceDialog(self.root, view, self.window, can_undo_now=not running)
+        dialog = EvidenceDialog(self.root, view, self.window,
+                                can_undo_now=not self.runner.running)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.undone.connect(self.round_undone)
-        careful = getattr(self.window, "careful", None)
-        if careful is not None:  # "Protect this file" on the files the round changed
-            careful.offer_protection(dialog.file_actions)
+        self.careful.offer_protection(dialog.file_actions)
         dialog.show()
         self.evidence_shown.emit(dialog)
 

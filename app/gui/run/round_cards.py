@@ -13,13 +13,15 @@ last card brings the next page in.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app.gui.look import look
-from app.gui.run import wording
-from app.gui.run.round_text import CardText, RoundView, card_text, seconds_between
+from app.gui.words import wording
+from app.gui.words.round_text import CardText, RoundView, card_text, seconds_between
 
 __all__ = ["RoundCard", "RoundCardList", "RoundView", "card_text"]
 PAGE = 20  # entries (cards, dividers, planning cards) that have a widget until more are asked
@@ -120,8 +122,9 @@ class RoundCard(QFrame):
 
 
 def _scroll_to(widget: QWidget) -> None:
-    area = widget.parentWidget().parentWidget().parentWidget() if widget.parentWidget() \
-        else None
+    area: QWidget | None = widget
+    for _ in range(3):  # the card's list, its viewport, the scroll area
+        area = area.parentWidget() if area is not None else None
     if isinstance(area, QScrollArea):
         area.ensureWidgetVisible(widget, 0, 4)
 
@@ -206,7 +209,7 @@ class RoundCardList(QScrollArea):
         """A round's card on top; None while show_history is filling the list."""
         card = self._push(view)
         self.verticalScrollBar().setValue(0)
-        return card
+        return card if isinstance(card, RoundCard) else None  # a view's widget is its card
 
     def add_other(self, card: QWidget) -> None:
         """Another kind of card (a planning round's) on top, among the rounds."""
@@ -216,7 +219,7 @@ class RoundCardList(QScrollArea):
         self.verticalScrollBar().setValue(0)
 
     def show_history(self, runs: list[tuple[str | None, list[RoundView]]],
-                     others: list[tuple[str, QWidget]] = ()) -> None:
+                     others: Sequence[tuple[str, QWidget]] = ()) -> None:
         """Rounds of earlier runs, oldest run first: (started_at, its rounds oldest first);
         `others` are other cards (planning rounds) with their start times, oldest first,
         each put among the runs where it happened."""

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 from app.core.outcomes import ExitReason, RunState
 from app.gui.look import icons, look
 
-from app.gui.run import next_step, status_block, wording
+from app.gui.run import next_step, status_block
+from app.gui.words import wording
 
 # The window shows one filled button, the step to take now, and it follows the state: Run, Stop, Continue,
 # "Answer the question…" (a decision waits), "Review the change…" (careful mode waits), Export
@@ -114,7 +115,8 @@ class RunPanel(QWidget):
         needed = 0
         shown = 0
         for i in range(row.count()):
-            widget = row.itemAt(i).widget()
+            item = row.itemAt(i)
+            widget = item.widget() if item is not None else None
             if widget is None or widget.isHidden():
                 continue
             shown += 1
@@ -389,7 +391,7 @@ class RunPanel(QWidget):
         stop is one sentence of the window's (naming the engine and the button that follows:
         Run after a failure, else Continue), with Engine settings… as the action where that
         is where to put it right; the core's English sentence stays for the command line."""
-        from app.gui.engines import engine_words
+        from app.gui.words import engine_words
 
         self._ticker.stop()
         button = self.tr("Run") if state in (RunState.DONE, RunState.FAILED) else \
@@ -410,7 +412,7 @@ class RunPanel(QWidget):
 
     def show_engine_action(self, exit_reason: str, cause: str, engine_id: str) -> None:
         """Offer Engine settings… under a stop that is put right there."""
-        from app.gui.engines import engine_words
+        from app.gui.words import engine_words
 
         self._action_engine = engine_id
         self.engine_action.setVisible(engine_words.wants_settings(exit_reason, cause or

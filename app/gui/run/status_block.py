@@ -10,6 +10,8 @@ ends at a word with "…" and is read whole in its tooltip and by a screen reade
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QSizePolicy, QVBoxLayout, QWidget)
@@ -22,8 +24,10 @@ DETAIL_LINES = 3    # the welcome note, or what a stop means and what to do abou
 NOTICE_LINES = 2    # a notice's sentence beside its action
 BAR_HEIGHT = 6      # the slim task bar (its words are beside it, not on the fill)
 
+W = TypeVar("W", bound=QWidget)
 
-def _keep_room(widget: QWidget) -> QWidget:
+
+def _keep_room(widget: W) -> W:
     policy = widget.sizePolicy()
     policy.setRetainSizeWhenHidden(True)
     widget.setSizePolicy(policy)
@@ -137,7 +141,9 @@ class StatusBlock(QFrame):
     def hold_notice(self, notice: QWidget) -> None:
         """Put the window's notice line into its place here (it keeps its room when hidden)."""
         if notice.parent() is not self.notice_slot:
-            self.notice_slot.layout().addWidget(notice)
+            slot = self.notice_slot.layout()
+            assert slot is not None  # made with its layout in __init__
+            slot.addWidget(notice)
         _keep_room(notice)
 
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
@@ -154,7 +160,9 @@ class StatusBlock(QFrame):
         heading = self.state_label.fontMetrics().lineSpacing()
         self.words.setFixedHeight(heading * HEADING_LINES + body * DETAIL_LINES + button
                                   + 4 * 2 + 2)
-        spacing = self.layout().spacing()
+        layout = self.layout()
+        assert layout is not None  # made with its layout in __init__
+        spacing = layout.spacing()
         rows = (self.words.height(),
                 max(BAR_HEIGHT, body), self.meta_label.height(), self.price_note.height(),
                 self.narration.height(), self.notice_slot.height())

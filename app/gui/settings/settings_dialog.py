@@ -33,7 +33,9 @@ class SettingsDialog(QDialog):
         self.setObjectName("settings")
         self.setWindowTitle(self.tr("Settings"))
         self.settings = settings
-        column = QVBoxLayout(self)
+        column = self._column = QVBoxLayout(self)
+        # The open folder's careful-mode group (careful.folder_safety), when a folder is open.
+        self.folder_safety: QGroupBox | None = None
         column.addWidget(self._limits_group(settings))
         from app.gui.settings.web_group import WebGroup
 
@@ -56,6 +58,11 @@ class SettingsDialog(QDialog):
 
     def button_box(self) -> QDialogButtonBox:
         return self._buttons
+
+    def show_folder_safety(self, group: QGroupBox) -> None:
+        """The open folder's careful-mode settings, after the limits and web groups."""
+        self._column.insertWidget(2, group)
+        self.folder_safety = group
 
     # -- building --------------------------------------------------------------------------
     def _limits_group(self, settings: Settings) -> QGroupBox:

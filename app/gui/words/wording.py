@@ -36,6 +36,8 @@ def clock_time(stamp: str | None) -> str:
     date format of the window (date_time)."""
     from datetime import datetime
 
+    if stamp is None:
+        return ""
     try:
         when = datetime.fromisoformat(stamp).astimezone()
     except (TypeError, ValueError):
@@ -156,7 +158,7 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
         return tr("Already running elsewhere"), tr("Another run is working in this folder "
                                                    "(another window or the terminal). Wait for "
                                                    "it to finish, then press Run.")
-    from app.gui.engines import engine_words
+    from app.gui.words import engine_words
 
     said = engine_words.stopped(exit_reason, cause or exit_reason, engine_id, model,
                                 button or tr("Run"))
@@ -268,16 +270,17 @@ def no_progress_option(option: str) -> str:
 
 
 # -- words the person may not know ----------------------------------------------------------
-# Marked for translation here (lupdate finds QT_TRANSLATE_NOOP), translated when shown (tip).
-ROUND_TIP = QT_TRANSLATE_NOOP(
+# Marked for translation here (lupdate finds QT_TRANSLATE_NOOP), translated when shown (tip);
+# str(): the text it returns, which PySide6's stub types as object.
+ROUND_TIP = str(QT_TRANSLATE_NOOP(
     "Wording", "A round is one attempt at one task, with a fresh start: the AI reads the "
-    "task, works on it, and ends the round by finishing, asking you, or giving up.")
-STEP_TIP = QT_TRANSLATE_NOOP(
+    "task, works on it, and ends the round by finishing, asking you, or giving up."))
+STEP_TIP = str(QT_TRANSLATE_NOOP(
     "Wording", "A step is one turn of the AI inside a round: it answers once and its file "
-    "actions are carried out. Each round has a limit on steps, so it never runs on forever.")
-ENGINE_TIP = QT_TRANSLATE_NOOP(
+    "actions are carried out. Each round has a limit on steps, so it never runs on forever."))
+ENGINE_TIP = str(QT_TRANSLATE_NOOP(
     "Wording", "The engine is the AI service that does the work: Demo (offline, no AI, free), "
-    "Claude, OpenAI, or a local model on this computer.")
+    "Claude, OpenAI, or a local model on this computer."))
 
 
 def tip(text: str) -> str:

@@ -4,8 +4,10 @@ Opening a folder shows its checklist and the run's panel from `inspect_quickly`
 (workspace_info.py); the earlier runs' rounds come from their records, read through
 pydantic, which on start-up took about 40% of the time to a usable window (issue 36). So
 they are read off the UI thread after that, and on start-up only once the first folder is
-usable: read meanwhile, they would hold the GIL the window's first paint needs. The window
+usable: read meanwhile, they would hold the GIL the window's first paint needs. The folder
 says `workspace_opened` once they are shown, so the folder is then wholly on screen.
+
+For the run's controller (run_flow.py, the `run` below), whose cards and run these are.
 """
 
 from __future__ import annotations
@@ -16,37 +18,37 @@ if TYPE_CHECKING:
     from app.gui.folder.workspace_info import FolderInfo
 
 
-def show_history_later(window, info: FolderInfo) -> None:
+def show_history_later(run, info: FolderInfo) -> None:
     """Read `info`'s earlier rounds in the background, at once or (on start-up, the first
-    folder) once it is usable, then show them and emit `workspace_opened`."""
+    folder) once it is usable, then show them and emit the folder's `workspace_opened`."""
     from app.gui.background import run_for
     from app.gui.folder.usable import after_usable
 
-    runs_before = _runs_seen(window)
+    runs_before = _runs_seen(run)
 
     def read() -> None:
         from app.gui.folder.workspace_info import read_history
 
-        if window.workspace == info.folder:
-            window.history.reload_runs()  # the run history's list (above the cards)
+        if run.folder.workspace == info.folder:
+            run.history.reload_runs()  # the run history's list (above the cards)
 
-        run_for(window, lambda: read_history(info), lambda read: _show(window, read, runs_before),
-                lambda exc: _unread(window, info))
+        run_for(run, lambda: read_history(info), lambda read: _show(run, read, runs_before),
+                lambda exc: _unread(run, info))
 
-    after_usable(window, read)
+    after_usable(run.window, read)
 
 
-def _runs_seen(window) -> tuple:
+def _runs_seen(run) -> tuple:
     """What changes when a run begins in the window (see _show)."""
-    return window._last_run_started, window._run_began, window.runner.running
+    return run.last_run_started, run.run_began, run.runner.running
 
 
-def _show(window, info: FolderInfo, runs_before: tuple) -> None:
-    if window.workspace != info.folder:
+def _show(run, info: FolderInfo, runs_before: tuple) -> None:
+    if run.folder.workspace != info.folder:
         return  # another folder was opened meanwhile: its own rounds come
     # A run begun meanwhile has its own cards on the list, which the older runs must not
     # replace; the run history (the picker above) still has every earlier run.
-    if _runs_seen(window) == runs_before:
+    if _runs_seen(run) == runs_before:
         from app.gui.plan.plan_card import plan_cards
         from app.gui.run.round_cards import RoundView
 
@@ -57,13 +59,13 @@ def _show(window, info: FolderInfo, runs_before: tuple) -> None:
         if cut is not None and cut.round and runs:  # the round it was in when cut off
             runs[-1][1].append(RoundView(cut.round, cut.task, "interrupted",
                                          list(cut.round_files), run_id=cut.run_id))
-        window.cards.show_history(runs, plan_cards(info.plans))
-        window._last_run_started = info.history[-1][0] if info.history else None
-    window.workspace_opened.emit(info.folder)
+        run.cards.show_history(runs, plan_cards(info.plans))
+        run.last_run_started = info.history[-1][0] if info.history else None
+    run.folder.workspace_opened.emit(info.folder)
 
 
-def _unread(window, info: FolderInfo) -> None:
+def _unread(run, info: FolderInfo) -> None:
     """The records could not be read (a damaged disk, say): the folder is open all the
     same, its cards empty, as a folder never run shows them."""
-    if window.workspace == info.folder:
-        window.workspace_opened.emit(info.folder)
+    if run.folder.workspace == info.folder:
+        run.folder.workspace_opened.emit(info.folder)

@@ -101,7 +101,7 @@ def undone_sentences(record) -> list[str]:
 
 def undo_question(view, evidence) -> str:
     """The confirmation: which round (its run's start), and what will happen to each file."""
-    from app.gui.run import wording
+    from app.gui.words import wording
 
     n = str(view.round)
     started = wording.clock_time(evidence.run_started if evidence else None)

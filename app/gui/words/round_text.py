@@ -14,7 +14,7 @@ from datetime import datetime
 from PySide6.QtCore import QCoreApplication
 
 from app.core.outcomes import RoundResult
-from app.gui.run import wording
+from app.gui.words import wording
 
 
 @dataclass
@@ -51,6 +51,8 @@ class RoundView:
 
 
 def seconds_between(start: str | None, end: str | None) -> float | None:
+    if start is None or end is None:
+        return None
     try:
         return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
     except (TypeError, ValueError):
@@ -101,11 +103,11 @@ def card_text(view: RoundView) -> CardText:
     lines = [CardLine(view.task), CardLine(files)]
     approvals = ""
     if view.approvals:
-        from app.gui.careful.wording import approvals_line
+        from app.gui.words.careful_words import approvals_line
 
         approvals = approvals_line(view.approvals)
         lines.append(CardLine(approvals, name="roundApprovals"))
-    from app.gui.run.web_words import card_lines
+    from app.gui.words.web_words import card_lines
 
     looked = "\n".join(card_lines(view.web))  # what it looked up on the web
     if looked:
@@ -113,7 +115,7 @@ def card_text(view: RoundView) -> CardText:
     said = view.summary
     if view.result_state == RoundResult.ENGINE_ERROR and said:
         # The core's sentence is English and the run's state already says why in full.
-        from app.gui.engines.engine_words import round_problem
+        from app.gui.words.engine_words import round_problem
 
         said = round_problem()
     elif view.result_state == RoundResult.STEP_LIMIT and view.lookup_cap:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-CONTEXT = ""  # lupdate files a module-level tr() here (as app/gui/run/wording.py)
+CONTEXT = ""  # lupdate files a module-level tr() here (as app/gui/words/wording.py)
 MAX_QUERIES = 3   # the card names this many searches, then "and N more"
 MAX_SITES = 4
 

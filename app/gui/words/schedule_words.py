@@ -35,7 +35,8 @@ def when(s: Schedule) -> str:
 
 
 def moment(value: datetime) -> str:
-    return QLocale().toString(QDateTime(value), "ddd d MMM, HH:mm")
+    # PySide6 converts a datetime; its stub lists no such QDateTime constructor.
+    return QLocale().toString(QDateTime(value), "ddd d MMM, HH:mm")  # type: ignore[call-overload]
 
 
 def budget(s: Schedule) -> str:
@@ -72,7 +73,7 @@ def wake(r: R.WakeRecord) -> str:
     elif r.outcome == R.NO_BUDGET:
         text = tr("%1: did not start, because the schedule has no budget.")
     elif r.exit_reason:  # the run's own end, as the run panel words it
-        from app.gui.run.wording import finished
+        from app.gui.words.wording import finished
 
         head, _ = finished(r.outcome, r.exit_reason, engine_id=r.engine, cause=r.cause)
         text = tr("%1: %2").replace("%2", head)

@@ -11,14 +11,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout,
                                QWidget)
 
+from app.gui.board.board_view import BoardView
 from app.gui.folder.top_bar import EDGE
 from app.gui.look import look
-from app.gui.run import wording
-from app.gui.board.board_view import BoardView
-from app.gui.run.history_picker import HistoryPicker
 from app.gui.look.notice_bar import NoticeBar
+from app.gui.run.history_picker import HistoryPicker
 from app.gui.run.round_cards import RoundCardList
 from app.gui.run.run_panel import RunPanel
+from app.gui.words import wording
+
+GAP = 8  # the 8 px grid
 
 GAP = 8  # the 8 px grid
 

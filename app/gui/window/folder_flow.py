@@ -1,0 +1,218 @@
+"""The window's folder: the folder picker, the demo copy, a dropped folder, what a folder
+shows when it opens, creating its task list, and opening the first folder at start-up.
+
+A controller the main window composes (see main_window.py). It owns `workspace`, the open
+folder, and says when one opens with `workspace_opened` (after `folder_shown`, which carries
+what was read of it).
+
+At start-up app.py opens a folder named on the command line before the person's settings
+have loaded (pydantic, a few hundred milliseconds on a busy machine): they load once the
+folder is usable (`after_first_folder`), and when they come (`settle`) the open folder is
+remembered among the recent ones and gets the engine the person chose, as a folder opened
+after them would.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QMainWindow, QStackedWidget
+
+from app.gui.background import run_for
+
+if TYPE_CHECKING:
+    from app.gui.folder.top_bar import TopBar
+    from app.gui.folder.welcome_page import WelcomePage
+    from app.gui.folder.workspace_info import FolderInfo
+    from app.gui.window.workspace_page import WorkspacePage
+    from app.gui.look.notice_bar import NoticeBar
+    from app.gui.run.runner import RunRunner
+    from app.gui.window.settings_flow import SettingsFlow
+
+APP_TITLE = "Harness Desk"
+
+
+class FolderFlow(QObject):
+    """Opening folders and their boards, for the main window."""
+
+    workspace_opened = Signal(object)  # the Path of the folder now wholly shown (its rounds too)
+    folder_shown = Signal(object)      # its FolderInfo, as its checklist is shown (before)
+
+    def __init__(self, window: QMainWindow, pages: QStackedWidget, settings: SettingsFlow,
+                 runner: RunRunner, top_bar: TopBar, welcome: WelcomePage, page: WorkspacePage,
+                 notice: NoticeBar, warm_up: Callable[[], None]):
+        super().__init__(window)
+        self.window, self.pages = window, pages  # its title and the picker's parent; its pages
+        self.warm_up = warm_up  # imports, once, what the first run will need (main_window.py)
+        self.settings, self.runner = settings, runner
+        self.top_bar, self.welcome, self.page, self.notice = top_bar, welcome, page, notice
+        self.workspace: Path | None = None
+        self._opened_unsettled: FolderInfo | None = None  # opened before the settings came
+        self._first_folder_done: list[Callable[[], None]] = []  # see after_first_folder
+        top_bar.open_requested.connect(self.choose_folder)
+        top_bar.recent_chosen.connect(lambda f: self.open_workspace(Path(f)))
+        welcome.open_folder_requested.connect(self.choose_folder)
+        welcome.demo_requested.connect(self.open_demo)
+        welcome.recent_requested.connect(lambda f: self.open_workspace(Path(f)))
+        board = page.board_view
+        board.board_missing.connect(self._on_board_missing)
+        board.board_found.connect(self._on_board_found)
+        board.create_requested.connect(self._create_board)
+        board.error_raised.connect(self.show_board_error)
+
+    # -- opening ---------------------------------------------------------------------------
+    def choose_folder(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        start = str(self.workspace.parent) if self.workspace else str(Path.home())
+        folder = QFileDialog.getExistingDirectory(self.window, self.tr("Open a folder"), start)
+        if folder:
+            self.open_workspace(Path(folder))
+
+    def open_demo(self) -> None:
+        from app.gui.folder import first_start
+        from app.gui.settings import language
+
+        lang = language.current()
+        run_for(self, lambda: first_start.demo_copy(fresh=True, lang=lang), self.open_workspace,
+                self.open_failed)
+
+    def open_workspace(self, path: Path) -> None:
+        """Show a folder (a file means its folder). Checked and read off the UI thread."""
+        if self.runner.running:
+            self.notice.show_notice(self.tr("A run is going in %1. Stop it before opening "
+                                            "another folder.").replace(
+                "%1", self.workspace.name if self.workspace else ""), tone="attention")
+            return
+
+        def inspect():
+            from app.gui.folder.workspace_info import inspect_quickly
+
+            return inspect_quickly(Path(path))
+
+        run_for(self, inspect, self._on_folder_inspected, self.open_failed)
+
+    def _on_folder_inspected(self, info: FolderInfo) -> None:
+        if self.settings.settings is None and not info.problem:
+            self._opened_unsettled = info  # settle remembers it and picks its engine
+        self._show_folder(info)
+        if info.problem:
+            self.first_folder_settled()
+
+    def _show_folder(self, info: FolderInfo) -> None:
+        from app.gui.folder import first_start
+        from app.gui.folder.usable import after_usable
+
+        after_usable(self.window, self.warm_up)  # after this page is shown (a no-op after the first)
+        settings = self.settings
+        if info.problem:
+            words = {
+                "missing": self.tr("%1 does not exist (any more)."),
+                "not_a_folder": self.tr("%1 is not a folder."),
+                "board_is_folder": self.tr("%1 has a folder called TASKS.md where the task list "
+                                           "should be. Rename that folder, then open this one "
+                                           "again."),
+            }[info.problem].replace("%1", str(info.folder))
+            self.notice.show_notice(words, tone="attention")
+            if info.problem == "missing" and settings.settings is not None:
+                settings.change(first_start.forgotten(settings.settings, str(info.folder)))
+            return
+        page = self.page
+        self.notice.hide()
+        page.board_notice.hide()
+        self.workspace = info.folder
+        self.window.setWindowTitle(f"{info.folder.name} — {APP_TITLE}")
+        self.show_folder_label()
+        self.pages.setCurrentWidget(page)
+        page.board_view.set_board(info.folder / "TASKS.md", info.board)
+        page.run_panel.reset()
+        page.cards.show_history([])  # the earlier rounds come once the checklist is shown
+        page.run_panel.export_button.setEnabled(not info.never_run)
+        self._pick_engine_for(info)
+        page.run_panel.demo_samples = False  # known once the list is read (tasks_changed)
+        page.run_panel.show_folder(info)
+        self.folder_shown.emit(info)  # its run history, careful mode; its rounds (run_flow.py)
+        if settings.settings is not None:
+            settings.change(first_start.remembered(settings.settings, info.folder))
+            self.show_recent()
+        # workspace_opened follows once its earlier rounds are on the cards (folder_history.py)
+
+    def _pick_engine_for(self, info: FolderInfo) -> None:
+        """A demo copy always opens on the Demo engine (its welcome promises it, offline); the
+        person's own folders on the engine they chose. Opening the demo saves no choice."""
+        if self.settings.settings is not None:
+            self.settings.pick_engine("demo" if info.is_demo else self.settings.settings.engine)
+
+    def open_failed(self, exc: BaseException) -> None:
+        message = getattr(exc, "message", None) or getattr(exc, "strerror", None) or str(exc)
+        self.notice.show_notice(self.tr("That folder could not be opened: %1").replace(
+            "%1", message), tone="attention")
+        self.first_folder_settled()
+
+    def show_folder_label(self) -> None:
+        self.top_bar.show_folder(self.workspace)
+
+    def show_recent(self) -> None:
+        settings = self.settings.settings
+        recent = settings.recent_workspaces if settings is not None else []
+        self.top_bar.show_recent(recent)
+        self.welcome.set_recent(recent)
+
+    # -- start-up --------------------------------------------------------------------------
+    def after_first_folder(self, then: Callable[[], None]) -> None:
+        """Call `then` once the first folder is usable (`first_folder_settled`, which the
+        window calls then), or has shown it has no tasks to show, or could not be opened:
+        the start-up's later work waits for that (app.py)."""
+        self._first_folder_done.append(then)
+        view = self.page.board_view
+        view.board_missing.connect(self.first_folder_settled)
+        view.error_raised.connect(self.first_folder_settled)
+        view.counts_changed.connect(
+            lambda _done, total: None if total else self.first_folder_settled())
+
+    def first_folder_settled(self, *_args) -> None:
+        waiting, self._first_folder_done[:] = list(self._first_folder_done), []
+        for then in waiting:
+            then()
+
+
+    def settle(self) -> None:
+        """The settings have come: finish what opening the folder before them left undone."""
+        from app.gui.folder import first_start
+
+        info, self._opened_unsettled = self._opened_unsettled, None
+        settings = self.settings.settings
+        if info is not None and info.folder == self.workspace and settings is not None:
+            self._pick_engine_for(info)
+            self.settings.change(first_start.remembered(self.settings.settings or settings,
+                                                        info.folder))
+
+    # -- the task list ---------------------------------------------------------------------
+    def _on_board_missing(self, path) -> None:
+        """No TASKS.md (never, or deleted meanwhile): the board offers to create it, and the
+        run waits for it. No run can fail on a missing board, so no error is left behind."""
+        if not self.runner.running:
+            self.page.run_panel.show_no_board()
+
+    def _on_board_found(self, path) -> None:
+        if self.page.run_panel.mode == "no_board":
+            self.page.run_panel.show_ready()
+
+    def _create_board(self) -> None:
+        from app.gui import core_calls
+
+        root = self.workspace
+        if root is None:
+            return
+        self.page.board_notice.hide()
+        run_for(self, lambda: core_calls.create_board(root),
+                lambda board: self.page.board_view.set_board(board), self.board_failed)
+
+    def board_failed(self, exc: BaseException) -> None:
+        """A read or write of the task list failed: said above the list."""
+        self.show_board_error(getattr(exc, "message", None) or str(exc))
+
+    def show_board_error(self, sentence: str) -> None:
+        self.page.board_notice.show_notice(sentence, tone="attention")
