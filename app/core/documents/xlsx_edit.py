@@ -10,6 +10,7 @@ entries of cells that no longer hold a formula (Excel reports a damaged file oth
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from app.core.documents.base import DocumentError
@@ -224,16 +225,7 @@ class WorkbookEdit:
             xml = self.sheet_xml(sheet)
             masters: dict[str | None, tuple[int, int, list[Ref] | None]] = {}
             followers: list[tuple[str | None, int, int, _Element]] = []
-            for f in xml.root.iter(xml.q("f")):
-                c = f.getparent()
-                if c is None:
-                    continue
-                try:
-                    row, col = area(c.get("r", ""))[:2]
-                except ValueError:
-                    continue
-                spill = area(f.get("ref")) if f.get("t") in ("array", "dataTable") and \
-                    f.get("ref") else None
+            for f, c, row, col, spill in _formula_cells(xml):
                 if f.get("t") == "dataTable":
                     found.append(Formula(sheet.name, row, col, None, spill, c))
                 elif f.get("t") == "shared" and not (f.text or "").strip():
@@ -259,16 +251,7 @@ class WorkbookEdit:
             if sheet.kind != "worksheet" or sheet.part not in self.package.parts:
                 continue
             xml = self.sheet_xml(sheet)
-            for f in xml.root.iter(xml.q("f")):
-                c = f.getparent()
-                if c is None:
-                    continue
-                try:
-                    row, col = area(c.get("r", ""))[:2]
-                except ValueError:
-                    continue
-                spill = area(f.get("ref")) if f.get("t") in ("array", "dataTable") and \
-                    f.get("ref") else None
+            for _f, c, row, col, spill in _formula_cells(xml):
                 found.append(Formula(sheet.name, row, col, None, spill, c))
         return found
 
@@ -292,6 +275,24 @@ class WorkbookEdit:
                         if table_name:
                             book.tables[table_name.casefold()] = (sheet.name,) + box
         return book
+
+def _formula_cells(xml: SheetXml) -> Iterator[
+        tuple[_Element, _Element, int, int, tuple[int, int, int, int] | None]]:
+    """Each formula of a sheet with its cell, the cell's row and column, and the area an
+    array or data table formula spills over (None for any other); a formula whose cell has
+    no readable address is left out."""
+    for f in xml.root.iter(xml.q("f")):
+        c = f.getparent()
+        if c is None:
+            continue
+        try:
+            row, col = area(c.get("r", ""))[:2]
+        except ValueError:
+            continue
+        spill = area(f.get("ref")) if f.get("t") in ("array", "dataTable") and \
+            f.get("ref") else None
+        yield f, c, row, col, spill
+
 
 def _joined(el: _Element, ns: str) -> str:
     """The text of a string item in namespace `ns` (runs joined, phonetic guides left out)."""
