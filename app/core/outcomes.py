@@ -1,5 +1,5 @@
 """How a round ends and how a run ends: the one spelling of each word the records, the events
-and status.json hold (PRODUCT.md §7).
+and status.json hold (docs/records.md).
 
 They are `StrEnum`s, so each member is its word: it is written to JSON as the word, equals
 the word, and records written before these types existed read back unchanged. Importing

@@ -72,7 +72,7 @@ class RoundState:
     tool_steps: int = 0  # steps in which the AI used a tool
     sample: bool = False  # the engine can only show this task as a sample (Engine.only_samples)
     recorded: bool = True  # False: the engine never answered in this run, nothing changed
-    web: WebActivity | None = None  # what the round looked up on the web (issue 37)
+    web: WebActivity | None = None  # what the round looked up on the web
     lookup_cap: int = 0  # the task's cap on lookups, when reaching it ended the round
 
 

@@ -139,9 +139,9 @@ def expected_for(path: Path) -> tuple[FileStamp | None, str | None]:
     if _EXPECTED is None:
         return None, None
     expected = _EXPECTED.get()
-    if not expected:  # every write of our own records: no path to resolve (issue 36)
+    if not expected:  # every write of our own records: no path to resolve, so none is paid for
         return None, None
-    # Keys are real paths: a path that is one is found without resolving it (issue 36).
+    # Keys are real paths: a path that is one is found without resolving it, which is slow.
     found = expected.get(_plain_key(path)) or expected.get(_key(path))
     if found is None:
         return None, None

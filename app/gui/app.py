@@ -124,8 +124,8 @@ def main(path: str | None = None, *, demo: bool = False, lang: str | None = None
 # How long a thread holding the GIL keeps it while another waits (Python's default: 5 ms).
 # The window's work comes back to Python many times a paint (the style, the delegates, event
 # filters), and each time it waits for the GIL while a worker imports or reads records: at
-# 5 ms a turn, a paint of the window stood still 50-200 ms in the first run (issue 36,
-# bench/ui_stall_cold.py). At 1 ms a turn, workers lose a little throughput, the window none.
+# 5 ms a turn, a paint of the window stood still 50-200 ms in the first run
+# (bench/ui_stall_cold.py). At 1 ms a turn, workers lose a little throughput, the window none.
 GIL_TURN_S = 0.001
 
 

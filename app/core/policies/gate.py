@@ -92,7 +92,7 @@ class ChangeGate:
         """The folder's settings as their file is now, read again only when the file changed
         (another file, size or time: the window saves it by replacing it), so a change made
         in the window counts at the next change of a file, and a write step reads no file
-        for them otherwise (issue 36)."""
+        for them otherwise, so a step stays fast."""
         try:
             st = os.stat(folder_settings_path(self.harness_dir))
             key: tuple[int, int, int] | None = (st.st_ino, st.st_size, st.st_mtime_ns)

@@ -72,7 +72,7 @@ class BoardFile(QObject):
     def open(self, path: Path | None, read: Board | None = None) -> None:
         """Show the board at `path`: read off the UI thread, or `read`, the board at `path`
         already read off it (a folder's first look: no second read before the checklist
-        shows, issue 36), checked again in the background for a change since."""
+        shows), checked again in the background for a change since."""
         self._generation += 1
         self._path = Path(path) if path is not None else None
         self._writes_waiting = 0

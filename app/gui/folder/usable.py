@@ -60,7 +60,7 @@ def after_usable(window, then) -> None:
     window shown as a bare frame first) that is once the folder is usable, or has shown it
     has nothing to run, or at most START_UP_WAIT_MS later; otherwise on the next turn of
     the event loop. Work done off the UI thread before then (pydantic's import, the run
-    records) holds the GIL the window's first paint of the folder needs (issue 36)."""
+    records) holds the GIL the window's first paint of the folder needs."""
     from PySide6.QtCore import QTimer
 
     done: list[bool] = []

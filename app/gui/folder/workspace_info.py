@@ -5,7 +5,7 @@ a folder takes two reads: `inspect_quickly` is what the checklist and the Run bu
 (the folder's checks, its board's next task, status.json read without pydantic), and
 `read_history` adds the earlier runs' rounds for the cards, pydantic and all, once the
 checklist is on screen: reading run records through pydantic was about 40% of the time
-to a usable window (issue 36). `inspect_folder` is both at once.
+to a usable window. `inspect_folder` is both at once.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Each SVG strokes and fills with `currentColor`; `icon(name)` swaps in the palette's colour and
 renders each size a screen asks for at its own pixel size when it is first asked for (an
 `_SvgEngine`), so icons are crisp at any scale and readable on light and dark windows alike;
-rendering all nine sizes of every icon up front was tens of milliseconds of the start-up
-(issue 36). `set_icon` remembers the name on the widget,
+rendering all nine sizes of every icon up front was tens of milliseconds of the start-up.
+`set_icon` remembers the name on the widget,
 so `look.follow_palette` can draw it again when the colours change.
 """
 

@@ -5,7 +5,7 @@ PySide6 builds a Qt class's Python enums (Python `enum` classes, about a millise
 the first time the class is used. Worse, the first time a call hands back a widget whose
 class it has not met yet (a scroll area's `viewport()`, say) it readies every widget class
 to find the right one: about 80 enums at once, 80-170 ms with the UI thread held, in the
-middle of the first decision dialog's layout (issue 36, bench/ui_stall_cold.py). So once the
+middle of the first decision dialog's layout (bench/ui_stall_cold.py). So once the
 window is usable, the classes are readied here one at a time in slices of at most
 SLICE_MS, on idle turns of the event loop; one used before its turn is made then, as before.
 """

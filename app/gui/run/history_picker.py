@@ -117,7 +117,7 @@ class HistoryFlow(QObject):
 
     def reload_runs(self) -> None:
         root = self.root
-        if root is not None:  # imported there too: the records bring pydantic (issue 36)
+        if root is not None:  # imported there too: the records bring pydantic, slow to load
             run_for(self.window, lambda: _list_runs(root), self._on_runs_listed, lambda _e: None)
 
     def _on_runs_listed(self, runs: list) -> None:

@@ -97,7 +97,7 @@ def compose(window: Any, page: WorkspacePage) -> None:
     panel.choose_engine_requested.connect(run.choose_engine)
     panel.engine_settings_requested.connect(
         lambda engine_id: settings.open_engine_settings(engine_id or None))
-    # A task without a "Web:" line follows the folder's default (issue 37).
+    # A task without a "Web:" line follows the folder's default.
     window.careful.folder_settings_known.connect(
         lambda folder_settings: board.set_web_default(folder_settings.web))
     build_menus(window)

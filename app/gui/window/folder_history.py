@@ -2,7 +2,7 @@
 
 Opening a folder shows its checklist and the run's panel from `inspect_quickly`
 (workspace_info.py); the earlier runs' rounds come from their records, read through
-pydantic, which on start-up took about 40% of the time to a usable window (issue 36). So
+pydantic, which on start-up took about 40% of the time to a usable window. So
 they are read off the UI thread after that, and on start-up only once the first folder is
 usable: read meanwhile, they would hold the GIL the window's first paint needs. The folder
 says `workspace_opened` once they are shown, so the folder is then wholly on screen.
