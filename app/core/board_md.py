@@ -27,7 +27,7 @@ def _parser() -> MarkdownIt:
     global _md
     if _md is None:
         # Imported on first need: most boards never contain a line that needs the parser.
-        from markdown_it import MarkdownIt
+        from markdown_it import MarkdownIt  # noqa: PLC0415 - document library
         # Block structure only: which lines are list items is decided before inline parsing.
         _md = MarkdownIt("commonmark").disable(["inline", "text_join"])
     return _md

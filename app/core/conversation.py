@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import Field
@@ -42,8 +43,6 @@ class ToolCall(_Counted):
 
     def signature(self) -> str:
         """Name plus canonical arguments: two calls with the same signature do the same thing."""
-        import json
-
         return self.name + json.dumps(self.arguments, sort_keys=True, ensure_ascii=False)
 
 

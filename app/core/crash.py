@@ -6,6 +6,7 @@ import traceback
 from datetime import datetime, timezone
 from pathlib import Path
 
+from app import __version__
 from app.core.files import atomic_write_text
 from app.core.redact import redact
 from app.core.settings import config_dir
@@ -21,8 +22,6 @@ def crash_dir() -> Path:
 def save_crash_report(exc: BaseException, context: str = "") -> Path:
     """Write the traceback, redacted, to the crash log; return the file. `context` says in a
     line what was going on (a listener that failed while the run went on, say)."""
-    from app import __version__
-
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
     head = f"Harness Desk {__version__}\n{stamp}\n" + (f"{redact(context)}\n" if context else "")
     body = f"{head}\n{crash_details(exc)}"

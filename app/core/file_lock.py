@@ -29,11 +29,11 @@ def _try_lock(fd: int) -> bool:
     it. OSError when the file system cannot lock at all."""
     try:
         if sys.platform == "win32":
-            import msvcrt
+            import msvcrt  # noqa: PLC0415 - Windows only
 
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
         else:
-            import fcntl
+            import fcntl  # noqa: PLC0415 - POSIX only
 
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
@@ -45,12 +45,12 @@ def _try_lock(fd: int) -> bool:
 
 def _unlock(fd: int) -> None:
     if sys.platform == "win32":
-        import msvcrt
+        import msvcrt  # noqa: PLC0415 - Windows only
 
         os.lseek(fd, 0, os.SEEK_SET)
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
     else:
-        import fcntl
+        import fcntl  # noqa: PLC0415 - POSIX only
 
         fcntl.flock(fd, fcntl.LOCK_UN)
 

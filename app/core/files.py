@@ -149,7 +149,7 @@ STALE_TEMP_S = 600.0  # a temp file untouched this long belongs to a write that 
 
 def make_temp(folder: Path) -> tuple[int, Path]:
     """A new private temporary file of ours in `folder`: (open descriptor, path)."""
-    import tempfile  # here, not at the top: reading commands (`status`) never write
+    import tempfile  # noqa: PLC0415 - `status` stays light: reading commands never write
 
     fd, name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
     return fd, Path(name)

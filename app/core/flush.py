@@ -77,8 +77,8 @@ class Flusher:
         if not self._noted:
             return
         if self._queue is None:
-            import queue
-            import threading
+            import queue  # noqa: PLC0415 - `status` stays light
+            import threading  # noqa: PLC0415 - `status` stays light
 
             self._queue = queue.Queue()
             self._thread = threading.Thread(target=self._run, args=(self._queue,),
@@ -140,7 +140,7 @@ class BackgroundFlush:
     raises what a flush raised."""
 
     def __init__(self, *paths: Path | str):
-        import threading
+        import threading  # noqa: PLC0415 - `status` stays light
 
         self.paths = [Path(p) for p in paths]
         self._errors: list[BaseException] = []
@@ -170,7 +170,7 @@ def _key(path: Path | str) -> str:
 def _first_var() -> FirstVar:
     global _FIRST
     if _FIRST is None:
-        import contextvars
+        import contextvars  # noqa: PLC0415 - `status` stays light
 
         _FIRST = contextvars.ContextVar("hd_flushed_first")
     return _FIRST

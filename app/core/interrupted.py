@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from app.core.records import Status, read_events, read_rounds
+from app.core import events as ev
 from app.core.outcomes import ACTIVE_STATES
+from app.core.records import Status, read_events, read_rounds
 from app.core.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -37,7 +38,6 @@ def interrupted_run(ws: Workspace, status: Status | StatusView) -> InterruptedRu
         return None
     if ws.lock().is_held_elsewhere():
         return None  # really running, in another window or the terminal
-    from app.core import events as ev
 
     run = ws.run_dir(status.run_id)
     if not run.is_dir():

@@ -88,7 +88,7 @@ def read_picture(path: Path, rel: str) -> Picture:
     if size > PICTURE_MAX_FILE_BYTES:
         raise PictureError(f"'{rel}' is {size:,} bytes; pictures of at most "
                            f"{PICTURE_MAX_FILE_BYTES // 1_000_000} MB can be shown.")
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image, UnidentifiedImageError  # noqa: PLC0415 - document library
 
     try:
         with Image.open(path) as img:
@@ -126,7 +126,7 @@ def fitted(picture: Picture, max_side: int) -> Picture:
 
 @functools.lru_cache(maxsize=16)
 def _fit(data: str, media_type: str, max_side: int) -> tuple[str, str, int, int]:
-    from PIL import Image
+    from PIL import Image  # noqa: PLC0415 - document library
 
     with Image.open(io.BytesIO(base64.b64decode(data))) as img:
         raw, media, shown = _encode(img.copy(), max_side, photo=media_type == "image/jpeg")
@@ -180,7 +180,7 @@ def _target(width: int, height: int, max_side: int) -> tuple[int, int]:
 def _encode(img: Image.Image, max_side: int, photo: bool = False) -> tuple[bytes, str, tuple[int, int]]:
     """PNG for drawings and transparency, JPEG for photos (and for a PNG too large to send);
     always within PICTURE_MAX_BYTES."""
-    from PIL import Image
+    from PIL import Image  # noqa: PLC0415 - document library
 
     if img.mode not in ("RGB", "RGBA", "L", "LA"):
         img = img.convert("RGBA" if "transparency" in img.info or img.mode in ("P", "PA")

@@ -15,7 +15,7 @@ def config_dir() -> Path:
     override = os.environ.get(CONFIG_ENV)
     if override:
         return Path(override)
-    from platformdirs import user_config_dir
+    from platformdirs import user_config_dir  # noqa: PLC0415 - `decide` stays light
 
     return Path(user_config_dir(APP_DIR_NAME, appauthor=False))
 
@@ -25,6 +25,6 @@ def locks_folder() -> Path:
     folder the tests and portable installs pick). The run lock and the board locks."""
     if os.environ.get(CONFIG_ENV):
         return config_dir() / "locks"
-    from platformdirs import user_cache_dir
+    from platformdirs import user_cache_dir  # noqa: PLC0415 - `decide` stays light
 
     return Path(user_cache_dir(APP_DIR_NAME, appauthor=False)) / "locks"

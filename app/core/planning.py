@@ -11,28 +11,28 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from app.core.board import Board, BoardError
 from app.core.conversation import Message, ModelTurn, ToolResult
 from app.core.engine import Engine
 from app.core.engine_calls import EngineCaller, EngineStop
-from app.core.outcomes import ExitReason, RoundResult
+from app.core.errors import NotAWorkspace
 from app.core.events import (Event, ModelReplied, NoticeSent, PlanFinished, PlanStarted, StepStarted,
                              ToolCalled, ToolRefused)
 from app.core.instructions import read_standing_instructions
 from app.core.live_text import LiveText
+from app.core.outcomes import ExitReason, RoundResult
 from app.core.plan_prompt import (PLAN_SYSTEM_PROMPT, PLAN_TOOL_SPECS, PROPOSE, READ_ONLY_TOOLS,
                                   PlanContext, ask_again, last_steps_warning, not_a_planning_tool,
                                   plan_nudge, planning_brief)
 from app.core.plan_records import PlanRecord, PlanRecorder, PlanResult, new_plan_id
 from app.core.proposals import Proposal, check_proposals
-from app.core.records import now_iso
+from app.core.records import now_iso, read_rounds
 from app.core.redact import redact
 from app.core.settings import Limits
 from app.core.tools import ToolBox
-from app.core.errors import NotAWorkspace
 from app.core.workspace import Workspace, forbidden_folder_reason
 
 PLAN_MAX_STEPS = 12
@@ -227,8 +227,6 @@ class Planner:
 
 def last_run_summaries(ws: Workspace, limit: int = 30) -> list[str]:
     """The latest run's rounds in a line each (task: what came of it), for "next" planning."""
-    from app.core.records import read_rounds
-
     run_id = ws.latest_run_id()
     if run_id is None:
         return []

@@ -204,7 +204,7 @@ def read_rounds(run: RunRecords) -> list[RoundRecord]:
 def read_events(run: RunRecords) -> list["Event"]:
     """The typed events of events.jsonl, skipping damaged lines and kinds this version does
     not know (a newer version's log still reads)."""
-    from app.core.events import try_parse_event  # light commands never load the events
+    from app.core.events import try_parse_event  # noqa: PLC0415 - `undo` stays light: it never loads the events
 
     return [e for e in map(try_parse_event, read_jsonl(_files(run).events)) if e is not None]
 

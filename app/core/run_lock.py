@@ -11,9 +11,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from app.core.board_lock import path_key
 from app.core.errors import HarnessError, WorkspaceLocked
 from app.core.file_lock import FileLock, LockBusy, is_held
 from app.core.files import UNWRITABLE, unwritable_sentence
+from app.core.places import locks_folder
 
 ACQUIRE_TIMEOUT_S = 0.5
 
@@ -84,8 +86,5 @@ def _ensure_folder(folder: Path) -> bool:
 def outside_lock_path(root: Path | str) -> Path:
     """The run lock kept outside the workspace: in the person's cache folder (or the config
     folder the tests and portable installs pick), named by a hash of the real path."""
-    from app.core.board_lock import path_key
-    from app.core.places import locks_folder
-
     real = os.path.normcase(os.path.realpath(Path(root).expanduser()))
     return locks_folder() / f"{path_key(real)}.lock"

@@ -188,7 +188,7 @@ def read_status_view(path: Path) -> tuple[StatusView, str | None]:
     except _Refused:
         return StatusView(), DAMAGED
     except _Unsure:
-        from app.core.records import read_status  # the model decides, pydantic and all
+        from app.core.records import read_status  # noqa: PLC0415 - `status` stays light (no pydantic)
 
         status, warning = read_status(path)
         return view_of(status.model_dump(mode="json")), warning

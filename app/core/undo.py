@@ -11,8 +11,9 @@ from app.core.blobs import BlobStore, DamagedCopy, sha256_bytes, sha256_file  # 
 from app.core.errors import HarnessError, UsageError
 from app.core.files import (atomic_write_bytes, atomic_write_json, fitted_name,  # noqa: F401
                             name_limit, read_json, remove_stale_temps)
+from app.core.flush import flushed_first
 from app.core.outcomes import RoundResult
-from app.core.records import now_iso, read_rounds
+from app.core.records import UndoneRecord, now_iso, read_rounds
 from app.core.sandbox import PathRefused, Sandbox
 from app.core.undo_journal import append as journal_append
 from app.core.undo_journal import has_record, journal_path, read_manifest
@@ -182,8 +183,6 @@ class RoundChanges:
         """The context a write of `path` that before_change(overlap=True) kept runs in: the
         replace waits for the journal's line when it must, and the file is flushed on the
         round's flusher thread after it."""
-        from app.core.flush import flushed_first
-
         later = self._round_flusher().add if self._later else None
         return flushed_first(path, self.journal_flushed, later)
 
@@ -511,8 +510,6 @@ def undo_round(root: Path | str, round_no: int, run_id: str | None = None) -> Un
 def _remember_undone(path: Path, report: UndoReport) -> None:
     """Keep what the undo did beside the round's record, so the card, the history and the
     export can say the round was undone. A full disk loses only this note, not the undo."""
-    from app.core.records import UndoneRecord
-
     if not (report.restored or report.removed or report.kept_both):
         return  # nothing was put back: the round stands as it was
     record = UndoneRecord(round=report.round, undone_at=now_iso(), restored=report.restored,

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
+from app.core.records import read_run
+
 if TYPE_CHECKING:
     from app.core.records import RunInfo
     from app.core.workspace import Workspace
@@ -50,8 +52,6 @@ def run_seconds(info: RunInfo, last_time: str | None = None) -> float | None:
 
 def earlier_runs(ws: Workspace, info: RunInfo, limit: int = 100) -> list[RunInfo]:
     """The runs `info` carries on after decisions, oldest first (none when it began the work)."""
-    from app.core.records import read_run
-
     out: list[RunInfo] = []
     seen = {info.run_id}
     ahead = info.continues
@@ -79,8 +79,6 @@ def totals(runs: list[RunInfo], last_time: str | None = None) -> WorkTotals:
 
 def work_of(ws: Workspace, run_id: str) -> WorkTotals | None:
     """The totals of the piece of work that run `run_id` ends (None: no record of it)."""
-    from app.core.records import read_run
-
     info = read_run(ws.run_files(run_id))
     if info is None:
         return None

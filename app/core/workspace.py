@@ -9,8 +9,8 @@ from collections import namedtuple
 from pathlib import Path
 
 from app.core.errors import HarnessError, NotAWorkspace
-from app.core.files import (UNWRITABLE, is_disk_full, is_read_only, no_space_sentence,
-                            remove_stale_temps, unwritable_sentence)
+from app.core.files import (UNWRITABLE, atomic_write_text, is_disk_full, is_read_only,
+                            no_space_sentence, remove_stale_temps, unwritable_sentence)
 
 TYPE_CHECKING = False  # not typing's: `status` has no use for importing it (5-8 ms)
 if TYPE_CHECKING:
@@ -149,14 +149,14 @@ class Workspace:
     # -- runs ----------------------------------------------------------------------------
     def new_run_id(self) -> str:
         """A new id that sorts after every earlier run's (ids are compared by name)."""
-        from datetime import datetime, timezone  # here: `status` and `undo` make no run ids
+        from datetime import datetime, timezone  # noqa: PLC0415 - `status` stays light: it makes no run ids
 
         latest = self.latest_run_id() or ""
         while True:
             now = datetime.now(timezone.utc)
             stamp = now.strftime("%Y%m%d-%H%M%S-") + f"{now.microsecond // 1000:03d}"
             if stamp > latest[: len(stamp)]:
-                import secrets
+                import secrets  # noqa: PLC0415 - `status` stays light
 
                 return f"{stamp}-{secrets.token_hex(3)}"
             time.sleep(0.002)  # started in the same millisecond as the last run
@@ -173,7 +173,8 @@ class Workspace:
         return ids[-1] if ids else None
 
     def lock(self) -> "RunLock":
-        from app.core.run_lock import RunLock, outside_lock_path
+        from app.core.run_lock import (  # noqa: PLC0415 - `status` stays light
+            RunLock, outside_lock_path)
 
         self.check_harness_dir()
         return RunLock(self.lock_path, outside_lock_path(self.root))
@@ -212,8 +213,7 @@ def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
 
     Returns the workspace and whether a board was created (an existing board is never touched).
     """
-    from app.core.board import TEMPLATE
-    from app.core.files import atomic_write_text
+    from app.core.board import TEMPLATE  # noqa: PLC0415 - `status` stays light
 
     ws = Workspace(root)
     if ws.root.exists() and not ws.root.is_dir():
@@ -226,7 +226,7 @@ def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
     if ws.board_path.is_dir():
         raise NotAWorkspace(f"{BOARD_NAME} in {ws.root} is a folder, not a file. Rename or "
                             "remove that folder, then run init again.")
-    from app.core.board_lock import board_lock
+    from app.core.board_lock import board_lock  # noqa: PLC0415 - `status` stays light
 
     with board_lock(ws.board_path):  # never over a board another writer of ours just made
         if not ws.board_path.exists():
@@ -320,7 +320,7 @@ def pid_alive(pid: int | None) -> bool:
 
 def _windows_pid_alive(pid: int) -> bool:
     # Never os.kill on Windows: with any signal but CTRL_C/CTRL_BREAK it terminates the process.
-    import ctypes
+    import ctypes  # noqa: PLC0415 - Windows only
 
     kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
     handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION

@@ -6,8 +6,8 @@ from PySide6.QtCore import QObject, QPersistentModelIndex, QRect, QRectF, QSize,
 from PySide6.QtGui import QColor, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QLineEdit, QStyle, QStyledItemDelegate
 
-from app.gui.look import look
 from app.gui.board.board_model import BoardItemModel
+from app.gui.look import icons, look
 
 _PAD_V = 4      # a little air above and below each row: calmer to read, easier to hit
 _TAG_GAP = 12   # between the task's text and the tag on the right
@@ -16,8 +16,6 @@ _TAG_GAP = 12   # between the task's text and the tag on the right
 def diamond_icon(color: QColor, filled: bool, size: int = 16) -> QIcon:
     """The HUMAN mark: an outlined diamond for an open decision, a filled one once decided
     (the SVG in resources/icons, drawn at each pixel size so it stays crisp)."""
-    from app.gui.look import icons
-
     return icons.tinted("decision-done" if filled else "decision", color)
 
 

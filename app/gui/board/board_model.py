@@ -61,7 +61,8 @@ def decision_answer(task: Task) -> str | None:
 
 def is_no_progress(task: Task) -> bool:
     """A decision the harness wrote itself when a task made no progress (its options say so)."""
-    from app.core.reports import NO_PROGRESS_OPTIONS
+    from app.core.reports import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        NO_PROGRESS_OPTIONS)
 
     return task.is_human and tuple(task.options) == NO_PROGRESS_OPTIONS
 
@@ -72,10 +73,12 @@ def shown_text(task: Task) -> str:
     if not task.is_human:
         return task.text
     if is_no_progress(task):
-        from app.core.reports import no_progress_task
+        from app.core.reports import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            no_progress_task)
 
         return wording.no_progress_question(no_progress_task(task.question))
-    from app.gui.words.careful_words import board_question
+    from app.gui.words.careful_words import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        board_question)
 
     return board_question(task) or task.question
 

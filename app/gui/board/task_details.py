@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QPlainTextEdit, QVBoxLa
 from app.core.board import Task, one_line
 from app.core.board_task import WEB_KEY, WEB_NO, WEB_YES
 from app.gui.look import look
+from app.gui.words import wording
 
 DONE_WHEN = "Done when"
 OPTION = "Option"
@@ -116,7 +117,6 @@ class TaskDetailsPanel(QFrame):
         if not same:
             self.save_pending()
         self._row, self._task = QPersistentModelIndex(row), task
-        from app.gui.words import wording
 
         self.title.setText(self.tr("Details of the selected task: “%1”").replace(
             "%1", wording.short(task.text, 70)) if task is not None else

@@ -15,7 +15,16 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPu
                                QTextBrowser, QVBoxLayout, QWidget)
 
 from app.core.policies.approver import Answer, ApprovalRequest
+from app.gui.background import run_for
+from app.gui.evidence.evidence_dialog import _tint
+from app.gui.evidence.renderings import kind, show_bytes, show_change
+from app.gui.evidence.shown_html import (change_colours, change_words, document_note, note_html,
+                                         pages_html, pictures_html, problem_words, scan_only,
+                                         shows_change)
+from app.gui.evidence.sources_view import SourcesView
 from app.gui.look import look
+from app.gui.words.web_words import rests_on
+from app.gui.words.wording import sentences
 
 
 def _text(data: bytes | None) -> str | None:
@@ -52,7 +61,6 @@ class ApprovalDialog(QDialog):
         head.setTextFormat(Qt.TextFormat.PlainText)
         head.setWordWrap(True)
         head.setFont(look.scaled_font(head, 1.25, bold=True))
-        from app.gui.words.wording import sentences
 
         why = QLabel(sentences(self._reason(p) for p in dict.fromkeys(request.policies)), self)
         why.setWordWrap(True)
@@ -68,7 +76,6 @@ class ApprovalDialog(QDialog):
                             self.tr("Lines with a minus would be removed, lines with a plus "
                                     "added"))
         # A workbook or Word change is shown as it looks; as the AI reads it, one click away.
-        from app.gui.evidence.shown_html import shows_change
 
         self.as_text = QPushButton(self.tr("Show as the AI reads it"), self)
         self.as_text.setObjectName("approvalAsText")
@@ -124,8 +131,6 @@ class ApprovalDialog(QDialog):
         layout.addWidget(self.diff, 1)
         layout.addWidget(self.as_text, 0, Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.editor, 1)
-        from app.gui.evidence.sources_view import SourcesView
-        from app.gui.words.web_words import rests_on
 
         # Lookups are read-only and never asked about, but shown: what the change rests on.
         self.sources = SourcesView(self, rests_on(), max_height=160)
@@ -154,8 +159,6 @@ class ApprovalDialog(QDialog):
                        "the AI asks before it changes or deletes your own files.")
 
     def _show_diff(self) -> None:
-        from app.gui.evidence.renderings import kind
-
         what = kind(self.request.path)
         if what != "file":  # a document as the text the AI reads, a picture as a picture
             self._show_rendered(what)
@@ -176,8 +179,6 @@ class ApprovalDialog(QDialog):
 
     def _diff_colours(self) -> dict:
         """The diff's colours and words, read on the UI thread."""
-        from app.gui.evidence.evidence_dialog import _tint
-
         removed, added = look.removed_colour(), look.ok_colour()
         return dict(removed=look.css(removed), added=look.css(added),
                     muted=look.css(look.muted_colour()), removed_bg=_tint(removed),
@@ -195,11 +196,7 @@ class ApprovalDialog(QDialog):
         """Documents and pictures are read, and documents compared, off the UI thread (a big
         workbook takes a while); the comparison is bounded in time like the evidence's. A
         workbook or Word change is shown as it looks (app.core.documents.change_view)."""
-        from app.gui.background import run_for
         from app.gui.evidence.file_diff import diff_html
-        from app.gui.evidence.renderings import show_bytes, show_change
-        from app.gui.evidence.shown_html import (change_colours, change_words, note_html,
-                                                 shows_change)
 
         self.rendering = True
         self.diff.setPlainText(self.tr("Reading the two versions…"))
@@ -228,9 +225,6 @@ class ApprovalDialog(QDialog):
 
     def _on_rendered(self, what: str, shown, html: str, as_looks: bool = False,
                      failed: bool = False) -> None:
-        from app.gui.evidence.shown_html import (document_note, pages_html, pictures_html,
-                                                 problem_words, scan_only)
-
         self.rendering = False
         before, after = shown
         problem = next((v for v in (before, after) if v is not None and v.problem), None)

@@ -35,21 +35,22 @@ FOLDER_FILE = "folder.json"
 
 def _load(root: Path) -> FolderSettings | None:
     """The folder's settings, or None when it has none of its own (the defaults)."""
-    from app.core.workspace import Workspace
+    from app.core.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     harness = Workspace(root).harness_dir
     if not (harness / FOLDER_FILE).exists():
         return None
-    from app.core.folder_settings import load_folder_settings
+    from app.core.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        load_folder_settings)
 
     return load_folder_settings(harness)
 
 
 def _change(root: Path, update: dict) -> FolderSettings:
     """Read, change and save the folder's settings in one go (on a worker thread)."""
-    from app.core.folder_settings import (FolderSettings, load_folder_settings,
-                                          save_folder_settings)
-    from app.core.workspace import Workspace
+    from app.core.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        FolderSettings, load_folder_settings, save_folder_settings)
+    from app.core.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     ws = Workspace(root)
     current = load_folder_settings(ws.harness_dir)
@@ -61,8 +62,8 @@ def _change(root: Path, update: dict) -> FolderSettings:
 
 
 def _mark_shown(root: Path, change_id: str) -> None:
-    from app.core.policies import pending
-    from app.core.workspace import Workspace
+    from app.core.policies import pending  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     kept = pending.find(Workspace(root).harness_dir / "pending", change_id)
     if kept is not None:
@@ -70,7 +71,7 @@ def _mark_shown(root: Path, change_id: str) -> None:
 
 
 def _decide_kept(root: Path, task_text: str, answer: str):
-    from app.core.decide import decide
+    from app.core.decide import decide  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     return decide(root, answer, task_text=task_text, seen="window")
 
@@ -108,7 +109,8 @@ class CarefulFlow(QObject):
     def folder(self) -> FolderSettings:
         """The open folder's safety settings (the defaults until they have been read)."""
         if self._folder is None:
-            from app.core.folder_settings import FolderSettings
+            from app.core.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+                FolderSettings)
 
             self._folder = FolderSettings()
         return self._folder
@@ -168,7 +170,8 @@ class CarefulFlow(QObject):
 
     def protect(self, rel: str) -> None:
         """Add a file or folder (workspace-relative) to the protected paths."""
-        from app.core.folder_settings import normalise_entry
+        from app.core.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            normalise_entry)
 
         entry = normalise_entry(rel)
         if entry not in self.folder.protected:
@@ -225,7 +228,8 @@ class CarefulFlow(QObject):
             self.dialog.raise_()
             self.dialog.activateWindow()
             return
-        from app.gui.careful.approval_dialog import ApprovalDialog
+        from app.gui.careful.approval_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            ApprovalDialog)
 
         dialog = ApprovalDialog(question.request, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -267,7 +271,8 @@ class CarefulFlow(QObject):
     def show_kept(self, task, request, on_answered) -> None:
         """Show a kept change (`request`, from pending.kept_request) for the board's question
         `task`; once the answer is written, `on_answered(answer)` (Allow or Don't allow)."""
-        from app.gui.careful.approval_dialog import ApprovalDialog
+        from app.gui.careful.approval_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            ApprovalDialog)
 
         root = self.root
         if root is None:
@@ -282,7 +287,8 @@ class CarefulFlow(QObject):
         self._open(dialog)
 
     def _on_kept_answered(self, root: Path, task, answer, on_answered) -> None:
-        from app.core.policies.pending import ALLOW, DENY
+        from app.core.policies.pending import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            ALLOW, DENY)
 
         word = ALLOW if answer.kind == "allow" else DENY
         run_for(self, lambda: _decide_kept(root, task.text, word), lambda _d: on_answered(word),

@@ -152,7 +152,8 @@ class EnginePicker(QWidget):
         """Why the engine cannot run, in one sentence of the window's that ends where to put
         it right ("Claude did not accept the saved API key: paste a new one in Engine
         settings."), for the notice line beside its Engine settings… button."""
-        from app.gui.words.engine_words import not_ready
+        from app.gui.words.engine_words import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            not_ready)
 
         found = self.readiness.get(engine_id)
         if found is None or found.ready:
@@ -172,7 +173,8 @@ class EnginePicker(QWidget):
         self.readiness_checked.emit(engine_id)
 
     def _on_check_failed(self, engine_id: str, exc: BaseException, number: int = 0) -> None:
-        from app.core.engine import Availability
+        from app.core.engine import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            Availability)
 
         self._on_checked(engine_id, Availability(False, " ".join(str(exc).split())[:200]),
                          number)

@@ -16,12 +16,11 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
 
-from app.gui.engines import key_calls
-
-from app.gui.settings import language
-
-from app.gui.look import look
+from app.engines.connection import local_presets
 from app.gui.background import run_for
+from app.gui.engines import key_calls
+from app.gui.look import look
+from app.gui.settings import language
 
 if TYPE_CHECKING:
     from app.core.settings import Settings
@@ -489,6 +488,4 @@ def _sentence(parent: QWidget) -> QLabel:
 
 
 def _local_presets() -> dict[str, str]:
-    from app.engines.connection import local_presets
-
     return local_presets()

@@ -9,6 +9,9 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app.engines.connection import known_models as known
+from app.engines.keys import delete_key, forget_session_key, keep_for_session as keep, set_key
+
 if TYPE_CHECKING:
     from app.core.settings import Settings
     from app.engines.connection import ConnectionCheck
@@ -42,24 +45,18 @@ def key_state(engine_id: str) -> KeyState:
 
 def keep_for_session(engine_id: str, secret: str) -> KeyState:
     """Keep the key in this process's memory until the app quits. Raises KeyStoreError."""
-    from app.engines.keys import keep_for_session as keep
-
     keep(engine_id, secret)
     return key_state(engine_id)
 
 
 def store_key(engine_id: str, secret: str) -> tuple[KeyState, str | None]:
     """Store the key; (the new state, a warning sentence or None). Raises KeyStoreError."""
-    from app.engines.keys import set_key
-
     warning = set_key(engine_id, secret)
     return key_state(engine_id), warning
 
 
 def remove_key(engine_id: str) -> KeyState:
     """Remove the engine's key: the one kept for this session, and the keychain's."""
-    from app.engines.keys import delete_key, forget_session_key
-
     if not forget_session_key(engine_id):
         delete_key(engine_id)
     return key_state(engine_id)
@@ -72,6 +69,4 @@ def check_connection(engine_id: str, settings: Settings) -> ConnectionCheck:
 
 
 def known_models(engine_id: str) -> list[str]:
-    from app.engines.connection import known_models as known
-
     return known(engine_id)

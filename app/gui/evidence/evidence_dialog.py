@@ -14,11 +14,21 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QTextBrowser, QVBoxLayout, QWidget)
 
 from app.core.outcomes import RoundResult
-from app.gui.look import look
-
-from app.gui.words import wording
 from app.gui.background import run_for
+from app.gui.core_calls import undo_round
+from app.gui.evidence.evidence_data import read_evidence
+from app.gui.evidence.file_actions import FileActions
+from app.gui.evidence.file_diff import TooBig
+from app.gui.evidence.markdown_view import MAX_RENDERED_CHARS, is_markdown, markdown_html
+from app.gui.evidence.renderings import show_change
+from app.gui.evidence.shown_html import (change_colours, change_legend, change_words, note_html,
+                                         pages_html, pictures_html, problem_words, scan_only,
+                                         shows_change, tint)
+from app.gui.evidence.sources_view import SourcesView
+from app.gui.look import look
+from app.gui.words import wording
 from app.gui.words.round_text import RoundView
+from app.gui.words.undo_words import undo_question
 
 
 def _size(n: int | None) -> str:
@@ -93,7 +103,6 @@ class EvidenceDialog(QDialog):
         self.source_toggle.hide()
         right_column.addWidget(self.source_toggle, 0, Qt.AlignmentFlag.AlignRight)
         split = QSplitter(Qt.Orientation.Horizontal, self)
-        from app.gui.evidence.file_actions import FileActions
 
         # "Open" and "Show in folder" under the list and in its menu; others add to the menu.
         self.file_actions = FileActions(self.file_list, root, self._file_at, self)
@@ -123,7 +132,6 @@ class EvidenceDialog(QDialog):
         layout.addWidget(head)
         layout.addWidget(task)
         layout.addWidget(self.details)
-        from app.gui.evidence.sources_view import SourcesView
 
         self.sources = SourcesView(self, max_height=200)  # its web lookups, if any
         layout.addWidget(self.sources)
@@ -134,8 +142,6 @@ class EvidenceDialog(QDialog):
 
     # -- reading ---------------------------------------------------------------------------
     def load(self) -> None:
-        from app.gui.evidence.evidence_data import read_evidence
-
         root, run_id, n = self.root, self.view.run_id, self.view.round
         run_for(self, lambda: read_evidence(root, run_id, n), self._on_loaded, self._on_failed)
 
@@ -243,7 +249,6 @@ class EvidenceDialog(QDialog):
                                    .replace("%1", _size(f.before_size))
                                    .replace("%2", _size(f.after_size)))
             return
-        from app.gui.evidence.markdown_view import MAX_RENDERED_CHARS, is_markdown
 
         formatted = f.created and is_markdown(f.path) and len(f.after) <= MAX_RENDERED_CHARS
         self.source_toggle.setVisible(formatted)
@@ -273,8 +278,6 @@ class EvidenceDialog(QDialog):
         self._on_file_chosen(self.file_list.currentRow())
 
     def _show_new_markdown(self, f, row: int) -> None:
-        from app.gui.evidence.markdown_view import markdown_html
-
         self.comparing = True
         self.diff.setPlainText(self.tr("Reading the new file…"))
         turn, text = self._diff_turn, f.after.decode("utf-8", errors="replace")
@@ -294,7 +297,6 @@ class EvidenceDialog(QDialog):
         if problem is not None:
             self.diff.setPlainText(self._problem_words(problem))
             return
-        from app.gui.evidence.shown_html import pages_html, scan_only
 
         if f.kind == "document" and scan_only(f.before_shown, f.after_shown):
             self.diff.setHtml(pages_html(self.diff.document(), f.before_shown, f.after_shown))
@@ -309,23 +311,16 @@ class EvidenceDialog(QDialog):
             run_for(self, make, lambda html: self._on_diff(turn, row, html + pages),
                     lambda exc: self._on_diff_failed(turn, row, f, exc))
             return
-        from app.gui.evidence.shown_html import pictures_html
 
         self.diff.setHtml(pictures_html(self.diff.document(), f.before_shown, f.after_shown))
 
     def _problem_words(self, shown) -> str:
-        from app.gui.evidence.shown_html import problem_words
-
         return problem_words(shown)
 
     def _document_maker(self, f):
         """A function, safe on a pool thread, that shows a document's change as it looks (a
         workbook as a grid, a Word document formatted, app.core.documents.change_view), or
         as the AI reads it: its rendering's text diff, never "no visible change"."""
-        from app.gui.evidence.renderings import show_change
-        from app.gui.evidence.shown_html import (change_colours, change_legend, change_words,
-                                                 note_html, shows_change)
-
         looks = shows_change(f.path)
         self.source_toggle.setVisible(looks)
         self.source_toggle.blockSignals(True)
@@ -387,8 +382,6 @@ class EvidenceDialog(QDialog):
         self.diff_shown.emit(row)
 
     def _on_diff_failed(self, turn: int, row: int, f, exc: BaseException) -> None:
-        from app.gui.evidence.file_diff import TooBig
-
         if turn != self._diff_turn:
             return
         self.comparing = False
@@ -404,8 +397,6 @@ class EvidenceDialog(QDialog):
 
     # -- undo ------------------------------------------------------------------------------
     def _on_undo_clicked(self) -> None:
-        from app.gui.words.undo_words import undo_question
-
         n = str(self.view.round)
         box = QMessageBox(QMessageBox.Icon.Warning,
                           self.tr("Undo round %1?").replace("%1", n),
@@ -420,7 +411,6 @@ class EvidenceDialog(QDialog):
         if box.clickedButton() is not self.put_back:
             return
         self.undo_button.setEnabled(False)
-        from app.gui.core_calls import undo_round
 
         root, round_no, run_id = self.root, self.view.round, self.view.run_id
         run_for(self, lambda: undo_round(root, round_no, run_id or None), self._on_undone,
@@ -446,6 +436,4 @@ class EvidenceDialog(QDialog):
 
 def _tint(colour: QColor) -> str:
     """The colour a quarter strong over the text background (shown_html.tint)."""
-    from app.gui.evidence.shown_html import tint
-
     return tint(colour)

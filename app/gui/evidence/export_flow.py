@@ -10,8 +10,10 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
                                QLabel, QRadioButton, QVBoxLayout, QWidget)
 
+from app.gui import core_calls
+from app.gui.background import run_for, while_alive
+from app.gui.file_opener import open_saved
 from app.gui.look import look
-from app.gui.background import run_for
 from app.gui.look.notice_bar import NoticeBar
 
 ALL_RUNS = "all"  # app.export.history.ALL_RUNS, without importing the export on the UI thread
@@ -113,17 +115,12 @@ class ExportDialog(QDialog):
 def write(owner: QWidget, root: Path, fmt: str, output: Path, run_id: str | None,
           notice: NoticeBar, dialog: ExportDialog | None = None) -> None:
     """Write the summary in the background; say where it went, with "Open it"."""
-    from app.gui import core_calls
-    from app.gui.background import while_alive
-
     notice.show_notice(tr("Writing the summary…"))
     # The dialog may be gone by the time the file is written (a second export replaces it).
     tell_saved = while_alive(dialog, dialog.saved.emit) if dialog is not None else None
     tell_failed = while_alive(dialog, dialog.failed.emit) if dialog is not None else None
 
     def done(path: Path) -> None:
-        from app.gui.file_opener import open_saved
-
         notice.show_notice(tr("Saved the summary as %1").replace("%1", str(path)), tr("Open it"),
                            lambda: open_saved(owner, path, lambda sentence: notice.show_notice(
                                sentence, tone="attention")), passing=True)

@@ -10,12 +10,16 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QPixmap
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
                                QVBoxLayout)
 
-from app.gui.look import look
+from app.core.sandbox import Sandbox
 from app.gui.background import run_for
+from app.gui.evidence.markdown_view import (MAX_RENDERED_CHARS, MarkdownBrowser, is_markdown,
+                                            markdown_html)
+from app.gui.evidence.renderings import kind, show_file
+from app.gui.look import look
 
 MAX_PREVIEW_BYTES = 400_000
 _FILE_LIKE = re.compile(r"[^\n]{1,200}\.[A-Za-z0-9]{1,6}")
@@ -29,12 +33,9 @@ def looks_like_file(item: str) -> bool:
 
 def read_for_preview(root: Path, name: str):
     """The file's text, or (a document or a picture) a renderings.Shown."""
-    from app.core.sandbox import Sandbox
-
     path = Sandbox(root).resolve_read(name)  # raises PathRefused with a sentence
     if not path.is_file():
         raise FileNotFoundError(name)
-    from app.gui.evidence.renderings import kind, show_file
 
     if kind(name) != "file":  # a document as its rendering, a picture as a picture
         return show_file(path, name)
@@ -60,7 +61,6 @@ class FilePreviewDialog(QDialog):
         self.text.setReadOnly(True)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         look.set_accessible(self.text, self.tr("Contents of %1").replace("%1", name))
-        from app.gui.evidence.markdown_view import MarkdownBrowser
 
         # Markdown (a .md file, or a document's text) is shown as it reads; its source, the
         # text the AI wrote or reads, is one click away.
@@ -93,7 +93,6 @@ class FilePreviewDialog(QDialog):
         self.note.setText(self.tr("A copy for reading; changes here are not saved."))
         self.text.setPlainText(text)
         self.text.setFocus()
-        from app.gui.evidence.markdown_view import is_markdown
 
         if is_markdown(self.name):
             self._render(text)
@@ -113,7 +112,6 @@ class FilePreviewDialog(QDialog):
             self.text.setFocus()
             self._render(shown.text)  # a document's text is Markdown: headings, tables
             return
-        from PySide6.QtGui import QPixmap
 
         data, (width, height) = (scan.picture, scan.size) if scan else (shown.picture,
                                                                          shown.picture_size)
@@ -139,8 +137,6 @@ class FilePreviewDialog(QDialog):
 
     def _render(self, text: str) -> None:
         """Show `text` formatted (made off the UI thread), with "Show source" beside Close."""
-        from app.gui.evidence.markdown_view import MAX_RENDERED_CHARS, markdown_html
-
         if len(text) > MAX_RENDERED_CHARS:
             return  # too long to format quickly: its text, as it is
         rule = look.css(look.muted_colour())

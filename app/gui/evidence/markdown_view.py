@@ -25,7 +25,7 @@ def markdown_html(text: str, rule: str = "#999999", muted: str = "#5c6470") -> s
     palette on the UI thread). Emphasis is shown in the muted grey, never slanted (Chinese
     has no italic: Qt would fake one), and a line break between two Chinese characters
     joins them without a space, as Chinese is written."""
-    from markdown_it import MarkdownIt
+    from markdown_it import MarkdownIt  # noqa: PLC0415 - document library
 
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable(
         ["table", "strikethrough"])

@@ -13,7 +13,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.core.documents import DocumentError, is_document, page_pictures, render_document
+from app.core.documents import (DocumentError, is_document, page_pictures, render_document,
+                                show_change as core_show_change)
 from app.core.pictures import PICTURE_MAX_PIXELS, is_picture
 
 THUMBNAIL_SIDE = 420           # a picture's longest side in the window
@@ -123,7 +124,7 @@ def _page_pictures(path: Path, pages: list[int] | None) -> list[PagePicture]:
 
 
 def _thumbnail(path: Path) -> Shown:
-    from PIL import Image
+    from PIL import Image  # noqa: PLC0415 - document library
 
     try:
         with Image.open(path) as img:
@@ -146,8 +147,6 @@ def show_change(before: Path | bytes | None, after: Path | bytes | None, name: s
     """A change to the document `name` as it looks (app.core.documents.change_view:
     {"html", "note"}), from saved copies (paths) or versions not on disk (bytes); None when
     it cannot be read that way (the window then shows the text as the AI reads it)."""
-    from app.core.documents import show_change as core_show_change
-
     suffix = Path(name).suffix.lower()
     temps: list[Path] = []
 

@@ -6,10 +6,13 @@ The words are translated in the evidence dialog's context (one translation for b
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QCoreApplication, QUrl
-from PySide6.QtGui import QImage, QTextDocument
+from PySide6.QtGui import QColor, QImage, QTextDocument
 
 from app.gui.evidence.renderings import Shown
+from app.gui.look import look
 
 
 def problem_words(shown: Shown) -> str:
@@ -128,8 +131,6 @@ def change_words() -> dict:
 
 def change_colours() -> dict:
     """The change view's colours for the current palette (read on the UI thread)."""
-    from app.gui.look import look
-
     removed, added = look.removed_colour(), look.ok_colour()
     return {"removed": look.css(removed), "added": look.css(added),
             "muted": look.css(look.muted_colour()), "changed_bg": tint(added)}
@@ -138,9 +139,6 @@ def change_colours() -> dict:
 def tint(colour) -> str:
     """The colour a quarter strong over the text background: a highlight that reads in light
     and dark palettes alike."""
-    from PySide6.QtGui import QColor
-
-    from app.gui.look import look
 
     base = look.card_colour()
     mix = [round(0.25 * c + 0.75 * b) for c, b in
@@ -171,6 +169,4 @@ def shows_change(name: str) -> bool:
 
 
 def note_html(note: str, colour: str) -> str:
-    import html
-
     return f'<p style="color:{colour};">{html.escape(note)}</p>' if note else ""

@@ -16,9 +16,13 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
+from app.core.events import HumanNeeded
+from app.core.records import read_events, read_rounds
+from app.core.workspace import Workspace
 from app.gui.look import look
 from app.gui.words import web_words
 from app.gui.words.web_words import tr
+from app.gui.words.wording import date_time
 
 OPENABLE = ("http", "https")
 
@@ -83,8 +87,6 @@ class SourcesView(QWidget):
 
 def sources_html(web, muted: str) -> str:
     """The searches, pages and citing sentences as simple HTML (every text escaped)."""
-    from app.gui.words.wording import date_time
-
     def esc(text: str) -> str:
         return html.escape(text or "", quote=True)
 
@@ -131,10 +133,6 @@ def asked_round_web(root: Path | str, question: str):
     """The lookups of the round that asked this question in the folder's last run (the
     round whose ask_human put it on the board), or None. Reads records: call it off the UI
     thread."""
-    from app.core.events import HumanNeeded
-    from app.core.records import read_events, read_rounds
-    from app.core.workspace import Workspace
-
     ws = Workspace(root)
     run_id = ws.latest_run_id()
     if run_id is None:

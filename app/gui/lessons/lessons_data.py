@@ -6,6 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.core.errors import UsageError
+from app.core.instructions import MAX_INSTRUCTIONS_CHARS
+from app.core.lessons.actions import accept_lesson, dismiss_lesson, instructions_after
+from app.core.lessons.agents_file import contains_line, read_instructions
+from app.core.lessons.lessons import find_lessons
+from app.gui.evidence.evidence_data import rounds_of
 
 
 @dataclass(frozen=True)
@@ -18,24 +23,16 @@ class Preview:
 
 
 def load_lessons(root: Path | str):
-    from app.core.lessons.lessons import find_lessons
-
     return find_lessons(root)
 
 
 def lessons_from_run(root: Path | str, run_id: str) -> int:
     """How many open lessons the run added evidence to."""
-    from app.core.lessons.lessons import find_lessons
-
     return len(find_lessons(root).from_run(run_id)) if run_id else 0
 
 
 def preview(root: Path | str, line: str | None) -> Preview:
     """AGENTS.md with `line` added, or as it is when `line` is None."""
-    from app.core.instructions import MAX_INSTRUCTIONS_CHARS
-    from app.core.lessons.actions import instructions_after
-    from app.core.lessons.agents_file import contains_line, read_instructions
-
     try:
         current = read_instructions(root)
         if line is None or contains_line(current.raw, line):
@@ -47,21 +44,15 @@ def preview(root: Path | str, line: str | None) -> Preview:
 
 
 def accept(root: Path | str, number: int):
-    from app.core.lessons.actions import accept_lesson
-
     return accept_lesson(root, number)
 
 
 def dismiss(root: Path | str, number: int):
-    from app.core.lessons.actions import dismiss_lesson
-
     return dismiss_lesson(root, number)
 
 
 def round_record(root: Path | str, run_id: str, round_no: int):
     """(the round's record or None, whether its run used an AI) for the evidence dialog."""
-    from app.gui.evidence.evidence_data import rounds_of
-
     run, rounds, _undone = rounds_of(root, run_id)
     is_ai = bool(run.is_ai and run.engine != "demo") if run else True
     return next((r for r in rounds if r.round == round_no), None), is_ai

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
 from app.gui.background import run_for
 from app.gui.lessons import lessons_data
 from app.gui.look import look
+from app.gui.run.round_cards import RoundView
+from app.gui.words.wording import date_time
 
 _EVIDENCE_SHOWN = 8
 
@@ -344,7 +346,6 @@ class LessonsDialog(QDialog):
         if record is None:
             self.message.setText(self.tr("That round's record is no longer in this folder."))
             return
-        from app.gui.run.round_cards import RoundView
 
         assert self.open_round is not None  # the link is followed only with one
         self.open_round(RoundView.from_record(record, is_ai))
@@ -356,6 +357,4 @@ def _short(text: str, limit: int) -> str:
 
 
 def _local_time(stamp: str | None) -> str:
-    from app.gui.words.wording import date_time
-
     return date_time(stamp) or stamp or ""

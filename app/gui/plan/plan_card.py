@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
@@ -64,8 +66,6 @@ class PlanCard(QFrame):
 def plan_cards(plans) -> list[tuple[str, "PlanCard"]]:
     """Cards for recorded planning rounds (PlanRecord, oldest first), with their start times,
     as they were shown when each round ended: a folder opened again shows them too."""
-    from datetime import datetime
-
     def when(value: str | None):
         try:
             return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None

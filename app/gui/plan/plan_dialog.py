@@ -16,6 +16,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
+from app.core import events as ev
+from app.core.board import Board
+from app.core.board_task import norm
+from app.core.plan_prompt import PlanContext
+from app.core.proposals import add_proposals, check_proposals
 from app.gui.background import run_for
 from app.gui.plan.plan_card import proposed_words, steps_words
 from app.gui.plan.plan_runner import PlanRunner
@@ -29,10 +34,6 @@ if TYPE_CHECKING:
 
 def _add_to_board(root: Path, proposals: list) -> tuple[int, bool]:
     """On a pool thread: the ticked proposals onto TASKS.md (created if missing)."""
-    from app.core.board import Board
-    from app.core.proposals import add_proposals, check_proposals
-
-    from app.core.board_task import norm
 
     path = Path(root) / "TASKS.md"
     board = Board.load(path) if path.exists() else None
@@ -205,7 +206,6 @@ class PlanDialog(QDialog):
             self.status.setText(self.tr("Write your goal first, in a sentence."))
             self.goal.setFocus()
             return False
-        from app.core.plan_prompt import PlanContext
 
         self.runner.start(self.root, self._make_engine, self._limits, goal, self.mode,
                           PlanContext(note=note, previous=list(previous or [])))
@@ -229,8 +229,6 @@ class PlanDialog(QDialog):
             self._on_ticked(len(self.list.ticked()))
 
     def _on_event(self, event: Any) -> None:
-        from app.core import events as ev
-
         if isinstance(event, ev.ToolCalled) and event.tool != "propose_tasks":
             where = event.arguments.get("path") or event.arguments.get("query") or "."
             if event.tool == "list_files" and where in (".", "./", ""):

@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QCoreApplication, Signal
 
+from app.core.engine import EngineError
+from app.core.errors import HarnessError
+from app.core.planning import PlanOutcome, Planner, last_run_summaries
+from app.core.workspace import Workspace
 from app.gui.worker_bridge import WorkerBridge
 
 if TYPE_CHECKING:  # imported on the worker thread, never before the window shows
@@ -33,11 +37,6 @@ class PlanRunner(WorkerBridge):
 
     def _work(self, root: Path, make_engine, limits, goal: str, mode: str, context,
               cancel: threading.Event) -> None:
-        from app.core.engine import EngineError
-        from app.core.errors import HarnessError
-        from app.core.planning import PlanOutcome, Planner, last_run_summaries
-        from app.core.workspace import Workspace
-
         try:
             ws = Workspace(root)
             if mode == "next" and not context.run_summaries:

@@ -9,7 +9,6 @@ dialog and leaves the question open: no answer is never taken as "no".
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 from typing import Callable
 
@@ -18,11 +17,15 @@ from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, 
                                QScrollArea, QStackedWidget, QVBoxLayout, QWidget)
 
 from app.core.board import Task
+from app.core.questions import OPTIONS, TEXT, YES_NO, answer_choices
 from app.core.reports import NO_PROGRESS_OPTIONS
-from app.gui.look import look
-from app.gui.words import wording
 from app.gui.background import run_for
 from app.gui.evidence.file_preview import FilePreviewDialog, looks_like_file
+from app.gui.evidence.sources_view import SourcesView, asked_round_web
+from app.gui.look import look
+from app.gui.words import wording
+from app.gui.words.careful_words import board_option, board_question
+from app.gui.words.web_words import decision_rests_on
 
 
 def recommended_option(task: Task) -> str | None:
@@ -103,7 +106,6 @@ class DecisionDialog(QDialog):
         layout.addWidget(question)
 
         recommended = recommended_option(self.task)
-        from app.core.questions import OPTIONS, TEXT, YES_NO, answer_choices
 
         # Answered in its own words: its options, the alternatives of an either/or question,
         # yes or no for a yes/no question, else a line of the person's own.
@@ -167,8 +169,6 @@ class DecisionDialog(QDialog):
                 layout.addWidget(self._evidence_widget(item, page))
 
         # What the asking round looked up on the web, read off the UI thread.
-        from app.gui.evidence.sources_view import SourcesView, asked_round_web
-        from app.gui.words.web_words import decision_rests_on
 
         self.sources = SourcesView(page, decision_rests_on(), max_height=180)
         layout.addWidget(self.sources)
@@ -223,13 +223,10 @@ class DecisionDialog(QDialog):
         if self.no_progress and self.about_task:
             return self.tr("No progress was made on “%1”. What now?").replace(
                 "%1", self.about_task)
-        from app.gui.words.careful_words import board_question
 
         return board_question(self.task) or self.task.question
 
     def _option_words(self, option: str) -> str:
-        from app.gui.words.careful_words import board_option, board_question
-
         if board_question(self.task) is not None:
             return board_option(option)
         return wording.no_progress_option(option) if self.no_progress else option

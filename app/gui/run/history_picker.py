@@ -9,15 +9,15 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
+from PySide6.QtCore import (QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLocale, QObject, Qt,
+                            Signal)
 from PySide6.QtWidgets import QComboBox, QWidget
 
 from app.core.outcomes import ExitReason, RunState
-from app.gui.look import look
-
-from app.gui.words import wording
 from app.gui.background import run_for
+from app.gui.look import look
 from app.gui.run.round_cards import RoundCardList, RoundView
+from app.gui.words import wording
 
 _ENDINGS = {  # how a run ended, in the picker's few words (translated where shown)
     RunState.DONE: QT_TRANSLATE_NOOP("HistoryPicker", "Done"),
@@ -32,8 +32,6 @@ _SAMPLES = QT_TRANSLATE_NOOP("HistoryPicker", "Shown as a sample, not done")
 def _when(stamp: str | None) -> str:
     """The start time with the month by name in the person's language; the pattern itself
     is translatable (a Chinese reader wants 2026年12月1日 07:44)."""
-    from PySide6.QtCore import QDateTime, QLocale
-
     if stamp is None:
         return "?"
     try:
@@ -147,11 +145,13 @@ class HistoryFlow(QObject):
         if root is None:
             return
         if not run_id:  # back to the recent runs, as when the folder opened
-            from app.gui.folder.workspace_info import inspect_folder
+            from app.gui.folder.workspace_info import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+                inspect_folder)
 
             run_for(self.window, lambda: inspect_folder(root), self._show_recent)
             return
-        from app.gui.evidence.evidence_data import rounds_of
+        from app.gui.evidence.evidence_data import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            rounds_of)
 
         run_for(self.window, lambda: rounds_of(root, run_id), self._show_run)
 
@@ -169,9 +169,8 @@ class HistoryFlow(QObject):
                                    for r in rounds])])
 
     def open_round(self, view: RoundView) -> None:
-        from PySide6.QtCore import Qt
-
-        from app.gui.evidence.evidence_dialog import EvidenceDialog
+        from app.gui.evidence.evidence_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            EvidenceDialog)
 
         if self.root is None or not view.run_id:
             return
@@ -185,10 +184,11 @@ class HistoryFlow(QObject):
 
 
 def _list_runs(root: Path) -> list:
-    from app.core.workspace import Workspace
+    from app.core.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     if not Workspace(root).run_ids():
         return []  # never run: no records to read, nor pydantic to import
-    from app.gui.evidence.evidence_data import list_runs
+    from app.gui.evidence.evidence_data import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        list_runs)
 
     return list_runs(root)

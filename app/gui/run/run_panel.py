@@ -249,7 +249,7 @@ class RunPanel(QWidget):
 
     # -- a run, event by event -------------------------------------------------------------
     def show_event(self, event) -> None:
-        from app.core import events as ev  # loaded by the time a run sends events
+        from app.core import events as ev  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         if isinstance(event, ev.RunStarted):
             self.reset(is_ai=event.is_ai and event.engine != "demo")
@@ -391,7 +391,7 @@ class RunPanel(QWidget):
         stop is one sentence of the window's (naming the engine and the button that follows:
         Run after a failure, else Continue), with Engine settings… as the action where that
         is where to put it right; the core's English sentence stays for the command line."""
-        from app.gui.words import engine_words
+        from app.gui.words import engine_words  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         self._ticker.stop()
         button = self.tr("Run") if state in (RunState.DONE, RunState.FAILED) else \
@@ -412,7 +412,7 @@ class RunPanel(QWidget):
 
     def show_engine_action(self, exit_reason: str, cause: str, engine_id: str) -> None:
         """Offer Engine settings… under a stop that is put right there."""
-        from app.gui.words import engine_words
+        from app.gui.words import engine_words  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         self._action_engine = engine_id
         self.engine_action.setVisible(engine_words.wants_settings(exit_reason, cause or

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
+from app.core.errors import HarnessError, WorkspaceLocked
 from app.core.outcomes import ExitReason, RunState
 from app.gui.worker_bridge import WorkerBridge
 
@@ -55,10 +56,12 @@ class RunRunner(WorkerBridge):
     # -- worker thread ---------------------------------------------------------------------
     def _work(self, root: Path, make_engine: Callable[[], Engine], limits: Limits,
               careful: bool, approver: Any, cancel: threading.Event) -> None:
-        from app.core.engine import EngineError
-        from app.core.errors import HarnessError, WorkspaceLocked
-        from app.core.loop import Harness, RunResult
-        from app.core.workspace import Workspace
+        from app.core.engine import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            EngineError)
+        from app.core.loop import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            Harness, RunResult)
+        from app.core.workspace import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            Workspace)
 
         try:
             engine = make_engine()
@@ -72,7 +75,8 @@ class RunRunner(WorkerBridge):
             result = RunResult("", RunState.FAILED, exc.code or START_FAILED, exc.message,
                                cause=exc.cause)
         except Exception as exc:  # never lost on a thread: a crash report and a sentence
-            from app.crash import save_crash_report
+            from app.crash import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+                save_crash_report)
 
             where = save_crash_report(exc)
             sentence = QCoreApplication.translate(

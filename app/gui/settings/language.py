@@ -14,6 +14,7 @@ from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtWidgets import QApplication
 
 from app.core.resources import resource_path
+from app.export.fonts import ensure_fonts
 from app.gui.look import fonts
 
 LANGUAGES = ("en", "zh_CN")
@@ -114,6 +115,4 @@ def current() -> str:
 
 def use_fonts() -> None:
     """Make Chinese drawable even on a machine with no CJK font (the bundled face)."""
-    from app.export.fonts import ensure_fonts
-
     ensure_fonts()

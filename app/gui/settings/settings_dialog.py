@@ -14,7 +14,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
                                QLabel, QSpinBox, QVBoxLayout, QWidget)
 
+from app.core.settings import LimitError
 from app.gui.look import look
+from app.gui.settings.budget import BudgetLine
+from app.gui.settings.budget_rules import budget_of, with_budget
+from app.gui.settings.web_group import WebGroup
 
 if TYPE_CHECKING:
     from app.core.settings import Settings
@@ -37,7 +41,6 @@ class SettingsDialog(QDialog):
         # The open folder's careful-mode group (careful.folder_safety), when a folder is open.
         self.folder_safety: QGroupBox | None = None
         column.addWidget(self._limits_group(settings))
-        from app.gui.settings.web_group import WebGroup
 
         self.web = WebGroup(settings.limits, self)  # web lookups and their sites
         column.addWidget(self.web)
@@ -95,8 +98,6 @@ class SettingsDialog(QDialog):
         form.addRow("", self._explain(group, self.tr(
             "When this many rounds in a row finish no task, the run stops so it does not go "
             "round in circles.")))
-        from app.gui.settings.budget import BudgetLine
-        from app.gui.settings.budget_rules import budget_of
 
         budget_line = BudgetLine(budget_of(settings), self.tr("Stop a run when it has cost"),
                                  group)
@@ -183,7 +184,6 @@ class SettingsDialog(QDialog):
             max_rounds=self.rounds.value(), max_steps=self.steps.value(),
             stall_limit=self.stall.value())
         limits = self.web.limits(limits)
-        from app.gui.settings.budget_rules import with_budget
 
         chosen = with_budget(self.settings.model_copy(update={"limits": limits}),
                              self._budget_line.value())
@@ -195,8 +195,6 @@ class SettingsDialog(QDialog):
             "language": self.language.currentData(), "look": self.look.currentData()})
 
     def accept(self) -> None:
-        from app.core.settings import LimitError
-
         try:
             chosen = self.chosen_settings()
         except LimitError as err:

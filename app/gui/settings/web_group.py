@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit, QSpinBox, QWidget
 
+from app.core.settings import clean_domains
 from app.gui.look import look
 
 if TYPE_CHECKING:
@@ -50,8 +51,6 @@ class WebGroup(QGroupBox):
 
     def limits(self, base: Limits) -> Limits:
         """`base` with this group's values (the core cleans the site names)."""
-        from app.core.settings import clean_domains
-
         return base.with_overrides(max_lookups=self.lookups.value(),
                                    web_allowed_domains=clean_domains(self.allowed.text()),
                                    web_blocked_domains=clean_domains(self.blocked.text()))

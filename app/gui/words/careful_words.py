@@ -6,6 +6,8 @@ import re
 
 from PySide6.QtCore import QCoreApplication
 
+from app.core.policies.pending import OPTIONS
+
 
 
 def answer_words(answer: str) -> str:
@@ -41,8 +43,6 @@ def board_question(task) -> str | None:
     """The window's words for the question the core puts on the board about a kept change
     (written in English for the file, with the change's id at its end), or None when the
     task is not one."""
-    from app.core.policies.pending import OPTIONS
-
     if not getattr(task, "is_human", False) or list(task.options) != OPTIONS:
         return None
     if m := _CAREFUL.fullmatch(task.question):

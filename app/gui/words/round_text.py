@@ -103,11 +103,13 @@ def card_text(view: RoundView) -> CardText:
     lines = [CardLine(view.task), CardLine(files)]
     approvals = ""
     if view.approvals:
-        from app.gui.words.careful_words import approvals_line
+        from app.gui.words.careful_words import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            approvals_line)
 
         approvals = approvals_line(view.approvals)
         lines.append(CardLine(approvals, name="roundApprovals"))
-    from app.gui.words.web_words import card_lines
+    from app.gui.words.web_words import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        card_lines)
 
     looked = "\n".join(card_lines(view.web))  # what it looked up on the web
     if looked:
@@ -115,7 +117,8 @@ def card_text(view: RoundView) -> CardText:
     said = view.summary
     if view.result_state == RoundResult.ENGINE_ERROR and said:
         # The core's sentence is English and the run's state already says why in full.
-        from app.gui.words.engine_words import round_problem
+        from app.gui.words.engine_words import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            round_problem)
 
         said = round_problem()
     elif view.result_state == RoundResult.STEP_LIMIT and view.lookup_cap:

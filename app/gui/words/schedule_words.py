@@ -107,7 +107,7 @@ def scheduler_failure(exc: BaseException) -> str:
     if kind == "missing":
         return tr("the computer's scheduler (%1) is not installed.").replace("%1", program)
     if kind == "timeout":
-        from app.schedulers import TIMEOUT_S
+        from app.schedulers import TIMEOUT_S  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         return (tr("the computer's scheduler (%1) did not answer within %2 seconds. Try "
                    "again in a moment.").replace("%1", program).replace("%2", str(TIMEOUT_S)))

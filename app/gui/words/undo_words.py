@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from app.core.outcomes import RoundResult
+from app.gui.words import wording
 
 
 def tr(text: str, n: int = -1) -> str:
@@ -101,8 +102,6 @@ def undone_sentences(record) -> list[str]:
 
 def undo_question(view, evidence) -> str:
     """The confirmation: which round (its run's start), and what will happen to each file."""
-    from app.gui.words import wording
-
     n = str(view.round)
     started = wording.clock_time(evidence.run_started if evidence else None)
     lines = [(tr("Round %1 of the run started %2: “%3”.").replace("%2", started) if started

@@ -7,7 +7,9 @@ shows them only as details. Every visible sentence is built here through Qt's tr
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from datetime import datetime
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLocale
 
 from app.core.outcomes import ExitReason, RoundResult, RunState
 
@@ -34,8 +36,6 @@ def sentences(parts) -> str:
 def clock_time(stamp: str | None) -> str:
     """An event's time as the person reads it: "14:05" today, else its date too, in the one
     date format of the window (date_time)."""
-    from datetime import datetime
-
     if stamp is None:
         return ""
     try:
@@ -49,9 +49,6 @@ def clock_time(stamp: str | None) -> str:
 def date_time(stamp: str | None) -> str:
     """A recorded time with its date, in the one format the window uses everywhere (the run
     history's): "4 Dec 2026, 18:31", in Chinese "2026年12月4日 18:31"; "" when unreadable."""
-    from datetime import datetime
-
-    from PySide6.QtCore import QDateTime, QLocale
 
     try:
         local = datetime.fromisoformat(stamp or "").astimezone()
@@ -70,7 +67,7 @@ def short(text: str, limit: int = 80) -> str:
 # -- how long, how much --------------------------------------------------------------------
 def duration(seconds: float) -> str:
     """A duration as the exported summary says it too (work_totals.clock: whole seconds)."""
-    from app.core.work_totals import clock
+    from app.core.work_totals import clock  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     parts = clock(max(0.0, seconds))
     if parts is None:
@@ -158,7 +155,7 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
         return tr("Already running elsewhere"), tr("Another run is working in this folder "
                                                    "(another window or the terminal). Wait for "
                                                    "it to finish, then press Run.")
-    from app.gui.words import engine_words
+    from app.gui.words import engine_words  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     said = engine_words.stopped(exit_reason, cause or exit_reason, engine_id, model,
                                 button or tr("Run"))
