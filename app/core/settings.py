@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -179,8 +180,6 @@ def load_settings() -> SettingsLoad:
     except (ValidationError, ValueError, RecursionError):
         backup = path.with_name("settings.damaged.json")
         if backup.exists():  # keep every damaged copy: the person may want an old one back
-            from datetime import datetime
-
             backup = path.with_name(f"settings.damaged-{datetime.now():%Y%m%d-%H%M%S}.json")
         try:
             os.replace(path, backup)

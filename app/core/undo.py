@@ -9,9 +9,9 @@ from pathlib import Path
 
 from app.core.blobs import BlobStore, DamagedCopy, sha256_bytes, sha256_file  # noqa: F401 (re-exported)
 from app.core.errors import HarnessError, UsageError
-from app.core.files import (atomic_write_bytes, atomic_write_json, fitted_name,  # noqa: F401
+from app.core.files import (JsonlAppender, atomic_write_bytes, atomic_write_json, fitted_name,  # noqa: F401
                             name_limit, read_json, remove_stale_temps)
-from app.core.flush import flushed_first
+from app.core.flush import BackgroundFlush, Flusher, flushed_first, fsync_path
 from app.core.outcomes import RoundResult
 from app.core.records import UndoneRecord, now_iso, read_rounds
 from app.core.sandbox import PathRefused, Sandbox
@@ -22,9 +22,6 @@ from app.core.workspace import Workspace
 TYPE_CHECKING = False  # not typing's: importing it costs `status` time it has no use for
 if TYPE_CHECKING:
     from typing import Any
-
-    from app.core.files import JsonlAppender
-    from app.core.flush import BackgroundFlush, Flusher, flushed_first
 
 ABSENT = "absent"
 
@@ -144,15 +141,11 @@ class RoundChanges:
                        sync=not overlap)
         if not overlap:
             if entry["before"] != ABSENT:
-                from app.core.flush import fsync_path
-
                 fsync_path(self.blobs.path_of(entry["before"]))
             return
         if entry["before"] == ABSENT:  # nothing of the person's to lose: flushed later
             self._round_flusher().add(journal_path(self.manifest_path))
         else:
-            from app.core.flush import BackgroundFlush
-
             # The copy of the person's content is flushed beside its journal line: a power
             # cut after the replace must find both, or undo would have a line and no copy.
             self._flushing = BackgroundFlush(journal_path(self.manifest_path),
@@ -161,15 +154,11 @@ class RoundChanges:
     def _append(self, lines: list[dict[str, object]], sync: bool = True) -> None:
         """Append lines to the round's journal (undo_journal.py), kept open meanwhile."""
         if self._out is None:
-            from app.core.files import JsonlAppender
-
             self._out = JsonlAppender(journal_path(self.manifest_path))
         journal_append(self.manifest_path, lines, sync, self._out)
 
     def _round_flusher(self) -> Flusher:
         if self._flusher is None:
-            from app.core.flush import Flusher
-
             self._flusher = Flusher()
         return self._flusher
 

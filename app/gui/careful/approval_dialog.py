@@ -16,11 +16,12 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPu
 
 from app.core.policies.approver import Answer, ApprovalRequest
 from app.gui.background import run_for
+from app.gui.evidence import file_diff
 from app.gui.evidence.evidence_dialog import _tint
 from app.gui.evidence.renderings import kind, show_bytes, show_change
-from app.gui.evidence.shown_html import (change_colours, change_words, document_note, note_html,
-                                         pages_html, pictures_html, problem_words, scan_only,
-                                         shows_change)
+from app.gui.evidence.shown_html import (change_colours, change_legend, change_words, document_note,
+                                         note_html, pages_html, pictures_html, problem_words,
+                                         scan_only, shows_change)
 from app.gui.evidence.sources_view import SourcesView
 from app.gui.look import look
 from app.gui.words.web_words import rests_on
@@ -173,9 +174,7 @@ class ApprovalDialog(QDialog):
         self.diff.setHtml(self._diff_html(before, after))
 
     def _diff_html(self, before: str, after: str) -> str:
-        from app.gui.evidence.file_diff import diff_html
-
-        return diff_html(before, after, **self._diff_colours())
+        return file_diff.diff_html(before, after, **self._diff_colours())
 
     def _diff_colours(self) -> dict:
         """The diff's colours and words, read on the UI thread."""
@@ -196,8 +195,6 @@ class ApprovalDialog(QDialog):
         """Documents and pictures are read, and documents compared, off the UI thread (a big
         workbook takes a while); the comparison is bounded in time like the evidence's. A
         workbook or Word change is shown as it looks (app.core.documents.change_view)."""
-        from app.gui.evidence.file_diff import diff_html
-
         self.rendering = True
         self.diff.setPlainText(self.tr("Reading the two versions…"))
         before, after, name = self.request.before, self.request.after, self.request.path
@@ -218,7 +215,7 @@ class ApprovalDialog(QDialog):
                 return shown, note_html(view["note"], muted) + view["html"], True
             given = dict(colours, note_unchanged=view["note"]) if view and view["note"] \
                 else colours
-            return shown, diff_html(texts[0], texts[1], **given), False
+            return shown, file_diff.diff_html(texts[0], texts[1], **given), False
 
         run_for(self, read, lambda result: self._on_rendered(what, *result),
                 lambda exc: self._on_rendered(what, (None, None), "", failed=True))
@@ -231,8 +228,6 @@ class ApprovalDialog(QDialog):
         if failed or problem is not None:
             size = len(self.request.before or b""), len(self.request.after or b"")
             words = problem_words(problem) if problem is not None else ""
-            from app.gui.words.wording import sentences
-
             self.diff.setPlainText(sentences([words, self.tr(
                 "Sizes: %1 bytes before, %2 bytes after.").replace("%1", f"{size[0]:,}")
                 .replace("%2", f"{size[1]:,}")]))
@@ -245,10 +240,6 @@ class ApprovalDialog(QDialog):
             self.diff.setHtml(pages_html(self.diff.document(), before, after,
                                          prefix="approval-page"))
         elif as_looks:
-            from app.gui.evidence.shown_html import change_legend
-
-            from app.gui.words.wording import sentences
-
             self.legend.setText(sentences([change_legend(self.request.path), self.tr(
                 "Nothing is changed until you allow it; Undo can take it back later.")]))
             self.diff.setHtml(html)

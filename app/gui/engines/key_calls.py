@@ -9,8 +9,10 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app.engines import connection
 from app.engines.connection import known_models as known
-from app.engines.keys import delete_key, forget_session_key, keep_for_session as keep, set_key
+from app.engines.keys import (KeyStoreError, delete_key, env_var, forget_session_key,
+                              keep_for_session as keep, session_key, set_key, stored_in)
 
 if TYPE_CHECKING:
     from app.core.settings import Settings
@@ -31,8 +33,6 @@ class KeyState:
 
 
 def key_state(engine_id: str) -> KeyState:
-    from app.engines.keys import KeyStoreError, env_var, session_key, stored_in
-
     var = env_var(engine_id) or ""
     env_set = bool(var and (os.environ.get(var) or "").strip())
     session = session_key(engine_id) is not None
@@ -63,9 +63,7 @@ def remove_key(engine_id: str) -> KeyState:
 
 
 def check_connection(engine_id: str, settings: Settings) -> ConnectionCheck:
-    from app.engines.connection import check_connection
-
-    return check_connection(engine_id, settings)
+    return connection.check_connection(engine_id, settings)
 
 
 def known_models(engine_id: str) -> list[str]:

@@ -16,19 +16,22 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
 from app.core.outcomes import RoundResult
 from app.gui.background import run_for
 from app.gui.core_calls import undo_round
+from app.gui.evidence import file_diff
 from app.gui.evidence.evidence_data import read_evidence
 from app.gui.evidence.file_actions import FileActions
-from app.gui.evidence.file_diff import TooBig
+from app.gui.evidence.file_diff import DiffColours, TooBig
 from app.gui.evidence.markdown_view import MAX_RENDERED_CHARS, is_markdown, markdown_html
 from app.gui.evidence.renderings import show_change
-from app.gui.evidence.shown_html import (change_colours, change_legend, change_words, note_html,
-                                         pages_html, pictures_html, problem_words, scan_only,
-                                         shows_change, tint)
+from app.gui.evidence.shown_html import (change_colours, change_legend, change_words, document_note,
+                                         note_html, pages_html, pictures_html, problem_words,
+                                         scan_only, shows_change, tint)
 from app.gui.evidence.sources_view import SourcesView
 from app.gui.look import look
-from app.gui.words import wording
+from app.gui.settings import language
+from app.gui.words import undo_words, wording
+from app.gui.words.engine_words import round_problem
 from app.gui.words.round_text import RoundView
-from app.gui.words.undo_words import undo_question
+from app.gui.words.undo_words import undo_question, undone_sentences
 
 
 def _size(n: int | None) -> str:
@@ -175,8 +178,6 @@ class EvidenceDialog(QDialog):
         self.undo_button.setEnabled(evidence.can_undo and bool(evidence.files)
                                     and self._can_undo_now and evidence.undone is None)
         if evidence.undone is not None:  # undone before: say so, and what it did
-            from app.gui.words.undo_words import undone_sentences
-
             self.undo_button.setText(self.tr("Undone"))
             self.report.setText("\n".join(undone_sentences(evidence.undone)))
             self.report.show()
@@ -197,9 +198,6 @@ class EvidenceDialog(QDialog):
                 lines.append(self.tr("Evidence it pointed to: %1").replace(
                     "%1", ", ".join(r.evidence)))
             if r.error:
-                from app.gui.words.engine_words import round_problem
-                from app.gui.settings import language
-
                 # The core's error is an English sentence: in English only.
                 problem = r.error if language.current() == "en" or r.result_state != \
                     RoundResult.ENGINE_ERROR else round_problem()
@@ -348,8 +346,6 @@ class EvidenceDialog(QDialog):
                     document: bool = False):
         """A function, safe on a pool thread, that makes the diff's HTML (colours and words
         read now, on the UI thread)."""
-        from app.gui.evidence.file_diff import DiffColours, diff_html
-
         if before is None or after is None:  # (given both or neither)
             before, after = (f.before or b"").decode("utf-8"), (f.after or b"").decode("utf-8")
         removed, added = look.removed_colour(), look.ok_colour()
@@ -360,8 +356,6 @@ class EvidenceDialog(QDialog):
                                                      "bytes changed, e.g. line endings)."))
         note = ""
         if document:
-            from app.gui.evidence.shown_html import document_note
-
             note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
                                                             document_note())
 
@@ -370,7 +364,7 @@ class EvidenceDialog(QDialog):
             given = colours.copy()
             if unchanged:
                 given["note_unchanged"] = unchanged
-            return note + diff_html(before, after, **given)
+            return note + file_diff.diff_html(before, after, **given)
         return make
 
     def _on_diff(self, turn: int, row: int, html: str) -> None:
@@ -417,9 +411,7 @@ class EvidenceDialog(QDialog):
                 self._on_undo_failed)
 
     def _on_undone(self, report) -> None:
-        from app.gui.words.undo_words import undo_report_sentences
-
-        self.report.setText("\n".join(undo_report_sentences(report)))
+        self.report.setText("\n".join(undo_words.undo_report_sentences(report)))
         look.set_tone(self.report, None if report.ok else "attention")
         self.report.show()
         self.undo_button.setText(self.tr("Undone"))

@@ -7,6 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QPushButton, QWidget
 
+from app.gui.look import look
+
 
 def make_plan_button(parent: QWidget | None = None, prominent: bool = False) -> QPushButton:
     button = QPushButton(QCoreApplication.translate("PlanButton", "Plan with AI…"), parent)
@@ -15,8 +17,6 @@ def make_plan_button(parent: QWidget | None = None, prominent: bool = False) -> 
         "PlanButton", "Say in a sentence what you want to achieve; the AI proposes tasks and "
         "you choose which go on your list. Nothing changes until you add them."))
     if prominent:
-        from app.gui.look import look
-
         button.setMinimumHeight(34)
         look.set_tone(button, "primary")
     return button

@@ -17,6 +17,7 @@ from app.core.engine import EngineError
 from app.core.errors import HarnessError
 from app.core.planning import PlanOutcome, Planner, last_run_summaries
 from app.core.workspace import Workspace
+from app.crash import save_crash_report
 from app.gui.worker_bridge import WorkerBridge
 
 if TYPE_CHECKING:  # imported on the worker thread, never before the window shows
@@ -47,8 +48,6 @@ class PlanRunner(WorkerBridge):
         except (HarnessError, EngineError) as exc:
             outcome = PlanOutcome("", "engine_error", exc.message)
         except Exception as exc:  # never lost on a thread: a crash report and a sentence
-            from app.crash import save_crash_report
-
             where = save_crash_report(exc)
             outcome = PlanOutcome("", "engine_error", QCoreApplication.translate(
                 "PlanRunner", "Planning stopped because of an unexpected error. Details were "

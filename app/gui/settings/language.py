@@ -59,7 +59,8 @@ def stored_choice() -> str:
     light `places` module finds the file; `app.core.settings` would load pydantic, which
     costs more than the whole first paint)."""
     try:
-        from app.core.places import config_dir
+        # Inside the try: a broken install still opens, in the system's language.
+        from app.core.places import config_dir  # noqa: PLC0415 - an ImportError is caught below
 
         data = json.loads((config_dir() / SETTINGS_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError, ImportError, RecursionError):

@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
 from app.core.schedule import records as R
 from app.core.schedule.model import Schedule, next_time
+from app.gui.words.wording import finished
 
 
 def tr(text: str) -> str:
@@ -73,8 +74,6 @@ def wake(r: R.WakeRecord) -> str:
     elif r.outcome == R.NO_BUDGET:
         text = tr("%1: did not start, because the schedule has no budget.")
     elif r.exit_reason:  # the run's own end, as the run panel words it
-        from app.gui.words.wording import finished
-
         head, _ = finished(r.outcome, r.exit_reason, engine_id=r.engine, cause=r.cause)
         text = tr("%1: %2").replace("%2", head)
     elif r.outcome == R.REMOVED_FOLDER_GONE:
