@@ -45,28 +45,29 @@ class _Event(Record):
     run_id: str = ""
 
 
-class _StepEvent(_Event):
-    """What one step of a round (one model call) says: its round and its step."""
+class _RoundEvent(_Event):
+    """Something that happened in one round of a run."""
 
     type: str  # each kind names itself; declared here so `type` stays the third field
     round: int
+
+
+class _StepEvent(_RoundEvent):
+    """What one step of a round (one model call) says."""
+
     step: int
 
 
-class _ToolEvent(_Event):
+class _ToolEvent(_RoundEvent):
     """A tool the model called in a round, and the arguments it gave."""
 
-    type: str
-    round: int
     tool: str
     arguments: dict[str, Any] = Field(default_factory=dict)
 
 
-class _ChangeEvent(_Event):
+class _ChangeEvent(_RoundEvent):
     """A change of a file in a round that a policy weighed: the file and what was to be done."""
 
-    type: str
-    round: int
     path: str
     action: ChangeAction = "change"
 
@@ -87,9 +88,8 @@ class RunStarted(_Event):
     web_note: str = ""
 
 
-class RoundStarted(_Event):
+class RoundStarted(_RoundEvent):
     type: Literal["round_started"] = "round_started"
-    round: int
     task: str
     task_id: str = ""
     max_steps: int = 0
@@ -148,23 +148,20 @@ class ToolRefused(_ToolEvent):
     reason: str = ""
 
 
-class FileChanged(_Event):
+class FileChanged(_RoundEvent):
     type: Literal["file_changed"] = "file_changed"
-    round: int
     path: str
     change: FileChange = "wrote"
 
 
-class NoticeSent(_Event):
+class NoticeSent(_RoundEvent):
     type: Literal["notice_sent"] = "notice_sent"
-    round: int
     kind: NoticeKind
     text: str = ""
 
 
-class TaskCompleted(_Event):
+class TaskCompleted(_RoundEvent):
     type: Literal["task_completed"] = "task_completed"
-    round: int
     task: str
     summary: str = ""
     evidence: list[str] = Field(default_factory=list)
@@ -248,9 +245,8 @@ class RetryResumed(_Event):
     attempt: int
 
 
-class RoundFinished(_Event):
+class RoundFinished(_RoundEvent):
     type: Literal["round_finished"] = "round_finished"
-    round: int
     task: str
     result_state: str
     summary: str = ""
