@@ -59,6 +59,20 @@ def _fsync_open(path: Path, flags: int) -> None:
         os.close(fd)
 
 
+def _copy_hashing(source: Path, fd: int, sync: bool) -> str:
+    """Copy `source` into the open temporary file `fd` (which this closes) a chunk at a time,
+    hashing what passes; flushed to the disk when `sync`. Returns the SHA-256 of the copy."""
+    digest = hashlib.sha256()
+    with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
+        while chunk := src.read(_CHUNK):
+            digest.update(chunk)
+            out.write(chunk)
+        out.flush()
+        if sync:
+            os.fsync(out.fileno())
+    return digest.hexdigest()
+
+
 def _blob_mode(mode: int | None) -> int:
     # A copy is as private as its original; the owner can always read it back for undo.
     return 0o600 if mode is None else (stat.S_IMODE(mode) & 0o777) | 0o400
@@ -114,15 +128,7 @@ class BlobStore:
                 return sha
         fd, tmp = make_temp(self.dir)
         try:
-            digest = hashlib.sha256()
-            with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
-                while chunk := src.read(_CHUNK):
-                    digest.update(chunk)
-                    out.write(chunk)
-                out.flush()
-                if sync:
-                    os.fsync(out.fileno())
-            sha = digest.hexdigest()
+            sha = _copy_hashing(source, fd, sync)
             path = self._path(sha)
             if path.exists():
                 tmp.unlink()
@@ -162,14 +168,7 @@ class BlobStore:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = make_temp(target.parent)  # short: the target's name may be 255 bytes
         try:
-            digest = hashlib.sha256()
-            with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
-                while chunk := src.read(_CHUNK):
-                    digest.update(chunk)
-                    out.write(chunk)
-                out.flush()
-                os.fsync(out.fileno())
-            if digest.hexdigest() != sha:
+            if _copy_hashing(source, fd, sync=True) != sha:
                 raise DamagedCopy(sha)
             # The atomic writer's rules: never over a read-only file, keep (or set) the mode.
             commit_temp_file(tmp, target, mode)

@@ -45,6 +45,33 @@ class _Event(Record):
     run_id: str = ""
 
 
+class _RoundEvent(_Event):
+    """Something that happened in one round of a run."""
+
+    type: str  # each kind names itself; declared here so `type` stays the third field
+    round: int
+
+
+class _StepEvent(_RoundEvent):
+    """What one step of a round (one model call) says."""
+
+    step: int
+
+
+class _ToolEvent(_RoundEvent):
+    """A tool the model called in a round, and the arguments it gave."""
+
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class _ChangeEvent(_RoundEvent):
+    """A change of a file in a round that a policy weighed: the file and what was to be done."""
+
+    path: str
+    action: ChangeAction = "change"
+
+
 class RunStarted(_Event):
     type: Literal["run_started"] = "run_started"
     engine: str
@@ -61,39 +88,32 @@ class RunStarted(_Event):
     web_note: str = ""
 
 
-class RoundStarted(_Event):
+class RoundStarted(_RoundEvent):
     type: Literal["round_started"] = "round_started"
-    round: int
     task: str
     task_id: str = ""
     max_steps: int = 0
 
 
-class StepStarted(_Event):
+class StepStarted(_StepEvent):
     """A model call is about to be made (before any retry waits)."""
 
     type: Literal["step_started"] = "step_started"
-    round: int
-    step: int
     max_steps: int
 
 
-class ModelText(_Event):
+class ModelText(_StepEvent):
     """The AI's live narration while it answers: the end (last 300 characters) of the text
     of this step's reply so far, at most 5 a second, the last one always sent before
     model_replied (core/live_text.py). Live-only: never written to events.jsonl."""
 
     type: Literal["model_text"] = "model_text"
-    round: int
-    step: int
     text: str
     tokens: int = 0  # about how many tokens of this step's reply have arrived (text and tool calls)
 
 
-class ModelReplied(_Event):
+class ModelReplied(_StepEvent):
     type: Literal["model_replied"] = "model_replied"
-    round: int
-    step: int
     text: str = ""
     tool_calls: list[str] = Field(default_factory=list)
     model: str = ""               # the model that really answered
@@ -103,13 +123,11 @@ class ModelReplied(_Event):
     run_cost_usd: float = 0.0
 
 
-class WebLookedUp(_Event):
+class WebLookedUp(_StepEvent):
     """The service looked things up for the model during a step: emitted after
     model_replied, so a window can show the searches and pages as they happen."""
 
     type: Literal["web_looked_up"] = "web_looked_up"
-    round: int
-    step: int
     queries: list[str] = Field(default_factory=list)  # the searches, as the model wrote them
     urls: list[str] = Field(default_factory=list)     # the pages read whole (fetched)
     search_count: int = 0
@@ -118,41 +136,32 @@ class WebLookedUp(_Event):
     max_lookups: int = 0    # its cap (Limits.max_lookups)
 
 
-class ToolCalled(_Event):
+class ToolCalled(_ToolEvent):
     type: Literal["tool_called"] = "tool_called"
-    round: int
-    tool: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
     result: str = ""
     is_error: bool = False
     held_open: str = ""  # the file another program holds locked: the person is asked to close it
 
 
-class ToolRefused(_Event):
+class ToolRefused(_ToolEvent):
     type: Literal["tool_refused"] = "tool_refused"
-    round: int
-    tool: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
     reason: str = ""
 
 
-class FileChanged(_Event):
+class FileChanged(_RoundEvent):
     type: Literal["file_changed"] = "file_changed"
-    round: int
     path: str
     change: FileChange = "wrote"
 
 
-class NoticeSent(_Event):
+class NoticeSent(_RoundEvent):
     type: Literal["notice_sent"] = "notice_sent"
-    round: int
     kind: NoticeKind
     text: str = ""
 
 
-class TaskCompleted(_Event):
+class TaskCompleted(_RoundEvent):
     type: Literal["task_completed"] = "task_completed"
-    round: int
     task: str
     summary: str = ""
     evidence: list[str] = Field(default_factory=list)
@@ -173,51 +182,39 @@ class HumanNeeded(_Event):
     reason: HumanReason = "asked"
 
 
-class ChangeAsked(_Event):
+class ChangeAsked(_ChangeEvent):
     """A policy asked the person before a file is changed or deleted (core/policies)."""
 
     type: Literal["change_asked"] = "change_asked"
-    round: int
-    path: str
-    action: ChangeAction = "change"
     policies: list[str] = Field(default_factory=list)
     reasons: list[str] = Field(default_factory=list)
     change_id: str = ""           # names this very change (core/policies/pending.py)
 
 
-class ChangeAnswered(_Event):
+class ChangeAnswered(_ChangeEvent):
     """The person answered a proposed change: in the window or at a terminal while the
     round waited, or (`on_board`) on the board, applied at the start of a later run."""
 
     type: Literal["change_answered"] = "change_answered"
-    round: int
-    path: str
-    action: ChangeAction = "change"
     answer: ChangeAnswer
     on_board: bool = False
     note: str = ""                # what the model was told, when more than the answer
     change_id: str = ""
 
 
-class ChangeRefused(_Event):
+class ChangeRefused(_ChangeEvent):
     """A policy refused a change outright (a protected path): nobody was asked."""
 
     type: Literal["change_refused"] = "change_refused"
-    round: int
-    path: str
-    action: ChangeAction = "change"
     policy: str
     reason: str = ""
 
 
-class ChangeWaiting(_Event):
+class ChangeWaiting(_ChangeEvent):
     """No one answered: the change was kept unapplied under .harness/pending and the
     question put on the board; it is applied only if the person allows it there."""
 
     type: Literal["change_waiting"] = "change_waiting"
-    round: int
-    path: str
-    action: ChangeAction = "change"
     question: str = ""
     change_id: str = ""           # the id its question carries on the board
 
@@ -248,9 +245,8 @@ class RetryResumed(_Event):
     attempt: int
 
 
-class RoundFinished(_Event):
+class RoundFinished(_RoundEvent):
     type: Literal["round_finished"] = "round_finished"
-    round: int
     task: str
     result_state: str
     summary: str = ""

@@ -7,7 +7,6 @@ Nothing here imports Qt.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,23 +15,16 @@ if TYPE_CHECKING:  # imported when called: the window shows before pydantic and 
     from app.core.decide import Decided
     from app.core.engine import Availability, Engine
     from app.core.settings import Limits, Settings
+    from app.engines.catalog import EngineEntry
 
 
-@dataclass(frozen=True)
-class EngineChoice:
-    id: str
-    label: str
-    is_ai: bool
-    needs_key: bool
-
-
-def engine_choices() -> list[EngineChoice]:
-    """The engines the window offers, in the order of the dropdown: from the engines'
-    catalog, which loads no engine module (the dropdown is built right after the first
+def engine_choices() -> list[EngineEntry]:
+    """The engines the window offers, in the order of the dropdown: the engines' catalog
+    itself, which loads no engine module (the dropdown is built right after the first
     paint, on the UI thread)."""
     from app.engines.catalog import CATALOG
 
-    return [EngineChoice(e.id, e.label, e.is_ai, e.needs_key) for e in CATALOG]
+    return list(CATALOG)
 
 
 def engine_readiness(engine_id: str, settings: Settings | None = None) -> Availability:
