@@ -337,7 +337,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return cmd_open(args)
     except Exception as err:
         # Imported only now: `status` and `undo` never load the board, so cannot raise this.
-        from app.core.board import BoardError  # noqa: PLC0415 - `status` stays light
+        from app.core.board.board import BoardError  # noqa: PLC0415 - `status` stays light
 
         if isinstance(err, BoardError):
             raise UsageError(str(err)) from None
@@ -345,7 +345,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    from app.core.workspace import init_workspace  # noqa: PLC0415 - `engines` stays light
+    from app.core.workspace.workspace import init_workspace  # noqa: PLC0415 - `engines` stays light
 
     ws, created = init_workspace(args.path)
     if created:
@@ -358,7 +358,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_decide(args: argparse.Namespace) -> int:
-    from app.core.decide import EmptyAnswer, decide  # noqa: PLC0415 - `status` stays light
+    from app.core.board.decide import EmptyAnswer, decide  # noqa: PLC0415 - `status` stays light
 
     try:
         decided = decide(args.path, args.answer,
@@ -371,7 +371,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from app.core.undo import undo_round  # noqa: PLC0415 - `status` stays light
+    from app.core.undo.undo import undo_round  # noqa: PLC0415 - `status` stays light
 
     report = undo_round(args.path, args.round, args.run_id)
     if not report.ok:  # something did not come back: say so, and fail
@@ -396,7 +396,7 @@ def _friendly_streams() -> None:
 
 
 def _say_error(message: str) -> None:
-    from app.core.redact import redact  # noqa: PLC0415 - `status` stays light
+    from app.core.records.redact import redact  # noqa: PLC0415 - `status` stays light
 
     print(redact(message), file=sys.stderr)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.core.board import Board
+from app.core.board.board import Board
 
 RUNS = 15
 

@@ -24,8 +24,8 @@ if __package__ in (None, ""):
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from app.core import board as board_module
-from app.core.board import Board
+from app.core.board import board as board_module
+from app.core.board.board import Board
 from app.gui.board.board_view import BoardView
 from bench.common import arguments, hand_back, item
 

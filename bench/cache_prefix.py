@@ -206,9 +206,9 @@ def run_vendor(vendor: str, rounds: int, tmp: Path,
     """The raw request bodies of two runs, `rounds` rounds and then `second` rounds."""
     from tests.engines import fake_servers as fake
 
-    from app.core.loop import Harness
+    from app.core.run.loop import Harness
     from app.core.settings import Limits, Settings
-    from app.core.workspace import Workspace
+    from app.core.workspace.workspace import Workspace
     from app.engines.setup import build_engine
 
     spec = VENDORS[vendor]

@@ -31,8 +31,8 @@ CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from app.core.tools import ToolBox
-from app.core.undo import BlobStore, RoundChanges
+from app.core.tools.toolbox import ToolBox
+from app.core.undo.undo import BlobStore, RoundChanges
 
 root, name, runs = Path(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 

@@ -134,10 +134,10 @@ def serve() -> None:
 
 
 def _engine(kind: str, url: str):
-    from app.core.engine import EngineConfig
-    from app.engines.anthropic_engine import AnthropicEngine
-    from app.engines.local_engine import LocalEngine
-    from app.engines.openai_engine import OpenAIEngine
+    from app.core.engine.port import EngineConfig
+    from app.engines.claude.engine import AnthropicEngine
+    from app.engines.local.engine import LocalEngine
+    from app.engines.openai.engine import OpenAIEngine
 
     if kind == "Claude":
         return AnthropicEngine(EngineConfig(model="claude-sonnet-5-5", base_url=url))
@@ -176,9 +176,9 @@ class Round:
 
     def step(self) -> None:
         """The next step, its harness thread's CPU noted."""
-        from app.core.conversation import Message, ToolResult
-        from app.core.reports import SYSTEM_PROMPT
-        from app.core.tools import TOOL_SPECS
+        from app.core.engine.conversation import Message, ToolResult
+        from app.core.run.reports import SYSTEM_PROMPT
+        from app.core.tools.toolbox import TOOL_SPECS
 
         if len(self.cpu) % self.restart == 0:
             self.messages = [Message(role="user", text="Task: summarise the notes.\n" + RESULT)]

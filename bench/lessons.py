@@ -13,10 +13,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.core.lessons.lessons import find_lessons
-from app.core.loop import Harness
-from app.core.records import read_events, read_rounds, read_run
-from app.core.undo import undo_round
-from app.core.workspace import Workspace
+from app.core.run.loop import Harness
+from app.core.records.records import read_events, read_rounds, read_run
+from app.core.undo.undo import undo_round
+from app.core.workspace.workspace import Workspace
 from tests.scripted import ScriptedEngine, call, fast_limits, text
 
 

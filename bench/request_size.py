@@ -50,10 +50,10 @@ def _bare(value):
 
 
 def engines() -> dict:
-    from app.core.engine import EngineConfig
-    from app.engines.anthropic_engine import AnthropicEngine
-    from app.engines.local_engine import LocalEngine
-    from app.engines.openai_engine import OpenAIEngine
+    from app.core.engine.port import EngineConfig
+    from app.engines.claude.engine import AnthropicEngine
+    from app.engines.local.engine import LocalEngine
+    from app.engines.openai.engine import OpenAIEngine
 
     return {
         "Claude": AnthropicEngine(EngineConfig(model="claude-sonnet-4-5")),
@@ -77,10 +77,10 @@ def fixed_part(name: str, body: dict) -> tuple[int, int]:
 
 
 def measure() -> dict[str, dict[str, int]]:
-    from app.core.board import Board
-    from app.core.conversation import Message
-    from app.core.reports import SYSTEM_PROMPT, progress_report
-    from app.core.tools import TOOL_SPECS
+    from app.core.board.board import Board
+    from app.core.engine.conversation import Message
+    from app.core.run.reports import SYSTEM_PROMPT, progress_report
+    from app.core.tools.toolbox import TOOL_SPECS
 
     board = Board.parse(BOARD)
     report = progress_report(board, board.tasks[0], [])

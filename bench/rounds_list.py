@@ -64,8 +64,8 @@ def settle(app, seconds: float = 0.5) -> float:
 
 
 def round_events(n: int, run_id: str) -> list:
-    from app.core import events as ev
-    from app.core.records import now_iso
+    from app.core.records import events as ev
+    from app.core.records.records import now_iso
 
     task = f"Work out the totals for customer {n} and write them into the report"
     changed = [f"reports/customer-{n:04d}.md", "reports/totals.xlsx"]
@@ -81,8 +81,8 @@ def round_events(n: int, run_id: str) -> list:
 def one_run(app, tmp: Path, rounds: int) -> dict:
     from PySide6.QtCore import QTimer
 
-    from app.core import events as ev
-    from app.core.records import now_iso
+    from app.core.records import events as ev
+    from app.core.records.records import now_iso
     from app.core.settings import Settings
     from app.gui.main_window import MainWindow
 

@@ -57,8 +57,8 @@ def make(docs: Path, texts: Path, count: int = FILES) -> None:
 
 
 def search_once(root: Path) -> tuple[float, str]:
-    from app.core.tools import ToolBox
-    from app.core.undo import BlobStore, RoundChanges
+    from app.core.tools.toolbox import ToolBox
+    from app.core.undo.undo import BlobStore, RoundChanges
 
     changes = RoundChanges(root, BlobStore(root / ".harness"), root / ".harness/u.json", 1)
     box = ToolBox(root, root / "TASKS.md", "Find", changes)

@@ -2,7 +2,7 @@
 
     python bench/step_overhead.py [--runs 3] [--steps 200] [--json FILE]
 
-An engine that answers at once drives the real loop (app.core.loop.Harness) with the tool
+An engine that answers at once drives the real loop (app.core.run.loop.Harness) with the tool
 calls an agent really makes (list_files, read_file, search_files in a folder, write_file,
 edit_file; one search of the whole workspace per round; complete_task at the round's end),
 rounds of 40 steps, `--steps` steps a run. A step's overhead is the time from the engine's
@@ -16,10 +16,10 @@ with os.fsync made a no-op, which shows what the disk's flushes cost. And once m
 process), as on a busy or slow disk: the gap after a write against the gap after a read
 shows what a write step's flushes cost where a person would feel them (issue 36). A write
 step waits for no flush of its own: the file is flushed after its replace on the round's
-flusher thread (app/core/flush.py), as is the journal's line for a file the round creates;
+flusher thread (app/core/undo/flush.py), as is the journal's line for a file the round creates;
 only the first change of a file that held content before the round waits for its journal
 line, before the replace (the bench's writes make new files and then edit them, as an agent
-writing a report does; tests/core/test_flush_overlap.py holds the other case). The round's
+writing a report does; tests/core/undo/test_flush_overlap.py holds the other case). The round's
 end waits for every flush. The same pass times a write step's phases (pre-image, journal,
 temp write, replace, post-image, the hand-off to the flusher) with the delay off and on.
 """
@@ -39,8 +39,8 @@ if __package__ in (None, ""):
 
 from bench.common import arguments, hand_back, item, median, ms, quantile
 
-from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
-from app.core.engine import Availability, Engine
+from app.core.engine.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
+from app.core.engine.port import Availability, Engine
 
 STEPS_PER_ROUND = 40
 FILE_BYTES = 20_000
@@ -195,9 +195,9 @@ class InstantEngine(Engine):
 
 def one_run(root: Path, files: list[str], run: int, steps: int) -> dict:
     """One run of `steps` steps; per step, the harness's wall and CPU seconds."""
-    from app.core.loop import Harness
+    from app.core.run.loop import Harness
     from app.core.settings import Limits
-    from app.core.workspace import Workspace
+    from app.core.workspace.workspace import Workspace
 
     rounds = -(-steps // STEPS_PER_ROUND)
     write_board(root, rounds + 1)
@@ -296,9 +296,11 @@ def write_phases(tmp: Path, steps: int = 60, wrap_fsync=None) -> dict[str, dict[
     `steps`): the real ToolBox, undo recorder and flusher, each phase timed by wrapping the
     function that does it. For write_file of a new file, edit_file of it, and write_file
     over a file that held content before the round (which waits for its journal line)."""
-    from app.core import files, flush, undo
+    from app.core.workspace import files
+    from app.core.undo import flush
+    from app.core.undo import undo
     from app.core.policies.gate import ChangeGate
-    from app.core.tools import ToolBox
+    from app.core.tools.toolbox import ToolBox
 
     targets = [(undo.RoundChanges, "before_change", "pre-image"),
                (undo.RoundChanges, "after_change", "post-image"),

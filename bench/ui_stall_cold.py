@@ -66,8 +66,8 @@ def idle_then_finish(window):
     QTimer.singleShot(1000, lambda: finish(window, idle[1:]))
 
 def evidence(window):
-    from app.core.records import read_rounds
-    from app.core.workspace import Workspace
+    from app.core.records.records import read_rounds
+    from app.core.workspace.workspace import Workspace
     from app.gui.run.round_cards import RoundView
 
     ws = Workspace(window.workspace)

@@ -33,11 +33,11 @@ WORDS = {
 
 def edit_round(folder: Path, lang: str) -> str:
     """One real round that edits the Word draft in place; its run id."""
-    from app.core.conversation import ModelTurn, ToolCall, Usage
-    from app.core.engine import Availability, Engine
-    from app.core.loop import Harness
+    from app.core.engine.conversation import ModelTurn, ToolCall, Usage
+    from app.core.engine.port import Availability, Engine
+    from app.core.run.loop import Harness
     from app.core.settings import Limits
-    from app.core.workspace import Workspace
+    from app.core.workspace.workspace import Workspace
 
     task, done_when, old, new, _ = WORDS[lang]
     board = folder / "TASKS.md"
@@ -78,11 +78,11 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="harness-desk-shots-") as tmp:
         os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
-        from app.core.board import update_board
-        from app.core.loop import Harness
+        from app.core.board.board import update_board
+        from app.core.run.loop import Harness
         from app.core.settings import Limits
-        from app.core.workspace import Workspace
-        from app.engines.demo import DemoEngine
+        from app.core.workspace.workspace import Workspace
+        from app.engines.demo.engine import DemoEngine
         from app.gui.folder.first_start import demo_copy
 
         folder = demo_copy(fresh=True, lang=args.lang)
@@ -97,9 +97,9 @@ def main() -> int:
 def shoot(folder: Path, out: Path, lang: str, demo_run: str, edit_run: str) -> int:
     from PySide6.QtCore import qInstallMessageHandler
 
-    from app.core.records import read_rounds
+    from app.core.records.records import read_rounds
     from app.core.settings import Settings
-    from app.core.workspace import Workspace
+    from app.core.workspace.workspace import Workspace
     from app.gui.app import make_application, use_language
     from app.gui.evidence.evidence_dialog import EvidenceDialog
     from app.gui.main_window import MainWindow

@@ -56,7 +56,7 @@ def main() -> int:
 def shoot(folder: Path, out: Path, dark: bool = False, lang: str = "en") -> int:
     from PySide6.QtCore import qInstallMessageHandler
 
-    from app.core import events as ev
+    from app.core.records import events as ev
     from app.core.settings import Settings
     from app.gui.app import make_application, use_language
     from app.gui.main_window import MainWindow

@@ -98,8 +98,8 @@ def approval(folder: Path, view):
     """Careful mode's question about a change to the note the round wrote, carrying the
     round's lookups as the loop hands them to the change gate."""
     from app.core.policies.approver import ApprovalRequest
-    from app.core.records import read_rounds
-    from app.core.workspace import Workspace
+    from app.core.records.records import read_rounds
+    from app.core.workspace.workspace import Workspace
     from app.gui.careful.approval_dialog import ApprovalDialog
 
     ws = Workspace(folder)

@@ -83,7 +83,7 @@ def shoot(tmp: Path, out: Path, lang: str, dark: bool = False) -> int:
 
     from PySide6.QtCore import qInstallMessageHandler
 
-    from app.core import events as ev
+    from app.core.records import events as ev
     from app.core.settings import Settings
     from app.gui.app import make_application, use_language
     from app.gui.folder.first_start import bundled_demo

@@ -89,8 +89,8 @@ def choose_cells(path: Path) -> tuple[str, dict, dict]:
 
 def check(path: Path, work: Path) -> str:
     """'' when every check passes, else what failed."""
-    from app.core.tools import ToolBox
-    from app.core.undo import BlobStore, RoundChanges, undo_manifest
+    from app.core.tools.toolbox import ToolBox
+    from app.core.undo.undo import BlobStore, RoundChanges, undo_manifest
     import datetime as dt
     import openpyxl
 

@@ -6,10 +6,10 @@ import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from app.core.conversation import Usage
-from app.core.events import (Event, FileChanged, HumanNeeded, RoundFinished, RoundStarted,
+from app.core.engine.conversation import Usage
+from app.core.records.events import (Event, FileChanged, HumanNeeded, RoundFinished, RoundStarted,
                              RunFinished, RunStarted)
-from app.core.records import RoundRecord, RunInfo
+from app.core.records.records import RoundRecord, RunInfo
 
 PLANTED_KEY = "sk-ant-api03-XXXXXXXXXXXXXXXXXXXXXXXX"
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.engine import EngineConfig
-from app.core.loop import Harness
-from app.core.workspace import Workspace
-from app.engines.anthropic_engine import AnthropicEngine
+from app.core.engine.port import EngineConfig
+from app.core.run.loop import Harness
+from app.core.workspace.workspace import Workspace
+from app.engines.claude.engine import AnthropicEngine
 from tests.engines.fake_servers import (FakeServer, Reply, claude_stream, claude_usage,
                                         text_block, tool_use)
 from tests.scripted import fast_limits

@@ -8,10 +8,10 @@ import threading
 from pathlib import Path
 from typing import Callable, Union
 
-from app.core.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
+from app.core.engine.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.settings import Limits
-from app.core.workspace import Workspace
-from app.core.engine import Availability, Engine, EngineError
+from app.core.workspace.workspace import Workspace
+from app.core.engine.port import Availability, Engine, EngineError
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "resources" / "demo-workspace"

@@ -8,14 +8,14 @@ import sys
 import threading
 from pathlib import Path
 
-from app.core.board import Board
+from app.core.board.board import Board
 from app.core.clean_text import clean_line, reveal
-from app.core.decide import decide
+from app.core.board.decide import decide
 from app.core.documents import DocumentError, is_document, render_bytes
 from app.core.policies import pending
 from app.core.policies.approver import Answer, ApprovalRequest
 from app.core.policies.pending import ALLOW, DENY
-from app.core.workspace import Workspace
+from app.core.workspace.workspace import Workspace
 
 MAX_DIFF_LINES = 40
 _CHOICES = {"y": "allow", "yes": "allow", "a": "allow_task", "all": "allow_task",

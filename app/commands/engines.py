@@ -13,7 +13,7 @@ import argparse
 import json
 import threading
 
-from app.core.engine import Availability
+from app.core.engine.port import Availability
 from app.core.places import config_dir
 from app.engines.registry import ENGINES, engine_class, engine_ids
 

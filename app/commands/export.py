@@ -6,8 +6,8 @@ import re
 import sys
 
 from app.core.errors import HarnessError
-from app.core.files import DiskWriteError
-from app.core.redact import redact
+from app.core.workspace.files import DiskWriteError
+from app.core.records.redact import redact
 from app.export.service import export_summary
 
 

@@ -1,6 +1,6 @@
 """`harness-desk status` and `watch`: read a run's records without disturbing it.
 
-status.json is read through core/status_view.py, which needs no pydantic: `status` costs
+status.json is read through core/records/status_view.py, which needs no pydantic: `status` costs
 little more than starting Python."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 from app.core.clean_text import clean_line
-from app.core.cost_words import cost_text
+from app.core.records.cost_words import cost_text
 from app.core.errors import EXIT_FAILED, STATE_EXIT_CODES
-from app.core.outcomes import ACTIVE_STATES, RunState
-from app.core.status_view import (EXIT_REASON_WORDS, FINAL_STATES, StatusView,
+from app.core.run.outcomes import ACTIVE_STATES, RunState
+from app.core.records.status_view import (EXIT_REASON_WORDS, FINAL_STATES, StatusView,
                                   read_status_view)
-from app.core.workspace import Workspace
+from app.core.workspace.workspace import Workspace
 
 POLL_S = 0.2
 
@@ -76,8 +76,8 @@ def format_status(s: StatusView) -> str:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from app.core.events import RunFinished, try_parse_event  # noqa: PLC0415 - `status` stays light
-    from app.core.narrate import describe_event  # noqa: PLC0415 - `status` stays light
+    from app.core.records.events import RunFinished, try_parse_event  # noqa: PLC0415 - `status` stays light
+    from app.core.records.narrate import describe_event  # noqa: PLC0415 - `status` stays light
 
     ws = Workspace(args.path).require(need_board=False)
     lock = ws.lock()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from app.core.engine import EngineError
+from app.core.engine.port import EngineError
 from app.core.errors import HarnessError
 from app.core.lessons.lessons import Lesson, find_lessons
 from app.core.lessons.reword import reword_lessons

@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
-from app.core.outcomes import RunState
+from app.core.run.outcomes import RunState
 
 # Opening the window imports only what the window needs before its first paint; the harness
 # itself is imported by the terminal demo (below) or, in the window, after it is on screen.
@@ -54,7 +54,7 @@ def cmd_open(args: argparse.Namespace) -> int:
 def fresh_demo_copy():
     """A copy of the bundled demo workspace nobody has run or edited (never wiping one that
     was: a new copy is made beside it)."""
-    from app.core.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.workspace.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
     from app.gui.folder.first_start import (  # noqa: PLC0415 - window start-up (bench/startup.py)
         TERMINAL_DEMO_FOLDER, demo_copy)
 
@@ -63,12 +63,12 @@ def fresh_demo_copy():
 
 def terminal_demo(reason: str) -> int:
     from app.commands.run import print_event  # noqa: PLC0415 - window start-up (bench/startup.py)
-    from app.core.decide import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.board.decide import (  # noqa: PLC0415 - window start-up (bench/startup.py)
         decide, open_decision)
-    from app.core.loop import Harness  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.run.loop import Harness  # noqa: PLC0415 - window start-up (bench/startup.py)
     from app.core.settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
         load_settings)
-    from app.engines.demo import DELAY_ENV  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.engines.demo.engine import DELAY_ENV  # noqa: PLC0415 - window start-up (bench/startup.py)
     from app.engines.setup import build_engine  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     ws = fresh_demo_copy()

@@ -8,18 +8,18 @@ import threading
 from typing import Callable
 
 from app.commands.run import build_limits, confirm_folder
-from app.core.board import Board, BoardError
-from app.core.board_task import norm
-from app.core.cost_words import cost_text
+from app.core.board.board import Board, BoardError
+from app.core.board.task import norm
+from app.core.records.cost_words import cost_text
 from app.core.errors import EXIT_FAILED, EXIT_STOPPED, UsageError
-from app.core.events import Event
-from app.core.narrate import describe_event
-from app.core.plan_prompt import PlanContext
-from app.core.plan_records import read_plans
-from app.core.planning import PLAN_MAX_STEPS, Planner, last_run_summaries
-from app.core.proposals import Proposal, add_proposals, check_proposals
+from app.core.records.events import Event
+from app.core.records.narrate import describe_event
+from app.core.plan.prompt import PlanContext
+from app.core.plan.records import read_plans
+from app.core.plan.planning import PLAN_MAX_STEPS, Planner, last_run_summaries
+from app.core.plan.proposals import Proposal, add_proposals, check_proposals
 from app.core.settings import load_settings
-from app.core.workspace import Workspace
+from app.core.workspace.workspace import Workspace
 from app.engines.setup import build_engine
 
 # How each way planning can end maps to an exit code, as `run` maps its states.

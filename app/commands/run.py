@@ -10,13 +10,13 @@ import time
 
 from app.core.clean_text import clean_line
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
-from app.core.events import Event, ModelText, StepStarted
-from app.core.folder_settings import load_folder_settings
-from app.core.loop import Harness, RunResult
-from app.core.narrate import describe_event
-from app.core.outcomes import RunState
+from app.core.records.events import Event, ModelText, StepStarted
+from app.core.workspace.folder_settings import load_folder_settings
+from app.core.run.loop import Harness, RunResult
+from app.core.records.narrate import describe_event
+from app.core.run.outcomes import RunState
 from app.core.settings import LimitError, Limits, Settings, load_settings
-from app.core.workspace import Workspace, risky_folder_reason
+from app.core.workspace.workspace import Workspace, risky_folder_reason
 from app.engines.setup import build_engine
 
 # The flag of each limit `run` can override, for sentences about a bad value.
@@ -121,7 +121,7 @@ def report_result(ws: Workspace, result: RunResult) -> int:
     if result.state == RunState.FAILED:
         print(result.message, file=sys.stderr)
     elif result.state == RunState.BLOCKED_BY_HUMAN:
-        from app.core.decide import open_decision
+        from app.core.board.decide import open_decision
 
         task = open_decision(ws.root)
         if task is not None:  # the board's words, whoever wrote them: shown without controls

@@ -17,7 +17,7 @@ from app.core.schedule.model import (Schedule, ScheduleError, budget_words, desc
                                      next_time, parse_every)
 from app.core.schedule.records import folder_records
 from app.core.settings import load_settings
-from app.core.workspace import Workspace
+from app.core.workspace.workspace import Workspace
 from app.engines.registry import UnknownEngine, engine_class
 from app.schedulers.service import install as write, remove as take, remove_all as remove_every
 

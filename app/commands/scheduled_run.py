@@ -22,14 +22,14 @@ from pathlib import Path
 from app.commands.run import EventPrinter
 from app.core.errors import (EXIT_DONE, EXIT_FAILED, EXIT_LOCKED, EXIT_USAGE, STATE_EXIT_CODES,
                              HarnessError, WorkspaceLocked)
-from app.core.loop import Harness
-from app.core.outcomes import RunState
+from app.core.run.loop import Harness
+from app.core.run.outcomes import RunState
 from app.core.schedule import records as R
 from app.core.schedule import store
 from app.core.schedule.model import Schedule, schedule_id
 from app.core.schedule.notify import notify
 from app.core.settings import LimitError, load_settings
-from app.core.workspace import Workspace
+from app.core.workspace.workspace import Workspace
 from app.engines.setup import build_engine
 from app.schedulers.service import remove_entry
 
@@ -90,7 +90,7 @@ def _run(schedule: Schedule, wake: R.WakeRecord) -> int:
     wake.tasks_total = int(status.get("total_tasks") or 0)
     wake.cost_usd = float(status.get("cost_usd") or 0.0)
     if result.state == RunState.BLOCKED_BY_HUMAN:
-        from app.core.decide import open_decision
+        from app.core.board.decide import open_decision
 
         task = open_decision(ws.root)
         wake.question = task.question if task is not None else ""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.outcomes import RunState
+from app.core.run.outcomes import RunState
 
 # Exit codes of `run` (docs/cli.md, "Exit codes").
 EXIT_DONE = 0

@@ -10,11 +10,11 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, field_validator
 
 
-from app.core.record_model import Record
+from app.core.records.model import Record
 from app.core.errors import UsageError
-from app.core.files import atomic_write_json, read_json
+from app.core.workspace.files import atomic_write_json, read_json
 
-from app.core.web_types import DEFAULT_MAX_LOOKUPS
+from app.core.web.types import DEFAULT_MAX_LOOKUPS
 from app.core.places import APP_DIR_NAME, CONFIG_ENV as CONFIG_ENV, config_dir as config_dir  # noqa: F401 (re-exported)
 
 LANGUAGES = ("system", "en", "zh_CN")  # the `language` setting's values

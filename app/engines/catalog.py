@@ -19,10 +19,10 @@ class EngineEntry:
 
 
 CATALOG: tuple[EngineEntry, ...] = (
-    EngineEntry("demo", "Demo (offline, no AI)", False, False, "app.engines.demo:DemoEngine"),
+    EngineEntry("demo", "Demo (offline, no AI)", False, False, "app.engines.demo.engine:DemoEngine"),
     EngineEntry("anthropic", "Claude (Anthropic)", True, True,
-                "app.engines.anthropic_engine:AnthropicEngine"),
-    EngineEntry("openai", "OpenAI", True, True, "app.engines.openai_engine:OpenAIEngine"),
+                "app.engines.claude.engine:AnthropicEngine"),
+    EngineEntry("openai", "OpenAI", True, True, "app.engines.openai.engine:OpenAIEngine"),
     EngineEntry("local", "Local (Ollama, LM Studio)", True, False,
-                "app.engines.local_engine:LocalEngine"),
+                "app.engines.local.engine:LocalEngine"),
 )

@@ -5,12 +5,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from app.core.engine import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, EngineConfig,
+from app.core.engine.port import (AUTH_FAILED, ENGINE_UNREACHABLE, MODEL_NOT_FOUND, EngineConfig,
                              EngineError)
 from app.core.settings import Settings
 from app.engines.deadline import within
 from app.engines.keys import STATUS_TIMEOUT_S, lookup_key
-from app.engines.local_engine import LOCAL_API_KEY, LOCAL_PRESETS
+from app.engines.local.engine import LOCAL_API_KEY, LOCAL_PRESETS
 from app.engines.registry import engine_class
 from app.engines.setup import engine_readiness
 
@@ -31,11 +31,11 @@ class ConnectionCheck:
 def known_models(engine_id: str) -> list[str]:
     """The models offered before the engine has been asked (none for a local server)."""
     if engine_id == "anthropic":
-        from app.engines.anthropic_engine import FALLBACK_MODELS
+        from app.engines.claude.engine import FALLBACK_MODELS
 
         return list(FALLBACK_MODELS)
     if engine_id == "openai":
-        from app.engines.openai_engine import OPENAI_FALLBACK_MODELS
+        from app.engines.openai.engine import OPENAI_FALLBACK_MODELS
 
         return list(OPENAI_FALLBACK_MODELS)
     return []

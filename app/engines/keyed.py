@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from app.core.redact import redact
-from app.core.engine import (AUTH_FAILED, MODEL_NOT_FOUND, NO_ANSWER, NO_KEY, NO_KEYCHAIN, Availability,
+from app.core.records.redact import redact
+from app.core.engine.port import (AUTH_FAILED, MODEL_NOT_FOUND, NO_ANSWER, NO_KEY, NO_KEYCHAIN, Availability,
                              EngineError)
 from app.engines.keys import CALL_TIMEOUT_S, STATUS_TIMEOUT_S, keychain_status, lookup_key
 from app.engines.deadline import AVAILABILITY_TIMEOUT_S, within

@@ -7,7 +7,7 @@ import sys
 import threading
 from typing import Any, Callable
 
-from app.core.redact import redact, remember_secret
+from app.core.records.redact import redact, remember_secret
 from app.engines.deadline import Overdue, within
 
 SERVICE = "harness-desk"

@@ -11,11 +11,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.core.conversation import Usage
-from app.core.engine import Engine
+from app.core.engine.conversation import Usage
+from app.core.engine.port import Engine
 from app.core.resources import resource_path
 from app.core.places import config_dir
-from app.core.web_types import WebActivity
+from app.core.web.types import WebActivity
 
 PER_TOKENS = 1_000_000  # the table is in US dollars per million tokens
 

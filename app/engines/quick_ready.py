@@ -16,7 +16,7 @@ import socket
 import urllib.parse
 from dataclasses import dataclass
 
-from app.core.engine import ENGINE_UNREACHABLE, Availability
+from app.core.engine.port import ENGINE_UNREACHABLE, Availability
 from app.engines.keys import STATUS_TIMEOUT_S, lookup_key
 
 DEMO_READY = "Ready. The Demo engine runs offline and uses no AI."

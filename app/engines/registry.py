@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from app.core.engine import Engine, EngineConfig
+from app.core.engine.port import Engine, EngineConfig
 from app.engines.catalog import CATALOG, EngineEntry
 
 ENGINES: dict[str, EngineEntry] = {e.id: e for e in CATALOG}

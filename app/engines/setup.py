@@ -6,9 +6,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.core.engine import Availability, Engine, EngineConfig
+from app.core.engine.port import Availability, Engine, EngineConfig
 from app.core.errors import UsageError
-from app.core.redact import redact
+from app.core.records.redact import redact
 from app.core.settings import Settings
 from app.engines.deadline import within
 from app.engines.registry import UnknownEngine, engine_class, engine_ids
@@ -89,7 +89,7 @@ def engine_readiness(engine_id: str, settings: Settings | None = None,
     try:
         return within(timeout_s, engine.availability, name=f"readiness-{engine_id}")
     except TimeoutError:
-        from app.core.engine import NO_ANSWER
+        from app.core.engine.port import NO_ANSWER
 
         where = engine.base_url() if hasattr(engine, "base_url") else ""
         return Availability(False, _too_slow(engine, timeout_s), reason=NO_ANSWER,

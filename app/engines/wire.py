@@ -9,19 +9,19 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from app.core.conversation import ToolSpec
-from app.core.engine import (AUTH_FAILED, BAD_ADDRESS, BAD_REQUEST, ENGINE_UNREACHABLE,
+from app.core.engine.conversation import ToolSpec
+from app.core.engine.port import (AUTH_FAILED, BAD_ADDRESS, BAD_REQUEST, ENGINE_UNREACHABLE,
                               KEY_FORBIDDEN, KEY_REJECTED, MODEL_NOT_FOUND, NO_TOOLS,
                               PROMPT_TOO_LONG, QUOTA_EXHAUSTED, STREAM_BROKEN, TRANSIENT,
                               EngineError)
-from app.core.redact import redact
+from app.core.records.redact import redact
 # Re-exported: the window's core_calls imports them from here.
 from app.engines.deadline import AVAILABILITY_TIMEOUT_S as AVAILABILITY_TIMEOUT_S
 from app.engines.deadline import Overdue as Overdue
 from app.engines.deadline import within as within
 
 if TYPE_CHECKING:  # pydantic's models load when a run needs them, not for a quick check
-    from app.core.conversation import ToolSpec
+    from app.core.engine.conversation import ToolSpec
 
 MAX_RETRY_AFTER_S = 3600.0  # a header asking for more than an hour is treated as an hour
 

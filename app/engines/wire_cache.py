@@ -37,8 +37,8 @@ import operator
 from itertools import chain
 from typing import Any, Callable
 
-from app.core.pictures import shown_pictures
-from app.core.conversation import assignments
+from app.core.tools.pictures import shown_pictures
+from app.core.engine.conversation import assignments
 
 
 _DICT = operator.attrgetter("__dict__")

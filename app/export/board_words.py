@@ -9,8 +9,8 @@ import re
 from app.export.words import tr
 
 _CAREFUL = re.compile(r"Careful mode: may the AI (change|delete) your file (.+)\?")
-# The lines the harness writes under a no-progress decision (core/reports.py,
-# core/web_round.py); what the AI said inside them stays in its own words.
+# The lines the harness writes under a no-progress decision (core/run/reports.py,
+# core/web/round.py); what the AI said inside them stays in its own words.
 _ROUND_ENDED = re.compile(r"In round (\d+) (the AI gave up|the AI ran out of steps|the AI kept "
                           r"going round in circles|the AI ran out of time|the AI engine had a "
                           r"problem|the task was not finished)(?:: (.*?))?\.(?: What it found: "
@@ -21,7 +21,7 @@ _CAP_REACHED = re.compile(r"In round (\d+) this task reached its limit of (\d+) 
 
 
 def _no_progress(options) -> bool:
-    from app.core.reports import (  # noqa: PLC0415 - export loads no Qt for Markdown
+    from app.core.run.reports import (  # noqa: PLC0415 - export loads no Qt for Markdown
         NO_PROGRESS_OPTIONS)
 
     return tuple(options or ()) == tuple(NO_PROGRESS_OPTIONS)
@@ -36,7 +36,7 @@ def _careful(options) -> bool:
 def question(text: str, options, lang: str) -> str:
     """A decision's question as the document says it."""
     if _no_progress(options):
-        from app.core.reports import no_progress_task  # noqa: PLC0415 - export loads no Qt for Markdown; the board's wording, old or new
+        from app.core.run.reports import no_progress_task  # noqa: PLC0415 - export loads no Qt for Markdown; the board's wording, old or new
 
         return tr(lang, "No progress on “{task}”: what now?", task=no_progress_task(text))
     found = _CAREFUL.fullmatch(text) if _careful(options) else None

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from app.export.summary import OUTCOME_WORDS, RunSummary
 from app.export.markdown import format_duration
 from app.export.words import tr
-from app.core.outcomes import RoundResult
+from app.core.run.outcomes import RoundResult
 
 # Okabe–Ito: distinguishable with the common colour-vision deficiencies and in greyscale
 # by lightness; the legend names each colour so nothing relies on colour alone.

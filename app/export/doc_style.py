@@ -6,7 +6,7 @@ from PySide6.QtGui import (QBrush, QColor, QFont, QTextBlockFormat, QTextCharFor
                            QTextCursor, QTextDocument, QTextFormat, QTextFrameFormat,
                            QTextLength, QTextTable)
 
-from app.core.outcomes import RoundResult
+from app.core.run.outcomes import RoundResult
 from app.export.summary import CHART_NAME, INTERRUPTED, NOTES_HEADER, OUTCOME_WORDS
 from app.export.chart import CHART_SIZE, OUTCOME_COLOURS
 from app.export.words import LANGUAGES, both, tr

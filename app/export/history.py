@@ -10,11 +10,11 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from app import NAME, __version__
-from app.core.conversation import Usage
+from app.core.engine.conversation import Usage
 from app.core.lessons.lessons import Lesson, find_lessons
 from app.core.lessons.words import headline
-from app.core.redact import redact
-from app.core.workspace import Workspace
+from app.core.records.redact import redact
+from app.core.workspace.workspace import Workspace
 from app.export.markdown import (decision_facts, format_cost, format_time,
                                  format_tokens, md_cell, md_code, round_section, table)
 from app.export.summary import (LATER_RUNS_NOTE, NOTES_HEADER, Decision, NoRunToExport,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from app.core.conversation import Usage
-from app.core.outcomes import RoundResult
-from app.core.redact import redact
-from app.core.work_totals import clock
+from app.core.engine.conversation import Usage
+from app.core.run.outcomes import RoundResult
+from app.core.records.redact import redact
+from app.core.records.work_totals import clock
 from app.export.summary import NOT_ANSWERED, NOTES_HEADER, RunSummary, norm, parse_time
 from app.export.words import date_time, plural, tr
 

@@ -11,7 +11,7 @@ import zipfile
 
 from app import NAME
 from app.core.errors import HarnessError
-from app.core.redact import redact
+from app.core.records.redact import redact
 from app.export.chart import draw_chart, render_chart
 from app.export.doc_style import heading_margins_pt, style_document
 from app.export.fonts import CJK, font_families

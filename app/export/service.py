@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.files import atomic_write_bytes
+from app.core.workspace.files import atomic_write_bytes
 from app.export.history import ALL_RUNS, build_history, render_history
 from app.export.render import FORMATS, ExportError, render
 from app.export.summary import build_summary

@@ -10,18 +10,18 @@ from typing import AbstractSet
 from pydantic import BaseModel, Field
 
 from app import NAME, __version__
-from app.core.board import Board, BoardError
-from app.core.conversation import Usage
+from app.core.board.board import Board, BoardError
+from app.core.engine.conversation import Usage
 from app.engines.prices import price_known
 from app.core.errors import HarnessError
-from app.core.events import Event, FileChanged, HumanNeeded, RoundStarted, RunStarted
-from app.core.outcomes import ACTIVE_STATES, RoundResult, RunState
-from app.core.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, UndoneRecord,
+from app.core.records.events import Event, FileChanged, HumanNeeded, RoundStarted, RunStarted
+from app.core.run.outcomes import ACTIVE_STATES, RoundResult, RunState
+from app.core.records.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, UndoneRecord,
                               read_events, read_rounds, read_run, read_status, read_undone)
-from app.core import work_totals
-from app.core.redact import redact_obj
-from app.core.web_types import WebActivity
-from app.core.workspace import RunFiles, Workspace, pid_alive
+from app.core.records import work_totals
+from app.core.records.redact import redact_obj
+from app.core.web.types import WebActivity
+from app.core.workspace.workspace import RunFiles, Workspace, pid_alive
 from app.export import board_words
 from app.export.words import date_time, known as known_lang, plural, tr
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported when called: the window shows before pydantic and the engines load
-    from app.core.board import Task
-    from app.core.decide import Decided
-    from app.core.engine import Availability, Engine
+    from app.core.board.board import Task
+    from app.core.board.decide import Decided
+    from app.core.engine.port import Availability, Engine
     from app.core.settings import Limits, Settings
     from app.engines.catalog import EngineEntry
 
@@ -52,21 +52,21 @@ def run_limits(settings: Settings) -> Limits:
 
 def open_decision(root: Path) -> Task | None:
     """The first unanswered HUMAN task on the board, or None."""
-    from app.core.decide import open_decision as first_open
+    from app.core.board.decide import open_decision as first_open
 
     return first_open(root)
 
 
 def decide(root: Path, answer: str, task_text: str | None = None) -> Decided:
     """Write the person's answer to a decision (the one named, else the first open one)."""
-    from app.core.decide import decide as answer_decision
+    from app.core.board.decide import decide as answer_decision
 
     return answer_decision(root, answer, task_text=task_text)
 
 
 def create_board(root: Path) -> Path:
     """TASKS.md from the template (and .harness/) in a folder that has none."""
-    from app.core.workspace import init_workspace
+    from app.core.workspace.workspace import init_workspace
 
     ws, _created = init_workspace(root)
     return ws.board_path
@@ -84,7 +84,7 @@ def export_summary(root: Path, fmt: str, output: Path, run_id: str | None = None
 
 def undo_round(root: Path, round_no: int, run_id: str | None = None):
     """Put back what a round changed (the core's undo; refused while a run is going)."""
-    from app.core.undo import undo_round as undo
+    from app.core.undo.undo import undo_round as undo
 
     return undo(root, round_no, run_id)
 

@@ -314,18 +314,18 @@ class MainWindow(QMainWindow):
 def _load_the_rest() -> None:
     """Import, off the UI thread, what the first folder, run and decision will need, so none
     of it is imported on the UI thread in the middle of a run."""
-    import app.core.events
-    import app.core.loop
+    import app.core.records.events
+    import app.core.run.loop
     import app.core.settings
     import app.gui.core_calls
     import app.gui.run.decision_dialog
-    import app.core.questions  # the decision dialog's page reads it
+    import app.core.board.questions  # the decision dialog's page reads it
     import app.gui.evidence.evidence_dialog  # a round's card opens it
     import app.gui.folder.workspace_info
     import app.gui.evidence.evidence_data  # the rounds list, when a folder opens
-    import app.engines.demo  # the engine a newcomer's first run uses
+    import app.engines.demo.engine  # the engine a newcomer's first run uses
     import app.core.lessons.lessons  # noqa: F401 (read when a run ends)
-    from app.core.events import try_parse_event
+    from app.core.records.events import try_parse_event
 
     try_parse_event({})  # builds the events' validator (~60 ms, much of it holding the GIL),
     # which the run's history needs when the first run ends

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from app.core.outcomes import RunState
+from app.core.run.outcomes import RunState
 
 STEP_TIMEOUT_S = 60.0
 
@@ -64,7 +64,7 @@ def _quiet_platform_notes(mode: Any, context: Any, message: str) -> None:
 def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> None:
     from PySide6.QtCore import qInstallMessageHandler
 
-    from app.core.files import read_bytes
+    from app.core.workspace.files import read_bytes
     from app.core.resources import resource_path
     from app.gui import core_calls
     from app.gui.app import after_first_expose, make_application, use_language

@@ -26,7 +26,7 @@ BATCH_S = 0.008  # the longest the UI thread hands on events before the event lo
 
 
 class WorkerBridge(QObject):
-    event_received = Signal(object)   # a typed event (app.core.events model), on the UI thread
+    event_received = Signal(object)   # a typed event (app.core.records.events model), on the UI thread
 
     # Emitted on the worker thread; queued to this object's (the UI) thread.
     _events_waiting = Signal()

@@ -11,7 +11,7 @@ import os
 import plistlib
 from pathlib import Path
 
-from app.core.files import atomic_write_bytes
+from app.core.workspace.files import atomic_write_bytes
 from app.core.schedule.launch import app_environment, output_log, run_command
 from app.core.schedule.model import Schedule
 from app.schedulers import run_tool

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from app.core.files import atomic_write_text
+from app.core.workspace.files import atomic_write_text
 from app.core.schedule.launch import app_environment, output_log, run_command
 from app.core.schedule.model import DAY_NAMES, Schedule
 from app.schedulers import run_tool

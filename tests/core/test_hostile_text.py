@@ -8,17 +8,17 @@ import json
 import zipfile
 
 from app.commands.plan import print_proposals
-from app.core.board_verbs import add_task, rename_task, set_details
-from app.core.decide import decide
-from app.core.events import HumanNeeded, RoundFinished, ToolRefused
+from app.core.board.verbs import add_task, rename_task, set_details
+from app.core.board.decide import decide
+from app.core.records.events import HumanNeeded, RoundFinished, ToolRefused
 from app.core.lessons.actions import accept_lesson
 from app.core.lessons.lessons import find_lessons
 from app.core.lessons.reword import reword_lessons
-from app.core.loop import Harness
-from app.core.narrate import describe_event
-from app.core.planning import Planner
-from app.core.proposals import add_proposals
-from app.core.records import read_rounds
+from app.core.run.loop import Harness
+from app.core.records.narrate import describe_event
+from app.core.plan.planning import Planner
+from app.core.plan.proposals import add_proposals
+from app.core.records.records import read_rounds
 from tests.hostile_documents import docx_with_a_hostile_part_name
 from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits, text
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core.board import Board
-from app.core.events import HumanNeeded, RunFinished, RunStarted, parse_event
-from app.core.narrate import describe_event
+from app.core.board.board import Board
+from app.core.records.events import HumanNeeded, RunFinished, RunStarted, parse_event
+from app.core.records.narrate import describe_event
 
 from .conftest import (BLOCKED, DEMO_WORKSPACE, DONE, STOPPED, USAGE, Cli, Result,
                        assert_plain_error, finish, jsonl, run_dirs,
@@ -247,7 +247,7 @@ def test_undo_without_run_id_picks_the_latest_run_even_when_runs_follow_within_a
 import shutil, sys
 from pathlib import Path
 from app.cli import main
-from app.core.workspace import Workspace
+from app.core.workspace.workspace import Workspace
 src, base = Path(sys.argv[1]), Path(sys.argv[2])
 for i in range(4):
     ws = base / f"flow {i}"
@@ -682,12 +682,12 @@ def test_status_decide_and_undo_do_not_import_qt_or_the_ai_sdks(cli, blocked, co
 # `decide` reads no records, so it needs no pydantic.
 NOT_NEEDED = {
     "status": ("platformdirs", "keyring", "filelock", "httpx", "httpx2", "asyncio", "pydantic",
-               "app.engines", "app.commands.run", "app.core.loop", "app.core.board",
-               "app.core.records"),
+               "app.engines", "app.commands.run", "app.core.run.loop", "app.core.board.board",
+               "app.core.records.records"),
     "decide": ("platformdirs", "keyring", "filelock", "httpx", "httpx2", "asyncio", "pydantic",
-               "app.engines", "app.commands", "app.core.loop", "app.core.records"),
+               "app.engines", "app.commands", "app.core.run.loop", "app.core.records.records"),
     "undo": ("platformdirs", "keyring", "httpx", "httpx2", "asyncio", "app.engines",
-             "app.commands", "app.core.loop", "app.core.board"),
+             "app.commands", "app.core.run.loop", "app.core.board.board"),
 }
 NOT_NEEDED_CHECK = r"""
 import sys
@@ -717,7 +717,7 @@ def test_status_of_a_running_run_probes_the_lock_without_filelock_or_pydantic(cl
     status["state"] = "running"
     (ws / ".harness" / "status.json").write_text(json.dumps(status), encoding="utf-8")
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys\nfrom app.core.workspace import Workspace\n"
+        [sys.executable, "-c", "import sys\nfrom app.core.workspace.workspace import Workspace\n"
          "lock = Workspace(sys.argv[1]).lock()\nlock.acquire()\nprint('held', flush=True)\n"
          "sys.stdin.read()\n", str(ws)],
         cwd=cli.cwd, env=cli.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -738,7 +738,7 @@ def test_importing_app_creates_no_files_and_prints_nothing(cli, tmp_path):
     env = dict(cli.env, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
                XDG_DATA_HOME=str(home / ".local" / "share"))
     code = ("import app, sys\n"
-            "import app.cli, app.core.workspace, app.core.settings, app.core.loop\n"
+            "import app.cli, app.core.workspace.workspace, app.core.settings, app.core.run.loop\n"
             "assert app.__version__ and app.NAME\n")
     res = Cli(env, cli.cwd, cli.config_dir).python(code)
     assert res.code == 0, res

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core.board import Board
-from app.core.events import RunFinished
-from app.core.records import read_events
+from app.core.board.board import Board
+from app.core.records.events import RunFinished
+from app.core.records.records import read_events
 
 from .conftest import (BLOCKED, LOCKED, STOPPED, assert_plain_error, finish, jsonl,
                        only_checkboxes_changed, run_dirs, status_file, wait_for_round,
@@ -81,7 +81,7 @@ def test_a_run_is_not_refused_because_status_or_watch_is_looking_at_the_folder(
     spinner = subprocess.Popen(
         [sys.executable, "-c",
          "import sys, time\n"
-         "from app.core.workspace import Workspace\n"
+         "from app.core.workspace.workspace import Workspace\n"
          "lock = Workspace(sys.argv[1]).lock()\n"
          "lock.is_held_elsewhere()\n"
          "print('probing', flush=True)\n"

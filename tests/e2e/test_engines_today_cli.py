@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core.board import Board
-from app.core.events import RetryWaiting
-from app.core.records import read_events
+from app.core.board.board import Board
+from app.core.records.events import RetryWaiting
+from app.core.records.records import read_events
 from tests.engines.fake_servers import (FakeServer, Reply, claude_error, claude_stream,
                                         claude_usage, oa_call, oa_error, oa_events, oa_message,
                                         oa_reasoning, oa_response, oa_stream, oa_usage,

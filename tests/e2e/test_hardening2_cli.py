@@ -9,7 +9,7 @@ import json
 import pytest
 
 from app.core.errors import HarnessError
-from app.core.workspace import Workspace
+from app.core.workspace.workspace import Workspace
 
 from .conftest import BLOCKED
 
@@ -48,7 +48,7 @@ def test_a_folder_with_deeply_nested_records_can_be_read_run_and_undone(cli, dem
 @pytest.mark.parametrize("code", [errno.EROFS, errno.EACCES])
 def test_a_folder_that_cannot_be_written_says_what_to_do(tmp_path, monkeypatch, code):
     # Root can write anywhere, so the file system's refusal is played by the lock itself.
-    from app.core.file_lock import FileLock
+    from app.core.workspace.file_lock import FileLock
 
     real_acquire = FileLock.acquire
 

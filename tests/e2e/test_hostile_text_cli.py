@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.board import Board
+from app.core.board.board import Board
 from tests.engines.fake_servers import FakeServer, claude_stream, claude_usage, tool_use
 from tests.hostile_documents import docx_with_a_hostile_part_name
 

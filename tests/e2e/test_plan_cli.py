@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.board import Board
+from app.core.board.board import Board
 from tests.engines.fake_servers import (claude_error, claude_stream, claude_usage,
                                         oa_call, oa_stream, tool_use)
 

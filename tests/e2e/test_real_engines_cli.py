@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core.board import Board
-from app.core.events import RetryWaiting, ToolCalled
-from app.core.records import read_events, read_run
+from app.core.board.board import Board
+from app.core.records.events import RetryWaiting, ToolCalled
+from app.core.records.records import read_events, read_run
 from tests.engines.fake_servers import (FakeServer, Reply, chat_stream, claude_error,
                                         claude_events, claude_message, claude_stream, claude_usage,
                                         oa_call, oa_stream, oa_usage, oa_models, text_block,

@@ -196,7 +196,7 @@ def test_the_schedules_budget_stops_the_run(cli, env, ws, server):
 
 
 def test_a_run_already_going_makes_the_scheduled_run_skip_with_a_record(cli, env, ws):
-    from app.core.workspace import Workspace
+    from app.core.workspace.workspace import Workspace
 
     due_schedule(ws)
     w = Workspace(ws)

@@ -79,7 +79,7 @@ def test_the_wheel_carries_the_demo_workspace_and_the_price_table(wheel):
 def test_the_installed_app_uses_its_own_resources(installed):
     python, env, cwd = installed
     code = ("import app, json; from app.core.resources import resource_path; "
-            "from app.core.conversation import Usage; from app.engines.prices import cost_usd; "
+            "from app.core.engine.conversation import Usage; from app.engines.prices import cost_usd; "
             "print(app.__file__); print(resource_path('prices.json')); "
             "print(cost_usd('anthropic', 'claude-sonnet-5-5', Usage(input_tokens=10**6)))")
     lines = _run([str(python), "-c", code], env=env, cwd=cwd).stdout.splitlines()

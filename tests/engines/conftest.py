@@ -22,7 +22,7 @@ def clean_env(monkeypatch, tmp_path, request):
     for name in _VENDOR_ENV:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    from app.engines import local_probe
+    from app.engines.local import probe as local_probe
     monkeypatch.setattr(local_probe, "PROBED", {})  # a port used again is a new server
     yield
 

@@ -93,9 +93,9 @@ def test_a_server_that_never_answers_is_no_answer_within_the_time_given(server):
     assert time.monotonic() - started < 4.5
 
 
-@pytest.mark.parametrize("module,engine", [("app.engines.anthropic_engine:AnthropicEngine",
+@pytest.mark.parametrize("module,engine", [("app.engines.claude.engine:AnthropicEngine",
                                             "anthropic"),
-                                           ("app.engines.openai_engine:OpenAIEngine", "openai")])
+                                           ("app.engines.openai.engine:OpenAIEngine", "openai")])
 def test_without_a_key_the_readiness_check_imports_no_sdk(tmp_path, module, engine):
     """"No key" is said at once: the SDK (seconds to import on a loaded computer, inside the
     readiness check's 8 seconds) is imported only once there is a key to use it with."""
@@ -103,7 +103,7 @@ def test_without_a_key_the_readiness_check_imports_no_sdk(tmp_path, module, engi
     import sys
 
     path, name = module.split(":")
-    code = (f"import sys; from {path} import {name}; from app.core.engine import EngineConfig; "
+    code = (f"import sys; from {path} import {name}; from app.core.engine.port import EngineConfig; "
             f"a = {name}(EngineConfig()).availability(); "
             f"print(a.ready, a.reason, {engine!r} in sys.modules)")
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}

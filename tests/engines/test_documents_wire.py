@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.conversation import Message, ToolCall, ToolResult
-from app.core.engine import EngineConfig
-from app.core.tool_specs import TOOL_SPECS
-from app.core.tools import ToolBox
-from app.core.undo import BlobStore, RoundChanges
-from app.engines.anthropic_engine import AnthropicEngine
-from app.engines.openai_engine import OpenAIEngine
+from app.core.engine.conversation import Message, ToolCall, ToolResult
+from app.core.engine.port import EngineConfig
+from app.core.tools.specs import TOOL_SPECS
+from app.core.tools.toolbox import ToolBox
+from app.core.undo.undo import BlobStore, RoundChanges
+from app.engines.claude.engine import AnthropicEngine
+from app.engines.openai.engine import OpenAIEngine
 from tests.document_files import brief_docx, prices_xlsx
 from tests.engines.conftest import CLAUDE_KEY, OPENAI_KEY
 from tests.engines.fake_servers import claude_stream, oa_message, oa_stream, text_block

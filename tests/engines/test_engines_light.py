@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-HEAVY = ("app.engines.demo_script", "app.engines.demo_planner", "app.core.records",
-         "app.core.board", "app.core.reports")
+HEAVY = ("app.engines.demo.script", "app.engines.demo.planner", "app.core.records.records",
+         "app.core.board.board", "app.core.run.reports")
 PROGRAM = ("import sys\nfrom app.cli import main\nsys.argv = ['harness-desk', 'engines']\n"
            "code = main()\nprint('LOADED', [m for m in %r if m in sys.modules])\n" % (HEAVY,))
 

@@ -10,7 +10,7 @@ import keyring
 import pytest
 from keyring.backends import chainer, fail, null
 
-from app.core.redact import redact
+from app.core.records.redact import redact
 from app.engines import keys
 from app.engines.keys import KeyStoreError, delete_key, get_key, keychain_status, lookup_key, set_key
 from tests.engines.conftest import CLAUDE_KEY, OPENAI_KEY, MemoryKeyring

@@ -10,12 +10,12 @@ import zlib
 
 import pytest
 
-from app.core.conversation import Message, ToolCall, ToolResult, ToolSpec
-from app.core.engine import BAD_REQUEST, EngineConfig, EngineError
-from app.core.pictures import PICTURES_PER_REQUEST, Picture, read_picture
-from app.engines.anthropic_engine import AnthropicEngine
-from app.engines.local_engine import LocalEngine
-from app.engines.openai_engine import OpenAIEngine
+from app.core.engine.conversation import Message, ToolCall, ToolResult, ToolSpec
+from app.core.engine.port import BAD_REQUEST, EngineConfig, EngineError
+from app.core.tools.pictures import PICTURES_PER_REQUEST, Picture, read_picture
+from app.engines.claude.engine import AnthropicEngine
+from app.engines.local.engine import LocalEngine
+from app.engines.openai.engine import OpenAIEngine
 from tests.engines.conftest import CLAUDE_KEY, OPENAI_KEY
 from tests.engines.fake_servers import (Reply, chat_stream, claude_stream, oa_message, oa_stream,
                                         ollama_show, text_block)
@@ -164,7 +164,7 @@ def test_the_fake_service_refuses_a_picture_that_is_not_what_it_claims(claude, s
 
 
 def test_pictures_never_reach_the_events_file(tmp_path):
-    from app.core.loop import Harness
+    from app.core.run.loop import Harness
     from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits
 
     ws = board_workspace(tmp_path, "- [ ] Describe shop.png\n  - Done when: notes.md says it\n")
@@ -180,8 +180,8 @@ def test_pictures_never_reach_the_events_file(tmp_path):
 
 
 def test_damaged_and_bomb_pictures_get_one_sentence(tmp_path):
-    from app.core.tools import ToolBox
-    from app.core.undo import RoundChanges
+    from app.core.tools.toolbox import ToolBox
+    from app.core.undo.undo import RoundChanges
 
     (tmp_path / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
     bomb = photo(tmp_path, "bomb.png", (100, 100), "PNG")
@@ -238,7 +238,7 @@ def test_a_server_that_says_nothing_gets_no_pictures(local, server):
 
 
 def test_trimming_old_tool_output_drops_its_pictures_and_pictures_count_in_the_size(shop):
-    from app.core.engine_calls import TRIMMED, _prompt_chars, _trim_oldest_tool_output
+    from app.core.engine.calls import TRIMMED, _prompt_chars, _trim_oldest_tool_output
 
     messages = history(shop, calls=2)
     with_pictures = _prompt_chars("", [], messages)
@@ -250,8 +250,8 @@ def test_trimming_old_tool_output_drops_its_pictures_and_pictures_count_in_the_s
 
 
 def test_a_tiff_is_shown_and_a_heic_photo_is_named_in_a_sentence(tmp_path):
-    from app.core.tools import ToolBox
-    from app.core.undo import RoundChanges
+    from app.core.tools.toolbox import ToolBox
+    from app.core.undo.undo import RoundChanges
 
     photo(tmp_path, "scan.tiff", (3000, 1500), "TIFF")
     photo(tmp_path, "old.TIF", (40, 30), "TIFF")

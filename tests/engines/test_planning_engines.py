@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from app.core.plan_records import read_plans
-from app.core.planning import Planner
-from app.core.files import read_jsonl
+from app.core.plan.records import read_plans
+from app.core.plan.planning import Planner
+from app.core.workspace.files import read_jsonl
 from app.core.settings import Limits
-from app.core.engine import EngineConfig
-from app.engines.anthropic_engine import AnthropicEngine
-from app.engines.openai_engine import OpenAIEngine
+from app.core.engine.port import EngineConfig
+from app.engines.claude.engine import AnthropicEngine
+from app.engines.openai.engine import OpenAIEngine
 from tests.engines.conftest import CLAUDE_KEY, OPENAI_KEY
 from tests.engines.fake_servers import (claude_stream, claude_usage, oa_call, oa_stream,
                                         text_block, tool_use)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from app.core import resources
-from app.core.conversation import Usage
+from app.core.engine.conversation import Usage
 from app.core.settings import config_dir
 from app.engines.prices import cost_usd, override_warning, price_for, price_known
 

@@ -15,9 +15,11 @@ import keyring
 import pytest
 from keyring.backends import fail
 
-from app.core.engine import EngineConfig
-from app.engines import anthropic_engine, openai_engine, quick_ready
-from app.engines.local_engine import OLLAMA_BASE_URL, LocalEngine
+from app.core.engine.port import EngineConfig
+from app.engines import quick_ready
+from app.engines.claude import engine as anthropic_engine
+from app.engines.openai import engine as openai_engine
+from app.engines.local.engine import OLLAMA_BASE_URL, LocalEngine
 from app.engines.quick_ready import KEYED, quick_readiness
 from app.engines.registry import create_engine
 from tests.engines.conftest import CLAUDE_KEY
@@ -89,9 +91,9 @@ LOADED = r"""
 import sys
 from app.cli import main
 rc = main(["engines", *sys.argv[1:]])
-heavy = ("pydantic", "keyring", "app.core.conversation", "app.core.settings",
-         "app.engines.anthropic_engine", "app.engines.openai_engine", "app.engines.local_engine",
-         "app.engines.demo", "multiprocessing", "concurrent")
+heavy = ("pydantic", "keyring", "app.core.engine.conversation", "app.core.settings",
+         "app.engines.claude.engine", "app.engines.openai.engine", "app.engines.local.engine",
+         "app.engines.demo.engine", "multiprocessing", "concurrent")
 print("loaded:", ",".join(sorted(m for m in sys.modules if m.split(".")[0] in heavy or m in heavy)))
 sys.exit(rc)
 """

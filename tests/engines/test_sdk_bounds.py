@@ -1,4 +1,4 @@
-"""The vendor SDKs stay behind their adapters (app/engines/claude_sdk.py, openai_sdk.py), and
+"""The vendor SDKs stay behind their adapters (app/engines/claude/sdk.py, openai_sdk.py), and
 pyproject.toml lets in only the SDK releases those adapters were tested with.
 
 An adapter's SUPPORTED is the range its tests (test_claude_sdk.py, test_openai_sdk.py,
@@ -21,7 +21,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from app.engines import claude_sdk, openai_sdk
+from app.engines.claude import sdk as claude_sdk
+from app.engines.openai import sdk as openai_sdk
 
 REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
 ADAPTERS = {"anthropic": claude_sdk, "openai": openai_sdk}

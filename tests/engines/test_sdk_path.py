@@ -9,18 +9,19 @@ import anthropic
 import pytest
 from pydantic import TypeAdapter
 
-from app.core.conversation import Message, ToolCall, ToolResult
-from app.core.pictures import PICTURES_PER_REQUEST, Picture, read_picture
-from app.core.engine import EngineConfig
-from app.core.engine_calls import TRIMMED, _trim_oldest_tool_output
-from app.core.reports import SYSTEM_PROMPT
-from app.core.tools import TOOL_SPECS
-from app.engines import claude_sdk, openai_sdk
-from app.engines.anthropic_engine import AnthropicEngine
-from app.engines.claude_send import MESSAGES_ORDER, stream_messages
-from app.engines.local_engine import LocalEngine
-from app.engines.openai_compat import CHAT_ORDER, RESPONSES_ORDER, post_stream, stream_events
-from app.engines.openai_engine import OpenAIEngine
+from app.core.engine.conversation import Message, ToolCall, ToolResult
+from app.core.tools.pictures import PICTURES_PER_REQUEST, Picture, read_picture
+from app.core.engine.port import EngineConfig
+from app.core.engine.calls import TRIMMED, _trim_oldest_tool_output
+from app.core.run.reports import SYSTEM_PROMPT
+from app.core.tools.toolbox import TOOL_SPECS
+from app.engines.claude import sdk as claude_sdk
+from app.engines.openai import sdk as openai_sdk
+from app.engines.claude.engine import AnthropicEngine
+from app.engines.claude.send import MESSAGES_ORDER, stream_messages
+from app.engines.local.engine import LocalEngine
+from app.engines.openai.compat import CHAT_ORDER, RESPONSES_ORDER, post_stream, stream_events
+from app.engines.openai.engine import OpenAIEngine
 from tests.engines.conftest import CLAUDE_KEY, OPENAI_KEY
 from tests.engines.fake_servers import (chat_stream, claude_stream, oa_call, oa_message,
                                         oa_models, oa_reasoning, oa_stream, ollama_ps,

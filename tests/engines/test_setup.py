@@ -14,8 +14,8 @@ import pytest
 
 from app.core.errors import UsageError
 from app.core.settings import EngineSettings, Settings
-from app.engines.demo import DemoEngine
-from app.engines.local_engine import LocalEngine
+from app.engines.demo.engine import DemoEngine
+from app.engines.local.engine import LocalEngine
 from app.engines.setup import (EngineChoice, build_engine, cache_key, engine_choices,
                                engine_readiness)
 

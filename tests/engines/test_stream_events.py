@@ -11,8 +11,8 @@ import openai
 import pytest
 from pydantic import TypeAdapter
 
-from app.engines.claude_send import messages_body, stream_messages
-from app.engines.openai_compat import CHAT_ORDER, RESPONSES_ORDER, openai_body, post_stream, \
+from app.engines.claude.send import messages_body, stream_messages
+from app.engines.openai.compat import CHAT_ORDER, RESPONSES_ORDER, openai_body, post_stream, \
     stream_events
 from tests.engines.fake_servers import (Reply, chat_events, claude_events, claude_message,
                                         claude_stream, oa_call, oa_message, oa_reasoning,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 import time
 
-from app.engines import local_stream
-from app.engines.local_stream import unwatch, watch, watch_stream
+from app.engines.local import stream as local_stream
+from app.engines.local.stream import unwatch, watch, watch_stream
 
 
 class Stream:

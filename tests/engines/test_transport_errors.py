@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.conversation import Message
-from app.engines.anthropic_engine import AnthropicEngine
-from app.core.engine import ENGINE_UNREACHABLE, EngineConfig, EngineError
-from app.engines.local_engine import LocalEngine
+from app.core.engine.conversation import Message
+from app.engines.claude.engine import AnthropicEngine
+from app.core.engine.port import ENGINE_UNREACHABLE, EngineConfig, EngineError
+from app.engines.local.engine import LocalEngine
 
 FIRST = [Message(role="user", text="hello")]
 
@@ -30,8 +30,8 @@ BAD_ADDRESSES = ["http://127.0.0.1:abc/v1", "http://[::1", "localhost:11434/v1"]
 @pytest.mark.parametrize("engine_id", ["anthropic", "openai", "local"])
 @pytest.mark.parametrize("url", BAD_ADDRESSES)
 def test_a_base_url_that_is_not_a_web_address_is_one_sentence(engine_id, url, monkeypatch):
-    from app.core.conversation import Message
-    from app.core.engine import ENGINE_UNREACHABLE, EngineConfig, EngineError
+    from app.core.engine.conversation import Message
+    from app.core.engine.port import ENGINE_UNREACHABLE, EngineConfig, EngineError
     from app.engines.registry import create_engine
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-api03-TestKeyForBadAddress0123456789")

@@ -8,9 +8,9 @@ import pytest
 
 from app.commands.follow import format_status
 from app.commands.run import EventPrinter
-from app.core.loop import Harness
-from app.core.records import read_run
-from app.core.status_view import read_status_view
+from app.core.run.loop import Harness
+from app.core.records.records import read_run
+from app.core.records.status_view import read_status_view
 from app.engines.prices import PricedEngine
 from app.export.history import build_history, render_history_markdown
 from app.export.markdown import render_markdown
@@ -105,9 +105,9 @@ def test_the_export_says_the_cost_is_at_most(tmp_path):
 
 
 def test_planning_with_an_unknown_model_says_at_most_too(tmp_path):
-    from app.core.plan_records import read_plans
-    from app.core.planning import Planner
-    from tests.core.test_planning import GOOD
+    from app.core.plan.records import read_plans
+    from app.core.plan.planning import Planner
+    from tests.core.plan.test_planning import GOOD
 
     ws = board_workspace(tmp_path, BOARD, {"notes.md": "x"})
     outcome = Planner(ws, ClaudeScript([call("propose_tasks", tasks=GOOD)]),

@@ -6,22 +6,22 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.engine import EngineConfig, EngineError, STREAM_BROKEN
-from app.core.events import WebLookedUp
-from app.core.loop import Harness
-from app.core.records import read_rounds, read_run
+from app.core.engine.port import EngineConfig, EngineError, STREAM_BROKEN
+from app.core.records.events import WebLookedUp
+from app.core.run.loop import Harness
+from app.core.records.records import read_rounds, read_run
 from app.core.settings import Settings
-from app.core.web_types import WebAccess
-from app.engines.anthropic_engine import AnthropicEngine
+from app.core.web.types import WebAccess
+from app.engines.claude.engine import AnthropicEngine
 from app.engines.prices import web_prices
 from app.engines.setup import build_engine
 from tests.engines.conftest import CLAUDE_KEY
 from tests.engines.fake_servers import (Reply, claude_events, claude_message, claude_stream,
                                         claude_usage, text_block, tool_use)
 from tests.engines.fake_servers import oa_events, oa_message, oa_response
-from tests.engines.test_anthropic_engine import FIRST, MESSAGES, SYSTEM, TOOLS
-from tests.engines.test_openai_engine import FIRST as OA_FIRST
-from tests.engines.test_openai_engine import RESPONSES, gpt  # noqa: F401  (the fixture)
+from tests.engines.claude.test_anthropic_engine import FIRST, MESSAGES, SYSTEM, TOOLS
+from tests.engines.openai.test_openai_engine import FIRST as OA_FIRST
+from tests.engines.openai.test_openai_engine import RESPONSES, gpt  # noqa: F401  (the fixture)
 from tests.engines.web_blocks import (oa_open, oa_search, search_error, search_result,
                                       server_use)
 from tests.scripted import board_workspace, fast_limits

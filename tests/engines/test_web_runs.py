@@ -10,9 +10,9 @@ import statistics
 
 import pytest
 
-from app.core.events import WebLookedUp
-from app.core.loop import Harness
-from app.core.records import read_rounds, read_run
+from app.core.records.events import WebLookedUp
+from app.core.run.loop import Harness
+from app.core.records.records import read_rounds, read_run
 from app.core.settings import Settings
 from app.engines.prices import web_prices
 from app.engines.setup import build_engine

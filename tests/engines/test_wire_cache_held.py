@@ -4,7 +4,7 @@ any change of an earlier message is still found."""
 
 from __future__ import annotations
 
-from app.core.conversation import Message, ToolCall, ToolResult
+from app.core.engine.conversation import Message, ToolCall, ToolResult
 from app.engines import wire_cache
 from app.engines.wire_cache import Prefix
 

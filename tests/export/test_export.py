@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.board import Board
+from app.core.board.board import Board
 from app.export.chart import render_chart
 from app.commands.export import cmd_export
 from app.export.service import export_summary

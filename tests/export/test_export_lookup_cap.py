@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.loop import Harness
+from app.core.run.loop import Harness
 from app.export.service import export_summary
-from tests.core.test_web_tasks import BOARD, Looker, searched, write
+from tests.core.run.test_web_tasks import BOARD, Looker, searched, write
 from tests.export.test_export import visible_text
 from tests.scripted import board_workspace, fast_limits
 
@@ -53,7 +53,7 @@ def test_the_decisions_evidence_line_is_in_the_documents_language(qapp, tmp_path
     ("In round 3 the AI kept going round in circles.", "第 3 轮 AI 一直在原地打转。"),
     ("A line of the person's own", "A line of the person's own")])
 def test_each_no_progress_line_the_harness_writes_reads_in_chinese(line, zh):
-    from app.core.reports import no_progress_evidence
+    from app.core.run.reports import no_progress_evidence
     from app.export.board_words import evidence
 
     assert evidence(line, "zh_CN") == zh and evidence(line, "en") == line

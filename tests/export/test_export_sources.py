@@ -10,11 +10,11 @@ import zipfile
 
 import pytest
 
-from app.core.loop import Harness
+from app.core.run.loop import Harness
 from app.core.resources import resource_path
-from app.core.workspace import Workspace
-from app.engines.demo import DemoEngine
-from app.engines.demo_web import ORDERS_URL, VISITORS_URL
+from app.core.workspace.workspace import Workspace
+from app.engines.demo.engine import DemoEngine
+from app.engines.demo.web import ORDERS_URL, VISITORS_URL
 from app.export.service import export_summary
 from tests.scripted import demo_copy, fast_limits
 
@@ -73,7 +73,7 @@ def test_a_chinese_summary_says_it_in_chinese(tmp_path):
 
 
 def test_only_a_web_address_becomes_a_link():
-    from app.core.web_types import WebActivity, WebPage
+    from app.core.web.types import WebActivity, WebPage
     from app.export.markdown import md_cell
     from app.export.sources import sources_lines
 

@@ -4,7 +4,7 @@ when, and how often the cause came back since."""
 from __future__ import annotations
 
 from app.core.lessons.actions import accept_lesson
-from app.core.loop import Harness
+from app.core.run.loop import Harness
 from app.export.history import build_history, render_history_markdown
 from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits
 

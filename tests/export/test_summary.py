@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.core.errors import HarnessError
-from app.core.records import EXIT_REASON_WORDS
+from app.core.records.records import EXIT_REASON_WORDS
 from app.export.markdown import render_markdown
 from app.export.summary import NoRunToExport, build_summary
 from app.export.markdown import md_cell

@@ -9,7 +9,7 @@ from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSlider, QApplication, QComboBox,
                                QLineEdit, QProgressBar, QScrollBar, QWidget)
 
-from app.core.board import Board
+from app.core.board.board import Board
 from tests.gui.helpers import demo_copy, open_in
 
 CONTROLS = (QAbstractButton, QComboBox, QLineEdit, QProgressBar, QAbstractSlider)

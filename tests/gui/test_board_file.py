@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from app.core.board import Board, TaskRef
-from app.core.board_verbs import set_checked
+from app.core.board.board import Board, TaskRef
+from app.core.board.verbs import set_checked
 from app.gui.board.board_file import BoardFile
 
 
@@ -85,8 +85,8 @@ def test_the_checklist_and_a_run_writing_at_once_lose_no_edit(qtbot, tmp_path):
     # thread, complete_task) both go through update_board; neither may undo the other.
     import threading
 
-    from app.core.board import update_board
-    from app.core.board_verbs import add_task
+    from app.core.board.board import update_board
+    from app.core.board.verbs import add_task
 
     path = tmp_path / "TASKS.md"
     path.write_bytes(b"".join(b"- [ ] Run task %d\n" % i for i in range(12)))

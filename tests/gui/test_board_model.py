@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 from PySide6.QtTest import QAbstractItemModelTester
 
-from app.core.board import Board
+from app.core.board.board import Board
 from app.gui.board.board_model import BoardItemModel
 
 ROW = st.tuples(st.sampled_from("abcdef"), st.booleans())

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
-from app.core.board import Board
+from app.core.board.board import Board
 from app.core.policies.approver import ApprovalRequest
 from app.gui.careful.approval_dialog import ApprovalDialog
 from tests.gui.test_chinese import chinese  # noqa: F401  (the fixture)
@@ -316,7 +316,7 @@ def test_a_file_a_round_changed_can_be_protected_from_its_context_menu(qtbot, wi
 def test_the_board_question_is_said_in_the_windows_words(qtbot, tmp_path):
     from PySide6.QtCore import QCoreApplication, QTranslator
 
-    from app.core.board import Board as B
+    from app.core.board.board import Board as B
     from app.gui.run.decision_dialog import DecisionDialog
 
     board = B.parse("- [ ] HUMAN: Careful mode: may the AI delete your file notes.md? "
@@ -383,9 +383,9 @@ def test_a_kept_change_opened_from_the_board_shows_its_diff_and_is_allowed_alone
     # A run with no one to answer kept the change. Opened from the board, the window shows
     # that change's diff (which is what lets it be allowed), and the answer given there is
     # written for this change alone; the run then carries on and makes it.
-    from app.core.loop import Harness
+    from app.core.run.loop import Harness
     from app.core.policies import pending
-    from app.core.workspace import Workspace
+    from app.core.workspace.workspace import Workspace
     from tests.scripted import ScriptedEngine, call, fast_limits
 
     ws = Workspace(folder)

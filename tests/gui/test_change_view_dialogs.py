@@ -72,7 +72,7 @@ def test_the_approval_shows_a_word_change_formatted_with_track_change_marks(qtbo
 
 
 def test_an_approval_of_a_change_no_text_shows_names_what_changes(qtbot, tmp_path):
-    from tests.core.test_change_view import _with_run_look
+    from tests.core.documents.test_change_view import _with_run_look
 
     big = _with_run_look(CV, tmp_path / "big.docx", "Getting the perfect",   # a size: the
                          '<w:sz w:val="40"/>')                                # view draws none
@@ -124,7 +124,7 @@ def test_a_pdf_whose_text_stays_says_what_changes_in_the_evidence(qtbot, tmp_pat
 
 
 def test_the_evidence_and_the_approval_show_a_pdf_change_as_paragraphs(qtbot, tmp_path):
-    from tests.core.test_change_view import _menu_pdf
+    from tests.core.documents.test_change_view import _menu_pdf
 
     before = _menu_pdf(tmp_path / "a.pdf", "seven", "4.62").read_bytes()
     after = _menu_pdf(tmp_path / "b.pdf", "six", "4.80").read_bytes()

@@ -272,7 +272,7 @@ def test_the_check_itself_catches_english_and_lets_names_and_files_through():
 
 
 def test_the_harness_own_no_progress_decision_is_worded_by_the_window(chinese):
-    from app.core.board import Board
+    from app.core.board.board import Board
     from app.gui.board.board_model import BoardItemModel
 
     board = Board.parse(

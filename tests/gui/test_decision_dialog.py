@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.board import Board
+from app.core.board.board import Board
 from app.gui import core_calls
 from app.gui.run.decision_dialog import DecisionDialog
 from app.gui.evidence.file_preview import FilePreviewDialog, looks_like_file

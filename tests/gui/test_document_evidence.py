@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from app.core.blobs import BlobStore
-from app.core.workspace import Workspace
+from app.core.undo.blobs import BlobStore
+from app.core.workspace.workspace import Workspace
 from app.gui.evidence.evidence_data import read_evidence
 from app.gui.evidence.evidence_dialog import EvidenceDialog
 from app.gui.evidence.file_preview import FilePreviewDialog

@@ -16,11 +16,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractSpinBox, QLineEdit
 
-from app.core.board import Board
-from app.core.engine import EngineConfig
+from app.core.board.board import Board
+from app.core.engine.port import EngineConfig
 from app.core.settings import EngineSettings, Limits, Settings
 from app.engines import keys
-from app.engines.demo import DemoEngine
+from app.engines.demo.engine import DemoEngine
 from tests.memory_keyring import MemoryKeyring
 
 

@@ -187,8 +187,8 @@ def test_a_rewritten_line_shows_removed_in_red_added_in_green_with_the_changed_w
 
 
 def test_a_binary_file_shows_its_sizes_not_its_bytes(tmp_path):
-    from app.core.blobs import BlobStore
-    from app.core.workspace import Workspace
+    from app.core.undo.blobs import BlobStore
+    from app.core.workspace.workspace import Workspace
     from app.gui.evidence.evidence_data import read_evidence
 
     ws = Workspace(tmp_path)
@@ -221,7 +221,7 @@ def test_while_a_run_is_going_a_rounds_evidence_opens_but_undo_waits(qtbot, wind
 
 def test_the_window_says_a_later_rounds_version_was_kept_not_yours(qapp):
     # Issue 16, point 5: the version kept is round 2's, not the person's.
-    from app.core.undo import UndoReport
+    from app.core.undo.undo import UndoReport
     from app.gui.words.undo_words import undo_report_headline, undo_report_sentences
 
     report = UndoReport(round=1, kept_both=[("plan.md", "plan (before round 1).md")],

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import time
 
-from app.core.files import STALE_TEMP_S
-from app.core.workspace import init_workspace
+from app.core.workspace.files import STALE_TEMP_S
+from app.core.workspace.workspace import init_workspace
 from app.gui.folder.workspace_info import inspect_folder
 
 

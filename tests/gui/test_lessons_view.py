@@ -11,9 +11,9 @@ import keyring
 import pytest
 from PySide6.QtCore import Qt
 
-from app.core.engine import EngineConfig
+from app.core.engine.port import EngineConfig
 from app.engines import keys
-from app.engines.anthropic_engine import AnthropicEngine
+from app.engines.claude.engine import AnthropicEngine
 from app.gui import core_calls
 from tests.engines.fake_servers import FakeServer
 from tests.gui.helpers import open_in

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.loop import Harness
-from app.core.records import read_rounds
+from app.core.run.loop import Harness
+from app.core.records.records import read_rounds
 from app.gui.words import wording
 from app.gui.run.round_cards import RoundCard, RoundCardList, RoundView
 from app.gui.run.run_panel import RunPanel
-from tests.core.test_web_tasks import BOARD, Looker, searched, write
+from tests.core.run.test_web_tasks import BOARD, Looker, searched, write
 from tests.gui.test_web_sources import in_chinese  # noqa: F401  (the fixture)
 from tests.scripted import board_workspace, fast_limits
 

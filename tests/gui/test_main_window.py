@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
-from app.core.board import Board
+from app.core.board.board import Board
 from app.core.settings import Settings, load_settings
 from app.gui.main_window import MainWindow
 from tests.gui.helpers import demo_copy, drop_on, open_in, run_until_end

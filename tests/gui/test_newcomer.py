@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from app.core.board import Board
+from app.core.board.board import Board
 from tests.gui.helpers import open_in, run_until_end
 
 
@@ -142,8 +142,8 @@ def test_answering_carries_on_at_once_and_the_banner_names_the_question(qtbot, w
 
 def test_failed_starts_add_no_round_card_and_no_run_to_the_history(qtbot, window, tmp_path,
                                                                   monkeypatch):
-    from app.core.records import read_status
-    from app.core.workspace import Workspace
+    from app.core.records.records import read_status
+    from app.core.workspace.workspace import Workspace
     from tests.gui.helpers import demo_copy
 
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
@@ -263,7 +263,7 @@ def test_help_about_says_the_version_where_things_live_and_copies_a_problem_repo
     from PySide6.QtGui import QGuiApplication
 
     from app import __version__
-    from app.core.crash import crash_dir
+    from app.core.records.crash import crash_dir
 
     menus = [a.text() for a in window.menuBar().actions()]
     assert "&Help" in menus

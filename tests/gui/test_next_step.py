@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from app.core.board import Board
+from app.core.board.board import Board
 from app.gui.look.look import TONE_PROPERTY
 from tests.gui.helpers import demo_task_board, open_in, run_until_end
 

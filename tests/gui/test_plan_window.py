@@ -9,10 +9,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
-from app.core.board import Board
-from app.core.engine import EngineConfig
+from app.core.board.board import Board
+from app.core.engine.port import EngineConfig
 from app.core.settings import Limits
-from app.engines.demo import DemoEngine
+from app.engines.demo.engine import DemoEngine
 from app.gui.plan.plan_card import PlanCard
 from app.gui.plan.plan_dialog import PlanDialog
 from tests.gui.helpers import open_in, demo_task_board
@@ -207,8 +207,8 @@ def test_plan_with_ai_in_chinese_shows_no_english_word_of_ours(qtbot, chinese, t
 
 def test_closing_the_dialog_while_planning_stops_it_quietly(qtbot, folder, tmp_path,
                                                             monkeypatch):
-    from app.core.crash import crash_dir
-    from app.core.plan_records import read_plans
+    from app.core.records.crash import crash_dir
+    from app.core.plan.records import read_plans
 
     monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
     dialog = PlanDialog(folder, lambda: DemoEngine(EngineConfig(options={"delay_s": 0.3})),
@@ -326,7 +326,7 @@ def test_tab_in_done_when_moves_on_and_a_try_that_did_nothing_leaves_no_card(
     qtbot.keyClick(details.done_when, Qt.Key.Key_Tab)
     assert details.done_when.toPlainText() == before and not details.done_when.hasFocus()
     cards = len(window.cards.findChildren(PlanCard))
-    from app.core.planning import PlanOutcome
+    from app.core.plan.planning import PlanOutcome
     failed = PlanOutcome("plan-x", "engine_error", "The engine could not be reached.")
     dialog.planned.emit("Plan a birthday party", failed, 0.1)
     assert len(window.cards.findChildren(PlanCard)) == cards  # no empty "0 steps" card

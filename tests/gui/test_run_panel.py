@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.engine import TRANSIENT, EngineError
+from app.core.engine.port import TRANSIENT, EngineError
 from app.gui.run.run_panel import RunPanel
 from app.gui.run.runner import RunRunner
 from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits, text
@@ -68,8 +68,8 @@ def test_a_busy_service_reads_waiting_then_working_again(qtbot, tmp_path, panel)
 
 
 def test_the_demo_engine_says_it_costs_nothing(qtbot, tmp_path, panel):
-    from app.core.engine import EngineConfig
-    from app.engines.demo import DemoEngine
+    from app.core.engine.port import EngineConfig
+    from app.engines.demo.engine import DemoEngine
     from tests.scripted import demo_copy
 
     ws = demo_copy(tmp_path)
@@ -123,8 +123,8 @@ def test_a_model_without_a_known_price_reads_at_most_and_says_why(qtbot, tmp_pat
 
 def test_a_document_another_program_holds_asks_the_person_to_close_it(qtbot, tmp_path, panel,
                                                                       monkeypatch):
-    import app.core.files as files
-    from tests.core.test_outside_saves import sharing_violation
+    import app.core.workspace.files as files
+    from tests.core.documents.test_outside_saves import sharing_violation
     from tests.document_files import prices_xlsx
 
     ws = board_workspace(tmp_path, BOARD, {"notes.md": "x"})
@@ -143,7 +143,7 @@ def test_a_document_another_program_holds_asks_the_person_to_close_it(qtbot, tmp
 
 
 def test_the_history_names_an_upper_estimate_as_at_most(qtbot):
-    from app.core.records import RunInfo
+    from app.core.records.records import RunInfo
     from app.gui.run.history_picker import HistoryPicker
 
     picker = HistoryPicker()

@@ -6,11 +6,11 @@ import threading
 
 import pytest
 
-from app.core import events as ev
+from app.core.records import events as ev
 from app.core.settings import Limits
-from app.core.workspace import Workspace
-from app.engines.demo import DemoEngine
-from app.core.engine import EngineConfig
+from app.core.workspace.workspace import Workspace
+from app.engines.demo.engine import DemoEngine
+from app.core.engine.port import EngineConfig
 from app.gui.run.runner import WORKSPACE_LOCKED, RunRunner
 from tests.gui.helpers import demo_copy
 

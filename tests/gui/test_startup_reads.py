@@ -101,7 +101,7 @@ def test_the_full_look_reads_the_same_folder_as_before(tmp_path):
 
 
 def test_careful_mode_reads_no_settings_a_folder_does_not_have(tmp_path):
-    from app.core import folder_settings
+    from app.core.workspace import folder_settings
     from app.gui.careful import careful_flow
 
     assert careful_flow.FOLDER_FILE == folder_settings.FILE_NAME
@@ -179,7 +179,7 @@ def test_the_board_read_by_the_first_look_is_shown_at_once_and_checked_again(qtb
     """The folder's first look reads TASKS.md off the UI thread already; the checklist shows
     that read at once instead of reading it again a turn later, and a change made since is
     still read."""
-    from app.core.board import Board
+    from app.core.board.board import Board
     from app.gui.board.board_file import BoardFile
 
     path = tmp_path / "TASKS.md"

@@ -172,7 +172,7 @@ def test_at_800_by_600_no_text_is_cut_mid_word(qtbot, small):
     assert _cut_mid_word(win) == [], "idle"
     seen: list = []
     win.runner.event_received.connect(seen.append)
-    from app.core import events as ev
+    from app.core.records import events as ev
 
     def running():
         return sum(isinstance(e, ev.ToolCalled) for e in seen)

@@ -9,13 +9,13 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 
-from app.core.events import RoundFinished
-from app.core.loop import Harness
+from app.core.records.events import RoundFinished
+from app.core.run.loop import Harness
 from app.core.policies.approver import ApprovalRequest
-from app.core.records import read_rounds
-from app.core.web_types import WebActivity, WebCitation, WebPage, WebSearch
-from app.engines.demo import DemoEngine
-from app.engines.demo_web import ORDERS_URL, VISITORS_URL
+from app.core.records.records import read_rounds
+from app.core.web.types import WebActivity, WebCitation, WebPage, WebSearch
+from app.engines.demo.engine import DemoEngine
+from app.engines.demo.web import ORDERS_URL, VISITORS_URL
 from app.gui import core_calls
 from app.gui.careful.approval_dialog import ApprovalDialog
 from app.gui.evidence.evidence_dialog import EvidenceDialog
@@ -217,7 +217,7 @@ def test_in_chinese_the_card_and_the_sources_speak_chinese(qtbot, in_chinese, tm
     import shutil
 
     from app.core.resources import resource_path
-    from app.core.workspace import Workspace
+    from app.core.workspace.workspace import Workspace
 
     target = tmp_path / "演示"
     shutil.copytree(resource_path("demo-workspace-zh"), target)

@@ -14,13 +14,13 @@ import urllib.request
 
 import pytest
 
-from app.core.conversation import Message
-from app.core.engine import PROMPT_TOO_LONG, EngineConfig, EngineError
-from app.core.loop import Harness
-from app.core.reports import SYSTEM_PROMPT, never_used_tools
-from app.core.tools import TOOL_SPECS
-from app.engines.local_engine import LocalEngine
-from app.engines.local_server import ServerFacts
+from app.core.engine.conversation import Message
+from app.core.engine.port import PROMPT_TOO_LONG, EngineConfig, EngineError
+from app.core.run.loop import Harness
+from app.core.run.reports import SYSTEM_PROMPT, never_used_tools
+from app.core.tools.toolbox import TOOL_SPECS
+from app.engines.local.engine import LocalEngine
+from app.engines.local.server import ServerFacts
 from tests.scripted import board_workspace, fast_limits
 
 pytestmark = pytest.mark.llama_server

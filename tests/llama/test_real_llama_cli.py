@@ -91,7 +91,7 @@ def test_a_run_on_the_command_line_is_cut_at_the_rounds_time_limit(start_llama, 
     assert res.seconds < 25 + 60
     # (The 135M model's replies here are short, under the 10 s after which the command line
     # prints "the AI is still answering, about N tokens so far…": that line is covered with
-    # the loopback fakes, tests/engines/test_local_runs.py.)
+    # the loopback fakes, tests/engines/local/test_local_runs.py.)
     assert ("Round 1 ended: ran out of time — The round reached its time limit of 25 seconds"
             in res.out), res
     assert res.code == 4  # stopped (docs/cli.md, "Exit codes"), not failed

@@ -25,7 +25,7 @@ from app.core.documents.guard import Full, Out, corrupt_sentence, open_package
 from app.core.documents.sheet_cells import read_cells, unchanged_sheets
 from app.core.documents.sheet_change import sheets_html
 from app.core.documents.word_change import document_html
-from app.core.line_match import TooBig
+from app.core.tools.line_match import TooBig
 
 SECONDS = 12.0  # reading both versions and comparing them, at most
 

@@ -20,7 +20,7 @@ import time
 from html import escape
 
 from app.core.documents.word_text import LOOK, LOOK_END
-from app.core.line_match import grouped, matching_lines, opcodes
+from app.core.tools.line_match import grouped, matching_lines, opcodes
 
 CONTEXT = 3            # unchanged paragraphs shown around each change
 WHOLE_BELOW = 80       # a document of fewer paragraphs is shown whole

@@ -10,8 +10,8 @@ from app.core.errors import UsageError
 from app.core.lessons.agents_file import add_line, read_instructions, with_line
 from app.core.lessons.lessons import Lesson, find_lessons
 from app.core.lessons.store import Decision, load_store, save_store
-from app.core.records import now_iso
-from app.core.workspace import Workspace
+from app.core.records.records import now_iso
+from app.core.workspace.workspace import Workspace
 
 
 @dataclass(frozen=True)

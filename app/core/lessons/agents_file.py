@@ -10,9 +10,9 @@ from pathlib import Path
 
 from app.core.clean_text import clean_line
 from app.core.errors import UsageError
-from app.core.files import atomic_write_bytes
-from app.core.instructions import MAX_INSTRUCTIONS_CHARS
-from app.core.sandbox import INSTRUCTIONS_NAME, PathRefused, Sandbox
+from app.core.workspace.files import atomic_write_bytes
+from app.core.run.instructions import MAX_INSTRUCTIONS_CHARS
+from app.core.tools.sandbox import INSTRUCTIONS_NAME, PathRefused, Sandbox
 
 BOM = b"\xef\xbb\xbf"
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from app.core.clean_text import clean_line
-from app.core.events import (ChangeAnswered, ChangeRefused, HumanNeeded, NoticeSent, ToolCalled,
+from app.core.records.events import (ChangeAnswered, ChangeRefused, HumanNeeded, NoticeSent, ToolCalled,
                              ToolRefused)
 from app.core.lessons.history import FolderHistory, RunHistory, norm_words
-from app.core.outcomes import RoundResult
+from app.core.run.outcomes import RoundResult
 
 # Rounds that ended with nothing to show: the file read in them did not help.
 _NO_PROGRESS = (RoundResult.GAVE_UP, RoundResult.STEP_LIMIT, RoundResult.NO_ACTION,

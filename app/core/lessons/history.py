@@ -7,11 +7,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.core.board import Board, BoardError
-from app.core.events import Event
-from app.core.records import (RoundRecord, RunInfo, read_events, read_rounds, read_run,
+from app.core.board.board import Board, BoardError
+from app.core.records.events import Event
+from app.core.records.records import (RoundRecord, RunInfo, read_events, read_rounds, read_run,
                                read_undone, undone_rounds)
-from app.core.workspace import RunFiles, Workspace
+from app.core.workspace.workspace import RunFiles, Workspace
 
 
 @dataclass(frozen=True)

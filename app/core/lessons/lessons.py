@@ -19,8 +19,8 @@ from app.core.lessons.detectors import Sighting, min_count, sightings
 from app.core.lessons.history import FolderHistory, read_history
 from app.core.lessons.store import LessonStore, load_store, save_store
 from app.core.lessons.words import LANGUAGES, folder_language, proposed_line
-from app.core.record_model import Record
-from app.core.workspace import Workspace
+from app.core.records.model import Record
+from app.core.workspace.workspace import Workspace
 
 LessonState = Literal["open", "accepted", "dismissed"]
 

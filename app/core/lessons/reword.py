@@ -10,11 +10,11 @@ import threading
 from pathlib import Path
 
 from app.core.clean_text import clean_line
-from app.core.conversation import Message
-from app.core.engine import Engine
+from app.core.engine.conversation import Message
+from app.core.engine.port import Engine
 from app.core.lessons.lessons import find_lessons
 from app.core.lessons.store import load_store, save_store
-from app.core.workspace import Workspace
+from app.core.workspace.workspace import Workspace
 
 MAX_LINE = 300
 _OUTPUT_TOKENS = 1200

@@ -9,8 +9,8 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from app.core.files import atomic_write_json, read_json
-from app.core.record_model import Record
+from app.core.workspace.files import atomic_write_json, read_json
+from app.core.records.model import Record
 
 STORE_NAME = "lessons.json"
 

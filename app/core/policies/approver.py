@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from app.core.policies.rules import Action
 
 if TYPE_CHECKING:  # pydantic: the window's build-out must not load it, to stay fast
-    from app.core.web_types import WebActivity
+    from app.core.web.types import WebActivity
 
 AnswerKind = Literal["allow", "allow_task", "deny", "edit"]
 EDITABLE_SUFFIXES = (".md", ".markdown", ".txt", ".text")

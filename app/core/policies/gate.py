@@ -19,18 +19,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, NoReturn
 
-from app.core.blobs import sha256_bytes, sha256_file
-from app.core.board import Board, BoardError, Task, update_board
-from app.core.endings import Asked
-from app.core.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeWaiting, Event,
+from app.core.undo.blobs import sha256_bytes, sha256_file
+from app.core.board.board import Board, BoardError, Task, update_board
+from app.core.run.endings import Asked
+from app.core.records.events import (ChangeAnswered, ChangeAsked, ChangeRefused, ChangeWaiting, Event,
                              FileChanged)
-from app.core.folder_settings import FolderSettings, folder_settings_path, load_folder_settings
+from app.core.workspace.folder_settings import FolderSettings, folder_settings_path, load_folder_settings
 from app.core.policies import pending
 from app.core.policies.approver import ApprovalRequest, Approver, NoOneToAsk
 from app.core.policies.rules import Action, Situation, Touch, Verdict, decide, protected_paths
-from app.core.records import Approval
-from app.core.undo import RoundChanges, write_user_file
-from app.core.web_types import WebActivity
+from app.core.records.records import Approval
+from app.core.undo.undo import RoundChanges, write_user_file
+from app.core.web.types import WebActivity
 
 Write = Callable[[Path], None]
 _ANSWER_WORDS = {"allow": "allowed", "allow_task": "allowed_for_task", "edit": "edited",

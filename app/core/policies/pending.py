@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.core.blobs import sha256_bytes
-from app.core.board import Board, Task
-from app.core.files import atomic_write_bytes, atomic_write_json, read_json
+from app.core.undo.blobs import sha256_bytes
+from app.core.board.board import Board, Task
+from app.core.workspace.files import atomic_write_bytes, atomic_write_json, read_json
 from app.core.policies.rules import Action
 
 if TYPE_CHECKING:

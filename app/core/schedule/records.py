@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 from app.core.places import config_dir
-from app.core.outcomes import RunState
+from app.core.run.outcomes import RunState
 
 FOLDER_FILE = "scheduled.jsonl"
 PERSON_FILE = "scheduled-log.jsonl"
@@ -42,7 +42,7 @@ class WakeRecord:
     cost_usd: float = 0.0
     question: str = ""        # the decision it stopped at
     exit_reason: str = ""     # the run's (records.ExitReason), for the window's own words
-    cause: str = ""           # an engine stop's finer cause (app.core.engine)
+    cause: str = ""           # an engine stop's finer cause (app.core.engine.port)
     engine: str = ""
     # What a run that did not start could not get past, for the window's own words: "folder"
     # (not runnable as it is), "budget" (the schedule's cannot be used), "engine" (not one

@@ -17,8 +17,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterator
 
-from app.core.file_lock import FileLock
-from app.core.files import atomic_write_json
+from app.core.workspace.file_lock import FileLock
+from app.core.workspace.files import atomic_write_json
 from app.core.places import config_dir
 from app.core.schedule.model import Schedule, last_due
 

@@ -7,8 +7,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
-from app.core.board import Board, BoardError, StaleTask
-from app.core.files import DiskWriteError
+from app.core.board.board import Board, BoardError, StaleTask
+from app.core.workspace.files import DiskWriteError
 from app.gui.background import SerialQueue
 
 _UNCHANGED = object()  # a read that found what we last delivered

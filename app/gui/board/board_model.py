@@ -8,7 +8,7 @@ from difflib import SequenceMatcher
 from PySide6.QtCore import (QAbstractListModel, QByteArray, QMimeData, QModelIndex, QObject,
                             QPersistentModelIndex, Qt, Signal)
 
-from app.core.board import Task, TaskRef, one_line
+from app.core.board.board import Task, TaskRef, one_line
 from app.gui.words import wording
 
 _MIME = "application/x-harness-desk-task-row"
@@ -61,7 +61,7 @@ def decision_answer(task: Task) -> str | None:
 
 def is_no_progress(task: Task) -> bool:
     """A decision the harness wrote itself when a task made no progress (its options say so)."""
-    from app.core.reports import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.run.reports import (  # noqa: PLC0415 - window start-up (bench/startup.py)
         NO_PROGRESS_OPTIONS)
 
     return task.is_human and tuple(task.options) == NO_PROGRESS_OPTIONS
@@ -73,7 +73,7 @@ def shown_text(task: Task) -> str:
     if not task.is_human:
         return task.text
     if is_no_progress(task):
-        from app.core.reports import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.core.run.reports import (  # noqa: PLC0415 - window start-up (bench/startup.py)
             no_progress_task)
 
         return wording.no_progress_question(no_progress_task(task.question))

@@ -12,8 +12,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit, QMenu,
                                QPushButton, QStackedLayout, QVBoxLayout, QWidget)
 
-from app.core.board import Board, BoardError, Task, TaskRef, one_line
-from app.core import board_verbs as verbs
+from app.core.board.board import Board, BoardError, Task, TaskRef, one_line
+from app.core.board import verbs
 from app.gui.board.board_file import BoardFile
 from app.gui.board.board_model import BoardItemModel
 from app.gui.board.task_details import TaskDetailsPanel

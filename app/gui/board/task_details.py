@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QPersistentModelIndex, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from app.core.board import Task, one_line
-from app.core.board_task import WEB_KEY, WEB_NO, WEB_YES
+from app.core.board.board import Task, one_line
+from app.core.board.task import WEB_KEY, WEB_NO, WEB_YES
 from app.gui.look import look
 from app.gui.words import wording
 

@@ -25,7 +25,7 @@ from app.gui.background import run_for
 from app.gui.careful.window_approver import Question, WindowApprover
 
 if TYPE_CHECKING:  # pydantic: loaded with the first folder, not while the window is built
-    from app.core.folder_settings import FolderSettings
+    from app.core.workspace.folder_settings import FolderSettings
 
 
 # folder_settings.FILE_NAME, named here so that a folder without it opens without pydantic
@@ -35,12 +35,12 @@ FOLDER_FILE = "folder.json"
 
 def _load(root: Path) -> FolderSettings | None:
     """The folder's settings, or None when it has none of its own (the defaults)."""
-    from app.core.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.workspace.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     harness = Workspace(root).harness_dir
     if not (harness / FOLDER_FILE).exists():
         return None
-    from app.core.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.workspace.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
         load_folder_settings)
 
     return load_folder_settings(harness)
@@ -48,9 +48,9 @@ def _load(root: Path) -> FolderSettings | None:
 
 def _change(root: Path, update: dict) -> FolderSettings:
     """Read, change and save the folder's settings in one go (on a worker thread)."""
-    from app.core.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.workspace.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
         FolderSettings, load_folder_settings, save_folder_settings)
-    from app.core.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.workspace.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     ws = Workspace(root)
     current = load_folder_settings(ws.harness_dir)
@@ -63,7 +63,7 @@ def _change(root: Path, update: dict) -> FolderSettings:
 
 def _mark_shown(root: Path, change_id: str) -> None:
     from app.core.policies import pending  # noqa: PLC0415 - window start-up (bench/startup.py)
-    from app.core.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.workspace.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     kept = pending.find(Workspace(root).harness_dir / "pending", change_id)
     if kept is not None:
@@ -71,7 +71,7 @@ def _mark_shown(root: Path, change_id: str) -> None:
 
 
 def _decide_kept(root: Path, task_text: str, answer: str):
-    from app.core.decide import decide  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.board.decide import decide  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     return decide(root, answer, task_text=task_text, seen="window")
 
@@ -109,7 +109,7 @@ class CarefulFlow(QObject):
     def folder(self) -> FolderSettings:
         """The open folder's safety settings (the defaults until they have been read)."""
         if self._folder is None:
-            from app.core.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            from app.core.workspace.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
                 FolderSettings)
 
             self._folder = FolderSettings()
@@ -132,7 +132,7 @@ class CarefulFlow(QObject):
         # The defaults until the folder's are read. Before any FolderSettings was made
         # (module not loaded), none was ever told and the window holds the defaults already:
         # making one here would import pydantic on the UI thread as the folder opens.
-        if "app.core.folder_settings" in sys.modules:
+        if "app.core.workspace.folder_settings" in sys.modules:
             self.folder_settings_known.emit(self.folder)
         run_for(self, lambda: _load(root), lambda s: self._on_folder_loaded(root, s))
 
@@ -170,7 +170,7 @@ class CarefulFlow(QObject):
 
     def protect(self, rel: str) -> None:
         """Add a file or folder (workspace-relative) to the protected paths."""
-        from app.core.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.core.workspace.folder_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
             normalise_entry)
 
         entry = normalise_entry(rel)

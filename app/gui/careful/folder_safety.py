@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtWidgets import (QCheckBox, QFileDialog, QGroupBox, QHBoxLayout, QLabel,
                                QListWidget, QPushButton, QVBoxLayout, QWidget)
 
-from app.core.folder_settings import FolderSettings, normalise_entry
+from app.core.workspace.folder_settings import FolderSettings, normalise_entry
 from app.gui.look import look
 
 

@@ -26,7 +26,7 @@ from app.gui.words import wording
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
-    from app.core.engine import Availability
+    from app.core.engine.port import Availability
     from app.core.settings import Settings
 
 
@@ -173,7 +173,7 @@ class EnginePicker(QWidget):
         self.readiness_checked.emit(engine_id)
 
     def _on_check_failed(self, engine_id: str, exc: BaseException, number: int = 0) -> None:
-        from app.core.engine import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.core.engine.port import (  # noqa: PLC0415 - window start-up (bench/startup.py)
             Availability)
 
         self._on_checked(engine_id, Availability(False, " ".join(str(exc).split())[:200]),

@@ -1,6 +1,6 @@
 """What one round did, read off the UI thread: its record, notices, and each changed file's
 content before and after, from the pre- and post-image copies in its undo record. No Qt here,
-and nothing here writes: only undo (app.core.undo) may change a file.
+and nothing here writes: only undo (app.core.undo.undo) may change a file.
 """
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.core.blobs import BlobStore
-from app.core.records import (RoundRecord, RunInfo, UndoneRecord, read_events, read_rounds,
+from app.core.undo.blobs import BlobStore
+from app.core.records.records import (RoundRecord, RunInfo, UndoneRecord, read_events, read_rounds,
                               read_run, read_undone, undone_rounds)
-from app.core.undo_journal import read_manifest
-from app.core.workspace import Workspace
+from app.core.undo.journal import read_manifest
+from app.core.workspace.workspace import Workspace
 from app.gui.evidence.renderings import Shown, kind, show_file
 
 ABSENT = "absent"

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QListWidgetItem, QMessageBox, QPushButton, QSplitter,
                                QTextBrowser, QVBoxLayout, QWidget)
 
-from app.core.outcomes import RoundResult
+from app.core.run.outcomes import RoundResult
 from app.gui.background import run_for
 from app.gui.core_calls import undo_round
 from app.gui.evidence import file_diff

@@ -1,7 +1,7 @@
 """A readable before/after of one text file as HTML: removed lines red, added lines green, the
 changed words of a rewritten line marked, unchanged stretches folded to a few lines of context.
 
-Bounded, because it runs on files up to 1 MB: the lines are matched by app.core.line_match
+Bounded, because it runs on files up to 1 MB: the lines are matched by app.core.tools.line_match
 within a time bound; words are marked only in small rewritten blocks. Past a bound of time or
 of changed lines, TooBig says "too big to compare here". Runs on a pool thread: no Qt here.
 """
@@ -14,7 +14,7 @@ import time
 from typing import TypedDict
 
 from app.core.clean_text import reveal
-from app.core.line_match import (CONTEXT, MAX_EDITS, TooBig, _check,  # noqa: F401
+from app.core.tools.line_match import (CONTEXT, MAX_EDITS, TooBig, _check,  # noqa: F401
                                  grouped, matching_lines, opcodes)
 
 TIME_LIMIT_S = 2.0  # past this the change is "too big to compare here"

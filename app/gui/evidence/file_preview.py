@@ -14,7 +14,7 @@ from PySide6.QtGui import QFontDatabase, QPixmap
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
                                QVBoxLayout)
 
-from app.core.sandbox import Sandbox
+from app.core.tools.sandbox import Sandbox
 from app.gui.background import run_for
 from app.gui.evidence.markdown_view import (MAX_RENDERED_CHARS, MarkdownBrowser, is_markdown,
                                             markdown_html)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from app.core.documents import (DocumentError, is_document, page_pictures, render_document,
                                 show_change as core_show_change)
-from app.core.pictures import PICTURE_MAX_PIXELS, is_picture
+from app.core.tools.pictures import PICTURE_MAX_PIXELS, is_picture
 
 THUMBNAIL_SIDE = 420           # a picture's longest side in the window
 MAX_DOCUMENT_BYTES = 50 << 20  # a saved copy bigger than this shows its sizes only

@@ -16,9 +16,9 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
-from app.core.events import HumanNeeded
-from app.core.records import read_events, read_rounds
-from app.core.workspace import Workspace
+from app.core.records.events import HumanNeeded
+from app.core.records.records import read_events, read_rounds
+from app.core.workspace.workspace import Workspace
 from app.gui.look import look
 from app.gui.words import web_words
 from app.gui.words.web_words import tr

@@ -14,16 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.core.board import Board, BoardError, Task
+from app.core.board.board import Board, BoardError, Task
 from app.core.errors import HarnessError
-from app.core.outcomes import ACTIVE_STATES
-from app.core.status_view import StatusView, read_status_view
-from app.core.workspace import BOARD_NAME, Workspace
+from app.core.run.outcomes import ACTIVE_STATES
+from app.core.records.status_view import StatusView, read_status_view
+from app.core.workspace.workspace import BOARD_NAME, Workspace
 from app.gui.folder import first_start
 
 if TYPE_CHECKING:
-    from app.core.interrupted import InterruptedRun
-    from app.core.records import RoundRecord
+    from app.core.records.interrupted import InterruptedRun
+    from app.core.records.records import RoundRecord
 
 HISTORY_RUNS = 3  # how many earlier runs' rounds the cards show when a folder opens
 PLANS_SHOWN = 10  # and at most how many planning rounds among them
@@ -92,7 +92,7 @@ def inspect_quickly(path: Path) -> FolderInfo:
     if info.status.state in ACTIVE_STATES:
         info.run_active_elsewhere = ws.lock().is_held_elsewhere()
         if not info.run_active_elsewhere and run_ids and run_ids[-1] == info.status.run_id:
-            from app.core.interrupted import interrupted_run
+            from app.core.records.interrupted import interrupted_run
 
             info.interrupted = interrupted_run(ws, info.status)
     if info.has_board:
@@ -112,7 +112,7 @@ def read_history(info: FolderInfo) -> FolderInfo:
     info.history_read = True
     if not info.run_ids and not ws.plans_dir.is_dir():
         return info  # nothing to read: not even pydantic is needed
-    from app.core.records import read_rounds, read_run, undone_rounds
+    from app.core.records.records import read_rounds, read_run, undone_rounds
 
     history = []
     for run_id in info.run_ids[-HISTORY_RUNS:]:
@@ -130,7 +130,7 @@ def read_history(info: FolderInfo) -> FolderInfo:
 def _plans_since(folder: Path, started: str | None) -> list:
     """The planning rounds to show among the rounds: those since the oldest run shown (all of
     them when every run is shown), the last PLANS_SHOWN, finished ones only."""
-    from app.core.plan_records import read_plans
+    from app.core.plan.records import read_plans
 
     plans = [p for p in read_plans(folder) if p.result != "planning"
              and (p.result == "proposed" or p.steps)  # a try that did nothing: no card

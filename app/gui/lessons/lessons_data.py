@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.core.errors import UsageError
-from app.core.instructions import MAX_INSTRUCTIONS_CHARS
+from app.core.run.instructions import MAX_INSTRUCTIONS_CHARS
 from app.core.lessons.actions import accept_lesson, dismiss_lesson, instructions_after
 from app.core.lessons.agents_file import contains_line, read_instructions
 from app.core.lessons.lessons import find_lessons

@@ -16,11 +16,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
-from app.core import events as ev
-from app.core.board import Board
-from app.core.board_task import norm
-from app.core.plan_prompt import PlanContext
-from app.core.proposals import add_proposals, check_proposals
+from app.core.records import events as ev
+from app.core.board.board import Board
+from app.core.board.task import norm
+from app.core.plan.prompt import PlanContext
+from app.core.plan.proposals import add_proposals, check_proposals
 from app.gui.background import run_for
 from app.gui.plan.plan_card import proposed_words, steps_words
 from app.gui.plan.plan_runner import PlanRunner
@@ -28,7 +28,7 @@ from app.gui.plan.proposal_list import ProposalList
 from app.gui.words import wording
 
 if TYPE_CHECKING:
-    from app.core.engine import Engine
+    from app.core.engine.port import Engine
     from app.core.settings import Limits
 
 

@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QCoreApplication, Signal
 
-from app.core.engine import EngineError
+from app.core.engine.port import EngineError
 from app.core.errors import HarnessError
-from app.core.planning import PlanOutcome, Planner, last_run_summaries
-from app.core.workspace import Workspace
+from app.core.plan.planning import PlanOutcome, Planner, last_run_summaries
+from app.core.workspace.workspace import Workspace
 from app.crash import save_crash_report
 from app.gui.worker_bridge import WorkerBridge
 
 if TYPE_CHECKING:  # imported on the worker thread, never before the window shows
-    from app.core.engine import Engine
-    from app.core.plan_prompt import PlanContext
+    from app.core.engine.port import Engine
+    from app.core.plan.prompt import PlanContext
     from app.core.settings import Limits
 
 

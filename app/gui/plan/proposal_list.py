@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QHBoxLayout, QLab
                                QPlainTextEdit, QPushButton, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
-from app.core.proposals import Proposal
+from app.core.plan.proposals import Proposal
 
 _PROPOSAL = Qt.ItemDataRole.UserRole
 

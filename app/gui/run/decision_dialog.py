@@ -16,9 +16,9 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QScrollArea, QStackedWidget, QVBoxLayout, QWidget)
 
-from app.core.board import Task
-from app.core.questions import OPTIONS, TEXT, YES_NO, answer_choices
-from app.core.reports import NO_PROGRESS_OPTIONS
+from app.core.board.board import Task
+from app.core.board.questions import OPTIONS, TEXT, YES_NO, answer_choices
+from app.core.run.reports import NO_PROGRESS_OPTIONS
 from app.gui.background import run_for
 from app.gui.evidence.file_preview import FilePreviewDialog, looks_like_file
 from app.gui.evidence.sources_view import SourcesView, asked_round_web

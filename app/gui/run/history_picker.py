@@ -13,7 +13,7 @@ from PySide6.QtCore import (QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLoc
                             Signal)
 from PySide6.QtWidgets import QComboBox, QWidget
 
-from app.core.outcomes import ExitReason, RunState
+from app.core.run.outcomes import ExitReason, RunState
 from app.gui.background import run_for
 from app.gui.look import look
 from app.gui.run.round_cards import RoundCardList, RoundView
@@ -184,7 +184,7 @@ class HistoryFlow(QObject):
 
 
 def _list_runs(root: Path) -> list:
-    from app.core.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.workspace.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     if not Workspace(root).run_ids():
         return []  # never run: no records to read, nor pydantic to import

@@ -11,7 +11,7 @@ from PySide6.QtCore import QElapsedTimer, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
-from app.core.outcomes import ExitReason, RunState
+from app.core.run.outcomes import ExitReason, RunState
 from app.gui.look import icons, look
 
 from app.gui.run import next_step, status_block
@@ -249,7 +249,7 @@ class RunPanel(QWidget):
 
     # -- a run, event by event -------------------------------------------------------------
     def show_event(self, event) -> None:
-        from app.core import events as ev  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.core.records import events as ev  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         if isinstance(event, ev.RunStarted):
             self.reset(is_ai=event.is_ai and event.engine != "demo")

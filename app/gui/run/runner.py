@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Callable
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.core.errors import HarnessError, WorkspaceLocked
-from app.core.outcomes import ExitReason, RunState
+from app.core.run.outcomes import ExitReason, RunState
 from app.gui.worker_bridge import WorkerBridge
 
 if TYPE_CHECKING:  # the harness is imported on the run's own thread, never before the window
-    from app.core.engine import Engine
+    from app.core.engine.port import Engine
     from app.core.settings import Limits
 
 # exit_reasons for a run that could not even start (RunResult.run_id is "" then).
@@ -56,11 +56,11 @@ class RunRunner(WorkerBridge):
     # -- worker thread ---------------------------------------------------------------------
     def _work(self, root: Path, make_engine: Callable[[], Engine], limits: Limits,
               careful: bool, approver: Any, cancel: threading.Event) -> None:
-        from app.core.engine import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.core.engine.port import (  # noqa: PLC0415 - window start-up (bench/startup.py)
             EngineError)
-        from app.core.loop import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.core.run.loop import (  # noqa: PLC0415 - window start-up (bench/startup.py)
             Harness, RunResult)
-        from app.core.workspace import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.core.workspace.workspace import (  # noqa: PLC0415 - window start-up (bench/startup.py)
             Workspace)
 
         try:

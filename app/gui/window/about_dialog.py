@@ -24,7 +24,7 @@ def docs_folder() -> Path | None:
 
 def where_things_live() -> dict[str, Path]:
     """The folders the About box names (no Qt: also for tests and the self-test)."""
-    from app.core.crash import crash_dir
+    from app.core.records.crash import crash_dir
     from app.core.settings import config_dir
     from app.gui.folder.first_start import data_dir
 
@@ -36,7 +36,7 @@ def problem_details() -> str:
     from PySide6 import __version__ as pyside
 
     from app import NAME, __version__
-    from app.core.redact import redact
+    from app.core.records.redact import redact
 
     lines = [f"{NAME} {__version__}", f"{platform.system()} {platform.release()} "
              f"({platform.machine()}), Python {platform.python_version()}, PySide6 {pyside}"]

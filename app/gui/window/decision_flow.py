@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMainWindow
 
-from app.core.outcomes import RunState
+from app.core.run.outcomes import RunState
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
@@ -198,7 +198,7 @@ def _kept_request(root, task):
     """The kept change the board's question names, as the approval dialog shows it; None
     when it is no longer kept or can no longer be made (off the UI thread)."""
     from app.core.policies import pending
-    from app.core.workspace import Workspace
+    from app.core.workspace.workspace import Workspace
 
     kept = pending.find(Workspace(root).harness_dir / "pending",
                         pending.marker_of(task.question))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.core.outcomes import RunState
+from app.core.run.outcomes import RunState
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMainWindow

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMainWindow, QWidget
 
-from app.core.outcomes import ExitReason, RunState
+from app.core.run.outcomes import ExitReason, RunState
 from app.gui.background import run_for
 
 if TYPE_CHECKING:
-    from app.core import events as ev
+    from app.core.records import events as ev
     from app.gui.careful.careful_flow import CarefulFlow
     from app.gui.folder.workspace_info import FolderInfo
     from app.gui.window.workspace_page import WorkspacePage
@@ -78,7 +78,7 @@ class RunFlow(QObject):
     def demo_delay_s(self) -> float:
         if self.demo_delay is not None:
             return self.demo_delay
-        from app.engines.demo import DELAY_ENV
+        from app.engines.demo.engine import DELAY_ENV
 
         if os.environ.get(DELAY_ENV):
             try:
@@ -186,7 +186,7 @@ class RunFlow(QObject):
         show_history_later(self, info)  # then the folder's workspace_opened
 
     def _on_event_received(self, event) -> None:
-        from app.core import events as ev
+        from app.core.records import events as ev
 
         self.panel.show_event(event)
         if isinstance(event, ev.RunStarted):
@@ -223,7 +223,7 @@ class RunFlow(QObject):
     def update_demo_samples(self, *_args) -> None:
         """Whether Run would only show samples: the Demo engine, and a task of the person's
         own open on the list (the bundled demo's tasks it works through for real)."""
-        from app.engines.demo_script import is_scripted
+        from app.engines.demo.script import is_scripted
 
         samples = self.picker.engine_id == "demo" and any(
             not t.checked and not t.is_human and not is_scripted(t.text, t.done_when)
@@ -276,8 +276,8 @@ def _next_mode(state: str, exit_reason: str) -> str:
 
 def _work_of(root, run_id: str):
     """The totals of the piece of work run `run_id` ends, from its records (off the UI
-    thread; see app/core/work_totals.py)."""
-    from app.core.work_totals import work_of
-    from app.core.workspace import Workspace
+    thread; see app/core/records/work_totals.py)."""
+    from app.core.records.work_totals import work_of
+    from app.core.workspace.workspace import Workspace
 
     return work_of(Workspace(root), run_id)

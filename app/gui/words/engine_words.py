@@ -1,7 +1,7 @@
 """The window's sentences about an engine that is not ready or that stopped a run.
 
 The core says why in typed fields (Availability.reason and .facts, RunResult.exit_reason and
-.cause; app/core/engine.py lists the codes) besides its English sentence for the command
+.cause; app/core/engine/port.py lists the codes) besides its English sentence for the command
 line; the window writes one sentence from them here, through Qt's translation, for the engine
 in question and the button on screen. The one action beside it (Engine settings…) is the
 caller's button. Module-level tr(), so lupdate files these under the empty context.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from app.core.outcomes import ENGINE_STOPS as CORE_ENGINE_STOPS, ExitReason
+from app.core.run.outcomes import ENGINE_STOPS as CORE_ENGINE_STOPS, ExitReason
 
 KEYED = ("anthropic", "openai")
 SITES = {"anthropic": "console.anthropic.com", "openai": "platform.openai.com"}

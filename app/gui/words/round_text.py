@@ -13,7 +13,7 @@ from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication
 
-from app.core.outcomes import RoundResult
+from app.core.run.outcomes import RoundResult
 from app.gui.words import wording
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from app.core.outcomes import RoundResult
+from app.core.run.outcomes import RoundResult
 from app.gui.words import wording
 
 

@@ -1,7 +1,7 @@
 """A round's web lookups in words: the card's lines and the sentences the sources
 view, the decision dialog and the approval use, translated through Qt.
 
-A round's `web` (app.core.web_types.WebActivity) is summed over its replies by the loop;
+A round's `web` (app.core.web.types.WebActivity) is summed over its replies by the loop;
 these functions only read it, and say nothing at all for a round that looked nothing up.
 Module-level tr() is filed by lupdate under the empty context, where it is looked up.
 """

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLocale
 
-from app.core.outcomes import ExitReason, RoundResult, RunState
+from app.core.run.outcomes import ExitReason, RoundResult, RunState
 
 
 # lupdate files a module-level tr() under the empty context, so that is where it is looked up;
@@ -67,7 +67,7 @@ def short(text: str, limit: int = 80) -> str:
 # -- how long, how much --------------------------------------------------------------------
 def duration(seconds: float) -> str:
     """A duration as the exported summary says it too (work_totals.clock: whole seconds)."""
-    from app.core.work_totals import clock  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.records.work_totals import clock  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     parts = clock(max(0.0, seconds))
     if parts is None:

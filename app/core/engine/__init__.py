@@ -1,0 +1,1 @@
+"""The engine port every engine implements, the conversation types and the retry layer."""

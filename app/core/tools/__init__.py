@@ -1,0 +1,1 @@
+"""The agent's tools behind one bounded, sandboxed ToolBox, and what they read."""

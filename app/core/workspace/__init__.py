@@ -1,0 +1,1 @@
+"""The workspace on disk: .harness/, the run lock, folder settings, atomic writes."""

@@ -1,0 +1,1 @@
+"""Claude through the anthropic SDK: requests, streams, replay, web tools."""

@@ -1,0 +1,1 @@
+"""The offline Demo engine: a scripted run in English and Chinese."""

@@ -1,0 +1,1 @@
+"""Local servers (Ollama, LM Studio, llama.cpp) through Chat Completions."""

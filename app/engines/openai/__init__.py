@@ -1,0 +1,1 @@
+"""OpenAI through the openai SDK (Responses API): requests, replay, web search."""

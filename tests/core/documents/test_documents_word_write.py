@@ -1,0 +1,176 @@
+"""write_file over a Word document that Word saved: its properties (title, author, keywords,
+custom properties, a sensitivity label) stay, no other document's thumbnail comes in, and a
+refusal names what a person would miss, never a part of the file."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import zipfile
+from datetime import datetime
+from pathlib import Path
+
+import docx
+import pytest
+
+from app.core.documents import render_document
+from app.core.tools.toolbox import ToolBox
+from app.core.undo.undo import BlobStore, RoundChanges, undo_manifest
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "word"
+LABEL_ID = "f42aa342-8706-4288-bd11-ebb85995028c"
+# What Office writes for a sensitivity label: custom properties, and since 2022 a label part.
+CUSTOM = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<Properties xmlns="http://'
+    'schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas'
+    '.openxmlformats.org/officeDocument/2006/docPropsVTypes"><property fmtid="{D5CDD505-2E9C-'
+    '101B-9397-08002B2CF9AE}" pid="2" name="Classification"><vt:lpwstr>CONFIDENTIAL</vt:lpwstr>'
+    '</property><property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="3" name="MSIP_'
+    f'Label_{LABEL_ID}_Enabled"><vt:lpwstr>true</vt:lpwstr></property><property fmtid="{{D5CDD5'
+    '05-2E9C-101B-9397-08002B2CF9AE}" pid="4" name="MSIP_Label_'
+    f'{LABEL_ID}_Name"><vt:lpwstr>Confidential</vt:lpwstr></property></Properties>').encode()
+LABEL_INFO = (
+    '<?xml version="1.0" encoding="utf-8" standalone="yes"?><clbl:labelList xmlns:clbl="http://'
+    'schemas.microsoft.com/office/2020/mipLabelMetadata"><clbl:label id="{'
+    f'{LABEL_ID}}}" enabled="1" method="Privileged" siteId="{{72f988bf-86f1-41af-91ab-2d7cd011db47'
+    '}" removed="0" /></clbl:labelList>').encode()
+
+
+@pytest.fixture
+def ws(tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "TASKS.md").write_text("# Work\n\n- [ ] Rewrite the brief\n")
+    return root
+
+
+def _box(ws):
+    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json", 1)
+    return ToolBox(ws, ws / "TASKS.md", "Rewrite the brief", changes)
+
+
+def _members(data: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return {info.filename: zf.read(info) for info in zf.infolist()}
+
+
+def _labelled(target: Path) -> Path:
+    """python-docx's doc-coreprops.docx (saved by Word: a title, an author, keywords and a
+    thumbnail) with the custom properties and the label part Office adds for a label."""
+    parts = _members((DATA / "python-docx/doc-coreprops.docx").read_bytes())
+    parts["docProps/custom.xml"] = CUSTOM
+    parts["docMetadata/LabelInfo.xml"] = LABEL_INFO
+    parts["_rels/.rels"] = parts["_rels/.rels"].replace(b"</Relationships>", (
+        '<Relationship Id="rId90" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+        'relationships/custom-properties" Target="docProps/custom.xml"/><Relationship Id="rId91"'
+        ' Type="http://schemas.microsoft.com/office/2020/02/relationships/classificationlabels"'
+        ' Target="docMetadata/LabelInfo.xml"/></Relationships>').encode())
+    parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(b"</Types>", (
+        '<Override PartName="/docProps/custom.xml" ContentType="application/vnd.openxmlformats-'
+        'officedocument.custom-properties+xml"/><Override PartName="/docMetadata/LabelInfo.xml"'
+        ' ContentType="application/vnd.ms-office.classificationlabels+xml"/></Types>').encode())
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    return target
+
+
+def test_write_file_over_a_word_document_keeps_its_properties_and_label(ws):
+    path = _labelled(ws / "brief.docx")
+    before = path.read_bytes()
+    old = _members(before)
+    assert "docProps/thumbnail.jpeg" in old  # a preview of the text about to be replaced
+    out = _box(ws).call("write_file", {"path": "brief.docx",
+                                       "content": "# New brief\n\nOpen at 7.\n"})
+    assert not out.is_error, out.content
+    new = _members(path.read_bytes())
+    for name in ("docProps/core.xml", "docProps/app.xml", "docProps/custom.xml",
+                 "docMetadata/LabelInfo.xml"):
+        assert new[name] == old[name], name
+    assert not any("thumbnail" in name for name in new)
+    assert b"thumbnail" not in new["_rels/.rels"] + new["[Content_Types].xml"]
+    assert b"classificationlabels" in new["_rels/.rels"]
+    props = docx.Document(path).core_properties
+    assert (props.title, props.author, props.keywords) == ("Title", "Steve Canny",
+                                                           "key; word; keyword")
+    assert render_document(path) == "# New brief\n\nOpen at 7.\n"
+    undo_manifest(ws, ws / ".harness", ws / ".harness/runs/r/undo/1.json")
+    assert path.read_bytes() == before
+
+
+def test_a_new_word_document_has_no_thumbnail_of_another_document(ws):
+    out = _box(ws).call("write_file", {"path": "new.docx", "content": "# Hello\n"})
+    assert not out.is_error, out.content
+    new = _members((ws / "new.docx").read_bytes())
+    assert not any("thumbnail" in name for name in new)
+    assert b"thumbnail" not in new["_rels/.rels"]
+    created = docx.Document(ws / "new.docx").core_properties.created
+    assert created.year >= datetime.now().year - 1  # not the template's 2013
+
+
+def test_write_file_refusal_names_what_a_person_would_miss(ws):
+    shutil.copyfile(DATA / "python-docx/hdr-header-footer.docx", ws / "report.docx")
+    before = (ws / "report.docx").read_bytes()
+    out = _box(ws).call("write_file", {"path": "report.docx", "content": "# Report\n"})
+    assert out.refused
+    assert out.content == (
+        "Replacing it with write_file would drop its headers and its footers from "
+        "'report.docx', so nothing was changed; use edit_file to change its text, or write "
+        "the result to a new file beside it, such as 'report (new).docx'.")
+    assert (ws / "report.docx").read_bytes() == before
+
+
+def test_write_file_over_a_password_protected_document_says_so(ws):
+    shutil.copyfile(DATA / "poi/bug53475-password-is-pass.docx", ws / "secret.docx")
+    out = _box(ws).call("write_file", {"path": "secret.docx", "content": "# New\n"})
+    assert out.refused and out.content == (
+        "'secret.docx' is protected with a password, so it cannot be opened; ask the person "
+        "to save a copy without the password.")
+
+
+def test_libreoffice_opens_the_document_written_over_a_labelled_one(ws, tmp_path):
+    import subprocess
+
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if not soffice:
+        pytest.skip("LibreOffice (soffice) is not installed")
+    _labelled(ws / "brief.docx")
+    out = _box(ws).call("write_file", {"path": "brief.docx",
+                                       "content": "# New brief\n\n- Open at 7.\n"})
+    assert not out.is_error, out.content
+    subprocess.run([soffice, f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+                    "--headless", "--convert-to", "txt:Text", "--outdir", str(tmp_path / "txt"),
+                    str(ws / "brief.docx")], check=True, capture_output=True, timeout=180)
+    text = (tmp_path / "txt" / "brief.txt").read_text(encoding="utf-8-sig")
+    assert "New brief" in text and "Open at 7." in text
+
+
+@pytest.mark.parametrize("name", sorted(str(p.relative_to(DATA))
+                                        for p in DATA.rglob("*.docx")
+                                        if "password" not in p.name))
+def test_write_file_over_any_word_saved_document_speaks_plainly(ws, name):
+    shutil.copyfile(DATA / name, ws / "doc.docx")
+    out = _box(ws).call("write_file", {"path": "doc.docx", "content": "# Short\n\nText.\n"})
+    if out.is_error:
+        assert out.refused and out.content.startswith("Replacing it with write_file would drop")
+        for word in (".xml", "element", "w:", "<", "word/", "docProps"):
+            assert word not in out.content, out.content
+    else:
+        assert render_document(ws / "doc.docx") == "# Short\n\nText.\n"
+
+
+def test_write_file_refuses_to_drop_sharepoint_properties(ws):
+    """SharePoint keeps a library's columns (here a 'Client' column) in the document as
+    custom XML; python-docx's own template has only an empty list of bibliography sources."""
+    parts = _members((DATA / "poi/Bug66988.docx").read_bytes())
+    parts["customXml/item1.xml"] = (
+        b'<?xml version="1.0" encoding="UTF-8"?><p:properties xmlns:p="http://schemas.micro'
+        b'soft.com/office/2006/metadata/properties"><documentManagement><Client xmlns="3f6c">'
+        b'Northwind Bakery</Client></documentManagement></p:properties>')
+    with zipfile.ZipFile(ws / "contract.docx", "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    out = _box(ws).call("write_file", {"path": "contract.docx", "content": "# Contract\n"})
+    assert out.refused and out.content.startswith(
+        "Replacing it with write_file would drop its custom data (such as SharePoint "
+        "properties) from 'contract.docx'")
