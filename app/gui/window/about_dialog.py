@@ -6,11 +6,17 @@ from __future__ import annotations
 import platform
 from pathlib import Path
 
+from PySide6 import __version__ as pyside
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPushButton,
                                QVBoxLayout, QWidget)
 
+from app import NAME, __version__
+from app.core.records.crash import crash_dir
+from app.core.records.redact import redact
+from app.core.settings import config_dir
+from app.gui.folder.first_start import data_dir
 from app.gui.look import look
 
 
@@ -24,19 +30,11 @@ def docs_folder() -> Path | None:
 
 def where_things_live() -> dict[str, Path]:
     """The folders the About box names (no Qt: also for tests and the self-test)."""
-    from app.core.records.crash import crash_dir
-    from app.core.settings import config_dir
-    from app.gui.folder.first_start import data_dir
-
     return {"settings": config_dir(), "data": data_dir(), "crashes": crash_dir()}
 
 
 def problem_details() -> str:
     """What a bug report needs, redacted: version, system, Qt, and the latest crash report."""
-    from PySide6 import __version__ as pyside
-
-    from app import NAME, __version__
-    from app.core.records.redact import redact
 
     lines = [f"{NAME} {__version__}", f"{platform.system()} {platform.release()} "
              f"({platform.machine()}), Python {platform.python_version()}, PySide6 {pyside}"]
@@ -59,7 +57,6 @@ class AboutDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        from app import NAME, __version__
 
         self.setObjectName("aboutDialog")
         self.setWindowTitle(self.tr("About Harness Desk"))

@@ -20,6 +20,8 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from app.gui.window.folder_flow import FolderFlow
+
 if TYPE_CHECKING:
     from app.gui.window.workspace_page import WorkspacePage
 
@@ -45,18 +47,28 @@ def compose(window: Any, page: WorkspacePage) -> None:
     """The main window's controllers, each given what it drives, and their signals wired
     (main_window.finish_building, once its widgets are made). `window` is the MainWindow
     (not named: main_window.py imports this module)."""
-    from app.gui.careful.careful_flow import CarefulFlow
-    from app.gui.folder.schedule_flow import ScheduleFlow
-    from app.gui.look import theme
-    from app.gui.run.history_picker import HistoryFlow
-    from app.gui.run.notifications import Notifier
-    from app.gui.window.decision_flow import DecisionFlow
-    from app.gui.window.evidence_flow import EvidenceFlow
-    from app.gui.window.folder_flow import FolderFlow
-    from app.gui.window.plan_flow import PlanFlow
-    from app.gui.window.run_flow import RunFlow
-    from app.gui.window.settings_flow import SettingsFlow
-    from app.gui.window_menus import build_menus
+    from app.gui.careful.careful_flow import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        CarefulFlow)
+    from app.gui.folder.schedule_flow import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        ScheduleFlow)
+    from app.gui.look import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        theme)
+    from app.gui.run.history_picker import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        HistoryFlow)
+    from app.gui.run.notifications import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        Notifier)
+    from app.gui.window.decision_flow import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        DecisionFlow)
+    from app.gui.window.evidence_flow import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        EvidenceFlow)
+    from app.gui.window.plan_flow import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        PlanFlow)
+    from app.gui.window.run_flow import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        RunFlow)
+    from app.gui.window.settings_flow import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        SettingsFlow)
+    from app.gui.window_menus import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        build_menus)
 
     runner, board, panel = window.runner, page.board_view, page.run_panel
     window.scheme = theme.follow_system_scheme(window)

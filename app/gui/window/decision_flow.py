@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMainWindow
 
 from app.core.run.outcomes import RunState
+from app.gui import core_calls
 from app.gui.background import run_for
+from app.gui.words import wording
 
 if TYPE_CHECKING:
     from app.gui.careful.careful_flow import CarefulFlow
@@ -60,7 +62,8 @@ class DecisionFlow(QObject):
         root = self.folder.workspace
         if root is None:
             return
-        from app.gui.folder.workspace_info import decision_context
+        from app.gui.folder.workspace_info import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            decision_context)
 
         run_for(self, lambda: decision_context(root, next_only=True), self._show_or_run,
                 lambda _exc: self.run.start_run())
@@ -75,7 +78,8 @@ class DecisionFlow(QObject):
     # -- the dialog ------------------------------------------------------------------------
     def show_decision(self, task_text: str | None = None) -> None:
         """Open the dialog for the open decision (the one named, else the first)."""
-        from app.gui.folder.workspace_info import decision_context
+        from app.gui.folder.workspace_info import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            decision_context)
 
         root = self.folder.workspace
         if root is None:
@@ -93,10 +97,9 @@ class DecisionFlow(QObject):
                     lambda request: self._open_kept(task, about, request),
                     self.folder.board_failed)
             return
-        from PySide6.QtCore import Qt
 
-        from app.gui import core_calls
-        from app.gui.run.decision_dialog import DecisionDialog
+        from app.gui.run.decision_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            DecisionDialog)
 
         if self.decision_dialog is not None:
             self.decision_dialog.close()
@@ -129,7 +132,8 @@ class DecisionFlow(QObject):
             return
         if self.decision_dialog is not None:
             self.decision_dialog.close()
-        from app.gui.words.careful_words import board_question
+        from app.gui.words.careful_words import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            board_question)
 
         self._update_banner(board_question(task) or task.question)
         self.careful.show_kept(task, request, self._on_kept_answered)
@@ -169,8 +173,6 @@ class DecisionFlow(QObject):
             self.notice.hide()
 
     def _notify_run_ended(self, result) -> None:
-        from app.gui.words import wording
-
         run = self.run
         if run.close_after_stop:
             return
@@ -197,8 +199,9 @@ class DecisionFlow(QObject):
 def _kept_request(root, task):
     """The kept change the board's question names, as the approval dialog shows it; None
     when it is no longer kept or can no longer be made (off the UI thread)."""
-    from app.core.policies import pending
-    from app.core.workspace.workspace import Workspace
+    from app.core.policies import pending  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.workspace.workspace import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        Workspace)
 
     kept = pending.find(Workspace(root).harness_dir / "pending",
                         pending.marker_of(task.question))

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMainWindow
 
 from app.gui.background import run_for
+from app.gui.words import wording
 
 if TYPE_CHECKING:
     from app.gui.evidence.export_flow import ExportDialog
@@ -51,7 +52,8 @@ class EvidenceFlow(QObject):
     def export_summary(self) -> None:
         root = self.folder.workspace
         if root is not None:
-            from app.gui.evidence.export_flow import export_summary
+            from app.gui.evidence.export_flow import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+                export_summary)
 
             previous = self.export_dialog
             if previous is not None and not previous.isVisible():
@@ -62,8 +64,8 @@ class EvidenceFlow(QObject):
     def show_round_undone(self, report) -> None:
         """Undo leaves its trace everywhere: the banner and the state say exactly what it did,
         and the card (from the undo's record on disk) says the round was undone."""
-        from app.gui.words.undo_words import undo_report_headline, undo_report_sentences
-        from app.gui.words import wording
+        from app.gui.words.undo_words import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            undo_report_headline, undo_report_sentences)
 
         headline = undo_report_headline(report)
         clean = report.ok and not report.kept_both
@@ -78,7 +80,8 @@ class EvidenceFlow(QObject):
     def count_lessons(self, run_id: str) -> None:
         """Read (off the UI thread) how many lessons the run just ended taught, and show the
         quiet "1 lesson from this run" link on the run panel when there are any."""
-        from app.gui.lessons import lessons_data
+        from app.gui.lessons import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            lessons_data)
 
         root = self.folder.workspace
         if root is None or not run_id:
@@ -89,9 +92,8 @@ class EvidenceFlow(QObject):
 
     def show_lessons(self) -> None:
         """The Lessons view for the open folder (the run that just ended's lessons first)."""
-        from PySide6.QtCore import Qt
-
-        from app.gui.lessons.lessons_view import LessonsDialog
+        from app.gui.lessons.lessons_view import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            LessonsDialog)
 
         root = self.folder.workspace
         if root is None:

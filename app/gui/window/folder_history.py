@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.gui.background import run_for
+from app.gui.folder.usable import after_usable
+from app.gui.run.round_cards import RoundView
+
 if TYPE_CHECKING:
     from app.gui.folder.workspace_info import FolderInfo
 
@@ -21,13 +25,11 @@ if TYPE_CHECKING:
 def show_history_later(run, info: FolderInfo) -> None:
     """Read `info`'s earlier rounds in the background, at once or (on start-up, the first
     folder) once it is usable, then show them and emit the folder's `workspace_opened`."""
-    from app.gui.background import run_for
-    from app.gui.folder.usable import after_usable
-
     runs_before = _runs_seen(run)
 
     def read() -> None:
-        from app.gui.folder.workspace_info import read_history
+        from app.gui.folder.workspace_info import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            read_history)
 
         if run.folder.workspace == info.folder:
             run.history.reload_runs()  # the run history's list (above the cards)
@@ -49,8 +51,8 @@ def _show(run, info: FolderInfo, runs_before: tuple) -> None:
     # A run begun meanwhile has its own cards on the list, which the older runs must not
     # replace; the run history (the picker above) still has every earlier run.
     if _runs_seen(run) == runs_before:
-        from app.gui.plan.plan_card import plan_cards
-        from app.gui.run.round_cards import RoundView
+        from app.gui.plan.plan_card import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            plan_cards)
 
         runs = [(started, [RoundView.from_record(r, is_ai, r.round in undone)
                            for r in rounds])

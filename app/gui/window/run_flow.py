@@ -19,11 +19,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Qt, Signal
 from PySide6.QtWidgets import QMainWindow, QWidget
 
 from app.core.run.outcomes import ExitReason, RunState
+from app.engines.demo.script import is_scripted
+from app.gui import core_calls
 from app.gui.background import run_for
+from app.gui.look import look
+from app.gui.window.folder_history import show_history_later
 
 if TYPE_CHECKING:
     from app.core.records import events as ev
@@ -78,7 +82,8 @@ class RunFlow(QObject):
     def demo_delay_s(self) -> float:
         if self.demo_delay is not None:
             return self.demo_delay
-        from app.engines.demo.engine import DELAY_ENV
+        from app.engines.demo.engine import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            DELAY_ENV)
 
         if os.environ.get(DELAY_ENV):
             try:
@@ -109,8 +114,6 @@ class RunFlow(QObject):
 
     def settings_came(self) -> None:
         """The settings have loaded: start the run pressed meanwhile."""
-        from PySide6.QtCore import QTimer
-
         if self._run_when_settled:
             self._run_when_settled = False
             QTimer.singleShot(0, self.start_run)
@@ -123,7 +126,6 @@ class RunFlow(QObject):
         if panel.total_tasks and panel.done_tasks >= panel.total_tasks:
             panel.nothing_left()  # no empty run: say so, and offer the next step
             return
-        from app.gui import core_calls
 
         if self._ask_budget_first(root):
             return
@@ -147,16 +149,18 @@ class RunFlow(QObject):
     def _ask_budget_first(self, root: Path) -> bool:
         """Before the folder's first run of a paid engine, show the budget per run and let
         the person change it (FirstPaidRunDialog); True while the question is open."""
-        from app.gui.settings.budget_rules import first_paid_run
+        from app.gui.settings.budget_rules import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            first_paid_run)
 
         engine_id, current = self.picker.engine_id, self.settings.settings
         if current is None or self._budget_seen == (root, engine_id) or not first_paid_run(
                 engine_id, self.history.picker.runs):
             return False
-        from PySide6.QtCore import Qt
 
-        from app.gui.settings.budget import FirstPaidRunDialog
-        from app.gui.settings.budget_rules import with_budget
+        from app.gui.settings.budget import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            FirstPaidRunDialog)
+        from app.gui.settings.budget_rules import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            with_budget)
 
         def start(usd: float | None) -> None:
             self.settings.change(with_budget(self.settings.settings or current, usd))
@@ -180,13 +184,12 @@ class RunFlow(QObject):
     # -- while it runs ---------------------------------------------------------------------
     def _on_folder_shown(self, info: FolderInfo) -> None:
         """A folder is shown: its earlier rounds come once its checklist is on screen."""
-        from app.gui.window.folder_history import show_history_later
-
         self.last_run_started = None
         show_history_later(self, info)  # then the folder's workspace_opened
 
     def _on_event_received(self, event) -> None:
-        from app.core.records import events as ev
+        from app.core.records import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            events as ev)
 
         self.panel.show_event(event)
         if isinstance(event, ev.RunStarted):
@@ -223,8 +226,6 @@ class RunFlow(QObject):
     def update_demo_samples(self, *_args) -> None:
         """Whether Run would only show samples: the Demo engine, and a task of the person's
         own open on the list (the bundled demo's tasks it works through for real)."""
-        from app.engines.demo.script import is_scripted
-
         samples = self.picker.engine_id == "demo" and any(
             not t.checked and not t.is_human and not is_scripted(t.text, t.done_when)
             for t in self.board_view.tasks())
@@ -249,7 +250,6 @@ class RunFlow(QObject):
                 ExitReason.AUTH_FAILED, ExitReason.MODEL_NOT_FOUND, ExitReason.ENGINE_UNREACHABLE):
             self.picker.check(engine_id)  # the mark beside the engine says it too
         self.panel.set_mode(_next_mode(result.state, result.exit_reason))
-        from app.gui.look import look
 
         look.announce(self.window, headline, assertive=result.state == RunState.BLOCKED_BY_HUMAN)
         if self.close_after_stop:
@@ -277,7 +277,9 @@ def _next_mode(state: str, exit_reason: str) -> str:
 def _work_of(root, run_id: str):
     """The totals of the piece of work run `run_id` ends, from its records (off the UI
     thread; see app/core/records/work_totals.py)."""
-    from app.core.records.work_totals import work_of
-    from app.core.workspace.workspace import Workspace
+    from app.core.records.work_totals import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        work_of)
+    from app.core.workspace.workspace import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+        Workspace)
 
     return work_of(Workspace(root), run_id)

@@ -11,10 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QToolButton
 
-from app.gui.background import SerialQueue
+from app.gui.background import SerialQueue, while_alive
+from app.gui.look import icons, look
 
 if TYPE_CHECKING:
     from app.core.settings import Settings
@@ -54,10 +56,6 @@ class SettingsFlow(QObject):
 
     def install(self, file_menu, top_bar: TopBar) -> None:
         """The two menu items (above Quit) and the gear button in the engine chip."""
-        from PySide6.QtGui import QAction, QKeySequence
-        from PySide6.QtWidgets import QToolButton
-
-        from app.gui.look import icons, look
 
         self.settings_action = QAction(self.tr("&Settings…"), self.window)
         self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
@@ -100,8 +98,8 @@ class SettingsFlow(QObject):
         self.settings_changed.emit(settings)
 
     def save(self) -> None:
-        from app.core.settings import save_settings
-        from app.gui.background import while_alive
+        from app.core.settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            save_settings)
 
         if self.settings is None:
             return
@@ -153,14 +151,15 @@ class SettingsFlow(QObject):
 
     # -- the window's layout ---------------------------------------------------------------
     def _restore_layout(self, settings: Settings, splitter) -> None:
-        from app.gui import window_state
+        from app.gui import window_state  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         if self._layout_keeper is None:  # once: later settings are ours
             self._layout_keeper = window_state.restore_and_keep(
                 self.window, splitter, settings.ui.get(window_state.KEY), self._on_layout_changed)
 
     def _on_layout_changed(self, state: dict, now: bool = False) -> None:
-        from app.gui.window_state import remembered
+        from app.gui.window_state import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            remembered)
 
         updated = remembered(self.settings, state, save_now=now)
         if updated is not None:
@@ -175,17 +174,17 @@ class SettingsFlow(QObject):
 
     # -- the dialogs -----------------------------------------------------------------------
     def open_settings(self) -> None:
-        from PySide6.QtCore import Qt
-
-        from app.core.settings import Settings
-        from app.gui.settings.settings_dialog import SettingsDialog
+        from app.core.settings import Settings  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.gui.settings.settings_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            SettingsDialog)
 
         dialog = SettingsDialog(self.settings or Settings(), self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.settings_saved.connect(self._on_settings_saved)
         dialog.language_changed.connect(self._on_language_chosen)
         if self.workspace is not None:  # careful mode is the folder's
-            from app.gui.careful.folder_safety import FolderSafetyGroup
+            from app.gui.careful.folder_safety import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+                FolderSafetyGroup)
 
             careful = self.careful
             group = FolderSafetyGroup(self.workspace, careful.folder, dialog)
@@ -195,10 +194,9 @@ class SettingsFlow(QObject):
         dialog.open()
 
     def open_engine_settings(self, engine_id: str | None = None) -> None:
-        from PySide6.QtCore import Qt
-
-        from app.core.settings import Settings
-        from app.gui.engines.engine_settings import SETUP_ENGINES, EngineSettingsDialog
+        from app.core.settings import Settings  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.gui.engines.engine_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
+            SETUP_ENGINES, EngineSettingsDialog)
 
         chosen = engine_id or self.picker.engine_id
         dialog = EngineSettingsDialog(self.settings or Settings(),
