@@ -14,6 +14,11 @@ from typing import Any, Callable
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
+from app.export.fonts import ensure_fonts
+from app.gui.background import run_in_background
+from app.gui.main_window import MainWindow
+from app.gui.settings import language
+
 # -- imports after PySide6, without PySide6 reading each module's source -----------------
 # Once PySide6.QtCore is imported, every later import in the process, on any thread, goes
 # through PySide6's `__feature__` hook, which decides whether the new module "uses PySide" by
@@ -95,8 +100,6 @@ def use_language(app: QApplication, lang: str | None = None) -> str:
     """Translators for --lang, the Settings choice or the system language; before any window
     exists, so every string is built in one language. A Chinese window needs a Chinese font
     for its very first paint, so then the fonts are made ready now, not after it."""
-    from app.gui.settings import language
-
     chosen = language.install(app, language.resolve(lang))
     if chosen != "en":
         language.use_fonts()
@@ -110,8 +113,6 @@ def main(path: str | None = None, *, demo: bool = False, lang: str | None = None
     it is built out, and the person's settings, the harness and the first folder load off
     the UI thread.
     """
-    from app.gui.main_window import MainWindow
-
     share_the_gil_often()
     app = make_application()
     use_language(app, lang)
@@ -169,13 +170,11 @@ def _after_first_paint(window, path: str | None, demo: bool) -> None:
 
 
 def _after_building(window, path: str | None, demo: bool, opened: bool = False) -> None:
-    from app.export.fonts import ensure_fonts
-    from app.gui.background import run_in_background
-    from app.gui.errors import install_error_handler
+    from app.gui.errors import install_error_handler  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
     install_error_handler(window)
-    from app.gui.folder.usable import after_usable
-    from app.gui.look.warm_types import warm_in_slices
+    from app.gui.folder.usable import after_usable  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+    from app.gui.look.warm_types import warm_in_slices  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
     after_usable(window, warm_in_slices)  # PySide's classes, in idle slices (look/warm_types.py)
     app = QApplication.instance()
@@ -193,9 +192,8 @@ def _after_building(window, path: str | None, demo: bool, opened: bool = False) 
         ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
 
     def load():
-        from app.core.settings import load_settings
-        from app.gui.folder import first_start
-        from app.gui.settings import language
+        from app.core.settings import load_settings  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        from app.gui.folder import first_start  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         loaded = load_settings()
         settings = loaded.settings

@@ -11,6 +11,7 @@ the order submitted. Tests can make everything synchronous with `set_synchronous
 
 from __future__ import annotations
 
+import sys
 import traceback
 from collections import deque
 from typing import Any, Callable
@@ -63,8 +64,6 @@ def run_in_background(fn: Callable[[], Any], on_done: Callable[[Any], None] | No
         elif on_error is not None:
             on_error(error)
         else:
-            import sys
-
             sys.excepthook(type(error), error, error.__traceback__)
 
     if _synchronous:
@@ -117,8 +116,6 @@ class SerialQueue:
                 if on_error is not None:
                     on_error(exc)
                 else:
-                    import sys
-
                     sys.excepthook(type(exc), exc, exc.__traceback__)
             finally:
                 self._next()

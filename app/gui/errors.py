@@ -70,7 +70,7 @@ class ErrorReporter(QObject):
             sys.__excepthook__(type(exc), exc, exc.__traceback__)
 
     def _on_raised(self, exc: BaseException) -> None:
-        from app.crash import crash_details, save_crash_report
+        from app.crash import crash_details, save_crash_report  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         where = save_crash_report(exc)
         if self._showing:  # a storm of errors is one dialog, not fifty

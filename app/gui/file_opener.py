@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QUrl
+from PySide6.QtGui import QDesktopServices
 
 from app.gui.background import run_for
 
 
 def _open_url(url: QUrl) -> bool:
-    from PySide6.QtGui import QDesktopServices
-
     return QDesktopServices.openUrl(url)
 
 

@@ -18,9 +18,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import (QApplication, QMainWindow, QMessageBox, QStackedWidget, QVBoxLayout,
+                               QWidget)
 
+from app.gui.background import run_in_background
 from app.gui.window.compose import Forward, compose
 from app.gui.window.folder_flow import APP_TITLE
 
@@ -79,8 +81,6 @@ class MainWindow(QMainWindow):
     def apply_settings(self, settings: Settings) -> None:
         """The person's settings are loaded (after the first paint): show their engine, model
         and recent folders, and check the engines' readiness in the background."""
-        from PySide6.QtCore import QTimer
-
         self.finish_building()
         self.settings_flow.apply(settings, self.splitter)
         if self.folder_flow.workspace is None:
@@ -98,23 +98,23 @@ class MainWindow(QMainWindow):
         the controllers that drive them."""
         if self._page is not None:
             return
-        from app.gui.look import focus_ring
-        from app.gui.look.keyboard import EnterPressesButtons
+        from app.gui.look import focus_ring  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        from app.gui.look.keyboard import EnterPressesButtons  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         # Before the first widget that can take the focus (the frame alone has none), and
         # after the first paint: these build Qt's whole `Qt` namespace of enums (~50 ms).
         focus_ring.install()  # every focus is seen, in every window of the app
         self._enter_presses = EnterPressesButtons(self)
-        from app.gui.look import theme
+        from app.gui.look import theme  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         # The window's palette before its widgets are made: each works out its colours and
         # draws its icons once, not in Qt's palette first and again in ours (100-270 ms).
         theme.apply_scheme(theme.system_scheme(), before_widgets=True)
-        from app.gui.folder.top_bar import TopBar
-        from app.gui.folder.welcome_page import WelcomePage
-        from app.gui.look.notice_bar import NoticeBar
-        from app.gui.run.runner import RunRunner
-        from app.gui.window.workspace_page import WorkspacePage
+        from app.gui.folder.top_bar import TopBar  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        from app.gui.folder.welcome_page import WelcomePage  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        from app.gui.look.notice_bar import NoticeBar  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        from app.gui.run.runner import RunRunner  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        from app.gui.window.workspace_page import WorkspacePage  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         self.runner = RunRunner(self)
         self.top_bar = TopBar(self)
@@ -124,7 +124,7 @@ class MainWindow(QMainWindow):
         self._welcome = WelcomePage(self.pages)
         page = WorkspacePage(self.pages)
         self._page = page
-        from app.gui.folder.usable import UsableWatch
+        from app.gui.folder.usable import UsableWatch  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         self._usable = UsableWatch(self, page.board_view.list_view)
         self.pages.addWidget(self._welcome)
@@ -132,7 +132,7 @@ class MainWindow(QMainWindow):
         self.pages.currentChanged.connect(self._place_notice)  # into the status block, or on top
         compose(self, page)
         self._built = True
-        from app.gui.look import icons
+        from app.gui.look import icons  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         QApplication.setWindowIcon(icons.app_icon())
         self.folder_flow.show_folder_label()
@@ -147,7 +147,6 @@ class MainWindow(QMainWindow):
         if self._warmed:
             return
         self._warmed = True
-        from app.gui.background import run_in_background
 
         run_in_background(_load_the_rest)
 
@@ -176,7 +175,7 @@ class MainWindow(QMainWindow):
         self.folder_flow.open_workspace(path)
 
     def show_about(self) -> None:
-        from app.gui.window.about_dialog import AboutDialog
+        from app.gui.window.about_dialog import AboutDialog  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         self.about_dialog = AboutDialog(self)
         self.about_dialog.open()
@@ -245,9 +244,9 @@ class MainWindow(QMainWindow):
 
     def focusNextPrevChild(self, next: bool) -> bool:
         """Tab and Shift+Tab go in reading order (see look/keyboard.py)."""
-        from PySide6.QtCore import Qt
+        from PySide6.QtCore import Qt  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py): reading Qt builds its enums
 
-        from app.gui.look.keyboard import next_stop
+        from app.gui.look.keyboard import next_stop  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         target = next_stop(self, QApplication.focusWidget(), next)
         if target is None:
@@ -297,8 +296,6 @@ class MainWindow(QMainWindow):
             run.runner.resume()  # after a stop the run ends at once, before any further step
 
     def _ask_to_stop_and_close(self) -> bool:
-        from PySide6.QtWidgets import QMessageBox
-
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("A run is going"),
                           self.tr("The AI is waiting before its next step while you choose. "
                                   "Stop it and close? Nothing is left half-written."),
@@ -314,18 +311,18 @@ class MainWindow(QMainWindow):
 def _load_the_rest() -> None:
     """Import, off the UI thread, what the first folder, run and decision will need, so none
     of it is imported on the UI thread in the middle of a run."""
-    import app.core.records.events
-    import app.core.run.loop
-    import app.core.settings
-    import app.gui.core_calls
-    import app.gui.run.decision_dialog
-    import app.core.board.questions  # the decision dialog's page reads it
-    import app.gui.evidence.evidence_dialog  # a round's card opens it
-    import app.gui.folder.workspace_info
-    import app.gui.evidence.evidence_data  # the rounds list, when a folder opens
-    import app.engines.demo.engine  # the engine a newcomer's first run uses
-    import app.core.lessons.lessons  # noqa: F401 (read when a run ends)
-    from app.core.records.events import try_parse_event
+    import app.core.records.events  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+    import app.core.run.loop  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+    import app.core.settings  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+    import app.gui.core_calls  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+    import app.gui.run.decision_dialog  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+    import app.core.board.questions  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py); the decision dialog's page reads it
+    import app.gui.evidence.evidence_dialog  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py); a round's card opens it
+    import app.gui.folder.workspace_info  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+    import app.gui.evidence.evidence_data  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py); the rounds list, when a folder opens
+    import app.engines.demo.engine  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py); the engine a newcomer's first run uses
+    import app.core.lessons.lessons  # noqa: F401, PLC0415 - the window's first paint (tests/gui/test_startup_path.py); read when a run ends
+    from app.core.records.events import try_parse_event  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
     try_parse_event({})  # builds the events' validator (~60 ms, much of it holding the GIL),
     # which the run's history needs when the first run ends

@@ -8,7 +8,6 @@ source checkout, an installed app and a frozen (PyInstaller) build.
 
 from __future__ import annotations
 
-
 import os
 import shutil
 import sys
@@ -17,7 +16,18 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from PySide6.QtCore import QEventLoop, qInstallMessageHandler
+
+from app.core.documents import DocumentError, render_document, write_document
+from app.core.resources import resource_path
 from app.core.run.outcomes import RunState
+from app.core.settings import Settings
+from app.core.workspace.files import read_bytes
+from app.gui import core_calls
+from app.gui.app import after_first_expose, make_application, use_language
+from app.gui.background import run_in_background
+from app.gui.folder.first_start import DEMO_SOURCES
+from app.gui.main_window import MainWindow
 
 STEP_TIMEOUT_S = 60.0
 
@@ -62,14 +72,6 @@ def _quiet_platform_notes(mode: Any, context: Any, message: str) -> None:
 
 
 def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> None:
-    from PySide6.QtCore import qInstallMessageHandler
-
-    from app.core.workspace.files import read_bytes
-    from app.core.resources import resource_path
-    from app.gui import core_calls
-    from app.gui.app import after_first_expose, make_application, use_language
-    from app.gui.folder.first_start import DEMO_SOURCES
-    from app.gui.main_window import MainWindow
 
     qInstallMessageHandler(_quiet_platform_notes)
     app = make_application()
@@ -87,7 +89,6 @@ def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> N
     first = (shown.get("at", time.perf_counter()) - started) * 1000
     check(window.isVisible() and "at" in shown, "main window shown",
           f"{first:.0f} ms after the self-test started")
-    from app.core.settings import Settings
 
     window.apply_settings(Settings())  # defaults: the person's own settings stay untouched
 
@@ -125,7 +126,6 @@ def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> N
 
     pdf = tmp / "summary.pdf"
     result: dict[str, Any] = {}
-    from app.gui.background import run_in_background
 
     run_in_background(lambda: core_calls.export_summary(ws, "pdf", pdf),
                       lambda p: result.setdefault("path", p),
@@ -147,8 +147,6 @@ def _flow(tmp: Path, started: float, check: Check, lang: str | None = None) -> N
 def _documents(tmp: Path, pdf: Path) -> tuple[bool, str, str]:
     """A Word document and a workbook written from Markdown and read back, and the summary
     PDF read as text: the document libraries and their data files are in the build."""
-    from app.core.documents import DocumentError, render_document, write_document
-
     try:
         for name, markdown, expect in (
                 ("check.docx", "# Check\n\nSome **bold** text.\n", "Some **bold** text."),
@@ -165,8 +163,6 @@ def _documents(tmp: Path, pdf: Path) -> tuple[bool, str, str]:
 
 def _wait(app: Any, done: Callable[[], bool], timeout_s: float) -> bool:
     """Let the event loop run until `done()` or the timeout."""
-    from PySide6.QtCore import QEventLoop
-
     deadline = time.monotonic() + timeout_s
     while not done():
         if time.monotonic() > deadline:

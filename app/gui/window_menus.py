@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
@@ -42,8 +43,6 @@ def press_primary(panel, modes: tuple[str, ...]) -> None:
 def build_menus(window) -> None:
     """The main window's menus (File, Run, Help), over its controllers (main_window.py).
     Their words are the window's ("MainWindow" in the translations)."""
-    from PySide6.QtCore import QCoreApplication
-
     folder, run, decisions = window.folder_flow, window.run_flow, window.decision_flow
     plans, evidence = window.plan_flow, window.evidence_flow
     panel = window.run_panel

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-
 from typing import Callable
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter
+
+from app.core.settings import save_settings
 
 KEY = "window"
 
@@ -88,8 +90,6 @@ def remembered(settings, state: dict, save_now: bool = False):
         return None
     updated = settings.model_copy(update={"ui": {**settings.ui, KEY: state}})
     if save_now:
-        from app.core.settings import save_settings
-
         try:
             save_settings(updated)
         except OSError:
@@ -109,8 +109,6 @@ def restore_and_keep(window: QMainWindow, splitter: QSplitter | None, state: obj
 def fit_to_screen(window: QMainWindow, share: float = 0.95) -> None:
     """The first start on a small screen: the window's size, at most `share` of the screen's
     free area, centred (1180 × 760 would run off an 1100 × 800 or 1024 × 768 screen)."""
-    from PySide6.QtGui import QGuiApplication
-
     screen = window.screen() or QGuiApplication.primaryScreen()
     if screen is None:
         return
@@ -126,8 +124,6 @@ def fit_to_screen(window: QMainWindow, share: float = 0.95) -> None:
 
 def keep_on_screen(window: QMainWindow) -> None:
     """Move (and if need be shrink) the window so its title bar is on an available screen."""
-    from PySide6.QtGui import QGuiApplication
-
     frame = window.frameGeometry()
     screens = QGuiApplication.screens()
     if not screens:
