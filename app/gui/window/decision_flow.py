@@ -62,8 +62,7 @@ class DecisionFlow(QObject):
         root = self.folder.workspace
         if root is None:
             return
-        from app.gui.folder.workspace_info import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            decision_context)
+        from app.gui.folder.workspace_info import decision_context  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         run_for(self, lambda: decision_context(root, next_only=True), self._show_or_run,
                 lambda _exc: self.run.start_run())
@@ -78,8 +77,7 @@ class DecisionFlow(QObject):
     # -- the dialog ------------------------------------------------------------------------
     def show_decision(self, task_text: str | None = None) -> None:
         """Open the dialog for the open decision (the one named, else the first)."""
-        from app.gui.folder.workspace_info import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            decision_context)
+        from app.gui.folder.workspace_info import decision_context  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         root = self.folder.workspace
         if root is None:
@@ -98,8 +96,7 @@ class DecisionFlow(QObject):
                     self.folder.board_failed)
             return
 
-        from app.gui.run.decision_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            DecisionDialog)
+        from app.gui.run.decision_dialog import DecisionDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         if self.decision_dialog is not None:
             self.decision_dialog.close()
@@ -132,8 +129,7 @@ class DecisionFlow(QObject):
             return
         if self.decision_dialog is not None:
             self.decision_dialog.close()
-        from app.gui.words.careful_words import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            board_question)
+        from app.gui.words.careful_words import board_question  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         self._update_banner(board_question(task) or task.question)
         self.careful.show_kept(task, request, self._on_kept_answered)
@@ -200,8 +196,7 @@ def _kept_request(root, task):
     """The kept change the board's question names, as the approval dialog shows it; None
     when it is no longer kept or can no longer be made (off the UI thread)."""
     from app.core.policies import pending  # noqa: PLC0415 - window start-up (bench/startup.py)
-    from app.core.workspace.workspace import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-        Workspace)
+    from app.core.workspace.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     kept = pending.find(Workspace(root).harness_dir / "pending",
                         pending.marker_of(task.question))

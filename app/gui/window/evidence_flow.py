@@ -52,8 +52,7 @@ class EvidenceFlow(QObject):
     def export_summary(self) -> None:
         root = self.folder.workspace
         if root is not None:
-            from app.gui.evidence.export_flow import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-                export_summary)
+            from app.gui.evidence.export_flow import export_summary  # noqa: PLC0415 - window start-up (bench/startup.py)
 
             previous = self.export_dialog
             if previous is not None and not previous.isVisible():
@@ -64,8 +63,7 @@ class EvidenceFlow(QObject):
     def show_round_undone(self, report) -> None:
         """Undo leaves its trace everywhere: the banner and the state say exactly what it did,
         and the card (from the undo's record on disk) says the round was undone."""
-        from app.gui.words.undo_words import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            undo_report_headline, undo_report_sentences)
+        from app.gui.words.undo_words import undo_report_headline, undo_report_sentences  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         headline = undo_report_headline(report)
         clean = report.ok and not report.kept_both
@@ -80,8 +78,7 @@ class EvidenceFlow(QObject):
     def count_lessons(self, run_id: str) -> None:
         """Read (off the UI thread) how many lessons the run just ended taught, and show the
         quiet "1 lesson from this run" link on the run panel when there are any."""
-        from app.gui.lessons import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            lessons_data)
+        from app.gui.lessons import lessons_data  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         root = self.folder.workspace
         if root is None or not run_id:
@@ -92,8 +89,7 @@ class EvidenceFlow(QObject):
 
     def show_lessons(self) -> None:
         """The Lessons view for the open folder (the run that just ended's lessons first)."""
-        from app.gui.lessons.lessons_view import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            LessonsDialog)
+        from app.gui.lessons.lessons_view import LessonsDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         root = self.folder.workspace
         if root is None:

@@ -71,8 +71,7 @@ class FolderFlow(QObject):
             self.open_workspace(Path(folder))
 
     def open_demo(self) -> None:
-        from app.gui.folder import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-            first_start)
+        from app.gui.folder import first_start  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         lang = language.current()
         run_for(self, lambda: first_start.demo_copy(fresh=True, lang=lang), self.open_workspace,
@@ -87,8 +86,7 @@ class FolderFlow(QObject):
             return
 
         def inspect():
-            from app.gui.folder.workspace_info import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-                inspect_quickly)
+            from app.gui.folder.workspace_info import inspect_quickly  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
             return inspect_quickly(Path(path))
 
@@ -102,10 +100,8 @@ class FolderFlow(QObject):
             self.first_folder_settled()
 
     def _show_folder(self, info: FolderInfo) -> None:
-        from app.gui.folder import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-            first_start)
-        from app.gui.folder.usable import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-            after_usable)
+        from app.gui.folder import first_start  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+        from app.gui.folder.usable import after_usable  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         after_usable(self.window, self.warm_up)  # after this page is shown (a no-op after the first)
         settings = self.settings
@@ -182,8 +178,7 @@ class FolderFlow(QObject):
 
     def settle(self) -> None:
         """The settings have come: finish what opening the folder before them left undone."""
-        from app.gui.folder import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-            first_start)
+        from app.gui.folder import first_start  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         info, self._opened_unsettled = self._opened_unsettled, None
         settings = self.settings.settings
@@ -204,8 +199,7 @@ class FolderFlow(QObject):
             self.page.run_panel.show_ready()
 
     def _create_board(self) -> None:
-        from app.gui import (  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-            core_calls)
+        from app.gui import core_calls  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         root = self.workspace
         if root is None:

@@ -28,8 +28,7 @@ def show_history_later(run, info: FolderInfo) -> None:
     runs_before = _runs_seen(run)
 
     def read() -> None:
-        from app.gui.folder.workspace_info import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            read_history)
+        from app.gui.folder.workspace_info import read_history  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         if run.folder.workspace == info.folder:
             run.history.reload_runs()  # the run history's list (above the cards)
@@ -51,8 +50,7 @@ def _show(run, info: FolderInfo, runs_before: tuple) -> None:
     # A run begun meanwhile has its own cards on the list, which the older runs must not
     # replace; the run history (the picker above) still has every earlier run.
     if _runs_seen(run) == runs_before:
-        from app.gui.plan.plan_card import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            plan_cards)
+        from app.gui.plan.plan_card import plan_cards  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         runs = [(started, [RoundView.from_record(r, is_ai, r.round in undone)
                            for r in rounds])

@@ -46,8 +46,7 @@ class PlanFlow(QObject):
         if root is None or self.settings.settings is None:
             return None
 
-        from app.gui.plan.plan_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            PlanDialog)
+        from app.gui.plan.plan_dialog import PlanDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         if self.plan_dialog is not None:
             self.plan_dialog.close()
@@ -103,8 +102,7 @@ class PlanFlow(QObject):
             return  # planning never began (no engine): nothing was recorded
         if not outcome.ok and not outcome.steps:
             return  # a try that did nothing leaves no empty "0 steps" card among the rounds
-        from app.gui.plan.plan_card import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            PlanCard)
+        from app.gui.plan.plan_card import PlanCard  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         self.cards.add_other(PlanCard(goal, len(outcome.proposals) if outcome.ok else None,
                                       outcome.steps, seconds,

@@ -82,8 +82,7 @@ class RunFlow(QObject):
     def demo_delay_s(self) -> float:
         if self.demo_delay is not None:
             return self.demo_delay
-        from app.engines.demo.engine import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            DELAY_ENV)
+        from app.engines.demo.engine import DELAY_ENV  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         if os.environ.get(DELAY_ENV):
             try:
@@ -149,18 +148,15 @@ class RunFlow(QObject):
     def _ask_budget_first(self, root: Path) -> bool:
         """Before the folder's first run of a paid engine, show the budget per run and let
         the person change it (FirstPaidRunDialog); True while the question is open."""
-        from app.gui.settings.budget_rules import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            first_paid_run)
+        from app.gui.settings.budget_rules import first_paid_run  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         engine_id, current = self.picker.engine_id, self.settings.settings
         if current is None or self._budget_seen == (root, engine_id) or not first_paid_run(
                 engine_id, self.history.picker.runs):
             return False
 
-        from app.gui.settings.budget import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            FirstPaidRunDialog)
-        from app.gui.settings.budget_rules import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            with_budget)
+        from app.gui.settings.budget import FirstPaidRunDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.gui.settings.budget_rules import with_budget  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         def start(usd: float | None) -> None:
             self.settings.change(with_budget(self.settings.settings or current, usd))
@@ -188,8 +184,7 @@ class RunFlow(QObject):
         show_history_later(self, info)  # then the folder's workspace_opened
 
     def _on_event_received(self, event) -> None:
-        from app.core.records import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            events as ev)
+        from app.core.records import events as ev  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         self.panel.show_event(event)
         if isinstance(event, ev.RunStarted):
@@ -277,9 +272,7 @@ def _next_mode(state: str, exit_reason: str) -> str:
 def _work_of(root, run_id: str):
     """The totals of the piece of work run `run_id` ends, from its records (off the UI
     thread; see app/core/records/work_totals.py)."""
-    from app.core.records.work_totals import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-        work_of)
-    from app.core.workspace.workspace import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-        Workspace)
+    from app.core.records.work_totals import work_of  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.workspace.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     return work_of(Workspace(root), run_id)

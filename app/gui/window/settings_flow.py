@@ -98,8 +98,7 @@ class SettingsFlow(QObject):
         self.settings_changed.emit(settings)
 
     def save(self) -> None:
-        from app.core.settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            save_settings)
+        from app.core.settings import save_settings  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         if self.settings is None:
             return
@@ -158,8 +157,7 @@ class SettingsFlow(QObject):
                 self.window, splitter, settings.ui.get(window_state.KEY), self._on_layout_changed)
 
     def _on_layout_changed(self, state: dict, now: bool = False) -> None:
-        from app.gui.window_state import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            remembered)
+        from app.gui.window_state import remembered  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         updated = remembered(self.settings, state, save_now=now)
         if updated is not None:
@@ -175,16 +173,14 @@ class SettingsFlow(QObject):
     # -- the dialogs -----------------------------------------------------------------------
     def open_settings(self) -> None:
         from app.core.settings import Settings  # noqa: PLC0415 - window start-up (bench/startup.py)
-        from app.gui.settings.settings_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            SettingsDialog)
+        from app.gui.settings.settings_dialog import SettingsDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         dialog = SettingsDialog(self.settings or Settings(), self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.settings_saved.connect(self._on_settings_saved)
         dialog.language_changed.connect(self._on_language_chosen)
         if self.workspace is not None:  # careful mode is the folder's
-            from app.gui.careful.folder_safety import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-                FolderSafetyGroup)
+            from app.gui.careful.folder_safety import FolderSafetyGroup  # noqa: PLC0415 - window start-up (bench/startup.py)
 
             careful = self.careful
             group = FolderSafetyGroup(self.workspace, careful.folder, dialog)
@@ -195,8 +191,7 @@ class SettingsFlow(QObject):
 
     def open_engine_settings(self, engine_id: str | None = None) -> None:
         from app.core.settings import Settings  # noqa: PLC0415 - window start-up (bench/startup.py)
-        from app.gui.engines.engine_settings import (  # noqa: PLC0415 - window start-up (bench/startup.py)
-            SETUP_ENGINES, EngineSettingsDialog)
+        from app.gui.engines.engine_settings import SETUP_ENGINES, EngineSettingsDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         chosen = engine_id or self.picker.engine_id
         dialog = EngineSettingsDialog(self.settings or Settings(),
