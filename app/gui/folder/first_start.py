@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
+from platformdirs import user_data_dir
+
+from app.core.places import CONFIG_ENV, config_dir  # not settings: no pydantic
 from app.core.resources import resource_path
 
 if TYPE_CHECKING:
@@ -29,11 +31,8 @@ MAX_RECENT = 8
 
 
 def data_dir() -> Path:
-    from app.core.places import CONFIG_ENV, config_dir  # not settings: no pydantic
-
     if os.environ.get(CONFIG_ENV):  # tests and portable installs: one folder for everything
         return config_dir()
-    from platformdirs import user_data_dir
 
     return Path(user_data_dir("harness-desk", appauthor=False))
 

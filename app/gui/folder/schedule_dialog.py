@@ -12,8 +12,11 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QTimeEdit, QVBoxLayout, QWidget)
 
 from app.core.schedule.model import Schedule
-from app.gui.words import schedule_words as words
+from app.gui.background import run_in_background
 from app.gui.look import look
+from app.gui.words import schedule_words as words
+from app.gui.words.schedule_words import scheduler_failure
+from app.schedulers.service import install, remove
 
 KINDS = ("daily", "weekdays", "monthly")
 
@@ -137,9 +140,6 @@ class ScheduleDialog(QDialog):
         look.set_tone(self.hint, tone)
 
     def _save(self) -> None:
-        from app.schedulers.service import install
-        from app.gui.background import run_in_background
-
         schedule = self.schedule().check()
         if self.current is not None and self.current.paused:
             schedule.paused = True  # saving the times does not resume a paused schedule
@@ -153,9 +153,6 @@ class ScheduleDialog(QDialog):
         self.accept()
 
     def _remove(self) -> None:
-        from app.schedulers.service import remove
-        from app.gui.background import run_in_background
-
         current = self.current
         assert current is not None  # the button is shown only for a schedule
         self.remove_button.setEnabled(False)
@@ -167,8 +164,6 @@ class ScheduleDialog(QDialog):
         self.accept()
 
     def _failed(self, exc: BaseException, removing: bool = False) -> None:
-        from app.gui.words.schedule_words import scheduler_failure
-
         said = scheduler_failure(exc)
         if getattr(exc, "kind", "") == "no_scheduler":
             text = said  # a sentence of its own

@@ -9,8 +9,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from app.gui.words import schedule_words as words
+from app.core.schedule.records import now_local
+from app.gui.background import run_in_background
 from app.gui.look import look
+from app.gui.words import schedule_words as words
 
 
 class ScheduleLine(QWidget):
@@ -67,8 +69,6 @@ class ScheduleFlow(QObject):
 
     # -- reading -------------------------------------------------------------------------
     def folder_opened(self, folder: Path) -> None:
-        from app.gui.background import run_in_background
-
         self.folder = Path(folder)
         shown_for = self.folder
         # Its place at once (the button to make one), so nothing below moves when the read
@@ -78,8 +78,7 @@ class ScheduleFlow(QObject):
         self.view.since.hide()
 
         def read():
-            from app.core.schedule import records, store
-            from app.core.schedule.records import now_local
+            from app.core.schedule import records, store  # noqa: PLC0415 - window start-up (bench/startup.py)
 
             schedule = store.for_folder(shown_for)
             key = str(shown_for.resolve())
@@ -115,8 +114,8 @@ class ScheduleFlow(QObject):
     def open_dialog(self):
         if self.folder is None:
             return None
-        from app.engines.setup import engine_choices
-        from app.gui.folder.schedule_dialog import ScheduleDialog
+        from app.engines.setup import engine_choices  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.gui.folder.schedule_dialog import ScheduleDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         settings = self.settings_now()
         default = settings.engine if settings is not None else "demo"
@@ -132,16 +131,14 @@ class ScheduleFlow(QObject):
         self._show_line()
 
     def _set_paused(self, paused: bool) -> None:
-        from app.core.schedule import store
-        from app.gui.background import run_in_background
+        from app.core.schedule import store  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         schedule = self.schedule
         schedule.paused = paused
         run_in_background(lambda: store.save(schedule), lambda _: self._saved(schedule))
 
     def _remove(self) -> None:
-        from app.schedulers.service import remove
-        from app.gui.background import run_in_background
+        from app.schedulers.service import remove  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         schedule = self.schedule
         run_in_background(lambda: remove(schedule), lambda _: self._saved(None),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:  # only named: the class's first use costs start-up time
@@ -61,8 +61,6 @@ def after_usable(window, then) -> None:
     has nothing to run, or at most START_UP_WAIT_MS later; otherwise on the next turn of
     the event loop. Work done off the UI thread before then (pydantic's import, the run
     records) holds the GIL the window's first paint of the folder needs."""
-    from PySide6.QtCore import QTimer
-
     done: list[bool] = []
 
     def once() -> None:

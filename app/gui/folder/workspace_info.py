@@ -92,7 +92,7 @@ def inspect_quickly(path: Path) -> FolderInfo:
     if info.status.state in ACTIVE_STATES:
         info.run_active_elsewhere = ws.lock().is_held_elsewhere()
         if not info.run_active_elsewhere and run_ids and run_ids[-1] == info.status.run_id:
-            from app.core.records.interrupted import interrupted_run
+            from app.core.records.interrupted import interrupted_run  # noqa: PLC0415 - a folder usable without pydantic (tests/gui/test_startup_reads.py)
 
             info.interrupted = interrupted_run(ws, info.status)
     if info.has_board:

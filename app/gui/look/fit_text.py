@@ -8,7 +8,7 @@ between two CJK characters is a boundary, as a line break would be.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFontMetrics, QTextLayout, QTextOption
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
@@ -118,8 +118,6 @@ class FitLabel(QLabel):
         self._fit()
 
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        from PySide6.QtCore import QEvent
-
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._fix_height()

@@ -11,6 +11,8 @@ from __future__ import annotations
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
+from app.export.fonts import CJK, ensure_fonts
+
 _platform: QFont | None = None  # the application's font before any language changed it
 
 
@@ -25,8 +27,6 @@ def for_language(lang: str, app: QApplication | None = None) -> QFont | None:
         _platform = QFont(app.font())
     font = QFont(_platform)
     if lang == "zh_CN":
-        from app.export.fonts import CJK, ensure_fonts
-
         cjk = [f for f in ensure_fonts("zh_CN") if f in CJK]
         platform = _platform.families() or [_platform.family()]
         font.setFamilies(cjk + [f for f in platform if f not in cjk])

@@ -13,11 +13,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from PySide6 import QtSvg
 from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QIconEngine, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QAbstractButton, QApplication
+from PySide6.QtWidgets import QAbstractButton, QApplication, QStyleOption
 
-if TYPE_CHECKING:  # QtSvg is imported when the first icon is drawn
+from app.core.resources import resource_path
+
+if TYPE_CHECKING:
     from PySide6.QtSvg import QSvgRenderer
 
 NAMES = ("run", "stop", "continue", "open-folder", "export", "settings", "decision",
@@ -29,8 +32,6 @@ ROLE_PROPERTY = "harnessIconRole"
 
 
 def icon_path(name: str):
-    from app.core.resources import resource_path
-
     return resource_path("icons", f"{name}.svg")
 
 
@@ -56,10 +57,8 @@ class _SvgEngine(QIconEngine):
         if pixmap is None:
             renderer = self._renderers.get(disabled)
             if renderer is None:
-                from PySide6.QtSvg import QSvgRenderer
-
                 text = self.disabled_svg if disabled else self.svg
-                renderer = self._renderers[disabled] = QSvgRenderer(
+                renderer = self._renderers[disabled] = QtSvg.QSvgRenderer(
                     QByteArray(text.encode("utf-8")))
             pixmap = QPixmap(width, height)
             pixmap.fill(Qt.GlobalColor.transparent)
@@ -76,8 +75,6 @@ class _SvgEngine(QIconEngine):
         if mode == QIcon.Mode.Disabled:
             if self.disabled_svg:
                 return self._render(width, height, True)
-            from PySide6.QtWidgets import QStyleOption
-
             key = (width, height, None)
             greyed = self._drawn.get(key)
             if greyed is None:

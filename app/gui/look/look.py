@@ -10,7 +10,7 @@ changes (see theme.py).
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QProgressBar, QWidget
 
 
@@ -228,8 +228,6 @@ SEMIBOLD = 600  # QFont.Weight.DemiBold
 def type_font(widget: QWidget, level: str = "body", semibold: bool = False):
     """`widget`'s font (its family, the CJK face first in Chinese) at one of the three sizes
     of the type scale, regular or semibold, upright."""
-    from PySide6.QtGui import QFont
-
     font = QFont(widget.font())
     base = QApplication.font() if QApplication.instance() is not None else QFont()
     factor = TYPE_SCALE[level]
@@ -263,7 +261,7 @@ def announce(source: QObject, text: str, assertive: bool = False) -> None:
     """Tell a screen reader something changed ("Needs your decision", "Done") without moving
     the focus. Harmless where no assistive technology listens."""
     try:
-        from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+        from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent  # noqa: PLC0415 - an ImportError is caught below
     except ImportError:  # Qt before 6.8
         return
     event = QAccessibleAnnouncementEvent(source, text)

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-from app.gui.look import look
+from app.gui.look import icons, look, style
 
 _ROLES = QPalette.ColorRole
 # (window, card, body text, muted text, border, accent, text on the accent, tooltip ground)
@@ -82,7 +82,6 @@ def apply_scheme(scheme: Qt.ColorScheme, before_widgets: bool = False) -> None:
     if not isinstance(app, QApplication):
         return
     global _recoloured_for
-    from app.gui.look import style
 
     style.install(app)
     want_dark = scheme == Qt.ColorScheme.Dark
@@ -118,8 +117,6 @@ def _palette_key(palette: QPalette) -> tuple[int, ...]:
 
 def recolour() -> None:
     """Work out again everything that was derived from the palette (after a switch)."""
-    from app.gui.look import icons
-
     for widget in QApplication.allWidgets():
         tone = widget.property(look.TONE_PROPERTY)
         if tone is not None:

@@ -12,8 +12,10 @@ SLICE_MS, on idle turns of the event loop; one used before its turn is made then
 
 from __future__ import annotations
 
+import importlib
 import time
 
+import PySide6.QtWidgets as widgets
 from PySide6.QtCore import QTimer
 
 SLICE_MS = 6.0  # stop a slice once it has taken this long (one class may take longer)
@@ -30,8 +32,6 @@ CORE_CLASSES = ("QUrl", "QLocale", "QItemSelectionModel", "QSortFilterProxyModel
 def class_names() -> list[tuple[str, str]]:
     """(module, class) in the order they are readied: every widget class first (what a
     widget handed back readies all at once), then the others named above."""
-    import PySide6.QtWidgets as widgets
-
     names = [("PySide6.QtWidgets", name) for name in dir(widgets) if name.startswith("Q")]
     names += [("PySide6.QtGui", name) for name in GUI_CLASSES]
     names += [("PySide6.QtCore", name) for name in CORE_CLASSES]
@@ -50,8 +50,6 @@ class Warming:
         QTimer.singleShot(0, self._slice)
 
     def _slice(self) -> None:
-        import importlib
-
         began = time.perf_counter()
         while self.at < len(self.names):
             module, name = self.names[self.at]
