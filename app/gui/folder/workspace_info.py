@@ -112,7 +112,7 @@ def read_history(info: FolderInfo) -> FolderInfo:
     info.history_read = True
     if not info.run_ids and not ws.plans_dir.is_dir():
         return info  # nothing to read: not even pydantic is needed
-    from app.core.records.records import read_rounds, read_run, undone_rounds
+    from app.core.records.records import read_rounds, read_run, undone_rounds  # noqa: PLC0415 - a folder usable without pydantic (tests/gui/test_startup_reads.py)
 
     history = []
     for run_id in info.run_ids[-HISTORY_RUNS:]:
@@ -130,7 +130,7 @@ def read_history(info: FolderInfo) -> FolderInfo:
 def _plans_since(folder: Path, started: str | None) -> list:
     """The planning rounds to show among the rounds: those since the oldest run shown (all of
     them when every run is shown), the last PLANS_SHOWN, finished ones only."""
-    from app.core.plan.records import read_plans
+    from app.core.plan.records import read_plans  # noqa: PLC0415 - a folder usable without pydantic (tests/gui/test_startup_reads.py)
 
     plans = [p for p in read_plans(folder) if p.result != "planning"
              and (p.result == "proposed" or p.steps)  # a try that did nothing: no card
