@@ -166,3 +166,20 @@ def test_no_import_cycle_between_app_modules():
 
     for node in sorted(graph):
         visit(node)
+
+
+def test_export_draws_with_qt_gui_only_and_leaves_the_environment_alone(tmp_path):
+    """app/export paints with QtGui (fonts, text documents, the PDF writer, the chart) and
+    never imports the widgets; without a window it makes an offscreen application of its own
+    through Qt's -platform argument, not by changing QT_QPA_PLATFORM for the process."""
+    for path in _sources("app/export"):
+        text = path.read_text(encoding="utf-8")
+        assert "QtWidgets" not in text, path.relative_to(REPO)
+    code = ("import os\n"
+            "os.environ.pop('QT_QPA_PLATFORM', None)\n"
+            "from app.export.render import ensure_app\n"
+            "app = ensure_app()\n"
+            "assert 'QT_QPA_PLATFORM' not in os.environ, os.environ['QT_QPA_PLATFORM']\n"
+            "assert app.platformName() == 'offscreen', app.platformName()\n")
+    done = _python(code, tmp_path, tmp_path)
+    assert done.returncode == 0, done.stderr

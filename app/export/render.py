@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import io
-import os
 import re
 import sys
 import zipfile
@@ -47,8 +46,9 @@ def ensure_app():
 
     app = QGuiApplication.instance()
     if app is None:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        app = QGuiApplication([sys.argv[0] if sys.argv else NAME])
+        # Qt's own -platform argument: offscreen for this application alone, not a change
+        # of QT_QPA_PLATFORM for the whole process and whatever it starts.
+        app = QGuiApplication([sys.argv[0] if sys.argv else NAME, "-platform", "offscreen"])
     return app
 
 
