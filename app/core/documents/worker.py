@@ -217,12 +217,12 @@ def prewarm() -> None:
 
 def warm() -> None:
     """In the worker: import what reading a document needs."""
-    import app.core.documents.pdf  # pypdf is imported when a PDF is read
-    import app.core.documents.render  # noqa: F401
-    import docx  # noqa: F401
-    import lxml.etree  # noqa: F401  (slides are read with it)
-    import openpyxl  # noqa: F401
-    import pypdf  # noqa: F401
+    import app.core.documents.pdf  # noqa: PLC0415 - the worker's warm-up imports them ahead, in its own process; pypdf is imported when a PDF is read
+    import app.core.documents.render  # noqa: F401, PLC0415 - the worker's warm-up imports them ahead, in its own process
+    import docx  # noqa: F401, PLC0415 - the worker's warm-up imports them ahead, in its own process
+    import lxml.etree  # noqa: F401, PLC0415 - the worker's warm-up imports them ahead, in its own process; slides are read with it
+    import openpyxl  # noqa: F401, PLC0415 - the worker's warm-up imports them ahead, in its own process
+    import pypdf  # noqa: F401, PLC0415 - the worker's warm-up imports them ahead, in its own process
 
 
 def shutdown() -> None:
@@ -298,8 +298,8 @@ def _watch(memory_bytes: int, every: float = 0.05, peak: Callable[[], int] | Non
 def peak_bytes() -> int:
     """This process's peak resident memory, in bytes."""
     if sys.platform == "win32":
-        import ctypes
-        from ctypes import wintypes
+        import ctypes  # noqa: PLC0415 - Windows only
+        from ctypes import wintypes  # noqa: PLC0415 - Windows only
 
         class Counters(ctypes.Structure):
             _fields_ = [("cb", wintypes.DWORD), ("PageFaultCount", wintypes.DWORD)] + [
