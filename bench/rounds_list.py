@@ -34,7 +34,8 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench.common import REPO, arguments, hand_back, item, load_average, machine_line
+from bench.common import (REPO, BusyLoops, arguments, hand_back, item, load_average,
+                          machine_line)
 from bench.ui_stall import TICK_MS, idle_gaps, wait
 
 FEED_MS = 50  # one round's events each this often: ten times a full-speed Demo's pace (~0.5 s)
@@ -50,6 +51,16 @@ def rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise SystemExit("no VmRSS: this benchmark reads /proc (Linux)")
+
+
+def run_and_wait_ms() -> tuple[float, float]:
+    """This thread's time on a core and waiting for one (runnable), in ms ((0, 0) where
+    Linux's schedstat is not there)."""
+    try:
+        ran, waited = Path("/proc/thread-self/schedstat").read_text().split()[:2]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    return int(ran) / 1e6, int(waited) / 1e6
 
 
 def settle(app, seconds: float = 0.5) -> float:
@@ -102,13 +113,16 @@ def one_run(app, tmp: Path, rounds: int) -> dict:
                               total_tasks=rounds, time=now_iso(), run_id=run_id))
     fed = [0]
     gaps: list[float] = []
-    last = [time.perf_counter()]
+    spent: list[tuple[float, float]] = []  # per gap: the UI thread's CPU, its wait for a core
+    last = [time.perf_counter(), *run_and_wait_ms()]
     at_100 = [None]
 
     def tick() -> None:
         now = time.perf_counter()
+        ran, waited = run_and_wait_ms()
         gaps.append((now - last[0]) * 1000)
-        last[0] = now
+        spent.append((ran - last[1], waited - last[2]))
+        last[:] = [now, ran, waited]
 
     def feed() -> None:
         fed[0] += 1
@@ -138,13 +152,21 @@ def one_run(app, tmp: Path, rounds: int) -> dict:
     window.close()
     window.deleteLater()
     settle(app, 0.2)
+    longest = max(range(1, len(gaps)), key=gaps.__getitem__, default=0)
+    busiest = max(range(1, len(gaps)), key=lambda i: spent[i][0], default=0)
     return {"idle_mb": idle, "after_mb": after, "at_100_mb": at_100[0], "gaps": gaps[1:],
+            "longest_cpu_ms": spent[longest][0] if gaps else 0.0,
+            "longest_wait_ms": spent[longest][1] if gaps else 0.0,
+            "busiest_ms": gaps[busiest] - TICK_MS if gaps else 0.0,
+            "busiest_cpu_ms": spent[busiest][0] if gaps else 0.0,
             "seconds": seconds, "cards_on_screen": shown, "cpu_per_round_ms": cpu_ms}
 
 
 def main() -> int:
     parser = arguments(__doc__, runs=3)
     parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--busy", type=int, default=0, metavar="N",
+                        help="load the machine with N busy-loop processes while measuring")
     args = parser.parse_args()
     from PySide6.QtCore import qInstallMessageHandler
 
@@ -154,7 +176,7 @@ def main() -> int:
     app = make_application()
     load_before = load_average()
     results = []
-    with tempfile.TemporaryDirectory(prefix="harness-desk-rounds-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="harness-desk-rounds-") as tmp, BusyLoops(args.busy):
         os.environ["HARNESS_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
         for n in range(args.runs):
             idle = idle_gaps(app, 3.0)  # the same timer, nothing fed: the machine's own stalls
@@ -168,11 +190,14 @@ def main() -> int:
                   f"{got['idle_mb']:.1f} MB, after 100 rounds {got['at_100_mb'] or 0:.1f} MB, "
                   f"after {args.rounds} {got['after_mb']:.1f} MB (+{got['grew_mb']:.1f} MB); "
                   f"{got['cards_on_screen']} cards on screen; longest stall "
-                  f"{got['longest_ms']:.1f} ms, 99th percentile {got['p99_ms']:.1f} ms; idle "
+                  f"{got['longest_ms']:.1f} ms (the UI thread ran {got['longest_cpu_ms']:.1f} ms "
+                  f"of it, waited {got['longest_wait_ms']:.1f} ms for a core), 99th percentile "
+                  f"{got['p99_ms']:.1f} ms; the gap it ran longest in: "
+                  f"{got['busiest_cpu_ms']:.1f} ms of {got['busiest_ms']:.1f} ms; idle "
                   f"just before: longest {got['idle_longest_ms']:.1f} ms; the UI thread's CPU "
                   f"{got['cpu_per_round_ms']:.1f} ms a round", flush=True)
-    load_after = load_average()
-    line = machine_line()
+        load_after = load_average()
+    line = machine_line(args.busy)
     print(line)
     print(f"load average before {load_before}, after {load_after}")
     grew = statistics.median(r["grew_mb"] for r in results)
@@ -192,7 +217,10 @@ def main() -> int:
                   f"percentile {statistics.median(r['p99_ms'] for r in results):.1f} ms; idle "
                   f"baseline {statistics.median(r['idle_longest_ms'] for r in results):.1f} ms; "
                   f"the UI thread's CPU {statistics.median(r['cpu_per_round_ms'] for r in results):.1f}"
-                  f" ms a round; load {load_before[:1] or '?'}",
+                  f" ms a round; in the longest stall the UI thread ran "
+                  f"{statistics.median(r['longest_cpu_ms'] for r in results):.1f} ms and waited "
+                  f"{statistics.median(r['longest_wait_ms'] for r in results):.1f} ms for a core; "
+                  f"load {load_before[:1] or '?'}{f', {args.busy} busy loops' if args.busy else ''}",
              runs_longest_ms=[round(r["longest_ms"], 1) for r in results],
              idle_longest_ms=[round(r["idle_longest_ms"], 1) for r in results])])
 
