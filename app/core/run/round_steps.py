@@ -140,8 +140,7 @@ class RoundSteps:
         self.h.rec.emit(StepStarted(round=st.number, step=st.steps,
                                   max_steps=self.h.limits.max_steps))
         live = LiveText(self.h.rec, st.number, st.steps)  # the engine's on_text, throttled
-        hand_off()
-        turn = self.h.caller.call(system, TOOL_SPECS, messages, live, clock.deadline)
+        turn = self.h.caller.call(system, TOOL_SPECS, messages, live, clock.deadline, hand_off)
         live.flush()  # the reply's last words reach the live view before model_replied
         self._account(st, turn)
         messages.append(Message(role="assistant", text=turn.text,
