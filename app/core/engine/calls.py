@@ -25,7 +25,6 @@ import random
 import threading
 import time
 from datetime import datetime, timedelta, timezone
-from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 from app.core.engine.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
@@ -161,15 +160,12 @@ class EngineCaller:
         return web
 
     def call(self, system: str, tools: list[ToolSpec], messages: list[Message],
-             live: LiveText | None = None, deadline: float | None = None,
-             asking: Callable[[], None] | None = None) -> ModelTurn:
+             live: LiveText | None = None, deadline: float | None = None) -> ModelTurn:
         """One model turn, tried again after retryable failures. `live` is the step's
         on_text: it gets the reply's words as they stream, each attempt afresh. At
         `deadline` (time.monotonic()) the engine is told to stop as if Stop were pressed,
         so a reply that runs past the round's time limit is cut inside the step; the turn
-        then comes back with stop_reason "cancelled" and the caller sees the time.
-        `asking()` is called right before each attempt asks the engine (the loop hands the
-        last step's flushes to their thread then: RoundChanges.hand_off)."""
+        then comes back with stop_reason "cancelled" and the caller sees the time."""
         # Engines only ask is_set() and wait() of their cancel, which _StepCancel answers.
         cancel = (cast(threading.Event, _StepCancel(self.cancel, deadline))
                   if deadline is not None else self.cancel)
@@ -183,8 +179,6 @@ class EngineCaller:
                 raise EngineStop.stopped_by_user()
             if live is not None:
                 live.restart()  # a failed attempt's words are not part of this reply
-            if asking is not None:
-                asking()
             try:
                 # _StepCancel is Event-like (is_set, wait): all an engine asks of `cancel`.
                 turn = self.engine.turn(system, tools, messages, cancel=cancel,

@@ -140,7 +140,8 @@ class RoundSteps:
         self.h.rec.emit(StepStarted(round=st.number, step=st.steps,
                                   max_steps=self.h.limits.max_steps))
         live = LiveText(self.h.rec, st.number, st.steps)  # the engine's on_text, throttled
-        turn = self.h.caller.call(system, TOOL_SPECS, messages, live, clock.deadline, hand_off)
+        hand_off()
+        turn = self.h.caller.call(system, TOOL_SPECS, messages, live, clock.deadline)
         live.flush()  # the reply's last words reach the live view before model_replied
         self._account(st, turn)
         messages.append(Message(role="assistant", text=turn.text,
