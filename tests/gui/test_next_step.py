@@ -89,6 +89,36 @@ def test_the_demo_on_a_persons_folder_says_what_it_will_do_and_ticks_nothing(
     assert panel.primary.text() == "Run" and not panel.choose_engine.isVisible()
 
 
+def test_which_tasks_are_samples_is_worked_out_off_the_ui_thread(qtbot, window, tmp_path,
+                                                                  monkeypatch):
+    # The Demo's scripts say which tasks are the bundled demo's: the window asks them on a
+    # pool thread (importing them held the UI thread 15-25 ms, bench/ui_stall_cold.py).
+    import threading
+
+    import app.engines.demo.script as script
+    import app.gui.window.run_flow as run_flow
+
+    asked_on: list[bool] = []
+    real = script.is_scripted
+
+    def is_scripted(text, done_when):
+        asked_on.append(threading.current_thread() is threading.main_thread())
+        return real(text, done_when)
+
+    monkeypatch.setattr(script, "is_scripted", is_scripted)
+    monkeypatch.setattr(run_flow, "is_scripted", is_scripted, raising=False)  # as it was named
+    open_in(qtbot, window, own_folder(tmp_path))
+    qtbot.waitUntil(lambda: window.run_panel.demo_samples, timeout=5000)
+    assert asked_on and not any(asked_on)
+    # An AI engine chosen: no samples, said at once; the Demo again: samples, from a new answer.
+    combo, calls = window.picker.combo, len(asked_on)
+    combo.setCurrentIndex(combo.findData("anthropic"))
+    assert window.run_panel.demo_samples is False
+    combo.setCurrentIndex(combo.findData("demo"))
+    qtbot.waitUntil(lambda: window.run_panel.demo_samples, timeout=5000)
+    assert len(asked_on) > calls and not any(asked_on)
+
+
 def test_run_with_nothing_left_says_so_and_starts_no_run(qtbot, window, tmp_path):
     folder = own_folder(tmp_path, "- [x] Bake the bread\n- [x] Open the shop\n")
     open_in(qtbot, window, folder)
