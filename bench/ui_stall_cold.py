@@ -40,7 +40,11 @@ from PySide6.QtCore import QTimer
 
 TICK_MS = %(tick)d
 gaps, steps, step = [], {}, ["start"]
-last, last_cpu = [None], [0.0]
+last, last_cpu, last_wait = [None], [0.0], [0.0]
+
+def runqueue_wait():  # with --where: the UI thread's time runnable but not running (ms)
+    with open(f"/proc/self/task/{main_tid}/schedstat") as f:
+        return int(f.read().split()[1]) / 1e6
 
 WHERE_MS = %(where)s  # with --where: gaps beyond this keep the UI thread's sampled stacks
 stalls, seen = [], []  # seen: (time, stack) the watchdog caught while the tick was late
@@ -54,9 +58,12 @@ def tick():
         if WHERE_MS and gap > WHERE_MS:  # cpu: the UI thread's own share of the gap
             stalls.append({"ms": round(gap, 1), "step": step[0],
                            "cpu": round((time.thread_time() - last_cpu[0]) * 1000, 1),
+                           "queued": round(runqueue_wait() - last_wait[0], 1),
                            "stacks": [s for t, s in list(seen) if t > last[0]]})
     seen.clear()
     last[0], last_cpu[0] = now, time.thread_time()
+    if WHERE_MS:
+        last_wait[0] = runqueue_wait()
 
 def watch():
     # the watchdog: every 2 ms, if the tick is late, the UI thread's Python stack
@@ -85,6 +92,7 @@ def watch():
 
 if WHERE_MS:
     import threading
+    main_tid = threading.get_native_id()
     threading.Thread(target=watch, daemon=True).start()
 
 def finish(window, idle):
@@ -206,7 +214,7 @@ def main() -> int:
                   + f"; idle after: longest {got['idle_longest']:.1f} ms", flush=True)
             for stall in got.get("stalls", []):
                 print(f"  gap {stall['ms']} ms ({stall['step']}), UI thread's CPU "
-                      f"{stall['cpu']} ms, "
+                      f"{stall['cpu']} ms, waiting for a processor {stall['queued']} ms, "
                       f"{len(stall['stacks'])} stacks caught:")
                 for stack in stall["stacks"]:
                     print("    " + " < ".join(stack))
