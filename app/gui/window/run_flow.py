@@ -226,6 +226,8 @@ class RunFlow(QObject):
         the latest question's answer only."""
         self._samples_asked += 1
         asked = self._samples_asked
+        if self.runner.running:
+            return  # shown only between runs: the list's changes in a run ask nothing
         open_tasks = [(t.text, list(t.done_when)) for t in self.board_view.tasks()
                       if not t.checked and not t.is_human]
         if self.picker.engine_id != "demo" or not open_tasks:
