@@ -89,34 +89,38 @@ def test_the_demo_on_a_persons_folder_says_what_it_will_do_and_ticks_nothing(
     assert panel.primary.text() == "Run" and not panel.choose_engine.isVisible()
 
 
-def test_which_tasks_are_samples_is_worked_out_off_the_ui_thread(qtbot, window, tmp_path,
-                                                                  monkeypatch):
-    # The Demo's scripts say which tasks are the bundled demo's: the window asks them on a
-    # pool thread (importing them held the UI thread 15-25 ms, bench/ui_stall_cold.py).
+def test_the_demos_scripts_are_imported_off_the_ui_thread_to_say_which_tasks_are_samples(
+        qtbot, window, tmp_path, monkeypatch):
+    # The Demo's scripts say which tasks are the bundled demo's: not loaded yet, the window
+    # imports them on a pool thread (on the UI thread: 15-25 ms, bench/ui_stall_cold.py).
+    import sys
     import threading
 
-    import app.engines.demo.script as script
-    import app.gui.window.run_flow as run_flow
+    import app.engines.demo as demo_package
 
-    asked_on: list[bool] = []
-    real = script.is_scripted
+    DEMO_SCRIPTS = "app.engines.demo.script"
 
-    def is_scripted(text, done_when):
-        asked_on.append(threading.current_thread() is threading.main_thread())
-        return real(text, done_when)
+    imported_on: list[bool] = []
 
-    monkeypatch.setattr(script, "is_scripted", is_scripted)
-    monkeypatch.setattr(run_flow, "is_scripted", is_scripted, raising=False)  # as it was named
+    class Watch:
+        def find_spec(self, name, path=None, target=None):
+            if name == DEMO_SCRIPTS:
+                imported_on.append(threading.current_thread() is threading.main_thread())
+            return None  # the usual finders import it
+
+    monkeypatch.delitem(sys.modules, DEMO_SCRIPTS, raising=False)
+    monkeypatch.setattr(demo_package, "script", None, raising=False)  # put back after
+    monkeypatch.setattr(sys, "meta_path", [Watch(), *sys.meta_path])
     open_in(qtbot, window, own_folder(tmp_path))
     qtbot.waitUntil(lambda: window.run_panel.demo_samples, timeout=5000)
-    assert asked_on and not any(asked_on)
-    # An AI engine chosen: no samples, said at once; the Demo again: samples, from a new answer.
-    combo, calls = window.picker.combo, len(asked_on)
+    assert imported_on == [False]
+    assert window.run_panel.state_label.text() == "Ready to show a sample"
+    # An AI engine chosen: no samples, said at once; the Demo again: samples, now at once.
+    combo = window.picker.combo
     combo.setCurrentIndex(combo.findData("anthropic"))
     assert window.run_panel.demo_samples is False
     combo.setCurrentIndex(combo.findData("demo"))
-    qtbot.waitUntil(lambda: window.run_panel.demo_samples, timeout=5000)
-    assert len(asked_on) > calls and not any(asked_on)
+    assert window.run_panel.demo_samples is True
 
 
 def test_run_with_nothing_left_says_so_and_starts_no_run(qtbot, window, tmp_path):

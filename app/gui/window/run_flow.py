@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 DEMO_STEP_S = 0.6  # the Demo engine's pause per step in the window: readable, not slow
 # What pressing Run imports: the harness's calls, and the budget rules.
 RUN_NEEDS = ("app.gui.core_calls", "app.gui.settings.budget_rules")
+DEMO_SCRIPTS = "app.engines.demo.script"  # which tasks are the demo's: imported off the UI thread
 
 
 class RunFlow(QObject):
@@ -221,9 +222,9 @@ class RunFlow(QObject):
     def update_demo_samples(self, *_args) -> None:
         """Whether Run would only show samples: the Demo engine, and a task of the person's
         own open on the list (the bundled demo's tasks it works through for real). Which
-        tasks are the demo's is the Demo's scripts' to say; they are read off the UI thread
-        (importing them held the window still for 15-25 ms) and the answer comes back here,
-        the latest question's answer only."""
+        tasks are the demo's is the Demo's scripts' to say; not yet loaded, they are imported
+        off the UI thread (importing them held the window still for 15-25 ms) and the answer
+        comes back here, the latest question's answer only."""
         self._samples_asked += 1
         asked = self._samples_asked
         if self.runner.running:
@@ -232,9 +233,11 @@ class RunFlow(QObject):
                       if not t.checked and not t.is_human]
         if self.picker.engine_id != "demo" or not open_tasks:
             self._show_demo_samples(asked, False)
-            return
-        run_for(self, lambda: any_only_samples(open_tasks),
-                lambda samples: self._show_demo_samples(asked, samples))
+        elif DEMO_SCRIPTS in sys.modules:  # loaded (a run has used them): answered at once
+            self._show_demo_samples(asked, any_only_samples(open_tasks))
+        else:
+            run_for(self, lambda: any_only_samples(open_tasks),
+                    lambda samples: self._show_demo_samples(asked, samples))
 
     def _show_demo_samples(self, asked: int, samples: bool) -> None:
         if asked != self._samples_asked:
