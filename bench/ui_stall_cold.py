@@ -1,7 +1,7 @@
 """Cold UI-stall benchmark: the longest UI-thread gap from a cold start through the first Run,
 the first decision and the first evidence window, each sample a fresh process.
 
-    python bench/ui_stall_cold.py [--runs 5] [--busy N] [--json FILE]
+    python bench/ui_stall_cold.py [--runs 5] [--busy N] [--json FILE] [--where MS]
 
 Each sample starts `harness-desk open FOLDER` (app.cli.main) on a fresh copy of the demo in
 a new Python process, as a person starts it (offscreen unless QT_QPA_PLATFORM is set). From
@@ -13,7 +13,10 @@ a first use costs (imports, PySide building enum classes on first use, first pai
 dialogs) falls inside, as nothing was warmed by an earlier run. Prints, per sample, the
 longest gap and the step it fell in, with the same timer's idle gaps in the same process
 after (the machine's own noise), and the median and the worst of the samples (target: the
-median within 50 ms), the processor and the load average.
+median within 50 ms), the processor and the load average. With --where MS, each gap over MS
+is explained: the UI thread's own CPU in it, its time runnable but waiting for a processor
+(/proc schedstat), and the Python stacks a watchdog thread caught on it (and the other
+threads' innermost frames) while the tick was late ("Qt, no Python": Qt's own layout/paint).
 """
 
 from __future__ import annotations
