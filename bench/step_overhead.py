@@ -12,9 +12,12 @@ Workspaces are generated in a temp folder: 100 files (2 MB) and 5,000 files (100
 real text, in folders of 100. Runs alternate between the two sizes so load hits both
 alike; each figure is the median of the runs' medians. Measured twice: as shipped, and
 with os.fsync made a no-op, which shows what the disk's flushes cost. And once more on
-100 files with every os.fsync made 10 ms slower (a wrapper around os.fsync in this
-process), as on a busy or slow disk: the gap after a write against the gap after a read
-shows what a write step's flushes cost where a person would feel them (issue 36). A write
+100 files with every fsync made 10 ms slower, as on a busy or slow disk: in a child
+process under an LD_PRELOAD shim compiled at run time (bench/slow_fsync.py: fsync and
+fdatasync sleep in C, the GIL released, as a slow disk's one long system call), or with a
+Python wrapper around os.fsync where no C compiler is found (the output says which): the
+gap after a write against the gap after a read shows what a write step's flushes cost
+where a person would feel them (issue 36). A write
 step waits for no flush of its own: the file is flushed after its replace on the round's
 flusher thread (app/core/undo/flush.py), as is the journal's line for a file the round creates;
 only the first change of a file that held content before the round waits for its journal
@@ -29,8 +32,11 @@ temp write, replace, post-image, the hand-off to the flusher) with the delay off
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -41,6 +47,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import arguments, hand_back, item, median, ms, quantile
+from bench.slow_fsync import build, child_env, one_fsync_ms
 
 from app.core.engine.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.engine.port import Availability, Engine
@@ -377,17 +384,83 @@ def write_phases(tmp: Path, steps: int = 60, wrap_fsync=None) -> dict[str, dict[
     return out
 
 
+def slow_pass(runs: int, steps: int, tmp: Path, how: str) -> dict:
+    """The slow-disk pass, in this process: `how` is "shim" (the process runs under the
+    LD_PRELOAD shim, os.fsync untouched) or "wrapper" (os.fsync wrapped in Python here)."""
+    wrap = slowed if how == "wrapper" else None
+    if wrap is None:
+        check = one_fsync_ms(tmp)
+    else:
+        os.fsync = slowed(real := os.fsync)
+        try:
+            check = one_fsync_ms(tmp)
+        finally:
+            os.fsync = real
+    slow = measure({"100 files": SIZES["100 files"]}, runs, steps, tmp / "slowdisk",
+                   wrap_fsync=wrap)["100 files"]
+    return {"how": how, "one_fsync_ms": check, "slow": slow,
+            "phases": write_phases(tmp / "phases-slow", wrap_fsync=wrap)}
+
+
+def run_slow_child(how: str, lib: Path | None, runs: int, steps: int, tmp: Path) -> dict:
+    """The slow-disk pass in a child process: under LD_PRELOAD=lib for "shim"."""
+    out = tmp / f"slow-{how}-{time.perf_counter_ns()}.json"
+    env = child_env(lib) if how == "shim" and lib is not None else dict(os.environ)
+    subprocess.run([sys.executable, str(Path(__file__).resolve()), "--slow-child", how,
+                    "--child-out", str(out), "--runs", str(runs), "--steps", str(steps)],
+                   env=env, check=True)
+    got = json.loads(out.read_text(encoding="utf-8"))
+    out.unlink()
+    return got
+
+
+def slow_ratio(slow: dict) -> tuple[float, float, float, float]:
+    write_gap, edit_gap = slow["by_tool_ms"]["write_file"], slow["by_tool_ms"]["edit_file"]
+    read_gap = slow["by_tool_ms"]["read_file"]
+    return write_gap / read_gap if read_gap else float("nan"), write_gap, edit_gap, read_gap
+
+
+def compare_slow(times: int, lib: Path | None, runs: int, steps: int, tmp: Path) -> int:
+    """The old Python wrapper against the shim, interleaved in children, the load printed."""
+    if lib is None:
+        print("no shim to compare with (no C compiler)")
+        return 1
+    for n in range(times):
+        for how in ("wrapper", "shim") if n % 2 == 0 else ("shim", "wrapper"):
+            got = run_slow_child(how, lib, runs, steps, tmp)
+            x, write_gap, edit_gap, read_gap = slow_ratio(got["slow"])
+            print(f"  {how:<7} load {' '.join(f'{v:.2f}' for v in os.getloadavg())}: one fsync "
+                  f"{got['one_fsync_ms']:.1f} ms; write {write_gap:.2f} ms, edit {edit_gap:.2f} "
+                  f"ms, read {read_gap:.2f} ms: {x:.2f}x; CPU write "
+                  f"{got['slow']['by_tool_cpu_ms']['write_file']:.2f} ms, read "
+                  f"{got['slow']['by_tool_cpu_ms']['read_file']:.2f} ms", flush=True)
+    return 0
+
+
 def main() -> int:
     parser = arguments(__doc__, runs=3)
     parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--slow-child", choices=("shim", "wrapper"), help=argparse.SUPPRESS)
+    parser.add_argument("--child-out", help=argparse.SUPPRESS)
+    parser.add_argument("--compare-slow", type=int, default=0, metavar="N",
+                        help="only the slow-disk pass, N times each way: the Python wrapper "
+                             "against the LD_PRELOAD shim, interleaved")
     parser.add_argument("--no-fsync-variant", action="store_true",
                         help="skip the second pass with os.fsync disabled")
     parser.add_argument("--no-slow-disk-variant", action="store_true",
                         help="skip the pass with every os.fsync 10 ms slower")
     args = parser.parse_args()
     os.environ.setdefault("HARNESS_DESK_CONFIG_DIR", tempfile.mkdtemp(prefix="hd-bench-config-"))
+    if args.slow_child:
+        with tempfile.TemporaryDirectory(prefix="hd-bench-slow-") as folder:
+            got = slow_pass(args.runs, args.steps, Path(folder), args.slow_child)
+        Path(args.child_out).write_text(json.dumps(got), encoding="utf-8")
+        return 0
     with tempfile.TemporaryDirectory(prefix="hd-bench-steps-") as folder:
         tmp = Path(folder)
+        lib, built = build(tmp / "shim", SLOW_FSYNC_S)
+        if args.compare_slow:
+            return compare_slow(args.compare_slow, lib, args.runs, args.steps, tmp)
         shipped = measure(SIZES, args.runs, args.steps, tmp / "shipped")
         no_fsync = None
         if not args.no_fsync_variant:
@@ -397,13 +470,14 @@ def main() -> int:
                 no_fsync = measure(SIZES, args.runs, args.steps, tmp / "nofsync")
             finally:
                 os.fsync = real_fsync
-        slow, phases = None, {}
+        slow, phases, how, check = None, {"quiet disk": write_phases(tmp / "phases-quiet")}, "", 0.0
         if not args.no_slow_disk_variant:
-            slow = measure({"100 files": SIZES["100 files"]}, args.runs, args.steps,
-                           tmp / "slowdisk", wrap_fsync=slowed)["100 files"]
-        phases = {"quiet disk": write_phases(tmp / "phases-quiet"),
-                  "every fsync 10 ms slower": write_phases(tmp / "phases-slow",
-                                                           wrap_fsync=slowed)}
+            got = run_slow_child("shim" if lib else "wrapper", lib, args.runs, args.steps, tmp)
+            slow, check = got["slow"], got["one_fsync_ms"]
+            phases["every fsync 10 ms slower"] = got["phases"]
+            how = (f"{built}; one os.fsync in the child took {check:.1f} ms" if lib else
+                   f"{built}: fell back to a Python wrapper around os.fsync; one os.fsync "
+                   f"took {check:.1f} ms")
         shutil.rmtree(tmp, ignore_errors=True)
 
     small, big = shipped["100 files"], shipped["5,000 files"]
@@ -421,9 +495,9 @@ def main() -> int:
                   f"{n['median_cpu_ms']:6.2f} ms CPU (fsync's share: "
                   f"{s['median_ms'] - n['median_ms']:+.2f} ms)")
     if slow:
-        write_gap, edit_gap = slow["by_tool_ms"]["write_file"], slow["by_tool_ms"]["edit_file"]
-        read_gap = slow["by_tool_ms"]["read_file"]
-        slow_x = write_gap / read_gap if read_gap else float("nan")
+        slow_x, write_gap, edit_gap, read_gap = slow_ratio(slow)
+        print(f"  every fsync {SLOW_FSYNC_S * 1000:g} ms slower ({how}; load "
+              f"{' '.join(f'{v:.2f}' for v in os.getloadavg())})")
         print(f"  every fsync {SLOW_FSYNC_S * 1000:g} ms slower (100 files): gap after a write "
               f"{write_gap:.2f} ms (an edit {edit_gap:.2f} ms), after a read {read_gap:.2f} ms: "
               f"{slow_x:.2f}x; {slow['per_step']['fsync']:g} fsync a step; CPU a write "
@@ -459,8 +533,9 @@ def main() -> int:
             "step_gap_slow_fsync", f"Gap after a write / after a read, every fsync "
             f"{SLOW_FSYNC_S * 1000:g} ms slower", f"<= {SLOW_TARGET_X:g}x", round(slow_x, 2), "x",
             slow_x <= SLOW_TARGET_X,
-            note=f"write {write_gap:.1f} ms, edit {edit_gap:.1f} ms, read {read_gap:.1f} ms",
-            write_ms=write_gap, edit_ms=edit_gap, read_ms=read_gap, write_phases_ms=phases,
+            note=f"write {write_gap:.1f} ms, edit {edit_gap:.1f} ms, read {read_gap:.1f} ms; {how}",
+            slow_fsync=how, one_fsync_ms=check, write_ms=write_gap, edit_ms=edit_gap,
+            read_ms=read_gap, write_phases_ms=phases,
             **slow))
     return hand_back(args.json, items)
 
