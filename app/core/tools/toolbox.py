@@ -177,12 +177,16 @@ class ToolBox(ReadingTools):
                           "Split it into several files.")
         rel = self._prepare_write(path)
         target = self.sandbox.root / rel
-        existed = target.is_file()
+        # The stamp _prepare_write just took (not a folder, and the sandbox refuses special
+        # files) says whether there is a file and its size: no second stat of the file.
+        # (_commit checks the stamp again before the change.)
+        size = self._stamp.size if self._stamp is not None else None
+        existed = size is not None
         if is_document(rel):
             if existed and self._shows_as(target, content):
                 return ToolOutcome(f"'{rel}' already has exactly this content; nothing changed.")
             data = self._document_call(rel, write_document, target, content, existed)
-        if existed and target.stat().st_size == len(data) and target.read_bytes() == data:
+        if existed and size == len(data) and target.read_bytes() == data:
             return ToolOutcome(f"'{rel}' already has exactly this content; nothing changed.")
         self._commit(path, rel, _replacing(data))
         return ToolOutcome(f"{'Replaced' if existed else 'Created'} '{rel}' ({len(data):,} bytes).",

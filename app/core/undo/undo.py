@@ -119,10 +119,15 @@ class RoundChanges:
                                                      "after": None}], sync=False)
             return
         path = self.root / rel
-        if path.is_dir():
+        try:  # one lstat tells a new file (the common case in a round) from the rest
+            lmode: int | None = os.lstat(path).st_mode
+        except OSError:
+            lmode = None
+        if lmode is not None and (stat.S_ISDIR(lmode)
+                                  or (stat.S_ISLNK(lmode) and path.is_dir())):
             raise IsADirectoryError(f"{rel} is a folder")
         entry = {"before": ABSENT, "after": None}
-        if os.path.lexists(path):
+        if lmode is not None:
             mode = _mode_of(path)
             entry["before"] = self.blobs.put_file(path, mode, sync=False)
             if mode is not None:

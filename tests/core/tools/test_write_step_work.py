@@ -160,3 +160,40 @@ def test_the_folder_settings_are_read_again_only_when_their_file_changes(tmp_pat
     assert out.is_error and not (tmp_path / "reports" / "p9.md").exists()
     assert len(reads) == 2
     changes.finish()
+
+
+def _stats_of(path, monkeypatch):
+    """Every stat and lstat of `path` (by any spelling) while the returned list is live."""
+    seen = []
+    target = os.fspath(path)
+    for name in ("stat", "lstat"):
+        real = getattr(os, name)
+
+        def counted(p, *a, _real=real, _name=name, **kw):
+            if os.fspath(p) == target:
+                seen.append(_name)
+            return _real(p, *a, **kw)
+        monkeypatch.setattr(os, name, counted)
+    return seen
+
+
+def test_a_write_step_stats_its_file_no_more_than_its_checks_need(tmp_path, monkeypatch):
+    # The stamp taken before the change already says whether the file is there and its size,
+    # and one lstat tells the undo recorder a new file from a folder: no stat beyond those.
+    box, changes = _box(tmp_path)
+    (tmp_path / "reports").mkdir()
+    target = tmp_path.resolve() / "reports" / "a.md"
+    seen = _stats_of(target, monkeypatch)
+    out = box.call("write_file", {"path": "reports/a.md", "content": "# A\n\npoint one\n"})
+    assert not out.is_error, out.content
+    new_file = list(seen)
+    seen.clear()
+    out = box.call("write_file", {"path": "reports/a.md", "content": "# A\n\npoint two\n"})
+    assert not out.is_error, out.content
+    again = list(seen)
+    monkeypatch.undo()
+    changes.finish()
+    assert target.read_text(encoding="utf-8") == "# A\n\npoint two\n"
+    # 15 and 14 before the stamp and the lstat stood in for Path.is_file/stat/is_dir/lexists
+    assert len(new_file) <= 13, new_file
+    assert len(again) <= 12, again
