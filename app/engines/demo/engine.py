@@ -19,6 +19,9 @@ from typing import Any, Callable
 
 from app.core.engine.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.engine.port import Availability, Engine
+from app.engines.demo import planner as demo_planner
+from app.engines.demo import script as demo_script
+from app.engines.demo import web as demo_web
 
 DELAY_ENV = "HARNESS_DESK_DEMO_DELAY"
 _NOT_SET = object()
@@ -67,11 +70,6 @@ class DemoEngine(Engine):
              max_output_tokens: int | None = None) -> ModelTurn:
         if self.delay_s:
             (cancel or threading.Event()).wait(self.delay_s)
-        # The scripts load with the first turn: listing engines never needs them, so it stays fast.
-        from app.engines.demo import planner as demo_planner
-        from app.engines.demo import script as demo_script
-        from app.engines.demo import web as demo_web
-
         if any(t.name == "propose_tasks" for t in tools):  # a planning round (core/plan/planning.py)
             name, args = demo_planner.plan_turn(messages)
             return _call(sum(1 for m in messages if m.role == "assistant"), name, **args)
