@@ -19,9 +19,6 @@ from typing import Any, Callable
 
 from app.core.engine.conversation import Message, ModelTurn, ToolCall, ToolSpec, Usage
 from app.core.engine.port import Availability, Engine
-from app.engines.demo import planner as demo_planner
-from app.engines.demo import script as demo_script
-from app.engines.demo import web as demo_web
 
 DELAY_ENV = "HARNESS_DESK_DEMO_DELAY"
 _NOT_SET = object()
@@ -70,6 +67,10 @@ class DemoEngine(Engine):
              max_output_tokens: int | None = None) -> ModelTurn:
         if self.delay_s:
             (cancel or threading.Event()).wait(self.delay_s)
+        from app.engines.demo import planner as demo_planner  # noqa: PLC0415 - the window's Run imports this module on the UI thread (run_flow.demo_delay_s); the scripts load with the first turn, on the run's thread (bench/ui_stall_cold.py)
+        from app.engines.demo import script as demo_script  # noqa: PLC0415 - the window's Run imports this module on the UI thread (run_flow.demo_delay_s); the scripts load with the first turn, on the run's thread (bench/ui_stall_cold.py)
+        from app.engines.demo import web as demo_web  # noqa: PLC0415 - the window's Run imports this module on the UI thread (run_flow.demo_delay_s); the scripts load with the first turn, on the run's thread (bench/ui_stall_cold.py)
+
         if any(t.name == "propose_tasks" for t in tools):  # a planning round (core/plan/planning.py)
             name, args = demo_planner.plan_turn(messages)
             return _call(sum(1 for m in messages if m.role == "assistant"), name, **args)
