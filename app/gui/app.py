@@ -15,7 +15,8 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.export.fonts import ensure_fonts
-from app.gui.background import run_in_background
+from app.gui.background import run_for
+from app.gui.folder.early_read import EarlyRead
 from app.gui.main_window import MainWindow
 from app.gui.settings import language
 
@@ -161,10 +162,11 @@ def _after_first_paint(window, path: str | None, demo: bool) -> None:
     next turn of the event loop), load the rest. A folder named on the command line is
     looked at from now (off the UI thread, while the built window paints), so it shows a
     turn sooner."""
-    window.finish_building()
+    early = EarlyRead(Path(path)) if path is not None and not demo else None
+    window.finish_building()  # while the folder is read: shown at once if read by then
     opened = False
     if path is not None and not demo:
-        window.open_workspace(Path(path))
+        window.open_workspace(Path(path), early)
         opened = True
     QTimer.singleShot(0, lambda: _after_building(window, path, demo, opened))
 
@@ -223,7 +225,7 @@ def _after_building(window, path: str | None, demo: bool, opened: bool = False) 
     def load_settings_now() -> None:
         if early:
             ensure_fonts()
-        run_in_background(load, loaded, window.folder_flow.open_failed)
+        run_for(window, load, loaded, window.folder_flow.open_failed)  # none if it is gone
 
     if early:  # after the folder is usable (or could not be opened)
         window.after_first_folder(load_settings_now)
