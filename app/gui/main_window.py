@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QApplication, QMainWindow, QMessageBox, QStackedW
 
 from app.gui.background import run_in_background
 from app.gui.look.slices import Slices
+from app.gui.window import later_parts
 from app.gui.window.compose import Forward, compose
 from app.gui.window.folder_flow import APP_TITLE
 
@@ -63,7 +64,7 @@ class MainWindow(QMainWindow):
         self._page: WorkspacePage | None = None
         self._welcome: WelcomePage | None = None
         self._built = False  # the controllers are made (finish_building)
-        self._rest = Slices(self, self._rest_slices())  # built after the folder is usable
+        self._rest = Slices(self, later_parts.slices(self))  # built after the folder is usable
         self.usable_at: float | None = None  # perf_counter() at became_usable (folder/usable.py)
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
@@ -99,8 +100,7 @@ class MainWindow(QMainWindow):
     def finish_building(self) -> None:
         """Everything but the frame: the top bar, the notice line, the menus, the pages, and
         the controllers that drive them. On start-up (`defer_pages`) what the usable folder
-        does not need (the focus ring, Enter on buttons, the schedule's line, the window's
-        icon) comes after it is usable, in short slices (`finish_rest`)."""
+        does not need comes after it is usable, in slices (window/later_parts.py)."""
         if self._page is not None:
             return
         from app.gui.look import theme  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
@@ -132,17 +132,16 @@ class MainWindow(QMainWindow):
         self._built = True
         self.folder_flow.show_folder_label()
         self.folder_flow.show_recent()
-        if not self._defer_pages:
+        if not self._defer_pages:  # on start-up: once the first folder is on screen (app.py)
             self.finish_rest()
             self.warm_up()
-            return
-        from app.gui.folder.usable import after_usable  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
-        after_usable(self, lambda: self._rest.run_in_slices())
+    def build_rest_in_slices(self) -> None:
+        """From the next turn on, build the rest a slice a turn (on start-up: app.py)."""
+        QTimer.singleShot(0, self, self._rest.run_in_slices)
 
     def finish_rest(self) -> None:
-        """What the window builds after the folder is usable, all at once (its slices not
-        yet run): the focus ring, Enter on buttons, the schedule's line, the icon."""
+        """Build now what is left of what comes after the folder is usable (later_parts.py)."""
         self.finish_building()
         self._rest.run_now()
 
@@ -150,29 +149,6 @@ class MainWindow(QMainWindow):
     def rest_built(self) -> bool:
         """Whether what is built after the folder is usable has been (`finish_rest`)."""
         return self._rest.done
-
-    def _rest_slices(self) -> list:
-        """The window's parts built after the folder is usable: each slice well under the
-        25 ms an idle turn of the UI thread may take (bench/ui_stall_cold.py)."""
-
-        def rings() -> None:
-            from app.gui.look import focus_ring  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-            from app.gui.look.keyboard import EnterPressesButtons  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-
-            focus_ring.install()  # every focus is seen, in every window of the app
-            self._enter_presses = EnterPressesButtons(self)
-
-        def schedule() -> None:
-            from app.gui.window.compose import compose_schedule  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-
-            compose_schedule(self, self.splitter)
-
-        def icon() -> None:
-            from app.gui.look import icons  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-
-            QApplication.setWindowIcon(icons.app_icon())
-
-        return [rings, schedule, icon]
 
     def warm_up(self) -> None:
         """Import, once and off the UI thread, what the first run and decision will need.

@@ -5,7 +5,7 @@ something needs it done now. Each slice runs once."""
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable
+from typing import Callable, Sequence
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, QTimer
 class Slices:
     """`slices` run for `owner`: none runs once it is gone (its later turns are its timers)."""
 
-    def __init__(self, owner: QObject, slices: list[Callable[[], object]]):
+    def __init__(self, owner: QObject, slices: Sequence[Callable[[], object]]):
         self._owner = owner
         self._left = deque(slices)
         self._running = False  # run_in_slices began: its next turn is queued
