@@ -59,7 +59,7 @@ class BusyLoops:
         self.count, self.procs = max(count, 0), []
 
     def __enter__(self) -> "BusyLoops":
-        import subprocess  # noqa: PLC0415 - only with --busy
+        import subprocess  # only with --busy
 
         self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
                                        start_new_session=True) for _ in range(self.count)]
