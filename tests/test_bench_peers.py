@@ -222,3 +222,14 @@ def test_the_benchmark_explains_itself():
     done = subprocess.run([sys.executable, "-m", "bench.peers", "--help"], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "--quick" in done.stdout and "--readme" in done.stdout
+
+
+def test_every_harness_runs_with_bytecode_written_as_an_install_would(tmp_path, monkeypatch):
+    """A shell's PYTHONDONTWRITEBYTECODE would make Harness Desk compile its modules on every
+    run while the peers run from the bytecode pip wrote when it installed them."""
+    from bench.peers_harnesses import launch
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    for h in HARNESSES:
+        spec = launch(h, tmp_path, "http://127.0.0.1:9/x/v1", 10, tmp_path)
+        assert "PYTHONDONTWRITEBYTECODE" not in spec.env, h.key

@@ -16,6 +16,7 @@ from app.engines.openai import sdk as openai_sdk
 from app.engines.deadline import AVAILABILITY_TIMEOUT_S
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.prices import PricedEngine
+from app.engines import sdk_import
 from app.engines.raw_stream import Body, RawStream, post_raw
 from app.engines.wire import Voice, check_base_url, from_status, from_transport
 
@@ -143,6 +144,9 @@ class OpenAICompatibleEngine(PricedEngine):
 
     def _timeout_s(self) -> float:
         return self.config.timeout_s
+
+    def start_loading(self) -> None:
+        sdk_import.start("openai")
 
     def _client(self, timeout_s: float, key: str) -> openai.OpenAI:
         import httpx2  # noqa: PLC0415 - listing the engines stays light

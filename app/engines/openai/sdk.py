@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from app.engines import sdk_import
+
 if TYPE_CHECKING:
     import httpx2
     import openai
@@ -30,6 +32,7 @@ SUPPORTED = ">=3.63,<3.64"
 def serializer() -> Callable[[Any], bytes]:
     """The SDK's own JSON serializer (compact, ensure_ascii off), which its request path
     uses for a body."""
+    sdk_import.ready("openai")  # the package whole, not just this submodule (sdk_import)
     from openai._utils._json import openapi_dumps  # noqa: PLC0415 - AI SDK, only for a run
 
     return openapi_dumps
@@ -37,6 +40,7 @@ def serializer() -> Callable[[Any], bytes]:
 
 def post_options() -> RequestOptions:
     """The request options the typed `create` methods post with (bearer authentication)."""
+    sdk_import.ready("openai")
     from openai._base_client import make_request_options  # noqa: PLC0415 - AI SDK, only for a run
 
     return make_request_options(security={"bearer_auth": True})
