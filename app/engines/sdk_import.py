@@ -1,10 +1,11 @@
 """An AI SDK imported on a thread of its own while a run gets ready (Engine.start_loading).
 
-`import openai` builds some 700 pydantic models: about half a second, the largest part of a
-command-line run's start-up to its first request. Nothing before the first request needs
-the SDK, and the run's own start waits on the disk and the network meanwhile (the board
-read twice to see it hold still, the local server asked about its model), so the import
-goes on a thread at the run's start and the first request finds it done or nearly so.
+`import openai` builds some 700 pydantic models: about half a second, more than the rest
+of a command-line run's start-up. The OpenAI and Claude engines cannot send a request
+without their SDK, but nothing before their first request needs it, and the run's own start
+waits on the disk and the network meanwhile (the board read twice to see it hold still, the
+key read from the keychain), so the import goes on a thread at the run's start. (The Local
+engine sends its first request without the SDK instead: local/engine.py, _first_turn.)
 
 Python's import lock is per module: the run's thread importing the SDK (or a module the
 SDK imports) while this thread is at it waits for that module to be complete, and then
@@ -33,6 +34,13 @@ def start(package: str) -> None:
                                   name=f"import {package}")
         _started[package] = thread
         thread.start()
+
+
+def imported(package: str) -> bool:
+    """Whether `package` is imported whole (not missing, nor still being imported)."""
+    module = sys.modules.get(package)
+    return module is not None and not getattr(getattr(module, "__spec__", None),
+                                              "_initializing", False)
 
 
 def ready(package: str) -> None:

@@ -19,7 +19,7 @@ def _fresh(code: str) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
-def test_the_local_and_openai_engines_load_openai_on_a_thread_and_claude_anthropic():
+def test_the_openai_engine_loads_openai_on_a_thread_and_claude_anthropic():
     done = _fresh(
         "import sys, threading\n"
         "from app.engines import sdk_import\n"
@@ -28,9 +28,9 @@ def test_the_local_and_openai_engines_load_openai_on_a_thread_and_claude_anthrop
         "from app.engines.claude.engine import AnthropicEngine\n"
         "from app.engines.demo.engine import DemoEngine\n"
         "assert 'openai' not in sys.modules and 'anthropic' not in sys.modules\n"
-        "DemoEngine().start_loading()\n"
-        "assert threading.active_count() == 1, 'the Demo engine has nothing to load'\n"
-        "LocalEngine().start_loading(); OpenAIEngine().start_loading()\n"
+        "DemoEngine().start_loading(); LocalEngine().start_loading()\n"
+        "assert threading.active_count() == 1, 'Demo and Local load nothing ahead'\n"
+        "OpenAIEngine().start_loading()\n"
         "AnthropicEngine().start_loading()\n"
         "threads = [t for t in threading.enumerate() if t.name.startswith('import ')]\n"
         "assert sorted(t.name for t in threads) == ['import anthropic', 'import openai'], threads\n"

@@ -54,12 +54,24 @@ def sse_decoder(client: openai.OpenAI) -> SSEDecoder | SSEBytesDecoder:
 def read_failure(exc: Exception, response: httpx2.Response) -> Exception | None:
     """What the SDK's stream raises when reading its reply fails with `exc`: an
     APITimeoutError, an APIConnectionError, or None for a failure it lets through."""
+    return send_failure(exc, response.request)
+
+
+def send_failure(exc: Exception, request: httpx2.Request) -> Exception | None:
+    """What the SDK's post raises (its retries off) when sending `request` fails with `exc`:
+    an APITimeoutError, an APIConnectionError, or None for a failure it lets through."""
+    sdk_import.ready("openai")
     from openai import APIConnectionError, APITimeoutError  # noqa: PLC0415 - AI SDK, only for a run
     from openai._httpx2 import (  # noqa: PLC0415 - AI SDK, only for a run
         request_exceptions, timeout_exceptions)
 
     if isinstance(exc, timeout_exceptions()):
-        return APITimeoutError(request=response.request)
+        return APITimeoutError(request=request)
     if isinstance(exc, request_exceptions()):
-        return APIConnectionError(request=response.request)
+        return APIConnectionError(request=request)
     return None
+
+
+def status_error(client: openai.OpenAI, response: httpx2.Response) -> openai.APIStatusError:
+    """The status error the SDK's post raises for `response` (not 2xx, its body read)."""
+    return client._make_status_error_from_response(response)
