@@ -117,7 +117,7 @@ class Body:
 def compact_json(value: Any) -> bytes:
     """`value` (plain JSON: dicts, lists, strings, numbers) as the SDKs' serializer
     (`openapi_dumps`) writes it: compact, not ASCII-escaped, no NaN; without importing an
-    SDK (tests/engines/test_sdk_path.py compares the two)."""
+    SDK (tests/engines/local/test_local_first_request.py compares the two)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
 
 

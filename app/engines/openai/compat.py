@@ -90,12 +90,12 @@ def post_stream(client: openai.OpenAI, path: str, body: bytes) -> RawStream:
 def post_early(url: str, key: str, body: bytes, timeout_s: float,
                client: Callable[[], openai.OpenAI]) -> tuple[RawStream, Any]:
     """`body` posted to `url` on a plain httpx2 client at once, before the openai SDK is
-    loaded: a run's first request need not wait half a second for it. The
-    headers are those a server reads (the key, JSON both ways); the timeouts the SDK
-    client's. Then `client()` (the SDK loaded) reads the reply as post_stream's is read, and
-    a failure is the error the SDK's post raises for it (openai_sdk.send_failure,
-    status_error), so it is diagnosed alike. Hands back the stream, and the httpx2 client to
-    close once the stream is read."""
+    loaded: a run's first request need not wait half a second for it. The headers are those
+    a server reads (the key, JSON both ways), the timeouts the SDK client's. Then `client()`
+    (which loads the SDK) reads the reply as post_stream's is read, and a failure is the
+    error the SDK's post raises for it (openai_sdk.send_failure, status_error), so it is
+    diagnosed alike. Hands back the stream, and the httpx2 client to close once the stream
+    is read."""
     import httpx2  # noqa: PLC0415 - listing the engines stays light
 
     http = httpx2.Client(timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)),
