@@ -24,6 +24,7 @@ from app.core.documents.guard import Out
 from app.core.documents.word_lists import Lists, Styles, roman
 from app.core.documents.word_parts import MC, R, WordPackage, relationships, w
 from app.core.documents.word_sinks import Body, Cell
+from app.core.documents.word_escape import escaped
 from app.core.documents.word_text import Line, Paragraph, link_of
 
 if TYPE_CHECKING:
@@ -198,7 +199,9 @@ class Reader:
                 head = ""  # a heading or a quote mark would not read as one in a table cell
             line = Line()
             line.add(prefix + head)
-            line.extend(inline)
+            heading = head.startswith("#")
+            line.extend(escaped(inline, block=not (sink.in_cell or prefix or heading),
+                                heading=heading))
             line = sink.shown(line)
             if self.collect is not None:
                 self.collect.append((self.part, para, line, self.twins.get(p)))

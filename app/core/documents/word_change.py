@@ -19,6 +19,7 @@ import re
 import time
 from html import escape
 
+from app.core.documents.word_escape import ESCAPED, PUNCTUATION
 from app.core.documents.word_text import LOOK, LOOK_END
 from app.core.tools.line_match import grouped, matching_lines, opcodes
 
@@ -37,7 +38,15 @@ _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 # A literal text's *, [ and > stand in as noncharacters (never in a document's text) while it
 # is compared, so no mark or quote is read into them; they are put back as the HTML is written.
 _LITERAL = str.maketrans({"*": "\ufdd0", "[": "\ufdd1", ">": "\ufdd2"})
-_UNLITERAL = str.maketrans({"\ufdd0": "*", "\ufdd1": "[", "\ufdd2": ">"})
+# A character the rendering escapes (word_escape: `\*`, `\#`, `\|`) is the text's own: it
+# stands in as a private-use character the same way, and is shown without its backslash.
+_HELD = {ord(c): 0xF0000 + ord(c) for c in PUNCTUATION}
+_UNLITERAL: dict[int, int] = {0xFDD0: ord("*"), 0xFDD1: ord("["), 0xFDD2: ord(">"),
+                              **{held: char for char, held in _HELD.items()}}
+
+
+def _held(markdown: str) -> str:
+    return ESCAPED.sub(lambda m: m.group(1).translate(_HELD), markdown)
 
 
 def blocks_of(markdown: str) -> list[str]:
@@ -238,6 +247,8 @@ def document_html(before: str, after: str, words: dict[str, str], colours: dict[
     has no bold, italic, link or tracked-change marks (a PDF's)."""
     if literal:
         before, after = before.translate(_LITERAL), after.translate(_LITERAL)
+    else:
+        before, after = _held(before), _held(after)
     a, b = blocks_of(before), blocks_of(after)
     deadline = deadline if deadline is not None else time.monotonic() + 5.0
     codes = opcodes(matching_lines(a, b, deadline), len(a), len(b))

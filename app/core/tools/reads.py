@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 from app.core.tools.document_cache import RENDERINGS
+from app.core.documents.word_escape import unescaped
 from app.core.documents import (SECTION_HEADINGS, DocumentError, is_document, kind_of,
                                 render_document)
 from app.core.workspace.files import bounded_lines
@@ -273,11 +274,15 @@ def _document_lines(path: Path, needle: str, deadline: float,
         text = RENDERINGS.rendering(path, lambda: render_document(path, seconds, cancel))
     except DocumentError:
         return
-    if needle not in text.casefold():
+    # A character read_file escapes (`\_`, `\*`: word_escape) is found without its backslash.
+    folded = text.casefold()
+    plain_too = "\\" not in needle and "\\" in folded
+    if needle not in folded and not (plain_too and needle in unescaped(folded)):
         return
     section = ""
     for n, line in enumerate(text.splitlines(), 1):
         if line.startswith(SECTION_HEADINGS):
             section = line[3:]
-        if needle in line.casefold():
+        folded = line.casefold()
+        if needle in folded or (plain_too and needle in unescaped(folded)):
             yield n, line, section

@@ -179,12 +179,24 @@ class ToolBox(ReadingTools):
         target = self.sandbox.root / rel
         existed = target.is_file()
         if is_document(rel):
+            if existed and self._shows_as(target, content):
+                return ToolOutcome(f"'{rel}' already has exactly this content; nothing changed.")
             data = self._document_call(rel, write_document, target, content, existed)
         if existed and target.stat().st_size == len(data) and target.read_bytes() == data:
             return ToolOutcome(f"'{rel}' already has exactly this content; nothing changed.")
         self._commit(path, rel, _replacing(data))
         return ToolOutcome(f"{'Replaced' if existed else 'Created'} '{rel}' ({len(data):,} bytes).",
                            changed=[rel])
+
+    def _shows_as(self, target: Path, content: str) -> bool:
+        """Whether read_file shows the document `target` as exactly `content`: writing that
+        back must not rebuild the person's document (a Word file would lose what Markdown
+        cannot hold)."""
+        try:
+            shown = self._rendering(target)
+        except _Fail:
+            return False
+        return shown.rstrip("\n") == content.replace("\r\n", "\n").rstrip("\n")
 
     def _edit_file(self, path: str, old_text: str, new_text: str) -> ToolOutcome:
         if not old_text:

@@ -1,0 +1,108 @@
+"""A Word paragraph's own characters, shown so that Markdown reads them back as themselves.
+
+read_file shows a Word document as Markdown, and write_file reads Markdown back (word_write,
+CommonMark). A paragraph that holds Markdown's own characters would come back changed: the
+text `\\\\server\\_old` as `\\server_old`, `*note*` in italics, `1. First` typed by hand as a
+numbered list, `&amp;` as `&`. So the characters that would be read as Markdown get a
+backslash before them, and only those: `snake_case`, `5 * 3`, `C:\\Users` and `[1]` stay as
+they are. The backslashes are marks (not the document's text): edit_file finds text with or
+without them, and the change view shows the text without them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.core.documents.word_text import Line
+
+PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")   # a backslash before ASCII punctuation
+
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_LINK_AHEAD = re.compile(r"[^\]]*\]\(")   # [text](…); [a][b] needs a definition, never made
+# What begins a block when it begins a paragraph; the group is the character escaped.
+_BLOCK_STARTS = (
+    re.compile(r"(#){1,6}(?:\s|$)"),            # a heading
+    re.compile(r"([>+*-])(?:\s|$)"),            # a quote, a list item
+    re.compile(r"[0-9]{1,9}([.)])(?:\s|$)"),    # a numbered list item
+    re.compile(r"([-*_])(?:\s*[-*_]){2,}\s*$"),  # a rule (all one character: checked below)
+    re.compile(r"(~)~~"),                       # a fenced code block
+    re.compile(r"(\[)[^\]]+\]:"),                 # a link's definition
+)
+_CLOSING_HASHES = re.compile(r"\s(#)#*$")       # a heading's optional closing sequence
+
+
+def escaped(line: Line, block: bool = True, heading: bool = False) -> Line:
+    """`line` (a paragraph's inline rendering, marks and all) with a backslash mark before
+    each of the paragraph's own characters that Markdown would otherwise read as a mark.
+    `block`: the line begins a block (where `# `, `- `, `1. ` or `> ` would start one; not
+    in a table cell, nor after a heading's #s); `heading`: the line follows a heading's #s
+    (whose closing #s Markdown drops)."""
+    chars, pos = line.chars, line.pos
+    text = "".join(chars)
+    marked = _block_start(text, pos) if block else set()
+    if heading:
+        marked |= _closing_hash(text, pos)
+    for i, char in enumerate(chars):
+        if pos[i] != -1 and char in PUNCTUATION and _needs(text, i):
+            marked.add(i)
+    if not marked:
+        return line
+    out = type(line)()
+    for i, (char, at) in enumerate(zip(chars, pos)):
+        if i in marked:
+            out.add("\\")
+        out.chars.append(char)
+        out.pos.append(at)
+    return out
+
+
+def unescaped(text: str) -> str:
+    """Markdown's backslash escapes taken off (`\\*` -> `*`)."""
+    return ESCAPED.sub(r"\1", text)
+
+
+def _needs(text: str, i: int) -> bool:
+    char = text[i]
+    before = text[i - 1] if i else " "
+    after = text[i + 1] if i + 1 < len(text) else " "
+    if char == "\\":
+        return after in PUNCTUATION
+    if char in "*_":  # a run of them: emphasis, unless it can neither open nor close one
+        start, end = i, i + 1
+        while start and text[start - 1] == char:
+            start -= 1
+        while end < len(text) and text[end] == char:
+            end += 1
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if before.isspace() and after.isspace():   # "5 * 3", "Name: ______"
+            return False
+        return char == "*" or not (before.isalnum() and after.isalnum())  # "snake_case"
+    if char == "`":
+        return True
+    if char == "<":   # a tag or an autolink
+        return after.isascii() and (after.isalpha() or after in "/!?")
+    if char == "&":
+        return _ENTITY.match(text, i) is not None
+    if char == "[":   # a link: [text](…), [text][…] or [text]: …
+        return _LINK_AHEAD.match(text, i + 1) is not None
+    return False
+
+
+def _block_start(text: str, pos: list[int]) -> set[int]:
+    if not text or pos[0] == -1:
+        return set()
+    for pattern in _BLOCK_STARTS:
+        m = pattern.match(text)
+        if m and (pattern is not _BLOCK_STARTS[3] or len(set(text) - set(" \t")) == 1):
+            at = m.start(1)
+            return {at} if pos[at] != -1 else set()
+    return set()
+
+
+def _closing_hash(text: str, pos: list[int]) -> set[int]:
+    m = _CLOSING_HASHES.search(text)
+    return {m.start(1)} if m and pos[m.start(1)] != -1 else set()
