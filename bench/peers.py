@@ -45,7 +45,7 @@ if __package__ in (None, ""):
 from bench.common import BusyLoops, machine, median
 from bench.peers_harnesses import (HARNESSES, PEERS, Harness, ensure_peer, launch,
                                    package_version, run)
-from bench.peers_report import put_in_readme, render, stamp, summarise
+from bench.peers_report import put_in_readme, render, render_runs, stamp, summarise
 from bench.peers_server import (OUT_DIR, PeerServer, Session, action, make_reads,
                                 note_path)
 
@@ -136,12 +136,12 @@ def main() -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write every figure here")
     parser.add_argument("--readme", action="store_true",
                         help="put the table in README.md (Performance, between its markers)")
-    parser.add_argument("--from-json", type=Path, metavar="FILE",
+    parser.add_argument("--from-json", type=Path, nargs="+", metavar="FILE",
                         help="measure nothing: show (and with --readme, put in the README) "
-                             "the table of a run written earlier with --json")
+                             "the tables of runs written earlier with --json, one after another")
     args = parser.parse_args()
     if args.from_json:
-        text = render(json.loads(args.from_json.read_text(encoding="utf-8")))
+        text = render_runs([json.loads(f.read_text(encoding="utf-8")) for f in args.from_json])
         print(text)
         if args.readme:
             put_in_readme(Path(__file__).resolve().parent.parent / "README.md", text)

@@ -126,6 +126,19 @@ def render(report: dict) -> str:
     return text
 
 
+def render_runs(reports: list[dict]) -> str:
+    """Several runs' tables one after another (a quiet run, then a loaded one, say), each
+    after the first introduced by how the machine was loaded."""
+    parts = []
+    for i, report in enumerate(reports):
+        if i:
+            busy = report.get("busy")
+            parts.append(f"With {busy} busy-loop processes added (`--busy {busy}`):" if busy
+                         else "Another run:")
+        parts.append(render(report))
+    return "\n\n".join(parts)
+
+
 def put_in_readme(readme: Path, text: str) -> None:
     """Replace what stands between the peers markers; the first time, add the subsection at
     the end of the Performance section (the bench:table block is left alone)."""

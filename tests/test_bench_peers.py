@@ -233,3 +233,21 @@ def test_every_harness_runs_with_bytecode_written_as_an_install_would(tmp_path, 
     for h in HARNESSES:
         spec = launch(h, tmp_path, "http://127.0.0.1:9/x/v1", 10, tmp_path)
         assert "PYTHONDONTWRITEBYTECODE" not in spec.env, h.key
+
+
+def test_a_quiet_and_a_loaded_run_are_shown_one_after_the_other():
+    entry = {"runs": 5, "failed": 0, "trouble": [], "gap_ms": 4.0, "gap_worst_ms": 5.0,
+             "startup_s": 0.5, "startup_worst_s": 0.6, "second_s": 1.1, "first_any_s": 0.4,
+             "cpu_s": 1.2, "peak_mb": 60, "wall_s": 2.0, "gap_at_ms": {10: 4.0},
+             "bytes_at": {1: 5200, 10: 17800}}
+    quiet = {"workloads": [(100, 10)], "harnesses": {"hd": "Harness Desk"},
+             "summary": {"100x10": {"hd": entry}}, "runs": 5, "quick": False, "full": False,
+             "versions": {}, "machine": {"os": "Linux", "cpu": "CPU", "cores": 2, "python": "3.11"},
+             "load_before": [1.0, 1.0, 1.0], "load_after": [1.0, 1.0, 1.0], "commit": "abc1234",
+             "measured_at": "2026-12-05 06:00"}
+    text = peers_report.render_runs([quiet, dict(quiet, busy=2, load_after=[4.0, 3.0, 2.0])])
+    assert text.count("| Harness Desk ") == 2 and text.count("Median of 5 runs") == 2
+    first, second = text.split("With 2 busy-loop processes added (`--busy 2`):")
+    assert "busy-loop" not in first and "0.50 s, worst 0.60; 1.10 s" in first
+    assert "4, 3, 2 after with 2 busy-loop processes added by the benchmark" in " ".join(
+        second.split())
