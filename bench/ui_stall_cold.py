@@ -1,7 +1,7 @@
 """Cold UI-stall benchmark: the longest UI-thread gap from a cold start through the first Run,
 the first decision and the first evidence window, each sample a fresh process.
 
-    python bench/ui_stall_cold.py [--runs 5] [--busy N] [--json FILE]
+    python bench/ui_stall_cold.py [--runs 5] [--busy N] [--json FILE] [--where MS]
 
 Each sample starts `harness-desk open FOLDER` (app.cli.main) on a fresh copy of the demo in
 a new Python process, as a person starts it (offscreen unless QT_QPA_PLATFORM is set). From
@@ -13,7 +13,10 @@ a first use costs (imports, PySide building enum classes on first use, first pai
 dialogs) falls inside, as nothing was warmed by an earlier run. Prints, per sample, the
 longest gap and the step it fell in, with the same timer's idle gaps in the same process
 after (the machine's own noise), and the median and the worst of the samples (target: the
-median within 50 ms), the processor and the load average.
+median within 50 ms), the processor and the load average. With --where MS, each gap over MS
+is explained: the UI thread's own CPU in it, its time runnable but waiting for a processor
+(/proc schedstat), and the Python stacks a watchdog thread caught on it (and the other
+threads' innermost frames) while the tick was late ("Qt, no Python": Qt's own layout/paint).
 """
 
 from __future__ import annotations
@@ -40,7 +43,14 @@ from PySide6.QtCore import QTimer
 
 TICK_MS = %(tick)d
 gaps, steps, step = [], {}, ["start"]
-last = [None]
+last, last_cpu, last_wait = [None], [0.0], [0.0]
+
+def runqueue_wait():  # with --where: the UI thread's time runnable but not running (ms)
+    with open(f"/proc/self/task/{main_tid}/schedstat") as f:
+        return int(f.read().split()[1]) / 1e6
+
+WHERE_MS = %(where)s  # with --where: gaps beyond this keep the UI thread's sampled stacks
+stalls, seen = [], []  # seen: (time, stack) the watchdog caught while the tick was late
 
 def tick():
     now = time.perf_counter()
@@ -48,11 +58,49 @@ def tick():
         gap = (now - last[0]) * 1000
         gaps.append(gap)
         steps[step[0]] = max(steps.get(step[0], 0.0), gap)
-    last[0] = now
+        if WHERE_MS and gap > WHERE_MS:  # cpu: the UI thread's own share of the gap
+            stalls.append({"ms": round(gap, 1), "step": step[0],
+                           "cpu": round((time.thread_time() - last_cpu[0]) * 1000, 1),
+                           "queued": round(runqueue_wait() - last_wait[0], 1),
+                           "stacks": [s for t, s in list(seen) if t > last[0]]})
+    seen.clear()
+    last[0], last_cpu[0] = now, time.thread_time()
+    if WHERE_MS:
+        last_wait[0] = runqueue_wait()
+
+def watch():
+    # the watchdog: every 2 ms, if the tick is late, the UI thread's Python stack
+    import threading, traceback
+    main = threading.main_thread().ident
+    while True:
+        time.sleep(0.002)
+        at = last[0]
+        if at is None or (time.perf_counter() - at) * 1000 < TICK_MS + 8:
+            continue
+        frames = sys._current_frames()
+        def where(frame, deep):
+            stack = [f"{os.path.relpath(f.f_code.co_filename)}:{n} {f.f_code.co_name}"
+                     for f, n in traceback.walk_stack(frame)]
+            while stack and stack[-1].startswith(("<string>", "app/cli.py", "app/commands")):
+                stack.pop()  # the frames every UI stack ends in
+            if stack and stack[-1].startswith("app/gui/app.py"):
+                stack.pop()  # the event loop: Qt itself below it
+            if not deep:  # another thread: its innermost frame of the app (or the innermost)
+                stack = [x for x in stack if x.startswith("app/")][:1] or stack[:1]
+            return stack[:8] or ["(Qt, no Python)"]
+        busy = [" < ".join(where(f, False)) for ident, f in frames.items()
+                if ident not in (main, threading.get_ident())]
+        seen.append((time.perf_counter(), where(frames.get(main), True)
+                     + ["  || other threads: " + " | ".join(busy)]))
+
+if WHERE_MS:
+    import threading
+    main_tid = threading.get_native_id()
+    threading.Thread(target=watch, daemon=True).start()
 
 def finish(window, idle):
     out = {"longest": max(gaps) if gaps else 0.0, "steps": steps, "ticks": len(gaps),
-           "idle_longest": max(idle) if idle else 0.0}
+           "idle_longest": max(idle) if idle else 0.0, "stalls": stalls}
     print("RESULT " + json.dumps(out), flush=True)
     os._exit(0)
 
@@ -115,17 +163,18 @@ QTimer.singleShot(120_000, lambda: (print("RESULT " + json.dumps({"error": "time
                                           flush=True), os._exit(1)))
 from app.cli import main
 sys.exit(main(["open", sys.argv[1]]))
-""" % {"tick": TICK_MS}
+""" % {"tick": TICK_MS, "where": "%(where)s"}
 
 
-def one_sample(tmp: Path, n: int, env: dict[str, str]) -> dict:
+def one_sample(tmp: Path, n: int, env: dict[str, str], where: float = 0.0) -> dict:
     folder = tmp / f"Bakery {n}"
     shutil.copytree(REPO / "resources" / "demo-workspace", folder)
     config = tmp / f"config {n}"
     config.mkdir()
     (config / "settings.json").write_text(json.dumps({"demo_delay_s": 0.0}), encoding="utf-8")
     run_env = dict(env, HARNESS_DESK_CONFIG_DIR=str(config))
-    done = subprocess.run([sys.executable, "-c", SAMPLE, str(folder)], env=run_env, cwd=REPO,
+    code = SAMPLE % {"where": repr(where)}
+    done = subprocess.run([sys.executable, "-c", code, str(folder)], env=run_env, cwd=REPO,
                           capture_output=True, text=True, timeout=180)
     line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), None)
     if line is None:
@@ -143,6 +192,9 @@ def main() -> int:
                         help="load the machine with N busy-loop processes while measuring")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="also write the results as JSON to FILE (bench.run_all reads it)")
+    parser.add_argument("--where", type=float, default=0.0, metavar="MS",
+                        help="print, for each gap over MS, the UI thread's Python stacks a "
+                             "watchdog thread caught during it (the innermost frame first)")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     from bench.common import BusyLoops, hand_back, item, load_average, machine_line
@@ -157,12 +209,18 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="harness-desk-cold-") as tmp, BusyLoops(args.busy):
         one_sample(Path(tmp), 0, env)  # bytecode written and the disk cache warm: not counted
         for n in range(1, args.runs + 1):
-            got = one_sample(Path(tmp), n, env)
+            got = one_sample(Path(tmp), n, env, args.where)
             samples.append(got)
             where = max(got["steps"], key=got["steps"].get) if got["steps"] else "-"
             print(f"cold sample {n}: longest gap {got['longest']:.1f} ms ({where}); per step: "
                   + ", ".join(f"{k} {v:.0f}" for k, v in got["steps"].items())
                   + f"; idle after: longest {got['idle_longest']:.1f} ms", flush=True)
+            for stall in got.get("stalls", []):
+                print(f"  gap {stall['ms']} ms ({stall['step']}), UI thread's CPU "
+                      f"{stall['cpu']} ms, waiting for a processor {stall['queued']} ms, "
+                      f"{len(stall['stacks'])} stacks caught:")
+                for stack in stall["stacks"]:
+                    print("    " + " < ".join(stack))
         line = machine_line(args.busy)
     load_after = load_average()
     longest = [s["longest"] for s in samples]

@@ -89,6 +89,40 @@ def test_the_demo_on_a_persons_folder_says_what_it_will_do_and_ticks_nothing(
     assert panel.primary.text() == "Run" and not panel.choose_engine.isVisible()
 
 
+def test_the_demos_scripts_are_imported_off_the_ui_thread_to_say_which_tasks_are_samples(
+        qtbot, window, tmp_path, monkeypatch):
+    # The Demo's scripts say which tasks are the bundled demo's: not loaded yet, the window
+    # imports them on a pool thread (on the UI thread: 15-25 ms, bench/ui_stall_cold.py).
+    import sys
+    import threading
+
+    import app.engines.demo as demo_package
+
+    DEMO_SCRIPTS = "app.engines.demo.script"
+
+    imported_on: list[bool] = []
+
+    class Watch:
+        def find_spec(self, name, path=None, target=None):
+            if name == DEMO_SCRIPTS:
+                imported_on.append(threading.current_thread() is threading.main_thread())
+            return None  # the usual finders import it
+
+    monkeypatch.delitem(sys.modules, DEMO_SCRIPTS, raising=False)
+    monkeypatch.setattr(demo_package, "script", None, raising=False)  # put back after
+    monkeypatch.setattr(sys, "meta_path", [Watch(), *sys.meta_path])
+    open_in(qtbot, window, own_folder(tmp_path))
+    qtbot.waitUntil(lambda: window.run_panel.demo_samples, timeout=5000)
+    assert imported_on == [False]
+    assert window.run_panel.state_label.text() == "Ready to show a sample"
+    # An AI engine chosen: no samples, said at once; the Demo again: samples, now at once.
+    combo = window.picker.combo
+    combo.setCurrentIndex(combo.findData("anthropic"))
+    assert window.run_panel.demo_samples is False
+    combo.setCurrentIndex(combo.findData("demo"))
+    assert window.run_panel.demo_samples is True
+
+
 def test_run_with_nothing_left_says_so_and_starts_no_run(qtbot, window, tmp_path):
     folder = own_folder(tmp_path, "- [x] Bake the bread\n- [x] Open the shop\n")
     open_in(qtbot, window, folder)

@@ -12,6 +12,7 @@ SLICE_MS, on idle turns of the event loop; one used before its turn is made then
 
 from __future__ import annotations
 
+import gc
 import importlib
 import time
 
@@ -65,6 +66,7 @@ class Warming:
             QTimer.singleShot(0, self._slice)  # events waiting go first
         else:
             self.done = True
+            gc.freeze()  # the classes made are kept for good: full collections pass them by
 
 
 _warming: Warming | None = None
@@ -74,6 +76,10 @@ def warm_in_slices() -> Warming:
     """Begin readying the classes (once per process); returns the warming under way."""
     global _warming
     if _warming is None:
+        # Everything start-up made is kept for the window's life: a full collection (tens
+        # of milliseconds over the start-up's objects, with the UI thread held) need not
+        # look at it again. Cycles made from now are collected as before.
+        gc.freeze()
         _warming = Warming(class_names())
         _warming.start()
     return _warming

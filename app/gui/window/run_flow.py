@@ -23,7 +23,6 @@ from PySide6.QtCore import QObject, QTimer, Qt, Signal
 from PySide6.QtWidgets import QMainWindow, QWidget
 
 from app.core.run.outcomes import ExitReason, RunState
-from app.engines.demo.script import is_scripted
 from app.gui import core_calls
 from app.gui.background import run_for
 from app.gui.look import look
@@ -44,6 +43,7 @@ if TYPE_CHECKING:
 DEMO_STEP_S = 0.6  # the Demo engine's pause per step in the window: readable, not slow
 # What pressing Run imports: the harness's calls, and the budget rules.
 RUN_NEEDS = ("app.gui.core_calls", "app.gui.settings.budget_rules")
+DEMO_SCRIPTS = "app.engines.demo.script"  # which tasks are the demo's: imported off the UI thread
 
 
 class RunFlow(QObject):
@@ -75,6 +75,7 @@ class RunFlow(QObject):
         self._run_upper = False  # the running model's price is not known: costs are at most
         self._run_when_settled = False  # Run pressed before the settings came
         self._importing_for_run = False  # Run pressed before its modules were imported
+        self._samples_asked = 0  # update_demo_samples's questions, the answer's to match
         runner.event_received.connect(self._on_event_received)
         runner.run_finished.connect(self._on_run_finished)
         folder.folder_shown.connect(self._on_folder_shown)
@@ -220,10 +221,27 @@ class RunFlow(QObject):
 
     def update_demo_samples(self, *_args) -> None:
         """Whether Run would only show samples: the Demo engine, and a task of the person's
-        own open on the list (the bundled demo's tasks it works through for real)."""
-        samples = self.picker.engine_id == "demo" and any(
-            not t.checked and not t.is_human and not is_scripted(t.text, t.done_when)
-            for t in self.board_view.tasks())
+        own open on the list (the bundled demo's tasks it works through for real). Which
+        tasks are the demo's is the Demo's scripts' to say; not yet loaded, they are imported
+        off the UI thread (importing them held the window still for 15-25 ms) and the answer
+        comes back here, the latest question's answer only."""
+        self._samples_asked += 1
+        asked = self._samples_asked
+        if self.runner.running:
+            return  # shown only between runs: the list's changes in a run ask nothing
+        open_tasks = [(t.text, list(t.done_when)) for t in self.board_view.tasks()
+                      if not t.checked and not t.is_human]
+        if self.picker.engine_id != "demo" or not open_tasks:
+            self._show_demo_samples(asked, False)
+        elif DEMO_SCRIPTS in sys.modules:  # loaded (a run has used them): answered at once
+            self._show_demo_samples(asked, any_only_samples(open_tasks))
+        else:
+            run_for(self, lambda: any_only_samples(open_tasks),
+                    lambda samples: self._show_demo_samples(asked, samples))
+
+    def _show_demo_samples(self, asked: int, samples: bool) -> None:
+        if asked != self._samples_asked:
+            return  # the engine or the list changed since: a later answer is on its way
         if not self.runner.running:
             self.panel.set_demo_samples(samples)
             if self.panel.mode == "choose_engine" and self.picker.engine_id != "demo":
@@ -276,3 +294,11 @@ def _work_of(root, run_id: str):
     from app.core.workspace.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     return work_of(Workspace(root), run_id)
+
+
+def any_only_samples(tasks: list[tuple[str, list[str]]]) -> bool:
+    """Whether any of `tasks` (text, done-when lines) is one the Demo only shows samples for:
+    not a task of the bundled demo's. Called off the UI thread."""
+    from app.engines.demo.script import is_scripted  # noqa: PLC0415 - off the UI thread: the window never imports the Demo's scripts (tests/gui/test_next_step.py)
+
+    return any(not is_scripted(text, done_when) for text, done_when in tasks)
