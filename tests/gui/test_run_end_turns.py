@@ -81,3 +81,18 @@ def test_the_lessons_module_is_imported_off_the_ui_thread(qtbot, window, tmp_pat
     assert imported_on == [False]
     assert window.evidence_flow._lessons_run_id == result.run_id
     assert not window.run_panel.lessons_button.isVisible()  # the demo's run taught none
+
+
+def test_the_decisions_sources_are_in_its_dialog_when_it_shows(qtbot, window, tmp_path):
+    # Read with the question, they are laid out with the dialog, not in a second layout of
+    # it just after it is on screen (bench/ui_stall_cold.py --where: 20-27 ms of the UI thread).
+    open_in(qtbot, window, demo_copy(tmp_path))
+    on_show: list[bool] = []
+    window.decision_shown.connect(lambda dialog: on_show.append(dialog.sources.isVisible()))
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        run_until_end(qtbot, window)
+    assert on_show == [True]
+    dialog = shown.args[0]
+    assert dialog.sources.summary.text()  # what was looked up, in words
+    assert dialog.height() >= dialog.sizeHint().height() or dialog.height() >= \
+        dialog.screen().availableGeometry().height() - 40
