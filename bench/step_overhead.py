@@ -19,8 +19,11 @@ step waits for no flush of its own: the file is flushed after its replace on the
 flusher thread (app/core/undo/flush.py), as is the journal's line for a file the round creates;
 only the first change of a file that held content before the round waits for its journal
 line, before the replace (the bench's writes make new files and then edit them, as an agent
-writing a report does; tests/core/undo/test_flush_overlap.py holds the other case). The round's
-end waits for every flush. The same pass times a write step's phases (pre-image, journal,
+writing a report does; tests/core/undo/test_flush_overlap.py holds the other case). The
+flushes are handed to that thread once the step is done, as the next model call starts
+(RoundChanges.hand_off): woken inside the step, the thread took the GIL between the step's
+own writes and cost a write step 2-5 ms on a loaded machine. The round's end waits for
+every flush. The same pass times a write step's phases (pre-image, journal,
 temp write, replace, post-image, the hand-off to the flusher) with the delay off and on.
 """
 
@@ -362,6 +365,7 @@ def write_phases(tmp: Path, steps: int = 60, wrap_fsync=None) -> dict[str, dict[
                 spent.clear()
                 if box.call("write_file" if kind == PERSONS else kind, args).is_error:
                     raise SystemExit(f"the phase bench's {kind} failed")
+                changes.hand_off()  # as the loop does before it asks the model again
                 for name in PHASES:
                     per_step[name].append(spent.get(name, 0.0))
             out[kind] = {name: ms(median(v)) for name, v in per_step.items()}

@@ -9,6 +9,10 @@ if ! "$VENV_PY" -m ruff check app tests bench scripts; then
   echo "Lint failed: ruff check found the problems above (bash scripts/lint.sh runs it again)." >&2
   exit 1
 fi
+if ! "$VENV_PY" scripts/noqa_reasons.py; then
+  echo "Lint failed: an import kept inside a function does not say why (above; scripts/noqa_reasons.py)." >&2
+  exit 1
+fi
 if ! "$VENV_PY" -m mypy; then
   echo "Lint failed: mypy found the type errors above (bash scripts/lint.sh runs it again)." >&2
   exit 1

@@ -7,6 +7,7 @@ import queue
 import sys
 import threading
 from pathlib import Path
+from typing import TextIO
 
 from app.core.board.board import Board
 from app.core.clean_text import clean_line, reveal
@@ -67,7 +68,7 @@ class TerminalApprover:
     """Asks at the terminal, on the run's thread; the input is read by one helper thread so
     Ctrl+C (which sets `cancel`) is seen while waiting. End of input is no answer."""
 
-    def __init__(self, stdin=None, out=None):
+    def __init__(self, stdin: TextIO | None = None, out: TextIO | None = None):
         self.stdin = stdin or sys.stdin
         self.out = out or sys.stdout
         self._lines: queue.Queue[str | None] = queue.Queue()

@@ -15,6 +15,7 @@ import threading
 
 from app.core.engine.port import Availability
 from app.core.places import config_dir
+from app.engines.quick_ready import quick_readiness
 from app.engines.registry import ENGINES, engine_class, engine_ids
 
 # How long the command waits for a check: engine_readiness answers within its
@@ -51,8 +52,6 @@ def _check(engine_id: str, saved: dict[str, dict[str, str]] | None,
            results: dict[str, Availability]) -> None:
     """One engine's answer: the quick one where it settles it, else the engine's own."""
     if saved is not None:
-        from app.engines.quick_ready import quick_readiness
-
         mine = saved.get(engine_id, {})
         quick = quick_readiness(engine_id, mine.get("model", ""), mine.get("base_url", ""))
         if quick is not None:

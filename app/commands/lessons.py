@@ -7,6 +7,7 @@ import argparse
 
 from app.core.engine.port import EngineError
 from app.core.errors import HarnessError
+from app.core.lessons.actions import accept_lesson, dismiss_lesson
 from app.core.lessons.lessons import Lesson, find_lessons
 from app.core.lessons.reword import reword_lessons
 from app.core.lessons.words import headline
@@ -65,8 +66,6 @@ def print_lessons(path: str, include_dismissed: bool) -> int:
 
 def cmd_lessons(args: argparse.Namespace) -> int:
     if args.accept is not None:
-        from app.core.lessons.actions import accept_lesson
-
         done = accept_lesson(args.path, args.accept)
         if done.added:
             print(f"Added to AGENTS.md: - {done.lesson.line}")
@@ -77,8 +76,6 @@ def cmd_lessons(args: argparse.Namespace) -> int:
               "often it comes back in later runs.")
         return 0
     if args.dismiss is not None:
-        from app.core.lessons.actions import dismiss_lesson
-
         lesson = dismiss_lesson(args.path, args.dismiss)
         print(f"Lesson {lesson.number} is dismissed and hidden; AGENTS.md was not changed.")
         return 0

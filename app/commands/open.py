@@ -39,7 +39,7 @@ def cmd_open(args: argparse.Namespace) -> int:
         raise UsageError(f"There is no command or folder called '{args.path}'. "
                          "See `harness-desk --help`.")
     if window_available() and has_display():
-        from app.gui.app import main as window_main
+        from app.gui.app import main as window_main  # noqa: PLC0415 - PySide6 is optional: loaded only once window_available() found it
 
         return window_main(args.path, demo=getattr(args, "demo", False),
                            lang=getattr(args, "lang", None))

@@ -7,8 +7,10 @@ import signal
 import sys
 import threading
 import time
+from typing import Callable
 
 from app.core.clean_text import clean_line
+from app.core.policies.pending import marker_of
 from app.core.errors import STATE_EXIT_CODES, EXIT_FAILED, UsageError
 from app.core.records.events import Event, ModelText, StepStarted
 from app.core.workspace.folder_settings import load_folder_settings
@@ -43,7 +45,7 @@ class EventPrinter:
     except that a reply still streaming after PROGRESS_EVERY_S gets a line with its tokens
     so far every PROGRESS_EVERY_S, so a slow local model is never silent for minutes."""
 
-    def __init__(self, clock=None):
+    def __init__(self, clock: Callable[[], float] | None = None):
         self._clock = clock or time.monotonic
         self._step: tuple[int, int] | None = None
         self._next_at = 0.0
@@ -94,7 +96,7 @@ def careful_mode(ws: Workspace, flag: bool):
     board)."""
     careful = flag or load_folder_settings(ws.harness_dir).careful
     if sys.stdin is not None and sys.stdin.isatty():
-        from app.commands.approve import TerminalApprover
+        from app.commands.approve import TerminalApprover  # noqa: PLC0415 - the run's first request (bench/peers.py): +5 modules, ~6 ms, only at a terminal
 
         return careful, TerminalApprover()
     return careful, None
@@ -121,7 +123,7 @@ def report_result(ws: Workspace, result: RunResult) -> int:
     if result.state == RunState.FAILED:
         print(result.message, file=sys.stderr)
     elif result.state == RunState.BLOCKED_BY_HUMAN:
-        from app.core.board.decide import open_decision
+        from app.core.board.decide import open_decision  # noqa: PLC0415 - the run's first request (bench/peers.py): ~1.7 ms, only for a run that ends at a decision
 
         task = open_decision(ws.root)
         if task is not None:  # the board's words, whoever wrote them: shown without controls
@@ -130,8 +132,6 @@ def report_result(ws: Workspace, result: RunResult) -> int:
                 print(f"  - {clean_line(option)}")
             if task.recommendation:
                 print(f"  Recommended: {clean_line(task.recommendation)}")
-            from app.core.policies.pending import marker_of
-
             if marker_of(task.question):  # a kept change: seen before it can be allowed
                 print(f'See the change and answer with: harness-desk approve "{ws.root}"')
             else:

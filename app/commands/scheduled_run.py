@@ -22,6 +22,7 @@ from pathlib import Path
 from app.commands.run import EventPrinter
 from app.core.errors import (EXIT_DONE, EXIT_FAILED, EXIT_LOCKED, EXIT_USAGE, STATE_EXIT_CODES,
                              HarnessError, WorkspaceLocked)
+from app.core.board.decide import open_decision
 from app.core.run.loop import Harness
 from app.core.run.outcomes import RunState
 from app.core.schedule import records as R
@@ -90,8 +91,6 @@ def _run(schedule: Schedule, wake: R.WakeRecord) -> int:
     wake.tasks_total = int(status.get("total_tasks") or 0)
     wake.cost_usd = float(status.get("cost_usd") or 0.0)
     if result.state == RunState.BLOCKED_BY_HUMAN:
-        from app.core.board.decide import open_decision
-
         task = open_decision(ws.root)
         wake.question = task.question if task is not None else ""
     code = STATE_EXIT_CODES.get(result.state, EXIT_FAILED)

@@ -6,10 +6,10 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.core.engine.port import Availability, Engine, EngineConfig
+from app.core.engine.port import NO_ANSWER, Availability, Engine, EngineConfig
 from app.core.errors import UsageError
 from app.core.records.redact import redact
-from app.core.settings import Settings
+from app.core.settings import Settings, load_settings
 from app.engines.deadline import within
 from app.engines.registry import UnknownEngine, engine_class, engine_ids
 
@@ -76,8 +76,6 @@ def engine_readiness(engine_id: str, settings: Settings | None = None,
     within `timeout_s` whatever the network or the keychain does. A not-ready answer says
     what to do about it."""
     if settings is None:
-        from app.core.settings import load_settings
-
         settings = load_settings().settings
     saved = settings.engine_settings(engine_id)
     try:
@@ -89,8 +87,6 @@ def engine_readiness(engine_id: str, settings: Settings | None = None,
     try:
         return within(timeout_s, engine.availability, name=f"readiness-{engine_id}")
     except TimeoutError:
-        from app.core.engine.port import NO_ANSWER
-
         where = engine.base_url() if hasattr(engine, "base_url") else ""
         return Availability(False, _too_slow(engine, timeout_s), reason=NO_ANSWER,
                             facts={"url": where, "seconds": f"{timeout_s:g}"})

@@ -7,6 +7,8 @@ import io
 import re
 import sys
 import zipfile
+from html import escape as escape_html
+from xml.sax.saxutils import escape as escape_xml
 
 from app import NAME
 from app.core.errors import HarnessError
@@ -158,8 +160,6 @@ def html_of(doc, chart: bytes | None = None, lang: str = "en") -> bytes:
 def _html_with_escaped_title(doc) -> str:
     """doc.toHtml(), with the title escaped: Qt writes it raw, so a board headed
     `</title><script>...` would run in the reader's browser. Everything else Qt escapes."""
-    from html import escape
-
     from PySide6.QtGui import QTextDocument  # noqa: PLC0415 - Qt, only when export draws
 
     key = QTextDocument.MetaInformation.DocumentTitle
@@ -169,7 +169,7 @@ def _html_with_escaped_title(doc) -> str:
         html = doc.toHtml()
     finally:
         doc.setMetaInformation(key, title)
-    safe = f"<title>{escape(title, quote=False)}</title>"
+    safe = f"<title>{escape_html(title, quote=False)}</title>"
     if "<title></title>" in html:
         return html.replace("<title></title>", safe, 1)
     return html.replace("</head>", safe + "</head>", 1)
@@ -248,8 +248,6 @@ def _polish_odt(data: bytes, title: str, lang: str = "en") -> bytes:
     Word) and column shares as percentages ODF does not know; ODF wants table:align="margins"
     and relative widths ("53*").
     """
-    from xml.sax.saxutils import escape
-
     src = zipfile.ZipFile(io.BytesIO(data))
     content = src.read("content.xml").decode("utf-8")
     content = content.replace('style:width="100pt"', f'style:width="{_ODT_WIDTH_CM}cm" '
@@ -272,8 +270,8 @@ def _polish_odt(data: bytes, title: str, lang: str = "en") -> bytes:
             body = {"content.xml": content.encode("utf-8"),
                     "META-INF/manifest.xml": manifest.encode("utf-8")}.get(name)
             z.writestr(name, body if body is not None else src.read(name))
-        z.writestr("meta.xml", _ODT_META.format(generator=escape(NAME),
-                                                title=escape(title)).encode("utf-8"))
+        z.writestr("meta.xml", _ODT_META.format(generator=escape_xml(NAME),
+                                                title=escape_xml(title)).encode("utf-8"))
     return out.getvalue()
 
 

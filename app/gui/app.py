@@ -15,7 +15,8 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.export.fonts import ensure_fonts
-from app.gui.background import run_in_background
+from app.gui.background import run_for
+from app.gui.folder.early_read import EarlyRead
 from app.gui.main_window import MainWindow
 from app.gui.settings import language
 
@@ -147,6 +148,27 @@ class _FirstExpose(QObject):
         return False
 
 
+class _Painted(QObject):
+    def __init__(self, widget: QWidget, then: Callable[[], object]):
+        super().__init__(widget)
+        self.widget, self.then = widget, then
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Paint:
+            self.widget.removeEventFilter(self)
+            QTimer.singleShot(0, self.widget, self.then)  # after this paint
+        return False
+
+
+def after_painted(widget: QWidget, then: Callable[[], object]) -> None:
+    """Call `then` on the turn after `widget`'s next paint (on the next turn if it is not
+    on screen, so has no paint to wait for)."""
+    if not widget.isVisible():
+        QTimer.singleShot(0, widget, then)
+        return
+    widget.installEventFilter(_Painted(widget, then))
+
+
 def after_first_expose(window: QWidget, then: Callable[[], object]) -> None:
     """Call `then` once the window has been exposed (painted) for the first time. Watches
     the window's own QWindow only: an application-wide filter would have every event of the
@@ -159,17 +181,16 @@ def after_first_expose(window: QWidget, then: Callable[[], object]) -> None:
 def _after_first_paint(window, path: str | None, demo: bool) -> None:
     """The frame is on screen: build the window out, and once that has been painted (the
     next turn of the event loop), load the rest. A folder named on the command line is
-    looked at from now (off the UI thread, while the built window paints), so it shows a
-    turn sooner."""
+    read from now (off the UI thread, while the window is built and painted), so it shows
+    as soon as the built window has been laid out and painted once: its widgets' sizes
+    settle in that paint, and the folder's first frame is laid out as the window stays."""
+    early = EarlyRead(Path(path)) if path is not None and not demo else None
     window.finish_building()
-    opened = False
-    if path is not None and not demo:
-        window.open_workspace(Path(path))
-        opened = True
-    QTimer.singleShot(0, lambda: _after_building(window, path, demo, opened))
+    QTimer.singleShot(0, lambda: _after_building(window, path, demo, early))
 
 
-def _after_building(window, path: str | None, demo: bool, opened: bool = False) -> None:
+def _after_building(window, path: str | None, demo: bool, early_read: EarlyRead | None = None
+                    ) -> None:
     from app.gui.errors import install_error_handler  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
     install_error_handler(window)
@@ -177,6 +198,7 @@ def _after_building(window, path: str | None, demo: bool, opened: bool = False) 
     from app.gui.look.warm_types import warm_in_slices  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
     after_usable(window, warm_in_slices)  # PySide's classes, in idle slices (look/warm_types.py)
+    after_usable(window, window.build_rest_in_slices)  # the focus ring, the schedule, ...
     app = QApplication.instance()
     dropped_before = getattr(app, "last_opened", None)
     path = path or dropped_before  # the app was started by dropping a folder on its icon
@@ -186,8 +208,9 @@ def _after_building(window, path: str | None, demo: bool, opened: bool = False) 
     # So does the fonts' check (a fontconfig scan: tens of milliseconds on the UI thread).
     early = path is not None and not demo
     if early and path is not None:  # (early says it is; said again for the checker)
-        if not opened:
-            window.open_workspace(Path(path))
+        # After the built window's first paint, in which its widgets' sizes settle: shown
+        # before it, the folder's frame had the top bar 2 px taller, moving up a turn later.
+        after_painted(window.top_bar, lambda: window.open_workspace(Path(path), early_read))
     else:
         ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
 
@@ -223,7 +246,7 @@ def _after_building(window, path: str | None, demo: bool, opened: bool = False) 
     def load_settings_now() -> None:
         if early:
             ensure_fonts()
-        run_in_background(load, loaded, window.folder_flow.open_failed)
+        run_for(window, load, loaded, window.folder_flow.open_failed)  # none if it is gone
 
     if early:  # after the folder is usable (or could not be opened)
         window.after_first_folder(load_settings_now)

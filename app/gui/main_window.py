@@ -23,11 +23,14 @@ from PySide6.QtWidgets import (QApplication, QMainWindow, QMessageBox, QStackedW
                                QWidget)
 
 from app.gui.background import run_in_background
+from app.gui.look.slices import Slices
+from app.gui.window import later_parts
 from app.gui.window.compose import Forward, compose
 from app.gui.window.folder_flow import APP_TITLE
 
 if TYPE_CHECKING:
     from app.core.settings import Settings
+    from app.gui.folder.early_read import EarlyRead
     from app.gui.folder.welcome_page import WelcomePage
     from app.gui.window.workspace_page import WorkspacePage
     from app.gui.window.decision_flow import DecisionFlow
@@ -61,6 +64,7 @@ class MainWindow(QMainWindow):
         self._page: WorkspacePage | None = None
         self._welcome: WelcomePage | None = None
         self._built = False  # the controllers are made (finish_building)
+        self._rest = Slices(self, later_parts.slices(self))  # built after the folder is usable
         self.usable_at: float | None = None  # perf_counter() at became_usable (folder/usable.py)
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
@@ -95,16 +99,10 @@ class MainWindow(QMainWindow):
     # -- building ------------------------------------------------------------------------
     def finish_building(self) -> None:
         """Everything but the frame: the top bar, the notice line, the menus, the pages, and
-        the controllers that drive them."""
+        the controllers that drive them. On start-up (`defer_pages`) what the usable folder
+        does not need comes after it is usable, in slices (window/later_parts.py)."""
         if self._page is not None:
             return
-        from app.gui.look import focus_ring  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-        from app.gui.look.keyboard import EnterPressesButtons  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-
-        # Before the first widget that can take the focus (the frame alone has none), and
-        # after the first paint: these build Qt's whole `Qt` namespace of enums (~50 ms).
-        focus_ring.install()  # every focus is seen, in every window of the app
-        self._enter_presses = EnterPressesButtons(self)
         from app.gui.look import theme  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
         # The window's palette before its widgets are made: each works out its colours and
@@ -132,13 +130,25 @@ class MainWindow(QMainWindow):
         self.pages.currentChanged.connect(self._place_notice)  # into the status block, or on top
         compose(self, page)
         self._built = True
-        from app.gui.look import icons  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-
-        QApplication.setWindowIcon(icons.app_icon())
         self.folder_flow.show_folder_label()
         self.folder_flow.show_recent()
-        if not self._defer_pages:  # on start-up: once the first folder is on screen
+        if not self._defer_pages:  # on start-up: once the first folder is on screen (app.py)
+            self.finish_rest()
             self.warm_up()
+
+    def build_rest_in_slices(self) -> None:
+        """From the next turn on, build the rest a slice a turn (on start-up: app.py)."""
+        QTimer.singleShot(0, self, self._rest.run_in_slices)
+
+    def finish_rest(self) -> None:
+        """Build now what is left of what comes after the folder is usable (later_parts.py)."""
+        self.finish_building()
+        self._rest.run_now()
+
+    @property
+    def rest_built(self) -> bool:
+        """Whether what is built after the folder is usable has been (`finish_rest`)."""
+        return self._rest.done
 
     def warm_up(self) -> None:
         """Import, once and off the UI thread, what the first run and decision will need.
@@ -169,10 +179,11 @@ class MainWindow(QMainWindow):
         self.became_usable.connect(self.folder_flow.first_folder_settled)
         self.folder_flow.after_first_folder(then)
 
-    def open_workspace(self, path: Path) -> None:
-        """Show a folder (a file means its folder). Checked and read off the UI thread."""
+    def open_workspace(self, path: Path, early: EarlyRead | None = None) -> None:
+        """Show a folder (a file means its folder). Checked and read off the UI thread (on
+        start-up, begun before the window was built: `early`)."""
         self.finish_building()
-        self.folder_flow.open_workspace(path)
+        self.folder_flow.open_workspace(path, early)
 
     def show_about(self) -> None:
         from app.gui.window.about_dialog import AboutDialog  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)

@@ -40,6 +40,13 @@ def press_primary(panel, modes: tuple[str, ...]) -> None:
         panel.primary.click()
 
 
+def open_schedule(window) -> None:
+    """The schedule's dialog: its controller is made after the folder is usable on start-up
+    (main_window.finish_rest), so made now if the menu is used before."""
+    window.finish_rest()
+    window.schedules.open_dialog()
+
+
 def build_menus(window) -> None:
     """The main window's menus (File, Run, Help), over its controllers (main_window.py).
     Their words are the window's ("MainWindow" in the translations)."""
@@ -87,7 +94,7 @@ def build_menus(window) -> None:
                evidence.show_lessons)
     add_action(run_menu, QCoreApplication.translate("MainWindow",
                                                     "Run this folder on a s&chedule…"),
-               lambda: window.schedules.open_dialog())
+               lambda: open_schedule(window))
     help_menu = window.menuBar().addMenu(QCoreApplication.translate("MainWindow", "&Help"))
     window.about_action = add_action(
         help_menu, QCoreApplication.translate("MainWindow", "&About Harness Desk…"),

@@ -374,6 +374,26 @@ def test_the_task_being_worked_on_is_marked(view):
     assert not index.data(view.model.CurrentRole)
 
 
+def test_a_round_of_the_task_already_marked_costs_the_list_nothing(view):
+    # Every round of a run marks its task (a thousand rounds: bench/rounds_list.py); only a
+    # move of the mark, or the run's end, re-reads the list's page and says tasks changed.
+    changed: list[bool] = []
+    view.tasks_changed.connect(lambda: changed.append(True))
+    view.set_current_task(COMPARE)
+    assert len(changed) == 1
+    for _ in range(3):
+        view.set_current_task(COMPARE)
+    assert len(changed) == 1
+    view.set_current_task("A task that is not on the list")  # the mark moves off the list
+    assert len(changed) == 2
+    for _ in range(3):
+        view.set_current_task("Another task that is not on the list")
+    assert len(changed) == 2
+    view.set_current_task(None)  # the run's end
+    assert len(changed) == 3
+    assert not view.model.index(1).data(view.model.CurrentRole)
+
+
 def test_during_a_run_the_current_task_keeps_its_text(qtbot, view, tasks_md):
     view.set_current_task(COMPARE)
     view.set_run_active(True)

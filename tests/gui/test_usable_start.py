@@ -10,9 +10,10 @@ import json
 from PySide6.QtWidgets import QApplication
 
 
-def _start(qtbot, tmp_path, monkeypatch, settings: dict | None = None):
+def _start(qtbot, tmp_path, monkeypatch, settings: dict | None = None, before=None):
     """The window as app.main starts it on a named folder: the frame, then the build-out and
-    the rest (app._after_first_paint), on a copy of the demo."""
+    the rest (app._after_first_paint), on a copy of the demo. `before(window)` is called
+    just before the build-out."""
     import app.gui.main_window as main_window
     from app.gui import app as gui_app
     from tests.gui.helpers import demo_copy
@@ -30,6 +31,8 @@ def _start(qtbot, tmp_path, monkeypatch, settings: dict | None = None):
     usable = []
     window.finish_building()
     window.became_usable.connect(lambda: usable.append(window.settings))
+    if before is not None:
+        before(window)
     gui_app._after_first_paint(window, str(folder), False)
     return window, folder, usable, config
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, corrupt_sentence, open_package
+from app.core.documents.render import render  # also quiets the libraries' warnings
 from app.core.documents.sheet_cells import read_cells, unchanged_sheets
 from app.core.documents.sheet_change import sheets_html
 from app.core.documents.word_change import document_html
@@ -146,8 +147,6 @@ def _checked(path: Path | None, name: str) -> None:
 
 def _workbook(before: Path | None, after: Path | None, words: dict[str, str],
               colours: dict[str, str], deadline: float) -> dict[str, str]:
-    import app.core.documents.render  # noqa: F401  (quiets the libraries' warnings)
-
     out = Out(seconds=max(1.0, deadline - time.monotonic()))
     skip = unchanged_sheets(before, after) if before is not None and after is not None \
         else None
@@ -178,8 +177,6 @@ def _word(before: Path | None, after: Path | None, words: dict[str, str],
 
 
 def _markdown(path: Path, deadline: float) -> str:
-    from app.core.documents.render import render
-
     text = render(path, seconds=max(1.0, deadline - time.monotonic()),
                   looks=path.suffix.lower() == ".docx")
     return "" if text == f"('{path.name}' holds no text.)\n" else text  # names differ

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import open_package
+from app.core.documents.sheet_write import markdown_to_xlsx
+from app.core.documents.word_write import markdown_to_docx
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -243,10 +245,8 @@ code
 def _capable(kind: str) -> dict[str, set[str]]:
     """The elements each part of a document the writer makes can hold."""
     if kind == "docx":
-        from app.core.documents.word_write import markdown_to_docx
         sample = markdown_to_docx(_SAMPLE)
     else:
-        from app.core.documents.sheet_write import markdown_to_xlsx
         sample = markdown_to_xlsx("## S\n\n| **a** | b |\n|---|---|\n| 1 | =A2*2 |\n")
     return {name: _tags(data) for name, data in parts_of(sample).items()}
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from app.core.documents.guard import Out
 from app.core.documents.sheet_fill import FILLED, LEGEND, is_filled, is_mark
+from app.core.documents.xlsx_display import displayed
 from app.core.documents.xlsx_values import ARROW
 
 if TYPE_CHECKING:
@@ -48,7 +49,6 @@ def value_text(value: object, code: str | None = None, formula: bool = False) ->
     if isinstance(value, (int, float)):
         if code is None:
             return number_text(value)
-        from app.core.documents.xlsx_display import displayed
         return displayed(value, code, formula)
     if isinstance(value, dt.datetime):
         return value.date().isoformat() if value.time() == dt.time() else value.isoformat(" ")

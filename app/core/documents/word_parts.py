@@ -10,6 +10,8 @@ import posixpath
 import zipfile
 from typing import TYPE_CHECKING
 
+from app.core.documents.zip_keep import kept_zip
+
 if TYPE_CHECKING:
     from lxml import etree
 
@@ -116,8 +118,6 @@ def replaced(zf: zipfile.ZipFile, new_parts: dict[str, bytes],
     bytes and no part added, the other members keep their stored bytes (zip_keep: Word's
     deflate is not Python's, and deflating them again would change every part)."""
     if raw is not None and set(new_parts) <= set(zf.namelist()):
-        from app.core.documents.zip_keep import kept_zip
-
         kept = kept_zip(raw, zf.infolist(), {**new_parts, **dict.fromkeys(dropped)},
                         zf.comment)
         if kept is not None:

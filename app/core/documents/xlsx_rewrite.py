@@ -17,6 +17,7 @@ from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, guarded
 from app.core.documents.sheet_write import _placed, tables_by_sheet
 from app.core.documents.sheets import MAX_COLS, MAX_ROWS
+from app.core.documents.sheets import render as render_sheets
 from app.core.documents.xlsx_edit import WorkbookEdit
 from app.core.documents.xlsx_package import Package
 from app.core.documents.xlsx_sheet import cell_rc
@@ -112,11 +113,9 @@ def _names(sheets: list[Sheet]) -> str:
 
 
 def _check_all_shown(path: Path) -> None:
-    import app.core.documents.sheets as sheets
-
     out = Out()
     try:
-        sheets.render(path, out)
+        render_sheets(path, out)
         text = out.text()
     except Full:
         text = _CUT_NOTES[2]

@@ -31,6 +31,7 @@ from app.core.web.types import WebActivity
 
 if TYPE_CHECKING:
     import threading
+    from collections.abc import Callable
 
     from app.core.engine.calls import EngineCaller
     from app.core.policies.gate import ChangeGate
@@ -101,7 +102,7 @@ class RoundSteps:
             if not self._may_step(st, clock):
                 return
             st.steps = step
-            turn = self._turn(st, system, messages, clock)
+            turn = self._turn(st, system, messages, clock, tools.changes.hand_off)
             if self._cut(st, turn, clock):
                 return
             if turn.tool_calls:
@@ -133,11 +134,13 @@ class RoundSteps:
         return True
 
     def _turn(self, st: RoundState, system: str, messages: list[Message],
-              clock: RoundClock) -> ModelTurn:
-        """The step's model turn, accounted and added to the conversation."""
+              clock: RoundClock, hand_off: Callable[[], None] = lambda: None) -> ModelTurn:
+        """The step's model turn, accounted and added to the conversation. `hand_off` starts
+        the flushes of the last step's changes while the model answers (RoundChanges)."""
         self.h.rec.emit(StepStarted(round=st.number, step=st.steps,
                                   max_steps=self.h.limits.max_steps))
         live = LiveText(self.h.rec, st.number, st.steps)  # the engine's on_text, throttled
+        hand_off()
         turn = self.h.caller.call(system, TOOL_SPECS, messages, live, clock.deadline)
         live.flush()  # the reply's last words reach the live view before model_replied
         self._account(st, turn)

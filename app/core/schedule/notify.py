@@ -5,6 +5,7 @@ The words are the person's language (the app's setting, else the system's)."""
 
 from __future__ import annotations
 
+import locale
 import os
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 from app.core.schedule import records as R
+from app.core.settings import load_settings
 
 TIMEOUT_S = 5
 _ENDS = (".", "?", "!", "。", "？", "！")
@@ -20,8 +22,6 @@ APP_NAME = "Harness Desk"
 
 def language() -> str:
     try:
-        from app.core.settings import load_settings
-
         chosen = load_settings().settings.language
     except Exception:  # settings unreadable: the system's language
         chosen = "system"
@@ -32,8 +32,6 @@ def language() -> str:
         if value:
             return "zh_CN" if value.lower().startswith("zh") else "en"
     if sys.platform == "win32":
-        import locale
-
         return "zh_CN" if (locale.getlocale()[0] or "").lower().startswith(("zh", "chinese")) \
             else "en"
     return "en"

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 from app.core.workspace.file_lock import FileLock
 from app.core.workspace.files import atomic_write_json
 from app.core.places import config_dir
-from app.core.schedule.model import Schedule, last_due
+from app.core.schedule.model import Schedule, last_due, schedule_id
 
 FILE_NAME = "schedules.json"
 LOCK_TIMEOUT_S = 30.0
@@ -78,8 +78,6 @@ def get(schedule_id: str) -> Schedule | None:
 
 
 def for_folder(folder: str | Path) -> Schedule | None:
-    from app.core.schedule.model import schedule_id
-
     return get(schedule_id(str(Path(folder).expanduser().resolve())))
 
 

@@ -8,8 +8,9 @@ a write step through `RoundChanges.before_change(rel, overlap=True)` and
 `RoundChanges.flushed_first(path)` flushes as follows (undo.py has the crash guarantees):
 
 - The file's own fsync comes after its replace, on the round's `Flusher` thread, while the
-  next model call is in flight; the round's end (RoundChanges.finish) waits for it, before
-  the round's undo record and the run's record of the round are written.
+  next model call is in flight (handed over as that call starts, not inside the step); the
+  round's end (RoundChanges.finish) waits for it, before the round's undo record and the
+  run's record of the round are written.
 - The journal's line for a file the round creates is flushed on the same thread, first:
   its order against the new file does not matter (a power cut that keeps the file and loses
   the line leaves a new file undo does not know of; nothing of the person's is lost).
@@ -57,9 +58,10 @@ class Flusher:
     order asked for. `add(job)` notes a file to flush (a path) or a function to call, and
     returns at once; `kick()` hands what was noted to the thread, once a step (waking a
     thread costs more than the rest of a step's bookkeeping, so it is done once, when the
-    step's writes are done); `join()` kicks and returns once every job so far is done,
-    raising the first that failed. A file gone by the time its turn comes (deleted, or
-    replaced by a later step of the round) is no error: what replaced it has its own turn."""
+    step is done, right before the model is asked again: RoundChanges.hand_off); `join()`
+    kicks and returns once every job so far is done, raising the first that failed. A file
+    gone by the time its turn comes (deleted, or replaced by a later step of the round) is
+    no error: what replaced it has its own turn."""
 
     def __init__(self) -> None:
         self._noted: list[Job] = []

@@ -190,9 +190,6 @@ class RoundChanges:
             self._append([{"op": "after", "file": rel, "after": after}])
         elif self._files.pop(rel, None) is not None:
             self._append([{"op": "forget", "file": rel}])
-        if self._flusher is not None:
-            self._flusher.kick()
-
     def after_change(self, rel: str, written: bytes | None = None) -> None:
         """Record what the round left in `rel` right after each change, so that after a kill
         undo still tells the round's content from an edit the person made later. `written`:
@@ -217,8 +214,17 @@ class RoundChanges:
         else:
             entry["after"] = self._keep(path, sync=False)
         self._append([{"op": "after", "file": rel, "after": entry["after"]}], sync=False)
+
+    def hand_off(self) -> None:
+        """Start the flushes the step's changes noted (on the round's flusher thread): the
+        loop calls this once a step, its tools run and its events written, right before it
+        asks the model again, so the flushes run while the model answers. Waking the
+        flusher inside the step instead cost a write step 2-5 ms on a loaded machine (the
+        woken thread takes the GIL between the step's own writes, and the step's thread
+        then waits for a core: bench/step_overhead.py, issue 36). finish() hands off what
+        is left."""
         if self._flusher is not None:
-            self._flusher.kick()  # once a step, its writes done
+            self._flusher.kick()
 
     def finish(self) -> list[str]:
         """Record each touched file's post-image; return the paths whose content changed.

@@ -67,10 +67,9 @@ class DemoEngine(Engine):
              max_output_tokens: int | None = None) -> ModelTurn:
         if self.delay_s:
             (cancel or threading.Event()).wait(self.delay_s)
-        # The scripts load with the first turn: listing engines never needs them, so it stays fast.
-        from app.engines.demo import planner as demo_planner
-        from app.engines.demo import script as demo_script
-        from app.engines.demo import web as demo_web
+        from app.engines.demo import planner as demo_planner  # noqa: PLC0415 - the window's Run imports this module on the UI thread (run_flow.demo_delay_s); the scripts load with the first turn, on the run's thread (bench/ui_stall_cold.py)
+        from app.engines.demo import script as demo_script  # noqa: PLC0415 - the window's Run imports this module on the UI thread (run_flow.demo_delay_s); the scripts load with the first turn, on the run's thread (bench/ui_stall_cold.py)
+        from app.engines.demo import web as demo_web  # noqa: PLC0415 - the window's Run imports this module on the UI thread (run_flow.demo_delay_s); the scripts load with the first turn, on the run's thread (bench/ui_stall_cold.py)
 
         if any(t.name == "propose_tasks" for t in tools):  # a planning round (core/plan/planning.py)
             name, args = demo_planner.plan_turn(messages)

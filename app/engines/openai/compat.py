@@ -15,6 +15,7 @@ from app.core.engine.port import EngineError
 from app.engines.openai import sdk as openai_sdk
 from app.engines.deadline import AVAILABILITY_TIMEOUT_S
 from app.engines.keys import CALL_TIMEOUT_S
+from app.engines.local.stream import unwatch, watch  # one watcher thread for all streams
 from app.engines.prices import PricedEngine
 from app.engines.raw_stream import Body, RawStream, post_raw
 from app.engines.wire import Voice, check_base_url, from_status, from_transport
@@ -114,8 +115,6 @@ def _drain(stream: RawStream, events: Iterator[tuple[str | None, str]]) -> None:
     pool; closing an unread body drops it, and every step then opened a new one. Nothing
     after `[DONE]` is an event, so a failure there loses nothing, and a server that keeps
     the body open is cut off after DRAIN_S (local_stream's watcher closes it)."""
-    from app.engines.local.stream import unwatch, watch  # one watcher thread for all streams
-
     watched = watch(stream, until=time.monotonic() + DRAIN_S)
     try:
         for _ in events:

@@ -186,9 +186,14 @@ class BoardView(QWidget):
         self._file.open(None)
 
     def set_current_task(self, text: str | None) -> None:
-        """Mark the task the AI is working on (None: no task)."""
+        """Mark the task the AI is working on (None: no task, the run is over). Each round
+        of a run marks its task: a round of the task already marked, or of one not on the
+        list, changes nothing, and costs the UI thread nothing (a thousand rounds)."""
+        before = self._model.current_row
         self._model.set_current_text(text)
         row = self._model.current_row
+        if row == before and text is not None:
+            return
         if row >= 0:
             self._list.scrollTo(self._model.index(row), QAbstractItemView.ScrollHint.EnsureVisible)
         self._on_rows_changed()

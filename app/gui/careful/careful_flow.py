@@ -25,7 +25,13 @@ from app.gui.background import run_for
 from app.gui.careful.window_approver import Question, WindowApprover
 
 if TYPE_CHECKING:  # pydantic: loaded with the first folder, not while the window is built
+    from PySide6.QtWidgets import QMainWindow
+
     from app.core.workspace.folder_settings import FolderSettings
+    from app.gui.look.notice_bar import NoticeBar
+    from app.gui.run.notifications import Notifier
+    from app.gui.run.run_panel import RunPanel
+    from app.gui.run.runner import RunRunner
 
 
 # folder_settings.FILE_NAME, named here so that a folder without it opens without pydantic
@@ -82,7 +88,8 @@ class CarefulFlow(QObject):
     folder_settings_known = Signal(object)    # the FolderSettings as read, or as now chosen
     protect_menu_shown = Signal(object)       # the QMenu offering "Protect this file"
 
-    def __init__(self, window, run_panel, notice, runner, notifier):
+    def __init__(self, window: QMainWindow, run_panel: RunPanel, notice: NoticeBar,
+                 runner: RunRunner, notifier: Notifier):
         super().__init__(window)
         self.window = window  # the approval dialog's parent
         self.run_panel, self.notice, self.runner, self.notifier = run_panel, notice, runner, notifier

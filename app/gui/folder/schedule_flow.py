@@ -5,14 +5,25 @@ and the "Run this folder on a schedule…" dialog. Reads and writes off the UI t
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable, cast
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QBoxLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout,
+                               QWidget)
 
 from app.core.schedule.records import now_local
 from app.gui.background import run_in_background
 from app.gui.look import look
 from app.gui.words import schedule_words as words
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+    from PySide6.QtWidgets import QMainWindow
+
+    from app.core.schedule.model import Schedule
+    from app.core.settings import Settings
+    from app.gui.look.notice_bar import NoticeBar
+    from app.gui.window.workspace_page import WorkspacePage
 
 
 class ScheduleLine(QWidget):
@@ -49,16 +60,18 @@ class ScheduleLine(QWidget):
 
 
 class ScheduleFlow(QObject):
-    def __init__(self, window, page, notice, settings_now, workspace_opened):
+    def __init__(self, window: QMainWindow, page: WorkspacePage, notice: NoticeBar,
+                 settings_now: Callable[[], Settings | None], workspace_opened: SignalInstance):
         """`settings_now()`: the person's settings (None until loaded); `workspace_opened`:
         the signal (a Path) that a folder is now shown."""
         super().__init__(window)
         self.window = window  # the dialog's parent
         self.notice, self.settings_now = notice, settings_now
         self.folder: Path | None = None
-        self.schedule = None
+        self.schedule: Schedule | None = None
         self.view = ScheduleLine(page)
-        right = page.run_panel.parentWidget().layout()
+        column = cast(QWidget, page.run_panel.parentWidget())  # the page's right column
+        right = cast(QBoxLayout, column.layout())
         right.insertWidget(right.indexOf(page.run_panel) + 1, self.view)
         self.view.change_button.clicked.connect(self.open_dialog)
         self.view.pause_button.clicked.connect(
@@ -134,6 +147,8 @@ class ScheduleFlow(QObject):
         from app.core.schedule import store  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         schedule = self.schedule
+        if schedule is None:  # the button shows only beside a schedule
+            return
         schedule.paused = paused
         run_in_background(lambda: store.save(schedule), lambda _: self._saved(schedule))
 
@@ -141,6 +156,8 @@ class ScheduleFlow(QObject):
         from app.schedulers.service import remove  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         schedule = self.schedule
+        if schedule is None:  # the button shows only beside a schedule
+            return
         run_in_background(lambda: remove(schedule), lambda _: self._saved(None),
                           self._remove_failed)
 

@@ -70,6 +70,6 @@ def after_usable(window, then) -> None:
 
     if window.usable_at is None and getattr(window, "_defer_pages", False):
         window.after_first_folder(once)
-        QTimer.singleShot(START_UP_WAIT_MS, once)
+        QTimer.singleShot(START_UP_WAIT_MS, window, once)  # never once the window is gone
     else:
-        QTimer.singleShot(0, once)
+        QTimer.singleShot(0, window, once)

@@ -157,9 +157,14 @@ def _alive(obj: QObject) -> bool:
 
 
 def install(app: QApplication | None = None) -> FocusRings:
-    """Once per application: every window shows its focus ring from now on."""
+    """Once per application: every window shows its focus ring from now on (the widget that
+    has the focus already, at once)."""
     found = app or QApplication.instance()
     assert isinstance(found, QApplication), "focus rings need the running QApplication"
     app = found
     existing = app.findChild(FocusRings)
-    return existing if existing is not None else FocusRings(app)
+    if existing is not None:
+        return existing
+    rings = FocusRings(app)
+    rings._on_focus_changed(None, app.focusWidget())  # a focus taken before: ringed now
+    return rings

@@ -101,6 +101,7 @@ class EnterPressesButtons(QObject):
         app = QApplication.instance()
         assert isinstance(app, QApplication), "made in the running QApplication"
         app.focusChanged.connect(self._on_focus_changed)
+        self._on_focus_changed(None, app.focusWidget())  # a focus taken before it was made
 
     def _on_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
         if self._watched is not None:

@@ -48,7 +48,6 @@ def compose(window: Any, page: WorkspacePage) -> None:
     (main_window.finish_building, once its widgets are made). `window` is the MainWindow
     (not named: main_window.py imports this module)."""
     from app.gui.careful.careful_flow import CarefulFlow  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-    from app.gui.folder.schedule_flow import ScheduleFlow  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
     from app.gui.look import theme  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
     from app.gui.run.history_picker import HistoryFlow  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
     from app.gui.run.notifications import Notifier  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
@@ -103,5 +102,16 @@ def compose(window: Any, page: WorkspacePage) -> None:
         lambda folder_settings: board.set_web_default(folder_settings.web))
     build_menus(window)
     settings.install(window.menuBar().actions()[0].menu(), window.top_bar)
+
+
+def compose_schedule(window: Any, page: WorkspacePage) -> None:
+    """The folder's schedule (its line under the run panel), once compose has run: made after
+    the folder is usable on start-up (main_window.finish_rest), so it is told of a folder
+    already shown."""
+    from app.gui.folder.schedule_flow import ScheduleFlow  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+    settings = window.settings_flow
     window.schedules = ScheduleFlow(window, page, window.notice, lambda: settings.settings,
-                                  window.workspace_opened)
+                                    window.workspace_opened)
+    if window.folder_flow.opened_folder is not None:
+        window.schedules.folder_opened(window.folder_flow.opened_folder)

@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QStackedWidget
 
 from app.gui.background import run_for
+from app.gui.folder.early_read import EarlyRead, inspect
 from app.gui.settings import language
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ class FolderFlow(QObject):
         self.workspace: Path | None = None
         self._opened_unsettled: FolderInfo | None = None  # opened before the settings came
         self._first_folder_done: list[Callable[[], None]] = []  # see after_first_folder
+        self.opened_folder: Path | None = None  # the last said by workspace_opened
+        self.workspace_opened.connect(self._remember_opened)
         top_bar.open_requested.connect(self.choose_folder)
         top_bar.recent_chosen.connect(lambda f: self.open_workspace(Path(f)))
         welcome.open_folder_requested.connect(self.choose_folder)
@@ -62,6 +65,9 @@ class FolderFlow(QObject):
         board.board_found.connect(self._on_board_found)
         board.create_requested.connect(self._create_board)
         board.error_raised.connect(self.show_board_error)
+
+    def _remember_opened(self, folder: Path) -> None:
+        self.opened_folder = Path(folder)
 
     # -- opening ---------------------------------------------------------------------------
     def choose_folder(self) -> None:
@@ -77,20 +83,19 @@ class FolderFlow(QObject):
         run_for(self, lambda: first_start.demo_copy(fresh=True, lang=lang), self.open_workspace,
                 self.open_failed)
 
-    def open_workspace(self, path: Path) -> None:
-        """Show a folder (a file means its folder). Checked and read off the UI thread."""
+    def open_workspace(self, path: Path, early: EarlyRead | None = None) -> None:
+        """Show a folder (a file means its folder). Checked and read off the UI thread; on
+        start-up that read may have begun already (`early`, folder/early_read.py)."""
+        if early is not None and early.path == Path(path) and not self.runner.running:
+            early.then(self._on_folder_inspected, self.open_failed)
+            return
         if self.runner.running:
             self.notice.show_notice(self.tr("A run is going in %1. Stop it before opening "
                                             "another folder.").replace(
                 "%1", self.workspace.name if self.workspace else ""), tone="attention")
             return
 
-        def inspect():
-            from app.gui.folder.workspace_info import inspect_quickly  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-
-            return inspect_quickly(Path(path))
-
-        run_for(self, inspect, self._on_folder_inspected, self.open_failed)
+        run_for(self, lambda: inspect(Path(path)), self._on_folder_inspected, self.open_failed)
 
     def _on_folder_inspected(self, info: FolderInfo) -> None:
         if self.settings.settings is None and not info.problem:

@@ -5,25 +5,10 @@ from __future__ import annotations
 
 import docx
 import openpyxl
-import pytest
 
 from app.core.documents import render_document
-from app.core.tools.toolbox import ToolBox
-from app.core.undo.undo import BlobStore, RoundChanges
 
-
-@pytest.fixture
-def ws(tmp_path):
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "TASKS.md").write_text("# Work\n\n- [ ] Prices\n")
-    return root
-
-
-@pytest.fixture
-def box(ws):
-    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json", 1)
-    return ToolBox(ws, ws / "TASKS.md", "Prices", changes)
+TASK = "Prices"  # the board's one task (conftest.py makes `ws` and `box` for it)
 
 
 def _book(path):

@@ -5,23 +5,9 @@ from __future__ import annotations
 import pytest
 
 from app.core.documents import DocumentError, is_document, render_document
-from app.core.tools.toolbox import ToolBox
-from app.core.undo.undo import BlobStore, RoundChanges
 from tests.document_files import brief_docx, prices_xlsx
 
-
-@pytest.fixture
-def ws(tmp_path):
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "TASKS.md").write_text("# Work\n\n- [ ] Read the brief\n")
-    return root
-
-
-@pytest.fixture
-def box(ws):
-    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json", 1)
-    return ToolBox(ws, ws / "TASKS.md", "Read the brief", changes)
+TASK = "Read the brief"  # the board's one task (conftest.py makes `ws` and `box` for it)
 
 
 def test_is_document_by_suffix_whatever_the_case():

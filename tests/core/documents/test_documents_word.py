@@ -15,8 +15,10 @@ import pytest
 
 from app.core.documents import render_document
 from app.core.documents.word_edit import inline_plain, plain
-from app.core.tools.toolbox import ToolBox
-from app.core.undo.undo import BlobStore, RoundChanges, undo_manifest
+from app.core.undo.undo import undo_manifest
+from tests.core.documents.tool_folder import toolbox
+
+TASK = "Update the document"  # the board's one task
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "word"
 SDT_NOTES = "poi/Bug54849.docx"          # content controls, table, header, footer, notes
@@ -28,17 +30,8 @@ HEADERS = "python-docx/hdr-header-footer.docx"
 LISTS = "poi/ComplexNumberedLists.docx"
 
 
-@pytest.fixture
-def ws(tmp_path):
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "TASKS.md").write_text("# Work\n\n- [ ] Update the document\n")
-    return root
-
-
 def _box(ws):
-    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json", 1)
-    return ToolBox(ws, ws / "TASKS.md", "Update the document", changes)
+    return toolbox(ws, TASK)
 
 
 def _copy(ws, name: str) -> Path:

@@ -14,8 +14,10 @@ import docx
 import pytest
 
 from app.core.documents import render_document
-from app.core.tools.toolbox import ToolBox
-from app.core.undo.undo import BlobStore, RoundChanges, undo_manifest
+from app.core.undo.undo import undo_manifest
+from tests.core.documents.tool_folder import toolbox
+
+TASK = "Rewrite the brief"  # the board's one task
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "word"
 LABEL_ID = "f42aa342-8706-4288-bd11-ebb85995028c"
@@ -36,17 +38,8 @@ LABEL_INFO = (
     '}" removed="0" /></clbl:labelList>').encode()
 
 
-@pytest.fixture
-def ws(tmp_path):
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "TASKS.md").write_text("# Work\n\n- [ ] Rewrite the brief\n")
-    return root
-
-
 def _box(ws):
-    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json", 1)
-    return ToolBox(ws, ws / "TASKS.md", "Rewrite the brief", changes)
+    return toolbox(ws, TASK)
 
 
 def _members(data: bytes) -> dict[str, bytes]:

@@ -10,10 +10,11 @@ import time
 import pytest
 
 from app.core.documents import DocumentError, render_document, worker
-from app.core.tools.toolbox import ToolBox
-from app.core.undo.undo import BlobStore, RoundChanges
 from tests.document_files import brief_docx, prices_xlsx
 from tests.hostile_documents import shared_stream_pdf
+from tests.core.documents.tool_folder import toolbox
+
+TASK = "Read the brief"  # the board's one task
 
 pytestmark = pytest.mark.documents_worker
 
@@ -57,17 +58,8 @@ def tasks(monkeypatch):
         monkeypatch.setitem(worker.TASKS, name, f"{__name__}:{name}")
 
 
-@pytest.fixture
-def ws(tmp_path):
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "TASKS.md").write_text("# Work\n\n- [ ] Read the brief\n")
-    return root
-
-
 def _box(ws, cancel=None):
-    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json", 1)
-    return ToolBox(ws, ws / "TASKS.md", "Read the brief", changes, cancel=cancel)
+    return toolbox(ws, TASK, cancel)
 
 
 def test_work_past_its_time_is_ended_with_a_sentence(tasks):

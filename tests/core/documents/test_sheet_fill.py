@@ -11,25 +11,11 @@ import pytest
 
 from app.core.documents import render_document
 from app.core.documents.sheet_fill import LEGEND, fill_down, is_filled
-from app.core.tools.toolbox import ToolBox
-from app.core.undo.undo import BlobStore, RoundChanges
 from tests.document_files import prices_xlsx
 
+TASK = "Prices"  # the board's one task (conftest.py makes `ws` and `box` for it)
+
 DATA = Path(__file__).resolve().parent.parent.parent / "data" / "excel"
-
-
-@pytest.fixture
-def ws(tmp_path):
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "TASKS.md").write_text("# Work\n\n- [ ] Prices\n")
-    return root
-
-
-@pytest.fixture
-def box(ws):
-    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json", 1)
-    return ToolBox(ws, ws / "TASKS.md", "Prices", changes)
 
 
 def test_fill_down_moves_relative_rows_only():

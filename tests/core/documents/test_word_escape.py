@@ -13,8 +13,9 @@ import pytest
 
 from app.core.documents import render_document
 from app.core.documents.word_change import document_html
-from app.core.tools.toolbox import ToolBox
-from app.core.undo.undo import BlobStore, RoundChanges
+from tests.core.documents.tool_folder import toolbox
+
+TASK = "Notes"  # the board's one task (conftest.py makes `ws` and `box` for it)
 
 # Each would come back changed (or gone) if shown as it is.
 TEXTS = [r"Share \\server\docs\_old", r"a\*b and C:\Users\x", "`z` code", "*w* stars",
@@ -27,20 +28,6 @@ PLAIN = ["snake_case_name", "5 * 3 * 4 = 60", "Name: ______", r"C:\Users\x", "[1
          "price $5", "~~strike~~", "a | b", "R&D", "3 < 4"]
 WORD_DATA = Path(__file__).resolve().parents[2] / "data" / "word"
 WORD_SAVED = sorted(p for p in WORD_DATA.glob("*/*.docx") if "password" not in p.name)
-
-
-@pytest.fixture
-def ws(tmp_path):
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "TASKS.md").write_text("# Work\n\n- [ ] Notes\n")
-    return root
-
-
-@pytest.fixture
-def box(ws):
-    changes = RoundChanges(ws, BlobStore(ws / ".harness"), ws / ".harness/runs/r/undo/1.json", 1)
-    return ToolBox(ws, ws / "TASKS.md", "Notes", changes)
 
 
 def _doc(path: Path, texts: list[str], cells: list[str] = ()) -> None:
@@ -100,9 +87,7 @@ def test_a_word_saved_document_written_back_as_shown_is_not_rebuilt(tmp_path, pa
     root.mkdir()
     target = root / path.name
     target.write_bytes(path.read_bytes())
-    changes = RoundChanges(root, BlobStore(root / ".harness"),
-                           root / ".harness/runs/r/undo/1.json", 1)
-    box = ToolBox(root, root / "TASKS.md", "Notes", changes)
+    box = toolbox(root, TASK)
     out = box.call("write_file", {"path": path.name, "content": render_document(target)})
     assert out.content.endswith("already has exactly this content; nothing changed.")
     assert target.read_bytes() == path.read_bytes()

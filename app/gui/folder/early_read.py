@@ -1,0 +1,66 @@
+"""The first folder's read, begun before the window that shows it is built.
+
+On start-up a folder named on the command line is read (off the UI thread) while the window
+is built, not after: the read and the building overlap, and if the read is done by the time
+the window is, the folder is shown at once, in the same turn of the event loop, so the
+window's first complete paint is the usable one (bench/startup.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from app.gui.background import run_in_background
+
+if TYPE_CHECKING:
+    from app.gui.folder.workspace_info import FolderInfo
+
+
+def inspect(path: Path) -> FolderInfo:
+    """What the checklist and the run's panel need of `path` (workspace_info.inspect_quickly):
+    call it off the UI thread."""
+    from app.gui.folder.workspace_info import inspect_quickly  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+    return inspect_quickly(Path(path))
+
+
+class EarlyRead:
+    """`inspect(path)` begun now; its outcome handed to `then`'s callbacks once both have come:
+    at once, if the read is already done."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._outcome: tuple[bool, Any] | None = None  # (read, FolderInfo or the exception)
+        self._waiting: tuple[Callable[[Any], None], Callable[[BaseException], None]] | None = None
+
+        def read() -> FolderInfo:
+            try:
+                info = inspect(self.path)
+            except BaseException as exc:
+                self._outcome = (False, exc)  # one assignment: seen whole by the UI thread
+                raise
+            self._outcome = (True, info)
+            return info
+
+        run_in_background(read, lambda _info: self._deliver(), lambda _exc: self._deliver())
+
+    @property
+    def done(self) -> bool:
+        """Whether the read has ended (read, or failed)."""
+        return self._outcome is not None
+
+    def then(self, on_done: Callable[[FolderInfo], None],
+             on_error: Callable[[BaseException], None]) -> None:
+        """Call `on_done(info)` or `on_error(exc)` once (on the UI thread): now, if the read is
+        done, else when it is."""
+        self._waiting = (on_done, on_error)
+        self._deliver()
+
+    def _deliver(self) -> None:
+        outcome, waiting = self._outcome, self._waiting
+        if outcome is None or waiting is None:
+            return
+        self._waiting = None
+        read, value = outcome
+        (waiting[0] if read else waiting[1])(value)
