@@ -1,7 +1,7 @@
 """Harness Desk side by side with three peer harnesses, against one loopback model server.
 
-    python -m bench.peers [--runs 5] [--full] [--quick] [--only hd smol ...] [--json FILE]
-                          [--readme]
+    python -m bench.peers [--runs 5] [--full] [--quick] [--busy N] [--only hd smol ...]
+                          [--json FILE] [--readme]
 
 The peers: mini-swe-agent 2.4.6 (litellm; its tool-call mode and its text mode),
 smolagents 1.26.0 (openai SDK; ToolCallingAgent) and openai-agents 0.24.0 (openai SDK; an
@@ -19,7 +19,10 @@ harnesses in an order rotated each time, so the load of a shared machine falls o
 Per harness and workload, the median of the runs (and the worst run):
 - loop gap: from the server's last byte of a reply to the next request, the median over the
   round's steps, and over steps k-4..k at k = 10, 30, 100 (flat or growing with the round);
-- start-up: from spawning the process to its first model request;
+- start-up: from spawning the process to its first model request, and to its second (a
+  harness that sends its first request before it has loaded all it needs, as Harness Desk
+  does with its AI SDK, loads the rest while the model reads it: on this server, which
+  answers at once, that time falls in the first step; the second request shows it);
 - CPU: user + system seconds of the process and the children it waited for (os.wait4);
 - peak memory: the process's ru_maxrss;
 - request bytes at steps 1, 10, 30 and 100.
@@ -39,10 +42,10 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import machine, median
+from bench.common import BusyLoops, machine, median
 from bench.peers_harnesses import (HARNESSES, PEERS, Harness, ensure_peer, launch,
                                    package_version, run)
-from bench.peers_report import put_in_readme, render, stamp, summarise
+from bench.peers_report import put_in_readme, render, render_runs, stamp, summarise
 from bench.peers_server import (OUT_DIR, PeerServer, Session, action, make_reads,
                                 note_path)
 
@@ -108,6 +111,8 @@ def one_run(server: PeerServer, h: Harness, ws: Path, files: int, steps: int, re
     return {"harness": h.key, "files": files, "steps": steps, "rep": rep, "code": ran.code,
             "trouble": trouble,
             "startup_s": round(session.arrived[0] - ran.spawned, 3) if session.arrived else None,
+            "second_s": round(session.arrived[1] - ran.spawned, 3)
+            if len(session.arrived) > 1 else None,
             "first_any_s": round(session.first_any - ran.spawned, 3)
             if session.first_any else None,
             "gap_ms": round(median(gaps) * 1000, 2) if gaps else None,
@@ -126,15 +131,17 @@ def main() -> int:
                         help="a smoke run: 2 repetitions of 10 and 30 steps on 100 files")
     parser.add_argument("--only", nargs="+", choices=[h.key for h in HARNESSES],
                         metavar="HARNESS", help="only these (hd always runs: the baseline)")
+    parser.add_argument("--busy", type=int, default=0, metavar="N",
+                        help="load the machine with N busy-loop processes while measuring")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write every figure here")
     parser.add_argument("--readme", action="store_true",
                         help="put the table in README.md (Performance, between its markers)")
-    parser.add_argument("--from-json", type=Path, metavar="FILE",
+    parser.add_argument("--from-json", type=Path, nargs="+", metavar="FILE",
                         help="measure nothing: show (and with --readme, put in the README) "
-                             "the table of a run written earlier with --json")
+                             "the tables of runs written earlier with --json, one after another")
     args = parser.parse_args()
     if args.from_json:
-        text = render(json.loads(args.from_json.read_text(encoding="utf-8")))
+        text = render_runs([json.loads(f.read_text(encoding="utf-8")) for f in args.from_json])
         print(text)
         if args.readme:
             put_in_readme(Path(__file__).resolve().parent.parent / "README.md", text)
@@ -155,10 +162,12 @@ def main() -> int:
     records: list[dict] = []
     server = PeerServer()
     tmp = Path(tempfile.mkdtemp(prefix="hd-bench-peers-"))
+    busy = BusyLoops(args.busy)
     try:
         spaces = make_workspaces(tmp, {f for f, _ in plan}, max(s for _, s in plan), salt)
         print(f"{len(chosen)} harnesses x {len(plan)} workloads x {runs} runs, "
               f"load average {loads} before", flush=True)
+        busy.__enter__()
         for h in chosen:  # warm-up: the disk cache and bytecode, for every harness alike
             one_run(server, h, spaces[min(spaces)], min(spaces), 10, -1, salt, tmp)
         for rep in range(runs):
@@ -173,14 +182,15 @@ def main() -> int:
                           f"gap {got['gap_ms']} ms, start {got['startup_s']} s {mark}",
                           flush=True)
     finally:
+        after = machine()  # the load with the busy loops still running
+        busy.__exit__()
         server.close()
         shutil.rmtree(tmp, ignore_errors=True)
-    after = machine()
     summary = summarise(records, chosen, plan)
     report = {**stamp(), "machine": after, "load_before": loads, "load_after": after["load_average"],
               "runs": runs, "workloads": plan, "versions": versions,
               "harnesses": {h.key: h.label for h in chosen}, "summary": summary,
-              "records": records, "full": args.full, "quick": args.quick}
+              "records": records, "full": args.full, "quick": args.quick, "busy": args.busy}
     text = render(report)
     print(text)
     if args.json:

@@ -118,7 +118,12 @@ class Launch:
 
 def launch(h: Harness, ws: Path, url: str, steps: int, tmp: Path) -> Launch:
     """How harness `h` is started on workspace `ws` against the server at `url`."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    # PYTHONDONTWRITEBYTECODE (set in some shells and CI) would leave this checkout without
+    # bytecode, so Harness Desk compiled its ~100 modules on every run while the peers ran
+    # from theirs (pip compiles a package as it installs it): without it, the warm-up run
+    # writes the checkout's, as installing Harness Desk would.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONDONTWRITEBYTECODE")}
     env.update(NO_COLOR="1", TERM="dumb")
     if h.key == "hd":
         env.update(PYTHONPATH=str(REPO), HARNESS_DESK_CONFIG_DIR=str(tmp / "hd-config"),

@@ -37,6 +37,8 @@ def summarise(records: list[dict], chosen, plan) -> dict:
                     gap_ms=med("gap_ms"), gap_worst_ms=max(r["gap_ms"] for r in good),
                     startup_s=med("startup_s"), startup_worst_s=max(r["startup_s"] for r in good),
                     first_any_s=med("first_any_s"), cpu_s=med("cpu_s"), peak_mb=med("peak_mb"),
+                    second_s=round(median(r["second_s"] for r in good), 3)
+                    if all(r.get("second_s") for r in good) else None,
                     wall_s=med("wall_s"),
                     gap_at_ms={k: round(median(r["gap_at_ms"][k] for r in good), 2)
                                for k in good[0]["gap_at_ms"]},
@@ -64,13 +66,15 @@ def _row(label: str, e: dict, hd: dict, is_hd: bool, steps: int) -> list[str]:
     sizes = " / ".join(f"{e['bytes_at'][k] / 1000:.1f}" for k in sorted(e["bytes_at"], key=int))
     size_ratio = _ratio(e["bytes_at"][last], base["bytes_at"].get(last)) if base else ""
     return [label, f"{e['gap_ms']:.1f} ms{r('gap_ms')}, worst {e['gap_worst_ms']:.1f}", at,
-            f"{e['startup_s']:.2f} s{r('startup_s')}, worst {e['startup_worst_s']:.2f}",
+            f"{e['startup_s']:.2f} s{r('startup_s')}, worst {e['startup_worst_s']:.2f}"
+            + (f"; {e['second_s']:.2f} s{r('second_s')}" if e.get("second_s") else ""),
             f"{e['cpu_s']:.2f} s{r('cpu_s')}", f"{e['peak_mb']:.0f} MB{r('peak_mb')}",
             f"{sizes} kB{size_ratio}"]
 
 
 def table(report: dict) -> str:
-    head = ["harness", "loop gap per step", "gap at step 10 / 30 / 100 (ms)", "start-up",
+    head = ["harness", "loop gap per step", "gap at step 10 / 30 / 100 (ms)",
+            "start-up: first request; second",
             "CPU", "peak memory", "request at step 1 / 10 / 30 / 100"]
     lines: list[list[str]] = []
     for files, steps in report["workloads"]:
@@ -94,12 +98,16 @@ def about(report: dict) -> str:
     return textwrap.fill(
         f"Median of {report['runs']} runs each (worst run beside it); in brackets peer / Harness "
         "Desk, so above 1x Harness Desk is ahead. Loop gap: the server's last byte of a reply "
-        "to the next request; start-up: spawn to the first model request; CPU: user + system "
+        "to the next request; start-up: spawn to the first model request (worst run), then "
+        "to the second (Harness Desk sends its first before its AI SDK is loaded, which then "
+        "loads while the model reads it: here, with a server that answers at once, within the "
+        "first step); CPU: user + system "
         "of the process and its waited-for children; request sizes in kB (1,000 bytes). "
         f"Workloads: {scope}. Measured {when} UTC at commit {commit} on {m['os']}, {m['cpu']}, "
         f"{m['cores']} cores, Python {m['python']}; peers: {peers}; load average "
         f"{fmt(report['load_before'])} before, {fmt(report['load_after'])} after "
-        "(a shared machine).", 92, break_on_hyphens=False)
+        + (f"with {report['busy']} busy-loop processes added by the benchmark "
+           if report.get("busy") else "") + "(a shared machine).", 92, break_on_hyphens=False)
 
 
 def stamp() -> dict:
@@ -116,6 +124,19 @@ def render(report: dict) -> str:
     if failed:
         text += "\n\nRuns that failed (not in the medians):\n" + "\n".join(f"- {f}" for f in failed)
     return text
+
+
+def render_runs(reports: list[dict]) -> str:
+    """Several runs' tables one after another (a quiet run, then a loaded one, say), each
+    after the first introduced by how the machine was loaded."""
+    parts = []
+    for i, report in enumerate(reports):
+        if i:
+            busy = report.get("busy")
+            parts.append(f"With {busy} busy-loop processes added (`--busy {busy}`):" if busy
+                         else "Another run:")
+        parts.append(render(report))
+    return "\n\n".join(parts)
 
 
 def put_in_readme(readme: Path, text: str) -> None:

@@ -134,7 +134,8 @@ def test_core_and_engines_are_grouped_by_part():
                      ["board", "documents", "engine", "lessons", "plan", "policies", "records",
                       "run", "schedule", "tools", "undo", "web", "workspace"]),
         "app/engines": (["__init__", "catalog", "connection", "deadline", "keyed", "keys", "prices",
-                         "quick_ready", "raw_stream", "registry", "setup", "wire", "wire_cache"],
+                         "quick_ready", "raw_stream", "registry", "sdk_import", "setup", "wire",
+                         "wire_cache"],
                         ["claude", "demo", "local", "openai"]),
     }
     for folder, (top, parts) in layout.items():

@@ -174,7 +174,7 @@ def test_harness_desk_runs_three_real_steps_through_its_command_line(server, tmp
     make_reads(ws, 3, "salt")
     got = peers.one_run(server, HARNESSES[0], ws, 5, 3, 0, "salt", tmp_path)
     assert got["trouble"] == [] and got["code"] == 0
-    assert 0 < got["first_any_s"] <= got["startup_s"] < 60
+    assert 0 < got["first_any_s"] <= got["startup_s"] < got["second_s"] < 60
     assert got["gap_ms"] > 0 and set(got["gap_at_ms"]) == set()  # fewer than 10 steps
     assert got["cpu_s"] > 0 and got["peak_mb"] > 10
     assert got["bytes_at"][1] > 1000 and (ws / note_path("hd-0", 3)).exists()
@@ -222,3 +222,32 @@ def test_the_benchmark_explains_itself():
     done = subprocess.run([sys.executable, "-m", "bench.peers", "--help"], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "--quick" in done.stdout and "--readme" in done.stdout
+
+
+def test_every_harness_runs_with_bytecode_written_as_an_install_would(tmp_path, monkeypatch):
+    """A shell's PYTHONDONTWRITEBYTECODE would make Harness Desk compile its modules on every
+    run while the peers run from the bytecode pip wrote when it installed them."""
+    from bench.peers_harnesses import launch
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    for h in HARNESSES:
+        spec = launch(h, tmp_path, "http://127.0.0.1:9/x/v1", 10, tmp_path)
+        assert "PYTHONDONTWRITEBYTECODE" not in spec.env, h.key
+
+
+def test_a_quiet_and_a_loaded_run_are_shown_one_after_the_other():
+    entry = {"runs": 5, "failed": 0, "trouble": [], "gap_ms": 4.0, "gap_worst_ms": 5.0,
+             "startup_s": 0.5, "startup_worst_s": 0.6, "second_s": 1.1, "first_any_s": 0.4,
+             "cpu_s": 1.2, "peak_mb": 60, "wall_s": 2.0, "gap_at_ms": {10: 4.0},
+             "bytes_at": {1: 5200, 10: 17800}}
+    quiet = {"workloads": [(100, 10)], "harnesses": {"hd": "Harness Desk"},
+             "summary": {"100x10": {"hd": entry}}, "runs": 5, "quick": False, "full": False,
+             "versions": {}, "machine": {"os": "Linux", "cpu": "CPU", "cores": 2, "python": "3.11"},
+             "load_before": [1.0, 1.0, 1.0], "load_after": [1.0, 1.0, 1.0], "commit": "abc1234",
+             "measured_at": "2026-12-05 06:00"}
+    text = peers_report.render_runs([quiet, dict(quiet, busy=2, load_after=[4.0, 3.0, 2.0])])
+    assert text.count("| Harness Desk ") == 2 and text.count("Median of 5 runs") == 2
+    first, second = text.split("With 2 busy-loop processes added (`--busy 2`):")
+    assert "busy-loop" not in first and "0.50 s, worst 0.60; 1.10 s" in first
+    assert "4, 3, 2 after with 2 busy-loop processes added by the benchmark" in " ".join(
+        second.split())

@@ -78,6 +78,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     confirm_folder(ws, getattr(args, "yes", False))
     engine = build_engine(settings, ws.root, args.engine, model=args.model,
                           base_url=args.base_url, demo_delay=args.demo_delay)
+    engine.start_loading()  # its SDK, while the run reads the board and asks the server
     limits = build_limits(settings, args)
     careful, approver = careful_mode(ws, getattr(args, "careful", False))
     cancel = threading.Event()

@@ -19,6 +19,7 @@ makes of the whole (tests/engines/test_sdk_path.py compares them with the typed 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Callable, Iterator, Protocol
 
@@ -111,6 +112,13 @@ class Body:
         pieces[0] = b'{' + pieces[0][1:]
         pieces.append(b"}")
         return b"".join(pieces)
+
+
+def compact_json(value: Any) -> bytes:
+    """`value` (plain JSON: dicts, lists, strings, numbers) as the SDKs' serializer
+    (`openapi_dumps`) writes it: compact, not ASCII-escaped, no NaN; without importing an
+    SDK (tests/engines/local/test_local_first_request.py compares the two)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
 
 
 def json_list(parts: list[bytes]) -> list[bytes]:

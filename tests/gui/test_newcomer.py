@@ -131,7 +131,7 @@ def test_answering_carries_on_at_once_and_the_banner_names_the_question(qtbot, w
     dialog = shown.args[0]
     assert window.notice.isVisible()
     assert dialog.task.question in window.notice.text.text()   # the question, not the task
-    with qtbot.waitSignal(window.runner.run_finished, timeout=60_000) as ended:
+    with qtbot.waitSignal(window.run_ended, timeout=60_000) as ended:  # and its end shown
         dialog.recommended_button.click()   # one click: no "Saved … Continue" in between
     assert ended.args[0].state == "done"
     assert window.decision_dialog is None  # closed by the answer

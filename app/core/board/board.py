@@ -25,7 +25,8 @@ _SETTLE_S = 0.025
 _SETTLE_LIMIT_S = 2.0
 _QUIET_S = 3.0  # a board not written for this long is not mid-save
 _sleep = time.sleep  # one name, so tests can play the editor while we wait
-# The last board update_board wrote to each path (a few): (bytes, size, mtime, inode, device).
+# The last board update_board wrote to each path, or _stable_read saw hold still (a few):
+# (bytes, size, mtime, inode, device).
 _WRITTEN: dict[str, tuple[Any, ...]] = {}
 _WRITTEN_LOCK = threading.Lock()
 # The board last read from bytes or written by update_board, as (its bytes, a copy of it):
@@ -361,6 +362,16 @@ def _sample(path: Path, name: str) -> tuple[tuple[Any, ...], bytes | BoardError]
     return (data, st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev), data
 
 
+def _remember(path: Path, key: tuple[Any, ...]) -> None:
+    """Note the board at `path` as it stands (written by us, or seen to hold still), for
+    _stable_read: any save since would have moved its mtime or size."""
+    with _WRITTEN_LOCK:
+        _WRITTEN.pop(str(path), None)
+        _WRITTEN[str(path)] = key
+        while len(_WRITTEN) > 8:
+            del _WRITTEN[next(iter(_WRITTEN))]
+
+
 def _stable_read(path: Path, name: str | None = None) -> bytes:
     """The board's bytes once the file holds still: two reads _SETTLE_S apart must agree.
 
@@ -391,6 +402,7 @@ def _stable_read(path: Path, name: str | None = None) -> bytes:
         if new_key == key:
             if isinstance(new_value, BoardError):
                 raise new_value
+            _remember(path, new_key)  # held still: this very state read again needs no wait
             return new_value
         if time.monotonic() >= deadline:
             raise BoardError(f"{name} keeps changing, as if an editor were still saving it. "
@@ -456,12 +468,7 @@ def _update_locked(path: Path, change: Callable[[Board], T], removes_tasks: bool
                 st = os.stat(real)
             except OSError:
                 return result
-            key = (after, st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev)
-            with _WRITTEN_LOCK:
-                _WRITTEN.pop(str(real), None)
-                _WRITTEN[str(real)] = key
-                while len(_WRITTEN) > 8:
-                    del _WRITTEN[next(iter(_WRITTEN))]
+            _remember(real, (after, st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev))
         return result
     raise BoardError(f"{path.name} kept changing while the harness tried to update it. "
                      "Try again in a moment.")

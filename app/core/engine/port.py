@@ -148,6 +148,11 @@ class Engine:
     def availability(self) -> Availability:
         raise NotImplementedError
 
+    def start_loading(self) -> None:
+        """Begin loading, in the background, what the first turn needs that is slow to load
+        (an AI SDK), so a run that is about to start finds it ready. Returns at once; the
+        base has nothing to load."""
+
     def turn(self, system: str, tools: list[ToolSpec], messages: list[Message], *,
              cancel: threading.Event | None = None,
              on_text: Callable[[str], None] | None = None,

@@ -14,6 +14,7 @@ from app.engines.claude.send import stream_messages
 from app.engines.claude.stream import MessageReader
 from app.engines.claude.web import cut_off_activity, web_activity
 from app.engines.claude.wire import ClaudeRequests
+from app.engines import sdk_import
 from app.engines.deadline import AVAILABILITY_TIMEOUT_S
 from app.engines.keyed import check_keyed, require_key
 from app.engines.keys import CALL_TIMEOUT_S
@@ -103,6 +104,9 @@ class AnthropicEngine(ClaudeRequests, PricedEngine):
                          "and try again."),
             fix_address="Correct ANTHROPIC_BASE_URL, or the --base-url given, to a web address.",
         )
+
+    def start_loading(self) -> None:
+        sdk_import.start("anthropic")
 
     def _client(self, key: str, timeout_s: float) -> anthropic.Anthropic:
         import anthropic  # noqa: PLC0415 - AI SDK, only for a run

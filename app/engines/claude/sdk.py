@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from app.engines import sdk_import
+
 if TYPE_CHECKING:
     import anthropic
     import httpx2
@@ -29,6 +31,7 @@ SUPPORTED = ">=2.17,<2.18"
 def serializer() -> Callable[[Any], bytes]:
     """The SDK's own JSON serializer (compact, ensure_ascii off), which its request path
     uses for a body."""
+    sdk_import.ready("anthropic")  # the package whole, not just this submodule (sdk_import)
     from anthropic._utils._json import openapi_dumps  # noqa: PLC0415 - AI SDK, only for a run
 
     return openapi_dumps
@@ -37,6 +40,7 @@ def serializer() -> Callable[[Any], bytes]:
 def stream_options() -> RequestOptions:
     """The request options `client.messages.stream()` posts with: its helper headers and
     its tracing span."""
+    sdk_import.ready("anthropic")
     from anthropic._base_client import (  # noqa: PLC0415 - AI SDK, only for a run
         make_request_options)
     from anthropic.lib._stainless_helpers import (HELPER_METHOD_STREAM,  # noqa: PLC0415 - AI SDK, only for a run

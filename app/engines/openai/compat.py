@@ -17,6 +17,7 @@ from app.engines.deadline import AVAILABILITY_TIMEOUT_S
 from app.engines.keys import CALL_TIMEOUT_S
 from app.engines.local.stream import unwatch, watch  # one watcher thread for all streams
 from app.engines.prices import PricedEngine
+from app.engines import sdk_import
 from app.engines.raw_stream import Body, RawStream, post_raw
 from app.engines.wire import Voice, check_base_url, from_status, from_transport
 
@@ -87,6 +88,37 @@ def post_stream(client: openai.OpenAI, path: str, body: bytes) -> RawStream:
     return RawStream(openai_sdk.sse_decoder(client), response, wrap=openai_sdk.read_failure)
 
 
+def post_early(url: str, key: str, body: bytes, timeout_s: float,
+               client: Callable[[], openai.OpenAI]) -> tuple[RawStream, Any]:
+    """`body` posted to `url` on a plain httpx2 client at once, before the openai SDK is
+    loaded: a run's first request need not wait half a second for it. The headers are those
+    a server reads (the key, JSON both ways), the timeouts the SDK client's. Then `client()`
+    (which loads the SDK) reads the reply as post_stream's is read, and a failure is the
+    error the SDK's post raises for it (openai_sdk.send_failure, status_error), so it is
+    diagnosed alike. Hands back the stream, and the httpx2 client to close once the stream
+    is read."""
+    import httpx2  # noqa: PLC0415 - listing the engines stays light
+
+    http = httpx2.Client(timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)),
+                         follow_redirects=True)
+    try:
+        request = http.build_request("POST", url, content=body, headers={
+            "Authorization": f"Bearer {key}", "Content-Type": "application/json",
+            "Accept": "application/json"})
+        try:
+            response = http.send(request, stream=True)
+        except Exception as exc:
+            raise (openai_sdk.send_failure(exc, request) or exc) from exc
+        sdk = client()
+        if not response.is_success:
+            response.read()
+            raise openai_sdk.status_error(sdk, response)
+        return RawStream(openai_sdk.sse_decoder(sdk), response, wrap=openai_sdk.read_failure), http
+    except BaseException:
+        http.close()
+        raise
+
+
 def stream_events(stream: RawStream) -> Iterator[dict[str, Any]]:
     """Each event's data as JSON, by the openai SDK's Stream rules: `[DONE]` ends it, and an
     event whose data holds an `error` raises the SDK's APIError with it."""
@@ -142,6 +174,9 @@ class OpenAICompatibleEngine(PricedEngine):
 
     def _timeout_s(self) -> float:
         return self.config.timeout_s
+
+    def start_loading(self) -> None:
+        sdk_import.start("openai")
 
     def _client(self, timeout_s: float, key: str) -> openai.OpenAI:
         import httpx2  # noqa: PLC0415 - listing the engines stays light

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from app.engines import sdk_import
+
 if TYPE_CHECKING:
     import httpx2
     import openai
@@ -30,6 +32,7 @@ SUPPORTED = ">=3.63,<3.64"
 def serializer() -> Callable[[Any], bytes]:
     """The SDK's own JSON serializer (compact, ensure_ascii off), which its request path
     uses for a body."""
+    sdk_import.ready("openai")  # the package whole, not just this submodule (sdk_import)
     from openai._utils._json import openapi_dumps  # noqa: PLC0415 - AI SDK, only for a run
 
     return openapi_dumps
@@ -37,6 +40,7 @@ def serializer() -> Callable[[Any], bytes]:
 
 def post_options() -> RequestOptions:
     """The request options the typed `create` methods post with (bearer authentication)."""
+    sdk_import.ready("openai")
     from openai._base_client import make_request_options  # noqa: PLC0415 - AI SDK, only for a run
 
     return make_request_options(security={"bearer_auth": True})
@@ -50,12 +54,24 @@ def sse_decoder(client: openai.OpenAI) -> SSEDecoder | SSEBytesDecoder:
 def read_failure(exc: Exception, response: httpx2.Response) -> Exception | None:
     """What the SDK's stream raises when reading its reply fails with `exc`: an
     APITimeoutError, an APIConnectionError, or None for a failure it lets through."""
+    return send_failure(exc, response.request)
+
+
+def send_failure(exc: Exception, request: httpx2.Request) -> Exception | None:
+    """What the SDK's post raises (its retries off) when sending `request` fails with `exc`:
+    an APITimeoutError, an APIConnectionError, or None for a failure it lets through."""
+    sdk_import.ready("openai")
     from openai import APIConnectionError, APITimeoutError  # noqa: PLC0415 - AI SDK, only for a run
     from openai._httpx2 import (  # noqa: PLC0415 - AI SDK, only for a run
         request_exceptions, timeout_exceptions)
 
     if isinstance(exc, timeout_exceptions()):
-        return APITimeoutError(request=response.request)
+        return APITimeoutError(request=request)
     if isinstance(exc, request_exceptions()):
-        return APIConnectionError(request=response.request)
+        return APIConnectionError(request=request)
     return None
+
+
+def status_error(client: openai.OpenAI, response: httpx2.Response) -> openai.APIStatusError:
+    """The status error the SDK's post raises for `response` (not 2xx, its body read)."""
+    return client._make_status_error_from_response(response)

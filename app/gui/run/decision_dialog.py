@@ -63,14 +63,19 @@ class _ScrollingPage(QScrollArea):
             QSize(2 * self.frameWidth(), 2 * self.frameWidth())
 
 
+UNREAD = object()  # the asking round's lookups not read yet: the dialog reads them
+
+
 class DecisionDialog(QDialog):
     answered = Signal(str)            # the answer is on the board
     continue_requested = Signal()     # carry on: at once after an answer, or Continue pressed
     rewrite_requested = Signal(str)   # "Rewrite the task" chosen: open this task for editing
 
     def __init__(self, task: Task, root: Path, write_answer: Callable[[str], object],
-                 parent: QWidget | None = None, about_task: str = "", asked_now: bool = False):
+                 parent: QWidget | None = None, about_task: str = "", asked_now: bool = False,
+                 web: object = UNREAD):
         super().__init__(parent)
+        self._web = web  # the asking round's lookups, when read with the question (else read)
         self.asked_now = asked_now  # a run has just stopped to ask (else the person opened it)
         self.task = task
         self.root = Path(root)
@@ -173,8 +178,11 @@ class DecisionDialog(QDialog):
         self.sources = SourcesView(page, decision_rests_on(), max_height=180)
         layout.addWidget(self.sources)
         root, asked = self.root, self.task.question
-        run_for(self, lambda: asked_round_web(root, asked), self._show_sources,
-                lambda _exc: None)  # no records to read: nothing looked up to show
+        if self._web is not UNREAD:  # read with the question: laid out once, before it shows
+            self.sources.show_web(self._web)
+        else:
+            run_for(self, lambda: asked_round_web(root, asked), self._show_sources,
+                    lambda _exc: None)  # no records to read: nothing looked up to show
 
         self.problem = QLabel(page)
         self.problem.setWordWrap(True)
@@ -196,6 +204,9 @@ class DecisionDialog(QDialog):
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
+        if self._web is not UNREAD and not event.spontaneous():
+            self._web = UNREAD  # its sources came with it: it takes them as it first shows
+            self._grow_for_sources()
         # The keyboard starts on the recommended option (else the first): Enter or Space takes it.
         if self.pages.currentIndex() == 0:
             first = self.recommended_button or (
@@ -209,7 +220,10 @@ class DecisionDialog(QDialog):
         """The sources arrive after the dialog is on screen: it grows to take them (as far
         as the screen allows) rather than squeezing the question's lines."""
         self.sources.show_web(web)
-        if not self.sources.isVisible():
+        self._grow_for_sources()
+
+    def _grow_for_sources(self) -> None:
+        if self.sources.isHidden():
             return
         self._ask_layout.activate()  # the question page's, in its scroll area
         self.pages.updateGeometry()

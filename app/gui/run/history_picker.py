@@ -43,6 +43,21 @@ def _when(stamp: str | None) -> str:
     return QLocale().toString(moment, pattern)
 
 
+def run_label(run) -> str:
+    """A run in the picker's words: when, which engine, how it ended, and what it cost. Made
+    off the UI thread too (translations and the locale are read-only there)."""
+    demo = not run.is_ai or run.engine == "demo"
+    engine = (QCoreApplication.translate("HistoryPicker", "Demo") if demo
+              else run.engine_label or run.engine)
+    ending = QCoreApplication.translate("HistoryPicker", str(
+        _SAMPLES if getattr(run, "exit_reason", None) == ExitReason.SAMPLES_SHOWN
+        else _ENDINGS.get(run.state, _UNFINISHED)))
+    parts = [_when(run.started_at), engine, ending]
+    if run.is_ai and run.engine != "demo":
+        parts.append(wording.cost(run.cost_usd, run.cost_is_upper_estimate))
+    return " · ".join(parts)
+
+
 class HistoryPicker(QComboBox):
     """"Recent runs" first, then every run of the folder, newest first."""
 
@@ -61,22 +76,19 @@ class HistoryPicker(QComboBox):
         self.activated.connect(self._on_activated)
 
     def label_for(self, run) -> str:
-        engine = self.tr("Demo") if not run.is_ai or run.engine == "demo" else (
-            run.engine_label or run.engine)
-        ending = self.tr(str(_SAMPLES) if getattr(run, "exit_reason", None) == ExitReason.SAMPLES_SHOWN
-                         else str(_ENDINGS.get(run.state, _UNFINISHED)))
-        parts = [_when(run.started_at), engine, ending]
-        if run.is_ai and run.engine != "demo":
-            parts.append(wording.cost(run.cost_usd, run.cost_is_upper_estimate))
-        return " · ".join(parts)
+        return run_label(run)
 
-    def show_runs(self, runs: list) -> None:
+    def show_runs(self, runs: list, labels: list[str] | None = None) -> None:
+        """The runs listed, newest first; `labels` their words when already made (off the
+        UI thread: `labelled_runs`), else made here."""
         self.runs = list(runs)
+        if labels is None or len(labels) != len(self.runs):
+            labels = [run_label(run) for run in self.runs]
         self.blockSignals(True)
         self.clear()
         self.addItem(self.tr("Recent runs"), "")
-        for run in self.runs:
-            self.addItem(self.label_for(run), run.run_id)
+        for run, label in zip(self.runs, labels):
+            self.addItem(label, run.run_id)
         self.blockSignals(False)
 
     def _on_activated(self, index: int) -> None:
@@ -116,11 +128,12 @@ class HistoryFlow(QObject):
     def reload_runs(self) -> None:
         root = self.root
         if root is not None:  # imported there too: the records bring pydantic, slow to load
-            run_for(self.window, lambda: _list_runs(root), self._on_runs_listed, lambda _e: None)
+            run_for(self.window, lambda: labelled_runs(root), self._on_runs_listed,
+                    lambda _e: None)
 
-    def _on_runs_listed(self, runs: list) -> None:
+    def _on_runs_listed(self, listed: tuple[list, list[str]]) -> None:
         chosen = self.chosen_run
-        self.picker.show_runs(runs)
+        self.picker.show_runs(*listed)
         index = self.picker.findData(chosen)
         self.picker.setCurrentIndex(max(0, index))
 
@@ -181,6 +194,13 @@ class HistoryFlow(QObject):
         self.careful.offer_protection(dialog.file_actions)
         dialog.show()
         self.evidence_shown.emit(dialog)
+
+
+def labelled_runs(root: Path) -> tuple[list, list[str]]:
+    """The folder's runs and their labels, made off the UI thread: at a run's end, made on
+    it, they shared one turn with the decision dialog (bench/ui_stall_cold.py --where)."""
+    runs = _list_runs(root)
+    return runs, [run_label(run) for run in runs]
 
 
 def _list_runs(root: Path) -> list:

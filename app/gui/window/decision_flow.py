@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from app.gui.window.run_flow import RunFlow
 
 
+_NOT_READ = object()  # a decision's lookups not read with it: its dialog reads them
+
+
 class DecisionFlow(QObject):
     """Decisions and the words about a run's end, for the main window."""
 
@@ -82,10 +85,14 @@ class DecisionFlow(QObject):
         root = self.folder.workspace
         if root is None:
             return
-        run_for(self, lambda: decision_context(root, task_text),
-                lambda found: self._open_dialog(*found), self.folder.board_failed)
+        run_for(self, lambda: _with_web(root, decision_context(root, task_text)),
+                lambda found: self._open_dialog(found[0], found[1], web=found[2]),
+                self.folder.board_failed)
 
-    def _open_dialog(self, task, about: str, plain: bool = False) -> None:
+    def _open_dialog(self, task, about: str, plain: bool = False,
+                     web: object = _NOT_READ) -> None:
+        """The dialog for `task`; `web` the lookups it rests on when read with it (else the
+        dialog reads them, and grows to take them once on screen)."""
         root = self.folder.workspace
         if task is None or root is None:
             return
@@ -96,14 +103,15 @@ class DecisionFlow(QObject):
                     self.folder.board_failed)
             return
 
-        from app.gui.run.decision_dialog import DecisionDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
+        from app.gui.run.decision_dialog import UNREAD, DecisionDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         if self.decision_dialog is not None:
             self.decision_dialog.close()
         asked_now, self._asked_now = self._asked_now, False
         dialog = DecisionDialog(task, root, lambda answer: core_calls.decide(root, answer,
                                                                              task.text),
-                                self.window, about_task=about, asked_now=asked_now)
+                                self.window, about_task=about, asked_now=asked_now,
+                                web=UNREAD if web is _NOT_READ else web)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.answered.connect(self._on_answered)
         dialog.continue_requested.connect(self.continue_run)
@@ -201,3 +209,20 @@ def _kept_request(root, task):
     kept = pending.find(Workspace(root).harness_dir / "pending",
                         pending.marker_of(task.question))
     return pending.kept_request(root, kept) if kept is not None else None
+
+
+def _with_web(root, found: tuple) -> tuple:
+    """The decision and its task, with the lookups of the round that asked it (off the UI
+    thread): the dialog then lays them out once, before it shows, rather than growing to take
+    them just after (a second layout of it, with its focus ring: 20-27 ms of the UI thread's
+    own CPU in bench/ui_stall_cold.py --where)."""
+    from app.gui.evidence.sources_view import asked_round_web  # noqa: PLC0415 - off the UI thread: reads records
+
+    task, about = found
+    if task is None or "(change " in task.question:
+        return task, about, None  # no dialog, or a kept change's: no lookups to show
+    try:
+        web = asked_round_web(root, task.question)
+    except Exception:  # noqa: BLE001 - records not readable: nothing looked up to show, as the dialog does
+        return task, about, None
+    return task, about, web

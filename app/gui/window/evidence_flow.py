@@ -77,14 +77,14 @@ class EvidenceFlow(QObject):
     # -- lessons ---------------------------------------------------------------------------
     def count_lessons(self, run_id: str) -> None:
         """Read (off the UI thread) how many lessons the run just ended taught, and show the
-        quiet "1 lesson from this run" link on the run panel when there are any."""
-        from app.gui.lessons import lessons_data  # noqa: PLC0415 - window start-up (bench/startup.py)
-
+        quiet "1 lesson from this run" link on the run panel when there are any. The lessons
+        module is imported there too: on the UI thread, at a run's end, it took 3-4 ms of the
+        turn the decision dialog is built in (bench/ui_stall_cold.py --where)."""
         root = self.folder.workspace
         if root is None or not run_id:
             return
         self._lessons_run_id = run_id
-        run_for(self, lambda: lessons_data.lessons_from_run(root, run_id),
+        run_for(self, lambda: _lessons_from_run(root, run_id),
                 self.panel.show_lessons, lambda _exc: self.panel.show_lessons(0))
 
     def show_lessons(self) -> None:
@@ -109,3 +109,10 @@ class EvidenceFlow(QObject):
     def _forget_lessons(self, dialog) -> None:
         if self.lessons_dialog is dialog:
             self.lessons_dialog = None
+
+
+def _lessons_from_run(root, run_id: str) -> int:
+    """How many open lessons run `run_id` added evidence to (off the UI thread)."""
+    from app.gui.lessons.lessons_data import lessons_from_run  # noqa: PLC0415 - off the UI thread: imported at a run's end, it held the window (bench/ui_stall_cold.py)
+
+    return lessons_from_run(root, run_id)

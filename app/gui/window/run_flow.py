@@ -249,11 +249,13 @@ class RunFlow(QObject):
 
     # -- its ending ------------------------------------------------------------------------
     def _on_run_finished(self, result) -> None:
+        """The run has ended: the panel says how at once, and the decision it asks is read
+        (`run_shown`); the rest follows a turn of the event loop each (`_in_turns`), so no
+        one turn holds the window (bench/ui_stall_cold.py --where found them all in one)."""
         self.board_view.set_current_task(None)
         self.board_view.set_run_active(False)
         self.picker.setEnabled(True)
         self.open_button.setEnabled(True)
-        self.history.run_ended()
         about = self.last_human.task if self.last_human else ""
         engine_id, model = self.run_engine or (self.picker.engine_id, "")
         headline = self.panel.show_result(result.state, result.exit_reason, result.message,
@@ -266,14 +268,33 @@ class RunFlow(QObject):
 
         look.announce(self.window, headline, assertive=result.state == RunState.BLOCKED_BY_HUMAN)
         if self.close_after_stop:
+            self.history.run_ended()
             self.run_ended.emit(result)
             self.window.close()
             return
         self.run_shown.emit(result)  # the decision it asks, its lessons (decision_flow.py)
         root = self.folder.workspace
-        if root is not None:  # time and cost as the records (and the export) say
-            run_for(self, lambda: _work_of(root, result.run_id), self.panel.show_work)
-        self.run_ended.emit(result)
+        self._in_turns([lambda: self.run_ended.emit(result),  # the notice, the notification
+                        self._history_after_run,  # the run history's list, read again
+                        lambda: self._show_work(root, result.run_id)])
+
+    def _in_turns(self, steps: list) -> None:
+        """Call `steps` one per turn of the event loop, in order (dropped with the window)."""
+        if steps:
+            def step() -> None:
+                steps[0]()
+                self._in_turns(steps[1:])
+
+            QTimer.singleShot(0, self, step)
+
+    def _history_after_run(self) -> None:
+        if not self.runner.running:  # not if a new run has begun meanwhile (it ends it too)
+            self.history.run_ended()
+
+    def _show_work(self, root: Path | None, run_id: str) -> None:
+        """Time and cost as the records (and the export) say, read off the UI thread."""
+        if root is not None and root == self.folder.workspace:
+            run_for(self, lambda: _work_of(root, run_id), self.panel.show_work)
 
 
 def _next_mode(state: str, exit_reason: str) -> str:

@@ -607,3 +607,21 @@ def test_checking_a_task_without_text_on_a_crlf_board():
     board = Board.parse(b"- [ ]\r\n- [ ] B\r\n")
     board.set_checked("")
     assert board.to_bytes() == b"- [x]\r\n- [ ] B\r\n"
+
+
+def test_a_board_seen_to_hold_still_is_not_waited_for_again_until_it_changes(tmp_path,
+                                                                            monkeypatch):
+    """A run reads a just-saved board several times before its first request; the wait that
+    saw it hold still holds for that very state (bytes, size, mtime, inode) until it moves."""
+    import app.core.board.board as board_module
+
+    path = tmp_path / "TASKS.md"
+    path.write_bytes(b"- [ ] A\n")  # just now: within the quiet time, so it is waited for
+    waits: list[float] = []
+    real_sleep = board_module._sleep
+    monkeypatch.setattr(board_module, "_sleep", lambda s: (waits.append(s), real_sleep(s)))
+    assert [t.text for t in Board.load(path).tasks] == ["A"] and len(waits) == 1
+    assert [t.text for t in Board.load(path).tasks] == ["A"] and len(waits) == 1
+    path.write_bytes(b"- [ ] A\n- [ ] B\n")  # an editor's save: waited for again
+    assert [t.text for t in Board.load(path).tasks] == ["A", "B"] and len(waits) == 2
+    assert [t.text for t in Board.load(path).tasks] == ["A", "B"] and len(waits) == 2
