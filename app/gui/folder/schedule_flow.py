@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from app.core.schedule.model import Schedule
     from app.core.settings import Settings
     from app.gui.look.notice_bar import NoticeBar
-    from app.gui.window.workspace_page import WorkspacePage
 
 
 class ScheduleLine(QWidget):
@@ -60,19 +59,20 @@ class ScheduleLine(QWidget):
 
 
 class ScheduleFlow(QObject):
-    def __init__(self, window: QMainWindow, page: WorkspacePage, notice: NoticeBar,
+    def __init__(self, window: QMainWindow, run_panel: QWidget, notice: NoticeBar,
                  settings_now: Callable[[], Settings | None], workspace_opened: SignalInstance):
         """`settings_now()`: the person's settings (None until loaded); `workspace_opened`:
-        the signal (a Path) that a folder is now shown."""
+        the signal (a Path) that a folder is now shown. The schedule's line goes under
+        `run_panel`, in its column."""
         super().__init__(window)
         self.window = window  # the dialog's parent
         self.notice, self.settings_now = notice, settings_now
         self.folder: Path | None = None
         self.schedule: Schedule | None = None
-        self.view = ScheduleLine(page)
-        column = cast(QWidget, page.run_panel.parentWidget())  # the page's right column
+        column = cast(QWidget, run_panel.parentWidget())  # the page's right column
+        self.view = ScheduleLine(column)
         right = cast(QBoxLayout, column.layout())
-        right.insertWidget(right.indexOf(page.run_panel) + 1, self.view)
+        right.insertWidget(right.indexOf(run_panel) + 1, self.view)
         self.view.change_button.clicked.connect(self.open_dialog)
         self.view.pause_button.clicked.connect(
             lambda: self._set_paused(not self.schedule.paused) if self.schedule else None)

@@ -111,7 +111,7 @@ def compose_schedule(window: Any, page: WorkspacePage) -> None:
     from app.gui.folder.schedule_flow import ScheduleFlow  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
     settings = window.settings_flow
-    window.schedules = ScheduleFlow(window, page, window.notice, lambda: settings.settings,
+    window.schedules = ScheduleFlow(window, page.run_panel, window.notice, lambda: settings.settings,
                                     window.workspace_opened)
     if window.folder_flow.opened_folder is not None:
         window.schedules.folder_opened(window.folder_flow.opened_folder)
