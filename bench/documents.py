@@ -6,7 +6,9 @@ offset would), and so is a text file holding exactly that rendering. Each case r
 fresh process, so its peak memory (resident, from the first read on; the libraries'
 imports count) is its own; the time is the median of several
 reads (CPU seconds: steadier than wall time on a shared machine), each with a new ToolBox
-(nothing cached), after one read that loads the libraries.
+and the kept renderings cleared (nothing cached), after one read that loads the libraries.
+The rendering runs in the measuring process (the document worker with ISOLATED off): in the
+app it runs in a worker process, which this process's CPU and memory would leave out.
 
     python bench/documents.py [--runs 5] [--json FILE]
 """
@@ -31,12 +33,19 @@ CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
+from app.core.documents import worker
+from app.core.tools.document_cache import RENDERINGS
 from app.core.tools.toolbox import ToolBox
 from app.core.undo.undo import BlobStore, RoundChanges
 
 root, name, runs = Path(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 
+# The reading itself, in this process: in the app it runs in a worker process, whose CPU
+# and memory this process's clocks would not see.
+worker.ISOLATED = False
+
 def read_all():
+    RENDERINGS.clear()  # the run's kept renderings (search_files') would serve every read
     changes = RoundChanges(root, BlobStore(root / ".harness"), root / ".harness/u.json", 1)
     box = ToolBox(root, root / "TASKS.md", "Read", changes)
     offset, chars = 1, 0
