@@ -19,7 +19,7 @@ import re
 import time
 from html import escape
 
-from app.core.documents.word_escape import ESCAPED, PUNCTUATION
+from app.core.documents.word_escape import UNHOLD, held
 from app.core.documents.word_text import LOOK, LOOK_END
 from app.core.tools.line_match import grouped, matching_lines, opcodes
 
@@ -40,13 +40,7 @@ _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _LITERAL = str.maketrans({"*": "\ufdd0", "[": "\ufdd1", ">": "\ufdd2"})
 # A character the rendering escapes (word_escape: `\*`, `\#`, `\|`) is the text's own: it
 # stands in as a private-use character the same way, and is shown without its backslash.
-_HELD = {ord(c): 0xF0000 + ord(c) for c in PUNCTUATION}
-_UNLITERAL: dict[int, int] = {0xFDD0: ord("*"), 0xFDD1: ord("["), 0xFDD2: ord(">"),
-                              **{held: char for char, held in _HELD.items()}}
-
-
-def _held(markdown: str) -> str:
-    return ESCAPED.sub(lambda m: m.group(1).translate(_HELD), markdown)
+_UNLITERAL: dict[int, int] = {0xFDD0: ord("*"), 0xFDD1: ord("["), 0xFDD2: ord(">"), **UNHOLD}
 
 
 def blocks_of(markdown: str) -> list[str]:
@@ -248,7 +242,7 @@ def document_html(before: str, after: str, words: dict[str, str], colours: dict[
     if literal:
         before, after = before.translate(_LITERAL), after.translate(_LITERAL)
     else:
-        before, after = _held(before), _held(after)
+        before, after = held(before), held(after)
     a, b = blocks_of(before), blocks_of(after)
     deadline = deadline if deadline is not None else time.monotonic() + 5.0
     codes = opcodes(matching_lines(a, b, deadline), len(a), len(b))

@@ -29,7 +29,7 @@ from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out
 from app.core.documents.guard import guarded
 from app.core.documents.word import Reader
-from app.core.documents.word_escape import ESCAPED, PUNCTUATION
+from app.core.documents.word_escape import UNHOLD, held
 from app.core.documents.word_parts import WordPackage, replaced, serialise, w
 from app.core.documents.word_text import DELETED, Paragraph
 from app.core.documents.word_track import Revisions, tracked_replace, tracks_changes
@@ -49,9 +49,6 @@ _LINE_MARK = re.compile(
     r"^(?:\[(?:Header|Footer|First-page header|First-page footer|Even-page header|"
     r"Even-page footer|Text box)\] )?(?:\[\^[0-9ivxlcdm]{1,8}\]: |\[comment \d{1,6}\] [^:]{0,80}: "
     r"|#{1,6} |> |\s*[-*+] |\s*\d+(?:\.\d+)*[.)]? |\s*[a-zA-Z][.)] )?")
-# An escaped character is held as a noncharacter while the marks are taken off.
-_HELD = {ord(c): 0xF0000 + ord(c) for c in PUNCTUATION}
-_UNHELD = {v: k for k, v in _HELD.items()}
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 _INDEX_CHARS = 50_000_000
 _INDEX_SECONDS = 60.0
@@ -66,12 +63,12 @@ def plain(text: str) -> str:
 def inline_plain(text: str) -> str:
     """The marks within a line taken off (not those that begin one); a character escaped
     with a backslash is the text's own, never a mark."""
-    text = ESCAPED.sub(lambda m: m.group(1).translate(_HELD), text)
+    text = held(text)
     text = _INSERTED.sub(r"\1", text)
     text = _DROPPED.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
-    return text.replace("<br>", "").translate(_UNHELD)
+    return text.replace("<br>", "").translate(UNHOLD)
 
 
 def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:

@@ -64,6 +64,17 @@ def unescaped(text: str) -> str:
     return ESCAPED.sub(r"\1", text)
 
 
+# An escaped character held as a private-use character while marks are read around it, so
+# nothing takes it for a mark; `UNHOLD` (for str.translate) gives it back.
+_HOLD = {ord(c): 0xF0000 + ord(c) for c in PUNCTUATION}
+UNHOLD: dict[int, int] = {held: char for char, held in _HOLD.items()}
+
+
+def held(text: str) -> str:
+    """`text` with each escaped character (`\\*`) as its stand-in, its backslash gone."""
+    return ESCAPED.sub(lambda m: m.group(1).translate(_HOLD), text)
+
+
 def _needs(text: str, i: int) -> bool:
     char = text[i]
     before = text[i - 1] if i else " "
