@@ -29,7 +29,7 @@ from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out
 from app.core.documents.guard import guarded
 from app.core.documents.word import Reader
-from app.core.documents.word_escape import UNHOLD, held
+from app.core.documents.word_escape import BLANK, UNHOLD, held
 from app.core.documents.word_parts import WordPackage, replaced, serialise, w
 from app.core.documents.word_text import DELETED, Paragraph
 from app.core.documents.word_track import Revisions, tracked_replace, tracks_changes
@@ -151,7 +151,7 @@ def _find(shown: list[ShownParagraph], name: str, old_text: str, new_text: str
 def _as_shown(line: Line, i: int, old: str, new: str, text: str) -> tuple[int, int, str]:
     """What to replace in the plain text when `old` stands at `i` of the shown line: the
     part that differs from `new` ("**fresh** bread" -> "**warm** bread": "fresh")."""
-    head, length, middle = _narrowed(0, old, new)
+    head, length, middle = _narrowed(0, old, new, whole=BLANK)
     at = i + head
     mapped = [line.pos[j] for j in range(at, at + length) if line.pos[j] >= 0]
     replacement = inline_plain(middle)
@@ -179,15 +179,23 @@ def _all(text: str, needle: str) -> list[int]:
     return found
 
 
-def _narrowed(start: int, old: str, new: str) -> tuple[int, int, str]:
+def _narrowed(start: int, old: str, new: str, whole: re.Pattern[str] | None = None
+              ) -> tuple[int, int, str]:
     """Only the part that differs is replaced: the text the two share at either end stays
-    in its own runs, with its own formatting ("fresh bread" -> "warm bread" changes "fresh")."""
+    in its own runs, with its own formatting ("fresh bread" -> "warm bread" changes "fresh").
+    `whole`: what is changed whole or not at all (a blank shown as `&#32;`, never `2;`)."""
     head = 0
     while head < min(len(old), len(new)) and old[head] == new[head]:
         head += 1
     tail = 0
     while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
+    found = [(m, len(text)) for text in (old, new) if whole for m in whole.finditer(text)]
+    for m, size in found:
+        if m.start() < head < m.end():
+            head = m.start()
+        if m.start() < size - tail < m.end():
+            tail = size - m.end()
     return start + head, len(old) - head - tail, new[head:len(new) - tail]
 
 

@@ -35,6 +35,7 @@ _PASS = {w("hyperlink"), w("ins"), w("del"), w("moveTo"), w("moveFrom"), w("sdt"
          w("sdtContent"), w("smartTag"), w("customXml"), w("fldSimple"), w("bdo"), w("dir")}
 _FIXED = {w("tab"): " ", w("br"): " ", w("cr"): " ", w("noBreakHyphen"): "-",
           w("ptab"): " "}
+_TABS = {w("tab"), w("ptab")}
 _DRAWN = {w("drawing"), w("pict"), w("object"), f"{{{MC}}}AlternateContent"}
 _CHOICE, _FALLBACK = f"{{{MC}}}Choice", f"{{{MC}}}Fallback"
 _R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
@@ -128,6 +129,15 @@ class Paragraph:
 
     def inline(self) -> Line:
         return _inline(self.pieces, self.looks)
+
+    def tabs(self) -> set[int]:
+        """The positions in the plain text that are tabs."""
+        found, at = set(), 0
+        for seg in self.segments():
+            if seg.kind == "fixed" and tag_of(seg.el) in _TABS:
+                found.add(at)
+            at += len(seg.text)
+        return found
 
 
 _VAL = w("val")

@@ -11,13 +11,14 @@ import io
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from app.core.documents.word_keep import finished
 
 if TYPE_CHECKING:
     from docx.document import Document
     from docx.text.paragraph import Paragraph
+    from markdown_it.rules_block import StateBlock
     from markdown_it.token import Token
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # not allowed in XML
@@ -30,7 +31,25 @@ def _clean(text: str) -> str:
 
 def parse(markdown: str) -> list[Token]:
     from markdown_it import MarkdownIt  # noqa: PLC0415 - document library
-    return MarkdownIt("commonmark").enable("table").parse(markdown)
+
+    md = MarkdownIt("commonmark").enable("table")
+    md.block.ruler.at("reference", _not_a_note(md.block.ruler.__rules__))
+    return md.parse(markdown)
+
+
+def _not_a_note(rules: list[Any]) -> Callable[[StateBlock, int, int, bool], bool]:
+    """Markdown's link definition rule, but for a line that begins `[^`: a footnote as
+    read_file shows one (`[^1]: Ibid.`), or one typed by hand, which CommonMark would take
+    for the definition of a link `^1` and leave out of the document. It is a paragraph."""
+    define = next(rule.fn for rule in rules if rule.name == "reference")
+
+    def reference(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        at = state.bMarks[start] + state.tShift[start]
+        if state.src.startswith("[^", at):
+            return False
+        return bool(define(state, start, end, silent))
+
+    return reference
 
 
 def markdown_to_docx(markdown: str, replacing: Path | None = None) -> bytes:
