@@ -90,8 +90,10 @@ def markdown_to_docx(markdown: str, replacing: Path | None = None) -> bytes:
         elif kind == "blockquote_close":
             quote -= 1
         elif kind == "paragraph_open":
-            paragraph = doc.add_paragraph(style=_paragraph_style(lists, item_started, quote))
-            add_inline(paragraph, tokens[i + 1])
+            style = _paragraph_style(lists, item_started, quote)
+            for n, inline in enumerate(sub_items(tokens[i + 1]) if lists else [tokens[i + 1]]):
+                deeper = f"List Number {min(len(lists) + 1, 3)}"
+                add_inline(doc.add_paragraph(style=style if n == 0 else deeper), inline)
             i += 3
             continue
         elif kind in ("fence", "code_block"):
@@ -118,6 +120,35 @@ def _paragraph_style(lists: list[str], item_started: list[bool], quote: int) -> 
         depth = min(len(lists), 3)
         return f"List {lists[-1]}" + (f" {depth}" if depth > 1 else "")
     return "Quote" if quote else None
+
+
+# A list item's own mark as read_file shows it ("a.", "iv.", "(b)", "2.1"), where CommonMark
+# sees none: at the start of a line in a list item, it begins an item of the list below.
+_SUB_MARK = re.compile(r"(?:\(?(?:[a-zA-Z]|[ivxlcdmIVXLCDM]{1,6}|[0-9]{1,3}(?:\.[0-9]{1,3})*)"
+                       r"[.):]|[0-9]{1,3}(?:\.[0-9]{1,3})+)[ \t]+")
+
+
+def sub_items(inline: Token) -> list[Token]:
+    """A list item's paragraph, split where a line begins with a mark CommonMark does not
+    read as one: read_file shows a lettered item below a numbered one as "  a. 2-a", which
+    CommonMark joins to the item above as more of its text. Each part after the first is an
+    item of the list below, its mark left to Word."""
+    from markdown_it.token import Token  # noqa: PLC0415 - document library
+
+    parts: list[list[Token]] = [[]]
+    children = inline.children or []
+    for n, child in enumerate(children):
+        after = children[n + 1] if n + 1 < len(children) else None
+        mark = _SUB_MARK.match(after.content) if after is not None and \
+            child.type == "softbreak" and after.type == "text" else None
+        if mark and after is not None and after.content[mark.end():].strip():
+            parts.append([])
+            after.content = after.content[mark.end():]
+            continue
+        parts[-1].append(child)
+    if len(parts) == 1:
+        return [inline]
+    return [Token("inline", "", 0, children=part) for part in parts]
 
 
 def _table(doc: Document, tokens: list[Token], i: int) -> int:

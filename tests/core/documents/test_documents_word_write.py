@@ -167,3 +167,26 @@ def test_write_file_refuses_to_drop_sharepoint_properties(ws):
     assert out.refused and out.content.startswith(
         "Replacing it with write_file would drop its custom data (such as SharePoint "
         "properties) from 'contract.docx'")
+
+
+def test_a_lettered_list_below_a_numbered_one_stays_items_of_its_own(ws):
+    """Word saved ComplexNumberedLists.docx with a. b. c. below "2. Entry #2": read_file shows
+    them as "  a. 2-a", which CommonMark joins to the item above; write_file of the rendering
+    made "Entry #2, with children a. 2-a b. 2-b c. 2-c" of four paragraphs."""
+    shutil.copy(DATA / "poi" / "ComplexNumberedLists.docx", ws / "lists.docx")
+    shown = render_document(ws / "lists.docx")
+    assert "2. Entry #2, with children\n  a. 2-a\n  b. 2-b\n" in shown
+    out = toolbox(ws, TASK).call("write_file", {"path": "lists.docx", "content": shown.replace(
+        "numbered lists", "numbered items")})
+    assert not out.is_error, out.content
+    found = [(p.style.name, p.text) for p in docx.Document(ws / "lists.docx").paragraphs]
+    assert found[2:6] == [("List Number", "Entry #2, with children"), ("List Number 2", "2-a"),
+                          ("List Number 2", "2-b"), ("List Number 2", "2-c")]
+    # A line of a list item's text that only begins like a mark stays its text.
+    out = toolbox(ws, TASK).call("write_file", {"path": "new.docx", "content": (
+        "1. Call Ann about\n   the plan. Then ring Bob.\n2. Pay\n   i. rent\n   (b) tax\n\n"
+        "A paragraph\na. not in a list\n")})
+    assert not out.is_error, out.content
+    assert [p.text for p in docx.Document(ws / "new.docx").paragraphs] == [
+        "Call Ann about the plan. Then ring Bob.", "Pay", "rent", "tax",
+        "A paragraph a. not in a list"]
