@@ -94,7 +94,7 @@ def _edit(zf: zipfile.ZipFile, raw: bytes, name: str, old_text: str, new_text: s
     except Full:
         raise DocumentError(f"'{name}' is too large to be edited in place; write the result "
                             "to a new file instead.") from None
-    part, para, twin, (at, length, replacement) = _find(shown, name, old_text, new_text)
+    part, para, twin, (at, length, replacement, after) = _find(shown, name, old_text, new_text)
     if not any(seg.kind == "t" for seg in para.segments()):
         deleted = any(piece.kind == "del" for piece in para.pieces)
         raise DocumentError(
@@ -106,10 +106,10 @@ def _edit(zf: zipfile.ZipFile, raw: bytes, name: str, old_text: str, new_text: s
         revisions = Revisions(pkg.trees.values())
 
         def change(segments: list[Piece]) -> list[_Element]:
-            return tracked_replace(segments, at, length, replacement, revisions)
+            return tracked_replace(segments, at, length, replacement, revisions, after)
     else:
         def change(segments: list[Piece]) -> list[_Element]:
-            return _replace(segments, at, length, replacement)
+            return _replace(segments, at, length, replacement, after)
     before = para.plain()
     touched = change(para.segments())
     if twin is not None:
@@ -121,11 +121,12 @@ def _edit(zf: zipfile.ZipFile, raw: bytes, name: str, old_text: str, new_text: s
 
 
 def _find(shown: list[ShownParagraph], name: str, old_text: str, new_text: str
-          ) -> tuple[str, Paragraph, _Element | None, tuple[int, int, str]]:
-    """(part, paragraph, twin, (start, length, replacement) in the paragraph's plain text)
-    for the one place old_text stands; DocumentError when it stands nowhere or in several
-    places. Text copied from read_file is found as shown, marks and all; the two texts are
-    compared as shown, so only what differs between them is replaced."""
+          ) -> tuple[str, Paragraph, _Element | None, tuple[int, int, str, bool]]:
+    """(part, paragraph, twin, (start, length, replacement, after) in the paragraph's plain
+    text) for the one place old_text stands; DocumentError when it stands nowhere or in
+    several places. Text copied from read_file is found as shown, marks and all; the two
+    texts are compared as shown, so only what differs between them is replaced. `after`:
+    text only inserted joins the text after it, not the text before (see _as_shown)."""
     hits = [(entry, i) for entry in shown for i in _all(entry[2].text, old_text)]
     if len(hits) == 1:
         (part, para, line, twin), i = hits[0]
@@ -140,7 +141,8 @@ def _find(shown: list[ShownParagraph], name: str, old_text: str, new_text: str
         if len(hits) == 1:
             (part, para, _line, twin), i = hits[0]
             new = new_text if needle == old_text else plain(new_text)
-            return part, para, twin, _narrowed(i, needle, new)
+            at, length, middle = _narrowed(i, needle, new)
+            return part, para, twin, (at, length, middle, at == i)
     count = len(hits)
     hint = ("Copy it from read_file, within one paragraph" if count == 0
             else "Include more of the paragraph so it is unique")
@@ -148,16 +150,20 @@ def _find(shown: list[ShownParagraph], name: str, old_text: str, new_text: str
                         f"exactly once. {hint}.")
 
 
-def _as_shown(line: Line, i: int, old: str, new: str, text: str) -> tuple[int, int, str]:
+def _as_shown(line: Line, i: int, old: str, new: str, text: str
+              ) -> tuple[int, int, str, bool]:
     """What to replace in the plain text when `old` stands at `i` of the shown line: the
-    part that differs from `new` ("**fresh** bread" -> "**warm** bread": "fresh")."""
+    part that differs from `new` ("**fresh** bread" -> "**warm** bread": "fresh"); and
+    whether text only inserted joins the text after it: when it goes at the start of `old`
+    or right after a mark ("[comment 1]new", "[new link text](…)", "**bold**new"), not
+    into the run before the mark."""
     head, length, middle = _narrowed(0, old, new, whole=BLANK)
     at = i + head
     mapped = [line.pos[j] for j in range(at, at + length) if line.pos[j] >= 0]
     replacement = inline_plain(middle)
     first, last = (min(mapped), max(mapped) + 1) if mapped else (0, 0)
     if mapped and text[first:last] != replacement:
-        return first, last - first, replacement
+        return first, last - first, replacement, False
     before = line.pos[at - 1] if at > 0 else None
     after = line.pos[at] if at < len(line.pos) else None
     if mapped or length or not replacement or before == after == DELETED:
@@ -167,7 +173,7 @@ def _as_shown(line: Line, i: int, old: str, new: str, text: str) -> tuple[int, i
     following = next((p for p in line.pos[at:] if p >= 0), None)
     if following is None:
         following = next((p + 1 for p in reversed(line.pos[:at]) if p >= 0), len(text))
-    return following, 0, replacement
+    return following, 0, replacement, head == 0 or (before is not None and before < 0)
 
 
 def _all(text: str, needle: str) -> list[int]:
@@ -199,10 +205,11 @@ def _narrowed(start: int, old: str, new: str, whole: re.Pattern[str] | None = No
     return start + head, len(old) - head - tail, new[head:len(new) - tail]
 
 
-def _replace(segments: list[Piece], start: int, length: int, new_text: str
-             ) -> list[_Element]:
+def _replace(segments: list[Piece], start: int, length: int, new_text: str,
+             after: bool = False) -> list[_Element]:
     """Replace characters [start, start + length) of the paragraph's plain text. Tabs and
     breaks inside the range go; the new text goes into the first run of text it touches.
+    Text only inserted between two runs joins the one before, or (`after`) the one after.
     Returns the text elements changed."""
     spans: list[tuple[Piece, int, int]] = []
     pos = 0
@@ -228,8 +235,9 @@ def _replace(segments: list[Piece], start: int, length: int, new_text: str
         return touched
     # An insertion (or a range of tabs only): join the text before it, else the text after.
     texts = [(seg, a, b) for seg, a, b in spans if seg.kind == "t"]
-    target = next(((s, start - a) for s, a, b in texts if a < start <= b), None) or \
-        next(((s, 0) for s, a, b in texts if a >= start), None)
+    target = (next(((s, 0) for s, a, b in texts if a == start), None) if after else None) \
+        or next(((s, start - a) for s, a, b in texts if a < start <= b), None) \
+        or next(((s, 0) for s, a, b in texts if a >= start), None)
     if target is None:
         raise DocumentError("All of that paragraph's text is marked as deleted (a tracked "
                             "change), so there is no text there to change; change the text "
