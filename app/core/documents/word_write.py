@@ -101,7 +101,7 @@ def markdown_to_docx(markdown: str, replacing: Path | None = None) -> bytes:
                 run = doc.add_paragraph().add_run(_clean(line))
                 run.font.name = _MONO
         elif kind == "table_open":
-            i = _table(doc, tokens, i)
+            i = _table(doc, tokens, i, bold_header=replacing is None)
             continue
         elif kind == "html_block":
             doc.add_paragraph(_clean(tok.content.strip()))
@@ -122,10 +122,17 @@ def _paragraph_style(lists: list[str], item_started: list[bool], quote: int) -> 
     return "Quote" if quote else None
 
 
+_BR = re.compile(r"<br\s*/?>", re.I)
 # A list item's own mark as read_file shows it ("a.", "iv.", "(b)", "2.1"), where CommonMark
 # sees none: at the start of a line in a list item, it begins an item of the list below.
 _SUB_MARK = re.compile(r"(?:\(?(?:[a-zA-Z]|[ivxlcdmIVXLCDM]{1,6}|[0-9]{1,3}(?:\.[0-9]{1,3})*)"
                        r"[.):]|[0-9]{1,3}(?:\.[0-9]{1,3})+)[ \t]+")
+
+
+def _lines(inline: Token) -> list[Token]:
+    """A table cell's inline Markdown, split at each <br>."""
+    return _split(inline, [child.type == "html_inline" and _BR.fullmatch(child.content)
+                           is not None for child in inline.children or []])
 
 
 def sub_items(inline: Token) -> list[Token]:
@@ -133,25 +140,38 @@ def sub_items(inline: Token) -> list[Token]:
     read as one: read_file shows a lettered item below a numbered one as "  a. 2-a", which
     CommonMark joins to the item above as more of its text. Each part after the first is an
     item of the list below, its mark left to Word."""
-    from markdown_it.token import Token  # noqa: PLC0415 - document library
-
-    parts: list[list[Token]] = [[]]
     children = inline.children or []
+    cuts = []
     for n, child in enumerate(children):
         after = children[n + 1] if n + 1 < len(children) else None
         mark = _SUB_MARK.match(after.content) if after is not None and \
             child.type == "softbreak" and after.type == "text" else None
-        if mark and after is not None and after.content[mark.end():].strip():
-            parts.append([])
+        cut = bool(mark and after is not None and after.content[mark.end():].strip())
+        if cut and mark and after is not None:
             after.content = after.content[mark.end():]
-            continue
-        parts[-1].append(child)
-    if len(parts) == 1:
+        cuts.append(cut)
+    return _split(inline, cuts)
+
+
+def _split(inline: Token, cuts: list[bool]) -> list[Token]:
+    """`inline` split into one token per part, at the children marked in `cuts` (which go)."""
+    from markdown_it.token import Token  # noqa: PLC0415 - document library
+
+    if not any(cuts):
         return [inline]
+    parts: list[list[Token]] = [[]]
+    for child, cut in zip(inline.children or [], cuts):
+        if cut:
+            parts.append([])
+        else:
+            parts[-1].append(child)
     return [Token("inline", "", 0, children=part) for part in parts]
 
 
-def _table(doc: Document, tokens: list[Token], i: int) -> int:
+def _table(doc: Document, tokens: list[Token], i: int, bold_header: bool) -> int:
+    """The table at tokens[i]; its header row bold in a new document (over a document,
+    the Markdown is read_file's, which shows a bold cell as **bold**). A cell's lines
+    (read_file joins a cell's paragraphs with <br>) are paragraphs of the cell."""
     rows: list[list[Token]] = []
     header_rows = 0
     while tokens[i].type != "table_close":
@@ -169,7 +189,10 @@ def _table(doc: Document, tokens: list[Token], i: int) -> int:
         table.style = "Table Grid"
         for r, row in enumerate(rows):
             for c, inline in enumerate(row):
-                add_inline(table.cell(r, c).paragraphs[0], inline, bold=r < header_rows)
+                cell = table.cell(r, c)
+                for n, part in enumerate(_lines(inline)):
+                    add_inline(cell.paragraphs[0] if n == 0 else cell.add_paragraph(), part,
+                               bold=bold_header and r < header_rows)
     return i + 1
 
 
@@ -193,6 +216,8 @@ def add_inline(paragraph: Paragraph, inline: Token, bold: bool = False) -> None:
             link = None
         elif kind in ("text", "code_inline", "html_inline", "image", "softbreak", "hardbreak"):
             text = {"softbreak": " ", "hardbreak": "\n"}.get(kind, child.content)
+            if kind == "html_inline" and _BR.fullmatch(text):
+                text = "\n"   # a line break, as <br> is in HTML
             if not text:
                 continue
             if link:

@@ -190,3 +190,27 @@ def test_a_lettered_list_below_a_numbered_one_stays_items_of_its_own(ws):
     assert [p.text for p in docx.Document(ws / "new.docx").paragraphs] == [
         "Call Ann about the plan. Then ring Bob.", "Pay", "rent", "tax",
         "A paragraph a. not in a list"]
+
+
+def test_a_tables_cells_keep_their_paragraphs_and_their_look(ws):
+    """Word saved both. read_file joins a cell's paragraphs with <br>: write_file of the
+    rendering made each cell one paragraph holding the text "<br>". A first row Word shows
+    plain came back bold (a table's first row is Markdown's header row)."""
+    for name in ("IllustrativeCases.docx", "TestTableCellAlign.docx"):
+        shutil.copy(DATA / "poi" / name, ws / name)
+        shown = render_document(ws / name)
+        changed = shown.replace("Bottom", "Below").replace("Patrick", "Pádraig")
+        out = toolbox(ws, TASK).call("write_file", {"path": name, "content": changed})
+        assert not out.is_error, out.content
+        assert render_document(ws / name) == changed
+    cell = docx.Document(ws / "IllustrativeCases.docx").tables[0].cell(1, 2)
+    assert [p.text for p in cell.paragraphs][:3] == ["€", "17,542", "34,000"]
+    assert not any(run.bold for cell in docx.Document(ws / "TestTableCellAlign.docx").tables[0]
+                   .rows[0].cells for run in cell.paragraphs[0].runs)
+    # A new document's header row is bold, as Markdown shows it; <br> breaks a line.
+    out = toolbox(ws, TASK).call("write_file", {"path": "new.docx", "content": (
+        "Two<br>lines\n\n| Name | Age |\n|---|---|\n| Ann | 30 |\n")})
+    assert not out.is_error, out.content
+    new = docx.Document(ws / "new.docx")
+    assert new.paragraphs[0].text == "Two\nlines"
+    assert all(run.bold for run in new.tables[0].cell(0, 0).paragraphs[0].runs)
