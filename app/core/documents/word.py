@@ -4,6 +4,7 @@
     # Heading, paragraphs, 1. numbered and - bulleted lists, | tables |, > quotes
     [Text box] …                     the text of a text box, after the paragraph it sits in
     [inserted: …] [deleted: …]       tracked changes, where they are
+    line<br>break                    a line break within a paragraph (a cell's paragraphs too)
     text[^1]  text[^i]  text[comment 1]   where a footnote, endnote or comment is anchored
     [^1]: …  [^i]: …  [comment 1] Ann: …  the notes and comments, after the body
     [Footer] …                       each different footer, last

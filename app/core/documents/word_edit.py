@@ -68,7 +68,7 @@ def inline_plain(text: str) -> str:
     text = _DROPPED.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
-    return text.replace("<br>", "").translate(UNHOLD)
+    return text.replace("<br>", " ").translate(UNHOLD)   # a line break: a space in the text
 
 
 def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:

@@ -36,6 +36,7 @@ _PASS = {w("hyperlink"), w("ins"), w("del"), w("moveTo"), w("moveFrom"), w("sdt"
 _FIXED = {w("tab"): " ", w("br"): " ", w("cr"): " ", w("noBreakHyphen"): "-",
           w("ptab"): " "}
 _TABS = {w("tab"), w("ptab")}
+_BREAKS, _TYPE = {w("br"), w("cr")}, w("type")
 _DRAWN = {w("drawing"), w("pict"), w("object"), f"{{{MC}}}AlternateContent"}
 _CHOICE, _FALLBACK = f"{{{MC}}}Choice", f"{{{MC}}}Fallback"
 _R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
@@ -305,7 +306,13 @@ def _groups(items: Iterable[_Item],
 def _emphasis(run: list[tuple[Piece, int]], bold: bool, italic: bool) -> Line:
     line = Line()
     for piece, start in run:
-        line.add(piece.text, start)
+        if start >= 0 and piece.kind == "fixed" and tag_of(piece.el) in _BREAKS and \
+                piece.el.get(_TYPE) in (None, "textWrapping"):
+            line.add("<")          # a line break, as Markdown keeps one: the plain text's
+            line.add("b", start)   # space stands at the "b", never escaped
+            line.add("r>")
+        else:
+            line.add(piece.text, start)
     text = line.text
     if not (bold or italic) or not text.strip():
         return line

@@ -34,6 +34,9 @@ def parse(markdown: str) -> list[Token]:
 
     md = MarkdownIt("commonmark").enable("table")
     md.block.ruler.at("reference", _not_a_note(md.block.ruler.__rules__))
+    # A character reference (`&#32;`) and an escape (`\*`) stay tokens of their own: a
+    # blank read_file shows as `&#32;` begins a paragraph, a blank typed does not (_lines).
+    md.core.ruler.disable("text_join")
     return md.parse(markdown)
 
 
@@ -103,8 +106,10 @@ def markdown_to_docx(markdown: str, replacing: Path | None = None) -> bytes:
         elif kind == "table_open":
             i = _table(doc, tokens, i, bold_header=replacing is None)
             continue
-        elif kind == "html_block":
-            doc.add_paragraph(_clean(tok.content.strip()))
+        elif kind == "html_block":   # a line of only <br>: a paragraph of line breaks
+            content = tok.content.strip()
+            doc.add_paragraph("\n" * len(_BR.findall(content)) if _BRS.fullmatch(content)
+                              else _clean(content))
         i += 1
     out = io.BytesIO()
     doc.save(out)
@@ -123,6 +128,7 @@ def _paragraph_style(lists: list[str], item_started: list[bool], quote: int) -> 
 
 
 _BR = re.compile(r"<br\s*/?>", re.I)
+_BRS = re.compile(r"(?:<br\s*/?>\s*)+", re.I)
 # A list item's own mark as read_file shows it ("a.", "iv.", "(b)", "2.1"), where CommonMark
 # sees none: at the start of a line in a list item, it begins an item of the list below.
 _SUB_MARK = re.compile(r"(?:\(?(?:[a-zA-Z]|[ivxlcdmIVXLCDM]{1,6}|[0-9]{1,3}(?:\.[0-9]{1,3})*)"
@@ -130,9 +136,16 @@ _SUB_MARK = re.compile(r"(?:\(?(?:[a-zA-Z]|[ivxlcdmIVXLCDM]{1,6}|[0-9]{1,3}(?:\.
 
 
 def _lines(inline: Token) -> list[Token]:
-    """A table cell's inline Markdown, split at each <br>."""
-    return _split(inline, [child.type == "html_inline" and _BR.fullmatch(child.content)
-                           is not None for child in inline.children or []])
+    """A table cell's inline Markdown, split at each <br> that text follows; one that
+    another <br> or a blank follows, or nothing, is a line break (read_file shows a
+    paragraph that ends in line breaks as "13.6%<br><br>", one that begins with a blank
+    as "&#32;34,000", an empty paragraph not at all)."""
+    children = inline.children or []
+    breaks = [child.type == "html_inline" and _BR.fullmatch(child.content) is not None
+              for child in children]
+    return _split(inline, [brk and n + 1 < len(children) and not breaks[n + 1] and not (
+        children[n + 1].type == "text" and children[n + 1].content[:1].isspace())
+        for n, brk in enumerate(breaks)])
 
 
 def sub_items(inline: Token) -> list[Token]:
@@ -200,7 +213,7 @@ def add_inline(paragraph: Paragraph, inline: Token, bold: bool = False) -> None:
     """The inline Markdown of one token (strong, em, links, code) as runs of `paragraph`."""
     strong, em = int(bold), 0
     link: str | None = None
-    for child in inline.children or []:
+    for child in _joined(inline.children or []):
         kind = child.type
         if kind == "strong_open":
             strong += 1
@@ -228,6 +241,17 @@ def add_inline(paragraph: Paragraph, inline: Token, bold: bool = False) -> None:
             run.italic = True if em > 0 else None
             if kind == "code_inline":
                 run.font.name = _MONO
+
+
+def _joined(children: list[Token]) -> list[Token]:
+    """Neighbouring texts (a character reference or an escape is a text of its own) as one."""
+    out: list[Token] = []
+    for child in children:
+        if child.type in ("text", "text_special") and out and out[-1].type == "text":
+            out[-1] = out[-1].copy(content=out[-1].content + child.content)
+        else:
+            out.append(child.copy(type="text") if child.type == "text_special" else child)
+    return out
 
 
 def add_link(paragraph: Paragraph, url: str, text: str, bold: bool, italic: bool) -> None:

@@ -214,3 +214,39 @@ def test_a_tables_cells_keep_their_paragraphs_and_their_look(ws):
     new = docx.Document(ws / "new.docx")
     assert new.paragraphs[0].text == "Two\nlines"
     assert all(run.bold for run in new.tables[0].cell(0, 0).paragraphs[0].runs)
+
+
+def test_a_line_break_within_a_paragraph_is_kept(ws):
+    """Word saved IllustrativeCases.docx with a cell's figures one per line, line breaks in
+    one paragraph: read_file showed them as spaces, so write_file put them on one line. Now
+    <br>: edit_file keeps the breaks; write_file, in a table cell, makes each line a
+    paragraph (read_file joins a cell's paragraphs with <br> too), shown the same."""
+    shutil.copy(DATA / "poi" / "IllustrativeCases.docx", ws / "cases.docx")
+    shown = render_document(ws / "cases.docx")
+    assert "| €<br>17,542<br>32,000<br>3,508<br>" in shown
+    box = toolbox(ws, TASK)
+    out = box.call("edit_file", {"path": "cases.docx", "old_text": "17,542<br>32,000<br>3,508",
+                                 "new_text": "17,542<br>32,500<br>3,508"})
+    assert not out.is_error, out.content
+    cell = docx.Document(ws / "cases.docx").tables[0].cell(1, 1)
+    assert [p.text for p in cell.paragraphs][1].startswith("17,542\n32,500\n3,508\n")
+    out = box.call("write_file", {"path": "cases.docx", "content": shown.replace(
+        "32,000<br>3,508", "32,000<br>3,600")})
+    assert not out.is_error, out.content
+    cell = docx.Document(ws / "cases.docx").tables[0].cell(1, 1)   # in a cell, <br> and text
+    assert "\n".join(p.text for p in cell.paragraphs).startswith(  # after it: a paragraph
+        "€\n17,542\n32,000\n3,600\n")
+    assert render_document(ws / "cases.docx") == shown.replace("32,000<br>3,508",
+                                                               "32,000<br>3,600")
+    # In a paragraph of the body: a line break stays one; "<br>" typed stays text.
+    doc = docx.Document()
+    run = doc.add_paragraph().add_run("Line one")
+    run.add_break()
+    run.add_text("line two, <br> typed")
+    doc.save(ws / "breaks.docx")
+    shown = render_document(ws / "breaks.docx")
+    assert shown == "Line one<br>line two, \\<br> typed\n"
+    out = box.call("write_file", {"path": "copy.docx", "content": shown})
+    assert not out.is_error, out.content
+    assert [p.text for p in docx.Document(ws / "copy.docx").paragraphs] == [
+        "Line one\nline two, <br> typed"]

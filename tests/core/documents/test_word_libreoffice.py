@@ -25,9 +25,6 @@ WORD_DATA = Path(__file__).resolve().parents[2] / "data" / "word"
 WORD_SAVED = sorted(p for p in WORD_DATA.glob("*/*.docx") if "password" not in p.name)
 _WORD = re.compile(r"[^\W\d_]{5,}")   # a word of five letters or more, in any script
 _LIST_MARK = re.compile(r"^\s*[0-9a-zA-Z]{1,6}[.)]\s+")
-# Known, not yet kept by write_file: a line break inside a paragraph (read_file shows it as a
-# space). In these the words are compared, in order, not the lines.
-_BREAKS_AS_SPACES = {"IllustrativeCases.docx"}
 
 
 def _soffice() -> str | None:
@@ -58,8 +55,6 @@ def _changed_lines(before: Path, after: Path, marks: bool) -> tuple[list[str], l
     a, b = ([line if marks else _LIST_MARK.sub("", line).rstrip()
              for line in p.read_text(encoding="utf-8-sig").splitlines() if line.strip()]
             for p in (before, after))
-    if not marks and after.with_suffix(".docx").name in _BREAKS_AS_SPACES:
-        a, b = " ".join(a).split(), " ".join(b).split()
     diff = list(difflib.unified_diff(a, b, lineterm="", n=0))[2:]
     return ([d[1:] for d in diff if d.startswith("-")], [d[1:] for d in diff if d.startswith("+")])
 
