@@ -157,7 +157,11 @@ class PlanDialog(QDialog):
         layout.addWidget(self.card)
         layout.addWidget(self.list, 1)
         layout.addLayout(again)
+        # Until there are proposals the list is hidden, and this takes its room: the goal
+        # stays under its sentence instead of the few lines spreading down the dialog.
+        layout.addStretch(1)
         layout.addLayout(bottom)
+        self._column = layout
 
         self.plan_button.clicked.connect(lambda: self.start_planning())
         self.goal.returnPressed.connect(lambda: self.start_planning())
@@ -176,6 +180,7 @@ class PlanDialog(QDialog):
         for w in (self.list, self.note, self.again_button, self.add_button,
                   self.dismiss_button):
             w.setVisible(shown)
+        self._column.setStretch(self._column.count() - 2, 0 if shown else 1)
 
     def show_kept(self, goal: str, note: str, proposals: list) -> None:
         """Show proposals kept from the last time the dialog was closed."""

@@ -1,0 +1,96 @@
+"""A new person's walk through the window's dialogs (on a real display, the Chinese window as
+well): each dialog fits the screen with its buttons in sight, and no sentence is cut down to
+its first line because the dialog was squeezed."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QDialog, QLabel, QWidget
+
+from app.core.settings import Settings
+from app.gui.folder import first_start
+from app.gui.main_window import MainWindow
+from app.gui.settings import language
+from tests.gui.helpers import open_in
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def demo_window(request, qapp, qtbot, tmp_path, monkeypatch):
+    lang = request.param
+    assert language.install(qapp, lang) == lang
+    language.use_fonts()
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
+    win.show()
+    folder = tmp_path / "demo"
+    shutil.copytree(first_start.bundled_demo(lang), folder)
+    open_in(qtbot, win, folder)
+    yield win
+    win.close()
+    win.deleteLater()
+    language.install(qapp, "en")
+
+
+def cut_sentences(dialog: QWidget) -> list[str]:
+    """Visible wrapped sentences given fewer lines than their width needs."""
+    out = []
+    for label in dialog.findChildren(QLabel):
+        if label.isVisible() and label.wordWrap() and label.text():
+            need = label.heightForWidth(label.width())
+            if label.height() + 1 < need:
+                out.append(f"{label.text()[:40]!r}: {label.height()} px < {need} px")
+    return out
+
+
+def assert_fits_the_screen(dialog: QDialog, buttons: QWidget) -> None:
+    room = dialog.screen().availableGeometry()
+    frame = dialog.frameGeometry()
+    assert frame.height() <= room.height(), (frame, room)
+    bottom = buttons.mapToGlobal(buttons.rect().bottomLeft()).y()
+    assert bottom <= room.bottom(), f"the buttons end at {bottom}, below the screen's {room}"
+
+
+def test_settings_fit_the_screen_and_no_sentence_is_cut(qtbot, demo_window):
+    demo_window.settings_action.trigger()
+    dialog = demo_window.settings_dialog
+    qtbot.waitUntil(dialog.isVisible, timeout=2000)
+    qtbot.wait(50)  # the layout a show posts
+    assert dialog.folder_safety is not None and dialog.folder_safety.isVisible()
+    assert_fits_the_screen(dialog, dialog.button_box())
+    assert cut_sentences(dialog) == []
+    # What does not fit scrolls, and Tab brings each setting into sight.
+    dialog.activateWindow()
+    dialog.rounds.setFocus()
+    for _ in range(40):
+        if dialog.language.hasFocus():
+            break
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert dialog.language.hasFocus()
+    top_left = dialog.language.mapTo(dialog.scroll.viewport(), dialog.language.rect().topLeft())
+    assert 0 <= top_left.y() <= dialog.scroll.viewport().height() - dialog.language.height()
+    dialog.reject()
+
+
+def test_plan_with_ai_keeps_its_few_lines_together_before_a_plan(qtbot, tmp_path):
+    from app.core.engine.port import EngineConfig
+    from app.core.settings import Limits
+    from app.engines.demo.engine import DemoEngine
+    from app.gui.plan.plan_dialog import PlanDialog
+
+    dialog = PlanDialog(tmp_path, lambda: DemoEngine(EngineConfig(options={"delay_s": 0.0})),
+                        Limits(), "Demo (offline, no AI)", engine_is_ai=False)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    # The goal box sits under the sentence that asks for it, not half-way down the dialog.
+    intro = dialog.findChildren(QLabel)[0]
+    gap = dialog.goal.y() - (intro.y() + intro.heightForWidth(intro.width()))
+    assert gap <= 16, f"{gap} px of nothing between the question and the goal box"
+    assert dialog.close_button.geometry().bottom() > dialog.height() - 40  # still at the foot
+    dialog._last = ["a proposal"]  # noqa: SLF001 - what a finished plan sets
+    dialog._reveal()  # noqa: SLF001
+    qtbot.wait(20)
+    assert dialog.list.height() > 200  # the list takes the room once it shows
