@@ -52,7 +52,7 @@
         <translation>这个模型</translation>
     </message>
     <message>
-        <source>no AI used, so no tokens and no cost</source>
+        <source>no AI used, so no usage and no cost</source>
         <translation>没有用到 AI，不产生用量和费用</translation>
     </message>
     <message>
@@ -1594,8 +1594,8 @@
         <translation>AI 引擎：%1</translation>
     </message>
     <message>
-        <source>scripted (no AI)</source>
-        <translation>预设脚本</translation>
+        <source>no model to choose</source>
+        <translation>无需选择模型</translation>
     </message>
     <message>
         <source>the engine&apos;s default</source>

@@ -64,13 +64,19 @@ def test_settings_fit_the_screen_and_no_sentence_is_cut(qtbot, demo_window):
     # What does not fit scrolls, and Tab brings each setting into sight.
     dialog.activateWindow()
     dialog.rounds.setFocus()
-    for _ in range(40):
-        if dialog.language.hasFocus():
-            break
+    stops = []
+    for _ in range(60):  # once round every Tab stop
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
-    assert dialog.language.hasFocus()
-    top_left = dialog.language.mapTo(dialog.scroll.viewport(), dialog.language.rect().topLeft())
-    assert 0 <= top_left.y() <= dialog.scroll.viewport().height() - dialog.language.height()
+        stops.append(QApplication.focusWidget())
+        if dialog.language.hasFocus():
+            top_left = dialog.language.mapTo(dialog.scroll.viewport(),
+                                             dialog.language.rect().topLeft())
+            bottom = dialog.scroll.viewport().height() - dialog.language.height()
+            assert 0 <= top_left.y() <= bottom, "Tab left the language out of sight"
+        if dialog.rounds.hasFocus():
+            break
+    assert dialog.language in stops and dialog.rounds.hasFocus()
+    assert dialog.scroll not in stops  # no Tab stop a person cannot see or name
     dialog.reject()
 
 
@@ -94,3 +100,23 @@ def test_plan_with_ai_keeps_its_few_lines_together_before_a_plan(qtbot, tmp_path
     dialog._reveal()  # noqa: SLF001
     qtbot.wait(20)
     assert dialog.list.height() > 200  # the list takes the room once it shows
+
+
+# Words a person should never read (WINDOW.md, "Words"), as whole words.
+JARGON = ("HUMAN", "scripted", "tokens", "bytes", "gave_up", "loop")
+
+
+def test_the_demo_engine_chip_and_cost_line_read_in_plain_words(qtbot, demo_window):
+    import re
+
+    from tests.gui.helpers import run_until_end
+
+    picker = demo_window.picker
+    shown = picker.model.currentText()
+    assert shown in ("no model to choose", "无需选择模型"), shown
+    assert not picker.model.isEnabled()
+    run_until_end(qtbot, demo_window)  # to the demo's decision
+    meta = demo_window.run_panel.meta_label.text()
+    assert meta.endswith(("no AI used, so no usage and no cost", "没有用到 AI，不产生用量和费用"))
+    for words in (shown, meta):
+        assert not [w for w in JARGON if re.search(rf"\b{w}\b", words, re.IGNORECASE)], words
