@@ -61,6 +61,8 @@ def test_settings_fit_the_screen_and_no_sentence_is_cut(qtbot, demo_window):
     assert dialog.folder_safety is not None and dialog.folder_safety.isVisible()
     assert_fits_the_screen(dialog, dialog.button_box())
     assert cut_sentences(dialog) == []
+    # Nothing goes under the scroll bar: the page is no wider than what shows it.
+    assert dialog.page.width() <= dialog.scroll.viewport().width()
     # What does not fit scrolls, and Tab brings each setting into sight.
     dialog.activateWindow()
     dialog.rounds.setFocus()

@@ -88,11 +88,14 @@ class SettingsDialog(QDialog):
         outer = self.layout()
         assert page_layout is not None and outer is not None  # made in __init__
         bar = self.scroll.verticalScrollBar().sizeHint().width()
-        width = max(self.page.sizeHint().width() + bar, self.width() if self.isVisible() else 0)
-        inner = width - bar
+        margins = outer.contentsMargins()
+        sides = margins.left() + margins.right()
+        inner = self.page.sizeHint().width()
+        # the scroll bar's room is kept even when all fits, so nothing ever goes under it
+        self.scroll.setMinimumWidth(self.page.minimumSizeHint().width() + bar)
+        width = inner + bar + sides
         page_height = page_layout.totalHeightForWidth(inner) if page_layout.hasHeightForWidth() \
             else self.page.sizeHint().height()
-        margins = outer.contentsMargins()
         below = sum(outer.itemAt(i).sizeHint().height() + outer.spacing()
                     for i in range(1, outer.count()) if not outer.itemAt(i).isEmpty())
         wanted = page_height + below + margins.top() + margins.bottom()
