@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QDialog, QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel, QWidget
 
 from app.core.settings import Settings
 from app.gui.folder import first_start
@@ -122,3 +122,18 @@ def test_the_demo_engine_chip_and_cost_line_read_in_plain_words(qtbot, demo_wind
     assert meta.endswith(("no AI used, so no usage and no cost", "没有用到 AI，不产生用量和费用"))
     for words in (shown, meta):
         assert not [w for w in JARGON if re.search(rf"\b{w}\b", words, re.IGNORECASE)], words
+
+
+def test_lessons_with_nothing_to_list_is_a_small_dialog(qtbot, demo_window):
+    from app.gui.lessons.lessons_view import LessonsDialog
+
+    dialog = LessonsDialog(demo_window.workspace.root, parent=demo_window)
+    qtbot.addWidget(dialog)
+    with qtbot.waitSignal(dialog.loaded, timeout=10_000):
+        dialog.show()
+    qtbot.wait(50)
+    assert dialog.empty.isVisible() and not dialog.split.isVisible()
+    close = dialog.findChild(QDialogButtonBox)
+    words_end = dialog.empty.y() + dialog.empty.heightForWidth(dialog.empty.width())
+    assert close.y() - words_end <= 24, f"{close.y() - words_end} px of nothing"
+    assert cut_sentences(dialog) == []
