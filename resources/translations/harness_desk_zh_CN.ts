@@ -3171,6 +3171,10 @@
         <translation>这个任务在本次运行中已经没有上网查询次数了。在“设置”里调高“每个任务的上网查询次数”，它就能继续查。</translation>
     </message>
     <message>
+        <source>Wrote a sample note for this task (no AI was used).</source>
+        <translation>为这个任务写了一份示例笔记（没有用到 AI）。</translation>
+    </message>
+    <message>
         <source>Press Enter to open it</source>
         <translation>按 Enter 打开</translation>
     </message>

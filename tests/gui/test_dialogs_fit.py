@@ -137,3 +137,19 @@ def test_lessons_with_nothing_to_list_is_a_small_dialog(qtbot, demo_window):
     words_end = dialog.empty.y() + dialog.empty.heightForWidth(dialog.empty.width())
     assert close.y() - words_end <= 24, f"{close.y() - words_end} px of nothing"
     assert cut_sentences(dialog) == []
+
+
+def test_a_demo_sample_round_speaks_the_windows_language(qapp):
+    from app.core.run.outcomes import RoundResult
+    from app.gui.words.round_text import RoundView, card_text
+
+    view = RoundView(1, "Make a table of the dates in DateFormatTests.xlsx", RoundResult.SAMPLE,
+                     ["demo-output/make-a-table.md"], 3.0, 0.0,
+                     "Wrote a sample note for this task (no AI was used).", is_ai=False)
+    assert language.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        said = [line.text for line in card_text(view).lines]
+    finally:
+        language.install(qapp, "en")
+    assert "为这个任务写了一份示例笔记（没有用到 AI）。" in said
+    assert not [t for t in said if "sample note" in t]
