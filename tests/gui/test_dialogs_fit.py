@@ -153,3 +153,24 @@ def test_a_demo_sample_round_speaks_the_windows_language(qapp):
         language.install(qapp, "en")
     assert "为这个任务写了一份示例笔记（没有用到 AI）。" in said
     assert not [t for t in said if "sample note" in t]
+
+
+def test_the_schedule_dialog_reads_in_chinese(qtbot, demo_window):
+    if language.current() != "zh_CN":
+        pytest.skip("the Chinese window's words")
+    dialog = demo_window.schedules.open_dialog()
+    qtbot.waitUntil(dialog.isVisible, timeout=2000)
+    engines = [dialog.engine.itemText(i) for i in range(dialog.engine.count())]
+    assert "演示（离线，不用 AI）" in engines and "本机（Ollama、LM Studio）" in engines
+    assert not [e for e in engines if "offline" in e or "Local" in e]
+    dialog.reject()
+
+
+def test_the_chinese_window_says_ni_throughout():
+    """One way of addressing the person: 你 everywhere, never the formal 您 in a few places
+    (the schedule's sentences had it, the rest of the window says 你)."""
+    from app.core.resources import resources_dir
+
+    ts = (resources_dir() / "translations" / "harness_desk_zh_CN.ts").read_text("utf-8")
+    formal = [line.strip() for line in ts.splitlines() if "<translation" in line and "您" in line]
+    assert formal == []
