@@ -4,6 +4,7 @@ its first line because the dialog was squeezed."""
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -174,3 +175,24 @@ def test_the_chinese_window_says_ni_throughout():
     ts = (resources_dir() / "translations" / "harness_desk_zh_CN.ts").read_text("utf-8")
     formal = [line.strip() for line in ts.splitlines() if "<translation" in line and "您" in line]
     assert formal == []
+
+
+def test_a_finished_plan_says_what_it_proposed_without_its_steps(qtbot, qapp, tmp_path):
+    from app.core.engine.port import EngineConfig
+    from app.core.settings import Limits
+    from app.engines.demo.engine import DemoEngine
+    from app.gui.plan.plan_dialog import PlanDialog
+
+    assert language.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        dialog = PlanDialog(tmp_path, lambda: DemoEngine(EngineConfig(options={"delay_s": 0})),
+                            Limits(), "演示（离线，不用 AI）", engine_is_ai=False)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        dialog.goal.setText("为女儿筹办一场生日聚会")
+        with qtbot.waitSignal(dialog.runner.plan_finished, timeout=10_000):
+            dialog.plan_button.click()
+        # WINDOW.md, "Chinese phrasing to fix": 这次规划提出了 3 项任务 (no "· 3 步").
+        assert re.fullmatch(r"这次规划提出了 \d+ 项任务", dialog.card.text()), dialog.card.text()
+    finally:
+        language.install(qapp, "en")

@@ -22,7 +22,7 @@ from app.core.board.task import norm
 from app.core.plan.prompt import PlanContext
 from app.core.plan.proposals import add_proposals, check_proposals
 from app.gui.background import run_for
-from app.gui.plan.plan_card import proposed_words, steps_words
+from app.gui.plan.plan_card import proposed_words
 from app.gui.plan.plan_runner import PlanRunner
 from app.gui.plan.proposal_list import ProposalList
 from app.gui.words import wording
@@ -283,7 +283,7 @@ class PlanDialog(QDialog):
             self.card.hide()
             return
         what = proposed_words(len(outcome.proposals) if outcome.ok else None)
-        parts = [what, steps_words(outcome.steps)]
+        parts = [what]  # its steps are the rounds' card's business, not the person's here
         if self._is_ai:
             parts.append(wording.cost(outcome.cost_usd, outcome.cost_is_upper_estimate))
         self.card.setText(self.tr("This plan: %1").replace("%1", " · ".join(parts)))
