@@ -63,7 +63,7 @@ def test_settings_fit_the_screen_and_no_sentence_is_cut(qtbot, demo_window):
     assert_fits_the_screen(dialog, dialog.button_box())
     assert cut_sentences(dialog) == []
     # Nothing goes under the scroll bar: the page is no wider than what shows it.
-    assert dialog.page.width() <= dialog.scroll.viewport().width()
+    assert dialog.page.width() <= dialog.scroll_area.viewport().width()
     # What does not fit scrolls, and Tab brings each setting into sight.
     dialog.activateWindow()
     dialog.rounds.setFocus()
@@ -72,14 +72,14 @@ def test_settings_fit_the_screen_and_no_sentence_is_cut(qtbot, demo_window):
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         stops.append(QApplication.focusWidget())
         if dialog.language.hasFocus():
-            top_left = dialog.language.mapTo(dialog.scroll.viewport(),
+            top_left = dialog.language.mapTo(dialog.scroll_area.viewport(),
                                              dialog.language.rect().topLeft())
-            bottom = dialog.scroll.viewport().height() - dialog.language.height()
+            bottom = dialog.scroll_area.viewport().height() - dialog.language.height()
             assert 0 <= top_left.y() <= bottom, "Tab left the language out of sight"
         if dialog.rounds.hasFocus():
             break
     assert dialog.language in stops and dialog.rounds.hasFocus()
-    assert dialog.scroll not in stops  # no Tab stop a person cannot see or name
+    assert dialog.scroll_area not in stops  # no Tab stop a person cannot see or name
     dialog.reject()
 
 
@@ -99,8 +99,8 @@ def test_plan_with_ai_keeps_its_few_lines_together_before_a_plan(qtbot, tmp_path
     gap = dialog.goal.y() - (intro.y() + intro.heightForWidth(intro.width()))
     assert gap <= 16, f"{gap} px of nothing between the question and the goal box"
     assert dialog.close_button.geometry().bottom() > dialog.height() - 40  # still at the foot
-    dialog._last = ["a proposal"]  # noqa: SLF001 - what a finished plan sets
-    dialog._reveal()  # noqa: SLF001
+    dialog._last = ["a proposal"]  # what a finished plan sets
+    dialog._reveal()
     qtbot.wait(20)
     assert dialog.list.height() > 200  # the list takes the room once it shows
 

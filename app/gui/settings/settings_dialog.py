@@ -53,14 +53,14 @@ class SettingsDialog(QDialog):
         column.addWidget(self.web)
         column.addWidget(self._other_group(settings))
         column.addStretch(1)
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the settings in it
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setWidget(self.page)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the settings in it
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setWidget(self.page)
         outer = QVBoxLayout(self)
-        outer.addWidget(self.scroll, 1)
+        outer.addWidget(self.scroll_area, 1)
         self.problem = QLabel(self)
         self.problem.setWordWrap(True)
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
@@ -87,20 +87,21 @@ class SettingsDialog(QDialog):
         page_layout = self.page.layout()
         outer = self.layout()
         assert page_layout is not None and outer is not None  # made in __init__
-        bar = self.scroll.verticalScrollBar().sizeHint().width()
+        bar = self.scroll_area.verticalScrollBar().sizeHint().width()
         margins = outer.contentsMargins()
         sides = margins.left() + margins.right()
         inner = self.page.sizeHint().width()
         # the scroll bar's room is kept even when all fits, so nothing ever goes under it
-        self.scroll.setMinimumWidth(self.page.minimumSizeHint().width() + bar)
+        self.scroll_area.setMinimumWidth(self.page.minimumSizeHint().width() + bar)
         width = inner + bar + sides
         page_height = page_layout.totalHeightForWidth(inner) if page_layout.hasHeightForWidth() \
             else self.page.sizeHint().height()
-        below = sum(outer.itemAt(i).sizeHint().height() + outer.spacing()
-                    for i in range(1, outer.count()) if not outer.itemAt(i).isEmpty())
+        below = sum(w.sizeHint().height() + outer.spacing()
+                    for w in (self.problem, self._buttons) if not w.isHidden())
         wanted = page_height + below + margins.top() + margins.bottom()
-        screen = self.screen() if self.parentWidget() is None else self.parentWidget().screen()
-        room = screen.availableGeometry().height() - TITLE_BAR_ROOM if screen else wanted
+        parent = self.parentWidget()
+        screen = parent.screen() if parent is not None else self.screen()
+        room = screen.availableGeometry().height() - TITLE_BAR_ROOM
         self.resize(width, max(min(wanted, room), 200))
 
     def button_box(self) -> QDialogButtonBox:
