@@ -195,7 +195,7 @@ class Reader:
         if prefix or self.in_note:   # what follows a mark keeps no blank of its own
             lead, inline = Line(), para.inline().strip()
         else:
-            lead, inline = lead_kept(para.inline(), para.tabs())
+            lead, inline = lead_kept(para.inline(), para.tabs(), para.breaks())
         shown = bool(inline.chars)
         if shown:
             head, item = self._lead(style_id, listed)

@@ -32,7 +32,8 @@ from app.core.documents.word import Reader
 from app.core.documents.word_escape import BLANK, UNHOLD, held
 from app.core.documents.word_parts import WordPackage, replaced, serialise, w
 from app.core.documents.word_text import DELETED, Paragraph
-from app.core.documents.word_track import Revisions, tracked_replace, tracks_changes
+from app.core.documents.word_track import (Revisions, tracked_replace, tracks_changes,
+                                           with_breaks)
 from app.core.documents.xml_tags import detach, tag_of
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def inline_plain(text: str) -> str:
     text = _DROPPED.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\2", text)
-    return text.replace("<br>", " ").translate(UNHOLD)   # a line break: a space in the text
+    return text.replace("<br>", "\n").translate(UNHOLD)   # a line break
 
 
 def edit_docx(path: Path, old_text: str, new_text: str) -> bytes:
@@ -135,7 +136,8 @@ def _find(shown: list[ShownParagraph], name: str, old_text: str, new_text: str
         for needle in dict.fromkeys((old_text, plain(old_text))):
             if not needle:
                 continue
-            hits = [(entry, i) for entry in shown for i in _all(entry[1].plain(), needle)]
+            hits = [(entry, i) for entry in shown   # a break found as a space too
+                    for i in _all(entry[1].plain().replace("\n", " "), needle)]
             if hits:
                 break
         if len(hits) == 1:
@@ -229,7 +231,7 @@ def _replace(segments: list[Piece], start: int, length: int, new_text: str,
             lo, hi = max(start, a) - a, min(end, b) - a
             seg.el.text = text[:lo] + ("" if placed else new_text) + text[hi:]
             seg.el.set(_XML_SPACE, "preserve")
-            touched.append(seg.el)
+            touched.extend(with_breaks(seg.el))
             placed = True
     if placed:
         return touched
@@ -246,7 +248,7 @@ def _replace(segments: list[Piece], start: int, length: int, new_text: str,
     text = seg.el.text or ""
     seg.el.text = text[:offset] + new_text + text[offset:]
     seg.el.set(_XML_SPACE, "preserve")
-    return [seg.el]
+    return with_breaks(seg.el)
 
 
 def _no_longer_placeholders(elements: Iterable[_Element]) -> None:

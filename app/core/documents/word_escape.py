@@ -75,16 +75,16 @@ def unescaped(text: str) -> str:
 BLANK = re.compile(r"(?<!\\)&#([0-9]{1,5});")
 
 
-def lead_kept(line: Line, tabs: set[int]) -> tuple[Line, Line]:
+def lead_kept(line: Line, tabs: set[int], breaks: set[int]) -> tuple[Line, Line]:
     """(the blanks that begin `line`, shown so Markdown keeps them; the rest of `line`,
     stripped). The first blank and every tab are shown as character references, whose `&`
     stands for the blank and the rest of it is a mark: after the first, Markdown keeps a
     blank as it is. `tabs`: the positions in the plain text that are tabs (a tab reads as
-    a space there)."""
+    a space there); `breaks`: those that are breaks (a page break there is no blank)."""
     body = line.strip()
     lead = type(line)()
     for char, at in zip(line.chars[:len(line.text) - len(line.text.lstrip())], line.pos):
-        if at < 0:
+        if at < 0 or at in breaks:
             continue
         if lead.chars and at not in tabs:
             lead.add(char, at)

@@ -33,10 +33,10 @@ _Key = TypeVar("_Key")
 _ON = {None, "1", "true", "on"}
 _PASS = {w("hyperlink"), w("ins"), w("del"), w("moveTo"), w("moveFrom"), w("sdt"),
          w("sdtContent"), w("smartTag"), w("customXml"), w("fldSimple"), w("bdo"), w("dir")}
-_FIXED = {w("tab"): " ", w("br"): " ", w("cr"): " ", w("noBreakHyphen"): "-",
+_FIXED = {w("tab"): " ", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "-",
           w("ptab"): " "}
 _TABS = {w("tab"), w("ptab")}
-_BREAKS, _TYPE = {w("br"), w("cr")}, w("type")
+_TYPE = w("type")
 _DRAWN = {w("drawing"), w("pict"), w("object"), f"{{{MC}}}AlternateContent"}
 _CHOICE, _FALLBACK = f"{{{MC}}}Choice", f"{{{MC}}}Fallback"
 _R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
@@ -139,6 +139,10 @@ class Paragraph:
                 found.add(at)
             at += len(seg.text)
         return found
+
+    def breaks(self) -> set[int]:
+        """The positions in the plain text that are breaks (of a line, a page, a column)."""
+        return {at for at, char in enumerate(self.plain()) if char == "\n"}
 
 
 _VAL = w("val")
@@ -306,13 +310,14 @@ def _groups(items: Iterable[_Item],
 def _emphasis(run: list[tuple[Piece, int]], bold: bool, italic: bool) -> Line:
     line = Line()
     for piece, start in run:
-        if start >= 0 and piece.kind == "fixed" and tag_of(piece.el) in _BREAKS and \
-                piece.el.get(_TYPE) in (None, "textWrapping"):
-            line.add("<")          # a line break, as Markdown keeps one: the plain text's
-            line.add("b", start)   # space stands at the "b", never escaped
-            line.add("r>")
-        else:
+        if piece.text != "\n":
             line.add(piece.text, start)
+        elif start >= 0 and piece.el.get(_TYPE) in (None, "textWrapping"):
+            line.add("<")          # a line break, as Markdown keeps one: the plain text's
+            line.add("b", start)   # "\n" stands at the "b", never escaped
+            line.add("r>")
+        else:                      # a page or column break, or one deleted: a space
+            line.add(" ", start)
     text = line.text
     if not (bold or italic) or not text.strip():
         return line

@@ -183,4 +183,20 @@ def _new_run(model: _Element, text: str) -> _Element:
     t = run.makeelement(w("t"), {_XML_SPACE: "preserve"})
     t.text = text
     run.append(t)
+    with_breaks(t)
     return run
+
+
+def with_breaks(t: _Element) -> list[_Element]:
+    """The text element `t`, each "\n" in its text made a line break (w:br) between text
+    elements of its run, as Word holds one; returns the text elements."""
+    first, *rest = (t.text or "").split("\n")
+    t.text, out, at = first, [t], t
+    for part in rest:
+        br = t.makeelement(w("br"), {})
+        at.addnext(br)
+        at = t.makeelement(w("t"), {_XML_SPACE: "preserve"})
+        at.text = part
+        br.addnext(at)
+        out.append(at)
+    return out

@@ -250,3 +250,24 @@ def test_a_line_break_within_a_paragraph_is_kept(ws):
     assert not out.is_error, out.content
     assert [p.text for p in docx.Document(ws / "copy.docx").paragraphs] == [
         "Line one\nline two, <br> typed"]
+
+
+def test_edit_file_takes_a_line_break_away_and_puts_one_in(ws):
+    """A break taken away by edit_file was refused as "a mark read_file adds"; one put in
+    became a space."""
+    shutil.copy(DATA / "poi" / "IllustrativeCases.docx", ws / "cases.docx")   # saved by Word
+    box = toolbox(ws, TASK)
+    for old, new in (("17,542<br>32,000<br>3,508", "17,542 32,000<br>3,508"),
+                     ("3,508<br>3,120", "3,508<br><br>3,120<br>(new)")):
+        out = box.call("edit_file", {"path": "cases.docx", "old_text": old, "new_text": new})
+        assert not out.is_error, out.content
+    cell = docx.Document(ws / "cases.docx").tables[0].cell(1, 1)
+    assert cell.paragraphs[1].text.startswith("17,542 32,000\n3,508\n\n3,120\n(new)\n388\n")
+    assert "| €<br>17,542 32,000<br>3,508<br><br>3,120<br>(new)<br>388<br>" in \
+        render_document(ws / "cases.docx")
+    shutil.copy(DATA / "poi" / "delins.docx", ws / "tracked.docx")   # saved by Word; tracked
+    out = box.call("edit_file", {"path": "tracked.docx", "old_text": "A Nepalese name",
+                                 "new_text": "A Nepalese<br>name"})
+    assert not out.is_error, out.content
+    assert "- A Nepalese[deleted:  ][inserted: <br>]name for" in render_document(
+        ws / "tracked.docx")
