@@ -50,6 +50,7 @@ _LINE_MARK = re.compile(
     r"^(?:\[(?:Header|Footer|First-page header|First-page footer|Even-page header|"
     r"Even-page footer|Text box)\] )?(?:\[\^[0-9ivxlcdm]{1,8}\]: |\[comment \d{1,6}\] [^:]{0,80}: "
     r"|#{1,6} |> |\s*[-*+] |\s*\d+(?:\.\d+)*[.)]? |\s*[a-zA-Z][.)] )?")
+_ADDRESS = re.compile(r"\]\(([^)\s]*)\)")
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 _INDEX_CHARS = 50_000_000
 _INDEX_SECONDS = 60.0
@@ -168,7 +169,8 @@ def _as_shown(line: Line, i: int, old: str, new: str, text: str
         return first, last - first, replacement, False
     before = line.pos[at - 1] if at > 0 else None
     after = line.pos[at] if at < len(line.pos) else None
-    if mapped or length or not replacement or before == after == DELETED:
+    if mapped or length or not replacement or before == after == DELETED or \
+            _in_address(line, at):
         raise DocumentError("That change is in text shown as deleted or in a mark read_file "
                             "adds (such as [^1], [comment 1] or [inserted: …]), not in the "
                             "document's text, so nothing was changed.")
@@ -176,6 +178,12 @@ def _as_shown(line: Line, i: int, old: str, new: str, text: str
     if following is None:
         following = next((p + 1 for p in reversed(line.pos[:at]) if p >= 0), len(text))
     return following, 0, replacement, head == 0 or (before is not None and before < 0)
+
+
+def _in_address(line: Line, at: int) -> bool:
+    """Whether `at` of the shown line is inside a link's address: "[text](http://…)"."""
+    return any(m.start(1) <= at <= m.end(1) and all(p == -1 for p in line.pos[m.start():m.end()])
+               for m in _ADDRESS.finditer(line.text))
 
 
 def _all(text: str, needle: str) -> list[int]:

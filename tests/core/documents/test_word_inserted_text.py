@@ -10,6 +10,7 @@ from pathlib import Path
 import docx
 
 from app.core.documents import render_document
+from app.core.documents.word_write import add_link
 
 TASK = "Notes"  # the board's one task (conftest.py makes `ws` and `box` for it)
 POI = Path(__file__).resolve().parents[2] / "data" / "word" / "poi"
@@ -51,3 +52,18 @@ def test_text_inserted_at_the_start_of_old_text_takes_the_look_of_the_text_after
                                  "new_text": "**very bold** and"})
     assert not out.is_error, out.content
     assert render_document(ws / "b.docx") == "Plain **very bold** and plain again\n"
+
+
+def test_text_put_into_a_links_address_is_refused_not_put_after_the_link(ws, box):
+    doc = docx.Document()
+    doc.add_paragraph("See the notes.")
+    doc.save(ws / "l.docx")
+    doc = docx.Document(ws / "l.docx")
+    add_link(doc.paragraphs[0], "http://example.com/a", "the site", False, False)
+    doc.save(ws / "l.docx")
+    before = render_document(ws / "l.docx")
+    assert before == "See the notes.[the site](http://example.com/a)\n"
+    out = box.call("edit_file", {"path": "l.docx", "old_text": "(http://example.com/a)",
+                                 "new_text": "(http://example.com/ab)"})
+    assert out.is_error and "not in the document's text" in out.content
+    assert render_document(ws / "l.docx") == before
