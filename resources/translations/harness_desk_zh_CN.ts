@@ -2462,7 +2462,7 @@
     <name>HistoryPicker</name>
     <message>
         <source>Done</source>
-        <translation>完成</translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <source>Asked you a question</source>

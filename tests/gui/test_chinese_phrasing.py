@@ -45,6 +45,7 @@ def test_no_translation_keeps_a_phrase_the_review_found_awkward():
     ("ExportDialog", "This run (the one picked above the rounds)", "当前选中的那次运行"),
     ("HistoryPicker", "Stopped by a problem", "因出错而停止"),
     ("HistoryPicker", "Show the rounds of", "查看哪次运行"),
+    ("HistoryPicker", "Done", "已完成"),  # as the round cards say it: one word
 ])
 def test_the_window_looks_up_the_reviewed_words(chinese, context, source, reviewed):
     assert QCoreApplication.translate(context, source) == reviewed

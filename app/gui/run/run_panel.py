@@ -147,6 +147,7 @@ class RunPanel(QWidget):
         look.set_accessible(self.primary, name)
         self.primary.setToolTip(tip)
         self.primary.setEnabled(mode not in ("none", "no_board", "stopping"))
+        self.status_block.set_live(mode in ("running", "stopping"))
         # Export summary is the filled button when all is done: not twice on screen.
         self.export_button.setVisible(not (mode == "done" and exported))
         self._fit_button_row()
@@ -237,7 +238,7 @@ class RunPanel(QWidget):
         self.upper = upper
         self.price_note.setText(wording.unknown_price(model) if upper else "")
         self.meta_label.set_tip(self.price_note.text())
-        self.price_note.setVisible(upper)
+        self.status_block.show_price_note(upper)
 
     def show_lessons(self, count: int) -> None:
         """How many open lessons the run that just ended taught (0 hides the link)."""

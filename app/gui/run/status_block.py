@@ -27,9 +27,9 @@ BAR_HEIGHT = 6      # the slim task bar (its words are beside it, not on the fil
 W = TypeVar("W", bound=QWidget)
 
 
-def _keep_room(widget: W) -> W:
+def _keep_room(widget: W, keep: bool = True) -> W:
     policy = widget.sizePolicy()
-    policy.setRetainSizeWhenHidden(True)
+    policy.setRetainSizeWhenHidden(keep)
     widget.setSizePolicy(policy)
     return widget
 
@@ -116,7 +116,7 @@ class StatusBlock(QFrame):
         self.meta_label = FitLabel(self)
         self.meta_label.setObjectName("meta")
         # Shown only while the cost is an upper estimate (the model's price is not known).
-        self.price_note = _keep_room(FitLabel(self))
+        self.price_note = _keep_room(FitLabel(self), False)  # kept while live (set_live)
         self.price_note.setObjectName("priceNote")
         look.set_tone(self.price_note, "muted")
         self.price_note.hide()
@@ -136,6 +136,22 @@ class StatusBlock(QFrame):
         slot.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.notice_slot)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.live = False  # a run is going: the live line (and the price note) keep their room
+        self.narration.hide()
+        self._fix_heights()
+
+    def set_live(self, live: bool) -> None:
+        """While a run goes the block keeps a room for its live line and the price note, so
+        nothing below moves as they come and go; between runs there is no live line and the
+        block is that much shorter (no empty band above the schedule and the rounds)."""
+        if live != self.live:
+            self.live = live
+            _keep_room(self.price_note, live)
+            self.narration.setVisible(live)
+            self._fix_heights()
+
+    def show_price_note(self, shown: bool) -> None:
+        self.price_note.setVisible(shown)
         self._fix_heights()
 
     def hold_notice(self, notice: QWidget) -> None:
@@ -163,7 +179,9 @@ class StatusBlock(QFrame):
         layout = self.layout()
         assert layout is not None  # made with its layout in __init__
         spacing = layout.spacing()
-        rows = (self.words.height(),
-                max(BAR_HEIGHT, body), self.meta_label.height(), self.price_note.height(),
-                self.narration.height(), self.notice_slot.height())
+        rows = (self.words.height(), max(BAR_HEIGHT, body), self.meta_label.height(),
+                *((self.price_note.height(),) if self.live or self.price_note.isVisibleTo(self)
+                  else ()),
+                *((self.narration.height(),) if self.live else ()),
+                self.notice_slot.height())
         self.setFixedHeight(sum(rows) + spacing * (len(rows) - 1))
