@@ -54,7 +54,7 @@ def test_the_window_looks_up_the_reviewed_words(chinese, context, source, review
 def test_a_name_is_quoted_not_spaced(chinese):
     from app.gui.evidence.export_flow import ExportDialog
 
-    said = QCoreApplication.translate("DecisionFlow", "The run in %1 has ended: %2.")
+    said = QCoreApplication.translate("DecisionFlow", "The run in “%1” has ended: %2.")
     done = QCoreApplication.translate("", "Done")
     assert said.replace("%1", "演示工作区").replace("%2", done) == "“演示工作区”的运行已结束：已完成。"
     source = ("Save a document that tells what the AI did in %1: the tasks, the decisions, "

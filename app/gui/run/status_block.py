@@ -70,6 +70,10 @@ class StatusBlock(QFrame):
                             self.tr("Opens the settings of the engine that stopped the run"))
         self.engine_action.setToolTip(self.tr("Your API key, the model and the local server's "
                                               "address, with a connection test."))
+        # Filled when its state names it (RunPanel._fill): as tall plain as filled.
+        look.set_tone(self.engine_action, "primary")
+        self.engine_action.setMinimumHeight(self.engine_action.sizeHint().height())
+        look.set_tone(self.engine_action, None)
         self.choose_engine = QPushButton(self.tr("Choose an AI engine…"), self.action_row)
         self.choose_engine.setObjectName("chooseEngine")
         look.set_accessible(self.choose_engine, self.tr("Choose an AI engine…"),
@@ -170,7 +174,8 @@ class StatusBlock(QFrame):
     def _fix_heights(self) -> None:
         """Every row's room, from the fonts: the block is as tall as all of it, always."""
         body = self.fontMetrics().lineSpacing()
-        button = max(b.sizeHint().height() for b in (self.engine_action, self.choose_engine))
+        button = max(max(b.sizeHint().height(), b.minimumHeight())
+                     for b in (self.engine_action, self.choose_engine))
         self.notice_slot.setFixedHeight(max(button, body * NOTICE_LINES) + 12)
         self.state_label.setFont(look.type_font(self, "heading", semibold=True))
         heading = self.state_label.fontMetrics().lineSpacing()
