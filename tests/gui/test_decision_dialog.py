@@ -136,7 +136,7 @@ def test_a_no_progress_decision_names_the_stuck_task_and_says_what_to_do(qtbot, 
 
 LONG = """# Shop
 
-- [ ] HUMAN: Which of the two directions should the homepage of the bakery take, given everything the customers said in the survey last spring?
+- [ ] HUMAN: Which direction should the homepage take, given what the customers said last spring?
   - Option: speed: order a cake online in one minute
   - Option: trust: our story and our bakers
   - Option: both, one after the other
