@@ -99,3 +99,23 @@ def test_the_engine_settings_dialog(qtbot, main):
     qtbot.waitUntil(dialog.isVisible, timeout=5000)
     assert clashes(in_view(dialog)) == {}
     dialog.reject()
+
+
+def test_the_export_and_decision_dialogs(qtbot, main, tmp_path):
+    from app.gui import core_calls
+    from app.gui.evidence.export_flow import ExportDialog
+    from app.gui.run.decision_dialog import DecisionDialog
+
+    export = ExportDialog(main.workspace, main.notice, parent=main)
+    qtbot.addWidget(export)
+    export.show()
+    assert clashes(in_view(export)) == {}
+    root = main.workspace
+    (root / "TASKS.md").write_text(
+        "# Shop\n\n- [ ] HUMAN: Which colour?\n  - Option: blue\n  - Option: green\n"
+        "  - Evidence: notes/colours.md\n", encoding="utf-8")
+    task = core_calls.open_decision(root)
+    decision = DecisionDialog(task, root, lambda a: None, main)
+    qtbot.addWidget(decision)
+    decision.show()
+    assert clashes(in_view(decision)) == {}

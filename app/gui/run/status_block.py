@@ -1,11 +1,13 @@
-"""The run's status, said once, in a block whose height never changes.
+"""The run's status, said once, in a block whose height does not change with its messages.
 
 One heading (the state), one paragraph (what it means, what to do), one row for the action
 it names (Engine settings…, Choose an AI engine…, the lessons), the slim task bar with its
 count beside it, time and cost, the AI's live line, and a place for the window's passing
 notices. Every part has its room whether it is shown or not, so nothing below the block (the
 Rounds heading, the cards) moves as messages come and go; a paragraph longer than its room
-ends at a word with "…" and is read whole in its tooltip and by a screen reader.
+ends at a word with "…" and is read whole in its tooltip and by a screen reader. The live line
+(and the price note) has its room only while a run goes (`set_live`): between runs the block
+ends under the time and cost, with no empty band above the schedule and the rounds.
 """
 
 from __future__ import annotations
