@@ -256,8 +256,9 @@ class DecisionDialog(QDialog):
         """No taller than the screen, and on it: the question's page scrolls instead."""
         room = self._room()
         self.setMaximumHeight(room)
-        if self.height() > room:
-            self.resize(self.width(), room)
+        want = min(self._layout.totalSizeHint().height(), room)  # Qt's first size: 2/3 of it
+        if self.height() != want and (self.height() > room or want > self.height()):
+            self.resize(self.width(), want)
         screen = self.screen()
         if screen is not None and self.isVisible():
             area, frame = screen.availableGeometry(), self.frameGeometry()
