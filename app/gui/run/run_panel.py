@@ -184,8 +184,10 @@ class RunPanel(QWidget):
         look.set_tone(self.engine_action, "primary" if action else None)
         look.set_tone(self.primary, None if action else "primary")
         self.primary.setDefault(not action)
-        icons.set_icon(self.primary, self._icon, QPalette.ColorRole.ButtonText if action
-                       else QPalette.ColorRole.HighlightedText)
+        role = QPalette.ColorRole.ButtonText if action else QPalette.ColorRole.HighlightedText
+        if (self._icon, int(role.value)) != (self.primary.property(icons.ICON_PROPERTY),
+                                             self.primary.property(icons.ROLE_PROPERTY)):
+            icons.set_icon(self.primary, self._icon, role)  # drawn again only when it changes
 
     def primary_now(self) -> QPushButton:
         """The filled button on screen now: where the keyboard goes when a run ends."""
