@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.export.fonts import ensure_fonts
 from app.gui.background import run_for
-from app.gui.folder.early_read import EarlyRead
+from app.gui.folder.early_read import EarlyLayout, EarlyRead
 from app.gui.main_window import MainWindow
 from app.gui.settings import language
 
@@ -117,8 +117,12 @@ def main(path: str | None = None, *, demo: bool = False, lang: str | None = None
     share_the_gil_often()
     app = make_application()
     use_language(app, lang)
+    # The folder named on the command line is read (off the UI thread) from now: while the
+    # frame is made and shown, the reader has the processor the UI thread leaves waiting.
+    early = EarlyRead(Path(path)) if path is not None and not demo else None
+    layout = EarlyLayout()  # the window's size and columns as the person left them
     window = MainWindow(defer_pages=True)
-    after_first_expose(window, lambda: _after_first_paint(window, path, demo))
+    after_first_expose(window, lambda: _after_first_paint(window, path, demo, early, layout))
     window.show()
     return app.exec()
 
@@ -190,15 +194,29 @@ def after_first_expose(window: QWidget, then: Callable[[], object]) -> None:
     handle.installEventFilter(_FirstExpose(handle, then))
 
 
-def _after_first_paint(window, path: str | None, demo: bool) -> None:
-    """The frame is on screen: build the window out, and once that has been painted (the
-    next turn of the event loop), load the rest. A folder named on the command line is
-    read from now (off the UI thread, while the window is built and painted), so it shows
-    as soon as the built window has been laid out and painted once: its widgets' sizes
-    settle in that paint, and the folder's first frame is laid out as the window stays."""
-    early = EarlyRead(Path(path)) if path is not None and not demo else None
+def _after_first_paint(window, path: str | None, demo: bool, early: EarlyRead | None = None,
+                       layout: EarlyLayout | None = None) -> None:
+    """The frame is on screen: build the window out, lay it out as the person left it, and
+    show the folder named on the command line in the same turn, so the first paint of the
+    built window is the usable one (the checklist drawn, Run enabled) and nothing in it
+    moves after (bench/startup.py). The folder and the layout were read from main() on, off
+    the UI thread, while the frame was made; a read not done yet shows when it is."""
+    if early is None and path is not None and not demo:
+        early = EarlyRead(Path(path))
     window.finish_building()
-    QTimer.singleShot(0, lambda: _after_building(window, path, demo, early))
+    if layout is not None and layout.done:
+        lay_out_as_left(window, layout.state)
+    _after_building(window, path, demo, early)
+
+
+def lay_out_as_left(window, state: object) -> None:
+    """The window's size, place and columns as the person left them (`state`, the settings'
+    `ui.window`), or fitted to the screen: before the folder is shown, so the checklist and
+    Run are drawn where they stay (the settings, loaded later, put back the same)."""
+    from app.gui import window_state  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+    if not window_state.restore(window, window.splitter, state):
+        window_state.fit_to_screen(window)
 
 
 def _after_building(window, path: str | None, demo: bool, early_read: EarlyRead | None = None
@@ -220,9 +238,7 @@ def _after_building(window, path: str | None, demo: bool, early_read: EarlyRead 
     # So does the fonts' check (a fontconfig scan: tens of milliseconds on the UI thread).
     early = path is not None and not demo
     if early and path is not None:  # (early says it is; said again for the checker)
-        # After the built window's first paint, in which its widgets' sizes settle: shown
-        # before it, the folder's frame had the top bar 2 px taller, moving up a turn later.
-        after_painted(window.top_bar, lambda: window.open_workspace(Path(path), early_read))
+        window.open_workspace(Path(path), early_read)
     else:
         ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
 
