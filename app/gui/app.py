@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.export.fonts import ensure_fonts
 from app.gui.background import run_for
 from app.gui.folder.early_read import EarlyLayout, EarlyRead
+from app.gui import window_state
 from app.gui.main_window import MainWindow
 from app.gui.settings import language
 
@@ -122,6 +123,7 @@ def main(path: str | None = None, *, demo: bool = False, lang: str | None = None
     early = EarlyRead(Path(path)) if path is not None and not demo else None
     layout = EarlyLayout()  # the window's size and columns as the person left them
     window = MainWindow(defer_pages=True)
+    window_state.fit_to_screen(window)  # before its first frame: fitted later, all of it moved
     after_first_expose(window, lambda: _after_first_paint(window, path, demo, early, layout))
     window.show()
     return app.exec()
@@ -213,8 +215,6 @@ def lay_out_as_left(window, state: object) -> None:
     """The window's size, place and columns as the person left them (`state`, the settings'
     `ui.window`), or fitted to the screen: before the folder is shown, so the checklist and
     Run are drawn where they stay (the settings, loaded later, put back the same)."""
-    from app.gui import window_state  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-
     if not window_state.restore(window, window.splitter, state):
         window_state.fit_to_screen(window)
 
