@@ -208,7 +208,21 @@ def _after_first_paint(window, path: str | None, demo: bool, early: EarlyRead | 
     window.finish_building()
     if layout is not None and layout.done:
         lay_out_as_left(window, layout.state)
+    settle_sizes()
     _after_building(window, path, demo, early)
+
+
+# Widgets added to a window on screen are shown, and laid out, from the event queue: a first
+# show changes some sizes (a combo box fitted to its contents on first show), which lays out
+# again from the queue, and that once more. Three passes settle the window that was built.
+SETTLING_PASSES = 3
+
+
+def settle_sizes() -> None:
+    """Show and lay out now what was just built, so the next paint draws it where it stays
+    (painted first, the top bar stood 2 px taller under X, then moved up a turn later)."""
+    for _ in range(SETTLING_PASSES):
+        QApplication.sendPostedEvents()
 
 
 def lay_out_as_left(window, state: object) -> None:

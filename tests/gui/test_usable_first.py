@@ -136,3 +136,26 @@ def test_what_waits_for_a_paint_goes_on_after_a_paint_made_already_or_none_at_al
     qtbot.waitUntil(lambda: len(got) == 2, timeout=PAINT_WAIT_MS * 8)
     qtbot.wait(PAINT_WAIT_MS + 100)
     assert got == ["painted before", "never painted"]   # each once
+
+
+def test_what_is_built_into_a_window_on_screen_is_shown_and_laid_out_before_its_next_paint(
+        qtbot):
+    """The window is built out after its first frame, and the folder shown in that turn: what
+    was added must be shown and laid out by then (a combo box fitted to its contents on its
+    first show, as the engine picker's model is, changes its size as it shows)."""
+    from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
+
+    from app.gui.app import settle_sizes
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    row = QHBoxLayout(window)
+    window.show()
+    qtbot.waitExposed(window)
+    combo = QComboBox()
+    combo.setEditable(True)
+    combo.setMinimumContentsLength(14)
+    combo.addItem("scripted (no AI)")
+    row.addWidget(combo)
+    settle_sizes()
+    assert combo.isVisible() and combo.height() == combo.sizeHint().height()
