@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.export.fonts import ensure_fonts
 from app.gui.background import run_for
 from app.gui.folder.early_read import EarlyLayout, EarlyRead
+from app.gui.folder.frame_wait import import_while_waiting
 from app.gui import window_state
 from app.gui.main_window import MainWindow
 from app.gui.settings import language
@@ -124,8 +125,10 @@ def main(path: str | None = None, *, demo: bool = False, lang: str | None = None
     layout = EarlyLayout()  # the window's size and columns as the person left them
     window = MainWindow(defer_pages=True)
     window_state.fit_to_screen(window)  # before its first frame: fitted later, all of it moved
-    after_first_expose(window, lambda: _after_first_paint(window, path, demo, early, layout))
+    frame = after_first_expose(window,
+                               lambda: _after_first_paint(window, path, demo, early, layout))
     window.show()
+    import_while_waiting(window, lambda: frame.seen)  # what the building will import
     return app.exec()
 
 
@@ -146,9 +149,11 @@ class _FirstExpose(QObject):
     def __init__(self, handle: QObject, then: Callable[[], object]):
         super().__init__(handle)
         self.handle, self.then = handle, then
+        self.seen = False  # the window has been exposed (then is on its way)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         if event.type() == QEvent.Type.Expose:
+            self.seen = True
             self.handle.removeEventFilter(self)
             QTimer.singleShot(0, self.then)  # after this paint has reached the screen
         return False
@@ -187,13 +192,16 @@ def after_painted(widget: QWidget, then: Callable[[], object]) -> None:
     widget.update()  # a paint is asked for: one already made would not come again
 
 
-def after_first_expose(window: QWidget, then: Callable[[], object]) -> None:
-    """Call `then` once the window has been exposed (painted) for the first time. Watches
+def after_first_expose(window: QWidget, then: Callable[[], object]) -> _FirstExpose:
+    """Call `then` once the window has been exposed (painted) for the first time (the watch
+    returned says `seen` from that moment on). Watches
     the window's own QWindow only: an application-wide filter would have every event of the
     start-up wrapped for Python, which costs more than the whole first paint."""
     window.winId()  # the native window now, so its handle can be watched before show()
     handle = window.windowHandle()
-    handle.installEventFilter(_FirstExpose(handle, then))
+    watch = _FirstExpose(handle, then)
+    handle.installEventFilter(watch)
+    return watch
 
 
 def _after_first_paint(window, path: str | None, demo: bool, early: EarlyRead | None = None,

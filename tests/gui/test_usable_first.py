@@ -159,3 +159,50 @@ def test_what_is_built_into_a_window_on_screen_is_shown_and_laid_out_before_its_
     row.addWidget(combo)
     settle_sizes()
     assert combo.isVisible() and combo.height() == combo.sizeHint().height()
+
+
+def test_the_wait_for_the_first_frame_imports_what_the_building_will_one_a_turn(
+        qtbot, tmp_path, monkeypatch):
+    """While the frame waits for the screen the UI thread imports what the building imports,
+    a module a turn, and stops once the frame is exposed (folder/frame_wait.py)."""
+    import sys
+
+    from PySide6.QtWidgets import QWidget
+
+    from app.gui.folder.frame_wait import import_while_waiting
+
+    names = tuple(f"frame_wait_probe_{n}" for n in range(3))
+    for name in names:
+        (tmp_path / f"{name}.py").write_text("", encoding="utf-8")
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    # the frame is exposed as the first import ends: the building imports the rest
+    import_while_waiting(owner, lambda: names[0] in sys.modules, names)
+    assert names[0] not in sys.modules  # from the next turn on, not now
+    qtbot.waitUntil(lambda: names[0] in sys.modules, timeout=5_000)
+    qtbot.wait(100)
+    assert [name in sys.modules for name in names] == [True, False, False]
+    import_while_waiting(owner, lambda: False, names[1:])  # a frame that takes its time
+    qtbot.waitUntil(lambda: all(name in sys.modules for name in names), timeout=5_000)
+
+
+def test_what_the_wait_for_the_frame_imports_is_what_the_building_imports():
+    """Each module the wait imports is one the built window needs (a name gone stale would
+    import something the window does not use, or fail)."""
+    import subprocess
+    import sys
+
+    from app.gui.folder.frame_wait import BUILD_MODULES
+
+    code = ("import sys\n"
+            "from PySide6.QtWidgets import QApplication\n"
+            "app = QApplication([])\n"
+            "import app.gui.main_window as m\n"
+            "m.MainWindow(defer_pages=True, check_engines=False).finish_building()\n"
+            f"print([n for n in {BUILD_MODULES!r} if n not in sys.modules])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env={**__import__("os").environ,
+                                           "QT_QPA_PLATFORM": "offscreen"})
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stderr
