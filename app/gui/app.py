@@ -159,39 +159,6 @@ class _FirstExpose(QObject):
         return False
 
 
-# A widget asked to paint that has not within this long (painted already, covered, or on a
-# screen that draws nothing) does not hold up what waits for its paint any longer.
-PAINT_WAIT_MS = 250
-
-
-class _Painted(QObject):
-    def __init__(self, widget: QWidget, then: Callable[[], object]):
-        super().__init__(widget)
-        self.widget, self.then, self.done = widget, then, False
-        QTimer.singleShot(PAINT_WAIT_MS, self, self._go)
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Paint and not self.done:
-            QTimer.singleShot(0, self, self._go)  # after this paint
-        return False
-
-    def _go(self) -> None:
-        if not self.done:
-            self.done = True
-            self.widget.removeEventFilter(self)
-            self.then()
-
-
-def after_painted(widget: QWidget, then: Callable[[], object]) -> None:
-    """Call `then` once, on the turn after `widget`'s next paint (on the next turn if it is
-    not on screen, so has no paint to wait for; after PAINT_WAIT_MS if no paint comes)."""
-    if not widget.isVisible():
-        QTimer.singleShot(0, widget, then)
-        return
-    widget.installEventFilter(_Painted(widget, then))
-    widget.update()  # a paint is asked for: one already made would not come again
-
-
 def after_first_expose(window: QWidget, then: Callable[[], object]) -> _FirstExpose:
     """Call `then` once the window has been exposed (painted) for the first time (the watch
     returned says `seen` from that moment on). Watches

@@ -118,26 +118,6 @@ def test_a_menu_shortcut_pressed_as_the_window_becomes_usable_works(qtbot, tmp_p
     qtbot.waitUntil(lambda: not window.runner.running, timeout=30_000)
 
 
-def test_what_waits_for_a_paint_goes_on_after_a_paint_made_already_or_none_at_all(qtbot):
-    from PySide6.QtWidgets import QWidget
-
-    from app.gui.app import PAINT_WAIT_MS, after_painted
-
-    widget = QWidget()
-    qtbot.addWidget(widget)
-    widget.show()
-    qtbot.waitExposed(widget)
-    qtbot.wait(50)   # its first paint is over: nothing would paint it again
-    got: list = []
-    after_painted(widget, lambda: got.append("painted before"))
-    qtbot.waitUntil(lambda: bool(got), timeout=PAINT_WAIT_MS * 4)
-    widget.setUpdatesEnabled(False)   # as a window no paint reaches
-    after_painted(widget, lambda: got.append("never painted"))
-    qtbot.waitUntil(lambda: len(got) == 2, timeout=PAINT_WAIT_MS * 8)
-    qtbot.wait(PAINT_WAIT_MS + 100)
-    assert got == ["painted before", "never painted"]   # each once
-
-
 def test_what_is_built_into_a_window_on_screen_is_shown_and_laid_out_before_its_next_paint(
         qtbot):
     """The window is built out after its first frame, and the folder shown in that turn: what
