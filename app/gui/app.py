@@ -109,6 +109,22 @@ def use_language(app: QApplication, lang: str | None = None) -> str:
     return chosen
 
 
+# What main_window.finish_building and compose import, each its own turn: the look first
+# (Qt's namespace, the palette, the style and the icons), then the page and its controllers.
+BUILD_MODULES = (
+    "app.gui.look.look",
+    "app.gui.look.style",
+    "app.gui.look.icons",
+    "app.gui.look.theme",
+    "app.gui.folder.top_bar",
+    "app.gui.board.board_view",
+    "app.gui.run.run_panel",
+    "app.gui.window.workspace_page",
+    "app.gui.careful.careful_flow",
+    "app.gui.window_menus",
+)
+
+
 def main(path: str | None = None, *, demo: bool = False, lang: str | None = None) -> int:
     """Open the window (on `path`, a fresh demo copy, the last folder, or the welcome page).
 
@@ -128,7 +144,7 @@ def main(path: str | None = None, *, demo: bool = False, lang: str | None = None
     frame = after_first_expose(window,
                                lambda: _after_first_paint(window, path, demo, early, layout))
     window.show()
-    import_while_waiting(window, lambda: frame.seen)  # what the building will import
+    import_while_waiting(window, lambda: frame.seen, BUILD_MODULES)  # folder/frame_wait.py
     return app.exec()
 
 

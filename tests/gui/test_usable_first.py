@@ -174,7 +174,7 @@ def test_what_the_wait_for_the_frame_imports_is_what_the_building_imports():
     import subprocess
     import sys
 
-    from app.gui.folder.frame_wait import BUILD_MODULES
+    from app.gui.app import BUILD_MODULES
 
     code = ("import sys\n"
             "from PySide6.QtWidgets import QApplication\n"

@@ -2,9 +2,10 @@
 
 Between `show()` and the frame's first Expose the UI thread has nothing to do: under X the
 server and the window manager map the window first (25-45 ms on Xvfb with openbox, 8 ms of
-it the UI thread's). The window built right after that frame imports the modules below
-(PySide6 making the Qt namespace's enum classes alone is 20 ms): imported in that wait, one
-a turn, they are ready when the building begins, and the window is usable that much sooner.
+it the UI thread's). The window built right after that frame imports the modules app.py
+names (BUILD_MODULES; PySide6 making the Qt namespace's enum classes alone is 20 ms):
+imported in that wait, one a turn, they are ready when the building begins, and the window
+is usable that much sooner.
 Once the frame has been exposed the rest is left to the building, which imports what is
 left as before; nothing here changes what is imported, only when.
 """
@@ -17,24 +18,8 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer
 
-# What main_window.finish_building and compose import, each its own turn: the look first
-# (Qt's namespace, the palette, the style and the icons), then the page and its controllers.
-BUILD_MODULES = (
-    "app.gui.look.look",
-    "app.gui.look.style",
-    "app.gui.look.icons",
-    "app.gui.look.theme",
-    "app.gui.folder.top_bar",
-    "app.gui.board.board_view",
-    "app.gui.run.run_panel",
-    "app.gui.window.workspace_page",
-    "app.gui.careful.careful_flow",
-    "app.gui.window_menus",
-)
-
-
 def import_while_waiting(owner: QObject, exposed: Callable[[], bool],
-                         modules: tuple[str, ...] = BUILD_MODULES) -> None:
+                         modules: tuple[str, ...]) -> None:
     """From the turn after next on, import `modules` one a turn until `exposed()` says the
     frame is on screen (none once `owner`, the window, is gone). The first turn is left to
     what the window system has already said: where the frame is shown at once (offscreen,
