@@ -5,10 +5,9 @@ their kind's nearest block, empty paragraphs and the section's properties where 
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from app.core.documents.word_build import (Relate, cell_grid, fill_cell, inline_token,
                                            new_table, paragraph, simple_cell)
@@ -22,6 +21,8 @@ if TYPE_CHECKING:
 
 HEADING = re.compile(r"^(#{1,6}) ")
 ITEM = re.compile(r"^( *)(?:[-*+•◦▪]|\(?[0-9A-Za-z]{1,6}(?:\.[0-9]{1,3})*[.):]) ")
+# A paragraph's text changed in place (its old shown line, its new one); False: it cannot be.
+Edit = Callable[["_Element", str, str], bool]
 _ROW_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _PARAGRAPHS = ("h1", "h2", "h3", "h4", "h5", "h6", "list", "quote", "body")
@@ -65,8 +66,10 @@ def _code(line: str) -> Token:
 
 class Filler:
     def __init__(self, old: list[Unit], silent: dict[int, list[_Element]],
-                 lines: dict[int, str], relate: Relate, same: set[int], styles: Styles):
+                 lines: dict[int, str], relate: Relate, same: set[int], styles: Styles,
+                 edit: Edit):
         self.old, self.silent, self.lines, self.relate = old, silent, lines, relate
+        self.edit = edit
         self.styles = styles
         self.plan = Plan()
         self.emitted: set[int] = set()
@@ -141,6 +144,8 @@ class Filler:
         assert old.el is not None
         if old.kind == "table":
             return self._table(old.el, old.text, new.text)
+        if self.edit(old.el, old.text, new.text):
+            return old.el
         text = new.text
         if old.kind.startswith("h") or old.kind == "quote":
             text = HEADING.sub("", text, count=1) if old.kind.startswith("h") else text[2:]
@@ -214,8 +219,7 @@ class Filler:
         if [len(r) for r in old_rows] != [len(r) for r in new_rows] or \
                 [len(r) for r in grid] != [len(r) for r in old_rows]:
             return new_table(tbl, new_rows, self.relate)
-        made = copy.deepcopy(tbl)
-        made_grid = cell_grid(made)
+        made, made_grid = tbl, grid   # changed in place: its paragraphs are those shown
         for r, (before, after) in enumerate(zip(old_rows, new_rows)):
             for c, (a, b) in enumerate(zip(before, after)):
                 tc, mine = grid[r][c], made_grid[r][c]
@@ -229,5 +233,5 @@ class Filler:
                 old_lines = [(self.lines[id(p)], ps[n]) for n, p in shown]
                 new_lines = [b] if len(old_lines) <= 1 else b.split("<br>")
                 model = ps[0] if ps else None
-                fill_cell(mine, old_lines, new_lines, model, self.relate)
+                fill_cell(mine, old_lines, new_lines, model, self.relate, self.edit)
         return made

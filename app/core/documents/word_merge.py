@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Any, cast
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, guarded
 from app.core.documents.word import Reader
-from app.core.documents.word_fill import HEADING, ITEM, Filler, Plan, Unit
-from app.core.documents.word_parts import (PKG_RELS, WordPackage, parse, rels_name,
-                                           replaced, serialise, w)
+from app.core.documents.word_fill import HEADING, ITEM, Edit, Filler, Plan, Unit
+from app.core.documents.word_keep import NO_THUMBNAIL
+from app.core.documents.word_parts import (PKG_RELS, WordPackage, parse, relationships,
+                                           rels_name, replaced, serialise, w)
 from app.core.documents.word_sinks import Body
 from app.core.documents.xml_tags import tag_of
 
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _OUTSIDE = re.compile(r"^\[(?:(?:First-page |Even-page )?(?:[Hh]eader|[Ff]ooter)\] |"
                       r"\^[0-9ivxlcdm]{1,8}\]: |comment \d{1,6}\] )")
+_MARKS = re.compile(r"[*_\[\]()`<>\\&|~!#]")   # what may be Markdown, not text
 _NO_TEXT = re.compile(r"^\('[^\n]*' holds no text\.\)$")
 _HYPERLINK = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
               "hyperlink")
@@ -106,7 +108,11 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     lines = {id(para.p): line.text.rstrip() for _part, para, line, _twin in shown}
     new = new_units(markdown)
     links = _Links(pkg)
-    plan = _plan(old, silent, new, lines, links, path, reader.styles)
+    by_text: dict[str, list[_Element]] = {}
+    for _part, para, line, _twin in shown:
+        by_text.setdefault(line.text.rstrip(), []).append(para.p)
+    plan = _plan(old, silent, new, lines, links, path, reader.styles,
+                 _editor(shown), by_text)
     if not (plan.changed or plan.added or plan.removed):
         unchanged = Merged(raw)
         unchanged.summary = _summary(plan)
@@ -117,9 +123,63 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     parts = {pkg.main: serialise(tree, zf.read(pkg.main))}
     if links.changed:
         parts[links.name] = serialise(links.root, links.original)
-    merged = Merged(replaced(zf, parts, raw=raw))
+    unpictured, dropped = _without_thumbnail(zf)
+    merged = Merged(replaced(zf, {**parts, **unpictured}, dropped, raw=raw))
     merged.summary = _summary(plan)
     return merged
+
+
+def _editor(shown: list[ShownParagraph]) -> Edit:
+    """Change a paragraph's text in place, as edit_file does (word_edit), when only its
+    text changed (no mark of bold, italic, a link or a list in what differs): every run,
+    content control, comment anchor and picture of it stays, with its own look. False when
+    it cannot be done so; the paragraph is then made again in its look (word_build)."""
+    from app.core.documents.word_edit import (  # noqa: PLC0415 - only for a changed paragraph
+        _as_shown, _no_longer_placeholders, _replace)
+
+    by_p = {id(para.p): (para, line) for _part, para, line, _twin in shown}
+
+    def edit(p: _Element, old: str, new: str) -> bool:
+        found = by_p.get(id(p))
+        if found is None or not found[1].text.startswith(old):
+            return False
+        para, line = found
+        head = 0
+        while head < min(len(old), len(new)) and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        if _MARKS.search(old[head:len(old) - tail] + new[head:len(new) - tail]):
+            return False
+        try:
+            at, length, replacement, after = _as_shown(line, 0, old, new, para.plain())
+            _no_longer_placeholders(_replace(para.segments(), at, length, replacement, after))
+        except DocumentError:
+            return False
+        return True
+
+    return edit
+
+
+def _without_thumbnail(zf: zipfile.ZipFile) -> tuple[dict[str, bytes], frozenset[str]]:
+    """The package's relationships and content types without its thumbnail, which is a
+    picture of the text just replaced (word_keep says why); and the thumbnail's part."""
+    names = set(zf.namelist())
+    thumbs = {t for _i, kind, t, ext in relationships(zf, "")
+              if kind in NO_THUMBNAIL and not ext and t in names}
+    if not thumbs or "_rels/.rels" not in names or "[Content_Types].xml" not in names:
+        return {}, frozenset()
+    rels, types = zf.read("_rels/.rels"), zf.read("[Content_Types].xml")
+    rels_root, types_root = parse(rels), parse(types)
+    for rel in list(rels_root):
+        if rel.get("Type") in NO_THUMBNAIL:
+            rels_root.remove(rel)
+    for el in list(types_root):
+        if (el.get("PartName") or "").lstrip("/") in thumbs:
+            types_root.remove(el)
+    return ({"_rels/.rels": serialise(rels_root, rels),
+             "[Content_Types].xml": serialise(types_root, types)}, frozenset(thumbs))
 
 
 def _old_units(reader: _Reader, body: _Element) -> tuple[list[Unit], dict[int, list[_Element]]]:
@@ -241,14 +301,19 @@ class _Links:
 
 
 def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
-          lines: dict[int, str], links: _Links, path: Path, styles: Styles) -> Plan:
+          lines: dict[int, str], links: _Links, path: Path, styles: Styles,
+          edit: Edit, by_text: dict[str, list[_Element]]) -> Plan:
     import difflib  # noqa: PLC0415 - only a write over a Word document compares
 
     matcher = difflib.SequenceMatcher(None, [u.text for u in old], [u.text for u in new],
                                       autojunk=False)
-    codes = matcher.get_opcodes()
+    codes, inside = [], 0
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace" and _inside(old[i1:i2], new[j1:j2], edit, by_text):
+            op, inside = "equal", inside + len({id(u.el) for u in old[i1:i2]})
+        codes.append((op, i1, i2, j1, j2))
     same = {i for op, i1, i2, _j1, _j2 in codes if op == "equal" for i in range(i1, i2)}
-    filler = Filler(old, silent, lines, links, same, styles)
+    filler = Filler(old, silent, lines, links, same, styles, edit)
     for op, i1, i2, j1, j2 in codes:
         if op == "equal":
             filler.equal(i1, i2, new[j1:j2])
@@ -260,7 +325,32 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
                     "notes and comments stay as they are, so nothing was changed: use "
                     "edit_file to change their text.")
         filler.replace(i1, i2, new[j1:j2])
-    return filler.finish()
+    plan = filler.finish()
+    plan.changed += inside
+    return plan
+
+
+def _inside(old: list[Unit], new: list[Unit], edit: Edit,
+            by_text: dict[str, list[_Element]]) -> bool:
+    """Lines of a content control, or a paragraph's text boxes, changed one for one: each
+    changed in place in its own paragraph (then counted unchanged). False where one cannot
+    be (another line count, a line that is not one paragraph's)."""
+    if len(old) != len(new) or any(u.kind not in ("other", "box") for u in old):
+        return False
+    for before, after in zip(old, new):
+        holders = [p for p in by_text.get(before.text, []) if _within(p, before.el)]
+        if len(holders) != 1 or not edit(holders[0], before.text, after.text):
+            return False
+    return True
+
+
+def _within(p: _Element, el: _Element | None) -> bool:
+    node: _Element | None = p
+    while node is not None:
+        if node is el:
+            return True
+        node = node.getparent()
+    return False
 
 
 def _summary(plan: Plan) -> str:
