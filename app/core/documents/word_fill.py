@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from lxml.etree import _Element
     from markdown_it.token import Token
 
-    from app.core.documents.word_lists import Styles
+    from app.core.documents.word_styles import HeadingStyles
 
 HEADING = re.compile(r"^(#{1,6}) ")
 ITEM = re.compile(r"^( *)(?:[-*+•◦▪]|\(?[0-9A-Za-z]{1,6}(?:\.[0-9]{1,3})*[.):]) ")
@@ -66,7 +66,7 @@ def _code(line: str) -> Token:
 
 class Filler:
     def __init__(self, old: list[Unit], silent: dict[int, list[_Element]],
-                 lines: dict[int, str], relate: Relate, same: set[int], styles: Styles,
+                 lines: dict[int, str], relate: Relate, same: set[int], styles: HeadingStyles,
                  edit: Edit):
         self.old, self.silent, self.lines, self.relate = old, silent, lines, relate
         self.edit = edit
@@ -204,7 +204,7 @@ class Filler:
     def _heading_model(self, level: int) -> _Element | None:
         from lxml import etree  # noqa: PLC0415 - document library
 
-        sid = next((s for s in self.styles.names if self.styles.heading(s) == level), None)
+        sid = self.styles.style_id(level)
         if sid is None:
             return None
         p = etree.Element(w("p"))

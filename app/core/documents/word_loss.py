@@ -61,7 +61,7 @@ def features(data: bytes) -> list[str]:
                        if isinstance(el.tag, str))
         for words, tags in _IN_TEXT:   # one entry per element: one fewer is one lost
             count = sum(body[tag] for tag in tags)
-            found.extend(words if n == 0 else f"{words}\0{n}" for n in range(count))
+            found.extend(f"{words}\0#{n}" for n in range(count))
         for kind, words in _HEADS:
             if any(_holds_something(pkg.tree(part)) for part in pkg.part_of(kind)):
                 found.append(words)

@@ -34,6 +34,7 @@ from app.core.documents.guard import Full, Out, guarded
 from app.core.documents.word import Reader
 from app.core.documents.word_fill import HEADING, ITEM, Edit, Filler, Plan, Unit
 from app.core.documents.word_keep import NO_THUMBNAIL
+from app.core.documents.word_styles import HeadingStyles
 from app.core.documents.word_parts import (PKG_RELS, WordPackage, parse, relationships,
                                            rels_name, replaced, serialise, w)
 from app.core.documents.word_sinks import Body
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     from lxml.etree import _Element
 
     from app.core.documents.word import ShownParagraph
-    from app.core.documents.word_lists import Styles
     from app.core.documents.word_sinks import Sink
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -111,8 +111,10 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     by_text: dict[str, list[_Element]] = {}
     for _part, para, line, _twin in shown:
         by_text.setdefault(line.text.rstrip(), []).append(para.p)
-    plan = _plan(old, silent, new, lines, links, path, reader.styles,
-                 _editor(shown), by_text)
+    style_parts = pkg.part_of("styles")
+    styles_part = style_parts[0] if style_parts else None
+    headings = HeadingStyles(pkg.tree(styles_part) if styles_part else None, reader.styles)
+    plan = _plan(old, silent, new, lines, links, path, headings, _editor(shown), by_text)
     if not (plan.changed or plan.added or plan.removed):
         unchanged = Merged(raw)
         unchanged.summary = _summary(plan)
@@ -123,6 +125,8 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     parts = {pkg.main: serialise(tree, zf.read(pkg.main))}
     if links.changed:
         parts[links.name] = serialise(links.root, links.original)
+    if headings.changed and styles_part and headings.tree is not None:
+        parts[styles_part] = serialise(headings.tree, zf.read(styles_part))
     unpictured, dropped = _without_thumbnail(zf)
     merged = Merged(replaced(zf, {**parts, **unpictured}, dropped, raw=raw))
     merged.summary = _summary(plan)
@@ -301,7 +305,7 @@ class _Links:
 
 
 def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
-          lines: dict[int, str], links: _Links, path: Path, styles: Styles,
+          lines: dict[int, str], links: _Links, path: Path, styles: HeadingStyles,
           edit: Edit, by_text: dict[str, list[_Element]]) -> Plan:
     import difflib  # noqa: PLC0415 - only a write over a Word document compares
 

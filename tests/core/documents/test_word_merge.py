@@ -216,8 +216,8 @@ def test_removing_a_paragraph_that_holds_a_picture_is_refused(tmp_path):
     path = _copy(tmp_path, "poi/60316.docx")
     before = path.read_bytes()
     shown = render(path)
-    with pytest.raises(DocumentError, match="^Replacing it with write_file would drop its "
-                                           "pictures or shapes"):
+    with pytest.raises(DocumentError, match=r"^Replacing it with write_file would drop its "
+                                           r"pictures or shapes"):
         write(path, shown.replace("# Objective\n", ""), True)
     assert path.read_bytes() == before
 
