@@ -13,7 +13,7 @@ import copy
 import re
 from typing import TYPE_CHECKING, Callable
 
-from app.core.documents.word_parts import w
+from app.core.documents.word_parts import PKG_RELS, WordPackage, parse, rels_name, w
 from app.core.documents.xml_tags import tag_of
 
 if TYPE_CHECKING:
@@ -34,6 +34,8 @@ _RPR_ORDER = ["rStyle", "rFonts", "b", "bCs", "i", "iCs", "caps", "smallCaps", "
               "em", "lang", "eastAsianLayout", "specVanish", "oMath"]
 
 Relate = Callable[[str], str]   # a link's address -> the id of its relationship
+_HYPERLINK = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+              "hyperlink")
 
 
 def _el(tag: str, **attrs: str) -> _Element:
@@ -266,3 +268,33 @@ def fill_cell(tc: _Element, old_lines: list[tuple[str, _Element]], new_lines: li
         tc.remove(old)
     if tc.find(w("p")) is None:
         tc.append(paragraph(model, inline_token(""), relate) if model is not None else _el("p"))
+
+
+class Links:
+    """The main part's relationships, to which a new link's address is added."""
+
+    def __init__(self, pkg: WordPackage):
+        from lxml import etree  # noqa: PLC0415 - document library
+
+        self.name = rels_name(pkg.main)
+        self.original = pkg.zf.read(self.name) if self.name in pkg.zf.namelist() else b""
+        self.root = parse(self.original) if self.original else \
+            etree.Element(f"{{{PKG_RELS}}}Relationships", nsmap={None: PKG_RELS})
+        self.changed = False
+
+    def __call__(self, url: str) -> str:
+        from lxml import etree  # noqa: PLC0415 - document library
+
+        ids = set()
+        for rel in self.root:
+            ids.add(rel.get("Id"))
+            if rel.get("Type") == _HYPERLINK and rel.get("Target") == url and \
+                    rel.get("TargetMode") == "External":
+                return rel.get("Id") or ""
+        n = 1
+        while f"rIdLink{n}" in ids:
+            n += 1
+        etree.SubElement(self.root, f"{{{PKG_RELS}}}Relationship", Id=f"rIdLink{n}",
+                         Type=_HYPERLINK, Target=url, TargetMode="External")
+        self.changed = True
+        return f"rIdLink{n}"

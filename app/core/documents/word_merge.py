@@ -32,11 +32,13 @@ from typing import TYPE_CHECKING, Any, cast
 from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, guarded
 from app.core.documents.word import Reader
+from app.core.documents.word_build import Links
 from app.core.documents.word_fill import HEADING, ITEM, Edit, Filler, Plan, Unit
+from app.core.documents.word_inplace import edited_inside, editor
 from app.core.documents.word_keep import NO_THUMBNAIL
 from app.core.documents.word_styles import HeadingStyles
-from app.core.documents.word_parts import (PKG_RELS, WordPackage, parse, relationships,
-                                           rels_name, replaced, serialise, w)
+from app.core.documents.word_parts import (WordPackage, parse, relationships, replaced,
+                                           serialise, w)
 from app.core.documents.word_sinks import Body
 from app.core.documents.xml_tags import tag_of
 
@@ -49,10 +51,7 @@ if TYPE_CHECKING:
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _OUTSIDE = re.compile(r"^\[(?:(?:First-page |Even-page )?(?:[Hh]eader|[Ff]ooter)\] |"
                       r"\^[0-9ivxlcdm]{1,8}\]: |comment \d{1,6}\] )")
-_MARKS = re.compile(r"[*_\[\]()`<>\\&|~!#]")   # what may be Markdown, not text
 _NO_TEXT = re.compile(r"^\('[^\n]*' holds no text\.\)$")
-_HYPERLINK = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
-              "hyperlink")
 _INDEX_CHARS = 50_000_000
 _SECONDS = 60.0
 
@@ -107,14 +106,14 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
                             "result to a new file instead.") from None
     lines = {id(para.p): line.text.rstrip() for _part, para, line, _twin in shown}
     new = new_units(markdown)
-    links = _Links(pkg)
+    links = Links(pkg)
     by_text: dict[str, list[_Element]] = {}
     for _part, para, line, _twin in shown:
         by_text.setdefault(line.text.rstrip(), []).append(para.p)
     style_parts = pkg.part_of("styles")
     styles_part = style_parts[0] if style_parts else None
     headings = HeadingStyles(pkg.tree(styles_part) if styles_part else None, reader.styles)
-    plan = _plan(old, silent, new, lines, links, path, headings, _editor(shown), by_text)
+    plan = _plan(old, silent, new, lines, links, path, headings, editor(shown), by_text)
     if not (plan.changed or plan.added or plan.removed):
         unchanged = Merged(raw)
         unchanged.summary = _summary(plan)
@@ -131,39 +130,6 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     merged = Merged(replaced(zf, {**parts, **unpictured}, dropped, raw=raw))
     merged.summary = _summary(plan)
     return merged
-
-
-def _editor(shown: list[ShownParagraph]) -> Edit:
-    """Change a paragraph's text in place, as edit_file does (word_edit), when only its
-    text changed (no mark of bold, italic, a link or a list in what differs): every run,
-    content control, comment anchor and picture of it stays, with its own look. False when
-    it cannot be done so; the paragraph is then made again in its look (word_build)."""
-    from app.core.documents.word_edit import (  # noqa: PLC0415 - only for a changed paragraph
-        _as_shown, _no_longer_placeholders, _replace)
-
-    by_p = {id(para.p): (para, line) for _part, para, line, _twin in shown}
-
-    def edit(p: _Element, old: str, new: str) -> bool:
-        found = by_p.get(id(p))
-        if found is None or not found[1].text.startswith(old):
-            return False
-        para, line = found
-        head = 0
-        while head < min(len(old), len(new)) and old[head] == new[head]:
-            head += 1
-        tail = 0
-        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-            tail += 1
-        if _MARKS.search(old[head:len(old) - tail] + new[head:len(new) - tail]):
-            return False
-        try:
-            at, length, replacement, after = _as_shown(line, 0, old, new, para.plain())
-            _no_longer_placeholders(_replace(para.segments(), at, length, replacement, after))
-        except DocumentError:
-            return False
-        return True
-
-    return edit
 
 
 def _without_thumbnail(zf: zipfile.ZipFile) -> tuple[dict[str, bytes], frozenset[str]]:
@@ -274,46 +240,16 @@ def new_units(markdown: str) -> list[Unit]:
     return units
 
 
-class _Links:
-    """The main part's relationships, to which a new link's address is added."""
-
-    def __init__(self, pkg: WordPackage):
-        from lxml import etree  # noqa: PLC0415 - document library
-
-        self.name = rels_name(pkg.main)
-        self.original = pkg.zf.read(self.name) if self.name in pkg.zf.namelist() else b""
-        self.root = parse(self.original) if self.original else \
-            etree.Element(f"{{{PKG_RELS}}}Relationships", nsmap={None: PKG_RELS})
-        self.changed = False
-
-    def __call__(self, url: str) -> str:
-        from lxml import etree  # noqa: PLC0415 - document library
-
-        ids = set()
-        for rel in self.root:
-            ids.add(rel.get("Id"))
-            if rel.get("Type") == _HYPERLINK and rel.get("Target") == url and \
-                    rel.get("TargetMode") == "External":
-                return rel.get("Id") or ""
-        n = 1
-        while f"rIdLink{n}" in ids:
-            n += 1
-        etree.SubElement(self.root, f"{{{PKG_RELS}}}Relationship", Id=f"rIdLink{n}",
-                         Type=_HYPERLINK, Target=url, TargetMode="External")
-        self.changed = True
-        return f"rIdLink{n}"
-
-
 def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
-          lines: dict[int, str], links: _Links, path: Path, styles: HeadingStyles,
+          lines: dict[int, str], links: Links, path: Path, styles: HeadingStyles,
           edit: Edit, by_text: dict[str, list[_Element]]) -> Plan:
     import difflib  # noqa: PLC0415 - only a write over a Word document compares
 
     matcher = difflib.SequenceMatcher(None, [u.text for u in old], [u.text for u in new],
                                       autojunk=False)
-    codes, inside = [], 0
+    codes, inside = [], 0   # blocks whose lines changed in place
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "replace" and _inside(old[i1:i2], new[j1:j2], edit, by_text):
+        if op == "replace" and edited_inside(old[i1:i2], new[j1:j2], edit, by_text):
             op, inside = "equal", inside + len({id(u.el) for u in old[i1:i2]})
         codes.append((op, i1, i2, j1, j2))
     same = {i for op, i1, i2, _j1, _j2 in codes if op == "equal" for i in range(i1, i2)}
@@ -332,29 +268,6 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
     plan = filler.finish()
     plan.changed += inside
     return plan
-
-
-def _inside(old: list[Unit], new: list[Unit], edit: Edit,
-            by_text: dict[str, list[_Element]]) -> bool:
-    """Lines of a content control, or a paragraph's text boxes, changed one for one: each
-    changed in place in its own paragraph (then counted unchanged). False where one cannot
-    be (another line count, a line that is not one paragraph's)."""
-    if len(old) != len(new) or any(u.kind not in ("other", "box") for u in old):
-        return False
-    for before, after in zip(old, new):
-        holders = [p for p in by_text.get(before.text, []) if _within(p, before.el)]
-        if len(holders) != 1 or not edit(holders[0], before.text, after.text):
-            return False
-    return True
-
-
-def _within(p: _Element, el: _Element | None) -> bool:
-    node: _Element | None = p
-    while node is not None:
-        if node is el:
-            return True
-        node = node.getparent()
-    return False
 
 
 def _summary(plan: Plan) -> str:
