@@ -316,7 +316,7 @@ def write_phases(tmp: Path, steps: int = 60, wrap_fsync=None) -> dict[str, dict[
                (undo.RoundChanges, "after_change", "post-image"),
                (undo, "journal_append", "journal"),
                (undo, "atomic_write_bytes", "temp write"),
-               (files, "commit_temp_file", "replace"),
+               (files, "_commit", "replace"),
                (flush.Flusher, "kick", "hand-off to the flusher"),
                (ToolBox, "call", "tool's own work")]
     spent: dict[str, float] = {}

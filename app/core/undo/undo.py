@@ -17,6 +17,7 @@ from app.core.records.records import UndoneRecord, now_iso, read_rounds
 from app.core.tools.sandbox import PathRefused, Sandbox
 from app.core.undo.journal import append as journal_append
 from app.core.undo.journal import has_record, journal_path, read_manifest
+from app.core.workspace.spare_files import SparePool, spare_pool
 from app.core.workspace.workspace import Workspace
 
 TYPE_CHECKING = False  # not typing's: importing it costs `status` time it has no use for
@@ -68,6 +69,10 @@ class RoundChanges:
         self._later = False  # the change under way flushes its file after the replace
         self._flusher: Flusher | None = None  # the round's flushes off the step's path
         self._out: JsonlAppender | None = None  # the journal, kept open while the round writes
+        # Temporary files made ahead, on the flusher thread (spare_files.py): made on use
+        self._spares: SparePool | None = None
+        self._no_spares = False  # they could not be made (the round tries no more)
+        self._took = False  # a write of the step asked for one (hand_off makes it again)
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
         old = read_manifest(self.manifest_path)
         if isinstance(old, dict) and isinstance(old.get("files"), dict):
@@ -129,7 +134,8 @@ class RoundChanges:
         entry = {"before": ABSENT, "after": None}
         if lmode is not None:
             mode = _mode_of(path)
-            entry["before"] = self.blobs.put_file(path, mode, sync=False)
+            entry["before"] = self.blobs.put_file(path, mode, sync=False,
+                                                  spare=self._spare)
             if mode is not None:
                 entry["mode"] = mode  # so undo gives a private file back private
         else:
@@ -167,6 +173,16 @@ class RoundChanges:
             self._flusher = Flusher()
         return self._flusher
 
+    def _pool(self) -> SparePool:
+        if self._spares is None:
+            self._spares = spare_pool(self.blobs.dir.parent)
+        return self._spares
+
+    def _spare(self) -> tuple[int, Path] | None:
+        """A spare temporary file for the step's write (spare_files.py), or None."""
+        self._took = True
+        return self._pool().take()
+
     def journal_flushed(self) -> None:
         """Wait for the journal's flush started by before_change(overlap=True), if any."""
         flushing, self._flushing = self._flushing, None
@@ -178,7 +194,7 @@ class RoundChanges:
         replace waits for the journal's line when it must, and the file is flushed on the
         round's flusher thread after it."""
         later = self._round_flusher().add if self._later else None
-        return flushed_first(path, self.journal_flushed, later)
+        return flushed_first(path, self.journal_flushed, later, self._spare)
 
     def flush(self) -> None:
         """Wait until everything the round's changes handed to the flusher is on disk;
@@ -214,7 +230,9 @@ class RoundChanges:
         path = self.root / rel
         if self._later and self._flusher is not None:
             entry["after"] = _state(path) if written is None else sha256_bytes(written)
-            if entry["after"] not in (ABSENT, "folder"):
+            if written is not None:  # the copy is of the bytes in hand, not read back
+                self._flusher.add(lambda: self.blobs.put(written, _mode_of(path), sync=False))
+            elif entry["after"] not in (ABSENT, "folder"):
                 self._flusher.add(lambda: self.blobs.put_file(path, _mode_of(path), sync=False))
         else:
             entry["after"] = self._keep(path, sync=False)
@@ -227,9 +245,18 @@ class RoundChanges:
         flusher inside the step instead cost a write step 2-5 ms on a loaded machine (the
         woken thread takes the GIL between the step's own writes, and the step's thread
         then waits for a core: bench/step_overhead.py, issue 36). finish() hands off what
-        is left."""
+        is left. The spare files the step's writes took are made again there too."""
+        if self._took and not self._no_spares and self._pool().short():
+            self._round_flusher().add(self._refill)
+        self._took = False
         if self._flusher is not None:
             self._flusher.kick()
+
+    def _refill(self) -> None:
+        try:
+            self._pool().fill()
+        except OSError:  # each write makes its temporary file beside the file, as before
+            self._no_spares = True
 
     def finish(self) -> list[str]:
         """Record each touched file's post-image; return the paths whose content changed.

@@ -133,7 +133,8 @@ class Workspace:
         are not searched (a folder of thousands opens fast); the AI never sees one anyway."""
         folders = [self.root, Path(os.path.realpath(self.board_path)).parent]
         if self.harness_dir.is_dir() and not os.path.islink(self.harness_dir):
-            folders += [self.harness_dir, self.harness_dir / "blobs"]
+            # (spare: the temporary files made ahead for write steps, workspace/spare_files.py)
+            folders += [self.harness_dir, self.harness_dir / "blobs", self.harness_dir / "spare"]
             if self.runs_dir.is_dir() and not os.path.islink(self.runs_dir):
                 for run in sorted(self.runs_dir.iterdir()):
                     if run.is_dir() and not run.is_symlink():

@@ -1,0 +1,115 @@
+"""Empty temporary files made ahead of time, so a write step does not make one.
+
+Creating a file is the dearest part of an atomic write on a journalling file system (0.2-0.6
+ms of kernel time on ext4, ten times the write of a page of text): the inode is allocated and
+the folder's entry logged. A round's write steps take the temporary file they fill and
+rename over the person's file from here instead: made earlier, while the model was asked
+(on the round's flusher thread, undo/flush.py), in `.harness/spare`, the workspace's own
+folder. A rename moves a file between folders of one file system as it does within one, so
+the replace is as atomic as with a temporary file beside the target; across file systems
+(a folder that is a mount point, or a link to another disk) it fails with EXDEV and the
+writer makes a temporary file beside the target after all (files.atomic_write_bytes).
+
+A spare is a private (0600), empty file named as our temporary files are (files.TEMP_PREFIX),
+so what a kill leaves is recognised and removed at the next run's start
+(Workspace.clean_stale_temps). The pool is one per folder and process, shared by the rounds
+of a run (a run holds the workspace's lock, so no other process writes from it meanwhile);
+a spare that is gone when it is taken (removed by that clean-up) is skipped."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+TYPE_CHECKING = False  # not typing's: `status` has no use for importing it
+if TYPE_CHECKING:
+    import collections
+
+SPARE_FOLDER = "spare"  # in .harness
+KEEP = 3  # ready at once: a step may write a few files (parallel tool calls)
+
+_POOLS: dict[str, SparePool] = {}
+
+
+def spare_pool(harness_dir: Path | str) -> SparePool:
+    """The process's pool of spare files for the workspace whose .harness is `harness_dir`."""
+    folder = Path(harness_dir) / SPARE_FOLDER
+    key = os.path.normcase(os.path.abspath(folder))
+    pool = _POOLS.get(key)
+    if pool is None:
+        pool = _POOLS[key] = SparePool(folder)
+    return pool
+
+
+class SparePool:
+    """Spare files in one folder: `take()` on the writer's thread, `fill()` on the flusher's."""
+
+    def __init__(self, folder: Path, keep: int = KEEP):
+        import collections  # noqa: PLC0415 - `status` stays light: it never writes
+
+        self.folder, self.keep = folder, keep
+        self._ready: collections.deque[str] = collections.deque()  # appends and pops are atomic
+        self._adopted = False
+
+    def short(self) -> bool:
+        """True when fewer than `keep` spares are ready (fill() would make some)."""
+        if not self._adopted:
+            self._adopt()
+        return len(self._ready) < self.keep
+
+    def take(self) -> tuple[int, Path] | None:
+        """An empty spare file, open for writing: (descriptor, path); None when there is none
+        ready (the writer makes its own)."""
+        while True:
+            try:
+                name = self._ready.popleft()
+            except IndexError:
+                return None
+            try:  # never through a link put in its place
+                fd = os.open(name, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
+                             | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+            except OSError:
+                continue  # removed meanwhile: the next one
+            # Not O_TRUNC: ext4 starts writing out a file truncated to nothing as it is
+            # closed (its guard for "replace by truncate"), 20 us more a write. A spare a
+            # writer died in (another process's, adopted) holds bytes: it is skipped.
+            try:
+                empty = os.fstat(fd).st_size == 0
+            except OSError:
+                empty = False
+            if not empty:
+                os.close(fd)
+                continue
+            return fd, Path(name)
+
+    def fill(self) -> None:
+        """Make spares until `keep` are ready (on the round's flusher thread: it makes files
+        while the model is asked). OSError when the folder cannot be written (the writers
+        then make their own temporary files, as they always did)."""
+        from app.core.workspace.files import make_temp  # noqa: PLC0415 - files imports flush, which undo imports first
+
+        if not self._adopted:
+            self._adopt()
+        while len(self._ready) < self.keep:
+            try:
+                fd, path = make_temp(self.folder)
+            except FileNotFoundError:  # (never .harness itself: deleted, it stays deleted)
+                self.folder.mkdir(exist_ok=True)
+                fd, path = make_temp(self.folder)
+            os.close(fd)
+            self._ready.append(str(path))
+
+    def _adopt(self) -> None:
+        """Take up the empty spares an earlier pool of this folder left (a round or run
+        before, or another process: the spares outlive the round that made them)."""
+        from app.core.workspace.files import is_our_temp  # noqa: PLC0415 - see fill()
+
+        self._adopted = True
+        try:
+            with os.scandir(self.folder) as it:
+                for entry in it:
+                    if is_our_temp(entry.name) and entry.is_file(follow_symlinks=False) \
+                            and entry.stat(follow_symlinks=False).st_size == 0:
+                        self._ready.append(entry.path)
+        except OSError:
+            pass  # no folder yet: fill() makes it
