@@ -75,9 +75,11 @@ class Flusher:
         self._noted: list[Job] = []
         self._error: Exception | None = None  # OSError, or a bug's (join raises it)
 
-    def add(self, job: Path | str | Callable[[], object]) -> None:
-        """Note a job: a path to flush, or a function to call."""
-        self._noted.append(job if callable(job) else Path(job))
+    def add(self, job: Path | str | Callable[[], object], first: bool = False) -> None:
+        """Note a job: a path to flush, or a function to call; `first`: before the jobs
+        noted so far (work no flush waits for, which the next step may want)."""
+        self._noted.insert(len(self._noted) if not first else 0,
+                           job if callable(job) else Path(job))
 
     def kick(self) -> None:
         """Hand the jobs noted so far to the thread."""

@@ -247,7 +247,7 @@ class RoundChanges:
         then waits for a core: bench/step_overhead.py, issue 36). finish() hands off what
         is left. The spare files the step's writes took are made again there too."""
         if self._took and not self._no_spares and self._pool().short():
-            self._round_flusher().add(self._refill)
+            self._round_flusher().add(self._refill, first=True)  # before the step's flushes
         self._took = False
         if self._flusher is not None:
             self._flusher.kick()

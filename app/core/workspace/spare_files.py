@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     import collections
 
 SPARE_FOLDER = "spare"  # in .harness
-KEEP = 3  # ready at once: a step may write a few files (parallel tool calls)
+# Ready at once: a step may write a few files (parallel tool calls), and the spares are made
+# again after the flushes handed over before (behind a slow disk's, steps later).
+KEEP = 6
 
 _POOLS: dict[str, SparePool] = {}
 
