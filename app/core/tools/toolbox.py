@@ -123,7 +123,7 @@ class ToolBox(ReadingTools):
             raise _Fail(f"'{self.sandbox.rel(target)}' is a folder; write_file, edit_file and "
                         "delete_file work on files only.")
         self._stamp = FileStamp.of(target)
-        rel = self.sandbox.rel(target)
+        rel = self.sandbox.rel_of_real(target)
         self._prepared = (path, rel)  # _commit need not resolve the same path again
         return rel
 
@@ -140,7 +140,8 @@ class ToolBox(ReadingTools):
         named = args.get(declared.path_argument)
         prepared, self._prepared = self._prepared, None
         if not isinstance(named, str) or (prepared != (named, rel) and
-                                          self.sandbox.rel(self.sandbox.resolve_write(named)) != rel):
+                                          self.sandbox.rel_of_real(
+                                              self.sandbox.resolve_write(named)) != rel):
             raise _Refuse(f"{name} may only change the file it names; nothing was changed.")
         stamp, self._stamp = self._stamp, None
         if stamp is not None and not stamp.holds():  # no use asking about a stale change
@@ -151,7 +152,7 @@ class ToolBox(ReadingTools):
         # A replace waits for the journal right before it (flush.py): the flushes overlap.
         self.changes.before_change(rel, overlap=getattr(write, "replaces", False))
         target = self.sandbox.resolve_write(path)
-        if self.sandbox.rel(target) != rel:
+        if self.sandbox.rel_of_real(target) != rel:
             raise _Refuse(f"'{rel}' changed on disk while being written; nothing was changed.")
         RENDERINGS.drop(self.sandbox.root / rel)  # and again once written, below
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import posixpath
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,8 +60,10 @@ class RoundChanges:
     def __init__(self, root: Path | str, blobs: BlobStore, manifest_path: Path | str,
                  round_no: int):
         self.root = Path(os.path.realpath(root))
+        self._root_str = str(self.root)
         self.blobs = blobs
         self.manifest_path = Path(manifest_path)
+        self._journal = journal_path(self.manifest_path)
         self.round = round_no
         self._files: dict[str, dict[str, Any]] = {}
         self._again: dict[str, str] = {}  # file -> what the round left before changing it again
@@ -141,10 +144,10 @@ class RoundChanges:
         else:
             # Folders the write is about to create, so undo removes exactly those and no other.
             new_dirs = []
-            parent = Path(rel).parent
-            while parent != Path(".") and not (self.root / parent).exists():
-                new_dirs.append(parent.as_posix())
-                parent = parent.parent
+            parent = posixpath.dirname(rel)  # `rel` is the sandbox's: POSIX, normalised
+            while parent and not os.path.exists(os.path.join(self._root_str, parent)):
+                new_dirs.append(parent)
+                parent = posixpath.dirname(parent)
             if new_dirs:
                 entry["new_dirs"] = new_dirs
         self._files[rel] = entry
@@ -155,17 +158,17 @@ class RoundChanges:
                 fsync_path(self.blobs.path_of(entry["before"]))
             return
         if entry["before"] == ABSENT:  # nothing of the person's to lose: flushed later
-            self._round_flusher().add(journal_path(self.manifest_path))
+            self._round_flusher().add(self._journal)
         else:
             # The copy of the person's content is flushed beside its journal line: a power
             # cut after the replace must find both, or undo would have a line and no copy.
-            self._flushing = BackgroundFlush(journal_path(self.manifest_path),
+            self._flushing = BackgroundFlush(self._journal,
                                              self.blobs.path_of(entry["before"]))
 
     def _append(self, lines: list[dict[str, object]], sync: bool = True) -> None:
         """Append lines to the round's journal (undo_journal.py), kept open meanwhile."""
         if self._out is None:
-            self._out = JsonlAppender(journal_path(self.manifest_path))
+            self._out = JsonlAppender(self._journal)
         journal_append(self.manifest_path, lines, sync, self._out)
 
     def _round_flusher(self) -> Flusher:
