@@ -73,19 +73,25 @@ class Flusher:
 
     def __init__(self) -> None:
         self._noted: list[Job] = []
+        self._firsts = 0  # how many of _noted were noted `first`
         self._error: Exception | None = None  # OSError, or a bug's (join raises it)
 
     def add(self, job: Path | str | Callable[[], object], first: bool = False) -> None:
-        """Note a job: a path to flush, or a function to call; `first`: before the jobs
-        noted so far (work no flush waits for, which the next step may want)."""
-        self._noted.insert(len(self._noted) if not first else 0,
-                           job if callable(job) else Path(job))
+        """Note a job: a path to flush, or a function to call. `first`: before the flushes
+        noted so far (after the other jobs so noted), for work no flush waits for: it is
+        then done as soon as the step is handed off (while the model is asked), not a
+        slow disk's flushes later, when it would take the GIL from a later step."""
+        if first:
+            self._noted.insert(self._firsts, job)
+            self._firsts += 1
+        else:
+            self._noted.append(job if callable(job) else Path(job))
 
     def kick(self) -> None:
         """Hand the jobs noted so far to the thread."""
         if not self._noted:
             return
-        jobs, self._noted = self._noted, []
+        jobs, self._noted, self._firsts = self._noted, [], 0
         _worker().put((self, jobs))
 
     def _do(self, job: Job) -> None:

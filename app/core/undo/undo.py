@@ -234,9 +234,11 @@ class RoundChanges:
         if self._later and self._flusher is not None:
             entry["after"] = _state(path) if written is None else sha256_bytes(written)
             if written is not None:  # the copy is of the bytes in hand, not read back
-                self._flusher.add(lambda: self.blobs.put(written, _mode_of(path), sync=False))
+                self._flusher.add(lambda: self.blobs.put(written, _mode_of(path), sync=False),
+                                  first=True)
             elif entry["after"] not in (ABSENT, "folder"):
-                self._flusher.add(lambda: self.blobs.put_file(path, _mode_of(path), sync=False))
+                self._flusher.add(lambda: self.blobs.put_file(path, _mode_of(path), sync=False),
+                                  first=True)
         else:
             entry["after"] = self._keep(path, sync=False)
         self._append([{"op": "after", "file": rel, "after": entry["after"]}], sync=False)

@@ -30,14 +30,18 @@ def _round(root, number=1):
 
 
 class Made:
-    """Where files.make_temp made temporary files (still making them)."""
+    """Where files.make_temp made temporary files (still making them), and which of them
+    the step's own thread made."""
 
     def __init__(self, monkeypatch):
         self.folders: list[str] = []
+        self.by_step: list[str] = []
         real = files.make_temp
 
         def make_temp(folder):
             self.folders.append(os.path.basename(folder))
+            if threading.current_thread() is threading.main_thread():
+                self.by_step.append(os.path.basename(folder))
             return real(folder)
 
         monkeypatch.setattr(files, "make_temp", make_temp)
@@ -56,6 +60,7 @@ def test_a_write_step_makes_no_file_of_its_own_once_spares_are_made(tmp_path, mo
     made = Made(monkeypatch)
     _step(box, changes, "write_file", {"path": "reports/a.md", "content": "first\n"})
     made.folders.clear()  # the first write of a process makes its own; then the spares
+    made.by_step.clear()
     _step(box, changes, "write_file", {"path": "reports/b.md", "content": "second\n"})
     _step(box, changes, "edit_file", {"path": "reports/b.md", "old_text": "second",
                                       "new_text": "second, checked"})
@@ -63,8 +68,8 @@ def test_a_write_step_makes_no_file_of_its_own_once_spares_are_made(tmp_path, mo
     _step(box, changes, "write_file", {"path": "notes.md", "content": "the round's notes\n"})
     # Neither beside the files nor for the copy of the person's notes: only the spares
     # (made on the flusher, while the model would be asked) and the flusher's own copies.
-    assert "reports" not in made.folders and "blobs" not in made.folders[:1], made.folders
-    assert "spare" in made.folders
+    assert made.by_step == [], made.by_step
+    assert "reports" not in made.folders and "spare" in made.folders, made.folders
     assert not [n for n in os.listdir(tmp_path / "reports") if n.startswith(".hd-")]
     assert (tmp_path / "reports" / "b.md").read_text() == "second, checked\n"
     changes.finish()
