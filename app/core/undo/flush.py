@@ -136,6 +136,7 @@ class _Worker:
 
     @staticmethod
     def run(todo: queue.Queue[tuple[Flusher, list[Job]]]) -> None:
+        _never_preempting()
         while True:
             flusher, jobs = todo.get()
             for job in jobs:
@@ -144,6 +145,21 @@ class _Worker:
                 except Exception as exc:  # a bug in a job: said by join(), the thread goes on
                     if flusher._error is None:
                         flusher._error = exc
+
+
+def _never_preempting() -> None:
+    """Make the calling thread one that never takes a core from another when it wakes
+    (Linux's SCHED_BATCH: the same share of the processor, its turn at the next tick). The
+    flusher is woken as a step ends, and on a loaded machine it took the core from the
+    loop's thread then, which waited a scheduler slice (1-4 ms) to go on: a write step
+    was preempted three times as often as a read step (bench/step_overhead.py, issue 36)."""
+    batch = getattr(os, "SCHED_BATCH", None)
+    if batch is None:
+        return  # not Linux: its scheduler has no such policy
+    try:
+        os.sched_setscheduler(0, batch, os.sched_param(0))  # 0: this thread
+    except OSError:
+        pass  # refused (a sandbox's seccomp filter): flushes as any thread does
 
 
 _MAKING = _thread.allocate_lock()  # two runs' first kicks at once make one thread

@@ -159,3 +159,19 @@ def test_one_flusher_thread_serves_the_rounds_of_a_process(tmp_path, monkeypatch
     flushers = {t for t in seen if t.name == "hd-round-flush"}
     assert len(flushers) == 1, flushers  # before: a thread a round, started in its first write
     assert all(t is not threading.main_thread() for t in flushers)
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux's scheduling policies")
+def test_the_flusher_thread_never_takes_the_loops_core_when_it_wakes(tmp_path, monkeypatch):
+    policies = []
+    real = os.fsync
+
+    def fsync(fd):
+        policies.append(os.sched_getscheduler(0))  # 0: the calling thread
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    box, changes = _round(tmp_path)
+    _step(box, changes, "write_file", {"path": "a.md", "content": "a\n"})
+    assert policies and set(policies) == {os.SCHED_BATCH}, policies
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the loop's own thread: as it was
