@@ -85,7 +85,7 @@ class Flusher:
             self._noted.insert(self._firsts, job)
             self._firsts += 1
         else:
-            self._noted.append(job if callable(job) else Path(job))
+            self._noted.append(job if callable(job) or isinstance(job, Path) else Path(job))
 
     def kick(self) -> None:
         """Hand the jobs noted so far to the thread."""

@@ -126,16 +126,16 @@ class RoundChanges:
                 self._append([{"op": "after", "file": rel,
                                                      "after": None}], sync=False)
             return
-        path = self.root / rel
         try:  # one lstat tells a new file (the common case in a round) from the rest
-            lmode: int | None = os.lstat(path).st_mode
+            lmode: int | None = os.lstat(os.path.join(self._root_str, rel)).st_mode
         except OSError:
             lmode = None
         if lmode is not None and (stat.S_ISDIR(lmode)
-                                  or (stat.S_ISLNK(lmode) and path.is_dir())):
+                                  or (stat.S_ISLNK(lmode) and (self.root / rel).is_dir())):
             raise IsADirectoryError(f"{rel} is a folder")
         entry = {"before": ABSENT, "after": None}
         if lmode is not None:
+            path = self.root / rel
             mode = _mode_of(path)
             entry["before"] = self.blobs.put_file(path, mode, sync=False,
                                                   spare=self._spare)

@@ -116,7 +116,8 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
     renamed into place from the workspace's .harness; a folder on another file system, or
     one whose new files take its group (setgid), gets a temporary file of its own.
     """
-    path = Path(path)
+    if not isinstance(path, Path):
+        path = Path(path)
     if is_read_only(path):
         raise ReadOnlyFile(path)
     wait, later, spare_here = first_for(path)

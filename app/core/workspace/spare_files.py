@@ -50,7 +50,8 @@ class SparePool:
         import collections  # noqa: PLC0415 - `status` stays light: it never writes
 
         self.folder, self.keep = folder, keep
-        self._ready: collections.deque[str] = collections.deque()  # appends and pops are atomic
+        # made on the flusher's thread, paths and all; appends and pops are atomic
+        self._ready: collections.deque[Path] = collections.deque()
         self._adopted = False
 
     def short(self) -> bool:
@@ -64,11 +65,11 @@ class SparePool:
         ready (the writer makes its own)."""
         while True:
             try:
-                name = self._ready.popleft()
+                path = self._ready.popleft()
             except IndexError:
                 return None
             try:  # never through a link put in its place
-                fd = os.open(name, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
+                fd = os.open(path, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
                              | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
             except OSError:
                 continue  # removed meanwhile: the next one
@@ -82,7 +83,7 @@ class SparePool:
             if not empty:
                 os.close(fd)
                 continue
-            return fd, Path(name)
+            return fd, path
 
     def fill(self) -> None:
         """Make spares until `keep` are ready (on the round's flusher thread: it makes files
@@ -99,7 +100,7 @@ class SparePool:
                 self.folder.mkdir(exist_ok=True)
                 fd, path = make_temp(self.folder)
             os.close(fd)
-            self._ready.append(str(path))
+            self._ready.append(path)
 
     def _adopt(self) -> None:
         """Take up the empty spares an earlier pool of this folder left (a round or run
@@ -112,6 +113,6 @@ class SparePool:
                 for entry in it:
                     if is_our_temp(entry.name) and entry.is_file(follow_symlinks=False) \
                             and entry.stat(follow_symlinks=False).st_size == 0:
-                        self._ready.append(entry.path)
+                        self._ready.append(Path(entry.path))
         except OSError:
             pass  # no folder yet: fill() makes it
