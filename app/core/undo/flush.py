@@ -81,11 +81,12 @@ class Flusher:
         noted so far (after the other jobs so noted), for work no flush waits for: it is
         then done as soon as the step is handed off (while the model is asked), not a
         slow disk's flushes later, when it would take the GIL from a later step."""
+        noted = job if callable(job) or isinstance(job, Path) else Path(job)
         if first:
-            self._noted.insert(self._firsts, job)
+            self._noted.insert(self._firsts, noted)
             self._firsts += 1
         else:
-            self._noted.append(job if callable(job) or isinstance(job, Path) else Path(job))
+            self._noted.append(noted)
 
     def kick(self) -> None:
         """Hand the jobs noted so far to the thread."""
