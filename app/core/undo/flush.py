@@ -76,17 +76,17 @@ class Flusher:
         self._firsts = 0  # how many of _noted were noted `first`
         self._error: Exception | None = None  # OSError, or a bug's (join raises it)
 
-    def add(self, job: Path | str | Callable[[], object], first: bool = False) -> None:
-        """Note a job: a path to flush, or a function to call. `first`: before the flushes
-        noted so far (after the other jobs so noted), for work no flush waits for: it is
-        then done as soon as the step is handed off (while the model is asked), not a
-        slow disk's flushes later, when it would take the GIL from a later step."""
-        noted = job if callable(job) or isinstance(job, Path) else Path(job)
-        if first:
-            self._noted.insert(self._firsts, noted)
-            self._firsts += 1
-        else:
-            self._noted.append(noted)
+    def add(self, job: Path | str | Callable[[], object]) -> None:
+        """Note a job: a path to flush, or a function to call."""
+        self._noted.append(job if callable(job) or isinstance(job, Path) else Path(job))
+
+    def add_first(self, job: Callable[[], object]) -> None:
+        """Note work no flush waits for, to be done before the flushes noted so far (after
+        the other work so noted): as soon as the step is handed off (while the model is
+        asked), not a slow disk's flushes later, when it would take the GIL from a later
+        step."""
+        self._noted.insert(self._firsts, job)
+        self._firsts += 1
 
     def kick(self) -> None:
         """Hand the jobs noted so far to the thread."""

@@ -234,11 +234,11 @@ class RoundChanges:
         if self._later and self._flusher is not None:
             entry["after"] = _state(path) if written is None else sha256_bytes(written)
             if written is not None:  # the copy is of the bytes in hand, not read back
-                self._flusher.add(lambda: self.blobs.put(written, _mode_of(path), sync=False),
-                                  first=True)
+                self._flusher.add_first(lambda: self.blobs.put(written, _mode_of(path),
+                                                               sync=False))
             elif entry["after"] not in (ABSENT, "folder"):
-                self._flusher.add(lambda: self.blobs.put_file(path, _mode_of(path), sync=False),
-                                  first=True)
+                self._flusher.add_first(lambda: self.blobs.put_file(path, _mode_of(path),
+                                                                    sync=False))
         else:
             entry["after"] = self._keep(path, sync=False)
         self._append([{"op": "after", "file": rel, "after": entry["after"]}], sync=False)
@@ -252,7 +252,7 @@ class RoundChanges:
         then waits for a core: bench/step_overhead.py, issue 36). finish() hands off what
         is left. The spare files the step's writes took are made again there too."""
         if self._took and not self._no_spares and self._pool().short():
-            self._round_flusher().add(self._refill, first=True)  # before the step's flushes
+            self._round_flusher().add_first(self._refill)  # before the step's flushes
         self._took = False
         if self._flusher is not None:
             self._flusher.kick()

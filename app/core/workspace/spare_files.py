@@ -11,10 +11,11 @@ the replace is as atomic as with a temporary file beside the target; across file
 writer makes a temporary file beside the target after all (files.atomic_write_bytes).
 
 A spare is a private (0600), empty file named as our temporary files are (files.TEMP_PREFIX),
-so what a kill leaves is recognised and removed at the next run's start
+so what a kill leaves is recognised and removed at the next run's start, whatever its age
 (Workspace.clean_stale_temps). The pool is one per folder and process, shared by the rounds
-of a run (a run holds the workspace's lock, so no other process writes from it meanwhile);
-a spare that is gone when it is taken (removed by that clean-up) is skipped."""
+of its runs (a run holds the workspace's lock, so no other process writes from it
+meanwhile); it knows its spares by heart, never by listing the folder (a step scans no
+folder), and a spare gone when it is taken (removed by that clean-up) is skipped."""
 
 from __future__ import annotations
 
@@ -52,12 +53,9 @@ class SparePool:
         self.folder, self.keep = folder, keep
         # made on the flusher's thread, paths and all; appends and pops are atomic
         self._ready: collections.deque[Path] = collections.deque()
-        self._adopted = False
 
     def short(self) -> bool:
         """True when fewer than `keep` spares are ready (fill() would make some)."""
-        if not self._adopted:
-            self._adopt()
         return len(self._ready) < self.keep
 
     def take(self) -> tuple[int, Path] | None:
@@ -91,8 +89,6 @@ class SparePool:
         then make their own temporary files, as they always did)."""
         from app.core.workspace.files import make_temp  # noqa: PLC0415 - files imports flush, which undo imports first
 
-        if not self._adopted:
-            self._adopt()
         while len(self._ready) < self.keep:
             try:
                 fd, path = make_temp(self.folder)
@@ -101,18 +97,3 @@ class SparePool:
                 fd, path = make_temp(self.folder)
             os.close(fd)
             self._ready.append(path)
-
-    def _adopt(self) -> None:
-        """Take up the empty spares an earlier pool of this folder left (a round or run
-        before, or another process: the spares outlive the round that made them)."""
-        from app.core.workspace.files import is_our_temp  # noqa: PLC0415 - see fill()
-
-        self._adopted = True
-        try:
-            with os.scandir(self.folder) as it:
-                for entry in it:
-                    if is_our_temp(entry.name) and entry.is_file(follow_symlinks=False) \
-                            and entry.stat(follow_symlinks=False).st_size == 0:
-                        self._ready.append(Path(entry.path))
-        except OSError:
-            pass  # no folder yet: fill() makes it

@@ -9,6 +9,7 @@ from collections import namedtuple
 from pathlib import Path
 
 from app.core.errors import HarnessError, NotAWorkspace
+from app.core.workspace.spare_files import SPARE_FOLDER
 from app.core.workspace.files import (UNWRITABLE, atomic_write_text, is_disk_full, is_read_only,
                             no_space_sentence, remove_stale_temps, unwritable_sentence)
 
@@ -133,13 +134,16 @@ class Workspace:
         are not searched (a folder of thousands opens fast); the AI never sees one anyway."""
         folders = [self.root, Path(os.path.realpath(self.board_path)).parent]
         if self.harness_dir.is_dir() and not os.path.islink(self.harness_dir):
-            # (spare: the temporary files made ahead for write steps, workspace/spare_files.py)
-            folders += [self.harness_dir, self.harness_dir / "blobs", self.harness_dir / "spare"]
+            folders += [self.harness_dir, self.harness_dir / "blobs"]
             if self.runs_dir.is_dir() and not os.path.islink(self.runs_dir):
                 for run in sorted(self.runs_dir.iterdir()):
                     if run.is_dir() and not run.is_symlink():
                         folders += [run, run / "undo"]
-        seen, removed = set(), 0
+        # The temporary files made ahead for write steps (spare_files.py), whatever their
+        # age: the folder's lock is held, so no run of another process is using them.
+        removed = remove_stale_temps(self.harness_dir / SPARE_FOLDER, older_than_s=-1.0) \
+            if self.harness_dir.is_dir() and not os.path.islink(self.harness_dir) else 0
+        seen: set[str] = set()
         for folder in folders:
             key = os.path.normcase(os.path.realpath(folder))
             if key not in seen:

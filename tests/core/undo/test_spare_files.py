@@ -175,3 +175,20 @@ def test_the_flusher_thread_never_takes_the_loops_core_when_it_wakes(tmp_path, m
     _step(box, changes, "write_file", {"path": "a.md", "content": "a\n"})
     assert policies and set(policies) == {os.SCHED_BATCH}, policies
     assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the loop's own thread: as it was
+
+
+def test_a_run_start_removes_the_spares_whatever_their_age(tmp_path):
+    from app.core.workspace.workspace import Workspace
+
+    box, changes = _round(tmp_path)
+    _step(box, changes, "write_file", {"path": "a.md", "content": "a\n"})
+    changes.finish()
+    folder = tmp_path / ".harness" / "spare"
+    (folder / ".hd-deadbeef.tmp").write_bytes(b"a write a kill cut short")
+    (folder / "notes.md").write_text("not ours: stays")
+    assert len(os.listdir(folder)) > 2
+    Workspace(tmp_path).clean_stale_temps()
+    assert os.listdir(folder) == ["notes.md"]
+    box, changes = _round(tmp_path, 2)  # the pool's spares are gone: it makes its own
+    _step(box, changes, "write_file", {"path": "b.md", "content": "b\n"})
+    assert (tmp_path / "b.md").read_text() == "b\n"
