@@ -12,11 +12,9 @@ import base64
 import binascii
 from typing import Callable
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter
-
-from app.core.settings import save_settings
 
 KEY = "window"
 
@@ -45,6 +43,8 @@ def restore(window: QMainWindow, splitter: QSplitter | None, state: object) -> b
             splitter.restoreState(saved)
     keep_on_screen(window)
     if state.get("maximized") is True:
+        from PySide6.QtCore import Qt  # noqa: PLC0415 - the window's first paint: reading Qt builds its enums (app.py fits the frame to the screen with this module)
+
         window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
     return True
 
@@ -90,6 +90,8 @@ def remembered(settings, state: dict, save_now: bool = False):
         return None
     updated = settings.model_copy(update={"ui": {**settings.ui, KEY: state}})
     if save_now:
+        from app.core.settings import save_settings  # noqa: PLC0415 - the window's first paint (the saved layout is put back before the settings load: folder/early_read.py)
+
         try:
             save_settings(updated)
         except OSError:
