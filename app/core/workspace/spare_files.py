@@ -83,6 +83,20 @@ class SparePool:
                 continue
             return fd, path
 
+    def drain(self) -> None:
+        """Remove the ready spares (a run's end: the folder is left as the run found it; the
+        next run makes them again). One a flusher makes meanwhile is removed at the next
+        run's start (Workspace.clean_stale_temps)."""
+        while True:
+            try:
+                path = self._ready.popleft()
+            except IndexError:
+                return
+            try:
+                os.unlink(path)
+            except OSError:
+                pass  # gone already, or the folder went read-only: the next start tries again
+
     def fill(self) -> None:
         """Make spares until `keep` are ready (on the round's flusher thread: it makes files
         while the model is asked). OSError when the folder cannot be written (the writers
