@@ -40,7 +40,8 @@ class Unit:
 @dataclass
 class Plan:
     out: list[_Element] = field(default_factory=list)
-    changed: int = 0
+    changed: int = 0    # paragraphs
+    tables: int = 0     # tables changed
     added: int = 0
     removed: int = 0
 
@@ -101,7 +102,10 @@ class Filler:
                 i = olds[at]
                 self._emit(i, self._changed(self.old[i], unit))
                 self.emitted.add(id(self.old[i].el))
-                self.plan.changed += 1
+                if self.old[i].kind == "table":
+                    self.plan.tables += 1
+                else:
+                    self.plan.changed += 1
                 at += 1
             else:
                 self._add(unit, olds[at] if at < len(olds) else i2)

@@ -114,7 +114,7 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     styles_part = style_parts[0] if style_parts else None
     headings = HeadingStyles(pkg.tree(styles_part) if styles_part else None, reader.styles)
     plan = _plan(old, silent, new, lines, links, path, headings, editor(shown), by_text)
-    if not (plan.changed or plan.added or plan.removed):
+    if not (plan.changed or plan.tables or plan.added or plan.removed):
         unchanged = Merged(raw)
         unchanged.summary = _summary(plan)
         return unchanged
@@ -271,9 +271,10 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
 
 
 def _summary(plan: Plan) -> str:
-    done = []
-    if plan.changed:
-        done.append(f"changed {plan.changed} paragraph{'s' if plan.changed != 1 else ''}")
+    """What changed, in plain words: "changed 2 paragraphs and 1 table, added 1"."""
+    changed = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in
+               ((plan.changed, "paragraph"), (plan.tables, "table")) if n]
+    done = ["changed " + " and ".join(changed)] if changed else []
     if plan.added:
         done.append(f"added {plan.added}")
     if plan.removed:

@@ -77,8 +77,9 @@ def test_one_word_changed_changes_only_its_block(tmp_path, name):
     assert f"Zebra{word}" in "".join(etree.fromstring(new_body[changed[0]]).itertext())
     path.write_bytes(data)
     assert render(path) == shown.replace(word, f"Zebra{word}")
+    kind = "table" if new_body[changed[0]].startswith(b"<w:tbl") else "paragraph"
     assert getattr(data, "summary", "") == \
-        "changed 1 paragraph; the rest of the document is unchanged"
+        f"changed 1 {kind}; the rest of the document is unchanged"
 
 
 def _look(p: docx.text.paragraph.Paragraph) -> tuple[object, ...]:
@@ -179,6 +180,8 @@ def test_a_changed_cell_keeps_the_tables_other_cells(tmp_path):
     assert len(old_tcs) == len(new_tcs)
     differ = [n for n, (a, b) in enumerate(zip(old_tcs, new_tcs)) if a != b]
     assert len(differ) == 1
+    assert getattr(data, "summary", "") == \
+        "changed 1 table; the rest of the document is unchanged"
     old_tc, new_tc = (etree.fromstring(x[differ[0]]) for x in (old_tcs, new_tcs))
     for look in (f"{W}tcPr", f"{W}p/{W}pPr", f"{W}p/{W}r/{W}rPr"):
         kept = [etree.tostring(tc.find(look)) if tc.find(look) is not None else None
