@@ -42,6 +42,7 @@ class Plan:
     out: list[_Element] = field(default_factory=list)
     changed: int = 0    # paragraphs
     tables: int = 0     # tables changed
+    moved: int = 0      # blocks kept whole in another place
     added: int = 0
     removed: int = 0
 
@@ -80,6 +81,11 @@ class Filler:
                 whole[id(unit.el)] = whole.get(id(unit.el), True) and i in same
         self.whole = whole
         self.silent_done = -1
+        # A block not found in place whose text stands elsewhere in the new text: moved.
+        self.movable: dict[str, list[int]] = {}
+        for i, unit in enumerate(old):
+            if i not in same and unit.el is not None and unit.kind not in ("box", "other"):
+                self.movable.setdefault(unit.text, []).append(i)
 
     # -- what the comparison found ------------------------------------------------------
     def equal(self, i1: int, i2: int, new: list[Unit]) -> None:
@@ -96,9 +102,12 @@ class Filler:
         olds = [i for i in range(i1, i2) if self.old[i].el is not None]
         at = 0
         for unit in new:
-            while at < len(olds) and self.old[olds[at]].kind in ("box", "other"):
+            while at < len(olds) and (self.old[olds[at]].kind in ("box", "other") or
+                                      id(self.old[olds[at]].el) in self.emitted):
                 at += 1
-            if at < len(olds) and self._pairs(self.old[olds[at]], unit):
+            if self._mover(unit) is not None:
+                self._add(unit, olds[at] if at < len(olds) else i2)
+            elif at < len(olds) and self._pairs(self.old[olds[at]], unit):
                 i = olds[at]
                 self._emit(i, self._changed(self.old[i], unit))
                 self.emitted.add(id(self.old[i].el))
@@ -132,8 +141,21 @@ class Filler:
 
     def _add(self, unit: Unit, at: int) -> None:
         self._silent_upto(at - 1)
+        mover = self._mover(unit)
+        if mover is not None:   # the block itself, as it was
+            self.plan.out.append(mover)
+            self.emitted.add(id(mover))
+            self.plan.moved += 1
+            return
         self.plan.out.extend(self._made(unit, at))
         self.plan.added += 1
+
+    def _mover(self, unit: Unit) -> _Element | None:
+        for i in self.movable.get(unit.text, []):
+            el = self.old[i].el
+            if el is not None and id(el) not in self.emitted:
+                return el
+        return None
 
     @staticmethod
     def _pairs(old: Unit, new: Unit) -> bool:

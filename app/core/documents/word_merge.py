@@ -114,7 +114,7 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     styles_part = style_parts[0] if style_parts else None
     headings = HeadingStyles(pkg.tree(styles_part) if styles_part else None, reader.styles)
     plan = _plan(old, silent, new, lines, links, path, headings, editor(shown), by_text)
-    if not (plan.changed or plan.tables or plan.added or plan.removed):
+    if not (plan.changed or plan.tables or plan.added or plan.moved or plan.removed):
         unchanged = Merged(raw)
         unchanged.summary = _summary(plan)
         return unchanged
@@ -277,6 +277,8 @@ def _summary(plan: Plan) -> str:
     done = ["changed " + " and ".join(changed)] if changed else []
     if plan.added:
         done.append(f"added {plan.added}")
+    if plan.moved:
+        done.append(f"moved {plan.moved}")
     if plan.removed:
         done.append(f"removed {plan.removed}")
     if not done:

@@ -156,6 +156,18 @@ def test_added_blocks_take_the_look_of_their_kind_and_removed_ones_go(tmp_path):
     assert "4. A new entry\n5. Entry #4" in shown_after   # numbered on by Word's own list
 
 
+def test_a_paragraph_moved_is_the_same_paragraph_elsewhere(tmp_path):
+    path = _copy(tmp_path, "python-docx/par-alignment.docx")
+    before = _body(path.read_bytes())
+    shown = render(path)
+    data = write(path, shown.replace("Center aligned.\n\n", "").replace(
+        "Fully justified.", "Fully justified.\n\nCenter aligned."), True)
+    after = _body(data)
+    assert sorted(after) == sorted(before) and after != before
+    assert getattr(data, "summary", "") == "moved 1; the rest of the document is unchanged"
+    assert docx.Document(io.BytesIO(data)).paragraphs[-1].alignment == 1   # still centred
+
+
 def test_empty_paragraphs_stay_where_they_were(tmp_path):
     path = _copy(tmp_path, "poi/Bug66988.docx")
     before = _body(path.read_bytes())
