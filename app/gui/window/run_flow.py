@@ -26,6 +26,7 @@ from app.core.run.outcomes import ExitReason, RunState
 from app.gui import core_calls
 from app.gui.background import run_for
 from app.gui.look import look
+from app.gui.look.slices import later
 from app.gui.window.folder_history import show_history_later
 
 if TYPE_CHECKING:
@@ -95,7 +96,9 @@ class RunFlow(QObject):
 
     # -- starting --------------------------------------------------------------------------
     def start_run(self) -> None:
-        """Run; pressed before the settings came, as soon as they do (`settings_came`)."""
+        """Run; pressed before the settings came, as soon as they do (`settings_came`).
+        Until the run's first round is on screen, the after-usable work waits (slices.py)."""
+        later().hold()
         if self.settings.settings is None and self.folder.workspace is not None:
             self._run_when_settled = True
             return
@@ -208,6 +211,7 @@ class RunFlow(QObject):
                 self.last_run_started, self.run_began = self.run_began, None
                 self.panel.export_button.setEnabled(True)
             self.cards.round_finished(event, self._run_is_ai, self._run_upper)
+            QTimer.singleShot(0, self, later().release)  # after the card's first paint
         elif isinstance(event, ev.HumanNeeded):
             self.last_human = event
         elif isinstance(event, (ev.ChangeAnswered, ev.ChangeRefused, ev.ChangeWaiting)):
@@ -252,6 +256,7 @@ class RunFlow(QObject):
         """The run has ended: the panel says how at once, and the decision it asks is read
         (`run_shown`); the rest follows a turn of the event loop each (`_in_turns`), so no
         one turn holds the window (bench/ui_stall_cold.py --where found them all in one)."""
+        later().release()  # a run that ended before its first round
         self.board_view.set_current_task(None)
         self.board_view.set_run_active(False)
         self.picker.setEnabled(True)
