@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (QApplication, QMainWindow, QMessageBox, QStackedW
                                QWidget)
 
 from app.gui.background import run_in_background
-from app.gui.look.slices import Slices
+from app.gui.look.slices import Slices, later
+from app.gui.window_state import fit_to_screen
 from app.gui.window import later_parts
 from app.gui.window.compose import Forward, compose
 from app.gui.window.folder_flow import APP_TITLE
@@ -69,6 +70,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.resize(1180, 760)
+        fit_to_screen(self)  # before it is shown: fitted after, the whole window was laid out again in the first run
         central = QWidget(self)
         self._column = QVBoxLayout(central)
         self._column.setContentsMargins(0, 0, 0, 0)
@@ -92,7 +94,13 @@ class MainWindow(QMainWindow):
         else:
             self.folder_flow.settle()  # the folder opened before them
         self.run_flow.settings_came()
-        self.folder_flow.show_recent()
+        if self._defer_pages and self.folder_flow.workspace is not None:
+            # On start-up, with a folder on screen the recent folders are in menus: shown on
+            # an idle turn (not in a run pressed at once), or when the menu opens first.
+            piece = later().add(self, self.folder_flow.show_recent)
+            self.recent_menu.aboutToShow.connect(piece.run_now)
+        else:
+            self.folder_flow.show_recent()
         if self._check_engines:  # after the window is up: never in the way of the first paint
             QTimer.singleShot(400, self.picker.check_all)
 

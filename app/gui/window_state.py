@@ -16,7 +16,6 @@ from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
-from app.core.settings import save_settings
 
 KEY = "window"
 
@@ -90,6 +89,8 @@ def remembered(settings, state: dict, save_now: bool = False):
         return None
     updated = settings.model_copy(update={"ui": {**settings.ui, KEY: state}})
     if save_now:
+        from app.core.settings import save_settings  # noqa: PLC0415 - the window's first paint fits the window to the screen (main_window.py): pydantic is not loaded by then
+
         try:
             save_settings(updated)
         except OSError:

@@ -95,7 +95,8 @@ class Later(QObject):
         """The run has started (its first round is on screen): the pieces go on."""
         if self._held_until:
             self._held_until = 0.0
-            self._wake()
+            if self._pieces:
+                self._start(GAP_MS)  # not when the hold would have ended
 
     def _wake(self, ms: float = GAP_MS) -> None:
         if self._pieces and not self._timer.isActive():

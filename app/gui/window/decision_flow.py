@@ -217,6 +217,7 @@ def _with_web(root, found: tuple) -> tuple:
     them just after (a second layout of it, with its focus ring: 20-27 ms of the UI thread's
     own CPU in bench/ui_stall_cold.py --where)."""
     from app.gui.evidence.sources_view import asked_round_web  # noqa: PLC0415 - off the UI thread: reads records
+    import app.gui.run.decision_dialog  # noqa: F401, PLC0415 - off the UI thread: the dialog's module, not imported in its first opening (start-up's warm-up may not have come yet)
 
     task, about = found
     if task is None or "(change " in task.question:

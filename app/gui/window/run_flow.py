@@ -42,8 +42,10 @@ if TYPE_CHECKING:
     from app.gui.window.settings_flow import SettingsFlow
 
 DEMO_STEP_S = 0.6  # the Demo engine's pause per step in the window: readable, not slow
-# What pressing Run imports: the harness's calls, and the budget rules.
-RUN_NEEDS = ("app.gui.core_calls", "app.gui.settings.budget_rules")
+# What pressing Run imports: the harness's calls, the budget rules, and the run's totals
+# (the status block's first event: imported there, it waited on the records' import lock).
+RUN_NEEDS = ("app.gui.core_calls", "app.gui.settings.budget_rules",
+             "app.core.records.work_totals")
 DEMO_SCRIPTS = "app.engines.demo.script"  # which tasks are the demo's: imported off the UI thread
 
 
