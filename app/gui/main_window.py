@@ -101,8 +101,9 @@ class MainWindow(QMainWindow):
             self.recent_menu.aboutToShow.connect(piece.run_now)
         else:
             self.folder_flow.show_recent()
-        if self._check_engines:  # after the window is up: never in the way of the first paint
-            QTimer.singleShot(400, self.picker.check_all)
+        if self._check_engines:  # after the window is up: never in the way of the first paint,
+            # nor of a run starting (each engine's import on the pool: look/slices.py)
+            QTimer.singleShot(400, self, lambda: later().add(self, self.picker.check_all))
 
     # -- building ------------------------------------------------------------------------
     def finish_building(self) -> None:

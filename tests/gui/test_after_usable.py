@@ -142,3 +142,28 @@ def test_the_window_fits_the_screen_before_it_is_shown(qtbot, tmp_path, monkeypa
     qtbot.addWidget(window)
     area = window.screen().availableGeometry()
     assert window.width() <= area.width() and window.height() <= area.height()
+
+
+def test_the_engines_are_checked_once_a_starting_run_is_under_way(qtbot, tmp_path,
+                                                                   monkeypatch):
+    """Each engine's check imports it on the pool: not in the turns a run starts in."""
+    from app.core.settings import Settings
+    from app.gui.engines.engine_picker import EnginePicker
+    from app.gui.main_window import MainWindow
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    checked: list[float] = []
+    monkeypatch.setattr(EnginePicker, "check_all",
+                        lambda self: checked.append(time.perf_counter()))
+    later = slices.later()
+    later.hold(20_000)
+    try:
+        window = MainWindow(Settings(), demo_delay=0.0, check_engines=True)
+        qtbot.addWidget(window)
+        qtbot.wait(700)
+        assert checked == []  # 400 ms on, but a run is starting
+        released = time.perf_counter()
+    finally:
+        later.release()
+    qtbot.waitUntil(lambda: bool(checked), timeout=5000)
+    assert checked[0] >= released
