@@ -166,8 +166,8 @@ class MainWindow(QMainWindow):
         if self._warmed:
             return
         self._warmed = True
-
-        run_in_background(_load_the_rest)
+        # begun on an idle turn, not while a run starts: the run imports what it needs itself
+        later().add(self, lambda: run_in_background(_load_the_rest))
 
     def _place_notice(self, _index: int = -1) -> None:
         """The notice line sits in the run's status block while a folder is open (its room

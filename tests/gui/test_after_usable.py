@@ -167,3 +167,53 @@ def test_the_engines_are_checked_once_a_starting_run_is_under_way(qtbot, tmp_pat
         later.release()
     qtbot.waitUntil(lambda: bool(checked), timeout=5000)
     assert checked[0] >= released
+
+
+def test_a_runs_end_comes_after_the_decision_it_asks_is_on_screen(qtbot, window, tmp_path):
+    """The run history's reading and the lessons' count (on the pool, holding the GIL the
+    dialog's layout waits on) and the notice come once the decision dialog shows."""
+    from tests.gui.helpers import run_until_end
+
+    open_in(qtbot, window, demo_copy(tmp_path))
+    run, evidence, order = window.run_flow, window.evidence_flow, []
+    real_history_ended, real_count = run.history.run_ended, evidence.count_lessons
+    run.history.run_ended = lambda: (order.append("history"), real_history_ended())
+    evidence.count_lessons = lambda run_id: (order.append("lessons"), real_count(run_id))
+    window.decision_shown.connect(lambda _dialog: order.append("dialog"))
+    window.run_ended.connect(lambda _result: order.append("ended"))
+    with qtbot.waitSignal(window.decision_shown, timeout=30_000):
+        assert run_until_end(qtbot, window).state == "blocked_by_human"
+    qtbot.waitUntil(lambda: len(order) == 4, timeout=5000)
+    assert order[0] == "dialog" and sorted(order[1:]) == ["ended", "history", "lessons"]
+
+
+def test_what_a_person_waits_for_goes_ahead_of_the_warming(qapp, qtbot):
+    owner, log = QObject(), []
+    later = Later(owner)
+    later.add(owner, _recorder(log, "warming", times=3))
+    later.add(owner, _recorder(log, "notice"), soon=True)
+    later.add(owner, _recorder(log, "history"), soon=True)
+    qtbot.waitUntil(lambda: later.pending == 0, timeout=5000)
+    assert [name for name, _ in log] == ["notice", "history", "warming", "warming", "warming"]
+
+
+def test_the_warm_up_imports_begin_once_a_starting_run_is_under_way(qtbot, tmp_path,
+                                                                   monkeypatch):
+    import app.gui.main_window as main_window
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    began: list[float] = []
+    monkeypatch.setattr(main_window, "_load_the_rest", lambda: began.append(time.perf_counter()))
+    later = slices.later()
+    later.hold(20_000)
+    try:
+        window = main_window.MainWindow(defer_pages=True, check_engines=False)
+        qtbot.addWidget(window)
+        window.warm_up()
+        qtbot.wait(200)
+        assert began == []  # the run imports what it needs itself
+        released = time.perf_counter()
+    finally:
+        later.release()
+    qtbot.waitUntil(lambda: bool(began), timeout=5000)
+    assert began[0] >= released

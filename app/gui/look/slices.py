@@ -11,6 +11,7 @@ card is drawn, at most HOLD_MS) no piece runs. A piece needed at once runs now
 (`Piece.run_now`), held or not. A piece whose owner is gone never runs.
 
     piece = later().add(owner, fn)     # fn() -> True to be called again on a later turn
+    later().add(owner, fn, soon=True)  # ahead of the others: a person waits for it
     piece.run_now()                    # needed now: run it (to the end), here
 """
 
@@ -32,8 +33,10 @@ HOLD_MS = 2500  # a run starting holds the pieces back at most this long
 class Piece:
     """One piece of work for `owner`; `fn()` returning True asks to be called again."""
 
-    def __init__(self, owner: QObject, fn: Callable[[], object], scheduler: "Later"):
+    def __init__(self, owner: QObject, fn: Callable[[], object], scheduler: "Later",
+                 soon: bool = False):
         self.owner, self.fn, self._scheduler = owner, fn, scheduler
+        self.soon = soon  # what the person is waiting to see: before the warming, on time
         self.done = False
 
     @property
@@ -76,9 +79,15 @@ class Later(QObject):
     def held(self) -> bool:
         return time.perf_counter() < self._held_until
 
-    def add(self, owner: QObject, fn: Callable[[], object]) -> Piece:
-        piece = Piece(owner, fn, self)
-        self._pieces.append(piece)
+    def add(self, owner: QObject, fn: Callable[[], object], soon: bool = False) -> Piece:
+        """`fn` on an idle turn; `soon`: ahead of the pieces that are not, and on the first
+        turn that comes (what a person is waiting to see, after a run's end, say)."""
+        piece = Piece(owner, fn, self, soon)
+        if soon:
+            at = next((i for i, p in enumerate(self._pieces) if not p.soon), len(self._pieces))
+            self._pieces.insert(at, piece)
+        else:
+            self._pieces.append(piece)
         self._wake()
         return piece
 
@@ -112,7 +121,8 @@ class Later(QObject):
             self._start((self._held_until - now) * 1000)
             return
         late = (now - self._due) * 1000
-        if late > LATE_MS and self._waits < MAX_WAITS:  # the window is busy: after it
+        busy = late > LATE_MS and not (self._pieces and self._pieces[0].soon)
+        if busy and self._waits < MAX_WAITS:  # the window is busy: after it
             self._waits += 1
             self._start(GAP_MS)
             return
@@ -158,7 +168,7 @@ class Slices:
         """Hand the slices not yet run to the scheduler, one piece each."""
         scheduler = later()
         while self._left:
-            self._pieces.append(scheduler.add(self._owner, _once(self._left.popleft())))
+            self._pieces.append(scheduler.add(self._owner, once(self._left.popleft())))
 
     def run_now(self) -> None:
         """Run every slice not yet run, now."""
@@ -168,7 +178,9 @@ class Slices:
             self._left.popleft()()
 
 
-def _once(fn: Callable[[], object]) -> Callable[[], bool]:
+def once(fn: Callable[[], object]) -> Callable[[], bool]:
+    """`fn` as a piece that runs once."""
+
     def call() -> bool:
         fn()
         return False

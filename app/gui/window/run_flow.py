@@ -26,7 +26,7 @@ from app.core.run.outcomes import ExitReason, RunState
 from app.gui import core_calls
 from app.gui.background import run_for
 from app.gui.look import look
-from app.gui.look.slices import later
+from app.gui.look.slices import later, once
 from app.gui.window.folder_history import show_history_later
 
 if TYPE_CHECKING:
@@ -286,13 +286,11 @@ class RunFlow(QObject):
                         lambda: self._show_work(root, result.run_id)])
 
     def _in_turns(self, steps: list) -> None:
-        """Call `steps` one per turn of the event loop, in order (dropped with the window)."""
-        if steps:
-            def step() -> None:
-                steps[0]()
-                self._in_turns(steps[1:])
-
-            QTimer.singleShot(0, self, step)
+        """Call `steps` one per turn of the event loop, in order (dropped with the window),
+        ahead of the after-usable work, and after the decision dialog the run asks for is
+        on screen (decision_flow.py holds them until then: look/slices.py)."""
+        for step in steps:
+            later().add(self, once(step), soon=True)
 
     def _history_after_run(self) -> None:
         if not self.runner.running:  # not if a new run has begun meanwhile (it ends it too)
