@@ -138,10 +138,11 @@ def ended(window, result):
 
 def decided(window, dialog):
     step[0] = "decision"
-    from app.gui.look import slices, warm_types
-    warming = warm_types._warming
-    late_work["at decision"] = {"classes readied": bool(warming and warming.done),
-                                "pieces left": slices.later().pending}
+    if WHERE_MS:
+        from app.gui.look import slices, warm_types
+        warming = warm_types._warming
+        late_work["at decision"] = {"classes readied": bool(warming and warming.done),
+                                    "pieces left": slices.later().pending}
     def answer():
         step[0] = "after decision"
         dialog.recommended_button.click()

@@ -12,7 +12,7 @@ import base64
 import binascii
 from typing import Callable
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
@@ -44,6 +44,8 @@ def restore(window: QMainWindow, splitter: QSplitter | None, state: object) -> b
             splitter.restoreState(saved)
     keep_on_screen(window)
     if state.get("maximized") is True:
+        from PySide6.QtCore import Qt  # noqa: PLC0415 - the window's first paint fits the window to the screen (main_window.py): reading Qt builds its enums (tests/gui/test_startup_path.py)
+
         window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
     return True
 

@@ -217,3 +217,27 @@ def test_the_warm_up_imports_begin_once_a_starting_run_is_under_way(qtbot, tmp_p
         later.release()
     qtbot.waitUntil(lambda: bool(began), timeout=5000)
     assert began[0] >= released
+
+
+def test_on_start_up_a_decision_dialog_is_made_unseen_in_idle_pieces(qtbot, tmp_path,
+                                                                     monkeypatch):
+    """The first decision dialog a run asks for costs its first use (about 20 ms of the UI
+    thread) no more: one was made, drawn and thrown away after the window was usable."""
+    from tests.gui.test_usable_start import _start
+    import app.gui.run.decision_dialog as decision_dialog
+
+    made: list = []
+    real_init = decision_dialog.DecisionDialog.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        made.append((self, self.isVisible()))
+
+    monkeypatch.setattr(decision_dialog.DecisionDialog, "__init__", init)
+    window, _folder, _usable, _config = _start(qtbot, tmp_path, monkeypatch)
+    qtbot.waitUntil(lambda: window.rest_built, timeout=20_000)
+    qtbot.waitUntil(lambda: bool(made), timeout=10_000)
+    qtbot.waitUntil(lambda: slices.later().pending == 0, timeout=10_000)
+    assert [shown for _dialog, shown in made] == [False]  # never on screen
+    assert not any(isinstance(w, decision_dialog.DecisionDialog) and w.isVisible()
+                   for w in window.findChildren(decision_dialog.DecisionDialog))

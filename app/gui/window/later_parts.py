@@ -1,6 +1,6 @@
 """The main window's parts built after the first folder is usable on start-up (the usable
 checklist needs none of them): the focus ring, Enter on buttons, the folder's schedule line
-and the window's icon. Each slice is one turn of the event loop, well under the 25 ms an
+and the window's icon; and on start-up, a decision dialog made unseen (run/warm_dialogs.py). Each slice is one turn of the event loop, well under the 25 ms an
 idle turn of the UI thread may take (bench/ui_stall_cold.py); a window built at once makes
 them at once (main_window.finish_rest)."""
 
@@ -31,4 +31,10 @@ def slices(window: Any) -> list[Callable[[], None]]:
 
         QApplication.setWindowIcon(icons.app_icon())
 
-    return [rings, schedule, icon]
+    def dialogs() -> None:
+        if getattr(window, "_defer_pages", False):  # the start-up's window (app.py)
+            from app.gui.run.warm_dialogs import warm_decision_dialog  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+            warm_decision_dialog(window)
+
+    return [rings, schedule, icon, dialogs]
