@@ -52,7 +52,7 @@
         <translation>这个模型</translation>
     </message>
     <message>
-        <source>no AI used, so no tokens and no cost</source>
+        <source>no AI used, so no usage and no cost</source>
         <translation>没有用到 AI，不产生用量和费用</translation>
     </message>
     <message>
@@ -834,7 +834,7 @@
     </message>
     <message>
         <source>%1: stopped to wait for your decision: %2</source>
-        <translation>%1：已停下，等您决定：%2</translation>
+        <translation>%1：已停下，等你决定：%2</translation>
     </message>
     <message>
         <source>see the task list</source>
@@ -878,19 +878,19 @@
     </message>
     <message>
         <source>This computer has no scheduler the app can use. Install cron (on Debian and Ubuntu: sudo apt install cron) or log in to a desktop session, then try again.</source>
-        <translation>这台计算机没有本应用可用的计划任务程序。请安装 cron（Debian 和 Ubuntu 上：sudo apt install cron）或登录桌面会话，然后重试。</translation>
+        <translation>这台电脑上没有可用的计划任务程序。请安装 cron（Debian 和 Ubuntu 上：sudo apt install cron）或登录桌面会话，然后重试。</translation>
     </message>
     <message>
         <source>the computer&apos;s scheduler (%1) is not installed.</source>
-        <translation>计算机的计划任务程序（%1）没有安装。</translation>
+        <translation>电脑的计划任务程序（%1）没有安装。</translation>
     </message>
     <message>
         <source>the computer&apos;s scheduler (%1) did not answer within %2 seconds. Try again in a moment.</source>
-        <translation>计算机的计划任务程序（%1）在 %2 秒内没有响应。请稍后重试。</translation>
+        <translation>电脑的计划任务程序（%1）在 %2 秒内没有响应。请稍后重试。</translation>
     </message>
     <message>
         <source>the computer&apos;s scheduler (%1) refused it, saying “%2”.</source>
-        <translation>计算机的计划任务程序（%1）拒绝了，它说：“%2”。</translation>
+        <translation>电脑的计划任务程序（%1）没有接受，它的回答是：“%2”。</translation>
     </message>
     <message>
         <source>the app&apos;s settings folder could not be written. Check that the disk has room, then try again.</source>
@@ -898,15 +898,15 @@
     </message>
     <message>
         <source>something on this computer stopped it. Try again; if it happens again, restart the computer.</source>
-        <translation>这台计算机上有东西阻止了它。请重试；如果再次出现，请重启计算机。</translation>
+        <translation>这台电脑上的某个程序阻止了它。请再试一次；如果还是这样，请重启电脑。</translation>
     </message>
     <message>
         <source>Since you last looked, 1 scheduled run:</source>
-        <translation>自您上次查看以来，有 1 次定时运行：</translation>
+        <translation>自你上次查看以来，有 1 次定时运行：</translation>
     </message>
     <message>
         <source>Since you last looked, %1 scheduled runs:</source>
-        <translation>自您上次查看以来，有 %1 次定时运行：</translation>
+        <translation>自你上次查看以来，有 %1 次定时运行：</translation>
     </message>
     <message>
         <source>Searched for %1</source>
@@ -1594,8 +1594,8 @@
         <translation>AI 引擎：%1</translation>
     </message>
     <message>
-        <source>scripted (no AI)</source>
-        <translation>预设脚本</translation>
+        <source>no model to choose</source>
+        <translation>无需选择模型</translation>
     </message>
     <message>
         <source>the engine&apos;s default</source>
@@ -3171,6 +3171,10 @@
         <translation>这个任务在本次运行中已经没有上网查询次数了。在“设置”里调高“每个任务的上网查询次数”，它就能继续查。</translation>
     </message>
     <message>
+        <source>Wrote a sample note for this task (no AI was used).</source>
+        <translation>为这个任务写了一份示例笔记（没有用到 AI）。</translation>
+    </message>
+    <message>
         <source>Press Enter to open it</source>
         <translation>按 Enter 打开</translation>
     </message>
@@ -3331,7 +3335,7 @@
     </message>
     <message>
         <source>Your computer&apos;s own scheduler starts the run at these times, also while this window is closed. A run stops at its budget, and when it needs you it stops and leaves the decision on the task list.</source>
-        <translation>到了这些时间，由您电脑自带的计划程序启动运行，即使此窗口已关闭也会运行。每次运行到预算即停；需要您时会停下，把要您做的决定留在任务列表上。</translation>
+        <translation>到了设定的时间，电脑自带的计划任务程序会启动运行，这个窗口关着也一样。每次运行花到预算就停；遇到要你决定的事，它会停下来，把问题留在任务清单上。</translation>
     </message>
     <message>
         <source>Every day</source>
@@ -3383,7 +3387,7 @@
     </message>
     <message>
         <source>&amp;Careful mode: a change to a file that was already in the folder waits for your answer</source>
-        <translation>谨慎模式(&amp;C)：修改文件夹中原有的文件前，先等您答复</translation>
+        <translation>谨慎模式(&amp;C)：修改文件夹里原有的文件前，先等你答复</translation>
     </message>
     <message>
         <source>&amp;Save schedule</source>
@@ -3395,7 +3399,7 @@
     </message>
     <message>
         <source>Set a budget per run: a scheduled run never starts without one, so it can never spend more than you meant.</source>
-        <translation>请设置每次运行的预算：没有预算，定时运行就不会开始，因此花费绝不会超出您的本意。</translation>
+        <translation>请设置每次运行的预算：没有预算，定时运行不会开始，这样花费就不会超出你的预期。</translation>
     </message>
     <message>
         <source>Choose at least one day of the week.</source>

@@ -36,7 +36,7 @@ def test_no_translation_keeps_a_phrase_the_review_found_awkward():
 
 
 @pytest.mark.parametrize("context, source, reviewed", [
-    ("", "no AI used, so no tokens and no cost", "没有用到 AI，不产生用量和费用"),
+    ("", "no AI used, so no usage and no cost", "没有用到 AI，不产生用量和费用"),
     ("", "Stopped by you", "已由你停止"),
     ("DecisionDialog", "%1  (recommended)", "%1（推荐）"),
     ("DecisionDialog", "Not now", "以后再说"),

@@ -349,3 +349,17 @@ def test_the_dialog_keeps_every_sentence_whole_when_made_smaller(qtbot):
 
     buttons = dialog.findChild(QDialogButtonBox)
     assert buttons.geometry().bottom() <= dialog.height()
+
+
+def test_no_answer_is_said_once_and_the_address_is_in_the_tooltip(qtbot, keychain):
+    """Under Xvfb with no network: "No answer. Check your internet connection and try again."
+    and under it the engine's own "Could not connect … Check your internet connection and try
+    again.": the same advice twice. The address is for a helper: in the tooltip."""
+    keychain.set_password("harness-desk", "anthropic", KEY)
+    url = f"http://127.0.0.1:{free_port()}"
+    dialog = open_dialog(qtbot, claude_at(url))
+    verdict, _seconds = test_connection(qtbot, dialog)
+    assert verdict == "no_answer"
+    assert dialog.verdict.text() == "No answer. Check your internet connection and try again."
+    assert not dialog.verdict_detail.isVisible()
+    assert "127.0.0.1" in dialog.verdict.toolTip()

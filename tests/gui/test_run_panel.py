@@ -77,7 +77,7 @@ def test_the_demo_engine_says_it_costs_nothing(qtbot, tmp_path, panel):
     watch(panel, runner)
     with qtbot.waitSignal(runner.run_finished, timeout=30_000):
         runner.start(ws.root, lambda: DemoEngine(EngineConfig()), fast_limits())
-    assert panel.meta_label.text().endswith("no AI used, so no tokens and no cost")
+    assert panel.meta_label.text().endswith("no AI used, so no usage and no cost")
     assert panel.state_label.text() == "Needs your decision"
 
 

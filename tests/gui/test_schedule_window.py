@@ -126,7 +126,7 @@ def test_the_schedule_and_its_runs_read_in_chinese(qapp):
             R.WakeRecord(time="2026-12-07T07:02:00", schedule_id="x", folder="/x",
                          outcome=R.STOPPED, exit_code=4, due="2026-12-07T07:00",
                          exit_reason="budget_exhausted")])
-        assert said.startswith("自您上次查看以来，有 1 次定时运行：")
+        assert said.startswith("自你上次查看以来，有 1 次定时运行：")
         assert not any(w in said for w in ("Stopped", "spending", "limit"))
     finally:
         language.install(qapp, "en")

@@ -236,7 +236,7 @@ class EnginePicker(QWidget):
         self.model.blockSignals(True)
         self.model.clear()
         if engine_id == "demo":
-            self.model.addItem(self.tr("scripted (no AI)"))
+            self.model.addItem(self.tr("no model to choose"))
             self.model.setEnabled(False)
         else:
             found = self.readiness.get(engine_id)

@@ -331,11 +331,14 @@ class EngineSettingsDialog(QDialog):
         # Where the headline already says all there is to do, the engine's own sentence
         # (written for the command line: "open Engine settings…") would only repeat it; it
         # is English, so it shows as a detail in English only (the headline is the window's).
-        detail = "" if found.verdict in ("no_key", "key_rejected") else found.detail
-        if language.current() != "en":
-            detail = ""
+        # "No answer" says what to do too; the engine's sentence only adds where it knocked,
+        # which is for a helper: in the tooltip.
+        said_all = found.verdict in ("no_key", "key_rejected", "no_answer")
+        detail = "" if said_all or language.current() != "en" else found.detail
         self._show_verdict(self._headline(found.verdict), detail,
                            attention=found.verdict != "ready")
+        self.verdict.setToolTip(found.detail if found.verdict == "no_answer"
+                                and language.current() == "en" else "")
         self.connection_checked.emit(found.verdict)
 
     # -- drawing ---------------------------------------------------------------------------

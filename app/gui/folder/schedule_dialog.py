@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from app.core.schedule.model import Schedule
 from app.gui.background import run_in_background
 from app.gui.look import look
-from app.gui.words import schedule_words as words
+from app.gui.words import engine_words, schedule_words as words
 from app.gui.words.schedule_words import scheduler_failure
 from app.schedulers.service import install, remove
 
@@ -58,7 +58,7 @@ class ScheduleDialog(QDialog):
         form.addRow(self.tr("&At:"), self.time)
         self.engine = QComboBox(self)
         for choice in engines:
-            self.engine.addItem(choice.label, choice.id)
+            self.engine.addItem(engine_words.label(choice.id, choice.label), choice.id)
         form.addRow(self.tr("&Engine:"), self.engine)
         self.model = QLineEdit(self)
         self.model.setPlaceholderText(self.tr("the engine's model in Settings"))

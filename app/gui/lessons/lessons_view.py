@@ -26,6 +26,9 @@ from app.gui.words.wording import date_time
 _EVIDENCE_SHOWN = 8
 
 
+EMPTY_WIDTH = 640  # the dialog's width when there are no lessons to list
+
+
 class LessonsDialog(QDialog):
     """Opened from "1 lesson from this run" or the Folder menu. `open_round(view)` opens a
     round's evidence dialog; `changed` says a lesson was accepted or dismissed."""
@@ -229,6 +232,7 @@ class LessonsDialog(QDialog):
                 "No lessons yet: the runs of this folder showed nothing that needs a standing "
                 "instruction."))
             self.lesson = None
+            self._fit_to_words()
         else:
             numbers = [x.number for x in shown]
             first_new = next((x.number for x in shown if x.state == "open"
@@ -240,6 +244,17 @@ class LessonsDialog(QDialog):
             self.lesson_list.blockSignals(False)
             self._on_row_changed(numbers.index(want))
         self.loaded.emit(folder)
+
+    def _fit_to_words(self) -> None:
+        """Nothing to show but two sentences: the dialog is as small as they are, not a big
+        empty window with one line in its middle."""
+        layout = self.layout()
+        assert layout is not None  # made in _build
+        width = min(self.width(), EMPTY_WIDTH)
+        layout.activate()
+        height = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() \
+            else layout.totalSizeHint().height()
+        self.resize(width, height)
 
     def _on_row_changed(self, row: int) -> None:
         if self.folder is None or row < 0:

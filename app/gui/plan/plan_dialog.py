@@ -22,7 +22,7 @@ from app.core.board.task import norm
 from app.core.plan.prompt import PlanContext
 from app.core.plan.proposals import add_proposals, check_proposals
 from app.gui.background import run_for
-from app.gui.plan.plan_card import proposed_words, steps_words
+from app.gui.plan.plan_card import proposed_words
 from app.gui.plan.plan_runner import PlanRunner
 from app.gui.plan.proposal_list import ProposalList
 from app.gui.words import wording
@@ -157,7 +157,11 @@ class PlanDialog(QDialog):
         layout.addWidget(self.card)
         layout.addWidget(self.list, 1)
         layout.addLayout(again)
+        # Until there are proposals the list is hidden, and this takes its room: the goal
+        # stays under its sentence instead of the few lines spreading down the dialog.
+        layout.addStretch(1)
         layout.addLayout(bottom)
+        self._column = layout
 
         self.plan_button.clicked.connect(lambda: self.start_planning())
         self.goal.returnPressed.connect(lambda: self.start_planning())
@@ -176,6 +180,7 @@ class PlanDialog(QDialog):
         for w in (self.list, self.note, self.again_button, self.add_button,
                   self.dismiss_button):
             w.setVisible(shown)
+        self._column.setStretch(self._column.count() - 2, 0 if shown else 1)
 
     def show_kept(self, goal: str, note: str, proposals: list) -> None:
         """Show proposals kept from the last time the dialog was closed."""
@@ -278,7 +283,7 @@ class PlanDialog(QDialog):
             self.card.hide()
             return
         what = proposed_words(len(outcome.proposals) if outcome.ok else None)
-        parts = [what, steps_words(outcome.steps)]
+        parts = [what]  # its steps are the rounds' card's business, not the person's here
         if self._is_ai:
             parts.append(wording.cost(outcome.cost_usd, outcome.cost_is_upper_estimate))
         self.card.setText(self.tr("This plan: %1").replace("%1", " · ".join(parts)))

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox,
-                               QLabel, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame,
+                               QGroupBox, QLabel, QScrollArea, QSpinBox, QVBoxLayout, QWidget)
 
 from app.core.settings import LimitError
 from app.gui.look import look
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 # The Demo engine's pause per step, in seconds, as the person picks it.
 DEMO_SPEEDS = (0.2, 0.6, 1.5, 3.0)
 NORMAL_SPEED = 0.6  # what the window uses when none is set (run_flow.DEMO_STEP_S)
+# What a window manager's title bar and frame take from the screen's free height, at most.
+TITLE_BAR_ROOM = 48
 
 
 class SettingsDialog(QDialog):
@@ -37,7 +39,12 @@ class SettingsDialog(QDialog):
         self.setObjectName("settings")
         self.setWindowTitle(self.tr("Settings"))
         self.settings = settings
-        column = self._column = QVBoxLayout(self)
+        # The groups scroll, the buttons stay: on a small screen (or in Chinese, whose lines
+        # are taller) the dialog is never taller than the screen, and a squeezed layout never
+        # cuts an explaining sentence down to its first line.
+        self.page = QWidget(self)
+        column = self._column = QVBoxLayout(self.page)
+        column.setContentsMargins(0, 0, 0, 0)
         # The open folder's careful-mode group (careful.folder_safety), when a folder is open.
         self.folder_safety: QGroupBox | None = None
         column.addWidget(self._limits_group(settings))
@@ -45,19 +52,57 @@ class SettingsDialog(QDialog):
         self.web = WebGroup(settings.limits, self)  # web lookups and their sites
         column.addWidget(self.web)
         column.addWidget(self._other_group(settings))
+        column.addStretch(1)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the settings in it
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setWidget(self.page)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.scroll_area, 1)
         self.problem = QLabel(self)
         self.problem.setWordWrap(True)
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
         look.set_tone(self.problem, "attention")
         self.problem.hide()
-        column.addWidget(self.problem)
-        column.addStretch(1)
+        outer.addWidget(self.problem)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel, self)
         self._buttons = buttons
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
-        column.addWidget(buttons)
+        outer.addWidget(buttons)
+        self._fitted = False
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        if not self._fitted:  # the folder's group is in by now: size to the whole once
+            self._fitted = True
+            self._fit_to_screen()
+        super().showEvent(event)
+
+    def _fit_to_screen(self) -> None:
+        """As tall as every group needs at its width, but never taller than the screen's free
+        height (the title bar included): what does not fit scrolls, and Save stays in sight."""
+        page_layout = self.page.layout()
+        outer = self.layout()
+        assert page_layout is not None and outer is not None  # made in __init__
+        bar = self.scroll_area.verticalScrollBar().sizeHint().width()
+        margins = outer.contentsMargins()
+        sides = margins.left() + margins.right()
+        inner = self.page.sizeHint().width()
+        # the scroll bar's room is kept even when all fits, so nothing ever goes under it
+        self.scroll_area.setMinimumWidth(self.page.minimumSizeHint().width() + bar)
+        width = inner + bar + sides
+        page_height = page_layout.totalHeightForWidth(inner) if page_layout.hasHeightForWidth() \
+            else self.page.sizeHint().height()
+        below = sum(w.sizeHint().height() + outer.spacing()
+                    for w in (self.problem, self._buttons) if not w.isHidden())
+        wanted = page_height + below + margins.top() + margins.bottom()
+        parent = self.parentWidget()
+        screen = parent.screen() if parent is not None else self.screen()
+        room = screen.availableGeometry().height() - TITLE_BAR_ROOM
+        self.resize(width, max(min(wanted, room), 200))
 
     def button_box(self) -> QDialogButtonBox:
         return self._buttons

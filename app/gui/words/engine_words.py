@@ -31,6 +31,14 @@ def name(engine_id: str) -> str:
             "local": tr("the local server")}.get(engine_id, tr("the AI engine"))
 
 
+def label(engine_id: str, fallback: str = "") -> str:
+    """The engine's name as a choice in a list, as the window's engine picker says it."""
+    return {"demo": QCoreApplication.translate("EnginePicker", "Demo (offline, no AI)"),
+            "anthropic": "Claude", "openai": "OpenAI",
+            "local": QCoreApplication.translate("EnginePicker", "Local (Ollama, LM Studio)"),
+            }.get(engine_id, fallback or engine_id)
+
+
 def _fill(text: str, *values: str) -> str:
     for number, value in enumerate(values, 1):
         text = text.replace(f"%{number}", value)

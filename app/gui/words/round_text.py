@@ -126,6 +126,11 @@ def card_text(view: RoundView) -> CardText:
         said = QCoreApplication.translate(
             "RoundCard", "No lookups are left for this task in this run. Raise “Web lookups "
             "per task” in Settings to let it look further.")
+    elif view.result_state == RoundResult.SAMPLE and not view.is_ai:
+        # The Demo engine's fixed sentence, in the language of the task it was given: the
+        # window's own words instead, in the person's language.
+        said = QCoreApplication.translate(
+            "RoundCard", "Wrote a sample note for this task (no AI was used).")
     if said:
         lines.append(CardLine(wording.short(said, 400), "muted"))
     meta = " · ".join(numbers)

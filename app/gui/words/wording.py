@@ -101,7 +101,7 @@ def unknown_price(model: str) -> str:
 
 def tokens_and_cost(tokens: int, usd: float, is_ai: bool, upper: bool = False) -> str:
     if not is_ai:
-        return tr("no AI used, so no tokens and no cost")
+        return tr("no AI used, so no usage and no cost")
     return tr("%1 tokens · %2").replace("%1", f"{tokens:,}").replace("%2", cost(usd, upper))
 
 
