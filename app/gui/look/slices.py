@@ -47,8 +47,9 @@ class Piece:
         """One call of the piece (done unless it asks for more, or its owner is gone)."""
         if self.done:
             return
-        if not self.alive or not self.fn():
-            self.done = True
+        self.done = True  # a piece that fails is not tried again on every turn
+        if self.alive and self.fn():
+            self.done = False
 
     def run_now(self) -> None:
         """Needed now: run the piece to its end, at once."""
@@ -132,12 +133,14 @@ class Later(QObject):
         if not self._pieces:
             return
         piece = self._pieces[0]
-        piece.step()
-        if piece.done and self._pieces and self._pieces[0] is piece:
-            self._pieces.popleft()
-        self.ran.append((time.perf_counter() - now) * 1000)
-        if self._pieces:
-            self._start(GAP_MS)
+        try:
+            piece.step()
+        finally:  # the next turn comes even after a piece that failed (the error is said)
+            if piece.done and self._pieces and self._pieces[0] is piece:
+                self._pieces.popleft()
+            self.ran.append((time.perf_counter() - now) * 1000)
+            if self._pieces:
+                self._start(GAP_MS)
 
 
 _later: Later | None = None

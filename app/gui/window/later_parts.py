@@ -1,8 +1,9 @@
 """The main window's parts built after the first folder is usable on start-up (the usable
-checklist needs none of them): the focus ring, Enter on buttons, the folder's schedule line
-and the window's icon; and on start-up, a decision dialog made unseen (run/warm_dialogs.py). Each slice is one turn of the event loop, well under the 25 ms an
-idle turn of the UI thread may take (bench/ui_stall_cold.py); a window built at once makes
-them at once (main_window.finish_rest)."""
+checklist needs none of them): the focus ring, Enter on buttons, the folder's schedule line,
+the window's icon, and (on start-up) a decision dialog made unseen (run/warm_dialogs.py).
+Each slice is a piece of the after-usable work (look/slices.py): one idle turn of the event
+loop, well under the 25 ms an idle turn of the UI thread may take (bench/ui_stall_cold.py);
+a window built at once makes them at once (main_window.finish_rest)."""
 
 from __future__ import annotations
 

@@ -256,7 +256,7 @@ class RunFlow(QObject):
     # -- its ending ------------------------------------------------------------------------
     def _on_run_finished(self, result) -> None:
         """The run has ended: the panel says how at once, and the decision it asks is read
-        (`run_shown`); the rest follows a turn of the event loop each (`_in_turns`), so no
+        (`run_shown`); the rest follows a turn of the event loop each, so no
         one turn holds the window (bench/ui_stall_cold.py --where found them all in one)."""
         later().release()  # a run that ended before its first round
         self.board_view.set_current_task(None)
@@ -281,15 +281,13 @@ class RunFlow(QObject):
             return
         self.run_shown.emit(result)  # the decision it asks, its lessons (decision_flow.py)
         root = self.folder.workspace
-        self._in_turns([lambda: self.run_ended.emit(result),  # the notice, the notification
-                        self._history_after_run,  # the run history's list, read again
-                        lambda: self._show_work(root, result.run_id)])
-
-    def _in_turns(self, steps: list) -> None:
-        """Call `steps` one per turn of the event loop, in order (dropped with the window),
-        ahead of the after-usable work, and after the decision dialog the run asks for is
-        on screen (decision_flow.py holds them until then: look/slices.py)."""
-        for step in steps:
+        # The notice and the notification on the next turn; the records' reading (on the
+        # pool, holding the GIL a decision dialog's layout waits on) a turn each after that,
+        # ahead of the after-usable work, once the dialog the run asks for is on screen
+        # (decision_flow.py holds them until then: look/slices.py).
+        QTimer.singleShot(0, self, lambda: self.run_ended.emit(result))
+        for step in (self._history_after_run,  # the run history's list, read again
+                     lambda: self._show_work(root, result.run_id)):
             later().add(self, once(step), soon=True)
 
     def _history_after_run(self) -> None:
