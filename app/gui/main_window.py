@@ -65,7 +65,7 @@ class MainWindow(QMainWindow):
         self._page: WorkspacePage | None = None
         self._welcome: WelcomePage | None = None
         self._built = False  # the controllers are made (finish_building)
-        self._rest = Slices(self, later_parts.slices(self))  # built after the folder is usable
+        self._rest = Slices(self, later_parts.slices(self, defer_pages))  # built after the folder is usable
         self.usable_at: float | None = None  # perf_counter() at became_usable (folder/usable.py)
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
@@ -94,16 +94,7 @@ class MainWindow(QMainWindow):
         else:
             self.folder_flow.settle()  # the folder opened before them
         self.run_flow.settings_came()
-        if self._defer_pages and self.folder_flow.workspace is not None:
-            # On start-up, with a folder on screen the recent folders are in menus: shown on
-            # an idle turn (not in a run pressed at once), or when the menu opens first.
-            piece = later().add(self, self.folder_flow.show_recent)
-            self.recent_menu.aboutToShow.connect(piece.run_now)
-        else:
-            self.folder_flow.show_recent()
-        if self._check_engines:  # after the window is up: never in the way of the first paint,
-            # nor of a run starting (each engine's import on the pool: look/slices.py)
-            QTimer.singleShot(400, self, lambda: later().add(self, self.picker.check_all))
+        later_parts.after_settings(self, self._defer_pages, self._check_engines)  # recent, checks
 
     # -- building ------------------------------------------------------------------------
     def finish_building(self) -> None:
