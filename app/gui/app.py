@@ -16,7 +16,9 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.export.fonts import ensure_fonts
 from app.gui.background import run_for
-from app.gui.folder.early_read import EarlyRead
+from app.gui.folder.early_read import EarlyLayout, EarlyRead
+from app.gui.folder.frame_wait import import_while_waiting
+from app.gui import window_state
 from app.gui.main_window import MainWindow
 from app.gui.settings import language
 
@@ -107,6 +109,22 @@ def use_language(app: QApplication, lang: str | None = None) -> str:
     return chosen
 
 
+# What main_window.finish_building and compose import, each its own turn: the look first
+# (Qt's namespace, the palette, the style and the icons), then the page and its controllers.
+BUILD_MODULES = (
+    "app.gui.look.look",
+    "app.gui.look.style",
+    "app.gui.look.icons",
+    "app.gui.look.theme",
+    "app.gui.folder.top_bar",
+    "app.gui.board.board_view",
+    "app.gui.run.run_panel",
+    "app.gui.window.workspace_page",
+    "app.gui.careful.careful_flow",
+    "app.gui.window_menus",
+)
+
+
 def main(path: str | None = None, *, demo: bool = False, lang: str | None = None) -> int:
     """Open the window (on `path`, a fresh demo copy, the last folder, or the welcome page).
 
@@ -117,9 +135,16 @@ def main(path: str | None = None, *, demo: bool = False, lang: str | None = None
     share_the_gil_often()
     app = make_application()
     use_language(app, lang)
+    # The folder named on the command line is read (off the UI thread) from now: while the
+    # frame is made and shown, the reader has the processor the UI thread leaves waiting.
+    early = EarlyRead(Path(path)) if path is not None and not demo else None
+    layout = EarlyLayout()  # the window's size and columns as the person left them
     window = MainWindow(defer_pages=True)
-    after_first_expose(window, lambda: _after_first_paint(window, path, demo))
+    window_state.fit_to_screen(window)  # before its first frame: fitted later, all of it moved
+    frame = after_first_expose(window,
+                               lambda: _after_first_paint(window, path, demo, early, layout))
     window.show()
+    import_while_waiting(window, lambda: frame.seen, BUILD_MODULES)  # folder/frame_wait.py
     return app.exec()
 
 
@@ -140,65 +165,63 @@ class _FirstExpose(QObject):
     def __init__(self, handle: QObject, then: Callable[[], object]):
         super().__init__(handle)
         self.handle, self.then = handle, then
+        self.seen = False  # the window has been exposed (then is on its way)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         if event.type() == QEvent.Type.Expose:
+            self.seen = True
             self.handle.removeEventFilter(self)
             QTimer.singleShot(0, self.then)  # after this paint has reached the screen
         return False
 
 
-# A widget asked to paint that has not within this long (painted already, covered, or on a
-# screen that draws nothing) does not hold up what waits for its paint any longer.
-PAINT_WAIT_MS = 250
-
-
-class _Painted(QObject):
-    def __init__(self, widget: QWidget, then: Callable[[], object]):
-        super().__init__(widget)
-        self.widget, self.then, self.done = widget, then, False
-        QTimer.singleShot(PAINT_WAIT_MS, self, self._go)
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Paint and not self.done:
-            QTimer.singleShot(0, self, self._go)  # after this paint
-        return False
-
-    def _go(self) -> None:
-        if not self.done:
-            self.done = True
-            self.widget.removeEventFilter(self)
-            self.then()
-
-
-def after_painted(widget: QWidget, then: Callable[[], object]) -> None:
-    """Call `then` once, on the turn after `widget`'s next paint (on the next turn if it is
-    not on screen, so has no paint to wait for; after PAINT_WAIT_MS if no paint comes)."""
-    if not widget.isVisible():
-        QTimer.singleShot(0, widget, then)
-        return
-    widget.installEventFilter(_Painted(widget, then))
-    widget.update()  # a paint is asked for: one already made would not come again
-
-
-def after_first_expose(window: QWidget, then: Callable[[], object]) -> None:
-    """Call `then` once the window has been exposed (painted) for the first time. Watches
+def after_first_expose(window: QWidget, then: Callable[[], object]) -> _FirstExpose:
+    """Call `then` once the window has been exposed (painted) for the first time (the watch
+    returned says `seen` from that moment on). Watches
     the window's own QWindow only: an application-wide filter would have every event of the
     start-up wrapped for Python, which costs more than the whole first paint."""
     window.winId()  # the native window now, so its handle can be watched before show()
     handle = window.windowHandle()
-    handle.installEventFilter(_FirstExpose(handle, then))
+    watch = _FirstExpose(handle, then)
+    handle.installEventFilter(watch)
+    return watch
 
 
-def _after_first_paint(window, path: str | None, demo: bool) -> None:
-    """The frame is on screen: build the window out, and once that has been painted (the
-    next turn of the event loop), load the rest. A folder named on the command line is
-    read from now (off the UI thread, while the window is built and painted), so it shows
-    as soon as the built window has been laid out and painted once: its widgets' sizes
-    settle in that paint, and the folder's first frame is laid out as the window stays."""
-    early = EarlyRead(Path(path)) if path is not None and not demo else None
+def _after_first_paint(window, path: str | None, demo: bool, early: EarlyRead | None = None,
+                       layout: EarlyLayout | None = None) -> None:
+    """The frame is on screen: build the window out, lay it out as the person left it, and
+    show the folder named on the command line in the same turn, so the first paint of the
+    built window is the usable one (the checklist drawn, Run enabled) and nothing in it
+    moves after (bench/startup.py). The folder and the layout were read from main() on, off
+    the UI thread, while the frame was made; a read not done yet shows when it is."""
+    if early is None and path is not None and not demo:
+        early = EarlyRead(Path(path))
     window.finish_building()
-    QTimer.singleShot(0, lambda: _after_building(window, path, demo, early))
+    if layout is not None and layout.done:
+        lay_out_as_left(window, layout.state)
+    settle_sizes()
+    _after_building(window, path, demo, early)
+
+
+# Widgets added to a window on screen are shown, and laid out, from the event queue: a first
+# show changes some sizes (a combo box fitted to its contents on first show), which lays out
+# again from the queue, and that once more. Three passes settle the window that was built.
+SETTLING_PASSES = 3
+
+
+def settle_sizes() -> None:
+    """Show and lay out now what was just built, so the next paint draws it where it stays
+    (painted first, the top bar stood 2 px taller under X, then moved up a turn later)."""
+    for _ in range(SETTLING_PASSES):
+        QApplication.sendPostedEvents()
+
+
+def lay_out_as_left(window, state: object) -> None:
+    """The window's size, place and columns as the person left them (`state`, the settings'
+    `ui.window`), or fitted to the screen: before the folder is shown, so the checklist and
+    Run are drawn where they stay (the settings, loaded later, put back the same)."""
+    if not window_state.restore(window, window.splitter, state):
+        window_state.fit_to_screen(window)
 
 
 def _after_building(window, path: str | None, demo: bool, early_read: EarlyRead | None = None
@@ -220,9 +243,7 @@ def _after_building(window, path: str | None, demo: bool, early_read: EarlyRead 
     # So does the fonts' check (a fontconfig scan: tens of milliseconds on the UI thread).
     early = path is not None and not demo
     if early and path is not None:  # (early says it is; said again for the checker)
-        # After the built window's first paint, in which its widgets' sizes settle: shown
-        # before it, the folder's frame had the top bar 2 px taller, moving up a turn later.
-        after_painted(window.top_bar, lambda: window.open_workspace(Path(path), early_read))
+        window.open_workspace(Path(path), early_read)
     else:
         ensure_fonts()  # a machine without Chinese fonts draws Chinese with the bundled face
 

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (QApplication, QMainWindow, QMessageBox, QStackedW
 
 from app.gui.background import run_in_background
 from app.gui.look.slices import Slices, later
-from app.gui.window_state import fit_to_screen
 from app.gui.window import later_parts
 from app.gui.window.compose import Forward, compose
 from app.gui.window.folder_flow import APP_TITLE
@@ -70,7 +69,6 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.resize(1180, 760)
-        fit_to_screen(self)  # before it is shown: fitted after, the whole window was laid out again in the first run
         central = QWidget(self)
         self._column = QVBoxLayout(central)
         self._column.setContentsMargins(0, 0, 0, 0)

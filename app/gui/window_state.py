@@ -16,7 +16,6 @@ from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
-
 KEY = "window"
 
 
@@ -44,7 +43,7 @@ def restore(window: QMainWindow, splitter: QSplitter | None, state: object) -> b
             splitter.restoreState(saved)
     keep_on_screen(window)
     if state.get("maximized") is True:
-        from PySide6.QtCore import Qt  # noqa: PLC0415 - the window's first paint fits the window to the screen (main_window.py): reading Qt builds its enums (tests/gui/test_startup_path.py)
+        from PySide6.QtCore import Qt  # noqa: PLC0415 - the window's first paint: reading Qt builds its enums (app.py fits the frame to the screen with this module)
 
         window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
     return True
@@ -91,7 +90,7 @@ def remembered(settings, state: dict, save_now: bool = False):
         return None
     updated = settings.model_copy(update={"ui": {**settings.ui, KEY: state}})
     if save_now:
-        from app.core.settings import save_settings  # noqa: PLC0415 - the window's first paint fits the window to the screen (main_window.py): pydantic is not loaded by then
+        from app.core.settings import save_settings  # noqa: PLC0415 - the window's first paint (the saved layout is put back before the settings load: folder/early_read.py)
 
         try:
             save_settings(updated)

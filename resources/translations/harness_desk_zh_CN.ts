@@ -1535,7 +1535,7 @@
         <translation>Harness Desk：运行已结束</translation>
     </message>
     <message>
-        <source>The run in %1 has ended: %2.</source>
+        <source>The run in “%1” has ended: %2.</source>
         <translation>“%1”的运行已结束：%2。</translation>
     </message>
 </context>
@@ -1639,10 +1639,6 @@
     <message>
         <source>Hidden as you type. Kept in your computer&apos;s keychain.</source>
         <translation>输入时会隐藏。保存在你电脑的钥匙串里。</translation>
-    </message>
-    <message>
-        <source>Save &amp;key</source>
-        <translation>保存密钥(&amp;K)</translation>
     </message>
     <message>
         <source>Keep the key in your computer&apos;s keychain.</source>
@@ -1751,6 +1747,10 @@
     <message>
         <source>Removing the key…</source>
         <translation>正在删除密钥…</translation>
+    </message>
+    <message>
+        <source>&amp;Save key</source>
+        <translation>保存密钥(&amp;S)</translation>
     </message>
     <message>
         <source>Your computer&apos;s keychain (where it keeps passwords) did not accept it: unlock the keychain, which may ask for the password you log in with, then press Save key again.</source>
@@ -2438,12 +2438,12 @@
         <translation>保护一个文件(&amp;F)…</translation>
     </message>
     <message>
-        <source>Protect a f&amp;older…</source>
-        <translation>保护一个文件夹(&amp;O)…</translation>
+        <source>Protect &amp;a folder…</source>
+        <translation>保护一个文件夹(&amp;A)…</translation>
     </message>
     <message>
-        <source>&amp;Remove protection</source>
-        <translation>取消保护(&amp;R)</translation>
+        <source>Remo&amp;ve protection</source>
+        <translation>取消保护(&amp;V)</translation>
     </message>
     <message>
         <source>Only files and folders inside this folder can be protected.</source>
@@ -2462,7 +2462,7 @@
     <name>HistoryPicker</name>
     <message>
         <source>Done</source>
-        <translation>完成</translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <source>Asked you a question</source>
@@ -3252,6 +3252,10 @@
         <translation>任务：已完成 %1 / %2</translation>
     </message>
     <message>
+        <source>nothing used, no cost</source>
+        <translation>没有产生用量和费用</translation>
+    </message>
+    <message>
         <source>1 lesson from this run</source>
         <translation>本次运行得到 1 条经验</translation>
     </message>
@@ -3302,6 +3306,18 @@
     <message>
         <source>Press Run to start the AI on the first unchecked task.</source>
         <translation>按“运行”，让 AI 从第一个未勾选的任务开始。</translation>
+    </message>
+    <message>
+        <source>%1 needs your API key</source>
+        <translation>%1 需要你的 API 密钥</translation>
+    </message>
+    <message>
+        <source>This computer has no keychain: keep your %1 API key for this session in Engine settings, then press Run.</source>
+        <translation>这台电脑没有可用的钥匙串：可以在 AI 引擎设置里填入你的 %1 API 密钥，只为本次使用保留，然后按“运行”。</translation>
+    </message>
+    <message>
+        <source>Paste your %1 API key in Engine settings, then press Run.</source>
+        <translation>请在 AI 引擎设置里粘贴你的 %1 API 密钥，然后按“运行”。</translation>
     </message>
     <message>
         <source>Nothing left to do</source>
@@ -3547,8 +3563,8 @@
         <translation>外观</translation>
     </message>
     <message>
-        <source>L&amp;ook</source>
-        <translation>外观(&amp;O)</translation>
+        <source>Loo&amp;k</source>
+        <translation>外观(&amp;K)</translation>
     </message>
     <message>
         <source>Fast</source>
@@ -3618,8 +3634,8 @@
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <source>&amp;Engine settings…</source>
-        <translation>AI 引擎设置(&amp;E)…</translation>
+        <source>En&amp;gine settings…</source>
+        <translation>AI 引擎设置(&amp;G)…</translation>
     </message>
     <message>
         <source>Engine settings…</source>

@@ -133,18 +133,6 @@ def test_on_start_up_the_recent_folders_come_on_an_idle_turn_or_when_their_menu_
         later.release()
 
 
-def test_the_window_fits_the_screen_before_it_is_shown(qtbot, tmp_path, monkeypatch):
-    """Fitted once the settings came (in a run pressed at once), the whole window was laid
-    out and painted again in the run's first turns."""
-    from app.gui.main_window import MainWindow
-
-    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    window = MainWindow(defer_pages=True, check_engines=False)
-    qtbot.addWidget(window)
-    area = window.screen().availableGeometry()
-    assert window.width() <= area.width() and window.height() <= area.height()
-
-
 def test_the_engines_are_checked_once_a_starting_run_is_under_way(qtbot, tmp_path,
                                                                    monkeypatch):
     """Each engine's check imports it on the pool: not in the turns a run starts in."""

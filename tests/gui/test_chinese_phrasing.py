@@ -45,6 +45,7 @@ def test_no_translation_keeps_a_phrase_the_review_found_awkward():
     ("ExportDialog", "This run (the one picked above the rounds)", "当前选中的那次运行"),
     ("HistoryPicker", "Stopped by a problem", "因出错而停止"),
     ("HistoryPicker", "Show the rounds of", "查看哪次运行"),
+    ("HistoryPicker", "Done", "已完成"),  # as the round cards say it: one word
 ])
 def test_the_window_looks_up_the_reviewed_words(chinese, context, source, reviewed):
     assert QCoreApplication.translate(context, source) == reviewed
@@ -53,7 +54,7 @@ def test_the_window_looks_up_the_reviewed_words(chinese, context, source, review
 def test_a_name_is_quoted_not_spaced(chinese):
     from app.gui.evidence.export_flow import ExportDialog
 
-    said = QCoreApplication.translate("DecisionFlow", "The run in %1 has ended: %2.")
+    said = QCoreApplication.translate("DecisionFlow", "The run in “%1” has ended: %2.")
     done = QCoreApplication.translate("", "Done")
     assert said.replace("%1", "演示工作区").replace("%2", done) == "“演示工作区”的运行已结束：已完成。"
     source = ("Save a document that tells what the AI did in %1: the tasks, the decisions, "

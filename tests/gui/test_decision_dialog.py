@@ -132,3 +132,40 @@ def test_a_no_progress_decision_names_the_stuck_task_and_says_what_to_do(qtbot, 
         dialog.option_buttons[2].click()
     assert rewrite.args == ["Draw the logo"] and not dialog.isVisible()
     assert Board.load(tmp_path / "TASKS.md").tasks[0].answer == "Rewrite the task"
+
+
+LONG = """# Shop
+
+- [ ] HUMAN: Which direction should the homepage take, given what the customers said last spring?
+  - Option: speed: order a cake online in one minute
+  - Option: trust: our story and our bakers
+  - Option: both, one after the other
+  - Recommendation: trust: the customers came back for the people behind the counter.
+""" + "".join(f"  - Evidence: the survey said thing number {n}, which matters here because "
+              "it tells what the customers want from the page\n" for n in range(30)) + """- [ ] Draw the logo
+"""
+
+
+@pytest.mark.parametrize("chinese", [False, True])
+def test_decide_later_stays_on_a_small_screen_and_the_question_scrolls(qtbot, tmp_path,
+                                                                        qapp, chinese):
+    """A question with more evidence than the screen (offscreen: 800 px) holds is no taller
+    than the screen: the question scrolls, Decide later is always in view."""
+    from app.gui.settings import language
+
+    language.install(qapp, "zh_CN" if chinese else "en")
+    try:
+        dialog = dialog_for(qtbot, tmp_path, LONG)
+        qtbot.waitExposed(dialog)
+        area = dialog.screen().availableGeometry()
+        assert dialog.frameGeometry().height() <= area.height()
+        assert area.top() <= dialog.frameGeometry().top()
+        assert dialog.frameGeometry().bottom() <= area.bottom()
+        later = dialog.later_button
+        assert later.isVisible() and later.text() == ("稍后再决定" if chinese else "Decide later")
+        bottom = later.mapTo(dialog, later.rect().bottomLeft()).y()
+        assert bottom <= dialog.height()
+        page = dialog.pages.widget(0)
+        assert page.verticalScrollBar().maximum() > 0  # the question's page scrolls instead
+    finally:
+        language.install(qapp, "en")

@@ -179,17 +179,23 @@ def test_sentences_run_together_as_each_language_writes_them():
     assert sentences(["放回原样：a.md。", "已删除：b.md。"]) == "放回原样：a.md。已删除：b.md。"
 
 
-def test_an_engine_that_is_not_ready_says_why_on_the_notice_line(qtbot, lang, open_window):
+def test_an_engine_without_a_key_says_why_once_in_the_status(qtbot, lang, open_window):
+    """No key (and no keychain): the status says so with Engine settings… filled; the notice
+    line does not say it a second time."""
     window = open_window("openai")
-    qtbot.waitUntil(lambda: window.notice.isVisible(), timeout=15_000)
-    text = window.notice.text.text()
+    panel = window.run_panel
+    qtbot.waitUntil(lambda: panel.key_missing == "openai", timeout=15_000)
+    head, text = panel.state_label.text(), panel.detail_label.text()
+    assert not window.notice.isVisible() and panel.engine_action.isVisible()
     if lang == "en":
-        assert text == ("OpenAI needs your API key, and this computer has no keychain: keep it "
-                        "for this session in Engine settings.")
-        assert window.notice.action.text() == "Engine settings…"
+        assert head == "OpenAI needs your API key"
+        assert text == ("This computer has no keychain: keep your OpenAI API key for this "
+                        "session in Engine settings, then press Run.")
+        assert panel.engine_action.text() == "Engine settings…"
     else:
-        assert text == ("OpenAI 需要你的 API 密钥，而这台电脑没有可用的钥匙串：可以在 AI 引擎设置里"
-                        "只为本次使用保留它。")
-        no_english(text, window.notice.action.text())
+        assert head == "OpenAI 需要你的 API 密钥"
+        assert text == ("这台电脑没有可用的钥匙串：可以在 AI 引擎设置里填入你的 OpenAI API 密钥，"
+                        "只为本次使用保留，然后按“运行”。")
+        no_english(head, text, panel.engine_action.text())
         tip = window.picker.combo.itemData(window.picker.combo.findData("openai"), 3)
         no_english(tip)

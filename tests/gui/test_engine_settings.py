@@ -155,10 +155,13 @@ def test_without_a_keychain_the_key_can_be_kept_for_this_session_only(qtbot, ser
     open_in(qtbot, window, folder)
     window.picker.combo.setCurrentIndex(window.picker.combo.findData("anthropic"))
     qtbot.waitUntil(lambda: window.picker.is_ready("anthropic") is False, timeout=10_000)
-    assert window.notice.text.text() == ("Claude needs your API key, and this computer has no "
-                                         "keychain: keep it for this session in Engine "
-                                         "settings.")
-    window.notice.action.click()  # "Engine settings…"
+    panel = window.run_panel  # said once, in the status, with Engine settings… filled
+    assert panel.state_label.text() == "Claude needs your API key"
+    assert panel.detail_label.text() == ("This computer has no keychain: keep your Claude API "
+                                         "key for this session in Engine settings, then "
+                                         "press Run.")
+    assert not window.notice.isVisible()
+    panel.engine_action.click()  # "Engine settings…"
     dialog = window.engine_settings_dialog
     qtbot.waitUntil(lambda: "anthropic" in dialog._states, timeout=5000)
     assert dialog.key_status.text().startswith(
@@ -174,6 +177,7 @@ def test_without_a_keychain_the_key_can_be_kept_for_this_session_only(qtbot, ser
         assert keys.lookup_key("anthropic") == (KEY, "session")
         qtbot.waitUntil(lambda: window.picker.is_ready("anthropic") is True, timeout=10_000)
         assert not window.notice.isVisible()
+        assert panel.state_label.text() == "Ready" and panel.engine_action.isHidden()
         dialog.reject()
         written = [p for root in (tmp_path / "config", folder) for p in root.rglob("*")
                    if p.is_file()]
@@ -322,7 +326,7 @@ def test_the_gear_and_a_not_ready_engines_message_open_it(qtbot, tmp_path):
     window.notice.action.click()
     dialog = window.engine_settings_dialog
     assert dialog.isVisible() and dialog.engine_id == "local"
-    assert window.engine_settings_action.text() == "&Engine settings…"
+    assert window.engine_settings_action.text() == "En&gine settings…"
 
 
 def test_the_dialog_keeps_every_sentence_whole_when_made_smaller(qtbot):

@@ -114,6 +114,12 @@ def test_undo_from_a_round_card_restores_the_files_byte_for_byte_and_reports(
     assert OPTIONS in dialog.report.text() and "Put back" in dialog.report.text()
     assert not dialog.undo_button.isEnabled()
     assert "Undid round 4" in window.notice.text.text()
+    # Its title and heading say what stands now, as its card does: not "Done".
+    assert dialog.windowTitle() == "Round 4 — Undone"
+    assert dialog.head.text() == "Round 4   ↶ Undone: its changes were taken back"
+    dialog.close()
+    again = _open_card(qtbot, window, run_id, 4)
+    assert again.windowTitle() == "Round 4 — Undone" and "Done" not in again.head.text()
 
 
 def test_a_file_edited_after_the_round_is_kept_twice_and_the_report_says_so(
@@ -314,3 +320,46 @@ def test_an_undone_round_is_shown_undone_everywhere_in_exact_words(qtbot, window
     md = written.read_text(encoding="utf-8")
     assert "then undone" in md and "which the round had created" in md
     assert "5 (undone)" in md
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_demo_sample_round_says_its_sentence_and_its_undo_in_the_windows_language(
+        qtbot, window, tmp_path, qapp, lang):
+    from app.gui.evidence.evidence_dialog import EvidenceDialog
+    from app.gui.settings import language
+    from tests.gui.helpers import run_until_end
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "TASKS.md").write_text("# Docs\n\n- [ ] Summarise every document here\n",
+                                     encoding="utf-8")
+    open_in(qtbot, window, folder)
+    assert run_until_end(qtbot, window).exit_reason == "samples_shown"
+    qtbot.waitUntil(lambda: bool(window.cards.cards), timeout=5000)
+    view = window.cards.cards[0].view
+    assert language.install(qapp, lang) == lang
+    try:
+        dialog = EvidenceDialog(folder, view, window)
+        qtbot.addWidget(dialog)
+        qtbot.waitUntil(lambda: dialog.evidence is not None, timeout=10_000)
+        details = dialog.details.text()
+        if lang == "en":
+            assert "What it says it did: Wrote a sample note for this task (no AI was used)." \
+                in details
+        else:
+            assert "AI 的说明：为这个任务写了一份示例笔记（没有用到 AI）。" in details
+            assert "Wrote a sample" not in details
+        def put_back():  # the confirmation's "Undo round 1" in either language
+            if not isinstance(QApplication.activeModalWidget(), QMessageBox):
+                QTimer.singleShot(20, put_back)
+                return
+            dialog.put_back.click()
+        QTimer.singleShot(20, put_back)
+        with qtbot.waitSignal(dialog.undone, timeout=10_000) as undone:
+            dialog.undo_button.click()
+        assert undone.args[0].ok
+        assert dialog.windowTitle() == ("Round 1 — Undone" if lang == "en" else "第 1 轮 — 已撤销")
+        assert dialog.head.text().endswith("Undone: its changes were taken back" if lang == "en"
+                                           else "已撤销：改动已还原")
+    finally:
+        language.install(qapp, "en")

@@ -89,3 +89,34 @@ def test_cancelling_the_save_dialog_writes_nothing_and_keeps_the_dialog(qtbot, w
     assert dialog.isVisible()
     assert not list(tmp_path.glob("*.pdf"))
     dialog.reject()
+
+
+@pytest.mark.parametrize("chinese", [False, True])
+def test_save_is_the_filled_button_and_the_title_has_room(qtbot, qapp, tmp_path, chinese):
+    """Save… is the one filled button (the default), Cancel is plain with no icon, and the
+    dialog is wide enough for its title bar's "Export summary — Harness Desk"."""
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from app.gui.evidence.export_flow import ExportDialog
+    from app.gui.look import look
+    from app.gui.look.notice_bar import NoticeBar
+    from app.gui.settings import language
+
+    language.install(qapp, "zh_CN" if chinese else "en")
+    try:
+        notice = NoticeBar()
+        qtbot.addWidget(notice)
+        dialog = ExportDialog(demo_copy(tmp_path), notice)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        save = dialog.save_button
+        assert save.isDefault() and save.property(look.TONE_PROPERTY) == "primary"
+        others = [b for b in dialog.findChildren(type(save)) if b is not save and b.isVisible()]
+        assert others and all(b.icon().isNull() for b in others)
+        assert all(b.property(look.TONE_PROPERTY) != "primary" for b in others)
+        bold = QFont(dialog.font())
+        bold.setBold(True)
+        title = f"{dialog.windowTitle()} — Harness Desk"
+        assert dialog.width() >= QFontMetrics(bold).horizontalAdvance(title) + 120
+    finally:
+        language.install(qapp, "en")

@@ -75,9 +75,9 @@ def test_a_run_that_ends_says_so_and_notifies_only_in_the_background(
     result = ended.args[0]
     assert result.state == "done"
     assert window.notice.isVisible()
-    assert window.notice.text.text() == "The run in Bakery has ended: Done."
+    assert window.notice.text.text() == "The run in “Bakery” has ended: Done."
     assert desktop["messages"] == [("Harness Desk: the run has ended",
-                                    "The run in Bakery has ended: Done.")]
+                                    "The run in “Bakery” has ended: Done.")]
 
 
 def test_without_a_tray_there_is_no_system_message_but_still_the_banner(
@@ -90,3 +90,21 @@ def test_without_a_tray_there_is_no_system_message_but_still_the_banner(
     window.notifier.notify("Title", "Something happened.")
     assert window.notice.isVisible() and window.notice.text.text() == "Something happened."
     assert sent == []
+
+
+def test_in_front_a_stopped_run_is_said_once_by_its_status(qtbot, window, tmp_path, desktop,
+                                                           monkeypatch):
+    """The Demo on a task of the person's own stops ("Shown as a sample, not done"): the
+    status block says so under its heading; no banner repeats the heading below it."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "TASKS.md").write_text("# Docs\n\n- [ ] Summarise every document here\n",
+                                     encoding="utf-8")
+    open_in(qtbot, window, folder)
+    in_front(window, monkeypatch, True)
+    result = run_until_end(qtbot, window)
+    assert result.exit_reason == "samples_shown"
+    qtbot.wait(50)  # the ending's notice comes a turn or two later
+    assert window.run_panel.state_label.text() == "Shown as a sample, not done"
+    assert not window.notice.isVisible()
+    assert desktop["messages"] == [] and desktop["alerts"] == []

@@ -40,17 +40,46 @@ def test_nothing_below_the_status_moves_as_messages_come_and_go(qtbot, window, t
     settle_and_measure()
     window.notice.show_notice(LONG, "Engine settings…", lambda: None, tone="attention")
     settle_and_measure()
-    panel.show_price(True, "claude-fable-9")
-    panel.show_narration(LONG)
     panel.show_lessons(2)
     settle_and_measure()
     window.notice.hide()
-    panel.show_price(False)
-    panel.show_narration("")
     panel.show_lessons(0)
     panel.show_state("Done")
     settle_and_measure()
     assert tops == [first] * len(tops)
+
+    # While a run goes, its live line and the price note come and go and move nothing.
+    panel.set_mode("running")
+    settle_and_measure()
+    running = tops[-1]
+    panel.show_price(True, "claude-fable-9")
+    panel.show_narration(LONG)
+    settle_and_measure()
+    window.notice.show_notice(LONG, "Engine settings…", lambda: None, tone="attention")
+    settle_and_measure()
+    window.notice.hide()
+    panel.show_price(False)
+    panel.show_narration("")
+    settle_and_measure()
+    assert tops[-4:] == [running] * 4
+
+
+def test_between_runs_the_block_has_no_empty_room_for_a_live_line(qtbot, window, tmp_path):
+    """No run going, no live line: the block ends under the time and cost with only the
+    notice's place below it (no band of empty room above the schedule and the rounds)."""
+    open_in(qtbot, window, demo_copy(tmp_path))
+    panel = window.run_panel
+    block = panel.status_block
+    panel.show_state("Done", "Every task on the list is checked.", tone="ok")
+    panel.set_mode("done")
+    panel.meta_label.setText("14 s · no AI used, so no usage and no cost")
+    qtbot.wait(30)
+    meta_bottom = panel.meta_label.mapTo(block, panel.meta_label.rect().bottomLeft()).y()
+    spacing = block.layout().spacing()
+    assert block.height() - meta_bottom <= block.notice_slot.height() + 2 * spacing + 1
+    idle = block.height()
+    panel.set_mode("running")  # a run's live line has its room again
+    assert block.height() >= idle + 2 * panel.narration.fontMetrics().lineSpacing()
 
 
 def test_a_passing_notice_leaves_by_itself_and_one_that_asks_stays(qtbot, window, tmp_path,

@@ -118,21 +118,71 @@ def test_a_menu_shortcut_pressed_as_the_window_becomes_usable_works(qtbot, tmp_p
     qtbot.waitUntil(lambda: not window.runner.running, timeout=30_000)
 
 
-def test_what_waits_for_a_paint_goes_on_after_a_paint_made_already_or_none_at_all(qtbot):
+def test_what_is_built_into_a_window_on_screen_is_shown_and_laid_out_before_its_next_paint(
+        qtbot):
+    """The window is built out after its first frame, and the folder shown in that turn: what
+    was added must be shown and laid out by then (a combo box fitted to its contents on its
+    first show, as the engine picker's model is, changes its size as it shows)."""
+    from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
+
+    from app.gui.app import settle_sizes
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    row = QHBoxLayout(window)
+    window.show()
+    qtbot.waitExposed(window)
+    combo = QComboBox()
+    combo.setEditable(True)
+    combo.setMinimumContentsLength(14)
+    combo.addItem("scripted (no AI)")
+    row.addWidget(combo)
+    settle_sizes()
+    assert combo.isVisible() and combo.height() == combo.sizeHint().height()
+
+
+def test_the_wait_for_the_first_frame_imports_what_the_building_will_one_a_turn(
+        qtbot, tmp_path, monkeypatch):
+    """While the frame waits for the screen the UI thread imports what the building imports,
+    a module a turn, and stops once the frame is exposed (folder/frame_wait.py)."""
+    import sys
+
     from PySide6.QtWidgets import QWidget
 
-    from app.gui.app import PAINT_WAIT_MS, after_painted
+    from app.gui.folder.frame_wait import import_while_waiting
 
-    widget = QWidget()
-    qtbot.addWidget(widget)
-    widget.show()
-    qtbot.waitExposed(widget)
-    qtbot.wait(50)   # its first paint is over: nothing would paint it again
-    got: list = []
-    after_painted(widget, lambda: got.append("painted before"))
-    qtbot.waitUntil(lambda: bool(got), timeout=PAINT_WAIT_MS * 4)
-    widget.setUpdatesEnabled(False)   # as a window no paint reaches
-    after_painted(widget, lambda: got.append("never painted"))
-    qtbot.waitUntil(lambda: len(got) == 2, timeout=PAINT_WAIT_MS * 8)
-    qtbot.wait(PAINT_WAIT_MS + 100)
-    assert got == ["painted before", "never painted"]   # each once
+    names = tuple(f"frame_wait_probe_{n}" for n in range(3))
+    for name in names:
+        (tmp_path / f"{name}.py").write_text("", encoding="utf-8")
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    # the frame is exposed as the first import ends: the building imports the rest
+    import_while_waiting(owner, lambda: names[0] in sys.modules, names)
+    assert names[0] not in sys.modules  # from the next turn on, not now
+    qtbot.waitUntil(lambda: names[0] in sys.modules, timeout=5_000)
+    qtbot.wait(100)
+    assert [name in sys.modules for name in names] == [True, False, False]
+    import_while_waiting(owner, lambda: False, names[1:])  # a frame that takes its time
+    qtbot.waitUntil(lambda: all(name in sys.modules for name in names), timeout=5_000)
+
+
+def test_what_the_wait_for_the_frame_imports_is_what_the_building_imports():
+    """Each module the wait imports is one the built window needs (a name gone stale would
+    import something the window does not use, or fail)."""
+    import subprocess
+    import sys
+
+    from app.gui.app import BUILD_MODULES
+
+    code = ("import sys\n"
+            "from PySide6.QtWidgets import QApplication\n"
+            "app = QApplication([])\n"
+            "import app.gui.main_window as m\n"
+            "m.MainWindow(defer_pages=True, check_engines=False).finish_building()\n"
+            f"print([n for n in {BUILD_MODULES!r} if n not in sys.modules])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env={**__import__("os").environ,
+                                           "QT_QPA_PLATFORM": "offscreen"})
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stderr

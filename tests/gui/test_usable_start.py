@@ -33,7 +33,11 @@ def _start(qtbot, tmp_path, monkeypatch, settings: dict | None = None, before=No
     window.became_usable.connect(lambda: usable.append(window.settings))
     if before is not None:
         before(window)
-    gui_app._after_first_paint(window, str(folder), False)
+    from app.gui.folder.early_read import EarlyLayout
+
+    layout = EarlyLayout()  # as main() begins it, before the frame
+    qtbot.waitUntil(lambda: layout.done, timeout=10_000)
+    gui_app._after_first_paint(window, str(folder), False, None, layout)
     return window, folder, usable, config
 
 
@@ -110,3 +114,52 @@ def test_run_imports_what_it_needs_off_the_ui_thread_first(qtbot, tmp_path, monk
     assert probe.THREAD is not threading.main_thread()
     window.stop_run()
     qtbot.waitUntil(lambda: not window.runner.running, timeout=30_000)
+
+
+def _places(window) -> dict:
+    """Where the checklist's rows and Run are, in the window's coordinates, and the top
+    bar's height: what must not move once the window is usable."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QWidget
+
+    viewport = window.board_view.list_view.findChild(QWidget, "qt_scrollarea_viewport")
+    run = window.run_panel.primary
+    return {"top bar": window.top_bar.height(), "size": window.size(), "sizes": window.splitter.sizes(),
+            "checklist": (viewport.mapTo(window, QPoint(0, 0)), viewport.size()),
+            "run": (run.mapTo(window, QPoint(0, 0)), run.size())}
+
+
+def test_nothing_moves_once_the_window_is_usable(qtbot, tmp_path, monkeypatch):
+    """The checklist and Run are drawn in their final places: neither the rest of the window
+    built after usable nor the settings loaded after it moves them (not even by a pixel)."""
+    window, _folder, usable, _config = _start(qtbot, tmp_path, monkeypatch)
+    at_usable: list = []
+    window.became_usable.connect(lambda: at_usable.append(_places(window)))
+    qtbot.waitUntil(lambda: bool(at_usable), timeout=20_000)
+    qtbot.waitUntil(lambda: window.rest_built and window.settings is not None, timeout=20_000)
+    qtbot.wait(100)  # what the settings changed is laid out
+    assert _places(window) == at_usable[0]
+
+
+def test_a_layout_left_by_the_person_is_put_back_before_the_window_is_usable(qtbot, tmp_path,
+                                                                           monkeypatch):
+    """A returning person's window (its size and columns, kept in the settings) is laid out
+    so before the folder is drawn: the settings, loaded after usable, move nothing."""
+    import app.gui.main_window as main_window
+    from app.gui import window_state
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "unused"))
+    left = main_window.MainWindow(check_engines=False)
+    qtbot.addWidget(left)
+    left.resize(700, 560)
+    left.splitter.setSizes([200, 480])
+    state = window_state.capture(left, left.splitter)
+    left.close()
+    window, _folder, _usable, _config = _start(qtbot, tmp_path, monkeypatch, {"ui": {"window": state}})
+    at_usable: list = []
+    window.became_usable.connect(lambda: at_usable.append(_places(window)))
+    qtbot.waitUntil(lambda: bool(at_usable), timeout=20_000)
+    assert at_usable[0]["size"].width() == 700 and at_usable[0]["sizes"][0] < 300
+    qtbot.waitUntil(lambda: window.rest_built and window.settings is not None, timeout=20_000)
+    qtbot.wait(100)
+    assert _places(window) == at_usable[0]

@@ -4,6 +4,7 @@
     # Heading, paragraphs, 1. numbered and - bulleted lists, | tables |, > quotes
     [Text box] …                     the text of a text box, after the paragraph it sits in
     [inserted: …] [deleted: …]       tracked changes, where they are
+    line<br>break                    a line break within a paragraph (a cell's paragraphs too)
     text[^1]  text[^i]  text[comment 1]   where a footnote, endnote or comment is anchored
     [^1]: …  [^i]: …  [comment 1] Ann: …  the notes and comments, after the body
     [Footer] …                       each different footer, last
@@ -24,7 +25,7 @@ from app.core.documents.guard import Out
 from app.core.documents.word_lists import Lists, Styles, roman
 from app.core.documents.word_parts import MC, R, WordPackage, relationships, w
 from app.core.documents.word_sinks import Body, Cell
-from app.core.documents.word_escape import escaped
+from app.core.documents.word_escape import escaped, lead_kept
 from app.core.documents.word_text import Line, Paragraph, link_of
 
 if TYPE_CHECKING:
@@ -191,7 +192,10 @@ class Reader:
         style_el = ppr.find(_PSTYLE) if ppr is not None else None
         style_id = style_el.get(_VAL) if style_el is not None else None
         listed = self.lists.mark(ppr, style_id)
-        inline = para.inline().strip()
+        if prefix or self.in_note:   # what follows a mark keeps no blank of its own
+            lead, inline = Line(), para.inline().strip()
+        else:
+            lead, inline = lead_kept(para.inline(), para.tabs(), para.breaks())
         shown = bool(inline.chars)
         if shown:
             head, item = self._lead(style_id, listed)
@@ -200,8 +204,9 @@ class Reader:
             line = Line()
             line.add(prefix + head)
             heading = head.startswith("#")
-            line.extend(escaped(inline, block=not (sink.in_cell or prefix or heading),
-                                heading=heading))
+            line.extend(lead)  # after blanks shown so, no text begins a block
+            line.extend(escaped(inline, block=not (sink.in_cell or prefix or heading or
+                                                   lead.chars), heading=heading))
             line = sink.shown(line)
             if self.collect is not None:
                 self.collect.append((self.part, para, line, self.twins.get(p)))

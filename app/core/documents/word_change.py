@@ -132,7 +132,8 @@ def _joined(items: list[tuple[str, Look, str]], colours: dict[str, str]) -> str:
 
 def _styled(word: str, look: Look, colours: dict[str, str], change: str = "") -> str:
     bold, italic, link, tracked, drawn = look
-    text = escape(word.translate(_UNLITERAL))
+    # <br>: a line break read_file shows (one typed in the text is escaped, held as itself)
+    text = "<br>".join(escape(part.translate(_UNLITERAL)) for part in word.split("<br>"))
     if bold:
         text = f"<b>{text}</b>"
     if italic:

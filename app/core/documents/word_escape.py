@@ -7,6 +7,12 @@ numbered list, `&amp;` as `&`. So the characters that would be read as Markdown 
 backslash before them, and only those: `snake_case`, `5 * 3`, `C:\\Users` and `[1]` stay as
 they are. The backslashes are marks (not the document's text): edit_file finds text with or
 without them, and the change view shows the text without them.
+
+A paragraph's leading spaces, tabs and other blanks (Chinese text's full-width indent) would
+be dropped by Markdown, which strips the start of a paragraph: the first of them (and every
+tab, which the plain text holds as a space) is shown as a character reference (`&#32;`,
+`&#9;`, `&#12288;`), which CommonMark reads back as the character itself. The references are
+marks too: edit_file reads them as the blanks they stand for.
 """
 
 from __future__ import annotations
@@ -60,8 +66,43 @@ def escaped(line: Line, block: bool = True, heading: bool = False) -> Line:
 
 
 def unescaped(text: str) -> str:
-    """Markdown's backslash escapes taken off (`\\*` -> `*`)."""
-    return ESCAPED.sub(r"\1", text)
+    """Markdown's backslash escapes taken off (`\\*` -> `*`), leading blanks given back."""
+    return ESCAPED.sub(r"\1", blanks(text))
+
+
+# A blank shown as a character reference: only blanks are ever shown so (a reference the
+# document's own text holds is escaped, `\&#32;`), so only those are read back.
+BLANK = re.compile(r"(?<!\\)&#([0-9]{1,5});")
+
+
+def lead_kept(line: Line, tabs: set[int], breaks: set[int]) -> tuple[Line, Line]:
+    """(the blanks that begin `line`, shown so Markdown keeps them; the rest of `line`,
+    stripped). The first blank and every tab are shown as character references, whose `&`
+    stands for the blank and the rest of it is a mark: after the first, Markdown keeps a
+    blank as it is. `tabs`: the positions in the plain text that are tabs (a tab reads as
+    a space there); `breaks`: those that are breaks (a page break there is no blank)."""
+    body = line.strip()
+    lead = type(line)()
+    for char, at in zip(line.chars[:len(line.text) - len(line.text.lstrip())], line.pos):
+        if at < 0 or at in breaks:
+            continue
+        if lead.chars and at not in tabs:
+            lead.add(char, at)
+            continue
+        lead.add("&", at)
+        lead.add(f"#{9 if at in tabs else ord(char)};")
+    return lead, body
+
+
+def blanks(text: str) -> str:
+    """The blanks shown as character references (`&#32;`) as the blanks they stand for; a
+    tab as a space, as the plain text has it."""
+    return BLANK.sub(_blank, text)
+
+
+def _blank(m: re.Match[str]) -> str:
+    char = chr(int(m.group(1)))
+    return " " if char == "\t" else char if char.isspace() else m.group(0)
 
 
 # An escaped character held as a private-use character while marks are read around it, so
@@ -71,8 +112,9 @@ UNHOLD: dict[int, int] = {held: char for char, held in _HOLD.items()}
 
 
 def held(text: str) -> str:
-    """`text` with each escaped character (`\\*`) as its stand-in, its backslash gone."""
-    return ESCAPED.sub(lambda m: m.group(1).translate(_HOLD), text)
+    """`text` with each escaped character (`\\*`) as its stand-in, its backslash gone, and
+    each blank shown as a character reference as itself."""
+    return blanks(ESCAPED.sub(lambda m: m.group(1).translate(_HOLD), text))
 
 
 def _needs(text: str, i: int) -> bool:

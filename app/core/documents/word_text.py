@@ -33,8 +33,10 @@ _Key = TypeVar("_Key")
 _ON = {None, "1", "true", "on"}
 _PASS = {w("hyperlink"), w("ins"), w("del"), w("moveTo"), w("moveFrom"), w("sdt"),
          w("sdtContent"), w("smartTag"), w("customXml"), w("fldSimple"), w("bdo"), w("dir")}
-_FIXED = {w("tab"): " ", w("br"): " ", w("cr"): " ", w("noBreakHyphen"): "-",
+_FIXED = {w("tab"): " ", w("br"): "\n", w("cr"): "\n", w("noBreakHyphen"): "-",
           w("ptab"): " "}
+_TABS = {w("tab"), w("ptab")}
+_TYPE = w("type")
 _DRAWN = {w("drawing"), w("pict"), w("object"), f"{{{MC}}}AlternateContent"}
 _CHOICE, _FALLBACK = f"{{{MC}}}Choice", f"{{{MC}}}Fallback"
 _R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
@@ -128,6 +130,19 @@ class Paragraph:
 
     def inline(self) -> Line:
         return _inline(self.pieces, self.looks)
+
+    def tabs(self) -> set[int]:
+        """The positions in the plain text that are tabs."""
+        found, at = set(), 0
+        for seg in self.segments():
+            if seg.kind == "fixed" and tag_of(seg.el) in _TABS:
+                found.add(at)
+            at += len(seg.text)
+        return found
+
+    def breaks(self) -> set[int]:
+        """The positions in the plain text that are breaks (of a line, a page, a column)."""
+        return {at for at, char in enumerate(self.plain()) if char == "\n"}
 
 
 _VAL = w("val")
@@ -295,7 +310,14 @@ def _groups(items: Iterable[_Item],
 def _emphasis(run: list[tuple[Piece, int]], bold: bool, italic: bool) -> Line:
     line = Line()
     for piece, start in run:
-        line.add(piece.text, start)
+        if piece.text != "\n":
+            line.add(piece.text, start)
+        elif start >= 0 and piece.el.get(_TYPE) in (None, "textWrapping"):
+            line.add("<")          # a line break, as Markdown keeps one: the plain text's
+            line.add("b", start)   # "\n" stands at the "b", never escaped
+            line.add("r>")
+        else:                      # a page or column break, or one deleted: a space
+            line.add(" ", start)
     text = line.text
     if not (bold or italic) or not text.strip():
         return line

@@ -51,9 +51,10 @@ class Revisions:
 
 
 def tracked_replace(segments: list[Piece], start: int, length: int, new_text: str,
-                    revisions: Revisions) -> list[_Element]:
+                    revisions: Revisions, after: bool = False) -> list[_Element]:
     """Characters [start, start + length) of the paragraph's plain text marked deleted, and
-    `new_text` inserted after them; returns the text elements of the new run."""
+    `new_text` inserted after them (text only inserted between two runs: after the one
+    before, or, `after`, before the one after); returns the text elements of the new run."""
     end, pos = start + length, 0
     first_del: _Element | None = None
     first_run: _Element | None = None
@@ -74,7 +75,7 @@ def tracked_replace(segments: list[Piece], start: int, length: int, new_text: st
         return []
     if first_del is not None and first_run is not None:  # set together
         return _insert_after(first_del, first_run, new_text, revisions)
-    anchor, before = _insertion_point(segments, start)
+    anchor, before = _insertion_point(segments, start, after)
     run = _run_of(anchor)
     ins_run = _new_run(run, new_text)
     wrapper = revisions.mark("ins", run)
@@ -92,19 +93,24 @@ def _insert_after(first_del: _Element, model_run: _Element, new_text: str,
     return [ins_run[-1]]
 
 
-def _insertion_point(segments: list[Piece], start: int) -> tuple[_Element, bool]:
+def _insertion_point(segments: list[Piece], start: int, after: bool = False
+                     ) -> tuple[_Element, bool]:
     """(a text element, True when the insertion goes after its run / False: before)."""
     pos = 0
     texts: list[tuple[Piece, int, int]] = []
     for seg in segments:
         texts.append((seg, pos, pos + len(seg.text)))
         pos += len(seg.text)
+    following = next((seg for seg, a, _b in texts if seg.kind == "t" and a == start), None)
+    if after and following is not None:
+        _split_before(following.el)
+        return following.el, False
     for seg, a, b in texts:
         if seg.kind == "t" and a < start <= b:
             if start < b:
                 _isolate(seg.el, 0, start - a)
-            elif (after := seg.el.getnext()) is not None:
-                _split_before(after)
+            elif (next_el := seg.el.getnext()) is not None:
+                _split_before(next_el)
             return seg.el, True
     for seg, a, _b in texts:
         if seg.kind == "t" and a >= start:
@@ -177,4 +183,20 @@ def _new_run(model: _Element, text: str) -> _Element:
     t = run.makeelement(w("t"), {_XML_SPACE: "preserve"})
     t.text = text
     run.append(t)
+    with_breaks(t)
     return run
+
+
+def with_breaks(t: _Element) -> list[_Element]:
+    """The text element `t`, each "\n" in its text made a line break (w:br) between text
+    elements of its run, as Word holds one; returns the text elements."""
+    first, *rest = (t.text or "").split("\n")
+    t.text, out, at = first, [t], t
+    for part in rest:
+        br = t.makeelement(w("br"), {})
+        at.addnext(br)
+        at = t.makeelement(w("t"), {_XML_SPACE: "preserve"})
+        at.text = part
+        br.addnext(at)
+        out.append(at)
+    return out

@@ -11,13 +11,14 @@ import io
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from app.core.documents.word_keep import finished
 
 if TYPE_CHECKING:
     from docx.document import Document
     from docx.text.paragraph import Paragraph
+    from markdown_it.rules_block import StateBlock
     from markdown_it.token import Token
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # not allowed in XML
@@ -30,7 +31,28 @@ def _clean(text: str) -> str:
 
 def parse(markdown: str) -> list[Token]:
     from markdown_it import MarkdownIt  # noqa: PLC0415 - document library
-    return MarkdownIt("commonmark").enable("table").parse(markdown)
+
+    md = MarkdownIt("commonmark").enable("table")
+    md.block.ruler.at("reference", _not_a_note(md.block.ruler.__rules__))
+    # A character reference (`&#32;`) and an escape (`\*`) stay tokens of their own: a
+    # blank read_file shows as `&#32;` begins a paragraph, a blank typed does not (_lines).
+    md.core.ruler.disable("text_join")
+    return md.parse(markdown)
+
+
+def _not_a_note(rules: list[Any]) -> Callable[[StateBlock, int, int, bool], bool]:
+    """Markdown's link definition rule, but for a line that begins `[^`: a footnote as
+    read_file shows one (`[^1]: Ibid.`), or one typed by hand, which CommonMark would take
+    for the definition of a link `^1` and leave out of the document. It is a paragraph."""
+    define = next(rule.fn for rule in rules if rule.name == "reference")
+
+    def reference(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        at = state.bMarks[start] + state.tShift[start]
+        if state.src.startswith("[^", at):
+            return False
+        return bool(define(state, start, end, silent))
+
+    return reference
 
 
 def markdown_to_docx(markdown: str, replacing: Path | None = None) -> bytes:
@@ -71,8 +93,10 @@ def markdown_to_docx(markdown: str, replacing: Path | None = None) -> bytes:
         elif kind == "blockquote_close":
             quote -= 1
         elif kind == "paragraph_open":
-            paragraph = doc.add_paragraph(style=_paragraph_style(lists, item_started, quote))
-            add_inline(paragraph, tokens[i + 1])
+            style = _paragraph_style(lists, item_started, quote)
+            for n, inline in enumerate(sub_items(tokens[i + 1]) if lists else [tokens[i + 1]]):
+                deeper = f"List Number {min(len(lists) + 1, 3)}"
+                add_inline(doc.add_paragraph(style=style if n == 0 else deeper), inline)
             i += 3
             continue
         elif kind in ("fence", "code_block"):
@@ -80,10 +104,12 @@ def markdown_to_docx(markdown: str, replacing: Path | None = None) -> bytes:
                 run = doc.add_paragraph().add_run(_clean(line))
                 run.font.name = _MONO
         elif kind == "table_open":
-            i = _table(doc, tokens, i)
+            i = _table(doc, tokens, i, bold_header=replacing is None)
             continue
-        elif kind == "html_block":
-            doc.add_paragraph(_clean(tok.content.strip()))
+        elif kind == "html_block":   # a line of only <br>: a paragraph of line breaks
+            content = tok.content.strip()
+            doc.add_paragraph("\n" * len(_BR.findall(content)) if _BRS.fullmatch(content)
+                              else _clean(content))
         i += 1
     out = io.BytesIO()
     doc.save(out)
@@ -101,7 +127,64 @@ def _paragraph_style(lists: list[str], item_started: list[bool], quote: int) -> 
     return "Quote" if quote else None
 
 
-def _table(doc: Document, tokens: list[Token], i: int) -> int:
+_BR = re.compile(r"<br\s*/?>", re.I)
+_BRS = re.compile(r"(?:<br\s*/?>\s*)+", re.I)
+# A list item's own mark as read_file shows it ("a.", "iv.", "(b)", "2.1"), where CommonMark
+# sees none: at the start of a line in a list item, it begins an item of the list below.
+_SUB_MARK = re.compile(r"(?:\(?(?:[a-zA-Z]|[ivxlcdmIVXLCDM]{1,6}|[0-9]{1,3}(?:\.[0-9]{1,3})*)"
+                       r"[.):]|[0-9]{1,3}(?:\.[0-9]{1,3})+)[ \t]+")
+
+
+def _lines(inline: Token) -> list[Token]:
+    """A table cell's inline Markdown, split at each <br> that text follows; one that
+    another <br> or a blank follows, or nothing, is a line break (read_file shows a
+    paragraph that ends in line breaks as "13.6%<br><br>", one that begins with a blank
+    as "&#32;34,000", an empty paragraph not at all)."""
+    children = inline.children or []
+    breaks = [child.type == "html_inline" and _BR.fullmatch(child.content) is not None
+              for child in children]
+    return _split(inline, [brk and n + 1 < len(children) and not breaks[n + 1] and not (
+        children[n + 1].type == "text" and children[n + 1].content[:1].isspace())
+        for n, brk in enumerate(breaks)])
+
+
+def sub_items(inline: Token) -> list[Token]:
+    """A list item's paragraph, split where a line begins with a mark CommonMark does not
+    read as one: read_file shows a lettered item below a numbered one as "  a. 2-a", which
+    CommonMark joins to the item above as more of its text. Each part after the first is an
+    item of the list below, its mark left to Word."""
+    children = inline.children or []
+    cuts = []
+    for n, child in enumerate(children):
+        after = children[n + 1] if n + 1 < len(children) else None
+        mark = _SUB_MARK.match(after.content) if after is not None and \
+            child.type == "softbreak" and after.type == "text" else None
+        cut = bool(mark and after is not None and after.content[mark.end():].strip())
+        if cut and mark and after is not None:
+            after.content = after.content[mark.end():]
+        cuts.append(cut)
+    return _split(inline, cuts)
+
+
+def _split(inline: Token, cuts: list[bool]) -> list[Token]:
+    """`inline` split into one token per part, at the children marked in `cuts` (which go)."""
+    from markdown_it.token import Token  # noqa: PLC0415 - document library
+
+    if not any(cuts):
+        return [inline]
+    parts: list[list[Token]] = [[]]
+    for child, cut in zip(inline.children or [], cuts):
+        if cut:
+            parts.append([])
+        else:
+            parts[-1].append(child)
+    return [Token("inline", "", 0, children=part) for part in parts]
+
+
+def _table(doc: Document, tokens: list[Token], i: int, bold_header: bool) -> int:
+    """The table at tokens[i]; its header row bold in a new document (over a document,
+    the Markdown is read_file's, which shows a bold cell as **bold**). A cell's lines
+    (read_file joins a cell's paragraphs with <br>) are paragraphs of the cell."""
     rows: list[list[Token]] = []
     header_rows = 0
     while tokens[i].type != "table_close":
@@ -119,7 +202,10 @@ def _table(doc: Document, tokens: list[Token], i: int) -> int:
         table.style = "Table Grid"
         for r, row in enumerate(rows):
             for c, inline in enumerate(row):
-                add_inline(table.cell(r, c).paragraphs[0], inline, bold=r < header_rows)
+                cell = table.cell(r, c)
+                for n, part in enumerate(_lines(inline)):
+                    add_inline(cell.paragraphs[0] if n == 0 else cell.add_paragraph(), part,
+                               bold=bold_header and r < header_rows)
     return i + 1
 
 
@@ -127,7 +213,7 @@ def add_inline(paragraph: Paragraph, inline: Token, bold: bool = False) -> None:
     """The inline Markdown of one token (strong, em, links, code) as runs of `paragraph`."""
     strong, em = int(bold), 0
     link: str | None = None
-    for child in inline.children or []:
+    for child in _joined(inline.children or []):
         kind = child.type
         if kind == "strong_open":
             strong += 1
@@ -143,6 +229,8 @@ def add_inline(paragraph: Paragraph, inline: Token, bold: bool = False) -> None:
             link = None
         elif kind in ("text", "code_inline", "html_inline", "image", "softbreak", "hardbreak"):
             text = {"softbreak": " ", "hardbreak": "\n"}.get(kind, child.content)
+            if kind == "html_inline" and _BR.fullmatch(text):
+                text = "\n"   # a line break, as <br> is in HTML
             if not text:
                 continue
             if link:
@@ -153,6 +241,17 @@ def add_inline(paragraph: Paragraph, inline: Token, bold: bool = False) -> None:
             run.italic = True if em > 0 else None
             if kind == "code_inline":
                 run.font.name = _MONO
+
+
+def _joined(children: list[Token]) -> list[Token]:
+    """Neighbouring texts (a character reference or an escape is a text of its own) as one."""
+    out: list[Token] = []
+    for child in children:
+        if child.type in ("text", "text_special") and out and out[-1].type == "text":
+            out[-1] = out[-1].copy(content=out[-1].content + child.content)
+        else:
+            out.append(child.copy(type="text") if child.type == "text_special" else child)
+    return out
 
 
 def add_link(paragraph: Paragraph, url: str, text: str, bold: bool, italic: bool) -> None:

@@ -51,8 +51,8 @@ def words(rec: R.WakeRecord, lang: str = "en") -> tuple[str, str] | None:
     if rec.outcome == R.BLOCKED:
         q = rec.question or ("一个决定" if zh else "a decision")
         stop = "" if q.endswith(_ENDS) else ("。" if zh else ".")
-        return (("定时运行需要您决定" if zh else "Scheduled run needs you"),
-                (f"“{name}”在等您决定：{q}{stop}打开该文件夹来回答。" if zh else
+        return (("定时运行需要你决定" if zh else "Scheduled run needs you"),
+                (f"“{name}”在等你决定：{q}{stop}打开该文件夹来回答。" if zh else
                  f"“{name}” is waiting for your decision: {q}{stop} Open the folder to answer."))
     if rec.outcome == R.SKIPPED_BUSY:
         return (("定时运行已跳过" if zh else "Scheduled run skipped"),

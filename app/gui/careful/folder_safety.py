@@ -53,8 +53,8 @@ class FolderSafetyGroup(QGroupBox):
         self.protected.setMaximumHeight(110)
         look.set_accessible(self.protected, self.tr("Protected files and folders"))
         self.add_file = QPushButton(self.tr("Protect a &file…"), self)
-        self.add_folder = QPushButton(self.tr("Protect a f&older…"), self)
-        self.remove = QPushButton(self.tr("&Remove protection"), self)
+        self.add_folder = QPushButton(self.tr("Protect &a folder…"), self)
+        self.remove = QPushButton(self.tr("Remo&ve protection"), self)
         for button in (self.add_file, self.add_folder, self.remove):
             look.set_accessible(button, button.text().replace("&", ""))
         self.add_file.clicked.connect(self._on_add_file_clicked)

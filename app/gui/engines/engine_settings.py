@@ -84,7 +84,7 @@ class EngineSettingsDialog(QDialog):
         self.key_field.setClearButtonEnabled(True)
         look.set_accessible(self.key_field, self.tr("API key"),
                             self.tr("Hidden as you type. Kept in your computer's keychain."))
-        self.save_key_button = QPushButton(self.tr("Save &key"), self)
+        self.save_key_button = QPushButton(self.tr("&Save key"), self)
         self.save_key_button.setToolTip(self.tr("Keep the key in your computer's keychain."))
         self.remove_key_button = QPushButton(self.tr("&Remove"), self)
         self.remove_key_button.setToolTip(self.tr("Delete the stored key from the keychain."))
@@ -465,7 +465,7 @@ class EngineSettingsDialog(QDialog):
         state = self._states.get(self.engine_id)
         usable = state is None or state.usable
         if usable:
-            self.save_key_button.setText(self.tr("Save &key"))
+            self.save_key_button.setText(self.tr("&Save key"))
             self.save_key_button.setToolTip(self.tr("Keep the key in your computer's keychain."))
         else:
             self.save_key_button.setText(self.tr("Keep for this &session"))

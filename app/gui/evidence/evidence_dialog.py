@@ -69,7 +69,7 @@ class EvidenceDialog(QDialog):
         self.setWindowTitle(f"{title} — {outcome}")
         self.resize(900, 640)
 
-        head = QLabel(f"{title}   {mark} {outcome}", self)
+        head = self.head = QLabel(f"{title}   {mark} {outcome}", self)
         head.setFont(look.scaled_font(head, 1.2, bold=True))
         task = QLabel(view.task, self)
         task.setWordWrap(True)
@@ -141,7 +141,17 @@ class EvidenceDialog(QDialog):
         layout.addWidget(split, 1)
         layout.addWidget(self.report)
         layout.addLayout(bottom)
+        if view.undone:
+            self._show_undone()
         self.load()
+
+    def _show_undone(self) -> None:
+        """The round was undone: its title and heading say so, as its card does (not "Done"
+        over the files it no longer changed)."""
+        title = self.tr("Round %1").replace("%1", str(self.view.round))
+        self.setWindowTitle(f"{title} — {self.tr('Undone')}")
+        self.head.setText(f"{title}   ↶ " + QCoreApplication.translate(
+            "RoundCard", "Undone: its changes were taken back"))
 
     # -- reading ---------------------------------------------------------------------------
     def load(self) -> None:
@@ -178,6 +188,7 @@ class EvidenceDialog(QDialog):
         self.undo_button.setEnabled(evidence.can_undo and bool(evidence.files)
                                     and self._can_undo_now and evidence.undone is None)
         if evidence.undone is not None:  # undone before: say so, and what it did
+            self._show_undone()
             self.undo_button.setText(self.tr("Undone"))
             self.report.setText("\n".join(undone_sentences(evidence.undone)))
             self.report.show()
@@ -190,8 +201,13 @@ class EvidenceDialog(QDialog):
         r = evidence.record
         lines = []
         if r is not None:
-            if r.summary:
-                lines.append(self.tr("What it says it did: %1").replace("%1", r.summary))
+            said = r.summary
+            if r.result_state == RoundResult.SAMPLE and not self.view.is_ai:
+                # The Demo's fixed sentence, in the window's language (as on the round card).
+                said = QCoreApplication.translate(
+                    "RoundCard", "Wrote a sample note for this task (no AI was used).")
+            if said:
+                lines.append(self.tr("What it says it did: %1").replace("%1", said))
             if r.findings:
                 lines.append(self.tr("What it found: %1").replace("%1", r.findings))
             if r.evidence:
@@ -415,6 +431,8 @@ class EvidenceDialog(QDialog):
         look.set_tone(self.report, None if report.ok else "attention")
         self.report.show()
         self.undo_button.setText(self.tr("Undone"))
+        if report.ok:
+            self._show_undone()
         look.announce(self.report, self.report.text())
         self.undone.emit(report)
 

@@ -7,8 +7,9 @@ from datetime import date
 from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
-from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGroupBox,
-                               QLabel, QRadioButton, QVBoxLayout, QWidget)
+from PySide6.QtGui import QFont, QFontMetrics, QIcon
+from PySide6.QtWidgets import (QApplication, QButtonGroup, QDialog, QDialogButtonBox, QFileDialog,
+                               QGroupBox, QLabel, QRadioButton, QVBoxLayout, QWidget)
 
 from app.gui import core_calls
 from app.gui.background import run_for, while_alive
@@ -76,7 +77,10 @@ class ExportDialog(QDialog):
                                              QDialogButtonBox.ButtonRole.AcceptRole)
         look.set_accessible(self.save_button, self.tr("Save"),
                             self.tr("Choose where to save the summary"))
-        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.save_button.setDefault(True)
+        look.set_tone(self.save_button, "primary")  # the one filled button: the step to take
+        cancel = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setIcon(QIcon())  # plain, as every other button (no icon beside Save)
         buttons.accepted.connect(self._on_save_clicked)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -84,6 +88,15 @@ class ExportDialog(QDialog):
         layout.addWidget(formats)
         layout.addWidget(scope)
         layout.addWidget(buttons)
+        self.setMinimumWidth(self._title_width())
+
+    def _title_width(self) -> int:
+        """Wide enough for its title bar to show "Export summary — Harness Desk" whole (the
+        window manager adds the app's name; its buttons take room at the right)."""
+        title = f"{self.windowTitle()} — {QApplication.applicationDisplayName() or 'Harness Desk'}"
+        bold = QFont(self.font())
+        bold.setBold(True)
+        return QFontMetrics(bold).horizontalAdvance(title) + 160
 
     @property
     def fmt(self) -> str:

@@ -17,6 +17,39 @@ if TYPE_CHECKING:
     from app.gui.folder.workspace_info import FolderInfo
 
 
+def saved_layout() -> object:
+    """The window's layout as the settings file keeps it (`ui.window`: window_state.py), read
+    as plain JSON, without the settings' model (pydantic, a few hundred milliseconds): the
+    window is laid out as the person left it before it is usable, not when the settings load
+    after that, which moved the checklist and Run. None when there is none, or it is damaged
+    (the settings' load then says so). Call it off the UI thread."""
+    import json  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+    from app.core.places import config_dir  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+    try:
+        data = json.loads((config_dir() / "settings.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    ui = data.get("ui") if isinstance(data, dict) else None
+    return ui.get("window") if isinstance(ui, dict) else None
+
+
+class EarlyLayout:
+    """`saved_layout()` begun now, off the UI thread; `state` once it has come (`done`)."""
+
+    def __init__(self) -> None:
+        self.done = False
+        self.state: object = None
+
+        def read() -> object:
+            self.state = saved_layout()
+            self.done = True  # after state: the UI thread reads done first
+            return self.state
+
+        run_in_background(read, lambda _state: None, lambda _exc: None)
+
+
 def inspect(path: Path) -> FolderInfo:
     """What the checklist and the run's panel need of `path` (workspace_info.inspect_quickly):
     call it off the UI thread."""

@@ -92,6 +92,8 @@ class DecisionDialog(QDialog):
         self.pages.addWidget(self._saved_page())
         layout = self._layout = QVBoxLayout(self)
         layout.addWidget(self.pages)
+        self.later_row = self._later_row()
+        layout.addWidget(self.later_row)
 
     # -- page 1: the question ----------------------------------------------------------------
     def _ask_page(self) -> QWidget:
@@ -191,19 +193,27 @@ class DecisionDialog(QDialog):
         layout.addWidget(self.problem)
 
         layout.addStretch(1)  # room to spare goes below the question, never into its lines
-        bottom = QHBoxLayout()
+        return page
+
+    def _later_row(self) -> QWidget:
+        """Decide later, under the question's page and outside its scrolling: always on
+        screen, however long the question and its evidence are."""
+        row = QWidget(self)
+        bottom = QHBoxLayout(row)
+        bottom.setContentsMargins(0, 0, 0, 0)
         bottom.addStretch(1)
-        self.later_button = QPushButton(self.tr("Decide later"), page)
+        self.later_button = QPushButton(self.tr("Decide later"), row)
         look.set_accessible(self.later_button, self.tr("Decide later"))
         self.later_button.setToolTip(self.tr("Close this and leave the question open. The run "
                                              "waits for your answer."))
         self.later_button.clicked.connect(self.reject)
         bottom.addWidget(self.later_button)
-        layout.addLayout(bottom)
-        return page
+        return row
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
+        if not event.spontaneous():
+            self._fit_screen()
         if self._web is not UNREAD and not event.spontaneous():
             self._web = UNREAD  # its sources came with it: it takes them as it first shows
             self._grow_for_sources()
@@ -228,10 +238,32 @@ class DecisionDialog(QDialog):
         self._ask_layout.activate()  # the question page's, in its scroll area
         self.pages.updateGeometry()
         want = self._layout.totalSizeHint().height()
-        screen = self.screen().availableGeometry() if self.screen() else None
-        room = screen.height() - 40 if screen is not None else want
         if want > self.height():
-            self.resize(self.width(), min(want, max(room, self.height())))
+            self.resize(self.width(), min(want, self._room()))
+        self._fit_screen()
+
+    def _room(self) -> int:
+        """The tallest the dialog may be: the screen's available height, less its frame
+        (the title bar), so Decide later is never below the screen."""
+        screen = self.screen()
+        if screen is None:
+            return self.maximumHeight()
+        frame = self.frameGeometry().height() - self.height() if self.isVisible() else 0
+        return max(self.minimumSizeHint().height(),
+                   screen.availableGeometry().height() - max(frame, 40))
+
+    def _fit_screen(self) -> None:
+        """No taller than the screen, and on it: the question's page scrolls instead."""
+        room = self._room()
+        self.setMaximumHeight(room)
+        want = min(self._layout.totalSizeHint().height(), room)  # Qt's first size: 2/3 of it
+        if self.height() != want and (self.height() > room or want > self.height()):
+            self.resize(self.width(), want)
+        screen = self.screen()
+        if screen is not None and self.isVisible():
+            area, frame = screen.availableGeometry(), self.frameGeometry()
+            if frame.bottom() > area.bottom() or frame.top() < area.top():
+                self.move(self.x(), max(area.top(), area.bottom() - frame.height() + 1))
 
     def _question_text(self) -> str:
         if self.no_progress and self.about_task:
@@ -307,6 +339,7 @@ class DecisionDialog(QDialog):
         look.set_accessible(self.saved_text, self.saved_text.text())
         self.next_text.setText(self._next_words(answer))
         self.pages.setCurrentIndex(1)
+        self.later_row.hide()  # the saved page has its own Not now and Continue
         self.continue_button.setDefault(True)
         self.continue_button.setFocus()
         look.announce(self, self.saved_text.text())

@@ -31,12 +31,13 @@ class Notifier(QObject):
     def notify(self, title: str, text: str, action: str = "",
                callback: Callable[[], None] | None = None, attention: bool = False) -> None:
         """The banner, the alert and the system notification when not in front. In front,
-        news that asks for nothing (a run that finished) is not said a second time: the
-        run's status block says it; whatever asks for something still gets its banner.
-        A banner of news passes: it leaves by itself."""
+        what offers nothing to do (a run that finished or stopped) is not said a second
+        time: the run's status block says it, with its heading and the button it names;
+        whatever offers an action (Answer…) still gets its banner. A banner of news passes:
+        it leaves by itself."""
         news = not attention and not action
         if self.in_front():
-            if not news:
+            if action:
                 self.banner.show_notice(text, action, callback, tone="attention")
             return
         self.banner.show_notice(text, action, callback,

@@ -7,9 +7,9 @@ messages appear only as details under the state.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QElapsedTimer, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from app.core.run.outcomes import ExitReason, RunState
 from app.gui.look import icons, look
@@ -50,6 +50,9 @@ class RunPanel(QWidget):
         self.step = 0  # the step of the round going (0: none)
         self._base_s = 0.0  # the time of the runs this one carries on (after decisions)
         self.welcome = ""  # the untouched demo's welcome, said as Ready's paragraph
+        self.key_missing = ""  # the engine chosen has no API key (its id): Ready says so
+        self._key_reason = ""  # why: "no_key", or "no_keychain" (none kept on this computer)
+        self._icon = "run"  # the filled button's icon (drawn plain when another is filled)
         self.current_task = ""
         self._retry_left = 0.0
         self._retry_code = ""
@@ -75,6 +78,8 @@ class RunPanel(QWidget):
         self.primary.setMinimumWidth(120)
         self.primary.setFont(look.type_font(self.primary, "section", semibold=True))
         look.set_tone(self.primary, "primary")
+        # As tall plain (when Engine settings… is the filled one) as filled: nothing moves.
+        self.primary.setMinimumHeight(self.primary.sizeHint().height())
         self.primary.clicked.connect(self._on_primary_clicked)
         self.export_button = QPushButton(self.tr("Export summary…"), self)
         look.set_accessible(self.export_button, self.tr("Export summary…"),
@@ -139,17 +144,55 @@ class RunPanel(QWidget):
     # -- what the panel shows --------------------------------------------------------------
     def set_mode(self, mode: str) -> None:
         assert mode in MODES, mode
+        ended = self.mode in ("running", "stopping") and mode not in ("running", "stopping")
         self.mode = mode
         exported = self.export_button.isEnabled()
-        text, name, tip, icon = next_step.words(mode, exported)
+        text, name, tip, self._icon = next_step.words(mode, exported)
         self.primary.setText(text)
-        icons.set_icon(self.primary, icon, QPalette.ColorRole.HighlightedText)
         look.set_accessible(self.primary, name)
         self.primary.setToolTip(tip)
         self.primary.setEnabled(mode not in ("none", "no_board", "stopping"))
+        self.status_block.set_live(mode in ("running", "stopping"))
         # Export summary is the filled button when all is done: not twice on screen.
         self.export_button.setVisible(not (mode == "done" and exported))
         self._fit_button_row()
+        self._fill()
+        if ended:  # after what follows the end has opened (a decision's dialog, say)
+            QTimer.singleShot(0, self, self._focus_next_step)
+
+    def _focus_next_step(self) -> None:
+        """A run has ended: the keyboard goes to the filled button, the next step, so Space
+        takes it and Tab goes on from there. Not from a dialog the person is in, nor from a
+        field or a control of the window they went to meanwhile."""
+        window = self.window()
+        if QApplication.activeModalWidget() is not None or QApplication.activeWindow() not in (
+                None, window):
+            return
+        focused = window.focusWidget()
+        if focused is not None and focused.isVisible() and focused.isEnabled() and \
+                not self.isAncestorOf(focused):
+            return
+        button = self.primary_now()
+        if button.isVisible() and button.isEnabled():
+            button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _fill(self) -> None:
+        """One filled button: the step to take now. Where the state's sentence names Engine
+        settings… (no API key, a key refused) that is the filled one, and Run or Continue is
+        plain beside it, still there for after."""
+        action = not self.engine_action.isHidden() and self.mode in ("run", "continue")
+        look.set_tone(self.engine_action, "primary" if action else None)
+        look.set_tone(self.primary, None if action else "primary")
+        self.primary.setDefault(not action)
+        role = QPalette.ColorRole.ButtonText if action else QPalette.ColorRole.HighlightedText
+        if (self._icon, int(role.value)) != (self.primary.property(icons.ICON_PROPERTY),
+                                             self.primary.property(icons.ROLE_PROPERTY)):
+            icons.set_icon(self.primary, self._icon, role)  # drawn again only when it changes
+
+    def primary_now(self) -> QPushButton:
+        """The filled button on screen now: where the keyboard goes when a run ends."""
+        return self.engine_action if self.engine_action.property(look.TONE_PROPERTY) == "primary" \
+            and not self.engine_action.isHidden() else self.primary
 
     def show_welcome(self, text: str | None) -> None:
         """The untouched demo's welcome: said as what Ready means there (no box of its own
@@ -163,6 +206,7 @@ class RunPanel(QWidget):
         self._engine_stop = ""  # set again by an engine's stop (show_engine_action)
         self.engine_action.hide()  # shown again by an engine's stop (show_engine_action)
         self.choose_engine.hide()  # shown again by the Demo's sentence (show_choose_engine)
+        self._fill()
         self.state_label.setText(headline)
         look.set_tone(self.state_label, tone if tone in ("ok", "attention") else None)
         self.detail_label.setText(detail)
@@ -214,7 +258,10 @@ class RunPanel(QWidget):
         parts = []
         if elapsed_s is not None:
             parts.append(wording.duration(elapsed_s + self._base_s))
-        parts.append(wording.tokens_and_cost(self.tokens, self.cost, self.is_ai, self.upper))
+        if self.is_ai and not self.tokens and not self.cost:  # not "0 tokens · $0.00"
+            parts.append(self.tr("nothing used, no cost"))
+        else:
+            parts.append(wording.tokens_and_cost(self.tokens, self.cost, self.is_ai, self.upper))
         self.meta_label.setText(" · ".join(parts))
 
     def prepare(self, max_steps: int) -> None:
@@ -237,7 +284,7 @@ class RunPanel(QWidget):
         self.upper = upper
         self.price_note.setText(wording.unknown_price(model) if upper else "")
         self.meta_label.set_tip(self.price_note.text())
-        self.price_note.setVisible(upper)
+        self.status_block.show_price_note(upper)
 
     def show_lessons(self, count: int) -> None:
         """How many open lessons the run that just ended taught (0 hides the link)."""
@@ -354,10 +401,26 @@ class RunPanel(QWidget):
         if self.demo_samples:
             self.show_state(self.tr("Ready to show a sample"), wording.demo_samples_sentence())
             self.show_choose_engine(True)
+        elif self.key_missing:
+            self._show_key_missing()
         else:
             self.show_state(self.tr("Ready"), self.welcome or self.tr(
                 "Press Run to start the AI on the first unchecked task."))
         self.set_mode("run")
+
+    def _show_key_missing(self) -> None:
+        """Claude or OpenAI chosen with no API key: not Ready, but what to do first, with
+        Engine settings… as the filled button (the Demo and the local server need none)."""
+        from app.gui.words import engine_words  # noqa: PLC0415 - window start-up (bench/startup.py)
+
+        who = engine_words.name(self.key_missing)
+        self.show_state(self.tr("%1 needs your API key").replace("%1", who), (
+            self.tr("This computer has no keychain: keep your %1 API key for this session in "
+                    "Engine settings, then press Run.") if self._key_reason == "no_keychain"
+            else self.tr("Paste your %1 API key in Engine settings, then press Run."))
+            .replace("%1", who), tone="attention")
+        self._action_engine = self.key_missing
+        self.engine_action.show()
 
     def set_demo_samples(self, samples: bool) -> None:
         """Whether Run would only show samples (the Demo engine on the person's own tasks);
@@ -419,12 +482,25 @@ class RunPanel(QWidget):
                                                                   exit_reason, engine_id))
         # An engine's stop is about that engine as it was: stale once it is changed or fixed.
         self._engine_stop = engine_id if exit_reason in engine_words.ENGINE_STOPS else ""
+        self._fill()
 
-    def engine_now(self, engine_id: str, ready: bool | None, fixed: bool = False) -> None:
+    def engine_now(self, engine_id: str, ready: bool | None, fixed: bool = False,
+                   key_reason: str = "") -> bool:
         """The engine chosen now, and whether it is ready (None: not known yet); `fixed`: its
-        settings or key changed since the stop. A stop that blamed another engine, or this
-        one before it was put right (a key saved that works), no longer holds: the panel
-        says Ready instead of the stale sentence."""
+        settings or key changed since the stop; `key_reason`: it has no API key ("no_key",
+        "no_keychain"). A stop that blamed another engine, or this one before it was put
+        right (a key saved that works), no longer holds: the panel says Ready instead of the
+        stale sentence. True when the panel says the key is missing (no notice need repeat it)."""
+        missing = engine_id if key_reason else ""
+        if (missing, key_reason) != (self.key_missing, self._key_reason):
+            self.key_missing, self._key_reason = missing, key_reason
+            if self.mode == "run" and not self.all_done_shown and not self.demo_samples and \
+                    not getattr(self, "_engine_stop", ""):
+                self.show_ready()
+        self._engine_now(engine_id, ready, fixed)
+        return bool(missing) and self.mode == "run" and not self.engine_action.isHidden()
+
+    def _engine_now(self, engine_id: str, ready: bool | None, fixed: bool) -> None:
         stopped = getattr(self, "_engine_stop", "")
         if not stopped or self.mode not in ("run", "continue"):
             return

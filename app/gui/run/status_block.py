@@ -1,11 +1,13 @@
-"""The run's status, said once, in a block whose height never changes.
+"""The run's status, said once, in a block whose height does not change with its messages.
 
 One heading (the state), one paragraph (what it means, what to do), one row for the action
 it names (Engine settings…, Choose an AI engine…, the lessons), the slim task bar with its
 count beside it, time and cost, the AI's live line, and a place for the window's passing
 notices. Every part has its room whether it is shown or not, so nothing below the block (the
 Rounds heading, the cards) moves as messages come and go; a paragraph longer than its room
-ends at a word with "…" and is read whole in its tooltip and by a screen reader.
+ends at a word with "…" and is read whole in its tooltip and by a screen reader. The live line
+(and the price note) has its room only while a run goes (`set_live`): between runs the block
+ends under the time and cost, with no empty band above the schedule and the rounds.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ BAR_HEIGHT = 6      # the slim task bar (its words are beside it, not on the fil
 W = TypeVar("W", bound=QWidget)
 
 
-def _keep_room(widget: W) -> W:
+def _keep_room(widget: W, keep: bool = True) -> W:
     policy = widget.sizePolicy()
-    policy.setRetainSizeWhenHidden(True)
+    policy.setRetainSizeWhenHidden(keep)
     widget.setSizePolicy(policy)
     return widget
 
@@ -70,6 +72,10 @@ class StatusBlock(QFrame):
                             self.tr("Opens the settings of the engine that stopped the run"))
         self.engine_action.setToolTip(self.tr("Your API key, the model and the local server's "
                                               "address, with a connection test."))
+        # Filled when its state names it (RunPanel._fill): as tall plain as filled.
+        look.set_tone(self.engine_action, "primary")
+        self.engine_action.setMinimumHeight(self.engine_action.sizeHint().height())
+        look.set_tone(self.engine_action, None)
         self.choose_engine = QPushButton(self.tr("Choose an AI engine…"), self.action_row)
         self.choose_engine.setObjectName("chooseEngine")
         look.set_accessible(self.choose_engine, self.tr("Choose an AI engine…"),
@@ -116,7 +122,7 @@ class StatusBlock(QFrame):
         self.meta_label = FitLabel(self)
         self.meta_label.setObjectName("meta")
         # Shown only while the cost is an upper estimate (the model's price is not known).
-        self.price_note = _keep_room(FitLabel(self))
+        self.price_note = _keep_room(FitLabel(self), False)  # kept while live (set_live)
         self.price_note.setObjectName("priceNote")
         look.set_tone(self.price_note, "muted")
         self.price_note.hide()
@@ -136,6 +142,22 @@ class StatusBlock(QFrame):
         slot.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.notice_slot)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.live = False  # a run is going: the live line (and the price note) keep their room
+        self.narration.hide()
+        self._fix_heights()
+
+    def set_live(self, live: bool) -> None:
+        """While a run goes the block keeps a room for its live line and the price note, so
+        nothing below moves as they come and go; between runs there is no live line and the
+        block is that much shorter (no empty band above the schedule and the rounds)."""
+        if live != self.live:
+            self.live = live
+            _keep_room(self.price_note, live)
+            self.narration.setVisible(live)
+            self._fix_heights()
+
+    def show_price_note(self, shown: bool) -> None:
+        self.price_note.setVisible(shown)
         self._fix_heights()
 
     def hold_notice(self, notice: QWidget) -> None:
@@ -154,7 +176,8 @@ class StatusBlock(QFrame):
     def _fix_heights(self) -> None:
         """Every row's room, from the fonts: the block is as tall as all of it, always."""
         body = self.fontMetrics().lineSpacing()
-        button = max(b.sizeHint().height() for b in (self.engine_action, self.choose_engine))
+        button = max(max(b.sizeHint().height(), b.minimumHeight())
+                     for b in (self.engine_action, self.choose_engine))
         self.notice_slot.setFixedHeight(max(button, body * NOTICE_LINES) + 12)
         self.state_label.setFont(look.type_font(self, "heading", semibold=True))
         heading = self.state_label.fontMetrics().lineSpacing()
@@ -163,7 +186,9 @@ class StatusBlock(QFrame):
         layout = self.layout()
         assert layout is not None  # made with its layout in __init__
         spacing = layout.spacing()
-        rows = (self.words.height(),
-                max(BAR_HEIGHT, body), self.meta_label.height(), self.price_note.height(),
-                self.narration.height(), self.notice_slot.height())
+        rows = (self.words.height(), max(BAR_HEIGHT, body), self.meta_label.height(),
+                *((self.price_note.height(),) if self.live or self.price_note.isVisibleTo(self)
+                  else ()),
+                *((self.narration.height(),) if self.live else ()),
+                self.notice_slot.height())
         self.setFixedHeight(sum(rows) + spacing * (len(rows) - 1))

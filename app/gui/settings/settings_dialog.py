@@ -201,7 +201,7 @@ class SettingsDialog(QDialog):
         self.look.setToolTip(self.tr("Light or dark, or as the system is set. It changes as "
                                      "soon as you save."))
         look.set_accessible(self.look, self.tr("Look"))
-        form.addRow(self.tr("L&ook"), self.look)
+        form.addRow(self.tr("Loo&k"), self.look)
         return group
 
     @staticmethod

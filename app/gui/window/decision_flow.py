@@ -201,7 +201,7 @@ class DecisionFlow(QObject):
         root = self.folder.workspace
         folder = root.name if root else ""
         title = self.tr("Harness Desk: the run has ended")
-        text = self.tr("The run in %1 has ended: %2.").replace("%1", folder).replace(
+        text = self.tr("The run in “%1” has ended: %2.").replace("%1", folder).replace(
             "%2", headline)
         self.notifier.notify(title, text, attention=result.state != RunState.DONE)
 

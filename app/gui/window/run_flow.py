@@ -157,6 +157,10 @@ class RunFlow(QObject):
         from app.gui.settings.budget_rules import first_paid_run  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         engine_id, current = self.picker.engine_id, self.settings.settings
+        if self.panel.key_missing == engine_id:  # the key first: no budget for a run that cannot
+            self.panel.show_ready()  # "Claude needs your API key", Engine settings… filled
+            self.settings.open_engine_settings(engine_id)
+            return True
         if current is None or self._budget_seen == (root, engine_id) or not first_paid_run(
                 engine_id, self.history.picker.runs):
             return False

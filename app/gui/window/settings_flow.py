@@ -62,7 +62,7 @@ class SettingsFlow(QObject):
         self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.settings_action.triggered.connect(self.open_settings)
         icons.set_icon(self.settings_action, "settings")
-        self.engine_settings_action = QAction(self.tr("&Engine settings…"), self.window)
+        self.engine_settings_action = QAction(self.tr("En&gine settings…"), self.window)
         self.engine_settings_action.triggered.connect(lambda: self.open_engine_settings())
         separators = [a for a in file_menu.actions() if a.isSeparator()]
         before = separators[-1] if separators else None  # above Quit
@@ -123,8 +123,11 @@ class SettingsFlow(QObject):
         fixed = engine_id in self._rechecked  # its key or settings changed
         if fixed and self.picker.is_ready(engine_id) is not None:
             self._rechecked.discard(engine_id)  # that check's answer is in: used once
-        self.run_panel.engine_now(engine_id, self.picker.is_ready(engine_id), fixed)
-        if self.picker.is_ready(engine_id) is False:
+        found = self.picker.readiness.get(engine_id)
+        key = found.reason if found is not None and found.reason in ("no_key", "no_keychain") \
+            else ""
+        said = self.run_panel.engine_now(engine_id, self.picker.is_ready(engine_id), fixed, key)
+        if self.picker.is_ready(engine_id) is False and not said:  # said once, in the panel
             self.notice.show_notice(self.picker.not_ready_sentence(engine_id),
                                     self.tr("Engine settings…"),
                                     lambda: self.open_engine_settings(engine_id),

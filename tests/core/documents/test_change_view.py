@@ -15,7 +15,7 @@ import pytest
 
 from app.core.documents import edit_document, set_cells, show_change
 from app.core.documents.change_view import COLOURS, change_view, changed_parts
-from app.core.documents.word_change import tokens
+from app.core.documents.word_change import document_html, tokens
 from tests.document_files import pdf_bytes
 
 EXCEL = Path(__file__).parents[2] / "data" / "excel"
@@ -387,3 +387,14 @@ def test_a_workbook_change_passes_the_checks_every_reading_passes(tmp_path):
     with pytest.raises(DocumentError) as refused:
         change_view(budget, hostile, "budget.xlsx", {}, {})
     assert "damaged or is not really" not in str(refused.value)
+
+
+def test_a_line_break_shows_as_one_and_a_typed_br_as_text():
+    before = "Line one<br>line two, \\<br> typed\n\n&#32; Indented\n\n| a<br>b | c |\n|---|---|\n"
+    after = before.replace("line two", "line 2").replace("| c |", "| d |")
+    html, changed = document_html(before, after, {"formatting_changed": "(formatting)"},
+                                  {"added": "#080", "removed": "#800", "changed_bg": "#eee",
+                                   "muted": "#777"})
+    assert changed == 2
+    assert html.count("<br>") == 2 and "&lt;br&gt; typed" in html and "&amp;#32;" not in html
+    assert "<td>a<br>b</td>" in html and "Line one<br>line " in html

@@ -167,3 +167,107 @@ def test_write_file_refuses_to_drop_sharepoint_properties(ws):
     assert out.refused and out.content.startswith(
         "Replacing it with write_file would drop its custom data (such as SharePoint "
         "properties) from 'contract.docx'")
+
+
+def test_a_lettered_list_below_a_numbered_one_stays_items_of_its_own(ws):
+    """Word saved ComplexNumberedLists.docx with a. b. c. below "2. Entry #2": read_file shows
+    them as "  a. 2-a", which CommonMark joins to the item above; write_file of the rendering
+    made "Entry #2, with children a. 2-a b. 2-b c. 2-c" of four paragraphs."""
+    shutil.copy(DATA / "poi" / "ComplexNumberedLists.docx", ws / "lists.docx")
+    shown = render_document(ws / "lists.docx")
+    assert "2. Entry #2, with children\n  a. 2-a\n  b. 2-b\n" in shown
+    out = toolbox(ws, TASK).call("write_file", {"path": "lists.docx", "content": shown.replace(
+        "numbered lists", "numbered items")})
+    assert not out.is_error, out.content
+    found = [(p.style.name, p.text) for p in docx.Document(ws / "lists.docx").paragraphs]
+    assert found[2:6] == [("List Number", "Entry #2, with children"), ("List Number 2", "2-a"),
+                          ("List Number 2", "2-b"), ("List Number 2", "2-c")]
+    # A line of a list item's text that only begins like a mark stays its text.
+    out = toolbox(ws, TASK).call("write_file", {"path": "new.docx", "content": (
+        "1. Call Ann about\n   the plan. Then ring Bob.\n2. Pay\n   i. rent\n   (b) tax\n\n"
+        "A paragraph\na. not in a list\n")})
+    assert not out.is_error, out.content
+    assert [p.text for p in docx.Document(ws / "new.docx").paragraphs] == [
+        "Call Ann about the plan. Then ring Bob.", "Pay", "rent", "tax",
+        "A paragraph a. not in a list"]
+
+
+def test_a_tables_cells_keep_their_paragraphs_and_their_look(ws):
+    """Word saved both. read_file joins a cell's paragraphs with <br>: write_file of the
+    rendering made each cell one paragraph holding the text "<br>". A first row Word shows
+    plain came back bold (a table's first row is Markdown's header row)."""
+    for name in ("IllustrativeCases.docx", "TestTableCellAlign.docx"):
+        shutil.copy(DATA / "poi" / name, ws / name)
+        shown = render_document(ws / name)
+        changed = shown.replace("Bottom", "Below").replace("Patrick", "Pádraig")
+        out = toolbox(ws, TASK).call("write_file", {"path": name, "content": changed})
+        assert not out.is_error, out.content
+        assert render_document(ws / name) == changed
+    cell = docx.Document(ws / "IllustrativeCases.docx").tables[0].cell(1, 2)
+    assert [p.text for p in cell.paragraphs][:3] == ["€", "17,542", "34,000"]
+    assert not any(run.bold for cell in docx.Document(ws / "TestTableCellAlign.docx").tables[0]
+                   .rows[0].cells for run in cell.paragraphs[0].runs)
+    # A new document's header row is bold, as Markdown shows it; <br> breaks a line.
+    out = toolbox(ws, TASK).call("write_file", {"path": "new.docx", "content": (
+        "Two<br>lines\n\n| Name | Age |\n|---|---|\n| Ann | 30 |\n")})
+    assert not out.is_error, out.content
+    new = docx.Document(ws / "new.docx")
+    assert new.paragraphs[0].text == "Two\nlines"
+    assert all(run.bold for run in new.tables[0].cell(0, 0).paragraphs[0].runs)
+
+
+def test_a_line_break_within_a_paragraph_is_kept(ws):
+    """Word saved IllustrativeCases.docx with a cell's figures one per line, line breaks in
+    one paragraph: read_file showed them as spaces, so write_file put them on one line. Now
+    <br>: edit_file keeps the breaks; write_file, in a table cell, makes each line a
+    paragraph (read_file joins a cell's paragraphs with <br> too), shown the same."""
+    shutil.copy(DATA / "poi" / "IllustrativeCases.docx", ws / "cases.docx")
+    shown = render_document(ws / "cases.docx")
+    assert "| €<br>17,542<br>32,000<br>3,508<br>" in shown
+    box = toolbox(ws, TASK)
+    out = box.call("edit_file", {"path": "cases.docx", "old_text": "17,542<br>32,000<br>3,508",
+                                 "new_text": "17,542<br>32,500<br>3,508"})
+    assert not out.is_error, out.content
+    cell = docx.Document(ws / "cases.docx").tables[0].cell(1, 1)
+    assert [p.text for p in cell.paragraphs][1].startswith("17,542\n32,500\n3,508\n")
+    out = box.call("write_file", {"path": "cases.docx", "content": shown.replace(
+        "32,000<br>3,508", "32,000<br>3,600")})
+    assert not out.is_error, out.content
+    cell = docx.Document(ws / "cases.docx").tables[0].cell(1, 1)   # in a cell, <br> and text
+    assert "\n".join(p.text for p in cell.paragraphs).startswith(  # after it: a paragraph
+        "€\n17,542\n32,000\n3,600\n")
+    assert render_document(ws / "cases.docx") == shown.replace("32,000<br>3,508",
+                                                               "32,000<br>3,600")
+    # In a paragraph of the body: a line break stays one; "<br>" typed stays text.
+    doc = docx.Document()
+    run = doc.add_paragraph().add_run("Line one")
+    run.add_break()
+    run.add_text("line two, <br> typed")
+    doc.save(ws / "breaks.docx")
+    shown = render_document(ws / "breaks.docx")
+    assert shown == "Line one<br>line two, \\<br> typed\n"
+    out = box.call("write_file", {"path": "copy.docx", "content": shown})
+    assert not out.is_error, out.content
+    assert [p.text for p in docx.Document(ws / "copy.docx").paragraphs] == [
+        "Line one\nline two, <br> typed"]
+
+
+def test_edit_file_takes_a_line_break_away_and_puts_one_in(ws):
+    """A break taken away by edit_file was refused as "a mark read_file adds"; one put in
+    became a space."""
+    shutil.copy(DATA / "poi" / "IllustrativeCases.docx", ws / "cases.docx")   # saved by Word
+    box = toolbox(ws, TASK)
+    for old, new in (("17,542<br>32,000<br>3,508", "17,542 32,000<br>3,508"),
+                     ("3,508<br>3,120", "3,508<br><br>3,120<br>(new)")):
+        out = box.call("edit_file", {"path": "cases.docx", "old_text": old, "new_text": new})
+        assert not out.is_error, out.content
+    cell = docx.Document(ws / "cases.docx").tables[0].cell(1, 1)
+    assert cell.paragraphs[1].text.startswith("17,542 32,000\n3,508\n\n3,120\n(new)\n388\n")
+    assert "| €<br>17,542 32,000<br>3,508<br><br>3,120<br>(new)<br>388<br>" in \
+        render_document(ws / "cases.docx")
+    shutil.copy(DATA / "poi" / "delins.docx", ws / "tracked.docx")   # saved by Word; tracked
+    out = box.call("edit_file", {"path": "tracked.docx", "old_text": "A Nepalese name",
+                                 "new_text": "A Nepalese<br>name"})
+    assert not out.is_error, out.content
+    assert "- A Nepalese[deleted:  ][inserted: <br>]name for" in render_document(
+        ws / "tracked.docx")

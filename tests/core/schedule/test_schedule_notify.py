@@ -41,7 +41,7 @@ def test_the_words_in_chinese():
     title, text = notify.words(wake(R.DONE, tasks_done=1, tasks_total=2), "zh_CN")
     assert title == "定时运行已完成" and text == "“Bakery”：已完成 1/2 项任务，花费 $0.00。"
     title, text = notify.words(wake(R.BLOCKED, question="用哪家面粉？"), "zh_CN")
-    assert (title, text) == ("定时运行需要您决定", "“Bakery”在等您决定：用哪家面粉？打开该文件夹来回答。")
+    assert (title, text) == ("定时运行需要你决定", "“Bakery”在等你决定：用哪家面粉？打开该文件夹来回答。")
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="notify-send is the Linux notifier")

@@ -1,0 +1,103 @@
+"""LibreOffice, a program no one on this project made, reads a Word-saved document after one of
+its words was changed, by edit_file and by write_file of read_file's rendering with that word
+changed: the only paragraph whose text differs is the one changed. write_file builds the
+document again from Markdown, whose numbered lists count on from 1 (a list Word restarted, or
+lettered, is numbered on by Word's own list style): there, each line's list mark and indent are
+left out of the comparison, its text is not; so are blanks at a line's end (Markdown keeps
+none) and empty paragraphs. Runs where LibreOffice is installed (CI installs it: .ci/run);
+skipped elsewhere."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from app.core.documents import render_document
+from tests.core.documents.tool_folder import one_task_folder, toolbox
+
+TASK = "Notes"
+WORD_DATA = Path(__file__).resolve().parents[2] / "data" / "word"
+WORD_SAVED = sorted(p for p in WORD_DATA.glob("*/*.docx") if "password" not in p.name)
+_WORD = re.compile(r"[^\W\d_]{5,}")   # a word of five letters or more, in any script
+_LIST_MARK = re.compile(r"^\s*[0-9a-zA-Z]{1,6}[.)]\s+")
+
+
+def _soffice() -> str | None:
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def _unique_word(shown: str) -> str | None:
+    """A word that stands once in the rendering, in the body's text (not in a header,
+    a text box or a note, which LibreOffice's plain text leaves out)."""
+    for line in shown.splitlines():
+        if line.startswith(("[", "(")):   # a mark, or "(… holds no text.)"
+            continue
+        for word in _WORD.findall(line):
+            if shown.count(word) == 1:
+                return word
+    return None
+
+
+def _as_text(soffice: str, files: list[Path], out: Path, profile: Path) -> None:
+    subprocess.run([soffice, f"-env:UserInstallation={profile.as_uri()}", "--headless",
+                    "--convert-to", "txt:Text (encoded):UTF8", "--outdir", str(out),
+                    *map(str, files)], check=True, capture_output=True, timeout=300)
+
+
+def _changed_lines(before: Path, after: Path, marks: bool) -> tuple[list[str], list[str]]:
+    """The lines (empty ones left out) only `before` has, and those only `after` has; with
+    their list marks or without (`marks`)."""
+    a, b = ([line if marks else _LIST_MARK.sub("", line).rstrip()
+             for line in p.read_text(encoding="utf-8-sig").splitlines() if line.strip()]
+            for p in (before, after))
+    diff = list(difflib.unified_diff(a, b, lineterm="", n=0))[2:]
+    return ([d[1:] for d in diff if d.startswith("-")], [d[1:] for d in diff if d.startswith("+")])
+
+
+@pytest.mark.skipif(_soffice() is None, reason="LibreOffice is not installed")
+def test_libreoffice_sees_only_the_changed_paragraph_changed(tmp_path):
+    soffice = _soffice()
+    assert soffice is not None
+    for side in ("e", "w", "originals"):
+        (tmp_path / side).mkdir()
+    originals, edited, written = (tmp_path / "originals", one_task_folder(tmp_path / "e", TASK),
+                                  one_task_folder(tmp_path / "w", TASK))
+    edit_box, write_box = toolbox(edited, TASK), toolbox(written, TASK)
+    words: dict[str, str] = {}
+    rewritten: list[str] = []
+    for path in WORD_SAVED:
+        for folder in (originals, edited, written):
+            shutil.copy(path, folder / path.name)
+        shown = render_document(originals / path.name)
+        word = _unique_word(shown)
+        if word is None:   # a document with no text (doc-coreprops.docx)
+            continue
+        words[path.name] = word
+        out = edit_box.call("edit_file", {"path": path.name, "old_text": word,
+                                          "new_text": f"Zebra{word}"})
+        assert not out.is_error, (path.name, out.content)
+        out = write_box.call("write_file", {"path": path.name,
+                                            "content": shown.replace(word, f"Zebra{word}")})
+        if not out.is_error:   # refused: the document holds what Markdown cannot carry
+            rewritten.append(path.name)
+        else:
+            assert "Replacing it with write_file would drop" in out.content, out.content
+    assert len(words) >= 12 and len(rewritten) >= 4, (words, rewritten)
+    for folder, names in ((originals, list(words)), (edited, list(words)), (written, rewritten)):
+        _as_text(soffice, [folder / n for n in names], tmp_path / f"txt_{folder.parent.name}"
+                 f"_{folder.name}", tmp_path / "profile")
+    texts = {folder: tmp_path / f"txt_{folder.parent.name}_{folder.name}"
+             for folder in (originals, edited, written)}
+    for folder, names in ((edited, list(words)), (written, rewritten)):
+        for name in names:
+            txt = Path(name).with_suffix(".txt").name
+            gone, came = _changed_lines(texts[originals] / txt, texts[folder] / txt,
+                                        marks=folder is edited)
+            word = words[name]
+            assert len(gone) == 1 and came == [gone[0].replace(word, f"Zebra{word}")], \
+                (folder.parent.name, name, gone[:5], came[:5])
