@@ -2776,7 +2776,7 @@
     </message>
     <message>
         <source>The AI is waiting before its next step while you choose. Stop it and close? Nothing is left half-written.</source>
-        <translation>AI 正在等你做选择。要停止并关闭吗？不会留下写了一半的内容。</translation>
+        <translation>你考虑期间，AI 停在下一步之前等着。要停止运行并关闭吗？不会留下写了一半的内容。</translation>
     </message>
     <message>
         <source>A run is going</source>
