@@ -110,8 +110,8 @@ def reserve_schedule_place(run_panel: Any) -> Any:
     then its place under `run_panel` is kept by a stand-in as tall as the line with its one
     button (a flat button, unseen, keeping its size), so the rounds below do not move down
     when the line comes (they moved a line down a second into the first run)."""
-    from PySide6.QtCore import QCoreApplication  # noqa: PLC0415 - loaded already by the window that calls this
-    from PySide6.QtWidgets import QPushButton, QSizePolicy, QVBoxLayout, QWidget  # noqa: PLC0415 - as above
+    from PySide6.QtCore import QCoreApplication  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+    from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
     column = run_panel.parentWidget()  # the page's right column
     place = QWidget(column)
