@@ -7,7 +7,6 @@ kept from the start."""
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QModelIndex, QRect, Qt
