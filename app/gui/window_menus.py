@@ -150,8 +150,10 @@ def refresh_states(window) -> None:
 
 
 def _keep_states(window, menus: tuple[QMenu, ...]) -> None:
-    """Refresh the states when a menu opens and when what they depend on changes (a folder
-    opened, a run begun or ended, the checklist changed), once per turn of the event loop."""
+    """Refresh the states when a menu opens and at once when what they depend on changes
+    (a folder shown, a run begun or ended: the board is told of both, the checklist changed),
+    so a shortcut pressed next finds its action as it should be; on a run's events (many a
+    second) once per turn of the event loop, in case its start was missed."""
     timer = QTimer(window)
     timer.setSingleShot(True)
     timer.setInterval(0)
@@ -161,8 +163,8 @@ def _keep_states(window, menus: tuple[QMenu, ...]) -> None:
         menu.aboutToShow.connect(lambda: refresh_states(window))
     panel, runner = window.run_panel, window.runner
     for signal in (panel.run_requested, panel.continue_requested, panel.stop_requested,
-                   runner.event_received, runner.run_finished, window.run_ended,
-                   window.folder_flow.folder_shown, window.folder_flow.workspace_opened,
-                   window.board_view.tasks_changed):
-        signal.connect(timer.start)
+                   runner.run_finished, window.run_ended, window.folder_flow.folder_shown,
+                   window.folder_flow.workspace_opened, window.board_view.tasks_changed):
+        signal.connect(lambda *_: refresh_states(window))
+    runner.event_received.connect(timer.start)
     refresh_states(window)

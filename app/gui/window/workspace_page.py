@@ -84,11 +84,10 @@ class WorkspacePage(QSplitter):
 def schedule_line_height(parent: QWidget) -> int:
     """The schedule line's height with its one flat button ("Run this folder on a
     schedule…"): a flat button's height in this style, and its 2 px above and below."""
-    probe = QPushButton("Ag", parent)
+    probe = QPushButton("Ag")  # none of the page's: gone when this returns
+    probe.setFont(parent.font())
     probe.setFlat(True)
-    height = probe.sizeHint().height() + 4
-    probe.deleteLater()
-    return height
+    return probe.sizeHint().height() + 4
 
 
 def _scrolling(column: QWidget) -> QScrollArea:
