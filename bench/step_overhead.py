@@ -28,6 +28,15 @@ flushes are handed to that thread once the step is done, as the next model call 
 own writes and cost a write step 2-5 ms on a loaded machine. The round's end waits for
 every flush. The same pass times a write step's phases (pre-image, journal,
 temp write, replace, post-image, the hand-off to the flusher) with the delay off and on.
+
+What a write step costs beyond a read step, and where it went (issue 36, row 5): making the
+temporary file was 0.2-0.6 ms of kernel time a write on ext4, so a step takes an empty one
+made ahead on the flusher thread (app/core/workspace/spare_files.py); the flusher, woken as
+the step ends, took the loop's core on a loaded machine (a write step was preempted three
+times as often as a read step, and waited a scheduler slice each time), so it runs under
+SCHED_BATCH on Linux, and is one thread a process, not one started in each round's first
+write. At load 4.5-7 the gap after a write went from 5.2-6.3x the gap after a read to
+1.4-1.6x (interleaved runs, the old tree against the new).
 """
 
 from __future__ import annotations
@@ -316,7 +325,7 @@ def write_phases(tmp: Path, steps: int = 60, wrap_fsync=None) -> dict[str, dict[
                (undo.RoundChanges, "after_change", "post-image"),
                (undo, "journal_append", "journal"),
                (undo, "atomic_write_bytes", "temp write"),
-               (files, "commit_temp_file", "replace"),
+               (files, "_commit", "replace"),
                (flush.Flusher, "kick", "hand-off to the flusher"),
                (ToolBox, "call", "tool's own work")]
     spent: dict[str, float] = {}

@@ -24,6 +24,7 @@ from app.core.engine.calls import EngineCaller, EngineStop
 from app.core.run.outcomes import ENGINE_STOPS, RoundResult, RunState
 from app.core.errors import HarnessError
 from app.core.workspace.files import SpaceReserve, is_disk_full, no_space_sentence
+from app.core.workspace.spare_files import spare_pool
 from app.core.run.instructions import read_standing_instructions
 from app.core.records.events import HumanNeeded, RoundFinished, RoundStarted, RunStarted, WebLookedUp
 from app.core.policies.approver import Approver
@@ -112,6 +113,7 @@ class Harness:
                          and stop.exit_reason in ENGINE_STOPS)
                 if never:
                     shutil.rmtree(self.ws.run_dir(info.run_id), ignore_errors=True)
+                spare_pool(self.ws.harness_dir).drain()  # no empty files left in .harness
             return RunResult(info.run_id, stop.state, stop.exit_reason, redact(stop.message),
                              reached_ai=not never, cause=stop.cause)
 

@@ -93,6 +93,7 @@ class Sandbox:
         # Resolved once, so a later swap of the root for a link cannot move the sandbox.
         self.root = Path(os.path.realpath(root))
         self._root_str = str(self.root)
+        self._last_lexical: tuple[object, object, tuple[str, ...]] = ("", None, ())  # none yet
 
     # -- public --------------------------------------------------------------------------
     def resolve_read(self, rel: str) -> Path:
@@ -110,6 +111,11 @@ class Sandbox:
             p = self.root / p
         rel = p.relative_to(self.root)
         return rel.as_posix() if rel.parts else "."
+
+    def rel_of_real(self, real: Path) -> str:
+        """rel() of a path resolve_read or resolve_write returned, by its text (a write
+        step's hot path: no path arithmetic)."""
+        return self._real_rel(real)
 
     def _real_rel(self, real: Path) -> str:
         """self.rel of a path _walk made, by its text when it begins with the root's."""
@@ -147,7 +153,13 @@ class Sandbox:
 
     # -- the checks ----------------------------------------------------------------------
     def _resolve(self, rel: str, writing: bool) -> Path:
-        parts = self._lexical(rel, writing)
+        # The checks on the text alone are the same for the same text: a change resolves
+        # its path twice (before and right after its pre-image), a read or list once.
+        if self._last_lexical[:2] == (rel, writing):
+            parts = list(self._last_lexical[2])
+        else:
+            parts = self._lexical(rel, writing)
+            self._last_lexical = (rel, writing, tuple(parts))
         real = self._walk(rel, parts)
         # Re-check the *real* location: a link (or a Windows short name like GIT~1) may
         # lead somewhere the lexical path did not name.

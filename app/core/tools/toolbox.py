@@ -123,7 +123,7 @@ class ToolBox(ReadingTools):
             raise _Fail(f"'{self.sandbox.rel(target)}' is a folder; write_file, edit_file and "
                         "delete_file work on files only.")
         self._stamp = FileStamp.of(target)
-        rel = self.sandbox.rel(target)
+        rel = self.sandbox.rel_of_real(target)
         self._prepared = (path, rel)  # _commit need not resolve the same path again
         return rel
 
@@ -140,20 +140,22 @@ class ToolBox(ReadingTools):
         named = args.get(declared.path_argument)
         prepared, self._prepared = self._prepared, None
         if not isinstance(named, str) or (prepared != (named, rel) and
-                                          self.sandbox.rel(self.sandbox.resolve_write(named)) != rel):
+                                          self.sandbox.rel_of_real(
+                                              self.sandbox.resolve_write(named)) != rel):
             raise _Refuse(f"{name} may only change the file it names; nothing was changed.")
         stamp, self._stamp = self._stamp, None
         if stamp is not None and not stamp.holds():  # no use asking about a stale change
             raise ChangedOnDisk(rel)
+        full = self.sandbox.root / rel  # (made once: a write step's hot path)
         if self.gate is not None:
-            review = self.gate.review(rel, declared.action, self.sandbox.root / rel, write)
+            review = self.gate.review(rel, declared.action, full, write)
             write, self._note = review.write, review.note
         # A replace waits for the journal right before it (flush.py): the flushes overlap.
         self.changes.before_change(rel, overlap=getattr(write, "replaces", False))
         target = self.sandbox.resolve_write(path)
-        if self.sandbox.rel(target) != rel:
+        if self.sandbox.rel_of_real(target) != rel:
             raise _Refuse(f"'{rel}' changed on disk while being written; nothing was changed.")
-        RENDERINGS.drop(self.sandbox.root / rel)  # and again once written, below
+        RENDERINGS.drop(full)  # and again once written, below
         try:
             if stamp is not None and declared.action == "delete" and not stamp.holds():
                 raise ChangedOnDisk(rel)  # a delete is no replace: checked here, last
@@ -166,7 +168,7 @@ class ToolBox(ReadingTools):
             self.changes.forget(rel)
             raise
         finally:
-            RENDERINGS.drop(self.sandbox.root / rel)
+            RENDERINGS.drop(full)
         # What a replace wrote is known: its fingerprint needs no second read of the file.
         self.changes.after_change(rel, written=getattr(write, "data", None))
 

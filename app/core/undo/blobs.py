@@ -11,6 +11,10 @@ from pathlib import Path
 
 from app.core.workspace.files import atomic_write_bytes, commit_temp_file, make_temp
 
+TYPE_CHECKING = False  # not typing's: `status` has no use for importing it
+if TYPE_CHECKING:
+    from app.core.undo.flush import Spare
+
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 _CHUNK = 1 << 20  # files are copied and hashed a megabyte at a time, whatever their size
 
@@ -94,17 +98,19 @@ class BlobStore:
         """Where the copy `sha` is kept (for flushing it; read it through get or copy_out)."""
         return self._path(sha)
 
-    def put(self, data: bytes, mode: int | None = None) -> str:
+    def put(self, data: bytes, mode: int | None = None, sync: bool = True) -> str:
+        """Keep `data`; returns its SHA-256. `sync=False` as in put_file."""
         sha = sha256_bytes(data)
         path = self._path(sha)
         # Same name means same content, so an existing blob is never rewritten.
         if path.exists():
             self._tighten(path, mode)
         else:
-            atomic_write_bytes(path, data, mode=_blob_mode(mode))
+            atomic_write_bytes(path, data, mode=_blob_mode(mode), sync=sync)
         return sha
 
-    def put_file(self, source: Path, mode: int | None = None, sync: bool = True) -> str:
+    def put_file(self, source: Path, mode: int | None = None, sync: bool = True,
+                 spare: Spare | None = None) -> str:
         """Copy a file in while hashing it, a chunk at a time, so a file of any size is kept
         without being held in memory. Returns the copy's SHA-256 (of what was copied).
 
@@ -112,7 +118,8 @@ class BlobStore:
         already. `sync=False` leaves the copy to the OS's cache (safe from a crash or kill of
         the process, not from a power cut): for the post-images of a round's changes, which
         undo never reads back and the round's end flushes, so a write step does not wait for
-        a second flush."""
+        a second flush. `spare`: where a copy of up to a chunk takes its temporary file
+        (files.atomic_write_bytes)."""
         self.dir.mkdir(parents=True, exist_ok=True)
         with open(source, "rb") as src:
             data = src.read(_CHUNK + 1)
@@ -124,7 +131,8 @@ class BlobStore:
                     if sync:
                         _fsync_file(path)
                 else:
-                    atomic_write_bytes(path, data, mode=_blob_mode(mode), sync=sync)
+                    atomic_write_bytes(path, data, mode=_blob_mode(mode), sync=sync,
+                                       spare=spare)
                 return sha
         fd, tmp = make_temp(self.dir)
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import posixpath
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,7 @@ from app.core.records.records import UndoneRecord, now_iso, read_rounds
 from app.core.tools.sandbox import PathRefused, Sandbox
 from app.core.undo.journal import append as journal_append
 from app.core.undo.journal import has_record, journal_path, read_manifest
+from app.core.workspace.spare_files import SparePool, spare_pool
 from app.core.workspace.workspace import Workspace
 
 TYPE_CHECKING = False  # not typing's: importing it costs `status` time it has no use for
@@ -58,8 +60,10 @@ class RoundChanges:
     def __init__(self, root: Path | str, blobs: BlobStore, manifest_path: Path | str,
                  round_no: int):
         self.root = Path(os.path.realpath(root))
+        self._root_str = str(self.root)
         self.blobs = blobs
         self.manifest_path = Path(manifest_path)
+        self._journal = journal_path(self.manifest_path)
         self.round = round_no
         self._files: dict[str, dict[str, Any]] = {}
         self._again: dict[str, str] = {}  # file -> what the round left before changing it again
@@ -68,6 +72,10 @@ class RoundChanges:
         self._later = False  # the change under way flushes its file after the replace
         self._flusher: Flusher | None = None  # the round's flushes off the step's path
         self._out: JsonlAppender | None = None  # the journal, kept open while the round writes
+        # Temporary files made ahead, on the flusher thread (spare_files.py): made on use
+        self._spares: SparePool | None = None
+        self._no_spares = False  # they could not be made (the round tries no more)
+        self._took = False  # a write of the step asked for one (hand_off makes it again)
         # A second recorder for the same round (a resumed process) keeps the first pre-images.
         old = read_manifest(self.manifest_path)
         if isinstance(old, dict) and isinstance(old.get("files"), dict):
@@ -118,27 +126,28 @@ class RoundChanges:
                 self._append([{"op": "after", "file": rel,
                                                      "after": None}], sync=False)
             return
-        path = self.root / rel
         try:  # one lstat tells a new file (the common case in a round) from the rest
-            lmode: int | None = os.lstat(path).st_mode
+            lmode: int | None = os.lstat(os.path.join(self._root_str, rel)).st_mode
         except OSError:
             lmode = None
         if lmode is not None and (stat.S_ISDIR(lmode)
-                                  or (stat.S_ISLNK(lmode) and path.is_dir())):
+                                  or (stat.S_ISLNK(lmode) and (self.root / rel).is_dir())):
             raise IsADirectoryError(f"{rel} is a folder")
         entry = {"before": ABSENT, "after": None}
         if lmode is not None:
+            path = self.root / rel
             mode = _mode_of(path)
-            entry["before"] = self.blobs.put_file(path, mode, sync=False)
+            entry["before"] = self.blobs.put_file(path, mode, sync=False,
+                                                  spare=self._spare)
             if mode is not None:
                 entry["mode"] = mode  # so undo gives a private file back private
         else:
             # Folders the write is about to create, so undo removes exactly those and no other.
             new_dirs = []
-            parent = Path(rel).parent
-            while parent != Path(".") and not (self.root / parent).exists():
-                new_dirs.append(parent.as_posix())
-                parent = parent.parent
+            parent = posixpath.dirname(rel)  # `rel` is the sandbox's: POSIX, normalised
+            while parent and not os.path.exists(os.path.join(self._root_str, parent)):
+                new_dirs.append(parent)
+                parent = posixpath.dirname(parent)
             if new_dirs:
                 entry["new_dirs"] = new_dirs
         self._files[rel] = entry
@@ -149,23 +158,33 @@ class RoundChanges:
                 fsync_path(self.blobs.path_of(entry["before"]))
             return
         if entry["before"] == ABSENT:  # nothing of the person's to lose: flushed later
-            self._round_flusher().add(journal_path(self.manifest_path))
+            self._round_flusher().add(self._journal)
         else:
             # The copy of the person's content is flushed beside its journal line: a power
             # cut after the replace must find both, or undo would have a line and no copy.
-            self._flushing = BackgroundFlush(journal_path(self.manifest_path),
+            self._flushing = BackgroundFlush(self._journal,
                                              self.blobs.path_of(entry["before"]))
 
     def _append(self, lines: list[dict[str, object]], sync: bool = True) -> None:
         """Append lines to the round's journal (undo_journal.py), kept open meanwhile."""
         if self._out is None:
-            self._out = JsonlAppender(journal_path(self.manifest_path))
+            self._out = JsonlAppender(self._journal)
         journal_append(self.manifest_path, lines, sync, self._out)
 
     def _round_flusher(self) -> Flusher:
         if self._flusher is None:
             self._flusher = Flusher()
         return self._flusher
+
+    def _pool(self) -> SparePool:
+        if self._spares is None:
+            self._spares = spare_pool(self.blobs.dir.parent)
+        return self._spares
+
+    def _spare(self) -> tuple[int, Path] | None:
+        """A spare temporary file for the step's write (spare_files.py), or None."""
+        self._took = True
+        return self._pool().take()
 
     def journal_flushed(self) -> None:
         """Wait for the journal's flush started by before_change(overlap=True), if any."""
@@ -178,7 +197,7 @@ class RoundChanges:
         replace waits for the journal's line when it must, and the file is flushed on the
         round's flusher thread after it."""
         later = self._round_flusher().add if self._later else None
-        return flushed_first(path, self.journal_flushed, later)
+        return flushed_first(path, self.journal_flushed, later, self._spare)
 
     def flush(self) -> None:
         """Wait until everything the round's changes handed to the flusher is on disk;
@@ -214,8 +233,12 @@ class RoundChanges:
         path = self.root / rel
         if self._later and self._flusher is not None:
             entry["after"] = _state(path) if written is None else sha256_bytes(written)
-            if entry["after"] not in (ABSENT, "folder"):
-                self._flusher.add(lambda: self.blobs.put_file(path, _mode_of(path), sync=False))
+            if written is not None:  # the copy is of the bytes in hand, not read back
+                self._flusher.add_first(lambda: self.blobs.put(written, _mode_of(path),
+                                                               sync=False))
+            elif entry["after"] not in (ABSENT, "folder"):
+                self._flusher.add_first(lambda: self.blobs.put_file(path, _mode_of(path),
+                                                                    sync=False))
         else:
             entry["after"] = self._keep(path, sync=False)
         self._append([{"op": "after", "file": rel, "after": entry["after"]}], sync=False)
@@ -227,9 +250,18 @@ class RoundChanges:
         flusher inside the step instead cost a write step 2-5 ms on a loaded machine (the
         woken thread takes the GIL between the step's own writes, and the step's thread
         then waits for a core: bench/step_overhead.py, issue 36). finish() hands off what
-        is left."""
+        is left. The spare files the step's writes took are made again there too."""
+        if self._took and not self._no_spares and self._pool().short():
+            self._round_flusher().add_first(self._refill)  # before the step's flushes
+        self._took = False
         if self._flusher is not None:
             self._flusher.kick()
+
+    def _refill(self) -> None:
+        try:
+            self._pool().fill()
+        except OSError:  # each write makes its temporary file beside the file, as before
+            self._no_spares = True
 
     def finish(self) -> list[str]:
         """Record each touched file's post-image; return the paths whose content changed.

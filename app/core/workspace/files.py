@@ -11,12 +11,14 @@ import sys
 import time
 from pathlib import Path
 
-from app.core.undo.flush import flush_later, wait_flushed_first
+from app.core.undo.flush import first_for
 from app.core.workspace.write_guard import ChangedOnDisk, check_expected, expected_for  # noqa: F401
 
 TYPE_CHECKING = False  # not typing's: `status` has no use for importing it (5-8 ms)
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO, Iterator
+    from typing import Any, BinaryIO, Callable, Iterator
+
+    from app.core.undo.flush import Spare
 
 # Antivirus scanners and search indexers on Windows briefly hold files open; os.replace
 # then fails with a sharing violation. A short, bounded retry rides over it.
@@ -97,7 +99,7 @@ def is_read_only_mode(mode: int) -> bool:
 
 
 def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
-                       sync: bool = True) -> None:
+                       sync: bool = True, spare: Spare | None = None) -> None:
     """Write `data` to `path` so that readers see either the old or the new file, never half.
 
     Temp file in the same folder, flush + fsync, then os.replace. On failure (disk full,
@@ -109,29 +111,66 @@ def atomic_write_bytes(path: Path | str, data: bytes, mode: int | None = None,
     flushed at their own checkpoints (status.json, see recorder.py).
 
     Inside a round's write step (flush.flushed_first with a flusher, undo.RoundChanges) the
-    new file is flushed after the replace, on the round's flusher thread (flush.py).
+    new file is flushed after the replace, on the round's flusher thread (flush.py), and the
+    temporary file is a spare made ahead of time (`spare`, or the step's: spare_files.py),
+    renamed into place from the workspace's .harness; a folder on another file system, or
+    one whose new files take its group (setgid), gets a temporary file of its own.
     """
-    path = Path(path)
+    if not isinstance(path, Path):
+        path = Path(path)
     if is_read_only(path):
         raise ReadOnlyFile(path)
-    later = flush_later(path) if sync else None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = make_temp(path.parent)
+    wait, later, spare_here = first_for(path)
+    if not sync:
+        later = None
+    if spare is None:
+        spare = spare_here
+    parent = path.parent
+    try:
+        folder_mode = os.stat(parent).st_mode
+    except FileNotFoundError:
+        parent.mkdir(parents=True, exist_ok=True)
+        folder_mode = stat.S_IFDIR
+    if not stat.S_ISDIR(folder_mode):
+        parent.mkdir(parents=True, exist_ok=True)  # raises what a file in the way means
+    taken = spare() if spare is not None and not folder_mode & stat.S_ISGID else None
+    fd, tmp = taken if taken is not None else make_temp(parent)
     try:
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                if sync and later is None:
-                    os.fsync(fh.fileno())
+            _write_all(fd, data, sync and later is None)
         except OSError as exc:
             raise DiskWriteError(path, exc) from exc
-        commit_temp_file(tmp, path, mode)
+        try:
+            _commit(tmp, path, mode, wait)
+        except DiskWriteError as exc:
+            if taken is None or exc.cause.errno != errno.EXDEV:
+                raise
+            tmp.unlink(missing_ok=True)  # another file system: a temporary file beside it
+            atomic_write_bytes(path, data, mode, sync, spare=_none)
+            return
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     if later is not None:
         later(path)
+
+
+def _none() -> None:
+    return None
+
+
+def _write_all(fd: int, data: bytes, sync: bool) -> None:
+    """Write `data` to the open file `fd` (which this closes), flushed to the disk when
+    `sync`: a file object's buffer, and its three system calls to set it up, are of no use
+    for one write."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 # Our temporary files: short, whatever the name they stand in for (a person's file name may
@@ -207,6 +246,11 @@ def commit_temp_file(tmp: Path, path: Path, mode: int | None = None) -> None:
     Every replace of a file passes here, so this is where a write that was computed from
     what a file held (expect_unchanged) is withheld when the file changed since: right
     before the replace, ChangedOnDisk. A file another program holds locked is FileInUse."""
+    _commit(tmp, path, mode, first_for(path)[0])
+
+
+def _commit(tmp: Path, path: Path, mode: int | None, wait: Callable[[], None] | None) -> None:
+    """commit_temp_file, `wait` what must be on disk before the replace (flush.first_for)."""
     try:
         st: os.stat_result | None = os.stat(path)
     except OSError:
@@ -217,7 +261,8 @@ def commit_temp_file(tmp: Path, path: Path, mode: int | None = None) -> None:
         if mode is None and st is not None:
             mode = st.st_mode & 0o7777  # the replaced file's, from the stat above
         _copy_mode(path, tmp, mode)
-        wait_flushed_first(path)  # the undo journal's line, on disk before the replace is
+        if wait is not None:
+            wait()  # the undo journal's line, on disk before the replace is
         check_expected(path)
         _replace_with_retry(tmp, path)
     except OSError as exc:

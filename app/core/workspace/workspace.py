@@ -9,6 +9,7 @@ from collections import namedtuple
 from pathlib import Path
 
 from app.core.errors import HarnessError, NotAWorkspace
+from app.core.workspace.spare_files import SPARE_FOLDER
 from app.core.workspace.files import (UNWRITABLE, atomic_write_text, is_disk_full, is_read_only,
                             no_space_sentence, remove_stale_temps, unwritable_sentence)
 
@@ -138,7 +139,11 @@ class Workspace:
                 for run in sorted(self.runs_dir.iterdir()):
                     if run.is_dir() and not run.is_symlink():
                         folders += [run, run / "undo"]
-        seen, removed = set(), 0
+        # The temporary files made ahead for write steps (spare_files.py), whatever their
+        # age: the folder's lock is held, so no run of another process is using them.
+        removed = remove_stale_temps(self.harness_dir / SPARE_FOLDER, older_than_s=-1.0) \
+            if self.harness_dir.is_dir() and not os.path.islink(self.harness_dir) else 0
+        seen: set[str] = set()
         for folder in folders:
             key = os.path.normcase(os.path.realpath(folder))
             if key not in seen:

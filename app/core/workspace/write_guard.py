@@ -40,12 +40,13 @@ class FileStamp:
 
     def __init__(self, path: Path | str, size: int | None, mtime_ns: int | None,
                  sha256: str | None):
-        self.path, self.size, self.mtime_ns, self.sha256 = Path(path), size, mtime_ns, sha256
+        self.path = path if isinstance(path, Path) else Path(path)
+        self.size, self.mtime_ns, self.sha256 = size, mtime_ns, sha256
 
     @classmethod
     def of(cls, path: Path | str) -> "FileStamp":
         """The file's stamp now; read again if it changed while being read."""
-        path = Path(path)
+        path = path if isinstance(path, Path) else Path(path)
         for _ in range(3):
             try:
                 before = os.stat(path)

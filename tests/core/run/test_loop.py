@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 
 import pytest
@@ -42,6 +43,25 @@ def notice_kinds(events) -> list[str]:
 
 
 # -- happy path and records ---------------------------------------------------------------
+def test_a_run_leaves_no_spare_files_behind(tmp_path):
+    """Write steps take empty temporary files made ahead in .harness/spare (spare_files.py);
+    a run's end removes those left, so the folder holds no empty files of ours between runs."""
+    ws = board_workspace(tmp_path, TWO_TASKS)
+    engine = ScriptedEngine([
+        call("write_file", path="a.md", content="A"),
+        call("write_file", path="a.md", content="AA"),
+        call("complete_task", summary="wrote a", evidence=["a.md"]),
+        call("write_file", path="b.md", content="B"),
+        call("complete_task", summary="wrote b", evidence=["b.md"]),
+    ])
+    result, _events = run(ws, engine)
+    assert result.state == "done"
+    spare = ws.harness_dir / "spare"
+    assert spare.is_dir()  # the run did make (and take) spares
+    assert os.listdir(spare) == []
+    assert (ws.root / "a.md").read_text() == "AA"
+
+
 def test_two_tasks_complete_with_evidence_and_board_keeps_other_lines(tmp_path):
     ws = board_workspace(tmp_path, TWO_TASKS)
     engine = ScriptedEngine([
