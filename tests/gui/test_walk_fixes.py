@@ -271,3 +271,15 @@ def test_the_schedule_line_arriving_after_usable_moves_nothing_below_it(qtbot, t
     assert places() == at_usable[0]
     line = window.schedules.view
     assert line.mapTo(window, QPoint(0, line.height())).y() <= places()[0].y()
+
+
+def test_the_task_count_is_there_when_the_window_becomes_usable(qtbot, tmp_path, monkeypatch):
+    from tests.gui.test_usable_start import _start
+
+    window, _folder, _usable, _config = _start(qtbot, tmp_path, monkeypatch)
+    at_usable: list = []
+    window.became_usable.connect(lambda: at_usable.append(
+        window.run_panel.tasks_count.text()))
+    qtbot.waitUntil(lambda: bool(at_usable), timeout=20_000)
+    assert at_usable == ["0 of 5 done"]
+    qtbot.waitUntil(lambda: window.rest_built and window.settings is not None, timeout=20_000)

@@ -476,6 +476,10 @@ class BoardView(QWidget):
             self.board_found.emit(self._file.path)
         if self._model.apply_tasks(board.tasks, keep=self._delegate.editing):
             self._deferred = None
+            # Now, not a turn later: the count ("0 of 5 done") is drawn with the rows
+            # that make it, so it is there when the window becomes usable.
+            self._rows_changed.stop()
+            self._on_rows_changed()
         else:
             self._deferred = board  # the row being edited would change: after the edit
 
