@@ -10,7 +10,7 @@ import threading
 
 import pytest
 from PySide6.QtCore import QModelIndex, QRect, Qt
-from PySide6.QtWidgets import QCheckBox, QMainWindow, QPushButton
+from PySide6.QtWidgets import QApplication, QCheckBox, QMainWindow, QPushButton
 
 from app.core.settings import Settings
 from app.gui.board.board_view import BoardView
@@ -240,8 +240,13 @@ def test_a_recent_folder_gone_is_marked_found_off_the_ui_thread_and_can_be_remov
         assert has_chinese(remove.text()) and has_chinese(remove.accessibleName())
     menu_texts = [a.text() for a in win.recent_menu.actions()]
     assert any(str(gone) in t and t.endswith(("(not found)", "（未找到）")) for t in menu_texts)
-    remove.click()
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow, timeout=2000)
+    remove.setFocus()
+    qtbot.keyClick(remove, Qt.Key.Key_Space)
     assert win.settings.recent_workspaces == [str(here)]
+    focused = QApplication.focusWidget()  # the keyboard stays in the list, on what is left
+    assert isinstance(focused, QPushButton) and focused.text().endswith(str(here))
     qtbot.waitUntil(lambda: not any(str(gone) in b.text() for b in buttons()), timeout=5000)
 
 

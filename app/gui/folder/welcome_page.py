@@ -65,10 +65,14 @@ class WelcomePage(QWidget):
         """The recent folders, each a button that opens it; one in `missing` (looked for off
         the UI thread: FolderFlow.show_recent) says it was not found, with a button beside it
         that takes it off the list."""
+        focused = self.focusWidget()
+        was_in_list = False
         while self.recent_box.count():
             item = self.recent_box.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
+                was_in_list = was_in_list or (focused is not None and widget.isAncestorOf(focused))
+                widget.hide()
                 widget.deleteLater()
         for folder in folders[:5]:
             row = QWidget(self)
@@ -95,3 +99,7 @@ class WelcomePage(QWidget):
                 line.addWidget(remove)
             self.recent_box.addWidget(row)
         self.recent_title.setVisible(bool(folders))
+        if was_in_list:  # a folder taken off the list by keyboard: the keyboard stays near
+            first = self.recent_box.itemAt(0)
+            target = first.widget().findChild(QPushButton) if first is not None else None
+            (target or self.open_button).setFocus()
