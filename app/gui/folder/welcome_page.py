@@ -101,6 +101,6 @@ class WelcomePage(QWidget):
         self.recent_title.setVisible(bool(folders))
         if was_in_list:  # a folder taken off the list by keyboard: the keyboard stays near
             first = self.recent_box.itemAt(0)
-            row = first.widget() if first is not None else None
-            target = row.findChild(QPushButton) if row is not None else None
+            kept = first.widget() if first is not None else None
+            target = kept.findChild(QPushButton) if kept is not None else None
             (target or self.open_button).setFocus()
