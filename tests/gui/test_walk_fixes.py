@@ -266,14 +266,15 @@ def test_the_schedule_line_arriving_after_usable_moves_nothing_below_it(qtbot, t
         return rounds.mapTo(window, QPoint(0, 0)), window.cards.mapTo(window, QPoint(0, 0))
 
     at_usable: list = []
-    window.became_usable.connect(lambda: at_usable.append(places()))
+    window.became_usable.connect(lambda: at_usable.append(
+        (places(), hasattr(window, "schedules"))))
     qtbot.waitUntil(lambda: bool(at_usable), timeout=20_000)
-    assert not hasattr(window, "schedules")  # the line comes after usable
+    assert at_usable[0][1] is False  # the line comes after usable
     qtbot.waitUntil(lambda: window.rest_built and window.schedules.view.isVisible(),
                     timeout=20_000)
     qtbot.waitUntil(lambda: window.settings is not None, timeout=20_000)
     qtbot.wait(100)
-    assert places() == at_usable[0]
+    assert places() == at_usable[0][0]
     line = window.schedules.view
     assert line.mapTo(window, QPoint(0, line.height())).y() <= places()[0].y()
 
