@@ -43,6 +43,7 @@ from PySide6.QtCore import QTimer
 
 TICK_MS = %(tick)d
 gaps, steps, step = [], {}, ["start"]
+late_work = {}  # with --where: what of the after-usable work was left at the decision
 last, last_cpu, last_wait = [None], [0.0], [0.0]
 
 def runqueue_wait():  # with --where: the UI thread's time runnable but not running (ms)
@@ -100,7 +101,8 @@ if WHERE_MS:
 
 def finish(window, idle):
     out = {"longest": max(gaps) if gaps else 0.0, "steps": steps, "ticks": len(gaps),
-           "idle_longest": max(idle) if idle else 0.0, "stalls": stalls}
+           "idle_longest": max(idle) if idle else 0.0, "stalls": stalls,
+           "late_work": late_work}
     print("RESULT " + json.dumps(out), flush=True)
     os._exit(0)
 
@@ -136,6 +138,11 @@ def ended(window, result):
 
 def decided(window, dialog):
     step[0] = "decision"
+    if WHERE_MS:
+        from app.gui.look import slices, warm_types
+        warming = warm_types._warming
+        late_work["at decision"] = {"classes readied": bool(warming and warming.done),
+                                    "pieces left": slices.later().pending}
     def answer():
         step[0] = "after decision"
         dialog.recommended_button.click()
@@ -215,6 +222,8 @@ def main() -> int:
             print(f"cold sample {n}: longest gap {got['longest']:.1f} ms ({where}); per step: "
                   + ", ".join(f"{k} {v:.0f}" for k, v in got["steps"].items())
                   + f"; idle after: longest {got['idle_longest']:.1f} ms", flush=True)
+            if args.where and got.get("late_work"):
+                print(f"  after-usable work: {got['late_work']}")
             for stall in got.get("stalls", []):
                 print(f"  gap {stall['ms']} ms ({stall['step']}), UI thread's CPU "
                       f"{stall['cpu']} ms, waiting for a processor {stall['queued']} ms, "

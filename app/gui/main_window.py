@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QApplication, QMainWindow, QMessageBox, QStackedW
                                QWidget)
 
 from app.gui.background import run_in_background
-from app.gui.look.slices import Slices
+from app.gui.look.slices import Slices, later
 from app.gui.window import later_parts
 from app.gui.window.compose import Forward, compose
 from app.gui.window.folder_flow import APP_TITLE
@@ -64,7 +64,7 @@ class MainWindow(QMainWindow):
         self._page: WorkspacePage | None = None
         self._welcome: WelcomePage | None = None
         self._built = False  # the controllers are made (finish_building)
-        self._rest = Slices(self, later_parts.slices(self))  # built after the folder is usable
+        self._rest = Slices(self, later_parts.slices(self, defer_pages))  # built after the folder is usable
         self.usable_at: float | None = None  # perf_counter() at became_usable (folder/usable.py)
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
@@ -92,9 +92,7 @@ class MainWindow(QMainWindow):
         else:
             self.folder_flow.settle()  # the folder opened before them
         self.run_flow.settings_came()
-        self.folder_flow.show_recent()
-        if self._check_engines:  # after the window is up: never in the way of the first paint
-            QTimer.singleShot(400, self.picker.check_all)
+        later_parts.after_settings(self, self._defer_pages, self._check_engines)  # recent, checks
 
     # -- building ------------------------------------------------------------------------
     def finish_building(self) -> None:
@@ -157,8 +155,8 @@ class MainWindow(QMainWindow):
         if self._warmed:
             return
         self._warmed = True
-
-        run_in_background(_load_the_rest)
+        # begun on an idle turn, not while a run starts: the run imports what it needs itself
+        later().add(self, lambda: run_in_background(_load_the_rest))
 
     def _place_notice(self, _index: int = -1) -> None:
         """The notice line sits in the run's status block while a folder is open (its room

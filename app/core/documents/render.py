@@ -67,10 +67,14 @@ def write(path: Path, markdown: str, existing: bool) -> bytes:
     if existing and kind == "xlsx":   # the workbook's own XML, changed cell by cell
         from app.core.documents.xlsx_rewrite import rewrite  # noqa: PLC0415 - only the reader of the document's format loads its library (tests/test_architecture.py)
         return rewrite(path, markdown)
+    data: bytes
     try:
-        if kind == "docx":
+        if kind == "docx" and existing:   # merged into the document's own XML
+            from app.core.documents.word_merge import merge_docx  # noqa: PLC0415 - only the reader of the document's format loads its library (tests/test_architecture.py)
+            data = merge_docx(path, markdown)
+        elif kind == "docx":
             from app.core.documents.word_write import markdown_to_docx  # noqa: PLC0415 - only the reader of the document's format loads its library (tests/test_architecture.py)
-            data = markdown_to_docx(markdown, path if existing else None)
+            data = markdown_to_docx(markdown)
         elif kind == "xlsx":
             from app.core.documents.sheet_write import markdown_to_xlsx  # noqa: PLC0415 - only the reader of the document's format loads its library (tests/test_architecture.py)
             data = markdown_to_xlsx(markdown)

@@ -39,7 +39,7 @@ _Rel = tuple[str, str, str, bool]
 THUMBNAIL = "http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail"
 _STRICT_THUMBNAIL = "http://purl.oclc.org/ooxml/officeDocument/relationships/metadata/thumbnail"
 _MAIN = (MAIN_TYPE, STRICT_MAIN)
-_NO_THUMBNAIL = (THUMBNAIL, _STRICT_THUMBNAIL)
+NO_THUMBNAIL = (THUMBNAIL, _STRICT_THUMBNAIL)
 
 
 def finished(new_data: bytes, old_path: Path | None) -> bytes:
@@ -60,7 +60,7 @@ def finished(new_data: bytes, old_path: Path | None) -> bytes:
             raise DocumentError(corrupt_sentence(old_path)) from None
     replaced_kinds = {kind for _i, kind, _t, _e in old_rels}
     keep = [r for r in new_rels if r[1] in _MAIN or
-            (r[1] not in _NO_THUMBNAIL and r[1] not in replaced_kinds)]
+            (r[1] not in NO_THUMBNAIL and r[1] not in replaced_kinds)]
     dropped = {t for _i, _k, t, ext in new_rels if not ext and r_not_in(t, keep)} - set(carried)
     for name in dropped:
         parts.pop(name, None)
@@ -106,7 +106,7 @@ def _properties(old_path: Path) -> tuple[dict[str, bytes], list[_Rel], _Element 
     with open_package(old_path) as old:  # the size, encryption and DOCTYPE checks
         names = set(old.namelist())
         old_rels = [r for r in relationships(old, "")
-                    if r[1] not in _MAIN + _NO_THUMBNAIL and (r[3] or r[2] in names)]
+                    if r[1] not in _MAIN + NO_THUMBNAIL and (r[3] or r[2] in names)]
         for _rid, _kind, target, external in old_rels:
             if not external:
                 carried[target] = old.read(target)

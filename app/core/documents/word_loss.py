@@ -1,12 +1,14 @@
-"""write_file over a Word document: refused, in a person's words, when the document holds
-something Markdown cannot carry and the new document would not have.
+"""write_file over a Word document: refused, in a person's words, when the new document would
+not keep something Markdown cannot carry.
 
-write_file replaces a document's text and look (its styles, fonts and layout come from the
-writer, its properties are kept: word_keep). What a person would miss is named: its
+write_file merges the new text into the document's own XML (word_merge): an unchanged block
+keeps its pictures, fields and notes, but a changed or removed block loses what it held
+beyond its text. What a person would miss is named: its
 pictures, headers, footers, footnotes, comments, tracked changes, text boxes, form fields,
 fields such as page numbers or a table of contents, equations, charts, embedded files,
-custom data such as SharePoint's document properties. The
-bookkeeping Word writes in every file (bookmarks, language marks, revision ids) is not.
+custom data such as SharePoint's document properties; each counted, so that one picture of
+two lost is seen. The bookkeeping Word writes in every file (bookmarks, language marks,
+revision ids) is not.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import io
 import zipfile
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,11 +57,11 @@ def features(data: bytes) -> list[str]:
         for marker, words in _PARTS:
             if any(marker in n for n in names):
                 found.append(words)
-        body = {etree.QName(el).localname for el in pkg.tree(pkg.main).iter()
-                if isinstance(el.tag, str)}
-        for words, tags in _IN_TEXT:
-            if body.intersection(tags):
-                found.append(words)
+        body = Counter(etree.QName(el).localname for el in pkg.tree(pkg.main).iter()
+                       if isinstance(el.tag, str))
+        for words, tags in _IN_TEXT:   # one entry per element: one fewer is one lost
+            count = sum(body[tag] for tag in tags)
+            found.extend(f"{words}\0#{n}" for n in range(count))
         for kind, words in _HEADS:
             if any(_holds_something(pkg.tree(part)) for part in pkg.part_of(kind)):
                 found.append(words)

@@ -275,7 +275,7 @@ def _document_lines(path: Path, needle: str, deadline: float,
     except DocumentError:
         return
     # A character read_file escapes (`\_`, `\*`: word_escape) is found without its backslash.
-    folded = text.casefold()
+    folded = text.casefold() + "\n" + text.casefold().replace("<br>", " ")  # <br>: a space too
     plain_too = "\\" not in needle and "\\" in folded
     if needle not in folded and not (plain_too and needle in unescaped(folded)):
         return
@@ -283,6 +283,6 @@ def _document_lines(path: Path, needle: str, deadline: float,
     for n, line in enumerate(text.splitlines(), 1):
         if line.startswith(SECTION_HEADINGS):
             section = line[3:]
-        folded = line.casefold()
+        folded = line.casefold() + "\n" + line.casefold().replace("<br>", " ")
         if needle in folded or (plain_too and needle in unescaped(folded)):
             yield n, line, section

@@ -191,8 +191,9 @@ class ToolBox(ReadingTools):
         if existed and size == len(data) and target.read_bytes() == data:
             return ToolOutcome(f"'{rel}' already has exactly this content; nothing changed.")
         self._commit(path, rel, _replacing(data))
-        return ToolOutcome(f"{'Replaced' if existed else 'Created'} '{rel}' ({len(data):,} bytes).",
-                           changed=[rel])
+        said = getattr(data, "summary", "")   # a Word document's: what changed in it
+        return ToolOutcome(f"{'Replaced' if existed else 'Created'} '{rel}' ({len(data):,} bytes)"
+                           f"{': ' + said if said else ''}.", changed=[rel])
 
     def _shows_as(self, target: Path, content: str) -> bool:
         """Whether read_file shows the document `target` as exactly `content`: writing that

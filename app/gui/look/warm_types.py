@@ -7,7 +7,8 @@ class it has not met yet (a scroll area's `viewport()`, say) it readies every wi
 to find the right one: about 80 enums at once, 80-170 ms with the UI thread held, in the
 middle of the first decision dialog's layout (bench/ui_stall_cold.py). So once the
 window is usable, the classes are readied here one at a time in slices of at most
-SLICE_MS, on idle turns of the event loop; one used before its turn is made then, as before.
+SLICE_MS, as one piece of the after-usable work (look/slices.py: on idle turns, none while a
+run starts); one used before its turn is made then, as before.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import importlib
 import time
 
 import PySide6.QtWidgets as widgets
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication
+
+from app.gui.look.slices import later
 
 SLICE_MS = 6.0  # stop a slice once it has taken this long (one class may take longer)
 
@@ -40,17 +43,20 @@ def class_names() -> list[tuple[str, str]]:
 
 
 class Warming:
-    """Readies `names` (module, class) a slice at a time, each slice on its own turn of the
-    event loop; `done` is set when all are."""
+    """Readies `names` (module, class) a slice at a time, each slice one turn of the
+    after-usable scheduler; `done` is set when all are."""
 
     def __init__(self, names: list[tuple[str, str]]):
         self.names, self.at, self.done = names, 0, False
         self.slices: list[float] = []  # each slice's milliseconds
 
     def start(self) -> None:
-        QTimer.singleShot(0, self._slice)
+        app = QCoreApplication.instance()
+        assert app is not None  # warmed for a window
+        later().add(app, self._slice)
 
-    def _slice(self) -> None:
+    def _slice(self) -> bool:
+        """One slice; True while classes are left for the next."""
         began = time.perf_counter()
         while self.at < len(self.names):
             module, name = self.names[self.at]
@@ -63,10 +69,10 @@ class Warming:
                 break
         self.slices.append((time.perf_counter() - began) * 1000)
         if self.at < len(self.names):
-            QTimer.singleShot(0, self._slice)  # events waiting go first
-        else:
-            self.done = True
-            gc.freeze()  # the classes made are kept for good: full collections pass them by
+            return True  # on a later idle turn: events waiting go first
+        self.done = True
+        gc.freeze()  # the classes made are kept for good: full collections pass them by
+        return False
 
 
 _warming: Warming | None = None

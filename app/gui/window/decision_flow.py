@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow
 
 from app.core.run.outcomes import RunState
 from app.gui import core_calls
 from app.gui.background import run_for
+from app.gui.look.slices import later
 from app.gui.words import wording
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 
 _NOT_READ = object()  # a decision's lookups not read with it: its dialog reads them
+DIALOG_HOLD_MS = 1000  # the after-usable work waits at most this long for the dialog
 
 
 class DecisionFlow(QObject):
@@ -56,6 +58,9 @@ class DecisionFlow(QObject):
     def _on_run_shown(self, result) -> None:
         if result.state == RunState.BLOCKED_BY_HUMAN:
             self._asked_now = True  # "The AI stopped to ask you:" (else "Your decision:")
+            # The rest of the run's end (the notice, the history, the lessons: their reading
+            # on the pool held the GIL the dialog's layout waits on) after the dialog shows.
+            later().hold(DIALOG_HOLD_MS)
             self.show_decision()
 
     # -- Continue --------------------------------------------------------------------------
@@ -123,6 +128,7 @@ class DecisionFlow(QObject):
         dialog.raise_()
         dialog.activateWindow()
         self.decision_shown.emit(dialog)
+        QTimer.singleShot(0, self, later().release)  # after its first paint
 
     def _rewrite_task(self, text: str) -> None:
         """Open the stuck task for editing in the list ("Rewrite the task")."""
@@ -217,6 +223,7 @@ def _with_web(root, found: tuple) -> tuple:
     them just after (a second layout of it, with its focus ring: 20-27 ms of the UI thread's
     own CPU in bench/ui_stall_cold.py --where)."""
     from app.gui.evidence.sources_view import asked_round_web  # noqa: PLC0415 - off the UI thread: reads records
+    import app.gui.run.decision_dialog  # noqa: F401, PLC0415 - off the UI thread: the dialog's module, not imported in its first opening (start-up's warm-up may not have come yet)
 
     task, about = found
     if task is None or "(change " in task.question:

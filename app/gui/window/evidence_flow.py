@@ -13,6 +13,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMainWindow
 
 from app.gui.background import run_for
+from app.gui.look.slices import later, once
 from app.gui.words import wording
 
 if TYPE_CHECKING:
@@ -39,7 +40,8 @@ class EvidenceFlow(QObject):
         self.export_dialog: ExportDialog | None = None
         self.lessons_dialog: LessonsDialog | None = None
         self._lessons_run_id = ""  # the run whose lessons the run panel counts
-        run.run_shown.connect(lambda result: self.count_lessons(result.run_id))
+        run.run_shown.connect(lambda result: later().add(  # after a decision it asks is shown
+            self, once(lambda: self.count_lessons(result.run_id)), soon=True))
 
     def show_history(self) -> None:
         """The run history: the picker above the rounds, opened."""

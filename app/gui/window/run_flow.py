@@ -26,6 +26,7 @@ from app.core.run.outcomes import ExitReason, RunState
 from app.gui import core_calls
 from app.gui.background import run_for
 from app.gui.look import look
+from app.gui.look.slices import later, once
 from app.gui.window.folder_history import show_history_later
 
 if TYPE_CHECKING:
@@ -41,8 +42,10 @@ if TYPE_CHECKING:
     from app.gui.window.settings_flow import SettingsFlow
 
 DEMO_STEP_S = 0.6  # the Demo engine's pause per step in the window: readable, not slow
-# What pressing Run imports: the harness's calls, and the budget rules.
-RUN_NEEDS = ("app.gui.core_calls", "app.gui.settings.budget_rules")
+# What pressing Run imports: the harness's calls, the budget rules, and the run's totals
+# (the status block's first event: imported there, it waited on the records' import lock).
+RUN_NEEDS = ("app.gui.core_calls", "app.gui.settings.budget_rules",
+             "app.core.records.work_totals")
 DEMO_SCRIPTS = "app.engines.demo.script"  # which tasks are the demo's: imported off the UI thread
 
 
@@ -95,7 +98,9 @@ class RunFlow(QObject):
 
     # -- starting --------------------------------------------------------------------------
     def start_run(self) -> None:
-        """Run; pressed before the settings came, as soon as they do (`settings_came`)."""
+        """Run; pressed before the settings came, as soon as they do (`settings_came`).
+        Until the run's first round is on screen, the after-usable work waits (slices.py)."""
+        later().hold()
         if self.settings.settings is None and self.folder.workspace is not None:
             self._run_when_settled = True
             return
@@ -212,6 +217,7 @@ class RunFlow(QObject):
                 self.last_run_started, self.run_began = self.run_began, None
                 self.panel.export_button.setEnabled(True)
             self.cards.round_finished(event, self._run_is_ai, self._run_upper)
+            QTimer.singleShot(0, self, later().release)  # after the card's first paint
         elif isinstance(event, ev.HumanNeeded):
             self.last_human = event
         elif isinstance(event, (ev.ChangeAnswered, ev.ChangeRefused, ev.ChangeWaiting)):
@@ -254,8 +260,9 @@ class RunFlow(QObject):
     # -- its ending ------------------------------------------------------------------------
     def _on_run_finished(self, result) -> None:
         """The run has ended: the panel says how at once, and the decision it asks is read
-        (`run_shown`); the rest follows a turn of the event loop each (`_in_turns`), so no
+        (`run_shown`); the rest follows a turn of the event loop each, so no
         one turn holds the window (bench/ui_stall_cold.py --where found them all in one)."""
+        later().release()  # a run that ended before its first round
         self.board_view.set_current_task(None)
         self.board_view.set_run_active(False)
         self.picker.setEnabled(True)
@@ -278,18 +285,14 @@ class RunFlow(QObject):
             return
         self.run_shown.emit(result)  # the decision it asks, its lessons (decision_flow.py)
         root = self.folder.workspace
-        self._in_turns([lambda: self.run_ended.emit(result),  # the notice, the notification
-                        self._history_after_run,  # the run history's list, read again
-                        lambda: self._show_work(root, result.run_id)])
-
-    def _in_turns(self, steps: list) -> None:
-        """Call `steps` one per turn of the event loop, in order (dropped with the window)."""
-        if steps:
-            def step() -> None:
-                steps[0]()
-                self._in_turns(steps[1:])
-
-            QTimer.singleShot(0, self, step)
+        # The notice and the notification on the next turn; the records' reading (on the
+        # pool, holding the GIL a decision dialog's layout waits on) a turn each after that,
+        # ahead of the after-usable work, once the dialog the run asks for is on screen
+        # (decision_flow.py holds them until then: look/slices.py).
+        QTimer.singleShot(0, self, lambda: self.run_ended.emit(result))
+        for step in (self._history_after_run,  # the run history's list, read again
+                     lambda: self._show_work(root, result.run_id)):
+            later().add(self, once(step), soon=True)
 
     def _history_after_run(self) -> None:
         if not self.runner.running:  # not if a new run has begun meanwhile (it ends it too)

@@ -265,8 +265,8 @@ def test_write_file_over_a_document_with_pictures_is_refused(ws):
 
     Image.new("RGB", (4, 4), "red").save(ws / "dot.png")
     doc = docx.Document()
-    doc.add_paragraph("Logo below")
-    doc.add_picture(str(ws / "dot.png"))
+    logo = doc.add_paragraph("Logo: ")   # the picture in a paragraph the new text drops
+    logo.add_run().add_picture(str(ws / "dot.png"))
     doc.save(ws / "flyer.docx")
     before = (ws / "flyer.docx").read_bytes()
     box, _ = _box(ws)

@@ -1,0 +1,263 @@
+"""The body of a Word document filled again after a write_file (word_merge decides what
+changed): kept blocks as they were, changed ones in their own look, added ones in the look of
+their kind's nearest block, empty paragraphs and the section's properties where they stood.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from app.core.documents.word_build import (Relate, cell_grid, fill_cell, inline_token,
+                                           new_table, paragraph, simple_cell)
+from app.core.documents.word_parts import w
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
+    from markdown_it.token import Token
+
+    from app.core.documents.word_styles import HeadingStyles
+
+HEADING = re.compile(r"^(#{1,6}) ")
+ITEM = re.compile(r"^( *)(?:[-*+•◦▪]|\(?[0-9A-Za-z]{1,6}(?:\.[0-9]{1,3})*[.):]) ")
+# A paragraph's text changed in place (its old shown line, its new one); False: it cannot be.
+Edit = Callable[["_Element", str, str], bool]
+_ROW_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$")
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_PARAGRAPHS = ("h1", "h2", "h3", "h4", "h5", "h6", "list", "quote", "body")
+_FRESH = (w("sectPr"), w("pPrChange"))   # what an added paragraph does not take over
+
+
+@dataclass
+class Unit:
+    text: str
+    kind: str                   # "h1".."h6", "list", "quote", "body", "table", "code",
+    el: _Element | None = None  # "box", "other", "outside"; the body element (old units)
+    lead: str = ""              # the old paragraph's heading, list or quote mark
+
+
+@dataclass
+class Plan:
+    out: list[_Element] = field(default_factory=list)
+    changed: int = 0    # paragraphs
+    tables: int = 0     # tables changed
+    moved: int = 0      # blocks kept whole in another place
+    added: int = 0
+    removed: int = 0
+
+
+def rows_of(text: str) -> list[list[str]]:
+    """A Markdown table's cells, row by row (its rule left out)."""
+    rows = []
+    for line in text.splitlines():
+        body = line.strip()
+        if not body or _ROW_RULE.match(body):
+            continue
+        body = body[1:] if body.startswith("|") else body
+        body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+        rows.append([c.strip() for c in _CELL_SPLIT.split(body)])
+    return rows
+
+
+def _code(line: str) -> Token:
+    from markdown_it.token import Token  # noqa: PLC0415 - document library
+
+    return Token("inline", "", 0, children=[Token("code_inline", "", 0, content=line)])
+
+
+class Filler:
+    def __init__(self, old: list[Unit], silent: dict[int, list[_Element]],
+                 lines: dict[int, str], relate: Relate, same: set[int], styles: HeadingStyles,
+                 edit: Edit):
+        self.old, self.silent, self.lines, self.relate = old, silent, lines, relate
+        self.edit = edit
+        self.styles = styles
+        self.plan = Plan()
+        self.emitted: set[int] = set()
+        whole: dict[int, bool] = {}
+        for i, unit in enumerate(old):
+            if unit.el is not None:
+                whole[id(unit.el)] = whole.get(id(unit.el), True) and i in same
+        self.whole = whole
+        self.silent_done = -1
+        # A block not found in place whose text stands elsewhere in the new text: moved.
+        self.movable: dict[str, list[int]] = {}
+        for i, unit in enumerate(old):
+            if i not in same and unit.el is not None and unit.kind not in ("box", "other"):
+                self.movable.setdefault(unit.text, []).append(i)
+
+    # -- what the comparison found ------------------------------------------------------
+    def equal(self, i1: int, i2: int, new: list[Unit]) -> None:
+        for i, unit in zip(range(i1, i2), new):
+            el = self.old[i].el
+            if el is None or id(el) in self.emitted:
+                continue
+            if self.whole[id(el)]:
+                self._emit(i, el)
+            else:
+                self._add(unit, i)
+
+    def replace(self, i1: int, i2: int, new: list[Unit]) -> None:
+        olds = [i for i in range(i1, i2) if self.old[i].el is not None]
+        at = 0
+        for unit in new:
+            while at < len(olds) and (self.old[olds[at]].kind in ("box", "other") or
+                                      id(self.old[olds[at]].el) in self.emitted):
+                at += 1
+            if self._mover(unit) is not None:
+                self._add(unit, olds[at] if at < len(olds) else i2)
+            elif at < len(olds) and self._pairs(self.old[olds[at]], unit):
+                i = olds[at]
+                self._emit(i, self._changed(self.old[i], unit))
+                self.emitted.add(id(self.old[i].el))
+                if self.old[i].kind == "table":
+                    self.plan.tables += 1
+                else:
+                    self.plan.changed += 1
+                at += 1
+            else:
+                self._add(unit, olds[at] if at < len(olds) else i2)
+
+    def finish(self) -> Plan:
+        self._silent_upto(max(self.silent, default=0) + 1)
+        shown = {id(u.el) for u in self.old if u.el is not None}
+        self.plan.removed = len(shown - self.emitted)
+        return self.plan
+
+    # -- the body -----------------------------------------------------------------------
+    def _silent_upto(self, index: int) -> None:
+        """The elements that show nothing, up to (not including) old unit `index`'s."""
+        for key in sorted(k for k in self.silent if self.silent_done < k <= index):
+            self.plan.out.extend(self.silent[key])
+        self.silent_done = max(self.silent_done, index)
+
+    def _emit(self, i: int, el: _Element) -> None:
+        self._silent_upto(i)
+        self.plan.out.append(el)
+        old = self.old[i].el
+        if old is not None:
+            self.emitted.add(id(old))
+
+    def _add(self, unit: Unit, at: int) -> None:
+        self._silent_upto(at - 1)
+        mover = self._mover(unit)
+        if mover is not None:   # the block itself, as it was
+            self.plan.out.append(mover)
+            self.emitted.add(id(mover))
+            self.plan.moved += 1
+            return
+        self.plan.out.extend(self._made(unit, at))
+        self.plan.added += 1
+
+    def _mover(self, unit: Unit) -> _Element | None:
+        for i in self.movable.get(unit.text, []):
+            el = self.old[i].el
+            if el is not None and id(el) not in self.emitted:
+                return el
+        return None
+
+    @staticmethod
+    def _pairs(old: Unit, new: Unit) -> bool:
+        if old.kind == "table" or new.kind == "table":
+            return old.kind == new.kind
+        if old.kind not in _PARAGRAPHS or new.kind not in _PARAGRAPHS:
+            return False
+        return old.kind == new.kind or {old.kind, new.kind} <= {"body", "list"}
+
+    # -- blocks made ----------------------------------------------------------------------
+    def _changed(self, old: Unit, new: Unit) -> _Element:
+        assert old.el is not None
+        if old.kind == "table":
+            return self._table(old.el, old.text, new.text)
+        if self.edit(old.el, old.text, new.text):
+            return old.el
+        text = new.text
+        if old.kind.startswith("h") or old.kind == "quote":
+            text = HEADING.sub("", text, count=1) if old.kind.startswith("h") else text[2:]
+        elif old.kind == "list":
+            mark = ITEM.match(text)
+            text = text[len(old.lead):] if old.lead and text.startswith(old.lead) else \
+                text[mark.end():] if mark else text.lstrip()
+        made = paragraph(old.el, inline_token(text), self.relate)
+        for key, value in old.el.attrib.items():
+            made.set(key, value)
+        return made
+
+    def _made(self, unit: Unit, at: int) -> list[_Element]:
+        if unit.kind == "table":
+            return [new_table(self._model("table", at), rows_of(unit.text), self.relate)]
+        model = self._model(unit.kind, at)
+        if unit.kind == "code":
+            first, *lines = unit.text.split("\n")
+            fence = first.strip()[:3]
+            lines = lines[:-1] if lines and lines[-1].strip().startswith(fence) else lines
+            body = self._model("body", at)
+            return [self._fresh(paragraph(body, _code(line), self.relate)) for line in lines]
+        text = unit.text
+        heading = HEADING.match(text)
+        if heading:
+            text = text[heading.end():]
+            if model is None:
+                model = self._heading_model(len(heading.group(1)))
+        elif unit.kind == "quote":
+            text = text[2:]
+        elif unit.kind == "list" and model is not None:
+            mark = ITEM.match(text)
+            text = text[mark.end():] if mark else text
+        if model is None:
+            model = self._model("body", at)
+        return [self._fresh(paragraph(model, inline_token(text), self.relate))]
+
+    @staticmethod
+    def _fresh(p: _Element) -> _Element:
+        ppr = p.find(w("pPr"))
+        if ppr is not None:
+            for el in list(ppr):
+                if el.tag in _FRESH:
+                    ppr.remove(el)
+        return p
+
+    def _model(self, kind: str, at: int) -> _Element | None:
+        """The nearest block of `kind` before old unit `at`, else after it."""
+        order = list(range(min(at, len(self.old)) - 1, -1, -1)) + list(range(at, len(self.old)))
+        for i in order:
+            unit = self.old[i]
+            if unit.kind == kind and unit.el is not None:
+                return unit.el
+        return None
+
+    def _heading_model(self, level: int) -> _Element | None:
+        from lxml import etree  # noqa: PLC0415 - document library
+
+        sid = self.styles.style_id(level)
+        if sid is None:
+            return None
+        p = etree.Element(w("p"))
+        etree.SubElement(etree.SubElement(p, w("pPr")), w("pStyle")).set(w("val"), sid)
+        return p
+
+    def _table(self, tbl: _Element, old_text: str, new_text: str) -> _Element:
+        """The table `tbl` with the cells that changed changed; built again in its look
+        where the rows or columns are not the same."""
+        old_rows, new_rows = rows_of(old_text), rows_of(new_text)
+        grid = cell_grid(tbl)
+        if [len(r) for r in old_rows] != [len(r) for r in new_rows] or \
+                [len(r) for r in grid] != [len(r) for r in old_rows]:
+            return new_table(tbl, new_rows, self.relate)
+        made, made_grid = tbl, grid   # changed in place: its paragraphs are those shown
+        for r, (before, after) in enumerate(zip(old_rows, new_rows)):
+            for c, (a, b) in enumerate(zip(before, after)):
+                tc, mine = grid[r][c], made_grid[r][c]
+                if a == b:
+                    continue
+                if tc is None or mine is None or not simple_cell(tc):
+                    return new_table(tbl, new_rows, self.relate)
+                shown = [(n, p) for n, p in enumerate(tc.findall(w("p")))
+                         if id(p) in self.lines]
+                ps = mine.findall(w("p"))
+                old_lines = [(self.lines[id(p)], ps[n]) for n, p in shown]
+                new_lines = [b] if len(old_lines) <= 1 else b.split("<br>")
+                model = ps[0] if ps else None
+                fill_cell(mine, old_lines, new_lines, model, self.relate, self.edit)
+        return made

@@ -1,0 +1,73 @@
+"""A changed paragraph's text changed in place, as edit_file changes it (word_edit), when only
+its text changed (no mark of bold, italic, a link or a list in what differs): every run,
+content control, comment anchor and picture of it stays, each with its own look. Used by
+word_merge; where it cannot be done so, the paragraph is made again in its look (word_build).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from app.core.documents.base import DocumentError
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
+
+    from app.core.documents.word import ShownParagraph
+    from app.core.documents.word_fill import Edit, Unit
+
+_MARKS = re.compile(r"[*_\[\]()`<>\\&|~!#]")   # what may be Markdown, not text
+
+
+def editor(shown: list[ShownParagraph]) -> Edit:
+    """edit(p, old shown line, new line): True when the paragraph `p` was changed in place."""
+    from app.core.documents.word_edit import (  # noqa: PLC0415 - only for a changed paragraph
+        _as_shown, _no_longer_placeholders, _replace)
+
+    by_p = {id(para.p): (para, line) for _part, para, line, _twin in shown}
+
+    def edit(p: _Element, old: str, new: str) -> bool:
+        found = by_p.get(id(p))
+        if found is None or not found[1].text.startswith(old):
+            return False
+        para, line = found
+        head = 0
+        while head < min(len(old), len(new)) and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        if _MARKS.search(old[head:len(old) - tail] + new[head:len(new) - tail]):
+            return False
+        try:
+            at, length, replacement, after = _as_shown(line, 0, old, new, para.plain())
+            _no_longer_placeholders(_replace(para.segments(), at, length, replacement, after))
+        except DocumentError:
+            return False
+        return True
+
+    return edit
+
+
+def edited_inside(old: list[Unit], new: list[Unit], edit: Edit,
+            by_text: dict[str, list[_Element]]) -> bool:
+    """Lines of a content control, or a paragraph's text boxes, changed one for one: each
+    changed in place in its own paragraph (then counted unchanged). False where one cannot
+    be (another line count, a line that is not one paragraph's)."""
+    if len(old) != len(new) or any(u.kind not in ("other", "box") for u in old):
+        return False
+    for before, after in zip(old, new):
+        holders = [p for p in by_text.get(before.text, []) if _within(p, before.el)]
+        if len(holders) != 1 or not edit(holders[0], before.text, after.text):
+            return False
+    return True
+
+
+def _within(p: _Element, el: _Element | None) -> bool:
+    node: _Element | None = p
+    while node is not None:
+        if node is el:
+            return True
+        node = node.getparent()
+    return False
