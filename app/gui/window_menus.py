@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
@@ -82,21 +82,89 @@ def build_menus(window) -> None:
         run_menu, QCoreApplication.translate("MainWindow", "&Stop"),
         lambda: press_primary(panel, ("running",)) if panel.mode == "running" else
         run.stop_run(), "Ctrl+.", "stop")
-    add_action(run_menu, QCoreApplication.translate("MainWindow", "Answer the open &decision…"),
-               lambda: decisions.show_decision(), "Ctrl+D", "decision")
+    window.decision_action = add_action(
+        run_menu, QCoreApplication.translate("MainWindow", "Answer the open &decision…"),
+        lambda: decisions.show_decision(), "Ctrl+D", "decision")
     window.history_action = add_action(
         run_menu, QCoreApplication.translate("MainWindow", "Run &history"),
         evidence.show_history)
     window.history_action.setToolTip(QCoreApplication.translate(
         "MainWindow", "Every earlier run of this folder: pick one to see its rounds"))
-    add_action(run_menu, QCoreApplication.translate("MainWindow",
-                                                    "&Lessons from this folder's runs…"),
-               evidence.show_lessons)
-    add_action(run_menu, QCoreApplication.translate("MainWindow",
-                                                    "Run this folder on a s&chedule…"),
-               lambda: open_schedule(window))
+    window.lessons_action = add_action(
+        run_menu, QCoreApplication.translate("MainWindow", "&Lessons from this folder's runs…"),
+        evidence.show_lessons)
+    window.schedule_action = add_action(
+        run_menu, QCoreApplication.translate("MainWindow", "Run this folder on a s&chedule…"),
+        lambda: open_schedule(window))
     help_menu = window.menuBar().addMenu(QCoreApplication.translate("MainWindow", "&Help"))
     window.about_action = add_action(
         help_menu, QCoreApplication.translate("MainWindow", "&About Harness Desk…"),
         window.show_about)
     window.about_action.setMenuRole(window.about_action.MenuRole.AboutRole)
+    _keep_states(window, (file_menu, run_menu))
+
+
+# -- what each action can do now ----------------------------------------------------------------
+
+def _states(window) -> dict[str, str]:
+    """Each action that cannot act now, by its attribute on the window, with why (one
+    sentence the person can act on). Cheap: no disk, read from what the window shows."""
+    runner, panel = window.runner, window.run_panel
+    needs_folder = ("new_task_action", "plan_action", "export_action", "primary_action",
+                    "stop_action", "decision_action", "history_action", "lessons_action",
+                    "schedule_action")
+    if window.folder_flow.workspace is None:
+        return dict.fromkeys(needs_folder, QCoreApplication.translate(
+            "MainWindow", "Open a folder first (Ctrl+O)."))
+    off: dict[str, str] = {}
+    if not runner.running:
+        off["stop_action"] = QCoreApplication.translate("MainWindow",
+                                                        "Nothing is running now.")
+    elif runner.stopping or panel.mode == "stopping":
+        off["stop_action"] = QCoreApplication.translate("MainWindow",
+                                                        "Stopping after this step…")
+    if runner.running:
+        off["primary_action"] = QCoreApplication.translate(
+            "MainWindow", "The AI is working now: Stop ends the run (Ctrl+.).")
+    if not any(t.is_human and not t.checked for t in window.board_view.tasks()):
+        off["decision_action"] = QCoreApplication.translate(
+            "MainWindow", "No decision is waiting for you.")
+    return off
+
+
+def refresh_states(window) -> None:
+    """Enable each menu action that can act now; a disabled one says why in its tooltip and
+    status tip (its usual tooltip when enabled)."""
+    off = _states(window)
+    for name in ("new_task_action", "plan_action", "export_action", "primary_action",
+                 "stop_action", "decision_action", "history_action", "lessons_action",
+                 "schedule_action"):
+        action: QAction = getattr(window, name)
+        if action.property("usual_tip") is None:  # its own tip, or none ("": Qt's, the text)
+            own = action.toolTip()
+            action.setProperty("usual_tip", "" if own == action.text().replace("&", "") else own)
+        why = off.get(name, "")
+        action.setEnabled(not why)
+        action.setToolTip(why or action.property("usual_tip"))
+        action.setStatusTip(why)
+
+
+def _keep_states(window, menus: tuple[QMenu, ...]) -> None:
+    """Refresh the states when a menu opens and at once when what they depend on changes
+    (a folder shown, a run begun or ended: the board is told of both, the checklist changed),
+    so a shortcut pressed next finds its action as it should be; on a run's events (many a
+    second) once per turn of the event loop, in case its start was missed."""
+    timer = QTimer(window)
+    timer.setSingleShot(True)
+    timer.setInterval(0)
+    timer.timeout.connect(lambda: refresh_states(window))
+    for menu in menus:
+        menu.setToolTipsVisible(True)  # a greyed action says why when the pointer rests on it
+        menu.aboutToShow.connect(lambda: refresh_states(window))
+    panel, runner = window.run_panel, window.runner
+    for signal in (panel.run_requested, panel.continue_requested, panel.stop_requested,
+                   runner.run_finished, window.run_ended, window.folder_flow.folder_shown,
+                   window.folder_flow.workspace_opened, window.board_view.tasks_changed):
+        signal.connect(lambda *_: refresh_states(window))
+    runner.event_received.connect(timer.start)
+    refresh_states(window)

@@ -108,20 +108,39 @@ def restore_and_keep(window: QMainWindow, splitter: QSplitter | None, state: obj
     return WindowStateKeeper(window, splitter, remember)
 
 
+# The window manager's frame around a window not yet shown (its title bar and borders are
+# known only once it is): about what Windows, macOS, GNOME, KDE and openbox draw, or more.
+FRAME_GUESS = (8, 38, 8, 8)  # left, top, right, bottom
+
+
+def frame_margins(window: QMainWindow) -> tuple[int, int, int, int]:
+    """The frame's left, top, right and bottom widths: the real ones once the window manager
+    has drawn them, else FRAME_GUESS."""
+    frame, inner = window.frameGeometry(), window.geometry()
+    real = (inner.left() - frame.left(), inner.top() - frame.top(),
+            frame.right() - inner.right(), frame.bottom() - inner.bottom())
+    return real if real[1] > 0 else FRAME_GUESS
+
+
 def fit_to_screen(window: QMainWindow, share: float = 0.95) -> None:
-    """The first start on a small screen: the window's size, at most `share` of the screen's
-    free area, centred (1180 × 760 would run off an 1100 × 800 or 1024 × 768 screen)."""
+    """The first start on a small screen: the window's size, frame and title bar included,
+    at most `share` of the screen's free area (and within it), centred: 1180 × 760 ran off a
+    1280 × 800 screen once its title bar was counted, and off 1100 × 800 or 1024 × 768."""
     screen = window.screen() or QGuiApplication.primaryScreen()
     if screen is None:
         return
     area = screen.availableGeometry()
-    width = min(window.width(), int(area.width() * share))
-    height = min(window.height(), int(area.height() * share))
+    left, top, right, bottom = frame_margins(window)
+    width = min(window.width(), int(area.width() * share) - left - right)
+    height = min(window.height(), int(area.height() * share) - top - bottom)
     if (width, height) == (window.width(), window.height()):
         return
     window.resize(max(window.minimumWidth(), width), max(window.minimumHeight(), height))
-    window.move(area.left() + (area.width() - window.width()) // 2,
-                area.top() + (area.height() - window.height()) // 2)
+    outer_width = window.width() + left + right
+    outer_height = window.height() + top + bottom
+    # move() places the frame's top-left corner (its title bar), not the inside's.
+    window.move(area.left() + max(0, (area.width() - outer_width) // 2),
+                area.top() + max(0, (area.height() - outer_height) // 2))
 
 
 def keep_on_screen(window: QMainWindow) -> None:

@@ -1228,8 +1228,12 @@
         <translation>标记为完成</translation>
     </message>
     <message>
-        <source>This is a decision for me (HUMAN)</source>
-        <translation>这件事由我来决定（HUMAN）</translation>
+        <source>You decide this one (the AI stops and asks you)</source>
+        <translation>这件事由你来决定（AI 会停下来问你）</translation>
+    </message>
+    <message>
+        <source>The AI stops at this task and asks you, instead of doing it itself. In TASKS.md such a task is marked HUMAN.</source>
+        <translation>AI 做到这个任务时会停下来问你，而不是自己去做。在 TASKS.md 里，这样的任务标有 HUMAN。</translation>
     </message>
     <message>
         <source>Move up</source>
@@ -2775,6 +2779,26 @@
         <translation>关于 Harness Desk(&amp;A)…</translation>
     </message>
     <message>
+        <source>Open a folder first (Ctrl+O).</source>
+        <translation>请先打开一个文件夹（Ctrl+O）。</translation>
+    </message>
+    <message>
+        <source>Nothing is running now.</source>
+        <translation>现在没有正在进行的运行。</translation>
+    </message>
+    <message>
+        <source>Stopping after this step…</source>
+        <translation>这一步结束后停止…</translation>
+    </message>
+    <message>
+        <source>The AI is working now: Stop ends the run (Ctrl+.).</source>
+        <translation>AI 正在工作：按“停止”可以结束这次运行（Ctrl+.）。</translation>
+    </message>
+    <message>
+        <source>No decision is waiting for you.</source>
+        <translation>现在没有等你做的决定。</translation>
+    </message>
+    <message>
         <source>The AI is waiting before its next step while you choose. Stop it and close? Nothing is left half-written.</source>
         <translation>你考虑期间，AI 停在下一步之前等着。要停止运行并关闭吗？不会留下写了一半的内容。</translation>
     </message>
@@ -3715,12 +3739,12 @@
 <context>
     <name>TaskDetailsPanel</name>
     <message>
-        <source>This is a decision for me (HUMAN)</source>
-        <translation>这件事由我来决定（HUMAN）</translation>
+        <source>You decide this one (the AI stops and asks you)</source>
+        <translation>这件事由你来决定（AI 会停下来问你）</translation>
     </message>
     <message>
-        <source>The AI stops at this task and asks you, instead of doing it itself.</source>
-        <translation>AI 到这个任务会停下来问你，而不是自己去做。</translation>
+        <source>The AI stops at this task and asks you, instead of doing it itself. In TASKS.md such a task is marked HUMAN.</source>
+        <translation>AI 做到这个任务时会停下来问你，而不是自己去做。在 TASKS.md 里，这样的任务标有 HUMAN。</translation>
     </message>
     <message>
         <source>This task may look things up on the web</source>
@@ -3832,6 +3856,10 @@
         <translation>无</translation>
     </message>
     <message>
+        <source>%1 (not found)</source>
+        <translation>%1（未找到）</translation>
+    </message>
+    <message>
         <source>No recent folders</source>
         <translation>没有最近打开的文件夹</translation>
     </message>
@@ -3937,8 +3965,24 @@ Drop a folder anywhere on this window to open it.</source>
         <translation>最近打开的文件夹</translation>
     </message>
     <message>
+        <source>%1 (not found)</source>
+        <translation>%1（未找到）</translation>
+    </message>
+    <message>
+        <source>Open %1 (not found)</source>
+        <translation>打开 %1（未找到）</translation>
+    </message>
+    <message>
         <source>Open %1</source>
         <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>Remove from the list</source>
+        <translation>从列表中移除</translation>
+    </message>
+    <message>
+        <source>Remove %1 from the recent folders</source>
+        <translation>把 %1 从最近打开的文件夹中移除</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QCheckBox, QL
 
 from app.gui.board.board_view import BoardView
 
+HUMAN_BOX = "You decide this one (the AI stops and asks you)"
+
 EOL = "\r\n"
 LINES = [
     "# Homepage refresh",
@@ -217,7 +219,7 @@ def test_a_drag_drop_moves_the_task_through_the_model(qtbot, view, tasks_md):
 
 def test_a_task_is_marked_as_a_decision_from_the_details(qtbot, view, tasks_md):
     select(view, 3)
-    human = child(view, QCheckBox, "This is a decision for me (HUMAN)")
+    human = child(view, QCheckBox, HUMAN_BOX)
     assert not human.isChecked()
     human.click()
     wait_for_file(qtbot, view, tasks_md, board(with_lines(line_20=f"- [ ] HUMAN: {REWRITE}")))
@@ -404,7 +406,7 @@ def test_during_a_run_the_current_task_keeps_its_text(qtbot, view, tasks_md):
     with qtbot.waitSignal(view.error_raised, timeout=2000):
         qtbot.keyClick(view.list_view, Qt.Key.Key_F2)
     assert view.list_view.indexWidget(index) is None and texts(view)[1] == COMPARE
-    assert not child(view, QCheckBox, "This is a decision for me (HUMAN)").isEnabled()
+    assert not child(view, QCheckBox, HUMAN_BOX).isEnabled()
     qtbot.keyClick(view.list_view, Qt.Key.Key_Space)  # ticking it is still the person's call
     wait_for_file(qtbot, view, tasks_md, board(with_lines(line_5=f"- [x] {COMPARE}")))
     view.set_run_active(False)
@@ -441,7 +443,7 @@ def test_the_rows_tell_a_screen_reader_their_state(view):
 def test_the_row_menu_offers_every_edit_and_its_delete_can_be_undone(qtbot, view, tasks_md):
     menu = view.context_menu(view.model.index(1))
     actions = {a.text(): a for a in menu.actions() if not a.isSeparator()}
-    assert list(actions) == ["Change text", "Mark as done", "This is a decision for me (HUMAN)",
+    assert list(actions) == ["Change text", "Mark as done", HUMAN_BOX,
                              "Move up", "Move down", "Delete"]
     assert actions["Delete"].shortcut().toString() == "Del"
     actions["Delete"].trigger()

@@ -245,8 +245,11 @@ class BoardView(QWidget):
                                       [Qt.Key.Key_F2])
         self._act_check = self._action(self.tr("Mark as done"), lambda: self._toggle_check(
             current()))
-        self._act_human = self._action(self.tr("This is a decision for me (HUMAN)"),
-                                       lambda on: self._set_human(current(), on))
+        self._act_human = self._action(self.tr("You decide this one (the AI stops and asks you)"),
+                                       lambda on: self._set_human(current(), on),
+                                       tip=self.tr("The AI stops at this task and asks you, "
+                                                   "instead of doing it itself. In TASKS.md "
+                                                   "such a task is marked HUMAN."))
         self._act_human.setCheckable(True)
         self._act_up = self._action(self.tr("Move up"), lambda: self._move(current(), -1),
                                     [Qt.Modifier.ALT | Qt.Key.Key_Up])
@@ -429,18 +432,23 @@ class BoardView(QWidget):
         self._show_details(current)
 
     def _show_details(self, index: QModelIndex) -> None:
+        """The details panel shows only while a task is selected (WINDOW.md, Chrome)."""
         if index.isValid():
             row = index.row()
             self._details.show_task(QPersistentModelIndex(index), self._model.task(row),
                                     locked=self._model.is_locked(row))
         else:
             self._details.show_task(QPersistentModelIndex(), None)
+        self._details.setVisible(index.isValid() and not self._missing)
         self._update_actions()
 
     def _on_rows_changed(self, *_args) -> None:
         empty = self._model.rowCount() == 0 and self._add.isEnabled()
         self._stack.setCurrentWidget(self._no_board if self._missing else
                                      self._empty if empty else self._list)
+        # One "Plan with AI…", where a person looks first: the empty pages have their own,
+        # in the middle; beside "Add a task…" only while the list itself is shown.
+        self.plan_button.setVisible(self._stack.currentWidget() is self._list)
         self._show_details(self._list.currentIndex())
         self.tasks_changed.emit()
         counts = self._model.counts()
@@ -459,7 +467,6 @@ class BoardView(QWidget):
         # and no "Add a task…" line pretends it could take a task.
         self._add.setEnabled(readable)
         self._add.setVisible(not self._missing)
-        self._details.setVisible(not self._missing)
         self._rows_changed.start()
 
     def _on_board_read(self, board) -> None:
@@ -469,6 +476,10 @@ class BoardView(QWidget):
             self.board_found.emit(self._file.path)
         if self._model.apply_tasks(board.tasks, keep=self._delegate.editing):
             self._deferred = None
+            # Now, not a turn later: the count ("0 of 5 done") is drawn with the rows
+            # that make it, so it is there when the window becomes usable.
+            self._rows_changed.stop()
+            self._on_rows_changed()
         else:
             self._deferred = board  # the row being edited would change: after the edit
 

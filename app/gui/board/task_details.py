@@ -1,4 +1,5 @@
-"""The selected task's details under the checklist: "Done when" lines, HUMAN and its options."""
+"""The selected task's details under the checklist: "Done when" lines, whether the person
+decides it (HUMAN on the board) and its options."""
 
 from __future__ import annotations
 
@@ -71,9 +72,11 @@ class TaskDetailsPanel(QFrame):
         self.title = QLabel(self)
         self.title.setWordWrap(True)
         self.title.setFont(look.type_font(self.title, "body", semibold=True))
-        self._human = QCheckBox(self.tr("This is a decision for me (HUMAN)"))
+        # Plain words on the box; the board's own mark for it is named only in the tooltip.
+        self._human = QCheckBox(self.tr("You decide this one (the AI stops and asks you)"))
         self._human.setToolTip(self.tr("The AI stops at this task and asks you, instead of "
-                                       "doing it itself."))
+                                       "doing it itself. In TASKS.md such a task is marked "
+                                       "HUMAN."))
         self._human.setAccessibleName(self._human.text())
         self._human.toggled.connect(self._on_human_toggled)
         # The task's "Web: yes/no" line, shown as what the task may do (its line,

@@ -71,8 +71,12 @@ class ScheduleFlow(QObject):
         self.schedule: Schedule | None = None
         column = cast(QWidget, run_panel.parentWidget())  # the page's right column
         self.view = ScheduleLine(column)
-        right = cast(QBoxLayout, column.layout())
-        right.insertWidget(right.indexOf(run_panel) + 1, self.view)
+        slot = column.findChild(QWidget, "scheduleSlot")  # its room, kept by the page
+        if slot is not None:
+            cast(QBoxLayout, slot.layout()).addWidget(self.view)
+        else:
+            right = cast(QBoxLayout, column.layout())
+            right.insertWidget(right.indexOf(run_panel) + 1, self.view)
         self.view.change_button.clicked.connect(self.open_dialog)
         self.view.pause_button.clicked.connect(
             lambda: self._set_paused(not self.schedule.paused) if self.schedule else None)

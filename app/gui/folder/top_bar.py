@@ -82,10 +82,14 @@ class TopBar(QWidget):
         look.set_accessible(self.folder_label, self.tr("Folder: %1").replace(
             "%1", str(folder) if folder else self.tr("none")))
 
-    def show_recent(self, folders: list[str]) -> None:
+    def show_recent(self, folders: list[str], missing: frozenset[str] | set[str] = frozenset()
+                    ) -> None:
+        """The recent folders in the arrow's menu; one in `missing` says it was not found."""
         self.recent_menu.clear()
         for folder in folders:
-            action = self.recent_menu.addAction(f"{Path(folder).name}  —  {folder}")
+            text = f"{Path(folder).name}  —  {folder}"
+            action = self.recent_menu.addAction(
+                self.tr("%1 (not found)").replace("%1", text) if folder in missing else text)
             action.triggered.connect(lambda _=False, f=folder: self.recent_chosen.emit(f))
         if not folders:
             self.recent_menu.addAction(self.tr("No recent folders")).setEnabled(False)

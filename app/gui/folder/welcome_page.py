@@ -15,6 +15,7 @@ class WelcomePage(QWidget):
     open_folder_requested = Signal()
     demo_requested = Signal()
     recent_requested = Signal(str)   # a recent folder's path
+    forget_requested = Signal(str)   # a recent folder's path, to take off the list
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -59,17 +60,47 @@ class WelcomePage(QWidget):
         layout.addStretch(2)
         self.set_recent([])
 
-    def set_recent(self, folders: list[str]) -> None:
+    def set_recent(self, folders: list[str], missing: frozenset[str] | set[str] = frozenset()
+                   ) -> None:
+        """The recent folders, each a button that opens it; one in `missing` (looked for off
+        the UI thread: FolderFlow.show_recent) says it was not found, with a button beside it
+        that takes it off the list."""
+        focused = self.focusWidget()
+        was_in_list = False
         while self.recent_box.count():
             item = self.recent_box.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
+                was_in_list = was_in_list or (focused is not None and widget.isAncestorOf(focused))
+                widget.hide()
                 widget.deleteLater()
         for folder in folders[:5]:
-            button = QPushButton(f"{Path(folder).name}  —  {folder}", self)
+            row = QWidget(self)
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            gone = folder in missing
+            text = f"{Path(folder).name}  —  {folder}"
+            button = QPushButton(self.tr("%1 (not found)").replace("%1", text) if gone else text,
+                                 row)
             button.setFlat(True)
             button.setStyleSheet("text-align: left;")
-            look.set_accessible(button, self.tr("Open %1").replace("%1", folder))
+            if gone:
+                look.set_tone(button, "muted")
+            look.set_accessible(button, (self.tr("Open %1 (not found)") if gone else
+                                         self.tr("Open %1")).replace("%1", folder))
             button.clicked.connect(lambda _=False, f=folder: self.recent_requested.emit(f))
-            self.recent_box.addWidget(button)
+            line.addWidget(button, 1)
+            if gone:
+                remove = QPushButton(self.tr("Remove from the list"), row)
+                look.set_accessible(remove, self.tr("Remove %1 from the recent folders")
+                                    .replace("%1", folder))
+                remove.setToolTip(remove.accessibleName())
+                remove.clicked.connect(lambda _=False, f=folder: self.forget_requested.emit(f))
+                line.addWidget(remove)
+            self.recent_box.addWidget(row)
         self.recent_title.setVisible(bool(folders))
+        if was_in_list:  # a folder taken off the list by keyboard: the keyboard stays near
+            first = self.recent_box.itemAt(0)
+            kept = first.widget() if first is not None else None
+            target = kept.findChild(QPushButton) if kept is not None else None
+            (target or self.open_button).setFocus()

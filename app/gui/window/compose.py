@@ -102,32 +102,6 @@ def compose(window: Any, page: WorkspacePage) -> None:
         lambda folder_settings: board.set_web_default(folder_settings.web))
     build_menus(window)
     settings.install(window.menuBar().actions()[0].menu(), window.top_bar)
-    window.schedule_place = reserve_schedule_place(panel)
-
-
-def reserve_schedule_place(run_panel: Any) -> Any:
-    """The schedule's line is made after the folder is usable (compose_schedule): until
-    then its place under `run_panel` is kept by a stand-in as tall as the line with its one
-    button (a flat button, unseen, keeping its size), so the rounds below do not move down
-    when the line comes (they moved a line down a second into the first run)."""
-    from PySide6.QtCore import QCoreApplication  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-    from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
-
-    column = run_panel.parentWidget()  # the page's right column
-    place = QWidget(column)
-    layout = QVBoxLayout(place)
-    layout.setContentsMargins(0, 2, 0, 2)  # as the line's (folder/schedule_flow.ScheduleLine)
-    button = QPushButton(QCoreApplication.translate("ScheduleFlow", "Run this folder on a schedule…"),
-                         place)
-    button.setFlat(True)
-    unseen = button.sizePolicy()
-    unseen.setRetainSizeWhenHidden(True)
-    button.setSizePolicy(unseen)
-    layout.addWidget(button)
-    button.hide()
-    right = column.layout()
-    right.insertWidget(right.indexOf(run_panel) + 1, place)
-    return place
 
 
 def compose_schedule(window: Any, page: WorkspacePage) -> None:
@@ -139,9 +113,5 @@ def compose_schedule(window: Any, page: WorkspacePage) -> None:
     settings = window.settings_flow
     window.schedules = ScheduleFlow(window, page.run_panel, window.notice, lambda: settings.settings,
                                     window.workspace_opened)
-    place = window.schedule_place  # the line takes its place in this turn (reserve_schedule_place)
-    place.hide()
-    place.parentWidget().layout().removeWidget(place)
-    place.deleteLater()
     if window.folder_flow.opened_folder is not None:
         window.schedules.folder_opened(window.folder_flow.opened_folder)

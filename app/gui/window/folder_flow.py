@@ -60,6 +60,7 @@ class FolderFlow(QObject):
         welcome.open_folder_requested.connect(self.choose_folder)
         welcome.demo_requested.connect(self.open_demo)
         welcome.recent_requested.connect(lambda f: self.open_workspace(Path(f)))
+        welcome.forget_requested.connect(self.forget_recent)
         board = page.board_view
         board.board_missing.connect(self._on_board_missing)
         board.board_found.connect(self._on_board_found)
@@ -121,6 +122,7 @@ class FolderFlow(QObject):
             self.notice.show_notice(words, tone="attention")
             if info.problem == "missing" and settings.settings is not None:
                 settings.change(first_start.forgotten(settings.settings, str(info.folder)))
+                self.show_recent()
             return
         page = self.page
         self.notice.hide()
@@ -158,10 +160,33 @@ class FolderFlow(QObject):
         self.top_bar.show_folder(self.workspace)
 
     def show_recent(self) -> None:
+        """The recent folders, at once; then, looked for off the UI thread (after the window
+        is usable), the ones no longer there are marked "not found"."""
+        from app.gui.folder.usable import after_usable  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
         settings = self.settings.settings
-        recent = settings.recent_workspaces if settings is not None else []
+        recent = list(settings.recent_workspaces) if settings is not None else []
         self.top_bar.show_recent(recent)
         self.welcome.set_recent(recent)
+        if recent:
+            after_usable(self.window, lambda: run_for(
+                self, lambda: {f for f in recent if not _is_folder(f)},
+                lambda missing: self._mark_missing(recent, missing), lambda _exc: None))
+
+    def _mark_missing(self, recent: list[str], missing: set[str]) -> None:
+        settings = self.settings.settings
+        if settings is None or list(settings.recent_workspaces) != recent or not missing:
+            return  # the list changed meanwhile: its own look follows
+        self.top_bar.show_recent(recent, missing)
+        self.welcome.set_recent(recent, missing)
+
+    def forget_recent(self, folder: str) -> None:
+        """Take `folder` off the recent folders (the welcome page's "Remove from the list")."""
+        from app.gui.folder import first_start  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+        if self.settings.settings is not None:
+            self.settings.change(first_start.forgotten(self.settings.settings, folder))
+            self.show_recent()
 
     # -- start-up --------------------------------------------------------------------------
     def after_first_folder(self, then: Callable[[], None]) -> None:
@@ -219,3 +244,11 @@ class FolderFlow(QObject):
 
     def show_board_error(self, sentence: str) -> None:
         self.page.board_notice.show_notice(sentence, tone="attention")
+
+
+def _is_folder(text: str) -> bool:
+    """Whether a recent folder is still there (off the UI thread: a network drive can hang)."""
+    try:
+        return Path(text).is_dir()
+    except OSError:
+        return False

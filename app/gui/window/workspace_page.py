@@ -8,8 +8,8 @@ the Rounds heading, the cards) starts at one x, 8 px past the divider.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter,
+                               QVBoxLayout, QWidget)
 
 from app.gui.board.board_view import BoardView
 from app.gui.folder.top_bar import EDGE
@@ -19,8 +19,6 @@ from app.gui.run.history_picker import HistoryPicker
 from app.gui.run.round_cards import RoundCardList
 from app.gui.run.run_panel import RunPanel
 from app.gui.words import wording
-
-GAP = 8  # the 8 px grid
 
 GAP = 8  # the 8 px grid
 
@@ -65,7 +63,15 @@ class WorkspacePage(QSplitter):
         show.setBuddy(self.history_picker)
         rounds_row.addWidget(show)
         rounds_row.addWidget(self.history_picker)
+        # The schedule's line (folder/schedule_flow.py) is built after the folder is usable:
+        # its room is kept from the start, so "Rounds" and the cards never move when it comes.
+        self.schedule_slot = QWidget(right)
+        self.schedule_slot.setObjectName("scheduleSlot")
+        slot_layout = QVBoxLayout(self.schedule_slot)
+        slot_layout.setContentsMargins(0, 0, 0, 0)
+        self.schedule_slot.setMinimumHeight(schedule_line_height(self.schedule_slot))
         right_layout.addWidget(self.run_panel)
+        right_layout.addWidget(self.schedule_slot)
         right_layout.addLayout(rounds_row)
         right_layout.addWidget(self.cards, 1)
 
@@ -73,6 +79,15 @@ class WorkspacePage(QSplitter):
         self.addWidget(_scrolling(right))
         self.setSizes([520, 660])
         self.setChildrenCollapsible(False)
+
+
+def schedule_line_height(parent: QWidget) -> int:
+    """The schedule line's height with its one flat button ("Run this folder on a
+    schedule…"): a flat button's height in this style, and its 2 px above and below."""
+    probe = QPushButton("Ag")  # none of the page's: gone when this returns
+    probe.setFont(parent.font())
+    probe.setFlat(True)
+    return probe.sizeHint().height() + 4
 
 
 def _scrolling(column: QWidget) -> QScrollArea:
