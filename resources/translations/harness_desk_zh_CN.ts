@@ -1963,6 +1963,10 @@
         <translation>这个文件不是纯文本（或者太大），所以只显示大小：之前 %1，之后 %2。</translation>
     </message>
     <message>
+        <source>Nothing to compare: the file is new.</source>
+        <translation>这是新文件，没有可对比的旧版本。</translation>
+    </message>
+    <message>
         <source>Comparing the two versions…</source>
         <translation>正在比较两个版本…</translation>
     </message>
