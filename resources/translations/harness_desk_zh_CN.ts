@@ -1963,6 +1963,10 @@
         <translation>这个文件不是纯文本（或者太大），所以只显示大小：之前 %1，之后 %2。</translation>
     </message>
     <message>
+        <source>Nothing to compare: the file is new.</source>
+        <translation>这是新文件，没有可对比的旧版本。</translation>
+    </message>
+    <message>
         <source>Comparing the two versions…</source>
         <translation>正在比较两个版本…</translation>
     </message>
@@ -2800,7 +2804,7 @@
     </message>
     <message>
         <source>The AI is waiting before its next step while you choose. Stop it and close? Nothing is left half-written.</source>
-        <translation>AI 正在等你做选择。要停止并关闭吗？不会留下写了一半的内容。</translation>
+        <translation>你考虑期间，AI 停在下一步之前等着。要停止运行并关闭吗？不会留下写了一半的内容。</translation>
     </message>
     <message>
         <source>A run is going</source>

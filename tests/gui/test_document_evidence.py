@@ -302,3 +302,24 @@ def test_only_pages_without_text_become_pictures_and_a_bomb_is_not_decoded(tmp_p
     monkeypatch.setattr(renderings, "PICTURE_MAX_PIXELS", 1000)
     shown = renderings.show_bytes(scanned_pdf(tmp_path / "s.pdf", pages=1), "scan.pdf")
     assert shown.pages == [] and shown.problem == "document" and "no text layer" in shown.detail
+
+
+def test_a_new_markdown_file_shown_formatted_has_no_legend_of_green_and_red_lines(qtbot,
+                                                                                 tmp_path):
+    """A new Markdown file is shown formatted, with no lines marked: the legend above it said
+    green lines were added and red ones removed, of a view with neither."""
+    a_round(tmp_path, {"notes/options.md": (None, TABLE_MD.encode("utf-8")),
+                       "notes/old.md": (b"alpha\n", b"beta\n")})
+    dialog = open_evidence(qtbot, tmp_path)
+    dialog.show()
+    row = [f.path for f in dialog.evidence.files].index("notes/options.md")
+    with qtbot.waitSignal(dialog.diff_shown, timeout=10_000):
+        dialog.file_list.setCurrentRow(row)
+    assert "Green lines" not in dialog.legend.text()
+    assert dialog.legend.text() == "Nothing to compare: the file is new."
+    with qtbot.waitSignal(dialog.diff_shown, timeout=10_000):
+        dialog.source_toggle.click()  # its lines as written: every one marked added
+    assert "Green lines" in dialog.legend.text()
+    with qtbot.waitSignal(dialog.diff_shown, timeout=10_000):
+        dialog.file_list.setCurrentRow(1 - row)  # a changed file: lines added and removed
+    assert "Green lines" in dialog.legend.text()

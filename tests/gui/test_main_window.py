@@ -231,3 +231,20 @@ def test_the_untouched_demo_copy_opens_with_a_welcome_that_says_press_run(qtbot,
     with qtbot.waitSignal(window.run_ended, timeout=60_000):
         window.run_panel.primary.click()
     assert "Welcome" not in window.run_panel.detail_label.text()
+
+
+def test_the_chinese_close_question_says_the_run_waits_not_that_the_ai_asks(qapp):
+    """Closing during a run pauses it while the question is open. The Chinese said "AI 正在等你
+    做选择" (the AI is waiting for your choice), which reads as a decision the AI asked for."""
+    from PySide6.QtCore import QCoreApplication
+
+    from app.gui.settings import language
+
+    english = ("The AI is waiting before its next step while you choose. Stop it and close? "
+               "Nothing is left half-written.")
+    assert language.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        said = QCoreApplication.translate("MainWindow", english)
+    finally:
+        language.install(qapp, "en")
+    assert said != english and "下一步之前" in said and "做选择" not in said

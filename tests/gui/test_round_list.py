@@ -134,3 +134,39 @@ def test_adding_a_round_does_not_measure_the_other_cards_lines_again(qtbot, monk
     measured.clear()
     wider.heightForWidth(553)
     assert measured == [(wider, 553)]
+
+
+def test_a_card_read_again_keeps_the_focus_it_had_behind_its_evidence(qtbot):
+    """Undo in a round's evidence reads the cards again (history_picker.refresh_cards): the
+    card the person opened was replaced while the evidence was open, and when it closed the
+    keyboard landed on the window's first button (Open folder…), not on that round."""
+    from PySide6.QtWidgets import QDialog, QPushButton, QVBoxLayout
+
+    top = QWidget()
+    qtbot.addWidget(top)
+    column = QVBoxLayout(top)
+    first = QPushButton("Open folder…", top)
+    cards = RoundCardList(top)
+    column.addWidget(first)
+    column.addWidget(cards)
+    runs = [("2026-01-01T09:00:00+00:00", [_view(n) for n in range(1, 4)])]
+    cards.show_history(runs)
+    top.show()
+    qtbot.waitExposed(top)
+    top.activateWindow()
+    opened = cards.cards[1]
+    assert opened.view.round == 2
+    opened.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(opened.hasFocus, timeout=2000)
+    evidence = QDialog(top)
+    evidence.setModal(True)
+    evidence.show()
+    qtbot.waitExposed(evidence)
+    runs[0][1][1] = _view(2, undone=True)
+    cards.show_history(runs)  # the undone round read again while its evidence is open
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    evidence.close()
+    again = cards.cards[1]
+    assert again is not opened and again.view.undone
+    qtbot.waitUntil(again.hasFocus, timeout=2000)
+    assert not first.hasFocus()

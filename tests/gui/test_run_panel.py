@@ -169,3 +169,34 @@ def test_a_round_card_names_an_upper_estimate_as_at_most(qtbot):
         texts[upper] = [label.text() for label in card.findChildren(QLabel)]
     assert any(t.endswith("$0.42") and "at most" not in t for t in texts[False])
     assert any(t.endswith("about $0.42 at most") for t in texts[True])
+
+
+def test_a_folder_already_running_elsewhere_is_said_once_in_the_windows_words(qtbot, qapp,
+                                                                              tmp_path):
+    """Run pressed in a second window on the same folder: the window's own sentence, once.
+    The core's English sentence came under it (in a Chinese window, an English line)."""
+    from app.core.workspace.workspace import Workspace
+    from app.gui.settings import language
+    from tests.gui.helpers import demo_copy
+    from tests.gui.test_runner import demo
+
+    ws = demo_copy(tmp_path)
+    Workspace(ws).ensure_harness_dir()
+    runner = RunRunner()
+    with Workspace(ws).lock():
+        with qtbot.waitSignal(runner.run_finished, timeout=30_000) as done:
+            runner.start(ws, demo(), fast_limits())
+    result = done.args[0]
+    assert "Another run is already working" in result.message  # the core's, for the terminal
+    for lang, said in (("en", "Wait for it to finish, then press Run."),
+                       ("zh_CN", "等它结束后，再按“运行”。")):
+        assert language.install(qapp, lang) == lang
+        try:
+            widget = RunPanel()
+            qtbot.addWidget(widget)
+            widget.show_result(result.state, result.exit_reason, result.message)
+            detail = widget.detail_label.toolTip() or widget.detail_label.text()
+            assert detail.endswith(said)
+            assert result.message not in detail
+        finally:
+            language.install(qapp, "en")

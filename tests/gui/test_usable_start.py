@@ -117,21 +117,24 @@ def test_run_imports_what_it_needs_off_the_ui_thread_first(qtbot, tmp_path, monk
 
 
 def _places(window) -> dict:
-    """Where the checklist's rows and Run are, in the window's coordinates, and the top
-    bar's height: what must not move once the window is usable."""
+    """Where the checklist's rows, Run and the rounds are, in the window's coordinates, and
+    the top bar's height: what must not move once the window is usable."""
     from PySide6.QtCore import QPoint
     from PySide6.QtWidgets import QWidget
 
     viewport = window.board_view.list_view.findChild(QWidget, "qt_scrollarea_viewport")
     run = window.run_panel.primary
+    cards = window.cards
     return {"top bar": window.top_bar.height(), "size": window.size(), "sizes": window.splitter.sizes(),
             "checklist": (viewport.mapTo(window, QPoint(0, 0)), viewport.size()),
-            "run": (run.mapTo(window, QPoint(0, 0)), run.size())}
+            "run": (run.mapTo(window, QPoint(0, 0)), run.size()),
+            "rounds": (cards.mapTo(window, QPoint(0, 0)), cards.size())}
 
 
 def test_nothing_moves_once_the_window_is_usable(qtbot, tmp_path, monkeypatch):
-    """The checklist and Run are drawn in their final places: neither the rest of the window
-    built after usable nor the settings loaded after it moves them (not even by a pixel)."""
+    """The checklist, Run and the rounds are drawn in their final places: neither the rest of
+    the window built after usable (the schedule's line came in above the rounds and pushed
+    them down a line) nor the settings loaded after it moves them (not even by a pixel)."""
     window, _folder, usable, _config = _start(qtbot, tmp_path, monkeypatch)
     at_usable: list = []
     window.became_usable.connect(lambda: at_usable.append(_places(window)))

@@ -267,6 +267,7 @@ class EvidenceDialog(QDialog):
         formatted = f.created and is_markdown(f.path) and len(f.after) <= MAX_RENDERED_CHARS
         self.source_toggle.setVisible(formatted)
         if formatted and not self.source_toggle.isChecked():
+            self.legend.setText(self.tr("Nothing to compare: the file is new."))  # no lines marked
             self._show_new_markdown(f, row)  # nothing to compare: the new file, as it reads
             return
         # Compared off the UI thread (a big file can take seconds), bounded in time.

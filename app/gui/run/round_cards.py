@@ -121,6 +121,11 @@ class RoundCard(QFrame):
         _scroll_to(self)
 
 
+def _identity(view: RoundView) -> tuple[str, str, int]:
+    """Which round a card shows, the same when its run is read again."""
+    return view.run_id, view.run_started, view.round
+
+
 def _scroll_to(widget: QWidget) -> None:
     area: QWidget | None = widget
     for _ in range(3):  # the card's list, its viewport, the scroll area
@@ -222,7 +227,9 @@ class RoundCardList(QScrollArea):
                      others: Sequence[tuple[str, QWidget]] = ()) -> None:
         """Rounds of earlier runs, oldest run first: (started_at, its rounds oldest first);
         `others` are other cards (planning rounds) with their start times, oldest first,
-        each put among the runs where it happened."""
+        each put among the runs where it happened. A round whose card had the window's focus
+        (also behind its evidence, where it was undone) has it again on its new card."""
+        focused = self._focused_round()
         self.clear()
         previous = None
         waiting = list(others)
@@ -242,6 +249,16 @@ class RoundCardList(QScrollArea):
         finally:
             self._bulk = False
         self._fill()
+        for card in self.cards if focused is not None else ():
+            if _identity(card.view) == focused:
+                card.setFocus(Qt.FocusReason.OtherFocusReason)  # back there when a dialog closes
+
+    def _focused_round(self) -> tuple[str, str, int] | None:
+        """The round whose card is the window's focus widget, even while a dialog is active."""
+        widget = self.window().focusWidget()
+        if isinstance(widget, RoundCard) and widget in self._widgets:
+            return _identity(widget.view)
+        return None
 
     def show_older(self) -> None:
         """The next page of older cards under the last one; the first of them takes the

@@ -465,7 +465,8 @@ class RunPanel(QWidget):
         tone = "ok" if state == RunState.DONE else "attention"
         known = state == RunState.DONE or exit_reason in (
             ExitReason.HUMAN_DECISION_NEEDED, ExitReason.STOPPED_BY_USER, ExitReason.NO_PROGRESS,
-            ExitReason.MAX_ROUNDS, ExitReason.SAMPLES_SHOWN, *engine_words.ENGINE_STOPS)
+            ExitReason.MAX_ROUNDS, ExitReason.SAMPLES_SHOWN, *engine_words.ENGINE_STOPS,
+            "workspace_locked")  # runner.WORKSPACE_LOCKED: the window's sentence says it all
         detail = hint if known else f"{hint}\n{message}".strip()
         self.show_state(headline, detail, tone)
         self.all_done_shown = state == RunState.DONE
