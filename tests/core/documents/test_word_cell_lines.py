@@ -102,6 +102,12 @@ def test_write_file_of_a_label_keeps_the_cells_empty_first_paragraph(tmp_path):
     assert _pairs(render(path))["Health Levies"] == ("0", "0")
 
 
+def test_a_new_document_written_from_the_rendering_keeps_the_lines_in_their_places(tmp_path):
+    path = tmp_path / "copy.docx"
+    path.write_bytes(write(path, render(CASES), False))
+    assert _pairs(render(path)) == _pairs(render(CASES))
+
+
 def test_a_cells_text_is_cut_back_into_its_paragraphs():
     # as many <br> as before: where the old paragraphs were cut (one held line breaks)
     assert cell_lines("€<br>1<br>2<br>3", ["€", "17<br>32<br>35"]) == ["€", "1<br>2<br>3"]
