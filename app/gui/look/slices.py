@@ -21,13 +21,22 @@ import time
 from collections import deque
 from typing import Callable, Sequence
 
-import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 GAP_MS = 16  # at least this long between two pieces: events and paints come between
 LATE_MS = 6  # a turn whose timer fired this much late finds the window busy: wait a turn
 MAX_WAITS = 4  # but at most this many turns in a row (a loaded machine fires every timer late)
 HOLD_MS = 2500  # a run starting holds the pieces back at most this long
+
+
+def _valid(obj: QObject) -> bool:
+    """Whether `obj`'s Qt object still exists (PySide raises RuntimeError on a deleted one;
+    shiboken6.isValid says the same, but shiboken6 is PySide's own part, not our dependency)."""
+    try:
+        obj.objectName()
+    except RuntimeError:
+        return False
+    return True
 
 
 class Piece:
@@ -41,7 +50,7 @@ class Piece:
 
     @property
     def alive(self) -> bool:
-        return shiboken6.isValid(self.owner)
+        return _valid(self.owner)
 
     def step(self) -> None:
         """One call of the piece (done unless it asks for more, or its owner is gone)."""
@@ -149,7 +158,7 @@ _later: Later | None = None
 def later() -> Later:
     """The process's after-usable scheduler (made on first use, with the application)."""
     global _later
-    if _later is None or not shiboken6.isValid(_later):
+    if _later is None or not _valid(_later):
         _later = Later(QCoreApplication.instance())
     return _later
 
