@@ -2485,10 +2485,6 @@
         <translation>打开另一个文件夹…</translation>
     </message>
     <message>
-        <source>Open another folder</source>
-        <translation>打开另一个文件夹</translation>
-    </message>
-    <message>
         <source>Choose a folder to work in. This one is taken off your recent folders.</source>
         <translation>选一个文件夹来工作。这个文件夹会从你最近打开的文件夹里移除。</translation>
     </message>

@@ -28,8 +28,8 @@ class GonePage(QWidget):
         self.open_button = QPushButton(QCoreApplication.translate(
             "GonePage", "Open another folder…"), self)
         self.open_button.setAutoDefault(True)
-        look.set_accessible(self.open_button, QCoreApplication.translate(
-            "GonePage", "Open another folder"), QCoreApplication.translate(
+        self.open_button.setAccessibleName(self.open_button.text())
+        self.open_button.setToolTip(QCoreApplication.translate(
             "GonePage", "Choose a folder to work in. This one is taken off your recent "
             "folders."))
         row = QHBoxLayout()
