@@ -4,7 +4,8 @@
     # Heading, paragraphs, 1. numbered and - bulleted lists, | tables |, > quotes
     [Text box] …                     the text of a text box, after the paragraph it sits in
     [inserted: …] [deleted: …]       tracked changes, where they are
-    line<br>break                    a line break within a paragraph (a cell's paragraphs too)
+    line<br>break                    a line break within a paragraph (a cell's paragraphs too;
+                                     an empty one within a cell is an empty line there)
     text[^1]  text[^i]  text[comment 1]   where a footnote, endnote or comment is anchored
     [^1]: …  [^i]: …  [comment 1] Ann: …  the notes and comments, after the body
     [Footer] …                       each different footer, last
@@ -211,6 +212,12 @@ class Reader:
             if self.collect is not None:
                 self.collect.append((self.part, para, line, self.twins.get(p)))
             sink.line(line.text, item)
+        elif sink.in_cell and not prefix:
+            # An empty paragraph is a line of its cell still: the n-th line of a label cell
+            # stands next to the n-th of the value cell beside it, as Word shows them.
+            if self.collect is not None:
+                self.collect.append((self.part, para, Line(), self.twins.get(p)))
+            sink.line("", False)
         for box, twin in para.boxes:
             self._box(box, twin, sink)
         return shown

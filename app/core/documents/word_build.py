@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, Callable
 
 from app.core.documents.word_parts import PKG_RELS, WordPackage, parse, rels_name, w
+from app.core.documents.word_sinks import cell_lines
 from app.core.documents.xml_tags import tag_of
 
 if TYPE_CHECKING:
@@ -225,7 +226,7 @@ def new_table(model: _Element | None, rows: list[list[str]], relate: Relate) -> 
                         tcpr.remove(el)
                 tc.append(tcpr)
             model_p = model_tc.find(w("p")) if model_tc is not None else None
-            fill_cell(tc, [], (row[c] if c < len(row) else "").split("<br>"), model_p, relate)
+            fill_cell(tc, [], cell_lines(row[c] if c < len(row) else "", []), model_p, relate)
             tr.append(tc)
         tbl.append(tr)
     return tbl
@@ -246,7 +247,7 @@ def fill_cell(tc: _Element, old_lines: list[tuple[str, _Element]], new_lines: li
     `new_lines`: one whose text stays is kept as it is, a changed one keeps its look, a new
     one takes the look of the one before it; a cell always ends with a paragraph. `edit`:
     changes a paragraph's text in place where it can (word_merge)."""
-    new_lines = [line for line in new_lines if line.strip()]
+    new_lines = [line if line.strip() else "" for line in new_lines]
     anchor: _Element | None = None
     for n, line in enumerate(new_lines):
         if n < len(old_lines):

@@ -35,6 +35,7 @@ _ROW_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$")
 _LINK = re.compile(r"\[([^\[\]]*)\]\(([^)\s]*)\)")
 _MARKS = re.compile(r"\*\*\*|\*\*|\*|\[(?:inserted|deleted): |\]|\ufdd3[^\ufdd4]*\ufdd4|\ufdd5")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_WORD = re.compile(r"(?:(?!<br>)\S)+\s*|<br>\s*|\s+")
 # A literal text's *, [ and > stand in as noncharacters (never in a document's text) while it
 # is compared, so no mark or quote is read into them; they are put back as the HTML is written.
 _LITERAL = str.maketrans({"*": "\ufdd0", "[": "\ufdd1", ">": "\ufdd2"})
@@ -95,7 +96,8 @@ def tokens(inline: str) -> list[Token]:
     merged: list[Token] = []
     for word, word_look in _linked(out):
         word = word.replace("\x01", "").replace("\x02", "")
-        if merged and (not word.strip() or not merged[-1][0][-1:].isspace()):
+        if merged and not _line_break(word) and not _line_break(merged[-1][0]) and (
+                not word.strip() or not merged[-1][0][-1:].isspace()):
             merged[-1] = (merged[-1][0] + word, merged[-1][1])  # a space or a word's rest
         elif word:
             merged.append((word, word_look))
@@ -116,7 +118,12 @@ def _linked(items: list[Token]) -> list[Token]:
 
 
 def _words(text: str, look: Look) -> list[Token]:
-    return [(w, look) for w in re.findall(r"\S+\s*|\s+", text)]
+    """A cell's <br> is a word of its own: a changed line is marked within its line."""
+    return [(w, look) for w in _WORD.findall(text)]
+
+
+def _line_break(word: str) -> bool:
+    return word.startswith("<br>")
 
 
 def plain(line: str) -> str:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable
 
 from app.core.documents.word_build import (Relate, cell_grid, fill_cell, inline_token,
                                            new_table, paragraph, simple_cell)
+from app.core.documents.word_sinks import cell_lines
 from app.core.documents.word_parts import w
 
 if TYPE_CHECKING:
@@ -257,7 +258,7 @@ class Filler:
                          if id(p) in self.lines]
                 ps = mine.findall(w("p"))
                 old_lines = [(self.lines[id(p)], ps[n]) for n, p in shown]
-                new_lines = [b] if len(old_lines) <= 1 else b.split("<br>")
+                new_lines = cell_lines(b, [text for text, _p in old_lines])
                 model = ps[0] if ps else None
                 fill_cell(mine, old_lines, new_lines, model, self.relate, self.edit)
         return made

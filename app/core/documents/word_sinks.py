@@ -1,5 +1,6 @@
 """Where the lines of a Word document go as they are read: the rendering itself (Body), or
-one table cell, whose lines are joined with <br> (Cell)."""
+one table cell, whose lines are joined with <br> (Cell); and a cell's text cut back into its
+paragraphs' lines as it is written (cell_lines)."""
 
 from __future__ import annotations
 
@@ -82,7 +83,38 @@ class Cell:
         self.outer.tick()
 
     def text(self) -> str:
-        return "<br>".join(self.lines)
+        """The lines joined with <br>; the empty ones that end the cell left out (those
+        within it keep their place)."""
+        lines = self.lines
+        while lines and not lines[-1]:
+            lines = lines[:-1]
+        return "<br>".join(lines)
 
 
 Sink = Body | Cell  # where a block's lines go
+
+
+def cell_lines(new: str, old: list[str]) -> list[str]:
+    """A cell's shown text (its lines joined with <br>) as the lines of its paragraphs, an
+    empty line an empty paragraph. Over the cell's `old` shown paragraphs: cut where they
+    were cut when it has as many <br> as they had (a paragraph's own line breaks stay in it),
+    else at every <br>; the empty paragraphs that end the cell (read_file leaves them out)
+    stay. A new cell, or one cut anew, loses the empty lines that end it."""
+    kept = len(old)
+    while kept and not old[kept - 1].strip():
+        kept -= 1
+    if old and kept <= 1:
+        return [new] + [""] * (len(old) - max(kept, 1))
+    parts = new.split("<br>")
+    counts = [text.count("<br>") + 1 for text in old[:kept]]
+    if old and sum(counts) == len(parts):
+        lines, at = [], 0
+        for count in counts:
+            lines.append("<br>".join(parts[at:at + count]))
+            at += count
+        return lines + [""] * (len(old) - kept)
+    while parts and not parts[-1].strip():
+        parts.pop()
+    if len(parts) < len(old) and not any(text.strip() for text in old[len(parts):]):
+        parts += [""] * (len(old) - len(parts))
+    return parts

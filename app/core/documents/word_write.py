@@ -139,7 +139,8 @@ def _lines(inline: Token) -> list[Token]:
     """A table cell's inline Markdown, split at each <br> that text follows; one that
     another <br> or a blank follows, or nothing, is a line break (read_file shows a
     paragraph that ends in line breaks as "13.6%<br><br>", one that begins with a blank
-    as "&#32;34,000", an empty paragraph not at all)."""
+    as "&#32;34,000", an empty paragraph as an empty line: "<br>Gross Income" begins with
+    one, which comes back as an empty paragraph)."""
     children = inline.children or []
     breaks = [child.type == "html_inline" and _BR.fullmatch(child.content) is not None
               for child in children]
