@@ -35,6 +35,10 @@ class NotAWorkspace(HarnessError):
     exit_code = EXIT_USAGE
 
 
+class FolderGone(NotAWorkspace):
+    """The folder was there and is not any more (moved or deleted): never made again."""
+
+
 class UsageError(HarnessError):
     exit_code = EXIT_USAGE
 

@@ -65,11 +65,15 @@ def decide(root: Path, answer: str, task_text: str | None = None) -> Decided:
     return answer_decision(root, answer, task_text=task_text)
 
 
-def create_board(root: Path) -> Path:
-    """TASKS.md from the template (and .harness/) in a folder that has none."""
+def create_board(root: Path, lang: str | None = None) -> Path:
+    """TASKS.md from the template in the window's language (`lang`, else the one it shows
+    now), and .harness/, in a folder that has none. A folder gone meanwhile is never made
+    again: FolderGone."""
+    from app.core.board.board import template  # noqa: PLC0415 - window start-up (bench/startup.py)
     from app.core.workspace.workspace import init_workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
-    ws, _created = init_workspace(root)
+    ws, _created = init_workspace(root, template=template(lang or language.current()),
+                                  make_folder=False)
     return ws.board_path
 
 

@@ -1883,6 +1883,10 @@
         <translation>带减号的行被删掉了，带加号的行是新加的</translation>
     </message>
     <message>
+        <source>&amp;Undo this round…</source>
+        <translation>撤销这一轮(&amp;U)…</translation>
+    </message>
+    <message>
         <source>Green lines (+) are what the round added, red lines (−) what it removed; the lines around them stayed the same.</source>
         <translation>绿色的行（+）是这一轮新加的，红色的行（−）是它删掉的；周围的行保持不变。</translation>
     </message>
@@ -1893,10 +1897,6 @@
     <message>
         <source>Switch between the formatted view and the file&apos;s plain text, marks and all</source>
         <translation>在排版后的样子和文件的纯文本（含所有标记）之间切换</translation>
-    </message>
-    <message>
-        <source>Undo this round…</source>
-        <translation>撤销这一轮…</translation>
     </message>
     <message>
         <source>Undo this round</source>
@@ -2414,6 +2414,14 @@
         <source>That folder could not be opened: %1</source>
         <translation>无法打开这个文件夹：%1</translation>
     </message>
+    <message>
+        <source>This folder is gone</source>
+        <translation>这个文件夹不在了</translation>
+    </message>
+    <message>
+        <source>Open another folder to go on.</source>
+        <translation>请打开另一个文件夹继续。</translation>
+    </message>
 </context>
 <context>
     <name>FolderSafetyGroup</name>
@@ -2464,6 +2472,21 @@
     <message>
         <source>Protect a folder</source>
         <translation>保护一个文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>GonePage</name>
+    <message>
+        <source>This folder is gone: it was moved or deleted.</source>
+        <translation>这个文件夹不在了：它被移走或删除了。</translation>
+    </message>
+    <message>
+        <source>Open another folder…</source>
+        <translation>打开另一个文件夹…</translation>
+    </message>
+    <message>
+        <source>Choose a folder to work in. This one is taken off your recent folders.</source>
+        <translation>选一个文件夹来工作。这个文件夹会从你最近打开的文件夹里移除。</translation>
     </message>
 </context>
 <context>
@@ -3501,6 +3524,10 @@
     <message>
         <source>Settings</source>
         <translation>设置</translation>
+    </message>
+    <message>
+        <source>Sav&amp;e</source>
+        <translation>保存(&amp;E)</translation>
     </message>
     <message>
         <source>How long a run may go</source>

@@ -119,3 +119,44 @@ def test_the_export_and_decision_dialogs(qtbot, main, tmp_path):
     qtbot.addWidget(decision)
     decision.show()
     assert clashes(in_view(decision)) == {}
+
+
+def test_the_settings_dialogs_save_has_its_own_letter(qtbot, main):
+    """Alt+S (or whatever Save is given) presses Save, not a field that happens to share the
+    letter: the dialog's main button has a letter, and no other control has it."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    main.open_settings()
+    dialog = main.settings_dialog
+    qtbot.waitUntil(dialog.isVisible, timeout=5000)
+    save = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Save)
+    named = in_view(dialog)
+    assert mnemonic(save.text()), save.text()
+    assert clashes(named) == {}
+    dialog.reject()
+
+
+def test_the_evidence_dialogs_undo_has_a_letter(qtbot, main, tmp_path):
+    import json
+
+    from app.core.undo.blobs import BlobStore
+    from app.core.workspace.workspace import Workspace
+    from app.gui.evidence.evidence_dialog import EvidenceDialog
+    from app.gui.run.round_cards import RoundView
+
+    ws = Workspace(tmp_path / "round")
+    ws.root.mkdir()
+    (ws.root / "notes.md").write_text("new\n", encoding="utf-8")
+    blobs = BlobStore(ws.harness_dir)
+    undo = ws.run_files("r1").undo(1)
+    undo.parent.mkdir(parents=True)
+    undo.write_text(json.dumps({"round": 1, "files": {"notes.md": {
+        "before": blobs.put(b"old\n"), "after": blobs.put(b"new\n")}}}), encoding="utf-8")
+    dialog = EvidenceDialog(ws.root, RoundView(1, "Update the notes", "completed",
+                                               run_id="r1"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.evidence is not None, timeout=10_000)
+    assert dialog.undo_button.isVisible()
+    assert mnemonic(dialog.undo_button.text()), dialog.undo_button.text()
+    assert clashes(in_view(dialog)) == {}

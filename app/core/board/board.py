@@ -46,6 +46,28 @@ Start a task with "HUMAN:" when it is a decision only you should make; the run s
   - Done when: titles.md lists three titles, each with one sentence on why
 """
 
+# The same in Simplified Chinese, for a window shown in Chinese. The keys the board reads
+# ("- [ ]", "Done when:", "HUMAN:") stay as they are: they are the format, not the words.
+TEMPLATE_ZH_CN = """# 任务
+
+每行写一个任务，格式是“- [ ] 你想做的事”，按要做的先后顺序排列。
+在任务下面加“  - Done when: ……”行，写明怎样算做完。
+如果某件事只该由你来决定，就在任务开头写“HUMAN:”，运行到那里会停下来问你。
+
+- [ ] 列出这个文件夹里的文件，以及每个文件的用途
+  - Done when: overview.md 里每个文件占一行
+- [ ] 为主要文档想三个更清楚的标题
+  - Done when: titles.md 列出三个标题，每个附一句理由
+"""
+
+
+def template(lang: str | None = None) -> str:
+    """The starter TASKS.md in `lang` ("zh_CN", "zh" or "zh-CN": Simplified Chinese; anything
+    else, or None: English)."""
+    if lang and lang.replace("-", "_").lower() in ("zh", "zh_cn", "zh_hans"):
+        return TEMPLATE_ZH_CN
+    return TEMPLATE
+
 
 class Board:
     """Lines are kept with their own endings; tasks are re-derived after every change (but a

@@ -8,7 +8,7 @@ import time
 from collections import namedtuple
 from pathlib import Path
 
-from app.core.errors import HarnessError, NotAWorkspace
+from app.core.errors import FolderGone, HarnessError, NotAWorkspace
 from app.core.workspace.spare_files import SPARE_FOLDER
 from app.core.workspace.files import (UNWRITABLE, atomic_write_text, is_disk_full, is_read_only,
                             no_space_sentence, remove_stale_temps, unwritable_sentence)
@@ -213,9 +213,13 @@ class RunFiles(namedtuple("RunFiles", "dir")):
         return self.dir / "undo" / f"{int(round_no)}.undone.json"
 
 
-def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
+def init_workspace(root: Path | str, *, template: str | None = None,
+                   make_folder: bool = True) -> tuple[Workspace, bool]:
     """Create the folder, TASKS.md from the template (if missing) and .harness/.
 
+    `template`: the board's first text (board.template(lang); English when None).
+    `make_folder`: False for a folder that should be there already (the window's open
+    folder): if it is gone, FolderGone, and nothing is made.
     Returns the workspace and whether a board was created (an existing board is never touched).
     """
     from app.core.board.board import TEMPLATE  # noqa: PLC0415 - `status` stays light
@@ -223,8 +227,11 @@ def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
     ws = Workspace(root)
     if ws.root.exists() and not ws.root.is_dir():
         raise NotAWorkspace(f"{ws.root} is a file, not a folder.")
+    if not make_folder and not ws.root.is_dir():
+        raise FolderGone("This folder is gone: it was moved or deleted.")
     try:
-        ws.root.mkdir(parents=True, exist_ok=True)
+        if make_folder:
+            ws.root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise HarnessError(f"Could not create {ws.root}: {exc.strerror or exc}.") from exc
     created = False
@@ -235,7 +242,7 @@ def init_workspace(root: Path | str) -> tuple[Workspace, bool]:
 
     with board_lock(ws.board_path):  # never over a board another writer of ours just made
         if not ws.board_path.exists():
-            atomic_write_text(ws.board_path, TEMPLATE)
+            atomic_write_text(ws.board_path, TEMPLATE if template is None else template)
             created = True
     ws.ensure_harness_dir()
     return ws, created

@@ -13,6 +13,7 @@ from app.gui.background import SerialQueue
 
 _UNCHANGED = object()  # a read that found what we last delivered
 _ABSENT = object()     # what we last delivered: there was no TASKS.md
+_GONE = object()       # a read's or what we last delivered: the folder itself is gone
 
 
 def _load(path: Path) -> Board | BoardError | None:
@@ -34,7 +35,8 @@ class BoardFile(QObject):
     """
 
     board_read = Signal(object)      # Board: the file as it is now
-    board_missing = Signal(object)   # Path: there is no TASKS.md
+    board_missing = Signal(object)   # Path: there is no TASKS.md (its folder is there)
+    folder_gone = Signal(object)     # Path: the TASKS.md's folder itself is gone
     read_failed = Signal(object)     # BoardError: the file is there but can't be read
     write_failed = Signal(object)    # the exception a write raised; a refresh follows
 
@@ -103,6 +105,8 @@ class BoardFile(QObject):
         known = None if force else self._known
 
         def read() -> Any:
+            if not path.parent.is_dir():  # moved or deleted: never "no task list yet"
+                return _UNCHANGED if known is _GONE else _GONE
             if known is _ABSENT and not path.exists():
                 return _UNCHANGED
             if isinstance(known, bytes):
@@ -182,6 +186,9 @@ class BoardFile(QObject):
         elif outcome is None:
             self._known = _ABSENT
             self.board_missing.emit(self._path)
+        elif outcome is _GONE:
+            self._known = _GONE
+            self.folder_gone.emit(self._path)
         else:
             self.read_failed.emit(outcome)
 

@@ -16,6 +16,7 @@ from app.core.board.board import Board, BoardError, Task, TaskRef, one_line
 from app.core.board import verbs
 from app.gui.board.board_file import BoardFile
 from app.gui.board.board_model import BoardItemModel
+from app.gui.board.gone_page import GonePage
 from app.gui.board.task_details import TaskDetailsPanel
 from app.gui.board.task_list import TaskListView
 from app.gui.look import look
@@ -40,6 +41,8 @@ class BoardView(QWidget):
     board_missing = Signal(object)        # Path: there is no TASKS.md there
     board_found = Signal(object)          # Path: a TASKS.md is there (again), readable
     create_requested = Signal()           # the person pressed "Create a task list"
+    folder_gone = Signal(object)          # Path: the folder itself is gone (moved, deleted)
+    open_other_requested = Signal()       # "Open another folder…" on the folder-gone page
     error_raised = Signal(str)            # one plain sentence for the person
     plan_requested = Signal()             # "Plan with AI" was pressed
 
@@ -70,10 +73,14 @@ class BoardView(QWidget):
         empty_layout.addStretch(1)
         self._no_board = self._build_no_board_page()
         self._missing = False  # the folder has no TASKS.md: the page above, not the list
+        self._gone_page = GonePage(self)
+        self._gone_page.open_button.clicked.connect(self.open_other_requested)
+        self._gone = False     # the folder itself is gone: that page, nothing offered to make
         self._stack = QStackedLayout()
         self._stack.addWidget(self._list)
         self._stack.addWidget(self._empty)
         self._stack.addWidget(self._no_board)
+        self._stack.addWidget(self._gone_page)
 
         self._undo_bar = UndoBar(self)
         self._add = QLineEdit(self)
@@ -119,6 +126,7 @@ class BoardView(QWidget):
         self._details.details_edited.connect(self._on_details_edited)
         self._file.board_read.connect(self._on_board_read)
         self._file.board_missing.connect(self._on_board_missing)
+        self._file.folder_gone.connect(self.show_folder_gone)
         self._file.read_failed.connect(self._on_read_failed)
         self._file.write_failed.connect(self._on_write_failed)
         self.set_board(None)
@@ -164,6 +172,11 @@ class BoardView(QWidget):
         """The folder shown has no TASKS.md (the page that offers to create one is shown)."""
         return self._missing
 
+    @property
+    def folder_is_gone(self) -> bool:
+        """The folder shown is gone (its page says so and offers to open another)."""
+        return self._gone
+
     # -- the window's side of the contract -------------------------------------------------
 
     def set_board(self, path: Path | None, read: Board | None = None) -> None:
@@ -171,11 +184,11 @@ class BoardView(QWidget):
         `read` (read off it already: see BoardFile.open)."""
         self._deferred = None
         self._deleted.clear()
-        self._missing = False
+        self._missing = self._gone = False
         self._undo_bar.hide()
         self._model.reset_tasks([])
         self._set_readable(False)  # until the first read says it is there
-        self._missing = False
+        self._missing = self._gone = False
         self.plan_button.setEnabled(path is not None)
         self._file.open(path, read)
         self._on_rows_changed()
@@ -439,12 +452,13 @@ class BoardView(QWidget):
                                     locked=self._model.is_locked(row))
         else:
             self._details.show_task(QPersistentModelIndex(), None)
-        self._details.setVisible(index.isValid() and not self._missing)
+        self._details.setVisible(index.isValid() and not self._missing and not self._gone)
         self._update_actions()
 
     def _on_rows_changed(self, *_args) -> None:
         empty = self._model.rowCount() == 0 and self._add.isEnabled()
-        self._stack.setCurrentWidget(self._no_board if self._missing else
+        self._stack.setCurrentWidget(self._gone_page if self._gone else
+                                     self._no_board if self._missing else
                                      self._empty if empty else self._list)
         # One "Plan with AI…", where a person looks first: the empty pages have their own,
         # in the middle; beside "Add a task…" only while the list itself is shown.
@@ -466,12 +480,12 @@ class BoardView(QWidget):
         # Adding needs a board to add to; without one the page above offers to create it,
         # and no "Add a task…" line pretends it could take a task.
         self._add.setEnabled(readable)
-        self._add.setVisible(not self._missing)
+        self._add.setVisible(not self._missing and not self._gone)
         self._rows_changed.start()
 
     def _on_board_read(self, board) -> None:
-        if not self._add.isEnabled() or self._missing:
-            self._missing = False
+        if not self._add.isEnabled() or self._missing or self._gone:
+            self._missing = self._gone = False
             self._set_readable(True)
             self.board_found.emit(self._file.path)
         if self._model.apply_tasks(board.tasks, keep=self._delegate.editing):
@@ -498,8 +512,18 @@ class BoardView(QWidget):
     def _on_board_missing(self, path: Path) -> None:
         self._model.reset_tasks([])
         self._missing = True  # an empty folder: its page offers a task list or Plan with AI
+        self._gone = False
         self._set_readable(False)
         self.board_missing.emit(path)
+
+    def show_folder_gone(self, path: Path | None = None) -> None:
+        """The folder was moved or deleted: say so, and offer another folder, never to make
+        this one again (also when making its task list found it gone)."""
+        self._model.reset_tasks([])
+        self._missing, self._gone = False, True
+        self._undo_bar.hide()
+        self._set_readable(False)
+        self.folder_gone.emit(path if path is not None else self._file.path)
 
     def _on_read_failed(self, exc: BoardError) -> None:
         self.error_raised.emit(str(exc))

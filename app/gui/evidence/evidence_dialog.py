@@ -119,7 +119,7 @@ class EvidenceDialog(QDialog):
         self.report.setTextFormat(Qt.TextFormat.PlainText)
         self.report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.report.hide()
-        self.undo_button = QPushButton(self.tr("Undo this round…"), self)
+        self.undo_button = QPushButton(self.tr("&Undo this round…"), self)
         look.set_accessible(self.undo_button, self.tr("Undo this round"),
                             self.tr("Put the files this round changed back as they were"))
         self.undo_button.setEnabled(False)

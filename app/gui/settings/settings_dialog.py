@@ -70,6 +70,8 @@ class SettingsDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel, self)
         self._buttons = buttons
+        # Its own Alt letter: Qt's plain "Save" has none, and Alt+S is "Steps per round".
+        buttons.button(QDialogButtonBox.StandardButton.Save).setText(self.tr("Sav&e"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         outer.addWidget(buttons)

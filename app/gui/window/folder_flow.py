@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QStackedWidget
 
 from app.gui.background import run_for
 from app.gui.folder.early_read import EarlyRead, inspect
+from app.gui.folder.lock_watch import LockWatch
 from app.gui.settings import language
 
 if TYPE_CHECKING:
@@ -55,6 +56,10 @@ class FolderFlow(QObject):
         self._first_folder_done: list[Callable[[], None]] = []  # see after_first_folder
         self.opened_folder: Path | None = None  # the last said by workspace_opened
         self.workspace_opened.connect(self._remember_opened)
+        # A run going on elsewhere: the folder is read again once it ends (lock_watch.py).
+        self.lock_watch = LockWatch(self, lambda: self.runner.running)
+        self.lock_watch.released.connect(self._on_run_elsewhere_ended)
+        runner.run_finished.connect(self._on_own_run_finished)
         top_bar.open_requested.connect(self.choose_folder)
         top_bar.recent_chosen.connect(lambda f: self.open_workspace(Path(f)))
         welcome.open_folder_requested.connect(self.choose_folder)
@@ -65,6 +70,8 @@ class FolderFlow(QObject):
         board.board_missing.connect(self._on_board_missing)
         board.board_found.connect(self._on_board_found)
         board.create_requested.connect(self._create_board)
+        board.folder_gone.connect(self._on_folder_gone)
+        board.open_other_requested.connect(self.choose_folder)
         board.error_raised.connect(self.show_board_error)
 
     def _remember_opened(self, folder: Path) -> None:
@@ -138,11 +145,28 @@ class FolderFlow(QObject):
         self._pick_engine_for(info)
         page.run_panel.demo_samples = False  # known once the list is read (tasks_changed)
         page.run_panel.show_folder(info)
+        if info.run_active_elsewhere:
+            self.lock_watch.watch(info.folder)
+        else:
+            self.lock_watch.stop()
         self.folder_shown.emit(info)  # its run history, careful mode; its rounds (run_flow.py)
         if settings.settings is not None:
             settings.change(first_start.remembered(settings.settings, info.folder))
             self.show_recent()
         # workspace_opened follows once its earlier rounds are on the cards (folder_history.py)
+
+    def _on_own_run_finished(self, result) -> None:
+        """Run was refused because a run holds the folder elsewhere: watch for its end."""
+        from app.gui.run.runner import WORKSPACE_LOCKED  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+        if result.exit_reason == WORKSPACE_LOCKED and self.workspace is not None:
+            self.lock_watch.watch(self.workspace)
+
+    def _on_run_elsewhere_ended(self, folder: Path) -> None:
+        """The run elsewhere has ended: read the folder again, its rounds and where that run
+        left off (a decision, done, stopped), unless this window has moved on meanwhile."""
+        if folder == self.workspace and not self.runner.running:
+            self.open_workspace(folder)
 
     def _pick_engine_for(self, info: FolderInfo) -> None:
         """A demo copy always opens on the Demo engine (its welcome promises it, offline); the
@@ -197,6 +221,7 @@ class FolderFlow(QObject):
         view = self.page.board_view
         view.board_missing.connect(self.first_folder_settled)
         view.error_raised.connect(self.first_folder_settled)
+        view.folder_gone.connect(self.first_folder_settled)
         view.counts_changed.connect(
             lambda _done, total: None if total else self.first_folder_settled())
 
@@ -228,18 +253,40 @@ class FolderFlow(QObject):
         if self.page.run_panel.mode == "no_board":
             self.page.run_panel.show_ready()
 
+    def _on_folder_gone(self, _path) -> None:
+        """The open folder was moved or deleted: the list says so and offers another folder
+        (board/gone_page.py); nothing can run; it leaves the recent folders."""
+        from app.gui.folder import first_start  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+        if not self.runner.running:  # a run going there ends on its own, and says why
+            panel = self.page.run_panel
+            panel.show_state(self.tr("This folder is gone"), self.tr(
+                "Open another folder to go on."), tone="attention")
+            panel.set_mode("no_board")
+            panel.show_counts(0, 0)
+        settings = self.settings.settings
+        if settings is not None and self.workspace is not None:
+            self.settings.change(first_start.forgotten(settings, str(self.workspace)))
+            self.show_recent()
+
     def _create_board(self) -> None:
         from app.gui import core_calls  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
-        root = self.workspace
+        root, lang = self.workspace, language.current()  # its template in the window's words
         if root is None:
             return
         self.page.board_notice.hide()
-        run_for(self, lambda: core_calls.create_board(root),
+        run_for(self, lambda: core_calls.create_board(root, lang),
                 lambda board: self.page.board_view.set_board(board), self.board_failed)
 
     def board_failed(self, exc: BaseException) -> None:
-        """A read or write of the task list failed: said above the list."""
+        """A read or write of the task list failed: said above the list. A folder gone
+        meanwhile is said in the list's place (never made again: core_calls.create_board)."""
+        from app.core.errors import FolderGone  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+        if isinstance(exc, FolderGone):
+            self.page.board_view.show_folder_gone()
+            return
         self.show_board_error(getattr(exc, "message", None) or str(exc))
 
     def show_board_error(self, sentence: str) -> None:

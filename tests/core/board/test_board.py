@@ -358,6 +358,33 @@ def test_template_has_two_example_tasks_and_no_decision():
     assert "HUMAN:" in TEMPLATE and "Done when:" in TEMPLATE
 
 
+def test_the_chinese_template_is_the_same_list_in_chinese():
+    from app.core.board.board import TEMPLATE_ZH_CN, template
+
+    assert template(None) == template("en") == TEMPLATE
+    assert template("zh_CN") == template("zh-CN") == template("zh") == TEMPLATE_ZH_CN
+    english, chinese = Board.parse(TEMPLATE), Board.parse(TEMPLATE_ZH_CN)
+    assert len(chinese.tasks) == len(english.tasks) == 2
+    assert not any(t.is_human for t in chinese.tasks)
+    assert [len(t.done_when) for t in chinese.tasks] == [len(t.done_when) for t in english.tasks]
+    assert all("\u4e00" <= t.text[0] <= "\u9fff" for t in chinese.tasks)  # in Chinese
+    assert "HUMAN:" in TEMPLATE_ZH_CN and "Done when:" in TEMPLATE_ZH_CN  # the format's keys
+
+
+def test_init_workspace_writes_the_template_asked_for_and_never_makes_a_gone_folder(tmp_path):
+    from app.core.board.board import TEMPLATE_ZH_CN
+    from app.core.errors import FolderGone
+    from app.core.workspace.workspace import init_workspace
+
+    ws, created = init_workspace(tmp_path / "zh", template=TEMPLATE_ZH_CN)
+    assert created and ws.board_path.read_text(encoding="utf-8") == TEMPLATE_ZH_CN
+    ws, created = init_workspace(tmp_path / "en")  # the CLI's init: English
+    assert created and ws.board_path.read_text(encoding="utf-8") == TEMPLATE
+    with pytest.raises(FolderGone, match=r"This folder is gone: it was moved or deleted\."):
+        init_workspace(tmp_path / "gone", make_folder=False)
+    assert not (tmp_path / "gone").exists()
+
+
 def test_task_fields_match_the_contract():
     task = Task(index=0, line_no=3, text="HUMAN:  Pick one ", checked=False,
                 details=["Option: a", "option : b", "Answer: a", "Answer: b", "DONE  WHEN: c"], bullet="*")
