@@ -3,15 +3,19 @@
 One heading (the state), one paragraph (what it means, what to do), one row for the action
 it names (Engine settings…, Choose an AI engine…, the lessons), the slim task bar with its
 count beside it, time and cost, the AI's live line, and a place for the window's passing
-notices. Every part has its room whether it is shown or not, so nothing below the block (the
-Rounds heading, the cards) moves as messages come and go; a paragraph longer than its room
-ends at a word with "…" and is read whole in its tooltip and by a screen reader. The live line
-(and the price note) has its room only while a run goes (`set_live`): between runs the block
-ends under the time and cost, with no empty band above the schedule and the rounds.
+notices. While a run goes (`set_live`) every part has its room whether it is shown or not, so
+nothing below the block (the Rounds heading, the cards) moves as messages come and go; a
+paragraph longer than its room ends at a word with "…" and is read whole in its tooltip and by
+a screen reader. Between runs nothing is moving, so the block is as tall as what it shows: the
+heading's and the paragraph's lines at this width, the action's row only when there is an
+action, no live line, and the notice's place only while a notice is shown (one arriving then
+pushes what is below down by its height) - no empty band above the task bar, the schedule and
+the rounds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from PySide6.QtCore import QEvent, Qt
@@ -27,6 +31,8 @@ NOTICE_LINES = 2    # a notice's sentence beside its action
 BAR_HEIGHT = 6      # the slim task bar (its words are beside it, not on the fill)
 
 W = TypeVar("W", bound=QWidget)
+# What may change a part's room between runs: a label's new height, a part shown or hidden.
+_MAY_CHANGE_ROOM = (QEvent.Type.Resize, QEvent.Type.ShowToParent, QEvent.Type.HideToParent)
 
 
 def _keep_room(widget: W, keep: bool = True) -> W:
@@ -34,6 +40,21 @@ def _keep_room(widget: W, keep: bool = True) -> W:
     policy.setRetainSizeWhenHidden(keep)
     widget.setSizePolicy(policy)
     return widget
+
+
+class _Told(FitLabel):
+    """A line that tells the block when its text changes: between runs an empty one (no run
+    yet, so no time and no cost) takes no room."""
+
+    def __init__(self, parent: QWidget, changed: Callable[[], None]) -> None:
+        super().__init__(parent)
+        self._changed = changed
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setText(text)
+        changed = getattr(self, "_changed", None)  # None while FitLabel is being made
+        if changed is not None:
+            changed()
 
 
 class StatusBlock(QFrame):
@@ -119,7 +140,7 @@ class StatusBlock(QFrame):
         bar_row.addWidget(self.tasks_count)
         column.addLayout(bar_row)
 
-        self.meta_label = FitLabel(self)
+        self.meta_label = _Told(self, self._fix_heights)  # no room between runs when empty
         self.meta_label.setObjectName("meta")
         # Shown only while the cost is an upper estimate (the model's price is not known).
         self.price_note = _keep_room(FitLabel(self), False)  # kept while live (set_live)
@@ -144,6 +165,13 @@ class StatusBlock(QFrame):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.live = False  # a run is going: the live line (and the price note) keep their room
         self.narration.hide()
+        self._notice: QWidget | None = None
+        self._fixing = False
+        # Between runs the block follows what it shows: a line more or less in the heading or
+        # the paragraph (a new text, a new width), an action or a notice shown or hidden.
+        for part in (self.state_label, self.detail_label, self.engine_action,
+                     self.choose_engine, self.lessons_button):
+            part.installEventFilter(self)
         self._fix_heights()
 
     def set_live(self, live: bool) -> None:
@@ -167,6 +195,15 @@ class StatusBlock(QFrame):
             assert slot is not None  # made with its layout in __init__
             slot.addWidget(notice)
         _keep_room(notice)
+        if notice is not self._notice:
+            notice.installEventFilter(self)
+            self._notice = notice
+        self._fix_heights()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() in _MAY_CHANGE_ROOM and not self.live:
+            self._fix_heights()
+        return False
 
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)
@@ -174,21 +211,44 @@ class StatusBlock(QFrame):
             self._fix_heights()
 
     def _fix_heights(self) -> None:
-        """Every row's room, from the fonts: the block is as tall as all of it, always."""
+        """Every row's room, from the fonts. While a run goes the block is as tall as all of
+        it, always; between runs as tall as what it shows now."""
+        if self._fixing:  # a height set here resized a part we follow
+            return
+        self._fixing = True
+        try:
+            self._fix_rooms()
+        finally:
+            self._fixing = False
+
+    def _fix_rooms(self) -> None:
         body = self.fontMetrics().lineSpacing()
-        button = max(max(b.sizeHint().height(), b.minimumHeight())
-                     for b in (self.engine_action, self.choose_engine))
-        self.notice_slot.setFixedHeight(max(button, body * NOTICE_LINES) + 12)
+        buttons = (self.engine_action, self.choose_engine, self.lessons_button)
+        button = max(max(b.sizeHint().height(), b.minimumHeight()) for b in buttons[:2])
+        notice_room = max(button, body * NOTICE_LINES) + 12
         self.state_label.setFont(look.type_font(self, "heading", semibold=True))
         heading = self.state_label.fontMetrics().lineSpacing()
-        self.words.setFixedHeight(heading * HEADING_LINES + body * DETAIL_LINES + button
-                                  + 4 * 2 + 2)
+        if self.live:
+            words = heading * HEADING_LINES + body * DETAIL_LINES + button + 4 * 2 + 2
+        else:
+            words = self.state_label.height() + 4  # the action row's place follows it
+            if not self.detail_label.isHidden():
+                words += self.detail_label.height() + 4
+            if any(not b.isHidden() for b in buttons):
+                words += button
+            noticed = self._notice is not None and not self._notice.isHidden() and \
+                self._notice.parent() is self.notice_slot
+            notice_room = notice_room if noticed else 0
+        said = self.live or bool(self.meta_label.text())
+        self.meta_label.setVisible(said)
+        self.notice_slot.setFixedHeight(notice_room)
+        self.words.setFixedHeight(words)
         layout = self.layout()
         assert layout is not None  # made with its layout in __init__
         spacing = layout.spacing()
-        rows = (self.words.height(), max(BAR_HEIGHT, body), self.meta_label.height(),
+        rows = (words, max(BAR_HEIGHT, body), *((self.meta_label.height(),) if said else ()),
                 *((self.price_note.height(),) if self.live or self.price_note.isVisibleTo(self)
                   else ()),
                 *((self.narration.height(),) if self.live else ()),
-                self.notice_slot.height())
+                notice_room)
         self.setFixedHeight(sum(rows) + spacing * (len(rows) - 1))
