@@ -92,29 +92,12 @@ def paragraph(model: _Element | None, inline: Token, relate: Relate,
 
 def add_runs(p: _Element, inline: Token, base: _Element | None, relate: Relate,
              mono: bool = False) -> None:
-    from app.core.documents.word_write import _joined  # noqa: PLC0415 - document library
+    from app.core.documents.word_write import inline_pieces  # noqa: PLC0415 - document library
 
-    strong = em = 0
-    link: str | None = None
-    for child in _joined(inline.children or []):
-        kind = child.type
-        if kind in ("strong_open", "strong_close"):
-            strong += 1 if kind == "strong_open" else -1
-        elif kind in ("em_open", "em_close"):
-            em += 1 if kind == "em_open" else -1
-        elif kind == "link_open":
-            link = str(child.attrs.get("href") or "")
-        elif kind == "link_close":
-            link = None
-        elif kind in ("text", "code_inline", "html_inline", "image", "softbreak", "hardbreak"):
-            text = {"softbreak": " ", "hardbreak": "\n"}.get(kind, child.content)
-            if kind == "html_inline" and _BR.fullmatch(text):
-                text = "\n"
-            text = _CONTROL.sub("", text)
-            if not text:
-                continue
-            run = _run(text, base, strong > 0, em > 0, mono or kind == "code_inline",
-                       link is not None)
+    for raw, strong, em, link, code in inline_pieces(inline):
+        text = _CONTROL.sub("", raw)
+        if text:
+            run = _run(text, base, strong, em, mono or code, link is not None)
             if link:
                 holder = _el("hyperlink")
                 if link.startswith("#"):

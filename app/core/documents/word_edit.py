@@ -195,17 +195,23 @@ def _all(text: str, needle: str) -> list[int]:
     return found
 
 
-def _narrowed(start: int, old: str, new: str, whole: re.Pattern[str] | None = None
-              ) -> tuple[int, int, str]:
-    """Only the part that differs is replaced: the text the two share at either end stays
-    in its own runs, with its own formatting ("fresh bread" -> "warm bread" changes "fresh").
-    `whole`: what is changed whole or not at all (a blank shown as `&#32;`, never `2;`)."""
+def shared_ends(old: str, new: str) -> tuple[int, int]:
+    """How many characters `old` and `new` share at their start and (after that) their end."""
     head = 0
     while head < min(len(old), len(new)) and old[head] == new[head]:
         head += 1
     tail = 0
     while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
+    return head, tail
+
+
+def _narrowed(start: int, old: str, new: str, whole: re.Pattern[str] | None = None
+              ) -> tuple[int, int, str]:
+    """Only the part that differs is replaced: the text the two share at either end stays
+    in its own runs, with its own formatting ("fresh bread" -> "warm bread" changes "fresh").
+    `whole`: what is changed whole or not at all (a blank shown as `&#32;`, never `2;`)."""
+    head, tail = shared_ends(old, new)
     found = [(m, len(text)) for text in (old, new) if whole for m in whole.finditer(text)]
     for m, size in found:
         if m.start() < head < m.end():

@@ -23,7 +23,7 @@ _MARKS = re.compile(r"[*_\[\]()`<>\\&|~!#]")   # what may be Markdown, not text
 def editor(shown: list[ShownParagraph]) -> Edit:
     """edit(p, old shown line, new line): True when the paragraph `p` was changed in place."""
     from app.core.documents.word_edit import (  # noqa: PLC0415 - only for a changed paragraph
-        _as_shown, _no_longer_placeholders, _replace)
+        _as_shown, _no_longer_placeholders, _replace, shared_ends)
 
     by_p = {id(para.p): (para, line) for _part, para, line, _twin in shown}
 
@@ -32,12 +32,7 @@ def editor(shown: list[ShownParagraph]) -> Edit:
         if found is None or not found[1].text.startswith(old):
             return False
         para, line = found
-        head = 0
-        while head < min(len(old), len(new)) and old[head] == new[head]:
-            head += 1
-        tail = 0
-        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-            tail += 1
+        head, tail = shared_ends(old, new)
         if _MARKS.search(old[head:len(old) - tail] + new[head:len(new) - tail]):
             return False
         try:

@@ -11,7 +11,7 @@ import io
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from app.core.documents.word_keep import finished
 
@@ -210,20 +210,19 @@ def _table(doc: Document, tokens: list[Token], i: int, bold_header: bool) -> int
     return i + 1
 
 
-def add_inline(paragraph: Paragraph, inline: Token, bold: bool = False) -> None:
-    """The inline Markdown of one token (strong, em, links, code) as runs of `paragraph`."""
+def inline_pieces(inline: Token, bold: bool = False
+                  ) -> Iterator[tuple[str, bool, bool, str | None, bool]]:
+    """The texts of one token's inline Markdown, each with its look: (text, bold, italic,
+    link or None, code). A soft break is a space, a hard break or <br> a line break; empty
+    texts are left out, control characters are not (the writer cleans them)."""
     strong, em = int(bold), 0
     link: str | None = None
     for child in _joined(inline.children or []):
         kind = child.type
-        if kind == "strong_open":
-            strong += 1
-        elif kind == "strong_close":
-            strong -= 1
-        elif kind == "em_open":
-            em += 1
-        elif kind == "em_close":
-            em -= 1
+        if kind in ("strong_open", "strong_close"):
+            strong += 1 if kind == "strong_open" else -1
+        elif kind in ("em_open", "em_close"):
+            em += 1 if kind == "em_open" else -1
         elif kind == "link_open":
             link = str(child.attrs.get("href") or "")
         elif kind == "link_close":
@@ -232,16 +231,21 @@ def add_inline(paragraph: Paragraph, inline: Token, bold: bool = False) -> None:
             text = {"softbreak": " ", "hardbreak": "\n"}.get(kind, child.content)
             if kind == "html_inline" and _BR.fullmatch(text):
                 text = "\n"   # a line break, as <br> is in HTML
-            if not text:
-                continue
-            if link:
-                add_link(paragraph, link, _clean(text), strong > 0, em > 0)
-                continue
-            run = paragraph.add_run(_clean(text))
-            run.bold = True if strong > 0 else None
-            run.italic = True if em > 0 else None
-            if kind == "code_inline":
-                run.font.name = _MONO
+            if text:
+                yield text, strong > 0, em > 0, link, kind == "code_inline"
+
+
+def add_inline(paragraph: Paragraph, inline: Token, bold: bool = False) -> None:
+    """The inline Markdown of one token (strong, em, links, code) as runs of `paragraph`."""
+    for text, strong, em, link, code in inline_pieces(inline, bold):
+        if link:
+            add_link(paragraph, link, _clean(text), strong, em)
+            continue
+        run = paragraph.add_run(_clean(text))
+        run.bold = True if strong else None
+        run.italic = True if em else None
+        if code:
+            run.font.name = _MONO
 
 
 def _joined(children: list[Token]) -> list[Token]:
