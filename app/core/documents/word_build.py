@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from markdown_it.token import Token
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # not allowed in XML
-_BR = re.compile(r"<br\s*/?>", re.I)
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 _R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 _EMPHASIS = (w("b"), w("bCs"), w("i"), w("iCs"))
