@@ -59,9 +59,10 @@ command -v osslsigncode >/dev/null || need+=(osslsigncode)
 if [ ${#need[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   dpkg --add-architecture i386
-  apt-get update -qq >>"$LOG" 2>&1 || fail "apt-get update"
-  apt-get install -y -qq --no-install-recommends "${need[@]}" >>"$LOG" 2>&1 \
-    || fail "apt-get install ${need[*]}"
+  # shellcheck source=apt.sh
+  source scripts/apt.sh
+  apt_update >>"$LOG" 2>&1
+  apt_install "${need[@]}" >>"$LOG" 2>&1 || fail "apt-get install ${need[*]}"
 fi
 done_stage "$(wine --version)"
 
