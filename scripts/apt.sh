@@ -3,7 +3,7 @@
 # (bookworm-security, binary-i386) had "unexpected size ... Mirror sync in progress?":
 # apt-get update exits 100 for that even though every other list arrived.
 #
-# apt_update tries a few times, a little longer apart each time, and then goes on with the
+# apt_update tries five times, 10-40 s apart, and then goes on with the
 # lists it has (the packages we need are usually in them); apt_install is the judge: it
 # retries after a fresh update, and fails with apt's own words if a package is still missing.
 
@@ -16,8 +16,8 @@ apt_update() {
       return 0
     fi
     [ "$attempt" -lt 5 ] || break
-    echo "apt-get update failed (attempt $attempt of 5); trying again in $((attempt * 15)) s" >&2
-    sleep $((attempt * 15))
+    echo "apt-get update failed (attempt $attempt of 5); trying again in $((attempt * 10)) s" >&2
+    sleep $((attempt * 10))
   done
   echo "apt-get update kept failing; going on with the package lists it did fetch" >&2
   return 0

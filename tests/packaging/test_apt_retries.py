@@ -66,7 +66,7 @@ def test_an_update_that_fails_twice_is_tried_again_and_the_install_goes_on(tmp_p
     code, calls, err = _run(tmp_path, update_fails=2, install_fails=0)
     assert code == 0
     assert _count(calls, "update") == 3 and _count(calls, "install") == 1
-    assert [c for c in calls if c.startswith("sleep")] == ["sleep 15", "sleep 30"]
+    assert [c for c in calls if c.startswith("sleep")] == ["sleep 10", "sleep 20"]
     assert "attempt 2 of 5" in err
 
 
