@@ -49,6 +49,10 @@ def _add_to_board(root: Path, proposals: list) -> tuple[int, bool]:
     return len(refs), created
 
 
+COMPACT_WIDTH = 640  # before a plan: the sentence, the goal box, Plan, the engine, Close
+LIST_HEIGHT = 620  # with proposals: room for the list, its buttons and the note
+
+
 class AlreadyOnTheList(Exception):
     """A ticked task reads like one already on the board (or ticked twice)."""
 
@@ -82,7 +86,6 @@ class PlanDialog(QDialog):
         self.setWindowTitle(self.tr("Suggest next tasks") if mode == "next"
                             else self.tr("Plan with AI"))
         self.setAccessibleName(self.windowTitle())
-        self.resize(960, 620)
 
         intro = QLabel(self.tr(
             "The AI looks at what the last run did and suggests what could come next.")
@@ -109,6 +112,9 @@ class PlanDialog(QDialog):
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.status.setAccessibleName(self.tr("Planning status"))
+        # Two lines kept for it from the start: what planning is doing comes and goes there,
+        # and the dialog (as tall as its few lines) never jumps when it does.
+        self.status.setMinimumHeight(2 * self.status.fontMetrics().lineSpacing())
         self.card = QLabel(self)  # the planning round as a card: steps, time, cost, outcome
         self.card.setFrameShape(QFrame.Shape.StyledPanel)
         self.card.setWordWrap(True)
@@ -175,12 +181,27 @@ class PlanDialog(QDialog):
         self._reveal()
 
     def _reveal(self) -> None:
-        """The parts for proposals appear once there are proposals."""
+        """The parts for proposals appear once there are proposals; the dialog is as tall as
+        what it shows: a few lines before (not 960 x 620 of nothing), room for the list after."""
         shown = bool(self._last)
         for w in (self.list, self.note, self.again_button, self.add_button,
                   self.dismiss_button):
             w.setVisible(shown)
         self._column.setStretch(self._column.count() - 2, 0 if shown else 1)
+        self._fit(shown)
+
+    def _fit(self, with_list: bool) -> None:
+        room = self.screen().availableGeometry().size() * 0.9
+        width = min(960 if with_list else COMPACT_WIDTH, room.width())
+        width = max(width, self.width() if with_list and self.isVisible() else 0)
+        self._column.activate()
+        height = LIST_HEIGHT if with_list else self.heightForWidth(width)
+        if height < 0:
+            height = self.sizeHint().height()
+        height = min(max(height, self.minimumSizeHint().height()), room.height())
+        if with_list and self.isVisible():
+            height = max(height, self.height())  # a dialog the person made bigger stays so
+        self.resize(width, height)
 
     def show_kept(self, goal: str, note: str, proposals: list) -> None:
         """Show proposals kept from the last time the dialog was closed."""

@@ -1,0 +1,82 @@
+"""What a newcomer found opening a folder of their own documents (Word, Excel, LibreOffice,
+PowerPoint, PDF) in the window, keyboard only, in English and Chinese (walk6)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QLabel
+
+from app.core.engine.port import EngineConfig
+from app.core.settings import Limits
+from app.engines.demo.engine import DemoEngine
+from app.gui.plan.plan_dialog import PlanDialog
+from app.gui.settings import language
+from tests.gui.helpers import open_in
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request, qapp):
+    assert language.install(qapp, request.param) == request.param
+    yield request.param
+    language.install(qapp, "en")
+
+
+def has_chinese(text: str) -> bool:
+    return any("\u4e00" <= c <= "\u9fff" for c in text)
+
+
+def shown_words(widget) -> list[str]:
+    return [label.text() for label in widget.findChildren(QLabel) if label.isVisible()]
+
+
+def test_an_open_folder_shows_no_drop_a_folder_hint(qtbot, lang, window, tmp_path):
+    folder = tmp_path / "Office"
+    folder.mkdir()
+    (folder / "TASKS.md").write_text("- [ ] Summarise report.docx into summary.md\n",
+                                     encoding="utf-8")
+    open_in(qtbot, window, folder)
+    page = window._page
+    qtbot.waitUntil(lambda: page.isVisible(), timeout=5000)
+    assert lang == "en" or any(has_chinese(w) for w in shown_words(page))
+    hints = [w for w in shown_words(page) if "Drop a folder" in w or "把文件夹拖到" in w]
+    assert not hints
+
+
+def plan_dialog(qtbot, tmp_path) -> PlanDialog:
+    dialog = PlanDialog(tmp_path, lambda: DemoEngine(EngineConfig(options={"delay_s": 0.0})),
+                        Limits(), "Demo (offline, no AI)", engine_is_ai=False)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+def test_plan_with_ai_opens_as_small_as_its_few_lines_and_grows_for_the_list(qtbot,
+                                                                          tmp_path, lang):
+    (tmp_path / "report.docx").write_bytes(b"")
+    dialog = plan_dialog(qtbot, tmp_path)
+    # Before a plan: the sentence, the goal box, the engine and Close; no 960 x 620 of nothing.
+    assert dialog.width() <= 700, dialog.size()
+    empty = dialog.height() - (dialog.status.geometry().bottom() + 1)
+    foot = dialog.height() - dialog.close_button.geometry().top()
+    assert empty - foot <= 48, f"{empty - foot} px of nothing above Close ({dialog.size()})"
+    small = dialog.size()
+    dialog.goal.setText("Tidy up my office documents")
+    with qtbot.waitSignal(dialog.runner.plan_finished, timeout=10_000):
+        dialog.plan_button.click()
+    qtbot.wait(20)
+    # With proposals it grows to give the list room (within the screen), and never shrinks.
+    room = dialog.screen().availableGeometry()
+    assert dialog.width() > small.width() and dialog.height() > small.height()
+    assert dialog.width() <= room.width() and dialog.height() <= room.height()
+    assert dialog.list.height() > 200
+
+
+def test_the_plan_dialog_keeps_its_height_when_the_planning_line_appears(qtbot, tmp_path,
+                                                                         lang):
+    dialog = plan_dialog(qtbot, tmp_path)
+    before = dialog.height()
+    dialog.start_planning()  # no goal: "Write your goal first, in a sentence." appears
+    qtbot.wait(20)
+    assert dialog.status.text()
+    assert dialog.height() == before  # the line's room was kept: nothing jumps
