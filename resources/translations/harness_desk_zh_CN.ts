@@ -1729,8 +1729,32 @@
         <translation>密钥没有保存。</translation>
     </message>
     <message>
+        <source>Paste your key above and press Save key.</source>
+        <translation>请把密钥粘贴到上面，然后按“保存密钥”。</translation>
+    </message>
+    <message>
         <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file. Paste the key above and press Keep for this session; next time, paste it again.</source>
         <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件。请把密钥粘贴到上面，再按“只为本次保留”；下次打开时需要重新粘贴。</translation>
+    </message>
+    <message>
+        <source>Stored in the macOS Keychain.</source>
+        <translation>已保存在 macOS 钥匙串里。</translation>
+    </message>
+    <message>
+        <source>Stored in your desktop&apos;s keyring (GNOME Keyring or KWallet).</source>
+        <translation>已保存在桌面系统的密钥环（GNOME Keyring 或 KWallet）里。</translation>
+    </message>
+    <message>
+        <source>Stored in KWallet.</source>
+        <translation>已保存在 KWallet 里。</translation>
+    </message>
+    <message>
+        <source>Stored in Windows Credential Manager.</source>
+        <translation>已保存在 Windows 凭据管理器里。</translation>
+    </message>
+    <message>
+        <source>Stored in your computer&apos;s keychain.</source>
+        <translation>已保存在你电脑的钥匙串里。</translation>
     </message>
     <message>
         <source>There is no key yet: paste your key above and press Keep for this session.</source>
@@ -1789,10 +1813,6 @@
         <translation>已就绪。AI 引擎有回应，可以开始工作了。</translation>
     </message>
     <message>
-        <source>There is no key yet. Paste your key above and press Save key.</source>
-        <translation>还没有密钥。请把密钥粘贴到上面，然后按“保存密钥”。</translation>
-    </message>
-    <message>
         <source>The key was rejected. Check that you copied all of it, or make a new key and paste it above.</source>
         <translation>密钥被拒绝了。请检查是否完整复制，或者新建一个密钥粘贴到上面。</translation>
     </message>
@@ -1815,10 +1835,6 @@
     <message>
         <source>Looking in the keychain…</source>
         <translation>正在查看钥匙串…</translation>
-    </message>
-    <message>
-        <source>Stored in %1.</source>
-        <translation>已保存在 %1 里。</translation>
     </message>
     <message>
         <source>No key is stored; the key in %1 is used.</source>
@@ -4040,10 +4056,6 @@ Drop a folder anywhere on this window to open it.</source>
     <message>
         <source>The list of what you want done, saved as TASKS.md in the folder. The AI works through it from the top.</source>
         <translation>你想完成的事情清单，保存在文件夹里的 TASKS.md。AI 从上往下逐项处理。</translation>
-    </message>
-    <message>
-        <source>Drop a folder anywhere on this window to open it.</source>
-        <translation>把文件夹拖到窗口任意位置，就能打开它。</translation>
     </message>
     <message>
         <source>Rounds, newest first</source>

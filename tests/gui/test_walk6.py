@@ -80,3 +80,69 @@ def test_the_plan_dialog_keeps_its_height_when_the_planning_line_appears(qtbot, 
     qtbot.wait(20)
     assert dialog.status.text()
     assert dialog.height() == before  # the line's room was kept: nothing jumps
+
+
+# -- Engine settings: the key ----------------------------------------------------------------
+
+@pytest.fixture
+def keychain(monkeypatch, tmp_path):
+    import keyring
+
+    from app.engines import keys
+    from tests.memory_keyring import MemoryKeyring
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    keys._stuck = None
+    yield backend
+    keyring.set_keyring(previous)
+
+
+def claude_settings(qtbot, server):
+    from app.core.settings import EngineSettings, Settings
+    from app.gui.engines.engine_settings import EngineSettingsDialog
+    from tests.engines.fake_servers import claude_models
+
+    server.default("/v1/models", claude_models(["claude-sonnet-5-5"]))
+    dialog = EngineSettingsDialog(Settings(engines={"anthropic": EngineSettings(
+        base_url=server.url, model="claude-sonnet-5-5")}), "anthropic")
+    qtbot.addWidget(dialog)
+    with qtbot.waitSignal(dialog.connection_checked, timeout=15_000):
+        dialog.show()
+    qtbot.waitUntil(lambda: "anthropic" in dialog._states, timeout=5000)
+    return dialog
+
+
+def test_a_stored_key_names_the_keychain_in_plain_words_never_a_class_name(
+        qtbot, lang, keychain, server):
+    keychain.set_password("harness-desk", "anthropic", "sk-ant-api03-walk6-0123456789abcdef")
+    dialog = claude_settings(qtbot, server)
+    words = dialog.key_status.text()
+    assert "MemoryKeyring" not in words and "Keyring" not in words, words
+    assert words == ("Stored in your computer's keychain." if lang == "en"
+                     else "已保存在你电脑的钥匙串里。"), words
+
+
+@pytest.mark.parametrize("name, en, zh", [
+    ("the macOS Keychain", "Stored in the macOS Keychain.", "已保存在 macOS 钥匙串里。"),
+    ("Windows Credential Manager", "Stored in Windows Credential Manager.",
+     "已保存在 Windows 凭据管理器里。"),
+    ("PlaintextKeyring", "Stored in your computer's keychain.", "已保存在你电脑的钥匙串里。"),
+])
+def test_each_keychain_is_named_in_the_windows_language(qtbot, lang, keychain, server, name,
+                                                        en, zh):
+    dialog = claude_settings(qtbot, server)
+    assert dialog._stored_in(name) == (en if lang == "en" else zh)
+
+
+def test_without_a_key_the_dialog_says_so_once_and_then_what_to_do(qtbot, lang, keychain,
+                                                                   server):
+    dialog = claude_settings(qtbot, server)
+    no_key = "No key is stored yet." if lang == "en" else "还没有保存密钥。"
+    assert dialog.key_status.text() == no_key
+    assert dialog.verdict.text() == ("Paste your key above and press Save key." if lang == "en"
+                                     else "请把密钥粘贴到上面，然后按“保存密钥”。")
