@@ -146,3 +146,27 @@ def test_without_a_key_the_dialog_says_so_once_and_then_what_to_do(qtbot, lang, 
     assert dialog.key_status.text() == no_key
     assert dialog.verdict.text() == ("Paste your key above and press Save key." if lang == "en"
                                      else "请把密钥粘贴到上面，然后按“保存密钥”。")
+
+
+# -- the engine list -------------------------------------------------------------------------
+
+def test_every_engine_in_the_open_list_is_shown_whole(qtbot, lang):
+    from app.gui.engines.engine_picker import EnginePicker
+
+    picker = EnginePicker()
+    qtbot.addWidget(picker)
+    picker.show()
+    qtbot.waitExposed(picker)
+    picker.combo.showPopup()
+    view = picker.combo.view()
+    qtbot.waitUntil(view.isVisible, timeout=2000)
+    try:
+        inside = view.viewport().width()
+        for row in range(picker.combo.count()):
+            # the text, the dot, and the room the list's rows keep around them (a check
+            # column, gaps, a right border: 40 px and more in Fusion); less, and it is cut
+            text = picker.combo.itemText(row)
+            need = view.fontMetrics().horizontalAdvance(text) + picker.combo.iconSize().width()
+            assert need + 40 <= inside, (text, need, inside)
+    finally:
+        picker.combo.hidePopup()
