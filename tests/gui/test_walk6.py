@@ -170,3 +170,16 @@ def test_every_engine_in_the_open_list_is_shown_whole(qtbot, lang):
             assert need + 40 <= inside, (text, need, inside)
     finally:
         picker.combo.hidePopup()
+
+
+def test_the_plan_dialog_grows_around_its_middle_and_stays_on_the_screen(qtbot, tmp_path):
+    dialog = plan_dialog(qtbot, tmp_path)
+    area = dialog.screen().availableGeometry()
+    dialog.move(area.right() - dialog.frameGeometry().width() - 20,
+                area.bottom() - dialog.frameGeometry().height() - 20)  # near a corner
+    qtbot.wait(20)
+    dialog.goal.setText("Tidy up my office documents")
+    with qtbot.waitSignal(dialog.runner.plan_finished, timeout=10_000):
+        dialog.plan_button.click()
+    qtbot.wait(20)
+    assert area.contains(dialog.frameGeometry()), (dialog.frameGeometry(), area)

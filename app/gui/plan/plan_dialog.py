@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
@@ -201,7 +201,19 @@ class PlanDialog(QDialog):
         height = min(max(height, self.minimumSizeHint().height()), room.height())
         if with_list and self.isVisible():
             height = max(height, self.height())  # a dialog the person made bigger stays so
+        if not self.isVisible():
+            self.resize(width, height)
+            return
+        # Grown on screen: around the same middle, and all of it on the screen.
+        frame = self.frameGeometry()
+        outer = QSize(width + frame.width() - self.width(), height + frame.height() - self.height())
+        area = self.screen().availableGeometry()
+        left = min(max(frame.center().x() - outer.width() // 2, area.left()),
+                   area.right() + 1 - outer.width())
+        top = min(max(frame.center().y() - outer.height() // 2, area.top()),
+                  area.bottom() + 1 - outer.height())
         self.resize(width, height)
+        self.move(max(left, area.left()), max(top, area.top()))
 
     def show_kept(self, goal: str, note: str, proposals: list) -> None:
         """Show proposals kept from the last time the dialog was closed."""
