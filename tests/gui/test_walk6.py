@@ -183,3 +183,27 @@ def test_the_plan_dialog_grows_around_its_middle_and_stays_on_the_screen(qtbot, 
         dialog.plan_button.click()
     qtbot.wait(20)
     assert area.contains(dialog.frameGeometry()), (dialog.frameGeometry(), area)
+
+
+# -- lessons ---------------------------------------------------------------------------------
+
+def test_lessons_with_none_to_show_shrink_around_their_middle_and_keep_one_left_edge(
+        qtbot, tmp_path, lang):
+    from PySide6.QtCore import Qt
+
+    from app.gui.lessons.lessons_view import LessonsDialog
+
+    folder = tmp_path / "Office"
+    folder.mkdir()
+    dialog = LessonsDialog(folder)
+    qtbot.addWidget(dialog)
+    area = dialog.screen().availableGeometry()
+    dialog.move(area.center() - dialog.rect().center())
+    with qtbot.waitSignal(dialog.loaded, timeout=10_000):
+        dialog.show()
+    qtbot.wait(20)
+    middle = area.center()
+    moved = dialog.frameGeometry().center() - middle
+    assert abs(moved.x()) <= 40 and abs(moved.y()) <= 40, (dialog.frameGeometry(), middle)
+    assert dialog.width() <= 700 and dialog.empty.isVisible()
+    assert dialog.empty.alignment() & Qt.AlignmentFlag.AlignLeft
