@@ -207,3 +207,15 @@ def test_lessons_with_none_to_show_shrink_around_their_middle_and_keep_one_left_
     assert abs(moved.x()) <= 40 and abs(moved.y()) <= 40, (dialog.frameGeometry(), middle)
     assert dialog.width() <= 700 and dialog.empty.isVisible()
     assert dialog.empty.alignment() & Qt.AlignmentFlag.AlignLeft
+
+
+def test_add_to_my_list_says_how_many_to_a_screen_reader_too(qtbot, tmp_path, lang):
+    from tests.gui.test_accessibility import spoken_name
+
+    dialog = plan_dialog(qtbot, tmp_path)
+    dialog.goal.setText("Plan a party")
+    with qtbot.waitSignal(dialog.runner.plan_finished, timeout=10_000):
+        dialog.plan_button.click()
+    count = len(dialog.list.ticked())
+    assert count and str(count) in dialog.add_button.text()
+    assert spoken_name(dialog.add_button) == dialog.add_button.text()

@@ -331,6 +331,7 @@ class PlanDialog(QDialog):
         self.add_button.setEnabled(count > 0 and not self.runner.running)
         self.add_button.setText(self.tr("Add to my list (%1)").replace("%1", str(count))
                                 if count else self.tr("Add to my list"))
+        self.add_button.setAccessibleName(self.add_button.text())  # the count is said too
 
     # -- adding ----------------------------------------------------------------------------
     def add_ticked(self) -> None:
