@@ -2842,6 +2842,14 @@
         <translation>现在没有等你做的决定。</translation>
     </message>
     <message>
+        <source>This folder has no task list yet: create one on the left, or Plan with AI (Ctrl+Shift+N).</source>
+        <translation>这个文件夹还没有任务清单：在左边新建一份，或者用 AI 规划（Ctrl+Shift+N）。</translation>
+    </message>
+    <message>
+        <source>There is no task left to do: add one first (Ctrl+N).</source>
+        <translation>没有要做的任务了：先添加一项（Ctrl+N）。</translation>
+    </message>
+    <message>
         <source>The AI is waiting before its next step while you choose. Stop it and close? Nothing is left half-written.</source>
         <translation>你考虑期间，AI 停在下一步之前等着。要停止运行并关闭吗？不会留下写了一半的内容。</translation>
     </message>

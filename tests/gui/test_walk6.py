@@ -4,6 +4,7 @@ PowerPoint, PDF) in the window, keyboard only, in English and Chinese (walk6).""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from app.core.engine.port import EngineConfig
@@ -219,3 +220,33 @@ def test_add_to_my_list_says_how_many_to_a_screen_reader_too(qtbot, tmp_path, la
     count = len(dialog.list.ticked())
     assert count and str(count) in dialog.add_button.text()
     assert spoken_name(dialog.add_button) == dialog.add_button.text()
+
+
+# -- the menus -------------------------------------------------------------------------------
+
+def test_run_and_new_task_say_why_not_when_there_is_no_task_list_or_no_task(qtbot, lang,
+                                                                            window, tmp_path):
+    from app.gui.window_menus import refresh_states
+
+    folder = tmp_path / "Only documents"
+    folder.mkdir()
+    (folder / "report.docx").write_bytes(b"PK")  # a folder of documents and no TASKS.md
+    open_in(qtbot, window, folder)
+    qtbot.waitUntil(lambda: window.board_view.has_no_board, timeout=5000)
+    refresh_states(window)
+    no_list = window.primary_action.toolTip()
+    assert not window.primary_action.isEnabled() and not window.new_task_action.isEnabled()
+    assert window.new_task_action.toolTip() == no_list
+    assert "Ctrl+Shift+N" in no_list and (lang == "en") != has_chinese(no_list)
+
+    (folder / "TASKS.md").write_text("# Tasks\n\n- [x] Read report.docx\n", encoding="utf-8")
+    open_in(qtbot, window, folder)  # every task done: nothing for Run to do
+    qtbot.waitUntil(lambda: not window.board_view.has_no_board, timeout=5000)
+    refresh_states(window)
+    assert not window.primary_action.isEnabled() and window.new_task_action.isEnabled()
+    nothing_left = window.primary_action.toolTip()
+    assert "Ctrl+N" in nothing_left and nothing_left != no_list
+
+    window.board_view.add_field.setText("Summarise report.docx into summary.md")
+    qtbot.keyClick(window.board_view.add_field, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.primary_action.isEnabled(), timeout=5000)
