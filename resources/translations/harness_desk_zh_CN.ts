@@ -2915,8 +2915,8 @@
         <translation>接下来可以做什么</translation>
     </message>
     <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
+        <source>no AI used</source>
+        <translation>没有用到 AI</translation>
     </message>
     <message>
         <source>no file changed</source>

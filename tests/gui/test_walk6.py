@@ -250,3 +250,22 @@ def test_run_and_new_task_say_why_not_when_there_is_no_task_list_or_no_task(qtbo
     window.board_view.add_field.setText("Summarise report.docx into summary.md")
     qtbot.keyClick(window.board_view.add_field, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.primary_action.isEnabled(), timeout=5000)
+
+
+# -- the planning card among the rounds ------------------------------------------------------
+
+def test_a_demo_plans_card_says_no_ai_was_used_and_its_time_as_the_round_cards_do(qtbot,
+                                                                                lang):
+    from app.gui.plan.plan_card import PlanCard
+    from app.gui.words import wording
+
+    card = PlanCard("Tidy up my office documents", 5, 2, 1.04, None)  # the Demo: no cost
+    qtbot.addWidget(card)
+    meta = card.accessibleDescription()
+    assert ("no AI used" if lang == "en" else "没有用到 AI") in meta, meta
+    assert wording.duration(1.04) in meta and "1.0" not in meta, meta
+    assert card.findChildren(QLabel)[-1].toolTip() == wording.tip(wording.STEP_TIP)
+    paid = PlanCard("Tidy up", 5, 2, 0.4, 0.0123)
+    qtbot.addWidget(paid)
+    assert "$0.01" in paid.accessibleDescription()
+    assert ("no AI used" if lang == "en" else "没有用到 AI") not in paid.accessibleDescription()
