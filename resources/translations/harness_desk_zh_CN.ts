@@ -2978,6 +2978,14 @@
         <translation>主窗口里选定的 AI 引擎。要更换，请在主窗口里选择。</translation>
     </message>
     <message>
+        <source>The Demo engine uses no AI: it suggests the same three kinds of next task after any run, so you can see how it works. For suggestions made for your work, choose an AI engine in the window.</source>
+        <translation>演示引擎不使用 AI：无论哪次运行之后，它都提出同样三类后续任务，让你看看这个功能怎么用。想要针对你的工作提出建议，请在窗口里选择一个 AI 引擎。</translation>
+    </message>
+    <message>
+        <source>The Demo engine uses no AI: it proposes the same five kinds of task for any goal, so you can see how planning works. For a plan made for your goal and your files, choose an AI engine in the window.</source>
+        <translation>演示引擎不使用 AI：无论什么目标，它都提出同样五类任务，让你看看规划是怎么进行的。想要针对你的目标和文件做规划，请在窗口里选择一个 AI 引擎。</translation>
+    </message>
+    <message>
         <source>Planning status</source>
         <translation>规划状态</translation>
     </message>
@@ -3032,6 +3040,10 @@
     <message>
         <source>Planning… the AI is looking at your folder.</source>
         <translation>正在规划… AI 正在查看你的文件夹。</translation>
+    </message>
+    <message>
+        <source>Planning… the Demo engine is looking at your folder.</source>
+        <translation>正在规划…演示引擎正在查看你的文件夹。</translation>
     </message>
     <message>
         <source>Stopping after this step…</source>

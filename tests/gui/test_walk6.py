@@ -269,3 +269,21 @@ def test_a_demo_plans_card_says_no_ai_was_used_and_its_time_as_the_round_cards_d
     qtbot.addWidget(paid)
     assert "$0.01" in paid.accessibleDescription()
     assert ("no AI used" if lang == "en" else "没有用到 AI") not in paid.accessibleDescription()
+
+
+def test_planning_with_the_demo_says_it_uses_no_ai_and_never_claims_the_ai(qtbot, tmp_path,
+                                                                           lang):
+    dialog = plan_dialog(qtbot, tmp_path)  # the Demo: engine_is_ai=False
+    assert dialog.no_ai_note.isVisible()
+    assert ("uses no AI" if lang == "en" else "不使用 AI") in dialog.no_ai_note.text()
+    dialog.goal.setText("Tidy up my office documents")
+    dialog.start_planning()
+    said = dialog.status.text()
+    assert ("Demo engine" if lang == "en" else "演示引擎") in said, said
+    with qtbot.waitSignal(dialog.runner.plan_finished, timeout=10_000):
+        pass
+    ai = PlanDialog(tmp_path, lambda: DemoEngine(EngineConfig(options={"delay_s": 0.0})),
+                    Limits(), "Claude", engine_is_ai=True)
+    qtbot.addWidget(ai)
+    ai.show()
+    assert not ai.no_ai_note.isVisible()

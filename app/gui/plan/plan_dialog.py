@@ -24,6 +24,7 @@ from app.core.plan.proposals import add_proposals, check_proposals
 from app.gui.background import run_for
 from app.gui.plan.plan_card import proposed_words
 from app.gui.plan.plan_runner import PlanRunner
+from app.gui.look import look
 from app.gui.plan.proposal_list import ProposalList
 from app.gui.words import wording
 
@@ -108,6 +109,18 @@ class PlanDialog(QDialog):
         engine = QLabel(self.tr("Engine: %1").replace("%1", engine_label), self)
         engine.setToolTip(self.tr("The AI engine chosen in the window. Change it there."))
         engine.setAccessibleName(engine.text())
+        # An engine with no AI (the Demo) plans from a fixed pattern: said before it is asked,
+        # so its five tasks are not taken for a plan made for these files.
+        self.no_ai_note = QLabel(self.tr(
+            "The Demo engine uses no AI: it suggests the same three kinds of next task after "
+            "any run, so you can see how it works. For suggestions made for your work, choose "
+            "an AI engine in the window.") if mode == "next" else self.tr(
+            "The Demo engine uses no AI: it proposes the same five kinds of task for any goal, "
+            "so you can see how planning works. For a plan made for your goal and your files, "
+            "choose an AI engine in the window."), self)
+        self.no_ai_note.setWordWrap(True)
+        look.set_tone(self.no_ai_note, "muted")
+        self.no_ai_note.setVisible(not engine_is_ai)
 
         self.status = QLabel(self)
         self.status.setWordWrap(True)
@@ -159,6 +172,7 @@ class PlanDialog(QDialog):
         layout.addWidget(intro)
         layout.addLayout(top)
         layout.addWidget(engine)
+        layout.addWidget(self.no_ai_note)
         layout.addWidget(self.status)
         layout.addWidget(self.card)
         layout.addWidget(self.list, 1)
@@ -249,7 +263,8 @@ class PlanDialog(QDialog):
                           PlanContext(note=note, previous=list(previous or [])))
         self._busy(True)
         self._goal_asked, self._started = goal, time.monotonic()
-        self.status.setText(self.tr("Planning… the AI is looking at your folder."))
+        self.status.setText(self.tr("Planning… the AI is looking at your folder.") if self._is_ai
+                            else self.tr("Planning… the Demo engine is looking at your folder."))
         return True
 
     def stop_planning(self) -> None:
