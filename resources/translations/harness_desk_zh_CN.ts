@@ -1182,6 +1182,17 @@
     </message>
 </context>
 <context>
+    <name>BoardText</name>
+    <message>
+        <source>%1 is saved as UTF-16 (Notepad&apos;s “Unicode”), which this app cannot read. Save it as UTF-8 to see its tasks here.</source>
+        <translation>%1 是以 UTF-16（记事本里的“Unicode”）保存的，本程序读不了。把它另存为 UTF-8，这里就会显示其中的任务。</translation>
+    </message>
+    <message>
+        <source>Some letters in %1 show as “�”: it is not saved as UTF-8. Save it as UTF-8 to see them.</source>
+        <translation>%1 里有些字显示成了“�”：它不是以 UTF-8 保存的。把它另存为 UTF-8，这些字就能正常显示。</translation>
+    </message>
+</context>
+<context>
     <name>BoardView</name>
     <message>
         <source>No tasks yet. Type one below and press Enter, or let the AI propose some for a goal.</source>

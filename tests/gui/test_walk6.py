@@ -287,3 +287,50 @@ def test_planning_with_the_demo_says_it_uses_no_ai_and_never_claims_the_ai(qtbot
     qtbot.addWidget(ai)
     ai.show()
     assert not ai.no_ai_note.isVisible()
+
+
+# -- a task list saved by another program ----------------------------------------------------
+
+TASKS = "# Tasks\r\n\r\n- [ ] Summarise report.docx into summary.md\r\n- [ ] Fix the total\r\n"
+
+
+def test_a_utf16_task_list_is_said_and_nothing_is_added_to_it(qtbot, lang, window, tmp_path):
+    folder = tmp_path / "Notepad"
+    folder.mkdir()
+    saved = TASKS.encode("utf-16")  # Notepad's "Unicode": a BOM, then two bytes a letter
+    (folder / "TASKS.md").write_bytes(saved)
+    open_in(qtbot, window, folder)
+    notice = window.board_notice
+    qtbot.waitUntil(notice.isVisible, timeout=5000)
+    said = notice.text.text()
+    assert "UTF-16" in said and "TASKS.md" in said and (lang == "en") != has_chinese(said)
+    assert not window.board_view.add_field.isEnabled()  # a task added would be UTF-8 in it
+    assert (folder / "TASKS.md").read_bytes() == saved
+
+    (folder / "TASKS.md").write_text(TASKS, encoding="utf-8")  # saved again as UTF-8
+    qtbot.waitUntil(lambda: len(window.board_view.tasks()) == 2, timeout=5000)
+    qtbot.waitUntil(lambda: not notice.isVisible(), timeout=5000)
+    assert window.board_view.add_field.isEnabled()
+
+
+def test_a_task_list_in_an_older_encoding_says_why_letters_show_as_boxes(qtbot, lang, window,
+                                                                         tmp_path):
+    folder = tmp_path / "Accents"
+    folder.mkdir()
+    (folder / "TASKS.md").write_bytes("- [ ] Résumer le rapport\n".encode("cp1252"))
+    open_in(qtbot, window, folder)
+    qtbot.waitUntil(lambda: len(window.board_view.tasks()) == 1, timeout=5000)
+    notice = window.board_notice
+    qtbot.waitUntil(notice.isVisible, timeout=5000)
+    assert "UTF-8" in notice.text.text() and "\ufffd" in notice.text.text()
+    assert window.board_view.add_field.isEnabled()  # the list works; only letters are lost
+
+
+def test_a_utf8_task_list_says_nothing(qtbot, window, tmp_path):
+    folder = tmp_path / "Plain"
+    folder.mkdir()
+    (folder / "TASKS.md").write_text("- [ ] Résumer le rapport 总结\n", encoding="utf-8-sig")
+    open_in(qtbot, window, folder)
+    qtbot.waitUntil(lambda: len(window.board_view.tasks()) == 1, timeout=5000)
+    qtbot.wait(100)
+    assert not window.board_notice.isVisible()

@@ -64,6 +64,11 @@ class BoardFile(QObject):
         return self._path
 
     @property
+    def known_bytes(self) -> bytes:
+        """The board's bytes as last delivered (b"" when there is none)."""
+        return self._known if isinstance(self._known, bytes) else b""
+
+    @property
     def writes_waiting(self) -> bool:
         return self._writes_waiting > 0
 

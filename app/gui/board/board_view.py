@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit
 from app.core.board.board import Board, BoardError, Task, TaskRef, one_line
 from app.core.board import verbs
 from app.gui.board.board_file import BoardFile
+from app.gui.board.board_text import problem_sentence, text_problem
 from app.gui.board.board_model import BoardItemModel
 from app.gui.board.gone_page import GonePage
 from app.gui.board.task_details import TaskDetailsPanel
@@ -44,6 +45,8 @@ class BoardView(QWidget):
     folder_gone = Signal(object)          # Path: the folder itself is gone (moved, deleted)
     open_other_requested = Signal()       # "Open another folder…" on the folder-gone page
     error_raised = Signal(str)            # one plain sentence for the person
+    # Whether TASKS.md is text the list can read (board_text): its sentence, "" once it is.
+    text_problem = Signal(str)
     plan_requested = Signal()             # "Plan with AI" was pressed
 
     def __init__(self, parent: QWidget | None = None):
@@ -54,6 +57,7 @@ class BoardView(QWidget):
         self._deferred = None   # a board read while a row was being edited: applied after
         self._deleted: list[tuple[int, Task, dict]] = []   # (row, task, {"removed": ...})
         self._missing = False   # the folder has no TASKS.md
+        self._text_problem = ""  # TASKS.md's text as board_text found it ("": readable)
 
         self._list = TaskListView(self._model, self)
         self._delegate = self._list.delegate
@@ -185,6 +189,7 @@ class BoardView(QWidget):
         self._deferred = None
         self._deleted.clear()
         self._missing = self._gone = False
+        self._text_problem = ""  # another board: its own first read says
         self._undo_bar.hide()
         self._model.reset_tasks([])
         self._set_readable(False)  # until the first read says it is there
@@ -484,9 +489,15 @@ class BoardView(QWidget):
         self._rows_changed.start()
 
     def _on_board_read(self, board) -> None:
-        if not self._add.isEnabled() or self._missing or self._gone:
+        problem = text_problem(self._file.known_bytes)
+        if problem != self._text_problem:
+            self._text_problem = problem
+            name = self._file.path.name if self._file.path else "TASKS.md"
+            self.text_problem.emit(problem_sentence(problem, name))
+        if not self._add.isEnabled() or self._missing or self._gone or problem == "utf16":
             self._missing = self._gone = False
-            self._set_readable(True)
+            # UTF-16: a task added would go in as UTF-8, mixed into the person's file
+            self._set_readable(problem != "utf16")
             self.board_found.emit(self._file.path)
         if self._model.apply_tasks(board.tasks, keep=self._delegate.editing):
             self._deferred = None
@@ -510,6 +521,9 @@ class BoardView(QWidget):
         self._on_board_read(board)
 
     def _on_board_missing(self, path: Path) -> None:
+        if self._text_problem:  # the file it was about is gone
+            self._text_problem = ""
+            self.text_problem.emit("")
         self._model.reset_tasks([])
         self._missing = True  # an empty folder: its page offers a task list or Plan with AI
         self._gone = False

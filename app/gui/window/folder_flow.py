@@ -55,6 +55,7 @@ class FolderFlow(QObject):
         self._opened_unsettled: FolderInfo | None = None  # opened before the settings came
         self._first_folder_done: list[Callable[[], None]] = []  # see after_first_folder
         self.opened_folder: Path | None = None  # the last said by workspace_opened
+        self._text_sentence = ""  # the board's text problem said above the list, if any
         self.workspace_opened.connect(self._remember_opened)
         # A run going on elsewhere: the folder is read again once it ends (lock_watch.py).
         self.lock_watch = LockWatch(self, lambda: self.runner.running)
@@ -73,6 +74,7 @@ class FolderFlow(QObject):
         board.folder_gone.connect(self._on_folder_gone)
         board.open_other_requested.connect(self.choose_folder)
         board.error_raised.connect(self.show_board_error)
+        board.text_problem.connect(self._show_text_problem)
 
     def _remember_opened(self, folder: Path) -> None:
         self.opened_folder = Path(folder)
@@ -291,6 +293,16 @@ class FolderFlow(QObject):
 
     def show_board_error(self, sentence: str) -> None:
         self.page.board_notice.show_notice(sentence, tone="attention")
+
+    def _show_text_problem(self, sentence: str) -> None:
+        """TASKS.md is not text the list reads as it is (board_text): said above the list
+        until the file is saved as UTF-8; then the sentence goes."""
+        notice = self.page.board_notice
+        if sentence:
+            self._text_sentence = sentence
+            notice.show_notice(sentence, tone="attention")
+        elif self._text_sentence and notice.text.text() == self._text_sentence:
+            notice.hide()
 
 
 def _is_folder(text: str) -> bool:
