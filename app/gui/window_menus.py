@@ -134,6 +134,9 @@ def _states(window) -> dict[str, str]:
         off["primary_action"] = off["new_task_action"] = QCoreApplication.translate(
             "MainWindow", "This folder has no task list yet: create one on the left, or "
             "Plan with AI (Ctrl+Shift+N).")
+    elif window.board_view.unreadable:  # said above the list: save it as UTF-8
+        off["primary_action"] = off["new_task_action"] = QCoreApplication.translate(
+            "MainWindow", "The task list cannot be read: save TASKS.md as UTF-8 first.")
     elif not runner.running and not any(not t.checked for t in tasks):
         off["primary_action"] = QCoreApplication.translate(
             "MainWindow", "There is no task left to do: add one first (Ctrl+N).")

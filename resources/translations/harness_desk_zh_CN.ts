@@ -2857,6 +2857,10 @@
         <translation>这个文件夹还没有任务清单：在左边新建一份，或者用 AI 规划（Ctrl+Shift+N）。</translation>
     </message>
     <message>
+        <source>The task list cannot be read: save TASKS.md as UTF-8 first.</source>
+        <translation>任务清单读不了：请先把 TASKS.md 另存为 UTF-8。</translation>
+    </message>
+    <message>
         <source>There is no task left to do: add one first (Ctrl+N).</source>
         <translation>没有要做的任务了：先添加一项（Ctrl+N）。</translation>
     </message>

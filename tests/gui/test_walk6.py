@@ -306,6 +306,11 @@ def test_a_utf16_task_list_is_said_and_nothing_is_added_to_it(qtbot, lang, windo
     assert "UTF-16" in said and "TASKS.md" in said and (lang == "en") != has_chinese(said)
     assert not window.board_view.add_field.isEnabled()  # a task added would be UTF-8 in it
     assert (folder / "TASKS.md").read_bytes() == saved
+    from app.gui.window_menus import refresh_states
+
+    refresh_states(window)
+    assert not window.primary_action.isEnabled() and not window.new_task_action.isEnabled()
+    assert "UTF-8" in window.primary_action.toolTip()
 
     (folder / "TASKS.md").write_text(TASKS, encoding="utf-8")  # saved again as UTF-8
     qtbot.waitUntil(lambda: len(window.board_view.tasks()) == 2, timeout=5000)

@@ -177,6 +177,11 @@ class BoardView(QWidget):
         return self._missing
 
     @property
+    def unreadable(self) -> bool:
+        """TASKS.md is there but its text cannot be read (UTF-16: board_text)."""
+        return self._text_problem == "utf16"
+
+    @property
     def folder_is_gone(self) -> bool:
         """The folder shown is gone (its page says so and offers to open another)."""
         return self._gone
