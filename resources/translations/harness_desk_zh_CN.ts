@@ -1274,6 +1274,10 @@
         <source>The AI is working on this task. Stop the run to change or delete it.</source>
         <translation>AI 正在处理这个任务。要修改或删除它，请先停止运行。</translation>
     </message>
+    <message>
+        <source>TASKS.md has a list, but none of its lines is a task yet: a task line starts with “- [ ]”. Type a task below and press Enter, or let the AI propose some.</source>
+        <translation>TASKS.md 里有一份清单，但其中还没有一行是任务：任务行要以“- [ ]”开头。在下面输入一项任务并按 Enter，或者让 AI 为你提出任务。</translation>
+    </message>
 </context>
 <context>
     <name>BudgetLine</name>

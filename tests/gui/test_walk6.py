@@ -339,3 +339,32 @@ def test_a_utf8_task_list_says_nothing(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: len(window.board_view.tasks()) == 1, timeout=5000)
     qtbot.wait(100)
     assert not window.board_notice.isVisible()
+
+
+def test_a_to_do_list_written_without_checkboxes_is_not_called_no_tasks(qtbot, lang, window,
+                                                                         tmp_path):
+    folder = tmp_path / "My list"
+    folder.mkdir()
+    (folder / "TASKS.md").write_text("# My to-do\n\n- Summarise report.docx\n1. Fix the "
+                                     "total in budget.xlsx\n", encoding="utf-8")
+    open_in(qtbot, window, folder)
+    page = window._page
+    said = "TASKS.md has a list" if lang == "en" else "TASKS.md 里有一份清单"
+    qtbot.waitUntil(lambda: any(said in w for w in shown_words(page)), timeout=5000)
+    assert any("- [ ]" in w for w in shown_words(page))
+
+    (folder / "TASKS.md").write_text("# My to-do\n\nJust notes.\n", encoding="utf-8")
+    no_tasks = "No tasks yet" if lang == "en" else "还没有任务"
+    qtbot.waitUntil(lambda: any(no_tasks in w for w in shown_words(page)), timeout=5000)
+    assert not any(said in w for w in shown_words(page))
+
+
+@pytest.mark.parametrize("text, plain", [
+    (b"- Fix the total\n", True), (b"  * Fix it\n", True), (b"12) Call the bank\n", True),
+    (b"- [ ] A task\n- [x] Done\n", False), (b"Notes -- not a list\n", False),
+    (b"    - indented code\n", False),
+])
+def test_which_lines_read_as_a_plain_list(text, plain):
+    from app.gui.board.board_text import has_plain_list
+
+    assert has_plain_list(text) is plain

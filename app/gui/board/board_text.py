@@ -9,9 +9,14 @@ an older encoding each letter beyond ASCII shows as "�". The window says so in
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication
 
 _LOOK = 4096  # a UTF-16 file has zero bytes from its first letters on
+# A list line without a checkbox ("- Fix the total", "1. Fix the total"): a person's own
+# to-do list, which the board does not read as tasks (a task is "- [ ] ...").
+_PLAIN_ITEM = re.compile(rb"^ {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+(?!\[[ xX]\])\S", re.M)
 
 
 def text_problem(data: bytes) -> str:
@@ -24,6 +29,11 @@ def text_problem(data: bytes) -> str:
     except UnicodeDecodeError:
         return "not_utf8"
     return ""
+
+
+def has_plain_list(data: bytes) -> bool:
+    """Whether the board has list lines that are not tasks (no "[ ]" after the bullet)."""
+    return _PLAIN_ITEM.search(data) is not None
 
 
 def problem_sentence(problem: str, name: str) -> str:

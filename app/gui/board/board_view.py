@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit
 from app.core.board.board import Board, BoardError, Task, TaskRef, one_line
 from app.core.board import verbs
 from app.gui.board.board_file import BoardFile
-from app.gui.board.board_text import problem_sentence, text_problem
+from app.gui.board.board_text import has_plain_list, problem_sentence, text_problem
 from app.gui.board.board_model import BoardItemModel
 from app.gui.board.gone_page import GonePage
 from app.gui.board.task_details import TaskDetailsPanel
@@ -63,11 +63,11 @@ class BoardView(QWidget):
         self._delegate = self._list.delegate
 
         self._empty = QWidget(self)  # an empty board: a line to start with, and Plan with AI
-        empty_text = QLabel(self.tr("No tasks yet. Type one below and press Enter, or let the "
-                                    "AI propose some for a goal."), self._empty)
+        empty_text = QLabel(self._empty)
         empty_text.setWordWrap(True)
         empty_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        empty_text.setAccessibleName(empty_text.text())
+        self._empty_text = empty_text
+        self._say_empty(plain_list=False)
         self.empty_plan_button = make_plan_button(self._empty, prominent=True)
         self.empty_plan_button.clicked.connect(self.plan_requested)
         empty_layout = QVBoxLayout(self._empty)
@@ -493,7 +493,20 @@ class BoardView(QWidget):
         self._add.setVisible(not self._missing and not self._gone)
         self._rows_changed.start()
 
+    def _say_empty(self, plain_list: bool) -> None:
+        """What the empty list says: a list the person wrote without checkboxes (their own
+        to-do list) is not "no tasks yet" to them."""
+        text = self.tr(
+            "TASKS.md has a list, but none of its lines is a task yet: a task line starts "
+            "with “- [ ]”. Type a task below and press Enter, or let the AI propose some."
+        ) if plain_list else self.tr(
+            "No tasks yet. Type one below and press Enter, or let the AI propose some for a "
+            "goal.")
+        self._empty_text.setText(text)
+        self._empty_text.setAccessibleName(text)
+
     def _on_board_read(self, board) -> None:
+        self._say_empty(plain_list=not board.tasks and has_plain_list(self._file.known_bytes))
         problem = text_problem(self._file.known_bytes)
         if problem != self._text_problem:
             self._text_problem = problem
