@@ -1134,12 +1134,32 @@
         <translation>这个任务刚在别的程序里被改过，所以你的修改没有保存。清单现在显示的是 %1 当前的内容。</translation>
     </message>
     <message>
+        <source>%1 is read-only, so your change was not saved. Allow changes to it, then try again.</source>
+        <translation>%1 是只读的，所以你的修改没有保存。请先允许修改这个文件，再试一次。</translation>
+    </message>
+    <message>
+        <source>%1 is open and locked in another program, so your change was not saved. Close it there, then try again.</source>
+        <translation>%1 正被另一个程序打开并锁定，所以你的修改没有保存。请先在那个程序里关闭它，再试一次。</translation>
+    </message>
+    <message>
         <source>Could not save %1: %2. Your change was not made.</source>
         <translation>无法保存 %1：%2。你的修改没有生效。</translation>
     </message>
     <message>
         <source>Your change to %1 could not be saved.</source>
         <translation>你对 %1 的修改没能保存。</translation>
+    </message>
+    <message>
+        <source>the disk is full</source>
+        <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <source>the disk or folder is read-only</source>
+        <translation>磁盘或文件夹是只读的</translation>
+    </message>
+    <message>
+        <source>you may not change files in this folder</source>
+        <translation>你没有权限修改这个文件夹里的文件</translation>
     </message>
 </context>
 <context>

@@ -368,3 +368,44 @@ def test_which_lines_read_as_a_plain_list(text, plain):
     from app.gui.board.board_text import has_plain_list
 
     assert has_plain_list(text) is plain
+
+
+# -- a task list the window may not change ---------------------------------------------------
+
+def test_a_read_only_task_list_says_why_a_change_was_not_saved(qtbot, lang, window, tmp_path):
+    import os
+
+    folder = tmp_path / "Read only"
+    folder.mkdir()
+    board = folder / "TASKS.md"
+    board.write_text("- [ ] Fix the total\n", encoding="utf-8")
+    os.chmod(board, 0o444)
+    try:
+        open_in(qtbot, window, folder)
+        qtbot.waitUntil(lambda: len(window.board_view.tasks()) == 1, timeout=5000)
+        window.board_view.add_field.setText("Summarise report.docx")
+        qtbot.keyClick(window.board_view.add_field, Qt.Key.Key_Return)
+        notice = window.board_notice
+        qtbot.waitUntil(notice.isVisible, timeout=5000)
+        said = notice.text.text()
+        assert ("read-only" if lang == "en" else "只读") in said, said
+        assert board.read_text(encoding="utf-8") == "- [ ] Fix the total\n"
+    finally:
+        os.chmod(board, 0o644)
+
+
+def test_a_full_or_refusing_disk_is_said_in_the_windows_words(qtbot, lang, tmp_path):
+    import errno
+
+    from app.core.workspace.files import DiskWriteError
+    from app.gui.board.board_file import BoardFile
+
+    board = BoardFile()
+    board._path = tmp_path / "TASKS.md"
+    full = board.failure_sentence(DiskWriteError(board._path, OSError(errno.ENOSPC, "No space "
+                                                                     "left on device")))
+    denied = board.failure_sentence(DiskWriteError(board._path, OSError(errno.EACCES,
+                                                                       "Permission denied")))
+    assert "No space" not in full and "Permission" not in denied
+    assert ("the disk is full" if lang == "en" else "磁盘已满") in full
+    assert (lang == "en") != has_chinese(denied)
