@@ -1205,7 +1205,7 @@
     <name>BoardText</name>
     <message>
         <source>%1 is saved as UTF-16 (Notepad&apos;s “Unicode”), which this app cannot read. Save it as UTF-8 to see its tasks here.</source>
-        <translation>%1 是以 UTF-16（记事本里的“Unicode”）保存的，本程序读不了。把它另存为 UTF-8，这里就会显示其中的任务。</translation>
+        <translation>%1 是以 UTF-16（记事本里的“Unicode”）保存的，本应用读不了。把它另存为 UTF-8，这里就会显示其中的任务。</translation>
     </message>
     <message>
         <source>Some letters in %1 show as “�”: it is not saved as UTF-8. Save it as UTF-8 to see them.</source>
