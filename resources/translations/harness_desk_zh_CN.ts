@@ -2473,6 +2473,10 @@
         <source>Open another folder to go on.</source>
         <translation>请打开另一个文件夹继续。</translation>
     </message>
+    <message>
+        <source>The tasks on the new list are examples that show how to write one: change them to what you want done, or delete them (Delete).</source>
+        <translation>新清单里的任务是示例，演示任务该怎么写：把它们改成你想做的事，或者删掉（Delete 键）。</translation>
+    </message>
 </context>
 <context>
     <name>FolderSafetyGroup</name>

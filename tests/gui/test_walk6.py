@@ -409,3 +409,47 @@ def test_a_full_or_refusing_disk_is_said_in_the_windows_words(qtbot, lang, tmp_p
     assert "No space" not in full and "Permission" not in denied
     assert ("the disk is full" if lang == "en" else "磁盘已满") in full
     assert (lang == "en") != has_chinese(denied)
+
+
+# -- a new task list -------------------------------------------------------------------------
+
+def test_a_new_task_list_says_its_tasks_are_examples(qtbot, lang, window, tmp_path):
+    folder = tmp_path / "Only documents"
+    folder.mkdir()
+    (folder / "report.docx").write_bytes(b"PK")
+    open_in(qtbot, window, folder)
+    view = window.board_view
+    qtbot.waitUntil(lambda: view.has_no_board, timeout=5000)
+    view.create_button.click()
+    qtbot.waitUntil(lambda: len(view.tasks()) >= 1, timeout=5000)
+    notice = window.board_notice
+    qtbot.waitUntil(notice.isVisible, timeout=5000)
+    said = notice.text.text()
+    assert ("examples" if lang == "en" else "示例") in said, said
+
+
+def test_a_folder_shown_with_nothing_focused_gives_its_first_control_the_keyboard(
+        qtbot, window, tmp_path):
+    from PySide6.QtWidgets import QApplication
+
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    held = QApplication.focusWidget()
+    if held is not None:
+        held.clearFocus()
+    folder = tmp_path / "Only documents"
+    folder.mkdir()
+    open_in(qtbot, window, folder)
+    view = window.board_view
+    qtbot.waitUntil(lambda: view.create_button.hasFocus(), timeout=5000)  # Space creates it
+
+    QApplication.focusWidget().clearFocus()
+    (folder / "TASKS.md").write_text("- [ ] Fix the total\n", encoding="utf-8")
+    qtbot.waitUntil(lambda: view.list_view.hasFocus(), timeout=5000)
+
+    window.board_view.add_field.setFocus()  # where the person put it: it stays
+    (folder / "TASKS.md").unlink()
+    qtbot.waitUntil(lambda: view.has_no_board, timeout=5000)
+    (folder / "TASKS.md").write_text("- [ ] Fix the total\n", encoding="utf-8")
+    qtbot.waitUntil(lambda: len(view.tasks()) == 1, timeout=5000)
+    assert not view.list_view.hasFocus()
