@@ -126,6 +126,9 @@ def _states(window) -> dict[str, str]:
     if runner.running:
         off["primary_action"] = QCoreApplication.translate(
             "MainWindow", "The AI is working now: Stop ends the run (Ctrl+.).")
+    if not panel.export_button.isEnabled():  # no run in this folder yet: nothing to tell
+        off["export_action"] = QCoreApplication.translate(
+            "MainWindow", "Nothing to export yet: the summary tells what a run did.")
     tasks = window.board_view.tasks()
     if not any(t.is_human and not t.checked for t in tasks):
         off["decision_action"] = QCoreApplication.translate(

@@ -2877,6 +2877,10 @@
         <translation>AI 正在工作：按“停止”可以结束这次运行（Ctrl+.）。</translation>
     </message>
     <message>
+        <source>Nothing to export yet: the summary tells what a run did.</source>
+        <translation>还没有可以导出的内容：总结记录的是一次运行做了什么。</translation>
+    </message>
+    <message>
         <source>No decision is waiting for you.</source>
         <translation>现在没有等你做的决定。</translation>
     </message>

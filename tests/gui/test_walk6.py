@@ -453,3 +453,20 @@ def test_a_folder_shown_with_nothing_focused_gives_its_first_control_the_keyboar
     (folder / "TASKS.md").write_text("- [ ] Fix the total\n", encoding="utf-8")
     qtbot.waitUntil(lambda: len(view.tasks()) == 1, timeout=5000)
     assert not view.list_view.hasFocus()
+
+
+def test_export_is_greyed_with_why_until_the_folder_has_a_run(qtbot, lang, window, tmp_path):
+    from app.gui.window_menus import refresh_states
+
+    folder = tmp_path / "Never run"
+    folder.mkdir()
+    (folder / "TASKS.md").write_text("- [ ] Fix the total\n", encoding="utf-8")
+    open_in(qtbot, window, folder)
+    qtbot.waitUntil(lambda: len(window.board_view.tasks()) == 1, timeout=5000)
+    refresh_states(window)
+    assert not window.export_action.isEnabled()  # as the Export summary… button
+    why = window.export_action.toolTip()
+    assert why and (lang == "en") != has_chinese(why)
+    with qtbot.waitSignal(window.run_ended, timeout=30_000):
+        window.run_panel.primary.click()
+    qtbot.waitUntil(window.export_action.isEnabled, timeout=5000)
