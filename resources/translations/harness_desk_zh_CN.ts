@@ -3434,12 +3434,20 @@
         <translation>可以演示一次运行了</translation>
     </message>
     <message>
+        <source>Type a task under the list on the left and press Enter, or let the AI propose some with Plan with AI…; then press Run.</source>
+        <translation>在左边列表下面写一个任务并按回车，或者用“用 AI 规划…”让 AI 帮你提出几个；然后按“运行”。</translation>
+    </message>
+    <message>
         <source>Ready</source>
         <translation>准备就绪</translation>
     </message>
     <message>
         <source>Press Run to start the AI on the first unchecked task.</source>
         <translation>按“运行”，让 AI 从第一个未勾选的任务开始。</translation>
+    </message>
+    <message>
+        <source>%1 cannot run yet</source>
+        <translation>%1 现在还不能运行</translation>
     </message>
     <message>
         <source>%1 needs your API key</source>

@@ -113,7 +113,10 @@ def test_undo_from_a_round_card_restores_the_files_byte_for_byte_and_reports(
     assert all(p.read_bytes() == data for p, data in untouched.items())
     assert OPTIONS in dialog.report.text() and "Put back" in dialog.report.text()
     assert not dialog.undo_button.isEnabled()
-    assert "Undid round 4" in window.notice.text.text()
+    status = window.run_panel  # said once, in the status (not again in the notice)
+    assert status.state_label.text() == "Round 4 undone"
+    assert not window.notice.isVisible() or "Undid" not in window.notice.text.text()
+    assert f"Put back as they were before round 4: {OPTIONS}" in status.detail_label.text()
     # Its title and heading say what stands now, as its card does: not "Done".
     assert dialog.windowTitle() == "Round 4 — Undone"
     assert dialog.head.text() == "Round 4   ↶ Undone: its changes were taken back"
@@ -134,7 +137,8 @@ def test_a_file_edited_after_the_round_is_kept_twice_and_the_report_says_so(
     assert path == OPTIONS and (folder / saved).read_bytes() == before
     text = dialog.report.text()
     assert "your version stays" in text and saved in text
-    assert "kept both versions of notes/homepage-options.md" in window.notice.text.text()
+    assert f"{OPTIONS} was changed after the round, so your version stays" in \
+        window.run_panel.detail_label.text()
 
 
 def test_undo_is_offered_only_after_confirming(qtbot, window, two_runs):
@@ -302,10 +306,11 @@ def test_an_undone_round_is_shown_undone_everywhere_in_exact_words(qtbot, window
     assert f"Deletes, because the round created them: {created}" in text
     assert not (folder / created).exists()
 
-    banner = window.notice.text.text()
-    assert f"deleted {created}, which the round had created" in banner
-    assert "put back" not in banner.split(";")[0] or created not in banner.split(";")[0]
+    said = window.run_panel.detail_label.text()
+    assert f"Removed, because round 5 had created them: {created}" in said
+    assert "Put back" not in said.split(".")[0] or created not in said.split(".")[0]
     assert window.run_panel.state_label.text() == "Round 5 undone"
+    assert not window.notice.isVisible() or "Undid" not in window.notice.text.text()  # once
     qtbot.waitUntil(lambda: any(c.view.undone for c in window.cards.cards), timeout=10_000)
     card = next(c for c in window.cards.cards if c.view.run_id == run_id and c.view.round == 5)
     assert "Undone" in card.accessibleName() and "✓ Done" not in card.accessibleName()
