@@ -3298,7 +3298,7 @@
     </message>
     <message>
         <source>Had changed: %1</source>
-        <translation>已撤销 · 原先%1</translation>
+        <translation>原先改动过：%1</translation>
     </message>
     <message>
         <source>No lookups are left for this task in this run. Raise “Web lookups per task” in Settings to let it look further.</source>
@@ -3307,6 +3307,10 @@
     <message>
         <source>Wrote a sample note for this task (no AI was used).</source>
         <translation>为这个任务写了一份示例笔记（没有用到 AI）。</translation>
+    </message>
+    <message>
+        <source>Its sample note from an earlier round was already there, word for word, so nothing was written (no AI was used).</source>
+        <translation>这个任务的示例笔记在之前的一轮里已经写好，内容一字不差，所以这次没有再写（没有用到 AI）。</translation>
     </message>
     <message>
         <source>Press Enter to open it</source>

@@ -30,7 +30,7 @@ from app.gui.look import look
 from app.gui.settings import language
 from app.gui.words import undo_words, wording
 from app.gui.words.engine_words import round_problem
-from app.gui.words.round_text import RoundView
+from app.gui.words.round_text import RoundView, sample_said
 from app.gui.words.undo_words import undo_question, undone_sentences
 
 
@@ -204,8 +204,7 @@ class EvidenceDialog(QDialog):
             said = r.summary
             if r.result_state == RoundResult.SAMPLE and not self.view.is_ai:
                 # The Demo's fixed sentence, in the window's language (as on the round card).
-                said = QCoreApplication.translate(
-                    "RoundCard", "Wrote a sample note for this task (no AI was used).")
+                said = sample_said(bool(self.view.changed))
             if said:
                 lines.append(self.tr("What it says it did: %1").replace("%1", said))
             if r.findings:
