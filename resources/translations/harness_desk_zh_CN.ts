@@ -1439,12 +1439,12 @@
         <translation>需要你来决定</translation>
     </message>
     <message>
-        <source>The AI stopped to ask you:</source>
-        <translation>需要你来决定：</translation>
-    </message>
-    <message>
         <source>The AI is stuck and needs you to choose:</source>
         <translation>AI 卡住了，需要你来选：</translation>
+    </message>
+    <message>
+        <source>The run stopped to ask you:</source>
+        <translation>需要你来决定：</translation>
     </message>
     <message>
         <source>Your decision:</source>
@@ -2266,8 +2266,8 @@
         <translation>导出总结</translation>
     </message>
     <message>
-        <source>Save a document that tells what the AI did in %1: the tasks, the decisions, each round and what it cost.</source>
-        <translation>保存一份文档，记录 AI 在“%1”里做了什么：任务、决定、每一轮以及花费。</translation>
+        <source>Save a document that tells what happened in %1: the tasks, the decisions, each round and, where an AI worked, what it cost.</source>
+        <translation>保存一份文档，记录在“%1”里发生了什么：任务、决定、每一轮，以及用到 AI 时的花费。</translation>
     </message>
     <message>
         <source>Format</source>
