@@ -2038,10 +2038,6 @@
         <translation>正在读取新文件…</translation>
     </message>
     <message>
-        <source>A new file, shown as it reads; every line of it is new.</source>
-        <translation>一个新文件，按阅读时的样子显示；其中每一行都是新写的。</translation>
-    </message>
-    <message>
         <source>Before</source>
         <translation>之前</translation>
     </message>

@@ -92,7 +92,9 @@ def test_enter_on_a_card_opens_it_and_a_created_file_shows_as_new(qtbot, window,
     dialog.file_list.setCurrentRow(row)
     assert "new file" in dialog.file_list.item(row).text()
     formatted = _diff_text(qtbot, dialog)  # a new Markdown file reads as formatted text
-    assert formatted.startswith("A new file, shown as it reads") and "\n# " not in formatted
+    assert "\n# " not in formatted  # said once, above it: not again in the view
+    assert dialog.legend.text() == "Nothing to compare: the file is new."
+    assert "new" not in formatted.splitlines()[0]
     dialog.source_toggle.click()  # and its lines as written: every one of them new
     lines = _diff_text(qtbot, dialog).splitlines()
     assert lines and all(line.startswith("+") for line in lines if line.strip())
@@ -366,5 +368,46 @@ def test_a_demo_sample_round_says_its_sentence_and_its_undo_in_the_windows_langu
         assert dialog.windowTitle() == ("Round 1 — Undone" if lang == "en" else "第 1 轮 — 已撤销")
         assert dialog.head.text().endswith("Undone: its changes were taken back" if lang == "en"
                                            else "已撤销：改动已还原")
+    finally:
+        language.install(qapp, "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_new_file_is_shown_as_it_reads_once_with_its_name_whole(qtbot, window, two_runs,
+                                                                   qapp, lang):
+    """A new Word document is shown as a new Markdown file is: plainly, as it reads, and
+    "the file is new" is said once (above it, not again inside); the list shows its name
+    whole, its folder under it."""
+    from app.gui.evidence.evidence_dialog import EvidenceDialog
+    from app.gui.settings import language
+
+    folder, _before, run_id = two_runs
+    card = next(c for c in window.cards.cards if c.view.run_id == run_id and
+                any(p.endswith(".docx") for p in c.view.changed))
+    assert language.install(qapp, lang) == lang
+    try:
+        dialog = EvidenceDialog(folder, card.view, window)
+        qtbot.addWidget(dialog)
+        dialog.resize(900, 600)
+        dialog.show()
+        qtbot.waitUntil(lambda: dialog.evidence is not None, timeout=10_000)
+        new = dialog.tr("Nothing to compare: the file is new.")
+        for row, f in enumerate(dialog.evidence.files):
+            if not f.created:
+                continue
+            dialog.file_list.setCurrentRow(row)
+            shown = _diff_text(qtbot, dialog)
+            html = dialog.diff.toHtml()
+            assert dialog.legend.text() == new, f.path
+            assert new not in shown and "every line of it is new" not in shown
+            assert "underline" not in html, f.path  # not every word marked as added
+            name, under = dialog.file_list.item(row).text().splitlines()
+            assert f.path.endswith(name) and "/" not in name
+            width = dialog.file_list.fontMetrics().horizontalAdvance(name)
+            assert width <= dialog.file_list.viewport().width(), (name, width)
+        docx = next(f for f in dialog.evidence.files if f.path.endswith(".docx"))
+        dialog.file_list.setCurrentRow(dialog.evidence.files.index(docx))
+        assert "Opening hours" in _diff_text(qtbot, dialog) or lang != "en"
+        dialog.close()
     finally:
         language.install(qapp, "en")
