@@ -66,6 +66,7 @@ class RunPanel(QWidget):
         self._ticker.timeout.connect(self._on_tick)
         self._build()
         self.set_mode("none")
+        self._fix_primary_width()
 
     # -- layout --------------------------------------------------------------------------
     def _build(self) -> None:
@@ -111,6 +112,19 @@ class RunPanel(QWidget):
             lambda: self.engine_settings_requested.emit(self._action_engine))
         self.choose_engine.clicked.connect(self.choose_engine_requested)
         self.lessons_button.clicked.connect(self.lessons_requested)
+
+    def _fix_primary_width(self) -> None:
+        """The filled button as wide as its longest words ("Choose an AI engine…", "Answer
+        the question…"), so what sits beside it (Careful mode) stays put as they change."""
+        texts = {next_step.words(mode, exported)[0] for mode in MODES
+                 for exported in (False, True)}
+        shown = self.primary.text()
+        widest = 0
+        for text in texts:
+            self.primary.setText(text)
+            widest = max(widest, self.primary.sizeHint().width())
+        self.primary.setText(shown)
+        self.primary.setMinimumWidth(max(120, widest))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
@@ -366,6 +380,7 @@ class RunPanel(QWidget):
         """A folder was opened (`info`: a workspace_info.FolderInfo): a welcome on the untouched
         demo, then where its last run left off (a decision waiting, stopped, done) or Ready."""
         panel = self
+        self.status_block.forget_run()  # as tall as what it shows, until a run here
         panel.show_welcome(self.tr(
             "Welcome! This is a demo: the new website of a small bakery, with its tasks on the "
             "left. Press Run to watch the Demo engine work through them and ask you one "
