@@ -224,18 +224,21 @@ def _nearest(grid: list[list[_Element | None]], r: int, c: int) -> _Element | No
 
 def fill_cell(tc: _Element, old_lines: list[tuple[str, _Element]], new_lines: list[str],
               model: _Element | None, relate: Relate,
-              edit: Callable[[_Element, str, str], bool] | None = None) -> None:
+              edit: Callable[[_Element, str, str], bool] | None = None,
+              remake: Callable[[_Element, str], _Element] | None = None) -> None:
     """The cell's shown paragraphs (`old_lines`: each one's shown text and w:p) made
     `new_lines`: one whose text stays is kept as it is, a changed one keeps its look, a new
     one takes the look of the one before it; a cell always ends with a paragraph. `edit`:
-    changes a paragraph's text in place where it can (word_merge)."""
+    changes a paragraph's text in place where it can, `remake` makes one again in its look
+    (word_merge)."""
     new_lines = [line if line.strip() else "" for line in new_lines]
     anchor: _Element | None = None
     for n, line in enumerate(new_lines):
         if n < len(old_lines):
             text, old = old_lines[n]
             if text != line and not (edit is not None and edit(old, text, line)):
-                made = paragraph(old, inline_token(line), relate)
+                made = remake(old, line) if remake is not None else \
+                    paragraph(old, inline_token(line), relate)
                 tc.replace(old, made)
                 old = made
             anchor = old

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
+from app.core.documents.word_anchors import carry, held
 from app.core.documents.word_build import (Relate, cell_grid, fill_cell, inline_token,
                                            new_table, paragraph, simple_cell)
 from app.core.documents.word_sinks import cell_lines
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from lxml.etree import _Element
     from markdown_it.token import Token
 
+    from app.core.documents.word_anchors import Label
     from app.core.documents.word_styles import HeadingStyles
 
 HEADING = re.compile(r"^(#{1,6}) ")
@@ -70,9 +72,9 @@ def _code(line: str) -> Token:
 class Filler:
     def __init__(self, old: list[Unit], silent: dict[int, list[_Element]],
                  lines: dict[int, str], relate: Relate, same: set[int], styles: HeadingStyles,
-                 edit: Edit):
+                 edit: Edit, label: Label):
         self.old, self.silent, self.lines, self.relate = old, silent, lines, relate
-        self.edit = edit
+        self.edit, self.label = edit, label
         self.styles = styles
         self.plan = Plan()
         self.emitted: set[int] = set()
@@ -180,9 +182,16 @@ class Filler:
             mark = ITEM.match(text)
             text = text[len(old.lead):] if old.lead and text.startswith(old.lead) else \
                 text[mark.end():] if mark else text.lstrip()
-        made = paragraph(old.el, inline_token(text), self.relate)
-        for key, value in old.el.attrib.items():
+        return self.remake(old.el, text)
+
+    def remake(self, old: _Element, text: str) -> _Element:
+        """The paragraph `old` made again with the inline Markdown `text`, in its look, its
+        bookmarks, comments and notes where they stood (word_anchors)."""
+        text, runs = held(text, old, self.label)
+        made = paragraph(old, inline_token(text), self.relate)
+        for key, value in old.attrib.items():
             made.set(key, value)
+        carry(old, made, runs)
         return made
 
     def _made(self, unit: Unit, at: int) -> list[_Element]:
@@ -260,5 +269,6 @@ class Filler:
                 old_lines = [(self.lines[id(p)], ps[n]) for n, p in shown]
                 new_lines = cell_lines(b, [text for text, _p in old_lines])
                 model = ps[0] if ps else None
-                fill_cell(mine, old_lines, new_lines, model, self.relate, self.edit)
+                fill_cell(mine, old_lines, new_lines, model, self.relate, self.edit,
+                          self.remake)
         return made

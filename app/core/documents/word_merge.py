@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from lxml.etree import _Element
 
     from app.core.documents.word import ShownParagraph
+    from app.core.documents.word_anchors import Label
     from app.core.documents.word_sinks import Sink
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -113,7 +114,8 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     style_parts = pkg.part_of("styles")
     styles_part = style_parts[0] if style_parts else None
     headings = HeadingStyles(pkg.tree(styles_part) if styles_part else None, reader.styles)
-    plan = _plan(old, silent, new, lines, links, path, headings, editor(shown), by_text)
+    plan = _plan(old, silent, new, lines, links, path, headings, editor(shown), by_text,
+                 reader.mark)
     if not (plan.changed or plan.tables or plan.added or plan.moved or plan.removed):
         unchanged = Merged(raw)
         unchanged.summary = _summary(plan)
@@ -242,7 +244,7 @@ def new_units(markdown: str) -> list[Unit]:
 
 def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
           lines: dict[int, str], links: Links, path: Path, styles: HeadingStyles,
-          edit: Edit, by_text: dict[str, list[_Element]]) -> Plan:
+          edit: Edit, by_text: dict[str, list[_Element]], label: Label) -> Plan:
     import difflib  # noqa: PLC0415 - only a write over a Word document compares
 
     matcher = difflib.SequenceMatcher(None, [u.text for u in old], [u.text for u in new],
@@ -253,7 +255,7 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
             op, inside = "equal", inside + len({id(u.el) for u in old[i1:i2]})
         codes.append((op, i1, i2, j1, j2))
     same = {i for op, i1, i2, _j1, _j2 in codes if op == "equal" for i in range(i1, i2)}
-    filler = Filler(old, silent, lines, links, same, styles, edit)
+    filler = Filler(old, silent, lines, links, same, styles, edit, label)
     for op, i1, i2, j1, j2 in codes:
         if op == "equal":
             filler.equal(i1, i2, new[j1:j2])
