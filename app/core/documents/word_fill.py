@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from app.core.documents.word_anchors import carry, held
+from app.core.documents.word_items import at_level, item_model, level_of
 from app.core.documents.word_build import (Relate, cell_grid, fill_cell, inline_token,
                                            new_table, paragraph, simple_cell)
 from app.core.documents.word_sinks import cell_lines
@@ -84,6 +85,7 @@ class Filler:
                 whole[id(unit.el)] = whole.get(id(unit.el), True) and i in same
         self.whole = whole
         self.silent_done = -1
+        self.after_item = False   # whether the last block of the new text was a list item
         # A block not found in place whose text stands elsewhere in the new text: moved.
         self.movable: dict[str, list[int]] = {}
         for i, unit in enumerate(old):
@@ -94,12 +96,12 @@ class Filler:
     def equal(self, i1: int, i2: int, new: list[Unit]) -> None:
         for i, unit in zip(range(i1, i2), new):
             el = self.old[i].el
-            if el is None or id(el) in self.emitted:
-                continue
-            if self.whole[id(el)]:
-                self._emit(i, el)
-            else:
-                self._add(unit, i)
+            if el is not None and id(el) not in self.emitted:
+                if self.whole[id(el)]:
+                    self._emit(i, el)
+                else:
+                    self._add(unit, i)
+            self._went(unit)
 
     def replace(self, i1: int, i2: int, new: list[Unit]) -> None:
         olds = [i for i in range(i1, i2) if self.old[i].el is not None]
@@ -112,7 +114,7 @@ class Filler:
                 self._add(unit, olds[at] if at < len(olds) else i2)
             elif at < len(olds) and self._pairs(self.old[olds[at]], unit):
                 i = olds[at]
-                self._emit(i, self._changed(self.old[i], unit))
+                self._emit(i, self._changed(i, unit))
                 self.emitted.add(id(self.old[i].el))
                 if self.old[i].kind == "table":
                     self.plan.tables += 1
@@ -121,6 +123,11 @@ class Filler:
                 at += 1
             else:
                 self._add(unit, olds[at] if at < len(olds) else i2)
+            self._went(unit)
+
+    def _went(self, unit: Unit) -> None:
+        if unit.kind != "outside":
+            self.after_item = unit.kind == "list"
 
     def finish(self) -> Plan:
         self._silent_upto(max(self.silent, default=0) + 1)
@@ -169,7 +176,8 @@ class Filler:
         return old.kind == new.kind or {old.kind, new.kind} <= {"body", "list"}
 
     # -- blocks made ----------------------------------------------------------------------
-    def _changed(self, old: Unit, new: Unit) -> _Element:
+    def _changed(self, i: int, new: Unit) -> _Element:
+        old = self.old[i]
         assert old.el is not None
         if old.kind == "table":
             return self._table(old.el, old.text, new.text)
@@ -182,13 +190,21 @@ class Filler:
             mark = ITEM.match(text)
             text = text[len(old.lead):] if old.lead and text.startswith(old.lead) else \
                 text[mark.end():] if mark else text.lstrip()
-        return self.remake(old.el, text)
+        model = item_model(self.old, i, level_of(text), self.after_item) \
+            if new.kind == "list" and old.kind != "list" else None
+        if model is not None:   # a paragraph made an item of the list beside it
+            mark = ITEM.match(text)
+            return self.remake(old.el, text[mark.end():] if mark else text, model)
+        made = self.remake(old.el, text)
+        if old.kind == "list" and old.lead and level_of(new.text) != level_of(old.lead):
+            at_level(made, level_of(new.text))   # moved in or out a level
+        return made
 
-    def remake(self, old: _Element, text: str) -> _Element:
-        """The paragraph `old` made again with the inline Markdown `text`, in its look, its
-        bookmarks, comments and notes where they stood (word_anchors)."""
+    def remake(self, old: _Element, text: str, model: _Element | None = None) -> _Element:
+        """The paragraph `old` made again with the inline Markdown `text`, in its look (or
+        `model`'s), its bookmarks, comments and notes where they stood (word_anchors)."""
         text, runs = held(text, old, self.label)
-        made = paragraph(old, inline_token(text), self.relate)
+        made = paragraph(old if model is None else model, inline_token(text), self.relate)
         for key, value in old.attrib.items():
             made.set(key, value)
         carry(old, made, runs)
@@ -197,7 +213,9 @@ class Filler:
     def _made(self, unit: Unit, at: int) -> list[_Element]:
         if unit.kind == "table":
             return [new_table(self._model("table", at), rows_of(unit.text), self.relate)]
-        model = self._model(unit.kind, at)
+        model = item_model(self.old, at, level_of(unit.text), self.after_item) \
+            if unit.kind == "list" else \
+            self._model(unit.kind, at)
         if unit.kind == "code":
             first, *lines = unit.text.split("\n")
             fence = first.strip()[:3]

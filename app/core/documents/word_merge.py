@@ -4,7 +4,7 @@ XML, so that what did not change stays exactly as Word saved it.
 The document is read as read_file shows it (word.Reader), block by block: each paragraph's
 line (and each text box's), each table's rows. The new Markdown is cut the same way (a line
 per paragraph or list item, a table or a fenced code block whole) and the two lists are
-compared (difflib). Then, in the body:
+compared (difflib; a list item without its number, which Word gives it). Then, in the body:
 
 - a block whose lines are all unchanged keeps its XML exactly;
 - a changed paragraph keeps its paragraph properties (style, alignment, numbering, spacing)
@@ -12,7 +12,8 @@ compared (difflib). Then, in the body:
   a changed table keeps every unchanged cell, and each changed cell's properties and look
   where its rows and columns are the same, else is built again in the old table's look;
 - an added block takes the look of the nearest block of its kind before it (a heading of
-  the same level, a list item, a quote, body text, a table);
+  the same level, a quote, body text, a table); a list item stays in its list at its level
+  (word_items);
 - a removed block goes; empty paragraphs, bookmarks and the section's properties (page
   size, margins, headers and footers) stay where they were.
 
@@ -247,7 +248,7 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
           edit: Edit, by_text: dict[str, list[_Element]], label: Label) -> Plan:
     import difflib  # noqa: PLC0415 - only a write over a Word document compares
 
-    matcher = difflib.SequenceMatcher(None, [u.text for u in old], [u.text for u in new],
+    matcher = difflib.SequenceMatcher(None, [_key(u) for u in old], [_key(u) for u in new],
                                       autojunk=False)
     codes, inside = [], 0   # blocks whose lines changed in place
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -270,6 +271,13 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
     plan = filler.finish()
     plan.changed += inside
     return plan
+
+
+def _key(unit: Unit) -> str:
+    """What is compared of a block: a list item without its number or bullet, which Word
+    gives it (an item added above renumbers those after it; they stay as they are)."""
+    mark = ITEM.match(unit.text) if unit.kind not in ("table", "code") else None
+    return f"{mark.group(1)}\0{unit.text[mark.end():]}" if mark else unit.text
 
 
 def _summary(plan: Plan) -> str:

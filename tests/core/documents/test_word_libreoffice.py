@@ -92,3 +92,38 @@ def test_libreoffice_sees_only_the_changed_paragraph_changed(tmp_path):
             word = words[name]
             assert len(gone) == 1 and came == [gone[0].replace(word, f"Zebra{word}")], \
                 (folder.parent.name, name, gone[:5], came[:5])
+
+
+@pytest.mark.skipif(_soffice() is None, reason="LibreOffice is not installed")
+def test_libreoffice_numbers_added_list_items_as_the_text_has_them(tmp_path):
+    """POI's ComplexNumberedLists.docx: an item added at the second level, one at the third,
+    and a first item before the list that restarts at 1 (after a new paragraph), the items
+    after it renumbered: LibreOffice numbers each as read_file showed it (the restarted
+    list's items one on), and every other line is as it was."""
+    soffice = _soffice()
+    assert soffice is not None
+    (tmp_path / "w").mkdir()
+    folder = one_task_folder(tmp_path / "w", TASK)
+    original = tmp_path / "original"
+    original.mkdir()
+    name = "ComplexNumberedLists.docx"
+    for target in (folder, original):
+        shutil.copy(WORD_DATA / "poi" / name, target / name)
+    shown = render_document(original / name)
+    new = (shown.replace("3. Entry #3\n", "3. Entry #3\n  a. Child of three\n")
+           .replace("  c. 2-c\n", "  c. 2-c\n    i. Deep child\n")
+           .replace("4. Entry #4\n1. Restarted to 1 from 5\n2. Restarted @ 2\n3. Restarted @ 3\n",
+                    "4. Entry #4\n\nA note.\n\n1. New first\n2. Restarted to 1 from 5\n"
+                    "3. Restarted @ 2\n4. Restarted @ 3\n"))
+    out = toolbox(folder, TASK).call("write_file", {"path": name, "content": new})
+    assert not out.is_error, out.content
+    assert render_document(folder / name) == new
+    for side in (original, folder):
+        _as_text(soffice, [side / name], tmp_path / f"txt_{side.name}", tmp_path / "profile")
+    gone, came = _changed_lines(tmp_path / f"txt_{original.name}" / "ComplexNumberedLists.txt",
+                                tmp_path / f"txt_{folder.name}" / "ComplexNumberedLists.txt")
+    restarted = ["Restarted to 1 from 5", "Restarted @ 2", "Restarted @ 3"]
+    assert [line.strip() for line in gone] == [f"{n}. {t}" for n, t in enumerate(restarted, 1)]
+    assert sorted(line.strip() for line in came) == sorted(
+        ["a. Child of three", "i. Deep child", "A note.", "1. New first"] +
+        [f"{n}. {t}" for n, t in enumerate(restarted, 2)]), came

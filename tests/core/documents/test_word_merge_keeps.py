@@ -100,3 +100,59 @@ def test_a_rebuilt_list_item_and_table_cell_keep_their_bookmarks(tmp_path):
         assert p.find(f"{W}r/{W}rPr/{W}b") is not None
         path.write_bytes(data)
         assert render(path) == shown.replace(old, new)
+
+
+def _numbering(p: etree._Element) -> tuple[str | None, str | None]:
+    num, lvl = p.find(f"{W}pPr/{W}numPr/{W}numId"), p.find(f"{W}pPr/{W}numPr/{W}ilvl")
+    return (num.get(f"{W}val") if num is not None else None,
+            lvl.get(f"{W}val") if lvl is not None else None)
+
+
+LISTS = "poi/ComplexNumberedLists.docx"   # 1.-4. with a. b. c. under 2.; 1.-3. restarted
+
+
+def test_an_added_item_keeps_its_list_and_its_level(tmp_path):
+    """An item added under "3. Entry #3" at the second level is lettered ("a."), one at the
+    third level under "c. 2-c" is numbered as Word's third level ("i."); neither is flattened
+    into the first level's numbers."""
+    path = _copy(tmp_path, LISTS)
+    shown = render(path)
+    new = (shown.replace("3. Entry #3\n", "3. Entry #3\n  a. Child of three\n")
+           .replace("  c. 2-c\n", "  c. 2-c\n    i. Deep **child**\n"))
+    data = write(path, new, True)
+    assert _numbering(_paragraph(data, "Child of three")) == ("1", "1")
+    assert _numbering(_paragraph(data, "Deep child")) == ("1", "2")
+    assert getattr(data, "summary", "") == "added 2; the rest of the document is unchanged"
+    path.write_bytes(data)
+    assert render(path) == new
+
+
+def test_an_item_added_at_the_start_of_a_restarted_list_joins_it(tmp_path):
+    """Between "4. Entry #4" and the list that restarts at 1, a paragraph and a new first
+    item, the restarted list renumbered after it as Word would: the new item is that list's
+    first (1.), and the renumbered items are kept as they were."""
+    path = _copy(tmp_path, LISTS)
+    before = [etree.tostring(el) for el in _body(path.read_bytes())]
+    shown = render(path)
+    new = shown.replace("4. Entry #4\n1. Restarted to 1 from 5\n2. Restarted @ 2\n"
+                        "3. Restarted @ 3\n",
+                        "4. Entry #4\n\nA note.\n\n1. New first\n2. Restarted to 1 from 5\n"
+                        "3. Restarted @ 2\n4. Restarted @ 3\n")
+    data = write(path, new, True)
+    assert _numbering(_paragraph(data, "New first")) == \
+        _numbering(_paragraph(data, "Restarted to 1 from 5"))
+    after = [etree.tostring(el) for el in _body(data)]
+    assert [el for el in after if el in before] == before   # the others untouched
+    assert getattr(data, "summary", "") == "added 2; the rest of the document is unchanged"
+    path.write_bytes(data)
+    assert render(path) == new
+
+
+def test_a_rebuilt_item_moved_a_level_down_takes_that_levels_numbering(tmp_path):
+    path = _copy(tmp_path, LISTS)
+    shown = render(path)
+    new = shown.replace("  b. 2-b\n  c. 2-c\n", "    i. **2-b**\n  b. 2-c\n")
+    data = write(path, new, True)
+    assert _numbering(_paragraph(data, "2-b")) == ("1", "2")
+    path.write_bytes(data)
+    assert render(path) == new
