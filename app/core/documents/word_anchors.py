@@ -91,13 +91,14 @@ def held(new_text: str, old: _Element, label: Label) -> tuple[str, list[_Element
     return MARK.sub(hold, new_text), order
 
 
-def carry(old: _Element, made: _Element, held_runs: list[_Element]) -> None:
-    """`old`'s bookmarks, comment ranges and note and comment marks put into `made`."""
+def carry(old: _Element, made: _Element, held_runs: list[_Element]) -> list[_Element]:
+    """`old`'s bookmarks, comment ranges and note and comment marks put into `made` (copies);
+    returns those of `old` that were."""
     old_text, found = _items(old)
     holds = _take_holds(made)
     new_text = _items(made)[0]
     if not found:
-        return
+        return []
     from app.core.documents.word_edit import shared_ends  # noqa: PLC0415 - only a rebuilt paragraph
 
     head, tail = shared_ends(old_text, new_text)
@@ -119,6 +120,7 @@ def carry(old: _Element, made: _Element, held_runs: list[_Element]) -> None:
         kept = copy.deepcopy(el)
         kept.tail = None
         _place(made, kept, to)
+    return [el for _to, _n, el in places]
 
 
 def _take_holds(made: _Element) -> list[int]:

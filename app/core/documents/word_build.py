@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from lxml.etree import _Element
     from markdown_it.token import Token
 
+    from app.core.documents.word_tracked import Tracker
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # not allowed in XML
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 _R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
@@ -225,12 +227,13 @@ def _nearest(grid: list[list[_Element | None]], r: int, c: int) -> _Element | No
 def fill_cell(tc: _Element, old_lines: list[tuple[str, _Element]], new_lines: list[str],
               model: _Element | None, relate: Relate,
               edit: Callable[[_Element, str, str], bool] | None = None,
-              remake: Callable[[_Element, str], _Element] | None = None) -> None:
+              remake: Callable[[_Element, str], _Element] | None = None,
+              tracker: Tracker | None = None) -> None:
     """The cell's shown paragraphs (`old_lines`: each one's shown text and w:p) made
     `new_lines`: one whose text stays is kept as it is, a changed one keeps its look, a new
     one takes the look of the one before it; a cell always ends with a paragraph. `edit`:
-    changes a paragraph's text in place where it can, `remake` makes one again in its look
-    (word_merge)."""
+    changes a paragraph's text in place where it can, `remake` makes one again in its look,
+    `tracker` marks a line added or removed as a tracked change (word_merge)."""
     new_lines = [line if line.strip() else "" for line in new_lines]
     anchor: _Element | None = None
     for n, line in enumerate(new_lines):
@@ -245,13 +248,18 @@ def fill_cell(tc: _Element, old_lines: list[tuple[str, _Element]], new_lines: li
             continue
         look = anchor if anchor is not None else model
         made = paragraph(look, inline_token(line), relate)
+        if tracker is not None:
+            tracker.inserted(made)
         if anchor is not None:
             anchor.addnext(made)
         else:
             tc.append(made)
         anchor = made
     for _text, old in old_lines[len(new_lines):]:
-        tc.remove(old)
+        if tracker is not None:
+            tracker.deleted(old)
+        else:
+            tc.remove(old)
     if tc.find(w("p")) is None:
         tc.append(paragraph(model, inline_token(""), relate) if model is not None else _el("p"))
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from markdown_it.token import Token
 
     from app.core.documents.word_anchors import Label
+    from app.core.documents.word_tracked import Tracker
     from app.core.documents.word_styles import HeadingStyles
 
 HEADING = re.compile(r"^(#{1,6}) ")
@@ -29,6 +30,9 @@ ITEM = re.compile(r"^( *)(?:[-*+•◦▪]|\(?[0-9A-Za-z]{1,6}(?:\.[0-9]{1,3})*[
 Edit = Callable[["_Element", str, str], bool]
 _ROW_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
+# read_file's marks of tracked changes: inserted text is the text's, deleted text is not.
+_REVIEW = re.compile(r"\[(inserted|deleted): (.*?)\]")
+_LOOK_AHEAD = 20   # old blocks a changed one is looked for among
 _PARAGRAPHS = ("h1", "h2", "h3", "h4", "h5", "h6", "list", "quote", "body")
 _FRESH = (w("sectPr"), w("pPrChange"))   # what an added paragraph does not take over
 
@@ -73,9 +77,9 @@ def _code(line: str) -> Token:
 class Filler:
     def __init__(self, old: list[Unit], silent: dict[int, list[_Element]],
                  lines: dict[int, str], relate: Relate, same: set[int], styles: HeadingStyles,
-                 edit: Edit, label: Label):
+                 edit: Edit, label: Label, tracker: Tracker | None):
         self.old, self.silent, self.lines, self.relate = old, silent, lines, relate
-        self.edit, self.label = edit, label
+        self.edit, self.label, self.tracker = edit, label, tracker
         self.styles = styles
         self.plan = Plan()
         self.emitted: set[int] = set()
@@ -89,7 +93,8 @@ class Filler:
         # A block not found in place whose text stands elsewhere in the new text: moved.
         self.movable: dict[str, list[int]] = {}
         for i, unit in enumerate(old):
-            if i not in same and unit.el is not None and unit.kind not in ("box", "other"):
+            if i not in same and unit.el is not None and unit.kind not in ("box", "other") \
+                    and tracker is None:   # tracked: deleted there, inserted here
                 self.movable.setdefault(unit.text, []).append(i)
 
     # -- what the comparison found ------------------------------------------------------
@@ -106,13 +111,17 @@ class Filler:
     def replace(self, i1: int, i2: int, new: list[Unit]) -> None:
         olds = [i for i in range(i1, i2) if self.old[i].el is not None]
         at = 0
-        for unit in new:
-            while at < len(olds) and (self.old[olds[at]].kind in ("box", "other") or
-                                      id(self.old[olds[at]].el) in self.emitted):
+        for n, unit in enumerate(new):
+            while at < len(olds) and not self._free(olds[at]):
+                self._deleted(olds[at])
                 at += 1
+            partner = self._partner(olds, at, unit, len(new) - n)
             if self._mover(unit) is not None:
                 self._add(unit, olds[at] if at < len(olds) else i2)
-            elif at < len(olds) and self._pairs(self.old[olds[at]], unit):
+            elif partner is not None:
+                for skipped in olds[at:partner]:   # not in the new text
+                    self._deleted(skipped)
+                at = partner
                 i = olds[at]
                 self._emit(i, self._changed(i, unit))
                 self.emitted.add(id(self.old[i].el))
@@ -124,6 +133,42 @@ class Filler:
             else:
                 self._add(unit, olds[at] if at < len(olds) else i2)
             self._went(unit)
+        for i in olds[at:]:
+            self._deleted(i)
+
+    def _free(self, i: int) -> bool:
+        return self.old[i].kind not in ("box", "other") and id(self.old[i].el) not in self.emitted
+
+    def _partner(self, olds: list[int], at: int, unit: Unit, left: int) -> int | None:
+        """Which of the old blocks `olds[at:]` the new `unit` is the changed text of: of
+        the next few of its kind, the one most alike (more than half its text the same);
+        else the next, when as many old blocks are left as new ones (`left`)."""
+        import difflib  # noqa: PLC0415 - only a write over a Word document compares
+
+        free = [k for k in range(at, min(len(olds), at + _LOOK_AHEAD)) if self._free(olds[k])]
+        best, best_k = 0.5, None
+        for k in free:
+            old = self.old[olds[k]]
+            if self._pairs(old, unit):
+                match = difflib.SequenceMatcher(None, old.text, unit.text, autojunk=False)
+                if match.quick_ratio() > best and match.ratio() > best:
+                    best, best_k = match.ratio(), k
+        if best_k is not None:
+            return best_k
+        rest = sum(1 for k in range(at, len(olds)) if self._free(olds[k]))
+        if free and free[0] == at and rest == left and self._pairs(self.old[olds[at]], unit):
+            return at
+        return None
+
+    def _deleted(self, i: int) -> None:
+        """Tracked: old unit `i`'s block, not in the new text, stays marked deleted."""
+        el = self.old[i].el
+        if self.tracker is None or el is None or id(el) in self.emitted:
+            return
+        self._silent_upto(i)
+        self.plan.out.append(self.tracker.deleted(el))
+        self.emitted.add(id(el))
+        self.plan.removed += 1
 
     def _went(self, unit: Unit) -> None:
         if unit.kind != "outside":
@@ -132,7 +177,7 @@ class Filler:
     def finish(self) -> Plan:
         self._silent_upto(max(self.silent, default=0) + 1)
         shown = {id(u.el) for u in self.old if u.el is not None}
-        self.plan.removed = len(shown - self.emitted)
+        self.plan.removed += len(shown - self.emitted)
         return self.plan
 
     # -- the body -----------------------------------------------------------------------
@@ -157,7 +202,10 @@ class Filler:
             self.emitted.add(id(mover))
             self.plan.moved += 1
             return
-        self.plan.out.extend(self._made(unit, at))
+        made = self._made(unit, at)
+        if self.tracker is not None:
+            made = [self.tracker.inserted(el) for el in made]
+        self.plan.out.extend(made)
         self.plan.added += 1
 
     def _mover(self, unit: Unit) -> _Element | None:
@@ -180,7 +228,12 @@ class Filler:
         old = self.old[i]
         assert old.el is not None
         if old.kind == "table":
-            return self._table(old.el, old.text, new.text)
+            table = self._table(old.el, old.text, new.text)
+            if self.tracker is not None and table is not old.el:   # built again
+                self._silent_upto(i)
+                self.plan.out.append(self.tracker.deleted(old.el))
+                return self.tracker.inserted(table)
+            return table
         if self.edit(old.el, old.text, new.text):
             return old.el
         text = new.text
@@ -195,19 +248,24 @@ class Filler:
         if model is not None:   # a paragraph made an item of the list beside it
             mark = ITEM.match(text)
             return self.remake(old.el, text[mark.end():] if mark else text, model)
-        made = self.remake(old.el, text)
-        if old.kind == "list" and old.lead and level_of(new.text) != level_of(old.lead):
-            at_level(made, level_of(new.text))   # moved in or out a level
-        return made
+        moved = old.kind == "list" and old.lead and level_of(new.text) != level_of(old.lead)
+        return self.remake(old.el, text, level=level_of(new.text) if moved else None)
 
-    def remake(self, old: _Element, text: str, model: _Element | None = None) -> _Element:
+    def remake(self, old: _Element, text: str, model: _Element | None = None,
+               level: int | None = None) -> _Element:
         """The paragraph `old` made again with the inline Markdown `text`, in its look (or
-        `model`'s), its bookmarks, comments and notes where they stood (word_anchors)."""
+        `model`'s; a list item at `level`), its bookmarks, comments and notes where they
+        stood (word_anchors); tracked, `old` with its text deleted and the new inserted."""
+        text = _REVIEW.sub(lambda m: m.group(2) if m.group(1) == "inserted" else "", text)
         text, runs = held(text, old, self.label)
         made = paragraph(old if model is None else model, inline_token(text), self.relate)
+        if level is not None:
+            at_level(made, level)   # moved in or out a level
+        carried = carry(old, made, runs)
+        if self.tracker is not None:
+            return self.tracker.rebuilt(old, made, carried)
         for key, value in old.attrib.items():
             made.set(key, value)
-        carry(old, made, runs)
         return made
 
     def _made(self, unit: Unit, at: int) -> list[_Element]:
@@ -288,5 +346,5 @@ class Filler:
                 new_lines = cell_lines(b, [text for text, _p in old_lines])
                 model = ps[0] if ps else None
                 fill_cell(mine, old_lines, new_lines, model, self.relate, self.edit,
-                          self.remake)
+                          self.remake, self.tracker)
         return made

@@ -16,14 +16,17 @@ if TYPE_CHECKING:
 
     from app.core.documents.word import ShownParagraph
     from app.core.documents.word_fill import Edit, Unit
+    from app.core.documents.word_track import Revisions
 
 _MARKS = re.compile(r"[*_\[\]()`<>\\&|~!#]")   # what may be Markdown, not text
 
 
-def editor(shown: list[ShownParagraph]) -> Edit:
-    """edit(p, old shown line, new line): True when the paragraph `p` was changed in place."""
+def editor(shown: list[ShownParagraph], revisions: Revisions | None = None) -> Edit:
+    """edit(p, old shown line, new line): True when the paragraph `p` was changed in place
+    (with `revisions`, as a tracked change, as edit_file makes one)."""
     from app.core.documents.word_edit import (  # noqa: PLC0415 - only for a changed paragraph
         _as_shown, _no_longer_placeholders, _replace, shared_ends)
+    from app.core.documents.word_track import tracked_replace  # noqa: PLC0415 - only for a changed paragraph
 
     by_p = {id(para.p): (para, line) for _part, para, line, _twin in shown}
 
@@ -37,7 +40,10 @@ def editor(shown: list[ShownParagraph]) -> Edit:
             return False
         try:
             at, length, replacement, after = _as_shown(line, 0, old, new, para.plain())
-            _no_longer_placeholders(_replace(para.segments(), at, length, replacement, after))
+            segments = para.segments()
+            _no_longer_placeholders(
+                _replace(segments, at, length, replacement, after) if revisions is None else
+                tracked_replace(segments, at, length, replacement, revisions, after))
         except DocumentError:
             return False
         return True

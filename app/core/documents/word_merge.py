@@ -38,6 +38,8 @@ from app.core.documents.word_fill import HEADING, ITEM, Edit, Filler, Plan, Unit
 from app.core.documents.word_inplace import edited_inside, editor
 from app.core.documents.word_keep import NO_THUMBNAIL
 from app.core.documents.word_styles import HeadingStyles
+from app.core.documents.word_track import Revisions, tracks_changes
+from app.core.documents.word_tracked import Tracker
 from app.core.documents.word_parts import (WordPackage, parse, relationships, replaced,
                                            serialise, w)
 from app.core.documents.word_sinks import Body
@@ -115,8 +117,10 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     style_parts = pkg.part_of("styles")
     styles_part = style_parts[0] if style_parts else None
     headings = HeadingStyles(pkg.tree(styles_part) if styles_part else None, reader.styles)
-    plan = _plan(old, silent, new, lines, links, path, headings, editor(shown), by_text,
-                 reader.mark)
+    tracker = Tracker(Revisions(pkg.trees.values())) if tracks_changes(pkg) else None
+    edit = editor(shown, tracker.revisions if tracker is not None else None)
+    plan = _plan(old, silent, new, lines, links, path, headings, edit, by_text, reader.mark,
+                 tracker)
     if not (plan.changed or plan.tables or plan.added or plan.moved or plan.removed):
         unchanged = Merged(raw)
         unchanged.summary = _summary(plan)
@@ -245,7 +249,8 @@ def new_units(markdown: str) -> list[Unit]:
 
 def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
           lines: dict[int, str], links: Links, path: Path, styles: HeadingStyles,
-          edit: Edit, by_text: dict[str, list[_Element]], label: Label) -> Plan:
+          edit: Edit, by_text: dict[str, list[_Element]], label: Label,
+          tracker: Tracker | None) -> Plan:
     import difflib  # noqa: PLC0415 - only a write over a Word document compares
 
     matcher = difflib.SequenceMatcher(None, [_key(u) for u in old], [_key(u) for u in new],
@@ -256,7 +261,7 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
             op, inside = "equal", inside + len({id(u.el) for u in old[i1:i2]})
         codes.append((op, i1, i2, j1, j2))
     same = {i for op, i1, i2, _j1, _j2 in codes if op == "equal" for i in range(i1, i2)}
-    filler = Filler(old, silent, lines, links, same, styles, edit, label)
+    filler = Filler(old, silent, lines, links, same, styles, edit, label, tracker)
     for op, i1, i2, j1, j2 in codes:
         if op == "equal":
             filler.equal(i1, i2, new[j1:j2])

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from app.core.documents import DocumentError
+from app.core.documents import DocumentError, edit_document
 from app.core.documents.render import render, write
+from app.core.documents.word_track import AUTHOR
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "word"
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -156,3 +157,68 @@ def test_a_rebuilt_item_moved_a_level_down_takes_that_levels_numbering(tmp_path)
     assert _numbering(_paragraph(data, "2-b")) == ("1", "2")
     path.write_bytes(data)
     assert render(path) == new
+
+
+def _accepted(data: bytes) -> list[str]:
+    """Each paragraph's text once every tracked change is accepted (a paragraph whose text
+    and mark are deleted goes)."""
+    out = []
+    for p in _body(data).iter(f"{W}p"):
+        text = "".join(t.text or "" for t in p.iter(f"{W}t"))
+        if text or p.find(f"{W}pPr/{W}rPr/{W}del") is None:
+            out.append(text)
+    return out
+
+
+def _marks(p: etree._Element) -> list[tuple[str, str | None]]:
+    return [(etree.QName(el).localname, el.get(f"{W}author"))
+            for el in p.iter(f"{W}ins", f"{W}del")]
+
+
+def test_in_a_document_that_tracks_changes_write_file_tracks_its_changes(tmp_path):
+    """POI's delins.docx tracks changes (and holds pavel's): a word changed (as edit_file
+    changes it), a paragraph made again with a bold word, one added, one removed: each a
+    tracked change by "Harness Desk" on the same date, pavel's kept; accepting them all
+    gives the new text, and read_file shows them marked."""
+    path = _copy(tmp_path, "poi/delins.docx")
+    before = path.read_bytes()
+    shown = render(path)
+    title = ("- A title in certain Indian monarchies for a [Crown Prince]"
+             "(http://en.wikipedia.org/wiki/Crown_Prince)\n")
+    new = (shown.replace("A Nepalese name for", "A Nepali name for")
+           .replace("A place in [Abkhazia]", "A **place** in [Abkhazia]")
+           .replace(title, "")
+           .replace("**Tika** can be:\n", "**Tika** can be:\n\nA new *paragraph* here.\n"))
+    data = write(path, new, True)
+    assert getattr(data, "summary", "") == \
+        "changed 2 paragraphs, added 1, removed 1; the rest of the document is unchanged"
+    (tmp_path / "e").mkdir()
+    edited = _copy(tmp_path / "e", "poi/delins.docx")
+    edited.write_bytes(edit_document(edited, "A Nepalese name", "A Nepali name"))
+    body = _body(data)
+    ours = [el for el in body.iter(f"{W}ins", f"{W}del") if el.get(f"{W}author") == AUTHOR]
+    assert len({el.get(f"{W}date") for el in ours}) == 1 and len(ours) >= 6
+    ids = [el.get(f"{W}id") for el in body.iter(f"{W}ins", f"{W}del", f"{W}pPrChange")]
+    assert len(ids) == len(set(ids))
+    added = _paragraph(data, "A new paragraph here.")
+    assert _marks(added) == [("ins", AUTHOR)] * 2   # its mark and its text
+    removed = [p for p in body.iter(f"{W}p") if "".join(
+        t.text or "" for t in p.iter(f"{W}delText")).startswith("A title in certain")]
+    assert len(removed) == 1 and "".join(t.text or "" for t in removed[0].iter(f"{W}t")) == ""
+    assert removed[0].find(f"{W}pPr/{W}rPr/{W}del").get(f"{W}author") == AUTHOR
+    rebuilt = _paragraph(data, "A place in Abkhazia ")
+    assert ("ins", "pavel") in _marks(rebuilt) and ("ins", AUTHOR) in _marks(rebuilt)
+    assert [r.find(f"{W}t").text for r in rebuilt.iter(f"{W}r")
+            if r.find(f"{W}rPr/{W}b") is not None and r.find(f"{W}t") is not None] == ["place"]
+    expected = _accepted(before)
+    expected[expected.index("Tika can be:") + 1:expected.index("Tika can be:") + 1] = \
+        ["A new paragraph here."]
+    expected.remove("A title in certain Indian monarchies for a Crown Prince")
+    expected[expected.index("A Nepalese name for Tilaka")] = "A Nepali name for Tilaka"
+    assert _accepted(data) == expected
+    path.write_bytes(data)
+    after = render(path)
+    assert "- A Nepal[deleted: ese][inserted: i] name for" in after
+    assert after.split("\n")[4] == render(edited).split("\n")[2]   # as edit_file marks it
+    assert "[inserted: A new *paragraph* here.]" in after
+    assert "- [deleted: A title in certain Indian monarchies" in after
