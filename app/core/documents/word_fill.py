@@ -1,6 +1,9 @@
 """The body of a Word document filled again after a write_file (word_merge decides what
-changed): kept blocks as they were, changed ones in their own look, added ones in the look of
-their kind's nearest block, empty paragraphs and the section's properties where they stood.
+changed): kept blocks as they were, changed ones in their own look (word_pairs finds which
+old block a new one is; word_table changes a table), added ones in the look of their kind's
+nearest block (a list item in its list: word_items), empty paragraphs and the section's
+properties where they stood; in a document that tracks changes, as tracked changes
+(word_tracked).
 """
 
 from __future__ import annotations
@@ -10,30 +13,26 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from app.core.documents.word_anchors import carry, held
+from app.core.documents.word_build import Relate, inline_token, new_table, paragraph
 from app.core.documents.word_items import at_level, item_model, level_of
-from app.core.documents.word_build import (Relate, cell_grid, fill_cell, inline_token,
-                                           new_table, paragraph, simple_cell)
-from app.core.documents.word_sinks import cell_lines
+from app.core.documents.word_pairs import changed_one
 from app.core.documents.word_parts import w
+from app.core.documents.word_table import changed_table, rows_of
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
     from markdown_it.token import Token
 
     from app.core.documents.word_anchors import Label
-    from app.core.documents.word_tracked import Tracker
     from app.core.documents.word_styles import HeadingStyles
+    from app.core.documents.word_tracked import Tracker
 
 HEADING = re.compile(r"^(#{1,6}) ")
 ITEM = re.compile(r"^( *)(?:[-*+•◦▪]|\(?[0-9A-Za-z]{1,6}(?:\.[0-9]{1,3})*[.):]) ")
 # A paragraph's text changed in place (its old shown line, its new one); False: it cannot be.
 Edit = Callable[["_Element", str, str], bool]
-_ROW_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$")
-_CELL_SPLIT = re.compile(r"(?<!\\)\|")
 # read_file's marks of tracked changes: inserted text is the text's, deleted text is not.
 _REVIEW = re.compile(r"\[(inserted|deleted): (.*?)\]")
-_LOOK_AHEAD = 20   # old blocks a changed one is looked for among
-_PARAGRAPHS = ("h1", "h2", "h3", "h4", "h5", "h6", "list", "quote", "body")
 _FRESH = (w("sectPr"), w("pPrChange"))   # what an added paragraph does not take over
 
 
@@ -53,19 +52,6 @@ class Plan:
     moved: int = 0      # blocks kept whole in another place
     added: int = 0
     removed: int = 0
-
-
-def rows_of(text: str) -> list[list[str]]:
-    """A Markdown table's cells, row by row (its rule left out)."""
-    rows = []
-    for line in text.splitlines():
-        body = line.strip()
-        if not body or _ROW_RULE.match(body):
-            continue
-        body = body[1:] if body.startswith("|") else body
-        body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
-        rows.append([c.strip() for c in _CELL_SPLIT.split(body)])
-    return rows
 
 
 def _code(line: str) -> Token:
@@ -115,7 +101,8 @@ class Filler:
             while at < len(olds) and not self._free(olds[at]):
                 self._deleted(olds[at])
                 at += 1
-            partner = self._partner(olds, at, unit, len(new) - n)
+            partner = changed_one([self.old[i] if self._free(i) else None for i in olds],
+                                  at, unit, len(new) - n)
             if self._mover(unit) is not None:
                 self._add(unit, olds[at] if at < len(olds) else i2)
             elif partner is not None:
@@ -138,27 +125,6 @@ class Filler:
 
     def _free(self, i: int) -> bool:
         return self.old[i].kind not in ("box", "other") and id(self.old[i].el) not in self.emitted
-
-    def _partner(self, olds: list[int], at: int, unit: Unit, left: int) -> int | None:
-        """Which of the old blocks `olds[at:]` the new `unit` is the changed text of: of
-        the next few of its kind, the one most alike (more than half its text the same);
-        else the next, when as many old blocks are left as new ones (`left`)."""
-        import difflib  # noqa: PLC0415 - only a write over a Word document compares
-
-        free = [k for k in range(at, min(len(olds), at + _LOOK_AHEAD)) if self._free(olds[k])]
-        best, best_k = 0.5, None
-        for k in free:
-            old = self.old[olds[k]]
-            if self._pairs(old, unit):
-                match = difflib.SequenceMatcher(None, old.text, unit.text, autojunk=False)
-                if match.quick_ratio() > best and match.ratio() > best:
-                    best, best_k = match.ratio(), k
-        if best_k is not None:
-            return best_k
-        rest = sum(1 for k in range(at, len(olds)) if self._free(olds[k]))
-        if free and free[0] == at and rest == left and self._pairs(self.old[olds[at]], unit):
-            return at
-        return None
 
     def _deleted(self, i: int) -> None:
         """Tracked: old unit `i`'s block, not in the new text, stays marked deleted."""
@@ -215,20 +181,13 @@ class Filler:
                 return el
         return None
 
-    @staticmethod
-    def _pairs(old: Unit, new: Unit) -> bool:
-        if old.kind == "table" or new.kind == "table":
-            return old.kind == new.kind
-        if old.kind not in _PARAGRAPHS or new.kind not in _PARAGRAPHS:
-            return False
-        return old.kind == new.kind or {old.kind, new.kind} <= {"body", "list"}
-
     # -- blocks made ----------------------------------------------------------------------
     def _changed(self, i: int, new: Unit) -> _Element:
         old = self.old[i]
         assert old.el is not None
         if old.kind == "table":
-            table = self._table(old.el, old.text, new.text)
+            table = changed_table(old.el, old.text, new.text, self.lines, self.relate,
+                                  self.edit, self.remake, self.tracker)
             if self.tracker is not None and table is not old.el:   # built again
                 self._silent_upto(i)
                 self.plan.out.append(self.tracker.deleted(old.el))
@@ -322,29 +281,3 @@ class Filler:
         p = etree.Element(w("p"))
         etree.SubElement(etree.SubElement(p, w("pPr")), w("pStyle")).set(w("val"), sid)
         return p
-
-    def _table(self, tbl: _Element, old_text: str, new_text: str) -> _Element:
-        """The table `tbl` with the cells that changed changed; built again in its look
-        where the rows or columns are not the same."""
-        old_rows, new_rows = rows_of(old_text), rows_of(new_text)
-        grid = cell_grid(tbl)
-        if [len(r) for r in old_rows] != [len(r) for r in new_rows] or \
-                [len(r) for r in grid] != [len(r) for r in old_rows]:
-            return new_table(tbl, new_rows, self.relate)
-        made, made_grid = tbl, grid   # changed in place: its paragraphs are those shown
-        for r, (before, after) in enumerate(zip(old_rows, new_rows)):
-            for c, (a, b) in enumerate(zip(before, after)):
-                tc, mine = grid[r][c], made_grid[r][c]
-                if a == b:
-                    continue
-                if tc is None or mine is None or not simple_cell(tc):
-                    return new_table(tbl, new_rows, self.relate)
-                shown = [(n, p) for n, p in enumerate(tc.findall(w("p")))
-                         if id(p) in self.lines]
-                ps = mine.findall(w("p"))
-                old_lines = [(self.lines[id(p)], ps[n]) for n, p in shown]
-                new_lines = cell_lines(b, [text for text, _p in old_lines])
-                model = ps[0] if ps else None
-                fill_cell(mine, old_lines, new_lines, model, self.relate, self.edit,
-                          self.remake, self.tracker)
-        return made

@@ -11,6 +11,7 @@ import difflib
 import re
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,48 @@ def test_libreoffice_numbers_added_list_items_as_the_text_has_them(tmp_path):
     assert sorted(line.strip() for line in came) == sorted(
         ["a. Child of three", "i. Deep child", "A note.", "1. New first"] +
         [f"{n}. {t}" for n, t in enumerate(restarted, 2)]), came
+
+
+def _changes(odt: Path) -> list[tuple[str, str]]:
+    """(kind, author) of each tracked change LibreOffice read, from its OpenDocument."""
+    with zipfile.ZipFile(odt) as zf:
+        content = zf.read("content.xml").decode("utf-8")
+    return [(kind, author) for region in re.findall(
+        r"<text:changed-region.*?</text:changed-region>", content, re.S)
+        for kind, author in re.findall(r"<text:(insertion|deletion|format-change)>.*?"
+                                       r"<dc:creator>([^<]*)</dc:creator>", region, re.S)]
+
+
+@pytest.mark.skipif(_soffice() is None, reason="LibreOffice is not installed")
+def test_libreoffice_reads_write_files_tracked_changes(tmp_path):
+    """POI's delins.docx tracks changes: write_file's changes (a word changed, a paragraph
+    made again with a bold word, one added, one removed) are tracked changes by Harness
+    Desk to LibreOffice too, and pavel's own are still there."""
+    soffice = _soffice()
+    assert soffice is not None
+    (tmp_path / "w").mkdir()
+    folder = one_task_folder(tmp_path / "w", TASK)
+    original = tmp_path / "original"
+    original.mkdir()
+    for target in (folder, original):
+        shutil.copy(WORD_DATA / "poi" / "delins.docx", target / "delins.docx")
+    shown = render_document(original / "delins.docx")
+    new = (shown.replace("A Nepalese name for", "A Nepali name for")
+           .replace("A place in [Abkhazia]", "A **place** in [Abkhazia]")
+           .replace("- A title in certain Indian monarchies for a [Crown Prince]"
+                    "(http://en.wikipedia.org/wiki/Crown_Prince)\n", "")
+           .replace("**Tika** can be:\n", "**Tika** can be:\n\nA new *paragraph* here.\n"))
+    out = toolbox(folder, TASK).call("write_file", {"path": "delins.docx", "content": new})
+    assert not out.is_error, out.content
+    for side in (original, folder):
+        subprocess.run([soffice, f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+                        "--headless", "--convert-to", "odt", "--outdir",
+                        str(tmp_path / f"odt_{side.name}"), str(side / "delins.docx")],
+                       check=True, capture_output=True, timeout=300)
+    before = _changes(tmp_path / f"odt_{original.name}" / "delins.odt")
+    after = _changes(tmp_path / f"odt_{folder.name}" / "delins.odt")
+    ours = [kind for kind, author in after if author == "Harness Desk"]
+    assert before and not any(author == "Harness Desk" for _kind, author in before)
+    assert {"insertion", "deletion"} <= set(ours) and len(ours) >= 4, after
+    assert sorted(c for c in before if c[1] == "pavel") == \
+        sorted(c for c in after if c[1] == "pavel")

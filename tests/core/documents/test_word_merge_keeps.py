@@ -222,3 +222,39 @@ def test_in_a_document_that_tracks_changes_write_file_tracks_its_changes(tmp_pat
     assert after.split("\n")[4] == render(edited).split("\n")[2]   # as edit_file marks it
     assert "[inserted: A new *paragraph* here.]" in after
     assert "- [deleted: A title in certain Indian monarchies" in after
+
+
+def _tracking(source: Path, target: Path) -> None:
+    """`source` as it is with Review > Track Changes turned on (w:trackRevisions)."""
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename == "word/settings.xml":
+                at = data.index(b">", data.index(b"<w:settings")) + 1
+                data = data[:at] + b"<w:trackRevisions/>" + data[at:]
+            zout.writestr(info, data)
+
+
+def test_a_tables_changes_are_tracked_cell_by_cell_or_whole(tmp_path):
+    """POI's TestTableCellAlign.docx with Track Changes on: a word changed and a cell made
+    bold are tracked in their cells; a row added makes the table again, the old one marked
+    deleted row by row and the new one inserted."""
+    path = tmp_path / "cells.docx"
+    _tracking(DATA / "poi/TestTableCellAlign.docx", path)
+    shown = render(path)
+    data = write(path, shown.replace("| Top | Bottom |", "| Top | **Bottom** |")
+                 .replace("| Center ||", "| Centre | more |"), True)
+    path.write_bytes(data)
+    assert render(path).startswith("| Top | [deleted: Bottom][inserted: **Bottom**] |\n|---|---|\n"
+                                   "| Cent[deleted: er][inserted: re] | [inserted: more] |\n")
+    data = write(path, render(path) + "\n", True)   # as read_file shows it: unchanged
+    assert data == path.read_bytes()
+    again = tmp_path / "again.docx"
+    _tracking(DATA / "poi/TestTableCellAlign.docx", again)
+    again.write_bytes(write(again, shown.replace("| Center ||", "| Center ||\n| one | two |"),
+                            True))
+    tables = _body(again.read_bytes()).findall(f"{W}tbl")
+    marks = [[tr.find(f"{W}trPr/{W}{kind}") is not None for tr in tbl.findall(f"{W}tr")]
+             for tbl, kind in zip(tables, ("del", "ins"))]
+    assert marks == [[True] * 2, [True] * 3]
+    assert render(again).count("[deleted: Center]") == 1 and "[inserted: two]" in render(again)
