@@ -208,6 +208,11 @@ class Filler:
             mark = ITEM.match(text)
             return self.remake(old.el, text[mark.end():] if mark else text, model)
         moved = old.kind == "list" and old.lead and level_of(new.text) != level_of(old.lead)
+        if moved and text == old.text[len(old.lead):]:   # only its level changed
+            if self.tracker is not None:
+                return self.tracker.relevel(old.el, level_of(new.text))
+            at_level(old.el, level_of(new.text))
+            return old.el
         return self.remake(old.el, text, level=level_of(new.text) if moved else None)
 
     def remake(self, old: _Element, text: str, model: _Element | None = None,

@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from app.core.documents.base import DocumentError
+from app.core.documents.word_fill import ITEM
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
@@ -35,6 +36,11 @@ def editor(shown: list[ShownParagraph], revisions: Revisions | None = None) -> E
         if found is None or not found[1].text.startswith(old):
             return False
         para, line = found
+        marks = ITEM.match(old), ITEM.match(new)
+        if marks[0] is not None and marks[1] is not None:   # a list item's
+            if marks[0].group(1) != marks[1].group(1):
+                return False   # another level: made again at it (word_fill)
+            new = marks[0].group(0) + new[marks[1].end():]   # renumbered: Word numbers it
         head, tail = shared_ends(old, new)
         if _MARKS.search(old[head:len(old) - tail] + new[head:len(new) - tail]):
             return False

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 _INTO = frozenset(w(t) for t in ("hyperlink", "smartTag", "customXml", "fldSimple", "sdt",
                                  "sdtContent", "ins", "moveTo", "dir", "bdo"))
 _TEXT = {w("t"): w("delText"), w("instrText"): w("delInstrText")}
+_REFERENCES = frozenset(w(t) for t in ("commentReference", "footnoteReference",
+                                       "endnoteReference"))
 _NOT_IN_OLD_PPR = frozenset(w(t) for t in ("rPr", "sectPr", "pPrChange"))
 _AFTER_MARK = frozenset(w(t) for t in ("rPrChange",))   # what follows ins/del in a mark's rPr
 
@@ -57,6 +59,18 @@ class Tracker:
         self._properties(old, made.find(w("pPr")))
         return old
 
+    def relevel(self, p: _Element, level: int) -> _Element:
+        """The list item `p` put at `level`, a tracked change of its properties."""
+        from app.core.documents.word_items import at_level  # noqa: PLC0415 - only a list item moved a level
+
+        model = p.makeelement(w("p"), {})
+        props = p.find(w("pPr"))
+        if props is not None:
+            model.append(copy.deepcopy(props))
+        at_level(model, level)
+        self._properties(p, model.find(w("pPr")))
+        return p
+
     # -- marks --------------------------------------------------------------------------
     def _whole(self, el: _Element, kind: str) -> None:
         paragraphs = [el] if tag_of(el) == w("p") else list(el.iter(w("p")))
@@ -86,6 +100,8 @@ class Tracker:
             if tag == w("proofErr"):   # spelling marks, which Word finds again
                 detach(node)
             elif tag == w("r"):
+                if kind == "ins" and any(tag_of(c) in _REFERENCES for c in node):
+                    continue   # a comment's or note's mark: rejecting the text keeps it
                 if kind == "del":
                     for el in node.iter(*_TEXT):
                         el.tag = _TEXT[tag_of(el)]

@@ -258,3 +258,44 @@ def test_a_tables_changes_are_tracked_cell_by_cell_or_whole(tmp_path):
              for tbl, kind in zip(tables, ("del", "ins"))]
     assert marks == [[True] * 2, [True] * 3]
     assert render(again).count("[deleted: Center]") == 1 and "[inserted: two]" in render(again)
+
+
+def test_an_item_moved_a_level_keeps_its_runs_and_is_not_indented_with_blanks(tmp_path):
+    """Only its level changed: the same paragraph, its w:ilvl changed (not blanks typed into
+    its text); tracked, a change of its properties (POI's delins.docx)."""
+    path = _copy(tmp_path, LISTS)
+    before = _paragraph(path.read_bytes(), "Entry #3")
+    shown = render(path)
+    new = shown.replace("3. Entry #3\n4. Entry #4", "  d. Entry #3\n3. Entry #4")
+    data = write(path, new, True)
+    after = _paragraph(data, "Entry #3")
+    assert _numbering(after) == ("1", "1")
+    after.find(f"{W}pPr/{W}numPr/{W}ilvl").set(f"{W}val", "0")
+    assert etree.tostring(after) == etree.tostring(before)
+    path.write_bytes(data)
+    assert render(path) == new
+    tracked = _copy(tmp_path, "poi/delins.docx")
+    shown = render(tracked)
+    data = write(tracked, shown.replace("- A nickname for", "  - A nickname for"), True)
+    p = _paragraph(data, "A nickname for Petrika the Albanian variation of Peter")
+    assert _numbering(p) == ("1", "1") and p.find(f"{W}ins") is None
+    change = p.find(f"{W}pPr/{W}pPrChange")
+    assert change.get(f"{W}author") == AUTHOR and _numbering(change) == ("1", "0")
+    tracked.write_bytes(data)
+    assert "\n  - A nickname for Petrika" in render(tracked)
+
+
+def test_a_renumbered_item_whose_text_changed_is_changed_in_place(tmp_path):
+    """An item added above renumbers the items after it: one of those whose words changed
+    too keeps its runs, only its words changed (as edit_file changes them)."""
+    path = _copy(tmp_path, LISTS)
+    shown = render(path)
+    new = shown.replace("1. Entry #1\n2. Entry #2, with children\n",
+                        "1. Zero\n2. Entry #1\n3. Entry #2, with grandchildren\n")
+    data = write(path, new, True)
+    assert getattr(data, "summary", "") == \
+        "changed 1 paragraph, added 1; the rest of the document is unchanged"
+    before = _paragraph(path.read_bytes(), "Entry #2, with children")
+    after = _paragraph(data, "Entry #2, with grandchildren")
+    assert [r.get(f"{W}rsidR") for r in after.iter(f"{W}r")] == \
+        [r.get(f"{W}rsidR") for r in before.iter(f"{W}r")]
