@@ -43,6 +43,7 @@ from app.core.documents.word_tracked import Tracker
 from app.core.documents.word_parts import (WordPackage, parse, relationships, replaced,
                                            serialise, w)
 from app.core.documents.word_sinks import Body
+from app.core.documents.word_splice import Before, spliced
 from app.core.documents.xml_tags import tag_of
 
 if TYPE_CHECKING:
@@ -101,6 +102,7 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     body = tree.find(w("body"))
     if body is None:
         raise DocumentError(f"'{path.name}' holds no body of text to replace.")
+    before = Before(body)
     shown: list[ShownParagraph] = []
     reader = _Reader(pkg, shown)
     try:
@@ -128,7 +130,7 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     for el in list(body):
         body.remove(el)
     body.extend(plan.out)
-    parts = {pkg.main: serialise(tree, zf.read(pkg.main))}
+    parts = {pkg.main: spliced(tree, zf.read(pkg.main), before)}
     if links.changed:
         parts[links.name] = serialise(links.root, links.original)
     if headings.changed and styles_part and headings.tree is not None:

@@ -7,6 +7,7 @@ and Apache POI's test files, tests/data/word/NOTICE)."""
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import zipfile
 from pathlib import Path
@@ -16,6 +17,7 @@ from lxml import etree
 
 from app.core.documents import DocumentError, edit_document
 from app.core.documents.render import render, write
+from app.core.documents.word_splice import _blocks
 from app.core.documents.word_track import AUTHOR
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "word"
@@ -299,3 +301,32 @@ def test_a_renumbered_item_whose_text_changed_is_changed_in_place(tmp_path):
     after = _paragraph(data, "Entry #2, with grandchildren")
     assert [r.get(f"{W}rsidR") for r in after.iter(f"{W}r")] == \
         [r.get(f"{W}rsidR") for r in before.iter(f"{W}r")]
+
+
+SAVED = sorted(str(p.relative_to(DATA)) for p in DATA.glob("*/*.docx")
+               if "password" not in p.name and p.name != "doc-coreprops.docx")   # no text
+
+
+@pytest.mark.parametrize("name", SAVED)
+def test_the_blocks_that_did_not_change_keep_their_bytes(tmp_path, name):
+    """One word changed: word/document.xml is the original's bytes but for the changed
+    block's (LibreOffice's `<w:rPr></w:rPr>`, python-docx's line ends and last newline,
+    Word's "&#xA;" in a picture's data all stay as they were saved)."""
+    path = _copy(tmp_path, name)
+    with zipfile.ZipFile(path) as zf:
+        original = zf.read("word/document.xml")
+    shown = render(path)
+    word = next(x for line in shown.splitlines() if not line.startswith(("[", "("))
+                for x in re.findall(r"[^\W\d_]{5,}", line) if shown.count(x) == 1)
+    data = write(path, shown.replace(word, f"Zebra{word}"), True)
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        new = zf.read("word/document.xml")
+    old_blocks = [etree.tostring(el) for el in etree.fromstring(original).find(f"{W}body")]
+    new_blocks = [etree.tostring(el) for el in _body(data)]
+    changed = [n for n, (a, b) in enumerate(zip(old_blocks, new_blocks)) if a != b]
+    assert len(changed) == 1 and len(old_blocks) == len(new_blocks)
+    spans = _blocks(original)
+    assert spans is not None
+    starts = spans[1] + [spans[2]]
+    head, tail = original[:starts[changed[0]]], original[starts[changed[0] + 1]:]
+    assert new.startswith(head) and new.endswith(tail), name
