@@ -22,9 +22,12 @@ if TYPE_CHECKING:
 _MARKS = re.compile(r"[*_\[\]()`<>\\&|~!#]")   # what may be Markdown, not text
 
 
-def editor(shown: list[ShownParagraph], revisions: Revisions | None = None) -> Edit:
+def editor(shown: list[ShownParagraph], revisions: Revisions | None = None,
+           items: dict[int, str] | None = None) -> Edit:
     """edit(p, old shown line, new line): True when the paragraph `p` was changed in place
-    (with `revisions`, as a tracked change, as edit_file makes one)."""
+    (with `revisions`, as a tracked change, as edit_file makes one). `items`: the list
+    mark read_file shows before each list item (by the paragraph's id), which Word numbers:
+    a new number is not a change, another indent is (the item is made again at its level)."""
     from app.core.documents.word_edit import (  # noqa: PLC0415 - only for a changed paragraph
         _as_shown, _no_longer_placeholders, _replace, shared_ends)
     from app.core.documents.word_track import tracked_replace  # noqa: PLC0415 - only for a changed paragraph
@@ -36,11 +39,12 @@ def editor(shown: list[ShownParagraph], revisions: Revisions | None = None) -> E
         if found is None or not found[1].text.startswith(old):
             return False
         para, line = found
-        marks = ITEM.match(old), ITEM.match(new)
-        if marks[0] is not None and marks[1] is not None:   # a list item's
-            if marks[0].group(1) != marks[1].group(1):
-                return False   # another level: made again at it (word_fill)
-            new = marks[0].group(0) + new[marks[1].end():]   # renumbered: Word numbers it
+        lead = (items or {}).get(id(p))
+        if lead and old.startswith(lead):   # a list item
+            mark = ITEM.match(new)
+            if mark is None or mark.group(1) != lead[:len(lead) - len(lead.lstrip(" "))]:
+                return False   # no longer one, or at another level: made again (word_fill)
+            new = lead + new[mark.end():]   # renumbered: Word numbers it
         head, tail = shared_ends(old, new)
         if _MARKS.search(old[head:len(old) - tail] + new[head:len(new) - tail]):
             return False

@@ -57,6 +57,9 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _OUTSIDE = re.compile(r"^\[(?:(?:First-page |Even-page )?(?:[Hh]eader|[Ff]ooter)\] |"
                       r"\^[0-9ivxlcdm]{1,8}\]: |comment \d{1,6}\] )")
 _NO_TEXT = re.compile(r"^\('[^\n]*' holds no text\.\)$")
+# A list item's mark as Word numbers it: a bullet, "3.", "1.2.", "(a)", "b)", "iv.", "XII)".
+_NUMBER = re.compile(r"^( *)(?:[-*+•◦▪]|\(?(?:[0-9]{1,6}(?:\.[0-9]{1,3})*|[A-Za-z]|[ivxlcdm]{1,6}|"
+                     r"[IVXLCDM]{1,6})[.)]) ")
 _INDEX_CHARS = 50_000_000
 _SECONDS = 60.0
 
@@ -120,7 +123,8 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     styles_part = style_parts[0] if style_parts else None
     headings = HeadingStyles(pkg.tree(styles_part) if styles_part else None, reader.styles)
     tracker = Tracker(Revisions(pkg.trees.values())) if tracks_changes(pkg) else None
-    edit = editor(shown, tracker.revisions if tracker is not None else None)
+    items = {id(p): head for p, (head, item) in reader.leads.items() if item and head.strip()}
+    edit = editor(shown, tracker.revisions if tracker is not None else None, items)
     plan = _plan(old, silent, new, lines, links, path, headings, edit, by_text, reader.mark,
                  tracker)
     if not (plan.changed or plan.tables or plan.added or plan.moved or plan.removed):
@@ -255,8 +259,9 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
           tracker: Tracker | None) -> Plan:
     import difflib  # noqa: PLC0415 - only a write over a Word document compares
 
-    matcher = difflib.SequenceMatcher(None, [_key(u) for u in old], [_key(u) for u in new],
-                                      autojunk=False)
+    items = {_key(u) for u in old if u.kind == "list"}
+    matcher = difflib.SequenceMatcher(None, [_key(u, items) for u in old],
+                                      [_key(u, items) for u in new], autojunk=False)
     codes, inside = [], 0   # blocks whose lines changed in place
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "replace" and edited_inside(old[i1:i2], new[j1:j2], edit, by_text):
@@ -280,11 +285,17 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
     return plan
 
 
-def _key(unit: Unit) -> str:
+def _key(unit: Unit, items: set[str] | None = None) -> str:
     """What is compared of a block: a list item without its number or bullet, which Word
-    gives it (an item added above renumbers those after it; they stay as they are)."""
-    mark = ITEM.match(unit.text) if unit.kind not in ("table", "code") else None
-    return f"{mark.group(1)}\0{unit.text[mark.end():]}" if mark else unit.text
+    gives it (an item added above renumbers those after it; they stay as they are). Only a
+    mark as Word numbers ("3.", "b)", "iv.", "-") is left out; only of the old document's
+    list items and of new lines standing for one (`items`: their keys), so that a paragraph
+    that begins "A. Smith" is never one with "B. Smith"."""
+    mark = _NUMBER.match(unit.text) if unit.kind not in ("table", "code") else None
+    if mark is None:
+        return unit.text
+    key = f"{mark.group(1)}\0{unit.text[mark.end():]}"
+    return key if items is None or key in items else unit.text
 
 
 def _summary(plan: Plan) -> str:

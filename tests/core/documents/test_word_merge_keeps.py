@@ -330,3 +330,16 @@ def test_the_blocks_that_did_not_change_keep_their_bytes(tmp_path, name):
     starts = spans[1] + [spans[2]]
     head, tail = original[:starts[changed[0]]], original[starts[changed[0] + 1]:]
     assert new.startswith(head) and new.endswith(tail), name
+
+
+def test_a_paragraph_that_begins_like_a_list_mark_is_not_renumbered_away(tmp_path):
+    """Only list items' numbers are Word's: in body text (python-docx's par-alignment.docx)
+    "A. Smith" made "B. Smith" and "Note:" made "Hint:" are changes, written."""
+    path = _copy(tmp_path, "python-docx/par-alignment.docx")
+    for before, after in (("Left aligned.", "A. Smith wrote."),
+                          ("A. Smith wrote.", "B. Smith wrote."),
+                          ("Center aligned.", "Note: bring food"),
+                          ("Note: bring food", "Hint: bring more food")):
+        shown = render(path)
+        path.write_bytes(write(path, shown.replace(before, after), True))
+        assert render(path) == shown.replace(before, after)
