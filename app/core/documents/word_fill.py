@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from app.core.documents.word_anchors import carry, held
-from app.core.documents.word_build import Relate, inline_token, new_table, paragraph
+from app.core.documents.word_build import Relate, inline_token, paragraph
 from app.core.documents.word_items import at_level, item_model, level_of
 from app.core.documents.word_pairs import changed_one
 from app.core.documents.word_parts import w
-from app.core.documents.word_table import changed_table, rows_of
+from app.core.documents.word_table import changed_table, new_table, rows_of
 
 if TYPE_CHECKING:
     from lxml.etree import _Element

@@ -10,6 +10,7 @@ import io
 import re
 import shutil
 import zipfile
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -343,3 +344,38 @@ def test_a_paragraph_that_begins_like_a_list_mark_is_not_renumbered_away(tmp_pat
         shown = render(path)
         path.write_bytes(write(path, shown.replace(before, after), True))
         assert render(path) == shown.replace(before, after)
+
+
+def test_a_line_removed_from_a_cell_leaves_the_cells_other_lines_as_they_were(tmp_path):
+    """POI's IllustrativeCases.docx: a cell of one paragraph per line. "Standard Rate Band"
+    taken out of Patrick's table: only its paragraph goes, the lines after it are the same
+    paragraphs (not each made again from the one below it); with Track Changes on, it is
+    all that is marked."""
+    name = "poi/IllustrativeCases.docx"
+    old_row = "| <br>**Gross Income**<br>**Standard Rate Band**<br>**Income Tax liability**"
+    new_row = "| <br>**Gross Income**<br>**Income Tax liability**"
+    for tracked in (False, True):
+        path = tmp_path / f"cases{tracked}.docx"
+        if tracked:
+            _tracking(DATA / name, path)
+        else:
+            shutil.copy(DATA / name, path)
+        before = path.read_bytes()
+        shown = render(path)
+        new = shown.replace(old_row, new_row, 1)
+        assert new.count("Standard Rate Band") == shown.count("Standard Rate Band") - 1
+        data = write(path, new, True)
+        old_ps = [etree.tostring(p) for p in _body(before).iter(f"{W}p")]
+        new_ps = [etree.tostring(p) for p in _body(data).iter(f"{W}p")]
+        if tracked:
+            assert len(new_ps) == len(old_ps)
+            assert sum(a != b for a, b in zip(old_ps, new_ps)) == 1
+            deleted = ["".join(t.text or "" for t in p.iter(f"{W}delText"))
+                       for p in _body(data).iter(f"{W}p")
+                       if p.find(f"{W}pPr/{W}rPr/{W}del") is not None]
+            assert deleted == ["Standard Rate Band"]
+        else:
+            gone, came = Counter(old_ps) - Counter(new_ps), Counter(new_ps) - Counter(old_ps)
+            assert sum(gone.values()) == 1 and not came
+            path.write_bytes(data)
+            assert render(path) == new
