@@ -379,3 +379,18 @@ def test_a_line_removed_from_a_cell_leaves_the_cells_other_lines_as_they_were(tm
             assert sum(gone.values()) == 1 and not came
             path.write_bytes(data)
             assert render(path) == new
+
+
+@pytest.mark.parametrize("name", SAVED)
+def test_with_track_changes_on_write_file_marks_a_word_as_edit_file_does(tmp_path, name):
+    """Each Word-saved document with Track Changes turned on: a word changed by write_file
+    reads as the same change made by edit_file, marked as a tracked change."""
+    written, edited = tmp_path / "w.docx", tmp_path / "e.docx"
+    _tracking(DATA / name, written)
+    shutil.copy(written, edited)
+    shown = render(written)
+    word = next(x for line in shown.splitlines() if not line.startswith(("[", "("))
+                for x in re.findall(r"[^\W\d_]{5,}", line) if shown.count(x) == 1)
+    written.write_bytes(write(written, shown.replace(word, f"Zebra{word}"), True))
+    edited.write_bytes(edit_document(edited, word, f"Zebra{word}"))
+    assert render(written) == render(edited) and f"[inserted: Zebra]{word}" in render(written)
