@@ -38,7 +38,7 @@ from app.core.documents.word_fill import HEADING, ITEM, Edit, Filler, Plan, Unit
 from app.core.documents.word_inplace import edited_inside, editor
 from app.core.documents.word_keep import NO_THUMBNAIL
 from app.core.documents.word_styles import HeadingStyles
-from app.core.documents.word_track import Revisions, tracks_changes
+from app.core.documents.word_track import AUTHOR, Revisions, tracks_changes
 from app.core.documents.word_tracked import Tracker
 from app.core.documents.word_parts import (WordPackage, parse, relationships, replaced,
                                            serialise, w)
@@ -141,7 +141,9 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
         parts[styles_part] = serialise(headings.tree, zf.read(styles_part))
     unpictured, dropped = _without_thumbnail(zf)
     merged = Merged(replaced(zf, {**parts, **unpictured}, dropped, raw=raw))
-    merged.summary = _summary(plan)
+    merged.summary = _summary(plan) + (
+        f"; the document tracks changes, so each is a tracked change by {AUTHOR}, to accept "
+        "or reject in Word" if tracker is not None else "")
     return merged
 
 

@@ -193,8 +193,10 @@ def test_in_a_document_that_tracks_changes_write_file_tracks_its_changes(tmp_pat
            .replace(title, "")
            .replace("**Tika** can be:\n", "**Tika** can be:\n\nA new *paragraph* here.\n"))
     data = write(path, new, True)
-    assert getattr(data, "summary", "") == \
-        "changed 2 paragraphs, added 1, removed 1; the rest of the document is unchanged"
+    assert getattr(data, "summary", "") == (
+        "changed 2 paragraphs, added 1, removed 1; the rest of the document is unchanged; the "
+        "document tracks changes, so each is a tracked change by Harness Desk, to accept or "
+        "reject in Word")
     (tmp_path / "e").mkdir()
     edited = _copy(tmp_path / "e", "poi/delins.docx")
     edited.write_bytes(edit_document(edited, "A Nepalese name", "A Nepali name"))
