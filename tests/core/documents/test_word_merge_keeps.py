@@ -396,3 +396,20 @@ def test_with_track_changes_on_write_file_marks_a_word_as_edit_file_does(tmp_pat
     written.write_bytes(write(written, shown.replace(word, f"Zebra{word}"), True))
     edited.write_bytes(edit_document(edited, word, f"Zebra{word}"))
     assert render(written) == render(edited) and f"[inserted: Zebra]{word}" in render(written)
+
+
+def test_a_rebuilt_paragraph_keeps_its_footnote_and_endnote_marks(tmp_path):
+    """POI's Bug54849.docx: "Blahdeblah[^1]1" and "Blahdeblah[^i]6" hold a footnote's and an
+    endnote's mark; made bold and split, each mark stays where the new text has it."""
+    path = _copy(tmp_path, "poi/Bug54849.docx")
+    shown = render(path)
+    new = shown.replace("Blahdeblah[^1]1", "**Blahdeblah**[^1]1").replace(
+        "Blahdeblah[^i]6", "*Blah* deblah[^i]6")
+    data = write(path, new, True)
+    for text, mark in (("Blahdeblah1", "footnoteReference"), ("Blah deblah6", "endnoteReference")):
+        p = _paragraph(data, text)
+        runs = list(p.iter(f"{W}r"))
+        at = next(n for n, r in enumerate(runs) if r.find(f"{W}{mark}") is not None)
+        assert "".join(t.text or "" for r in runs[:at] for t in r.iter(f"{W}t")) == text[:-1]
+    path.write_bytes(data)
+    assert render(path) == new
