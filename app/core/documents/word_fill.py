@@ -101,8 +101,8 @@ class Filler:
             while at < len(olds) and not self._free(olds[at]):
                 self._deleted(olds[at])
                 at += 1
-            partner = changed_one([self.old[i] if self._free(i) else None for i in olds],
-                                  at, unit, len(new) - n)
+            partner = changed_one(lambda k: self.old[olds[k]] if self._free(olds[k]) else None,
+                                  len(olds), at, unit, len(new) - n)
             if self._mover(unit) is not None:
                 self._add(unit, olds[at] if at < len(olds) else i2)
             elif partner is not None:

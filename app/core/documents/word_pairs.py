@@ -7,12 +7,13 @@ one with its own old text and not merely with the next.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from app.core.documents.word_fill import Unit
 
 _LOOK_AHEAD = 20   # old blocks a changed one is looked for among
+_COMPARED = 4000   # characters of two blocks compared in full, not only by their letters
 _PARAGRAPHS = ("h1", "h2", "h3", "h4", "h5", "h6", "list", "quote", "body")
 
 
@@ -25,25 +26,35 @@ def pairs(old: Unit, new: Unit) -> bool:
     return old.kind == new.kind or {old.kind, new.kind} <= {"body", "list"}
 
 
-def changed_one(olds: list[Unit | None], at: int, unit: Unit, left: int) -> int | None:
-    """Which of the old blocks `olds[at:]` (None: one taken already or not to be changed)
-    the new `unit` is the changed text of: of the next few of its kind, the one most alike
-    (more than half its text the same); else the next, when as many old blocks are left as
-    new ones (`left`); else None (it is added)."""
+def changed_one(olds: Callable[[int], Unit | None], count: int, at: int, unit: Unit,
+                left: int) -> int | None:
+    """Which of the old blocks `olds(at)`, `olds(at + 1)`, … (of `count`; None: one taken
+    already or not to be changed) the new `unit` is the changed text of: of the next few of
+    its kind, the one most alike (more than half its text the same); else the next, when as
+    many old blocks are left as new ones (`left`); else None (it is added)."""
     import difflib  # noqa: PLC0415 - only a write over a Word document compares
 
-    free = [k for k in range(at, min(len(olds), at + _LOOK_AHEAD)) if olds[k] is not None]
     best, best_k = 0.5, None
-    for k in free:
-        old = olds[k]
-        if old is not None and pairs(old, unit):
-            match = difflib.SequenceMatcher(None, old.text, unit.text, autojunk=False)
-            if match.quick_ratio() > best and match.ratio() > best:
-                best, best_k = match.ratio(), k
+    for k in range(at, min(count, at + _LOOK_AHEAD)):
+        old = olds(k)
+        if old is None or not pairs(old, unit):
+            continue
+        if unit.kind == "table":   # the next table: a table changes cell by cell
+            return k
+        match = difflib.SequenceMatcher(None, old.text, unit.text, autojunk=False)
+        alike = match.quick_ratio()   # long texts: by their letters (the full compare is slow)
+        if alike > best and len(old.text) + len(unit.text) <= _COMPARED:
+            alike = match.ratio()
+        if alike > best:
+            best, best_k = alike, k
     if best_k is not None:
         return best_k
-    rest = sum(1 for old in olds[at:] if old is not None)
-    first = olds[at] if at < len(olds) else None
-    if first is not None and rest == left and pairs(first, unit):
-        return at
-    return None
+    first = olds(at) if at < count else None
+    if first is None or not pairs(first, unit):
+        return None
+    rest = 0
+    for k in range(at, count):   # as many left as new ones (counted no further than that)
+        rest += olds(k) is not None
+        if rest > left:
+            return None
+    return at if rest == left else None
