@@ -33,6 +33,8 @@ _RPR_ORDER = ["rStyle", "rFonts", "b", "bCs", "i", "iCs", "caps", "smallCaps", "
               "highlight", "u", "effect", "bdr", "shd", "fitText", "vertAlign", "rtl", "cs",
               "em", "lang", "eastAsianLayout", "specVanish", "oMath"]
 
+_NOT_TAKEN = (w("sectPr"), w("pPrChange"))
+_REVISIONS = tuple(w(t) for t in ("ins", "del", "moveFrom", "moveTo", "rPrChange"))
 Relate = Callable[[str], str]   # a link's address -> the id of its relationship
 _HYPERLINK = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
               "hyperlink")
@@ -87,6 +89,22 @@ def paragraph(model: _Element | None, inline: Token, relate: Relate,
             if el.tag in _EMPHASIS or tag_of(el) == w("rPrChange"):
                 base.remove(el)
     add_runs(p, inline, base, relate, mono)
+    return p
+
+
+def fresh(p: _Element) -> _Element:
+    """A paragraph made new in another's look without what was that one's own: its section's
+    properties and the marks of its tracked changes (another reviewer's, under their ids)."""
+    ppr = p.find(w("pPr"))
+    if ppr is None:
+        return p
+    for el in list(ppr):
+        if tag_of(el) in _NOT_TAKEN:
+            ppr.remove(el)
+        elif tag_of(el) == w("rPr"):
+            for mark in list(el):
+                if tag_of(mark) in _REVISIONS:
+                    el.remove(mark)
     return p
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from app.core.documents.word_anchors import carry, held
-from app.core.documents.word_build import Relate, inline_token, paragraph
+from app.core.documents.word_build import Relate, fresh, inline_token, paragraph
 from app.core.documents.word_items import at_level, item_model, level_of
 from app.core.documents.word_pairs import changed_one
 from app.core.documents.word_parts import w
@@ -33,7 +33,6 @@ ITEM = re.compile(r"^( *)(?:[-*+•◦▪]|\(?[0-9A-Za-z]{1,6}(?:\.[0-9]{1,3})*[
 Edit = Callable[["_Element", str, str], bool]
 # read_file's marks of tracked changes: inserted text is the text's, deleted text is not.
 _REVIEW = re.compile(r"\[(inserted|deleted): (.*?)\]")
-_FRESH = (w("sectPr"), w("pPrChange"))   # what an added paragraph does not take over
 
 
 @dataclass
@@ -243,7 +242,7 @@ class Filler:
             fence = first.strip()[:3]
             lines = lines[:-1] if lines and lines[-1].strip().startswith(fence) else lines
             body = self._model("body", at)
-            return [self._fresh(paragraph(body, _code(line), self.relate)) for line in lines]
+            return [fresh(paragraph(body, _code(line), self.relate)) for line in lines]
         text = unit.text
         heading = HEADING.match(text)
         if heading:
@@ -257,16 +256,7 @@ class Filler:
             text = text[mark.end():] if mark else text
         if model is None:
             model = self._model("body", at)
-        return [self._fresh(paragraph(model, inline_token(text), self.relate))]
-
-    @staticmethod
-    def _fresh(p: _Element) -> _Element:
-        ppr = p.find(w("pPr"))
-        if ppr is not None:
-            for el in list(ppr):
-                if el.tag in _FRESH:
-                    ppr.remove(el)
-        return p
+        return [fresh(paragraph(model, inline_token(text), self.relate))]
 
     def _model(self, kind: str, at: int) -> _Element | None:
         """The nearest block of `kind` before old unit `at`, else after it."""

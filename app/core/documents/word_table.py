@@ -11,7 +11,7 @@ import copy
 import re
 from typing import TYPE_CHECKING, Callable
 
-from app.core.documents.word_build import element, inline_token, paragraph
+from app.core.documents.word_build import element, fresh, inline_token, paragraph
 from app.core.documents.word_parts import w
 from app.core.documents.word_sinks import cell_lines
 from app.core.documents.xml_tags import tag_of
@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from app.core.documents.word_build import Relate
     from app.core.documents.word_tracked import Tracker
 
+# What a new table's cell does not take over from the old one's: its span, its width and
+# another reviewer's marks.
+_NOT_TAKEN = tuple(w(t) for t in ("gridSpan", "vMerge", "hMerge", "tcW", "tcPrChange",
+                                  "cellIns", "cellDel", "cellMerge"))
 _ROW_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 
@@ -96,7 +100,10 @@ def new_table(model: _Element | None, rows: list[list[str]], relate: Relate) -> 
     old_grid = cell_grid(model) if model is not None else []
     tblpr = model.find(w("tblPr")) if model is not None else None
     if tblpr is not None:
-        tbl.append(copy.deepcopy(tblpr))
+        tblpr = copy.deepcopy(tblpr)
+        for el in tblpr.findall(w("tblPrChange")):   # another reviewer's
+            tblpr.remove(el)
+        tbl.append(tblpr)
     else:
         props = element("tblPr")
         props.append(element("tblW", w="0", type="auto"))
@@ -118,7 +125,7 @@ def new_table(model: _Element | None, rows: list[list[str]], relate: Relate) -> 
             if tcpr is not None:
                 tcpr = copy.deepcopy(tcpr)
                 for el in list(tcpr):
-                    if tag_of(el) in (w("gridSpan"), w("vMerge"), w("hMerge"), w("tcW")):
+                    if tag_of(el) in _NOT_TAKEN:
                         tcpr.remove(el)
                 tc.append(tcpr)
             model_p = model_tc.find(w("p")) if model_tc is not None else None
@@ -167,8 +174,8 @@ def fill_cell(tc: _Element, old_lines: list[tuple[str, _Element]], new_lines: li
                 old = made
             anchor = old
         for line in new_lines[j1 + paired:j2]:
-            made = paragraph(anchor if anchor is not None else model, inline_token(line),
-                             relate)
+            made = fresh(paragraph(anchor if anchor is not None else model,
+                                   inline_token(line), relate))
             if tracker is not None:
                 tracker.inserted(made)
             if anchor is not None:

@@ -413,3 +413,20 @@ def test_a_rebuilt_paragraph_keeps_its_footnote_and_endnote_marks(tmp_path):
         assert "".join(t.text or "" for r in runs[:at] for t in r.iter(f"{W}t")) == text[:-1]
     path.write_bytes(data)
     assert render(path) == new
+
+
+def test_an_added_paragraph_does_not_copy_another_reviewers_marks(tmp_path):
+    """POI's delins.docx: a paragraph added after one pavel inserted takes its look, not his
+    tracked insertion and format change (which would be his, with his ids twice)."""
+    path = _copy(tmp_path, "poi/delins.docx")
+    shown = render(path)
+    new = shown.replace("[inserted: March 2009: Apache Tika Release]\n",
+                        "[inserted: March 2009: Apache Tika Release]\n\nAnother release.\n")
+    data = write(path, new, True)
+    added = _paragraph(data, "Another release.")
+    assert _marks(added) == [("ins", AUTHOR)] * 2 and added.find(f".//{W}rPrChange") is None
+    ids = [el.get(f"{W}id") for el in _body(data).iter(f"{W}ins", f"{W}del", f"{W}rPrChange",
+                                                       f"{W}pPrChange")]
+    assert len(ids) == len(set(ids))
+    path.write_bytes(data)
+    assert render(path) == new.replace("Another release.", "[inserted: Another release.]")
