@@ -8,6 +8,7 @@ properties where they stood; in a document that tracks changes, as tracked chang
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
@@ -222,6 +223,13 @@ class Filler:
         text = _REVIEW.sub(lambda m: m.group(2) if m.group(1) == "inserted" else "", text)
         text, runs = held(text, old, self.label)
         made = paragraph(old if model is None else model, inline_token(text), self.relate)
+        section = old.find(f"{w('pPr')}/{w('sectPr')}")
+        if model is not None and section is not None:   # its section ends with it still
+            made_ppr = fresh(made).find(w("pPr"))
+            if made_ppr is not None:
+                made_ppr.append(copy.deepcopy(section))
+        elif model is not None:
+            fresh(made)
         if level is not None:
             at_level(made, level)   # moved in or out a level
         carried = carry(old, made, runs)

@@ -430,3 +430,20 @@ def test_an_added_paragraph_does_not_copy_another_reviewers_marks(tmp_path):
     assert len(ids) == len(set(ids))
     path.write_bytes(data)
     assert render(path) == new.replace("Another release.", "[inserted: Another release.]")
+
+
+def test_a_paragraph_made_a_list_item_joins_the_list_around_it(tmp_path):
+    """POI's ComplexNumberedLists.docx: "Normal text here", between items 11 and 12 of one
+    list, written as its item 12: it is that list's item (numbered by Word), not a paragraph
+    that begins with the text "12."."""
+    path = _copy(tmp_path, LISTS)
+    shown = render(path)
+    new = shown.replace("11. Now 11\n\nNormal text here\n\n12. Carrying on @ 12\n"
+                        "13. Carrying on @ 13",
+                        "11. Now 11\n12. Normal **text** here\n13. Carrying on @ 12\n"
+                        "14. Carrying on @ 13")
+    data = write(path, new, True)
+    assert _numbering(_paragraph(data, "Normal text here")) == \
+        _numbering(_paragraph(data, "Now 11"))
+    path.write_bytes(data)
+    assert render(path) == new
