@@ -6,16 +6,21 @@ line (and each text box's), each table's rows. The new Markdown is cut the same 
 per paragraph or list item, a table or a fenced code block whole) and the two lists are
 compared (difflib; a list item without its number, which Word gives it). Then, in the body:
 
-- a block whose lines are all unchanged keeps its XML exactly;
-- a changed paragraph keeps its paragraph properties (style, alignment, numbering, spacing)
-  and its first run's properties (font, size, colour), its text taken from the Markdown;
-  a changed table keeps every unchanged cell, and each changed cell's properties and look
-  where its rows and columns are the same, else is built again in the old table's look;
+- a block whose lines are all unchanged keeps its XML exactly, byte for byte (word_splice);
+- a changed paragraph whose text only changed is changed in place as edit_file changes it;
+  one whose bold, italic or links changed is made again, keeping its paragraph properties
+  (style, alignment, numbering, spacing), its first run's properties (font, size, colour),
+  its bookmarks and its comments' and notes' marks (word_anchors); a changed table keeps
+  every unchanged cell, and each changed cell's properties and look where its rows and
+  columns are the same, else is built again in the old table's look (word_table);
 - an added block takes the look of the nearest block of its kind before it (a heading of
   the same level, a quote, body text, a table); a list item stays in its list at its level
   (word_items);
 - a removed block goes; empty paragraphs, bookmarks and the section's properties (page
   size, margins, headers and footers) stay where they were.
+
+In a document that tracks changes (Review > Track Changes), each change is a tracked change
+by "Harness Desk", as edit_file's are (word_tracked): a removed block stays, marked deleted.
 
 Every other part of the package (styles, theme, fonts, numbering, settings, headers,
 footers, notes, properties) keeps its bytes (word_parts.replaced). Headers, footers, notes
