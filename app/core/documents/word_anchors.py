@@ -3,8 +3,9 @@ what points into it: its bookmarks (a cross-reference or a table of contents goe
 its comments' ranges and marks, and its footnote and endnote marks.
 
 A note's or comment's mark stands where the new text has it ("worth it[comment 2]": after
-"worth it"), as read_file shows it; one the new text leaves out goes, and word_loss refuses
-the write in a sentence (the comment or note would be lost). A bookmark or a comment's range stands at the same
+"worth it"), as read_file shows it, and a comment's range ends at its mark as before; one
+the new text leaves out goes, and word_loss refuses the write in a sentence (the comment or
+note would be lost). A bookmark or a comment's range stands at the same
 character of the text as before where the text around it stayed; inside the part that
 changed, a start goes to the change's start and an end to its end, so the range takes in
 the new words. The elements are the old paragraph's own (copied), ids and all.
@@ -116,11 +117,36 @@ def carry(old: _Element, made: _Element, held_runs: list[_Element]) -> list[_Ele
         else:
             to = head if tag_of(el) in _OPENS else len(new_text) - tail
         places.append((max(0, min(to, len(new_text))), n, el))
+    places = _with_their_marks(places, {id(el): at for el, at in found})
     for to, _n, el in sorted(places, key=lambda x: (x[0], x[1])):
         kept = copy.deepcopy(el)
         kept.tail = None
         _place(made, kept, to)
     return [el for _to, _n, el in places]
+
+
+def _with_their_marks(places: list[tuple[int, int, _Element]], was: dict[int, int]
+                      ) -> list[tuple[int, int, _Element]]:
+    """A comment's range ends where its mark now stands, where it ended at its mark before
+    (as Word keeps them: the mark just after the range), and begins no later than that."""
+    marks: dict[str, tuple[int, int]] = {}   # comment id -> (where its mark was, is)
+    for to, _n, el in places:
+        ref = el.find(w("commentReference")) if tag_of(el) == w("r") else None
+        if ref is not None:
+            marks[ref.get(w("id")) or ""] = (was[id(el)], to)
+    ends: dict[str, int] = {}
+    out = []
+    for to, n, el in places:
+        if tag_of(el) == w("commentRangeEnd"):
+            mark = marks.get(el.get(w("id")) or "")
+            if mark is not None and mark[0] == was[id(el)]:
+                to = mark[1]
+            ends[el.get(w("id")) or ""] = to
+        out.append((to, n, el))
+    for k, (to, n, el) in enumerate(out):
+        if tag_of(el) == w("commentRangeStart"):
+            out[k] = (min(to, ends.get(el.get(w("id")) or "", to)), n, el)
+    return out
 
 
 def _take_holds(made: _Element) -> list[int]:

@@ -173,3 +173,48 @@ def test_libreoffice_reads_write_files_tracked_changes(tmp_path):
     assert {"insertion", "deletion"} <= set(ours) and len(ours) >= 4, after
     assert sorted(c for c in before if c[1] == "pavel") == \
         sorted(c for c in after if c[1] == "pavel")
+
+
+def _comments(odt: Path) -> list[tuple[str, str]]:
+    """(a comment's text, the text it is anchored on) for each comment LibreOffice read."""
+    with zipfile.ZipFile(odt) as zf:
+        content = zf.read("content.xml").decode("utf-8")
+    return [(re.sub(r"<[^>]+>", "", note), re.sub(r"<[^>]+>", "", anchored))
+            for _name, note, anchored in re.findall(
+                r'<office:annotation office:name="([^"]+)"[^>]*>(.*?)</office:annotation>'
+                r'(.*?)<office:annotation-end office:name="\1"/>', content, re.S)]
+
+
+@pytest.mark.skipif(_soffice() is None, reason="LibreOffice is not installed")
+def test_libreoffice_sees_a_rebuilt_paragraphs_comments_on_the_same_text(tmp_path):
+    """python-docx's comments-rich-para.docx (saved by Word): a word made bold in two
+    commented paragraphs, one comment's mark moved. LibreOffice reads every comment on the
+    same text as before (the moved one up to its mark), and Word's _GoBack bookmark still
+    there."""
+    soffice = _soffice()
+    assert soffice is not None
+    (tmp_path / "w").mkdir()
+    folder = one_task_folder(tmp_path / "w", TASK)
+    original = tmp_path / "original"
+    original.mkdir()
+    name = "comments-rich-para.docx"
+    for target in (folder, original):
+        shutil.copy(WORD_DATA / "python-docx" / name, target / name)
+    shown = render_document(original / name)
+    new = (shown.replace("Other text worthy of note.[comment 2]",
+                         "Other **text** worthy of note.[comment 2]")
+           .replace("Some text worthy of note.[comment 1]",
+                    "Some *text* worthy[comment 1] of note."))
+    out = toolbox(folder, TASK).call("write_file", {"path": name, "content": new})
+    assert not out.is_error, out.content
+    for side in (original, folder):
+        subprocess.run([soffice, f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+                        "--headless", "--convert-to", "odt", "--outdir",
+                        str(tmp_path / f"odt_{side.name}"), str(side / name)],
+                       check=True, capture_output=True, timeout=300)
+    before = _comments(tmp_path / f"odt_{original.name}" / "comments-rich-para.odt")
+    after = _comments(tmp_path / f"odt_{folder.name}" / "comments-rich-para.odt")
+    assert len(before) == 4 and before[0][1] == "Some text worthy of note."
+    assert after == [(before[0][0], "Some text worthy")] + before[1:]   # ends at its mark
+    with zipfile.ZipFile(tmp_path / f"odt_{folder.name}" / "comments-rich-para.odt") as zf:
+        assert 'text:bookmark-start text:name="_GoBack"' in zf.read("content.xml").decode()

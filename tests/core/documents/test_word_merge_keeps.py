@@ -80,8 +80,8 @@ def test_a_rebuilt_paragraph_keeps_its_comment_and_bookmark(tmp_path):
             if r.find(f"{W}rPr/{W}b") is not None]
     assert ["".join(t.text or "" for t in r.iter(f"{W}t")) for r in bold] == ["text"]
     assert _sequence(_paragraph(data, "Some text worthy of note.")) == [
-        "commentRangeStart:0", "text:Some text worthy", "commentReference:0",
-        "text: of note.", "commentRangeEnd:0"]
+        "commentRangeStart:0", "text:Some text worthy", "commentRangeEnd:0",
+        "commentReference:0", "text: of note."]   # the range ends at the mark, as before
     path.write_bytes(data)
     assert render(path) == new
     with pytest.raises(DocumentError, match=r"^Replacing it with write_file would drop its "
