@@ -79,9 +79,15 @@ class Filler:
         # A block not found in place whose text stands elsewhere in the new text: moved.
         self.movable: dict[str, list[int]] = {}
         for i, unit in enumerate(old):
-            if i not in same and unit.el is not None and unit.kind not in ("box", "other") \
-                    and tracker is None:   # tracked: deleted there, inserted here
+            if i not in same and unit.el is not None and unit.kind not in ("box", "other"):
                 self.movable.setdefault(unit.text, []).append(i)
+        # Tracked: a moved block's copy is made of it as it was, before it is marked deleted.
+        self.as_was: dict[int, _Element] = {}
+        for el in (old[i].el for found in self.movable.values() for i in found):
+            if el is not None and tracker is not None:
+                self.as_was[id(el)] = copy.deepcopy(el)
+        self.deleted: set[int] = set()   # tracked: blocks marked deleted
+        self.moved: set[int] = set()   # tracked: blocks moved (a copy inserted elsewhere)
 
     # -- what the comparison found ------------------------------------------------------
     def equal(self, i1: int, i2: int, new: list[Unit]) -> None:
@@ -124,7 +130,9 @@ class Filler:
             self._deleted(i)
 
     def _free(self, i: int) -> bool:
-        return self.old[i].kind not in ("box", "other") and id(self.old[i].el) not in self.emitted
+        el = self.old[i].el
+        return self.old[i].kind not in ("box", "other") and id(el) not in self.emitted and \
+            id(el) not in self.moved
 
     def _deleted(self, i: int) -> None:
         """Tracked: old unit `i`'s block, not in the new text, stays marked deleted."""
@@ -134,7 +142,9 @@ class Filler:
         self._silent_upto(i)
         self.plan.out.append(self.tracker.deleted(el))
         self.emitted.add(id(el))
-        self.plan.removed += 1
+        self.deleted.add(id(el))
+        if id(el) not in self.moved:
+            self.plan.removed += 1
 
     def _went(self, unit: Unit) -> None:
         if unit.kind != "outside":
@@ -163,6 +173,12 @@ class Filler:
     def _add(self, unit: Unit, at: int) -> None:
         self._silent_upto(at - 1)
         mover = self._mover(unit)
+        if mover is not None and self.tracker is not None:   # deleted there, inserted here
+            self.plan.out.append(self.tracker.moved(mover, self.as_was[id(mover)]))
+            self.moved.add(id(mover))
+            self.plan.moved += 1
+            self.plan.removed -= id(mover) in self.deleted   # counted when it was deleted
+            return
         if mover is not None:   # the block itself, as it was
             self.plan.out.append(mover)
             self.emitted.add(id(mover))
@@ -177,7 +193,8 @@ class Filler:
     def _mover(self, unit: Unit) -> _Element | None:
         for i in self.movable.get(unit.text, []):
             el = self.old[i].el
-            if el is not None and id(el) not in self.emitted:
+            if el is not None and id(el) not in self.moved and \
+                    (id(el) not in self.emitted or id(el) in self.deleted):
                 return el
         return None
 

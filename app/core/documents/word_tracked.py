@@ -28,6 +28,12 @@ _INTO = frozenset(w(t) for t in ("hyperlink", "smartTag", "customXml", "fldSimpl
 _TEXT = {w("t"): w("delText"), w("instrText"): w("delInstrText")}
 _REFERENCES = frozenset(w(t) for t in ("commentReference", "footnoteReference",
                                        "endnoteReference"))
+_ANCHORS = frozenset(w(t) for t in ("bookmarkStart", "bookmarkEnd", "commentRangeStart",
+                                    "commentRangeEnd", "permStart", "permEnd"))
+_REVISION_MARKS = frozenset(w(t) for t in (
+    "ins", "del", "moveFrom", "moveTo", "rPrChange", "pPrChange", "sectPrChange",
+    "tblPrChange", "tblPrExChange", "trPrChange", "tcPrChange", "tblGridChange", "cellIns",
+    "cellDel", "cellMerge", "numberingChange"))
 _NOT_IN_OLD_PPR = frozenset(w(t) for t in ("rPr", "sectPr", "pPrChange"))
 _AFTER_MARK = frozenset(w(t) for t in ("rPrChange",))   # what follows ins/del in a mark's rPr
 
@@ -45,6 +51,22 @@ class Tracker:
         """A paragraph or table the new text has not, marked deleted whole."""
         self._whole(el, "del")
         return el
+
+    def moved(self, el: _Element, as_was: _Element) -> _Element:
+        """`as_was` (a copy of the block `el` before any change; `el` stays, marked deleted)
+        inserted where it moved to: its bookmarks, comments and notes go with it (accepted,
+        the copy is what stays)."""
+        made = copy.deepcopy(as_was)
+        made.tail = None
+        for anchor in [a for a in el.iter() if tag_of(a) in _ANCHORS or (
+                tag_of(a) == w("r") and any(tag_of(c) in _REFERENCES for c in a))]:
+            detach(anchor)
+        for mark in made.iter():
+            if tag_of(mark) in _REVISION_MARKS:   # its own ids: they are unique in the part
+                mark.set(w("id"), str(self.revisions.next_id))
+                self.revisions.next_id += 1
+        self._whole(made, "ins")
+        return made
 
     def rebuilt(self, old: _Element, made: _Element, carried: list[_Element]) -> _Element:
         """`old` with its text marked deleted and `made`'s inserted after it; `carried`:

@@ -447,3 +447,28 @@ def test_a_paragraph_made_a_list_item_joins_the_list_around_it(tmp_path):
         _numbering(_paragraph(data, "Now 11"))
     path.write_bytes(data)
     assert render(path) == new
+
+
+def test_with_track_changes_on_a_moved_paragraph_is_deleted_there_and_inserted_here(tmp_path):
+    """python-docx's par-alignment.docx with Track Changes on: "Center aligned." moved to the
+    end is marked deleted where it was and inserted, centred still, where it went; its
+    comment-free copy takes the same look (not that of the body text before it)."""
+    path = tmp_path / "moved.docx"
+    _tracking(DATA / "python-docx/par-alignment.docx", path)
+    shown = render(path)
+    data = write(path, shown.replace("Center aligned.\n\n", "").replace(
+        "Fully justified.", "Fully justified.\n\nCenter aligned."), True)
+    assert getattr(data, "summary", "").startswith(
+        "moved 1; the rest of the document is unchanged; the document tracks changes")
+    body = _body(data)
+    ps = [p for p in body.iter(f"{W}p")
+          if "".join(t.text or "" for t in p.iter(f"{W}t", f"{W}delText")) == "Center aligned."]
+    assert len(ps) == 2
+    was, now = ps
+    assert was.find(f"{W}pPr/{W}rPr/{W}del") is not None and was.find(f".//{W}t") is None
+    assert now.find(f"{W}pPr/{W}rPr/{W}ins") is not None and now.find(f".//{W}delText") is None
+    assert now.find(f"{W}pPr/{W}jc").get(f"{W}val") == "center"
+    ids = [el.get(f"{W}id") for el in body.iter(f"{W}ins", f"{W}del")]
+    assert len(ids) == len(set(ids))
+    path.write_bytes(data)
+    assert render(path).endswith("Fully justified.\n\n[inserted: Center aligned.]\n")
