@@ -13,25 +13,24 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
+from app.core.documents.word_added import added
 from app.core.documents.word_anchors import carry, held
 from app.core.documents.word_build import Relate, fresh, inline_token, paragraph
-from app.core.documents.word_items import at_level, item_model, level_of
+from app.core.documents.word_items import HEADING, ITEM, at_level, item_model, level_of
 from app.core.documents.word_pairs import changed_one
 from app.core.documents.word_parts import w
-from app.core.documents.word_table import changed_table, new_table, rows_of
+from app.core.documents.word_table import changed_table
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
-    from markdown_it.token import Token
 
     from app.core.documents.word_anchors import Label
     from app.core.documents.word_styles import HeadingStyles
     from app.core.documents.word_tracked import Tracker
 
-HEADING = re.compile(r"^(#{1,6}) ")
-ITEM = re.compile(r"^( *)(?:[-*+•◦▪]|\(?[0-9A-Za-z]{1,6}(?:\.[0-9]{1,3})*[.):]) ")
 # A paragraph's text changed in place (its old shown line, its new one); False: it cannot be.
 Edit = Callable[["_Element", str, str], bool]
+_AHEAD = 5   # tracked: new blocks looked at to tell which old ones go before one is added
 # read_file's marks of tracked changes: inserted text is the text's, deleted text is not.
 _REVIEW = re.compile(r"\[(inserted|deleted): (.*?)\]")
 
@@ -52,12 +51,6 @@ class Plan:
     moved: int = 0      # blocks kept whole in another place
     added: int = 0
     removed: int = 0
-
-
-def _code(line: str) -> Token:
-    from markdown_it.token import Token  # noqa: PLC0415 - document library
-
-    return Token("inline", "", 0, children=[Token("code_inline", "", 0, content=line)])
 
 
 class Filler:
@@ -124,10 +117,28 @@ class Filler:
                     self.plan.changed += 1
                 at += 1
             else:
+                if self.tracker is not None:   # what goes, before what comes, as Word shows it
+                    self._deleted_before(olds, at, new[n + 1:])
                 self._add(unit, olds[at] if at < len(olds) else i2)
             self._went(unit)
         for i in olds[at:]:
             self._deleted(i)
+
+    def _deleted_before(self, olds: list[int], at: int, later: list[Unit]) -> None:
+        """Tracked: the old blocks from `olds[at]` on that none of the next few new ones
+        (`later`) is the changed text of, marked deleted now (else after what is added)."""
+        def free(k: int) -> Unit | None:
+            return self.old[olds[k]] if self._free(olds[k]) else None
+
+        for j, unit in enumerate(later[:_AHEAD]):
+            partner = changed_one(free, len(olds), at, unit, len(later) - j)
+            if partner is not None:
+                for i in olds[at:partner]:
+                    self._deleted(i)
+                return
+        if len(later) <= _AHEAD:   # none of those left is: they all go
+            for i in olds[at:]:
+                self._deleted(i)
 
     def _free(self, i: int) -> bool:
         el = self.old[i].el
@@ -184,7 +195,7 @@ class Filler:
             self.emitted.add(id(mover))
             self.plan.moved += 1
             return
-        made = self._made(unit, at)
+        made = added(unit, at, self.old, self.styles, self.relate, self.after_item)
         if self.tracker is not None:
             made = [self.tracker.inserted(el) for el in made]
         self.plan.out.extend(made)
@@ -255,49 +266,3 @@ class Filler:
         for key, value in old.attrib.items():
             made.set(key, value)
         return made
-
-    def _made(self, unit: Unit, at: int) -> list[_Element]:
-        if unit.kind == "table":
-            return [new_table(self._model("table", at), rows_of(unit.text), self.relate)]
-        model = item_model(self.old, at, level_of(unit.text), self.after_item) \
-            if unit.kind == "list" else \
-            self._model(unit.kind, at)
-        if unit.kind == "code":
-            first, *lines = unit.text.split("\n")
-            fence = first.strip()[:3]
-            lines = lines[:-1] if lines and lines[-1].strip().startswith(fence) else lines
-            body = self._model("body", at)
-            return [fresh(paragraph(body, _code(line), self.relate)) for line in lines]
-        text = unit.text
-        heading = HEADING.match(text)
-        if heading:
-            text = text[heading.end():]
-            if model is None:
-                model = self._heading_model(len(heading.group(1)))
-        elif unit.kind == "quote":
-            text = text[2:]
-        elif unit.kind == "list" and model is not None:
-            mark = ITEM.match(text)
-            text = text[mark.end():] if mark else text
-        if model is None:
-            model = self._model("body", at)
-        return [fresh(paragraph(model, inline_token(text), self.relate))]
-
-    def _model(self, kind: str, at: int) -> _Element | None:
-        """The nearest block of `kind` before old unit `at`, else after it."""
-        order = list(range(min(at, len(self.old)) - 1, -1, -1)) + list(range(at, len(self.old)))
-        for i in order:
-            unit = self.old[i]
-            if unit.kind == kind and unit.el is not None:
-                return unit.el
-        return None
-
-    def _heading_model(self, level: int) -> _Element | None:
-        from lxml import etree  # noqa: PLC0415 - document library
-
-        sid = self.styles.style_id(level)
-        if sid is None:
-            return None
-        p = etree.Element(w("p"))
-        etree.SubElement(etree.SubElement(p, w("pPr")), w("pStyle")).set(w("val"), sid)
-        return p

@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from app.core.documents.base import DocumentError
-from app.core.documents.word_fill import ITEM
+from app.core.documents.word_items import ITEM
 
 if TYPE_CHECKING:
     from lxml.etree import _Element

@@ -12,6 +12,7 @@ of an item of the same list at the same level, else the neighbour's with its lev
 from __future__ import annotations
 
 import copy
+import re
 from typing import TYPE_CHECKING
 
 from app.core.documents.word_parts import w
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
 
     from app.core.documents.word_fill import Unit
 
+HEADING = re.compile(r"^(#{1,6}) ")
+# A list item's mark as read_file shows it (and what may be one in new text).
+ITEM = re.compile(r"^( *)(?:[-*+•◦▪]|\(?[0-9A-Za-z]{1,6}(?:\.[0-9]{1,3})*[.):]) ")
 # What stands before w:numPr in a paragraph's properties (CT_PPrBase's order).
 _BEFORE_NUMBERING = frozenset(w(t) for t in ("pStyle", "keepNext", "keepLines",
                                              "pageBreakBefore", "framePr", "widowControl"))

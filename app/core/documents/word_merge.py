@@ -39,16 +39,17 @@ from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, guarded
 from app.core.documents.word import Reader
 from app.core.documents.word_build import Links
-from app.core.documents.word_fill import HEADING, ITEM, Edit, Filler, Plan, Unit
+from app.core.documents.word_fill import Edit, Filler, Plan, Unit
 from app.core.documents.word_inplace import edited_inside, editor
+from app.core.documents.word_items import HEADING, ITEM
 from app.core.documents.word_keep import NO_THUMBNAIL
-from app.core.documents.word_styles import HeadingStyles
-from app.core.documents.word_track import AUTHOR, Revisions, tracks_changes
-from app.core.documents.word_tracked import Tracker
 from app.core.documents.word_parts import (WordPackage, parse, relationships, replaced,
                                            serialise, w)
 from app.core.documents.word_sinks import Body
 from app.core.documents.word_splice import Before, spliced
+from app.core.documents.word_styles import HeadingStyles
+from app.core.documents.word_track import AUTHOR, Revisions, tracks_changes
+from app.core.documents.word_tracked import Tracker
 from app.core.documents.xml_tags import tag_of
 
 if TYPE_CHECKING:

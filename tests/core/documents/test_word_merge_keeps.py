@@ -472,3 +472,14 @@ def test_with_track_changes_on_a_moved_paragraph_is_deleted_there_and_inserted_h
     assert len(ids) == len(set(ids))
     path.write_bytes(data)
     assert render(path).endswith("Fully justified.\n\n[inserted: Center aligned.]\n")
+
+
+def test_with_track_changes_on_what_goes_stands_before_what_comes(tmp_path):
+    """POI's delins.docx written over with two new paragraphs: its old text, marked deleted,
+    comes first and the new text, inserted, after it, as Word shows a replacement."""
+    path = _copy(tmp_path, "poi/delins.docx")
+    path.write_bytes(write(path, "# Short\n\nText.\n", True))
+    lines = [line for line in render(path).splitlines() if line]
+    deleted = [n for n, line in enumerate(lines) if "[deleted: " in line]
+    assert len(deleted) > 20 and lines[max(deleted) + 1:] == ["# [inserted: Short]",
+                                                              "[inserted: Text.]"]
