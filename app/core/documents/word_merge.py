@@ -43,6 +43,7 @@ from app.core.documents.word_fill import Edit, Filler, Plan, Unit
 from app.core.documents.word_inplace import edited_inside, editor
 from app.core.documents.word_items import HEADING, ITEM
 from app.core.documents.word_keep import NO_THUMBNAIL
+from app.core.documents.word_pairs import compared
 from app.core.documents.word_parts import (WordPackage, parse, relationships, replaced,
                                            serialise, w)
 from app.core.documents.word_sinks import Body
@@ -63,9 +64,6 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _OUTSIDE = re.compile(r"^\[(?:(?:First-page |Even-page )?(?:[Hh]eader|[Ff]ooter)\] |"
                       r"\^[0-9ivxlcdm]{1,8}\]: |comment \d{1,6}\] )")
 _NO_TEXT = re.compile(r"^\('[^\n]*' holds no text\.\)$")
-# A list item's mark as Word numbers it: a bullet, "3.", "1.2.", "(a)", "b)", "iv.", "XII)".
-_NUMBER = re.compile(r"^( *)(?:[-*+•◦▪]|\(?(?:[0-9]{1,6}(?:\.[0-9]{1,3})*|[A-Za-z]|[ivxlcdm]{1,6}|"
-                     r"[IVXLCDM]{1,6})[.)]) ")
 _INDEX_CHARS = 50_000_000
 _SECONDS = 60.0
 
@@ -267,9 +265,9 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
           tracker: Tracker | None) -> Plan:
     import difflib  # noqa: PLC0415 - only a write over a Word document compares
 
-    items = {_key(u) for u in old if u.kind == "list"}
-    matcher = difflib.SequenceMatcher(None, [_key(u, items) for u in old],
-                                      [_key(u, items) for u in new], autojunk=False)
+    items = {compared(u) for u in old if u.kind == "list"}
+    matcher = difflib.SequenceMatcher(None, [compared(u, items) for u in old],
+                                      [compared(u, items) for u in new], autojunk=False)
     codes, inside = [], 0   # blocks whose lines changed in place
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "replace" and edited_inside(old[i1:i2], new[j1:j2], edit, by_text):
@@ -291,19 +289,6 @@ def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
     plan = filler.finish()
     plan.changed += inside
     return plan
-
-
-def _key(unit: Unit, items: set[str] | None = None) -> str:
-    """What is compared of a block: a list item without its number or bullet, which Word
-    gives it (an item added above renumbers those after it; they stay as they are). Only a
-    mark as Word numbers ("3.", "b)", "iv.", "-") is left out; only of the old document's
-    list items and of new lines standing for one (`items`: their keys), so that a paragraph
-    that begins "A. Smith" is never one with "B. Smith"."""
-    mark = _NUMBER.match(unit.text) if unit.kind not in ("table", "code") else None
-    if mark is None:
-        return unit.text
-    key = f"{mark.group(1)}\0{unit.text[mark.end():]}"
-    return key if items is None or key in items else unit.text
 
 
 def _summary(plan: Plan) -> str:

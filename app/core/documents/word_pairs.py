@@ -1,4 +1,5 @@
-"""Which old block of a Word document a block of write_file's new text is the changed text of
+"""Which old block of a Word document a block of write_file's new text is (word_merge compares
+them as `compared` gives them, list items without their numbers) or is the changed text of
 (word_fill): one of the same kind (a table for a table; a heading, a list item, a quote or
 body text for one of its kind, body text and list items for each other), the most alike of
 the next few, so that a paragraph added, removed or changed among others pairs each changed
@@ -7,11 +8,15 @@ one with its own old text and not merely with the next.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from app.core.documents.word_fill import Unit
 
+# A list item's mark as Word numbers it: a bullet, "3.", "1.2.", "(a)", "b)", "iv.", "XII)".
+_NUMBER = re.compile(r"^( *)(?:[-*+•◦▪]|\(?(?:[0-9]{1,6}(?:\.[0-9]{1,3})*|[A-Za-z]|[ivxlcdm]{1,6}|"
+                     r"[IVXLCDM]{1,6})[.)]) ")
 _LOOK_AHEAD = 20   # old blocks a changed one is looked for among
 _COMPARED = 4000   # characters of two blocks compared in full, not only by their letters
 _PARAGRAPHS = ("h1", "h2", "h3", "h4", "h5", "h6", "list", "quote", "body")
@@ -58,3 +63,16 @@ def changed_one(olds: Callable[[int], Unit | None], count: int, at: int, unit: U
         if rest > left:
             return None
     return at if rest == left else None
+
+
+def compared(unit: Unit, items: set[str] | None = None) -> str:
+    """What is compared of a block: a list item without its number or bullet, which Word
+    gives it (an item added above renumbers those after it; they stay as they are). Only a
+    mark as Word numbers ("3.", "b)", "iv.", "-") is left out; only of the old document's
+    list items and of new lines standing for one (`items`: their keys), so that a paragraph
+    that begins "A. Smith" is never one with "B. Smith"."""
+    mark = _NUMBER.match(unit.text) if unit.kind not in ("table", "code") else None
+    if mark is None:
+        return unit.text
+    key = f"{mark.group(1)}\0{unit.text[mark.end():]}"
+    return key if items is None or key in items else unit.text
