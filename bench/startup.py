@@ -74,13 +74,17 @@ app.exec()
 APP = "STAY = True" + PROBE + r"""
 import app.gui.main_window as mw
 class FirstPaint(QObject):
+    receivers = 0  # widgets still watched
     def eventFilter(self, obj, event):
         if event.type() == QEvent.Type.Paint:
             obj.removeEventFilter(self)
+            FirstPaint.receivers = 0
             print('complete', flush=True)
         return False
 _painted = FirstPaint()
 def usable():
+    if _painted.receivers:  # usable in the built window's first paint: complete as well
+        print('complete', flush=True)
     sdk = sorted({m.split('.')[0] for m in sys.modules} & {'anthropic', 'openai'})
     print('usable', ','.join(sdk) or '-', flush=True)
     os._exit(0)
@@ -90,6 +94,7 @@ def finish_building(self):
     _build(self)
     if fresh:
         self.top_bar.installEventFilter(_painted)
+        FirstPaint.receivers = 1
         self.became_usable.connect(usable)
 mw.MainWindow.finish_building = finish_building
 from app.cli import main
