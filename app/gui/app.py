@@ -206,8 +206,8 @@ def _after_first_paint(window, path: str | None, demo: bool, early: EarlyRead | 
     window.finish_building()
     if layout is not None and layout.done:
         lay_out_as_left(window, layout.state)
-    _after_building(window, path, demo, early)  # the folder shown (if read by now) ...
-    settle_sizes()  # ... before the built window's first paint: never drawn without it
+    settle_sizes()
+    _after_building(window, path, demo, early)
 
 
 # Widgets added to a window on screen are shown, and laid out, from the event queue: a first

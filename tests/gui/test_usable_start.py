@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 
@@ -38,11 +37,7 @@ def _start(qtbot, tmp_path, monkeypatch, settings: dict | None = None, before=No
 
     layout = EarlyLayout()  # as main() begins it, before the frame
     qtbot.waitUntil(lambda: layout.done, timeout=10_000)
-    # From the event loop, as main() calls it after the frame's first paint: the folder may
-    # become usable within that turn (its first paint is the usable one), so what the test
-    # connects to became_usable once this returns is connected by then.
-    QTimer.singleShot(0, window, lambda: gui_app._after_first_paint(
-        window, str(folder), False, None, layout))
+    gui_app._after_first_paint(window, str(folder), False, None, layout)
     return window, folder, usable, config
 
 
