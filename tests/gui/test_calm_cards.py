@@ -9,7 +9,7 @@ import pytest
 from app.core.run.outcomes import RoundResult
 from app.gui.settings import language
 from app.gui.words.round_text import RoundView, card_text
-from tests.gui.helpers import demo_copy, open_in, run_until_end
+from tests.gui.helpers import open_in, run_until_end
 
 
 @pytest.fixture(params=["en", "zh_CN"])
@@ -41,7 +41,7 @@ def test_an_undone_round_names_its_files_plainly_once(lang):
                             2.0, is_ai=False, undone=True))
     files = lines[1]
     assert files.count("demo-output/summary.md") == 1
-    assert files.endswith(": demo-output/summary.md") or files.endswith("：demo-output/summary.md")
+    assert files.endswith((": demo-output/summary.md", "：demo-output/summary.md"))
     if lang == "en":
         assert files == "Had changed: demo-output/summary.md"
 

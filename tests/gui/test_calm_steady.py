@@ -11,7 +11,7 @@ import pytest
 from app.gui.run.history_picker import HistoryPicker
 from app.gui.run.run_panel import MODES, RunPanel
 from app.gui.settings import language
-from tests.gui.helpers import demo_copy, open_in, run_until_end
+from tests.gui.helpers import open_in, run_until_end
 
 
 @pytest.fixture(params=["en", "zh_CN"])
