@@ -3362,6 +3362,14 @@
         <translation>保存一份记录上次运行的文档</translation>
     </message>
     <message>
+        <source>Nothing to run yet</source>
+        <translation>还没有可以运行的任务</translation>
+    </message>
+    <message>
+        <source>Add a task on the left, then press Run.</source>
+        <translation>在左边添加一个任务后，你就可以按“运行”了。</translation>
+    </message>
+    <message>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -3372,10 +3380,6 @@
     <message>
         <source>Save a PDF, document or web page that tells what the last run did, to read or share (Ctrl+E).</source>
         <translation>把上次运行做了什么保存成 PDF、文档或网页，方便阅读或分享（Ctrl+E）。</translation>
-    </message>
-    <message>
-        <source>No tasks yet</source>
-        <translation>还没有任务</translation>
     </message>
     <message>
         <source>%1 of %2 done</source>
@@ -3432,10 +3436,6 @@
     <message>
         <source>Ready to show a sample</source>
         <translation>可以演示一次运行了</translation>
-    </message>
-    <message>
-        <source>Type a task under the list on the left and press Enter, or let the AI propose some with Plan with AI…; then press Run.</source>
-        <translation>在左边列表下面写一个任务并按回车，或者用“用 AI 规划…”让 AI 帮你提出几个；然后按“运行”。</translation>
     </message>
     <message>
         <source>Ready</source>

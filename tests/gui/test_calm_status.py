@@ -60,11 +60,11 @@ def test_a_task_list_with_no_task_asks_for_a_task_not_run(qtbot, lang):
     panel.show_ready()
     panel.show_counts(0, 0)
     words = panel.tr
-    assert panel.state_label.text() == words("No tasks yet")
-    # The board's button, by its name.
-    assert ("Plan with AI…" if lang == "en" else "用 AI 规划…") in panel.detail_label.text()
+    assert panel.state_label.text() == words("Nothing to run yet")
+    assert panel.detail_label.text() == words("Add a task on the left, then press Run.")
+    assert panel.tasks_count.text() == ""  # not "No tasks yet" a third time beside the bar
     if lang == "zh_CN":
-        assert "你" in panel.detail_label.text() and "Type" not in panel.detail_label.text()
+        assert "你" in panel.detail_label.text() and "task" not in panel.detail_label.text()
     assert not filled(panel.primary)  # the board's Plan with AI… is the filled one
     panel.show_counts(0, 2)  # a task typed in
     assert panel.state_label.text() == words("Ready") and filled(panel.primary)

@@ -242,7 +242,7 @@ class RunPanel(QWidget):
         if self.all_done_shown and done < total and self.mode in ("run", "done"):
             self.show_ready()  # a task unticked or added since: "every task is checked" is not so
         look.set_bar(self.tasks_bar, min(done, max(1, total)), max(1, total))
-        self.tasks_count.setText(self.tr("No tasks yet") if total == 0 else
+        self.tasks_count.setText("" if total == 0 else  # the status and the list say so
                                  self.tr("%1 of %2 done").replace("%1", str(done))
                                  .replace("%2", str(total)))
         look.set_accessible(self.tasks_bar, self.tr("Tasks: %1 of %2 done")
@@ -432,9 +432,9 @@ class RunPanel(QWidget):
         elif self._counted and self.total_tasks == 0:
             # The list is there with no task in it: Run would do nothing. The board's own
             # "Plan with AI…" is the filled button beside the box to type one in.
-            self.show_state(self.tr("No tasks yet"), self.tr(
-                "Type a task under the list on the left and press Enter, or let the AI "
-                "propose some with Plan with AI…; then press Run."))
+            # The list says how to add one: said here once, shortly, not again.
+            self.show_state(self.tr("Nothing to run yet"),
+                            self.tr("Add a task on the left, then press Run."))
             self._empty_shown = True
         else:
             self.show_state(self.tr("Ready"), self.welcome or self.tr(
