@@ -126,7 +126,8 @@ def render_history_markdown(h: HistorySummary) -> str:
         [t("Last run started"), format_time(last.started_at, lang)],
         [t("Rounds"), str(h.rounds_count)],
         [t("Tasks done"), t("{done} of {total}", done=h.tasks_done, total=h.tasks_total)],
-        [t("Tokens"), format_tokens(h.usage, lang)],
+        # No run used an AI (the Demo's): no row of tokens that were never used.
+        *([[t("Tokens"), format_tokens(h.usage, lang)]] if h.is_ai else []),
         [t("Cost"), md_cell(cost)],
     ])
     out += [t("## Runs"), ""]  # the heading; "Runs" alone is the count

@@ -130,7 +130,8 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
     rows.append([t("How it ended"), md_cell(ending)])
     rows.append([t("Rounds"), str(s.rounds_count)])
     rows.append([t("Tasks done"), t("{done} of {total}", done=s.tasks_done, total=s.tasks_total)])
-    rows.append([t("Tokens"), format_tokens(s.usage, lang)])
+    if s.is_ai:  # the Demo used no AI: no row of tokens that were never used
+        rows.append([t("Tokens"), format_tokens(s.usage, lang)])
     cost = format_cost(s.cost_usd, s.is_ai, lang)
     if s.cost_is_upper_estimate:  # the model's price is not known: counted at the highest
         cost = t("about {amount} at most – the price of {model} is not known, so the highest price is used",

@@ -1439,12 +1439,12 @@
         <translation>需要你来决定</translation>
     </message>
     <message>
-        <source>The AI stopped to ask you:</source>
-        <translation>需要你来决定：</translation>
-    </message>
-    <message>
         <source>The AI is stuck and needs you to choose:</source>
         <translation>AI 卡住了，需要你来选：</translation>
+    </message>
+    <message>
+        <source>The run stopped to ask you:</source>
+        <translation>需要你来决定：</translation>
     </message>
     <message>
         <source>Your decision:</source>
@@ -2038,10 +2038,6 @@
         <translation>正在读取新文件…</translation>
     </message>
     <message>
-        <source>A new file, shown as it reads; every line of it is new.</source>
-        <translation>一个新文件，按阅读时的样子显示；其中每一行都是新写的。</translation>
-    </message>
-    <message>
         <source>Before</source>
         <translation>之前</translation>
     </message>
@@ -2266,8 +2262,8 @@
         <translation>导出总结</translation>
     </message>
     <message>
-        <source>Save a document that tells what the AI did in %1: the tasks, the decisions, each round and what it cost.</source>
-        <translation>保存一份文档，记录 AI 在“%1”里做了什么：任务、决定、每一轮以及花费。</translation>
+        <source>Save a document that tells what happened in %1: the tasks, the decisions, each round and, where an AI worked, what it cost.</source>
+        <translation>保存一份文档，记录在“%1”里发生了什么：任务、决定、每一轮，以及用到 AI 时的花费。</translation>
     </message>
     <message>
         <source>Format</source>
@@ -3298,7 +3294,7 @@
     </message>
     <message>
         <source>Had changed: %1</source>
-        <translation>已撤销 · 原先%1</translation>
+        <translation>原先改动过：%1</translation>
     </message>
     <message>
         <source>No lookups are left for this task in this run. Raise “Web lookups per task” in Settings to let it look further.</source>
@@ -3307,6 +3303,10 @@
     <message>
         <source>Wrote a sample note for this task (no AI was used).</source>
         <translation>为这个任务写了一份示例笔记（没有用到 AI）。</translation>
+    </message>
+    <message>
+        <source>Its sample note from an earlier round was already there, word for word, so nothing was written (no AI was used).</source>
+        <translation>这个任务的示例笔记在之前的一轮里已经写好，内容一字不差，所以这次没有再写（没有用到 AI）。</translation>
     </message>
     <message>
         <source>Press Enter to open it</source>
@@ -3362,6 +3362,14 @@
         <translation>保存一份记录上次运行的文档</translation>
     </message>
     <message>
+        <source>Nothing to run yet</source>
+        <translation>还没有可以运行的任务</translation>
+    </message>
+    <message>
+        <source>Add a task on the left, then press Run.</source>
+        <translation>在左边添加一个任务后，你就可以按“运行”了。</translation>
+    </message>
+    <message>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -3372,10 +3380,6 @@
     <message>
         <source>Save a PDF, document or web page that tells what the last run did, to read or share (Ctrl+E).</source>
         <translation>把上次运行做了什么保存成 PDF、文档或网页，方便阅读或分享（Ctrl+E）。</translation>
-    </message>
-    <message>
-        <source>No tasks yet</source>
-        <translation>还没有任务</translation>
     </message>
     <message>
         <source>%1 of %2 done</source>
@@ -3440,6 +3444,10 @@
     <message>
         <source>Press Run to start the AI on the first unchecked task.</source>
         <translation>按“运行”，让 AI 从第一个未勾选的任务开始。</translation>
+    </message>
+    <message>
+        <source>%1 cannot run yet</source>
+        <translation>%1 现在还不能运行</translation>
     </message>
     <message>
         <source>%1 needs your API key</source>

@@ -40,7 +40,7 @@ def test_no_translation_keeps_a_phrase_the_review_found_awkward():
     ("", "Stopped by you", "已由你停止"),
     ("DecisionDialog", "%1  (recommended)", "%1（推荐）"),
     ("DecisionDialog", "Not now", "以后再说"),
-    ("DecisionDialog", "The AI stopped to ask you:", "需要你来决定："),
+    ("DecisionDialog", "The run stopped to ask you:", "需要你来决定："),
     ("", "Working on: %1", "正在处理\n%1"),
     ("ExportDialog", "This run (the one picked above the rounds)", "当前选中的那次运行"),
     ("HistoryPicker", "Stopped by a problem", "因出错而停止"),
@@ -57,8 +57,8 @@ def test_a_name_is_quoted_not_spaced(chinese):
     said = QCoreApplication.translate("DecisionFlow", "The run in “%1” has ended: %2.")
     done = QCoreApplication.translate("", "Done")
     assert said.replace("%1", "演示工作区").replace("%2", done) == "“演示工作区”的运行已结束：已完成。"
-    source = ("Save a document that tells what the AI did in %1: the tasks, the decisions, "
-              "each round and what it cost.")
+    source = ("Save a document that tells what happened in %1: the tasks, the decisions, "
+              "each round and, where an AI worked, what it cost.")
     assert "在“%1”里" in QCoreApplication.translate(ExportDialog.__name__, source)
 
 

@@ -92,7 +92,9 @@ def test_enter_on_a_card_opens_it_and_a_created_file_shows_as_new(qtbot, window,
     dialog.file_list.setCurrentRow(row)
     assert "new file" in dialog.file_list.item(row).text()
     formatted = _diff_text(qtbot, dialog)  # a new Markdown file reads as formatted text
-    assert formatted.startswith("A new file, shown as it reads") and "\n# " not in formatted
+    assert "\n# " not in formatted  # said once, above it: not again in the view
+    assert dialog.legend.text() == "Nothing to compare: the file is new."
+    assert "new" not in formatted.splitlines()[0]
     dialog.source_toggle.click()  # and its lines as written: every one of them new
     lines = _diff_text(qtbot, dialog).splitlines()
     assert lines and all(line.startswith("+") for line in lines if line.strip())
@@ -113,7 +115,10 @@ def test_undo_from_a_round_card_restores_the_files_byte_for_byte_and_reports(
     assert all(p.read_bytes() == data for p, data in untouched.items())
     assert OPTIONS in dialog.report.text() and "Put back" in dialog.report.text()
     assert not dialog.undo_button.isEnabled()
-    assert "Undid round 4" in window.notice.text.text()
+    status = window.run_panel  # said once, in the status (not again in the notice)
+    assert status.state_label.text() == "Round 4 undone"
+    assert not window.notice.isVisible() or "Undid" not in window.notice.text.text()
+    assert f"Put back as they were before round 4: {OPTIONS}" in status.detail_label.text()
     # Its title and heading say what stands now, as its card does: not "Done".
     assert dialog.windowTitle() == "Round 4 — Undone"
     assert dialog.head.text() == "Round 4   ↶ Undone: its changes were taken back"
@@ -134,7 +139,8 @@ def test_a_file_edited_after_the_round_is_kept_twice_and_the_report_says_so(
     assert path == OPTIONS and (folder / saved).read_bytes() == before
     text = dialog.report.text()
     assert "your version stays" in text and saved in text
-    assert "kept both versions of notes/homepage-options.md" in window.notice.text.text()
+    assert f"{OPTIONS} was changed after the round, so your version stays" in \
+        window.run_panel.detail_label.text()
 
 
 def test_undo_is_offered_only_after_confirming(qtbot, window, two_runs):
@@ -302,10 +308,11 @@ def test_an_undone_round_is_shown_undone_everywhere_in_exact_words(qtbot, window
     assert f"Deletes, because the round created them: {created}" in text
     assert not (folder / created).exists()
 
-    banner = window.notice.text.text()
-    assert f"deleted {created}, which the round had created" in banner
-    assert "put back" not in banner.split(";")[0] or created not in banner.split(";")[0]
+    said = window.run_panel.detail_label.text()
+    assert f"Removed, because round 5 had created them: {created}" in said
+    assert "Put back" not in said.split(".")[0] or created not in said.split(".")[0]
     assert window.run_panel.state_label.text() == "Round 5 undone"
+    assert not window.notice.isVisible() or "Undid" not in window.notice.text.text()  # once
     qtbot.waitUntil(lambda: any(c.view.undone for c in window.cards.cards), timeout=10_000)
     card = next(c for c in window.cards.cards if c.view.run_id == run_id and c.view.round == 5)
     assert "Undone" in card.accessibleName() and "✓ Done" not in card.accessibleName()
@@ -361,5 +368,46 @@ def test_a_demo_sample_round_says_its_sentence_and_its_undo_in_the_windows_langu
         assert dialog.windowTitle() == ("Round 1 — Undone" if lang == "en" else "第 1 轮 — 已撤销")
         assert dialog.head.text().endswith("Undone: its changes were taken back" if lang == "en"
                                            else "已撤销：改动已还原")
+    finally:
+        language.install(qapp, "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_new_file_is_shown_as_it_reads_once_with_its_name_whole(qtbot, window, two_runs,
+                                                                   qapp, lang):
+    """A new Word document is shown as a new Markdown file is: plainly, as it reads, and
+    "the file is new" is said once (above it, not again inside); the list shows its name
+    whole, its folder under it."""
+    from app.gui.evidence.evidence_dialog import EvidenceDialog
+    from app.gui.settings import language
+
+    folder, _before, run_id = two_runs
+    card = next(c for c in window.cards.cards if c.view.run_id == run_id and
+                any(p.endswith(".docx") for p in c.view.changed))
+    assert language.install(qapp, lang) == lang
+    try:
+        dialog = EvidenceDialog(folder, card.view, window)
+        qtbot.addWidget(dialog)
+        dialog.resize(900, 600)
+        dialog.show()
+        qtbot.waitUntil(lambda: dialog.evidence is not None, timeout=10_000)
+        new = dialog.tr("Nothing to compare: the file is new.")
+        for row, f in enumerate(dialog.evidence.files):
+            if not f.created:
+                continue
+            dialog.file_list.setCurrentRow(row)
+            shown = _diff_text(qtbot, dialog)
+            html = dialog.diff.toHtml()
+            assert dialog.legend.text() == new, f.path
+            assert new not in shown and "every line of it is new" not in shown
+            assert "underline" not in html, f.path  # not every word marked as added
+            name, under = dialog.file_list.item(row).text().splitlines()
+            assert f.path.endswith(name) and "/" not in name
+            width = dialog.file_list.fontMetrics().horizontalAdvance(name)
+            assert width <= dialog.file_list.viewport().width(), (name, width)
+        docx = next(f for f in dialog.evidence.files if f.path.endswith(".docx"))
+        dialog.file_list.setCurrentRow(dialog.evidence.files.index(docx))
+        assert "Opening hours" in _diff_text(qtbot, dialog) or lang != "en"
+        dialog.close()
     finally:
         language.install(qapp, "en")

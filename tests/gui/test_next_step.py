@@ -159,7 +159,7 @@ def test_a_waiting_decision_is_the_filled_button_and_says_your_decision(qtbot, w
         panel.primary.click()
     dialog = shown.args[0]
     words = [label.text() for label in dialog.findChildren(type(dialog.saved_text))]
-    assert "Your decision:" in words and "The AI stopped to ask you:" not in words
+    assert "Your decision:" in words and "The run stopped to ask you:" not in words
     assert [b.text() for b in dialog.option_buttons] == ["Yes", "No"]  # a yes/no question
     dialog.close()
 

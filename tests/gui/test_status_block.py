@@ -100,7 +100,9 @@ def test_a_passing_notice_leaves_by_itself_and_one_that_asks_stays(qtbot, window
     assert window.notice.isVisible()  # it asks for something: it stays until acted on
 
 
-def test_a_clean_undo_is_a_passing_notice(qtbot, window, tmp_path, monkeypatch):
+def test_a_clean_undo_during_a_run_is_a_passing_notice(qtbot, window, tmp_path, monkeypatch):
+    """While a run is going the status is the run's: the undo is said in the notice (between
+    runs it is said in the status alone: tests/gui/test_calm_status.py)."""
     from types import SimpleNamespace
 
     monkeypatch.setattr(notice_bar, "PASSING_MS", 200)
@@ -108,6 +110,7 @@ def test_a_clean_undo_is_a_passing_notice(qtbot, window, tmp_path, monkeypatch):
                         lambda report: "Round 2 undone.")
     monkeypatch.setattr("app.gui.words.undo_words.undo_report_sentences", lambda r: [])
     open_in(qtbot, window, demo_copy(tmp_path))
+    monkeypatch.setattr(window.evidence_flow, "runner", SimpleNamespace(running=True))
     window.evidence_flow.show_round_undone(SimpleNamespace(ok=True, kept_both=False, round=2))
     assert window.notice.text.text() == "Round 2 undone."
     qtbot.waitUntil(lambda: not window.notice.isVisible(), timeout=3000)

@@ -48,16 +48,39 @@ def named_path(task: str, done_when: list[str]) -> str | None:
     return names[0] if names else None
 
 
-def draft_path(task: str) -> str:
-    """Where the generic plan writes: a new file under demo-output/ named for the task.
+def draft_path(task: str, n: int = 1) -> str:
+    """Where the generic plan writes: a new file under demo-output/ named for the task, as a
+    person reads it ("summarise-report-docx-into-summary-md.md"); `n` > 1 is the name with
+    a number, for when another task's note already has the plain one.
 
-    The slug keeps letters and digits of any script, so a Chinese task gets a readable name;
-    a short hash of the whole task text keeps two tasks from ever sharing a file."""
+    The slug keeps letters and digits of any script, so a Chinese task gets a readable name.
+    A device name of Windows (CON, NUL, COM1…) gets "-task" after it."""
     text = unicodedata.normalize("NFC", task)
     slug = "".join(c if c.isalnum() else "-" for c in text.lower())
-    slug = re.sub(r"-+", "-", slug).strip("-")[:40].strip("-") or "task"
+    slug = re.sub(r"-+", "-", slug).strip("-")[:60].strip("-") or "task"
+    if _DEVICE.fullmatch(slug):
+        slug += "-task"
+    return f"{DEMO_FOLDER}/{slug}{'' if n == 1 else f'-{n}'}.md"
+
+
+_DEVICE = re.compile(r"con|prn|aux|nul|com\d|lpt\d")
+MAX_NAMES = 20  # tasks sharing a name before the last resort: a short hash of the task
+
+
+def _hashed_path(task: str) -> str:
+    text = unicodedata.normalize("NFC", task)
     digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:6]
-    return f"{DEMO_FOLDER}/{slug}-{digest}.md"
+    return draft_path(task).removesuffix(".md") + f"-{digest}.md"
+
+
+def _note_of(read_result: str, task: str) -> bool:
+    """Is the file read (a read_file result) this task's own note from an earlier round?
+    Its first line is the task as a heading."""
+    for line in read_result.splitlines():
+        text = re.sub(r"^\s*\d+\t", "", line)
+        if text.strip():
+            return text.rstrip() == f"# {task}".rstrip()
+    return False
 
 
 def _brief_summary_plan(target: str, decisions: list[str], seen: str) -> Plan:
@@ -133,12 +156,33 @@ def _generic(task: str, done_when: list[str], named: str | None, results: list[s
         folders.append(more)
         plan.append(("list_files", {"path": more}))
     mentioned = [whole_name(p, listings, texts) for p in named_paths(texts)]
-    target = draft_path(task)
+    at = len(folders)  # the result the next step gets
+    if DEMO_FOLDER not in listings and known_folder(DEMO_FOLDER, listings):
+        plan.append(("list_files", {"path": DEMO_FOLDER}))  # which names are taken
+        if len(results) <= at:
+            return plan
+        listings[DEMO_FOLDER] = entries(results[at])
+        at += 1
+    # The plain name; the task's own note from an earlier round is written again in its
+    # place (the same words: nothing changes); another task's note there: the next number.
+    target = _hashed_path(task)
+    for n in range(1, MAX_NAMES + 1):
+        candidate = draft_path(task, n)
+        if not exists(candidate, listings):
+            target = candidate
+            break
+        plan.append(_read(candidate))
+        if len(results) <= at:
+            return plan
+        at += 1
+        if _note_of(results[at - 1], task):
+            target = candidate
+            break
     mine = next((p for p in mentioned if exists(p, listings)), None)  # the person's file
     source = mine  # only a file the task names: never some other file of the folder
     if source:
         plan.append(_read(source))
-    excerpt = _excerpt(results[len(folders)]) if source and len(results) > len(folders) else ""
+    excerpt = _excerpt(results[at]) if source and len(results) > at else ""
     if demo_script_zh.is_chinese(task):  # a task written in Chinese gets its note in Chinese
         body = demo_script_zh.generic_draft(task, done_when, mine, source, excerpt, DEMO_FOLDER,
                                             created=None)

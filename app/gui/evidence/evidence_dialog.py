@@ -21,7 +21,7 @@ from app.gui.evidence.evidence_data import read_evidence
 from app.gui.evidence.file_actions import FileActions
 from app.gui.evidence.file_diff import DiffColours, TooBig
 from app.gui.evidence.markdown_view import MAX_RENDERED_CHARS, is_markdown, markdown_html
-from app.gui.evidence.renderings import show_change
+from app.gui.evidence.renderings import new_document_text, show_change
 from app.gui.evidence.shown_html import (change_colours, change_legend, change_words, document_note,
                                          note_html, pages_html, pictures_html, problem_words,
                                          scan_only, shows_change, tint)
@@ -30,7 +30,7 @@ from app.gui.look import look
 from app.gui.settings import language
 from app.gui.words import undo_words, wording
 from app.gui.words.engine_words import round_problem
-from app.gui.words.round_text import RoundView
+from app.gui.words.round_text import RoundView, sample_said
 from app.gui.words.undo_words import undo_question, undone_sentences
 
 
@@ -105,7 +105,7 @@ class EvidenceDialog(QDialog):
         self.source_toggle.toggled.connect(self._on_source_toggled)
         self.source_toggle.hide()
         right_column.addWidget(self.source_toggle, 0, Qt.AlignmentFlag.AlignRight)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split = self.split = QSplitter(Qt.Orientation.Horizontal, self)
 
         # "Open" and "Show in folder" under the list and in its menu; others add to the menu.
         self.file_actions = FileActions(self.file_list, root, self._file_at, self)
@@ -175,11 +175,15 @@ class EvidenceDialog(QDialog):
         self.sources.show_web(evidence.record.web if evidence.record is not None else None)
         self.file_list.clear()
         for f in evidence.files:
-            item = QListWidgetItem(f"{f.path}\n{self._change_words(f)}")
+            # Its name whole on the first line; its folder with what changed under it.
+            folder, _slash, name = f.path.rstrip("/").rpartition("/")
+            under = self._change_words(f) + (f" · {folder}/" if folder else "")
+            item = QListWidgetItem(f"{name}\n{under}")
             item.setToolTip(f.path)
             item.setData(Qt.ItemDataRole.AccessibleTextRole,
                          f"{f.path}: {self._change_words(f)}")
             self.file_list.addItem(item)
+        self._fit_file_list()
         if evidence.files:
             self.file_list.setCurrentRow(0)
             self.file_actions.update_buttons(0)
@@ -204,8 +208,7 @@ class EvidenceDialog(QDialog):
             said = r.summary
             if r.result_state == RoundResult.SAMPLE and not self.view.is_ai:
                 # The Demo's fixed sentence, in the window's language (as on the round card).
-                said = QCoreApplication.translate(
-                    "RoundCard", "Wrote a sample note for this task (no AI was used).")
+                said = sample_said(bool(self.view.changed))
             if said:
                 lines.append(self.tr("What it says it did: %1").replace("%1", said))
             if r.findings:
@@ -224,6 +227,22 @@ class EvidenceDialog(QDialog):
             lines.append(self.tr("Harness Desk turned down %n file action(s) outside what "
                                  "the AI may touch.", "", evidence.refusals))
         return lines or [self.tr("No summary was recorded for this round.")]
+
+    def _fit_file_list(self) -> None:
+        """The list as wide as its longest line (up to half the dialog), so a file's name is
+        read whole, not cut at the list's edge."""
+        metrics = self.file_list.fontMetrics()
+        lines = [line for i in range(self.file_list.count())
+                 for line in self.file_list.item(i).text().splitlines()]
+        if not lines:
+            return
+        frame = self.file_list.frameWidth() * 2 + 4 * metrics.averageCharWidth()
+        want = max(metrics.horizontalAdvance(line) for line in lines) + frame
+        sizes = self.split.sizes()
+        total = sum(sizes) or self.split.width()
+        if want > sizes[0]:
+            left = min(want, total // 2)
+            self.split.setSizes([left, total - left])
 
     def _change_words(self, f) -> str:
         if f.is_folder:
@@ -296,11 +315,25 @@ class EvidenceDialog(QDialog):
         self.comparing = True
         self.diff.setPlainText(self.tr("Reading the new file…"))
         turn, text = self._diff_turn, f.after.decode("utf-8", errors="replace")
-        note = '<div style="color:%s;">%s</div><hr>' % (
-            look.css(look.muted_colour()),
-            self.tr("A new file, shown as it reads; every line of it is new."))
         rule = look.css(look.muted_colour())
-        run_for(self, lambda: note + markdown_html(text, rule, rule),
+        run_for(self, lambda: markdown_html(text, rule, rule),
+                lambda html: self._on_diff(turn, row, html),
+                lambda exc: self._on_diff_failed(turn, row, f, exc))
+
+    def _show_new_document(self, f, row: int) -> None:
+        """A new Word document or PDF: nothing to compare, so it is shown as it reads (its
+        headings, lists and tables), plain as a new Markdown file, not every word underlined
+        as added. "Show as the AI reads it" shows its text."""
+        self.legend.setText(self.tr("Nothing to compare: the file is new."))
+        self.source_toggle.setVisible(True)
+        self.source_toggle.blockSignals(True)
+        self.source_toggle.setText(self.tr("Show as the AI reads it"))
+        self.source_toggle.blockSignals(False)
+        self.comparing = True
+        self.diff.setPlainText(self.tr("Reading the new file…"))
+        turn, path, name = self._diff_turn, f.after_file, f.path
+        rule = look.css(look.muted_colour())
+        run_for(self, lambda: markdown_html(new_document_text(path, name), rule, rule),
                 lambda html: self._on_diff(turn, row, html),
                 lambda exc: self._on_diff_failed(turn, row, f, exc))
 
@@ -316,6 +349,10 @@ class EvidenceDialog(QDialog):
         if f.kind == "document" and scan_only(f.before_shown, f.after_shown):
             self.diff.setHtml(pages_html(self.diff.document(), f.before_shown, f.after_shown))
             self.diff_shown.emit(row)
+            return
+        if f.kind == "document" and f.created and f.after_file is not None and \
+                f.path.lower().endswith((".docx", ".pdf")) and not self.source_toggle.isChecked():
+            self._show_new_document(f, row)  # as a new .md is shown: as it reads, plainly
             return
         if f.kind == "document":
             self.comparing = True

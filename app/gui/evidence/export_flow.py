@@ -43,8 +43,10 @@ class ExportDialog(QDialog):
         self.setObjectName("exportDialog")
         self.setWindowTitle(self.tr("Export summary"))
         self.root, self.notice, self.run_id = root, notice, run_id
-        intro = QLabel(self.tr("Save a document that tells what the AI did in %1: the tasks, "
-                               "the decisions, each round and what it cost.").replace(
+        # Said of the run, not of an AI: the Demo engine's runs use none.
+        intro = QLabel(self.tr("Save a document that tells what happened in %1: the tasks, "
+                               "the decisions, each round and, where an AI worked, what it "
+                               "cost.").replace(
             "%1", root.name), self)
         intro.setWordWrap(True)
 

@@ -112,6 +112,24 @@ def _rendered(path: Path, name: str) -> Shown:
             temp.unlink(missing_ok=True)
 
 
+def new_document_text(path: Path, name: str) -> str:
+    """A new document (`name`: a .docx or .pdf; `path`: it or its saved copy) as Markdown
+    that reads as it looks (headings, lists, tables), to show plainly: nothing to compare."""
+    from app.core.documents.render import render  # noqa: PLC0415 - document libraries: only for a new document, on a pool thread
+
+    suffix = Path(name).suffix.lower()
+    if path.suffix.lower() == suffix:
+        return render(path, looks=suffix == ".docx")
+    handle, temp_name = tempfile.mkstemp(suffix=suffix, prefix="harness-desk-")
+    os.close(handle)
+    temp = Path(temp_name)
+    try:
+        shutil.copyfile(path, temp)
+        return render(temp, looks=suffix == ".docx")
+    finally:
+        temp.unlink(missing_ok=True)
+
+
 def _page_pictures(path: Path, pages: list[int] | None) -> list[PagePicture]:
     """The picture each page in `pages` (None: the first pages) carries, its largest one,
     made small (app.core.documents.pdf_pictures, in the bounded document worker). Any

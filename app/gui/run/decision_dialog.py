@@ -101,7 +101,7 @@ class DecisionDialog(QDialog):
         layout = self._ask_layout = QVBoxLayout(page)
         layout.setSpacing(10)
         caption = QLabel(self.tr("The AI is stuck and needs you to choose:") if self.no_progress
-                         else self.tr("The AI stopped to ask you:") if self.asked_now
+                         else self.tr("The run stopped to ask you:") if self.asked_now
                          else self.tr("Your decision:"), page)
         question = QLabel(self._question_text(), page)
         question.setObjectName("question")

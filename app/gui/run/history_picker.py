@@ -25,6 +25,7 @@ _ENDINGS = {  # how a run ended, in the picker's few words (translated where sho
     RunState.STOPPED: QT_TRANSLATE_NOOP("HistoryPicker", "Stopped"),
     RunState.FAILED: QT_TRANSLATE_NOOP("HistoryPicker", "Stopped by a problem"),
 }
+SAMPLE_START = "2026-12-25T23:59:00+00:00"  # the picker's width: a run's date fits
 _UNFINISHED = QT_TRANSLATE_NOOP("HistoryPicker", "Did not finish")
 _SAMPLES = QT_TRANSLATE_NOOP("HistoryPicker", "Shown as a sample, not done")
 
@@ -68,9 +69,15 @@ class HistoryPicker(QComboBox):
         self.setObjectName("historyPicker")
         look.set_accessible(self, self.tr("Show the rounds of"),
                             self.tr("The recent runs, or one earlier run of this folder"))
-        self.setToolTip(self.tr("Pick an earlier run to see its rounds; open a round to see "
-                                "what it changed"))
-        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # One width, whatever the runs listed: "Recent runs" with room for a run's date and
+        # engine (a longer label ends in "…" here and is read whole in the list and the
+        # tooltip), so the box never jumps from 97 to 300 px when the first run is listed.
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        metrics = self.fontMetrics()
+        room = max(metrics.horizontalAdvance(self.tr("Recent runs")),
+                   metrics.horizontalAdvance(_when(SAMPLE_START)))
+        self.setMinimumContentsLength(-(-room // max(1, metrics.averageCharWidth())) + 1)
+        self.currentIndexChanged.connect(lambda _i: self.setToolTip(self._tip()))
         self.runs: list = []
         self.show_runs([])
         self.activated.connect(self._on_activated)
@@ -90,6 +97,17 @@ class HistoryPicker(QComboBox):
         for run, label in zip(self.runs, labels):
             self.addItem(label, run.run_id)
         self.blockSignals(False)
+        # The list that opens is as wide as its longest label: each run read whole there.
+        metrics = self.view().fontMetrics()
+        widest = max((metrics.horizontalAdvance(self.itemText(i)) for i in range(self.count())),
+                     default=0)
+        self.view().setMinimumWidth(widest + 4 * metrics.averageCharWidth())
+        self.setToolTip(self._tip())
+
+    def _tip(self) -> str:
+        tip = self.tr("Pick an earlier run to see its rounds; open a round to see what it "
+                      "changed")
+        return f"{self.currentText()}\n{tip}" if self.currentIndex() > 0 else tip
 
     def _on_activated(self, index: int) -> None:
         self.run_chosen.emit(self.itemData(index) or "")

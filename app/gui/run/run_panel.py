@@ -52,6 +52,10 @@ class RunPanel(QWidget):
         self.welcome = ""  # the untouched demo's welcome, said as Ready's paragraph
         self.key_missing = ""  # the engine chosen has no API key (its id): Ready says so
         self._key_reason = ""  # why: "no_key", or "no_keychain" (none kept on this computer)
+        self.not_ready = ("", "")  # the engine chosen cannot run (its id, why in a sentence)
+        self._ready_shown = False  # the status says show_ready's words (no run's end)
+        self._empty_shown = False  # it says the list has no task: the board's button is filled
+        self._counted = False  # the list's counts have been shown (none yet: not "No tasks")
         self._icon = "run"  # the filled button's icon (drawn plain when another is filled)
         self.current_task = ""
         self._retry_left = 0.0
@@ -62,6 +66,7 @@ class RunPanel(QWidget):
         self._ticker.timeout.connect(self._on_tick)
         self._build()
         self.set_mode("none")
+        self._fix_primary_width()
 
     # -- layout --------------------------------------------------------------------------
     def _build(self) -> None:
@@ -107,6 +112,19 @@ class RunPanel(QWidget):
             lambda: self.engine_settings_requested.emit(self._action_engine))
         self.choose_engine.clicked.connect(self.choose_engine_requested)
         self.lessons_button.clicked.connect(self.lessons_requested)
+
+    def _fix_primary_width(self) -> None:
+        """The filled button as wide as its longest words ("Choose an AI engine…", "Answer
+        the question…"), so what sits beside it (Careful mode) stays put as they change."""
+        texts = {next_step.words(mode, exported)[0] for mode in MODES
+                 for exported in (False, True)}
+        shown = self.primary.text()
+        widest = 0
+        for text in texts:
+            self.primary.setText(text)
+            widest = max(widest, self.primary.sizeHint().width())
+        self.primary.setText(shown)
+        self.primary.setMinimumWidth(max(120, widest))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
@@ -181,10 +199,11 @@ class RunPanel(QWidget):
         settings… (no API key, a key refused) that is the filled one, and Run or Continue is
         plain beside it, still there for after."""
         action = not self.engine_action.isHidden() and self.mode in ("run", "continue")
+        quiet = action or (self._empty_shown and self.mode == "run")  # no task to run yet
         look.set_tone(self.engine_action, "primary" if action else None)
-        look.set_tone(self.primary, None if action else "primary")
-        self.primary.setDefault(not action)
-        role = QPalette.ColorRole.ButtonText if action else QPalette.ColorRole.HighlightedText
+        look.set_tone(self.primary, None if quiet else "primary")
+        self.primary.setDefault(not quiet)
+        role = QPalette.ColorRole.ButtonText if quiet else QPalette.ColorRole.HighlightedText
         if (self._icon, int(role.value)) != (self.primary.property(icons.ICON_PROPERTY),
                                              self.primary.property(icons.ROLE_PROPERTY)):
             icons.set_icon(self.primary, self._icon, role)  # drawn again only when it changes
@@ -203,6 +222,7 @@ class RunPanel(QWidget):
 
     def show_state(self, headline: str, detail: str = "", tone: str = "normal") -> None:
         self.all_done_shown = False
+        self._ready_shown = self._empty_shown = False
         self._engine_stop = ""  # set again by an engine's stop (show_engine_action)
         self.engine_action.hide()  # shown again by an engine's stop (show_engine_action)
         self.choose_engine.hide()  # shown again by the Demo's sentence (show_choose_engine)
@@ -215,11 +235,14 @@ class RunPanel(QWidget):
         look.set_accessible(self.detail_label, detail)
 
     def show_counts(self, done: int, total: int) -> None:
-        self.done_tasks, self.total_tasks = done, total
+        emptied = (total == 0) != (self.total_tasks == 0) or not self._counted
+        self.done_tasks, self.total_tasks, self._counted = done, total, True
+        if emptied and self._ready_shown and self.mode == "run":
+            self.show_ready()  # "No tasks yet" or Ready: the list's tasks came or went
         if self.all_done_shown and done < total and self.mode in ("run", "done"):
             self.show_ready()  # a task unticked or added since: "every task is checked" is not so
         look.set_bar(self.tasks_bar, min(done, max(1, total)), max(1, total))
-        self.tasks_count.setText(self.tr("No tasks yet") if total == 0 else
+        self.tasks_count.setText("" if total == 0 else  # the status and the list say so
                                  self.tr("%1 of %2 done").replace("%1", str(done))
                                  .replace("%2", str(total)))
         look.set_accessible(self.tasks_bar, self.tr("Tasks: %1 of %2 done")
@@ -357,6 +380,7 @@ class RunPanel(QWidget):
         """A folder was opened (`info`: a workspace_info.FolderInfo): a welcome on the untouched
         demo, then where its last run left off (a decision waiting, stopped, done) or Ready."""
         panel = self
+        self.status_block.forget_run()  # as tall as what it shows, until a run here
         panel.show_welcome(self.tr(
             "Welcome! This is a demo: the new website of a small bakery, with its tasks on the "
             "left. Press Run to watch the Demo engine work through them and ask you one "
@@ -403,10 +427,31 @@ class RunPanel(QWidget):
             self.show_choose_engine(True)
         elif self.key_missing:
             self._show_key_missing()
+        elif self.not_ready[0]:
+            self._show_not_ready()
+        elif self._counted and self.total_tasks == 0:
+            # The list is there with no task in it: Run would do nothing. The board's own
+            # "Plan with AI…" is the filled button beside the box to type one in.
+            # The list says how to add one: said here once, shortly, not again.
+            self.show_state(self.tr("Nothing to run yet"),
+                            self.tr("Add a task on the left, then press Run."))
+            self._empty_shown = True
         else:
             self.show_state(self.tr("Ready"), self.welcome or self.tr(
                 "Press Run to start the AI on the first unchecked task."))
         self.set_mode("run")
+        self._ready_shown = True
+
+    def _show_not_ready(self) -> None:
+        """The engine chosen cannot run (its key refused, its server not answering): what to
+        put right first, with Engine settings… as the filled button, not Ready."""
+        from app.gui.words import engine_words  # noqa: PLC0415 - window start-up (bench/startup.py)
+
+        engine_id, why = self.not_ready
+        self.show_state(self.tr("%1 cannot run yet").replace("%1", engine_words.name(engine_id)),
+                        why, tone="attention")
+        self._action_engine = engine_id
+        self.engine_action.show()
 
     def _show_key_missing(self) -> None:
         """Claude or OpenAI chosen with no API key: not Ready, but what to do first, with
@@ -486,20 +531,27 @@ class RunPanel(QWidget):
         self._fill()
 
     def engine_now(self, engine_id: str, ready: bool | None, fixed: bool = False,
-                   key_reason: str = "") -> bool:
+                   key_reason: str = "", why: str = "") -> bool:
         """The engine chosen now, and whether it is ready (None: not known yet); `fixed`: its
         settings or key changed since the stop; `key_reason`: it has no API key ("no_key",
         "no_keychain"). A stop that blamed another engine, or this one before it was put
         right (a key saved that works), no longer holds: the panel says Ready instead of the
-        stale sentence. True when the panel says the key is missing (no notice need repeat it)."""
+        stale sentence; `why`: the sentence saying why it cannot run (a key refused, a server
+        not answering), said in place of Ready. True when the panel says what is wrong with
+        the engine (no notice need repeat it)."""
         missing = engine_id if key_reason else ""
-        if (missing, key_reason) != (self.key_missing, self._key_reason):
-            self.key_missing, self._key_reason = missing, key_reason
+        blocked = (engine_id, why) if ready is False and why and not missing else ("", "")
+        if (missing, key_reason, blocked) != (self.key_missing, self._key_reason,
+                                              self.not_ready):
+            self.key_missing, self._key_reason, self.not_ready = missing, key_reason, blocked
             if self.mode == "run" and not self.all_done_shown and not self.demo_samples and \
                     not getattr(self, "_engine_stop", ""):
                 self.show_ready()
         self._engine_now(engine_id, ready, fixed)
-        return bool(missing) and self.mode == "run" and not self.engine_action.isHidden()
+        stopped = getattr(self, "_engine_stop", "") == engine_id and \
+            self.mode in ("run", "continue")  # the stop's own sentence says why
+        return stopped or (bool(missing or blocked[0]) and self.mode == "run" and
+                           not self.engine_action.isHidden())
 
     def _engine_now(self, engine_id: str, ready: bool | None, fixed: bool) -> None:
         stopped = getattr(self, "_engine_stop", "")

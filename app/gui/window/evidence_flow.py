@@ -63,17 +63,20 @@ class EvidenceFlow(QObject):
                                                 self.history.chosen_run or None)
 
     def show_round_undone(self, report) -> None:
-        """Undo leaves its trace everywhere: the banner and the state say exactly what it did,
-        and the card (from the undo's record on disk) says the round was undone."""
+        """Undo says exactly what it did, once, where the person looks: the status (the
+        notice line while a run is going, as the status is the run's), and the card (from the
+        undo's record on disk) says the round was undone."""
         from app.gui.words.undo_words import undo_report_headline, undo_report_sentences  # noqa: PLC0415 - window start-up (bench/startup.py)
 
-        headline = undo_report_headline(report)
         clean = report.ok and not report.kept_both
-        self.notice.show_notice(headline, tone="normal" if clean else "attention",
-                                passing=clean)  # a clean undo is news that passes
-        if not self.runner.running:
+        if self.runner.running:
+            self.notice.show_notice(undo_report_headline(report),
+                                    tone="normal" if clean else "attention",
+                                    passing=clean)  # a clean undo is news that passes
+        else:
             self.panel.show_state(self.tr("Round %1 undone").replace("%1", str(report.round)),
-                                  wording.sentences(undo_report_sentences(report)))
+                                  wording.sentences(undo_report_sentences(report)),
+                                  tone="normal" if clean else "attention")
         self.history.refresh_cards()
 
     # -- lessons ---------------------------------------------------------------------------

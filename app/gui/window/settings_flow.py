@@ -126,8 +126,10 @@ class SettingsFlow(QObject):
         found = self.picker.readiness.get(engine_id)
         key = found.reason if found is not None and found.reason in ("no_key", "no_keychain") \
             else ""
-        said = self.run_panel.engine_now(engine_id, self.picker.is_ready(engine_id), fixed, key)
-        if self.picker.is_ready(engine_id) is False and not said:  # said once, in the panel
+        ready = self.picker.is_ready(engine_id)
+        why = self.picker.not_ready_sentence(engine_id) if ready is False else ""
+        said = self.run_panel.engine_now(engine_id, ready, fixed, key, why)
+        if ready is False and not said:  # said once, in the panel
             self.notice.show_notice(self.picker.not_ready_sentence(engine_id),
                                     self.tr("Engine settings…"),
                                     lambda: self.open_engine_settings(engine_id),

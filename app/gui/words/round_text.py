@@ -82,6 +82,16 @@ class CardText:
     accessible_description: str
 
 
+def sample_said(wrote: bool) -> str:
+    """What a Demo round on the person's task did: wrote its sample note, or (`wrote` False:
+    no file changed) found the same note already there from an earlier round."""
+    return QCoreApplication.translate(
+        "RoundCard", "Wrote a sample note for this task (no AI was used).") if wrote else \
+        QCoreApplication.translate(
+            "RoundCard", "Its sample note from an earlier round was already there, word for "
+            "word, so nothing was written (no AI was used).")
+
+
 def card_text(view: RoundView) -> CardText:
     """The card of one round, in the person's language."""
     mark, outcome = wording.round_outcome(view.result_state, view.lookup_cap)
@@ -93,8 +103,8 @@ def card_text(view: RoundView) -> CardText:
     head = QCoreApplication.translate("RoundCard", "Round %1").replace(
         "%1", str(view.round)) + f"   {mark} {outcome}"
     files = (QCoreApplication.translate("RoundCard", "Had changed: %1").replace(
-        "%1", wording.files_changed(view.changed)) if view.undone
-        else wording.files_changed(view.changed))
+        "%1", ", ".join(view.changed[:3]) + ("…" if len(view.changed) > 3 else ""))
+        if view.undone and view.changed else wording.files_changed(view.changed))
     numbers = []
     if view.seconds is not None:
         numbers.append(wording.duration(view.seconds))
@@ -129,8 +139,7 @@ def card_text(view: RoundView) -> CardText:
     elif view.result_state == RoundResult.SAMPLE and not view.is_ai:
         # The Demo engine's fixed sentence, in the language of the task it was given: the
         # window's own words instead, in the person's language.
-        said = QCoreApplication.translate(
-            "RoundCard", "Wrote a sample note for this task (no AI was used).")
+        said = sample_said(bool(view.changed))
     if said:
         lines.append(CardLine(wording.short(said, 400), "muted"))
     meta = " · ".join(numbers)

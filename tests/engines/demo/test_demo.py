@@ -89,7 +89,7 @@ def test_a_file_named_in_done_when_is_left_untouched_and_the_draft_goes_to_demo_
     assert result.exit_reason == "samples_shown"
     assert (ws.root / "essay.md").read_bytes() == essay
     drafts = demo_drafts(ws)
-    assert len(drafts) == 1 and drafts[0].startswith("demo-output/proofread-my-essay-")
+    assert drafts == ["demo-output/proofread-my-essay.md"]  # plain: no hash tail
     draft = (ws.root / drafts[0]).read_text(encoding="utf-8")
     assert "`essay.md`" in draft and "> My essay." in draft  # read as material, not replaced
     writes = [e.path for e in events_of(ws, result.run_id) if isinstance(e, FileChanged)]
@@ -182,8 +182,9 @@ def test_two_chinese_tasks_get_two_different_readable_files(tmp_path):
     assert result.exit_reason == "samples_shown"
     drafts = demo_drafts(ws)
     assert len(drafts) == 3
-    assert sum(d.startswith("demo-output/整理会议记录-") for d in drafts) == 2
-    assert any(d.startswith("demo-output/写一份周报-") for d in drafts)
+    # Two tasks of one name: the second has a number, not a hash.
+    assert drafts == ["demo-output/写一份周报.md", "demo-output/整理会议记录-2.md",
+                      "demo-output/整理会议记录.md"]
 
 
 def test_the_draft_file_name_is_short_stable_and_safe():
@@ -192,10 +193,11 @@ def test_the_draft_file_name_is_short_stable_and_safe():
     path = draft_path(long)
     assert path == draft_path(long) and path.startswith("demo-output/")
     name = path.removeprefix("demo-output/").removesuffix(".md")
-    assert len(name) <= 40 + 7 and ":" not in name and not name.startswith("-")
-    assert draft_path("???").startswith("demo-output/task-")
-    assert draft_path("CON") != draft_path("con")  # the hash, not the slug, tells them apart
-    assert draft_path("con").startswith("demo-output/con-")  # never the device name CON.md
+    assert len(name) <= 60 and ":" not in name and not name.startswith("-")
+    assert path == "demo-output/write-a-very-long-task-description-that-goes-on-and-on-about.md"
+    assert draft_path("???") == "demo-output/task.md"
+    assert draft_path("con") == "demo-output/con-task.md"  # never the device name CON.md
+    assert draft_path("Fix it", 2) == "demo-output/fix-it-2.md"
 
 
 def test_a_refused_step_makes_the_demo_give_up_honestly(tmp_path):
@@ -260,3 +262,20 @@ def test_the_demo_documents_are_made_reproducibly_and_committed_as_made():
     check = subprocess.run([sys.executable, "scripts/make_demo_documents.py", "--check"],
                            cwd=repo, capture_output=True, text=True)
     assert check.returncode == 0, check.stdout
+
+
+def test_sample_names_are_plain_the_same_task_keeps_its_name_and_a_clash_gets_a_number(
+        tmp_path):
+    board = ("- [ ] Summarise report.docx into summary.md\n- [ ] Fix the total\n"
+             "- [ ] Fix the total!\n")
+    ws = board_workspace(tmp_path, board)
+    assert Harness(ws, DemoEngine(), fast_limits()).run().exit_reason == "samples_shown"
+    first = {p: (ws.root / p).read_bytes() for p in demo_drafts(ws)}
+    assert sorted(first) == ["demo-output/fix-the-total-2.md", "demo-output/fix-the-total.md",
+                             "demo-output/summarise-report-docx-into-summary-md.md"]
+    # Run again: each task finds its own note by its heading and writes the same words in
+    # the same place; no new file, no number added.
+    assert Harness(ws, DemoEngine(), fast_limits()).run().exit_reason == "samples_shown"
+    assert {p: (ws.root / p).read_bytes() for p in demo_drafts(ws)} == first
+    assert (ws.root / "demo-output/fix-the-total-2.md").read_text(encoding="utf-8").startswith(
+        "# Fix the total!\n")

@@ -1,0 +1,46 @@
+"""The Demo engine uses no AI, and the window never says an AI did what the Demo did: not the
+decision's caption, not the export dialog's introduction. English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QLabel
+
+from app.gui.evidence.export_flow import ExportDialog
+from app.gui.settings import language
+from tests.gui.helpers import demo_copy, open_in, run_until_end
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request, qapp):
+    assert language.install(qapp, request.param) == request.param
+    yield request.param
+    language.install(qapp, "en")
+
+
+def _words(widget) -> list[str]:
+    return [label.text() for label in widget.findChildren(QLabel)]
+
+
+def test_the_demos_decision_is_asked_by_the_run_not_an_ai(qtbot, window, tmp_path, lang):
+    open_in(qtbot, window, demo_copy(tmp_path))
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        run_until_end(qtbot, window)
+    dialog = shown.args[0]
+    words = _words(dialog)
+    caption = dialog.tr("The run stopped to ask you:")
+    assert caption in words
+    assert not [w for w in words if "The AI stopped" in w or "AI 停" in w]
+    if lang == "zh_CN":
+        assert caption == "需要你来决定："
+    dialog.close()
+
+
+def test_the_export_dialog_does_not_say_an_ai_did_the_demos_work(qtbot, tmp_path, lang):
+    dialog = ExportDialog(demo_copy(tmp_path), notice=None)  # type: ignore[arg-type]
+    qtbot.addWidget(dialog)
+    intro = _words(dialog)[0]
+    assert "Bakery" in intro
+    assert "what the AI did" not in intro and "AI 在" not in intro
+    if lang == "zh_CN":
+        assert intro.startswith("保存一份文档")

@@ -1,0 +1,94 @@
+"""A calm status a person trusts: it never says Ready with Run filled while the engine chosen
+cannot run (its key refused, its server not answering) or while the list has no task; it
+names the real next step, with that step's button as the filled one. English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.engine.port import Availability
+from app.gui.look import look
+from app.gui.run.run_panel import RunPanel
+from app.gui.settings import language
+from tests.gui.helpers import demo_copy, open_in
+
+
+def filled(button) -> bool:
+    return button.property(look.TONE_PROPERTY) == "primary"
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request, qapp):
+    language.install(qapp, request.param)
+    yield request.param
+    language.install(qapp, "en")
+
+
+def _say_not_ready(qtbot, window, engine_id: str, reason: str, facts=None) -> None:
+    picker = window.picker
+    picker.combo.setCurrentIndex(picker.combo.findData(engine_id))
+    picker._on_checked(engine_id, Availability(False, "", reason=reason, facts=facts or {}))
+    qtbot.waitUntil(lambda: window.run_panel.not_ready[0] == engine_id, timeout=5000)
+
+
+@pytest.mark.parametrize("engine_id, reason", [("anthropic", "key_rejected"),
+                                               ("anthropic", "engine_unreachable"),
+                                               ("local", "engine_unreachable")])
+def test_an_engine_that_cannot_run_is_not_ready_and_its_fix_is_the_filled_button(
+        qtbot, window, tmp_path, lang, engine_id, reason):
+    open_in(qtbot, window, demo_copy(tmp_path))
+    _say_not_ready(qtbot, window, engine_id, reason, {"url": "http://127.0.0.1:11434"})
+    panel = window.run_panel
+    sentence = window.picker.not_ready_sentence(engine_id)
+    assert sentence and panel.detail_label.text() == sentence  # the real next step
+    assert panel.state_label.text() != window.run_panel.tr("Ready")
+    if lang == "zh_CN":
+        assert not panel.state_label.text().isascii()
+    assert panel.engine_action.isVisible() and filled(panel.engine_action)
+    assert not filled(panel.primary)
+    assert not window.notice.isVisible()  # said once, in the status
+    # The Demo can always run: Ready again, with Run filled.
+    window.picker.combo.setCurrentIndex(window.picker.combo.findData("demo"))
+    qtbot.waitUntil(lambda: panel.not_ready == ("", ""), timeout=5000)
+    assert panel.detail_label.text() != sentence
+    assert filled(panel.primary) and panel.engine_action.isHidden()
+
+
+def test_a_task_list_with_no_task_asks_for_a_task_not_run(qtbot, lang):
+    panel = RunPanel()
+    qtbot.addWidget(panel)
+    panel.show_ready()
+    panel.show_counts(0, 0)
+    words = panel.tr
+    assert panel.state_label.text() == words("Nothing to run yet")
+    assert panel.detail_label.text() == words("Add a task on the left, then press Run.")
+    assert panel.tasks_count.text() == ""  # not "No tasks yet" a third time beside the bar
+    if lang == "zh_CN":
+        assert "你" in panel.detail_label.text() and "task" not in panel.detail_label.text()
+    assert not filled(panel.primary)  # the board's Plan with AI… is the filled one
+    panel.show_counts(0, 2)  # a task typed in
+    assert panel.state_label.text() == words("Ready") and filled(panel.primary)
+
+
+def test_an_engine_stop_is_said_once_not_again_in_the_notice(qtbot, window, tmp_path, lang):
+    open_in(qtbot, window, demo_copy(tmp_path))
+    panel = window.run_panel
+    window.picker.combo.setCurrentIndex(window.picker.combo.findData("anthropic"))
+    panel.show_result("failed", "engine_unreachable", "", engine_id="anthropic")
+    panel.set_mode("run")
+    said = panel.state_label.text(), panel.detail_label.text()
+    window.picker._on_checked("anthropic", Availability(False, "", reason="engine_unreachable"))
+    assert (panel.state_label.text(), panel.detail_label.text()) == said  # the stop stays
+    assert not window.notice.isVisible()  # and is not said a third time below it
+
+
+def test_an_undo_is_said_once_in_the_status(qtbot, window, tmp_path, lang):
+    from app.core.undo.undo import UndoReport
+
+    open_in(qtbot, window, demo_copy(tmp_path))
+    window.evidence_flow.show_round_undone(UndoReport(round=1, removed=["demo-output/a.md"]))
+    panel = window.run_panel
+    assert panel.state_label.text() == window.evidence_flow.tr("Round %1 undone").replace(
+        "%1", "1")
+    assert "demo-output/a.md" in panel.detail_label.text()
+    assert not window.notice.isVisible()  # not the same again in the notice below
