@@ -120,6 +120,7 @@ def test_the_decision_dialog_is_made_on_one_turn_and_shown_whole_on_the_next(qtb
     with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
         run_until_end(qtbot, window)
     # Not shown on the turn that made it: the next turn finds it still unseen, then it shows.
+    # (Before, it was made and shown in the turn the decision was read in.)
     assert made == [shown.args[0]]
     assert seen == [("next turn", False), ("shown", True)]
     dialog = shown.args[0]
@@ -134,15 +135,15 @@ def test_a_decision_dialog_closed_before_its_turn_to_show_is_never_shown(qtbot, 
     window.decision_dialog.close()
     qtbot.waitUntil(lambda: window.decision_dialog is None, timeout=5000)
     flow, shown, put_off = window.decision_flow, [], []
-    real_open = flow._open_dialog
+    real_make = flow._make_dialog
 
-    def open_then_put_off(*args, **kwargs) -> None:
-        real_open(*args, **kwargs)  # made, not yet shown: Decide later on the same turn
+    def make_then_put_off(*args, **kwargs) -> None:
+        real_make(*args, **kwargs)  # made, not yet shown: Decide later on the same turn
         dialog = flow.decision_dialog
         put_off.append(dialog.isVisible())
         dialog.later_button.click()
 
-    flow._open_dialog = open_then_put_off  # type: ignore[method-assign]
+    flow._make_dialog = make_then_put_off  # type: ignore[method-assign]
     window.decision_shown.connect(shown.append)
     window.show_decision()  # the person opens it again (Ctrl+D)
     qtbot.waitUntil(lambda: put_off != [], timeout=5000)
@@ -150,3 +151,24 @@ def test_a_decision_dialog_closed_before_its_turn_to_show_is_never_shown(qtbot, 
     assert put_off == [False]
     assert shown == []
     assert window.decision_dialog is None
+
+
+def test_only_the_latest_decision_asked_for_is_made(qtbot, window, tmp_path):
+    # Each is made a turn after it is asked for: one asked for again meanwhile is made once.
+    open_in(qtbot, window, demo_copy(tmp_path))
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000):
+        run_until_end(qtbot, window)
+    first = window.decision_dialog
+    first.close()
+    qtbot.waitUntil(lambda: window.decision_dialog is None, timeout=5000)
+    flow, shown = window.decision_flow, []
+    window.decision_shown.connect(shown.append)
+    from app.gui.folder.workspace_info import decision_context
+
+    task, about = decision_context(window.workspace)
+    flow._open_dialog(task, about)
+    flow._open_dialog(task, about)
+    assert flow.decision_dialog is None  # not made on the turn it was asked for
+    qtbot.waitUntil(lambda: shown != [], timeout=5000)
+    qtbot.wait(100)
+    assert len(shown) == 1 and shown[0] is flow.decision_dialog and shown[0].isVisible()
