@@ -1,6 +1,6 @@
 """Start-up benchmark: the app's window USABLE vs a bare PySide6 window, started the same way.
 
-    python bench/startup.py [--runs 7] [--busy N] [--json FILE]
+    python bench/startup.py [--runs 7] [--busy N] [--paths] [--json FILE]
 
 Each sample is a fresh `python` process; the parent clocks from spawning it until the child
 reports. The bare sample shows an empty QWidget and reports its first Expose (painted). The
@@ -13,11 +13,15 @@ beside it), the processor and the load average before and after, and whether any
 imported before the window was usable (it must not be). With --busy N, N busy-loop processes
 load the machine on purpose while it measures. Uses QT_QPA_PLATFORM if set, else offscreen;
 under xcb it measures offscreen as well (a second row), since the target holds for both.
+With --paths, the two other starts a person takes are measured too, interleaved with those
+and printed beside them: `harness-desk open --demo` (scripts/demo.sh: a fresh demo copy, the
+Demo engine) and `harness-desk` with no folder named (the last folder, from the settings).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -70,13 +74,17 @@ app.exec()
 APP = "STAY = True" + PROBE + r"""
 import app.gui.main_window as mw
 class FirstPaint(QObject):
+    receivers = 0  # widgets still watched
     def eventFilter(self, obj, event):
         if event.type() == QEvent.Type.Paint:
             obj.removeEventFilter(self)
+            FirstPaint.receivers = 0
             print('complete', flush=True)
         return False
 _painted = FirstPaint()
 def usable():
+    if _painted.receivers:  # usable in the built window's first paint: complete as well
+        print('complete', flush=True)
     sdk = sorted({m.split('.')[0] for m in sys.modules} & {'anthropic', 'openai'})
     print('usable', ','.join(sdk) or '-', flush=True)
     os._exit(0)
@@ -86,11 +94,18 @@ def finish_building(self):
     _build(self)
     if fresh:
         self.top_bar.installEventFilter(_painted)
+        FirstPaint.receivers = 1
         self.became_usable.connect(usable)
 mw.MainWindow.finish_building = finish_building
 from app.cli import main
-sys.exit(main(["open", sys.argv[1]]))
+sys.exit(main(sys.argv[1:]))
 """
+
+# The starts measured (--paths: all three), each (its name, its arguments to app.cli.main).
+OPEN_FOLDER = "open FOLDER"
+STARTS = {OPEN_FOLDER: lambda folder: ["open", str(folder)],
+          "open --demo": lambda folder: ["open", "--demo"],
+          "no folder named (the last one)": lambda folder: []}
 
 
 def sample(code: str, args: list[str], env: dict[str, str]) -> tuple[float, str, dict]:
@@ -114,21 +129,44 @@ def sample(code: str, args: list[str], env: dict[str, str]) -> tuple[float, str,
     return shown, line.split()[1], later
 
 
-def measure(runs: int, folder: Path, env: dict[str, str]) -> dict:
-    """Interleaved bare and app starts on one platform: each sample's seconds."""
+def start_env(env: dict[str, str], start: str, folder: Path) -> dict[str, str]:
+    """The environment of one start: past open FOLDER, a config folder of its own (the demo's
+    copies go there too); for the start with no folder named, settings whose last folder is
+    `folder`."""
+    if start == OPEN_FOLDER:
+        return env
+    config = Path(env["HARNESS_DESK_CONFIG_DIR"] + "-" + str(list(STARTS).index(start)))
+    config.mkdir(parents=True, exist_ok=True)
+    if not STARTS[start](folder):
+        (config / "settings.json").write_text(json.dumps(
+            {"engine": "demo", "recent_workspaces": [str(folder.resolve())]}), encoding="utf-8")
+    return dict(env, HARNESS_DESK_CONFIG_DIR=str(config))
+
+
+def measure(runs: int, folder: Path, env: dict[str, str], starts: list[str]) -> dict:
+    """Interleaved bare and app starts on one platform: each sample's seconds; the app's
+    starts by name ("app" is the first of them)."""
+    envs = {start: start_env(env, start, folder) for start in starts}
     sample(BARE, [], env)  # warm the disk cache (and the bytecode) for both
-    sample(APP, [str(folder)], env)
-    out: dict = {"bare": [], "app": [], "frame": [], "complete": [], "sdks": set()}
+    for start in starts:
+        sample(APP, STARTS[start](folder), envs[start])
+    out: dict = {"bare": [], "app": [], "frame": [], "complete": [], "sdks": set(),
+                 "starts": {start: [] for start in starts}}
     for _ in range(runs):  # interleaved, so a busy moment hurts both alike
         out["bare"].append(sample(BARE, [], env)[0])
-        frame, _sdk, later = sample(APP, [str(folder)], env)
-        if "usable" not in later:
-            raise SystemExit("the window never became usable (checklist drawn, Run enabled)")
-        out["app"].append(later["usable"])
-        out["frame"].append(frame)
-        out["sdks"].add(later["sdk"])
-        if "complete" in later:
-            out["complete"].append(later["complete"])
+        for start in starts:
+            frame, _sdk, later = sample(APP, STARTS[start](folder), envs[start])
+            if "usable" not in later:
+                raise SystemExit(f"the window never became usable on {start} (checklist "
+                                 "drawn, Run enabled)")
+            out["starts"][start].append(later["usable"])
+            out["sdks"].add(later["sdk"])
+            if start != starts[0]:
+                continue
+            out["app"].append(later["usable"])
+            out["frame"].append(frame)
+            if "complete" in later:
+                out["complete"].append(later["complete"])
     return out
 
 
@@ -155,6 +193,10 @@ def report(platform: str, got: dict, busy: int, load_before: list, load_after: l
               f"{complete * 1000:.0f} ms, {complete / b:.2f}x the bare window")
     print(f"each usable start / the bare start before it: median {statistics.median(pairs):.2f},"
           f" worst {max(pairs):.2f}")
+    for start, times in list(got["starts"].items())[1:]:
+        t = statistics.median(times)
+        print(f"Harness Desk usable on {start}: median {t * 1000:.0f} ms, {t / b:.2f}x the "
+              f"bare window, {t / a:.2f}x open FOLDER  (runs: {runs(times)})")
     print(f"AI SDKs imported before the window was usable: {', '.join(sorted(got['sdks']))}")
     print(f"ratio: {a / b:.2f} (target <= 1.5); worst case {max(app) / max(bare):.2f} "
           f"(the slowest app start / the slowest bare one)")
@@ -175,7 +217,8 @@ def report(platform: str, got: dict, busy: int, load_before: list, load_after: l
         first_frame_ratio=round(frame / b, 2),
         complete_ms=round(complete * 1000) if complete is not None else None,
         app_runs_ms=[round(x * 1000) for x in app], bare_runs_ms=[round(x * 1000) for x in bare],
-        platform=platform)
+        platform=platform, starts_ms={start: [round(x * 1000) for x in times]
+                                      for start, times in got["starts"].items()})
 
 
 def main() -> int:
@@ -183,6 +226,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--busy", type=int, default=0, metavar="N",
                         help="load the machine with N busy-loop processes while measuring")
+    parser.add_argument("--paths", action="store_true",
+                        help="measure `open --demo` and a start with no folder named too")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="also write the results as JSON to FILE (bench.run_all reads it)")
     args = parser.parse_args()
@@ -202,7 +247,8 @@ def main() -> int:
             env = dict(base, PYTHONPATH=path, HARNESS_DESK_CONFIG_DIR=str(Path(tmp) / "c"),
                        QT_QPA_PLATFORM=name)
             load_before = load_average()
-            got = measure(args.runs, folder, env)
+            got = measure(args.runs, folder, env,
+                          list(STARTS) if args.paths else [OPEN_FOLDER])
             line = machine_line(args.busy)
             row = report(name, got, args.busy, load_before, load_average(), line)
             row["key"] = "startup_window" if name == platform else f"startup_window_{name}"

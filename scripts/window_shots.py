@@ -2,7 +2,8 @@
 ImageMagick's `import -window root`: the demo folder idle (Ready), running, and finished,
 in English or Chinese, light or dark, the window maximized on a screen of the display's size.
 
-    DISPLAY=:99 python scripts/window_shots.py [--lang en|zh_CN] [--dark] [--repo CHECKOUT] OUTPUT
+    DISPLAY=:99 python scripts/window_shots.py [--lang en|zh_CN] [--dark] [--repo CHECKOUT]
+        [--folder FOLDER] OUTPUT
 
 --dark sets the window's own look setting to Dark (Settings ▸ Look): under Xvfb there is no
 system dark preference to follow, and the window applies its look setting as it opens, so a
@@ -17,6 +18,10 @@ title shows as boxes:
 Writes idle-WxH.png, running-WxH.png and finished-WxH.png (W×H: the screen's size). --repo
 takes the window's code from another checkout (the pictures "before" a change). Runs on a
 fresh copy of the demo with a throwaway settings folder and an empty in-memory keychain.
+
+--folder takes a copy of FOLDER instead of the demo (a person's own documents, with or without
+a TASKS.md): the same three pictures, with the Demo engine; each decision the run stops for is
+answered with its recommended option (else its first) until a run ends without one.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ def main() -> int:
     parser.add_argument("--lang", choices=["en", "zh_CN"], default="en")
     parser.add_argument("--dark", action="store_true")
     parser.add_argument("--repo", default=str(REPO))
+    parser.add_argument("--folder", help="a copy of this folder instead of the demo")
     parser.add_argument("output")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO / "scripts"))
@@ -64,7 +70,8 @@ def main() -> int:
 
         os.environ["QT_QPA_PLATFORM"] = "xcb"  # screenshots.py asks for offscreen: a real display
         use_empty_keychain()
-        return shoot(Path(tmp), out, args.lang, args.dark)
+        own = Path(args.folder).resolve() if args.folder else None
+        return shoot(Path(tmp), out, args.lang, args.dark, own)
 
 
 def grab_screen(path: Path) -> None:
@@ -78,7 +85,7 @@ def theme_is_dark() -> bool:
     return QApplication.palette().window().color().lightness() < 128
 
 
-def shoot(tmp: Path, out: Path, lang: str, dark: bool = False) -> int:
+def shoot(tmp: Path, out: Path, lang: str, dark: bool = False, own: Path | None = None) -> int:
     import shutil
 
     from PySide6.QtCore import qInstallMessageHandler
@@ -101,8 +108,12 @@ def shoot(tmp: Path, out: Path, lang: str, dark: bool = False) -> int:
         return 1
     screen = app.primaryScreen().size()
     size = f"{screen.width()}x{screen.height()}"
-    demo = tmp / ("Rosie's Bakery" if lang == "en" else "罗西面包房")
-    shutil.copytree(bundled_demo(lang), demo)
+    if own is not None:
+        demo = tmp / own.name
+        shutil.copytree(own, demo, ignore=shutil.ignore_patterns(".harness"))
+    else:
+        demo = tmp / ("Rosie's Bakery" if lang == "en" else "罗西面包房")
+        shutil.copytree(bundled_demo(lang), demo)
     opened: list = []
     window.workspace_opened.connect(opened.append)
     window.open_workspace(demo)
@@ -116,18 +127,32 @@ def shoot(tmp: Path, out: Path, lang: str, dark: bool = False) -> int:
     window.decision_shown.connect(dialogs.append)
     ended: list = []
     window.run_ended.connect(ended.append)
+    if not window.run_panel.primary.isEnabled():  # a folder with no task list: nothing to run
+        window.close()
+        return 0
     window.run_panel.primary.click()
-    wait(app, lambda: sum(isinstance(e, ev.ToolCalled) for e in seen) >= 5, 60)
+    wait(app, lambda: sum(isinstance(e, ev.ToolCalled) for e in seen) >= 5 or bool(ended), 60)
     wait(app, lambda: False, 0.3)
     grab_screen(out / f"running-{size}.png")
 
-    wait(app, lambda: bool(dialogs), 120)
-    dialogs[0].recommended_button.click()  # answering carries on at once
-    wait(app, lambda: len(ended) >= 2, 180)
+    if own is None:
+        wait(app, lambda: bool(dialogs), 120)
+        dialogs[0].recommended_button.click()  # answering carries on at once
+        wait(app, lambda: len(ended) >= 2, 180)
+    else:  # a person's own board: answer each decision the run stops for, until it ends
+        for answered in range(20):  # a board with more decisions than that is not a walk
+
+            def news(n: int = answered) -> bool:
+                return len(dialogs) > n or len(ended) > n
+
+            if not wait(app, news, 180) or len(dialogs) == answered:
+                break  # ended without asking (or never ended)
+            dialog = dialogs[answered]
+            (dialog.recommended_button or dialog.option_buttons[0]).click()
     wait(app, lambda: False, 1.5)
     grab_screen(out / f"finished-{size}.png")
     window.close()
-    return 0 if len(ended) >= 2 else 1
+    return 0 if ended else 1
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.export.fonts import ensure_fonts
 from app.gui.background import run_for
-from app.gui.folder.early_read import EarlyLayout, EarlyRead
+from app.gui.folder.early_read import EarlyLayout, EarlyRead, EarlyStart
 from app.gui.folder.frame_wait import import_while_waiting
 from app.gui import window_state
 from app.gui.main_window import MainWindow
@@ -134,10 +134,15 @@ def main(path: str | None = None, *, demo: bool = False, lang: str | None = None
     """
     share_the_gil_often()
     app = make_application()
-    use_language(app, lang)
-    # The folder named on the command line is read (off the UI thread) from now: while the
-    # frame is made and shown, the reader has the processor the UI thread leaves waiting.
-    early = EarlyRead(Path(path)) if path is not None and not demo else None
+    chosen = use_language(app, lang)
+    # The first folder is chosen and read (off the UI thread) from now: the one named on the
+    # command line, else a demo copy (--demo) or the last folder (folder/early_read.py).
+    # While the frame is made and shown, the reader has the processor the UI thread leaves.
+    early: EarlyRead | None = None
+    if path is not None and not demo:
+        early = EarlyRead(Path(path))
+    elif path is None:
+        early = EarlyStart(demo, chosen)
     layout = EarlyLayout()  # the window's size and columns as the person left them
     window = MainWindow(defer_pages=True)
     window_state.fit_to_screen(window)  # before its first frame: fitted later, all of it moved
@@ -190,10 +195,12 @@ def after_first_expose(window: QWidget, then: Callable[[], object]) -> _FirstExp
 def _after_first_paint(window, path: str | None, demo: bool, early: EarlyRead | None = None,
                        layout: EarlyLayout | None = None) -> None:
     """The frame is on screen: build the window out, lay it out as the person left it, and
-    show the folder named on the command line in the same turn, so the first paint of the
-    built window is the usable one (the checklist drawn, Run enabled) and nothing in it
-    moves after (bench/startup.py). The folder and the layout were read from main() on, off
-    the UI thread, while the frame was made; a read not done yet shows when it is."""
+    show the first folder in the same turn (named on the command line, or chosen early: the
+    demo, the last folder), so the first paint of the built window is the usable one (the
+    checklist drawn, Run enabled) and nothing in it moves after (bench/startup.py). The
+    folder and the layout were read from main() on, off the UI thread, while the frame was
+    made; a read not done yet shows when it is; a folder not chosen yet is opened the old
+    way, once the settings have loaded."""
     if early is None and path is not None and not demo:
         early = EarlyRead(Path(path))
     window.finish_building()
@@ -237,11 +244,15 @@ def _after_building(window, path: str | None, demo: bool, early_read: EarlyRead 
     app = QApplication.instance()
     dropped_before = getattr(app, "last_opened", None)
     path = path or dropped_before  # the app was started by dropping a folder on its icon
-    # A folder given by name opens at once: the person's settings (pydantic, a few hundred
-    # milliseconds on a busy machine) are not needed to show it, and they load once it is
-    # usable; the window applies them to the open folder then (MainWindow.apply_settings).
+    start = early_read if isinstance(early_read, EarlyStart) and path is None else None
+    chosen = start.chosen if start is not None else None  # the demo, or the last folder
+    if chosen is not None:
+        path = str(chosen)
+    # A folder given by name, or chosen early, opens at once: the person's settings (pydantic,
+    # a few hundred milliseconds on a busy machine) are not needed to show it, and they load
+    # once it is usable; the window applies them to the open folder then (apply_settings).
     # So does the fonts' check (a fontconfig scan: tens of milliseconds on the UI thread).
-    early = path is not None and not demo
+    early = path is not None and (chosen is not None or not demo)
     if early and path is not None:  # (early says it is; said again for the checker)
         window.open_workspace(Path(path), early_read)
     else:
@@ -257,9 +268,11 @@ def _after_building(window, path: str | None, demo: bool, early_read: EarlyRead 
             settings = settings.model_copy(update={"engine": "demo"})
         if early:
             return settings, loaded.warning, None
-        # Which folder (and copying the demo on a first start) is disk work too.
-        return settings, loaded.warning, first_start.start_folder(path, settings, demo=demo,
-                                                                    lang=language.current())
+        # The early choice, made by now or soon (its demo copy is never made twice), else
+        # which folder (and copying the demo on a first start): disk work too.
+        folder = start.wait() if start is not None else None
+        return settings, loaded.warning, folder or first_start.start_folder(
+            path, settings, demo=demo, lang=language.current())
 
     def loaded(result) -> None:
         settings, warning, folder = result

@@ -126,9 +126,23 @@ def _states(window) -> dict[str, str]:
     if runner.running:
         off["primary_action"] = QCoreApplication.translate(
             "MainWindow", "The AI is working now: Stop ends the run (Ctrl+.).")
-    if not any(t.is_human and not t.checked for t in window.board_view.tasks()):
+    if not panel.export_button.isEnabled():  # no run in this folder yet: nothing to tell
+        off["export_action"] = QCoreApplication.translate(
+            "MainWindow", "Nothing to export yet: the summary tells what a run did.")
+    tasks = window.board_view.tasks()
+    if not any(t.is_human and not t.checked for t in tasks):
         off["decision_action"] = QCoreApplication.translate(
             "MainWindow", "No decision is waiting for you.")
+    if window.board_view.has_no_board:  # Run is greyed, and there is no "Add a task…" yet
+        off["primary_action"] = off["new_task_action"] = QCoreApplication.translate(
+            "MainWindow", "This folder has no task list yet: create one on the left, or "
+            "Plan with AI (Ctrl+Shift+N).")
+    elif window.board_view.unreadable:  # said above the list: save it as UTF-8
+        off["primary_action"] = off["new_task_action"] = QCoreApplication.translate(
+            "MainWindow", "The task list cannot be read: save TASKS.md as UTF-8 first.")
+    elif not runner.running and not any(not t.checked for t in tasks):
+        off["primary_action"] = QCoreApplication.translate(
+            "MainWindow", "There is no task left to do: add one first (Ctrl+N).")
     return off
 
 

@@ -1134,12 +1134,32 @@
         <translation>这个任务刚在别的程序里被改过，所以你的修改没有保存。清单现在显示的是 %1 当前的内容。</translation>
     </message>
     <message>
+        <source>%1 is read-only, so your change was not saved. Allow changes to it, then try again.</source>
+        <translation>%1 是只读的，所以你的修改没有保存。请先允许修改这个文件，再试一次。</translation>
+    </message>
+    <message>
+        <source>%1 is open and locked in another program, so your change was not saved. Close it there, then try again.</source>
+        <translation>%1 正被另一个程序打开并锁定，所以你的修改没有保存。请先在那个程序里关闭它，再试一次。</translation>
+    </message>
+    <message>
         <source>Could not save %1: %2. Your change was not made.</source>
         <translation>无法保存 %1：%2。你的修改没有生效。</translation>
     </message>
     <message>
         <source>Your change to %1 could not be saved.</source>
         <translation>你对 %1 的修改没能保存。</translation>
+    </message>
+    <message>
+        <source>the disk is full</source>
+        <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <source>the disk or folder is read-only</source>
+        <translation>磁盘或文件夹是只读的</translation>
+    </message>
+    <message>
+        <source>you may not change files in this folder</source>
+        <translation>你没有权限修改这个文件夹里的文件</translation>
     </message>
 </context>
 <context>
@@ -1179,6 +1199,17 @@
     <message>
         <source>Double-click or press F2 to change the text. Drag, or press Alt+Up and Alt+Down, to move it.</source>
         <translation>双击或按 F2 修改文字。拖动它，或按 Alt+↑ 和 Alt+↓，可以调整顺序。</translation>
+    </message>
+</context>
+<context>
+    <name>BoardText</name>
+    <message>
+        <source>%1 is saved as UTF-16 (Notepad&apos;s “Unicode”), which this app cannot read. Save it as UTF-8 to see its tasks here.</source>
+        <translation>%1 是以 UTF-16（记事本里的“Unicode”）保存的，本应用读不了。把它另存为 UTF-8，这里就会显示其中的任务。</translation>
+    </message>
+    <message>
+        <source>Some letters in %1 show as “�”: it is not saved as UTF-8. Save it as UTF-8 to see them.</source>
+        <translation>%1 里有些字显示成了“�”：它不是以 UTF-8 保存的。把它另存为 UTF-8，这些字就能正常显示。</translation>
     </message>
 </context>
 <context>
@@ -1262,6 +1293,10 @@
     <message>
         <source>The AI is working on this task. Stop the run to change or delete it.</source>
         <translation>AI 正在处理这个任务。要修改或删除它，请先停止运行。</translation>
+    </message>
+    <message>
+        <source>TASKS.md has a list, but none of its lines is a task yet: a task line starts with “- [ ]”. Type a task below and press Enter, or let the AI propose some.</source>
+        <translation>TASKS.md 里有一份清单，但其中还没有一行是任务：任务行要以“- [ ]”开头。在下面输入一项任务并按 Enter，或者让 AI 为你提出任务。</translation>
     </message>
 </context>
 <context>
@@ -1729,8 +1764,32 @@
         <translation>密钥没有保存。</translation>
     </message>
     <message>
+        <source>Paste your key above and press Save key.</source>
+        <translation>请把密钥粘贴到上面，然后按“保存密钥”。</translation>
+    </message>
+    <message>
         <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file. Paste the key above and press Keep for this session; next time, paste it again.</source>
         <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件。请把密钥粘贴到上面，再按“只为本次保留”；下次打开时需要重新粘贴。</translation>
+    </message>
+    <message>
+        <source>Stored in the macOS Keychain.</source>
+        <translation>已保存在 macOS 钥匙串里。</translation>
+    </message>
+    <message>
+        <source>Stored in your desktop&apos;s keyring (GNOME Keyring or KWallet).</source>
+        <translation>已保存在桌面系统的密钥环（GNOME Keyring 或 KWallet）里。</translation>
+    </message>
+    <message>
+        <source>Stored in KWallet.</source>
+        <translation>已保存在 KWallet 里。</translation>
+    </message>
+    <message>
+        <source>Stored in Windows Credential Manager.</source>
+        <translation>已保存在 Windows 凭据管理器里。</translation>
+    </message>
+    <message>
+        <source>Stored in your computer&apos;s keychain.</source>
+        <translation>已保存在你电脑的钥匙串里。</translation>
     </message>
     <message>
         <source>There is no key yet: paste your key above and press Keep for this session.</source>
@@ -1789,10 +1848,6 @@
         <translation>已就绪。AI 引擎有回应，可以开始工作了。</translation>
     </message>
     <message>
-        <source>There is no key yet. Paste your key above and press Save key.</source>
-        <translation>还没有密钥。请把密钥粘贴到上面，然后按“保存密钥”。</translation>
-    </message>
-    <message>
         <source>The key was rejected. Check that you copied all of it, or make a new key and paste it above.</source>
         <translation>密钥被拒绝了。请检查是否完整复制，或者新建一个密钥粘贴到上面。</translation>
     </message>
@@ -1815,10 +1870,6 @@
     <message>
         <source>Looking in the keychain…</source>
         <translation>正在查看钥匙串…</translation>
-    </message>
-    <message>
-        <source>Stored in %1.</source>
-        <translation>已保存在 %1 里。</translation>
     </message>
     <message>
         <source>No key is stored; the key in %1 is used.</source>
@@ -2422,6 +2473,10 @@
         <source>Open another folder to go on.</source>
         <translation>请打开另一个文件夹继续。</translation>
     </message>
+    <message>
+        <source>The tasks on the new list are examples that show how to write one: change them to what you want done, or delete them (Delete).</source>
+        <translation>新清单里的任务是示例，演示任务该怎么写：把它们改成你想做的事，或者删掉（Delete 键）。</translation>
+    </message>
 </context>
 <context>
     <name>FolderSafetyGroup</name>
@@ -2822,8 +2877,24 @@
         <translation>AI 正在工作：按“停止”可以结束这次运行（Ctrl+.）。</translation>
     </message>
     <message>
+        <source>Nothing to export yet: the summary tells what a run did.</source>
+        <translation>还没有可以导出的内容：总结记录的是一次运行做了什么。</translation>
+    </message>
+    <message>
         <source>No decision is waiting for you.</source>
         <translation>现在没有等你做的决定。</translation>
+    </message>
+    <message>
+        <source>This folder has no task list yet: create one on the left, or Plan with AI (Ctrl+Shift+N).</source>
+        <translation>这个文件夹还没有任务清单：在左边新建一份，或者用 AI 规划（Ctrl+Shift+N）。</translation>
+    </message>
+    <message>
+        <source>The task list cannot be read: save TASKS.md as UTF-8 first.</source>
+        <translation>任务清单读不了：请先把 TASKS.md 另存为 UTF-8。</translation>
+    </message>
+    <message>
+        <source>There is no task left to do: add one first (Ctrl+N).</source>
+        <translation>没有要做的任务了：先添加一项（Ctrl+N）。</translation>
     </message>
     <message>
         <source>The AI is waiting before its next step while you choose. Stop it and close? Nothing is left half-written.</source>
@@ -2891,8 +2962,8 @@
         <translation>接下来可以做什么</translation>
     </message>
     <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
+        <source>no AI used</source>
+        <translation>没有用到 AI</translation>
     </message>
     <message>
         <source>no file changed</source>
@@ -2954,6 +3025,14 @@
         <translation>主窗口里选定的 AI 引擎。要更换，请在主窗口里选择。</translation>
     </message>
     <message>
+        <source>The Demo engine uses no AI: it suggests the same three kinds of next task after any run, so you can see how it works. For suggestions made for your work, choose an AI engine in the window.</source>
+        <translation>演示引擎不使用 AI：无论哪次运行之后，它都提出同样三类后续任务，让你看看这个功能怎么用。想要针对你的工作提出建议，请在窗口里选择一个 AI 引擎。</translation>
+    </message>
+    <message>
+        <source>The Demo engine uses no AI: it proposes the same five kinds of task for any goal, so you can see how planning works. For a plan made for your goal and your files, choose an AI engine in the window.</source>
+        <translation>演示引擎不使用 AI：无论什么目标，它都提出同样五类任务，让你看看规划是怎么进行的。想要针对你的目标和文件做规划，请在窗口里选择一个 AI 引擎。</translation>
+    </message>
+    <message>
         <source>Planning status</source>
         <translation>规划状态</translation>
     </message>
@@ -3008,6 +3087,10 @@
     <message>
         <source>Planning… the AI is looking at your folder.</source>
         <translation>正在规划… AI 正在查看你的文件夹。</translation>
+    </message>
+    <message>
+        <source>Planning… the Demo engine is looking at your folder.</source>
+        <translation>正在规划…演示引擎正在查看你的文件夹。</translation>
     </message>
     <message>
         <source>Stopping after this step…</source>
@@ -4040,10 +4123,6 @@ Drop a folder anywhere on this window to open it.</source>
     <message>
         <source>The list of what you want done, saved as TASKS.md in the folder. The AI works through it from the top.</source>
         <translation>你想完成的事情清单，保存在文件夹里的 TASKS.md。AI 从上往下逐项处理。</translation>
-    </message>
-    <message>
-        <source>Drop a folder anywhere on this window to open it.</source>
-        <translation>把文件夹拖到窗口任意位置，就能打开它。</translation>
     </message>
     <message>
         <source>Rounds, newest first</source>

@@ -79,7 +79,7 @@ def test_a_key_is_stored_in_the_keychain_and_removed_again(qtbot, keychain, serv
 
     store_through(qtbot, dialog, KEY)
     assert keychain.store == {("harness-desk", "anthropic"): KEY}
-    assert dialog.key_status.text() == "Stored in MemoryKeyring."
+    assert dialog.key_status.text() == "Stored in your computer's keychain."
     assert dialog.key_field.text() == ""  # the field forgets it once it is in the keychain
     assert dialog.remove_key_button.isEnabled()
     assert dialog.verdict.text() == "Ready. The engine answered and can do the work."

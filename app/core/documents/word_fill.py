@@ -1,33 +1,38 @@
 """The body of a Word document filled again after a write_file (word_merge decides what
-changed): kept blocks as they were, changed ones in their own look, added ones in the look of
-their kind's nearest block, empty paragraphs and the section's properties where they stood.
+changed): kept blocks as they were, changed ones in their own look (word_pairs finds which
+old block a new one is; word_table changes a table), added ones in the look of their kind's
+nearest block (a list item in its list: word_items), empty paragraphs and the section's
+properties where they stood; in a document that tracks changes, as tracked changes
+(word_tracked).
 """
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from app.core.documents.word_build import (Relate, cell_grid, fill_cell, inline_token,
-                                           new_table, paragraph, simple_cell)
-from app.core.documents.word_sinks import cell_lines
+from app.core.documents.word_added import added
+from app.core.documents.word_anchors import carry, held
+from app.core.documents.word_build import Relate, fresh, inline_token, paragraph
+from app.core.documents.word_items import HEADING, ITEM, at_level, item_model, level_of
+from app.core.documents.word_pairs import changed_one
 from app.core.documents.word_parts import w
+from app.core.documents.word_table import changed_table
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
-    from markdown_it.token import Token
 
+    from app.core.documents.word_anchors import Label
     from app.core.documents.word_styles import HeadingStyles
+    from app.core.documents.word_tracked import Tracker
 
-HEADING = re.compile(r"^(#{1,6}) ")
-ITEM = re.compile(r"^( *)(?:[-*+•◦▪]|\(?[0-9A-Za-z]{1,6}(?:\.[0-9]{1,3})*[.):]) ")
 # A paragraph's text changed in place (its old shown line, its new one); False: it cannot be.
 Edit = Callable[["_Element", str, str], bool]
-_ROW_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$")
-_CELL_SPLIT = re.compile(r"(?<!\\)\|")
-_PARAGRAPHS = ("h1", "h2", "h3", "h4", "h5", "h6", "list", "quote", "body")
-_FRESH = (w("sectPr"), w("pPrChange"))   # what an added paragraph does not take over
+_AHEAD = 5   # tracked: new blocks looked at to tell which old ones go before one is added
+# read_file's marks of tracked changes: inserted text is the text's, deleted text is not.
+_REVIEW = re.compile(r"\[(inserted|deleted): (.*?)\]")
 
 
 @dataclass
@@ -48,31 +53,12 @@ class Plan:
     removed: int = 0
 
 
-def rows_of(text: str) -> list[list[str]]:
-    """A Markdown table's cells, row by row (its rule left out)."""
-    rows = []
-    for line in text.splitlines():
-        body = line.strip()
-        if not body or _ROW_RULE.match(body):
-            continue
-        body = body[1:] if body.startswith("|") else body
-        body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
-        rows.append([c.strip() for c in _CELL_SPLIT.split(body)])
-    return rows
-
-
-def _code(line: str) -> Token:
-    from markdown_it.token import Token  # noqa: PLC0415 - document library
-
-    return Token("inline", "", 0, children=[Token("code_inline", "", 0, content=line)])
-
-
 class Filler:
     def __init__(self, old: list[Unit], silent: dict[int, list[_Element]],
                  lines: dict[int, str], relate: Relate, same: set[int], styles: HeadingStyles,
-                 edit: Edit):
+                 edit: Edit, label: Label, tracker: Tracker | None):
         self.old, self.silent, self.lines, self.relate = old, silent, lines, relate
-        self.edit = edit
+        self.edit, self.label, self.tracker = edit, label, tracker
         self.styles = styles
         self.plan = Plan()
         self.emitted: set[int] = set()
@@ -82,35 +68,48 @@ class Filler:
                 whole[id(unit.el)] = whole.get(id(unit.el), True) and i in same
         self.whole = whole
         self.silent_done = -1
+        self.after_item = False   # whether the last block of the new text was a list item
         # A block not found in place whose text stands elsewhere in the new text: moved.
         self.movable: dict[str, list[int]] = {}
         for i, unit in enumerate(old):
             if i not in same and unit.el is not None and unit.kind not in ("box", "other"):
                 self.movable.setdefault(unit.text, []).append(i)
+        # Tracked: a moved block's copy is made of it as it was, before it is marked deleted.
+        self.as_was: dict[int, _Element] = {}
+        for el in (old[i].el for found in self.movable.values() for i in found):
+            if el is not None and tracker is not None:
+                self.as_was[id(el)] = copy.deepcopy(el)
+        self.deleted: set[int] = set()   # tracked: blocks marked deleted
+        self.moved: set[int] = set()   # tracked: blocks moved (a copy inserted elsewhere)
 
     # -- what the comparison found ------------------------------------------------------
     def equal(self, i1: int, i2: int, new: list[Unit]) -> None:
         for i, unit in zip(range(i1, i2), new):
             el = self.old[i].el
-            if el is None or id(el) in self.emitted:
-                continue
-            if self.whole[id(el)]:
-                self._emit(i, el)
-            else:
-                self._add(unit, i)
+            if el is not None and id(el) not in self.emitted:
+                if self.whole[id(el)]:
+                    self._emit(i, el)
+                else:
+                    self._add(unit, i)
+            self._went(unit)
 
     def replace(self, i1: int, i2: int, new: list[Unit]) -> None:
         olds = [i for i in range(i1, i2) if self.old[i].el is not None]
         at = 0
-        for unit in new:
-            while at < len(olds) and (self.old[olds[at]].kind in ("box", "other") or
-                                      id(self.old[olds[at]].el) in self.emitted):
+        for n, unit in enumerate(new):
+            while at < len(olds) and not self._free(olds[at]):
+                self._deleted(olds[at])
                 at += 1
+            partner = changed_one(lambda k: self.old[olds[k]] if self._free(olds[k]) else None,
+                                  len(olds), at, unit, len(new) - n)
             if self._mover(unit) is not None:
                 self._add(unit, olds[at] if at < len(olds) else i2)
-            elif at < len(olds) and self._pairs(self.old[olds[at]], unit):
+            elif partner is not None:
+                for skipped in olds[at:partner]:   # not in the new text
+                    self._deleted(skipped)
+                at = partner
                 i = olds[at]
-                self._emit(i, self._changed(self.old[i], unit))
+                self._emit(i, self._changed(i, unit))
                 self.emitted.add(id(self.old[i].el))
                 if self.old[i].kind == "table":
                     self.plan.tables += 1
@@ -118,12 +117,54 @@ class Filler:
                     self.plan.changed += 1
                 at += 1
             else:
+                if self.tracker is not None:   # what goes, before what comes, as Word shows it
+                    self._deleted_before(olds, at, new[n + 1:])
                 self._add(unit, olds[at] if at < len(olds) else i2)
+            self._went(unit)
+        for i in olds[at:]:
+            self._deleted(i)
+
+    def _deleted_before(self, olds: list[int], at: int, later: list[Unit]) -> None:
+        """Tracked: the old blocks from `olds[at]` on that none of the next few new ones
+        (`later`) is the changed text of, marked deleted now (else after what is added)."""
+        def free(k: int) -> Unit | None:
+            return self.old[olds[k]] if self._free(olds[k]) else None
+
+        for j, unit in enumerate(later[:_AHEAD]):
+            partner = changed_one(free, len(olds), at, unit, len(later) - j)
+            if partner is not None:
+                for i in olds[at:partner]:
+                    self._deleted(i)
+                return
+        if len(later) <= _AHEAD:   # none of those left is: they all go
+            for i in olds[at:]:
+                self._deleted(i)
+
+    def _free(self, i: int) -> bool:
+        el = self.old[i].el
+        return self.old[i].kind not in ("box", "other") and id(el) not in self.emitted and \
+            id(el) not in self.moved
+
+    def _deleted(self, i: int) -> None:
+        """Tracked: old unit `i`'s block, not in the new text, stays marked deleted."""
+        el = self.old[i].el
+        if self.tracker is None or el is None or id(el) in self.emitted:
+            return
+        self._silent_upto(i)
+        self.plan.out.append(self.tracker.deleted(el))
+        self.emitted.add(id(el))
+        self.deleted.add(id(el))
+        if id(el) not in self.moved:
+            self.plan.removed += 1
+
+    def _went(self, unit: Unit) -> None:
+        if unit.kind != "outside":
+            self.after_item = unit.kind == "list"
 
     def finish(self) -> Plan:
         self._silent_upto(max(self.silent, default=0) + 1)
         shown = {id(u.el) for u in self.old if u.el is not None}
-        self.plan.removed = len(shown - self.emitted)
+        self.plan.removed += len(shown - self.emitted)
         return self.plan
 
     # -- the body -----------------------------------------------------------------------
@@ -143,34 +184,43 @@ class Filler:
     def _add(self, unit: Unit, at: int) -> None:
         self._silent_upto(at - 1)
         mover = self._mover(unit)
+        if mover is not None and self.tracker is not None:   # deleted there, inserted here
+            self.plan.out.append(self.tracker.moved(mover, self.as_was[id(mover)]))
+            self.moved.add(id(mover))
+            self.plan.moved += 1
+            self.plan.removed -= id(mover) in self.deleted   # counted when it was deleted
+            return
         if mover is not None:   # the block itself, as it was
             self.plan.out.append(mover)
             self.emitted.add(id(mover))
             self.plan.moved += 1
             return
-        self.plan.out.extend(self._made(unit, at))
+        made = added(unit, at, self.old, self.styles, self.relate, self.after_item)
+        if self.tracker is not None:
+            made = [self.tracker.inserted(el) for el in made]
+        self.plan.out.extend(made)
         self.plan.added += 1
 
     def _mover(self, unit: Unit) -> _Element | None:
         for i in self.movable.get(unit.text, []):
             el = self.old[i].el
-            if el is not None and id(el) not in self.emitted:
+            if el is not None and id(el) not in self.moved and \
+                    (id(el) not in self.emitted or id(el) in self.deleted):
                 return el
         return None
 
-    @staticmethod
-    def _pairs(old: Unit, new: Unit) -> bool:
-        if old.kind == "table" or new.kind == "table":
-            return old.kind == new.kind
-        if old.kind not in _PARAGRAPHS or new.kind not in _PARAGRAPHS:
-            return False
-        return old.kind == new.kind or {old.kind, new.kind} <= {"body", "list"}
-
     # -- blocks made ----------------------------------------------------------------------
-    def _changed(self, old: Unit, new: Unit) -> _Element:
+    def _changed(self, i: int, new: Unit) -> _Element:
+        old = self.old[i]
         assert old.el is not None
         if old.kind == "table":
-            return self._table(old.el, old.text, new.text)
+            table = changed_table(old.el, old.text, new.text, self.lines, self.relate,
+                                  self.edit, self.remake, self.tracker)
+            if self.tracker is not None and table is not old.el:   # built again
+                self._silent_upto(i)
+                self.plan.out.append(self.tracker.deleted(old.el))
+                return self.tracker.inserted(table)
+            return table
         if self.edit(old.el, old.text, new.text):
             return old.el
         text = new.text
@@ -180,85 +230,39 @@ class Filler:
             mark = ITEM.match(text)
             text = text[len(old.lead):] if old.lead and text.startswith(old.lead) else \
                 text[mark.end():] if mark else text.lstrip()
-        made = paragraph(old.el, inline_token(text), self.relate)
-        for key, value in old.el.attrib.items():
-            made.set(key, value)
-        return made
-
-    def _made(self, unit: Unit, at: int) -> list[_Element]:
-        if unit.kind == "table":
-            return [new_table(self._model("table", at), rows_of(unit.text), self.relate)]
-        model = self._model(unit.kind, at)
-        if unit.kind == "code":
-            first, *lines = unit.text.split("\n")
-            fence = first.strip()[:3]
-            lines = lines[:-1] if lines and lines[-1].strip().startswith(fence) else lines
-            body = self._model("body", at)
-            return [self._fresh(paragraph(body, _code(line), self.relate)) for line in lines]
-        text = unit.text
-        heading = HEADING.match(text)
-        if heading:
-            text = text[heading.end():]
-            if model is None:
-                model = self._heading_model(len(heading.group(1)))
-        elif unit.kind == "quote":
-            text = text[2:]
-        elif unit.kind == "list" and model is not None:
+        model = item_model(self.old, i, level_of(text), self.after_item) \
+            if new.kind == "list" and old.kind != "list" else None
+        if model is not None:   # a paragraph made an item of the list beside it
             mark = ITEM.match(text)
-            text = text[mark.end():] if mark else text
-        if model is None:
-            model = self._model("body", at)
-        return [self._fresh(paragraph(model, inline_token(text), self.relate))]
+            return self.remake(old.el, text[mark.end():] if mark else text, model)
+        moved = old.kind == "list" and old.lead and level_of(new.text) != level_of(old.lead)
+        if moved and text == old.text[len(old.lead):]:   # only its level changed
+            if self.tracker is not None:
+                return self.tracker.relevel(old.el, level_of(new.text))
+            at_level(old.el, level_of(new.text))
+            return old.el
+        return self.remake(old.el, text, level=level_of(new.text) if moved else None)
 
-    @staticmethod
-    def _fresh(p: _Element) -> _Element:
-        ppr = p.find(w("pPr"))
-        if ppr is not None:
-            for el in list(ppr):
-                if el.tag in _FRESH:
-                    ppr.remove(el)
-        return p
-
-    def _model(self, kind: str, at: int) -> _Element | None:
-        """The nearest block of `kind` before old unit `at`, else after it."""
-        order = list(range(min(at, len(self.old)) - 1, -1, -1)) + list(range(at, len(self.old)))
-        for i in order:
-            unit = self.old[i]
-            if unit.kind == kind and unit.el is not None:
-                return unit.el
-        return None
-
-    def _heading_model(self, level: int) -> _Element | None:
-        from lxml import etree  # noqa: PLC0415 - document library
-
-        sid = self.styles.style_id(level)
-        if sid is None:
-            return None
-        p = etree.Element(w("p"))
-        etree.SubElement(etree.SubElement(p, w("pPr")), w("pStyle")).set(w("val"), sid)
-        return p
-
-    def _table(self, tbl: _Element, old_text: str, new_text: str) -> _Element:
-        """The table `tbl` with the cells that changed changed; built again in its look
-        where the rows or columns are not the same."""
-        old_rows, new_rows = rows_of(old_text), rows_of(new_text)
-        grid = cell_grid(tbl)
-        if [len(r) for r in old_rows] != [len(r) for r in new_rows] or \
-                [len(r) for r in grid] != [len(r) for r in old_rows]:
-            return new_table(tbl, new_rows, self.relate)
-        made, made_grid = tbl, grid   # changed in place: its paragraphs are those shown
-        for r, (before, after) in enumerate(zip(old_rows, new_rows)):
-            for c, (a, b) in enumerate(zip(before, after)):
-                tc, mine = grid[r][c], made_grid[r][c]
-                if a == b:
-                    continue
-                if tc is None or mine is None or not simple_cell(tc):
-                    return new_table(tbl, new_rows, self.relate)
-                shown = [(n, p) for n, p in enumerate(tc.findall(w("p")))
-                         if id(p) in self.lines]
-                ps = mine.findall(w("p"))
-                old_lines = [(self.lines[id(p)], ps[n]) for n, p in shown]
-                new_lines = cell_lines(b, [text for text, _p in old_lines])
-                model = ps[0] if ps else None
-                fill_cell(mine, old_lines, new_lines, model, self.relate, self.edit)
+    def remake(self, old: _Element, text: str, model: _Element | None = None,
+               level: int | None = None) -> _Element:
+        """The paragraph `old` made again with the inline Markdown `text`, in its look (or
+        `model`'s; a list item at `level`), its bookmarks, comments and notes where they
+        stood (word_anchors); tracked, `old` with its text deleted and the new inserted."""
+        text = _REVIEW.sub(lambda m: m.group(2) if m.group(1) == "inserted" else "", text)
+        text, runs = held(text, old, self.label)
+        made = paragraph(old if model is None else model, inline_token(text), self.relate)
+        section = old.find(f"{w('pPr')}/{w('sectPr')}")
+        if model is not None and section is not None:   # its section ends with it still
+            made_ppr = fresh(made).find(w("pPr"))
+            if made_ppr is not None:
+                made_ppr.append(copy.deepcopy(section))
+        elif model is not None:
+            fresh(made)
+        if level is not None:
+            at_level(made, level)   # moved in or out a level
+        carried = carry(old, made, runs)
+        if self.tracker is not None:
+            return self.tracker.rebuilt(old, made, carried)
+        for key, value in old.attrib.items():
+            made.set(key, value)
         return made

@@ -4,17 +4,23 @@ XML, so that what did not change stays exactly as Word saved it.
 The document is read as read_file shows it (word.Reader), block by block: each paragraph's
 line (and each text box's), each table's rows. The new Markdown is cut the same way (a line
 per paragraph or list item, a table or a fenced code block whole) and the two lists are
-compared (difflib). Then, in the body:
+compared (difflib; a list item without its number, which Word gives it). Then, in the body:
 
-- a block whose lines are all unchanged keeps its XML exactly;
-- a changed paragraph keeps its paragraph properties (style, alignment, numbering, spacing)
-  and its first run's properties (font, size, colour), its text taken from the Markdown;
-  a changed table keeps every unchanged cell, and each changed cell's properties and look
-  where its rows and columns are the same, else is built again in the old table's look;
+- a block whose lines are all unchanged keeps its XML exactly, byte for byte (word_splice);
+- a changed paragraph whose text only changed is changed in place as edit_file changes it;
+  one whose bold, italic or links changed is made again, keeping its paragraph properties
+  (style, alignment, numbering, spacing), its first run's properties (font, size, colour),
+  its bookmarks and its comments' and notes' marks (word_anchors); a changed table keeps
+  every unchanged cell, and each changed cell's properties and look where its rows and
+  columns are the same, else is built again in the old table's look (word_table);
 - an added block takes the look of the nearest block of its kind before it (a heading of
-  the same level, a list item, a quote, body text, a table);
+  the same level, a quote, body text, a table); a list item stays in its list at its level
+  (word_items);
 - a removed block goes; empty paragraphs, bookmarks and the section's properties (page
   size, margins, headers and footers) stay where they were.
+
+In a document that tracks changes (Review > Track Changes), each change is a tracked change
+by "Harness Desk", as edit_file's are (word_tracked): a removed block stays, marked deleted.
 
 Every other part of the package (styles, theme, fonts, numbering, settings, headers,
 footers, notes, properties) keeps its bytes (word_parts.replaced). Headers, footers, notes
@@ -33,19 +39,25 @@ from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, guarded
 from app.core.documents.word import Reader
 from app.core.documents.word_build import Links
-from app.core.documents.word_fill import HEADING, ITEM, Edit, Filler, Plan, Unit
+from app.core.documents.word_fill import Edit, Filler, Plan, Unit
 from app.core.documents.word_inplace import edited_inside, editor
+from app.core.documents.word_items import HEADING, ITEM
 from app.core.documents.word_keep import NO_THUMBNAIL
-from app.core.documents.word_styles import HeadingStyles
+from app.core.documents.word_pairs import compared
 from app.core.documents.word_parts import (WordPackage, parse, relationships, replaced,
                                            serialise, w)
 from app.core.documents.word_sinks import Body
+from app.core.documents.word_splice import Before, spliced
+from app.core.documents.word_styles import HeadingStyles
+from app.core.documents.word_track import AUTHOR, Revisions, tracks_changes
+from app.core.documents.word_tracked import Tracker
 from app.core.documents.xml_tags import tag_of
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
 
     from app.core.documents.word import ShownParagraph
+    from app.core.documents.word_anchors import Label
     from app.core.documents.word_sinks import Sink
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -97,6 +109,7 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     body = tree.find(w("body"))
     if body is None:
         raise DocumentError(f"'{path.name}' holds no body of text to replace.")
+    before = Before(body)
     shown: list[ShownParagraph] = []
     reader = _Reader(pkg, shown)
     try:
@@ -113,7 +126,11 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     style_parts = pkg.part_of("styles")
     styles_part = style_parts[0] if style_parts else None
     headings = HeadingStyles(pkg.tree(styles_part) if styles_part else None, reader.styles)
-    plan = _plan(old, silent, new, lines, links, path, headings, editor(shown), by_text)
+    tracker = Tracker(Revisions(pkg.trees.values())) if tracks_changes(pkg) else None
+    items = {id(p): head for p, (head, item) in reader.leads.items() if item and head.strip()}
+    edit = editor(shown, tracker.revisions if tracker is not None else None, items)
+    plan = _plan(old, silent, new, lines, links, path, headings, edit, by_text, reader.mark,
+                 tracker)
     if not (plan.changed or plan.tables or plan.added or plan.moved or plan.removed):
         unchanged = Merged(raw)
         unchanged.summary = _summary(plan)
@@ -121,14 +138,16 @@ def _merge(zf: zipfile.ZipFile, raw: bytes, path: Path, markdown: str) -> Merged
     for el in list(body):
         body.remove(el)
     body.extend(plan.out)
-    parts = {pkg.main: serialise(tree, zf.read(pkg.main))}
+    parts = {pkg.main: spliced(tree, zf.read(pkg.main), before)}
     if links.changed:
         parts[links.name] = serialise(links.root, links.original)
     if headings.changed and styles_part and headings.tree is not None:
         parts[styles_part] = serialise(headings.tree, zf.read(styles_part))
     unpictured, dropped = _without_thumbnail(zf)
     merged = Merged(replaced(zf, {**parts, **unpictured}, dropped, raw=raw))
-    merged.summary = _summary(plan)
+    merged.summary = _summary(plan) + (
+        f"; the document tracks changes, so each is a tracked change by {AUTHOR}, to accept "
+        "or reject in Word" if tracker is not None else "")
     return merged
 
 
@@ -242,18 +261,20 @@ def new_units(markdown: str) -> list[Unit]:
 
 def _plan(old: list[Unit], silent: dict[int, list[_Element]], new: list[Unit],
           lines: dict[int, str], links: Links, path: Path, styles: HeadingStyles,
-          edit: Edit, by_text: dict[str, list[_Element]]) -> Plan:
+          edit: Edit, by_text: dict[str, list[_Element]], label: Label,
+          tracker: Tracker | None) -> Plan:
     import difflib  # noqa: PLC0415 - only a write over a Word document compares
 
-    matcher = difflib.SequenceMatcher(None, [u.text for u in old], [u.text for u in new],
-                                      autojunk=False)
+    items = {compared(u) for u in old if u.kind == "list"}
+    matcher = difflib.SequenceMatcher(None, [compared(u, items) for u in old],
+                                      [compared(u, items) for u in new], autojunk=False)
     codes, inside = [], 0   # blocks whose lines changed in place
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "replace" and edited_inside(old[i1:i2], new[j1:j2], edit, by_text):
             op, inside = "equal", inside + len({id(u.el) for u in old[i1:i2]})
         codes.append((op, i1, i2, j1, j2))
     same = {i for op, i1, i2, _j1, _j2 in codes if op == "equal" for i in range(i1, i2)}
-    filler = Filler(old, silent, lines, links, same, styles, edit)
+    filler = Filler(old, silent, lines, links, same, styles, edit, label, tracker)
     for op, i1, i2, j1, j2 in codes:
         if op == "equal":
             filler.equal(i1, i2, new[j1:j2])

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from app.core.board.board import Board, BoardError, StaleTask
-from app.core.workspace.files import DiskWriteError
+from app.core.workspace.files import DiskWriteError, FileInUse, ReadOnlyFile
 from app.gui.background import SerialQueue
 
 _UNCHANGED = object()  # a read that found what we last delivered
@@ -62,6 +63,11 @@ class BoardFile(QObject):
     @property
     def path(self) -> Path | None:
         return self._path
+
+    @property
+    def known_bytes(self) -> bytes:
+        """The board's bytes as last delivered (b"" when there is none)."""
+        return self._known if isinstance(self._known, bytes) else b""
 
     @property
     def writes_waiting(self) -> bool:
@@ -163,12 +169,30 @@ class BoardFile(QObject):
         if isinstance(exc, StaleTask):
             return self.tr("That task was changed in another program, so your change was not "
                            "saved. The list now shows %1 as it is.").replace("%1", name)
+        if isinstance(exc, ReadOnlyFile):
+            return self.tr("%1 is read-only, so your change was not saved. Allow changes to "
+                           "it, then try again.").replace("%1", name)
+        if isinstance(exc, FileInUse):
+            return self.tr("%1 is open and locked in another program, so your change was not "
+                           "saved. Close it there, then try again.").replace("%1", name)
         if isinstance(exc, DiskWriteError):
             return (self.tr("Could not save %1: %2. Your change was not made.")
-                    .replace("%1", name).replace("%2", exc.cause.strerror or str(exc.cause)))
+                    .replace("%1", name).replace("%2", self._why(exc.cause)))
         if isinstance(exc, BoardError):
             return str(exc)  # the core's own sentence (a task that would be hidden, ...)
         return self.tr("Your change to %1 could not be saved.").replace("%1", name)
+
+    def _why(self, cause: OSError) -> str:
+        """Why the disk refused, in the window's words for the common causes (the system's
+        own, English, sentence otherwise)."""
+        words = {
+            errno.ENOSPC: self.tr("the disk is full"),
+            getattr(errno, "EDQUOT", errno.ENOSPC): self.tr("the disk is full"),  # not on Windows
+            errno.EROFS: self.tr("the disk or folder is read-only"),
+            errno.EACCES: self.tr("you may not change files in this folder"),
+            errno.EPERM: self.tr("you may not change files in this folder"),
+        }.get(cause.errno or 0)
+        return words or cause.strerror or str(cause)
 
     def _current(self, generation: int) -> bool:
         # A write still finishes after its list is closed (the edit is saved); only its

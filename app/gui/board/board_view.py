@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit
 from app.core.board.board import Board, BoardError, Task, TaskRef, one_line
 from app.core.board import verbs
 from app.gui.board.board_file import BoardFile
+from app.gui.board.board_text import has_plain_list, problem_sentence, text_problem
 from app.gui.board.board_model import BoardItemModel
 from app.gui.board.gone_page import GonePage
 from app.gui.board.task_details import TaskDetailsPanel
@@ -44,6 +45,8 @@ class BoardView(QWidget):
     folder_gone = Signal(object)          # Path: the folder itself is gone (moved, deleted)
     open_other_requested = Signal()       # "Open another folder…" on the folder-gone page
     error_raised = Signal(str)            # one plain sentence for the person
+    # Whether TASKS.md is text the list can read (board_text): its sentence, "" once it is.
+    text_problem = Signal(str)
     plan_requested = Signal()             # "Plan with AI" was pressed
 
     def __init__(self, parent: QWidget | None = None):
@@ -54,16 +57,17 @@ class BoardView(QWidget):
         self._deferred = None   # a board read while a row was being edited: applied after
         self._deleted: list[tuple[int, Task, dict]] = []   # (row, task, {"removed": ...})
         self._missing = False   # the folder has no TASKS.md
+        self._text_problem = ""  # TASKS.md's text as board_text found it ("": readable)
 
         self._list = TaskListView(self._model, self)
         self._delegate = self._list.delegate
 
         self._empty = QWidget(self)  # an empty board: a line to start with, and Plan with AI
-        empty_text = QLabel(self.tr("No tasks yet. Type one below and press Enter, or let the "
-                                    "AI propose some for a goal."), self._empty)
+        empty_text = QLabel(self._empty)
         empty_text.setWordWrap(True)
         empty_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        empty_text.setAccessibleName(empty_text.text())
+        self._empty_text = empty_text
+        self._say_empty(plain_list=False)
         self.empty_plan_button = make_plan_button(self._empty, prominent=True)
         self.empty_plan_button.clicked.connect(self.plan_requested)
         empty_layout = QVBoxLayout(self._empty)
@@ -173,6 +177,11 @@ class BoardView(QWidget):
         return self._missing
 
     @property
+    def unreadable(self) -> bool:
+        """TASKS.md is there but its text cannot be read (UTF-16: board_text)."""
+        return self._text_problem == "utf16"
+
+    @property
     def folder_is_gone(self) -> bool:
         """The folder shown is gone (its page says so and offers to open another)."""
         return self._gone
@@ -185,6 +194,7 @@ class BoardView(QWidget):
         self._deferred = None
         self._deleted.clear()
         self._missing = self._gone = False
+        self._text_problem = ""  # another board: its own first read says
         self._undo_bar.hide()
         self._model.reset_tasks([])
         self._set_readable(False)  # until the first read says it is there
@@ -483,10 +493,29 @@ class BoardView(QWidget):
         self._add.setVisible(not self._missing and not self._gone)
         self._rows_changed.start()
 
+    def _say_empty(self, plain_list: bool) -> None:
+        """What the empty list says: a list the person wrote without checkboxes (their own
+        to-do list) is not "no tasks yet" to them."""
+        text = self.tr(
+            "TASKS.md has a list, but none of its lines is a task yet: a task line starts "
+            "with “- [ ]”. Type a task below and press Enter, or let the AI propose some."
+        ) if plain_list else self.tr(
+            "No tasks yet. Type one below and press Enter, or let the AI propose some for a "
+            "goal.")
+        self._empty_text.setText(text)
+        self._empty_text.setAccessibleName(text)
+
     def _on_board_read(self, board) -> None:
-        if not self._add.isEnabled() or self._missing or self._gone:
+        self._say_empty(plain_list=not board.tasks and has_plain_list(self._file.known_bytes))
+        problem = text_problem(self._file.known_bytes)
+        if problem != self._text_problem:
+            self._text_problem = problem
+            name = self._file.path.name if self._file.path else "TASKS.md"
+            self.text_problem.emit(problem_sentence(problem, name))
+        if not self._add.isEnabled() or self._missing or self._gone or problem == "utf16":
             self._missing = self._gone = False
-            self._set_readable(True)
+            # UTF-16: a task added would go in as UTF-8, mixed into the person's file
+            self._set_readable(problem != "utf16")
             self.board_found.emit(self._file.path)
         if self._model.apply_tasks(board.tasks, keep=self._delegate.editing):
             self._deferred = None
@@ -510,6 +539,9 @@ class BoardView(QWidget):
         self._on_board_read(board)
 
     def _on_board_missing(self, path: Path) -> None:
+        if self._text_problem:  # the file it was about is gone
+            self._text_problem = ""
+            self.text_problem.emit("")
         self._model.reset_tasks([])
         self._missing = True  # an empty folder: its page offers a task list or Plan with AI
         self._gone = False

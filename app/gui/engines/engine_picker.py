@@ -30,6 +30,11 @@ if TYPE_CHECKING:
     from app.core.settings import Settings
 
 
+# Around a row's text in the open list (Fusion's menu-style rows): the check column, the gap
+# after the dot and the right border.
+LIST_ROOM = 56
+
+
 class EnginePicker(QWidget):
     engine_changed = Signal(str)   # the person chose another engine (its id)
     model_changed = Signal(str)    # the person chose or typed another model
@@ -82,6 +87,7 @@ class EnginePicker(QWidget):
         layout.addWidget(self.model)
         for choice in self.choices:
             self._mark(choice.id)
+        self._fit_list()
         self.combo.currentIndexChanged.connect(self._on_engine_picked)
         self._model_edit().editingFinished.connect(self._on_model_edited)
         self.model.activated.connect(lambda _i: self._on_model_edited())
@@ -222,6 +228,19 @@ class EnginePicker(QWidget):
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
             for index in range(self.combo.count()):
                 self._mark(self.combo.itemData(index))
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fit_list()
+
+    def _fit_list(self) -> None:
+        """The open list as wide as its longest engine: the list draws its rows with more room
+        around the text (a check column, the dot, a right border) than the closed box, so at
+        the box's width "Local (Ollama, LM Studio)" was cut to "Local (Olla… LM Studio)"."""
+        view = self.combo.view()
+        metrics = view.fontMetrics()
+        widest = max((metrics.horizontalAdvance(self.combo.itemText(row))
+                      for row in range(self.combo.count())), default=0)
+        view.setMinimumWidth(widest + self.combo.iconSize().width() + LIST_ROOM
+                             + 2 * view.frameWidth())
 
     def _update_combo_words(self) -> None:
         index = self.combo.currentIndex()

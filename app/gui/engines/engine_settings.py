@@ -360,7 +360,8 @@ class EngineSettingsDialog(QDialog):
                            "session.")
         return {
             "ready": self.tr("Ready. The engine answered and can do the work."),
-            "no_key": self.tr("There is no key yet. Paste your key above and press Save key."),
+            # the line under the key already says "No key is stored yet.": this says what to do
+            "no_key": self.tr("Paste your key above and press Save key."),
             "key_rejected": self.tr("The key was rejected. Check that you copied all of it, or "
                                     "make a new key and paste it above."),
             "no_model": self.tr("There is no such model. Pick one from the list."),
@@ -387,7 +388,7 @@ class EngineSettingsDialog(QDialog):
             # the tooltip, in English only
             self.key_status.setToolTip(state.problem if language.current() == "en" else "")
         elif state.stored:
-            self.key_status.setText(self.tr("Stored in %1.").replace("%1", state.keychain))
+            self.key_status.setText(self._stored_in(state.keychain))
         elif state.env_set:
             self.key_status.setText(self.tr("No key is stored; the key in %1 is used.")
                                     .replace("%1", state.env_var))
@@ -397,6 +398,18 @@ class EngineSettingsDialog(QDialog):
             self.key_status.setToolTip("")
         look.set_accessible(self.key_status, self.key_status.text())
         self._fit()
+
+    def _stored_in(self, keychain: str) -> str:
+        """Where the key is, in the window's language, a whole sentence each (so Chinese reads
+        as Chinese): the keychains the core names, and for any other (a keyring plug-in's class
+        name, such as "PlaintextKeyring") the computer's keychain."""
+        return {
+            "the macOS Keychain": self.tr("Stored in the macOS Keychain."),
+            "the Secret Service (GNOME Keyring or KWallet)": self.tr(
+                "Stored in your desktop's keyring (GNOME Keyring or KWallet)."),
+            "KWallet": self.tr("Stored in KWallet."),
+            "Windows Credential Manager": self.tr("Stored in Windows Credential Manager."),
+        }.get(keychain, self.tr("Stored in your computer's keychain."))
 
     def _show_verdict(self, headline: str, detail: str, attention: bool = False) -> None:
         self.verdict.setText(headline)

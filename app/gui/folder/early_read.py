@@ -1,13 +1,17 @@
 """The first folder's read, begun before the window that shows it is built.
 
-On start-up a folder named on the command line is read (off the UI thread) while the window
-is built, not after: the read and the building overlap, and if the read is done by the time
-the window is, the folder is shown at once, in the same turn of the event loop, so the
-window's first complete paint is the usable one (bench/startup.py).
+On start-up the first folder is read (off the UI thread) while the window is built, not
+after: the read and the building overlap, and if the read is done by the time the window
+is, the folder is shown at once, in the same turn of the event loop, so the window's first
+complete paint is the usable one (bench/startup.py). A folder named on the command line is
+read so (EarlyRead); with none named, the folder is chosen first in the same job (EarlyStart:
+a fresh demo copy for --demo, the last folder, or a demo copy on the very first start), so
+these starts never show the welcome page on the way to it.
 """
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -62,21 +66,24 @@ class EarlyRead:
     """`inspect(path)` begun now; its outcome handed to `then`'s callbacks once both have come:
     at once, if the read is already done."""
 
-    def __init__(self, path: Path):
-        self.path = Path(path)
+    def __init__(self, path: Path | None):
+        self.path = None if path is None else Path(path)
         self._outcome: tuple[bool, Any] | None = None  # (read, FolderInfo or the exception)
         self._waiting: tuple[Callable[[Any], None], Callable[[BaseException], None]] | None = None
+        run_in_background(self._read, lambda _info: self._deliver(), lambda _exc: self._deliver())
 
-        def read() -> FolderInfo:
-            try:
-                info = inspect(self.path)
-            except BaseException as exc:
-                self._outcome = (False, exc)  # one assignment: seen whole by the UI thread
-                raise
-            self._outcome = (True, info)
-            return info
-
-        run_in_background(read, lambda _info: self._deliver(), lambda _exc: self._deliver())
+    def _read(self) -> FolderInfo | None:
+        """On a pool thread: the read, its outcome kept for `then`."""
+        if self.path is None:  # no folder to read (EarlyStart chose none)
+            self._outcome = (True, None)
+            return None
+        try:
+            info = inspect(self.path)
+        except BaseException as exc:
+            self._outcome = (False, exc)  # one assignment: seen whole by the UI thread
+            raise
+        self._outcome = (True, info)
+        return info
 
     @property
     def done(self) -> bool:
@@ -97,3 +104,38 @@ class EarlyRead:
         self._waiting = None
         read, value = outcome
         (waiting[0] if read else waiting[1])(value)
+
+
+class EarlyStart(EarlyRead):
+    """The folder a start with none named opens (first_start.early_folder: a fresh demo copy
+    for --demo, the last folder, or a demo copy on the very first start), chosen from main()
+    on, off the UI thread, and then read as EarlyRead reads a named folder, in the same job.
+    `path` is the folder once `decided` (None: the settings' load chooses, as it did before)."""
+
+    def __init__(self, demo: bool, lang: str):
+        self.demo, self.lang = demo, lang
+        self.decided = False
+        self._decision = threading.Event()
+        super().__init__(None)
+
+    @property
+    def chosen(self) -> Path | None:
+        """The folder chosen, once it is (read on the UI thread: never waits)."""
+        return self.path if self.decided else None
+
+    def wait(self) -> Path | None:
+        """The folder chosen, once it is: off the UI thread only (it waits for the choice)."""
+        self._decision.wait()
+        return self.path
+
+    def _read(self) -> FolderInfo | None:
+        from app.gui.folder import first_start  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
+
+        try:
+            self.path = first_start.early_folder(self.demo, self.lang)
+        except Exception:  # the settings' load chooses again, and says what is wrong
+            self.path = None
+        finally:
+            self.decided = True  # after path: the UI thread reads decided first
+            self._decision.set()
+        return super()._read()

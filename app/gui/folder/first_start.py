@@ -7,6 +7,7 @@ copy beside it. Nothing here imports Qt, so the terminal demo uses the same rule
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -131,6 +132,30 @@ def start_folder(path: str | None, settings: Settings, *, demo: bool = False,
     if not settings.recent_workspaces:
         return demo_copy(fresh=False, lang=lang)
     return None
+
+
+def early_folder(demo: bool, lang: str = "en") -> Path | None:
+    """`start_folder`'s choice when no folder is named, made without the settings' model
+    (pydantic, a few hundred milliseconds), so the window can open it as it opens a named
+    one (app.py): a fresh demo copy for --demo, else the last folder still there, or on the
+    very first start (no settings file, no recent folders) a demo copy, in `lang`. None
+    where the settings' load decides: none of the recent folders is there (the welcome
+    page), or a settings file this cannot read. Disk work: call it off the UI thread."""
+    if demo:
+        return demo_copy(fresh=True, lang=lang)
+    try:
+        data = json.loads((config_dir() / "settings.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        data = {}
+    except (OSError, ValueError):
+        return None
+    recent = data.get("recent_workspaces", []) if isinstance(data, dict) else None
+    if not isinstance(recent, list) or not all(isinstance(text, str) for text in recent):
+        return None
+    for text in recent:
+        if Path(text).is_dir():
+            return Path(text)
+    return None if recent else demo_copy(fresh=False, lang=lang)
 
 
 def remembered(settings: Settings, folder: Path) -> Settings:

@@ -132,7 +132,8 @@ class LessonsDialog(QDialog):
 
         self.empty = QLabel(self)
         self.empty.setWordWrap(True)
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # the same left edge as the sentence above it (one left edge per column)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.empty.setText(self.tr("Reading this folder's runs…"))
 
         split = QSplitter(self)
@@ -254,7 +255,10 @@ class LessonsDialog(QDialog):
         layout.activate()
         height = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() \
             else layout.totalSizeHint().height()
+        middle = self.frameGeometry().center()
         self.resize(width, height)
+        # shrunk around its middle, not into the top corner of where it was shown
+        self.move(self.pos() + middle - self.frameGeometry().center())
 
     def _on_row_changed(self, row: int) -> None:
         if self.folder is None or row < 0:

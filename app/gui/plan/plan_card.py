@@ -47,12 +47,14 @@ class PlanCard(QFrame):
         what.setTextFormat(Qt.TextFormat.PlainText)
         what.setWordWrap(True)
         numbers = [steps_words(steps)]
-        if seconds is not None:
-            numbers.append(self.tr("%1 s").replace("%1", f"{seconds:.1f}"))
-        if cost_usd is not None:
-            numbers.append(wording.cost(cost_usd, upper))
+        if seconds is not None:  # as the round cards say it ("under 1 s", "2 s")
+            numbers.append(wording.duration(seconds))
+        # cost None: an engine with no AI (the Demo's scripted plan), said as on the run line
+        numbers.append(wording.cost(cost_usd, upper) if cost_usd is not None
+                       else self.tr("no AI used"))
         numbers.append(self.tr("no file changed"))
         meta = QLabel(" · ".join(numbers), self)
+        meta.setToolTip(wording.tip(wording.STEP_TIP))
         look.set_tone(meta, "muted")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
@@ -24,6 +24,7 @@ from app.core.plan.proposals import add_proposals, check_proposals
 from app.gui.background import run_for
 from app.gui.plan.plan_card import proposed_words
 from app.gui.plan.plan_runner import PlanRunner
+from app.gui.look import look
 from app.gui.plan.proposal_list import ProposalList
 from app.gui.words import wording
 
@@ -47,6 +48,10 @@ def _add_to_board(root: Path, proposals: list) -> tuple[int, bool]:
         raise ValueError(problems[0])
     refs, created = add_proposals(root, proposals)
     return len(refs), created
+
+
+COMPACT_WIDTH = 640  # before a plan: the sentence, the goal box, Plan, the engine, Close
+LIST_HEIGHT = 620  # with proposals: room for the list, its buttons and the note
 
 
 class AlreadyOnTheList(Exception):
@@ -82,7 +87,6 @@ class PlanDialog(QDialog):
         self.setWindowTitle(self.tr("Suggest next tasks") if mode == "next"
                             else self.tr("Plan with AI"))
         self.setAccessibleName(self.windowTitle())
-        self.resize(960, 620)
 
         intro = QLabel(self.tr(
             "The AI looks at what the last run did and suggests what could come next.")
@@ -105,10 +109,25 @@ class PlanDialog(QDialog):
         engine = QLabel(self.tr("Engine: %1").replace("%1", engine_label), self)
         engine.setToolTip(self.tr("The AI engine chosen in the window. Change it there."))
         engine.setAccessibleName(engine.text())
+        # An engine with no AI (the Demo) plans from a fixed pattern: said before it is asked,
+        # so its five tasks are not taken for a plan made for these files.
+        self.no_ai_note = QLabel(self.tr(
+            "The Demo engine uses no AI: it suggests the same three kinds of next task after "
+            "any run, so you can see how it works. For suggestions made for your work, choose "
+            "an AI engine in the window.") if mode == "next" else self.tr(
+            "The Demo engine uses no AI: it proposes the same five kinds of task for any goal, "
+            "so you can see how planning works. For a plan made for your goal and your files, "
+            "choose an AI engine in the window."), self)
+        self.no_ai_note.setWordWrap(True)
+        look.set_tone(self.no_ai_note, "muted")
+        self.no_ai_note.setVisible(not engine_is_ai)
 
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.status.setAccessibleName(self.tr("Planning status"))
+        # Two lines kept for it from the start: what planning is doing comes and goes there,
+        # and the dialog (as tall as its few lines) never jumps when it does.
+        self.status.setMinimumHeight(2 * self.status.fontMetrics().lineSpacing())
         self.card = QLabel(self)  # the planning round as a card: steps, time, cost, outcome
         self.card.setFrameShape(QFrame.Shape.StyledPanel)
         self.card.setWordWrap(True)
@@ -153,6 +172,7 @@ class PlanDialog(QDialog):
         layout.addWidget(intro)
         layout.addLayout(top)
         layout.addWidget(engine)
+        layout.addWidget(self.no_ai_note)
         layout.addWidget(self.status)
         layout.addWidget(self.card)
         layout.addWidget(self.list, 1)
@@ -175,12 +195,39 @@ class PlanDialog(QDialog):
         self._reveal()
 
     def _reveal(self) -> None:
-        """The parts for proposals appear once there are proposals."""
+        """The parts for proposals appear once there are proposals; the dialog is as tall as
+        what it shows: a few lines before (not 960 x 620 of nothing), room for the list after."""
         shown = bool(self._last)
         for w in (self.list, self.note, self.again_button, self.add_button,
                   self.dismiss_button):
             w.setVisible(shown)
         self._column.setStretch(self._column.count() - 2, 0 if shown else 1)
+        self._fit(shown)
+
+    def _fit(self, with_list: bool) -> None:
+        room = self.screen().availableGeometry().size() * 0.9
+        width = min(960 if with_list else COMPACT_WIDTH, room.width())
+        width = max(width, self.width() if with_list and self.isVisible() else 0)
+        self._column.activate()
+        height = LIST_HEIGHT if with_list else self.heightForWidth(width)
+        if height < 0:
+            height = self.sizeHint().height()
+        height = min(max(height, self.minimumSizeHint().height()), room.height())
+        if with_list and self.isVisible():
+            height = max(height, self.height())  # a dialog the person made bigger stays so
+        if not self.isVisible():
+            self.resize(width, height)
+            return
+        # Grown on screen: around the same middle, and all of it on the screen.
+        frame = self.frameGeometry()
+        outer = QSize(width + frame.width() - self.width(), height + frame.height() - self.height())
+        area = self.screen().availableGeometry()
+        left = min(max(frame.center().x() - outer.width() // 2, area.left()),
+                   area.right() + 1 - outer.width())
+        top = min(max(frame.center().y() - outer.height() // 2, area.top()),
+                  area.bottom() + 1 - outer.height())
+        self.resize(width, height)
+        self.move(max(left, area.left()), max(top, area.top()))
 
     def show_kept(self, goal: str, note: str, proposals: list) -> None:
         """Show proposals kept from the last time the dialog was closed."""
@@ -216,7 +263,8 @@ class PlanDialog(QDialog):
                           PlanContext(note=note, previous=list(previous or [])))
         self._busy(True)
         self._goal_asked, self._started = goal, time.monotonic()
-        self.status.setText(self.tr("Planning… the AI is looking at your folder."))
+        self.status.setText(self.tr("Planning… the AI is looking at your folder.") if self._is_ai
+                            else self.tr("Planning… the Demo engine is looking at your folder."))
         return True
 
     def stop_planning(self) -> None:
@@ -298,6 +346,7 @@ class PlanDialog(QDialog):
         self.add_button.setEnabled(count > 0 and not self.runner.running)
         self.add_button.setText(self.tr("Add to my list (%1)").replace("%1", str(count))
                                 if count else self.tr("Add to my list"))
+        self.add_button.setAccessibleName(self.add_button.text())  # the count is said too
 
     # -- adding ----------------------------------------------------------------------------
     def add_ticked(self) -> None:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QStackedWidget
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QStackedWidget
 
 from app.gui.background import run_for
 from app.gui.folder.early_read import EarlyRead, inspect
@@ -55,6 +55,7 @@ class FolderFlow(QObject):
         self._opened_unsettled: FolderInfo | None = None  # opened before the settings came
         self._first_folder_done: list[Callable[[], None]] = []  # see after_first_folder
         self.opened_folder: Path | None = None  # the last said by workspace_opened
+        self._text_sentence = ""  # the board's text problem said above the list, if any
         self.workspace_opened.connect(self._remember_opened)
         # A run going on elsewhere: the folder is read again once it ends (lock_watch.py).
         self.lock_watch = LockWatch(self, lambda: self.runner.running)
@@ -73,6 +74,7 @@ class FolderFlow(QObject):
         board.folder_gone.connect(self._on_folder_gone)
         board.open_other_requested.connect(self.choose_folder)
         board.error_raised.connect(self.show_board_error)
+        board.text_problem.connect(self._show_text_problem)
 
     def _remember_opened(self, folder: Path) -> None:
         self.opened_folder = Path(folder)
@@ -248,10 +250,28 @@ class FolderFlow(QObject):
         run waits for it. No run can fail on a missing board, so no error is left behind."""
         if not self.runner.running:
             self.page.run_panel.show_no_board()
+        self._focus_if_none(self.page.board_view.create_button)
 
     def _on_board_found(self, path) -> None:
         if self.page.run_panel.mode == "no_board":
             self.page.run_panel.show_ready()
+        self._focus_if_none(self.page.board_view.list_view)
+
+    def _focus_if_none(self, widget) -> None:
+        """A folder shown with nothing in the window holding the keyboard (opened on start,
+        or from the recent list): its first control takes it, so Space or Enter does what
+        the page offers, and Tab starts there. Focus the person put somewhere stays."""
+        def give(tries: int) -> None:
+            held = QApplication.focusWidget()
+            if held is not None and held.isVisible() and held.window() is self.window:
+                return
+            if widget.isVisible() and widget.isEnabled():
+                widget.setFocus()  # no Qt namespace here: the first paint builds none
+            elif tries:  # the list switches to its page a turn later; on start-up the
+                # folder's page is shown once the window is built (up to a second or two)
+                QTimer.singleShot(100, widget, lambda: give(tries - 1))
+
+        QTimer.singleShot(0, widget, lambda: give(30))
 
     def _on_folder_gone(self, _path) -> None:
         """The open folder was moved or deleted: the list says so and offers another folder
@@ -276,8 +296,16 @@ class FolderFlow(QObject):
         if root is None:
             return
         self.page.board_notice.hide()
-        run_for(self, lambda: core_calls.create_board(root, lang),
-                lambda board: self.page.board_view.set_board(board), self.board_failed)
+        run_for(self, lambda: core_calls.create_board(root, lang), self._show_created,
+                self.board_failed)
+
+    def _show_created(self, board: Path) -> None:
+        """The new list, and a word that its tasks are the template's examples: Run would
+        otherwise set the AI to work on tasks the person never wrote."""
+        self.page.board_view.set_board(board)
+        self.page.board_notice.show_notice(self.tr(
+            "The tasks on the new list are examples that show how to write one: change them "
+            "to what you want done, or delete them (Delete)."))
 
     def board_failed(self, exc: BaseException) -> None:
         """A read or write of the task list failed: said above the list. A folder gone
@@ -291,6 +319,16 @@ class FolderFlow(QObject):
 
     def show_board_error(self, sentence: str) -> None:
         self.page.board_notice.show_notice(sentence, tone="attention")
+
+    def _show_text_problem(self, sentence: str) -> None:
+        """TASKS.md is not text the list reads as it is (board_text): said above the list
+        until the file is saved as UTF-8; then the sentence goes."""
+        notice = self.page.board_notice
+        if sentence:
+            self._text_sentence = sentence
+            notice.show_notice(sentence, tone="attention")
+        elif self._text_sentence and notice.text.text() == self._text_sentence:
+            notice.hide()
 
 
 def _is_folder(text: str) -> bool:

@@ -37,12 +37,11 @@ class WorkspacePage(QSplitter):
                                        "the folder. The AI works through it from the top."))
         self.board_notice = NoticeBar(left)
         self.board_view = BoardView(left)
-        drop_hint = QLabel(self.tr("Drop a folder anywhere on this window to open it."), left)
-        look.set_tone(drop_hint, "muted")
         left_layout.addWidget(tasks_title)
         left_layout.addWidget(self.board_notice)
         left_layout.addWidget(self.board_view, 1)
-        left_layout.addWidget(drop_hint)
+        # No "Drop a folder" hint here: a folder is open, and the hint belongs to the empty
+        # window (welcome_page) only (WINDOW.md, Chrome). Dropping still works everywhere.
 
         right = QWidget(self)
         right_layout = QVBoxLayout(right)

@@ -76,10 +76,14 @@ def test_one_word_changed_changes_only_its_block(tmp_path, name):
     assert len(changed) == 1, changed
     assert f"Zebra{word}" in "".join(etree.fromstring(new_body[changed[0]]).itertext())
     path.write_bytes(data)
-    assert render(path) == shown.replace(word, f"Zebra{word}")
+    tracked = b"trackRevisions" in old_parts.get("word/settings.xml", b"")   # delins.docx
+    assert render(path) == shown.replace(word, f"[inserted: Zebra]{word}" if tracked
+                                         else f"Zebra{word}")
     kind = "table" if new_body[changed[0]].startswith(b"<w:tbl") else "paragraph"
     assert getattr(data, "summary", "") == \
-        f"changed 1 {kind}; the rest of the document is unchanged"
+        f"changed 1 {kind}; the rest of the document is unchanged" + (
+            "; the document tracks changes, so each is a tracked change by Harness Desk, to "
+            "accept or reject in Word" if tracked else "")
 
 
 def _look(p: docx.text.paragraph.Paragraph) -> tuple[object, ...]:
