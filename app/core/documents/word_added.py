@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from markdown_it.token import Token
 
     from app.core.documents.word_build import Relate
-    from app.core.documents.word_fill import Unit
+    from app.core.documents.word_units import Unit
     from app.core.documents.word_styles import HeadingStyles
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from app.core.documents.word_added import added
 from app.core.documents.word_anchors import carry, held
@@ -20,6 +20,7 @@ from app.core.documents.word_items import HEADING, ITEM, at_level, item_model, l
 from app.core.documents.word_pairs import changed_one
 from app.core.documents.word_parts import w
 from app.core.documents.word_table import changed_table
+from app.core.documents.word_units import Edit, Unit
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
@@ -28,19 +29,9 @@ if TYPE_CHECKING:
     from app.core.documents.word_styles import HeadingStyles
     from app.core.documents.word_tracked import Tracker
 
-# A paragraph's text changed in place (its old shown line, its new one); False: it cannot be.
-Edit = Callable[["_Element", str, str], bool]
 _AHEAD = 5   # tracked: new blocks looked at to tell which old ones go before one is added
 # read_file's marks of tracked changes: inserted text is the text's, deleted text is not.
 _REVIEW = re.compile(r"\[(inserted|deleted): (.*?)\]")
-
-
-@dataclass
-class Unit:
-    text: str
-    kind: str                   # "h1".."h6", "list", "quote", "body", "table", "code",
-    el: _Element | None = None  # "box", "other", "outside"; the body element (old units)
-    lead: str = ""              # the old paragraph's heading, list or quote mark
 
 
 @dataclass

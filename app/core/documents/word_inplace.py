@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from lxml.etree import _Element
 
     from app.core.documents.word import ShownParagraph
-    from app.core.documents.word_fill import Edit, Unit
+    from app.core.documents.word_units import Edit, Unit
     from app.core.documents.word_track import Revisions
 
 _MARKS = re.compile(r"[*_\[\]()`<>\\&|~!#]")   # what may be Markdown, not text

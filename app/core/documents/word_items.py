@@ -21,7 +21,7 @@ from app.core.documents.xml_tags import tag_of
 if TYPE_CHECKING:
     from lxml.etree import _Element
 
-    from app.core.documents.word_fill import Unit
+    from app.core.documents.word_units import Unit
 
 HEADING = re.compile(r"^(#{1,6}) ")
 # A list item's mark as read_file shows it (and what may be one in new text).

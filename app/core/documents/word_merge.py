@@ -39,7 +39,8 @@ from app.core.documents.base import DocumentError
 from app.core.documents.guard import Full, Out, guarded
 from app.core.documents.word import Reader
 from app.core.documents.word_build import Links
-from app.core.documents.word_fill import Edit, Filler, Plan, Unit
+from app.core.documents.word_fill import Filler, Plan
+from app.core.documents.word_units import Edit, Unit
 from app.core.documents.word_inplace import edited_inside, editor
 from app.core.documents.word_items import HEADING, ITEM
 from app.core.documents.word_keep import NO_THUMBNAIL

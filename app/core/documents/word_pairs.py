@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
-    from app.core.documents.word_fill import Unit
+    from app.core.documents.word_units import Unit
 
 # A list item's mark as Word numbers it: a bullet, "3.", "1.2.", "(a)", "b)", "iv.", "XII)".
 _NUMBER = re.compile(r"^( *)(?:[-*+•◦▪]|\(?(?:[0-9]{1,6}(?:\.[0-9]{1,3})*|[A-Za-z]|[ivxlcdm]{1,6}|"
