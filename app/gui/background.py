@@ -7,11 +7,6 @@ signal), never inside the function. Never touch a widget inside `fn`.
 
 Calls that must happen in order (writes to one file) share a `SerialQueue`: one at a time, in
 the order submitted. Tests can make everything synchronous with `set_synchronous(True)`.
-
-Once the window has work off its thread, the interpreter hands its lock on every SWITCH_S
-(`hand_over_quickly`), not every 5 ms: a pool thread or the run's thread busy in Python
-(an import, a reading) kept the UI thread waiting up to 5 ms each time it came back from Qt
-to Python (a paint's style, a slot), many times in one turn.
 """
 
 from __future__ import annotations
@@ -24,7 +19,6 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 _synchronous = False
-SWITCH_S = 0.001  # the longest a thread busy in Python keeps the UI thread waiting for the lock
 _alive: set["_Job"] = set()  # jobs in flight keep their signal carrier alive
 
 
@@ -57,14 +51,6 @@ class _Job(QRunnable):
             pass  # quit): there is no one left to tell, and no traceback for the person
 
 
-def hand_over_quickly() -> None:
-    """The interpreter's lock handed on at least every SWITCH_S (Python's default: 5 ms), so
-    a thread busy in Python beside the UI thread holds it up for at most that long each time
-    it asks for the lock back (bench/ui_stall_cold.py). Never longer than it was."""
-    if sys.getswitchinterval() > SWITCH_S:
-        sys.setswitchinterval(SWITCH_S)
-
-
 def run_in_background(fn: Callable[[], Any], on_done: Callable[[Any], None] | None = None,
                       on_error: Callable[[BaseException], None] | None = None) -> None:
     """Call `fn()` on a pool thread; then `on_done(result)` or `on_error(exc)` on the UI
@@ -88,7 +74,6 @@ def run_in_background(fn: Callable[[], Any], on_done: Callable[[Any], None] | No
         job = None
         deliver(value, failure)
         return
-    hand_over_quickly()  # a thread beside the UI thread: it gets the lock back quickly
     job = _Job(fn)
     _alive.add(job)
     job.carrier.finished.connect(deliver)  # queued: the carrier lives on the UI thread

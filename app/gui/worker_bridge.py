@@ -25,8 +25,6 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
-from app.gui.background import hand_over_quickly
-
 BATCH_S = 0.008  # the longest the UI thread hands on events before the event loop turns
 NEXT_MS = 1  # a batch starts this long after it is due: after the timers due before it
 
@@ -78,7 +76,6 @@ class WorkerBridge(QObject):
         if self._thread is not None:
             raise RuntimeError(busy)
         self._cancel = threading.Event()
-        hand_over_quickly()  # the work busy in Python gives the UI thread the lock back quickly
         self._thread = threading.Thread(target=work, args=(*args, self._cancel), name=name,
                                         daemon=True)
         self._thread.start()

@@ -66,30 +66,3 @@ def test_a_job_that_ends_after_its_carrier_is_gone_says_nothing(qtbot, capsys):
     shiboken6.delete(job.carrier)
     job.run()  # raised "Signal source has been deleted" from the pool thread before
     assert "Traceback" not in capsys.readouterr().err
-
-
-def test_a_thread_beside_the_ui_thread_hands_the_interpreters_lock_on_within_1_ms(qtbot):
-    # At Python's 5 ms, a pool thread or the run's thread busy in Python (an import) kept the
-    # UI thread waiting up to 5 ms each time it came back from Qt to Python, many times a turn.
-    import sys
-
-    from app.gui import background
-    from tests.gui.test_worker_bridge import Burst
-
-    before = sys.getswitchinterval()
-    try:
-        sys.setswitchinterval(0.005)
-        done = []
-        run_in_background(lambda: None, done.append)
-        assert sys.getswitchinterval() <= background.SWITCH_S == 0.001
-        qtbot.waitUntil(lambda: done == [None], timeout=5000)
-        sys.setswitchinterval(0.005)
-        bridge = Burst()
-        with qtbot.waitSignal(bridge.done, timeout=20_000):
-            bridge.start()  # the run's own thread too
-        assert sys.getswitchinterval() <= 0.001
-        sys.setswitchinterval(0.0005)
-        run_in_background(lambda: None)
-        assert sys.getswitchinterval() == 0.0005  # never made longer
-    finally:
-        sys.setswitchinterval(before)
