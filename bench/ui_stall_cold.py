@@ -1,7 +1,7 @@
 """Cold UI-stall benchmark: the longest UI-thread gap from a cold start through the first Run,
 the first decision and the first evidence window, each sample a fresh process.
 
-    python bench/ui_stall_cold.py [--runs 5] [--busy N] [--json FILE] [--where MS]
+    python bench/ui_stall_cold.py [--runs 5] [--busy N] [--json FILE] [--where MS] [--turns MS]
 
 Each sample starts `harness-desk open FOLDER` (app.cli.main) on a fresh copy of the demo in
 a new Python process, as a person starts it (offscreen unless QT_QPA_PLATFORM is set). From
@@ -17,6 +17,9 @@ median within 50 ms), the processor and the load average. With --where MS, each 
 is explained: the UI thread's own CPU in it, its time runnable but waiting for a processor
 (/proc schedstat), and the Python stacks a watchdog thread caught on it (and the other
 threads' innermost frames) while the tick was late ("Qt, no Python": Qt's own layout/paint).
+With --turns MS, each gap over MS lists the events the UI thread handled in it, each with its
+CPU ms (a run's batch of events is a Timer or MetaCall@RunRunner, a paint UpdateRequest@...,
+a pool thread's result MetaCall@_Carrier): what shared one turn.
 """
 
 from __future__ import annotations
@@ -38,6 +41,24 @@ TARGET_MS = 50.0
 # The sample: hooks into the window as it is built, then drives it once it is usable.
 SAMPLE = r"""
 import json, os, sys, time
+TURNS_MS = %(turns)s  # with --turns: gaps beyond this list the events handled in them
+handled = []  # with --turns: (event@receiver, ms of the UI thread's CPU) since the last tick
+if TURNS_MS:
+    import PySide6.QtWidgets as widgets
+    depth = [0]
+
+    class Application(widgets.QApplication):  # the app's own, made by app.gui.app
+        def notify(self, receiver, event):
+            depth[0] += 1
+            began = time.thread_time()
+            try:
+                return super().notify(receiver, event)
+            finally:
+                depth[0] -= 1
+                ms = (time.thread_time() - began) * 1000
+                if depth[0] == 0 and ms >= 0.5:
+                    handled.append(f"{event.type().name}@{type(receiver).__name__} {ms:.1f}")
+    widgets.QApplication = Application
 import app.gui.main_window as mw
 from PySide6.QtCore import QTimer
 
@@ -52,6 +73,7 @@ def runqueue_wait():  # with --where: the UI thread's time runnable but not runn
 
 WHERE_MS = %(where)s  # with --where: gaps beyond this keep the UI thread's sampled stacks
 stalls, seen = [], []  # seen: (time, stack) the watchdog caught while the tick was late
+turns = []  # with --turns: the late gaps' events
 
 def tick():
     now = time.perf_counter()
@@ -64,7 +86,12 @@ def tick():
                            "cpu": round((time.thread_time() - last_cpu[0]) * 1000, 1),
                            "queued": round(runqueue_wait() - last_wait[0], 1),
                            "stacks": [s for t, s in list(seen) if t > last[0]]})
+        if TURNS_MS and gap > TURNS_MS:
+            turns.append({"ms": round(gap, 1), "step": step[0],
+                          "cpu": round((time.thread_time() - last_cpu[0]) * 1000, 1),
+                          "events": list(handled)})
     seen.clear()
+    handled.clear()
     last[0], last_cpu[0] = now, time.thread_time()
     if WHERE_MS:
         last_wait[0] = runqueue_wait()
@@ -101,7 +128,7 @@ if WHERE_MS:
 
 def finish(window, idle):
     out = {"longest": max(gaps) if gaps else 0.0, "steps": steps, "ticks": len(gaps),
-           "idle_longest": max(idle) if idle else 0.0, "stalls": stalls,
+           "idle_longest": max(idle) if idle else 0.0, "stalls": stalls, "turns": turns,
            "late_work": late_work}
     print("RESULT " + json.dumps(out), flush=True)
     os._exit(0)
@@ -170,17 +197,18 @@ QTimer.singleShot(120_000, lambda: (print("RESULT " + json.dumps({"error": "time
                                           flush=True), os._exit(1)))
 from app.cli import main
 sys.exit(main(["open", sys.argv[1]]))
-""" % {"tick": TICK_MS, "where": "%(where)s"}
+""" % {"tick": TICK_MS, "where": "%(where)s", "turns": "%(turns)s"}
 
 
-def one_sample(tmp: Path, n: int, env: dict[str, str], where: float = 0.0) -> dict:
+def one_sample(tmp: Path, n: int, env: dict[str, str], where: float = 0.0,
+               turns: float = 0.0) -> dict:
     folder = tmp / f"Bakery {n}"
     shutil.copytree(REPO / "resources" / "demo-workspace", folder)
     config = tmp / f"config {n}"
     config.mkdir()
     (config / "settings.json").write_text(json.dumps({"demo_delay_s": 0.0}), encoding="utf-8")
     run_env = dict(env, HARNESS_DESK_CONFIG_DIR=str(config))
-    code = SAMPLE % {"where": repr(where)}
+    code = SAMPLE % {"where": repr(where), "turns": repr(turns)}
     done = subprocess.run([sys.executable, "-c", code, str(folder)], env=run_env, cwd=REPO,
                           capture_output=True, text=True, timeout=180)
     line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), None)
@@ -202,6 +230,10 @@ def main() -> int:
     parser.add_argument("--where", type=float, default=0.0, metavar="MS",
                         help="print, for each gap over MS, the UI thread's Python stacks a "
                              "watchdog thread caught during it (the innermost frame first)")
+    parser.add_argument("--turns", type=float, default=0.0, metavar="MS",
+                        help="print, for each gap over MS, the events the UI thread handled in "
+                             "it (type@receiver) with the ms of its CPU each took (Qt's notify, "
+                             "overridden: the figures run a little high)")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     from bench.common import BusyLoops, hand_back, item, load_average, machine_line
@@ -216,7 +248,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="harness-desk-cold-") as tmp, BusyLoops(args.busy):
         one_sample(Path(tmp), 0, env)  # bytecode written and the disk cache warm: not counted
         for n in range(1, args.runs + 1):
-            got = one_sample(Path(tmp), n, env, args.where)
+            got = one_sample(Path(tmp), n, env, args.where, args.turns)
             samples.append(got)
             where = max(got["steps"], key=got["steps"].get) if got["steps"] else "-"
             print(f"cold sample {n}: longest gap {got['longest']:.1f} ms ({where}); per step: "
@@ -224,6 +256,9 @@ def main() -> int:
                   + f"; idle after: longest {got['idle_longest']:.1f} ms", flush=True)
             if args.where and got.get("late_work"):
                 print(f"  after-usable work: {got['late_work']}")
+            for turn in got.get("turns", []):
+                print(f"  gap {turn['ms']} ms ({turn['step']}), UI thread's CPU {turn['cpu']} ms: "
+                      + (" | ".join(turn["events"]) or "no event of 0.5 ms or more"))
             for stall in got.get("stalls", []):
                 print(f"  gap {stall['ms']} ms ({stall['step']}), UI thread's CPU "
                       f"{stall['cpu']} ms, waiting for a processor {stall['queued']} ms, "

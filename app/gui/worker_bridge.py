@@ -10,6 +10,9 @@ Events wait in a queue and reach the UI thread in batches of at most BATCH_S of 
 a run that sends events faster than the window shows them (a full-speed Demo run, a loaded
 machine) would otherwise hold the UI thread for every event queued at once, 100 ms and
 more, before a paint or a key press got in. Between batches the event loop turns.
+Each batch starts from a timer, not a posted event: a timer that is due (a repaint's, the
+person's key held down, the after-usable work) fires before it, where batches posted one
+after another ran back to back with the window's paints between them in one turn.
 The outcome follows the last event.
 """
 
@@ -23,6 +26,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 BATCH_S = 0.008  # the longest the UI thread hands on events before the event loop turns
+NEXT_MS = 1  # a batch starts this long after it is due: after the timers due before it
 
 
 class WorkerBridge(QObject):
@@ -40,7 +44,11 @@ class WorkerBridge(QObject):
         self._lock = threading.Lock()
         self._woken = False      # a _hand_on is on its way to the UI thread
         self._outcome: list = []  # the outcome, held until the events before it are shown
-        self._events_waiting.connect(self._hand_on, Qt.ConnectionType.QueuedConnection)
+        self._next = QTimer(self)  # the next batch: a timer, after those due before it
+        self._next.setSingleShot(True)
+        self._next.setInterval(NEXT_MS)
+        self._next.timeout.connect(self._hand_on)
+        self._events_waiting.connect(self._next.start, Qt.ConnectionType.QueuedConnection)
         self._outcome_from_worker.connect(self._on_outcome, Qt.ConnectionType.QueuedConnection)
 
     @property
@@ -102,7 +110,7 @@ class WorkerBridge(QObject):
                 event = self._queue.popleft()
             self.event_received.emit(event)
             if time.perf_counter() - began >= BATCH_S:
-                QTimer.singleShot(0, self, self._hand_on)  # still woken: the next batch is due
+                self._next.start()  # still woken: the next batch is due
                 return
         if self._outcome:
             self._on_outcome(self._outcome.pop())

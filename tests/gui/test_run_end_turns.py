@@ -96,3 +96,79 @@ def test_the_decisions_sources_are_in_its_dialog_when_it_shows(qtbot, window, tm
     assert dialog.sources.summary.text()  # what was looked up, in words
     assert dialog.height() >= dialog.sizeHint().height() or dialog.height() >= \
         dialog.screen().availableGeometry().height() - 40
+
+
+def test_the_decision_dialog_is_made_on_one_turn_and_shown_whole_on_the_next(qtbot, window,
+                                                                          tmp_path, monkeypatch):
+    # Its making and its showing (polish, layout, fit to the screen) were one turn of the UI
+    # thread, 12-30 ms of its own CPU (bench/ui_stall_cold.py --where): now two, and never
+    # seen half made.
+    import app.gui.run.decision_dialog as decision_dialog
+
+    open_in(qtbot, window, demo_copy(tmp_path))
+    made: list[object] = []
+    seen: list[tuple[str, bool]] = []
+    real_init = decision_dialog.DecisionDialog.__init__
+
+    def init(self, *args, **kwargs) -> None:
+        real_init(self, *args, **kwargs)
+        made.append(self)
+        QTimer.singleShot(0, lambda: seen.append(("next turn", self.isVisible())))
+
+    monkeypatch.setattr(decision_dialog.DecisionDialog, "__init__", init)
+    window.decision_shown.connect(lambda dialog: seen.append(("shown", dialog.isVisible())))
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000) as shown:
+        run_until_end(qtbot, window)
+    # Not shown on the turn that made it: the next turn finds it still unseen, then it shows.
+    # (Before, it was made and shown in the turn the decision was read in.)
+    assert made == [shown.args[0]]
+    assert seen == [("next turn", False), ("shown", True)]
+    dialog = shown.args[0]
+    assert dialog.focusWidget() is dialog.recommended_button  # the keyboard on it, as before
+
+
+def test_a_decision_dialog_closed_before_its_turn_to_show_is_never_shown(qtbot, window,
+                                                                         tmp_path):
+    open_in(qtbot, window, demo_copy(tmp_path))
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000):
+        run_until_end(qtbot, window)
+    window.decision_dialog.close()
+    qtbot.waitUntil(lambda: window.decision_dialog is None, timeout=5000)
+    flow, shown, put_off = window.decision_flow, [], []
+    real_make = flow._make_dialog
+
+    def make_then_put_off(*args, **kwargs) -> None:
+        real_make(*args, **kwargs)  # made, not yet shown: Decide later on the same turn
+        dialog = flow.decision_dialog
+        put_off.append(dialog.isVisible())
+        dialog.later_button.click()
+
+    flow._make_dialog = make_then_put_off  # type: ignore[method-assign]
+    window.decision_shown.connect(shown.append)
+    window.show_decision()  # the person opens it again (Ctrl+D)
+    qtbot.waitUntil(lambda: put_off != [], timeout=5000)
+    qtbot.wait(100)
+    assert put_off == [False]
+    assert shown == []
+    assert window.decision_dialog is None
+
+
+def test_only_the_latest_decision_asked_for_is_made(qtbot, window, tmp_path):
+    # Each is made a turn after it is asked for: one asked for again meanwhile is made once.
+    open_in(qtbot, window, demo_copy(tmp_path))
+    with qtbot.waitSignal(window.decision_shown, timeout=60_000):
+        run_until_end(qtbot, window)
+    first = window.decision_dialog
+    first.close()
+    qtbot.waitUntil(lambda: window.decision_dialog is None, timeout=5000)
+    flow, shown = window.decision_flow, []
+    window.decision_shown.connect(shown.append)
+    from app.gui.folder.workspace_info import decision_context
+
+    task, about = decision_context(window.workspace)
+    flow._open_dialog(task, about)
+    flow._open_dialog(task, about)
+    assert flow.decision_dialog is None  # not made on the turn it was asked for
+    qtbot.waitUntil(lambda: shown != [], timeout=5000)
+    qtbot.wait(100)
+    assert len(shown) == 1 and shown[0] is flow.decision_dialog and shown[0].isVisible()

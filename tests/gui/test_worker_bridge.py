@@ -80,3 +80,29 @@ def test_an_outcome_with_no_events_is_delivered_at_once(qtbot):
     with qtbot.waitSignal(bridge.done, timeout=5_000) as outcome:
         bridge.start()
     assert outcome.args == ["nothing"] and not bridge.running
+
+
+def test_a_timer_that_is_due_fires_between_two_batches(qtbot):
+    # Batches posted one after another ran back to back, the window's paints between them,
+    # in one turn of the event loop: a timer due meanwhile (the cold stall bench's 10 ms tick,
+    # a held key's repeat) waited for them all.
+    bridge = Burst()
+    order: list[str] = []
+
+    def shown(n) -> None:
+        time.sleep(HANDLING_S)
+        order.append("event")
+
+    tick = QTimer()
+    tick.setInterval(5)
+    tick.timeout.connect(lambda: order.append("tick"))
+    bridge.event_received.connect(shown)
+    tick.start()
+    with qtbot.waitSignal(bridge.done, timeout=20_000):
+        bridge.start()
+    tick.stop()
+    runs = [len(run) for run in "".join("e" if x == "event" else "|" for x in order).split("|")
+            if run]
+    most = int(worker_bridge.BATCH_S / HANDLING_S) + 1
+    assert sum(runs) == BURST
+    assert max(runs) <= most, runs  # never two batches without the due tick between them

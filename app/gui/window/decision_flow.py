@@ -8,6 +8,7 @@ it follows `RunFlow.run_shown` and `run_ended`, and starts runs with `RunFlow.st
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -16,7 +17,7 @@ from PySide6.QtWidgets import QMainWindow
 from app.core.run.outcomes import RunState
 from app.gui import core_calls
 from app.gui.background import run_for
-from app.gui.look.slices import later
+from app.gui.look.slices import GAP_MS, later
 from app.gui.words import wording
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ class DecisionFlow(QObject):
         self.decision_dialog: DecisionDialog | None = None
         self._asked_now = False  # the dialog opened by the run's stop: "The AI stopped to ask"
         self._banner = False  # the notice line says a decision waits
+        self._opening = 0  # the dialogs asked for: only the latest is made
         run.run_ended.connect(self._notify_run_ended)
         run.run_shown.connect(self._on_run_shown)
         page.board_view.decision_requested.connect(
@@ -108,10 +110,22 @@ class DecisionFlow(QObject):
                     self.folder.board_failed)
             return
 
+        # Made on a turn of its own, then shown on another, each at least a turn of the event
+        # loop after the last (look/slices.py's GAP_MS): made, shown and first drawn in the
+        # turn the run's end was said in, they were one turn of 25-35 ms of the UI thread's
+        # own CPU (bench/ui_stall_cold.py --where). Unseen until it is whole.
+        self._opening += 1
+        ticket = self._opening
+        QTimer.singleShot(GAP_MS, self, lambda: self._make_dialog(ticket, root, task, about,
+                                                                  web))
+
+    def _make_dialog(self, ticket: int, root: Path, task, about: str, web: object) -> None:
+        """Make the dialog asked for, unseen (unless another was asked for since)."""
+        if ticket != self._opening or self.folder.workspace != root:
+            return
         from app.gui.run.decision_dialog import UNREAD, DecisionDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
 
-        if self.decision_dialog is not None:
-            self.decision_dialog.close()
+        self._close_dialog()
         asked_now, self._asked_now = self._asked_now, False
         dialog = DecisionDialog(task, root, lambda answer: core_calls.decide(root, answer,
                                                                              task.text),
@@ -121,9 +135,16 @@ class DecisionFlow(QObject):
         dialog.answered.connect(self._on_answered)
         dialog.continue_requested.connect(self.continue_run)
         dialog.rewrite_requested.connect(self._rewrite_task)
+        dialog.finished.connect(lambda *_: self._forget_dialog(dialog))  # closed: not shown
         dialog.destroyed.connect(lambda *_: self._forget_dialog(dialog))
         self.decision_dialog = dialog
         self._update_banner(task.question)
+        QTimer.singleShot(GAP_MS, dialog, lambda: self._show_dialog(dialog))
+
+    def _show_dialog(self, dialog: DecisionDialog) -> None:
+        """Show the dialog made a turn before, unless it was closed or replaced since."""
+        if self.decision_dialog is not dialog or dialog.isVisible():
+            return
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
@@ -141,8 +162,8 @@ class DecisionFlow(QObject):
         if request is None:  # no longer kept, or the file changed since: the plain question
             self._open_dialog(task, about, plain=True)
             return
-        if self.decision_dialog is not None:
-            self.decision_dialog.close()
+        self._opening += 1  # a dialog asked for before this is not made
+        self._close_dialog()
         from app.gui.words.careful_words import board_question  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         self._update_banner(board_question(task) or task.question)
@@ -151,6 +172,12 @@ class DecisionFlow(QObject):
     def _on_kept_answered(self, answer: str) -> None:
         self._hide_banner()
         self.continue_run()  # answering carries on, as a decision does
+
+    def _close_dialog(self) -> None:
+        """Close the dialog open (or made and not yet shown): it is no longer the one."""
+        dialog, self.decision_dialog = self.decision_dialog, None
+        if dialog is not None:
+            dialog.close()
 
     def _forget_dialog(self, dialog) -> None:
         if self.decision_dialog is dialog:
