@@ -949,8 +949,8 @@
         <translation>这项改动依据的是下面这些来源</translation>
     </message>
     <message>
-        <source>The AI looked these up before it asked</source>
-        <translation>AI 提问之前查了这些资料</translation>
+        <source>Looked up before the question was asked</source>
+        <translation>提问之前查过的资料</translation>
     </message>
     <message>
         <source>The AI service looked these pages up, not Harness Desk. A link opens in your web browser.</source>
@@ -1463,10 +1463,6 @@
         <translation>%1（推荐）</translation>
     </message>
     <message>
-        <source>Why the AI recommends it: %1</source>
-        <translation>AI 推荐的理由：%1</translation>
-    </message>
-    <message>
         <source>Another answer…</source>
         <translation>其他答案…</translation>
     </message>
@@ -1487,8 +1483,12 @@
         <translation>写下你的回答</translation>
     </message>
     <message>
-        <source>What the AI based this on:</source>
-        <translation>AI 的依据：</translation>
+        <source>Why it is recommended: %1</source>
+        <translation>推荐它的理由：%1</translation>
+    </message>
+    <message>
+        <source>What this is based on:</source>
+        <translation>这个问题的依据：</translation>
     </message>
     <message>
         <source>Decide later</source>

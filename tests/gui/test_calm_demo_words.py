@@ -31,6 +31,12 @@ def test_the_demos_decision_is_asked_by_the_run_not_an_ai(qtbot, window, tmp_pat
     caption = dialog.tr("The run stopped to ask you:")
     assert caption in words
     assert not [w for w in words if "The AI stopped" in w or "AI 停" in w]
+    # nor the lines under it: why the option is recommended, what it rests on, what was
+    # looked up (each said "the AI", 2026-12-05)
+    headings = [dialog.sources.heading.text()] if getattr(dialog, "sources", None) else []
+    claims = [w for w in words + headings if "the AI" in w or "The AI" in w or w.startswith("AI ")]
+    assert not claims, claims
+    assert any(w.startswith(dialog.tr("Why it is recommended: %1").split("%1")[0]) for w in words)
     if lang == "zh_CN":
         assert caption == "需要你来决定："
     dialog.close()

@@ -140,7 +140,7 @@ def test_the_decision_dialog_shows_what_the_ai_looked_up_before_it_asked(qtbot, 
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitUntil(lambda: dialog.sources.isVisible(), timeout=5000)
-    assert dialog.sources.heading.text() == "The AI looked these up before it asked"
+    assert dialog.sources.heading.text() == "Looked up before the question was asked"
     assert "found nothing" in dialog.sources.browser.toPlainText()
 
 

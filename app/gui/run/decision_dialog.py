@@ -138,7 +138,7 @@ class DecisionDialog(QDialog):
         if recommended and self.task.recommendation:
             why = re.split("[:：]", self.task.recommendation, maxsplit=1)[-1].strip()
             if why and why != recommended:
-                note = QLabel(self.tr("Why the AI recommends it: %1").replace("%1", why), page)
+                note = QLabel(self.tr("Why it is recommended: %1").replace("%1", why), page)
                 note.setWordWrap(True)
                 note.setTextFormat(Qt.TextFormat.PlainText)
                 look.set_tone(note, "muted")
@@ -169,7 +169,7 @@ class DecisionDialog(QDialog):
 
         evidence = [e for e in self.task.evidence if e.strip()]
         if evidence:
-            title = QLabel(self.tr("What the AI based this on:"), page)
+            title = QLabel(self.tr("What this is based on:"), page)
             title.setFont(look.scaled_font(title, 1.0, bold=True))
             layout.addWidget(title)
             for item in evidence:

@@ -97,7 +97,7 @@ def rests_on() -> str:
 
 
 def decision_rests_on() -> str:
-    return tr("The AI looked these up before it asked")
+    return tr("Looked up before the question was asked")
 
 
 def not_opened_note() -> str:
