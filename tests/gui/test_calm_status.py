@@ -121,3 +121,28 @@ def test_an_undo_after_a_run_ended_clears_the_run_end_notice(qtbot, window, tmp_
     assert notice.isVisible()
     undo.round_undone.emit(UndoReport(round=2, removed=["demo-output/b.md"]))
     assert notice.isVisible()  # not a run's end: it stays
+
+
+def test_the_notes_above_the_task_list_are_whole_at_800_by_600(qtbot, window, tmp_path, lang):
+    """The note bar above the task list shows two lines: at 800x600 its sentences are whole
+    there, not cut with the rest only in a tooltip; each one's button says what it offers."""
+    from types import SimpleNamespace
+
+    window.resize(800, 600)
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    plans, notice = window.plan_flow, window.board_notice
+    root = window.folder_flow.workspace
+
+    def shown_whole(show) -> str:
+        show()
+        qtbot.waitUntil(notice.isVisible, timeout=2000)
+        qtbot.wait(50)  # laid out at the bar's width
+        assert not notice.text.is_elided(), notice.text.shown_text()
+        assert notice.action.isVisible()
+        return notice.text.text()
+
+    kept = shown_whole(lambda: plans._keep_proposals(root, "goal", "A launch", "", ["a task"]))
+    done = shown_whole(lambda: plans.offer_next_tasks(SimpleNamespace(state="done")))
+    if lang == "zh_CN":
+        assert "你" in kept and not done.isascii()
