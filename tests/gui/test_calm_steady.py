@@ -52,8 +52,10 @@ def test_the_filled_button_keeps_its_width_whatever_it_says(qtbot, lang):
     assert len(widths) == 1
 
 
-def test_the_status_block_is_as_tall_after_a_run_as_while_it_went(qtbot, window, tmp_path,
-                                                                   lang):
+def test_after_a_run_the_status_block_leaves_no_empty_band(qtbot, window, tmp_path, lang):
+    """Between runs the block is as tall as what it says (issue 35): a band kept empty after a
+    run (tried 2026-12-05 so the rounds would not move up at its end) took 190 px of an
+    800 x 600 window from the rounds, the page a person reads after a run."""
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "TASKS.md").write_text("# Docs\n\n- [ ] Fix the total in budget.xlsx\n",
@@ -69,5 +71,6 @@ def test_the_status_block_is_as_tall_after_a_run_as_while_it_went(qtbot, window,
             heights.append(block.height())  # as tall as while the run goes
     block.set_live = set_live
     run_until_end(qtbot, window)
+    qtbot.waitUntil(lambda: not block.live, timeout=5000)
     qtbot.wait(50)
-    assert heights and block.height() == heights[0]
+    assert heights and block.height() < heights[0]

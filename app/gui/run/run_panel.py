@@ -380,7 +380,6 @@ class RunPanel(QWidget):
         """A folder was opened (`info`: a workspace_info.FolderInfo): a welcome on the untouched
         demo, then where its last run left off (a decision waiting, stopped, done) or Ready."""
         panel = self
-        self.status_block.forget_run()  # as tall as what it shows, until a run here
         panel.show_welcome(self.tr(
             "Welcome! This is a demo: the new website of a small bakery, with its tasks on the "
             "left. Press Run to watch the Demo engine work through them and ask you one "

@@ -10,9 +10,7 @@ a screen reader. Between runs nothing is moving, so the block is as tall as what
 heading's and the paragraph's lines at this width, the action's row only when there is an
 action, no live line, and the notice's place only while a notice is shown (one arriving then
 pushes what is below down by its height) - no empty band above the task bar, the schedule and
-the rounds. Once a run has ended here the block keeps the height it had while it went (the
-live line's place empty), so the rounds do not jump up at the run's end; a folder opened
-afresh is as tall as what it shows again.
+the rounds.
 """
 
 from __future__ import annotations
@@ -166,9 +164,6 @@ class StatusBlock(QFrame):
         column.addWidget(self.notice_slot)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.live = False  # a run is going: the live line (and the price note) keep their room
-        # A run has ended here: the block keeps the height it had while the run went, so the
-        # rounds below do not jump up at its end (forget_run: a folder opened afresh).
-        self.kept = False
         self.narration.hide()
         self._notice: QWidget | None = None
         self._fixing = False
@@ -184,19 +179,9 @@ class StatusBlock(QFrame):
         nothing below moves as they come and go; between runs there is no live line and the
         block is that much shorter (no empty band above the schedule and the rounds)."""
         if live != self.live:
-            self.kept = self.kept or self.live  # a run ended: its room stays
             self.live = live
-            _keep_room(self.price_note, live or self.kept)
-            _keep_room(self.narration, self.kept)
+            _keep_room(self.price_note, live)
             self.narration.setVisible(live)
-            self._fix_heights()
-
-    def forget_run(self) -> None:
-        """A folder opened: as tall as what it shows again, until its next run."""
-        if self.kept and not self.live:
-            self.kept = False
-            _keep_room(self.price_note, False)
-            _keep_room(self.narration, False)
             self._fix_heights()
 
     def show_price_note(self, shown: bool) -> None:
@@ -243,8 +228,7 @@ class StatusBlock(QFrame):
         notice_room = max(button, body * NOTICE_LINES) + 12
         self.state_label.setFont(look.type_font(self, "heading", semibold=True))
         heading = self.state_label.fontMetrics().lineSpacing()
-        room = self.live or self.kept  # every part keeps its room (see set_live)
-        if room:
+        if self.live:
             words = heading * HEADING_LINES + body * DETAIL_LINES + button + 4 * 2 + 2
         else:
             words = self.state_label.height() + 4  # the action row's place follows it
@@ -255,7 +239,7 @@ class StatusBlock(QFrame):
             noticed = self._notice is not None and not self._notice.isHidden() and \
                 self._notice.parent() is self.notice_slot
             notice_room = notice_room if noticed else 0
-        said = room or bool(self.meta_label.text())
+        said = self.live or bool(self.meta_label.text())
         self.meta_label.setVisible(said)
         self.notice_slot.setFixedHeight(notice_room)
         self.words.setFixedHeight(words)
@@ -263,8 +247,8 @@ class StatusBlock(QFrame):
         assert layout is not None  # made with its layout in __init__
         spacing = layout.spacing()
         rows = (words, max(BAR_HEIGHT, body), *((self.meta_label.height(),) if said else ()),
-                *((self.price_note.height(),) if room or self.price_note.isVisibleTo(self)
+                *((self.price_note.height(),) if self.live or self.price_note.isVisibleTo(self)
                   else ()),
-                *((self.narration.height(),) if room else ()),
+                *((self.narration.height(),) if self.live else ()),
                 notice_room)
         self.setFixedHeight(sum(rows) + spacing * (len(rows) - 1))
