@@ -3168,8 +3168,8 @@
 <context>
     <name>PlanFlow</name>
     <message>
-        <source>The proposed tasks are kept. Open Plan with AI to see them again.</source>
-        <translation>提议的任务已保留。再次打开“用 AI 规划”即可看到。</translation>
+        <source>The proposed tasks are kept.</source>
+        <translation>提议的任务已为你保留。</translation>
     </message>
     <message>
         <source>Show them</source>
@@ -3184,8 +3184,8 @@
         <translation>已把 %1 项任务添加到你的清单。准备好后请按“运行”。</translation>
     </message>
     <message>
-        <source>Every task is done. Would you like ideas for what could come next?</source>
-        <translation>所有任务都完成了。想听听接下来可以做什么吗？</translation>
+        <source>Every task is done.</source>
+        <translation>所有任务都完成了。</translation>
     </message>
     <message>
         <source>Suggest next tasks</source>

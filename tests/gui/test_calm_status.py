@@ -92,3 +92,57 @@ def test_an_undo_is_said_once_in_the_status(qtbot, window, tmp_path, lang):
         "%1", "1")
     assert "demo-output/a.md" in panel.detail_label.text()
     assert not window.notice.isVisible()  # not the same again in the notice below
+
+
+def test_an_undo_after_a_run_ended_clears_the_run_end_notice(qtbot, window, tmp_path, lang,
+                                                            monkeypatch):
+    """The window was behind when the run ended: its notice "The run in … has ended: Done."
+    is still there when the person undoes a round. The status says the undo; the notice does
+    not go on saying the run's end beside it. A notice put there since stays."""
+    from app.core.undo.undo import UndoReport
+    from tests.gui.helpers import run_past_the_decision
+
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    run_past_the_decision(qtbot, window, folder, between=lambda: monkeypatch.setattr(
+        window.notifier, "in_front", lambda: False))
+    ended = window.decision_flow.tr("The run in “%1” has ended: %2.").replace(
+        "%1", folder.name)
+    notice = window.notice
+    assert notice.isVisible() and notice.text.text().startswith(ended.split("%2")[0])
+    undo = window.run_flow.history  # what the evidence dialog's Undo emits through
+    undo.round_undone.emit(UndoReport(round=1, removed=["demo-output/a.md"]))
+    panel = window.run_panel
+    assert panel.state_label.text() == window.evidence_flow.tr("Round %1 undone").replace(
+        "%1", "1")
+    assert not notice.isVisible()  # the run's end is not said again beside the undo
+
+    window.settings_flow._on_settings_failed(OSError(28, "No space left on device"))
+    assert notice.isVisible()
+    undo.round_undone.emit(UndoReport(round=2, removed=["demo-output/b.md"]))
+    assert notice.isVisible()  # not a run's end: it stays
+
+
+def test_the_notes_above_the_task_list_are_whole_at_800_by_600(qtbot, window, tmp_path, lang):
+    """The note bar above the task list shows two lines: at 800x600 its sentences are whole
+    there, not cut with the rest only in a tooltip; each one's button says what it offers."""
+    from types import SimpleNamespace
+
+    window.resize(800, 600)
+    folder = demo_copy(tmp_path)
+    open_in(qtbot, window, folder)
+    plans, notice = window.plan_flow, window.board_notice
+    root = window.folder_flow.workspace
+
+    def shown_whole(show) -> str:
+        show()
+        qtbot.waitUntil(notice.isVisible, timeout=2000)
+        qtbot.wait(50)  # laid out at the bar's width
+        assert not notice.text.is_elided(), notice.text.shown_text()
+        assert notice.action.isVisible()
+        return notice.text.text()
+
+    kept = shown_whole(lambda: plans._keep_proposals(root, "goal", "A launch", "", ["a task"]))
+    done = shown_whole(lambda: plans.offer_next_tasks(SimpleNamespace(state="done")))
+    if lang == "zh_CN":
+        assert "你" in kept and not done.isascii()

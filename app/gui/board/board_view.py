@@ -202,6 +202,11 @@ class BoardView(QWidget):
         self.plan_button.setEnabled(path is not None)
         self._file.open(path, read)
         self._on_rows_changed()
+        # Until its first read, "0 of 0" is no count: that read's is said even when it is
+        # 0 of 0 again (a TASKS.md with no task), or the start-up that waits for the folder's
+        # count (folder_flow.after_first_folder) waits for ever, its settings and its engine
+        # checks with it.
+        self._counts = None
 
     def release_file(self) -> None:
         """Stop watching TASKS.md and its folder (the window is closing), changing nothing

@@ -130,6 +130,7 @@ class HistoryFlow(QObject):
         self.root: Path | None = None
         picker.run_chosen.connect(self._on_run_chosen)
         cards.round_opened.connect(self.open_round)
+        self.round_undone.connect(self._on_round_undone)
 
     @property
     def chosen_run(self) -> str:
@@ -198,6 +199,12 @@ class HistoryFlow(QObject):
         self.cards.show_history([(run.started_at if run else None,
                                   [RoundView.from_record(r, is_ai, r.round in undone, upper)
                                    for r in rounds])])
+
+    def _on_round_undone(self, _report) -> None:
+        """Between runs the status says what the undo did (evidence_flow.py): a banner left
+        from the run's end ("The run in … has ended: Done.") is not said beside it."""
+        if not self.runner.running:
+            self.careful.notifier.drop_news()
 
     def open_round(self, view: RoundView) -> None:
         from app.gui.evidence.evidence_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)

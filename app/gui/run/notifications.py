@@ -23,6 +23,7 @@ class Notifier(QObject):
         self.window = window
         self.banner = banner
         self._tray: QSystemTrayIcon | None = None
+        self._news = ""  # the banner's sentence that offers nothing to do (a run's end)
 
     def in_front(self) -> bool:
         """Whether the person is looking at the app now (one of its windows is active)."""
@@ -42,9 +43,18 @@ class Notifier(QObject):
             return
         self.banner.show_notice(text, action, callback,
                                 tone="attention" if attention else "normal", passing=news)
+        self._news = "" if action else text
         QApplication.alert(self.window)
         if self.can_notify():
             self._send(title, text)
+
+    def drop_news(self) -> None:
+        """The status now says something newer (a round undone): a banner still saying how the
+        last run ended would repeat the status beside it, out of date, so it goes. A banner
+        put there since by anything else stays."""
+        if self._news and self.banner.isVisible() and self.banner.text.text() == self._news:
+            self.banner.hide()
+        self._news = ""
 
     @staticmethod
     def can_notify() -> bool:

@@ -88,10 +88,10 @@ class PlanFlow(QObject):
             self._kept_plan = None
             return
         self._kept_plan = (root, mode, goal, note, list(proposals))
-        if root == self.folder.workspace:
-            self.board_notice.show_notice(
-                self.tr("The proposed tasks are kept. Open Plan with AI to see them again."),
-                self.tr("Show them"), lambda: self.open_plan(mode))
+        if root == self.folder.workspace:  # said short: whole in two lines above the list
+            self.board_notice.show_notice(  # at 800x600; its button says how to see them
+                self.tr("The proposed tasks are kept."), self.tr("Show them"),
+                lambda: self.open_plan(mode))
 
     def _forget_plan_dialog(self, dialog) -> None:
         if self.plan_dialog is dialog:
@@ -124,7 +124,7 @@ class PlanFlow(QObject):
         """After a run that finished every task: offer to suggest what comes next."""
         if result.state != RunState.DONE or self.folder.workspace is None:
             return
-        offer = self.tr("Every task is done. Would you like ideas for what could come next?")
+        offer = self.tr("Every task is done.")  # whole at 800x600: the button is the offer
         self.board_notice.show_notice(offer, self.tr("Suggest next tasks"),
                                       lambda: self.open_plan("next"))
         self._next_tasks_offer = offer

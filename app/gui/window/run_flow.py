@@ -46,6 +46,9 @@ DEMO_STEP_S = 0.6  # the Demo engine's pause per step in the window: readable, n
 # (the status block's first event: imported there, it waited on the records' import lock).
 RUN_NEEDS = ("app.gui.core_calls", "app.gui.settings.budget_rules",
              "app.core.records.work_totals")
+# Why an engine's readiness check said no that Run cannot get past (the service answered 401
+# or 403 to the saved key): Run opens Engine settings, as for a key that is missing.
+KEY_REFUSED = ("key_rejected", "key_forbidden", ExitReason.AUTH_FAILED.value)
 DEMO_SCRIPTS = "app.engines.demo.script"  # which tasks are the demo's: imported off the UI thread
 
 
@@ -157,9 +160,11 @@ class RunFlow(QObject):
         from app.gui.settings.budget_rules import first_paid_run  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         engine_id, current = self.picker.engine_id, self.settings.settings
-        if self.panel.key_missing == engine_id:  # the key first: no budget for a run that cannot
-            self.panel.show_ready()  # "Claude needs your API key", Engine settings… filled
-            self.settings.open_engine_settings(engine_id)
+        found = self.picker.readiness.get(engine_id)  # a key saved since is being asked again
+        refused = found is not None and not found.ready and found.reason in KEY_REFUSED
+        if self.panel.key_missing == engine_id or refused:  # the key first: no budget for a run
+            self.panel.show_ready()  # that cannot ("Claude needs your API key", "Claude cannot
+            self.settings.open_engine_settings(engine_id)  # run yet"), Engine settings… filled
             return True
         if current is None or self._budget_seen == (root, engine_id) or not first_paid_run(
                 engine_id, self.history.picker.runs):
