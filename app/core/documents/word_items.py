@@ -15,7 +15,7 @@ import copy
 import re
 from typing import TYPE_CHECKING
 
-from app.core.documents.word_parts import w
+from app.core.documents.word_parts import paragraph_props, w
 from app.core.documents.xml_tags import tag_of
 
 if TYPE_CHECKING:
@@ -74,10 +74,7 @@ def item_model(old: list[Unit], at: int, level: int, after_item: bool) -> _Eleme
 
 def at_level(p: _Element, level: int) -> None:
     """The list paragraph `p` put at `level` (its w:numPr/w:ilvl)."""
-    ppr = p.find(w("pPr"))
-    if ppr is None:
-        ppr = p.makeelement(w("pPr"), {})
-        p.insert(0, ppr)
+    ppr = paragraph_props(p)
     num = ppr.find(w("numPr"))
     if num is None:
         num = ppr.makeelement(w("numPr"), {})

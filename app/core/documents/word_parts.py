@@ -30,6 +30,15 @@ def w(tag: str) -> str:
     return f"{{{W}}}{tag}"
 
 
+def paragraph_props(p: etree._Element) -> etree._Element:
+    """The paragraph's w:pPr, made as its first child when it has none."""
+    ppr = p.find(w("pPr"))
+    if ppr is None:
+        ppr = p.makeelement(w("pPr"), {})
+        p.insert(0, ppr)
+    return ppr
+
+
 def parser() -> etree.XMLParser:
     from lxml import etree  # noqa: PLC0415 - document library
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,

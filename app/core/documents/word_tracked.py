@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING
 
-from app.core.documents.word_parts import w
+from app.core.documents.word_parts import paragraph_props, w
 from app.core.documents.xml_tags import detach, tag_of
 
 if TYPE_CHECKING:
@@ -140,10 +140,7 @@ class Tracker:
 
     def _mark(self, p: _Element, kind: str) -> None:
         """The paragraph's mark (its end) inserted or deleted."""
-        props = p.find(w("pPr"))
-        if props is None:
-            props = p.makeelement(w("pPr"), {})
-            p.insert(0, props)
+        props = paragraph_props(p)
         run_props = props.find(w("rPr"))
         if run_props is None:
             run_props = props.makeelement(w("rPr"), {})
