@@ -27,6 +27,26 @@ def window(qtbot, tmp_path, monkeypatch):
     win.deleteLater()
 
 
+@pytest.fixture
+def keychain(monkeypatch, tmp_path):
+    """An in-memory OS keychain and a settings folder of the test's own, with no key or
+    server address from the environment (the window's key tests)."""
+    import keyring
+
+    from app.engines import keys
+    from tests.memory_keyring import MemoryKeyring
+
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    keys._stuck = None
+    yield backend
+    keyring.set_keyring(previous)
+
+
 @pytest.fixture(autouse=True)
 def no_real_file_dialogs(monkeypatch):
     """A native file dialog is modal and would wait for a person forever under pytest: any

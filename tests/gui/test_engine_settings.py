@@ -17,22 +17,14 @@ from app.gui.engines.engine_settings import EngineSettingsDialog
 from app.gui.main_window import MainWindow
 from tests.engines.fake_servers import claude_error, claude_models, free_port
 from tests.gui.helpers import demo_copy, open_in
-from tests.memory_keyring import MemoryKeyring
 
 KEY = "sk-ant-api03-DialogTestKey-0123456789abcdefXYZ"
 
 
 @pytest.fixture(autouse=True)
-def keychain(monkeypatch, tmp_path):
-    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    keys._stuck = None
-    yield backend
-    keyring.set_keyring(previous)
+def _keychain(keychain):
+    """Every test here: the in-memory keychain (tests/gui/conftest.py)."""
+    return keychain
 
 
 

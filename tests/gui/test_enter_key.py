@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import keyring
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractSpinBox, QLineEdit
@@ -19,9 +18,7 @@ from PySide6.QtWidgets import QAbstractSpinBox, QLineEdit
 from app.core.board.board import Board
 from app.core.engine.port import EngineConfig
 from app.core.settings import EngineSettings, Limits, Settings
-from app.engines import keys
 from app.engines.demo.engine import DemoEngine
-from tests.memory_keyring import MemoryKeyring
 
 
 def one_line_fields(dialog) -> list[QLineEdit]:
@@ -87,18 +84,6 @@ def test_enter_in_the_answer_field_uses_the_answer(qtbot, tmp_path):
         press_enter(qtbot, dialog.other_edit)
     assert Board.load(tmp_path / "TASKS.md").tasks[0].answer == "Both, speed first"
 
-
-@pytest.fixture
-def keychain(monkeypatch, tmp_path):
-    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    keys._stuck = None
-    yield backend
-    keyring.set_keyring(previous)
 
 
 def engine_dialog(qtbot, engine_id: str):

@@ -4,17 +4,14 @@ for a key that is missing; once a new key is saved, Run runs. English and Chines
 
 from __future__ import annotations
 
-import keyring
 import pytest
 from PySide6.QtCore import QCoreApplication
 
 from app.core.settings import EngineSettings, Settings
-from app.engines import keys
 from app.gui.main_window import MainWindow
 from app.gui.settings import language
 from tests.engines.fake_servers import claude_error, claude_models
 from tests.gui.helpers import demo_copy, open_in
-from tests.memory_keyring import MemoryKeyring
 
 
 @pytest.fixture(params=["en", "zh_CN"])
@@ -23,18 +20,6 @@ def lang(request, qapp):
     yield request.param
     language.install(qapp, "en")
 
-
-@pytest.fixture
-def keychain(monkeypatch, tmp_path):
-    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    keys._stuck = None
-    yield backend
-    keyring.set_keyring(previous)
 
 
 def test_run_with_a_refused_key_opens_engine_settings_then_runs_with_a_new_one(

@@ -85,23 +85,6 @@ def test_the_plan_dialog_keeps_its_height_when_the_planning_line_appears(qtbot, 
 
 # -- Engine settings: the key ----------------------------------------------------------------
 
-@pytest.fixture
-def keychain(monkeypatch, tmp_path):
-    import keyring
-
-    from app.engines import keys
-    from tests.memory_keyring import MemoryKeyring
-
-    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    keys._stuck = None
-    yield backend
-    keyring.set_keyring(previous)
-
 
 def claude_settings(qtbot, server):
     from app.core.settings import EngineSettings, Settings
