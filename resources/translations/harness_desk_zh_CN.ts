@@ -1550,16 +1550,16 @@
         <translation>已回答：%1</translation>
     </message>
     <message>
-        <source>Press Continue to let the AI carry on.</source>
-        <translation>按“继续”让 AI 接着做。</translation>
-    </message>
-    <message>
         <source>Your decision is needed: %1</source>
         <translation>需要你来决定——%1</translation>
     </message>
     <message>
-        <source>The AI needs a decision from you.</source>
-        <translation>AI 需要你做一个决定。</translation>
+        <source>Press Continue to carry on.</source>
+        <translation>按“继续”接着做。</translation>
+    </message>
+    <message>
+        <source>Your decision is needed.</source>
+        <translation>需要你做一个决定。</translation>
     </message>
     <message>
         <source>Answer…</source>

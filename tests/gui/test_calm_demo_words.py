@@ -50,3 +50,21 @@ def test_the_export_dialog_does_not_say_an_ai_did_the_demos_work(qtbot, tmp_path
     assert "what the AI did" not in intro and "AI 在" not in intro
     if lang == "zh_CN":
         assert intro.startswith("保存一份文档")
+
+
+def test_the_decision_notices_say_no_ai_asked_or_carries_on(qtbot, window, tmp_path, lang):
+    """The banner before a question is read, and the panel after an answer the run waits for,
+    were "The AI needs a decision from you." and "Press Continue to let the AI carry on.",
+    on the Demo too (2026-12-05)."""
+    open_in(qtbot, window, demo_copy(tmp_path))
+    flow = window.decision_flow
+    banner = flow._decision_words("")
+    flow.decision_dialog = None  # answered, and the run is not going: Continue is next
+    flow._on_answered("Keep both")
+    said = [banner, window.run_panel.state_label.text(), window.run_panel.detail_label.text()]
+    assert not [w for w in said if "AI" in w], said
+    assert window.run_panel.state_label.text() == flow.tr("Answered: %1").replace("%1",
+                                                                               "Keep both")
+    if lang == "zh_CN":
+        assert said[0] == "需要你做一个决定。"
+        assert said[2] == "按“继续”接着做。"

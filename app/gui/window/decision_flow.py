@@ -190,13 +190,13 @@ class DecisionFlow(QObject):
             return  # the dialog carries on at once (continue_requested)
         if not self.run.runner.running:
             self.panel.show_state(self.tr("Answered: %1").replace("%1", answer),
-                                  self.tr("Press Continue to let the AI carry on."))
+                                  self.tr("Press Continue to carry on."))
             self.panel.set_mode("continue")
 
     # -- the banner and the notification ---------------------------------------------------
     def _decision_words(self, question: str) -> str:
         return (self.tr("Your decision is needed: %1").replace("%1", question)
-                if question else self.tr("The AI needs a decision from you."))
+                if question else self.tr("Your decision is needed."))
 
     def _update_banner(self, question: str) -> None:
         """The banner about a waiting decision names its question (known once it is open)."""
