@@ -1768,6 +1768,10 @@
         <translation>请把密钥粘贴到上面，然后按“保存密钥”。</translation>
     </message>
     <message>
+        <source>Nothing answers at this address: start Ollama, LM Studio or llama.cpp&apos;s llama-server, or correct the address, then press Test connection.</source>
+        <translation>这个地址没有任何回应：请启动 Ollama、LM Studio 或 llama.cpp 的 llama-server，或改正地址，然后按“测试连接”。</translation>
+    </message>
+    <message>
         <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file. Paste the key above and press Keep for this session; next time, paste it again.</source>
         <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件。请把密钥粘贴到上面，再按“只为本次保留”；下次打开时需要重新粘贴。</translation>
     </message>
@@ -1854,10 +1858,6 @@
     <message>
         <source>There is no such model. Pick one from the list.</source>
         <translation>没有这个模型。请从列表里选一个。</translation>
-    </message>
-    <message>
-        <source>The server is not running. Start Ollama, LM Studio or llama.cpp&apos;s llama-server, or check the address, then test again.</source>
-        <translation>服务没有运行。请启动 Ollama、LM Studio 或 llama.cpp 的 llama-server，或检查地址，然后再测试一次。</translation>
     </message>
     <message>
         <source>No answer. Check your internet connection and try again.</source>
@@ -2481,10 +2481,6 @@
         <translation>此文件夹：%1</translation>
     </message>
     <message>
-        <source>Careful mode: ask me before the AI changes or deletes a file that was already here</source>
-        <translation>谨慎模式：AI 修改或删除这里原有的文件之前先问我</translation>
-    </message>
-    <message>
         <source>&amp;Tasks in this folder may look things up on the web</source>
         <translation>此文件夹的任务可以上网查资料(&amp;T)</translation>
     </message>
@@ -2493,8 +2489,12 @@
         <translation>打开后，AI 服务可以为此文件夹里的每个任务上网搜索、阅读网页，除非任务自己另有说明：每个任务仍可在它的详情里选择可以或不可以。搜索要花钱，计入预算。</translation>
     </message>
     <message>
-        <source>Never to be changed (refused in every mode, new files inside these folders too):</source>
-        <translation>永远不允许修改（任何模式下都拒绝，包括在这些文件夹里新建文件）：</translation>
+        <source>&amp;Careful mode: ask me before the AI changes or deletes a file that was already here</source>
+        <translation>谨慎模式(&amp;C)：AI 修改或删除这里原有的文件之前先问我</translation>
+    </message>
+    <message>
+        <source>Files and folders the AI may never change, careful mode or not (nor add new files inside these folders):</source>
+        <translation>AI 永远不能修改的文件和文件夹，无论是否开启谨慎模式（也不能在这些文件夹里新建文件）：</translation>
     </message>
     <message>
         <source>Protected files and folders</source>
@@ -2511,6 +2511,14 @@
     <message>
         <source>Remo&amp;ve protection</source>
         <translation>取消保护(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Stop protecting the chosen file or folder.</source>
+        <translation>不再保护选中的文件或文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose a file or folder in the list first.</source>
+        <translation>请先在列表里选中一个文件或文件夹。</translation>
     </message>
     <message>
         <source>Only files and folders inside this folder can be protected.</source>
@@ -3532,8 +3540,8 @@
         <translation>引擎(&amp;E)：</translation>
     </message>
     <message>
-        <source>the engine&apos;s model in Settings</source>
-        <translation>设置中该引擎的模型</translation>
+        <source>the model chosen in Engine settings</source>
+        <translation>在“AI 引擎设置”里选的模型</translation>
     </message>
     <message>
         <source>&amp;Model:</source>
@@ -3562,6 +3570,10 @@
     <message>
         <source>Choose at least one day of the week.</source>
         <translation>请至少选择一周中的一天。</translation>
+    </message>
+    <message>
+        <source>The Demo engine uses no AI: on a schedule it would only show a sample run each time. To get the work done, choose an AI engine above.</source>
+        <translation>演示引擎不使用 AI：按时运行时，它每次只会演示一次运行的样子。要真正完成工作，请在上面选择一个 AI 引擎。</translation>
     </message>
     <message>
         <source>Saving…</source>
@@ -3593,6 +3605,10 @@
     <message>
         <source>Pause</source>
         <translation>暂停</translation>
+    </message>
+    <message>
+        <source>The schedule is removed: this folder no longer runs on its own.</source>
+        <translation>定时运行已删除：这个文件夹不会再自动运行。</translation>
     </message>
     <message>
         <source>The schedule could not be removed: %1</source>

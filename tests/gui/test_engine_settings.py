@@ -268,9 +268,9 @@ def test_no_server_running_is_said_in_plain_words(qtbot):
     assert dialog.address.isVisible() and not dialog.key_field.isVisible()
     verdict, seconds = test_connection(qtbot, dialog)
     assert verdict == "not_running" and seconds < 5
-    assert dialog.verdict.text() == ("The server is not running. Start Ollama, LM Studio or "
-                                     "llama.cpp's llama-server, or check the address, then "
-                                     "test again.")
+    assert dialog.verdict.text() == ("Nothing answers at this address: start Ollama, LM "
+                                     "Studio or llama.cpp's llama-server, or correct the "
+                                     "address, then press Test connection.")
 
 
 def test_without_a_key_the_test_says_to_paste_one(qtbot, server):

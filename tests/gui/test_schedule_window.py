@@ -56,7 +56,9 @@ def test_a_schedule_made_in_the_window_is_written_and_shown(qtbot, window, tmp_p
     for d, box in enumerate(dialog.day_boxes):
         box.setChecked(d in (0, 3))
     dialog.engine.setCurrentIndex(dialog.engine.findData("demo"))
-    assert not dialog.save_button.isEnabled()  # no budget yet
+    assert dialog.budget.value() == 2.0  # the person's budget per run, from Settings
+    dialog.budget.setValue(0)
+    assert not dialog.save_button.isEnabled()  # no budget
     assert "Set a budget per run" in dialog.hint.text()
     dialog.budget.setValue(1.5)
     dialog.careful.setChecked(True)

@@ -333,7 +333,9 @@ class EngineSettingsDialog(QDialog):
         # is English, so it shows as a detail in English only (the headline is the window's).
         # "No answer" says what to do too; the engine's sentence only adds where it knocked,
         # which is for a helper: in the tooltip.
-        said_all = found.verdict in ("no_key", "key_rejected", "no_answer")
+        # "Not running" names the address's field and what to start; the engine's sentence
+        # said it again, with the address the field already shows.
+        said_all = found.verdict in ("no_key", "key_rejected", "no_answer", "not_running")
         detail = "" if said_all or language.current() != "en" else found.detail
         self._show_verdict(self._headline(found.verdict), detail,
                            attention=found.verdict != "ready")
@@ -365,9 +367,10 @@ class EngineSettingsDialog(QDialog):
             "key_rejected": self.tr("The key was rejected. Check that you copied all of it, or "
                                     "make a new key and paste it above."),
             "no_model": self.tr("There is no such model. Pick one from the list."),
-            "not_running": self.tr("The server is not running. Start Ollama, LM Studio or "
-                                   "llama.cpp's llama-server, or check the address, then test "
-                                   "again."),
+            # what was seen (nothing answered), not a guess: the address may be wrong
+            "not_running": self.tr("Nothing answers at this address: start Ollama, LM Studio "
+                                   "or llama.cpp's llama-server, or correct the address, then "
+                                   "press Test connection."),
             "no_answer": self.tr("No answer. Check your internet connection and try again."),
         }.get(verdict, self.tr("Not ready yet."))
 

@@ -26,9 +26,13 @@ class ScheduleDialog(QDialog):
     removed = Signal()
 
     def __init__(self, folder: Path, current: Schedule | None, engines: list,
-                 default_engine: str, parent: QWidget | None = None):
+                 default_engine: str, parent: QWidget | None = None,
+                 default_budget: float | None = None):
+        """`default_budget`: a new schedule's budget per run (the person's from Settings), so
+        the dialog opens ready to save rather than with a problem to put right."""
         super().__init__(parent)
         self.folder, self.current = folder, current
+        self._ai = {choice.id: choice.is_ai for choice in engines}
         self.setWindowTitle(self.tr("Run this folder on a schedule"))
         intro = QLabel(self.tr(
             "Your computer's own scheduler starts the run at these times, also while this "
@@ -61,7 +65,7 @@ class ScheduleDialog(QDialog):
             self.engine.addItem(engine_words.label(choice.id, choice.label), choice.id)
         form.addRow(self.tr("&Engine:"), self.engine)
         self.model = QLineEdit(self)
-        self.model.setPlaceholderText(self.tr("the engine's model in Settings"))
+        self.model.setPlaceholderText(self.tr("the model chosen in Engine settings"))
         form.addRow(self.tr("&Model:"), self.model)
         self.budget = QDoubleSpinBox(self)
         self.budget.setRange(0.0, 1000.0)
@@ -90,15 +94,16 @@ class ScheduleDialog(QDialog):
         column.addWidget(self.hint)
         column.addWidget(buttons)
         self._form = form
-        self._fill(current, default_engine)
+        self._fill(current, default_engine, default_budget)
         for signal in (self.kind.currentIndexChanged, self.budget.valueChanged,
-                       *[b.toggled for b in self.day_boxes]):
+                       self.engine.currentIndexChanged, *[b.toggled for b in self.day_boxes]):
             signal.connect(self._update)
         self._update()
 
-    def _fill(self, s: Schedule | None, default_engine: str) -> None:
+    def _fill(self, s: Schedule | None, default_engine: str,
+              default_budget: float | None = None) -> None:
         s = s or Schedule(folder=str(self.folder), kind="weekdays", days=[0], time="07:00",
-                          engine=default_engine)
+                          engine=default_engine, budget_usd=default_budget or None)
         self.kind.setCurrentIndex(KINDS.index(s.kind))
         for d, box in enumerate(self.day_boxes):
             box.setChecked(d in s.days)
@@ -125,6 +130,8 @@ class ScheduleDialog(QDialog):
         kind = KINDS[self.kind.currentIndex()]
         self._form.setRowVisible(self.days_row, kind == "weekdays")
         self._form.setRowVisible(self.day_of_month, kind == "monthly")
+        ai = self._ai.get(self.engine.currentData(), True)
+        self.model.setEnabled(ai)  # the Demo engine has no model to choose
         problem = ""
         if self.budget.value() <= 0:
             problem = self.tr("Set a budget per run: a scheduled run never starts without one, "
@@ -132,7 +139,25 @@ class ScheduleDialog(QDialog):
         elif kind == "weekdays" and not any(b.isChecked() for b in self.day_boxes):
             problem = self.tr("Choose at least one day of the week.")
         self.save_button.setEnabled(not problem)
-        self.show_hint(problem, "attention" if problem else None)
+        if problem or ai:
+            self.show_hint(problem, "attention" if problem else None)
+        else:  # a schedule of the Demo engine would only ever show a sample
+            self.show_hint(self.tr("The Demo engine uses no AI: on a schedule it would only "
+                                   "show a sample run each time. To get the work done, choose "
+                                   "an AI engine above."))
+        self._fit()
+
+    def _fit(self) -> None:
+        """As tall as what shows: a row or the hint going leaves no gap, and nothing above
+        it moves."""
+        layout = self.layout()
+        if layout is None or not self.isVisible():
+            return
+        layout.activate()
+        needed = (layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth()
+                  else layout.totalSizeHint().height())
+        if needed != self.height():
+            self.resize(self.width(), needed)
 
     def show_hint(self, text: str, tone: str | None = None) -> None:
         self.hint.setText(text)

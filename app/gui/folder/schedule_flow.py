@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, cast
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import (QBoxLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QApplication, QBoxLayout, QHBoxLayout, QLabel, QPushButton,
+                               QSizePolicy, QVBoxLayout, QWidget)
 
 from app.core.schedule.records import now_local
 from app.gui.background import run_in_background
@@ -134,18 +134,32 @@ class ScheduleFlow(QObject):
         from app.engines.setup import engine_choices  # noqa: PLC0415 - window start-up (bench/startup.py)
         from app.gui.folder.schedule_dialog import ScheduleDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
 
+        from app.gui.settings.budget_rules import budget_of  # noqa: PLC0415 - window start-up (bench/startup.py)
+
         settings = self.settings_now()
         default = settings.engine if settings is not None else "demo"
         self.dialog = ScheduleDialog(self.folder.resolve(), self.schedule, engine_choices(),
-                                     default, self.window)
+                                     default, self.window,
+                                     budget_of(settings) if settings is not None else None)
         self.dialog.saved.connect(self._saved)
-        self.dialog.removed.connect(lambda: self._saved(None))
+        self.dialog.removed.connect(self._removed)
         self.dialog.open()
         return self.dialog
 
     def _saved(self, schedule) -> None:
         self.schedule = schedule
         self._show_line()
+
+    def _removed(self, _result: object = None) -> None:
+        """Gone from the scheduler and the list: said once, and the keyboard stays on the
+        line (its Remove button, which had it, is hidden now)."""
+        focus = QApplication.focusWidget()
+        on_the_line = focus is not None and self.view.isAncestorOf(focus)
+        self._saved(None)
+        if on_the_line:
+            self.view.change_button.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.notice.show_notice(self.tr("The schedule is removed: this folder no longer runs "
+                                        "on its own."), passing=True)
 
     def _set_paused(self, paused: bool) -> None:
         from app.core.schedule import store  # noqa: PLC0415 - window start-up (bench/startup.py)
@@ -162,8 +176,7 @@ class ScheduleFlow(QObject):
         schedule = self.schedule
         if schedule is None:  # the button shows only beside a schedule
             return
-        run_in_background(lambda: remove(schedule), lambda _: self._saved(None),
-                          self._remove_failed)
+        run_in_background(lambda: remove(schedule), self._removed, self._remove_failed)
 
     def _remove_failed(self, exc: BaseException) -> None:
         said = words.scheduler_failure(exc)

@@ -110,9 +110,15 @@ class SettingsDialog(QDialog):
         return self._buttons
 
     def show_folder_safety(self, group: QGroupBox) -> None:
-        """The open folder's careful-mode settings, after the limits and web groups."""
+        """The open folder's careful-mode settings, after the limits and web groups, and in
+        the Tab order where they are seen: made after the dialog, its controls would
+        otherwise come last, after Save and Cancel."""
         self._column.insertWidget(2, group)
         self.folder_safety = group
+        before = self.web.blocked
+        for widget in (*getattr(group, "focus_order", list)(), self.demo_speed):
+            QWidget.setTabOrder(before, widget)
+            before = widget
 
     # -- building --------------------------------------------------------------------------
     def _limits_group(self, settings: Settings) -> QGroupBox:

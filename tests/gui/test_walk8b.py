@@ -1,0 +1,213 @@
+"""What a newcomer found in Settings, Engine settings and the folder's schedule, keyboard only,
+in English and Chinese, at 1280x800 and 800x600 (walk8b)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
+
+from app.core.schedule import store
+from app.core.settings import EngineSettings, Settings
+from app.core.workspace.folder_settings import FolderSettings
+from app.gui.careful.folder_safety import FolderSafetyGroup
+from app.gui.engines.engine_settings import EngineSettingsDialog
+from app.gui.settings import language
+from tests.engines.fake_servers import free_port
+from tests.gui.helpers import demo_copy, open_in
+from tests.gui.test_schedule_window import crontab, wait_shown  # noqa: F401 (a fixture)
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request, qapp):
+    assert language.install(qapp, request.param) == request.param
+    yield request.param
+    language.install(qapp, "en")
+
+
+def has_chinese(text: str) -> bool:
+    return any("\u4e00" <= c <= "\u9fff" for c in text)
+
+
+def open_settings(qtbot, window, folder: Path):
+    open_in(qtbot, window, folder)
+    window.settings_flow.open_settings()
+    dialog = window.settings_flow.settings_dialog
+    qtbot.waitUntil(dialog.isVisible, timeout=5_000)
+    return dialog
+
+
+# -- Settings: the folder's group ------------------------------------------------------------
+
+def test_tab_reaches_the_folders_settings_where_they_are_seen_not_after_save(
+        qtbot, window, tmp_path):
+    """Tab went from "Never these sites" to the Demo's speed, the language, the look, Save
+    and Cancel, and only then to careful mode and the protected files, which sit between
+    the web group and the Demo's speed."""
+    dialog = open_settings(qtbot, window, demo_copy(tmp_path))
+    group = dialog.folder_safety
+    buttons = dialog.button_box()
+    wanted = [dialog.web.blocked, group.careful, group.web, group.protected, group.add_file,
+              group.add_folder, group.remove, dialog.demo_speed, dialog.language, dialog.look,
+              buttons.button(QDialogButtonBox.StandardButton.Save),
+              buttons.button(QDialogButtonBox.StandardButton.Cancel)]
+    chain, widget = [], dialog.web.blocked
+    for _ in range(200):
+        if widget in wanted and widget not in chain:
+            chain.append(widget)
+        widget = widget.nextInFocusChain()
+    assert chain == wanted
+    dialog.reject()
+
+
+def test_careful_mode_in_settings_has_its_alt_letter_and_the_protected_list_says_it_plainly(
+        qtbot, lang, tmp_path):
+    group = FolderSafetyGroup(tmp_path, FolderSettings())
+    qtbot.addWidget(group)
+    careful = group.careful.text()
+    assert "&" in careful  # Alt+C, as on the window's own Careful mode
+    words = [label.text() for label in group.findChildren(type(group.problem))]
+    if lang == "en":
+        assert careful == ("&Careful mode: ask me before the AI changes or deletes a file that "
+                           "was already here")
+        assert ("Files and folders the AI may never change, careful mode or not (nor add new "
+                "files inside these folders):") in words
+        assert not [w for w in words if "every mode" in w]
+    else:
+        assert has_chinese(careful) and "(&C)" in careful
+        assert [w for w in words if has_chinese(w) and "谨慎模式" in w]
+
+
+def test_remove_protection_is_greyed_until_a_file_is_chosen_and_then_keeps_going(
+        qtbot, lang, tmp_path):
+    """Pressed with nothing chosen, Remove protection did nothing and said nothing."""
+    (tmp_path / "Cities.xlsx").write_bytes(b"x")
+    (tmp_path / "Letter.docx").write_bytes(b"x")
+    group = FolderSafetyGroup(tmp_path, FolderSettings(protected=["Cities.xlsx",
+                                                                  "Letter.docx"]))
+    qtbot.addWidget(group)
+    assert not group.remove.isEnabled()
+    greyed_tip = group.remove.toolTip()
+    assert (greyed_tip == "Choose a file or folder in the list first." if lang == "en"
+            else has_chinese(greyed_tip))
+    group.protected.setCurrentRow(0)
+    assert group.remove.isEnabled()
+    assert group.remove.toolTip() != greyed_tip
+    group.remove.click()
+    assert group.entries() == ["Letter.docx"]
+    assert group.remove.isEnabled()  # the next one is chosen: Remove can be pressed again
+    group.remove.click()
+    assert group.entries() == [] and not group.remove.isEnabled()
+
+
+# -- Engine settings: a local server that is not running ---------------------------------------
+
+def test_nothing_at_the_local_address_is_one_sentence_with_what_to_do(qtbot, lang):
+    """It was two sentences saying the same thing (the engine's own after the window's), and
+    "The server is not running" guessed: the address may be the wrong one."""
+    address = f"http://127.0.0.1:{free_port()}/v1"
+    dialog = EngineSettingsDialog(Settings(engines={"local": EngineSettings(base_url=address)}),
+                                  "local")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    with qtbot.waitSignal(dialog.connection_checked, timeout=15_000) as got:
+        dialog.test_connection()
+    assert got.args == ["not_running"]
+    assert not dialog.verdict_detail.isVisible()
+    said = dialog.verdict.text()
+    if lang == "en":
+        assert said == ("Nothing answers at this address: start Ollama, LM Studio or "
+                        "llama.cpp's llama-server, or correct the address, then press Test "
+                        "connection.")
+    else:
+        assert has_chinese(said) and "Ollama" in said and "改正地址" in said  # not a guess
+    assert address not in said
+
+
+# -- the folder's schedule --------------------------------------------------------------------
+
+def test_a_new_schedule_starts_with_the_persons_budget_and_ready_to_save(qtbot, window,
+                                                                          tmp_path):
+    """It opened at $0.00 with Save greyed and a warning, though Settings has a budget."""
+    ws = demo_copy(tmp_path)
+    window.settings_flow.change(Settings(limits=Settings().limits.with_overrides(
+        budget_usd=3.5), engine="local"))
+    open_in(qtbot, window, ws)
+    wait_shown(qtbot, window)
+    dialog = window.schedules.open_dialog()
+    assert dialog.budget.value() == 3.5
+    assert dialog.save_button.isEnabled() and not dialog.hint.isVisible()
+    assert dialog.model.placeholderText() == "the model chosen in Engine settings"
+    dialog.reject()
+
+
+def test_a_schedule_of_the_demo_engine_says_it_would_only_show_a_sample(qtbot, lang, window,
+                                                                         tmp_path):
+    ws = demo_copy(tmp_path)
+    open_in(qtbot, window, ws)
+    wait_shown(qtbot, window)
+    dialog = window.schedules.open_dialog()
+    dialog.engine.setCurrentIndex(dialog.engine.findData("local"))
+    assert dialog.model.isEnabled() and not dialog.hint.text()
+    dialog.engine.setCurrentIndex(dialog.engine.findData("demo"))
+    assert not dialog.model.isEnabled()  # the Demo engine has no model to choose
+    hint = dialog.hint.text()
+    if lang == "en":
+        assert hint == ("The Demo engine uses no AI: on a schedule it would only show a sample "
+                        "run each time. To get the work done, choose an AI engine above.")
+    else:
+        assert has_chinese(hint) and "AI" in hint
+    assert dialog.save_button.isEnabled()  # said, not forbidden
+    dialog.reject()
+
+
+def test_the_schedule_dialog_keeps_its_place_when_the_days_go(qtbot, window, tmp_path):
+    """Every day instead of some days hid the Days row and the dialog kept its height: the
+    sentence at the top slid down and gaps opened between the rows."""
+    ws = demo_copy(tmp_path)
+    open_in(qtbot, window, ws)
+    wait_shown(qtbot, window)
+    dialog = window.schedules.open_dialog()
+    qtbot.waitUntil(dialog.isVisible, timeout=5_000)
+    qtbot.wait(50)
+    intro = dialog.layout().itemAt(0).widget()
+    top, height = intro.y(), dialog.height()
+    dialog.kind.setCurrentIndex(0)  # every day
+    qtbot.wait(50)
+    assert intro.y() == top
+    assert dialog.height() < height - dialog.days_row.sizeHint().height() // 2
+    dialog.kind.setCurrentIndex(1)  # the days come back, with room for them
+    qtbot.waitUntil(lambda: dialog.days_row.isVisible(), timeout=2_000)
+    qtbot.wait(50)
+    assert intro.y() == top and dialog.days_row.height() > 0
+    assert dialog.height() >= dialog.layout().totalMinimumSize().height()
+    dialog.reject()
+
+
+def test_removing_the_schedule_says_so_and_keeps_the_keyboard_on_its_line(
+        qtbot, lang, window, tmp_path, crontab):  # noqa: F811 (the fixture)
+    """Remove took the schedule away without a word, and the keyboard jumped to Open
+    folder at the top of the window."""
+    from app.core.schedule.model import Schedule
+    from app.schedulers.service import install
+
+    ws = demo_copy(tmp_path)
+    install(Schedule(folder=str(ws.resolve()), kind="daily", time="07:00",
+                     budget_usd=1.0, engine="demo").check())
+    window.activateWindow()
+    open_in(qtbot, window, ws)
+    view = window.schedules.view
+    qtbot.waitUntil(lambda: view.remove_button.isVisible(), timeout=10_000)
+    view.remove_button.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is view.remove_button, timeout=2_000)
+    view.remove_button.click()
+    qtbot.waitUntil(lambda: store.for_folder(ws) is None, timeout=10_000)
+    qtbot.waitUntil(lambda: not view.remove_button.isVisible(), timeout=5_000)
+    assert "harness-desk-schedule" not in crontab.read_text()
+    assert QApplication.focusWidget() is view.change_button
+    said = window.notice.text.text()
+    if lang == "en":
+        assert said == "The schedule is removed: this folder no longer runs on its own."
+    else:
+        assert has_chinese(said)
