@@ -3701,10 +3701,6 @@
         <translation>AI 公司对一次运行收取的费用，以美元计，按 Harness Desk 的统计。演示引擎和本机引擎不花钱。</translation>
     </message>
     <message>
-        <source>Budget per run</source>
-        <translation>每次运行的预算</translation>
-    </message>
-    <message>
         <source>Demo, language and look</source>
         <translation>演示、语言和外观</translation>
     </message>
@@ -3731,6 +3727,10 @@
     <message>
         <source>Fast</source>
         <translation>快</translation>
+    </message>
+    <message>
+        <source>&amp;Budget per run</source>
+        <translation>每次运行的预算(&amp;B)</translation>
     </message>
     <message>
         <source>Claude and OpenAI charge for each run; the Demo and local engines are free.</source>

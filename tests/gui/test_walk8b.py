@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from app.core.schedule import store
@@ -211,3 +212,33 @@ def test_removing_the_schedule_says_so_and_keeps_the_keyboard_on_its_line(
         assert said == "The schedule is removed: this folder no longer runs on its own."
     else:
         assert has_chinese(said)
+
+
+# -- Settings: a setting reached by its Alt letter -----------------------------------------------
+
+def test_a_setting_reached_by_its_alt_letter_is_scrolled_into_sight(qtbot, window, tmp_path):
+    """At 800x600, Alt+L focused the language below the fold without scrolling to it: End
+    then chose 简体中文 where no one could see it."""
+    dialog = open_settings(qtbot, window, demo_copy(tmp_path))
+    dialog.resize(dialog.width(), 380)  # the groups do not all fit: the page scrolls
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=5_000)
+    viewport = dialog.scroll_area.viewport()
+    bar = dialog.scroll_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5_000)
+    assert bar.value() == 0
+    for letter, widget in (("l", dialog.language), ("r", dialog.rounds)):  # down, back up
+        qtbot.keyClick(dialog, letter, Qt.KeyboardModifier.AltModifier)
+        qtbot.waitUntil(lambda w=widget: w.hasFocus(), timeout=2_000)
+        top_left = widget.mapTo(viewport, widget.rect().topLeft())
+        assert 0 <= top_left.y() and top_left.y() + widget.height() <= viewport.height()
+    dialog.reject()
+
+
+def test_the_budget_has_its_alt_letter_too(qtbot, window, tmp_path):
+    dialog = open_settings(qtbot, window, demo_copy(tmp_path))
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=5_000)
+    qtbot.keyClick(dialog, "b", Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(dialog.budget_on.hasFocus, timeout=2_000)
+    dialog.reject()
