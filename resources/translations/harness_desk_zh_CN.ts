@@ -1764,6 +1764,14 @@
         <translation>密钥没有保存。</translation>
     </message>
     <message>
+        <source>The local server has no model called “%1”: choose one from the Model list.</source>
+        <translation>本机服务器没有“%1”这个模型：请从“模型”列表里选一个。</translation>
+    </message>
+    <message>
+        <source>%1 has no model called “%2” that your key can use: choose one from the Model list.</source>
+        <translation>%1 没有你的密钥能用的“%2”模型：请从“模型”列表里选一个。</translation>
+    </message>
+    <message>
         <source>Paste your key above and press Save key.</source>
         <translation>请把密钥粘贴到上面，然后按“保存密钥”。</translation>
     </message>

@@ -258,7 +258,8 @@ def test_a_model_the_key_cannot_use_is_named(qtbot, keychain, server):
     dialog = open_dialog(qtbot, claude_at(server.url, model="claude-nonesuch-1"))
     verdict, _ = test_connection(qtbot, dialog)
     assert verdict == "no_model"
-    assert dialog.verdict.text() == "There is no such model. Pick one from the list."
+    assert dialog.verdict.text() == ("Claude has no model called “claude-nonesuch-1” that your "
+                                     "key can use: choose one from the Model list.")
 
 
 def test_no_server_running_is_said_in_plain_words(qtbot):

@@ -242,3 +242,54 @@ def test_the_budget_has_its_alt_letter_too(qtbot, window, tmp_path):
     qtbot.keyClick(dialog, "b", Qt.KeyboardModifier.AltModifier)
     qtbot.waitUntil(dialog.budget_on.hasFocus, timeout=2_000)
     dialog.reject()
+
+
+# -- the engine the settings bring -----------------------------------------------------------------
+
+def test_a_folder_read_before_the_settings_does_not_keep_the_demos_sentence(qtbot, window,
+                                                                            tmp_path):
+    """With OpenAI saved as the engine, `harness-desk open FOLDER` read the person's tasks
+    while the picker still showed the Demo; the settings then put OpenAI in the picker
+    without a word to the run panel, which kept saying "Ready to show a sample: The Demo
+    engine uses no AI…" beside OpenAI."""
+    folder = tmp_path / "Mine"
+    folder.mkdir()
+    (folder / "TASKS.md").write_text("- [ ] Summarise Case notes.docx in summary.md\n",
+                                     encoding="utf-8")
+    open_in(qtbot, window, folder)
+    panel = window.run_panel
+    qtbot.waitUntil(lambda: panel.demo_samples, timeout=10_000)  # the Demo, on one's tasks
+    window.settings_flow.apply(Settings(engine="openai"), window.splitter)
+    assert window.settings_flow.picker.engine_id == "openai"
+    qtbot.waitUntil(lambda: not panel.demo_samples, timeout=5_000)
+    assert panel.state_label.text() != "Ready to show a sample"
+    assert not panel.choose_engine.isVisible()
+
+
+# -- Engine settings: a model the engine does not have ---------------------------------------------
+
+def test_a_default_model_the_key_cannot_use_is_named_not_there_is_no_such_model(
+        qtbot, lang, keychain, server):
+    """With the Model field empty ("the engine's default"), the test said "There is no such
+    model. Pick one from the list.": the person had typed no model."""
+    from app.engines.connection import known_models
+    from tests.engines.fake_servers import oa_models
+
+    keychain.set_password("harness-desk", "openai", "sk-proj-abc123")
+    server.default("/v1/models", oa_models(["gpt-5.1", "gpt-5-mini"]))
+    settings = Settings(engines={"openai": EngineSettings(base_url=server.url + "/v1")})
+    dialog = EngineSettingsDialog(settings, "openai")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    with qtbot.waitSignal(dialog.connection_checked, timeout=15_000) as got:
+        dialog.test_connection()
+    assert got.args == ["no_model"]
+    default = known_models("openai")[0]  # the engine's default, what the test asked for
+    assert default and default not in ("gpt-5.1", "gpt-5-mini")
+    said = dialog.verdict.text()
+    assert f"“{default}”" in said
+    if lang == "en":
+        assert said == (f"OpenAI has no model called “{default}” that your key can use: choose "
+                        "one from the Model list.")
+    else:
+        assert has_chinese(said) and "OpenAI" in said

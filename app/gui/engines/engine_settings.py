@@ -360,6 +360,17 @@ class EngineSettingsDialog(QDialog):
         if verdict == "no_key" and state is not None and not state.usable:
             return self.tr("There is no key yet: paste your key above and press Keep for this "
                            "session.")
+        model = self._model_asked()
+        if verdict == "no_model" and model:
+            # "There is no such model" said nothing when the field shows the engine's default:
+            # the person typed no model, so the sentence names the one that was asked for
+            if self.engine_id == "local":
+                return self.tr("The local server has no model called “%1”: choose one from the "
+                               "Model list.").replace("%1", model)
+            return (self.tr("%1 has no model called “%2” that your key can use: choose one "
+                            "from the Model list.")
+                    .replace("%1", {"anthropic": "Claude", "openai": "OpenAI"}[self.engine_id])
+                    .replace("%2", model))
         return {
             "ready": self.tr("Ready. The engine answered and can do the work."),
             # the line under the key already says "No key is stored yet.": this says what to do
@@ -373,6 +384,15 @@ class EngineSettingsDialog(QDialog):
                                    "press Test connection."),
             "no_answer": self.tr("No answer. Check your internet connection and try again."),
         }.get(verdict, self.tr("Not ready yet."))
+
+    def _model_asked(self) -> str:
+        """The model the test asked for: the one chosen here, else the engine's default
+        (the first it is known by; a local server has none of its own)."""
+        chosen = self._drafts[self.engine_id].model
+        if chosen or self.engine_id == "local":
+            return chosen
+        known = key_calls.known_models(self.engine_id)
+        return known[0] if known else ""
 
     def _show_key_state(self, state: KeyState | None) -> None:
         if state is None:
