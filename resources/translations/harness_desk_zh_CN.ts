@@ -1780,6 +1780,10 @@
         <translation>这个地址没有任何回应：请启动 Ollama、LM Studio 或 llama.cpp 的 llama-server，或改正地址，然后按“测试连接”。</translation>
     </message>
     <message>
+        <source>The server address is not a web address; one looks like http://localhost:11434/v1. Correct it, or press Ollama or LM Studio.</source>
+        <translation>服务地址不是一个网址，网址的样子是 http://localhost:11434/v1。请改正它，或者按 Ollama 或 LM Studio。</translation>
+    </message>
+    <message>
         <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file. Paste the key above and press Keep for this session; next time, paste it again.</source>
         <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件。请把密钥粘贴到上面，再按“只为本次保留”；下次打开时需要重新粘贴。</translation>
     </message>

@@ -293,3 +293,45 @@ def test_a_default_model_the_key_cannot_use_is_named_not_there_is_no_such_model(
                         "one from the Model list.")
     else:
         assert has_chinese(said) and "OpenAI" in said
+
+
+# -- Engine settings: something that is not an address --------------------------------------------
+
+def test_a_key_pasted_as_the_local_address_is_said_and_not_saved(qtbot, lang):
+    """A key pasted in the Server address box was saved without a word; the test then said
+    "Nothing answers at this address" and the window "cannot be used"."""
+    dialog = EngineSettingsDialog(Settings(), "local")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.address.setFocus()
+    dialog.address.selectAll()
+    qtbot.keyClicks(dialog.address, "sk-proj-abc123")
+    with qtbot.waitSignal(dialog.connection_checked, timeout=2_000) as got:
+        dialog.test_button.click()
+    assert got.args == ["bad_address"]
+    said = dialog.verdict.text()
+    assert "sk-proj" not in said  # a key is never repeated on screen
+    if lang == "en":
+        assert said == ("The server address is not a web address; one looks like "
+                        "http://localhost:11434/v1. Correct it, or press Ollama or LM Studio.")
+    else:
+        assert has_chinese(said) and "http://localhost:11434/v1" in said
+    saved = []
+    dialog.settings_saved.connect(saved.append)
+    dialog.engine.setCurrentIndex(dialog.engine.findData("anthropic"))
+    dialog.accept()  # Save, from another engine's page
+    assert saved == [] and dialog.isVisible()
+    assert dialog.engine_id == "local" and dialog.verdict.text() == said
+    dialog.presets["Ollama"].click()
+    dialog.accept()
+    assert saved and saved[0].engines["local"].base_url.startswith("http://localhost:11434")
+
+
+@pytest.mark.parametrize("url,bad", [("", False), ("http://localhost:11434/v1", False),
+                                     ("https://gpu-box.lan:1234/v1", False),
+                                     ("sk-proj-abc123", True), ("localhost:11434", True),
+                                     ("http://localhost:99999/v1", True), ("http://", True)])
+def test_what_counts_as_an_address(url, bad):
+    from app.gui.engines.key_calls import not_an_address
+
+    assert not_an_address(url) is bad

@@ -186,6 +186,14 @@ class EngineSettingsDialog(QDialog):
             self._close_after_key = True
             self._on_save_key_clicked()
             return
+        if key_calls.not_an_address(self._drafts["local"].base_url or ""):
+            # kept, it would only ever be "cannot be used" (a key pasted in the wrong box)
+            if self.engine_id != "local":
+                self.engine.setCurrentIndex(self.engine.findData("local"))
+            self._show_bad_address()
+            self.address.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.address.selectAll()
+            return
         self.settings = self.draft_settings()
         self.settings_saved.emit(self.settings)
         super().accept()
@@ -306,6 +314,10 @@ class EngineSettingsDialog(QDialog):
         if self._busy:
             return
         engine_id, settings = self.engine_id, self.draft_settings()
+        if engine_id == "local" and key_calls.not_an_address(self.address.text()):
+            self._check_no += 1  # a test on its way was for another address
+            self._show_bad_address()
+            return
         if not quietly:
             self._set_busy(True, self.tr("Testing the connection…"))
         self._check_no += 1  # an earlier test's answer, coming back later, is out of date
@@ -384,6 +396,14 @@ class EngineSettingsDialog(QDialog):
                                    "press Test connection."),
             "no_answer": self.tr("No answer. Check your internet connection and try again."),
         }.get(verdict, self.tr("Not ready yet."))
+
+    def _show_bad_address(self) -> None:
+        """Not "nothing answers": what is in the box is not an address at all."""
+        # not repeated in the sentence: what was pasted there may well be a key
+        self._show_verdict(self.tr("The server address is not a web address; one looks like "
+                                   "http://localhost:11434/v1. Correct it, or press Ollama or "
+                                   "LM Studio."), "", attention=True)
+        self.connection_checked.emit("bad_address")
 
     def _model_asked(self) -> str:
         """The model the test asked for: the one chosen here, else the engine's default
