@@ -335,3 +335,11 @@ def test_what_counts_as_an_address(url, bad):
     from app.gui.engines.key_calls import not_an_address
 
     assert not_an_address(url) is bad
+
+
+def test_the_local_servers_headline_opens_with_a_capital(qtbot, window, tmp_path):
+    """"the local server cannot run yet", as the run panel's headline."""
+    open_in(qtbot, window, demo_copy(tmp_path))
+    panel = window.run_panel
+    panel.engine_now("local", False, why="The local server is not ready yet.")
+    assert panel.state_label.text() == "The local server cannot run yet"
