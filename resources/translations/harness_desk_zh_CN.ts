@@ -4044,8 +4044,8 @@
         <translation>上网查资料</translation>
     </message>
     <message>
-        <source>Only tasks you allow (in their details, or a whole folder under This folder) may look things up. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
-        <translation>只有你允许的任务（在任务详情里勾选，或在“此文件夹”里允许整个文件夹）才能上网查资料。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
+        <source>Only tasks you allow may look things up: tick “This task may look things up on the web” in a task&apos;s details. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
+        <translation>只有你允许的任务才能上网查资料：在任务详情里勾选“这个任务可以上网查资料”。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
     </message>
     <message>
         <source>Searches and pages read together. When a task has made this many in a run, its round stops.</source>
@@ -4082,6 +4082,10 @@
     <message>
         <source>&amp;Never these sites</source>
         <translation>不查这些网站(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Only tasks you allow may look things up: tick “This task may look things up on the web” in a task&apos;s details, or allow every task in this folder under “This folder” below. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
+        <translation>只有你允许的任务才能上网查资料：在任务详情里勾选“这个任务可以上网查资料”，或者在下面的“此文件夹”里允许这个文件夹的所有任务。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
     </message>
     <message>
         <source>example.com, another.org</source>

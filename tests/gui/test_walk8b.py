@@ -343,3 +343,25 @@ def test_the_local_servers_headline_opens_with_a_capital(qtbot, window, tmp_path
     panel = window.run_panel
     panel.engine_now("local", False, why="The local server is not ready yet.")
     assert panel.state_label.text() == "The local server cannot run yet"
+
+
+def test_the_web_sentence_says_where_to_allow_a_lookup_with_and_without_a_folder(
+        qtbot, lang, window, tmp_path):
+    """"Only tasks you allow (in their details, or a whole folder under This folder)": a
+    group that shows only with a folder open, named as if it were "this folder"."""
+    from app.gui.settings.settings_dialog import SettingsDialog
+
+    alone = SettingsDialog(Settings())  # no folder open
+    qtbot.addWidget(alone)
+    dialog = open_settings(qtbot, window, demo_copy(tmp_path))
+    without, with_folder = alone.web.note.text(), dialog.web.note.text()
+    for text in (without, with_folder):
+        assert "under This folder" not in text
+    if lang == "en":
+        assert without.startswith("Only tasks you allow may look things up: tick “This task "
+                                  "may look things up on the web” in a task's details. ")
+        assert "or allow every task in this folder under “This folder” below." in with_folder
+    else:
+        assert has_chinese(without) and "这个任务可以上网查资料" in without
+        assert "此文件夹" not in without and "“此文件夹”" in with_folder
+    dialog.reject()

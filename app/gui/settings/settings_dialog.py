@@ -125,6 +125,7 @@ class SettingsDialog(QDialog):
         otherwise come last, after Save and Cancel."""
         self._column.insertWidget(2, group)
         self.folder_safety = group
+        self.web.folder_shown()
         before = self.web.blocked
         for widget in (*getattr(group, "focus_order", list)(), self.demo_speed):
             QWidget.setTabOrder(before, widget)
