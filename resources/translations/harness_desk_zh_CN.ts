@@ -173,8 +173,8 @@
         <translation>请先新建任务清单</translation>
     </message>
     <message>
-        <source>Start the AI on the first unchecked task (Ctrl+R)</source>
-        <translation>让 AI 从第一个未勾选的任务开始（Ctrl+R）</translation>
+        <source>Start on the first unchecked task (Ctrl+R)</source>
+        <translation>从第一个未勾选的任务开始（Ctrl+R）</translation>
     </message>
     <message>
         <source>Stop</source>
@@ -225,8 +225,8 @@
         <translation>查看修改</translation>
     </message>
     <message>
-        <source>See the change the AI asks to make, and allow it or not</source>
-        <translation>查看 AI 想做的修改，再决定是否允许</translation>
+        <source>See the change the run asks to make, and allow it or not</source>
+        <translation>查看运行想做的修改，再决定是否允许</translation>
     </message>
     <message>
         <source>Export summary…</source>

@@ -26,6 +26,8 @@ ZH = {
     "as_text": "按文字显示",
     "protected": "brief.md 现已受保护：任何运行都不能修改它。",
     "narration": "运行在做什么",
+    "run_tip": "从第一个未勾选的任务开始（Ctrl+R）",
+    "review_tip": "查看运行想做的修改，再决定是否允许",
 }
 EN = {
     "working": "The run is working on this now",
@@ -41,6 +43,8 @@ EN = {
     "as_text": "Show as text",
     "protected": "brief.md is now protected: no run may ever change it.",
     "narration": "What the run is doing",
+    "run_tip": "Start on the first unchecked task (Ctrl+R)",
+    "review_tip": "See the change the run asks to make, and allow it or not",
 }
 
 
@@ -76,6 +80,7 @@ def test_the_running_task_and_closing_during_a_demo_run_say_the_run_not_the_ai(
     window.demo_delay = 0.2
     open_in(qtbot, window, demo_copy(tmp_path))
     model = window.board_view.model
+    run_tip = window.run_panel.primary.toolTip()
     window.run_panel.primary.click()
     qtbot.waitUntil(lambda: model.is_locked(model.current_row), timeout=10_000)
     window.runner.pause()  # the round holds before its next step: its task stays the running one
@@ -95,7 +100,8 @@ def test_the_running_task_and_closing_during_a_demo_run_say_the_run_not_the_ai(
     assert tip == expected["locked_tip"]
     assert refused.args[0] == expected["refused"]
     assert seen == [expected["close"]]
-    no_ai([description, tip, refused.args[0], *seen])
+    assert run_tip == expected["run_tip"]
+    no_ai([description, tip, refused.args[0], *seen, run_tip])
 
 
 def test_careful_modes_question_in_a_demo_run_names_the_demo_engine(qtbot, lang, window,
@@ -110,7 +116,9 @@ def test_careful_modes_question_in_a_demo_run_names_the_demo_engine(qtbot, lang,
     dialog = shown.args[0]
     expected = words(lang)
     panel = window.run_panel.detail_label.text()
-    said = [dialog.windowTitle(), dialog.accessibleName(), dialog.accessibleDescription(),
+    review_tip = window.run_panel.primary.toolTip()
+    assert review_tip == expected["review_tip"]
+    said = [review_tip, dialog.windowTitle(), dialog.accessibleName(), dialog.accessibleDescription(),
             dialog.legend.text(), dialog.as_text.text(), dialog.as_text.toolTip(), panel]
     said += [b.toolTip() for b in (dialog.deny, dialog.allow_all, dialog.edit)]
     assert dialog.windowTitle() == expected["title"]
