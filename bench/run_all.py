@@ -36,6 +36,11 @@ BENCHMARKS = [
        "bare PySide6 window", "<= 1.5x"),
       ("startup_window_offscreen", "Launch to the usable window (checklist drawn, Run "
        "enabled) / a bare PySide6 window, offscreen (measured beside xcb)", "<= 1.5x")]),
+    ("startup_floor", "startup_floor.py", ["--runs", "7"], ["--runs", "3"], "the window",
+     [("startup_floor_xcb", "The least a usable window in this look costs (the real checklist "
+       "and a Run button) / a bare PySide6 window", "shown, no target"),
+      ("startup_floor_offscreen", "The least a usable window in this look costs (the real "
+       "checklist and a Run button) / a bare PySide6 window, offscreen", "shown, no target")]),
     ("status", "status_latency.py", ["--runs", "21"], ["--runs", "7"], None,
      [("status_vs_python", "`harness-desk status` over `python -c pass`", "<= +100 ms")]),
     ("engines", "engines_latency.py", ["--runs", "11"], ["--runs", "5"], None,

@@ -100,3 +100,26 @@ def test_the_token_row_is_counted_by_a_real_tokenizer_or_not_at_all(monkeypatch)
     monkeypatch.setitem(sys.modules, "bpe_openai", None)   # not installed
     assert fidelity.encoding() is None
     assert "pip install -e '.[bench]'" in fidelity.TOKENIZER_MISSING
+
+
+def test_the_start_up_floor_measures_each_stage_doing_more_than_the_last(tmp_path):
+    """bench/startup_floor.py: every stage's child reports once shown, and each stage makes
+    more of PySide6's enum classes than the one before (it does more of the window's work),
+    up to the app itself, which is usable."""
+    import os
+    import shutil
+
+    from bench import startup_floor
+
+    folder = tmp_path / "Bakery"
+    shutil.copytree(REPO / "resources" / "demo-workspace", folder)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(REPO),
+               HARNESS_DESK_CONFIG_DIR=str(tmp_path / "config"))
+    made = []
+    for name, code in startup_floor.STAGES.items():
+        seconds, classes, classes_ms = startup_floor.sample(code, folder, env)
+        assert 0 < seconds < 60 and classes_ms > 0, name
+        made.append(classes)
+    assert made == sorted(made) and made[0] < made[-1], made
+    assert list(startup_floor.STAGES) == ["bare", "+ Qt namespace", "+ the window's look",
+                                          "+ checklist and Run", "app, open FOLDER"]
