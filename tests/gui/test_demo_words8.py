@@ -131,9 +131,18 @@ def test_careful_modes_question_in_a_demo_run_names_the_demo_engine(qtbot, lang,
     assert notice == expected["waits"]
     no_ai(said + [notice])
     with qtbot.waitSignal(window.run_ended, timeout=30_000):
-        window.stop_run()
+        window.stop_run()  # the change is kept, and its question put on the list
     assert (folder / "notes" / "brief-summary.md").read_text(encoding="utf-8") == \
         "My own notes.\n"
+    # Opened from the list later, the kept change still names the engine that proposed it.
+    with qtbot.waitSignal(window.careful.dialog_shown, timeout=10_000) as kept:
+        window.show_decision()
+    dialog = kept.args[0]
+    assert dialog.kept
+    assert dialog.windowTitle() == expected["title"]
+    assert dialog.accessibleName() == expected["head"]
+    no_ai([dialog.windowTitle(), dialog.accessibleName(), dialog.accessibleDescription()])
+    dialog.close()
 
 
 def test_a_real_ai_engines_approval_dialog_still_names_the_ai(qtbot, lang):

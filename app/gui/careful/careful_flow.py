@@ -275,7 +275,7 @@ class CarefulFlow(QObject):
                 tone="attention")
 
     # -- a change kept from an earlier run, opened from the board ------------------------------
-    def show_kept(self, task, request, on_answered) -> None:
+    def show_kept(self, task, request, on_answered, is_ai: bool = True) -> None:
         """Show a kept change (`request`, from pending.kept_request) for the board's question
         `task`; once the answer is written, `on_answered(answer)` (Allow or Don't allow)."""
         from app.gui.careful.approval_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
@@ -286,7 +286,7 @@ class CarefulFlow(QObject):
             return
         if self.dialog is not None:
             self.dialog.close()
-        dialog = ApprovalDialog(request, self.window, kept=True)
+        dialog = ApprovalDialog(request, self.window, kept=True, is_ai=is_ai)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.seen.connect(lambda: run_for(self, lambda: _mark_shown(root, request.change_id)))
         dialog.answered.connect(lambda answer: self._on_kept_answered(root, task, answer,
