@@ -1432,12 +1432,12 @@
         <translation>谨慎模式：%1</translation>
     </message>
     <message>
-        <source>Careful mode: may the AI delete your file %1?</source>
-        <translation>谨慎模式：允许 AI 删除你的文件 %1 吗？</translation>
+        <source>Careful mode: may your file %1 be deleted?</source>
+        <translation>谨慎模式：允许删除你的文件 %1 吗？</translation>
     </message>
     <message>
-        <source>Careful mode: may the AI change your file %1?</source>
-        <translation>谨慎模式：允许 AI 修改你的文件 %1 吗？</translation>
+        <source>Careful mode: may your file %1 be changed?</source>
+        <translation>谨慎模式：允许修改你的文件 %1 吗？</translation>
     </message>
     <message>
         <source>The AI is changing more than %1 of your files in one round: may it delete your file %2?</source>

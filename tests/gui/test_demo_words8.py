@@ -26,6 +26,7 @@ ZH = {
     "as_text": "按文字显示",
     "protected": "brief.md 现已受保护：任何运行都不能修改它。",
     "narration": "运行在做什么",
+    "question": "谨慎模式：允许修改你的文件 notes/brief-summary.md 吗？",
     "run_tip": "从第一个未勾选的任务开始（Ctrl+R）",
     "review_tip": "查看运行想做的修改，再决定是否允许",
 }
@@ -43,6 +44,7 @@ EN = {
     "as_text": "Show as text",
     "protected": "brief.md is now protected: no run may ever change it.",
     "narration": "What the run is doing",
+    "question": "Careful mode: may your file notes/brief-summary.md be changed?",
     "run_tip": "Start on the first unchecked task (Ctrl+R)",
     "review_tip": "See the change the run asks to make, and allow it or not",
 }
@@ -134,14 +136,21 @@ def test_careful_modes_question_in_a_demo_run_names_the_demo_engine(qtbot, lang,
         window.stop_run()  # the change is kept, and its question put on the list
     assert (folder / "notes" / "brief-summary.md").read_text(encoding="utf-8") == \
         "My own notes.\n"
-    # Opened from the list later, the kept change still names the engine that proposed it.
+    # Its question on the list, and opened from there, it still names no AI.
+    model = window.board_view.model
+    qtbot.waitUntil(lambda: any(model.task(r).is_human for r in range(model.rowCount())),
+                    timeout=10_000)
+    row = next(r for r in range(model.rowCount()) if model.task(r).is_human)
+    shown = model.data(model.index(row), Qt.ItemDataRole.DisplayRole)
+    assert shown == expected["question"]
     with qtbot.waitSignal(window.careful.dialog_shown, timeout=10_000) as kept:
         window.show_decision()
     dialog = kept.args[0]
     assert dialog.kept
     assert dialog.windowTitle() == expected["title"]
     assert dialog.accessibleName() == expected["head"]
-    no_ai([dialog.windowTitle(), dialog.accessibleName(), dialog.accessibleDescription()])
+    no_ai([shown, dialog.windowTitle(), dialog.accessibleName(),
+           dialog.accessibleDescription()])
     dialog.close()
 
 
