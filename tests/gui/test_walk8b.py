@@ -365,3 +365,25 @@ def test_the_web_sentence_says_where_to_allow_a_lookup_with_and_without_a_folder
         assert has_chinese(without) and "这个任务可以上网查资料" in without
         assert "此文件夹" not in without and "“此文件夹”" in with_folder
     dialog.reject()
+
+
+def test_the_schedules_sentence_has_the_column_to_itself_with_its_buttons_under_it(
+        qtbot, lang, window, tmp_path, crontab):  # noqa: F811 (the fixture)
+    """At 800x600 in Chinese the sentence sat squeezed to four short lines beside three
+    wide buttons; it reads across the column now, the buttons under it at its left edge."""
+    from app.core.schedule.model import Schedule
+    from app.schedulers.service import install
+
+    ws = demo_copy(tmp_path)
+    install(Schedule(folder=str(ws.resolve()), kind="weekdays", days=[0], time="07:00",
+                     budget_usd=2.0, engine="demo").check())
+    window.resize(800, 600)
+    open_in(qtbot, window, ws)
+    view = window.schedules.view
+    qtbot.waitUntil(lambda: view.remove_button.isVisible(), timeout=10_000)
+    qtbot.wait(50)
+    line, change = view.line, view.change_button
+    assert line.width() >= view.width() * 0.9
+    assert change.y() >= line.y() + line.height() - 1  # under the sentence, not beside it
+    assert abs(change.x() - line.x()) <= 2
+    assert line.height() <= 3 * line.fontMetrics().lineSpacing() + 2

@@ -33,11 +33,12 @@ class ScheduleLine(QWidget):
         super().__init__(parent)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 2, 0, 2)
+        # The sentence over the whole column, its buttons under it: beside them, in a narrow
+        # column (800x600, or Chinese), it was squeezed to four short lines between wide gaps.
         row = QHBoxLayout()
         self.line = QLabel(self)
         self.line.setWordWrap(True)
         self.line.setTextFormat(Qt.TextFormat.PlainText)
-        row.addWidget(self.line, 1)
         self.change_button = QPushButton(self)
         self.pause_button = QPushButton(self)
         self.remove_button = QPushButton(self.tr("Remove"), self)
@@ -48,11 +49,12 @@ class ScheduleLine(QWidget):
             # line of text floating in the middle of it.
             button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
             row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
-        row.addStretch(0)  # with no schedule, the button keeps to the column's left edge
+        row.addStretch(1)  # the buttons keep to the column's left edge
         self.since = QLabel(self)
         self.since.setWordWrap(True)
         self.since.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         look.set_tone(self.since, "attention")
+        column.addWidget(self.line)
         column.addLayout(row)
         column.addWidget(self.since)
         self.since.hide()
