@@ -3600,8 +3600,8 @@
         <translation>保存定时(&amp;S)</translation>
     </message>
     <message>
-        <source>&amp;Remove schedule</source>
-        <translation>删除定时(&amp;R)</translation>
+        <source>Remo&amp;ve schedule</source>
+        <translation>删除定时(&amp;V)</translation>
     </message>
     <message>
         <source>Set a budget per run: a scheduled run never starts without one, so it can never spend more than you meant.</source>

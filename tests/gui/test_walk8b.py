@@ -387,3 +387,22 @@ def test_the_schedules_sentence_has_the_column_to_itself_with_its_buttons_under_
     assert change.y() >= line.y() + line.height() - 1  # under the sentence, not beside it
     assert abs(change.x() - line.x()) <= 2
     assert line.height() <= 3 * line.fontMetrics().lineSpacing() + 2
+
+
+def test_the_schedule_dialog_gives_each_alt_letter_one_place(qtbot, lang, window, tmp_path,
+                                                             crontab):  # noqa: F811 (the fixture)
+    """Alt+R, underlined on "Remove schedule", went to "Run:" above: both had R."""
+    from app.core.schedule.model import Schedule
+    from app.schedulers.service import install
+    from tests.gui.test_mnemonics import clashes, in_view
+
+    ws = demo_copy(tmp_path)
+    install(Schedule(folder=str(ws.resolve()), kind="weekdays", days=[0], time="07:00",
+                     budget_usd=2.0, engine="demo").check())
+    open_in(qtbot, window, ws)
+    qtbot.waitUntil(lambda: window.schedules.view.remove_button.isVisible(), timeout=10_000)
+    dialog = window.schedules.open_dialog()
+    qtbot.waitUntil(dialog.isVisible, timeout=5_000)
+    assert dialog.remove_button.isVisible()
+    assert clashes(in_view(dialog)) == {}
+    dialog.reject()

@@ -80,7 +80,7 @@ class ScheduleDialog(QDialog):
         buttons = QDialogButtonBox(self)
         self.save_button = buttons.addButton(self.tr("&Save schedule"),
                                              QDialogButtonBox.ButtonRole.AcceptRole)
-        self.remove_button = buttons.addButton(self.tr("&Remove schedule"),
+        self.remove_button = buttons.addButton(self.tr("Remo&ve schedule"),
                                                QDialogButtonBox.ButtonRole.DestructiveRole)
         buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.remove_button.setVisible(current is not None)
