@@ -953,6 +953,10 @@
         <translation>提问之前查过的资料</translation>
     </message>
     <message>
+        <source>Made up for the demo: the Demo engine looked nothing up, and nothing left this computer. The addresses are examples that belong to no one.</source>
+        <translation>为演示编造：演示引擎什么都没有查，也没有任何内容离开这台电脑。这些地址只是示例，不属于任何人。</translation>
+    </message>
+    <message>
         <source>The AI service looked these pages up, not Harness Desk. A link opens in your web browser.</source>
         <translation>这些网页是 AI 服务查到的，不是 Harness Desk 打开的。点链接会在你的网页浏览器里打开。</translation>
     </message>
@@ -3859,8 +3863,8 @@
 <context>
     <name>SourcesView</name>
     <message>
-        <source>Sources the AI looked up</source>
-        <translation>AI 查阅的来源</translation>
+        <source>Sources this round looked up</source>
+        <translation>这一轮查阅的来源</translation>
     </message>
     <message>
         <source>Tab moves from link to link; Enter opens the page in your web browser</source>

@@ -406,3 +406,40 @@ def test_the_schedule_dialog_gives_each_alt_letter_one_place(qtbot, lang, window
     assert dialog.remove_button.isVisible()
     assert clashes(in_view(dialog)) == {}
     dialog.reject()
+
+
+# -- the sources a round looked up ---------------------------------------------------------------
+
+def test_a_demo_rounds_sources_claim_no_ai_and_say_they_are_made_up(qtbot, lang):
+    """A Demo round's evidence said "Sources the AI looked up" over the Demo's made-up
+    pages, and "The AI service looked these pages up" under them."""
+    from app.engines.demo.web import COMPARE_TASKS, lookup_for
+    from app.gui.evidence.sources_view import SourcesView
+
+    view = SourcesView()
+    qtbot.addWidget(view)
+    task = next(iter(COMPARE_TASKS))  # the bundled demo's compare task
+    view.show_web(lookup_for(task, 0, asked_before=False))
+    shown = f"{view.heading.text()} {view.browser.accessibleName()} " \
+            f"{view.browser.toPlainText()}"
+    if lang == "en":
+        assert view.heading.text() == "Sources this round looked up"
+        assert "AI" not in shown
+        assert ("Made up for the demo: the Demo engine looked nothing up, and nothing left "
+                "this computer.") in view.browser.toPlainText()
+    else:
+        assert has_chinese(view.heading.text()) and "AI" not in view.heading.text()
+        assert "为演示编造：演示引擎什么都没有查" in view.browser.toPlainText()
+        assert "AI 服务" not in view.browser.toPlainText()
+
+
+def test_a_real_engines_sources_still_say_the_service_looked_them_up(qtbot):
+    from app.core.web.types import WebActivity, WebPage
+    from app.gui.evidence.sources_view import SourcesView
+
+    view = SourcesView()
+    qtbot.addWidget(view)
+    view.show_web(WebActivity(pages=[WebPage(url="https://www.food.gov.uk/x", title="Food")],
+                              fetch_count=1))
+    assert "The AI service looked these pages up, not Harness Desk." in \
+        view.browser.toPlainText()
