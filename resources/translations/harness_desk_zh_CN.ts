@@ -1792,6 +1792,10 @@
         <translation>密钥没有保存。</translation>
     </message>
     <message>
+        <source>%1 needs an API key: a long code from your account on %2 that lets Harness Desk use the AI, billed to that account.</source>
+        <translation>%1 需要一个 API 密钥：这是你在 %2 的账户里生成的一长串代码，Harness Desk 凭它使用 AI，费用记在这个账户上。</translation>
+    </message>
+    <message>
         <source>The local server has no model called “%1”: choose one from the Model list.</source>
         <translation>本机服务器没有“%1”这个模型：请从“模型”列表里选一个。</translation>
     </message>
@@ -1810,10 +1814,6 @@
     <message>
         <source>The server address is not a web address; one looks like http://localhost:11434/v1. Correct it, or press Ollama or LM Studio.</source>
         <translation>服务地址不是一个网址，网址的样子是 http://localhost:11434/v1。请改正它，或者按 Ollama 或 LM Studio。</translation>
-    </message>
-    <message>
-        <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file. Paste the key above and press Keep for this session; next time, paste it again.</source>
-        <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件。请把密钥粘贴到上面，再按“只为本次保留”；下次打开时需要重新粘贴。</translation>
     </message>
     <message>
         <source>Stored in the macOS Keychain.</source>
@@ -1910,6 +1910,10 @@
     <message>
         <source>Looking in the keychain…</source>
         <translation>正在查看钥匙串…</translation>
+    </message>
+    <message>
+        <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file; next time, paste it again.</source>
+        <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件；下次打开时需要重新粘贴。</translation>
     </message>
     <message>
         <source>No key is stored; the key in %1 is used.</source>

@@ -443,3 +443,36 @@ def test_a_real_engines_sources_still_say_the_service_looked_them_up(qtbot):
                               fetch_count=1))
     assert "The AI service looked these pages up, not Harness Desk." in \
         view.browser.toPlainText()
+
+
+# -- Engine settings on a computer with no keychain -------------------------------------------------
+
+def test_without_a_keychain_the_dialog_never_says_the_key_goes_in_one_and_says_what_to_press_once(
+        qtbot, lang, keychain):
+    """The intro said "The key is kept in your computer's keychain" right above "This
+    computer has no keychain"; and "press Keep for this session" was said twice."""
+    import keyring
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())
+    dialog = EngineSettingsDialog(Settings(), "anthropic")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: "anthropic" in dialog._states, timeout=5_000)
+    qtbot.waitUntil(lambda: dialog.verdict.text() != "", timeout=10_000)
+    intro, status, verdict = (dialog.intro.text(), dialog.key_status.text(),
+                              dialog.verdict.text())
+    press = dialog.save_key_button.text().replace("&", "")
+    if lang == "en":
+        assert "keychain" not in intro
+        assert status.startswith("This computer has no keychain Harness Desk can use")
+        assert verdict == ("There is no key yet: paste your key above and press Keep for this "
+                           "session.")
+    else:
+        assert "钥匙串" not in intro and "钥匙串" in status
+        press = press.split("(")[0]
+    said = f"{intro} {status} {verdict}"
+    assert said.count(press) == 1, said
+    dialog.engine.setCurrentIndex(dialog.engine.findData("openai"))
+    qtbot.waitUntil(lambda: "openai" in dialog._states, timeout=5_000)
+    assert ("keychain" if lang == "en" else "钥匙串") not in dialog.intro.text()

@@ -233,6 +233,7 @@ class EngineSettingsDialog(QDialog):
     def _on_key_state(self, engine_id: str, state: KeyState) -> None:
         self._states[engine_id] = state
         if engine_id == self.engine_id:
+            self.intro.setText(self._intro(engine_id))  # with a keychain or without one
             self._show_key_state(state)
             self._update_buttons()
             self._fit()  # the button's words changed too ("Keep for this session")
@@ -362,6 +363,13 @@ class EngineSettingsDialog(QDialog):
                            "network) in Ollama or LM Studio. It needs no key and no account, "
                            "and nothing leaves your network.")
         name = {"anthropic": "Claude", "openai": "OpenAI"}[engine_id]  # names kept in any language
+        state = self._states.get(engine_id)
+        if state is not None and not state.usable:
+            # no keychain: "kept in your computer's keychain" would be untrue; the line under
+            # the key says where it is kept instead
+            return self.tr("%1 needs an API key: a long code from your account on %2 that "
+                           "lets Harness Desk use the AI, billed to that account.").replace(
+                "%1", name).replace("%2", KEY_SITES[engine_id])
         return self.tr("%1 needs an API key: a long code from your account on %2 that lets "
                        "Harness Desk use the AI, billed to that account. The key is kept in "
                        "your computer's keychain, never in a file.").replace(
@@ -422,11 +430,11 @@ class EngineSettingsDialog(QDialog):
                 "Kept for this session only: in memory until you quit Harness Desk, never "
                 "written to a file."))
         elif not state.usable:
+            # what to press is the verdict's to say, once
             self.key_status.setText(self.tr(
                 "This computer has no keychain Harness Desk can use, so the key can be kept "
-                "for this session only: in memory until you quit, never written to a file. "
-                "Paste the key above and press Keep for this session; next time, paste it "
-                "again."))
+                "for this session only: in memory until you quit, never written to a file; "
+                "next time, paste it again."))
             # the keychain's own reason is a technical English sentence: for a helper, in
             # the tooltip, in English only
             self.key_status.setToolTip(state.problem if language.current() == "en" else "")
