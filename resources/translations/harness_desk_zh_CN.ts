@@ -825,8 +825,8 @@
         <translation>定时已暂停（%1）。恢复之前不会运行。</translation>
     </message>
     <message>
-        <source>Runs on a schedule, %1, with at most %2 a run. Next run: %3.</source>
-        <translation>按定时运行：%1，每次最多花费 %2。下次运行：%3。</translation>
+        <source>Runs on a schedule with %4, %1, with at most %2 a run. Next run: %3.</source>
+        <translation>按定时运行（引擎：%4）：%1，每次最多花费 %2。下次运行：%3。</translation>
     </message>
     <message>
         <source>%1: finished, %2 of %3 tasks done, $%4 spent.</source>

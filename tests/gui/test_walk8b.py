@@ -476,3 +476,26 @@ def test_without_a_keychain_the_dialog_never_says_the_key_goes_in_one_and_says_w
     dialog.engine.setCurrentIndex(dialog.engine.findData("openai"))
     qtbot.waitUntil(lambda: "openai" in dialog._states, timeout=5_000)
     assert ("keychain" if lang == "en" else "钥匙串") not in dialog.intro.text()
+
+
+def test_the_schedules_line_names_its_engine(qtbot, lang):
+    """The line said when and how much, not with which engine: the schedule keeps the engine
+    it was made with, whatever the picker shows later, and a Demo schedule only shows
+    samples."""
+    from datetime import datetime
+
+    from app.core.schedule.model import Schedule
+    from app.gui.words import schedule_words
+
+    at = datetime(2026, 12, 4, 12, 0)
+    claude = schedule_words.summary(Schedule(folder="/x", kind="daily", time="07:00",
+                                             budget_usd=1.5, engine="anthropic").check(), at)
+    demo = schedule_words.summary(Schedule(folder="/x", kind="daily", time="07:00",
+                                           budget_usd=1.5, engine="demo").check(), at)
+    if lang == "en":
+        assert claude.startswith("Runs on a schedule with Claude, every day at 07:00, with at "
+                                 "most $1.50 a run. Next run: ")
+        assert demo.startswith("Runs on a schedule with the Demo engine, every day at 07:00")
+    else:
+        assert claude.startswith("按定时运行（引擎：Claude）：") and "$1.50" in claude
+        assert demo.startswith("按定时运行（引擎：演示引擎）：")

@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
 from app.core.schedule import records as R
 from app.core.schedule.model import Schedule, next_time
+from app.gui.words import engine_words
 from app.gui.words.wording import finished
 
 
@@ -51,9 +52,12 @@ def summary(s: Schedule, now: datetime | None = None) -> str:
     if s.paused:
         return tr("The schedule is paused (%1). Nothing runs until you resume it.").replace(
             "%1", when(s))
-    return (tr("Runs on a schedule, %1, with at most %2 a run. Next run: %3.")
+    # which engine, too: the schedule keeps the one it was made with, whatever the window's
+    # engine picker shows later (and the Demo's runs only show samples)
+    return (tr("Runs on a schedule with %4, %1, with at most %2 a run. Next run: %3.")
             .replace("%1", when(s)).replace("%2", budget(s))
-            .replace("%3", moment(next_time(s, now or datetime.now()))))
+            .replace("%3", moment(next_time(s, now or datetime.now())))
+            .replace("%4", engine_words.name(s.engine)))
 
 
 def wake(r: R.WakeRecord) -> str:
