@@ -499,3 +499,16 @@ def test_the_schedules_line_names_its_engine(qtbot, lang):
     else:
         assert claude.startswith("按定时运行（引擎：Claude）：") and "$1.50" in claude
         assert demo.startswith("按定时运行（引擎：演示引擎）：")
+
+
+def test_the_next_run_reads_as_a_date_in_chinese(qtbot, lang):
+    """"下次运行：周一 7 12月, 07:00": the English order with Chinese words."""
+    from datetime import datetime
+
+    from app.gui.words import schedule_words
+
+    said = schedule_words.moment(datetime(2026, 12, 7, 7, 0))
+    if lang == "en":
+        assert said == "Mon 7 Dec, 07:00"
+    else:
+        assert said == "12月7日 周一 07:00"

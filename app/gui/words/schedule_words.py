@@ -37,8 +37,12 @@ def when(s: Schedule) -> str:
 
 
 def moment(value: datetime) -> str:
+    locale = QLocale()
+    # Chinese puts the month first and writes 月 and 日 ("周一 7 12月, 07:00" read as a jumble)
+    shape = ("M月d日 ddd HH:mm" if locale.language() == QLocale.Language.Chinese
+             else "ddd d MMM, HH:mm")
     # PySide6 converts a datetime; its stub lists no such QDateTime constructor.
-    return QLocale().toString(QDateTime(value), "ddd d MMM, HH:mm")  # type: ignore[call-overload]
+    return locale.toString(QDateTime(value), shape)  # type: ignore[call-overload]
 
 
 def budget(s: Schedule) -> str:
