@@ -3620,6 +3620,10 @@
         <translation>请至少选择一周中的一天。</translation>
     </message>
     <message>
+        <source>%1 Until then, its scheduled runs would stop at once.</source>
+        <translation>%1在那之前，定时运行一开始就会停下。</translation>
+    </message>
+    <message>
         <source>The Demo engine uses no AI: on a schedule it would only show a sample run each time. To get the work done, choose an AI engine above.</source>
         <translation>演示引擎不使用 AI：按时运行时，它每次只会演示一次运行的样子。要真正完成工作，请在上面选择一个 AI 引擎。</translation>
     </message>

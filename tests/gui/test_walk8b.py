@@ -512,3 +512,28 @@ def test_the_next_run_reads_as_a_date_in_chinese(qtbot, lang):
         assert said == "Mon 7 Dec, 07:00"
     else:
         assert said == "12月7日 周一 07:00"
+
+
+def test_a_schedule_of_an_engine_that_cannot_run_says_so_before_it_is_saved(
+        qtbot, lang, window, tmp_path):
+    """Claude with no API key could be scheduled without a word: each wake would stop."""
+    from app.core.engine.port import Availability
+
+    ws = demo_copy(tmp_path)
+    open_in(qtbot, window, ws)
+    wait_shown(qtbot, window)
+    picker = window.settings_flow.picker
+    picker.readiness["anthropic"] = Availability(False, "no key", reason="no_key")
+    picker.readiness["local"] = Availability(True, "ready")
+    dialog = window.schedules.open_dialog()
+    dialog.engine.setCurrentIndex(dialog.engine.findData("anthropic"))
+    hint = dialog.hint.text()
+    if lang == "en":
+        assert hint == ("Claude needs your API key before it can run: paste it in Engine "
+                        "settings. Until then, its scheduled runs would stop at once.")
+    else:
+        assert has_chinese(hint) and "Claude" in hint and "定时运行" in hint
+    assert dialog.save_button.isEnabled()  # said, not forbidden
+    dialog.engine.setCurrentIndex(dialog.engine.findData("local"))
+    assert not dialog.hint.text()
+    dialog.reject()

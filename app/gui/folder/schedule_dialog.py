@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QTime, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
@@ -27,10 +28,14 @@ class ScheduleDialog(QDialog):
 
     def __init__(self, folder: Path, current: Schedule | None, engines: list,
                  default_engine: str, parent: QWidget | None = None,
-                 default_budget: float | None = None):
+                 default_budget: float | None = None,
+                 not_ready: Callable[[str], str] | None = None):
         """`default_budget`: a new schedule's budget per run (the person's from Settings), so
-        the dialog opens ready to save rather than with a problem to put right."""
+        the dialog opens ready to save rather than with a problem to put right;
+        `not_ready(engine_id)`: why an engine cannot run now ("" when it can, or is not
+        known), said under the choice: its scheduled runs would stop at once."""
         super().__init__(parent)
+        self._not_ready = not_ready or (lambda _engine_id: "")
         self.folder, self.current = folder, current
         self._ai = {choice.id: choice.is_ai for choice in engines}
         self.setWindowTitle(self.tr("Run this folder on a schedule"))
@@ -139,7 +144,11 @@ class ScheduleDialog(QDialog):
         elif kind == "weekdays" and not any(b.isChecked() for b in self.day_boxes):
             problem = self.tr("Choose at least one day of the week.")
         self.save_button.setEnabled(not problem)
-        if problem or ai:
+        why = self._not_ready(self.engine.currentData()) if not problem else ""
+        if why:  # said, not forbidden: it may be put right before the first run
+            self.show_hint(self.tr("%1 Until then, its scheduled runs would stop at once.")
+                           .replace("%1", why), "attention")
+        elif problem or ai:
             self.show_hint(problem, "attention" if problem else None)
         else:  # a schedule of the Demo engine would only ever show a sample
             self.show_hint(self.tr("The Demo engine uses no AI: on a schedule it would only "

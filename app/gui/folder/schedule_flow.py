@@ -140,9 +140,12 @@ class ScheduleFlow(QObject):
 
         settings = self.settings_now()
         default = settings.engine if settings is not None else "demo"
+        flow = getattr(self.window, "settings_flow", None)  # the engines' readiness, if known
+        picker = flow.picker if flow is not None else None
         self.dialog = ScheduleDialog(self.folder.resolve(), self.schedule, engine_choices(),
                                      default, self.window,
-                                     budget_of(settings) if settings is not None else None)
+                                     budget_of(settings) if settings is not None else None,
+                                     picker.not_ready_sentence if picker is not None else None)
         self.dialog.saved.connect(self._saved)
         self.dialog.removed.connect(self._removed)
         self.dialog.open()
