@@ -537,3 +537,18 @@ def test_a_schedule_of_an_engine_that_cannot_run_says_so_before_it_is_saved(
     dialog.engine.setCurrentIndex(dialog.engine.findData("local"))
     assert not dialog.hint.text()
     dialog.reject()
+
+
+def test_a_new_schedule_keeps_the_folders_careful_mode(qtbot, window, tmp_path):
+    """Careful mode on for the folder, a new schedule's Careful mode box was unticked."""
+    ws = demo_copy(tmp_path)
+    open_in(qtbot, window, ws)
+    wait_shown(qtbot, window)
+    window.careful.folder = window.careful.folder.model_copy(update={"careful": True})
+    dialog = window.schedules.open_dialog()
+    assert dialog.careful.isChecked()
+    dialog.reject()
+    window.careful.folder = window.careful.folder.model_copy(update={"careful": False})
+    dialog = window.schedules.open_dialog()
+    assert not dialog.careful.isChecked()
+    dialog.reject()

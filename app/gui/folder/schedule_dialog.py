@@ -29,11 +29,12 @@ class ScheduleDialog(QDialog):
     def __init__(self, folder: Path, current: Schedule | None, engines: list,
                  default_engine: str, parent: QWidget | None = None,
                  default_budget: float | None = None,
-                 not_ready: Callable[[str], str] | None = None):
+                 not_ready: Callable[[str], str] | None = None, careful: bool = False):
         """`default_budget`: a new schedule's budget per run (the person's from Settings), so
         the dialog opens ready to save rather than with a problem to put right;
         `not_ready(engine_id)`: why an engine cannot run now ("" when it can, or is not
-        known), said under the choice: its scheduled runs would stop at once."""
+        known), said under the choice: its scheduled runs would stop at once; `careful`: the
+        folder's careful mode, which a new schedule keeps."""
         super().__init__(parent)
         self._not_ready = not_ready or (lambda _engine_id: "")
         self.folder, self.current = folder, current
@@ -99,16 +100,17 @@ class ScheduleDialog(QDialog):
         column.addWidget(self.hint)
         column.addWidget(buttons)
         self._form = form
-        self._fill(current, default_engine, default_budget)
+        self._fill(current, default_engine, default_budget, careful)
         for signal in (self.kind.currentIndexChanged, self.budget.valueChanged,
                        self.engine.currentIndexChanged, *[b.toggled for b in self.day_boxes]):
             signal.connect(self._update)
         self._update()
 
     def _fill(self, s: Schedule | None, default_engine: str,
-              default_budget: float | None = None) -> None:
+              default_budget: float | None = None, careful: bool = False) -> None:
         s = s or Schedule(folder=str(self.folder), kind="weekdays", days=[0], time="07:00",
-                          engine=default_engine, budget_usd=default_budget or None)
+                          engine=default_engine, budget_usd=default_budget or None,
+                          careful=careful)
         self.kind.setCurrentIndex(KINDS.index(s.kind))
         for d, box in enumerate(self.day_boxes):
             box.setChecked(d in s.days)

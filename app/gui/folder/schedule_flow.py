@@ -145,11 +145,17 @@ class ScheduleFlow(QObject):
         self.dialog = ScheduleDialog(self.folder.resolve(), self.schedule, engine_choices(),
                                      default, self.window,
                                      budget_of(settings) if settings is not None else None,
-                                     picker.not_ready_sentence if picker is not None else None)
+                                     picker.not_ready_sentence if picker is not None else None,
+                                     self._folder_careful())
         self.dialog.saved.connect(self._saved)
         self.dialog.removed.connect(self._removed)
         self.dialog.open()
         return self.dialog
+
+    def _folder_careful(self) -> bool:
+        """The folder's careful mode (Settings, This folder): a new schedule keeps it."""
+        folder_settings = getattr(getattr(self.window, "careful", None), "folder", None)
+        return bool(getattr(folder_settings, "careful", False))
 
     def _saved(self, schedule) -> None:
         self.schedule = schedule
