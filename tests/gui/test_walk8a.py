@@ -1,0 +1,80 @@
+"""What a person found after a run (walk8a): the round cards, each round's evidence, Undo, an
+older run in History, Lessons and the exported summary, in English and Chinese, at 1280x800
+and 800x600."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.core.run.reports import samples_message
+from app.export.service import export_summary
+from app.export.words import tr
+from tests.export_fixtures import make_run, make_workspace
+
+# A folder of the person's own tasks with one task of the Demo's bakery example, which the
+# Demo does for real (drafts/contact.docx) and ticks; the other two it only shows as samples.
+MIXED_BOARD = ("# Shop paperwork\n\n- [ ] Summarise cases.docx in a few lines\n"
+               "- [ ] Check the monthly budget\n"
+               "- [x] Write the opening hours and contact page\n")
+MIXED_ROUNDS = [
+    ("Summarise cases.docx in a few lines", "sample", ["demo-output/summarise.md"],
+     "Wrote a sample note for this task (no AI was used).", None, 3),
+    ("Check the monthly budget", "sample", [],
+     "Its sample note from an earlier round was already there, word for word, so nothing "
+     "was written (no AI was used).", None, 2),
+    ("Write the opening hours and contact page", "completed", ["drafts/contact.docx"],
+     "Wrote the opening hours and contact page as a Word document.", None, 3)]
+
+
+def _demo_export(tmp_path, lang: str, rounds=MIXED_ROUNDS, board=MIXED_BOARD) -> str:
+    ws = make_workspace(tmp_path / "shop", board)
+    run_dir = make_run(ws, rounds, engine="demo", is_ai=False, state="stopped",
+                       exit_reason="samples_shown", decision=None)
+    info = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    sampled = len({r[0] for r in rounds if r[1] == "sample"})
+    info["message"] = samples_message(sampled)  # the core's own ending, as a real run has it
+    (run_dir / "run.json").write_text(json.dumps(info), encoding="utf-8")
+    return export_summary(ws, "md", tmp_path / "out.md", lang=lang).read_text(encoding="utf-8")
+
+
+def _ended(text: str, lang: str) -> str:
+    (row,) = [ln for ln in text.splitlines() if ln.startswith(f"| {tr(lang, 'How it ended')} |")]
+    return row
+
+
+def test_a_demo_run_that_did_an_example_task_does_not_say_it_ticked_none(tmp_path):
+    text = _demo_export(tmp_path, "en")
+    ended = _ended(text, "en")
+    assert "| Tasks done | 1 of 3 |" in text
+    # Before: "…showed 2 tasks as a sample and ticked none: it wrote sample notes under
+    # demo-output/ and changed nothing of yours." beside "Tasks done: 1 of 3".
+    assert "changed nothing of yours" not in ended
+    assert ("The Demo engine showed 2 tasks as a sample and ticked none of them: for those it "
+            "only wrote sample notes under demo-output/.") in ended
+    assert ("It did one task of its built-in example for real and ticked it: “Write the "
+            "opening hours and contact page”.") in ended
+    assert ended.count("The Demo engine showed") == 1  # said once, not the core's line again
+
+
+def test_a_demo_run_of_samples_only_still_says_it_changed_nothing(tmp_path):
+    rounds = MIXED_ROUNDS[:2]
+    board = MIXED_BOARD.replace("- [x] Write the opening hours and contact page\n", "")
+    ended = _ended(_demo_export(tmp_path, "en", rounds, board), "en")
+    assert ("The Demo engine showed 2 tasks as a sample and ticked none of them: it wrote "
+            "sample notes under demo-output/ and changed nothing of yours.") in ended
+    assert "built-in example" not in ended
+
+
+def test_a_chinese_export_of_a_demo_run_says_every_line_in_chinese(tmp_path):
+    text = _demo_export(tmp_path, "zh_CN")
+    ended = _ended(text, "zh_CN")
+    assert "它按自带的示例真正做完并勾选了一项任务：“Write the opening hours and contact page”" \
+        in ended
+    assert "没有改动你的任何东西" not in ended
+    # The Demo's fixed lines of its sample rounds, in the window's Chinese, not English:
+    assert "为这个任务写了一份示例笔记（没有用到 AI）。" in text
+    assert "这个任务的示例笔记在之前的一轮里已经写好，内容一字不差，所以这次没有再写（没有用到 AI）。" \
+        in text
+    assert "Wrote a sample note" not in text and "Its sample note" not in text
