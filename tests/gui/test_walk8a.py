@@ -78,3 +78,59 @@ def test_a_chinese_export_of_a_demo_run_says_every_line_in_chinese(tmp_path):
     assert "这个任务的示例笔记在之前的一轮里已经写好，内容一字不差，所以这次没有再写（没有用到 AI）。" \
         in text
     assert "Wrote a sample note" not in text and "Its sample note" not in text
+
+
+# -- a round's evidence and the lessons fit an 800 × 600 screen ----------------------------
+def _inside(widget, dialog) -> bool:
+    """Is all of `widget` within the dialog, and the dialog within its screen?"""
+    from PySide6.QtCore import QRect
+
+    box = QRect(widget.mapTo(dialog, widget.rect().topLeft()), widget.size())
+    area = dialog.screen().availableGeometry()
+    return dialog.rect().contains(box) and dialog.width() <= area.width() - 40 and \
+        dialog.height() <= area.height() - 60
+
+
+def test_a_rounds_evidence_fits_a_small_screen_with_undo_and_close_on_it(qtbot, tmp_path):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from tests.gui.test_document_evidence import a_round, open_evidence, word
+
+    old = word(tmp_path / "old.docx", ["Center aligned."])
+    new = word(tmp_path / "new.docx", ["Centred text."])
+    a_round(tmp_path, {"par-alignment.docx": (old, new)})
+    dialog = open_evidence(qtbot, tmp_path)
+    area = dialog.screen().availableGeometry()
+    assert area.width() < 900 + 40  # the offscreen screen is 800 × 600, as on :82
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    close = dialog.findChild(QDialogButtonBox)
+    # Before: 900 × 640 on an 800 × 600 screen, Undo and Close below its edge.
+    assert _inside(dialog.undo_button, dialog) and _inside(close, dialog)
+
+
+def a_run_undone(tmp_path):
+    """A folder whose one run wrote notes.md, which the person then undid: one lesson."""
+    from app.core.run.loop import Harness
+    from app.core.undo.undo import undo_round
+    from tests.scripted import ScriptedEngine, board_workspace, call, fast_limits
+
+    ws = board_workspace(tmp_path, "- [ ] Write the notes\n")
+    Harness(ws, ScriptedEngine([call("write_file", path="notes.md", content="Notes\n"),
+                                call("complete_task", summary="Wrote them.",
+                                     evidence=["notes.md"])]), fast_limits()).run()
+    undo_round(ws.root, 1)
+    return ws.root
+
+
+def test_the_lessons_fit_a_small_screen(qtbot, tmp_path):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from app.gui.lessons.lessons_view import LessonsDialog
+
+    dialog = LessonsDialog(a_run_undone(tmp_path))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.lesson is not None, timeout=10_000)
+    assert _inside(dialog.accept_button, dialog)
+    assert _inside(dialog.findChild(QDialogButtonBox), dialog)

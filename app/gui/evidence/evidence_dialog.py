@@ -22,6 +22,7 @@ from app.gui.evidence.file_actions import FileActions
 from app.gui.evidence.file_diff import DiffColours, TooBig
 from app.gui.evidence.markdown_view import MAX_RENDERED_CHARS, is_markdown, markdown_html
 from app.gui.evidence.renderings import new_document_text, show_change
+from app.gui.evidence.screen_fit import resize_within_screen
 from app.gui.evidence.shown_html import (change_colours, change_legend, change_words, document_note,
                                          note_html, pages_html, pictures_html, problem_words,
                                          scan_only, shows_change, tint)
@@ -67,7 +68,7 @@ class EvidenceDialog(QDialog):
         mark, outcome = wording.round_outcome(view.result_state, view.lookup_cap)
         title = self.tr("Round %1").replace("%1", str(view.round))
         self.setWindowTitle(f"{title} — {outcome}")
-        self.resize(900, 640)
+        resize_within_screen(self, 900, 640)
 
         head = self.head = QLabel(f"{title}   {mark} {outcome}", self)
         head.setFont(look.scaled_font(head, 1.2, bold=True))
