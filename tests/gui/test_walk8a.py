@@ -134,3 +134,30 @@ def test_the_lessons_fit_a_small_screen(qtbot, tmp_path):
     qtbot.waitUntil(lambda: dialog.lesson is not None, timeout=10_000)
     assert _inside(dialog.accept_button, dialog)
     assert _inside(dialog.findChild(QDialogButtonBox), dialog)
+
+
+# -- History lists a run made outside the window -------------------------------------------
+def test_history_lists_a_run_made_in_the_terminal_when_the_person_comes_to_it(qtbot, window,
+                                                                             tmp_path):
+    from PySide6.QtCore import Qt
+
+    from tests.gui.helpers import open_in
+
+    ws = make_workspace(tmp_path / "shop", MIXED_BOARD)
+    make_run(ws, MIXED_ROUNDS, run_id="20261205-140700-000-aaaaaa", engine="demo",
+             is_ai=False, state="stopped", exit_reason="samples_shown", decision=None)
+    open_in(qtbot, window, ws)
+    picker = window._page.history_picker
+    qtbot.waitUntil(lambda: picker.count() == 2, timeout=10_000)  # "Recent runs" and the run
+    # The window stays open; a run is made in the terminal (or by a schedule) meanwhile.
+    make_run(ws, MIXED_ROUNDS[:1], run_id="20261205-141000-000-bbbbbb", engine="demo",
+             is_ai=False, state="stopped", exit_reason="samples_shown", decision=None)
+    picker.setFocus(Qt.FocusReason.ShortcutFocusReason)  # Alt+I, "History:"
+    # Before: listed only at the folder's opening and after the window's own runs.
+    qtbot.waitUntil(lambda: picker.count() == 3, timeout=10_000)
+    assert picker.itemData(1) == "20261205-141000-000-bbbbbb"  # newest first
+    picker.setCurrentIndex(2)
+    picker.clearFocus()
+    picker.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    qtbot.wait(300)
+    assert picker.currentData() == "20261205-140700-000-aaaaaa"  # the choice stays
