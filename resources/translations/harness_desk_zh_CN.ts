@@ -2022,6 +2022,10 @@
         <translation>正在比较两个版本…</translation>
     </message>
     <message>
+        <source>Show as plain text</source>
+        <translation>按纯文本显示</translation>
+    </message>
+    <message>
         <source>Show as it looks</source>
         <translation>按原样显示</translation>
     </message>
@@ -2192,6 +2196,10 @@
     <message>
         <source>This document cannot be shown: %1</source>
         <translation>无法显示这个文档：%1</translation>
+    </message>
+    <message>
+        <source>A document: its text is compared as plain text (headings with #, tables with |).</source>
+        <translation>这是一个文档：按纯文字来比较（标题以 # 开头，表格用 | 分隔）。</translation>
     </message>
     <message>
         <source>A document: its text is compared as the AI reads it (headings with #, tables with |).</source>

@@ -161,3 +161,45 @@ def test_history_lists_a_run_made_in_the_terminal_when_the_person_comes_to_it(qt
     picker.setFocus(Qt.FocusReason.ShortcutFocusReason)
     qtbot.wait(300)
     assert picker.currentData() == "20261205-140700-000-aaaaaa"  # the choice stays
+
+
+# -- a Demo round's document claims no AI read it ------------------------------------------
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request, qapp):
+    from app.gui.settings import language
+
+    assert language.install(qapp, request.param) == request.param
+    yield request.param
+    language.install(qapp, "en")
+
+
+@pytest.mark.parametrize("is_ai", [False, True])
+def test_a_demo_rounds_new_word_document_is_shown_as_plain_text_not_as_an_ai_reads_it(
+        qtbot, tmp_path, lang, is_ai):
+    from app.gui.evidence.evidence_dialog import EvidenceDialog
+    from app.gui.run.round_cards import RoundView
+    from tests.gui.test_document_evidence import a_round, word
+
+    new = word(tmp_path / "new.docx", ["Tuesday to Friday 7:00–16:00."])
+    a_round(tmp_path, {"drafts/contact.docx": (None, new)})
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts" / "contact.docx").write_bytes(new)  # as the round left it
+    view = RoundView(1, "Write the opening hours and contact page", "completed", run_id="r1",
+                     is_ai=is_ai)
+    dialog = EvidenceDialog(tmp_path, view)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.evidence is not None, timeout=10_000)
+    dialog.file_list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)
+    toggle = dialog.source_toggle
+    plain = {"en": "Show as plain text", "zh_CN": "按纯文本显示"}[lang]
+    as_ai = {"en": "Show as the AI reads it", "zh_CN": "按 AI 读到的样子显示"}[lang]
+    assert toggle.text() == (as_ai if is_ai else plain)
+    toggle.click()
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)
+    note = dialog.diff.toPlainText().splitlines()[0]
+    if is_ai:
+        assert "AI" in note
+    else:  # before: "A document: its text is compared as the AI reads it …" in a Demo round
+        assert "AI" not in note and {"en": "as plain text", "zh_CN": "纯文字"}[lang] in note
+    assert "Tuesday to Friday 7:00–16:00." in dialog.diff.toPlainText()

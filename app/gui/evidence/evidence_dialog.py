@@ -297,6 +297,12 @@ class EvidenceDialog(QDialog):
         run_for(self, make, lambda html: self._on_diff(turn, row, html),
                 lambda exc: self._on_diff_failed(turn, row, f, exc))
 
+    def _as_read(self) -> str:
+        """The button to a document's text: as an AI engine reads it; a Demo round's (no AI
+        read anything) says plain text."""
+        return self.tr("Show as the AI reads it") if self.view.is_ai else \
+            self.tr("Show as plain text")
+
     def _lines_legend(self) -> str:
         return self.tr("Green lines (+) are what the round added, red lines (−) what it "
                        "removed; the lines around them stayed the same.")
@@ -305,7 +311,7 @@ class EvidenceDialog(QDialog):
         f = self._chosen()
         if f is not None and f.kind == "document":  # as it looks / as the AI reads it
             self.source_toggle.setText(self.tr("Show as it looks") if source else
-                                       self.tr("Show as the AI reads it"))
+                                       self._as_read())
         else:
             self.source_toggle.setText(self.tr("Show formatted") if source else
                                        self.tr("Show source"))
@@ -328,7 +334,7 @@ class EvidenceDialog(QDialog):
         self.legend.setText(self.tr("Nothing to compare: the file is new."))
         self.source_toggle.setVisible(True)
         self.source_toggle.blockSignals(True)
-        self.source_toggle.setText(self.tr("Show as the AI reads it"))
+        self.source_toggle.setText(self._as_read())
         self.source_toggle.blockSignals(False)
         self.comparing = True
         self.diff.setPlainText(self.tr("Reading the new file…"))
@@ -378,7 +384,7 @@ class EvidenceDialog(QDialog):
         self.source_toggle.setVisible(looks)
         self.source_toggle.blockSignals(True)
         self.source_toggle.setText(self.tr("Show as it looks") if self.source_toggle.isChecked()
-                                   else self.tr("Show as the AI reads it"))
+                                   else self._as_read())
         self.source_toggle.blockSignals(False)
         as_text = not looks or self.source_toggle.isChecked()
         if not as_text:
@@ -412,7 +418,7 @@ class EvidenceDialog(QDialog):
         note = ""
         if document:
             note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
-                                                            document_note())
+                                                            document_note(self.view.is_ai))
 
         def make(unchanged: str | None = None) -> str:
             """`unchanged`: what to say when the text is the same (what else changed)."""
