@@ -1971,7 +1971,7 @@
     </message>
     <message>
         <source>What it says it did: %1</source>
-        <translation>AI 的说明：%1</translation>
+        <translation>它说它做了：%1</translation>
     </message>
     <message>
         <source>What it found: %1</source>

@@ -203,3 +203,27 @@ def test_a_demo_rounds_new_word_document_is_shown_as_plain_text_not_as_an_ai_rea
     else:  # before: "A document: its text is compared as the AI reads it …" in a Demo round
         assert "AI" not in note and {"en": "as plain text", "zh_CN": "纯文字"}[lang] in note
     assert "Tuesday to Friday 7:00–16:00." in dialog.diff.toPlainText()
+
+
+def test_a_demo_rounds_evidence_in_chinese_does_not_say_an_ai_explained_it(qtbot, tmp_path,
+                                                                          qapp):
+    from app.gui.evidence.evidence_dialog import EvidenceDialog
+    from app.gui.run.round_cards import RoundView
+    from app.gui.settings import language
+    ws = make_workspace(tmp_path / "shop", MIXED_BOARD)
+    make_run(ws, MIXED_ROUNDS[:1], run_id="r1", engine="demo", is_ai=False, state="stopped",
+             exit_reason="samples_shown", decision=None)
+    view = RoundView(1, MIXED_ROUNDS[0][0], "sample", MIXED_ROUNDS[0][2], run_id="r1",
+                     is_ai=False)
+    assert language.install(qapp, "zh_CN") == "zh_CN"
+    try:
+        dialog = EvidenceDialog(ws, view)
+        qtbot.addWidget(dialog)
+        qtbot.waitUntil(lambda: dialog.evidence is not None, timeout=10_000)
+        details = dialog.details.text()
+    finally:
+        language.install(qapp, "en")
+    # Before: "AI 的说明：为这个任务写了一份示例笔记（没有用到 AI）。" – "the AI's account: … (no AI
+    # was used)", of a round no AI took part in.
+    assert "AI 的说明" not in details
+    assert "它说它做了：为这个任务写了一份示例笔记（没有用到 AI）。" in details
