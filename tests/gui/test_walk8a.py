@@ -227,3 +227,27 @@ def test_a_demo_rounds_evidence_in_chinese_does_not_say_an_ai_explained_it(qtbot
     # was used)", of a round no AI took part in.
     assert "AI 的说明" not in details
     assert "它说它做了：为这个任务写了一份示例笔记（没有用到 AI）。" in details
+
+
+# -- the exported PDF marks an undone round's outcome in the chart's colour too --------------
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_an_undone_rounds_outcome_has_its_colour_square_in_the_document(tmp_path, qapp, lang):
+    from app.export.render import build_document
+    from app.export.summary import build_summary
+
+    ws = make_workspace(tmp_path / "shop", MIXED_BOARD)
+    run_dir = make_run(ws, MIXED_ROUNDS, engine="demo", is_ai=False, state="stopped",
+                       exit_reason="samples_shown", decision=None)
+    (run_dir / "undo").mkdir(exist_ok=True)
+    (run_dir / "undo" / "1.undone.json").write_text(json.dumps({
+        "round": 1, "undone_at": "2025-03-03T14:10:00+00:00",
+        "removed": ["demo-output/summarise.md"]}), encoding="utf-8")
+    summary = build_summary(ws, lang=lang)
+    assert summary.rounds[0].outcome == tr(lang, "{outcome}, then undone",
+                                           outcome=tr(lang, "Shown as a sample, not done"))
+    lines = build_document(summary, None).toPlainText().splitlines()
+    outcome_lines = [ln for ln in lines if tr(lang, "Shown as a sample, not done") in ln
+                     and "·" in ln]
+    # Before: "■ Shown as a sample, not done" on round 2, but no square on round 1's
+    # "Shown as a sample, not done, then undone".
+    assert len(outcome_lines) == 2 and all(ln.startswith("\u25a0 ") for ln in outcome_lines)
