@@ -47,13 +47,14 @@ def sample_said(changed: bool, lang: str) -> str:
     return tr(lang, SAMPLE_WROTE if changed else SAMPLE_SAME)
 
 
-def samples_ending(ending: str, rounds: Sequence, lang: str) -> str:
+def samples_ending(rounds: Sequence, lang: str) -> str:
     """How a Demo run that showed samples ended, true to its rounds: the tasks it only
-    showed as a sample, and the example tasks it did for real, by name."""
+    showed as a sample, and the example tasks it did for real, by name (said after its
+    few words, "Shown as a sample, not done.")."""
     sampled = _tasks(rounds, RoundResult.SAMPLE)
     done = _tasks(rounds, RoundResult.COMPLETED)
     tasks = plural(lang, len(sampled), "1 task", "{n} tasks")
-    words = [ending, tr(lang, _SHOWN_SOME if done else _SHOWN, tasks=tasks)]
+    words = [tr(lang, _SHOWN_SOME if done else _SHOWN, tasks=tasks)]
     if done:
         names = tr(lang, ", ").join(f"“{t}”" for t in done)
         words.append(plural(lang, len(done), _DID_ONE, _DID_MANY, names=names))
@@ -65,3 +66,12 @@ def _tasks(rounds: Sequence, state: str) -> list[str]:
     """The tasks of the rounds that ended in `state`, each once, in round order."""
     return list(dict.fromkeys(" ".join(r.task.split()) for r in rounds
                               if r.result_state == state))
+
+
+def with_said(ending: str, summary) -> str:
+    """A run's few words on how it ended, then its sentence when it has one (a RunSummary's
+    `ending_said`): the overview's table of runs keeps the few words alone."""
+    said = getattr(summary, "ending_said", "")
+    if not said:
+        return ending
+    return f"{ending}{'' if getattr(summary, 'lang', 'en') == 'zh_CN' else ' '}{said}"

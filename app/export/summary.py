@@ -125,6 +125,7 @@ class RunSummary(BaseModel):
     finished: bool = True
     state: str = ""
     ending: str = ""  # how it ended, in words
+    ending_said: str = ""  # and in a sentence or two, in the document's language (a Demo run)
     message: str | None = None
     rounds_count: int = 0
     tasks_done: int = 0
@@ -254,9 +255,9 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     # The runs' own time, as the window's status line counts it (work_totals): not the time
     # the person took to decide between them.
     work = work_totals.totals([*earlier, info], last_time)
-    ending, message = _ending(info, finished, lang), info.message
+    message, ending_said = info.message, ""
     if finished and info.exit_reason == ExitReason.SAMPLES_SHOWN:  # said from its rounds
-        ending, message = samples_ending(ending, round_rows, lang), None
+        message, ending_said = None, samples_ending(round_rows, lang)
     summary = RunSummary(
         title=title or tr(lang, "Run summary"),
         workspace_name=ws.name,
@@ -270,7 +271,8 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
         duration_s=work.seconds,
         finished=finished,
         state=info.state,
-        ending=ending,
+        ending=_ending(info, finished, lang),
+        ending_said=ending_said,
         message=message,
         rounds_count=max(len(round_rows), info.rounds - (0 if earlier else info.round_offset)),
         tasks_done=done,

@@ -251,3 +251,19 @@ def test_an_undone_rounds_outcome_has_its_colour_square_in_the_document(tmp_path
     # Before: "■ Shown as a sample, not done" on round 2, but no square on round 1's
     # "Shown as a sample, not done, then undone".
     assert len(outcome_lines) == 2 and all(ln.startswith("\u25a0 ") for ln in outcome_lines)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_history_of_runs_keeps_its_table_short_and_says_the_demo_ending_under_the_run(
+        tmp_path, lang):
+    ws = make_workspace(tmp_path / "shop", MIXED_BOARD)
+    make_run(ws, MIXED_ROUNDS, engine="demo", is_ai=False, state="stopped",
+             exit_reason="samples_shown", decision=None)
+    text = export_summary(ws, "md", tmp_path / "all.md", "all", lang=lang).read_text(
+        encoding="utf-8")
+    (row,) = [ln for ln in text.splitlines() if ln.startswith("| 1 |")]
+    assert tr(lang, "Shown as a sample, not done.") in row
+    assert {"en": "built-in example", "zh_CN": "自带的示例"}[lang] not in row  # a narrow column
+    under = [ln for ln in text.splitlines() if {"en": "It did one task of its built-in "
+             "example for real", "zh_CN": "它按自带的示例真正做完"}[lang] in ln]
+    assert len(under) == 1 and not under[0].startswith("|")  # said once, under "Run 1"
