@@ -267,3 +267,23 @@ def test_the_history_of_runs_keeps_its_table_short_and_says_the_demo_ending_unde
     under = [ln for ln in text.splitlines() if {"en": "It did one task of its built-in "
              "example for real", "zh_CN": "它按自带的示例真正做完"}[lang] in ln]
     assert len(under) == 1 and not under[0].startswith("|")  # said once, under "Run 1"
+
+
+def test_the_history_box_shows_a_runs_whole_date_in_chinese(qtbot, lang):
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    from app.gui.run.history_picker import HistoryPicker, _when
+
+    picker = HistoryPicker()
+    qtbot.addWidget(picker)
+    when = _when("2026-12-05T14:07:00+00:00")
+    picker.addItem(f"{when} · Demo", "r1")
+    picker.setCurrentIndex(1)
+    picker.resize(picker.sizeHint())
+    picker.show()
+    option = QStyleOptionComboBox()
+    picker.initStyleOption(option)
+    field = picker.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                          QStyle.SubControl.SC_ComboBoxEditField, picker)
+    # Before: "2026年12月5日 14:0", the box counted in a Chinese font's average character.
+    assert field.width() >= picker.fontMetrics().horizontalAdvance(when)

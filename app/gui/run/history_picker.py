@@ -77,7 +77,9 @@ class HistoryPicker(QComboBox):
         metrics = self.fontMetrics()
         room = max(metrics.horizontalAdvance(self.tr("Recent runs")),
                    metrics.horizontalAdvance(_when(SAMPLE_START)))
-        self.setMinimumContentsLength(-(-room // max(1, metrics.averageCharWidth())) + 1)
+        # Counted in the widths of "X", as the box counts them: a Chinese font's average
+        # character is nearly twice that, and "2026年12月5日 14:07" showed as "2026年12月5日 14:0".
+        self.setMinimumContentsLength(-(-room // max(1, metrics.horizontalAdvance("X"))) + 1)
         self.currentIndexChanged.connect(lambda _i: self.setToolTip(self._tip()))
         self.runs: list = []
         self.show_runs([])
