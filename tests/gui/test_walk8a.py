@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.core.run.reports import samples_message
 from app.export.service import export_summary
@@ -287,3 +288,29 @@ def test_the_history_box_shows_a_runs_whole_date_in_chinese(qtbot, lang):
                                           QStyle.SubControl.SC_ComboBoxEditField, picker)
     # Before: "2026年12月5日 14:0", the box counted in a Chinese font's average character.
     assert field.width() >= picker.fontMetrics().horizontalAdvance(when)
+
+
+def test_tab_in_a_rounds_evidence_goes_as_the_eye_reads(qtbot, tmp_path):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from tests.gui.test_document_evidence import a_round, open_evidence
+
+    a_round(tmp_path, {"notes/summary.md": (None, b"# Summary\n\nThree points.\n")})
+    dialog = open_evidence(qtbot, tmp_path)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)
+    assert dialog.source_toggle.isVisible()  # "Show source", under the new file
+    close = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close)
+    order, widget = [], dialog.file_list
+    for _ in range(6):
+        widget = widget.nextInFocusChain()
+        while not (widget.isVisible() and widget.isEnabled() and
+                   widget.focusPolicy() & Qt.FocusPolicy.TabFocus):
+            widget = widget.nextInFocusChain()
+        order.append(widget)
+    actions = dialog.file_actions
+    # Before: the list, the file, "Show source", then Open and Show in folder back on the left.
+    assert order[:4] == [dialog.diff, actions.open_button, actions.show_button,
+                         dialog.source_toggle]
+    assert order[4] in (dialog.undo_button, close)

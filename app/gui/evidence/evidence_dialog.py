@@ -142,6 +142,13 @@ class EvidenceDialog(QDialog):
         layout.addWidget(split, 1)
         layout.addWidget(self.report)
         layout.addLayout(bottom)
+        # Tab goes as the eye reads: the list, the file, the buttons under the list, then the
+        # one under the file, then Undo and Close (the toggle came before Open).
+        chain = [self.file_list, self.diff, self.file_actions.open_button,
+                 self.file_actions.show_button, self.source_toggle, self.undo_button,
+                 buttons.button(QDialogButtonBox.StandardButton.Close)]
+        for first, second in zip(chain, chain[1:]):
+            QWidget.setTabOrder(first, second)
         if view.undone:
             self._show_undone()
         self.load()
