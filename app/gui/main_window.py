@@ -306,7 +306,7 @@ class MainWindow(QMainWindow):
 
     def _ask_to_stop_and_close(self) -> bool:
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("A run is going"),
-                          self.tr("The AI is waiting before its next step while you choose. "
+                          self.tr("The run is waiting before its next step while you choose. "
                                   "Stop it and close? Nothing is left half-written."),
                           QMessageBox.StandardButton.NoButton, self)
         stop = box.addButton(self.tr("Stop and close"), QMessageBox.ButtonRole.AcceptRole)

@@ -173,8 +173,8 @@
         <translation>请先新建任务清单</translation>
     </message>
     <message>
-        <source>Start the AI on the first unchecked task (Ctrl+R)</source>
-        <translation>让 AI 从第一个未勾选的任务开始（Ctrl+R）</translation>
+        <source>Start on the first unchecked task (Ctrl+R)</source>
+        <translation>从第一个未勾选的任务开始（Ctrl+R）</translation>
     </message>
     <message>
         <source>Stop</source>
@@ -225,8 +225,8 @@
         <translation>查看修改</translation>
     </message>
     <message>
-        <source>See the change the AI asks to make, and allow it or not</source>
-        <translation>查看 AI 想做的修改，再决定是否允许</translation>
+        <source>See the change the run asks to make, and allow it or not</source>
+        <translation>查看运行想做的修改，再决定是否允许</translation>
     </message>
     <message>
         <source>Export summary…</source>
@@ -1015,12 +1015,48 @@
         <translation>允许 AI 删除你的文件吗？</translation>
     </message>
     <message>
+        <source>Leave the file as it is; the engine is told and can write a new file instead</source>
+        <translation>保持文件原样；引擎会得知此事，可以改为写一个新文件</translation>
+    </message>
+    <message>
+        <source>Make this change and every other change made while working on this task, without asking</source>
+        <translation>允许这项修改；处理这个任务期间的其他修改也一并允许，不再询问</translation>
+    </message>
+    <message>
+        <source>Change the proposed text yourself; your version is what gets saved, and the engine is told</source>
+        <translation>自己改写提议的内容；保存你的版本，并告诉引擎</translation>
+    </message>
+    <message>
+        <source>May the Demo engine delete your file?</source>
+        <translation>允许演示引擎删除你的文件吗？</translation>
+    </message>
+    <message>
+        <source>May the Demo engine change your file?</source>
+        <translation>允许演示引擎修改你的文件吗？</translation>
+    </message>
+    <message>
         <source>The AI wants to delete %1</source>
         <translation>AI 想删除 %1</translation>
     </message>
     <message>
         <source>The AI wants to change %1</source>
         <translation>AI 想修改 %1</translation>
+    </message>
+    <message>
+        <source>Show as text</source>
+        <translation>按文字显示</translation>
+    </message>
+    <message>
+        <source>Green lines (+) are what the change would add, red lines (−) what it would remove. Nothing is changed until you allow it; Undo can take it back later.</source>
+        <translation>绿色的行（+）是这项修改要添加的内容，红色的行（−）是它要删除的内容。在你允许之前什么都不会改；之后也可以用“撤销”恢复。</translation>
+    </message>
+    <message>
+        <source>This round changes many of your files, so you are asked once for all of them.</source>
+        <translation>这一轮要修改你的很多文件，所以一次性征求你的同意。</translation>
+    </message>
+    <message>
+        <source>This file was in your folder before this run, and careful mode is on: you are asked before your own files are changed or deleted.</source>
+        <translation>这个文件在本次运行之前就在你的文件夹里，而且谨慎模式已开启：修改或删除你自己的文件之前会先问你。</translation>
     </message>
     <message>
         <source>While working on: %1</source>
@@ -1035,12 +1071,16 @@
         <translation>带减号的行将被删除，带加号的行将被添加</translation>
     </message>
     <message>
-        <source>Green lines (+) are what the AI would add, red lines (−) what it would remove. Nothing is changed until you allow it; Undo can take it back later.</source>
-        <translation>绿色的行（+）是 AI 要添加的内容，红色的行（−）是它要删除的内容。在你允许之前什么都不会改；之后也可以用“撤销”恢复。</translation>
-    </message>
-    <message>
         <source>Your version of the file</source>
         <translation>你改过的文件内容</translation>
+    </message>
+    <message>
+        <source>The Demo engine wants to delete %1</source>
+        <translation>演示引擎想删除 %1</translation>
+    </message>
+    <message>
+        <source>The Demo engine wants to change %1</source>
+        <translation>演示引擎想修改 %1</translation>
     </message>
     <message>
         <source>Show as the AI reads it</source>
@@ -1049,6 +1089,10 @@
     <message>
         <source>Switch between the document as it looks and its text as the AI reads it</source>
         <translation>在文档的原样和 AI 读到的文字之间切换</translation>
+    </message>
+    <message>
+        <source>Switch between the document as it looks and its text</source>
+        <translation>在文档的原样和它的文字之间切换</translation>
     </message>
     <message>
         <source>What you write here is what will be saved</source>
@@ -1067,32 +1111,12 @@
         <translation>不允许(&amp;D)</translation>
     </message>
     <message>
-        <source>Leave the file as it is; the AI is told and can write a new file instead</source>
-        <translation>保持文件原样；AI 会得知此事，可以改为写一个新文件</translation>
-    </message>
-    <message>
         <source>Allow all for this &amp;task</source>
         <translation>此任务全部允许(&amp;T)</translation>
     </message>
     <message>
-        <source>Make this change and every other change the AI makes while working on this task, without asking</source>
-        <translation>允许这项修改；处理这个任务期间，AI 的其他修改也一并允许，不再询问</translation>
-    </message>
-    <message>
         <source>&amp;Edit before allowing…</source>
         <translation>先编辑再允许(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Change the proposed text yourself; your version is what gets saved, and the AI is told</source>
-        <translation>自己改写 AI 提议的内容；保存你的版本，并告诉 AI</translation>
-    </message>
-    <message>
-        <source>The AI is changing many of your files in this round, so you are asked once for all of them.</source>
-        <translation>AI 在这一轮中要修改你的很多文件，所以一次性征求你的同意。</translation>
-    </message>
-    <message>
-        <source>This file was in your folder before this run, and careful mode is on: the AI asks before it changes or deletes your own files.</source>
-        <translation>这个文件在本次运行之前就在你的文件夹里，而且谨慎模式已开启：AI 修改或删除你自己的文件之前会先问你。</translation>
     </message>
     <message>
         <source>This file is not plain text, so only its size can be shown: %1 bytes before, %2 bytes after.</source>
@@ -1185,16 +1209,16 @@
         <translation>未完成</translation>
     </message>
     <message>
-        <source>The AI is working on this now</source>
-        <translation>AI 正在处理这一项</translation>
+        <source>The run is working on this now</source>
+        <translation>运行正在处理这一项</translation>
+    </message>
+    <message>
+        <source>The run is working on this task now. You can change its text when the run stops.</source>
+        <translation>运行正在处理这个任务。运行停止后，你就可以修改它的文字。</translation>
     </message>
     <message>
         <source>A decision only you can make. Click it (or press Enter) to decide.</source>
         <translation>这件事只能由你来决定。点一下（或按 Enter）来做决定。</translation>
-    </message>
-    <message>
-        <source>The AI is working on this task now. You can change its text when the run stops.</source>
-        <translation>AI 正在处理这个任务。运行停止后，你就可以修改它的文字。</translation>
     </message>
     <message>
         <source>Double-click or press F2 to change the text. Drag, or press Alt+Up and Alt+Down, to move it.</source>
@@ -1291,8 +1315,8 @@
         <translation>标记为未完成</translation>
     </message>
     <message>
-        <source>The AI is working on this task. Stop the run to change or delete it.</source>
-        <translation>AI 正在处理这个任务。要修改或删除它，请先停止运行。</translation>
+        <source>The run is working on this task. Stop the run to change or delete it.</source>
+        <translation>运行正在处理这个任务。要修改或删除它，请先停止运行。</translation>
     </message>
     <message>
         <source>TASKS.md has a list, but none of its lines is a task yet: a task line starts with “- [ ]”. Type a task below and press Enter, or let the AI propose some.</source>
@@ -1329,20 +1353,24 @@
         <translation>永远不让 AI 修改这个文件（“设置”里列出了受保护的内容）</translation>
     </message>
     <message>
-        <source>%1 is now protected: the AI may never change it.</source>
-        <translation>%1 现已受保护：AI 永远不能修改它。</translation>
+        <source>%1 is now protected: no run may ever change it.</source>
+        <translation>%1 现已受保护：任何运行都不能修改它。</translation>
+    </message>
+    <message>
+        <source>The run asks before deleting %1.</source>
+        <translation>运行在删除 %1 之前征求你的同意。</translation>
+    </message>
+    <message>
+        <source>The run asks before changing %1.</source>
+        <translation>运行在修改 %1 之前征求你的同意。</translation>
+    </message>
+    <message>
+        <source>A change to %1 waits for your approval. The run waits too.</source>
+        <translation>对 %1 的修改正在等待你的同意，运行也在等待。</translation>
     </message>
     <message>
         <source>The folder&apos;s settings could not be saved: %1</source>
         <translation>无法保存此文件夹的设置：%1</translation>
-    </message>
-    <message>
-        <source>The AI asks before deleting %1.</source>
-        <translation>AI 在删除 %1 之前征求你的同意。</translation>
-    </message>
-    <message>
-        <source>The AI asks before changing %1.</source>
-        <translation>AI 在修改 %1 之前征求你的同意。</translation>
     </message>
     <message>
         <source>Waiting for your approval</source>
@@ -1359,10 +1387,6 @@
     <message>
         <source>Working…</source>
         <translation>正在工作…</translation>
-    </message>
-    <message>
-        <source>A change to %1 waits for your approval. The AI waits too.</source>
-        <translation>对 %1 的修改正在等待你的同意，AI 也在等待。</translation>
     </message>
     <message>
         <source>Your answer could not be saved: %1</source>
@@ -1408,12 +1432,12 @@
         <translation>谨慎模式：%1</translation>
     </message>
     <message>
-        <source>Careful mode: may the AI delete your file %1?</source>
-        <translation>谨慎模式：允许 AI 删除你的文件 %1 吗？</translation>
+        <source>Careful mode: may your file %1 be deleted?</source>
+        <translation>谨慎模式：允许删除你的文件 %1 吗？</translation>
     </message>
     <message>
-        <source>Careful mode: may the AI change your file %1?</source>
-        <translation>谨慎模式：允许 AI 修改你的文件 %1 吗？</translation>
+        <source>Careful mode: may your file %1 be changed?</source>
+        <translation>谨慎模式：允许修改你的文件 %1 吗？</translation>
     </message>
     <message>
         <source>The AI is changing more than %1 of your files in one round: may it delete your file %2?</source>
@@ -2022,8 +2046,8 @@
         <translation>正在比较两个版本…</translation>
     </message>
     <message>
-        <source>Show as plain text</source>
-        <translation>按纯文本显示</translation>
+        <source>Show as text</source>
+        <translation>按文字显示</translation>
     </message>
     <message>
         <source>Show as it looks</source>
@@ -2901,12 +2925,12 @@
         <translation>没有要做的任务了：先添加一项（Ctrl+N）。</translation>
     </message>
     <message>
-        <source>The AI is waiting before its next step while you choose. Stop it and close? Nothing is left half-written.</source>
-        <translation>你考虑期间，AI 停在下一步之前等着。要停止运行并关闭吗？不会留下写了一半的内容。</translation>
-    </message>
-    <message>
         <source>A run is going</source>
         <translation>正在运行</translation>
+    </message>
+    <message>
+        <source>The run is waiting before its next step while you choose. Stop it and close? Nothing is left half-written.</source>
+        <translation>你考虑期间，运行停在下一步之前等着。要停止运行并关闭吗？不会留下写了一半的内容。</translation>
     </message>
     <message>
         <source>Stop and close</source>
@@ -3858,12 +3882,12 @@
         <translation>任务</translation>
     </message>
     <message>
-        <source>What the AI is doing right now</source>
-        <translation>AI 此刻在做什么</translation>
+        <source>What the run is doing right now</source>
+        <translation>运行此刻在做什么</translation>
     </message>
     <message>
-        <source>What the AI is doing</source>
-        <translation>AI 在做什么</translation>
+        <source>What the run is doing</source>
+        <translation>运行在做什么</translation>
     </message>
 </context>
 <context>

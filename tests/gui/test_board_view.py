@@ -402,7 +402,7 @@ def test_during_a_run_the_current_task_keeps_its_text(qtbot, view, tasks_md):
     index = select(view, 1)
     with qtbot.waitSignal(view.error_raised, timeout=2000) as refused:
         qtbot.keyClick(view.list_view, Qt.Key.Key_Delete)
-    assert refused.args == ["The AI is working on this task. Stop the run to change or delete it."]
+    assert refused.args == ["The run is working on this task. Stop the run to change or delete it."]
     with qtbot.waitSignal(view.error_raised, timeout=2000):
         qtbot.keyClick(view.list_view, Qt.Key.Key_F2)
     assert view.list_view.indexWidget(index) is None and texts(view)[1] == COMPARE
@@ -436,7 +436,7 @@ def test_the_rows_tell_a_screen_reader_their_state(view):
         return view.model.index(row).data(Qt.ItemDataRole.AccessibleDescriptionRole)
 
     assert describe(0) == "Done"
-    assert describe(1) == "Not done, The AI is working on this now"
+    assert describe(1) == "Not done, The run is working on this now"
     assert describe(2) == "A decision for you"
 
 

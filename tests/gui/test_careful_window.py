@@ -363,8 +363,8 @@ def test_a_question_finds_the_person_when_the_window_is_behind(qtbot, claude_win
     qtbot.waitUntil(lambda: window.careful.dialog is not None, timeout=90_000)
     assert seen["alerts"] and seen["alerts"][-1] is window
     assert seen["messages"] == [("Your approval is needed",
-                                 "The AI asks before deleting draft.md.")]
-    assert window.notice.text.text() == "The AI asks before deleting draft.md."
+                                 "The run asks before deleting draft.md.")]
+    assert window.notice.text.text() == "The run asks before deleting draft.md."
     with qtbot.waitSignal(window.run_ended, timeout=90_000):
         window.stop_run()
     assert (folder / "draft.md").exists()

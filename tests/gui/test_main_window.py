@@ -240,7 +240,7 @@ def test_the_chinese_close_question_says_the_run_waits_not_that_the_ai_asks(qapp
 
     from app.gui.settings import language
 
-    english = ("The AI is waiting before its next step while you choose. Stop it and close? "
+    english = ("The run is waiting before its next step while you choose. Stop it and close? "
                "Nothing is left half-written.")
     assert language.install(qapp, "zh_CN") == "zh_CN"
     try:

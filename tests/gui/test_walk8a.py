@@ -175,7 +175,7 @@ def lang(request, qapp):
 
 
 @pytest.mark.parametrize("is_ai", [False, True])
-def test_a_demo_rounds_new_word_document_is_shown_as_plain_text_not_as_an_ai_reads_it(
+def test_a_demo_rounds_new_word_document_is_shown_as_text_not_as_an_ai_reads_it(
         qtbot, tmp_path, lang, is_ai):
     from app.gui.evidence.evidence_dialog import EvidenceDialog
     from app.gui.run.round_cards import RoundView
@@ -193,7 +193,7 @@ def test_a_demo_rounds_new_word_document_is_shown_as_plain_text_not_as_an_ai_rea
     dialog.file_list.setCurrentRow(0)
     qtbot.waitUntil(lambda: not dialog.comparing, timeout=10_000)
     toggle = dialog.source_toggle
-    plain = {"en": "Show as plain text", "zh_CN": "按纯文本显示"}[lang]
+    plain = {"en": "Show as text", "zh_CN": "按文字显示"}[lang]
     as_ai = {"en": "Show as the AI reads it", "zh_CN": "按 AI 读到的样子显示"}[lang]
     assert toggle.text() == (as_ai if is_ai else plain)
     toggle.click()

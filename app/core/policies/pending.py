@@ -102,6 +102,7 @@ class PendingChange:
     shown: tuple[str, ...] = ()   # where its diff was shown: terminal, window, approve
     answer: str | None = None     # "allowed" | "not_allowed", given through the harness
     answer_text: str = ""
+    run_id: str = ""              # the run that proposed it ("" in a damaged record)
 
     @property
     def after(self) -> bytes | None:
@@ -158,7 +159,7 @@ def _read(folder: Path) -> PendingChange | None:
         tuple(str(r) for r in data.get("reasons") or ()),
         tuple(str(s.get("where")) for s in shown if isinstance(s, dict)),
         answer.get("kind") if answer.get("kind") in ("allowed", "not_allowed") else None,
-        str(answer.get("text") or ""))
+        str(answer.get("text") or ""), str(data.get("run_id") or ""))
 
 
 def waiting(pending_dir: Path) -> list[PendingChange]:

@@ -166,14 +166,14 @@ class BoardItemModel(QAbstractListModel):
         else:
             parts.append(self.tr("Done") if task.checked else self.tr("Not done"))
         if row == self._current_row:
-            parts.append(self.tr("The AI is working on this now"))
+            parts.append(self.tr("The run is working on this now"))
         return ", ".join(parts)
 
     def _tooltip(self, task: Task, row: int) -> str:
         if task.is_human and not task.checked:
             return self.tr("A decision only you can make. Click it (or press Enter) to decide.")
         if self.is_locked(row):
-            return self.tr("The AI is working on this task now. You can change its text "
+            return self.tr("The run is working on this task now. You can change its text "
                            "when the run stops.")
         return self.tr("Double-click or press F2 to change the text. Drag, or press "
                        "Alt+Up and Alt+Down, to move it.")

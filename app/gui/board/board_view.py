@@ -362,7 +362,7 @@ class BoardView(QWidget):
 
     def _refuse_locked(self, row: int) -> bool:
         if self._model.is_locked(row):
-            self.error_raised.emit(self.tr("The AI is working on this task. Stop the run to "
+            self.error_raised.emit(self.tr("The run is working on this task. Stop the run to "
                                            "change or delete it."))
             return True
         return False

@@ -44,21 +44,19 @@ class ApprovalDialog(QDialog):
     seen = Signal()                    # the change is on screen: the person was shown it
 
     def __init__(self, request: ApprovalRequest, parent: QWidget | None = None,
-                 kept: bool = False):
+                 kept: bool = False, is_ai: bool = True):
         super().__init__(parent)
         self.setObjectName("approvalDialog")
         self.request = request
         self.kept = kept
+        self.is_ai = is_ai  # False for the Demo engine: its words name it, not an AI
         self._answered = False
         self.rendering = False
         deleting = request.action == "delete"
-        self.setWindowTitle(self.tr("May the AI change your file?") if not deleting
-                            else self.tr("May the AI delete your file?"))
+        self.setWindowTitle(self._title(deleting))
         self.resize(760, 540)
 
-        head = QLabel((self.tr("The AI wants to delete %1") if deleting
-                       else self.tr("The AI wants to change %1")).replace("%1", request.path),
-                      self)
+        head = QLabel(self._head(deleting).replace("%1", request.path), self)
         head.setTextFormat(Qt.TextFormat.PlainText)
         head.setWordWrap(True)
         head.setFont(look.scaled_font(head, 1.25, bold=True))
@@ -78,12 +76,14 @@ class ApprovalDialog(QDialog):
                                     "added"))
         # A workbook or Word change is shown as it looks; as the AI reads it, one click away.
 
-        self.as_text = QPushButton(self.tr("Show as the AI reads it"), self)
+        self.as_text = QPushButton(self._as_text_words(), self)
         self.as_text.setObjectName("approvalAsText")
         self.as_text.setCheckable(True)
         self.as_text.setAutoDefault(False)
         self.as_text.setToolTip(self.tr("Switch between the document as it looks and its text "
-                                        "as the AI reads it"))
+                                        "as the AI reads it") if is_ai
+                                else self.tr("Switch between the document as it looks and its "
+                                             "text"))
         look.set_accessible(self.as_text, self.as_text.text(), self.as_text.toolTip())
         self.as_text.setVisible(shows_change(request.path))
         self.as_text.toggled.connect(self._on_as_text_toggled)
@@ -100,14 +100,14 @@ class ApprovalDialog(QDialog):
         self.allow = QPushButton(self.tr("&Allow"), self)
         self.allow.setToolTip(self.tr("Make this change"))
         self.deny = QPushButton(self.tr("&Don't allow"), self)
-        self.deny.setToolTip(self.tr("Leave the file as it is; the AI is told and can write a "
-                                     "new file instead"))
+        self.deny.setToolTip(self.tr("Leave the file as it is; the engine is told and can "
+                                     "write a new file instead"))
         self.allow_all = QPushButton(self.tr("Allow all for this &task"), self)
-        self.allow_all.setToolTip(self.tr("Make this change and every other change the AI "
-                                          "makes while working on this task, without asking"))
+        self.allow_all.setToolTip(self.tr("Make this change and every other change made "
+                                          "while working on this task, without asking"))
         self.edit = QPushButton(self.tr("&Edit before allowing…"), self)
         self.edit.setToolTip(self.tr("Change the proposed text yourself; your version is what "
-                                     "gets saved, and the AI is told"))
+                                     "gets saved, and the engine is told"))
         self.edit.setVisible(request.editable and not kept)
         self.allow_all.setVisible(not kept)
         for button in (self.allow, self.deny, self.allow_all, self.edit):
@@ -147,17 +147,34 @@ class ApprovalDialog(QDialog):
         if not getattr(self, "rendering", False):
             look.set_tone(self.allow, "primary")
 
+    def _title(self, deleting: bool) -> str:
+        if self.is_ai:
+            return (self.tr("May the AI delete your file?") if deleting
+                    else self.tr("May the AI change your file?"))
+        return (self.tr("May the Demo engine delete your file?") if deleting
+                else self.tr("May the Demo engine change your file?"))
+
+    def _head(self, deleting: bool) -> str:
+        if self.is_ai:
+            return (self.tr("The AI wants to delete %1") if deleting
+                    else self.tr("The AI wants to change %1"))
+        return (self.tr("The Demo engine wants to delete %1") if deleting
+                else self.tr("The Demo engine wants to change %1"))
+
+    def _as_text_words(self) -> str:
+        return self.tr("Show as the AI reads it") if self.is_ai else self.tr("Show as text")
+
     def _lines_legend(self) -> str:
-        return self.tr("Green lines (+) are what the AI would add, red lines (−) what it would "
-                       "remove. Nothing is changed until you allow it; Undo can take it back "
-                       "later.")
+        return self.tr("Green lines (+) are what the change would add, red lines (−) what it "
+                       "would remove. Nothing is changed until you allow it; Undo can take it "
+                       "back later.")
 
     def _reason(self, policy: str) -> str:
         if policy == "many_changes_at_once":
-            return self.tr("The AI is changing many of your files in this round, so you are "
-                           "asked once for all of them.")
+            return self.tr("This round changes many of your files, so you are asked once for "
+                           "all of them.")
         return self.tr("This file was in your folder before this run, and careful mode is on: "
-                       "the AI asks before it changes or deletes your own files.")
+                       "you are asked before your own files are changed or deleted.")
 
     def _show_diff(self) -> None:
         what = kind(self.request.path)
@@ -186,8 +203,7 @@ class ApprovalDialog(QDialog):
                                            "change, e.g. line endings)."))
 
     def _on_as_text_toggled(self, as_text: bool) -> None:
-        self.as_text.setText(self.tr("Show as it looks") if as_text
-                             else self.tr("Show as the AI reads it"))
+        self.as_text.setText(self.tr("Show as it looks") if as_text else self._as_text_words())
         look.set_accessible(self.as_text, self.as_text.text(), self.as_text.toolTip())
         self._show_rendered("document")
 

@@ -201,7 +201,7 @@ class CarefulFlow(QObject):
     def _protect_and_say(self, path: str) -> None:
         self.protect(path)
         self.notice.show_notice(
-            self.tr("%1 is now protected: the AI may never change it.").replace("%1", path))
+            self.tr("%1 is now protected: no run may ever change it.").replace("%1", path))
 
     def _on_saved(self, settings: FolderSettings) -> None:
         self.folder = settings
@@ -218,8 +218,8 @@ class CarefulFlow(QObject):
     def _on_approval_needed(self, question: Question) -> None:
         self.question = question
         request = question.request
-        verb = (self.tr("The AI asks before deleting %1.") if request.action == "delete"
-                else self.tr("The AI asks before changing %1.")).replace("%1", request.path)
+        verb = (self.tr("The run asks before deleting %1.") if request.action == "delete"
+                else self.tr("The run asks before changing %1.")).replace("%1", request.path)
         self.run_panel.show_state(self.tr("Waiting for your approval"), verb,
                                          tone="attention")
         self.run_panel.set_mode("review")  # the one next step: the filled button
@@ -238,7 +238,7 @@ class CarefulFlow(QObject):
         from app.gui.careful.approval_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
             ApprovalDialog)
 
-        dialog = ApprovalDialog(question.request, self.window)
+        dialog = ApprovalDialog(question.request, self.window, is_ai=self.run_panel.is_ai)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.answered.connect(lambda answer: self._on_answered(question, answer))
         dialog.closed_unanswered.connect(lambda: self._on_closed_unanswered(question))
@@ -270,12 +270,12 @@ class CarefulFlow(QObject):
         self.dialog = None
         if question.open:  # never an answer: the change waits, and the banner brings it back
             self.notice.show_notice(
-                self.tr("A change to %1 waits for your approval. The AI waits too.")
+                self.tr("A change to %1 waits for your approval. The run waits too.")
                 .replace("%1", question.request.path), self.tr("Review…"), self.show_dialog,
                 tone="attention")
 
     # -- a change kept from an earlier run, opened from the board ------------------------------
-    def show_kept(self, task, request, on_answered) -> None:
+    def show_kept(self, task, request, on_answered, is_ai: bool = True) -> None:
         """Show a kept change (`request`, from pending.kept_request) for the board's question
         `task`; once the answer is written, `on_answered(answer)` (Allow or Don't allow)."""
         from app.gui.careful.approval_dialog import (  # noqa: PLC0415 - window start-up (bench/startup.py)
@@ -286,7 +286,7 @@ class CarefulFlow(QObject):
             return
         if self.dialog is not None:
             self.dialog.close()
-        dialog = ApprovalDialog(request, self.window, kept=True)
+        dialog = ApprovalDialog(request, self.window, kept=True, is_ai=is_ai)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.seen.connect(lambda: run_for(self, lambda: _mark_shown(root, request.change_id)))
         dialog.answered.connect(lambda answer: self._on_kept_answered(root, task, answer,

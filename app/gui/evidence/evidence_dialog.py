@@ -304,21 +304,19 @@ class EvidenceDialog(QDialog):
         run_for(self, make, lambda html: self._on_diff(turn, row, html),
                 lambda exc: self._on_diff_failed(turn, row, f, exc))
 
-    def _as_read(self) -> str:
-        """The button to a document's text: as an AI engine reads it; a Demo round's (no AI
-        read anything) says plain text."""
-        return self.tr("Show as the AI reads it") if self.view.is_ai else \
-            self.tr("Show as plain text")
-
     def _lines_legend(self) -> str:
         return self.tr("Green lines (+) are what the round added, red lines (−) what it "
                        "removed; the lines around them stayed the same.")
+
+    def _as_text_words(self) -> str:
+        """The document's text toggle: the Demo engine is no AI (its rounds say so)."""
+        return self.tr("Show as the AI reads it") if self.view.is_ai else self.tr("Show as text")
 
     def _on_source_toggled(self, source: bool) -> None:
         f = self._chosen()
         if f is not None and f.kind == "document":  # as it looks / as the AI reads it
             self.source_toggle.setText(self.tr("Show as it looks") if source else
-                                       self._as_read())
+                                       self._as_text_words())
         else:
             self.source_toggle.setText(self.tr("Show formatted") if source else
                                        self.tr("Show source"))
@@ -341,7 +339,7 @@ class EvidenceDialog(QDialog):
         self.legend.setText(self.tr("Nothing to compare: the file is new."))
         self.source_toggle.setVisible(True)
         self.source_toggle.blockSignals(True)
-        self.source_toggle.setText(self._as_read())
+        self.source_toggle.setText(self._as_text_words())
         self.source_toggle.blockSignals(False)
         self.comparing = True
         self.diff.setPlainText(self.tr("Reading the new file…"))
@@ -391,7 +389,7 @@ class EvidenceDialog(QDialog):
         self.source_toggle.setVisible(looks)
         self.source_toggle.blockSignals(True)
         self.source_toggle.setText(self.tr("Show as it looks") if self.source_toggle.isChecked()
-                                   else self._as_read())
+                                   else self._as_text_words())
         self.source_toggle.blockSignals(False)
         as_text = not looks or self.source_toggle.isChecked()
         if not as_text:

@@ -22,7 +22,7 @@ def words(mode: str, exported: bool) -> tuple[str, str, str, str]:
         "none": (tr("Run"), tr("Run"), tr("Open a folder first"), "run"),
         "no_board": (tr("Run"), tr("Run"), tr("Create the task list first"), "run"),
         "run": (tr("Run"), tr("Run"),
-                tr("Start the AI on the first unchecked task (Ctrl+R)"), "run"),
+                tr("Start on the first unchecked task (Ctrl+R)"), "run"),
         "running": (tr("Stop"), tr("Stop"),
                     tr("Stop after the current step; nothing is left half-written "
                        "(Ctrl+.)"), "stop"),
@@ -33,7 +33,7 @@ def words(mode: str, exported: bool) -> tuple[str, str, str, str]:
         "answer": (tr("Answer the question…"), tr("Answer the question"),
                    tr("Open the question and choose your answer (Ctrl+D)"), "decision"),
         "review": (tr("Review the change…"), tr("Review the change"),
-                   tr("See the change the AI asks to make, and allow it or not"),
+                   tr("See the change the run asks to make, and allow it or not"),
                    "decision"),
         # Everything done: what there is to share, else (nothing run here) a new task.
         "done": (tr("Export summary…"), tr("Export summary"),

@@ -106,7 +106,7 @@ class DecisionFlow(QObject):
         if not plain and "(change " in task.question:
             # A change kept for the board: shown with its diff, answered for it alone.
             run_for(self, lambda: _kept_request(root, task),
-                    lambda request: self._open_kept(task, about, request),
+                    lambda found: self._open_kept(task, about, *found),
                     self.folder.board_failed)
             return
 
@@ -158,7 +158,7 @@ class DecisionFlow(QObject):
             self.board_view.list_view.setFocus()
             self.board_view.edit_task(rows[0])
 
-    def _open_kept(self, task, about: str, request) -> None:
+    def _open_kept(self, task, about: str, request, is_ai: bool = True) -> None:
         if request is None:  # no longer kept, or the file changed since: the plain question
             self._open_dialog(task, about, plain=True)
             return
@@ -167,7 +167,7 @@ class DecisionFlow(QObject):
         from app.gui.words.careful_words import board_question  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         self._update_banner(board_question(task) or task.question)
-        self.careful.show_kept(task, request, self._on_kept_answered)
+        self.careful.show_kept(task, request, self._on_kept_answered, is_ai=is_ai)
 
     def _on_kept_answered(self, answer: str) -> None:
         self._hide_banner()
@@ -233,15 +233,21 @@ class DecisionFlow(QObject):
         self.notifier.notify(title, text, attention=result.state != RunState.DONE)
 
 
-def _kept_request(root, task):
-    """The kept change the board's question names, as the approval dialog shows it; None
-    when it is no longer kept or can no longer be made (off the UI thread)."""
+def _kept_request(root, task) -> tuple:
+    """The kept change the board's question names, as the approval dialog shows it (None
+    when it is no longer kept or can no longer be made), and whether an AI engine proposed
+    it (not the Demo engine: the dialog then names it), off the UI thread."""
     from app.core.policies import pending  # noqa: PLC0415 - window start-up (bench/startup.py)
+    from app.core.records.records import read_run  # noqa: PLC0415 - window start-up (bench/startup.py)
     from app.core.workspace.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
-    kept = pending.find(Workspace(root).harness_dir / "pending",
-                        pending.marker_of(task.question))
-    return pending.kept_request(root, kept) if kept is not None else None
+    ws = Workspace(root)
+    kept = pending.find(ws.harness_dir / "pending", pending.marker_of(task.question))
+    if kept is None:
+        return None, True
+    run = read_run(ws.run_dir(kept.run_id)) if kept.run_id else None
+    is_ai = bool(run.is_ai and run.engine != "demo") if run else True
+    return pending.kept_request(root, kept), is_ai
 
 
 def _with_web(root, found: tuple) -> tuple:

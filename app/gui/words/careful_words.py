@@ -48,10 +48,10 @@ def board_question(task) -> str | None:
     if m := _CAREFUL.fullmatch(task.question):
         if m.group(1) == "delete":
             words = QCoreApplication.translate("CarefulWording",
-                                               "Careful mode: may the AI delete your file %1?")
+                                               "Careful mode: may your file %1 be deleted?")
         else:
             words = QCoreApplication.translate("CarefulWording",
-                                               "Careful mode: may the AI change your file %1?")
+                                               "Careful mode: may your file %1 be changed?")
         return words.replace("%1", m.group(2))
     if m := _MANY.fullmatch(task.question):
         if m.group(2) == "delete":
