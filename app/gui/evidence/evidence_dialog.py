@@ -5,6 +5,7 @@ except the undo, which goes through the core's `undo_round` after the person con
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -147,7 +148,7 @@ class EvidenceDialog(QDialog):
         chain = [self.file_list, self.diff, self.file_actions.open_button,
                  self.file_actions.show_button, self.source_toggle, self.undo_button,
                  buttons.button(QDialogButtonBox.StandardButton.Close)]
-        for first, second in zip(chain, chain[1:]):
+        for first, second in pairwise(chain):
             QWidget.setTabOrder(first, second)
         if view.undone:
             self._show_undone()
