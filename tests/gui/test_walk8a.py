@@ -314,3 +314,42 @@ def test_tab_in_a_rounds_evidence_goes_as_the_eye_reads(qtbot, tmp_path):
     assert order[:4] == [dialog.diff, actions.open_button, actions.show_button,
                          dialog.source_toggle]
     assert order[4] in (dialog.undo_button, close)
+
+
+def test_a_chinese_window_of_800_by_600_shows_a_chosen_runs_date_with_no_side_scrolling(
+        qapp, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QAbstractScrollArea
+
+    from app.core.settings import Settings
+    from app.gui.main_window import MainWindow
+    from app.gui.settings import language
+    from tests.gui.helpers import open_in
+
+    assert language.install(qapp, "zh_CN") == "zh_CN"
+    language.use_fonts()
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    win = MainWindow(Settings(), demo_delay=0.0, check_engines=False)
+    try:
+        win.show()
+        ws = make_workspace(tmp_path / "shop", MIXED_BOARD)
+        make_run(ws, MIXED_ROUNDS, run_id="20261205-140700-000-aaaaaa", engine="demo",
+                 is_ai=False, state="stopped", exit_reason="samples_shown", decision=None)
+        open_in(qtbot, win, ws)
+        win.resize(800, 600)
+        qtbot.waitUntil(lambda: win.width() == 800, timeout=5000)
+        picker = win._page.history_picker
+        qtbot.waitUntil(lambda: picker.count() == 2, timeout=10_000)
+        picker.setCurrentIndex(1)
+        qtbot.wait(200)
+        # Before: "2026年12月5日 14:0" in the box. And the rounds' column no wider than the
+        # window (on a real 800 × 600 display a box counted in "X"s alone, 49 px wider, put a
+        # side scroll bar under it; offscreen the window's frame leaves that room).
+        when = picker.currentText().split(" · ")[0]
+        assert picker.width() - 30 >= picker.fontMetrics().horizontalAdvance(when)
+        sideways = [a for a in win.findChildren(QAbstractScrollArea) if a.isVisible()
+                    and a.horizontalScrollBar().isVisible()]
+        assert sideways == []
+    finally:
+        win.close()
+        win.deleteLater()
+        language.install(qapp, "en")

@@ -77,9 +77,14 @@ class HistoryPicker(QComboBox):
         metrics = self.fontMetrics()
         room = max(metrics.horizontalAdvance(self.tr("Recent runs")),
                    metrics.horizontalAdvance(_when(SAMPLE_START)))
-        # Counted in the widths of "X", as the box counts them: a Chinese font's average
-        # character is nearly twice that, and "2026年12月5日 14:07" showed as "2026年12月5日 14:0".
-        self.setMinimumContentsLength(-(-room // max(1, metrics.horizontalAdvance("X"))) + 1)
+        # The box counts its length in "X"s, beside an icon's room: a Chinese font's average
+        # character is nearly two "X"s, and "2026年12月5日 14:07" showed as "2026年12月5日 14:0"
+        # when counted in those. Counted in both, so the date shows whole and the box is no
+        # wider than it must be (the rounds' column fits an 800 px window in Chinese too).
+        icon = self.iconSize().width() + 4
+        self.setMinimumContentsLength(max(
+            -(-room // max(1, metrics.averageCharWidth())) + 1,
+            -(-(room - icon) // max(1, metrics.horizontalAdvance("X")))))
         self.currentIndexChanged.connect(lambda _i: self.setToolTip(self._tip()))
         self.runs: list = []
         self.show_runs([])
