@@ -1995,7 +1995,7 @@
     </message>
     <message>
         <source>What it says it did: %1</source>
-        <translation>AI 的说明：%1</translation>
+        <translation>它说它做了：%1</translation>
     </message>
     <message>
         <source>What it found: %1</source>
@@ -2220,6 +2220,10 @@
     <message>
         <source>This document cannot be shown: %1</source>
         <translation>无法显示这个文档：%1</translation>
+    </message>
+    <message>
+        <source>A document: its text is compared as plain text (headings with #, tables with |).</source>
+        <translation>这是一个文档：按纯文字来比较（标题以 # 开头，表格用 | 分隔）。</translation>
     </message>
     <message>
         <source>A document: its text is compared as the AI reads it (headings with #, tables with |).</source>
