@@ -141,7 +141,7 @@ def _mark_outcome(doc: QTextDocument, block) -> None:
     frags = _fragments(block)
     if not frags or frags[0][2].fontWeight() < QFont.Weight.Bold.value:
         return
-    words = block.text()[: frags[0][1]]
+    words = _before_undone(block.text()[: frags[0][1]])
     state = _WORDS_TO_STATE.get(words) or (RoundResult.CANCELLED
                                            if words.startswith(both(INTERRUPTED)) else None)
     if state is None:
@@ -150,6 +150,15 @@ def _mark_outcome(doc: QTextDocument, block) -> None:
     square.setForeground(QBrush(QColor(OUTCOME_COLOURS[state])))
     cur = QTextCursor(block)
     cur.insertText("\u25a0 ", square)
+
+
+def _before_undone(words: str) -> str:
+    """"Shown as a sample, not done, then undone" → its outcome, which has a colour."""
+    for lang in LANGUAGES:
+        before, _, after = tr(lang, "{outcome}, then undone").partition("{outcome}")
+        if words.startswith(before) and words.endswith(after) and len(words) > len(after):
+            return words[len(before):len(words) - len(after)]
+    return words
 
 
 def _tables(frame):

@@ -19,6 +19,7 @@ from app.export.markdown import (decision_facts, format_cost, format_time,
                                  format_tokens, md_cell, md_code, round_section, table)
 from app.export.summary import (LATER_RUNS_NOTE, NOTES_HEADER, Decision, NoRunToExport,
                                 RunSummary, build_summary, norm)
+from app.export.demo_words import with_said
 from app.export.words import known, lesson_headline, plural, tr
 
 ALL_RUNS = "all"  # the run id that means "every run of the folder" (CLI and window)
@@ -150,7 +151,7 @@ def render_history_markdown(h: HistorySummary) -> str:
     out += _lessons_markdown(h.lessons, lang)
     for i, run in enumerate(h.runs, 1):
         out += ["## " + t("Run {i}: {time}", i=i, time=format_time(run.started_at, lang)), "",
-                f"{md_cell(_engine(run))} · {md_cell(run.ending)} · "
+                f"{md_cell(_engine(run))} · {md_cell(with_said(run.ending, run))} · "
                 + t("run {run_id}", run_id=md_code(run.run_id)), ""]
         if not run.rounds:
             out += [t("No rounds were recorded in this run."), ""]

@@ -9,6 +9,7 @@ from app.core.run.outcomes import RoundResult
 from app.core.records.redact import redact
 from app.core.records.work_totals import clock
 from app.export.summary import NOT_ANSWERED, NOTES_HEADER, RunSummary, norm, parse_time
+from app.export.demo_words import with_said
 from app.export.words import date_time, plural, tr
 
 # -- words and numbers ---------------------------------------------------------------------
@@ -127,6 +128,7 @@ def render_markdown(summary: RunSummary, chart: str | None = None) -> str:
     # The core's own sentence is English: a Chinese document says how it ended in its words.
     if s.message and norm(s.message) != norm(ending) and lang == "en":
         ending = f"{ending} {s.message}"
+    ending = with_said(ending, s)
     rows.append([t("How it ended"), md_cell(ending)])
     rows.append([t("Rounds"), str(s.rounds_count)])
     rows.append([t("Tasks done"), t("{done} of {total}", done=s.tasks_done, total=s.tasks_total)])

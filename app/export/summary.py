@@ -15,7 +15,7 @@ from app.core.engine.conversation import Usage
 from app.engines.prices import price_known
 from app.core.errors import HarnessError
 from app.core.records.events import Event, FileChanged, HumanNeeded, RoundStarted, RunStarted
-from app.core.run.outcomes import ACTIVE_STATES, RoundResult, RunState
+from app.core.run.outcomes import ACTIVE_STATES, ExitReason, RoundResult, RunState
 from app.core.records.records import (EXIT_REASON_WORDS, RoundRecord, RunInfo, UndoneRecord,
                               read_events, read_rounds, read_run, read_status, read_undone)
 from app.core.records import work_totals
@@ -23,6 +23,7 @@ from app.core.records.redact import redact_obj
 from app.core.web.types import WebActivity
 from app.core.workspace.workspace import RunFiles, Workspace, pid_alive
 from app.export import board_words
+from app.export.demo_words import sample_said, samples_ending
 from app.export.words import date_time, known as known_lang, plural, tr
 
 # How each round ended, for a person (the raw result_state is never shown).
@@ -124,6 +125,7 @@ class RunSummary(BaseModel):
     finished: bool = True
     state: str = ""
     ending: str = ""  # how it ended, in words
+    ending_said: str = ""  # and in a sentence or two, in the document's language (a Demo run)
     message: str | None = None
     rounds_count: int = 0
     tasks_done: int = 0
@@ -203,7 +205,7 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
                               "numbered on from one part to the next.",
                         decisions=plural(lang, len(earlier), "your decision",
                                          "your {n} decisions")))
-    round_rows = [_round_row(r, lang) for r in rounds]
+    round_rows = [_round_row(r, lang, info.is_ai) for r in rounds]
     round_rows += _interrupted_rounds(events, {r.round for r in rounds}, lang)
     round_rows.sort(key=lambda r: r.round)
     for row in round_rows:
@@ -253,6 +255,9 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
     # The runs' own time, as the window's status line counts it (work_totals): not the time
     # the person took to decide between them.
     work = work_totals.totals([*earlier, info], last_time)
+    message, ending_said = info.message, ""
+    if finished and info.exit_reason == ExitReason.SAMPLES_SHOWN:  # said from its rounds
+        message, ending_said = None, samples_ending(round_rows, lang)
     summary = RunSummary(
         title=title or tr(lang, "Run summary"),
         workspace_name=ws.name,
@@ -267,7 +272,8 @@ def build_summary(workspace_root: Path | str, run_id: str | None = None, *,
         finished=finished,
         state=info.state,
         ending=_ending(info, finished, lang),
-        message=info.message,
+        ending_said=ending_said,
+        message=message,
         rounds_count=max(len(round_rows), info.rounds - (0 if earlier else info.round_offset)),
         tasks_done=done,
         tasks_total=total,
@@ -364,14 +370,17 @@ def norm(text: str) -> str:
     return " ".join(str(text).split()).casefold()
 
 
-def _round_row(r: RoundRecord, lang: str) -> RoundRow:
+def _round_row(r: RoundRecord, lang: str, is_ai: bool = True) -> RoundRow:
+    said = r.summary or r.findings
+    if r.result_state == RoundResult.SAMPLE and not is_ai:  # the Demo's fixed line, translated
+        said = sample_said(bool(r.changed_artifacts), lang)
     return RoundRow(
         round=r.round, task=r.task, result_state=r.result_state,
         outcome=(tr(lang, LOOKUP_CAP_WORDS, cap=r.lookup_cap) if r.lookup_cap else
                  tr(lang, OUTCOME_WORDS.get(r.result_state, r.result_state.replace("_", " ")))),
         started_at=r.started_at, finished_at=r.finished_at,
         duration_s=_seconds_between(r.started_at, r.finished_at),
-        summary=r.summary or r.findings, changed=list(r.changed_artifacts),
+        summary=said, changed=list(r.changed_artifacts),
         error=None if r.lookup_cap else r.error,  # no error: its outcome says what happened
         steps=r.steps, notices=len(r.notices), tokens=r.usage.total_tokens,
         cost_usd=r.cost_usd, web=r.web)

@@ -1808,14 +1808,6 @@
         <translation>请把密钥粘贴到上面，然后按“保存密钥”。</translation>
     </message>
     <message>
-        <source>Nothing answers at this address: start Ollama, LM Studio or llama.cpp&apos;s llama-server, or correct the address, then press Test connection.</source>
-        <translation>这个地址没有任何回应：请启动 Ollama、LM Studio 或 llama.cpp 的 llama-server，或改正地址，然后按“测试连接”。</translation>
-    </message>
-    <message>
-        <source>The server address is not a web address; one looks like http://localhost:11434/v1. Correct it, or press Ollama or LM Studio.</source>
-        <translation>服务地址不是一个网址，网址的样子是 http://localhost:11434/v1。请改正它，或者按 Ollama 或 LM Studio。</translation>
-    </message>
-    <message>
         <source>Stored in the macOS Keychain.</source>
         <translation>已保存在 macOS 钥匙串里。</translation>
     </message>
@@ -1840,8 +1832,20 @@
         <translation>还没有密钥：请在上面粘贴你的密钥，然后按“只为本次保留”。</translation>
     </message>
     <message>
+        <source>Nothing answers at this address: start Ollama, LM Studio or llama.cpp&apos;s llama-server, or correct the address, then press Test connection.</source>
+        <translation>这个地址没有任何回应：请启动 Ollama、LM Studio 或 llama.cpp 的 llama-server，或改正地址，然后按“测试连接”。</translation>
+    </message>
+    <message>
+        <source>The server address is not a web address; one looks like http://localhost:11434/v1. Correct it, or press Ollama or LM Studio.</source>
+        <translation>服务地址不是一个网址，网址的样子是 http://localhost:11434/v1。请改正它，或者按 Ollama 或 LM Studio。</translation>
+    </message>
+    <message>
         <source>Kept for this session only: in memory until you quit Harness Desk, never written to a file.</source>
         <translation>只为本次使用保留：在你退出 Harness Desk 之前保存在内存里，从不写入文件。</translation>
+    </message>
+    <message>
+        <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file; next time, paste it again.</source>
+        <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件；下次打开时需要重新粘贴。</translation>
     </message>
     <message>
         <source>Keep for this &amp;session</source>
@@ -1910,10 +1914,6 @@
     <message>
         <source>Looking in the keychain…</source>
         <translation>正在查看钥匙串…</translation>
-    </message>
-    <message>
-        <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file; next time, paste it again.</source>
-        <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件；下次打开时需要重新粘贴。</translation>
     </message>
     <message>
         <source>No key is stored; the key in %1 is used.</source>
@@ -2015,7 +2015,7 @@
     </message>
     <message>
         <source>What it says it did: %1</source>
-        <translation>AI 的说明：%1</translation>
+        <translation>它说它做了：%1</translation>
     </message>
     <message>
         <source>What it found: %1</source>
@@ -2240,6 +2240,10 @@
     <message>
         <source>This document cannot be shown: %1</source>
         <translation>无法显示这个文档：%1</translation>
+    </message>
+    <message>
+        <source>A document: its text is compared as plain text (headings with #, tables with |).</source>
+        <translation>这是一个文档：按纯文字来比较（标题以 # 开头，表格用 | 分隔）。</translation>
     </message>
     <message>
         <source>A document: its text is compared as the AI reads it (headings with #, tables with |).</source>
@@ -3592,6 +3596,10 @@
         <translation>在“AI 引擎设置”里选的模型</translation>
     </message>
     <message>
+        <source>Remo&amp;ve schedule</source>
+        <translation>删除定时(&amp;V)</translation>
+    </message>
+    <message>
         <source>&amp;Model:</source>
         <translation>模型(&amp;M)：</translation>
     </message>
@@ -3606,10 +3614,6 @@
     <message>
         <source>&amp;Save schedule</source>
         <translation>保存定时(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Remo&amp;ve schedule</source>
-        <translation>删除定时(&amp;V)</translation>
     </message>
     <message>
         <source>Set a budget per run: a scheduled run never starts without one, so it can never spend more than you meant.</source>

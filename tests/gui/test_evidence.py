@@ -354,7 +354,7 @@ def test_a_demo_sample_round_says_its_sentence_and_its_undo_in_the_windows_langu
             assert "What it says it did: Wrote a sample note for this task (no AI was used)." \
                 in details
         else:
-            assert "AI 的说明：为这个任务写了一份示例笔记（没有用到 AI）。" in details
+            assert "它说它做了：为这个任务写了一份示例笔记（没有用到 AI）。" in details
             assert "Wrote a sample" not in details
         def put_back():  # the confirmation's "Undo round 1" in either language
             if not isinstance(QApplication.activeModalWidget(), QMessageBox):

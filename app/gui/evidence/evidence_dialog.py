@@ -5,6 +5,7 @@ except the undo, which goes through the core's `undo_round` after the person con
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -22,6 +23,7 @@ from app.gui.evidence.file_actions import FileActions
 from app.gui.evidence.file_diff import DiffColours, TooBig
 from app.gui.evidence.markdown_view import MAX_RENDERED_CHARS, is_markdown, markdown_html
 from app.gui.evidence.renderings import new_document_text, show_change
+from app.gui.evidence.screen_fit import resize_within_screen
 from app.gui.evidence.shown_html import (change_colours, change_legend, change_words, document_note,
                                          note_html, pages_html, pictures_html, problem_words,
                                          scan_only, shows_change, tint)
@@ -67,7 +69,7 @@ class EvidenceDialog(QDialog):
         mark, outcome = wording.round_outcome(view.result_state, view.lookup_cap)
         title = self.tr("Round %1").replace("%1", str(view.round))
         self.setWindowTitle(f"{title} — {outcome}")
-        self.resize(900, 640)
+        resize_within_screen(self, 900, 640)
 
         head = self.head = QLabel(f"{title}   {mark} {outcome}", self)
         head.setFont(look.scaled_font(head, 1.2, bold=True))
@@ -141,6 +143,13 @@ class EvidenceDialog(QDialog):
         layout.addWidget(split, 1)
         layout.addWidget(self.report)
         layout.addLayout(bottom)
+        # Tab goes as the eye reads: the list, the file, the buttons under the list, then the
+        # one under the file, then Undo and Close (the toggle came before Open).
+        chain = [self.file_list, self.diff, self.file_actions.open_button,
+                 self.file_actions.show_button, self.source_toggle, self.undo_button,
+                 buttons.button(QDialogButtonBox.StandardButton.Close)]
+        for first, second in pairwise(chain):
+            QWidget.setTabOrder(first, second)
         if view.undone:
             self._show_undone()
         self.load()
@@ -415,7 +424,7 @@ class EvidenceDialog(QDialog):
         note = ""
         if document:
             note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
-                                                            document_note())
+                                                            document_note(self.view.is_ai))
 
         def make(unchanged: str | None = None) -> str:
             """`unchanged`: what to say when the text is the same (what else changed)."""

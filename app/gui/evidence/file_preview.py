@@ -19,6 +19,7 @@ from app.gui.background import run_for
 from app.gui.evidence.markdown_view import (MAX_RENDERED_CHARS, MarkdownBrowser, is_markdown,
                                             markdown_html)
 from app.gui.evidence.renderings import kind, show_file
+from app.gui.evidence.screen_fit import resize_within_screen
 from app.gui.look import look
 
 MAX_PREVIEW_BYTES = 400_000
@@ -53,7 +54,7 @@ class FilePreviewDialog(QDialog):
     def __init__(self, root: Path, name: str, parent=None):
         super().__init__(parent)
         self.setWindowTitle(name)
-        self.resize(640, 520)
+        resize_within_screen(self, 640, 520)
         layout = QVBoxLayout(self)
         self.note = QLabel(self.tr("Reading %1…").replace("%1", name), self)
         self.note.setWordWrap(True)

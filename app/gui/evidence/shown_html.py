@@ -26,7 +26,12 @@ def problem_words(shown: Shown) -> str:
         .replace("%1", shown.detail)
 
 
-def document_note() -> str:
+def document_note(is_ai: bool = True) -> str:
+    """Over a document's text diff; a Demo round's (`is_ai` False) claims no AI read it."""
+    if not is_ai:
+        return QCoreApplication.translate(
+            "EvidenceDialog", "A document: its text is compared as plain text (headings with "
+            "#, tables with |).")
     return QCoreApplication.translate(
         "EvidenceDialog", "A document: its text is compared as the AI reads it (headings with #, "
         "tables with |).")

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QVBoxLayout, QWidget)
 
 from app.gui.background import run_for
+from app.gui.evidence.screen_fit import resize_within_screen
 from app.gui.lessons import lessons_data
 from app.gui.look import look
 from app.gui.run.round_cards import RoundView
@@ -48,7 +49,7 @@ class LessonsDialog(QDialog):
         self.lesson = None
         self._keep_message = False  # an Accept's or Dismiss's words outlive the reload
         self.setWindowTitle(self.tr("Lessons from this folder's runs"))
-        self.resize(980, 640)
+        resize_within_screen(self, 980, 640)
         self._build()
         self.reload()
 

@@ -63,6 +63,7 @@ class HistoryPicker(QComboBox):
     """"Recent runs" first, then every run of the folder, newest first."""
 
     run_chosen = Signal(str)  # a run id, or "" for the recent runs (and the live one)
+    looked_at = Signal()  # focused or opened: the runs are listed again (one may be new)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -76,7 +77,14 @@ class HistoryPicker(QComboBox):
         metrics = self.fontMetrics()
         room = max(metrics.horizontalAdvance(self.tr("Recent runs")),
                    metrics.horizontalAdvance(_when(SAMPLE_START)))
-        self.setMinimumContentsLength(-(-room // max(1, metrics.averageCharWidth())) + 1)
+        # The box counts its length in "X"s, beside an icon's room: a Chinese font's average
+        # character is nearly two "X"s, and "2026年12月5日 14:07" showed as "2026年12月5日 14:0"
+        # when counted in those. Counted in both, so the date shows whole and the box is no
+        # wider than it must be (the rounds' column fits an 800 px window in Chinese too).
+        icon = self.iconSize().width() + 4
+        self.setMinimumContentsLength(max(
+            -(-room // max(1, metrics.averageCharWidth())) + 1,
+            -(-(room - icon) // max(1, metrics.horizontalAdvance("X")))))
         self.currentIndexChanged.connect(lambda _i: self.setToolTip(self._tip()))
         self.runs: list = []
         self.show_runs([])
@@ -112,6 +120,20 @@ class HistoryPicker(QComboBox):
     def _on_activated(self, index: int) -> None:
         self.run_chosen.emit(self.itemData(index) or "")
 
+    # A run made outside the window (the terminal, a schedule) is listed when the person
+    # comes to the picker, not only after a run of the window's own.
+    def focusInEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().focusInEvent(event)
+        self.looked_at.emit()
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt's name)
+        self.looked_at.emit()
+        super().showPopup()
+
+    def listed(self) -> list[tuple[str, str]]:
+        """The runs as listed now: (run id, label), newest first."""
+        return [(self.itemData(i), self.itemText(i)) for i in range(1, self.count())]
+
 
 class HistoryFlow(QObject):
     """Feeds the picker and the cards from the folder's records (read off the UI thread) and
@@ -128,7 +150,9 @@ class HistoryFlow(QObject):
         self.runner = runner  # a round is undone only between runs
         self.careful = careful  # offers "Protect this file" on the files a round changed
         self.root: Path | None = None
+        self._listing = False  # the runs are being read
         picker.run_chosen.connect(self._on_run_chosen)
+        picker.looked_at.connect(self._on_looked_at)
         cards.round_opened.connect(self.open_round)
         self.round_undone.connect(self._on_round_undone)
 
@@ -147,14 +171,29 @@ class HistoryFlow(QObject):
     def reload_runs(self) -> None:
         root = self.root
         if root is not None:  # imported there too: the records bring pydantic, slow to load
+            self._listing = True
             run_for(self.window, lambda: labelled_runs(root), self._on_runs_listed,
-                    lambda _e: None)
+                    self._on_listing_failed)
+
+    def _on_listing_failed(self, _exc: BaseException) -> None:
+        self._listing = False
+
+    def _on_looked_at(self) -> None:
+        if not self.runner.running and not self._listing:  # in a run it waits for its end
+            self.reload_runs()
 
     def _on_runs_listed(self, listed: tuple[list, list[str]]) -> None:
-        chosen = self.chosen_run
+        self._listing = False
+        runs, labels = listed
+        if [(run.run_id, label) for run, label in zip(runs, labels)] == self.picker.listed():
+            return  # as listed: an open list is left as it is
+        chosen, opened = self.chosen_run, self.picker.view().isVisible()
         self.picker.show_runs(*listed)
         index = self.picker.findData(chosen)
         self.picker.setCurrentIndex(max(0, index))
+        if opened:  # open meanwhile: opened again, as long as its runs
+            self.picker.hidePopup()
+            self.picker.showPopup()
 
     def run_started(self) -> None:
         """A run starts: the cards show it live, so the picker goes back to the recent runs
