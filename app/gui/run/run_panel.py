@@ -447,7 +447,8 @@ class RunPanel(QWidget):
         from app.gui.words import engine_words  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         engine_id, why = self.not_ready
-        self.show_state(self.tr("%1 cannot run yet").replace("%1", engine_words.name(engine_id)),
+        self.show_state(engine_words.opening(self.tr("%1 cannot run yet").replace(
+                            "%1", engine_words.name(engine_id))),
                         why, tone="attention")
         self._action_engine = engine_id
         self.engine_action.show()
