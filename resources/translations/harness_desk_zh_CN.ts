@@ -1287,8 +1287,8 @@
         <translation>标记为完成</translation>
     </message>
     <message>
-        <source>You decide this one (the AI stops and asks you)</source>
-        <translation>这件事由你来决定（AI 会停下来问你）</translation>
+        <source>You decide this one (the run asks you)</source>
+        <translation>这件事由你来决定（运行会停下来问你）</translation>
     </message>
     <message>
         <source>The AI stops at this task and asks you, instead of doing it itself. In TASKS.md such a task is marked HUMAN.</source>
@@ -3933,8 +3933,8 @@
 <context>
     <name>TaskDetailsPanel</name>
     <message>
-        <source>You decide this one (the AI stops and asks you)</source>
-        <translation>这件事由你来决定（AI 会停下来问你）</translation>
+        <source>You decide this one (the run asks you)</source>
+        <translation>这件事由你来决定（运行会停下来问你）</translation>
     </message>
     <message>
         <source>The AI stops at this task and asks you, instead of doing it itself. In TASKS.md such a task is marked HUMAN.</source>

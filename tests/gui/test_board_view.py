@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QCheckBox, QL
 
 from app.gui.board.board_view import BoardView
 
-HUMAN_BOX = "You decide this one (the AI stops and asks you)"
+HUMAN_BOX = "You decide this one (the run asks you)"
 
 EOL = "\r\n"
 LINES = [

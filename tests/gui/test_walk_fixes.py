@@ -66,7 +66,7 @@ def test_the_decision_box_says_it_in_plain_words_and_names_the_mark_only_in_its_
         assert "HUMAN" not in text
     assert "HUMAN" in action.toolTip()
     if lang == "en":
-        assert box.text() == "You decide this one (the AI stops and asks you)"
+        assert box.text() == "You decide this one (the run asks you)"
     else:
         assert has_chinese(box.text()) and "你" in box.text() and "我" not in box.text()
         assert has_chinese(box.toolTip()) and has_chinese(action.toolTip())

@@ -273,7 +273,7 @@ class BoardView(QWidget):
                                       [Qt.Key.Key_F2])
         self._act_check = self._action(self.tr("Mark as done"), lambda: self._toggle_check(
             current()))
-        self._act_human = self._action(self.tr("You decide this one (the AI stops and asks you)"),
+        self._act_human = self._action(self.tr("You decide this one (the run asks you)"),
                                        lambda on: self._set_human(current(), on),
                                        tip=self.tr("The AI stops at this task and asks you, "
                                                    "instead of doing it itself. In TASKS.md "

@@ -73,7 +73,7 @@ class TaskDetailsPanel(QFrame):
         self.title.setWordWrap(True)
         self.title.setFont(look.type_font(self.title, "body", semibold=True))
         # Plain words on the box; the board's own mark for it is named only in the tooltip.
-        self._human = QCheckBox(self.tr("You decide this one (the AI stops and asks you)"))
+        self._human = QCheckBox(self.tr("You decide this one (the run asks you)"))
         self._human.setToolTip(self.tr("The AI stops at this task and asks you, instead of "
                                        "doing it itself. In TASKS.md such a task is marked "
                                        "HUMAN."))

@@ -94,6 +94,10 @@ class RunPanel(QWidget):
         self.export_button.clicked.connect(self.export_requested)
         self.export_button.setEnabled(False)
         icons.set_icon(self.export_button, "export")
+        # Its least width is its icon's (_fit_button_row): the run's column, in a scroll area,
+        # is never made narrower than that least width, so with the words' width as its
+        # least the icon never came, and the column scrolled sideways at 800 x 600 instead.
+        self.export_button.setMinimumWidth(self.export_button.iconSize().width() + 24)
         buttons.addWidget(self.primary)
         buttons.addStretch(1)
         buttons.addWidget(self.export_button)
@@ -147,10 +151,13 @@ class RunPanel(QWidget):
                 metrics = widget.fontMetrics()
                 needed += (widget.iconSize().width() + metrics.horizontalAdvance(words)
                            + 3 * metrics.averageCharWidth() + 24)
-            else:
-                needed += widget.sizeHint().width()
+            else:  # the filled button is wider than its words (_fix_primary_width)
+                needed += max(widget.sizeHint().width(), widget.minimumWidth())
         needed += row.spacing() * max(0, shown - 1)
-        text = words if needed <= self.width() else ""
+        column = self.layout()
+        margins = column.contentsMargins() if column is not None else None
+        room = self.width() - (margins.left() + margins.right() if margins is not None else 0)
+        text = words if needed <= room else ""
         if self.export_button.text() != text:
             self.export_button.setText(text)
 
