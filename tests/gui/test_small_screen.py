@@ -86,11 +86,12 @@ def test_at_800_by_600_each_column_shows_whole_without_scrolling_sideways(small_
                                                                           width, selected):
     """765 is the width the window opens at on an 800 x 600 screen (fitted to 95 %), where the
     checklist has focus and its first task's details show. The run's column needs Run,
-    Careful mode and Export summary side by side: at 800 x 600 in English the divider's default place cut Export summary and the progress count off at
-    the window's edge, behind a sideways scroll bar (walk8b, and the README's screenshots):
-    the button was never given less than its words' width, so its icon never came.
-    Export summary… now gives way to its icon there; the selected task's box was cut too
-    ("You decide this one (the AI stops and asks you)")."""
+    Careful mode and Export summary side by side: at 800 x 600 in English the divider's
+    default place cut Export summary and the progress count off at the window's edge, behind
+    a sideways scroll bar (walk8b, and the README's screenshots): the button was never given
+    less than its words' width, so its icon never came. Export summary… now gives way to its
+    icon there; the selected task's box was cut too ("You decide this one (the AI stops and
+    asks you)")."""
     if selected:
         view = small_window.board_view
         view.list_view.setCurrentIndex(view.model.index(0, 0))
