@@ -8,7 +8,7 @@ import threading
 from typing import Any, Callable
 
 from app.core.records.redact import redact, remember_secret
-from app.core.session_bus import adopt_user_bus
+from app.core.places import adopt_user_bus
 from app.engines.deadline import Overdue, within
 
 SERVICE = "harness-desk"

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from app.core.schedule import records as R
-from app.core.session_bus import BUS_ENV, user_bus_address
+from app.core.places import BUS_ENV, user_bus_address
 from app.core.settings import load_settings
 
 TIMEOUT_S = 5
