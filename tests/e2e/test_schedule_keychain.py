@@ -70,19 +70,29 @@ def base_url(config: Path, engine: str, url: str) -> None:
                                           encoding="utf-8")
 
 
-def as_cron_runs_it(s: Schedule, tmp_path: Path, runtime: Path) -> subprocess.CompletedProcess:
-    """The schedule's own crontab line, run as cron runs it (env -i, then the few it gives)."""
-    line = cron.render(s)
-    command = line.split(" ", 5)[5].removesuffix(f" {cron.MARK} {s.id}")
-    home = tmp_path / "home"
+def cron_line(s: Schedule, home: Path) -> tuple[str, dict[str, str]]:
+    """The schedule's own crontab command, and the environment cron gives it (env -i, then
+    HOME, LOGNAME, PATH and SHELL)."""
+    command = cron.render(s).split(" ", 5)[5].removesuffix(f" {cron.MARK} {s.id}")
     home.mkdir(exist_ok=True)
-    env = {"HOME": str(home), "LOGNAME": getpass.getuser(), "PATH": "/usr/bin:/bin",
-           "SHELL": "/bin/sh",
-           # The folder the bus is looked for in (cron itself gives none: /run/user/<uid>).
-           "XDG_RUNTIME_DIR": str(runtime),
-           "HARNESS_DESK_NO_NOTIFY": "1"}  # the test session has no notification service
+    return command, {"HOME": str(home), "LOGNAME": getpass.getuser(), "PATH": "/usr/bin:/bin",
+                     "SHELL": "/bin/sh",
+                     "HARNESS_DESK_NO_NOTIFY": "1"}  # the test session has no notifications
+
+
+def as_cron_runs_it(s: Schedule, runtime: Path) -> subprocess.CompletedProcess:
+    command, env = cron_line(s, runtime.parent / "home")
+    # The folder the bus is looked for in (cron itself gives none: /run/user/<uid>).
+    env["XDG_RUNTIME_DIR"] = str(runtime)
     return subprocess.run(["/bin/sh", "-c", command], env=env, capture_output=True, text=True,
                           timeout=120, stdin=subprocess.DEVNULL)
+
+
+def socket_of(address: str) -> str | None:
+    """The socket file of a D-Bus address (`unix:path=/tmp/dbus-…,guid=…`), if it has one."""
+    if not address.startswith("unix:"):
+        return None
+    return dict(p.split("=", 1) for p in address[5:].split(",") if "=" in p).get("path")
 
 
 @real_keychain
@@ -91,9 +101,8 @@ def test_a_cron_run_reads_the_key_from_the_keychain_over_the_persons_bus(
     from app.engines.keys import delete_key, set_key
 
     address = os.environ.get("DBUS_SESSION_BUS_ADDRESS", "")
-    socket_path = dict(p.split("=", 1) for p in address.removeprefix("unix:").split(",")
-                       if "=" in p).get("path")
-    if not address.startswith("unix:") or not socket_path:
+    socket_path = socket_of(address)
+    if not socket_path:
         pytest.skip(f"the test session's bus has no socket file to point at ({address})")
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
@@ -105,7 +114,7 @@ def test_a_cron_run_reads_the_key_from_the_keychain_over_the_persons_bus(
     s = due_schedule(ws, "anthropic")
     assert set_key("anthropic", KEY) is None  # the app's own keychain code, as Engine settings
     try:
-        done = as_cron_runs_it(s, tmp_path, runtime)
+        done = as_cron_runs_it(s, runtime)
     finally:
         delete_key("anthropic")
     log = output_log(s.id).read_text(encoding="utf-8")
@@ -125,7 +134,7 @@ def test_logged_out_a_cron_run_stops_at_once_with_one_sentence(
     runtime.mkdir(mode=0o700)  # the person's runtime folder, with no bus: not logged in
     base_url(config, engine, server.url + ("/v1" if engine == "openai" else ""))
     s = due_schedule(ws, engine)
-    done = as_cron_runs_it(s, tmp_path, runtime)
+    done = as_cron_runs_it(s, runtime)
     said = LOGGED_OUT.format(vendor)
     assert done.returncode == FAILED, done
     assert output_log(s.id).read_text(encoding="utf-8").strip() == said  # nothing else
@@ -135,3 +144,47 @@ def test_logged_out_a_cron_run_stops_at_once_with_one_sentence(
     assert wake["message"] == said and wake["exit_reason"] == "auth_failed"
     rec = R.WakeRecord(**wake)
     assert words(rec) == ("Scheduled run stopped", f"“My notes”: {said}")
+
+
+# Inside a keychain session of its own: store the key, lock the keychain (as it is after the
+# screen locks, on many desktops), then run the cron line over that session's bus.
+LOCKED = r"""
+import os, subprocess, sys
+from pathlib import Path
+
+import secretstorage
+
+from app.engines.keys import set_key
+from tests.e2e.test_schedule_keychain import socket_of
+
+key, runtime, command, env = sys.argv[1], Path(sys.argv[2]), sys.argv[3], dict(
+    item.split("=", 1) for item in sys.argv[4:])
+assert set_key("anthropic", key) is None
+collection = secretstorage.get_default_collection(secretstorage.dbus_init())
+collection.lock()
+assert collection.is_locked()
+(runtime / "bus").symlink_to(socket_of(os.environ["DBUS_SESSION_BUS_ADDRESS"]))
+sys.exit(subprocess.run(["/bin/sh", "-c", command], env={**env, "XDG_RUNTIME_DIR": str(runtime)},
+                        stdin=subprocess.DEVNULL, timeout=120).returncode)
+"""
+
+
+@real_keychain
+def test_a_locked_keychain_stops_a_cron_run_at_once_with_one_sentence(config, ws, tmp_path,
+                                                                      server):
+    base_url(config, "anthropic", server.url)
+    s = due_schedule(ws, "anthropic")
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    command, env = cron_line(s, tmp_path / "home")
+    outer = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(  # a session of its own: the one the other tests use stays unlocked
+        ["bash", ".ci/keyring-session.sh", sys.executable, "-c", LOCKED, KEY, str(runtime),
+         command, *(f"{k}={v}" for k, v in env.items())],
+        cwd=outer["PYTHONPATH"], env=outer, capture_output=True, text=True, timeout=180)
+    said = LOGGED_OUT.format("Claude")
+    assert done.returncode == FAILED, done
+    assert output_log(s.id).read_text(encoding="utf-8").strip() == said
+    assert server.requests == [] and run_dirs(ws) == []
+    [wake] = jsonl(ws / ".harness" / R.FOLDER_FILE)
+    assert (wake["message"], wake["kind"], wake["exit_code"]) == (said, "key", FAILED)
