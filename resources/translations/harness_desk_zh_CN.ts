@@ -3434,6 +3434,10 @@
         <translation>在左边添加一个任务后，你就可以按“运行”了。</translation>
     </message>
     <message>
+        <source>Press Run to start on the first unchecked task.</source>
+        <translation>按“运行”，从第一个未勾选的任务开始。</translation>
+    </message>
+    <message>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -3504,10 +3508,6 @@
     <message>
         <source>Ready</source>
         <translation>准备就绪</translation>
-    </message>
-    <message>
-        <source>Press Run to start the AI on the first unchecked task.</source>
-        <translation>按“运行”，让 AI 从第一个未勾选的任务开始。</translation>
     </message>
     <message>
         <source>%1 cannot run yet</source>

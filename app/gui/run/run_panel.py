@@ -437,7 +437,7 @@ class RunPanel(QWidget):
             self._empty_shown = True
         else:
             self.show_state(self.tr("Ready"), self.welcome or self.tr(
-                "Press Run to start the AI on the first unchecked task."))
+                "Press Run to start on the first unchecked task."))
         self.set_mode("run")
         self._ready_shown = True
 
