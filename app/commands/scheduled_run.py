@@ -24,7 +24,7 @@ from app.core.errors import (EXIT_DONE, EXIT_FAILED, EXIT_LOCKED, EXIT_USAGE, ST
                              HarnessError, WorkspaceLocked)
 from app.core.board.decide import open_decision
 from app.core.run.loop import Harness
-from app.core.run.outcomes import RunState
+from app.core.run.outcomes import ExitReason, RunState
 from app.core.schedule import records as R
 from app.core.schedule import store
 from app.core.schedule.model import Schedule, schedule_id
@@ -79,6 +79,8 @@ def _run(schedule: Schedule, wake: R.WakeRecord) -> int:
         raise HarnessError(f"The schedule's budget cannot be used: {err.reason}.") from None
     wake.kind = R.KIND_ENGINE
     engine = build_engine(settings, ws.root, schedule.engine, model=schedule.model)
+    wake.kind = R.KIND_KEY
+    _require_readable_key(engine, wake)
     wake.kind = ""
     print(f"Scheduled run for {wake.due}.", flush=True)
     # No approver: no one is there to answer, so every question waits on the board.
@@ -96,6 +98,27 @@ def _run(schedule: Schedule, wake: R.WakeRecord) -> int:
     code = STATE_EXIT_CODES.get(result.state, EXIT_FAILED)
     outcome = result.state if result.state in (R.DONE, R.BLOCKED, R.STOPPED) else R.FAILED
     return _end(wake, outcome, code, "" if result.state == RunState.DONE else result.message)
+
+
+def _require_readable_key(engine, wake: R.WakeRecord) -> None:
+    """Stop before the run when the engine's key is in a keychain this wake cannot open (the
+    person logged out, the keychain locked): a scheduled run has no one to unlock it, and a
+    key kept for a session in the window never reaches it. A keychain that answers with no
+    key stored is the run's own "no key yet", as for any run."""
+    if not engine.needs_key:
+        return
+    from app.engines.keys import keychain_status, lookup_key  # noqa: PLC0415 - keyring, only for a key
+
+    if lookup_key(engine.id)[0] or keychain_status()[0]:
+        return
+    wake.exit_reason, wake.engine = ExitReason.AUTH_FAILED.value, engine.id
+    raise HarnessError(f"{_vendor(engine)}'s API key could not be read from the keychain: a "
+                       "scheduled run needs you logged in on this computer, with its keychain "
+                       "unlocked.")
+
+
+def _vendor(engine) -> str:
+    return {"anthropic": "Claude", "openai": "OpenAI"}.get(engine.id, engine.label or engine.id)
 
 
 def _status(ws) -> dict:

@@ -8,6 +8,7 @@ import threading
 from typing import Any, Callable
 
 from app.core.records.redact import redact, remember_secret
+from app.core.places import adopt_user_bus
 from app.engines.deadline import Overdue, within
 
 SERVICE = "harness-desk"
@@ -132,6 +133,7 @@ def _pick_backend() -> Any:
     said at once; with one, its backend alone is loaded, and keyring's full search is the
     fallback when it is not usable."""
     global _picked
+    adopt_user_bus()  # cron gives no D-Bus session: the person's own, when they are logged in
     keyring_core = sys.modules.get("keyring.core")
     if getattr(keyring_core, "_keyring_backend", None) is not None or _configured() \
             or not sys.platform.startswith("linux"):

@@ -849,6 +849,10 @@
         <translation>%1：没有开始，因为该定时没有设置预算。</translation>
     </message>
     <message>
+        <source>%1: did not start, because %2&apos;s API key could not be read from the keychain: a scheduled run needs you logged in on this computer, with its keychain unlocked.</source>
+        <translation>%1：没有开始，因为无法从钥匙串读取 %2 的 API 密钥：定时运行需要你在这台电脑上保持登录，并且钥匙串已解锁。</translation>
+    </message>
+    <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3626,6 +3630,10 @@
     <message>
         <source>%1 Until then, its scheduled runs would stop at once.</source>
         <translation>%1在那之前，定时运行一开始就会停下。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s key is kept for this session only, so a scheduled run cannot use it: save the key in the keychain from Engine settings.</source>
+        <translation>%1 的密钥只为本次使用保留，定时运行用不到它：请在 AI 引擎设置里把密钥保存到钥匙串。</translation>
     </message>
     <message>
         <source>The Demo engine uses no AI: on a schedule it would only show a sample run each time. To get the work done, choose an AI engine above.</source>

@@ -58,9 +58,10 @@ def test_keychains_that_store_nothing_are_detected(backend, monkeypatch):
         set_key("anthropic", CLAUDE_KEY)
 
 
-def test_no_dbus_is_named_on_linux(monkeypatch):
+def test_no_dbus_is_named_on_linux(monkeypatch, tmp_path):
     monkeypatch.setattr(keys.sys, "platform", "linux")
     monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))  # no bus of the person's either
     keyring.set_keyring(fail.Keyring())
     usable, message = keychain_status()
     assert not usable and "D-Bus" in message

@@ -109,7 +109,7 @@ def _engines(tmp_path: Path, *args: str, settings: dict | None = None,
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("ANTHROPIC_", "OPENAI_", "PYTHON_KEYRING", "DBUS_"))}
     env.update(HARNESS_DESK_CONFIG_DIR=str(config), PYTHONPATH=str(REPO),
-               XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+               XDG_CONFIG_HOME=str(tmp_path / "xdg"), XDG_RUNTIME_DIR=str(tmp_path))
     if dbus:
         env["DBUS_SESSION_BUS_ADDRESS"] = dbus
     return subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True,

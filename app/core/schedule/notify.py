@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from app.core.schedule import records as R
+from app.core.places import BUS_ENV, user_bus_address
 from app.core.settings import load_settings
 
 TIMEOUT_S = 5
@@ -97,9 +98,9 @@ def _show(title: str, text: str) -> bool:
         return _run(["powershell", "-NoProfile", "-NonInteractive", "-Command",
                      _toast_script(title, text)])
     env = dict(os.environ)
-    bus = Path(f"/run/user/{os.getuid()}/bus")
-    if "DBUS_SESSION_BUS_ADDRESS" not in env and bus.exists():  # cron gives no session
-        env["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={bus}"
+    bus = user_bus_address()
+    if bus:  # cron gives no session
+        env[BUS_ENV] = bus
     if shutil.which("notify-send"):
         return _run(["notify-send", "--app-name", APP_NAME, title, text], env)
     if shutil.which("gdbus"):

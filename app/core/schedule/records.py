@@ -25,6 +25,7 @@ NO_BUDGET = "no_budget"
 REMOVED_FOLDER_GONE = "removed_folder_gone"
 # What a run that did not start stopped at (WakeRecord.kind).
 KIND_FOLDER, KIND_BUDGET, KIND_ENGINE = "folder", "budget", "engine"
+KIND_KEY = "key"  # the engine's key is in a keychain the wake could not open
 
 
 @dataclass
@@ -46,7 +47,8 @@ class WakeRecord:
     engine: str = ""
     # What a run that did not start could not get past, for the window's own words: "folder"
     # (not runnable as it is), "budget" (the schedule's cannot be used), "engine" (not one
-    # this app has); "" for anything else.
+    # this app has), "key" (its key is in a keychain the wake could not open); "" for
+    # anything else.
     kind: str = ""
 
 

@@ -29,14 +29,18 @@ class ScheduleDialog(QDialog):
     def __init__(self, folder: Path, current: Schedule | None, engines: list,
                  default_engine: str, parent: QWidget | None = None,
                  default_budget: float | None = None,
-                 not_ready: Callable[[str], str] | None = None, careful: bool = False):
+                 not_ready: Callable[[str], str] | None = None, careful: bool = False,
+                 session_only: Callable[[str], bool] | None = None):
         """`default_budget`: a new schedule's budget per run (the person's from Settings), so
         the dialog opens ready to save rather than with a problem to put right;
         `not_ready(engine_id)`: why an engine cannot run now ("" when it can, or is not
         known), said under the choice: its scheduled runs would stop at once; `careful`: the
-        folder's careful mode, which a new schedule keeps."""
+        folder's careful mode, which a new schedule keeps; `session_only(engine_id)`: whether
+        the engine's key is kept for this session only (in this window's memory, which a
+        scheduled run never sees)."""
         super().__init__(parent)
         self._not_ready = not_ready or (lambda _engine_id: "")
+        self._session_only = session_only or (lambda _engine_id: False)
         self.folder, self.current = folder, current
         self._ai = {choice.id: choice.is_ai for choice in engines}
         self.setWindowTitle(self.tr("Run this folder on a schedule"))
@@ -146,10 +150,16 @@ class ScheduleDialog(QDialog):
         elif kind == "weekdays" and not any(b.isChecked() for b in self.day_boxes):
             problem = self.tr("Choose at least one day of the week.")
         self.save_button.setEnabled(not problem)
-        why = self._not_ready(self.engine.currentData()) if not problem else ""
+        engine_id = self.engine.currentData()
+        why = self._not_ready(engine_id) if not problem else ""
         if why:  # said, not forbidden: it may be put right before the first run
             self.show_hint(self.tr("%1 Until then, its scheduled runs would stop at once.")
                            .replace("%1", why), "attention")
+        elif not problem and self._session_only(engine_id):  # ready here, never on a schedule
+            self.show_hint(self.tr("%1's key is kept for this session only, so a scheduled run "
+                                   "cannot use it: save the key in the keychain from Engine "
+                                   "settings.").replace("%1", engine_words.name(engine_id)),
+                           "attention")
         elif problem or ai:
             self.show_hint(problem, "attention" if problem else None)
         else:  # a schedule of the Demo engine would only ever show a sample

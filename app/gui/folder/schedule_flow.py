@@ -146,7 +146,7 @@ class ScheduleFlow(QObject):
                                      default, self.window,
                                      budget_of(settings) if settings is not None else None,
                                      picker.not_ready_sentence if picker is not None else None,
-                                     self._folder_careful())
+                                     self._folder_careful(), _session_only)
         self.dialog.saved.connect(self._saved)
         self.dialog.removed.connect(self._removed)
         self.dialog.open()
@@ -194,3 +194,11 @@ class ScheduleFlow(QObject):
         text = said if getattr(exc, "kind", "") == "no_scheduler" else \
             self.tr("The schedule could not be removed: %1").replace("%1", said)
         self.notice.show_notice(text, tone="attention")
+
+
+def _session_only(engine_id: str) -> bool:
+    """Whether the engine's key is kept in this window's memory only (Engine settings' Keep
+    for this session): a scheduled run, a process of its own, never has it."""
+    from app.engines.keys import session_key  # noqa: PLC0415 - window start-up (bench/startup.py)
+
+    return session_key(engine_id) is not None

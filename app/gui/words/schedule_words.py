@@ -81,6 +81,10 @@ def wake(r: R.WakeRecord) -> str:
         text = tr("%1: did not start, because another run was already working in the folder.")
     elif r.outcome == R.NO_BUDGET:
         text = tr("%1: did not start, because the schedule has no budget.")
+    elif r.kind == R.KIND_KEY:  # before the run's own words: it never started
+        text = tr("%1: did not start, because %2's API key could not be read from the "
+                  "keychain: a scheduled run needs you logged in on this computer, with its "
+                  "keychain unlocked.").replace("%2", engine_words.name(r.engine))
     elif r.exit_reason:  # the run's own end, as the run panel words it
         head, _ = finished(r.outcome, r.exit_reason, engine_id=r.engine, cause=r.cause)
         text = tr("%1: %2").replace("%2", head)
