@@ -84,6 +84,18 @@ def test_the_panel_names_the_example_task_the_demo_does_for_real(qtbot, lang, wi
                                         "zh_CN": "只是示例，并未完成"}[lang]
 
 
+def test_the_folder_opened_again_says_the_same_once_its_rounds_are_read(qtbot, lang, window,
+                                                                        mixed, tmp_path):
+    _after_a_run(qtbot, window, mixed)
+    other = tmp_path / "Other"
+    other.mkdir()
+    open_in(qtbot, window, other)
+    open_in(qtbot, window, mixed)  # waits for the rounds to be read and shown
+    assert window.run_panel.mode == "choose_engine"
+    # Before: status.json's "…ticked no task: your tasks and files are as you left them."
+    assert window.run_panel.detail_label.text() == AFTER[lang]
+
+
 def test_a_demo_run_on_the_persons_tasks_alone_still_says_it_changed_nothing(qtbot, window,
                                                                             tmp_path):
     folder = demo_copy(tmp_path)

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Qt, Signal
 from PySide6.QtWidgets import QMainWindow, QWidget
 
-from app.core.run.outcomes import ExitReason, RoundResult, RunState
+from app.core.run.outcomes import ExitReason, RunState
 from app.gui import core_calls
 from app.gui.background import run_for
 from app.gui.look import look
 from app.gui.look.slices import later, once
-from app.gui.window.folder_history import show_history_later
+from app.gui.window.folder_history import demo_rounds, show_history_later
 
 if TYPE_CHECKING:
     from app.core.records import events as ev
@@ -344,11 +344,3 @@ def demo_work(tasks: list[tuple[str, list[str]]]) -> tuple[bool, list[str]]:
     example = [text for text, done_when in tasks if is_scripted(text, done_when)]
     return len(example) < len(tasks), example
 
-
-def demo_rounds(rounds: list[tuple[str, str]]) -> tuple[int, list[str]]:
-    """Of a Demo run's rounds (task, result), how many tasks it showed as a sample, and the
-    tasks of its built-in example it did for real, each once in round order."""
-    def tasks(state: str) -> list[str]:
-        return list(dict.fromkeys(" ".join(t.split()) for t, result in rounds if result == state))
-
-    return len(tasks(RoundResult.SAMPLE)), tasks(RoundResult.COMPLETED)
