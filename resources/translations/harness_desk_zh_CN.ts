@@ -849,8 +849,8 @@
         <translation>定时已暂停（%1）。恢复之前不会运行。</translation>
     </message>
     <message>
-        <source>Runs on a schedule, %1, with at most %2 a run. Next run: %3.</source>
-        <translation>按定时运行：%1，每次最多花费 %2。下次运行：%3。</translation>
+        <source>Runs on a schedule with %4, %1, with at most %2 a run. Next run: %3.</source>
+        <translation>按定时运行（引擎：%4）：%1，每次最多花费 %2。下次运行：%3。</translation>
     </message>
     <message>
         <source>%1: finished, %2 of %3 tasks done, $%4 spent.</source>
@@ -975,6 +975,10 @@
     <message>
         <source>Looked up before the question was asked</source>
         <translation>提问之前查过的资料</translation>
+    </message>
+    <message>
+        <source>Made up for the demo: the Demo engine looked nothing up, and nothing left this computer. The addresses are examples that belong to no one.</source>
+        <translation>为演示编造：演示引擎什么都没有查，也没有任何内容离开这台电脑。这些地址只是示例，不属于任何人。</translation>
     </message>
     <message>
         <source>The AI service looked these pages up, not Harness Desk. A link opens in your web browser.</source>
@@ -1812,12 +1816,20 @@
         <translation>密钥没有保存。</translation>
     </message>
     <message>
-        <source>Paste your key above and press Save key.</source>
-        <translation>请把密钥粘贴到上面，然后按“保存密钥”。</translation>
+        <source>%1 needs an API key: a long code from your account on %2 that lets Harness Desk use the AI, billed to that account.</source>
+        <translation>%1 需要一个 API 密钥：这是你在 %2 的账户里生成的一长串代码，Harness Desk 凭它使用 AI，费用记在这个账户上。</translation>
     </message>
     <message>
-        <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file. Paste the key above and press Keep for this session; next time, paste it again.</source>
-        <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件。请把密钥粘贴到上面，再按“只为本次保留”；下次打开时需要重新粘贴。</translation>
+        <source>The local server has no model called “%1”: choose one from the Model list.</source>
+        <translation>本机服务器没有“%1”这个模型：请从“模型”列表里选一个。</translation>
+    </message>
+    <message>
+        <source>%1 has no model called “%2” that your key can use: choose one from the Model list.</source>
+        <translation>%1 没有你的密钥能用的“%2”模型：请从“模型”列表里选一个。</translation>
+    </message>
+    <message>
+        <source>Paste your key above and press Save key.</source>
+        <translation>请把密钥粘贴到上面，然后按“保存密钥”。</translation>
     </message>
     <message>
         <source>Stored in the macOS Keychain.</source>
@@ -1844,8 +1856,20 @@
         <translation>还没有密钥：请在上面粘贴你的密钥，然后按“只为本次保留”。</translation>
     </message>
     <message>
+        <source>Nothing answers at this address: start Ollama, LM Studio or llama.cpp&apos;s llama-server, or correct the address, then press Test connection.</source>
+        <translation>这个地址没有任何回应：请启动 Ollama、LM Studio 或 llama.cpp 的 llama-server，或改正地址，然后按“测试连接”。</translation>
+    </message>
+    <message>
+        <source>The server address is not a web address; one looks like http://localhost:11434/v1. Correct it, or press Ollama or LM Studio.</source>
+        <translation>服务地址不是一个网址，网址的样子是 http://localhost:11434/v1。请改正它，或者按 Ollama 或 LM Studio。</translation>
+    </message>
+    <message>
         <source>Kept for this session only: in memory until you quit Harness Desk, never written to a file.</source>
         <translation>只为本次使用保留：在你退出 Harness Desk 之前保存在内存里，从不写入文件。</translation>
+    </message>
+    <message>
+        <source>This computer has no keychain Harness Desk can use, so the key can be kept for this session only: in memory until you quit, never written to a file; next time, paste it again.</source>
+        <translation>这台电脑没有 Harness Desk 能用的钥匙串，所以密钥只能为本次保留：在你退出之前只存在内存里，绝不写进文件；下次打开时需要重新粘贴。</translation>
     </message>
     <message>
         <source>Keep for this &amp;session</source>
@@ -1902,10 +1926,6 @@
     <message>
         <source>There is no such model. Pick one from the list.</source>
         <translation>没有这个模型。请从列表里选一个。</translation>
-    </message>
-    <message>
-        <source>The server is not running. Start Ollama, LM Studio or llama.cpp&apos;s llama-server, or check the address, then test again.</source>
-        <translation>服务没有运行。请启动 Ollama、LM Studio 或 llama.cpp 的 llama-server，或检查地址，然后再测试一次。</translation>
     </message>
     <message>
         <source>No answer. Check your internet connection and try again.</source>
@@ -2537,10 +2557,6 @@
         <translation>此文件夹：%1</translation>
     </message>
     <message>
-        <source>Careful mode: ask me before the AI changes or deletes a file that was already here</source>
-        <translation>谨慎模式：AI 修改或删除这里原有的文件之前先问我</translation>
-    </message>
-    <message>
         <source>&amp;Tasks in this folder may look things up on the web</source>
         <translation>此文件夹的任务可以上网查资料(&amp;T)</translation>
     </message>
@@ -2549,8 +2565,12 @@
         <translation>打开后，AI 服务可以为此文件夹里的每个任务上网搜索、阅读网页，除非任务自己另有说明：每个任务仍可在它的详情里选择可以或不可以。搜索要花钱，计入预算。</translation>
     </message>
     <message>
-        <source>Never to be changed (refused in every mode, new files inside these folders too):</source>
-        <translation>永远不允许修改（任何模式下都拒绝，包括在这些文件夹里新建文件）：</translation>
+        <source>&amp;Careful mode: ask me before the AI changes or deletes a file that was already here</source>
+        <translation>谨慎模式(&amp;C)：AI 修改或删除这里原有的文件之前先问我</translation>
+    </message>
+    <message>
+        <source>Files and folders the AI may never change, careful mode or not (nor add new files inside these folders):</source>
+        <translation>AI 永远不能修改的文件和文件夹，无论是否开启谨慎模式（也不能在这些文件夹里新建文件）：</translation>
     </message>
     <message>
         <source>Protected files and folders</source>
@@ -2567,6 +2587,14 @@
     <message>
         <source>Remo&amp;ve protection</source>
         <translation>取消保护(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Stop protecting the chosen file or folder.</source>
+        <translation>不再保护选中的文件或文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose a file or folder in the list first.</source>
+        <translation>请先在列表里选中一个文件或文件夹。</translation>
     </message>
     <message>
         <source>Only files and folders inside this folder can be protected.</source>
@@ -3458,6 +3486,10 @@
         <translation>在左边添加一个任务后，你就可以按“运行”了。</translation>
     </message>
     <message>
+        <source>Press Run to start on the first unchecked task.</source>
+        <translation>按“运行”，从第一个未勾选的任务开始。</translation>
+    </message>
+    <message>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -3528,10 +3560,6 @@
     <message>
         <source>Ready</source>
         <translation>准备就绪</translation>
-    </message>
-    <message>
-        <source>Press Run to start the AI on the first unchecked task.</source>
-        <translation>按“运行”，让 AI 从第一个未勾选的任务开始。</translation>
     </message>
     <message>
         <source>%1 cannot run yet</source>
@@ -3620,8 +3648,12 @@
         <translation>引擎(&amp;E)：</translation>
     </message>
     <message>
-        <source>the engine&apos;s model in Settings</source>
-        <translation>设置中该引擎的模型</translation>
+        <source>the model chosen in Engine settings</source>
+        <translation>在“AI 引擎设置”里选的模型</translation>
+    </message>
+    <message>
+        <source>Remo&amp;ve schedule</source>
+        <translation>删除定时(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Model:</source>
@@ -3640,16 +3672,20 @@
         <translation>保存定时(&amp;S)</translation>
     </message>
     <message>
-        <source>&amp;Remove schedule</source>
-        <translation>删除定时(&amp;R)</translation>
-    </message>
-    <message>
         <source>Set a budget per run: a scheduled run never starts without one, so it can never spend more than you meant.</source>
         <translation>请设置每次运行的预算：没有预算，定时运行不会开始，这样花费就不会超出你的预期。</translation>
     </message>
     <message>
         <source>Choose at least one day of the week.</source>
         <translation>请至少选择一周中的一天。</translation>
+    </message>
+    <message>
+        <source>%1 Until then, its scheduled runs would stop at once.</source>
+        <translation>%1在那之前，定时运行一开始就会停下。</translation>
+    </message>
+    <message>
+        <source>The Demo engine uses no AI: on a schedule it would only show a sample run each time. To get the work done, choose an AI engine above.</source>
+        <translation>演示引擎不使用 AI：按时运行时，它每次只会演示一次运行的样子。要真正完成工作，请在上面选择一个 AI 引擎。</translation>
     </message>
     <message>
         <source>Saving…</source>
@@ -3681,6 +3717,10 @@
     <message>
         <source>Pause</source>
         <translation>暂停</translation>
+    </message>
+    <message>
+        <source>The schedule is removed: this folder no longer runs on its own.</source>
+        <translation>定时运行已删除：这个文件夹不会再自动运行。</translation>
     </message>
     <message>
         <source>The schedule could not be removed: %1</source>
@@ -3773,10 +3813,6 @@
         <translation>AI 公司对一次运行收取的费用，以美元计，按 Harness Desk 的统计。演示引擎和本机引擎不花钱。</translation>
     </message>
     <message>
-        <source>Budget per run</source>
-        <translation>每次运行的预算</translation>
-    </message>
-    <message>
         <source>Demo, language and look</source>
         <translation>演示、语言和外观</translation>
     </message>
@@ -3803,6 +3839,10 @@
     <message>
         <source>Fast</source>
         <translation>快</translation>
+    </message>
+    <message>
+        <source>&amp;Budget per run</source>
+        <translation>每次运行的预算(&amp;B)</translation>
     </message>
     <message>
         <source>Claude and OpenAI charge for each run; the Demo and local engines are free.</source>
@@ -3891,8 +3931,8 @@
 <context>
     <name>SourcesView</name>
     <message>
-        <source>Sources the AI looked up</source>
-        <translation>AI 查阅的来源</translation>
+        <source>Sources this round looked up</source>
+        <translation>这一轮查阅的来源</translation>
     </message>
     <message>
         <source>Tab moves from link to link; Enter opens the page in your web browser</source>
@@ -4104,8 +4144,8 @@
         <translation>上网查资料</translation>
     </message>
     <message>
-        <source>Only tasks you allow (in their details, or a whole folder under This folder) may look things up. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
-        <translation>只有你允许的任务（在任务详情里勾选，或在“此文件夹”里允许整个文件夹）才能上网查资料。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
+        <source>Only tasks you allow may look things up: tick “This task may look things up on the web” in a task&apos;s details. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
+        <translation>只有你允许的任务才能上网查资料：在任务详情里勾选“这个任务可以上网查资料”。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
     </message>
     <message>
         <source>Searches and pages read together. When a task has made this many in a run, its round stops.</source>
@@ -4142,6 +4182,10 @@
     <message>
         <source>&amp;Never these sites</source>
         <translation>不查这些网站(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Only tasks you allow may look things up: tick “This task may look things up on the web” in a task&apos;s details, or allow every task in this folder under “This folder” below. Claude and OpenAI run the searches; each costs about one US cent and counts in the budget.</source>
+        <translation>只有你允许的任务才能上网查资料：在任务详情里勾选“这个任务可以上网查资料”，或者在下面的“此文件夹”里允许这个文件夹的所有任务。搜索由 Claude 和 OpenAI 执行，每次约 1 美分，计入预算。</translation>
     </message>
     <message>
         <source>example.com, another.org</source>

@@ -68,3 +68,20 @@ def test_the_decision_notices_say_no_ai_asked_or_carries_on(qtbot, window, tmp_p
     if lang == "zh_CN":
         assert said[0] == "需要你做一个决定。"
         assert said[2] == "按“继续”接着做。"
+
+
+def test_ready_says_press_run_without_naming_an_ai(qtbot, window, tmp_path, lang):
+    """Ready's sentence, once the demo's welcome is gone, was "Press Run to start the AI on
+    the first unchecked task.", on the Demo too (walk8b, 2026-12-05): one sentence now, true
+    for every engine."""
+    open_in(qtbot, window, demo_copy(tmp_path))
+    panel = window.run_panel
+    panel.welcome = ""
+    if not panel.demo_samples and not panel.key_missing and not panel.not_ready[0]:
+        panel.show_ready()
+    said = panel.detail_label.text()
+    assert panel.state_label.text() == panel.tr("Ready")
+    assert said == panel.tr("Press Run to start on the first unchecked task.")
+    assert "AI" not in said
+    if lang == "zh_CN":
+        assert said == "按“运行”，从第一个未勾选的任务开始。"

@@ -103,6 +103,25 @@ def test_a_word_document_waiting_for_approval_shows_its_text_before_and_after(qt
     assert "PK" not in text and dialog.edit.isHidden()
 
 
+@pytest.mark.parametrize("is_ai", [True, False])
+def test_a_word_documents_text_says_who_reads_it_that_way(qtbot, tmp_path, is_ai):
+    """Shown as text, a document's change is "compared as the AI reads it" for an AI engine
+    and "compared as plain text" for the Demo engine, which reads nothing (the approval dialog
+    said the AI's words on the Demo too, 2026-12-05)."""
+    from tests.gui.test_document_evidence import word
+
+    old = word(tmp_path / "old.docx", ["Open Tuesday to Friday."])
+    new = word(tmp_path / "new.docx", ["Open Tuesday to Saturday."])
+    dialog = ApprovalDialog(request(path="brief.docx", before=old, after=new), is_ai=is_ai)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
+    dialog.as_text.click()
+    qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
+    text = dialog.diff.toPlainText()
+    assert ("compared as the AI reads it" in text) is is_ai
+    assert ("compared as plain text" in text) is not is_ai
+
+
 def test_a_workbook_to_be_deleted_shows_what_would_go(qtbot, tmp_path):
     from openpyxl import Workbook
 

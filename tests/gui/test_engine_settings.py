@@ -158,7 +158,7 @@ def test_without_a_keychain_the_key_can_be_kept_for_this_session_only(qtbot, ser
     qtbot.waitUntil(lambda: "anthropic" in dialog._states, timeout=5000)
     assert dialog.key_status.text().startswith(
         "This computer has no keychain Harness Desk can use, so the key can be kept for this "
-        "session only: in memory until you quit, never written to a file.")
+        "session only: in memory until you quit, never written to a file;")
     assert dialog.key_field.isEnabled()
     assert dialog.save_key_button.text() == "Keep for this &session"
     try:
@@ -258,7 +258,8 @@ def test_a_model_the_key_cannot_use_is_named(qtbot, keychain, server):
     dialog = open_dialog(qtbot, claude_at(server.url, model="claude-nonesuch-1"))
     verdict, _ = test_connection(qtbot, dialog)
     assert verdict == "no_model"
-    assert dialog.verdict.text() == "There is no such model. Pick one from the list."
+    assert dialog.verdict.text() == ("Claude has no model called “claude-nonesuch-1” that your "
+                                     "key can use: choose one from the Model list.")
 
 
 def test_no_server_running_is_said_in_plain_words(qtbot):
@@ -268,9 +269,9 @@ def test_no_server_running_is_said_in_plain_words(qtbot):
     assert dialog.address.isVisible() and not dialog.key_field.isVisible()
     verdict, seconds = test_connection(qtbot, dialog)
     assert verdict == "not_running" and seconds < 5
-    assert dialog.verdict.text() == ("The server is not running. Start Ollama, LM Studio or "
-                                     "llama.cpp's llama-server, or check the address, then "
-                                     "test again.")
+    assert dialog.verdict.text() == ("Nothing answers at this address: start Ollama, LM "
+                                     "Studio or llama.cpp's llama-server, or correct the "
+                                     "address, then press Test connection.")
 
 
 def test_without_a_key_the_test_says_to_paste_one(qtbot, server):
@@ -331,7 +332,10 @@ def test_the_dialog_keeps_every_sentence_whole_when_made_smaller(qtbot):
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitUntil(lambda: "anthropic" in dialog._states, timeout=5000)
-    assert "Paste the key above and press Keep for this session" in dialog.key_status.text()
+    # what to do is said once, under Test connection (walk8b): the note says why
+    qtbot.waitUntil(lambda: "press Keep for this session" in dialog.verdict.text(),
+                    timeout=10_000)
+    assert "press Keep for this session" not in dialog.key_status.text()
     assert "D-Bus" not in dialog.key_status.text() and "backend" not in dialog.key_status.text()
     layout = dialog.layout()
     layout.invalidate()

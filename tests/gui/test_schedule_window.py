@@ -56,7 +56,9 @@ def test_a_schedule_made_in_the_window_is_written_and_shown(qtbot, window, tmp_p
     for d, box in enumerate(dialog.day_boxes):
         box.setChecked(d in (0, 3))
     dialog.engine.setCurrentIndex(dialog.engine.findData("demo"))
-    assert not dialog.save_button.isEnabled()  # no budget yet
+    assert dialog.budget.value() == 2.0  # the person's budget per run, from Settings
+    dialog.budget.setValue(0)
+    assert not dialog.save_button.isEnabled()  # no budget
     assert "Set a budget per run" in dialog.hint.text()
     dialog.budget.setValue(1.5)
     dialog.careful.setChecked(True)
@@ -69,7 +71,8 @@ def test_a_schedule_made_in_the_window_is_written_and_shown(qtbot, window, tmp_p
     assert f"# harness-desk-schedule {saved.id}" in crontab.read_text()
     assert crontab.read_text().startswith("0 7 * * 1,4 ")
     line = window.schedules.view.line.text()
-    assert "Runs on a schedule, every Monday, Thursday at 07:00, with at most $1.50 a run." \
+    assert ("Runs on a schedule with the Demo engine, every Monday, Thursday at 07:00, with "
+            "at most $1.50 a run.") \
         in line and "Next run: " in line
     assert view.pause_button.text() == "Pause" and view.remove_button.isVisible()
     assert view.change_button.text() == "Change…"
@@ -121,7 +124,7 @@ def test_the_schedule_and_its_runs_read_in_chinese(qapp):
         s = Schedule(folder="/x", kind="weekdays", days=[0, 3], time="07:00",
                      budget_usd=0.5).check()
         text = words.summary(s, datetime(2026, 12, 4, 12, 0))
-        assert text.startswith("按定时运行：每") and "07:00" in text and "$0.50" in text
+        assert text.startswith("按定时运行（引擎：演示引擎）：每") and "07:00" in text and "$0.50" in text
         said = words.since_last_looked([
             R.WakeRecord(time="2026-12-07T07:02:00", schedule_id="x", folder="/x",
                          outcome=R.STOPPED, exit_code=4, due="2026-12-07T07:00",

@@ -127,10 +127,10 @@ def test_the_sources_are_reachable_by_keyboard_and_named(qtbot):
     flags = view.browser.textInteractionFlags()
     assert flags & Qt.TextInteractionFlag.LinksAccessibleByKeyboard
     assert view.browser.focusPolicy() & Qt.FocusPolicy.TabFocus
-    assert view.browser.accessibleName() == "Sources the AI looked up"
+    assert view.browser.accessibleName() == "Sources this round looked up"
     assert "Enter opens the page" in view.browser.accessibleDescription()
     assert view.browser.toolTip() and view.accessibleName().startswith(
-        "Sources the AI looked up: Looked up: 5 searches")
+        "Sources this round looked up: Looked up: 5 searches")
 
 
 def test_the_decision_dialog_shows_what_the_ai_looked_up_before_it_asked(qtbot, asked):
@@ -234,7 +234,9 @@ def test_in_chinese_the_card_and_the_sources_speak_chinese(qtbot, in_chinese, tm
     qtbot.addWidget(view)
     view.show_web(record.web)
     text = view.browser.toPlainText()
-    assert view.heading.text() == "AI 查阅的来源"
+    assert view.heading.text() == "这一轮查阅的来源"
     assert "“青石镇 面包房 网站 评价” — 什么也没找到" in text
     assert "example.com · 读了全文 · 获取于 " in text and "引用这些来源的句子" in text
-    assert "这些网页是 AI 服务查到的，不是 Harness Desk 打开的。" in text
+    # the Demo's sources are made up: no AI service looked them up (walk8b)
+    assert "为演示编造：演示引擎什么都没有查，也没有任何内容离开这台电脑。" in text
+    assert "AI 服务" not in text

@@ -263,7 +263,7 @@ class ApprovalDialog(QDialog):
         else:
             self.legend.setText(self._lines_legend())
             note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
-                                                            document_note())
+                                                            document_note(self.is_ai))
             self.diff.setHtml(note + html + pages_html(self.diff.document(), before, after,
                                                        prefix="approval-page"))
         self.rendered.emit()

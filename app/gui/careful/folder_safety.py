@@ -32,10 +32,10 @@ class FolderSafetyGroup(QGroupBox):
         self.setTitle(self.tr("This folder: %1").replace("%1", root.name))
         self.root = root
         column = QVBoxLayout(self)
-        self.careful = QCheckBox(self.tr("Careful mode: ask me before the AI changes or deletes "
-                                         "a file that was already here"), self)
+        self.careful = QCheckBox(self.tr("&Careful mode: ask me before the AI changes or "
+                                         "deletes a file that was already here"), self)
         self.careful.setChecked(settings.careful)
-        look.set_accessible(self.careful, self.careful.text())
+        look.set_accessible(self.careful, self.careful.text().replace("&", ""))
         self.web = QCheckBox(self.tr("&Tasks in this folder may look things up on the web"), self)
         self.web.setObjectName("folderWeb")
         self.web.setChecked(settings.web)
@@ -44,8 +44,8 @@ class FolderSafetyGroup(QGroupBox):
                                     "says otherwise: each task can still say yes or no in its "
                                     "details. Searches cost money and count in the budget."))
         look.set_accessible(self.web, self.web.text().replace("&", ""), self.web.toolTip())
-        note = QLabel(self.tr("Never to be changed (refused in every mode, new files inside "
-                              "these folders too):"), self)
+        note = QLabel(self.tr("Files and folders the AI may never change, careful mode or "
+                              "not (nor add new files inside these folders):"), self)
         note.setWordWrap(True)
         self.protected = QListWidget(self)
         self.protected.setObjectName("protectedPaths")
@@ -60,6 +60,9 @@ class FolderSafetyGroup(QGroupBox):
         self.add_file.clicked.connect(self._on_add_file_clicked)
         self.add_folder.clicked.connect(self._on_add_folder_clicked)
         self.remove.clicked.connect(self._on_remove_clicked)
+        # Only with something chosen to remove: pressed with nothing chosen it did nothing.
+        self.protected.itemSelectionChanged.connect(self._update_remove)
+        self._update_remove()
         self.problem = QLabel(self)
         self.problem.setWordWrap(True)
         look.set_tone(self.problem, "attention")
@@ -75,6 +78,18 @@ class FolderSafetyGroup(QGroupBox):
         column.addWidget(self.protected)
         column.addLayout(row)
         column.addWidget(self.problem)
+
+    def focus_order(self) -> list[QWidget]:
+        """The group's controls in the order they are seen (Settings puts them there)."""
+        return [self.careful, self.web, self.protected, self.add_file, self.add_folder,
+                self.remove]
+
+    def _update_remove(self) -> None:
+        chosen = bool(self.protected.selectedItems())
+        self.remove.setEnabled(chosen)
+        self.remove.setToolTip(self.tr("Stop protecting the chosen file or folder.")
+                               if chosen else
+                               self.tr("Choose a file or folder in the list first."))
 
     def entries(self) -> list[str]:
         return [self.protected.item(i).text() for i in range(self.protected.count())]
@@ -103,5 +118,10 @@ class FolderSafetyGroup(QGroupBox):
             self.add_entry(chosen)
 
     def _on_remove_clicked(self) -> None:
-        for item in self.protected.selectedItems():
-            self.protected.takeItem(self.protected.row(item))
+        rows = [self.protected.row(item) for item in self.protected.selectedItems()]
+        for row in sorted(rows, reverse=True):
+            self.protected.takeItem(row)
+        if self.protected.count():  # the next one is chosen, so Remove can go on
+            self.protected.setCurrentRow(min(min(rows, default=0), self.protected.count() - 1))
+        else:
+            self.protected.setFocus()  # Remove greys: the keyboard stays in the group

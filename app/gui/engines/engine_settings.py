@@ -186,6 +186,14 @@ class EngineSettingsDialog(QDialog):
             self._close_after_key = True
             self._on_save_key_clicked()
             return
+        if key_calls.not_an_address(self._drafts["local"].base_url or ""):
+            # kept, it would only ever be "cannot be used" (a key pasted in the wrong box)
+            if self.engine_id != "local":
+                self.engine.setCurrentIndex(self.engine.findData("local"))
+            self._show_bad_address()
+            self.address.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.address.selectAll()
+            return
         self.settings = self.draft_settings()
         self.settings_saved.emit(self.settings)
         super().accept()
@@ -225,6 +233,7 @@ class EngineSettingsDialog(QDialog):
     def _on_key_state(self, engine_id: str, state: KeyState) -> None:
         self._states[engine_id] = state
         if engine_id == self.engine_id:
+            self.intro.setText(self._intro(engine_id))  # with a keychain or without one
             self._show_key_state(state)
             self._update_buttons()
             self._fit()  # the button's words changed too ("Keep for this session")
@@ -306,6 +315,10 @@ class EngineSettingsDialog(QDialog):
         if self._busy:
             return
         engine_id, settings = self.engine_id, self.draft_settings()
+        if engine_id == "local" and key_calls.not_an_address(self.address.text()):
+            self._check_no += 1  # a test on its way was for another address
+            self._show_bad_address()
+            return
         if not quietly:
             self._set_busy(True, self.tr("Testing the connection…"))
         self._check_no += 1  # an earlier test's answer, coming back later, is out of date
@@ -333,7 +346,9 @@ class EngineSettingsDialog(QDialog):
         # is English, so it shows as a detail in English only (the headline is the window's).
         # "No answer" says what to do too; the engine's sentence only adds where it knocked,
         # which is for a helper: in the tooltip.
-        said_all = found.verdict in ("no_key", "key_rejected", "no_answer")
+        # "Not running" names the address's field and what to start; the engine's sentence
+        # said it again, with the address the field already shows.
+        said_all = found.verdict in ("no_key", "key_rejected", "no_answer", "not_running")
         detail = "" if said_all or language.current() != "en" else found.detail
         self._show_verdict(self._headline(found.verdict), detail,
                            attention=found.verdict != "ready")
@@ -348,6 +363,13 @@ class EngineSettingsDialog(QDialog):
                            "network) in Ollama or LM Studio. It needs no key and no account, "
                            "and nothing leaves your network.")
         name = {"anthropic": "Claude", "openai": "OpenAI"}[engine_id]  # names kept in any language
+        state = self._states.get(engine_id)
+        if state is not None and not state.usable:
+            # no keychain: "kept in your computer's keychain" would be untrue; the line under
+            # the key says where it is kept instead
+            return self.tr("%1 needs an API key: a long code from your account on %2 that "
+                           "lets Harness Desk use the AI, billed to that account.").replace(
+                "%1", name).replace("%2", KEY_SITES[engine_id])
         return self.tr("%1 needs an API key: a long code from your account on %2 that lets "
                        "Harness Desk use the AI, billed to that account. The key is kept in "
                        "your computer's keychain, never in a file.").replace(
@@ -358,6 +380,17 @@ class EngineSettingsDialog(QDialog):
         if verdict == "no_key" and state is not None and not state.usable:
             return self.tr("There is no key yet: paste your key above and press Keep for this "
                            "session.")
+        model = self._model_asked()
+        if verdict == "no_model" and model:
+            # "There is no such model" said nothing when the field shows the engine's default:
+            # the person typed no model, so the sentence names the one that was asked for
+            if self.engine_id == "local":
+                return self.tr("The local server has no model called “%1”: choose one from the "
+                               "Model list.").replace("%1", model)
+            return (self.tr("%1 has no model called “%2” that your key can use: choose one "
+                            "from the Model list.")
+                    .replace("%1", {"anthropic": "Claude", "openai": "OpenAI"}[self.engine_id])
+                    .replace("%2", model))
         return {
             "ready": self.tr("Ready. The engine answered and can do the work."),
             # the line under the key already says "No key is stored yet.": this says what to do
@@ -365,11 +398,29 @@ class EngineSettingsDialog(QDialog):
             "key_rejected": self.tr("The key was rejected. Check that you copied all of it, or "
                                     "make a new key and paste it above."),
             "no_model": self.tr("There is no such model. Pick one from the list."),
-            "not_running": self.tr("The server is not running. Start Ollama, LM Studio or "
-                                   "llama.cpp's llama-server, or check the address, then test "
-                                   "again."),
+            # what was seen (nothing answered), not a guess: the address may be wrong
+            "not_running": self.tr("Nothing answers at this address: start Ollama, LM Studio "
+                                   "or llama.cpp's llama-server, or correct the address, then "
+                                   "press Test connection."),
             "no_answer": self.tr("No answer. Check your internet connection and try again."),
         }.get(verdict, self.tr("Not ready yet."))
+
+    def _show_bad_address(self) -> None:
+        """Not "nothing answers": what is in the box is not an address at all."""
+        # not repeated in the sentence: what was pasted there may well be a key
+        self._show_verdict(self.tr("The server address is not a web address; one looks like "
+                                   "http://localhost:11434/v1. Correct it, or press Ollama or "
+                                   "LM Studio."), "", attention=True)
+        self.connection_checked.emit("bad_address")
+
+    def _model_asked(self) -> str:
+        """The model the test asked for: the one chosen here, else the engine's default
+        (the first it is known by; a local server has none of its own)."""
+        chosen = self._drafts[self.engine_id].model
+        if chosen or self.engine_id == "local":
+            return chosen
+        known = key_calls.known_models(self.engine_id)
+        return known[0] if known else ""
 
     def _show_key_state(self, state: KeyState | None) -> None:
         if state is None:
@@ -379,11 +430,11 @@ class EngineSettingsDialog(QDialog):
                 "Kept for this session only: in memory until you quit Harness Desk, never "
                 "written to a file."))
         elif not state.usable:
+            # what to press is the verdict's to say, once
             self.key_status.setText(self.tr(
                 "This computer has no keychain Harness Desk can use, so the key can be kept "
-                "for this session only: in memory until you quit, never written to a file. "
-                "Paste the key above and press Keep for this session; next time, paste it "
-                "again."))
+                "for this session only: in memory until you quit, never written to a file; "
+                "next time, paste it again."))
             # the keychain's own reason is a technical English sentence: for a helper, in
             # the tooltip, in English only
             self.key_status.setToolTip(state.problem if language.current() == "en" else "")

@@ -6,6 +6,7 @@ Nothing here imports Qt; the dialog calls these through `app.gui.background`.
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -68,3 +69,18 @@ def check_connection(engine_id: str, settings: Settings) -> ConnectionCheck:
 
 def known_models(engine_id: str) -> list[str]:
     return known(engine_id)
+
+
+def not_an_address(url: str) -> bool:
+    """True when `url` (not empty) cannot be a server's address: no http:// or https://, no
+    computer named, or a port that is not a number in range (what the engines refuse too,
+    app.engines.wire.check_base_url), said before a test would call it "not answering"."""
+    text = url.strip()
+    if not text:
+        return False  # the engine's usual address
+    try:
+        parts = urlsplit(text)
+        _ = parts.port  # raises ValueError for a port that is not a number from 0 to 65535
+    except ValueError:
+        return True
+    return parts.scheme not in ("http", "https") or not parts.hostname

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 from app.core.records.events import HumanNeeded
 from app.core.records.records import read_events, read_rounds
 from app.core.workspace.workspace import Workspace
+from app.engines.demo.web import ORDERS_URL, VISITORS_URL
 from app.gui.look import look
 from app.gui.words import web_words
 from app.gui.words.web_words import tr
@@ -37,7 +38,8 @@ class SourcesView(QWidget):
         super().__init__(parent)
         self.setObjectName("sourcesView")
         self.web = None
-        self.heading = QLabel(heading or self.tr("Sources the AI looked up"), self)
+        # Neutral: a Demo round's made-up sources are shown here too, and no AI made them.
+        self.heading = QLabel(heading or self.tr("Sources this round looked up"), self)
         self.heading.setObjectName("sourcesHeading")
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         self.heading.setWordWrap(True)
@@ -54,7 +56,7 @@ class SourcesView(QWidget):
             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
         self.browser.setMaximumHeight(max_height)
         self.browser.anchorClicked.connect(self._open)
-        look.set_accessible(self.browser, self.tr("Sources the AI looked up"),
+        look.set_accessible(self.browser, self.tr("Sources this round looked up"),
                             self.tr("Tab moves from link to link; Enter opens the page in your "
                                     "web browser"))
         self.browser.setToolTip(self.tr("Each page's link opens in your web browser"))
@@ -125,8 +127,16 @@ def sources_html(web, muted: str) -> str:
                 quote = f"<br><span style=\"color:{muted};\">{esc(says)}</span>"
             out.append(f"<li>{esc(said)} — {link(c.url, c.title)}{quote}</li>")
         out.append("</ul>")
-    out.append(f"<p style=\"color:{muted};\">{esc(web_words.not_opened_note())}</p>")
+    note = web_words.made_up_note() if made_up(web) else web_words.not_opened_note()
+    out.append(f"<p style=\"color:{muted};\">{esc(note)}</p>")
     return "".join(out)
+
+
+def made_up(web) -> bool:
+    """The Demo engine's lookups: every page is one of its made-up example pages (it
+    fetches nothing, and no AI service looked anything up)."""
+    urls = [p.url for p in web.pages] + [c.url for c in web.citations]
+    return bool(urls) and all(url in (ORDERS_URL, VISITORS_URL) for url in urls)
 
 
 def asked_round_web(root: Path | str, question: str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QTime, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
@@ -26,9 +27,18 @@ class ScheduleDialog(QDialog):
     removed = Signal()
 
     def __init__(self, folder: Path, current: Schedule | None, engines: list,
-                 default_engine: str, parent: QWidget | None = None):
+                 default_engine: str, parent: QWidget | None = None,
+                 default_budget: float | None = None,
+                 not_ready: Callable[[str], str] | None = None, careful: bool = False):
+        """`default_budget`: a new schedule's budget per run (the person's from Settings), so
+        the dialog opens ready to save rather than with a problem to put right;
+        `not_ready(engine_id)`: why an engine cannot run now ("" when it can, or is not
+        known), said under the choice: its scheduled runs would stop at once; `careful`: the
+        folder's careful mode, which a new schedule keeps."""
         super().__init__(parent)
+        self._not_ready = not_ready or (lambda _engine_id: "")
         self.folder, self.current = folder, current
+        self._ai = {choice.id: choice.is_ai for choice in engines}
         self.setWindowTitle(self.tr("Run this folder on a schedule"))
         intro = QLabel(self.tr(
             "Your computer's own scheduler starts the run at these times, also while this "
@@ -61,7 +71,7 @@ class ScheduleDialog(QDialog):
             self.engine.addItem(engine_words.label(choice.id, choice.label), choice.id)
         form.addRow(self.tr("&Engine:"), self.engine)
         self.model = QLineEdit(self)
-        self.model.setPlaceholderText(self.tr("the engine's model in Settings"))
+        self.model.setPlaceholderText(self.tr("the model chosen in Engine settings"))
         form.addRow(self.tr("&Model:"), self.model)
         self.budget = QDoubleSpinBox(self)
         self.budget.setRange(0.0, 1000.0)
@@ -76,7 +86,7 @@ class ScheduleDialog(QDialog):
         buttons = QDialogButtonBox(self)
         self.save_button = buttons.addButton(self.tr("&Save schedule"),
                                              QDialogButtonBox.ButtonRole.AcceptRole)
-        self.remove_button = buttons.addButton(self.tr("&Remove schedule"),
+        self.remove_button = buttons.addButton(self.tr("Remo&ve schedule"),
                                                QDialogButtonBox.ButtonRole.DestructiveRole)
         buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.remove_button.setVisible(current is not None)
@@ -90,15 +100,17 @@ class ScheduleDialog(QDialog):
         column.addWidget(self.hint)
         column.addWidget(buttons)
         self._form = form
-        self._fill(current, default_engine)
+        self._fill(current, default_engine, default_budget, careful)
         for signal in (self.kind.currentIndexChanged, self.budget.valueChanged,
-                       *[b.toggled for b in self.day_boxes]):
+                       self.engine.currentIndexChanged, *[b.toggled for b in self.day_boxes]):
             signal.connect(self._update)
         self._update()
 
-    def _fill(self, s: Schedule | None, default_engine: str) -> None:
+    def _fill(self, s: Schedule | None, default_engine: str,
+              default_budget: float | None = None, careful: bool = False) -> None:
         s = s or Schedule(folder=str(self.folder), kind="weekdays", days=[0], time="07:00",
-                          engine=default_engine)
+                          engine=default_engine, budget_usd=default_budget or None,
+                          careful=careful)
         self.kind.setCurrentIndex(KINDS.index(s.kind))
         for d, box in enumerate(self.day_boxes):
             box.setChecked(d in s.days)
@@ -125,6 +137,8 @@ class ScheduleDialog(QDialog):
         kind = KINDS[self.kind.currentIndex()]
         self._form.setRowVisible(self.days_row, kind == "weekdays")
         self._form.setRowVisible(self.day_of_month, kind == "monthly")
+        ai = self._ai.get(self.engine.currentData(), True)
+        self.model.setEnabled(ai)  # the Demo engine has no model to choose
         problem = ""
         if self.budget.value() <= 0:
             problem = self.tr("Set a budget per run: a scheduled run never starts without one, "
@@ -132,7 +146,29 @@ class ScheduleDialog(QDialog):
         elif kind == "weekdays" and not any(b.isChecked() for b in self.day_boxes):
             problem = self.tr("Choose at least one day of the week.")
         self.save_button.setEnabled(not problem)
-        self.show_hint(problem, "attention" if problem else None)
+        why = self._not_ready(self.engine.currentData()) if not problem else ""
+        if why:  # said, not forbidden: it may be put right before the first run
+            self.show_hint(self.tr("%1 Until then, its scheduled runs would stop at once.")
+                           .replace("%1", why), "attention")
+        elif problem or ai:
+            self.show_hint(problem, "attention" if problem else None)
+        else:  # a schedule of the Demo engine would only ever show a sample
+            self.show_hint(self.tr("The Demo engine uses no AI: on a schedule it would only "
+                                   "show a sample run each time. To get the work done, choose "
+                                   "an AI engine above."))
+        self._fit()
+
+    def _fit(self) -> None:
+        """As tall as what shows: a row or the hint going leaves no gap, and nothing above
+        it moves."""
+        layout = self.layout()
+        if layout is None or not self.isVisible():
+            return
+        layout.activate()
+        needed = (layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth()
+                  else layout.totalSizeHint().height())
+        if needed != self.height():
+            self.resize(self.width(), needed)
 
     def show_hint(self, text: str, tone: str | None = None) -> None:
         self.hint.setText(text)

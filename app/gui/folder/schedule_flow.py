@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, cast
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import (QBoxLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QApplication, QBoxLayout, QHBoxLayout, QLabel, QPushButton,
+                               QSizePolicy, QVBoxLayout, QWidget)
 
 from app.core.schedule.records import now_local
 from app.gui.background import run_in_background
@@ -33,11 +33,12 @@ class ScheduleLine(QWidget):
         super().__init__(parent)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 2, 0, 2)
+        # The sentence over the whole column, its buttons under it: beside them, in a narrow
+        # column (800x600, or Chinese), it was squeezed to four short lines between wide gaps.
         row = QHBoxLayout()
         self.line = QLabel(self)
         self.line.setWordWrap(True)
         self.line.setTextFormat(Qt.TextFormat.PlainText)
-        row.addWidget(self.line, 1)
         self.change_button = QPushButton(self)
         self.pause_button = QPushButton(self)
         self.remove_button = QPushButton(self.tr("Remove"), self)
@@ -48,11 +49,12 @@ class ScheduleLine(QWidget):
             # line of text floating in the middle of it.
             button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
             row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
-        row.addStretch(0)  # with no schedule, the button keeps to the column's left edge
+        row.addStretch(1)  # the buttons keep to the column's left edge
         self.since = QLabel(self)
         self.since.setWordWrap(True)
         self.since.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         look.set_tone(self.since, "attention")
+        column.addWidget(self.line)
         column.addLayout(row)
         column.addWidget(self.since)
         self.since.hide()
@@ -134,18 +136,41 @@ class ScheduleFlow(QObject):
         from app.engines.setup import engine_choices  # noqa: PLC0415 - window start-up (bench/startup.py)
         from app.gui.folder.schedule_dialog import ScheduleDialog  # noqa: PLC0415 - window start-up (bench/startup.py)
 
+        from app.gui.settings.budget_rules import budget_of  # noqa: PLC0415 - window start-up (bench/startup.py)
+
         settings = self.settings_now()
         default = settings.engine if settings is not None else "demo"
+        flow = getattr(self.window, "settings_flow", None)  # the engines' readiness, if known
+        picker = flow.picker if flow is not None else None
         self.dialog = ScheduleDialog(self.folder.resolve(), self.schedule, engine_choices(),
-                                     default, self.window)
+                                     default, self.window,
+                                     budget_of(settings) if settings is not None else None,
+                                     picker.not_ready_sentence if picker is not None else None,
+                                     self._folder_careful())
         self.dialog.saved.connect(self._saved)
-        self.dialog.removed.connect(lambda: self._saved(None))
+        self.dialog.removed.connect(self._removed)
         self.dialog.open()
         return self.dialog
+
+    def _folder_careful(self) -> bool:
+        """The folder's careful mode (Settings, This folder): a new schedule keeps it."""
+        folder_settings = getattr(getattr(self.window, "careful", None), "folder", None)
+        return bool(getattr(folder_settings, "careful", False))
 
     def _saved(self, schedule) -> None:
         self.schedule = schedule
         self._show_line()
+
+    def _removed(self, _result: object = None) -> None:
+        """Gone from the scheduler and the list: said once, and the keyboard stays on the
+        line (its Remove button, which had it, is hidden now)."""
+        focus = QApplication.focusWidget()
+        on_the_line = focus is not None and self.view.isAncestorOf(focus)
+        self._saved(None)
+        if on_the_line:
+            self.view.change_button.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.notice.show_notice(self.tr("The schedule is removed: this folder no longer runs "
+                                        "on its own."), passing=True)
 
     def _set_paused(self, paused: bool) -> None:
         from app.core.schedule import store  # noqa: PLC0415 - window start-up (bench/startup.py)
@@ -162,8 +187,7 @@ class ScheduleFlow(QObject):
         schedule = self.schedule
         if schedule is None:  # the button shows only beside a schedule
             return
-        run_in_background(lambda: remove(schedule), lambda _: self._saved(None),
-                          self._remove_failed)
+        run_in_background(lambda: remove(schedule), self._removed, self._remove_failed)
 
     def _remove_failed(self, exc: BaseException) -> None:
         said = words.scheduler_failure(exc)

@@ -439,7 +439,7 @@ class RunPanel(QWidget):
             self._empty_shown = True
         else:
             self.show_state(self.tr("Ready"), self.welcome or self.tr(
-                "Press Run to start the AI on the first unchecked task."))
+                "Press Run to start on the first unchecked task."))
         self.set_mode("run")
         self._ready_shown = True
 
@@ -449,7 +449,8 @@ class RunPanel(QWidget):
         from app.gui.words import engine_words  # noqa: PLC0415 - window start-up (bench/startup.py)
 
         engine_id, why = self.not_ready
-        self.show_state(self.tr("%1 cannot run yet").replace("%1", engine_words.name(engine_id)),
+        self.show_state(engine_words.opening(self.tr("%1 cannot run yet").replace(
+                            "%1", engine_words.name(engine_id))),
                         why, tone="attention")
         self._action_engine = engine_id
         self.engine_action.show()

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame,
-                               QGroupBox, QLabel, QScrollArea, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
+                               QFrame, QGroupBox, QLabel, QScrollArea, QSpinBox, QVBoxLayout,
+                               QWidget)
 
 from app.core.settings import LimitError
 from app.gui.look import look
@@ -76,6 +77,15 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         outer.addWidget(buttons)
         self._fitted = False
+        # An Alt letter (Alt+L: the language) focuses a setting below the fold without
+        # scrolling to it, as Tab does: the person would change what they cannot see.
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus_changed)
+
+    def _on_focus_changed(self, _old, new) -> None:
+        if new is not None and new is not self.page and self.page.isAncestorOf(new):
+            self.scroll_area.ensureWidgetVisible(new)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         if not self._fitted:  # the folder's group is in by now: size to the whole once
@@ -110,9 +120,16 @@ class SettingsDialog(QDialog):
         return self._buttons
 
     def show_folder_safety(self, group: QGroupBox) -> None:
-        """The open folder's careful-mode settings, after the limits and web groups."""
+        """The open folder's careful-mode settings, after the limits and web groups, and in
+        the Tab order where they are seen: made after the dialog, its controls would
+        otherwise come last, after Save and Cancel."""
         self._column.insertWidget(2, group)
         self.folder_safety = group
+        self.web.folder_shown()
+        before = self.web.blocked
+        for widget in (*getattr(group, "focus_order", list)(), self.demo_speed):
+            QWidget.setTabOrder(before, widget)
+            before = widget
 
     # -- building --------------------------------------------------------------------------
     def _limits_group(self, settings: Settings) -> QGroupBox:
@@ -154,7 +171,9 @@ class SettingsDialog(QDialog):
                       "counts it. The Demo and local engines cost nothing.")
         for widget in (self.budget_on, self.budget):
             widget.setToolTip(tip)
-        form.addRow(self.tr("Budget per run"), budget_line)
+        budget_label = QLabel(self.tr("&Budget per run"), group)
+        budget_label.setBuddy(self.budget_on)  # Alt+B, as every other limit has its letter
+        form.addRow(budget_label, budget_line)
         form.addRow("", self._explain(group, self.tr(
             "Claude and OpenAI charge for each run; the Demo and local engines are free.")))
         return group

@@ -20,10 +20,12 @@ class WebGroup(QGroupBox):
     def __init__(self, limits: Limits, parent: QWidget | None = None):
         super().__init__(self.tr("Looking things up on the web"), parent)
         form = QFormLayout(self)
-        note = QLabel(self.tr("Only tasks you allow (in their details, or a whole folder "
-                              "under This folder) may look things up. Claude and OpenAI run "
-                              "the searches; each costs about one US cent and counts in the "
-                              "budget."), self)
+        # "under This folder" named a group that shows only while a folder is open, and
+        # read as "this folder": the sentence says where to allow it, and which group
+        note = self.note = QLabel(self.tr(
+            "Only tasks you allow may look things up: tick “This task may look things up on "
+            "the web” in a task's details. Claude and OpenAI run the searches; each costs "
+            "about one US cent and counts in the budget."), self)
         note.setWordWrap(True)
         look.set_tone(note, "muted")
         form.addRow(note)
@@ -42,6 +44,14 @@ class WebGroup(QGroupBox):
             "Never these sites (Claude only; ignored when only some sites are allowed)"))
         look.set_accessible(self.blocked, self.tr("Never these sites"))
         form.addRow(self.tr("&Never these sites"), self.blocked)
+
+    def folder_shown(self) -> None:
+        """The open folder's group is in the dialog, below: a whole folder can be allowed."""
+        self.note.setText(self.tr(
+            "Only tasks you allow may look things up: tick “This task may look things up on "
+            "the web” in a task's details, or allow every task in this folder under “This "
+            "folder” below. Claude and OpenAI run the searches; each costs about one US cent "
+            "and counts in the budget."))
 
     def _sites(self, sites: list[str], tip: str) -> QLineEdit:
         line = QLineEdit(", ".join(sites), self)

@@ -83,6 +83,7 @@ def compose(window: Any, page: WorkspacePage) -> None:
     folder.folder_shown.connect(lambda info: window.careful.folder_opened(info.folder))
     folder.workspace_opened.connect(window.workspace_opened)
     settings.picker.engine_changed.connect(run.update_demo_samples)
+    settings.engine_shown.connect(run.update_demo_samples)  # chosen elsewhere: the settings
     board.counts_changed.connect(panel.show_counts)
     board.counts_changed.connect(plans.withdraw_next_tasks_offer)
     board.tasks_changed.connect(run.update_demo_samples)

@@ -34,6 +34,10 @@ class SettingsFlow(QObject):
     """The person's settings and the engines' setup, for the main window."""
 
     settings_changed = Signal(object)  # the Settings now in force, once changed (being saved)
+    # The picker shows another engine the person did not choose there (their settings came,
+    # a run's engine is shown): what depends on the engine is worked out again. Without it,
+    # a folder read before the settings kept the Demo's "Ready to show a sample" beside OpenAI.
+    engine_shown = Signal(str)
 
     def __init__(self, window: QMainWindow, picker: EnginePicker, notice: NoticeBar,
                  run_panel: RunPanel, scheme, careful: CarefulFlow):
@@ -85,7 +89,10 @@ class SettingsFlow(QObject):
         self.settings = settings
         self.scheme.set_mode(settings.look)
         self._restore_layout(settings, splitter)
+        before = self.picker.engine_id
         self.picker.select(settings.engine, {k: v.model for k, v in settings.engines.items()})
+        if self.picker.engine_id != before:
+            self.engine_shown.emit(self.picker.engine_id)
 
     def folder_opened(self, folder: Path) -> None:
         self.workspace = folder
@@ -152,6 +159,7 @@ class SettingsFlow(QObject):
         if self.settings is not None and self.picker.engine_id != engine_id:
             self.picker.select(engine_id, {k: v.model for k, v in self.settings.engines.items()})
             self.show_readiness(engine_id)
+            self.engine_shown.emit(engine_id)
 
     # -- the window's layout ---------------------------------------------------------------
     def _restore_layout(self, settings: Settings, splitter) -> None:

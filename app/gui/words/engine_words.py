@@ -42,7 +42,12 @@ def label(engine_id: str, fallback: str = "") -> str:
 def _fill(text: str, *values: str) -> str:
     for number, value in enumerate(values, 1):
         text = text.replace(f"%{number}", value)
-    return text[:1].upper() + text[1:]  # "the local server …" opens a sentence too
+    return opening(text)
+
+
+def opening(text: str) -> str:
+    """`text` with a capital first letter: "the local server …" opens a headline too."""
+    return text[:1].upper() + text[1:]
 
 
 # -- readiness ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
 from app.core.schedule import records as R
 from app.core.schedule.model import Schedule, next_time
+from app.gui.words import engine_words
 from app.gui.words.wording import finished
 
 
@@ -36,8 +37,12 @@ def when(s: Schedule) -> str:
 
 
 def moment(value: datetime) -> str:
+    locale = QLocale()
+    # Chinese puts the month first and writes 月 and 日 ("周一 7 12月, 07:00" read as a jumble)
+    shape = ("M月d日 ddd HH:mm" if locale.language() == QLocale.Language.Chinese
+             else "ddd d MMM, HH:mm")
     # PySide6 converts a datetime; its stub lists no such QDateTime constructor.
-    return QLocale().toString(QDateTime(value), "ddd d MMM, HH:mm")  # type: ignore[call-overload]
+    return locale.toString(QDateTime(value), shape)  # type: ignore[call-overload]
 
 
 def budget(s: Schedule) -> str:
@@ -51,9 +56,12 @@ def summary(s: Schedule, now: datetime | None = None) -> str:
     if s.paused:
         return tr("The schedule is paused (%1). Nothing runs until you resume it.").replace(
             "%1", when(s))
-    return (tr("Runs on a schedule, %1, with at most %2 a run. Next run: %3.")
+    # which engine, too: the schedule keeps the one it was made with, whatever the window's
+    # engine picker shows later (and the Demo's runs only show samples)
+    return (tr("Runs on a schedule with %4, %1, with at most %2 a run. Next run: %3.")
             .replace("%1", when(s)).replace("%2", budget(s))
-            .replace("%3", moment(next_time(s, now or datetime.now()))))
+            .replace("%3", moment(next_time(s, now or datetime.now())))
+            .replace("%4", engine_words.name(s.engine)))
 
 
 def wake(r: R.WakeRecord) -> str:

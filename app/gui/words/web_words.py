@@ -100,6 +100,11 @@ def decision_rests_on() -> str:
     return tr("Looked up before the question was asked")
 
 
+def made_up_note() -> str:
+    return tr("Made up for the demo: the Demo engine looked nothing up, and nothing left this "
+              "computer. The addresses are examples that belong to no one.")
+
+
 def not_opened_note() -> str:
     return tr("The AI service looked these pages up, not Harness Desk. A link opens in your "
               "web browser.")
