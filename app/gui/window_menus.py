@@ -2,7 +2,9 @@
 
 Ctrl+O open a folder, Ctrl+N new task, Ctrl+Shift+N plan with AI (tasks proposed for a
 goal: new tasks, hence beside Ctrl+N), Ctrl+E export, Ctrl+R run or continue, Ctrl+. stop,
-Ctrl+D answer the open decision (Cmd on a Mac). Stop is deliberately not Esc: Esc closes
+Ctrl+D answer the open decision (Cmd on a Mac). Ctrl+R presses the run panel's filled button
+when it runs, continues, or (after the Demo showed samples) opens the choice of an AI engine;
+while a decision waits it is greyed, Ctrl+D being the next step. Stop is deliberately not Esc: Esc closes
 dialogs and cancels an edit in the checklist, and a stray Esc must never stop the AI; Ctrl+.
 is the Mac's own "cancel the operation". Ctrl+R does not also stop, so pressing it twice
 never undoes the first press. None of these clash with the checklist's keys (Space, Enter,
@@ -32,6 +34,11 @@ def add_action(menu: QMenu, text: str, slot: Callable[[], object],
     action.triggered.connect(slot)
     menu.addAction(action)
     return action
+
+
+# The run panel's modes whose filled button Ctrl+R presses: Run, Continue, and after a Demo
+# run that showed samples "Choose an AI engine…" (the next step it names).
+PRIMARY_MODES = ("run", "continue", "choose_engine")
 
 
 def press_primary(panel, modes: tuple[str, ...]) -> None:
@@ -77,7 +84,7 @@ def build_menus(window) -> None:
     run_menu = window.menuBar().addMenu(QCoreApplication.translate("MainWindow", "&Run"))
     window.primary_action = add_action(
         run_menu, QCoreApplication.translate("MainWindow", "&Run or continue"),
-        lambda: press_primary(panel, ("run", "continue")), "Ctrl+R", "run")
+        lambda: press_primary(panel, PRIMARY_MODES), "Ctrl+R", "run")
     window.stop_action = add_action(
         run_menu, QCoreApplication.translate("MainWindow", "&Stop"),
         lambda: press_primary(panel, ("running",)) if panel.mode == "running" else
@@ -129,6 +136,9 @@ def _states(window) -> dict[str, str]:
     if not panel.export_button.isEnabled():  # no run in this folder yet: nothing to tell
         off["export_action"] = QCoreApplication.translate(
             "MainWindow", "Nothing to export yet: the summary tells what a run did.")
+    if not runner.running and panel.mode == "answer":  # its button answers: Ctrl+D does that
+        off["primary_action"] = QCoreApplication.translate(
+            "MainWindow", "A decision is waiting for you: answer it first (Ctrl+D).")
     tasks = window.board_view.tasks()
     if not any(t.is_human and not t.checked for t in tasks):
         off["decision_action"] = QCoreApplication.translate(

@@ -93,6 +93,18 @@
         <translation>只是示例，并未完成</translation>
     </message>
     <message>
+        <source>The Demo engine showed 1 task as a sample and did not tick it: it only wrote a sample note for it under demo-output/.</source>
+        <translation>演示引擎把 1 项任务做成了示例，没有勾选它：它只在 demo-output/ 里为它写了一份示例笔记。</translation>
+    </message>
+    <message>
+        <source>The Demo engine showed %1 tasks as a sample and ticked none of them: for those it only wrote sample notes under demo-output/.</source>
+        <translation>演示引擎把 %1 项任务做成了示例，一项也没有勾选：这些任务它只在 demo-output/ 里写了示例笔记。</translation>
+    </message>
+    <message>
+        <source>Choose an AI engine to do the work on your own tasks.</source>
+        <translation>要真正完成你自己的任务，请选择一个 AI 引擎。</translation>
+    </message>
+    <message>
         <source>The Demo engine wrote sample notes in the demo-output folder and ticked no task: your tasks and files are as you left them. Choose an AI engine to get the work done.</source>
         <translation>演示引擎只在 demo-output 文件夹里写了示例笔记，没有勾选任何任务：你的任务和文件都保持原样。要真正完成这些工作，请选择一个 AI 引擎。</translation>
     </message>
@@ -269,8 +281,32 @@
         <translation>详情见下方。你的文件都安然无恙。</translation>
     </message>
     <message>
+        <source>The Demo engine uses no AI: on your own tasks it only shows how a run looks and writes sample notes in a demo-output folder, ticking none of them.</source>
+        <translation>演示引擎不使用 AI：在你自己的任务上，它只演示一次运行的样子，并在 demo-output 文件夹里写示例笔记，一项也不勾选。</translation>
+    </message>
+    <message>
+        <source>To get your own tasks done, choose an AI engine.</source>
+        <translation>要真正完成你自己的任务，请选择一个 AI 引擎。</translation>
+    </message>
+    <message>
         <source>The Demo engine uses no AI: on your tasks it only shows how a run looks and writes sample notes in a demo-output folder, ticking nothing and changing nothing of yours; to get the work done, choose an AI engine.</source>
         <translation>演示引擎不使用 AI：在你的任务上，它只演示一次运行的样子，并在 demo-output 文件夹里写示例笔记，不勾选任务，也不改动你的任何文件；要真正完成工作，请选择一个 AI 引擎。</translation>
+    </message>
+    <message>
+        <source>It did one task of its built-in example for real and ticked it: %1.</source>
+        <translation>它按自带的示例真正做完并勾选了一项任务：%1。</translation>
+    </message>
+    <message>
+        <source>It did %2 tasks of its built-in example for real and ticked them: %1.</source>
+        <translation>它按自带的示例真正做完并勾选了 %2 项任务：%1。</translation>
+    </message>
+    <message>
+        <source>One task is of its built-in example, which it does for real and ticks: %1.</source>
+        <translation>有一项任务属于它自带的示例，它会真正做完并勾选：%1。</translation>
+    </message>
+    <message>
+        <source>%2 tasks are of its built-in example, which it does for real and ticks: %1.</source>
+        <translation>有 %2 项任务属于它自带的示例，它会真正做完并勾选：%1。</translation>
     </message>
     <message>
         <source>Looking at the files in %1</source>
@@ -399,18 +435,6 @@
     <message>
         <source>Press Continue to carry on from there.</source>
         <translation>按“继续”从那里接着做。</translation>
-    </message>
-    <message>
-        <source>No files changed</source>
-        <translation>没有改动文件</translation>
-    </message>
-    <message>
-        <source>1 file changed: %1</source>
-        <translation>改动了 1 个文件：%1</translation>
-    </message>
-    <message>
-        <source>%1 files changed: %2</source>
-        <translation>改动了 %1 个文件：%2</translation>
     </message>
     <message>
         <source>No progress on “%1”: what now?</source>
@@ -2941,6 +2965,10 @@
         <translation>还没有可以导出的内容：总结记录的是一次运行做了什么。</translation>
     </message>
     <message>
+        <source>A decision is waiting for you: answer it first (Ctrl+D).</source>
+        <translation>有一个决定在等你：请先回答它（Ctrl+D）。</translation>
+    </message>
+    <message>
         <source>No decision is waiting for you.</source>
         <translation>现在没有等你做的决定。</translation>
     </message>
@@ -3371,6 +3399,34 @@
     <message>
         <source>Its sample note from an earlier round was already there, word for word, so nothing was written (no AI was used).</source>
         <translation>这个任务的示例笔记在之前的一轮里已经写好，内容一字不差，所以这次没有再写（没有用到 AI）。</translation>
+    </message>
+    <message>
+        <source>No files changed</source>
+        <translation>没有改动文件</translation>
+    </message>
+    <message>
+        <source>1 file changed: %2</source>
+        <translation>改动了 1 个文件：%2</translation>
+    </message>
+    <message>
+        <source>%1 files changed: %2</source>
+        <translation>改动了 %1 个文件：%2</translation>
+    </message>
+    <message>
+        <source>1 new file: %2</source>
+        <translation>新建了 1 个文件：%2</translation>
+    </message>
+    <message>
+        <source>%1 new files: %2</source>
+        <translation>新建了 %1 个文件：%2</translation>
+    </message>
+    <message>
+        <source>1 new file, %3 changed: %2</source>
+        <translation>新建了 1 个文件，改动了 %3 个：%2</translation>
+    </message>
+    <message>
+        <source>%1 new files, %3 changed: %2</source>
+        <translation>新建了 %1 个文件，改动了 %3 个：%2</translation>
     </message>
     <message>
         <source>Press Enter to open it</source>

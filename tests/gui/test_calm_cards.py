@@ -8,7 +8,7 @@ import pytest
 
 from app.core.run.outcomes import RoundResult
 from app.gui.settings import language
-from app.gui.words.round_text import RoundView, card_text
+from app.gui.words.round_text import RoundView, card_text, plain
 from tests.gui.helpers import open_in, run_until_end
 
 
@@ -20,7 +20,8 @@ def lang(request, qapp):
 
 
 def _said(view: RoundView) -> list[str]:
-    return [line.text for line in card_text(view).lines]
+    """A card's lines, its file names as typed (shown with U+2011 and U+2060: kept whole)."""
+    return [plain(line.text) for line in card_text(view).lines]
 
 
 def test_a_sample_round_that_changed_nothing_does_not_say_it_wrote(lang):

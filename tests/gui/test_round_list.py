@@ -92,7 +92,7 @@ def test_a_card_says_what_card_text_says(qtbot):
     qtbot.addWidget(card)
     shown = [label.text() for label in card.findChildren(QLabel)]
     assert shown == [text.head] + [line.text for line in text.lines]
-    assert shown == ["Round 7   ✓ Done", "Task 7", "1 file changed: out-7.md",
+    assert shown == ["Round 7   ✓ Done", "Task 7", "1 file changed: out\u20117.md",
                      "Careful mode: prices.xlsx approved", "Summary 7.",
                      wording.duration(3.0)]  # as before
     assert card.accessibleName() == "Round 7   ✓ Done: Task 7"

@@ -193,8 +193,16 @@ def _notices(run: RunHistory, notice_kind: str, kind: str) -> list[Sighting]:
             if isinstance(e, NoticeSent) and e.kind == notice_kind]
 
 
+# The Demo engine's id (app/engines/demo): a scripted run of no AI, whose sample notes and
+# example files say nothing about how an AI should work in this folder.
+DEMO_ENGINE = "demo"
+
+
 def sightings(run: RunHistory, folder: FolderHistory) -> list[Sighting]:
-    """Everything every detector saw in one run."""
+    """Everything every detector saw in one run; nothing in a Demo run (undoing its sample
+    note is no lesson for an AI that never ran)."""
+    if run.engine == DEMO_ENGINE:
+        return []
     return [s for _, detect, _ in DETECTORS for s in detect(run, folder)]
 
 

@@ -33,6 +33,7 @@ class RunHistory:
     rounds: list[RoundRecord] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     undone: list[UndoneRound] = field(default_factory=list)
+    engine: str = ""  # the engine its record names ("demo": the scripted Demo, no AI)
 
     def task_of(self, round_no: int) -> str:
         return next((r.task for r in self.rounds if r.round == round_no), "")
@@ -64,7 +65,8 @@ def read_history(ws: Workspace) -> FolderHistory:
         rounds = read_rounds(files)
         out.runs.append(RunHistory(
             run_id=run_id, number=number, started_at=info.started_at if info else "",
-            rounds=rounds, events=read_events(files), undone=_undone(files)))
+            rounds=rounds, events=read_events(files), undone=_undone(files),
+            engine=info.engine if info else ""))
     out.answered = _answered(ws.board_path)
     return out
 

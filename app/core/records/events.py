@@ -255,6 +255,8 @@ class RoundFinished(_RoundEvent):
     cost_usd: float = 0.0
     web: WebActivity | None = None  # the round's lookups on the web
     lookup_cap: int = 0  # the task's cap on lookups, when reaching it ended the round
+    # Of changed_artifacts, the files that did not exist before the round (last: a new field).
+    created_artifacts: list[str] = Field(default_factory=list)
 
 
 class RunFinished(_Event):

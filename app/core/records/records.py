@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Callable
+from typing import TYPE_CHECKING, Annotated, Any, Callable
 
-from pydantic import ConfigDict, Field, PlainSerializer, ValidationError
+from pydantic import (ConfigDict, Field, PlainSerializer, SerializerFunctionWrapHandler,
+                      ValidationError, model_serializer)
 
 from app.core.engine.conversation import Usage
 from app.core.workspace.files import read_json, read_jsonl
@@ -156,6 +157,17 @@ class RoundRecord(Record):
     web: WebActivity | None = None  # the round's lookups on the web, summed
     # The task's cap on lookups when reaching it ended the round ("step_limit"), else 0.
     lookup_cap: int = 0
+    # Of changed_artifacts, the files that did not exist before the round (last: a new field).
+    created_artifacts: list[str] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _new_files_when_any(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Written only when the round made a file: a round that made none is written as
+        before the field (older records are written again byte for byte)."""
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("created_artifacts"):
+            data.pop("created_artifacts", None)
+        return data
 
 
 def read_status(path: Path) -> tuple[Status, str | None]:

@@ -268,6 +268,7 @@ class Harness:
                                   st.number, st.steps)
         st.usage, st.cost = st.usage + billed_usage, st.cost + billed_cost
         st.changed = changes.finish()
+        st.created = [p for p in changes.created() if p in st.changed]
         st.recorded = (self.reached_ai or st.result != RoundResult.ENGINE_ERROR
                        or bool(st.changed)
                        or (st.fatal is not None and st.fatal.exit_reason not in ENGINE_STOPS))
@@ -289,15 +290,15 @@ class Harness:
         record = RoundRecord(
             run_id=self.rec.info.run_id, round=st.number, task_id=st.task.task_id,
             task=st.task.text, started_at=st.started_at, finished_at=now_iso(),
-            result_state=st.result, changed_artifacts=changed, summary=summary,
-            error=st.error, next_action=next_action, steps=st.steps, notices=st.notices,
+            result_state=st.result, changed_artifacts=changed, created_artifacts=st.created,
+            summary=summary, error=st.error, next_action=next_action, steps=st.steps, notices=st.notices,
             usage=st.usage, cost_usd=round(st.cost, 6), evidence=evidence, findings=findings,
             approvals=self.gate.approvals(), web=st.web, lookup_cap=st.lookup_cap)
         self.rec.add_round(record)
         self.rec.emit(RoundFinished(
             round=st.number, task=st.task.text, result_state=st.result,
             summary=summary or findings or st.error or "", changed_artifacts=changed,
-            steps=st.steps, cost_usd=round(st.cost, 6), web=st.web,
+            created_artifacts=st.created, steps=st.steps, cost_usd=round(st.cost, 6), web=st.web,
             lookup_cap=st.lookup_cap))
 
     # -- context -------------------------------------------------------------------------

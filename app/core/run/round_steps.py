@@ -69,6 +69,7 @@ class RoundState:
     ending: RoundEnding | None = None  # how the agent ended it through a tool, if it did
     error: str | None = None
     changed: list[str] = field(default_factory=list)
+    created: list[str] = field(default_factory=list)  # of `changed`, the files it made new
     fatal: RunStop | None = None
     tool_steps: int = 0  # steps in which the AI used a tool
     sample: bool = False  # the engine can only show this task as a sample (Engine.only_samples)

@@ -290,6 +290,12 @@ class RoundChanges:
             raise failed
         return changed
 
+    def created(self) -> list[str]:
+        """Of the paths finish() found changed, those that did not exist before the round:
+        the files it made new."""
+        return sorted(rel for rel, entry in self._files.items()
+                      if entry.get("before") == ABSENT and entry.get("after") not in (None, ABSENT))
+
     def _keep(self, path: Path, sync: bool = True) -> str:
         """The state of `path`, keeping a copy of its content if it is a file."""
         if not os.path.lexists(path):

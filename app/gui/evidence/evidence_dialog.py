@@ -32,7 +32,7 @@ from app.gui.look import look
 from app.gui.settings import language
 from app.gui.words import undo_words, wording
 from app.gui.words.engine_words import round_problem
-from app.gui.words.round_text import RoundView, sample_said
+from app.gui.words.round_text import RoundView, names_whole, plain, sample_said
 from app.gui.words.undo_words import undo_question, undone_sentences
 
 
@@ -461,7 +461,7 @@ class EvidenceDialog(QDialog):
         n = str(self.view.round)
         box = QMessageBox(QMessageBox.Icon.Warning,
                           self.tr("Undo round %1?").replace("%1", n),
-                          undo_question(self.view, self.evidence),
+                          names_whole(undo_question(self.view, self.evidence), self._names()),
                           QMessageBox.StandardButton.NoButton, self)
         box.setObjectName("confirmUndo")
         self.put_back = box.addButton(self.tr("Undo round %1").replace("%1", n),
@@ -477,14 +477,19 @@ class EvidenceDialog(QDialog):
         run_for(self, lambda: undo_round(root, round_no, run_id or None), self._on_undone,
                 self._on_undo_failed)
 
+    def _names(self) -> list[str]:
+        """The round's files, as its sentences name them (kept whole on a line)."""
+        return self.view.changed + [f.path for f in getattr(self.evidence, "files", None) or []]
+
     def _on_undone(self, report) -> None:
-        self.report.setText("\n".join(undo_words.undo_report_sentences(report)))
+        self.report.setText(names_whole("\n".join(undo_words.undo_report_sentences(report)),
+                                        self._names()))
         look.set_tone(self.report, None if report.ok else "attention")
         self.report.show()
         self.undo_button.setText(self.tr("Undone"))
         if report.ok:
             self._show_undone()
-        look.announce(self.report, self.report.text())
+        look.announce(self.report, plain(self.report.text()))
         self.undone.emit(report)
 
     def _on_undo_failed(self, exc: BaseException) -> None:

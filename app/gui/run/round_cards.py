@@ -288,7 +288,8 @@ class RoundCardList(QScrollArea):
                                   event.summary, is_ai, event.run_id,
                                   self._approvals.pop(event.round, []), upper=upper,
                                   web=getattr(event, "web", None),
-                                  lookup_cap=getattr(event, "lookup_cap", 0)))
+                                  lookup_cap=getattr(event, "lookup_cap", 0),
+                                  created=list(getattr(event, "created_artifacts", []))))
 
     def _push(self, entry) -> QWidget | None:
         """`entry` on top; its widget too (and the oldest widget beyond the page let go)."""

@@ -41,6 +41,7 @@ class RunPanel(QWidget):
         self.mode = "none"
         self.done_tasks, self.total_tasks = 0, 0  # the list's counts, as last shown
         self.demo_samples = False  # Run would only show samples (the Demo on the person's tasks)
+        self.demo_example: list[str] = []  # the open tasks of the Demo's example (done for real)
         self.all_done_shown = False  # "Done: every task on the list is checked" is on screen
         self.is_ai = True
         self.tokens = 0
@@ -429,7 +430,8 @@ class RunPanel(QWidget):
 
     def show_ready(self) -> None:
         if self.demo_samples:
-            self.show_state(self.tr("Ready to show a sample"), wording.demo_samples_sentence())
+            self.show_state(self.tr("Ready to show a sample"),
+                            wording.demo_samples_sentence(self.demo_example))
             self.show_choose_engine(True)
         elif self.key_missing:
             self._show_key_missing()
@@ -474,11 +476,13 @@ class RunPanel(QWidget):
         self._action_engine = self.key_missing
         self.engine_action.show()
 
-    def set_demo_samples(self, samples: bool) -> None:
+    def set_demo_samples(self, samples: bool, example: list[str] | None = None) -> None:
         """Whether Run would only show samples (the Demo engine on the person's own tasks);
-        the ready state then says what Demo will do there, and offers an AI engine."""
-        changed = samples != self.demo_samples
-        self.demo_samples = samples
+        the ready state then says what Demo will do there (the open tasks of its built-in
+        example, `example`, it does for real), and offers an AI engine."""
+        example = list(example or [])
+        changed = samples != self.demo_samples or example != self.demo_example
+        self.demo_samples, self.demo_example = samples, example
         if changed and self.mode == "run" and not self.all_done_shown:
             self.show_ready()
 
@@ -501,7 +505,8 @@ class RunPanel(QWidget):
         self.show_counts(0, 0)
 
     def show_result(self, state: str, exit_reason: str, message: str, task: str = "", *,
-                    engine_id: str = "", model: str = "", cause: str = "") -> str:
+                    engine_id: str = "", model: str = "", cause: str = "", shown: int = 0,
+                    did: list[str] | None = None) -> str:
         """The end of a run in words; returns the headline (for announcements). An engine's
         stop is one sentence of the window's (naming the engine and the button that follows:
         Run after a failure, else Continue), with Engine settings… as the action where that
@@ -513,7 +518,7 @@ class RunPanel(QWidget):
             self.tr("Continue")
         headline, hint = wording.finished(state, exit_reason, task or self.current_task,
                                           engine_id=engine_id, model=model, cause=cause,
-                                          button=button)
+                                          button=button, shown=shown, did=did or ())
         tone = "ok" if state == RunState.DONE else "attention"
         known = state == RunState.DONE or exit_reason in (
             ExitReason.HUMAN_DECISION_NEEDED, ExitReason.STOPPED_BY_USER, ExitReason.NO_PROGRESS,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.core.run.outcomes import ExitReason, RoundResult, RunState
 from app.gui.background import run_for
 from app.gui.folder.usable import after_usable
 from app.gui.run.round_cards import RoundView
@@ -61,7 +62,29 @@ def _show(run, info: FolderInfo, runs_before: tuple) -> None:
                                          list(cut.round_files), run_id=cut.run_id))
         run.cards.show_history(runs, plan_cards(info.plans))
         run.last_run_started = info.history[-1][0] if info.history else None
+        if run.panel.mode == "choose_engine" and info.history:  # the Demo's last run
+            _demo_ending(run, [(r.task, r.result_state) for r in info.history[-1][1]])
     run.folder.workspace_opened.emit(info.folder)
+
+
+def demo_rounds(rounds: list[tuple[str, str]]) -> tuple[int, list[str]]:
+    """Of a Demo run's rounds (task, result), how many tasks it showed as a sample, and the
+    tasks of its built-in example it did for real, each once in round order."""
+    def tasks(state: str) -> list[str]:
+        return list(dict.fromkeys(" ".join(t.split()) for t, result in rounds if result == state))
+
+    return len(tasks(RoundResult.SAMPLE)), tasks(RoundResult.COMPLETED)
+
+
+def _demo_ending(run, rounds: list[tuple[str, str]]) -> None:
+    """The folder opened again after a Demo run that also did tasks of its example: the
+    panel's sentence (said from status.json alone until the rounds are read) names them."""
+    from app.gui.words import wording  # noqa: PLC0415 - window start-up (bench/startup.py)
+
+    shown, did = demo_rounds(rounds)
+    if did:
+        run.panel.show_state(*wording.finished(RunState.STOPPED, ExitReason.SAMPLES_SHOWN,
+                                               shown=shown, did=did), tone="attention")
 
 
 def _unread(run, info: FolderInfo) -> None:

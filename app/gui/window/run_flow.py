@@ -27,7 +27,7 @@ from app.gui import core_calls
 from app.gui.background import run_for
 from app.gui.look import look
 from app.gui.look.slices import later, once
-from app.gui.window.folder_history import show_history_later
+from app.gui.window.folder_history import demo_rounds, show_history_later
 
 if TYPE_CHECKING:
     from app.core.records import events as ev
@@ -81,6 +81,7 @@ class RunFlow(QObject):
         self._run_upper = False  # the running model's price is not known: costs are at most
         self._run_when_settled = False  # Run pressed before the settings came
         self._importing_for_run = False  # Run pressed before its modules were imported
+        self._run_rounds: list[tuple[str, str]] = []  # this run's rounds: (task, result)
         self._samples_asked = 0  # update_demo_samples's questions, the answer's to match
         runner.event_received.connect(self._on_event_received)
         runner.run_finished.connect(self._on_run_finished)
@@ -203,6 +204,7 @@ class RunFlow(QObject):
 
         self.panel.show_event(event)
         if isinstance(event, ev.RunStarted):
+            self._run_rounds = []
             self._run_is_ai = event.is_ai and event.engine != "demo"
             self._run_upper = event.cost_is_upper_estimate
             self.run_engine = (event.engine, event.model)
@@ -222,6 +224,7 @@ class RunFlow(QObject):
                 self.last_run_started, self.run_began = self.run_began, None
                 self.panel.export_button.setEnabled(True)
             self.cards.round_finished(event, self._run_is_ai, self._run_upper)
+            self._run_rounds.append((event.task, event.result_state))
             QTimer.singleShot(0, self, later().release)  # after the card's first paint
         elif isinstance(event, ev.HumanNeeded):
             self.last_human = event
@@ -247,18 +250,18 @@ class RunFlow(QObject):
         open_tasks = [(t.text, list(t.done_when)) for t in self.board_view.tasks()
                       if not t.checked and not t.is_human]
         if self.picker.engine_id != "demo" or not open_tasks:
-            self._show_demo_samples(asked, False)
+            self._show_demo_samples(asked, (False, []))
         elif DEMO_SCRIPTS in sys.modules:  # loaded (a run has used them): answered at once
-            self._show_demo_samples(asked, any_only_samples(open_tasks))
+            self._show_demo_samples(asked, demo_work(open_tasks))
         else:
-            run_for(self, lambda: any_only_samples(open_tasks),
-                    lambda samples: self._show_demo_samples(asked, samples))
+            run_for(self, lambda: demo_work(open_tasks),
+                    lambda work: self._show_demo_samples(asked, work))
 
-    def _show_demo_samples(self, asked: int, samples: bool) -> None:
+    def _show_demo_samples(self, asked: int, work: tuple[bool, list[str]]) -> None:
         if asked != self._samples_asked:
             return  # the engine or the list changed since: a later answer is on its way
         if not self.runner.running:
-            self.panel.set_demo_samples(samples)
+            self.panel.set_demo_samples(*work)
             if self.panel.mode == "choose_engine" and self.picker.engine_id != "demo":
                 self.panel.show_ready()  # an AI engine chosen: Run is the next step
 
@@ -274,9 +277,12 @@ class RunFlow(QObject):
         self.open_button.setEnabled(True)
         about = self.last_human.task if self.last_human else ""
         engine_id, model = self.run_engine or (self.picker.engine_id, "")
+        shown, did = demo_rounds(self._run_rounds) if \
+            result.exit_reason == ExitReason.SAMPLES_SHOWN else (0, [])
         headline = self.panel.show_result(result.state, result.exit_reason, result.message,
                                           about, engine_id=engine_id, model=model,
-                                          cause=getattr(result, "cause", ""))
+                                          cause=getattr(result, "cause", ""), shown=shown,
+                                          did=did)
         if result.state == RunState.FAILED and result.exit_reason in (
                 ExitReason.AUTH_FAILED, ExitReason.MODEL_NOT_FOUND, ExitReason.ENGINE_UNREACHABLE):
             self.picker.check(engine_id)  # the mark beside the engine says it too
@@ -329,9 +335,12 @@ def _work_of(root, run_id: str):
     return work_of(Workspace(root), run_id)
 
 
-def any_only_samples(tasks: list[tuple[str, list[str]]]) -> bool:
-    """Whether any of `tasks` (text, done-when lines) is one the Demo only shows samples for:
-    not a task of the bundled demo's. Called off the UI thread."""
+def demo_work(tasks: list[tuple[str, list[str]]]) -> tuple[bool, list[str]]:
+    """What the Demo would do with the open `tasks` (text, done-when lines): whether any is
+    one it only shows a sample for (not a task of the bundled demo's), and the texts of those
+    of the bundled demo's, which it does for real. Called off the UI thread."""
     from app.engines.demo.script import is_scripted  # noqa: PLC0415 - off the UI thread: the window never imports the Demo's scripts (tests/gui/test_next_step.py)
 
-    return any(not is_scripted(text, done_when) for text, done_when in tasks)
+    example = [text for text, done_when in tasks if is_scripted(text, done_when)]
+    return len(example) < len(tasks), example
+

@@ -36,6 +36,7 @@ class RoundView:
     upper: bool = False        # its cost is an upper estimate: the model's price is not known
     web: object = None         # what it looked up on the web (core.web_types.WebActivity)
     lookup_cap: int = 0        # the task's cap on lookups, when reaching it ended the round
+    created: list[str] = field(default_factory=list)  # of `changed`, the files it made new
 
     @classmethod
     def from_record(cls, record, is_ai: bool = True, undone: bool = False,
@@ -47,7 +48,8 @@ class RoundView:
                    is_ai, record.run_id,
                    [(a.path, a.answer) for a in getattr(record, "approvals", [])], undone,
                    upper=upper, web=getattr(record, "web", None),
-                   lookup_cap=getattr(record, "lookup_cap", 0))
+                   lookup_cap=getattr(record, "lookup_cap", 0),
+                   created=list(getattr(record, "created_artifacts", None) or []))
 
 
 def seconds_between(start: str | None, end: str | None) -> float | None:
@@ -92,6 +94,52 @@ def sample_said(wrote: bool) -> str:
             "word, so nothing was written (no AI was used).")
 
 
+def unbroken(name: str) -> str:
+    """A file name as shown in running text, kept whole on a line where it fits: its hyphens
+    non-breaking (U+2011) and a word joiner (U+2060, not drawn) after each slash, so a line
+    never ends at "par-" with "alignment.docx" under it, nor at "demo-output/" (Qt breaks
+    after both; in Chinese, where the name follows a character with no space, it broke at
+    the slash rather than before the name)."""
+    return name.replace("-", "\u2011").replace("/", "/\u2060")
+
+
+def plain(text: str) -> str:
+    """Shown text as a screen reader says it: the file names' own hyphens and slashes."""
+    return text.replace("\u2011", "-").replace("\u2060", "")
+
+
+def names_whole(text: str, names: list[str]) -> str:
+    """`text` with each of the file `names` in it kept whole on a line (unbroken), longest
+    first so a name inside another is not broken up first."""
+    for name in sorted(set(names), key=len, reverse=True):
+        if "-" in name or "/" in name:
+            text = text.replace(name, unbroken(name))
+    return text
+
+
+def files_line(changed: list[str], created: list[str]) -> str:
+    """What the round did to files: "1 new file: drafts/contact.docx", "2 files changed: …",
+    or both counted ("1 new file, 2 changed: …", the new ones named first); names whole."""
+    if not changed:
+        return QCoreApplication.translate("RoundCard", "No files changed")
+    new = [p for p in changed if p in created]
+    old = [p for p in changed if p not in created]
+    ordered = new + old
+    names = ", ".join(unbroken(p) for p in ordered[:3]) + ("…" if len(ordered) > 3 else "")
+    if not new:
+        said = (QCoreApplication.translate("RoundCard", "1 file changed: %2") if len(old) == 1
+                else QCoreApplication.translate("RoundCard", "%1 files changed: %2"))
+    elif not old:
+        said = (QCoreApplication.translate("RoundCard", "1 new file: %2") if len(new) == 1
+                else QCoreApplication.translate("RoundCard", "%1 new files: %2"))
+    else:
+        said = (QCoreApplication.translate("RoundCard", "1 new file, %3 changed: %2")
+                if len(new) == 1 else
+                QCoreApplication.translate("RoundCard", "%1 new files, %3 changed: %2")
+                ).replace("%3", str(len(old)))
+    return said.replace("%1", str(len(new) or len(old))).replace("%2", names)
+
+
 def card_text(view: RoundView) -> CardText:
     """The card of one round, in the person's language."""
     mark, outcome = wording.round_outcome(view.result_state, view.lookup_cap)
@@ -103,8 +151,9 @@ def card_text(view: RoundView) -> CardText:
     head = QCoreApplication.translate("RoundCard", "Round %1").replace(
         "%1", str(view.round)) + f"   {mark} {outcome}"
     files = (QCoreApplication.translate("RoundCard", "Had changed: %1").replace(
-        "%1", ", ".join(view.changed[:3]) + ("…" if len(view.changed) > 3 else ""))
-        if view.undone and view.changed else wording.files_changed(view.changed))
+        "%1", ", ".join(unbroken(p) for p in view.changed[:3])
+        + ("…" if len(view.changed) > 3 else ""))
+        if view.undone and view.changed else files_line(view.changed, view.created))
     numbers = []
     if view.seconds is not None:
         numbers.append(wording.duration(view.seconds))
@@ -148,4 +197,4 @@ def card_text(view: RoundView) -> CardText:
     description = ". ".join(p for p in (
         files, approvals, looked.replace("\n", ". "), meta, said,
         QCoreApplication.translate("RoundCard", "Press Enter to open it")) if p)
-    return CardText(head, tone, lines, f"{head}: {view.task}", description)
+    return CardText(head, tone, lines, f"{head}: {view.task}", plain(description))

@@ -7,6 +7,7 @@ shows them only as details. Every visible sentence is built here through Qt's tr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLocale
@@ -120,12 +121,22 @@ def waiting(seconds: float, code: str) -> str:
 
 def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
              engine_id: str = "", model: str = "", cause: str = "",
-             button: str = "") -> tuple[str, str]:
+             button: str = "", shown: int = 0, did: Sequence[str] = ()) -> tuple[str, str]:
     """(headline, what to do next) for the end of a run; an engine's stop names the engine
-    (`engine_id`, its `model`, the finer `cause`) and the button on screen (`button`)."""
+    (`engine_id`, its `model`, the finer `cause`) and the button on screen (`button`). A
+    Demo run that showed `shown` tasks as a sample may also have done the tasks `did` of
+    its built-in example for real (and ticked them): then it says so, naming them."""
     if state == RunState.DONE:
         return tr("Done"), tr("Every task on the list is checked. The rounds below show which "
                               "files were written. Add more tasks, or export a summary to share.")
+    if exit_reason == ExitReason.SAMPLES_SHOWN and did:  # the export's words (demo_words.py)
+        return tr("Shown as a sample, not done"), sentences((
+            tr("The Demo engine showed 1 task as a sample and did not tick it: it only wrote a "
+               "sample note for it under demo-output/.") if shown == 1 else
+            tr("The Demo engine showed %1 tasks as a sample and ticked none of them: for those "
+               "it only wrote sample notes under demo-output/.").replace("%1", str(shown)),
+            example_tasks(did, done=True),
+            tr("Choose an AI engine to do the work on your own tasks.")))
     if exit_reason == ExitReason.SAMPLES_SHOWN:
         return tr("Shown as a sample, not done"), tr(
             "The Demo engine wrote sample notes in the demo-output folder and ticked no task: "
@@ -164,11 +175,35 @@ def finished(state: str, exit_reason: str, task: str = "", rounds: int = 0, *,
     return tr("Stopped because of a problem"), tr("See the details below. Your files are safe.")
 
 
-def demo_samples_sentence() -> str:
-    """What the Demo engine will do on a person's own folder, before the run, in one sentence."""
+def demo_samples_sentence(example: Sequence[str] = ()) -> str:
+    """What the Demo engine will do on a person's own folder, before the run: on their tasks
+    only samples; the open tasks of its built-in example (`example`), done for real."""
+    if example:
+        return sentences((
+            tr("The Demo engine uses no AI: on your own tasks it only shows how a run looks "
+               "and writes sample notes in a demo-output folder, ticking none of them."),
+            example_tasks(example, done=False),
+            tr("To get your own tasks done, choose an AI engine.")))
     return tr("The Demo engine uses no AI: on your tasks it only shows how a run looks and "
               "writes sample notes in a demo-output folder, ticking nothing and changing "
               "nothing of yours; to get the work done, choose an AI engine.")
+
+
+def example_tasks(tasks: Sequence[str], done: bool) -> str:
+    """The tasks of the Demo's built-in example on the list, by name: it does them for real
+    and ticks them (`done`: it did)."""
+    names = tr(", ").join(f"“{short(t, 70)}”" for t in tasks[:3])
+    if len(tasks) > 3:
+        names += tr(" and %1 more").replace("%1", str(len(tasks) - 3))
+    if done:
+        return (tr("It did one task of its built-in example for real and ticked it: %1.")
+                if len(tasks) == 1 else
+                tr("It did %2 tasks of its built-in example for real and ticked them: %1.")
+                ).replace("%2", str(len(tasks))).replace("%1", names)
+    return (tr("One task is of its built-in example, which it does for real and ticks: %1.")
+            if len(tasks) == 1 else
+            tr("%2 tasks are of its built-in example, which it does for real and ticks: %1.")
+            ).replace("%2", str(len(tasks))).replace("%1", names)
 
 
 # -- what the AI is doing now ---------------------------------------------------------------
@@ -243,15 +278,6 @@ def interrupted(run) -> str:
         parts.append(tr("It had not finished anything yet."))
     parts.append(tr("Press Continue to carry on from there."))
     return sentences(parts)
-
-
-def files_changed(paths: list[str]) -> str:
-    if not paths:
-        return tr("No files changed")
-    names = ", ".join(paths[:3]) + ("…" if len(paths) > 3 else "")
-    if len(paths) == 1:
-        return tr("1 file changed: %1").replace("%1", names)
-    return tr("%1 files changed: %2").replace("%1", str(len(paths))).replace("%2", names)
 
 
 # -- the decision the harness asks when a task makes no progress ------------------------------
