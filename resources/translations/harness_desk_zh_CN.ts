@@ -850,7 +850,7 @@
     </message>
     <message>
         <source>Runs on a schedule with %4, %1, with at most %2 a run. Next run: %3.</source>
-        <translation>按定时运行（引擎：%4）：%1，每次最多花费 %2。下次运行：%3。</translation>
+        <translation>定时运行（引擎：%4）：%1，每次最多花费 %2。下次运行：%3。</translation>
     </message>
     <message>
         <source>%1: finished, %2 of %3 tasks done, $%4 spent.</source>
@@ -1091,6 +1091,14 @@
         <translation>这个文件在本次运行之前就在你的文件夹里，而且谨慎模式已开启：修改或删除你自己的文件之前会先问你。</translation>
     </message>
     <message>
+        <source>This file is not plain text, so only its size can be shown: before %1, after %2.</source>
+        <translation>这个文件不是纯文本，只能显示它的大小：修改前 %1，修改后 %2。</translation>
+    </message>
+    <message>
+        <source>Sizes: before %1, after %2.</source>
+        <translation>大小：修改前 %1，修改后 %2。</translation>
+    </message>
+    <message>
         <source>While working on: %1</source>
         <translation>正在处理的任务：%1</translation>
     </message>
@@ -1151,10 +1159,6 @@
         <translation>先编辑再允许(&amp;E)…</translation>
     </message>
     <message>
-        <source>This file is not plain text, so only its size can be shown: %1 bytes before, %2 bytes after.</source>
-        <translation>这个文件不是纯文本，只能显示它的大小：修改前 %1 字节，修改后 %2 字节。</translation>
-    </message>
-    <message>
         <source>The text is the same (only the file&apos;s bytes would change, e.g. line endings).</source>
         <translation>文字内容相同（只有文件的字节会变，例如换行符）。</translation>
     </message>
@@ -1165,10 +1169,6 @@
     <message>
         <source>Reading the two versions…</source>
         <translation>正在读取两个版本…</translation>
-    </message>
-    <message>
-        <source>Sizes: %1 bytes before, %2 bytes after.</source>
-        <translation>大小：之前 %1 字节，之后 %2 字节。</translation>
     </message>
     <message>
         <source>Nothing is changed until you allow it; Undo can take it back later.</source>
@@ -1974,10 +1974,6 @@
 <context>
     <name>EvidenceDialog</name>
     <message>
-        <source>%1 bytes</source>
-        <translation>%1 字节</translation>
-    </message>
-    <message>
         <source>Round %1</source>
         <translation>第 %1 轮</translation>
     </message>
@@ -2016,6 +2012,10 @@
     <message>
         <source>Show source</source>
         <translation>显示源文本</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空文件</translation>
     </message>
     <message>
         <source>Switch between the formatted view and the file&apos;s plain text, marks and all</source>
@@ -2278,10 +2278,6 @@
         <translation>这是一个文档：按 AI 读到的文字来比较（标题以 # 开头，表格用 | 分隔）。</translation>
     </message>
     <message>
-        <source>The text is the same (only the file&apos;s bytes changed, e.g. line endings).</source>
-        <translation>文字内容没有变化（只是文件的字节变了，例如换行符）。</translation>
-    </message>
-    <message>
         <source>This change is too big to compare here: before %1, after %2. Open the file to read it.</source>
         <translation>这次改动太大，无法在这里比较：之前 %1，之后 %2。请打开文件查看。</translation>
     </message>
@@ -2298,6 +2294,10 @@
         <translation>
             <numerusform>系统拒绝了 %n 次超出 AI 权限范围的文件操作。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The text is the same; only the way the file is stored changed (its line endings, say).</source>
+        <translation>文字内容没有变化，只是文件的保存方式变了（比如换行符）。</translation>
     </message>
     <message>
         <source>Undo round %1?</source>
@@ -2934,7 +2934,7 @@
     </message>
     <message>
         <source>Run this folder on a s&amp;chedule…</source>
-        <translation>按定时运行此文件夹(&amp;C)…</translation>
+        <translation>定时运行这个文件夹(&amp;C)…</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -3609,7 +3609,7 @@
     <name>ScheduleDialog</name>
     <message>
         <source>Run this folder on a schedule</source>
-        <translation>按定时运行此文件夹</translation>
+        <translation>定时运行这个文件夹</translation>
     </message>
     <message>
         <source>Your computer&apos;s own scheduler starts the run at these times, also while this window is closed. A run stops at its budget, and when it needs you it stops and leaves the decision on the task list.</source>
@@ -3712,7 +3712,7 @@
     <name>ScheduleFlow</name>
     <message>
         <source>Run this folder on a schedule…</source>
-        <translation>按定时运行此文件夹…</translation>
+        <translation>定时运行这个文件夹…</translation>
     </message>
     <message>
         <source>Change…</source>
