@@ -3000,6 +3000,18 @@
         <source>Keep working</source>
         <translation>继续工作</translation>
     </message>
+    <message>
+        <source>The run has ended</source>
+        <translation>运行已结束</translation>
+    </message>
+    <message>
+        <source>The run has ended meanwhile. Close the window?</source>
+        <translation>运行已经结束了。要关闭窗口吗？</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
 </context>
 <context>
     <name>NoticeBar</name>
