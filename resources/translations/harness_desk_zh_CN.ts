@@ -3085,8 +3085,16 @@
         <translation>AI 会查看上次运行做了什么，并建议接下来可以做的事。</translation>
     </message>
     <message>
+        <source>Nothing is added to your list until you choose.</source>
+        <translation>在你挑选之前，清单不会有任何改动。</translation>
+    </message>
+    <message>
         <source>Say in a sentence what you want to achieve. The AI looks at the files in this folder and proposes tasks. Nothing is added to your list until you choose.</source>
         <translation>用一句话说出你想达成的目标。AI 会查看这个文件夹里的文件并提出任务。在你挑选之前，清单不会有任何改动。</translation>
+    </message>
+    <message>
+        <source>Say in a sentence what you want to achieve. Nothing is added to your list until you choose.</source>
+        <translation>用一句话说出你想达成的目标。在你挑选之前，清单不会有任何改动。</translation>
     </message>
     <message>
         <source>Your goal</source>
@@ -3107,6 +3115,10 @@
     <message>
         <source>Ask the AI for a list of tasks (it changes no files)</source>
         <translation>请 AI 提出一份任务清单（它不会改动任何文件）</translation>
+    </message>
+    <message>
+        <source>Propose a list of sample tasks (it changes no files)</source>
+        <translation>提出一份示例任务清单（不会改动任何文件）</translation>
     </message>
     <message>
         <source>Stop</source>
