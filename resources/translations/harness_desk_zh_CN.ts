@@ -3058,6 +3058,10 @@
         <translation>用 AI 规划</translation>
     </message>
     <message>
+        <source>Sample plan</source>
+        <translation>示例规划</translation>
+    </message>
+    <message>
         <source>What could come next</source>
         <translation>接下来可以做什么</translation>
     </message>
