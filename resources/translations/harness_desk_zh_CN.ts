@@ -3469,7 +3469,7 @@
     </message>
     <message>
         <source>No rounds yet. Each attempt at a task shows up here as a card: what it did, which files it changed, and what it cost.</source>
-        <translation>还没有任何一轮。AI 每做一次任务，这里就会出现一张卡片：做了什么、改了哪些文件、花了多少钱。</translation>
+        <translation>还没有任何一轮。每处理一次任务，这里就会出现一张卡片：做了什么、改了哪些文件、花了多少钱。</translation>
     </message>
     <message>
         <source>Earlier run, started %1</source>
@@ -3508,6 +3508,10 @@
     <message>
         <source>Save a document that describes the last run</source>
         <translation>保存一份记录上次运行的文档</translation>
+    </message>
+    <message>
+        <source>Welcome! This is a demo: the new website of a small bakery, with its tasks on the left. Press Run to watch the Demo engine work through them and ask you one decision.</source>
+        <translation>欢迎！这是一个演示：一家小面包房的新网站，任务列在左边。按“运行”，看演示引擎一项项完成它们，中途还会请你做一个决定。</translation>
     </message>
     <message>
         <source>Nothing to run yet</source>
@@ -3568,10 +3572,6 @@
     <message>
         <source>Needs your decision</source>
         <translation>需要你来决定</translation>
-    </message>
-    <message>
-        <source>Welcome! This is a demo: the new website of a small bakery, with its tasks on the left. Press Run to watch the Demo engine work through them and ask you one decision. It works offline, uses no AI and costs nothing.</source>
-        <translation>欢迎！这是一个演示：一家小面包房的新网站，任务列在左边。按“运行”，看演示引擎一项项完成它们，中途还会请你做一个决定。全程离线，不用 AI，也不花钱。</translation>
     </message>
     <message>
         <source>A run is going elsewhere</source>

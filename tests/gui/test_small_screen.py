@@ -112,3 +112,36 @@ def test_at_800_by_600_each_column_shows_whole_without_scrolling_sideways(small_
     assert export.text() in ("", small_window.run_panel.tr("Export summary…"))
     assert export.accessibleName() == small_window.run_panel.tr("Export summary…")
 
+
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("width", [765, 800])
+def test_the_demos_welcome_reads_whole_at_800_by_600(qapp, qtbot, tmp_path, monkeypatch, lang,
+                                                    width):
+    """The untouched demo's welcome is the first paragraph a newcomer reads: at 800 x 600 in
+    English it ended "It works offline, uses no AI and…", the rest only in a tooltip. The
+    engine's chip above it says "Demo (offline, no AI)": the welcome does not say it again."""
+    assert language.install(qapp, lang) == lang
+    language.use_fonts()
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    win = MainWindow(Settings(engine="demo"), demo_delay=0.0, check_engines=False)
+    try:
+        win.show()
+        open_in(qtbot, win, first_start.demo_copy(fresh=True, lang=lang))
+        win.resize(width, 600)
+        qtbot.waitUntil(lambda: win.width() == width, timeout=5000)
+        qtbot.wait(100)  # the layouts a resize posts
+        panel = win.run_panel
+        detail = panel.detail_label
+        assert panel.welcome and detail.full_text() == panel.welcome
+        assert not detail.is_elided(), detail.shown_text()
+        assert panel.welcome.endswith("." if lang == "en" else "。")
+        offline = "offline" if lang == "en" else "离线"
+        assert offline in win.picker.combo.currentText() and offline not in panel.welcome
+        # Nor does the rounds' empty note below say an AI will do the demo's tasks.
+        assert "AI" not in win.cards._empty.text() and win.cards._empty.isVisible()
+    finally:
+        win.close()
+        win.deleteLater()
+        language.install(qapp, "en")

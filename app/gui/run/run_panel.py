@@ -393,7 +393,7 @@ class RunPanel(QWidget):
         panel.show_welcome(self.tr(
             "Welcome! This is a demo: the new website of a small bakery, with its tasks on the "
             "left. Press Run to watch the Demo engine work through them and ask you one "
-            "decision. It works offline, uses no AI and costs nothing.")
+            "decision.")  # "offline, no AI": the engine's chip says it, just above
             if info.is_demo and info.never_run else None)
         status = info.status
         if info.run_active_elsewhere:
