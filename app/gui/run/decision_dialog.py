@@ -58,9 +58,10 @@ class _ScrollingPage(QScrollArea):
         assert page is not None  # set in __init__
         hint = page.sizeHint()
         width = max(hint.width(), self.viewport().width())
+        # Its height at the width it has: Qt's own hint is taken at its narrowest width, and
+        # that much more height would be a blank band under the page.
         height = page.heightForWidth(width) if page.hasHeightForWidth() else hint.height()
-        return QSize(hint.width(), max(height, hint.height())) + \
-            QSize(2 * self.frameWidth(), 2 * self.frameWidth())
+        return QSize(hint.width(), height) + QSize(2 * self.frameWidth(), 2 * self.frameWidth())
 
 
 UNREAD = object()  # the asking round's lookups not read yet: the dialog reads them
@@ -175,9 +176,9 @@ class DecisionDialog(QDialog):
             for item in evidence:
                 layout.addWidget(self._evidence_widget(item, page))
 
-        # What the asking round looked up on the web, read off the UI thread.
-
-        self.sources = SourcesView(page, decision_rests_on(), max_height=180)
+        # What the asking round looked up on the web, read off the UI thread: all of it, on
+        # the page (which scrolls as a whole when the screen is short), never a box of its own.
+        self.sources = SourcesView(page, decision_rests_on(), max_height=None)
         layout.addWidget(self.sources)
         root, asked = self.root, self.task.question
         if self._web is not UNREAD:  # read with the question: laid out once, before it shows
@@ -257,7 +258,7 @@ class DecisionDialog(QDialog):
         room = self._room()
         self.setMaximumHeight(room)
         want = min(self._layout.totalSizeHint().height(), room)  # Qt's first size: 2/3 of it
-        if self.height() != want and (self.height() > room or want > self.height()):
+        if self.height() != want:  # as tall as the page, or the screen: no blank band
             self.resize(self.width(), want)
         screen = self.screen()
         if screen is not None and self.isVisible():
