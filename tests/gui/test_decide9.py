@@ -109,7 +109,6 @@ def test_a_short_list_is_as_tall_as_its_words(qtbot):
         qtbot.addWidget(holder)
         view = SourcesView(holder, max_height=cap)
         holder.resize(500, 600)
-        view.setGeometry(0, 0, 500, view.sizeHint().height())
         view.show_web(one)
         holder.show()
         qtbot.waitExposed(holder)
@@ -209,3 +208,17 @@ def test_the_evidence_window_keeps_its_room_for_the_file(qtbot, tmp_path):
     assert browser.height() <= dialog.screen().availableGeometry().height() // 5
     assert browser.verticalScrollBar().maximum() > 0  # the rest, in its own box
     assert dialog.diff.height() > browser.height(), (dialog.diff.height(), browser.height())
+
+
+def test_the_list_grows_with_a_larger_font(qtbot):
+    """The list's height follows its words when they are drawn larger (a font or style
+    change), not the height it had before."""
+    one = WebActivity(searches=[WebSearch(query="opening hours", results=0)], search_count=1)
+    view = SourcesView(max_height=None)
+    qtbot.addWidget(view)
+    view.show_web(one)
+    before = view.browser.heightForWidth(400)
+    font = view.browser.font()
+    font.setPointSizeF(font.pointSizeF() * 2)
+    view.browser.setFont(font)
+    assert view.browser.heightForWidth(400) > before * 1.5

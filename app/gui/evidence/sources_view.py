@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QTextCursor
 from PySide6.QtWidgets import (QLabel, QScrollArea, QSizePolicy, QTextBrowser, QVBoxLayout,
                                QWidget)
@@ -53,6 +53,12 @@ class _SourcesList(QTextBrowser):
         if self.hasFocus() and self.textCursor().hasSelection():
             self.link_focused.emit()
         return moved
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._heights.clear()  # the same words, drawn another size
+            self.updateGeometry()
+        super().changeEvent(event)
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
         return True
