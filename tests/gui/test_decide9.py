@@ -222,3 +222,28 @@ def test_the_list_grows_with_a_larger_font(qtbot):
     font.setPointSizeF(font.pointSizeF() * 2)
     view.browser.setFont(font)
     assert view.browser.heightForWidth(400) > before * 1.5
+
+
+@pytest.mark.parametrize("chinese", [False, True])
+def test_the_saved_page_has_no_blank_band_above_its_buttons(qtbot, qapp, tmp_path, chinese):
+    """After "Skip this task", the dialog says what to do next with Continue right under it,
+    not a page-sized gap between the sentence and the buttons."""
+    from app.gui.settings import language
+    from tests.gui.test_decision_dialog import STUCK, dialog_for
+
+    language.install(qapp, "zh_CN" if chinese else "en")
+    try:
+        dialog = dialog_for(qtbot, tmp_path, STUCK, about="Draw the logo")
+        qtbot.waitExposed(dialog)
+        dialog.option_buttons[1].click()
+        qtbot.waitUntil(lambda: dialog.pages.currentIndex() == 1, timeout=5000)
+        qtbot.wait(50)
+        words = dialog.next_text
+        below = words.mapTo(dialog, words.rect().bottomLeft()).y()
+        button = dialog.continue_button
+        gap = button.mapTo(dialog, button.rect().topLeft()).y() - below
+        assert gap <= 3 * words.fontMetrics().lineSpacing(), gap
+        assert button.isVisible() and dialog.not_now_button.isVisible()
+        assert button.mapTo(dialog, button.rect().bottomLeft()).y() <= dialog.height()
+    finally:
+        language.install(qapp, "en")

@@ -341,6 +341,7 @@ class DecisionDialog(QDialog):
         self.next_text.setText(self._next_words(answer))
         self.pages.setCurrentIndex(1)
         self.later_row.hide()  # the saved page has its own Not now and Continue
+        self._fit_saved_page()
         self.continue_button.setDefault(True)
         self.continue_button.setFocus()
         look.announce(self, self.saved_text.text())
@@ -372,7 +373,7 @@ class DecisionDialog(QDialog):
     # -- page 2: saved, continue? --------------------------------------------------------------
     def _saved_page(self) -> QWidget:
         page = QWidget(self)
-        layout = QVBoxLayout(page)
+        layout = self._saved_layout = QVBoxLayout(page)
         self.saved_text = QLabel(page)
         self.saved_text.setWordWrap(True)
         self.saved_text.setTextFormat(Qt.TextFormat.PlainText)
@@ -395,6 +396,17 @@ class DecisionDialog(QDialog):
         row.addWidget(self.continue_button)
         layout.addLayout(row)
         return page
+
+    def _fit_saved_page(self) -> None:
+        """Its two sentences and its buttons, at their height: not the question's page's,
+        which would leave a blank band between the words and the buttons."""
+        layout = self._saved_layout
+        width = self.pages.width()
+        height = (layout.heightForWidth(width) if layout.hasHeightForWidth()
+                  else layout.sizeHint().height())
+        margins = self._layout.contentsMargins()
+        self.resize(self.width(), max(self.minimumSizeHint().height(),
+                                      height + margins.top() + margins.bottom()))
 
     def _on_continue_clicked(self) -> None:
         self.accept()
