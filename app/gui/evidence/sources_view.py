@@ -12,9 +12,10 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QTextCursor
+from PySide6.QtWidgets import (QLabel, QScrollArea, QSizePolicy, QTextBrowser, QVBoxLayout,
+                               QWidget)
 
 from app.core.records.events import HumanNeeded
 from app.core.records.records import read_events, read_rounds
@@ -28,13 +29,71 @@ from app.gui.words.wording import date_time
 OPENABLE = ("http", "https")
 
 
+class _SourcesList(QTextBrowser):
+    """The list of links, exactly as tall as what it holds: no blank band under a short list.
+    Capped at `cap` it scrolls in its own box; uncapped (on a page that scrolls as a whole)
+    it never shows a scroll bar of its own, so there is one scroll, the page's."""
+
+    link_focused = Signal()  # Tab moved to one of its links
+
+    def __init__(self, parent: QWidget, cap: int | None):
+        super().__init__(parent)
+        self.cap = cap
+        self._heights: dict[int, int] = {}  # width -> its height, until the list changes
+        self.document().contentsChanged.connect(self._heights.clear)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        if cap is None:
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt's names)
+        moved = super().focusNextPrevChild(next)  # Tab: to its next link, else out of it
+        if self.hasFocus() and self.textCursor().hasSelection():
+            self.link_focused.emit()
+        return moved
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._heights.clear()  # the same words, drawn another size
+            self.updateGeometry()
+        super().changeEvent(event)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
+        if width not in self._heights:
+            frame = 2 * self.frameWidth()
+            doc = self.document().clone(self)
+            doc.setTextWidth(max(1, width - frame))
+            self._heights[width] = int(doc.size().height() + 0.999) + frame + 1
+            doc.deleteLater()
+        whole = self._heights[width]
+        if self.cap is None:
+            return whole
+        # In its own box, a fifth of the screen at most: on a short screen the file or the
+        # question under it keeps the room (at 800x600, 120 px: five lines and its scroll bar).
+        screen = self.screen()
+        room = screen.availableGeometry().height() // 5 if screen is not None else self.cap
+        return min(whole, self.cap, max(room, 3 * self.fontMetrics().lineSpacing()))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        hint = super().sizeHint()
+        return QSize(hint.width(), self.heightForWidth(max(self.width(), hint.width())))
+
+
 class SourcesView(QWidget):
-    """A heading and the sources as a list of links; `show_web(None)` hides it."""
+    """A heading and the sources as a list of links; `show_web(None)` hides it.
+
+    `max_height` caps the list (it scrolls in its own box past it); None: it is as tall as
+    all it holds, for a page that scrolls as a whole (the decision dialog's)."""
 
     link_opened = Signal(str)  # the address handed to the browser
 
     def __init__(self, parent: QWidget | None = None, heading: str = "",
-                 max_height: int = 240):
+                 max_height: int | None = 240):
         super().__init__(parent)
         self.setObjectName("sourcesView")
         self.web = None
@@ -48,14 +107,14 @@ class SourcesView(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
         look.set_tone(self.summary, "muted")
-        self.browser = QTextBrowser(self)
+        self.browser = _SourcesList(self, max_height)
         self.browser.setObjectName("sourcesList")
         self.browser.setOpenLinks(False)  # never inside the app: the browser opens them
         self.browser.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextBrowserInteraction
             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
-        self.browser.setMaximumHeight(max_height)
         self.browser.anchorClicked.connect(self._open)
+        self.browser.link_focused.connect(self._show_focused_link)
         look.set_accessible(self.browser, self.tr("Sources this round looked up"),
                             self.tr("Tab moves from link to link; Enter opens the page in your "
                                     "web browser"))
@@ -79,6 +138,26 @@ class SourcesView(QWidget):
         self.browser.setHtml(sources_html(self.web, look.css(look.muted_colour())))
         self.setAccessibleName(f"{self.heading.text()}: {self.summary.text()}")
         self.show()
+
+    def _show_focused_link(self) -> None:
+        """Tab to a link below the page's fold: the page that holds the list scrolls to it
+        (the list itself does not scroll on such a page)."""
+        if self.browser.cap is not None:
+            return
+        area = self.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        page = area.widget() if area is not None else None
+        if area is None or page is None:
+            return
+        link = self.browser.textCursor()  # the link, selected: from its first line to its last
+        ends = [QTextCursor(link), QTextCursor(link)]
+        ends[0].setPosition(link.selectionStart())
+        ends[1].setPosition(link.selectionEnd())
+        rect = self.browser.cursorRect(ends[0]).united(self.browser.cursorRect(ends[1]))
+        rect.moveTopLeft(self.browser.viewport().mapTo(page, rect.topLeft()))
+        line = self.browser.fontMetrics().lineSpacing()  # and a line of what is around it
+        area.ensureVisible(rect.center().x(), rect.center().y(), 0, rect.height() // 2 + line)
 
     def _open(self, url: QUrl) -> None:
         if url.scheme().lower() not in OPENABLE:

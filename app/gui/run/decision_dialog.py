@@ -58,9 +58,10 @@ class _ScrollingPage(QScrollArea):
         assert page is not None  # set in __init__
         hint = page.sizeHint()
         width = max(hint.width(), self.viewport().width())
+        # Its height at the width it has: Qt's own hint is taken at its narrowest width, and
+        # that much more height would be a blank band under the page.
         height = page.heightForWidth(width) if page.hasHeightForWidth() else hint.height()
-        return QSize(hint.width(), max(height, hint.height())) + \
-            QSize(2 * self.frameWidth(), 2 * self.frameWidth())
+        return QSize(hint.width(), height) + QSize(2 * self.frameWidth(), 2 * self.frameWidth())
 
 
 UNREAD = object()  # the asking round's lookups not read yet: the dialog reads them
@@ -175,9 +176,9 @@ class DecisionDialog(QDialog):
             for item in evidence:
                 layout.addWidget(self._evidence_widget(item, page))
 
-        # What the asking round looked up on the web, read off the UI thread.
-
-        self.sources = SourcesView(page, decision_rests_on(), max_height=180)
+        # What the asking round looked up on the web, read off the UI thread: all of it, on
+        # the page (which scrolls as a whole when the screen is short), never a box of its own.
+        self.sources = SourcesView(page, decision_rests_on(), max_height=None)
         layout.addWidget(self.sources)
         root, asked = self.root, self.task.question
         if self._web is not UNREAD:  # read with the question: laid out once, before it shows
@@ -257,7 +258,7 @@ class DecisionDialog(QDialog):
         room = self._room()
         self.setMaximumHeight(room)
         want = min(self._layout.totalSizeHint().height(), room)  # Qt's first size: 2/3 of it
-        if self.height() != want and (self.height() > room or want > self.height()):
+        if self.height() != want:  # as tall as the page, or the screen: no blank band
             self.resize(self.width(), want)
         screen = self.screen()
         if screen is not None and self.isVisible():
@@ -340,6 +341,7 @@ class DecisionDialog(QDialog):
         self.next_text.setText(self._next_words(answer))
         self.pages.setCurrentIndex(1)
         self.later_row.hide()  # the saved page has its own Not now and Continue
+        self._fit_saved_page()
         self.continue_button.setDefault(True)
         self.continue_button.setFocus()
         look.announce(self, self.saved_text.text())
@@ -371,7 +373,7 @@ class DecisionDialog(QDialog):
     # -- page 2: saved, continue? --------------------------------------------------------------
     def _saved_page(self) -> QWidget:
         page = QWidget(self)
-        layout = QVBoxLayout(page)
+        layout = self._saved_layout = QVBoxLayout(page)
         self.saved_text = QLabel(page)
         self.saved_text.setWordWrap(True)
         self.saved_text.setTextFormat(Qt.TextFormat.PlainText)
@@ -394,6 +396,17 @@ class DecisionDialog(QDialog):
         row.addWidget(self.continue_button)
         layout.addLayout(row)
         return page
+
+    def _fit_saved_page(self) -> None:
+        """Its two sentences and its buttons, at their height: not the question's page's,
+        which would leave a blank band between the words and the buttons."""
+        layout = self._saved_layout
+        width = self.pages.width()
+        height = (layout.heightForWidth(width) if layout.hasHeightForWidth()
+                  else layout.sizeHint().height())
+        margins = self._layout.contentsMargins()
+        self.resize(self.width(), max(self.minimumSizeHint().height(),
+                                      height + margins.top() + margins.bottom()))
 
     def _on_continue_clicked(self) -> None:
         self.accept()

@@ -7,7 +7,9 @@ they are read off the UI thread after that, and on start-up only once the first 
 usable: read meanwhile, they would hold the GIL the window's first paint needs. The folder
 says `workspace_opened` once they are shown, so the folder is then wholly on screen.
 
-For the run's controller (run_flow.py, the `run` below), whose cards and run these are.
+For the run's controller (run_flow.py, the `run` below), whose cards and run these are;
+with what the Demo did in a run, or would do with the open tasks (demo_rounds, demo_work),
+which the run panel's sentences name.
 """
 
 from __future__ import annotations
@@ -74,6 +76,16 @@ def demo_rounds(rounds: list[tuple[str, str]]) -> tuple[int, list[str]]:
         return list(dict.fromkeys(" ".join(t.split()) for t, result in rounds if result == state))
 
     return len(tasks(RoundResult.SAMPLE)), tasks(RoundResult.COMPLETED)
+
+
+def demo_work(tasks: list[tuple[str, list[str]]]) -> tuple[bool, list[str]]:
+    """What the Demo would do with the open `tasks` (text, done-when lines): whether any is
+    one it only shows a sample for (not a task of the bundled demo's), and the texts of those
+    of the bundled demo's, which it does for real. Called off the UI thread."""
+    from app.engines.demo.script import is_scripted  # noqa: PLC0415 - off the UI thread: the window never imports the Demo's scripts (tests/gui/test_next_step.py)
+
+    example = [text for text, done_when in tasks if is_scripted(text, done_when)]
+    return len(example) < len(tasks), example
 
 
 def _demo_ending(run, rounds: list[tuple[str, str]]) -> None:

@@ -27,7 +27,7 @@ from app.gui import core_calls
 from app.gui.background import run_for
 from app.gui.look import look
 from app.gui.look.slices import later, once
-from app.gui.window.folder_history import demo_rounds, show_history_later
+from app.gui.window.folder_history import demo_rounds, demo_work, show_history_later
 
 if TYPE_CHECKING:
     from app.core.records import events as ev
@@ -333,14 +333,4 @@ def _work_of(root, run_id: str):
     from app.core.workspace.workspace import Workspace  # noqa: PLC0415 - window start-up (bench/startup.py)
 
     return work_of(Workspace(root), run_id)
-
-
-def demo_work(tasks: list[tuple[str, list[str]]]) -> tuple[bool, list[str]]:
-    """What the Demo would do with the open `tasks` (text, done-when lines): whether any is
-    one it only shows a sample for (not a task of the bundled demo's), and the texts of those
-    of the bundled demo's, which it does for real. Called off the UI thread."""
-    from app.engines.demo.script import is_scripted  # noqa: PLC0415 - off the UI thread: the window never imports the Demo's scripts (tests/gui/test_next_step.py)
-
-    example = [text for text, done_when in tasks if is_scripted(text, done_when)]
-    return len(example) < len(tasks), example
 
