@@ -299,9 +299,11 @@ class MainWindow(QMainWindow):
         try:
             stop = self._ask_to_stop_and_close()
         finally:
-            if stop:
+            if stop and run.runner.running:
                 run.close_after_stop = True
                 run.stop_run()
+            elif stop:  # the run ended while the question was open: nothing left to stop
+                QTimer.singleShot(0, self, self.close)
             run.runner.resume()  # after a stop the run ends at once, before any further step
 
     def _ask_to_stop_and_close(self) -> bool:
@@ -313,7 +315,20 @@ class MainWindow(QMainWindow):
         keep = box.addButton(self.tr("Keep working"), QMessageBox.ButtonRole.RejectRole)
         box.setDefaultButton(keep)
         box.setObjectName("confirmClose")
-        box.exec()
+
+        def ended(_result) -> None:
+            """The run ended on its own (its last step) while the question was open: the
+            question is no longer whether to stop it."""
+            box.setWindowTitle(self.tr("The run has ended"))
+            box.setText(self.tr("The run has ended meanwhile. Close the window?"))
+            stop.setText(self.tr("Close"))
+
+        runner = self.run_flow.runner
+        runner.run_finished.connect(ended)
+        try:
+            box.exec()
+        finally:
+            runner.run_finished.disconnect(ended)
         return box.clickedButton() is stop
 
 

@@ -850,7 +850,7 @@
     </message>
     <message>
         <source>Runs on a schedule with %4, %1, with at most %2 a run. Next run: %3.</source>
-        <translation>按定时运行（引擎：%4）：%1，每次最多花费 %2。下次运行：%3。</translation>
+        <translation>定时运行（引擎：%4）：%1，每次最多花费 %2。下次运行：%3。</translation>
     </message>
     <message>
         <source>%1: finished, %2 of %3 tasks done, $%4 spent.</source>
@@ -1091,6 +1091,14 @@
         <translation>这个文件在本次运行之前就在你的文件夹里，而且谨慎模式已开启：修改或删除你自己的文件之前会先问你。</translation>
     </message>
     <message>
+        <source>This file is not plain text, so only its size can be shown: before %1, after %2.</source>
+        <translation>这个文件不是纯文本，只能显示它的大小：修改前 %1，修改后 %2。</translation>
+    </message>
+    <message>
+        <source>Sizes: before %1, after %2.</source>
+        <translation>大小：修改前 %1，修改后 %2。</translation>
+    </message>
+    <message>
         <source>While working on: %1</source>
         <translation>正在处理的任务：%1</translation>
     </message>
@@ -1151,10 +1159,6 @@
         <translation>先编辑再允许(&amp;E)…</translation>
     </message>
     <message>
-        <source>This file is not plain text, so only its size can be shown: %1 bytes before, %2 bytes after.</source>
-        <translation>这个文件不是纯文本，只能显示它的大小：修改前 %1 字节，修改后 %2 字节。</translation>
-    </message>
-    <message>
         <source>The text is the same (only the file&apos;s bytes would change, e.g. line endings).</source>
         <translation>文字内容相同（只有文件的字节会变，例如换行符）。</translation>
     </message>
@@ -1165,10 +1169,6 @@
     <message>
         <source>Reading the two versions…</source>
         <translation>正在读取两个版本…</translation>
-    </message>
-    <message>
-        <source>Sizes: %1 bytes before, %2 bytes after.</source>
-        <translation>大小：之前 %1 字节，之后 %2 字节。</translation>
     </message>
     <message>
         <source>Nothing is changed until you allow it; Undo can take it back later.</source>
@@ -1974,10 +1974,6 @@
 <context>
     <name>EvidenceDialog</name>
     <message>
-        <source>%1 bytes</source>
-        <translation>%1 字节</translation>
-    </message>
-    <message>
         <source>Round %1</source>
         <translation>第 %1 轮</translation>
     </message>
@@ -2016,6 +2012,10 @@
     <message>
         <source>Show source</source>
         <translation>显示源文本</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空文件</translation>
     </message>
     <message>
         <source>Switch between the formatted view and the file&apos;s plain text, marks and all</source>
@@ -2278,10 +2278,6 @@
         <translation>这是一个文档：按 AI 读到的文字来比较（标题以 # 开头，表格用 | 分隔）。</translation>
     </message>
     <message>
-        <source>The text is the same (only the file&apos;s bytes changed, e.g. line endings).</source>
-        <translation>文字内容没有变化（只是文件的字节变了，例如换行符）。</translation>
-    </message>
-    <message>
         <source>This change is too big to compare here: before %1, after %2. Open the file to read it.</source>
         <translation>这次改动太大，无法在这里比较：之前 %1，之后 %2。请打开文件查看。</translation>
     </message>
@@ -2298,6 +2294,10 @@
         <translation>
             <numerusform>系统拒绝了 %n 次超出 AI 权限范围的文件操作。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The text is the same; only the way the file is stored changed (its line endings, say).</source>
+        <translation>文字内容没有变化，只是文件的保存方式变了（比如换行符）。</translation>
     </message>
     <message>
         <source>Undo round %1?</source>
@@ -2934,7 +2934,7 @@
     </message>
     <message>
         <source>Run this folder on a s&amp;chedule…</source>
-        <translation>按定时运行此文件夹(&amp;C)…</translation>
+        <translation>定时运行这个文件夹(&amp;C)…</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -3000,6 +3000,18 @@
         <source>Keep working</source>
         <translation>继续工作</translation>
     </message>
+    <message>
+        <source>The run has ended</source>
+        <translation>运行已结束</translation>
+    </message>
+    <message>
+        <source>The run has ended meanwhile. Close the window?</source>
+        <translation>运行已经结束了。要关闭窗口吗？</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
 </context>
 <context>
     <name>NoticeBar</name>
@@ -3046,6 +3058,10 @@
         <translation>用 AI 规划</translation>
     </message>
     <message>
+        <source>Sample plan</source>
+        <translation>示例规划</translation>
+    </message>
+    <message>
         <source>What could come next</source>
         <translation>接下来可以做什么</translation>
     </message>
@@ -3073,8 +3089,16 @@
         <translation>AI 会查看上次运行做了什么，并建议接下来可以做的事。</translation>
     </message>
     <message>
+        <source>Nothing is added to your list until you choose.</source>
+        <translation>在你挑选之前，清单不会有任何改动。</translation>
+    </message>
+    <message>
         <source>Say in a sentence what you want to achieve. The AI looks at the files in this folder and proposes tasks. Nothing is added to your list until you choose.</source>
         <translation>用一句话说出你想达成的目标。AI 会查看这个文件夹里的文件并提出任务。在你挑选之前，清单不会有任何改动。</translation>
+    </message>
+    <message>
+        <source>Say in a sentence what you want to achieve. Nothing is added to your list until you choose.</source>
+        <translation>用一句话说出你想达成的目标。在你挑选之前，清单不会有任何改动。</translation>
     </message>
     <message>
         <source>Your goal</source>
@@ -3095,6 +3119,10 @@
     <message>
         <source>Ask the AI for a list of tasks (it changes no files)</source>
         <translation>请 AI 提出一份任务清单（它不会改动任何文件）</translation>
+    </message>
+    <message>
+        <source>Propose a list of sample tasks (it changes no files)</source>
+        <translation>提出一份示例任务清单（不会改动任何文件）</translation>
     </message>
     <message>
         <source>Stop</source>
@@ -3441,7 +3469,7 @@
     </message>
     <message>
         <source>No rounds yet. Each attempt at a task shows up here as a card: what it did, which files it changed, and what it cost.</source>
-        <translation>还没有任何一轮。AI 每做一次任务，这里就会出现一张卡片：做了什么、改了哪些文件、花了多少钱。</translation>
+        <translation>还没有任何一轮。每处理一次任务，这里就会出现一张卡片：做了什么、改了哪些文件、花了多少钱。</translation>
     </message>
     <message>
         <source>Earlier run, started %1</source>
@@ -3480,6 +3508,10 @@
     <message>
         <source>Save a document that describes the last run</source>
         <translation>保存一份记录上次运行的文档</translation>
+    </message>
+    <message>
+        <source>Welcome! This is a demo: the new website of a small bakery, with its tasks on the left. Press Run to watch the Demo engine work through them and ask you one decision.</source>
+        <translation>欢迎！这是一个演示：一家小面包房的新网站，任务列在左边。按“运行”，看演示引擎一项项完成它们，中途还会请你做一个决定。</translation>
     </message>
     <message>
         <source>Nothing to run yet</source>
@@ -3540,10 +3572,6 @@
     <message>
         <source>Needs your decision</source>
         <translation>需要你来决定</translation>
-    </message>
-    <message>
-        <source>Welcome! This is a demo: the new website of a small bakery, with its tasks on the left. Press Run to watch the Demo engine work through them and ask you one decision. It works offline, uses no AI and costs nothing.</source>
-        <translation>欢迎！这是一个演示：一家小面包房的新网站，任务列在左边。按“运行”，看演示引擎一项项完成它们，中途还会请你做一个决定。全程离线，不用 AI，也不花钱。</translation>
     </message>
     <message>
         <source>A run is going elsewhere</source>
@@ -3609,7 +3637,7 @@
     <name>ScheduleDialog</name>
     <message>
         <source>Run this folder on a schedule</source>
-        <translation>按定时运行此文件夹</translation>
+        <translation>定时运行这个文件夹</translation>
     </message>
     <message>
         <source>Your computer&apos;s own scheduler starts the run at these times, also while this window is closed. A run stops at its budget, and when it needs you it stops and leaves the decision on the task list.</source>
@@ -3712,7 +3740,7 @@
     <name>ScheduleFlow</name>
     <message>
         <source>Run this folder on a schedule…</source>
-        <translation>按定时运行此文件夹…</translation>
+        <translation>定时运行这个文件夹…</translation>
     </message>
     <message>
         <source>Change…</source>

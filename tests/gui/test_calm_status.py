@@ -146,3 +146,23 @@ def test_the_notes_above_the_task_list_are_whole_at_800_by_600(qtbot, window, tm
     done = shown_whole(lambda: plans.offer_next_tasks(SimpleNamespace(state="done")))
     if lang == "zh_CN":
         assert "你" in kept and not done.isascii()
+
+
+def test_a_task_added_after_an_undo_on_a_finished_list_makes_run_the_next_step(
+        qtbot, window, tmp_path, lang):
+    """Every task done, then a round undone (the status says the undo, not "Done"), then a
+    task added or unticked: Run is the filled button again, not Export summary…"""
+    from app.core.run.outcomes import ExitReason, RunState
+    from app.core.undo.undo import UndoReport
+
+    open_in(qtbot, window, demo_copy(tmp_path))
+    panel = window.run_panel
+    panel.show_counts(5, 5)
+    panel.show_result(RunState.DONE, ExitReason.ALL_TASKS_DONE, "")
+    panel.set_mode("done")
+    window.evidence_flow.show_round_undone(UndoReport(round=4, restored=["notes/a.md"]))
+    assert panel.mode == "done"  # the undo is said; the list is still all done
+    panel.show_counts(5, 6)  # "Sum up my notes in one page", typed in
+    assert panel.mode == "run"
+    assert panel.primary.text() == panel.tr("Run") and filled(panel.primary)
+    assert panel.state_label.text() == panel.tr("Ready")

@@ -160,7 +160,8 @@ def test_a_damaged_document_says_so_and_gives_the_sizes(qtbot):
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: not dialog.rendering, timeout=20_000)
     text = dialog.diff.toPlainText()
-    assert "cannot be shown" in text and "bytes before" in text
+    assert "cannot be shown" in text and "Sizes: before 0.1 KB, after 0.1 KB." in text
+    assert "bytes" not in text  # a word this person does not use
 
 
 # -- a careful run in the window, through the Claude loopback server ---------------------------

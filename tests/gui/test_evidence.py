@@ -413,3 +413,24 @@ def test_a_new_file_is_shown_as_it_reads_once_with_its_name_whole(qtbot, window,
         dialog.close()
     finally:
         language.install(qapp, "en")
+
+
+def test_a_files_size_is_said_in_kb_never_in_bytes(qtbot, qapp, window, two_runs):
+    """Round 4's note went from 548 to 590 bytes: the list says "0.5 KB → 0.6 KB" (in
+    Chinese too), never "bytes"/"字节", a word this person does not use."""
+    from app.gui.evidence.evidence_dialog import size_words
+    from app.gui.settings import language
+
+    _folder, _before, run_id = two_runs
+    dialog = _open_card(qtbot, window, run_id, 4)
+    paths = [f.path for f in dialog.evidence.files]
+    row = paths.index(OPTIONS)
+    shown = dialog.file_list.item(row).text()
+    assert "changed, 0.5 KB → 0.6 KB" in shown and "bytes" not in shown
+    assert (size_words(0), size_words(20), size_words(1536)) == ("empty", "0.1 KB", "1.5 KB")
+    try:
+        assert language.install(qapp, "zh_CN") == "zh_CN"
+        said = dialog._change_words(dialog.evidence.files[row])
+        assert said == "已修改，0.5 KB → 0.6 KB" and size_words(0) == "空文件"
+    finally:
+        language.install(qapp, "en")

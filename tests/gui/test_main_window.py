@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
@@ -248,3 +249,48 @@ def test_the_chinese_close_question_says_the_run_waits_not_that_the_ai_asks(qapp
     finally:
         language.install(qapp, "en")
     assert said != english and "下一步之前" in said and "做选择" not in said
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_run_that_ends_while_quit_asks_says_so_and_close_closes(qtbot, qapp, window,
+                                                                 tmp_path, lang):
+    """Quit pressed during a run; the run ends on its own (its last step) while the question
+    is open. The question then says the run has ended, and its Close closes the window (it
+    stayed open: "Stop and close" only stopped a run that was no longer going)."""
+    from app.gui.settings import language
+
+    assert language.install(qapp, lang) == lang
+    try:
+        window.demo_delay = 0.2
+        open_in(qtbot, window, demo_copy(tmp_path))
+        window.run_panel.primary.click()
+        qtbot.waitUntil(lambda: window.run_panel.step >= 1, timeout=10_000)
+        seen: dict[str, str] = {}
+
+        def when_ended(box) -> None:
+            if window.runner.running:
+                QTimer.singleShot(20, lambda: when_ended(box))
+                return
+            seen["text"], seen["title"] = box.text(), box.windowTitle()
+            close = box.buttons()[0]
+            seen["button"] = close.text()
+            close.click()
+
+        def in_the_box() -> None:
+            box = QApplication.activeModalWidget()
+            if not isinstance(box, QMessageBox):
+                QTimer.singleShot(20, in_the_box)
+                return
+            window.runner.resume()  # the run goes on to its end (the decision) meanwhile
+            when_ended(box)
+
+        QTimer.singleShot(20, in_the_box)
+        window.close()
+        qtbot.waitUntil(lambda: not window.isVisible(), timeout=20_000)
+        words = window.tr
+        assert seen == {"text": words("The run has ended meanwhile. Close the window?"),
+                        "title": words("The run has ended"), "button": words("Close")}
+        if lang == "zh_CN":
+            assert seen["text"] == "运行已经结束了。要关闭窗口吗？" and seen["button"] == "关闭"
+    finally:
+        language.install(qapp, "en")

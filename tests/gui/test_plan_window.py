@@ -332,3 +332,26 @@ def test_tab_in_done_when_moves_on_and_a_try_that_did_nothing_leaves_no_card(
     assert len(window.cards.findChildren(PlanCard)) == cards  # no empty "0 steps" card
     dialog._show_card(failed)
     assert not dialog.card.isVisible()
+
+
+@pytest.mark.parametrize("mode", ["goal", "next"])
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_with_the_demo_no_sentence_says_an_ai_will_look(qtbot, qapp, folder, mode, lang):
+    """The Demo uses no AI: the dialog's first sentence said "The AI looks at the files in
+    this folder and proposes tasks" right above "The Demo engine uses no AI"."""
+    from app.gui.settings import language
+
+    assert language.install(qapp, lang) == lang
+    try:
+        dialog = standalone(qtbot, folder, mode=mode)
+        said = [dialog.intro.text(), dialog.plan_button.toolTip()]
+        assert not any("AI" in text for text in said), said
+        assert dialog.no_ai_note.isVisible()  # what the Demo does, said there once
+        if lang == "zh_CN":
+            assert dialog.intro.text().endswith("。") and "在你挑选之前" in dialog.intro.text()
+        ai = PlanDialog(folder, lambda: DemoEngine(EngineConfig()), Limits(), "Claude",
+                        mode=mode, engine_is_ai=True)
+        qtbot.addWidget(ai)
+        assert "AI" in ai.intro.text()  # an AI engine: said as before
+    finally:
+        language.install(qapp, "en")

@@ -124,7 +124,7 @@ def test_the_schedule_and_its_runs_read_in_chinese(qapp):
         s = Schedule(folder="/x", kind="weekdays", days=[0, 3], time="07:00",
                      budget_usd=0.5).check()
         text = words.summary(s, datetime(2026, 12, 4, 12, 0))
-        assert text.startswith("按定时运行（引擎：演示引擎）：每") and "07:00" in text and "$0.50" in text
+        assert text.startswith("定时运行（引擎：演示引擎）：每") and "07:00" in text and "$0.50" in text
         said = words.since_last_looked([
             R.WakeRecord(time="2026-12-07T07:02:00", schedule_id="x", folder="/x",
                          outcome=R.STOPPED, exit_code=4, due="2026-12-07T07:00",

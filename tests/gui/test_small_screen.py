@@ -112,3 +112,69 @@ def test_at_800_by_600_each_column_shows_whole_without_scrolling_sideways(small_
     assert export.text() in ("", small_window.run_panel.tr("Export summary…"))
     assert export.accessibleName() == small_window.run_panel.tr("Export summary…")
 
+
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("width", [765, 800])
+def test_the_demos_welcome_reads_whole_at_800_by_600(qapp, qtbot, tmp_path, monkeypatch, lang,
+                                                    width):
+    """The untouched demo's welcome is the first paragraph a newcomer reads: at 800 x 600 in
+    English it ended "It works offline, uses no AI and…", the rest only in a tooltip. The
+    engine's chip above it says "Demo (offline, no AI)": the welcome does not say it again."""
+    assert language.install(qapp, lang) == lang
+    language.use_fonts()
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    win = MainWindow(Settings(engine="demo"), demo_delay=0.0, check_engines=False)
+    try:
+        win.show()
+        open_in(qtbot, win, first_start.demo_copy(fresh=True, lang=lang))
+        win.resize(width, 600)
+        qtbot.waitUntil(lambda: win.width() == width, timeout=5000)
+        qtbot.wait(100)  # the layouts a resize posts
+        panel = win.run_panel
+        detail = panel.detail_label
+        assert panel.welcome and detail.full_text() == panel.welcome
+        assert not detail.is_elided(), detail.shown_text()
+        assert panel.welcome.endswith("." if lang == "en" else "。")
+        offline = "offline" if lang == "en" else "离线"
+        assert offline in win.picker.combo.currentText() and offline not in panel.welcome
+        # Nor does the rounds' empty note below say an AI will do the demo's tasks.
+        assert "AI" not in win.cards._empty.text() and win.cards._empty.isVisible()
+    finally:
+        win.close()
+        win.deleteLater()
+        language.install(qapp, "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_during_a_run_at_800_by_600_no_column_scrolls_sideways(qapp, qtbot, tmp_path,
+                                                              monkeypatch, lang):
+    """744 x 524 is the window's inside on an 800 x 600 screen (under a title bar and the
+    desktop's panel). A run's status block makes the run's column taller than that: its
+    vertical scroll bar took 14 px of a column 2 px wider than it needed, and the column
+    scrolled sideways too, a bar under the rounds, for the whole run."""
+    assert language.install(qapp, lang) == lang
+    language.use_fonts()
+    monkeypatch.setenv("HARNESS_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    win = MainWindow(Settings(engine="demo"), demo_delay=0.3, check_engines=False)
+    try:
+        win.show()
+        open_in(qtbot, win, first_start.demo_copy(fresh=True, lang=lang))
+        win.resize(744, 524)
+        qtbot.waitUntil(lambda: win.width() == 744, timeout=5000)
+        win.run_panel.primary.click()
+        qtbot.waitUntil(lambda: win.run_panel.step >= 1, timeout=10_000)
+        qtbot.wait(100)  # the layouts the live status posts
+        run_column = win.splitter.widget(1)
+        assert run_column.verticalScrollBar().isVisible()  # taller than the window: it scrolls
+        for i in range(win.splitter.count()):
+            area = win.splitter.widget(i)
+            assert not area.horizontalScrollBar().isVisible(), (i, win.splitter.sizes())
+            assert area.widget().width() <= area.viewport().width()
+    finally:
+        win.runner.stop()  # closing while it runs would ask first
+        qtbot.waitUntil(lambda: not win.runner.running, timeout=10_000)
+        win.close()
+        win.deleteLater()
+        language.install(qapp, "en")

@@ -246,12 +246,15 @@ def test_a_demo_plans_card_says_no_ai_was_used_and_its_time_as_the_round_cards_d
     qtbot.addWidget(card)
     meta = card.accessibleDescription()
     assert ("no AI used" if lang == "en" else "没有用到 AI") in meta, meta
+    head = card.accessibleName()  # not "Plan with AI" above "no AI used"
+    assert head.startswith("Sample plan" if lang == "en" else "示例规划") and "AI" not in head
     assert wording.duration(1.04) in meta and "1.0" not in meta, meta
     assert card.findChildren(QLabel)[-1].toolTip() == wording.tip(wording.STEP_TIP)
     paid = PlanCard("Tidy up", 5, 2, 0.4, 0.0123)
     qtbot.addWidget(paid)
     assert "$0.01" in paid.accessibleDescription()
     assert ("no AI used" if lang == "en" else "没有用到 AI") not in paid.accessibleDescription()
+    assert paid.accessibleName().startswith("Plan with AI" if lang == "en" else "用 AI 规划")
 
 
 def test_planning_with_the_demo_says_it_uses_no_ai_and_never_claims_the_ai(qtbot, tmp_path,

@@ -497,8 +497,8 @@ def test_the_schedules_line_names_its_engine(qtbot, lang):
                                  "most $1.50 a run. Next run: ")
         assert demo.startswith("Runs on a schedule with the Demo engine, every day at 07:00")
     else:
-        assert claude.startswith("按定时运行（引擎：Claude）：") and "$1.50" in claude
-        assert demo.startswith("按定时运行（引擎：演示引擎）：")
+        assert claude.startswith("定时运行（引擎：Claude）：") and "$1.50" in claude
+        assert demo.startswith("定时运行（引擎：演示引擎）：")
 
 
 def test_the_next_run_reads_as_a_date_in_chinese(qtbot, lang):

@@ -104,7 +104,7 @@ def _options_plan(target: str, decisions: list[str], seen: str) -> Plan:
                     "recommendation": "trust: regulars love the story, and online cake "
                                       "orders can still sit one tap away."})]
     return [_read(target), _write(target, _options(answer)),
-            _done(f"Compared both directions; Rosie chose {answer}.", target)]
+            _done(f"Compared both directions; you chose {answer}.", target)]
 
 
 def _homepage_plan(target: str, decisions: list[str], seen: str) -> Plan:

@@ -39,7 +39,7 @@ def _options_plan(target: str, decisions: list[str], seen: str) -> Plan:
                     "evidence": [target, "brief.md"],
                     "recommendation": "信任：老顾客喜欢我们的故事，而在线订蛋糕照样只需多点一下。"})]
     return [_read(target), _write(target, _options(answer)),
-            _done(f"比较了两个方向；罗西选了“{answer}”。", target)]
+            _done(f"比较了两个方向；你选了“{answer}”。", target)]
 
 
 def _homepage_plan(target: str, decisions: list[str], seen: str) -> Plan:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPu
 from app.core.policies.approver import Answer, ApprovalRequest
 from app.gui.background import run_for
 from app.gui.evidence import file_diff
-from app.gui.evidence.evidence_dialog import _tint
+from app.gui.evidence.evidence_dialog import _tint, size_words
 from app.gui.evidence.renderings import kind, show_bytes, show_change
 from app.gui.evidence.shown_html import (change_colours, change_legend, change_words, document_note,
                                          note_html, pages_html, pictures_html, problem_words,
@@ -185,8 +185,9 @@ class ApprovalDialog(QDialog):
         if before is None or after is None:
             size = len(self.request.before or b""), len(self.request.after or b"")
             self.diff.setPlainText(self.tr("This file is not plain text, so only its size can "
-                                           "be shown: %1 bytes before, %2 bytes after.")
-                                   .replace("%1", f"{size[0]:,}").replace("%2", f"{size[1]:,}"))
+                                           "be shown: before %1, after %2.")
+                                   .replace("%1", size_words(size[0]))
+                                   .replace("%2", size_words(size[1])))
             return
         self.diff.setHtml(self._diff_html(before, after))
 
@@ -245,8 +246,8 @@ class ApprovalDialog(QDialog):
             size = len(self.request.before or b""), len(self.request.after or b"")
             words = problem_words(problem) if problem is not None else ""
             self.diff.setPlainText(sentences([words, self.tr(
-                "Sizes: %1 bytes before, %2 bytes after.").replace("%1", f"{size[0]:,}")
-                .replace("%2", f"{size[1]:,}")]))
+                "Sizes: before %1, after %2.").replace("%1", size_words(size[0]))
+                .replace("%2", size_words(size[1]))]))
         elif what == "picture":
             self.legend.setText(self.tr("Nothing is changed until you allow it; Undo can take "
                                         "it back later."))

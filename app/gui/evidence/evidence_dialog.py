@@ -36,11 +36,14 @@ from app.gui.words.round_text import RoundView, names_whole, plain, sample_said
 from app.gui.words.undo_words import undo_question, undone_sentences
 
 
-def _size(n: int | None) -> str:
+def size_words(n: int | None) -> str:
+    """A file's size as a person reads one: "empty", "0.6 KB", "1.2 MB" (never "bytes")."""
     if n is None:
         return "—"
+    if n == 0:
+        return QCoreApplication.translate("EvidenceDialog", "empty")
     if n < 1024:
-        return QCoreApplication.translate("EvidenceDialog", "%1 bytes").replace("%1", str(n))
+        return f"{max(0.1, round(n / 1024, 1)):.1f} KB"
     size = float(n)
     for unit in ("KB", "MB", "GB"):
         size /= 1024
@@ -257,11 +260,11 @@ class EvidenceDialog(QDialog):
         if f.is_folder:
             return self.tr("a folder")
         if f.created:
-            return self.tr("new file, %1").replace("%1", _size(f.after_size))
+            return self.tr("new file, %1").replace("%1", size_words(f.after_size))
         if f.deleted:
-            return self.tr("deleted, was %1").replace("%1", _size(f.before_size))
-        return self.tr("changed, %1 → %2").replace("%1", _size(f.before_size)).replace(
-            "%2", _size(f.after_size))
+            return self.tr("deleted, was %1").replace("%1", size_words(f.before_size))
+        return self.tr("changed, %1 → %2").replace("%1", size_words(f.before_size)).replace(
+            "%2", size_words(f.after_size))
 
     def _chosen(self):
         row = self.file_list.currentRow()
@@ -288,8 +291,8 @@ class EvidenceDialog(QDialog):
                 (f.after is None and f.after_size):
             self.diff.setPlainText(self.tr("This file is not plain text (or is very large), so "
                                            "only its size is shown: before %1, after %2.")
-                                   .replace("%1", _size(f.before_size))
-                                   .replace("%2", _size(f.after_size)))
+                                   .replace("%1", size_words(f.before_size))
+                                   .replace("%2", size_words(f.after_size)))
             return
 
         formatted = f.created and is_markdown(f.path) and len(f.after) <= MAX_RENDERED_CHARS
@@ -419,8 +422,9 @@ class EvidenceDialog(QDialog):
         colours = DiffColours(removed=look.css(removed), added=look.css(added),
                               muted=look.css(look.muted_colour()),
                               removed_bg=_tint(removed), added_bg=_tint(added),
-                              note_unchanged=self.tr("The text is the same (only the file's "
-                                                     "bytes changed, e.g. line endings)."))
+                              note_unchanged=self.tr("The text is the same; only the way the "
+                                                     "file is stored changed (its line "
+                                                     "endings, say)."))
         note = ""
         if document:
             note = '<div style="color:%s;">%s</div><br>' % (look.css(look.muted_colour()),
@@ -452,8 +456,8 @@ class EvidenceDialog(QDialog):
         else:
             text = self.tr("The two versions of this file could not be compared: before %1, "
                            "after %2.")
-        self.diff.setPlainText(text.replace("%1", _size(f.before_size))
-                               .replace("%2", _size(f.after_size)))
+        self.diff.setPlainText(text.replace("%1", size_words(f.before_size))
+                               .replace("%2", size_words(f.after_size)))
         self.diff_shown.emit(row)
 
     # -- undo ------------------------------------------------------------------------------

@@ -40,7 +40,9 @@ class PlanCard(QFrame):
         self.setBackgroundRole(QPalette.ColorRole.Base)
         head = QLabel(self)
         head.setTextFormat(Qt.TextFormat.PlainText)
-        head.setText(self.tr("Plan with AI") + "   " + proposed_words(proposed))
+        # The Demo's plan (no cost: no AI) is a sample: its title does not say "with AI".
+        head.setText((self.tr("Plan with AI") if cost_usd is not None else
+                      self.tr("Sample plan")) + "   " + proposed_words(proposed))
         head.setFont(look.scaled_font(head, 1.0, bold=True))
         look.set_tone(head, "ok" if proposed else "attention")
         what = QLabel(goal or self.tr("What could come next"), self)

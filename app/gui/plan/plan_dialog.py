@@ -88,11 +88,17 @@ class PlanDialog(QDialog):
                             else self.tr("Plan with AI"))
         self.setAccessibleName(self.windowTitle())
 
+        # With the Demo (no AI) the note below says what it does instead: no AI is said to.
         intro = QLabel(self.tr(
             "The AI looks at what the last run did and suggests what could come next.")
-            if mode == "next" else self.tr(
+            if mode == "next" and engine_is_ai else self.tr(
+            "Nothing is added to your list until you choose.") if mode == "next" else self.tr(
             "Say in a sentence what you want to achieve. The AI looks at the files in this "
-            "folder and proposes tasks. Nothing is added to your list until you choose."), self)
+            "folder and proposes tasks. Nothing is added to your list until you choose.")
+            if engine_is_ai else self.tr(
+            "Say in a sentence what you want to achieve. Nothing is added to your list until "
+            "you choose."), self)
+        self.intro = intro
         intro.setWordWrap(True)
         self.goal = QLineEdit(self)
         self.goal.setAccessibleName(self.tr("Your goal"))
@@ -102,7 +108,8 @@ class PlanDialog(QDialog):
         self.plan_button = QPushButton(self.tr("Plan"), self)
         self.plan_button.setAccessibleName(self.tr("Plan"))
         self.plan_button.setToolTip(self.tr("Ask the AI for a list of tasks (it changes no "
-                                            "files)"))
+                                            "files)") if engine_is_ai else self.tr(
+            "Propose a list of sample tasks (it changes no files)"))
         self.stop_button = QPushButton(self.tr("Stop"), self)
         self.stop_button.setAccessibleName(self.tr("Stop planning"))
         self.stop_button.hide()

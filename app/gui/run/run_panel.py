@@ -247,8 +247,10 @@ class RunPanel(QWidget):
         self.done_tasks, self.total_tasks, self._counted = done, total, True
         if emptied and self._ready_shown and self.mode == "run":
             self.show_ready()  # "No tasks yet" or Ready: the list's tasks came or went
-        if self.all_done_shown and done < total and self.mode in ("run", "done"):
-            self.show_ready()  # a task unticked or added since: "every task is checked" is not so
+        if done < total and (self.mode == "done" or (self.all_done_shown and self.mode == "run")):
+            # A task unticked or added since every task was done (said, or said since by
+            # another sentence, an undo's say): Run is the next step, not Export summary.
+            self.show_ready()
         look.set_bar(self.tasks_bar, min(done, max(1, total)), max(1, total))
         self.tasks_count.setText("" if total == 0 else  # the status and the list say so
                                  self.tr("%1 of %2 done").replace("%1", str(done))
@@ -391,7 +393,7 @@ class RunPanel(QWidget):
         panel.show_welcome(self.tr(
             "Welcome! This is a demo: the new website of a small bakery, with its tasks on the "
             "left. Press Run to watch the Demo engine work through them and ask you one "
-            "decision. It works offline, uses no AI and costs nothing.")
+            "decision.")  # "offline, no AI": the engine's chip says it, just above
             if info.is_demo and info.never_run else None)
         status = info.status
         if info.run_active_elsewhere:

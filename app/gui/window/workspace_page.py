@@ -7,7 +7,7 @@ the Rounds heading, the cards) starts at one x, 8 px past the divider.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter,
                                QVBoxLayout, QWidget)
 
@@ -75,7 +75,7 @@ class WorkspacePage(QSplitter):
         right_layout.addWidget(self.cards, 1)
 
         self.addWidget(_scrolling(left))
-        self.addWidget(_scrolling(right))
+        self.addWidget(_scrolling(right, run=True))
         self.setSizes([520, 660])
         self.setChildrenCollapsible(False)
 
@@ -89,14 +89,30 @@ def schedule_line_height(parent: QWidget) -> int:
     return probe.sizeHint().height() + 4
 
 
-def _scrolling(column: QWidget) -> QScrollArea:
+class _RunColumn(QScrollArea):
+    """The run's column is never narrower than what it shows with the vertical scroll bar
+    beside it: on an 800 x 600 screen a run's status block makes it taller than the window,
+    and the bar that came then took the last pixels of its width, so it scrolled sideways
+    too, for the whole run. (The checklist's column gives way first.)"""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        column = self.widget()
+        width = column.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() \
+            if column is not None else 0
+        return QSize(max(120, width), 120)
+
+
+def _scrolling(column: QWidget, run: bool = False) -> QScrollArea:
     """A column that scrolls as a whole only when the window is shorter (or narrower) than
     all of it: at 200 % on a 1440 × 900 screen the window still fits, and nothing in it is
     squeezed below the size it needs (the status block keeps its height)."""
-    area = QScrollArea()
+    area = _RunColumn() if run else QScrollArea()
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setWidgetResizable(True)
     area.setWidget(column)
-    area.setMinimumSize(120, 120)
+    if run:
+        area.setMinimumHeight(120)  # its width: minimumSizeHint
+    else:
+        area.setMinimumSize(120, 120)
     area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to what is in it, not to it
     return area

@@ -88,3 +88,17 @@ def test_a_chinese_task_of_the_persons_is_shown_as_a_sample_in_chinese(tmp_path)
     finished = [e for e in read_events(ws.run_files(result.run_id))
                 if isinstance(e, RoundFinished)]
     assert finished[-1].result_state == "sample" and "示例笔记" in finished[-1].summary
+
+
+def test_the_round_that_records_the_answer_says_you_chose_it_not_rosie():
+    """The person answered the question ("需要你来决定"); the round's card then said "罗西选了
+    “信任”" ("Rosie chose trust"), a name they never gave. The bakery's own note keeps Rosie."""
+    for tasks, line, said in (
+            (BAKERY_TASKS, "Should the homepage lead with speed or trust? Answer: trust",
+             "Compared both directions; you chose trust."),
+            (BAKERY_TASKS_ZH, "首页主打哪个方向？ Answer: 信任", "比较了两个方向；你选了“信任”。")):
+        target, plan = next(v for k, v in tasks.items() if "two directions" in k or "两个方向" in k)
+        steps = plan(target, [line], "")
+        assert steps[-1] == ("complete_task", {"summary": said, "evidence": [target]})
+        written = next(args["content"] for tool, args in steps if tool == "write_file")
+        assert "Rosie chose" in written or "罗西选了" in written
