@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import (QApplication, QMainWindow, QMessageBox, QStackedWidget, QVBoxLayout,
+from PySide6.QtWidgets import (QApplication, QMainWindow, QStackedWidget, QVBoxLayout,
                                QWidget)
 
 from app.gui.background import run_in_background
@@ -307,29 +307,9 @@ class MainWindow(QMainWindow):
             run.runner.resume()  # after a stop the run ends at once, before any further step
 
     def _ask_to_stop_and_close(self) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("A run is going"),
-                          self.tr("The run is waiting before its next step while you choose. "
-                                  "Stop it and close? Nothing is left half-written."),
-                          QMessageBox.StandardButton.NoButton, self)
-        stop = box.addButton(self.tr("Stop and close"), QMessageBox.ButtonRole.AcceptRole)
-        keep = box.addButton(self.tr("Keep working"), QMessageBox.ButtonRole.RejectRole)
-        box.setDefaultButton(keep)
-        box.setObjectName("confirmClose")
+        from app.gui.window.close_question import ask_to_stop_and_close  # noqa: PLC0415 - the window's first paint (tests/gui/test_startup_path.py)
 
-        def ended(_result) -> None:
-            """The run ended on its own (its last step) while the question was open: the
-            question is no longer whether to stop it."""
-            box.setWindowTitle(self.tr("The run has ended"))
-            box.setText(self.tr("The run has ended meanwhile. Close the window?"))
-            stop.setText(self.tr("Close"))
-
-        runner = self.run_flow.runner
-        runner.run_finished.connect(ended)
-        try:
-            box.exec()
-        finally:
-            runner.run_finished.disconnect(ended)
-        return box.clickedButton() is stop
+        return ask_to_stop_and_close(self, self.run_flow.runner)
 
 
 def _load_the_rest() -> None:
