@@ -223,3 +223,18 @@ def test_ctrl_r_is_greyed_with_its_reason_while_a_decision_waits(qtbot, window, 
         assert action.toolTip() == "A decision is waiting for you: answer it first (Ctrl+D)."
 
     run_past_the_decision(qtbot, window, folder, between=check)
+
+
+def test_the_demos_answer_coming_late_keeps_a_run_going_elsewhere_said(qtbot, window, tmp_path):
+    """What the Demo would do with the open tasks is worked out off the UI thread: an answer
+    that came after the folder said "A run is going elsewhere" replaced it with Ready (a
+    window opened while another ran the folder; test_folder_gone failed 1 run in 20)."""
+    open_in(qtbot, window, demo_copy(tmp_path))
+    panel = window.run_panel
+    panel.show_state(panel.tr("A run is going elsewhere"), "", tone="attention")
+    panel.set_mode("run")
+    panel.set_demo_samples(False, ["Write the opening hours and contact page"])
+    assert panel.state_label.text() == panel.tr("A run is going elsewhere")
+    panel.show_ready()  # Ready's own words are still brought up to date
+    panel.set_demo_samples(True, [])
+    assert panel.state_label.text() == panel.tr("Ready to show a sample")

@@ -485,7 +485,8 @@ class RunPanel(QWidget):
         example = list(example or [])
         changed = samples != self.demo_samples or example != self.demo_example
         self.demo_samples, self.demo_example = samples, example
-        if changed and self.mode == "run" and not self.all_done_shown:
+        # Only over Ready's own words: "A run is going elsewhere" (also Run's mode) stays.
+        if changed and self.mode == "run" and self._ready_shown and not self.all_done_shown:
             self.show_ready()
 
     def show_choose_engine(self, shown: bool) -> None:
