@@ -54,6 +54,7 @@ class BoardView(QWidget):
         self._model = BoardItemModel(self)
         self._file = BoardFile(self)
         self._counts: tuple[int, int] | None = None
+        self._read_once = False  # the board shown has been read (its counts are its own)
         self._deferred = None   # a board read while a row was being edited: applied after
         self._deleted: list[tuple[int, Task, dict]] = []   # (row, task, {"removed": ...})
         self._missing = False   # the folder has no TASKS.md
@@ -186,12 +187,19 @@ class BoardView(QWidget):
         """The folder shown is gone (its page says so and offers to open another)."""
         return self._gone
 
+    @property
+    def first_read_done(self) -> bool:
+        """The board shown has been read: its "0 of 0" is an empty list's, not the emptied
+        list's before its read (folder_flow.after_first_folder)."""
+        return self._read_once
+
     # -- the window's side of the contract -------------------------------------------------
 
     def set_board(self, path: Path | None, read: Board | None = None) -> None:
         """Show the TASKS.md at `path` (None: nothing). It is read off the UI thread, or is
         `read` (read off it already: see BoardFile.open)."""
         self._deferred = None
+        self._read_once = False
         self._deleted.clear()
         self._missing = self._gone = False
         self._text_problem = ""  # another board: its own first read says
@@ -511,6 +519,7 @@ class BoardView(QWidget):
         self._empty_text.setAccessibleName(text)
 
     def _on_board_read(self, board) -> None:
+        self._read_once = True
         self._say_empty(plain_list=not board.tasks and has_plain_list(self._file.known_bytes))
         problem = text_problem(self._file.known_bytes)
         if problem != self._text_problem:

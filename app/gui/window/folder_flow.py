@@ -224,8 +224,8 @@ class FolderFlow(QObject):
         view.board_missing.connect(self.first_folder_settled)
         view.error_raised.connect(self.first_folder_settled)
         view.folder_gone.connect(self.first_folder_settled)
-        view.counts_changed.connect(
-            lambda _done, total: None if total else self.first_folder_settled())
+        view.counts_changed.connect(lambda _done, total: None if total or not view.first_read_done
+                                    else self.first_folder_settled())  # an empty list, once read
 
     def first_folder_settled(self, *_args) -> None:
         waiting, self._first_folder_done[:] = list(self._first_folder_done), []
