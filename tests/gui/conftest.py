@@ -81,3 +81,13 @@ def _original_question():
 
 
 ASK_BUDGET_FIRST = _original_question()
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request, qapp):
+    """The window's words in English, then in Chinese (back to English after)."""
+    from app.gui.settings import language
+
+    assert language.install(qapp, request.param) == request.param
+    yield request.param
+    language.install(qapp, "en")

@@ -70,3 +70,7 @@ def demo_task_board(folder: Path) -> None:
     """TASKS.md with one task the Demo engine finishes, and the brief it reads."""
     (folder / "TASKS.md").write_text(DEMO_TASK, encoding="utf-8")
     shutil.copy(DEMO / "brief.md", folder / "brief.md")
+
+
+def has_chinese(text: str) -> bool:
+    return any("\u4e00" <= c <= "\u9fff" for c in text)

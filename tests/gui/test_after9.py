@@ -44,15 +44,6 @@ AFTER = {
 }
 
 
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    from app.gui.settings import language
-
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
-
-
 @pytest.fixture
 def mixed(tmp_path):
     folder = demo_copy(tmp_path)

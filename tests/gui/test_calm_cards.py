@@ -4,19 +4,10 @@ files it had changed, not "Had changed: 1 file changed: …". English and Chines
 
 from __future__ import annotations
 
-import pytest
 
 from app.core.run.outcomes import RoundResult
-from app.gui.settings import language
 from app.gui.words.round_text import RoundView, card_text, plain
 from tests.gui.helpers import open_in, run_until_end
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
 
 
 def _said(view: RoundView) -> list[str]:

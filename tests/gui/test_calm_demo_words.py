@@ -3,19 +3,10 @@ decision's caption, not the export dialog's introduction. English and Chinese.""
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtWidgets import QLabel
 
 from app.gui.evidence.export_flow import ExportDialog
-from app.gui.settings import language
 from tests.gui.helpers import demo_copy, open_in, run_until_end
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
 
 
 def _words(widget) -> list[str]:

@@ -6,19 +6,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import pytest
 
 from app.gui.run.history_picker import HistoryPicker
 from app.gui.run.run_panel import MODES, RunPanel
-from app.gui.settings import language
 from tests.gui.helpers import open_in, run_until_end
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
 
 
 def test_the_history_box_keeps_its_width_when_runs_are_listed(qtbot, lang):

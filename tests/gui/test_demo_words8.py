@@ -5,13 +5,11 @@ name. A real AI engine's approval dialog still names the AI. English and Chinese
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.core.policies.approver import ApprovalRequest
 from app.gui.careful.approval_dialog import ApprovalDialog
-from app.gui.settings import language
 from tests.gui.helpers import demo_copy, open_in, run_past_the_decision
 
 ZH = {
@@ -48,13 +46,6 @@ EN = {
     "run_tip": "Start on the first unchecked task (Ctrl+R)",
     "review_tip": "See the change the run asks to make, and allow it or not",
 }
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
 
 
 def words(lang: str) -> dict[str, str]:

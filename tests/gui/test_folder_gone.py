@@ -6,20 +6,11 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
 from PySide6.QtWidgets import QFileDialog
 
 from app.core.board.board import TEMPLATE, TEMPLATE_ZH_CN, Board
 from app.core.workspace.workspace import Workspace
-from app.gui.settings import language
 from tests.gui.helpers import demo_copy, open_in
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
 
 
 def shown_texts(window) -> str:

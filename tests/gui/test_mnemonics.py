@@ -8,7 +8,6 @@ from collections import defaultdict
 import pytest
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QMenu, QWidget
 
-from app.gui.settings import language
 from tests.gui.helpers import demo_copy, open_in
 
 
@@ -54,13 +53,6 @@ def in_view(top: QWidget) -> list[tuple[str, str]]:
 
 def menus_of(window) -> list[QMenu]:
     return [a.menu() for a in window.menuBar().actions() if a.menu() is not None]
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
 
 
 @pytest.fixture

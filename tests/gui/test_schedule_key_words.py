@@ -11,20 +11,8 @@ import pytest
 from app.core.engine.port import Availability
 from app.core.schedule import records as R
 from app.engines.keys import forget_session_key, keep_for_session
-from app.gui.settings import language
-from tests.gui.helpers import demo_copy, open_in
+from tests.gui.helpers import has_chinese, demo_copy, open_in
 from tests.gui.test_schedule_window import crontab, wait_shown  # noqa: F401 (a fixture)
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
-
-
-def has_chinese(text: str) -> bool:
-    return any("\u4e00" <= c <= "\u9fff" for c in text)
 
 
 @pytest.fixture

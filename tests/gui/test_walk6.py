@@ -11,19 +11,7 @@ from app.core.engine.port import EngineConfig
 from app.core.settings import Limits
 from app.engines.demo.engine import DemoEngine
 from app.gui.plan.plan_dialog import PlanDialog
-from app.gui.settings import language
-from tests.gui.helpers import open_in
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
-
-
-def has_chinese(text: str) -> bool:
-    return any("\u4e00" <= c <= "\u9fff" for c in text)
+from tests.gui.helpers import has_chinese, open_in
 
 
 def shown_words(widget) -> list[str]:

@@ -165,15 +165,6 @@ def test_history_lists_a_run_made_in_the_terminal_when_the_person_comes_to_it(qt
 
 
 # -- a Demo round's document claims no AI read it ------------------------------------------
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    from app.gui.settings import language
-
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
-
-
 @pytest.mark.parametrize("is_ai", [False, True])
 def test_a_demo_rounds_new_word_document_is_shown_as_text_not_as_an_ai_reads_it(
         qtbot, tmp_path, lang, is_ai):

@@ -14,21 +14,9 @@ from app.core.settings import EngineSettings, Settings
 from app.core.workspace.folder_settings import FolderSettings
 from app.gui.careful.folder_safety import FolderSafetyGroup
 from app.gui.engines.engine_settings import EngineSettingsDialog
-from app.gui.settings import language
 from tests.engines.fake_servers import free_port
-from tests.gui.helpers import demo_copy, open_in
+from tests.gui.helpers import has_chinese, demo_copy, open_in
 from tests.gui.test_schedule_window import crontab, wait_shown  # noqa: F401 (a fixture)
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
-
-
-def has_chinese(text: str) -> bool:
-    return any("\u4e00" <= c <= "\u9fff" for c in text)
 
 
 def open_settings(qtbot, window, folder: Path):

@@ -14,21 +14,9 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QMainWindow, QPushButton
 
 from app.core.settings import Settings
 from app.gui.board.board_view import BoardView
-from app.gui.settings import language
-from tests.gui.helpers import demo_copy, open_in
+from tests.gui.helpers import has_chinese, demo_copy, open_in
 
 BOARD = "- [ ] Write the guest list\n- [ ] HUMAN: Pick the date\n  - Option: May\n"
-
-
-def has_chinese(text: str) -> bool:
-    return any("\u4e00" <= c <= "\u9fff" for c in text)
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    assert language.install(qapp, request.param) == request.param
-    yield request.param
-    language.install(qapp, "en")
 
 
 @pytest.fixture
