@@ -130,3 +130,20 @@ class BusyLoops:
         for proc in self.procs:
             proc.kill()
             proc.wait()
+
+
+def window_starts(tmp: Path) -> tuple[Path, list[tuple[str, dict[str, str]]]]:
+    """For the start-up benchmarks: a demo copy in `tmp`, and each platform to start on with
+    its children's environment (QT_QPA_PLATFORM if set, else offscreen; under xcb offscreen
+    as well, since start-up's target holds for both). The source checkout first on the path,
+    and bytecode caches kept, as an installed app has them (bench/run_all.py does the same)."""
+    import shutil
+
+    folder = tmp / "Bakery"
+    shutil.copytree(REPO / "resources" / "demo-workspace", folder)
+    platform = os.environ.get("QT_QPA_PLATFORM") or "offscreen"
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return folder, [(name, dict(base, PYTHONPATH=path, HARNESS_DESK_CONFIG_DIR=str(tmp / "c"),
+                                QT_QPA_PLATFORM=name))
+                    for name in [platform] + (["offscreen"] if platform == "xcb" else [])]

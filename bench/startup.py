@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -232,20 +231,13 @@ def main() -> int:
                         help="also write the results as JSON to FILE (bench.run_all reads it)")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
-    from bench.common import BusyLoops, hand_back, load_average, machine_line
+    from bench.common import BusyLoops, hand_back, load_average, machine_line, window_starts
 
     platform = os.environ.get("QT_QPA_PLATFORM") or "offscreen"
-    platforms = [platform] + (["offscreen"] if platform == "xcb" else [])
     rows = []
     with tempfile.TemporaryDirectory(prefix="harness-desk-bench-") as tmp, BusyLoops(args.busy):
-        folder = Path(tmp) / "Bakery"
-        shutil.copytree(REPO / "resources" / "demo-workspace", folder)
-        path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
-        # Bytecode caches, as an installed app has them (bench/run_all.py does the same).
-        base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        for name in platforms:
-            env = dict(base, PYTHONPATH=path, HARNESS_DESK_CONFIG_DIR=str(Path(tmp) / "c"),
-                       QT_QPA_PLATFORM=name)
+        folder, starts = window_starts(Path(tmp))
+        for name, env in starts:
             load_before = load_average()
             got = measure(args.runs, folder, env,
                           list(STARTS) if args.paths else [OPEN_FOLDER])

@@ -26,8 +26,6 @@ Uses QT_QPA_PLATFORM if set, else offscreen; under xcb it measures offscreen as 
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -201,19 +199,12 @@ def main() -> int:
     parser.add_argument("--json", type=Path, metavar="FILE")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
-    from bench.common import BusyLoops, hand_back, machine_line
+    from bench.common import BusyLoops, hand_back, machine_line, window_starts
 
-    platform = os.environ.get("QT_QPA_PLATFORM") or "offscreen"
-    platforms = [platform] + (["offscreen"] if platform == "xcb" else [])
     rows = []
     with tempfile.TemporaryDirectory(prefix="harness-desk-floor-") as tmp, BusyLoops(args.busy):
-        folder = Path(tmp) / "Bakery"
-        shutil.copytree(REPO / "resources" / "demo-workspace", folder)
-        path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
-        base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        for name in platforms:
-            env = dict(base, PYTHONPATH=path, HARNESS_DESK_CONFIG_DIR=str(Path(tmp) / "c"),
-                       QT_QPA_PLATFORM=name)
+        folder, starts = window_starts(Path(tmp))
+        for name, env in starts:
             got = measure(args.runs, folder, env)
             rows.append(report(name, got, machine_line(args.busy)))
     print(rows[-1]["details"]["machine"])
